@@ -1,0 +1,50 @@
+/* osprey_config.h — Osprey's YAML configuration (libyaml), laid out like suricata.yaml.
+ *
+ * Loading merges three layers: built-in defaults (the schema in config_schema.c), the file,
+ * and --set key.path=value overrides. Every known key is described in the schema with its
+ * type and default, so a file holding only `vars:` works. Unknown keys produce a warning
+ * naming the key; a value of the wrong type or out of range is an error naming the key, the
+ * file and the line. After a successful load every getter below is total: a known key always
+ * has a value of its declared type.
+ */
+#ifndef OSPREY_CONFIG_H
+#define OSPREY_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+struct osprey_config;
+
+/* Load path (NULL = defaults only), then apply sets[0..nsets) ("a.b.c=value").
+ * Diagnostics go to diag as "FILE:LINE: KEY: message" (warnings prefixed "warning: ").
+ * Returns 0 and *out on success, -1 on any error (nothing is returned then). */
+int osprey_config_load(struct osprey_config **out, const char *path, const char *const *sets,
+                       int nsets, FILE *diag);
+void osprey_config_free(struct osprey_config *cfg);
+
+/* Typed getters for schema keys (dotted paths, e.g. "flow.memcap"). A key not in the
+ * schema is a programming error: the getter aborts with a message naming it. */
+bool osprey_config_bool(const struct osprey_config *cfg, const char *key);
+int64_t osprey_config_int(const struct osprey_config *cfg, const char *key);      /* ints */
+uint64_t osprey_config_size(const struct osprey_config *cfg, const char *key);    /* bytes */
+double osprey_config_seconds(const struct osprey_config *cfg, const char *key);   /* durations */
+const char *osprey_config_str(const struct osprey_config *cfg, const char *key);
+
+/* Free-form maps (e.g. "vars.address-groups", "host-os-policy"): calls cb for each entry in
+ * file order with the entry's key and scalar value (a sequence value is joined as "[a, b]").
+ * Returns the number of entries. */
+typedef void (*osprey_config_entry_cb)(const char *key, const char *value, const char *file,
+                                       int line, void *arg);
+size_t osprey_config_each(const struct osprey_config *cfg, const char *key,
+                          osprey_config_entry_cb cb, void *arg);
+
+/* Where a key's value came from, for messages: "FILE:LINE", "--set" or "default". */
+const char *osprey_config_origin(const struct osprey_config *cfg, const char *key, char *buf,
+                                 size_t len);
+
+/* Print the effective configuration as YAML (osprey --dump-config). */
+void osprey_config_dump(const struct osprey_config *cfg, FILE *out);
+
+#endif

@@ -1,0 +1,211 @@
+/* stack_config.c — YAML keys → struct mon_decode_cfg / mon_defrag_cfg / mon_flow_cfg. */
+#include "stack_config.h"
+
+#include <arpa/inet.h>
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+int osprey_parse_port_list(const char *s, uint16_t *ports, size_t max)
+{
+    size_t n = 0;
+    const char *q = s;
+    while (*q) {
+        while (*q && (isspace((unsigned char)*q) || *q == '[' || *q == ']' || *q == ','))
+            q++;
+        if (!*q)
+            break;
+        char *end;
+        long v = strtol(q, &end, 10);
+        if (end == q || v < 1 || v > 65535 || n + 1 >= max)
+            return -1;
+        ports[n++] = (uint16_t)v;
+        q = end;
+    }
+    ports[n] = 0;
+    return n > 0 ? 0 : -1;
+}
+
+int osprey_parse_cidr(const char *s, struct mon_host_policy *out)
+{
+    char buf[64];
+    while (isspace((unsigned char)*s))
+        s++;
+    size_t len = strcspn(s, " \t");
+    if (len == 0 || len >= sizeof buf)
+        return -1;
+    memcpy(buf, s, len);
+    buf[len] = 0;
+    char *slash = strchr(buf, '/');
+    long prefix = -1;
+    if (slash) {
+        char *end;
+        *slash = 0;
+        prefix = strtol(slash + 1, &end, 10);
+        if (*end || end == slash + 1)
+            return -1;
+    }
+    memset(out, 0, sizeof *out);
+    if (inet_pton(AF_INET, buf, out->net.b) == 1) {
+        out->ipver = 4;
+        if (prefix < 0)
+            prefix = 32;
+        if (prefix > 32)
+            return -1;
+    } else if (inet_pton(AF_INET6, buf, out->net.b) == 1) {
+        out->ipver = 6;
+        if (prefix < 0)
+            prefix = 128;
+        if (prefix > 128)
+            return -1;
+    } else {
+        return -1;
+    }
+    out->prefix = (uint8_t)prefix;
+    return 0;
+}
+
+static int load_ports(const struct osprey_config *c, const char *key, uint16_t *ports, size_t max,
+                      FILE *diag)
+{
+    const char *v = osprey_config_str(c, key);
+    if (osprey_parse_port_list(v, ports, max) == 0)
+        return 0;
+    char where[256];
+    fprintf(diag, "%s: %s: expected a port or a list of ports such as [4789, 8472], got '%s'\n",
+            osprey_config_origin(c, key, where, sizeof where), key, v);
+    return -1;
+}
+
+struct host_collect {
+    struct osprey_stack_cfg *s;
+    FILE *diag;
+    int err;
+};
+
+/* One host-os-policy entry: "OSNAME: [addr, addr/prefix, …]" (or the "default" policy). */
+static void collect_hosts(const char *key, const char *value, const char *file, int line, void *arg)
+{
+    struct host_collect *hc = arg;
+    if (!strcmp(key, "default"))
+        return;
+    enum mon_overlap_policy pol;
+    if (mon_policy_from_name(key, &pol) != 0) {
+        fprintf(hc->diag, "%s:%d: host-os-policy.%s: unknown OS policy '%s'\n", file, line, key, key);
+        hc->err = -1;
+        return;
+    }
+    const char *q = value;
+    while (*q) {
+        while (*q && (isspace((unsigned char)*q) || *q == '[' || *q == ']' || *q == ','))
+            q++;
+        if (!*q)
+            break;
+        size_t len = strcspn(q, ",] \t");
+        char item[64];
+        if (len >= sizeof item) {
+            hc->err = -1;
+            fprintf(hc->diag, "%s:%d: host-os-policy.%s: address too long\n", file, line, key);
+            return;
+        }
+        memcpy(item, q, len);
+        item[len] = 0;
+        q += len;
+        struct mon_host_policy hp;
+        if (osprey_parse_cidr(item, &hp) != 0) {
+            fprintf(hc->diag, "%s:%d: host-os-policy.%s: expected an address or CIDR, got '%s'\n",
+                    file, line, key, item);
+            hc->err = -1;
+            continue;
+        }
+        hp.policy = (uint8_t)pol;
+        struct mon_host_policy *n = realloc(hc->s->hosts, (hc->s->nhosts + 1) * sizeof *n);
+        if (!n) {
+            hc->err = -1;
+            return;
+        }
+        n[hc->s->nhosts++] = hp;
+        hc->s->hosts = n;
+    }
+}
+
+int osprey_stack_cfg_load(const struct osprey_config *c, struct osprey_stack_cfg *s, FILE *diag)
+{
+    memset(s, 0, sizeof *s);
+    mon_decode_cfg_defaults(&s->decode);
+    mon_defrag_cfg_defaults(&s->defrag);
+    mon_flow_cfg_defaults(&s->flow);
+    int err = 0;
+    char where[256];
+
+    struct mon_decode_cfg *d = &s->decode;
+    const char *ck = osprey_config_str(c, "pcap-file.checksum-checks");
+    d->checksum_mode = !strcmp(ck, "yes") ? MON_CSUM_ALL : !strcmp(ck, "no") ? MON_CSUM_NONE
+                                                                          : MON_CSUM_AUTO;
+    d->vxlan_enabled = osprey_config_bool(c, "decoder.vxlan.enabled");
+    d->geneve_enabled = osprey_config_bool(c, "decoder.geneve.enabled");
+    d->teredo_enabled = osprey_config_bool(c, "decoder.teredo.enabled");
+    d->gtpu_enabled = osprey_config_bool(c, "decoder.gtpu.enabled");
+    d->gre_udp_enabled = osprey_config_bool(c, "decoder.gre-udp.enabled");
+    d->mpls_udp_enabled = osprey_config_bool(c, "decoder.mpls-udp.enabled");
+    err |= load_ports(c, "decoder.vxlan.ports", d->vxlan_ports, 4, diag);
+    err |= load_ports(c, "decoder.geneve.ports", d->geneve_ports, 4, diag);
+    err |= load_ports(c, "decoder.teredo.ports", d->teredo_ports, 4, diag);
+    err |= load_ports(c, "decoder.gtpu.ports", d->gtpu_ports, 4, diag);
+    err |= load_ports(c, "decoder.gre-udp.ports", d->gre_udp_ports, 4, diag);
+    err |= load_ports(c, "decoder.mpls-udp.ports", d->mpls_udp_ports, 4, diag);
+    d->max_tunnel_depth = (uint8_t)osprey_config_int(c, "decoder.max-layers");
+
+    struct mon_defrag_cfg *df = &s->defrag;
+    df->memcap = osprey_config_size(c, "defrag.memcap");
+    df->timeout_s = (uint32_t)osprey_config_seconds(c, "defrag.timeout");
+    df->max_frags = (uint32_t)osprey_config_int(c, "defrag.max-frags");
+    df->max_trackers = (uint32_t)osprey_config_int(c, "defrag.trackers");
+    const char *dp = osprey_config_str(c, "host-os-policy.default");
+    enum mon_overlap_policy pol;
+    if (mon_policy_from_name(dp, &pol) != 0) {
+        fprintf(diag, "%s: host-os-policy.default: unknown policy '%s'\n",
+                osprey_config_origin(c, "host-os-policy.default", where, sizeof where), dp);
+        err = -1;
+    } else {
+        df->policy.dflt = pol;
+    }
+    struct host_collect hc = {s, diag, 0};
+    osprey_config_each(c, "host-os-policy", collect_hosts, &hc);
+    err |= hc.err;
+    df->policy.entries = s->hosts;
+    df->policy.n = s->nhosts;
+
+    struct mon_flow_cfg *f = &s->flow;
+    f->memcap = osprey_config_size(c, "flow.memcap");
+    f->hash_size = (uint32_t)osprey_config_int(c, "flow.hash-size");
+    f->prealloc = (uint32_t)osprey_config_int(c, "flow.prealloc");
+    f->hash_seed = (uint64_t)osprey_config_int(c, "flow.hash-seed");
+    static const struct { int tc; const char *key; } tmo[] = {
+        {MON_TC_TCP_NEW, "flow-timeouts.tcp.new"},
+        {MON_TC_TCP_EST, "flow-timeouts.tcp.established"},
+        {MON_TC_TCP_CLOSED, "flow-timeouts.tcp.closed"},
+        {MON_TC_UDP_NEW, "flow-timeouts.udp.new"},
+        {MON_TC_UDP_EST, "flow-timeouts.udp.established"},
+        {MON_TC_ICMP_NEW, "flow-timeouts.icmp.new"},
+        {MON_TC_ICMP_EST, "flow-timeouts.icmp.established"},
+        {MON_TC_OTHER_NEW, "flow-timeouts.default.new"},
+        {MON_TC_OTHER_EST, "flow-timeouts.default.established"},
+        {MON_TC_OTHER_CLOSED, "flow-timeouts.default.closed"},
+    };
+    for (size_t i = 0; i < sizeof tmo / sizeof tmo[0]; i++)
+        f->timeout_s[tmo[i].tc] = (uint32_t)osprey_config_seconds(c, tmo[i].key);
+
+    if (err)
+        osprey_stack_cfg_release(s);
+    return err ? -1 : 0;
+}
+
+void osprey_stack_cfg_release(struct osprey_stack_cfg *s)
+{
+    free(s->hosts);
+    s->hosts = NULL;
+    s->nhosts = 0;
+    s->defrag.policy.entries = NULL;
+    s->defrag.policy.n = 0;
+}

@@ -1,0 +1,32 @@
+/* stack_config.h — turns the YAML configuration into libmon's plain config structs.
+ * The stack knows nothing of YAML; every program that runs the stack fills its structs here,
+ * so `osprey` and the tools read the same keys the same way. */
+#ifndef OSPREY_STACK_CONFIG_H
+#define OSPREY_STACK_CONFIG_H
+
+#include <stdio.h>
+
+#include "mon_decode.h"
+#include "mon_defrag.h"
+#include "mon_flow.h"
+#include "osprey_config.h"
+
+struct osprey_stack_cfg {
+    struct mon_decode_cfg decode;
+    struct mon_defrag_cfg defrag;  /* defrag.policy.entries points into hosts */
+    struct mon_flow_cfg flow;
+    struct mon_host_policy *hosts;
+    size_t nhosts;
+};
+
+/* Returns 0, or -1 after printing "ORIGIN: KEY: what is wrong" to diag. */
+int osprey_stack_cfg_load(const struct osprey_config *c, struct osprey_stack_cfg *out, FILE *diag);
+void osprey_stack_cfg_release(struct osprey_stack_cfg *s);
+
+/* Parse "80", "[80, 8080]" or "[80,8080]" into a 0-terminated array of at most max-1 ports. */
+int osprey_parse_port_list(const char *s, uint16_t *ports, size_t max);
+
+/* Parse "1.2.3.4", "10.0.0.0/8", "2001:db8::/32" into a host-policy entry (policy unset). */
+int osprey_parse_cidr(const char *s, struct mon_host_policy *out);
+
+#endif

@@ -1,0 +1,150 @@
+/* mon_decode.h — frame → struct mon_packet, counted by outcome and anomaly reason.
+ *
+ * A decoder belongs to one worker. It never allocates per packet and never reads past
+ * p->caplen. Each malformed or truncated header bumps exactly one anomaly counter
+ * (enum mon_decode_event) and stops decoding that packet.
+ */
+#ifndef MON_DECODE_H
+#define MON_DECODE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "mon_packet.h"
+
+struct mon_defrag;
+
+/* Anomaly reasons. X(ENUM_SUFFIX, "name used in stats") — add new reasons here only. */
+#define MON_DECODE_EVENTS(X)                                   \
+    X(LINK_UNSUPPORTED, "link.unsupported_linktype")           \
+    X(LINK_TRUNCATED, "link.truncated")                        \
+    X(IPRAW_BAD_VERSION, "ipraw.invalid_ip_version")           \
+    X(NFLOG_MALFORMED, "nflog.malformed")                      \
+    X(ETH_TRUNCATED, "ethernet.truncated")                     \
+    X(VLAN_TRUNCATED, "vlan.truncated")                        \
+    X(VLAN_TOO_MANY, "vlan.too_many_layers")                   \
+    X(MPLS_TRUNCATED, "mpls.truncated")                        \
+    X(MPLS_BAD_LABEL, "mpls.bad_label")                        \
+    X(MPLS_UNKNOWN_PAYLOAD, "mpls.unknown_payload")            \
+    X(PPPOE_TRUNCATED, "pppoe.truncated")                      \
+    X(PPPOE_MALFORMED, "pppoe.malformed")                      \
+    X(PPP_TRUNCATED, "ppp.truncated")                          \
+    X(PPP_UNSUPPORTED, "ppp.unsupported_proto")                \
+    X(IPV4_TRUNCATED, "ipv4.truncated")                        \
+    X(IPV4_BAD_VERSION, "ipv4.wrong_ip_version")               \
+    X(IPV4_BAD_HLEN, "ipv4.hlen_too_small")                    \
+    X(IPV4_BAD_TOTLEN, "ipv4.iplen_smaller_than_hlen")         \
+    X(IPV4_TOTLEN_OVER_CAPLEN, "ipv4.trunc_pkt")               \
+    X(IPV4_BAD_OPT, "ipv4.opt_malformed")                      \
+    X(IPV4_BAD_CSUM, "ipv4.bad_checksum")                      \
+    X(IPV6_TRUNCATED, "ipv6.truncated")                        \
+    X(IPV6_BAD_VERSION, "ipv6.wrong_ip_version")               \
+    X(IPV6_PLEN_OVER_CAPLEN, "ipv6.trunc_pkt")                 \
+    X(IPV6_EXTHDR_TRUNCATED, "ipv6.exthdr_truncated")          \
+    X(IPV6_EXTHDR_TOO_MANY, "ipv6.exthdr_too_many")            \
+    X(IPV6_EXTHDR_BAD_OPTLEN, "ipv6.exthdr_invalid_optlen")    \
+    X(IPV6_BAD_JUMBO, "ipv6.bad_jumbogram")                    \
+    X(IPV6_ZERO_LEN_PAYLOAD, "ipv6.zero_len_payload")          \
+    X(FRAG_INVALID, "ipfrag.invalid")                          \
+    X(FRAG_OVERLAP_DIFF, "ipfrag.overlap_different_data")      \
+    X(FRAG_TOO_LARGE, "ipfrag.pkt_too_large")                  \
+    X(FRAG_MEMCAP, "ipfrag.memcap")                            \
+    X(FRAG_TIMEOUT, "ipfrag.timeout")                          \
+    X(FRAG_MAX_FRAGS, "ipfrag.max_frags")                      \
+    X(GRE_TRUNCATED, "gre.truncated")                          \
+    X(GRE_BAD_VERSION, "gre.wrong_version")                    \
+    X(GRE_BAD_FLAGS, "gre.bad_flags")                          \
+    X(GRE_UNKNOWN_PAYLOAD, "gre.unknown_payload")              \
+    X(ERSPAN_TRUNCATED, "erspan.truncated")                    \
+    X(ERSPAN_BAD_VERSION, "erspan.unsupported_version")        \
+    X(VXLAN_TRUNCATED, "vxlan.truncated")                      \
+    X(VXLAN_BAD_FLAGS, "vxlan.bad_flags")                      \
+    X(GENEVE_TRUNCATED, "geneve.truncated")                    \
+    X(GENEVE_BAD_VERSION, "geneve.wrong_version")              \
+    X(GTPU_TRUNCATED, "gtpu.truncated")                        \
+    X(GTPU_BAD_VERSION, "gtpu.wrong_version")                  \
+    X(GTPU_MALFORMED, "gtpu.malformed")                        \
+    X(TEREDO_TRUNCATED, "teredo.truncated")                    \
+    X(TUNNEL_TOO_DEEP, "tunnel.too_deep")                      \
+    X(TCP_TRUNCATED, "tcp.pkt_too_small")                      \
+    X(TCP_BAD_HLEN, "tcp.hlen_too_small")                      \
+    X(TCP_OPT_INVALID, "tcp.opt_invalid_len")                  \
+    X(TCP_BAD_CSUM, "tcp.bad_checksum")                        \
+    X(UDP_TRUNCATED, "udp.pkt_too_small")                      \
+    X(UDP_BAD_LEN, "udp.len_invalid")                          \
+    X(UDP_BAD_CSUM, "udp.bad_checksum")                        \
+    X(ICMPV4_TRUNCATED, "icmpv4.pkt_too_small")                \
+    X(ICMPV4_BAD_CSUM, "icmpv4.bad_checksum")                  \
+    X(ICMPV6_TRUNCATED, "icmpv6.pkt_too_small")                \
+    X(ICMPV6_BAD_CSUM, "icmpv6.bad_checksum")                  \
+    X(LAYERS_TOO_MANY, "decoder.too_many_layers")
+
+enum mon_decode_event {
+#define MON_X_ENUM(e, name) MON_DE_##e,
+    MON_DECODE_EVENTS(MON_X_ENUM)
+#undef MON_X_ENUM
+    MON_DE__COUNT
+};
+
+/* What became of a frame. */
+enum mon_decode_outcome {
+    MON_DEC_IP,         /* decoded down to an IP datagram (maybe with transport) */
+    MON_DEC_NON_IP,     /* valid but carries no IP (ARP, LLDP, …) */
+    MON_DEC_FRAG_HELD,  /* an IP fragment kept by defrag until its datagram completes */
+    MON_DEC_INVALID,    /* malformed or truncated: an anomaly was counted */
+    MON_DEC__COUNT
+};
+
+/* Checksum validation (-k none|all, pcap-file.checksum-checks). AUTO validates, but stops
+ * when more than 10% of the first 1000 checksummed packets are bad: the sign of a capture
+ * taken before NIC checksum offload filled them in (Suricata does the same). */
+enum mon_checksum_mode { MON_CSUM_NONE, MON_CSUM_ALL, MON_CSUM_AUTO };
+
+struct mon_decode_cfg {
+    uint8_t checksum_mode;     /* enum mon_checksum_mode; default MON_CSUM_AUTO */
+    bool vxlan_enabled;
+    uint16_t vxlan_ports[4];   /* 0-terminated; default 4789 */
+    bool geneve_enabled;
+    uint16_t geneve_ports[4];  /* default 6081 */
+    bool teredo_enabled;
+    uint16_t teredo_ports[4];  /* default 3544 */
+    bool gtpu_enabled;
+    uint16_t gtpu_ports[4];    /* default 2152 */
+    bool gre_udp_enabled;      /* GRE in UDP (RFC 8086) */
+    uint16_t gre_udp_ports[4]; /* default 4754 */
+    bool mpls_udp_enabled;     /* MPLS in UDP (RFC 7510) */
+    uint16_t mpls_udp_ports[4];/* default 6635 */
+    uint8_t max_tunnel_depth;  /* default 8 */
+};
+
+struct mon_decode_stats {
+    uint64_t pkts;
+    uint64_t bytes;
+    uint64_t outcome[MON_DEC__COUNT];
+    uint64_t event[MON_DE__COUNT];
+    uint64_t layer[MON_L__COUNT];  /* headers decoded, by kind */
+};
+
+struct mon_decoder {
+    struct mon_decode_cfg cfg;
+    struct mon_decode_stats stats;
+    struct mon_defrag *defrag;  /* NULL: fragments are counted and not reassembled */
+    /* Checksum validation state (MON_CSUM_AUTO samples the first checksummed frames). */
+    bool csum_validate;         /* checksums are validated now (false: NONE, or AUTO gave up) */
+    uint32_t csum_sampled;      /* AUTO: checksummed frames seen while sampling */
+    uint32_t csum_sampled_bad;  /* AUTO: ... of which some checksum was wrong */
+};
+
+void mon_decode_cfg_defaults(struct mon_decode_cfg *cfg);
+void mon_decoder_init(struct mon_decoder *d, const struct mon_decode_cfg *cfg,
+                      struct mon_defrag *defrag);
+
+/* Decode p->frame[0..caplen) of link type p->linktype into p. Resets p's decoded fields. */
+enum mon_decode_outcome mon_decode(struct mon_decoder *d, struct mon_packet *p);
+
+bool mon_decode_linktype_supported(int linktype);
+const char *mon_decode_event_name(enum mon_decode_event e);
+const char *mon_decode_outcome_name(enum mon_decode_outcome o);
+
+#endif

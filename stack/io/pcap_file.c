@@ -1,0 +1,115 @@
+/* pcap_file.c — pcap and pcapng files via libpcap (which reads both formats). */
+#include <pcap/pcap.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mon_io.h"
+
+struct pcap_file_source {
+    struct mon_source base;  /* must be first */
+    pcap_t *pc;
+    /* libpcap overwrites its frame buffer on every read, so a batch copies each frame into
+     * this arena; frames stay valid until the next batch. One memcpy per frame is the price
+     * of batching a file source (live ring sources hand out ring slots instead). */
+    uint8_t *arena;
+    size_t arena_size;
+};
+
+static int pcap_file_read(struct mon_source *src, struct mon_packet *pkts, int max)
+{
+    struct pcap_file_source *s = (struct pcap_file_source *)src;
+    size_t used = 0;
+    int n = 0;
+    while (n < max) {
+        struct pcap_pkthdr *h;
+        const u_char *data;
+        if (n > 0 && used + 65536 > s->arena_size)
+            break; /* a full arena ends the batch before a frame could not fit */
+        int rc = pcap_next_ex(s->pc, &h, &data);
+        if (rc == PCAP_ERROR_BREAK)
+            break;
+        if (rc == PCAP_ERROR) {
+            snprintf(src->err, sizeof src->err, "%s", pcap_geterr(s->pc));
+            return n > 0 ? n : -1;
+        }
+        if (used + h->caplen > s->arena_size) {
+            /* only the first frame of a batch can get here: grow to hold it */
+            size_t want = h->caplen + 65536;
+            uint8_t *a = realloc(s->arena, want);
+            if (!a) {
+                snprintf(src->err, sizeof src->err, "out of memory for a %u-byte frame", h->caplen);
+                return -1;
+            }
+            s->arena = a;
+            s->arena_size = want;
+        }
+        memcpy(s->arena + used, data, h->caplen);
+        struct mon_packet *p = &pkts[n++];
+        memset(p, 0, offsetof(struct mon_packet, layer));
+        p->frame = s->arena + used;
+        used += (h->caplen + 15u) & ~15u;
+        p->caplen = h->caplen;
+        p->wirelen = h->len;
+        p->linktype = pcap_datalink(s->pc);
+        p->ts_us = (uint64_t)h->ts.tv_sec * 1000000u + (uint64_t)h->ts.tv_usec;
+        p->num = ++src->next_num;
+        src->frames++;
+        src->bytes += h->caplen;
+    }
+    return n;
+}
+
+static void pcap_file_close(struct mon_source *src)
+{
+    struct pcap_file_source *s = (struct pcap_file_source *)src;
+    pcap_close(s->pc);
+    free(s->arena);
+    free(s);
+}
+
+static const struct mon_source_ops pcap_file_ops = {
+    .kind = "pcap-file",
+    .read = pcap_file_read,
+    .close = pcap_file_close,
+};
+
+struct mon_source *mon_source_open_file(const char *path, char *err, size_t errlen)
+{
+    char perr[PCAP_ERRBUF_SIZE] = "";
+    pcap_t *pc = pcap_open_offline_with_tstamp_precision(path, PCAP_TSTAMP_PRECISION_MICRO, perr);
+    if (!pc) {
+        snprintf(err, errlen, "%s: %s", path, perr);
+        return NULL;
+    }
+    struct pcap_file_source *s = calloc(1, sizeof *s);
+    if (!s) {
+        pcap_close(pc);
+        snprintf(err, errlen, "%s: out of memory", path);
+        return NULL;
+    }
+    s->base.ops = &pcap_file_ops;
+    s->pc = pc;
+    s->arena_size = 1u << 20;
+    s->arena = malloc(s->arena_size);
+    if (!s->arena) {
+        pcap_close(pc);
+        free(s);
+        snprintf(err, errlen, "%s: out of memory", path);
+        return NULL;
+    }
+    return &s->base;
+}
+
+int mon_source_linktype(const struct mon_source *src)
+{
+    const struct pcap_file_source *s = (const struct pcap_file_source *)src;
+    return pcap_datalink(s->pc);
+}
+
+void mon_source_close(struct mon_source *src)
+{
+    if (src)
+        src->ops->close(src);
+}

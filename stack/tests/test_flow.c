@@ -1,0 +1,208 @@
+/* test_flow.c — flow table: symmetric keyed hash, direction, timeouts, memcap eviction. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "mon_flow.h"
+#include "unit.h"
+
+static struct mon_packet mk(uint32_t src, uint16_t sport, uint32_t dst, uint16_t dport,
+                            uint8_t proto, uint8_t flags, uint64_t ts_us)
+{
+    struct mon_packet p;
+    memset(&p, 0, sizeof p);
+    p.ipver = 4;
+    p.proto = proto;
+    for (int i = 0; i < 4; i++) {
+        p.src.b[i] = (uint8_t)(src >> (24 - 8 * i));
+        p.dst.b[i] = (uint8_t)(dst >> (24 - 8 * i));
+    }
+    p.sport = sport;
+    p.dport = dport;
+    p.tcp_flags = flags;
+    p.flags = MON_PKT_HAS_L4;
+    p.ts_us = ts_us;
+    p.caplen = 100;
+    return p;
+}
+
+struct ended {
+    int n;
+    uint64_t ids[64];
+    uint8_t why[64];
+};
+
+static void on_end(struct mon_flow *f, void *arg)
+{
+    struct ended *e = arg;
+    if (e->n < 64) {
+        e->ids[e->n] = f->id;
+        e->why[e->n] = f->end;
+    }
+    e->n++;
+}
+
+static void test_hash_symmetry(void)
+{
+    struct mon_flow_cfg cfg;
+    mon_flow_cfg_defaults(&cfg);
+    struct mon_flow_table *t = mon_flow_table_create(&cfg, NULL, NULL);
+    srand(7);
+    for (int i = 0; i < 10000; i++) {
+        uint32_t a = (uint32_t)rand(), b = (uint32_t)rand();
+        uint16_t pa = (uint16_t)rand(), pb = (uint16_t)rand();
+        struct mon_packet x = mk(a, pa, b, pb, 6, 0, 0), y = mk(b, pb, a, pa, 6, 0, 0);
+        CHECK_EQ_U(mon_flow_hash_packet(t, &x), mon_flow_hash_packet(t, &y));
+    }
+    /* swapping only ports (or only addresses) must be another flow */
+    struct mon_packet x = mk(1, 10, 2, 20, 17, 0, 0), y = mk(1, 20, 2, 10, 17, 0, 0);
+    CHECK(mon_flow_hash_packet(t, &x) != mon_flow_hash_packet(t, &y));
+    mon_flow_table_destroy(t);
+}
+
+static void test_keyed(void)
+{
+    /* two tables with different seeds hash the same key differently */
+    struct mon_flow_cfg cfg;
+    mon_flow_cfg_defaults(&cfg);
+    cfg.hash_seed = 1;
+    struct mon_flow_table *t1 = mon_flow_table_create(&cfg, NULL, NULL);
+    cfg.hash_seed = 2;
+    struct mon_flow_table *t2 = mon_flow_table_create(&cfg, NULL, NULL);
+    int same = 0;
+    for (uint32_t i = 0; i < 100; i++) {
+        struct mon_packet x = mk(i, 1000, 0x0a000001, 80, 6, 0, 0);
+        same += mon_flow_hash_packet(t1, &x) == mon_flow_hash_packet(t2, &x);
+    }
+    CHECK(same < 3);
+    mon_flow_table_destroy(t1);
+    mon_flow_table_destroy(t2);
+}
+
+static void test_direction(void)
+{
+    struct mon_flow_cfg cfg;
+    mon_flow_cfg_defaults(&cfg);
+    struct mon_flow_table *t = mon_flow_table_create(&cfg, NULL, NULL);
+    int dir;
+    struct mon_packet syn = mk(0x0a000001, 40000, 0x0a000002, 80, 6, 0x02, 1);
+    struct mon_packet synack = mk(0x0a000002, 80, 0x0a000001, 40000, 6, 0x12, 2);
+    struct mon_flow *f = mon_flow_handle(t, &syn, &dir);
+    CHECK(f && dir == MON_FLOW_TO_SERVER);
+    struct mon_flow *g = mon_flow_handle(t, &synack, &dir);
+    CHECK(g == f && dir == MON_FLOW_TO_CLIENT);
+    CHECK_EQ_U(f->cport, 40000);
+    CHECK_EQ_U(f->pkts[0], 1);
+    CHECK_EQ_U(f->pkts[1], 1);
+    /* a flow first seen by its SYN+ACK: the sender is the server */
+    struct mon_packet sa2 = mk(0x0a000009, 443, 0x0a000001, 50000, 6, 0x12, 3);
+    f = mon_flow_handle(t, &sa2, &dir);
+    CHECK(f && dir == MON_FLOW_TO_CLIENT && f->cport == 50000 && f->sport == 443);
+    CHECK_EQ_U(mon_flow_stats(t)->active, 2);
+    mon_flow_table_destroy(t);
+}
+
+static void test_timeouts(void)
+{
+    struct mon_flow_cfg cfg;
+    mon_flow_cfg_defaults(&cfg);
+    struct ended e = {0};
+    struct mon_flow_table *t = mon_flow_table_create(&cfg, on_end, &e);
+    int dir;
+    const uint64_t s = 1000000;
+    struct mon_packet u1 = mk(1, 53, 2, 5353, 17, 0, 0);       /* udp new: 30 s */
+    struct mon_packet t1 = mk(3, 1234, 4, 80, 6, 0x02, 0);    /* tcp new: 60 s */
+    mon_flow_handle(t, &u1, &dir);
+    mon_flow_handle(t, &t1, &dir);
+    mon_flow_expire(t, 29 * s);
+    CHECK_EQ_U(e.n, 0);
+    mon_flow_expire(t, 30 * s);
+    CHECK_EQ_U(e.n, 1);
+    CHECK_EQ_U(e.why[0], MON_FLOW_END_TIMEOUT);
+    /* activity pushes the deadline: the tcp flow sees a packet at 50 s */
+    struct mon_packet t2 = mk(3, 1234, 4, 80, 6, 0x10, 50 * s);
+    mon_flow_handle(t, &t2, &dir);
+    mon_flow_expire(t, 100 * s);
+    CHECK_EQ_U(e.n, 1);
+    mon_flow_expire(t, 110 * s);
+    CHECK_EQ_U(e.n, 2);
+    CHECK_EQ_U(mon_flow_stats(t)->active, 0);
+    mon_flow_table_destroy(t);
+}
+
+static void test_eviction(void)
+{
+    struct mon_flow_cfg cfg;
+    mon_flow_cfg_defaults(&cfg);
+    cfg.hash_size = 16;
+    cfg.prealloc = 0;
+    /* room for the buckets and the chunk table plus exactly one chunk of records */
+    cfg.memcap = 16 * 4 + 8 + 4096 * sizeof(struct mon_flow);
+    struct ended e = {0};
+    struct mon_flow_table *t = mon_flow_table_create(&cfg, on_end, &e);
+    CHECK(t != NULL);
+    uint64_t cap = mon_flow_stats(t)->max_flows;
+    CHECK_EQ_U(cap, 4095);
+    int dir;
+    for (uint32_t i = 0; i < cap + 10; i++) {
+        struct mon_packet p = mk(0x01000000 + i, 1, 0x02000000, 2, 17, 0, i);
+        CHECK(mon_flow_handle(t, &p, &dir) != NULL);
+    }
+    const struct mon_flow_stats *st = mon_flow_stats(t);
+    CHECK_EQ_U(st->active, cap);
+    CHECK_EQ_U(st->memcap_hits, 10);
+    CHECK_EQ_U(st->ended[MON_FLOW_END_EVICTED], 10);
+    /* the least recently seen flows went first */
+    CHECK_EQ_U(e.n, 10);
+    CHECK_EQ_U(e.ids[0], 1);
+    CHECK_EQ_U(e.ids[9], 10);
+    CHECK(st->memuse <= cfg.memcap);
+    mon_flow_flush(t);
+    CHECK_EQ_U(st->active, 0);
+    CHECK_EQ_U(st->ended[MON_FLOW_END_SHUTDOWN], cap);
+    mon_flow_table_destroy(t);
+}
+
+static void test_no_l4(void)
+{
+    struct mon_flow_cfg cfg;
+    mon_flow_cfg_defaults(&cfg);
+    struct mon_flow_table *t = mon_flow_table_create(&cfg, NULL, NULL);
+    struct mon_packet p = mk(1, 1, 2, 2, 6, 0, 0);
+    p.flags = MON_PKT_FRAGMENT; /* a TCP fragment without its header */
+    int dir;
+    CHECK(mon_flow_handle(t, &p, &dir) == NULL);
+    CHECK_EQ_U(mon_flow_stats(t)->no_l4, 1);
+    mon_flow_table_destroy(t);
+}
+
+static void test_expired_flow_restarts(void)
+{
+    /* no mon_flow_expire call between packets: the lookup itself must notice the timeout */
+    struct mon_flow_cfg cfg;
+    mon_flow_cfg_defaults(&cfg);
+    struct ended e = {0};
+    struct mon_flow_table *t = mon_flow_table_create(&cfg, on_end, &e);
+    int dir;
+    struct mon_packet a = mk(1, 5, 2, 6, 17, 0, 0);
+    struct mon_flow *f = mon_flow_handle(t, &a, &dir);
+    uint64_t first = f->id;
+    struct mon_packet b = mk(1, 5, 2, 6, 17, 0, 31000000);
+    f = mon_flow_handle(t, &b, &dir);
+    CHECK(f->id != first);
+    CHECK_EQ_U(e.n, 1);
+    CHECK_EQ_U(e.why[0], MON_FLOW_END_TIMEOUT);
+    CHECK_EQ_U(f->pkts[0], 1);
+    mon_flow_table_destroy(t);
+}
+
+int main(void)
+{
+    test_expired_flow_restarts();
+    test_hash_symmetry();
+    test_keyed();
+    test_direction();
+    test_timeouts();
+    test_eviction();
+    test_no_l4();
+    return unit_report("test_flow");
+}

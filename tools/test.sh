@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Runs Osprey's whole test suite: a -Werror build, then C unit tests (ctest) and the pytest
+# suites against an AddressSanitizer + UBSan build. Usage: tools/test.sh [pytest args...]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+JOBS=$(nproc)
+
+# 1. the normal build must be warning-free
+cmake -S . -B build -G Ninja -DOSPREY_WERROR=ON >/dev/null
+ninja -C build -j "$JOBS"
+
+# 2. the sanitizer build runs everything
+cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DOSPREY_WERROR=ON -DOSPREY_SANITIZE=ON >/dev/null
+ninja -C build-asan -j "$JOBS"
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:exitcode=86
+export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:exitcode=87
+ctest --test-dir build-asan --output-on-failure -j "$JOBS"
+OSPREY_BUILD=build-asan python3 -m pytest -q -n "$JOBS" tests "$@"
