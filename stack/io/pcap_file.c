@@ -15,6 +15,7 @@ struct pcap_file_source {
      * of batching a file source (live ring sources hand out ring slots instead). */
     uint8_t *arena;
     size_t arena_size;
+    int failed;  /* a read error ends the input: reported once the batch before it is consumed */
 };
 
 static int pcap_file_read(struct mon_source *src, struct mon_packet *pkts, int max)
@@ -22,6 +23,8 @@ static int pcap_file_read(struct mon_source *src, struct mon_packet *pkts, int m
     struct pcap_file_source *s = (struct pcap_file_source *)src;
     size_t used = 0;
     int n = 0;
+    if (s->failed)
+        return -1;
     while (n < max) {
         struct pcap_pkthdr *h;
         const u_char *data;
@@ -32,6 +35,7 @@ static int pcap_file_read(struct mon_source *src, struct mon_packet *pkts, int m
             break;
         if (rc == PCAP_ERROR) {
             snprintf(src->err, sizeof src->err, "%s", pcap_geterr(s->pc));
+            s->failed = 1;
             return n > 0 ? n : -1;
         }
         if (used + h->caplen > s->arena_size) {
