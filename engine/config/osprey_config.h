@@ -19,7 +19,8 @@ struct osprey_config;
 
 /* Load path (NULL = defaults only), then apply sets[0..nsets) ("a.b.c=value").
  * Diagnostics go to diag as "FILE:LINE: KEY: message" (warnings prefixed "warning: ").
- * Returns 0 and *out on success, -1 on any error (nothing is returned then). */
+ * Returns 0 and *out on success, -1 on any error (nothing is returned then). diag NULL means
+ * stderr. Every error in the file is reported before the load fails. */
 int osprey_config_load(struct osprey_config **out, const char *path, const char *const *sets,
                        int nsets, FILE *diag);
 void osprey_config_free(struct osprey_config *cfg);
@@ -31,16 +32,26 @@ int64_t osprey_config_int(const struct osprey_config *cfg, const char *key);    
 uint64_t osprey_config_size(const struct osprey_config *cfg, const char *key);    /* bytes */
 double osprey_config_seconds(const struct osprey_config *cfg, const char *key);   /* durations */
 const char *osprey_config_str(const struct osprey_config *cfg, const char *key);
+/* osprey_config_str also reads enums (the canonical word), lists (joined as "[a, b]") and map
+ * entries ("vars.address-groups.HOME_NET"); it returns NULL for an absent entry. */
+
+/* Items of a list key or list-valued map entry ("host-os-policy.windows"); *count = 0 and an
+ * empty array for an absent entry. Valid until osprey_config_free. */
+const char *const *osprey_config_list(const struct osprey_config *cfg, const char *key,
+                                      size_t *count);
 
 /* Free-form maps (e.g. "vars.address-groups", "host-os-policy"): calls cb for each entry in
  * file order with the entry's key and scalar value (a sequence value is joined as "[a, b]").
- * Returns the number of entries. */
+ * Built-in default entries come first (file values replace them in place), then the file's
+ * new entries, then --set's; file/line are "default"/0 or "--set"/0 for those. Fixed keys
+ * beside the entries (host-os-policy.default) are not entries. Returns the number of entries. */
 typedef void (*osprey_config_entry_cb)(const char *key, const char *value, const char *file,
                                        int line, void *arg);
 size_t osprey_config_each(const struct osprey_config *cfg, const char *key,
                           osprey_config_entry_cb cb, void *arg);
 
-/* Where a key's value came from, for messages: "FILE:LINE", "--set" or "default". */
+/* Where a key's value came from, for messages: "FILE:LINE", "--set" or "default" (written
+ * into buf, which is returned; NULL for an absent map entry). */
 const char *osprey_config_origin(const struct osprey_config *cfg, const char *key, char *buf,
                                  size_t len);
 

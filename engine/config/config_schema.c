@@ -1,0 +1,110 @@
+/* config_schema.c — every configuration key, its type, default and doc.
+ *
+ * Adding a key is adding one line here (and documenting it in etc/osprey.yaml). Rows are in
+ * suricata.yaml's order, which is also the order of `osprey --dump-config`. Defaults follow
+ * Suricata's where it has one, so a suricata.yaml section means the same thing here.
+ */
+#include "config_schema.h"
+
+#include <stdint.h>
+
+#define KEY(p, t, d, lo, hi, w, doc) {(p), CK_KEY, (t), (d), (lo), (hi), (w), (doc)}
+#define BOOL(p, d, doc)              KEY(p, CT_BOOL, d, 0, 0, NULL, doc)
+#define INT(p, d, lo, hi, doc)       KEY(p, CT_INT, d, lo, hi, NULL, doc)
+#define SIZE(p, d, doc)              KEY(p, CT_SIZE, d, 0, 0, NULL, doc)
+#define SECS(p, d, doc)              KEY(p, CT_SECONDS, d, 0, 0, NULL, doc)
+#define STR(p, d, doc)               KEY(p, CT_STRING, d, 0, 0, NULL, doc)
+#define ENUM(p, d, words, doc)       KEY(p, CT_ENUM, d, 0, 0, words, doc)
+#define LIST(p, d, doc)              KEY(p, CT_LIST, d, 0, 0, NULL, doc)
+#define MAP(p, t, names, doc)        {(p), CK_MAP, (t), NULL, 0, 0, (names), (doc)}
+#define ENTRY(p, d)                  {(p), CK_ENTRY, CT_STRING, (d), 0, 0, NULL, NULL}
+
+#define COUNT_MAX INT32_MAX
+
+/* Suricata's host-os-policy names: OSes and the two plain policies. */
+#define OS_POLICY_NAMES                                                                    \
+    "windows|bsd|bsd-right|old-linux|linux|old-solaris|solaris|hpux10|hpux11|irix|macos|" \
+    "vista|windows2k3|first|last"
+
+static const struct cfg_key SCHEMA[] = {
+    /* vars: names usable in rules as $NAME. A file's entries are merged over these. */
+    MAP("vars.address-groups.*", CT_STRING, NULL, "address variable usable in rules as $NAME"),
+    ENTRY("vars.address-groups.HOME_NET", "[192.168.0.0/16,10.0.0.0/8,172.16.0.0/12]"),
+    ENTRY("vars.address-groups.EXTERNAL_NET", "!$HOME_NET"),
+    ENTRY("vars.address-groups.HTTP_SERVERS", "$HOME_NET"),
+    ENTRY("vars.address-groups.SMTP_SERVERS", "$HOME_NET"),
+    ENTRY("vars.address-groups.SQL_SERVERS", "$HOME_NET"),
+    ENTRY("vars.address-groups.DNS_SERVERS", "$HOME_NET"),
+    ENTRY("vars.address-groups.TELNET_SERVERS", "$HOME_NET"),
+    ENTRY("vars.address-groups.AIM_SERVERS", "$HOME_NET"),
+    ENTRY("vars.address-groups.DC_SERVERS", "$HOME_NET"),
+    ENTRY("vars.address-groups.DNP3_SERVER", "$HOME_NET"),
+    ENTRY("vars.address-groups.DNP3_CLIENT", "$HOME_NET"),
+    ENTRY("vars.address-groups.MODBUS_CLIENT", "$HOME_NET"),
+    ENTRY("vars.address-groups.MODBUS_SERVER", "$HOME_NET"),
+    ENTRY("vars.address-groups.ENIP_CLIENT", "$HOME_NET"),
+    ENTRY("vars.address-groups.ENIP_SERVER", "$HOME_NET"),
+    MAP("vars.port-groups.*", CT_STRING, NULL, "port variable usable in rules as $NAME"),
+    ENTRY("vars.port-groups.HTTP_PORTS", "80"),
+    ENTRY("vars.port-groups.SHELLCODE_PORTS", "!80"),
+    ENTRY("vars.port-groups.ORACLE_PORTS", "1521"),
+    ENTRY("vars.port-groups.SSH_PORTS", "22"),
+    ENTRY("vars.port-groups.DNP3_PORTS", "20000"),
+    ENTRY("vars.port-groups.MODBUS_PORTS", "502"),
+    ENTRY("vars.port-groups.FILE_DATA_PORTS", "[$HTTP_PORTS,110,143]"),
+    ENTRY("vars.port-groups.FTP_PORTS", "21"),
+    ENTRY("vars.port-groups.GENEVE_PORTS", "6081"),
+    ENTRY("vars.port-groups.VXLAN_PORTS", "4789"),
+    ENTRY("vars.port-groups.TEREDO_PORTS", "3544"),
+
+    STR("default-log-dir", "/var/log/osprey/", "directory where output files are written"),
+    ENUM("pcap-file.checksum-checks", "auto", "auto|yes|no",
+         "verify checksums of packets read from a file (auto: off if most are bad)"),
+
+    /* host-os-policy: which overlap policy each host's OS implies (defrag, TCP). */
+    ENUM("host-os-policy.default", "bsd", "first|last|bsd|linux|windows|solaris",
+         "policy for hosts no list below names"),
+    MAP("host-os-policy.*", CT_LIST, OS_POLICY_NAMES, "addresses/CIDRs of hosts with this OS"),
+
+    SIZE("defrag.memcap", "32mb", "memory for IP fragments being reassembled"),
+    SECS("defrag.timeout", "60", "a datagram still incomplete after this is dropped"),
+    INT("defrag.max-frags", "256", 1, COUNT_MAX, "most fragments kept per datagram"),
+    INT("defrag.trackers", "65535", 1, COUNT_MAX, "most datagrams reassembled at once"),
+
+    SIZE("flow.memcap", "128mb", "memory for the flow table"),
+    INT("flow.hash-size", "65536", 1, COUNT_MAX, "buckets in the flow hash"),
+    INT("flow.prealloc", "10000", 0, COUNT_MAX, "flows allocated at start"),
+    INT("flow.hash-seed", "0", 0, UINT32_MAX, "flow hash key; 0 = random at start"),
+
+    SECS("flow-timeouts.default.new", "30", "other protocols: idle timeout before a reply"),
+    SECS("flow-timeouts.default.established", "300", "other protocols: idle timeout after"),
+    SECS("flow-timeouts.default.closed", "0", "other protocols: timeout once closed"),
+    SECS("flow-timeouts.tcp.new", "60", "TCP: idle timeout during the handshake"),
+    SECS("flow-timeouts.tcp.established", "600", "TCP: idle timeout once established"),
+    SECS("flow-timeouts.tcp.closed", "60", "TCP: timeout after FIN/RST"),
+    SECS("flow-timeouts.udp.new", "30", "UDP: idle timeout before a reply"),
+    SECS("flow-timeouts.udp.established", "300", "UDP: idle timeout after a reply"),
+    SECS("flow-timeouts.icmp.new", "30", "ICMP: idle timeout before a reply"),
+    SECS("flow-timeouts.icmp.established", "300", "ICMP: idle timeout after a reply"),
+
+    /* decoder: tunnels decoded when their UDP port matches. */
+    BOOL("decoder.teredo.enabled", "yes", "decode Teredo (IPv6 in UDP)"),
+    STR("decoder.teredo.ports", "3544", "UDP ports carrying Teredo"),
+    BOOL("decoder.vxlan.enabled", "yes", "decode VXLAN"),
+    STR("decoder.vxlan.ports", "4789", "UDP ports carrying VXLAN"),
+    BOOL("decoder.geneve.enabled", "yes", "decode Geneve"),
+    STR("decoder.geneve.ports", "6081", "UDP ports carrying Geneve"),
+    BOOL("decoder.gtpu.enabled", "yes", "decode GTP-U"),
+    STR("decoder.gtpu.ports", "2152", "UDP ports carrying GTP-U"),
+    BOOL("decoder.gre-udp.enabled", "yes", "decode GRE in UDP (RFC 8086)"),
+    STR("decoder.gre-udp.ports", "4754", "UDP ports carrying GRE"),
+    BOOL("decoder.mpls-udp.enabled", "yes", "decode MPLS in UDP (RFC 7510)"),
+    STR("decoder.mpls-udp.ports", "6635", "UDP ports carrying MPLS"),
+    INT("decoder.max-layers", "16", 1, 32, "most encapsulation layers decoded in one packet"),
+};
+
+const struct cfg_key *cfg_schema(size_t *count)
+{
+    *count = sizeof SCHEMA / sizeof SCHEMA[0];
+    return SCHEMA;
+}

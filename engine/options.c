@@ -1,0 +1,139 @@
+/* options.c — the table of osprey's options and the getopt_long loop over it. */
+#include "options.h"
+
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef OSPREY_VERSION
+#define OSPREY_VERSION "unknown"
+#endif
+
+/* Options with no short letter get ids above any character. */
+enum { OPT_SET = 256, OPT_DUMP_CONFIG };
+
+struct opt_def {
+    const char *name;
+    int id;        /* short letter, or OPT_* */
+    int has_arg;   /* no_argument / required_argument */
+    const char *arg;
+    const char *help;
+};
+
+static const struct opt_def OPTIONS[] = {
+    {"config", 'c', required_argument, "FILE",
+     "load the configuration from FILE (default: built-in defaults)"},
+    {"set", OPT_SET, required_argument, "KEY=VALUE",
+     "override one configuration key after the file, e.g. flow.memcap=256mb (repeatable)"},
+    {"dump-config", OPT_DUMP_CONFIG, no_argument, NULL,
+     "print the effective configuration as YAML and exit"},
+    {"version", 'V', no_argument, NULL, "print the version and exit"},
+    {"help", 'h', no_argument, NULL, "print this help and exit"},
+};
+#define NOPTIONS (sizeof OPTIONS / sizeof OPTIONS[0])
+
+static void usage(FILE *out, const char *prog)
+{
+    fprintf(out, "Usage: %s [OPTION]...\n"
+                 "Osprey network intrusion detection system.\n\nOptions:\n", prog);
+    for (size_t i = 0; i < NOPTIONS; i++) {
+        const struct opt_def *o = &OPTIONS[i];
+        char head[64];
+        int n = o->id < 256 ? snprintf(head, sizeof head, "-%c, ", o->id)
+                            : snprintf(head, sizeof head, "    ");
+        snprintf(head + n, sizeof head - (size_t)n, "--%s%s%s", o->name, o->arg ? " " : "",
+                 o->arg ? o->arg : "");
+        fprintf(out, "  %-24s %s\n", head, o->help);
+    }
+    fprintf(out, "\nExit status: 0 on success, 1 on a configuration or run error, "
+                 "2 on a command-line error.\n");
+}
+
+static void try_help(FILE *err, const char *prog)
+{
+    fprintf(err, "Try '%s --help' for more information.\n", prog);
+}
+
+enum osprey_options_result osprey_options_parse(struct osprey_options *opts, int argc,
+                                                char **argv, FILE *out, FILE *err)
+{
+    const char *prog = argc > 0 ? argv[0] : "osprey";
+    const char *slash = strrchr(prog, '/');
+    if (slash)
+        prog = slash + 1;
+
+    struct option longopts[NOPTIONS + 1];
+    char shortopts[2 * NOPTIONS + 2];
+    size_t ns = 0;
+    shortopts[ns++] = ':'; /* report a missing argument as ':' rather than '?' */
+    for (size_t i = 0; i < NOPTIONS; i++) {
+        longopts[i] = (struct option){OPTIONS[i].name, OPTIONS[i].has_arg, NULL, OPTIONS[i].id};
+        if (OPTIONS[i].id < 256) {
+            shortopts[ns++] = (char)OPTIONS[i].id;
+            if (OPTIONS[i].has_arg == required_argument)
+                shortopts[ns++] = ':';
+        }
+    }
+    shortopts[ns] = '\0';
+    longopts[NOPTIONS] = (struct option){0};
+
+    memset(opts, 0, sizeof *opts);
+    /* --set can appear at most once per argument. */
+    opts->sets = calloc((size_t)(argc > 0 ? argc : 1), sizeof *opts->sets);
+    if (!opts->sets) {
+        fprintf(err, "%s: out of memory\n", prog);
+        return OSPREY_OPTIONS_USAGE;
+    }
+
+    int c;
+    opterr = 0; /* messages below name the program as invoked, not argv[0] */
+    optind = 1;
+    while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+        switch (c) {
+        case 'c':
+            opts->config_path = optarg;
+            break;
+        case OPT_SET:
+            opts->sets[opts->nsets++] = optarg;
+            break;
+        case OPT_DUMP_CONFIG:
+            opts->dump_config = true;
+            break;
+        case 'V':
+            fprintf(out, "osprey %s\n", OSPREY_VERSION);
+            osprey_options_free(opts);
+            return OSPREY_OPTIONS_DONE;
+        case 'h':
+            usage(out, prog);
+            osprey_options_free(opts);
+            return OSPREY_OPTIONS_DONE;
+        case ':':
+            fprintf(err, "%s: option '%s' needs an argument\n", prog, argv[optind - 1]);
+            goto bad;
+        default:
+            if (optopt && strncmp(argv[optind - 1], "--", 2) == 0)
+                fprintf(err, "%s: option '%s' takes no argument\n", prog, argv[optind - 1]);
+            else if (optopt)
+                fprintf(err, "%s: unknown option '-%c'\n", prog, optopt);
+            else
+                fprintf(err, "%s: unknown option '%s'\n", prog, argv[optind - 1]);
+            goto bad;
+        }
+    }
+    if (optind < argc) {
+        fprintf(err, "%s: unexpected argument '%s'\n", prog, argv[optind]);
+        goto bad;
+    }
+    return OSPREY_OPTIONS_RUN;
+bad:
+    try_help(err, prog);
+    osprey_options_free(opts);
+    return OSPREY_OPTIONS_USAGE;
+}
+
+void osprey_options_free(struct osprey_options *opts)
+{
+    free(opts->sets);
+    opts->sets = NULL;
+    opts->nsets = 0;
+}

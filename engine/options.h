@@ -1,0 +1,39 @@
+/* options.h — osprey's command line.
+ *
+ * The options live in one table in options.c that drives getopt_long, the --help text and the
+ * parsing switch, so adding an option (-r, -i, -S, -T …) is one table row, one field here and
+ * one case there.
+ */
+#ifndef OSPREY_OPTIONS_H
+#define OSPREY_OPTIONS_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+/* Process exit statuses. */
+enum {
+    OSPREY_EXIT_OK = 0,
+    OSPREY_EXIT_FAILURE = 1, /* bad configuration, or the run failed */
+    OSPREY_EXIT_USAGE = 2,   /* bad command line */
+};
+
+struct osprey_options {
+    const char *config_path; /* -c FILE; NULL = built-in defaults */
+    const char **sets;       /* --set KEY=VALUE, in command-line order */
+    int nsets;
+    bool dump_config;        /* --dump-config */
+};
+
+enum osprey_options_result {
+    OSPREY_OPTIONS_RUN,   /* go on with *opts */
+    OSPREY_OPTIONS_DONE,  /* --help or --version was answered: exit 0 */
+    OSPREY_OPTIONS_USAGE, /* a message was printed to err: exit OSPREY_EXIT_USAGE */
+};
+
+/* Parse argv. Help and version go to out, usage errors to err. On OSPREY_OPTIONS_RUN, release
+ * opts with osprey_options_free. */
+enum osprey_options_result osprey_options_parse(struct osprey_options *opts, int argc,
+                                                char **argv, FILE *out, FILE *err);
+void osprey_options_free(struct osprey_options *opts);
+
+#endif
