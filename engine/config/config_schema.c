@@ -58,6 +58,14 @@ static const struct cfg_key SCHEMA[] = {
     ENTRY("vars.port-groups.TEREDO_PORTS", "3544"),
 
     STR("default-log-dir", "/var/log/osprey/", "directory where output files are written"),
+
+    /* rules (rules/): which rule files to load and the tables they refer to. Relative file
+     * names in rule-files are under default-rule-path; the other paths are used as written. */
+    STR("default-rule-path", "/var/lib/osprey/rules", "directory of the files in rule-files"),
+    LIST("rule-files", "[]", "rule files to load (osprey -S FILE replaces the list)"),
+    STR("classification-file", "etc/classification.config", "classtypes and their priorities"),
+    STR("reference-config-file", "etc/reference.config", "reference systems and their URLs"),
+    STR("threshold-file", "etc/threshold.config", "thresholds, suppressions, rate filters"),
     ENUM("pcap-file.checksum-checks", "auto", "auto|yes|no",
          "verify checksums of packets read from a file (auto: off if most are bad)"),
 
@@ -75,6 +83,17 @@ static const struct cfg_key SCHEMA[] = {
     INT("flow.hash-size", "65536", 1, COUNT_MAX, "buckets in the flow hash"),
     INT("flow.prealloc", "10000", 0, COUNT_MAX, "flows allocated at start"),
     INT("flow.hash-seed", "0", 0, UINT32_MAX, "flow hash key; 0 = random at start"),
+
+    /* stream: TCP tracking and reassembly (libmon's TCP layer) */
+    SIZE("stream.reassembly.memcap", "256mb", "memory for all reassembly buffers of a worker"),
+    SIZE("stream.reassembly.depth", "1mb", "bytes of each stream inspected; 0 = unlimited"),
+    SIZE("stream.reassembly.buffer-size", "64kb", "reassembly buffer per side; 0 = no reassembly"),
+    INT("stream.reassembly.max-fragments", "1024", 1, COUNT_MAX,
+        "out-of-order runs held per side before a gap is declared"),
+    BOOL("stream.midstream", "false", "pick up TCP sessions whose handshake was not seen"),
+    BOOL("stream.async-oneside", "false", "accept TCP sessions seen in one direction only"),
+    INT("stream.one-sided-packets", "10", 1, COUNT_MAX,
+        "packets one way with none back before a flow is reported one-sided"),
 
     SECS("flow-timeouts.default.new", "30", "other protocols: idle timeout before a reply"),
     SECS("flow-timeouts.default.established", "300", "other protocols: idle timeout after"),

@@ -135,6 +135,7 @@ int osprey_stack_cfg_load(const struct osprey_config *c, struct osprey_stack_cfg
     mon_decode_cfg_defaults(&s->decode);
     mon_defrag_cfg_defaults(&s->defrag);
     mon_flow_cfg_defaults(&s->flow);
+    mon_tcp_cfg_defaults(&s->tcp);
     int err = 0;
     char where[256];
 
@@ -176,6 +177,23 @@ int osprey_stack_cfg_load(const struct osprey_config *c, struct osprey_stack_cfg
     df->policy.entries = s->hosts;
     df->policy.n = s->nhosts;
 
+    struct mon_tcp_cfg *tc = &s->tcp;
+    tc->policy = df->policy;  /* one host-os-policy for fragments and segments, as Suricata */
+    tc->memcap = osprey_config_size(c, "stream.reassembly.memcap");
+    uint64_t depth = osprey_config_size(c, "stream.reassembly.depth");
+    uint64_t bufsz = osprey_config_size(c, "stream.reassembly.buffer-size");
+    if (depth > UINT32_MAX || bufsz > (1u << 30)) {
+        fprintf(diag, "%s: stream.reassembly: depth must be under 4gb and buffer-size at most 1gb\n",
+                osprey_config_origin(c, "stream.reassembly.depth", where, sizeof where));
+        err = -1;
+    }
+    tc->depth = (uint32_t)depth;
+    tc->buf_size = (uint32_t)bufsz;
+    tc->max_frags = (uint32_t)osprey_config_int(c, "stream.reassembly.max-fragments");
+    tc->midstream = osprey_config_bool(c, "stream.midstream");
+    tc->async_oneside = osprey_config_bool(c, "stream.async-oneside");
+    tc->one_sided_pkts = (uint32_t)osprey_config_int(c, "stream.one-sided-packets");
+
     struct mon_flow_cfg *f = &s->flow;
     f->memcap = osprey_config_size(c, "flow.memcap");
     f->hash_size = (uint32_t)osprey_config_int(c, "flow.hash-size");
@@ -208,4 +226,6 @@ void osprey_stack_cfg_release(struct osprey_stack_cfg *s)
     s->nhosts = 0;
     s->defrag.policy.entries = NULL;
     s->defrag.policy.n = 0;
+    s->tcp.policy.entries = NULL;
+    s->tcp.policy.n = 0;
 }

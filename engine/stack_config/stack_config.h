@@ -9,12 +9,14 @@
 #include "mon_decode.h"
 #include "mon_defrag.h"
 #include "mon_flow.h"
+#include "mon_tcp.h"
 #include "osprey_config.h"
 
 struct osprey_stack_cfg {
     struct mon_decode_cfg decode;
     struct mon_defrag_cfg defrag;  /* defrag.policy.entries points into hosts */
     struct mon_flow_cfg flow;
+    struct mon_tcp_cfg tcp;        /* tcp.policy.entries points into hosts too */
     struct mon_host_policy *hosts;
     size_t nhosts;
 };

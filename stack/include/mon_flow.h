@@ -18,6 +18,9 @@
 #include <stdint.h>
 
 #include "mon_packet.h"
+#include "mon_tcp.h"
+
+struct ev_forest;
 
 /* Coarse state, enough for timeouts; the TCP layer refines it per side. */
 enum mon_flow_state { MON_FLOW_NEW, MON_FLOW_ESTABLISHED, MON_FLOW_CLOSED };
@@ -38,6 +41,9 @@ enum mon_flow_tclass {
 #define MON_FLOW_MAX_TUNNELS 5
 
 struct mon_flow {
+    struct mon_tcp_conn tcp;    /* both endpoints' TCP state and receive streams (TCP only) */
+    struct ev_forest *forest;   /* its invocation forest, shared with flows of the same set */
+    void *uctx;                 /* the application's per-flow pointer (mon_set_uctx) */
     struct mon_addr cli, srv;   /* client and server addresses */
     uint64_t id;                /* flow_id: unique in this table's lifetime */
     uint64_t first_us, last_us;
@@ -56,6 +62,7 @@ struct mon_flow {
     uint8_t tunnel[MON_FLOW_MAX_TUNNELS]; /* encapsulation of the first packet */
     uint8_t fin_seen;           /* bit per direction */
     uint8_t end;                /* enum mon_flow_end, set when it ends */
+    uint8_t mon_flags;          /* libmon core bookkeeping (stack/core) */
 };
 
 struct mon_flow_cfg {

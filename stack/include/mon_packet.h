@@ -49,6 +49,8 @@ enum {
     MON_PKT_TCP_HAS_TS = 1u << 4,   /* tcp_tsval/tcp_tsecr hold a timestamp option */
     MON_PKT_TCP_SACKOK = 1u << 5,   /* SYN carried SACK-permitted */
     MON_PKT_HAS_L4 = 1u << 6,       /* sport/dport (or ICMP type/code) are valid */
+    MON_PKT_DROPPED = 1u << 7,      /* a sender-side handler dropped it (mon_drop) */
+    MON_PKT_MODIFIED = 1u << 8,     /* a sender-side handler rewrote bytes (mon_setlastpkt) */
 };
 
 struct mon_packet {

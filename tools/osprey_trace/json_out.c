@@ -219,9 +219,63 @@ json_t *trace_flow_json(const struct mon_flow *f)
     return o;
 }
 
-json_t *trace_stats_json(const struct mon_decoder *d, const struct mon_defrag *df,
-                         const struct mon_flow_table *ft, uint64_t frames, uint64_t bytes)
+json_t *trace_event_json(const struct mon_packet *p, const struct mon_flow *f, int side,
+                         mon_event_t ev)
 {
+    json_t *o = json_object();
+    char ts[64];
+    if (p) {
+        trace_format_time(p->ts_us, ts, sizeof ts);
+        json_object_set_new(o, "timestamp", json_string(ts));
+    }
+    json_object_set_new(o, "event_type", json_string("mon_event"));
+    if (p)
+        json_object_set_new(o, "pcap_cnt", json_integer((json_int_t)p->num));
+    if (f)
+        json_object_set_new(o, "flow_id", json_integer((json_int_t)f->id));
+    json_object_set_new(o, "side", json_string(side == MON_SIDE_CLI ? "client" : "server"));
+    json_object_set_new(o, "event", json_string(mon_event_name(ev)));
+    if (f && f->proto == 6) {
+        json_object_set_new(o, "client_state",
+                            json_string(mon_tcp_state_name((enum mon_tcp_state)f->tcp.side[MON_SIDE_CLI].state)));
+        json_object_set_new(o, "server_state",
+                            json_string(mon_tcp_state_name((enum mon_tcp_state)f->tcp.side[MON_SIDE_SVR].state)));
+    }
+    return o;
+}
+
+static json_t *tcp_stats_json(const struct mon_tcp_stats *s)
+{
+    json_t *o = json_object();
+#define PUT(name) json_object_set_new(o, #name, json_integer((json_int_t)s->name))
+    PUT(sessions); PUT(midstream); PUT(orphans); PUT(invalid_state); PUT(out_of_window);
+    PUT(rst_out_of_window); PUT(rexmit); PUT(rexmit_diff); PUT(overlaps); PUT(overlap_diff);
+    PUT(outruns); PUT(gaps); PUT(depth_reached); PUT(memcap_hits); PUT(reasm_memuse);
+    PUT(reasm_memuse_peak);
+#undef PUT
+    return o;
+}
+
+static json_t *event_stats_json(const struct mon_event_stats *s)
+{
+    json_t *o = json_object();
+    json_t *r = json_object();
+    for (mon_event_t e = 0; e < MON_EV_BUILTIN_COUNT; e++)
+        json_object_set_new(r, mon_event_name(e), json_integer((json_int_t)s->raised[e]));
+    json_object_set_new(o, "raised", r);
+    json_object_set_new(o, "filters_run", json_integer((json_int_t)s->filters_run));
+    json_object_set_new(o, "handlers_run", json_integer((json_int_t)s->handlers_run));
+    json_object_set_new(o, "forests", json_integer((json_int_t)s->forests));
+    json_object_set_new(o, "forests_created", json_integer((json_int_t)s->forests_created));
+    json_object_set_new(o, "forest_bytes", json_integer((json_int_t)s->forest_bytes));
+    return o;
+}
+
+json_t *trace_stats_json(const struct mon_ctx *ctx, uint64_t frames, uint64_t bytes)
+{
+    const struct mon_decode_stats *ds = mon_ctx_decode_stats(ctx);
+    const struct mon_defrag *df = mon_ctx_defrag(ctx);
+    const struct mon_flow_table *ft = mon_ctx_flows(ctx);
     json_t *st = json_object();
 
     json_t *cap = json_object();
@@ -230,22 +284,22 @@ json_t *trace_stats_json(const struct mon_decoder *d, const struct mon_defrag *d
     json_object_set_new(st, "capture", cap);
 
     json_t *dec = json_object();
-    json_object_set_new(dec, "pkts", json_integer((json_int_t)d->stats.pkts));
-    json_object_set_new(dec, "bytes", json_integer((json_int_t)d->stats.bytes));
+    json_object_set_new(dec, "pkts", json_integer((json_int_t)ds->pkts));
+    json_object_set_new(dec, "bytes", json_integer((json_int_t)ds->bytes));
     json_t *oc = json_object();
     for (int i = 0; i < MON_DEC__COUNT; i++)
         json_object_set_new(oc, mon_decode_outcome_name((enum mon_decode_outcome)i),
-                            json_integer((json_int_t)d->stats.outcome[i]));
+                            json_integer((json_int_t)ds->outcome[i]));
     json_object_set_new(dec, "outcomes", oc);
     json_t *ly = json_object();
     for (int i = 0; i < MON_L__COUNT; i++)
         json_object_set_new(ly, mon_layer_name((enum mon_layer_kind)i),
-                            json_integer((json_int_t)d->stats.layer[i]));
+                            json_integer((json_int_t)ds->layer[i]));
     json_object_set_new(dec, "layers", ly);
     json_t *an = json_object();
     for (int i = 0; i < MON_DE__COUNT; i++)
         json_object_set_new(an, mon_decode_event_name((enum mon_decode_event)i),
-                            json_integer((json_int_t)d->stats.event[i]));
+                            json_integer((json_int_t)ds->event[i]));
     json_object_set_new(dec, "anomalies", an);
     json_object_set_new(st, "decoder", dec);
 
@@ -283,10 +337,14 @@ json_t *trace_stats_json(const struct mon_decoder *d, const struct mon_defrag *d
     json_object_set_new(fo, "max_flows", json_integer((json_int_t)fs->max_flows));
     json_object_set_new(st, "flow", fo);
 
+    json_object_set_new(st, "tcp", tcp_stats_json(mon_ctx_tcp_stats(ctx)));
+    json_object_set_new(st, "events", event_stats_json(mon_ctx_event_stats(ctx)));
+
     json_t *mem = json_object();
     json_object_set_new(mem, "flow_table", json_integer((json_int_t)fs->memuse));
     json_object_set_new(mem, "bytes_per_flow", json_integer((json_int_t)sizeof(struct mon_flow)));
     json_object_set_new(mem, "defrag", json_integer(df ? (json_int_t)mon_defrag_stats(df)->memuse_peak : 0));
+    json_object_set_new(mem, "reassembly_peak", json_integer((json_int_t)mon_ctx_tcp_stats(ctx)->reasm_memuse_peak));
     json_object_set_new(st, "memory", mem);
 
     json_t *o = json_object();

@@ -6,10 +6,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "mon_decode.h"
-#include "mon_defrag.h"
-#include "mon_flow.h"
-#include "mon_packet.h"
+#include "mon.h"
 
 void trace_format_time(uint64_t ts_us, char *buf, size_t len);
 void trace_format_addr(uint8_t ipver, const struct mon_addr *a, char *buf, size_t len);
@@ -17,8 +14,9 @@ json_t *trace_proto_json(uint8_t proto);
 
 json_t *trace_packet_json(const struct mon_packet *p, enum mon_decode_outcome outcome, bool hex);
 json_t *trace_flow_json(const struct mon_flow *f);
-json_t *trace_stats_json(const struct mon_decoder *d, const struct mon_defrag *df,
-                         const struct mon_flow_table *ft, uint64_t frames, uint64_t bytes);
+json_t *trace_event_json(const struct mon_packet *p, const struct mon_flow *f, int side,
+                         mon_event_t ev);
+json_t *trace_stats_json(const struct mon_ctx *ctx, uint64_t frames, uint64_t bytes);
 
 /* Print one object as one line and flush, then drop the reference. */
 void trace_emit(FILE *out, json_t *obj);

@@ -1,0 +1,91 @@
+/* core.h — libmon's core objects: the engine, a worker context, passive sockets.
+ * Internal to stack/core; applications see only mon.h. */
+#ifndef MON_CORE_H
+#define MON_CORE_H
+
+#include <pcap/pcap.h>
+
+#include "event.h"
+#include "mon.h"
+#include "tcp.h"
+
+#define CORE_SCOPE_CACHE 64  /* distinct sets of matching passive sockets remembered */
+
+struct mon_engine {
+    struct mon_engine_cfg cfg;
+    struct mon_host_policy *hosts_defrag, *hosts_tcp;  /* owned copies of the policy tables */
+    struct ev_registry *reg;
+};
+
+struct mon_sock {
+    struct mon_sock *next;
+    enum mon_sock_type type;
+    unsigned bit;                 /* index among stream sockets (scope-set bit), < 64 */
+    bool has_prog;
+    struct bpf_program prog;      /* compiled for DLT_RAW: runs on the innermost IP datagram */
+    /* Its registrations. The forest is built from the whole list when a flow first needs it:
+     * registering thousands of rule handlers one by one then costs one build, not one per
+     * registration. */
+    struct ev_pair *pairs;
+    size_t npairs, cap;
+    uint32_t *index;              /* open-addressed set of pair positions + 1, for duplicates */
+    size_t index_size;            /* power of two, >= 2 * cap; 0 = none yet */
+    struct ev_forest *forest;     /* NULL while stale */
+};
+
+/* Which phase of mon_process is running: decides what handlers may do. */
+enum core_phase { PH_NONE, PH_SND, PH_REXMIT, PH_RCV, PH_END };
+
+/* Flow bookkeeping bits in mon_flow.mon_flags. */
+enum {
+    FF_CONN_END = 1u << 0,    /* CONN_END already raised */
+    FF_ONE_SIDED = 1u << 1,   /* ONE_SIDED already raised */
+    FF_TCP_LIVE = 1u << 2,    /* TCP connection tracked (not an orphan-only flow) */
+    FF_BUFFERS = 1u << 3,     /* someone waits on events: reassemble */
+};
+
+struct scope_entry {
+    uint64_t mask;
+    struct ev_forest *forest;
+};
+
+struct mon_ctx {
+    struct mon_engine *eng;
+    int worker;
+    struct mon_decoder dec;
+    struct mon_defrag *df;
+    struct mon_flow_table *ft;
+    struct tcp_ctx tcp;
+    struct ev_forests *forests;
+    struct ev_runner *runner;
+    struct mon_event_stats evstats;
+
+    struct mon_sock *socks;
+    unsigned nstream;                  /* stream sockets made (bits used) */
+    struct scope_entry scope[CORE_SCOPE_CACHE];
+    unsigned nscope;
+
+    struct mon_packet *cur;            /* packet being processed (NULL outside) */
+    enum core_phase phase;
+    uint64_t now;
+    mon_flow_end_cb end_cb;
+    void *end_arg;
+    char errmsg[256];
+};
+
+/* socket.c */
+struct ev_forest *core_sock_forest(struct mon_ctx *ctx, struct mon_sock *s);
+struct ev_forest *core_scope_forest(struct mon_ctx *ctx, const struct mon_packet *p);
+bool core_sock_matches(const struct mon_sock *s, const struct mon_packet *p);
+void core_scope_clear(struct mon_ctx *ctx);
+enum mon_hook core_hook_for(const struct mon_ctx *ctx, mon_event_t ev, enum mon_hook hook);
+
+/* process.c */
+void core_flow_end(struct mon_flow *f, void *arg);
+void core_run(struct mon_ctx *ctx, struct ev_forest *forest, int hook, uint32_t bits,
+              struct mon_flow *f, int side);
+
+int core_err(struct mon_ctx *ctx, int code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+#endif

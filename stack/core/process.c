@@ -1,0 +1,200 @@
+/* process.c — one packet through the stack, and the end of a flow.
+ *
+ * The order is mOS's (§4.1–4.2, and mon.h's header comment): sender update and its events,
+ * REXMIT, receiver update and its events. Each phase hands the built-in events it raised to
+ * the flow's invocation forest; the forest's trees do the rest. */
+#include <string.h>
+
+#include "core.h"
+
+#define EV(e) (1u << (e))
+
+void core_run(struct mon_ctx *ctx, struct ev_forest *forest, int hook, uint32_t bits,
+              struct mon_flow *f, int side)
+{
+    if (!bits || !forest)
+        return;
+    uint32_t wanted = bits & ev_forest_roots(forest, hook);
+    if (!wanted)
+        return;
+    /* Hold the forest: a handler may re-register on this flow, which swaps f->forest and
+     * could free this one while its trees are being walked. */
+    ev_forest_retain(forest);
+    ev_run(ctx->runner, forest, hook, wanted, ctx, f, side, &ctx->evstats);
+    ev_forest_release(ctx->forests, forest);
+}
+
+static void count_raised(struct mon_ctx *ctx, uint32_t bits)
+{
+    for (unsigned e = 0; bits; e++, bits >>= 1)
+        if (bits & 1)
+            ctx->evstats.raised[e]++;
+}
+
+/* Packets that belong to no flow (non-IP, a transport header missing, no memory) are
+ * ORPHANs for every stream socket whose scope takes them. */
+static void run_orphan(struct mon_ctx *ctx, struct mon_packet *p)
+{
+    count_raised(ctx, EV(MON_ON_ORPHAN));
+    for (struct mon_sock *s = ctx->socks; s; s = s->next) {
+        if (s->type != MON_SOCK_STREAM || !core_sock_matches(s, p))
+            continue;
+        struct ev_forest *sf = core_sock_forest(ctx, s);
+        ctx->phase = PH_SND;
+        core_run(ctx, sf, MON_HK_SND, EV(MON_ON_ORPHAN), NULL, MON_SIDE_CLI);
+        ctx->phase = PH_RCV;
+        core_run(ctx, sf, MON_HK_RCV, EV(MON_ON_ORPHAN), NULL, MON_SIDE_CLI);
+    }
+}
+
+static void run_raw(struct mon_ctx *ctx, struct mon_packet *p, struct mon_flow *f, int side)
+{
+    for (struct mon_sock *s = ctx->socks; s; s = s->next) {
+        if (s->type != MON_SOCK_RAW || !core_sock_matches(s, p))
+            continue;
+        struct ev_forest *sf = core_sock_forest(ctx, s);
+        ctx->phase = PH_SND;
+        core_run(ctx, sf, MON_HK_SND, EV(MON_ON_PKT_IN), f, side);
+        ctx->phase = PH_RCV;
+        core_run(ctx, sf, MON_HK_RCV, EV(MON_ON_PKT_IN), f, side);
+    }
+}
+
+/* A new flow: its forest (from the scopes its first packet matches) and, for TCP, its
+ * connection. Returns the built-in events the first packet raises at setup. */
+static uint32_t flow_setup(struct mon_ctx *ctx, struct mon_flow *f, int dir, struct mon_packet *p)
+{
+    f->forest = core_scope_forest(ctx, p);
+    bool watched = f->forest && ev_forest_npairs(f->forest) > 0;
+    if (p->proto != 6)
+        return EV(MON_ON_CONN_START);
+    uint32_t bits = tcp_conn_init(&ctx->tcp, f, dir, p);
+    if (bits & EV(MON_ON_CONN_START))
+        f->mon_flags |= FF_TCP_LIVE;
+    if (!watched) {
+        /* nobody listens on this flow: track its state, but keep no bytes */
+        f->tcp.side[0].buf_size = 0;
+        f->tcp.side[1].buf_size = 0;
+    }
+    return bits;
+}
+
+enum mon_decode_outcome mon_process(struct mon_ctx *ctx, struct mon_packet *p)
+{
+    enum mon_decode_outcome o = mon_decode(&ctx->dec, p);
+    if (p->ts_us / 1000000u != ctx->now / 1000000u && p->ts_us > ctx->now) {
+        /* time moved on by a second: let idle flows and fragments go first */
+        mon_tick(ctx, p->ts_us);
+    }
+    if (p->ts_us > ctx->now)
+        ctx->now = p->ts_us;
+
+    struct mon_flow *f = NULL;
+    int dir = MON_FLOW_TO_SERVER;
+    if (o == MON_DEC_IP)
+        f = mon_flow_handle(ctx->ft, p, &dir); /* may end an evicted flow first */
+    ctx->cur = p;
+    int snd = dir == MON_FLOW_TO_SERVER ? MON_SIDE_CLI : MON_SIDE_SVR;
+    int rcv = snd ^ 1;
+    run_raw(ctx, p, f, snd);
+    if (!f) {
+        if (o != MON_DEC_FRAG_HELD)
+            run_orphan(ctx, p);
+        goto out;
+    }
+
+    uint32_t setup = 0;
+    if (!f->forest)
+        setup = flow_setup(ctx, f, dir, p);
+    bool tcp = p->proto == 6 && (f->mon_flags & FF_TCP_LIVE);
+    uint32_t snd_bits = EV(MON_ON_PKT_IN) | setup;
+    if (p->proto == 6 && !tcp)
+        snd_bits = EV(MON_ON_ORPHAN); /* a TCP flow whose connection was never picked up */
+    if (tcp && !(f->tcp.side[snd].flags & MON_TCPF_STOPPED))
+        snd_bits |= tcp_sender_update(&ctx->tcp, f, snd, p);
+    if (snd_bits & EV(MON_ON_ORPHAN))
+        snd_bits = EV(MON_ON_ORPHAN);
+    count_raised(ctx, snd_bits);
+
+    /* 1. sender side */
+    ctx->phase = PH_SND;
+    core_run(ctx, f->forest, MON_HK_SND, snd_bits, f, snd);
+    if (p->flags & MON_PKT_DROPPED)
+        goto out;
+    /* the packet-level events also reach receiver-side handlers, after the receiver update */
+    uint32_t rcv_bits = snd_bits & (EV(MON_ON_PKT_IN) | EV(MON_ON_ORPHAN) | EV(MON_ON_CONN_START));
+    if (tcp && !(snd_bits & EV(MON_ON_ORPHAN)) && !(f->tcp.side[rcv].flags & MON_TCPF_STOPPED)) {
+        /* 2. retransmission: before the receiver sees it, so a handler can still drop it */
+        if (tcp_is_rexmit(&ctx->tcp, f, snd, p)) {
+            count_raised(ctx, EV(MON_ON_REXMIT));
+            ctx->phase = PH_REXMIT;
+            core_run(ctx, f->forest, MON_HK_SND, EV(MON_ON_REXMIT), f, rcv);
+            if (p->flags & MON_PKT_DROPPED)
+                goto out;
+        }
+        /* 3. receiver side */
+        rcv_bits |= tcp_receiver_update(&ctx->tcp, f, snd, p);
+    }
+    if (!(f->mon_flags & FF_ONE_SIDED) && f->pkts[dir ^ 1] == 0 &&
+        f->pkts[dir] >= ctx->tcp.cfg.one_sided_pkts) {
+        f->mon_flags |= FF_ONE_SIDED;
+        rcv_bits |= EV(MON_ON_ONE_SIDED);
+    }
+    if (rcv_bits & EV(MON_ON_CONN_END)) {
+        if (f->mon_flags & FF_CONN_END)
+            rcv_bits &= ~EV(MON_ON_CONN_END);
+        f->mon_flags |= FF_CONN_END;
+    }
+    count_raised(ctx, rcv_bits & ~snd_bits);
+    ctx->phase = PH_RCV;
+    core_run(ctx, f->forest, MON_HK_RCV, rcv_bits, f, rcv);
+out:
+    ctx->cur = NULL;
+    ctx->phase = PH_NONE;
+    return o;
+}
+
+/* Called by the flow table for every flow that ends (timeout, eviction, flush): the last
+ * events, then the buffers and the forest go, then the application's record callback. */
+void core_flow_end(struct mon_flow *f, void *arg)
+{
+    struct mon_ctx *ctx = arg;
+    struct mon_packet *saved = ctx->cur;
+    enum core_phase saved_phase = ctx->phase;
+    ctx->cur = NULL; /* an evicted flow ends while an unrelated packet is being processed */
+    ctx->phase = PH_END;
+    if (f->forest) {
+        uint32_t bits = 0;
+        if (f->end == MON_FLOW_END_TIMEOUT)
+            bits |= EV(MON_ON_TIMEOUT);
+        if (!(f->mon_flags & FF_ONE_SIDED) && (!f->pkts[0] || !f->pkts[1]))
+            bits |= EV(MON_ON_ONE_SIDED);
+        if (!(f->mon_flags & FF_CONN_END))
+            bits |= EV(MON_ON_CONN_END);
+        f->mon_flags |= FF_CONN_END | FF_ONE_SIDED;
+        count_raised(ctx, bits);
+        core_run(ctx, f->forest, MON_HK_RCV, bits, f, MON_SIDE_CLI);
+        if (f->proto == 6)
+            tcp_conn_free(&ctx->tcp, f);
+        ev_forest_release(ctx->forests, f->forest);
+        f->forest = NULL;
+    }
+    if (ctx->end_cb)
+        ctx->end_cb(f, ctx->end_arg);
+    ctx->cur = saved;
+    ctx->phase = saved_phase;
+}
+
+void mon_tick(struct mon_ctx *ctx, uint64_t now_us)
+{
+    if (now_us > ctx->now)
+        ctx->now = now_us;
+    mon_flow_expire(ctx->ft, now_us);
+    if (ctx->df)
+        mon_defrag_expire(ctx->df, now_us, &ctx->dec.stats);
+}
+
+void mon_flush(struct mon_ctx *ctx)
+{
+    mon_flow_flush(ctx->ft);
+}

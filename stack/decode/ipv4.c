@@ -1,0 +1,123 @@
+/* ipv4.c — IPv4 header (RFC 791): lengths, options, header checksum, fragments. */
+#include "decode_internal.h"
+#include "mon_defrag.h"
+
+#define IPV4_HLEN 20u
+
+enum {
+    OPT_EOL = 0, OPT_NOP = 1, OPT_RR = 7, OPT_TS = 68, OPT_LSRR = 131, OPT_SID = 136,
+    OPT_SSRR = 137, OPT_RTRALT = 148,
+    IP_MF = 0x2000, IP_OFFMASK = 0x1fff,
+};
+
+/* Options must tile the option area; the ones with a fixed layout are checked too, since a
+ * wrong length in them is how evasion and parser bugs start. */
+static bool options_valid(const uint8_t *o, uint32_t n)
+{
+    uint32_t i = 0;
+    while (i < n) {
+        uint8_t type = o[i];
+        if (type == OPT_EOL)
+            break;
+        if (type == OPT_NOP) {
+            i++;
+            continue;
+        }
+        if (n - i < 2)
+            return false;
+        uint8_t olen = o[i + 1];
+        if (olen < 2 || olen > n - i)
+            return false;
+        switch (type) {
+        case OPT_RR: case OPT_LSRR: case OPT_SSRR:
+            /* pointer(1) then 4-byte addresses; pointer is 1-based, first slot at 4 */
+            if (olen < 3 || (olen - 3) % 4 != 0 || o[i + 2] < 4 || o[i + 2] > olen + 1)
+                return false;
+            break;
+        case OPT_TS:
+            if (olen < 4 || o[i + 2] < 5 || o[i + 2] > olen + 1)
+                return false;
+            break;
+        case OPT_SID: case OPT_RTRALT:
+            if (olen != 4)
+                return false;
+            break;
+        default:
+            break;
+        }
+        i += olen;
+    }
+    return true;
+}
+
+static enum dec_rc ipv4(struct dec *c, const uint8_t *b, uint32_t len, bool reassembled)
+{
+    struct mon_packet *p = c->p;
+    if (len < IPV4_HLEN)
+        return dec_bad(c, MON_DE_IPV4_TRUNCATED);
+    if (b[0] >> 4 != 4)
+        return dec_bad(c, MON_DE_IPV4_BAD_VERSION);
+    uint32_t hlen = (b[0] & 0x0fu) * 4u;
+    if (hlen < IPV4_HLEN)
+        return dec_bad(c, MON_DE_IPV4_BAD_HLEN);
+    uint32_t totlen = rd16(b + 2);
+    if (totlen < hlen)
+        return dec_bad(c, MON_DE_IPV4_BAD_TOTLEN);
+    /* A datagram longer than captured is invalid (as in Suricata); shorter means the link
+     * layer padded it, and the padding is ignored from here on. */
+    if (totlen > len)
+        return dec_bad(c, MON_DE_IPV4_TOTLEN_OVER_CAPLEN);
+    if (!options_valid(b + IPV4_HLEN, hlen - IPV4_HLEN))
+        return dec_bad(c, MON_DE_IPV4_BAD_OPT);
+
+    uint8_t saved_layers = p->nlayers;
+    if (!dec_push(c, MON_L_IPV4, b, hlen))
+        return DEC_BAD;
+    dec_ip_enter(c);
+    p->ipver = 4;
+    p->proto = b[9];
+    p->ttl = b[8];
+    memset(&p->src, 0, sizeof(p->src));
+    memset(&p->dst, 0, sizeof(p->dst));
+    memcpy(p->src.b, b + 12, 4);
+    memcpy(p->dst.b, b + 16, 4);
+    p->l3 = b;
+    p->l3_len = totlen;
+
+    /* A reassembled header was rebuilt by defrag; its fragments' headers were checked. */
+    if (c->csum_on && !reassembled)
+        dec_csum_result(c, csum_fold(csum_add(0, b, hlen)) == 0, MON_DE_IPV4_BAD_CSUM,
+                        MON_PKT_BAD_IP_CSUM);
+
+    uint16_t frag = rd16(b + 6);
+    if (frag & (IP_MF | IP_OFFMASK)) {
+        p->flags |= MON_PKT_FRAGMENT;
+        if (reassembled)  /* defrag must hand back a whole datagram */
+            return dec_bad(c, MON_DE_FRAG_INVALID);
+        if (!c->d->defrag) {
+            /* Without reassembly a fragment ends at L3; its data is the payload. */
+            p->payload = b + hlen;
+            p->payload_len = totlen - hlen;
+            return DEC_OK;
+        }
+        const uint8_t *out;
+        uint32_t out_len;
+        uint64_t before[MON_DE__COUNT];
+        memcpy(before, c->d->stats.event, sizeof(before));
+        int r = mon_defrag_ipv4(c->d->defrag, b, totlen, p->ts_us, &c->d->stats, &out,
+                                &out_len);
+        enum dec_rc rc = dec_defrag_result(c, r, before);
+        if (rc != DEC_OK)
+            return rc;
+        /* Decode the whole datagram in place of the fragment's header. */
+        p->nlayers = saved_layers;
+        p->flags |= MON_PKT_REASSEMBLED;
+        return ipv4(c, out, out_len, true);
+    }
+    return dec_ip_payload(c, p->proto, b + hlen, totlen - hlen);
+}
+
+enum dec_rc dec_ipv4(struct dec *c, const uint8_t *b, uint32_t len)
+{
+    return ipv4(c, b, len, false);
+}

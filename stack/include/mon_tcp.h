@@ -1,0 +1,95 @@
+/* mon_tcp.h — TCP as a middlebox sees it: the state of BOTH endpoints, and each endpoint's
+ * receive stream. Types only; the stack's TCP code is in stack/tcp/. */
+#ifndef MON_TCP_H
+#define MON_TCP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "mon_policy.h"
+
+/* One endpoint's state as inferred from what it sends and receives (RFC 793 names). */
+enum mon_tcp_state {
+    MON_TCP_CLOSED, MON_TCP_LISTEN, MON_TCP_SYN_SENT, MON_TCP_SYN_RCVD, MON_TCP_ESTABLISHED,
+    MON_TCP_FIN_WAIT_1, MON_TCP_FIN_WAIT_2, MON_TCP_CLOSING, MON_TCP_TIME_WAIT,
+    MON_TCP_CLOSE_WAIT, MON_TCP_LAST_ACK,
+    MON_TCP__STATE_COUNT
+};
+const char *mon_tcp_state_name(enum mon_tcp_state s);  /* "ESTABLISHED", ... */
+
+struct mon_tcp_cfg {
+    uint32_t buf_size;        /* reassembly buffer per side (bytes); 0 = no reassembly; default 65536 */
+    uint32_t depth;           /* inspection depth per side (bytes of stream); 0 = unlimited; default 1 MiB */
+    uint64_t memcap;          /* all reassembly buffers of a context; default 256 MiB */
+    bool midstream;           /* pick up connections whose handshake was not seen; default false */
+    bool async_oneside;       /* accept flows where only one direction is seen; default false */
+    uint32_t one_sided_pkts;  /* ONE_SIDED after this many packets one way with none back; default 10 */
+    uint32_t max_frags;       /* out-of-order runs held per side before ERROR; default 1024 */
+    struct mon_policy_table policy; /* overlap policy chosen by the receiving host's address */
+};
+void mon_tcp_cfg_defaults(struct mon_tcp_cfg *cfg);
+
+/* The receive stream of one side: opaque, allocated only once the side carries data. */
+struct mon_reasm;
+
+/* One endpoint. "Sends" refers to this endpoint as a sender; rbuf holds what it receives.
+ * Kept at 48 bytes: the flow record must stay within 256 bytes before buffers. */
+struct mon_tcp_side {
+    struct mon_reasm *rbuf;  /* bytes this endpoint receives, lazily allocated */
+    uint64_t rcv_off;        /* stream offset (bytes since the peer's ISN+1) of the next byte it
+                              * expects in order: what it has received, as far as we saw */
+    uint32_t isn;            /* initial sequence number this endpoint sends with */
+    uint32_t snd_nxt;        /* sequence just past the highest byte (or SYN/FIN) it sent */
+    uint32_t snd_una;        /* highest acknowledgment the peer sent for it */
+    uint32_t rcv_wnd;        /* window it advertised, scaled (bytes) */
+    uint32_t buf_size;       /* its receive buffer size (from config or setsockopt) */
+    uint32_t depth;          /* inspection depth of its receive stream (bytes); 0 = unlimited */
+    uint16_t flags;          /* MON_TCPF_* */
+    uint8_t state;           /* enum mon_tcp_state */
+    uint8_t wscale;          /* its window scale (0..14), 0xff = unknown */
+    uint8_t policy;          /* overlap policy of its receive stream */
+    uint8_t err_bits;        /* MON_ERR_* not yet fetched */
+};
+
+enum {
+    MON_TCPF_ISN_KNOWN = 1u << 0,   /* its SYN (or first packet, midstream) was seen */
+    MON_TCPF_SACK = 1u << 1,
+    MON_TCPF_TS = 1u << 2,
+    MON_TCPF_STOPPED = 1u << 3,     /* MON_SO_STOP_MONITOR: no updates, no events */
+    MON_TCPF_DEPTH = 1u << 4,       /* its receive stream reached its depth */
+    MON_TCPF_FIN_SENT = 1u << 5,
+    MON_TCPF_SEEN = 1u << 6,        /* it sent at least one packet */
+    MON_TCPF_LIVE = 1u << 7,        /* the connection started (SYN or midstream pick-up) */
+    MON_TCPF_ENDED = 1u << 8,       /* CONN_END was returned for the connection */
+    MON_TCPF_PICKUP = 1u << 9,      /* midstream pick-up: becomes ESTABLISHED at its next update */
+    MON_TCPF_GOT_SYN = 1u << 10,    /* it received the peer's SYN */
+    MON_TCPF_GOT_FIN = 1u << 11,    /* it received the peer's FIN */
+    MON_TCPF_WSCALE = 1u << 12,     /* its SYN carried a window scale option */
+    MON_TCPF_NOMEM = 1u << 13,      /* its buffer could not be allocated (memcap): ERROR was raised */
+    MON_TCPF_RESET = 1u << 14,      /* the connection was reset (an acceptable RST) */
+};
+
+struct mon_tcp_conn {
+    struct mon_tcp_side side[2];    /* [MON_SIDE_CLI], [MON_SIDE_SVR] */
+};
+
+struct mon_tcp_stats {
+    uint64_t sessions;            /* connections started (SYN or midstream pick-up) */
+    uint64_t midstream;           /* of which picked up midstream */
+    uint64_t orphans;             /* TCP packets that belong to no connection */
+    uint64_t invalid_state;       /* packets the state table rejects (e.g. data before SYN-ACK) */
+    uint64_t out_of_window;       /* data outside the receiver's window: not reassembled */
+    uint64_t rst_out_of_window;   /* RSTs ignored: not in window */
+    uint64_t rexmit;              /* retransmissions (full or partial) */
+    uint64_t rexmit_diff;         /* ... that carried bytes different from the first copy */
+    uint64_t overlaps;            /* segments overlapping held data */
+    uint64_t overlap_diff;        /* ... with different bytes */
+    uint64_t outruns;             /* buffer outruns (unread bytes overwritten) */
+    uint64_t gaps;                /* holes skipped for good */
+    uint64_t depth_reached;       /* sides that reached their depth */
+    uint64_t memcap_hits;         /* buffers not allocated for the memcap */
+    uint64_t reasm_memuse;        /* bytes in reassembly buffers now */
+    uint64_t reasm_memuse_peak;
+};
+
+#endif
