@@ -7,6 +7,7 @@
 
 #include "options.h"
 #include "osprey_config.h"
+#include "osprey_rules.h"
 
 static int dump_config(const struct osprey_config *cfg)
 {
@@ -22,6 +23,14 @@ static int run(const struct osprey_options *opts, const struct osprey_config *cf
 {
     if (opts->dump_config)
         return dump_config(cfg);
+    if (opts->test_rules)
+        return osprey_rules_check(cfg, opts->rule_files, opts->nrule_files, stdout) == 0
+                   ? OSPREY_EXIT_OK
+                   : OSPREY_EXIT_FAILURE;
+    if (opts->dump_rules)
+        return osprey_rules_dump(cfg, opts->rule_files, opts->nrule_files, stdout) == 0
+                   ? OSPREY_EXIT_OK
+                   : OSPREY_EXIT_FAILURE;
     fprintf(stderr, "osprey: nothing to do: no mode given (--dump-config)\n"
                     "Try 'osprey --help' for more information.\n");
     return OSPREY_EXIT_USAGE;

@@ -10,7 +10,7 @@
 #endif
 
 /* Options with no short letter get ids above any character. */
-enum { OPT_SET = 256, OPT_DUMP_CONFIG };
+enum { OPT_SET = 256, OPT_DUMP_CONFIG, OPT_DUMP_RULES };
 
 struct opt_def {
     const char *name;
@@ -27,6 +27,12 @@ static const struct opt_def OPTIONS[] = {
      "override one configuration key after the file, e.g. flow.memcap=256mb (repeatable)"},
     {"dump-config", OPT_DUMP_CONFIG, no_argument, NULL,
      "print the effective configuration as YAML and exit"},
+    {"rule-file", 'S', required_argument, "FILE",
+     "load rules from FILE instead of the configuration's rule-files (repeatable)"},
+    {"test", 'T', no_argument, NULL,
+     "check the rules and exit: rejected rules and a summary; status 0 if all load"},
+    {"dump-rules", OPT_DUMP_RULES, no_argument, NULL,
+     "print every rule read as one JSON object per line and exit"},
     {"version", 'V', no_argument, NULL, "print the version and exit"},
     {"help", 'h', no_argument, NULL, "print this help and exit"},
 };
@@ -80,7 +86,9 @@ enum osprey_options_result osprey_options_parse(struct osprey_options *opts, int
     memset(opts, 0, sizeof *opts);
     /* --set can appear at most once per argument. */
     opts->sets = calloc((size_t)(argc > 0 ? argc : 1), sizeof *opts->sets);
-    if (!opts->sets) {
+    opts->rule_files = calloc((size_t)(argc > 0 ? argc : 1), sizeof *opts->rule_files);
+    if (!opts->sets || !opts->rule_files) {
+        osprey_options_free(opts);
         fprintf(err, "%s: out of memory\n", prog);
         return OSPREY_OPTIONS_USAGE;
     }
@@ -98,6 +106,15 @@ enum osprey_options_result osprey_options_parse(struct osprey_options *opts, int
             break;
         case OPT_DUMP_CONFIG:
             opts->dump_config = true;
+            break;
+        case 'S':
+            opts->rule_files[opts->nrule_files++] = optarg;
+            break;
+        case 'T':
+            opts->test_rules = true;
+            break;
+        case OPT_DUMP_RULES:
+            opts->dump_rules = true;
             break;
         case 'V':
             fprintf(out, "osprey %s\n", OSPREY_VERSION);
@@ -136,4 +153,7 @@ void osprey_options_free(struct osprey_options *opts)
     free(opts->sets);
     opts->sets = NULL;
     opts->nsets = 0;
+    free(opts->rule_files);
+    opts->rule_files = NULL;
+    opts->nrule_files = 0;
 }

@@ -22,6 +22,10 @@ struct osprey_options {
     const char **sets;       /* --set KEY=VALUE, in command-line order */
     int nsets;
     bool dump_config;        /* --dump-config */
+    const char **rule_files; /* -S FILE, in command-line order */
+    int nrule_files;
+    bool test_rules;         /* -T */
+    bool dump_rules;         /* --dump-rules */
 };
 
 enum osprey_options_result {

@@ -15,7 +15,7 @@ DEFAULTS = {
     **{f"vars.address-groups.{name}": "$HOME_NET" for name in (
         "HTTP_SERVERS", "SMTP_SERVERS", "SQL_SERVERS", "DNS_SERVERS", "TELNET_SERVERS",
         "AIM_SERVERS", "DC_SERVERS", "DNP3_SERVER", "DNP3_CLIENT", "MODBUS_CLIENT",
-        "MODBUS_SERVER", "ENIP_CLIENT", "ENIP_SERVER")},
+        "MODBUS_SERVER", "ENIP_CLIENT", "ENIP_SERVER", "SIP_SERVERS")},
     "vars.port-groups.HTTP_PORTS": "80",
     "vars.port-groups.SHELLCODE_PORTS": "!80",
     "vars.port-groups.ORACLE_PORTS": "1521",
@@ -27,6 +27,7 @@ DEFAULTS = {
     "vars.port-groups.GENEVE_PORTS": "6081",
     "vars.port-groups.VXLAN_PORTS": "4789",
     "vars.port-groups.TEREDO_PORTS": "3544",
+    "vars.port-groups.SIP_PORTS": "[5060,5061,5600]",
     "default-log-dir": "/var/log/osprey/",
     "pcap-file.checksum-checks": "auto",
     "host-os-policy.default": "bsd",
@@ -38,6 +39,11 @@ DEFAULTS = {
     "flow.hash-size": 65536,
     "flow.prealloc": 10000,
     "flow.hash-seed": 0,
+    "default-rule-path": "/var/lib/osprey/rules",
+    "rule-files": [],
+    "classification-file": "etc/classification.config",
+    "reference-config-file": "etc/reference.config",
+    "threshold-file": "etc/threshold.config",
     "stream.reassembly.memcap": 256 * 1024 * 1024,
     "stream.reassembly.depth": 1024 * 1024,
     "stream.reassembly.buffer-size": 65536,
@@ -170,7 +176,7 @@ vars:
     expected["vars.port-groups.SSH_PORTS"] = "2222"
     assert cfg == expected
     # New names come after the built-in ones, in file order.
-    assert list(cfg)[15] == "vars.address-groups.LAB_NET"
+    assert list(cfg)[16] == "vars.address-groups.LAB_NET"
 
 
 def test_shipped_config_loads_without_warnings():

@@ -44,6 +44,7 @@ static const struct cfg_key SCHEMA[] = {
     ENTRY("vars.address-groups.MODBUS_SERVER", "$HOME_NET"),
     ENTRY("vars.address-groups.ENIP_CLIENT", "$HOME_NET"),
     ENTRY("vars.address-groups.ENIP_SERVER", "$HOME_NET"),
+    ENTRY("vars.address-groups.SIP_SERVERS", "$HOME_NET"),
     MAP("vars.port-groups.*", CT_STRING, NULL, "port variable usable in rules as $NAME"),
     ENTRY("vars.port-groups.HTTP_PORTS", "80"),
     ENTRY("vars.port-groups.SHELLCODE_PORTS", "!80"),
@@ -56,6 +57,7 @@ static const struct cfg_key SCHEMA[] = {
     ENTRY("vars.port-groups.GENEVE_PORTS", "6081"),
     ENTRY("vars.port-groups.VXLAN_PORTS", "4789"),
     ENTRY("vars.port-groups.TEREDO_PORTS", "3544"),
+    ENTRY("vars.port-groups.SIP_PORTS", "[5060,5061,5600]"),
 
     STR("default-log-dir", "/var/log/osprey/", "directory where output files are written"),
 

@@ -82,10 +82,10 @@ static void test_defaults_and_sets(void)
     CHECK(osprey_config_origin(cfg, "vars.address-groups.NOPE", buf, sizeof buf) == NULL);
 
     struct seen s = {0};
-    CHECK(osprey_config_each(cfg, "vars.address-groups", collect, &s) == 16);
-    CHECK(s.n == 16 && !strcmp(s.names[0], "HOME_NET") && !strcmp(s.values[0], "[10.0.0.0/8]"));
+    CHECK(osprey_config_each(cfg, "vars.address-groups", collect, &s) == 17);
+    CHECK(s.n == 17 && !strcmp(s.names[0], "HOME_NET") && !strcmp(s.values[0], "[10.0.0.0/8]"));
     CHECK(!strcmp(s.files[0], "--set") && !strcmp(s.files[1], "default"));
-    CHECK(!strcmp(s.names[15], "MY_NET") && !strcmp(s.values[15], "1.2.3.4"));
+    CHECK(!strcmp(s.names[16], "MY_NET") && !strcmp(s.values[16], "1.2.3.4"));
 
     memset(&s, 0, sizeof s);
     CHECK(osprey_config_each(cfg, "host-os-policy", collect, &s) == 1);

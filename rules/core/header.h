@@ -1,0 +1,15 @@
+/* header.h — the words of a rule header: actions, protocols, directions. */
+#ifndef RULES_HEADER_H
+#define RULES_HEADER_H
+
+#include <stddef.h>
+
+#include "osprey_rules.h"
+
+/* Action word → enum, or -1. */
+int header_action(const char *s, size_t n);
+const char *header_action_name(enum osprey_rule_action a);
+/* Protocol word → its canonical spelling (static), or NULL when unknown. */
+const char *header_proto(const char *s, size_t n);
+
+#endif

@@ -1,0 +1,135 @@
+/* buffers.h — the inspection buffers a payload option can look at.
+ *
+ * Each dialect names them its own way (Snort 2 `content:"x"; http_uri;`, Snort 3 `http_uri;`,
+ * Suricata `http.uri;` or `http_uri` modifier, `uricontent`); the AST records this one id.
+ * Names are Suricata's where Suricata has the buffer, else the Snort 3 keyword.
+ */
+#ifndef RULES_BUFFERS_H
+#define RULES_BUFFERS_H
+
+#define RULE_BUFFERS(X)                                                                    \
+    X(PKT, "pkt_data")                                                                     \
+    X(RAW, "raw_data")                                                                     \
+    X(FILE_DATA, "file.data")                                                              \
+    X(BASE64, "base64_data")                                                               \
+    X(DCE_STUB, "dcerpc.stub_data")                                                        \
+    X(HTTP_URI, "http.uri")                                                                \
+    X(HTTP_URI_RAW, "http.uri.raw")                                                        \
+    X(HTTP_METHOD, "http.method")                                                          \
+    X(HTTP_REQUEST_LINE, "http.request_line")                                              \
+    X(HTTP_REQUEST_BODY, "http.request_body")                                              \
+    X(HTTP_HEADER, "http.header")                                                          \
+    X(HTTP_HEADER_RAW, "http.header.raw")                                                  \
+    X(HTTP_COOKIE, "http.cookie")                                                          \
+    X(HTTP_COOKIE_RAW, "http.cookie.raw")                                                  \
+    X(HTTP_USER_AGENT, "http.user_agent")                                                  \
+    X(HTTP_HOST, "http.host")                                                              \
+    X(HTTP_HOST_RAW, "http.host.raw")                                                      \
+    X(HTTP_ACCEPT, "http.accept")                                                          \
+    X(HTTP_ACCEPT_ENC, "http.accept_enc")                                                  \
+    X(HTTP_ACCEPT_LANG, "http.accept_lang")                                                \
+    X(HTTP_CONNECTION, "http.connection")                                                  \
+    X(HTTP_CONTENT_TYPE, "http.content_type")                                              \
+    X(HTTP_CONTENT_LEN, "http.content_len")                                                \
+    X(HTTP_START, "http.start")                                                            \
+    X(HTTP_PROTOCOL, "http.protocol")                                                      \
+    X(HTTP_HEADER_NAMES, "http.header_names")                                              \
+    X(HTTP_REFERER, "http.referer")                                                        \
+    X(HTTP_RESPONSE_LINE, "http.response_line")                                            \
+    X(HTTP_RESPONSE_BODY, "http.response_body")                                            \
+    X(HTTP_STAT_CODE, "http.stat_code")                                                    \
+    X(HTTP_STAT_MSG, "http.stat_msg")                                                      \
+    X(HTTP_SERVER, "http.server")                                                          \
+    X(HTTP_LOCATION, "http.location")                                                      \
+    X(HTTP_REQUEST_HEADER, "http.request_header")                                          \
+    X(HTTP_RESPONSE_HEADER, "http.response_header")                                        \
+    X(HTTP_PARAM, "http_param")                                                            \
+    X(HTTP_VERSION, "http_version")                                                        \
+    X(HTTP_TRUE_IP, "http_true_ip")                                                        \
+    X(HTTP_RAW_REQUEST, "http_raw_request")                                                \
+    X(HTTP_RAW_STATUS, "http_raw_status")                                                  \
+    X(HTTP_RAW_BODY, "http_raw_body")                                                      \
+    X(HTTP_TRAILER, "http_trailer")                                                        \
+    X(HTTP_RAW_TRAILER, "http_raw_trailer")                                                \
+    X(HTTP2_HEADER_NAME, "http2.header_name")                                              \
+    X(JS_DATA, "js_data")                                                                  \
+    X(VBA_DATA, "vba_data")                                                                \
+    X(FILE_NAME, "file.name")                                                              \
+    X(FILE_MAGIC, "file.magic")                                                            \
+    X(DNS_QUERY, "dns.query")                                                              \
+    X(DNS_ANSWER_NAME, "dns.answer.name")                                                  \
+    X(DNS_QUERY_NAME, "dns.query.name")                                                    \
+    X(TLS_SNI, "tls.sni")                                                                  \
+    X(TLS_CERT_SUBJECT, "tls.cert_subject")                                                \
+    X(TLS_CERT_ISSUER, "tls.cert_issuer")                                                  \
+    X(TLS_CERT_SERIAL, "tls.cert_serial")                                                  \
+    X(TLS_CERT_FINGERPRINT, "tls.cert_fingerprint")                                        \
+    X(TLS_CERTS, "tls.certs")                                                              \
+    X(TLS_SUBJECTALTNAME, "tls.subjectaltname")                                            \
+    X(TLS_RANDOM, "tls.random")                                                            \
+    X(TLS_RANDOM_TIME, "tls.random_time")                                                  \
+    X(TLS_RANDOM_BYTES, "tls.random_bytes")                                                \
+    X(TLS_ALPN, "tls.alpn")                                                                \
+    X(JA3_HASH, "ja3.hash")                                                                \
+    X(JA3_STRING, "ja3.string")                                                            \
+    X(JA3S_HASH, "ja3s.hash")                                                              \
+    X(JA3S_STRING, "ja3s.string")                                                          \
+    X(JA4_HASH, "ja4.hash")                                                                \
+    X(SSH_PROTO, "ssh.proto")                                                              \
+    X(SSH_SOFTWARE, "ssh.software")                                                        \
+    X(SSH_HASSH, "ssh.hassh")                                                              \
+    X(SSH_HASSH_STRING, "ssh.hassh.string")                                                \
+    X(SSH_HASSH_SERVER, "ssh.hassh.server")                                                \
+    X(SSH_HASSH_SERVER_STRING, "ssh.hassh.server.string")                                  \
+    X(SMB_NAMED_PIPE, "smb.named_pipe")                                                    \
+    X(SMB_SHARE, "smb.share")                                                              \
+    X(SMB_NTLMSSP_USER, "smb.ntlmssp_user")                                                \
+    X(SMB_NTLMSSP_DOMAIN, "smb.ntlmssp_domain")                                            \
+    X(KRB5_CNAME, "krb5.cname")                                                            \
+    X(KRB5_SNAME, "krb5.sname")                                                            \
+    X(SIP_METHOD, "sip.method")                                                            \
+    X(SIP_URI, "sip.uri")                                                                  \
+    X(SIP_PROTOCOL, "sip.protocol")                                                        \
+    X(SIP_STAT_CODE, "sip.stat_code")                                                      \
+    X(SIP_STAT_MSG, "sip.stat_msg")                                                        \
+    X(SIP_REQUEST_LINE, "sip.request_line")                                                \
+    X(SIP_RESPONSE_LINE, "sip.response_line")                                              \
+    X(SIP_HEADER, "sip_header")                                                            \
+    X(SIP_BODY, "sip_body")                                                                \
+    X(SNMP_COMMUNITY, "snmp.community")                                                    \
+    X(SNMP_USM, "snmp.usm")                                                                \
+    X(QUIC_SNI, "quic.sni")                                                                \
+    X(QUIC_UA, "quic.ua")                                                                  \
+    X(QUIC_VERSION, "quic.version")                                                        \
+    X(QUIC_CYU_HASH, "quic.cyu.hash")                                                      \
+    X(QUIC_CYU_STRING, "quic.cyu.string")                                                  \
+    X(MQTT_CONNECT_CLIENTID, "mqtt.connect.clientid")                                      \
+    X(MQTT_CONNECT_USERNAME, "mqtt.connect.username")                                      \
+    X(MQTT_CONNECT_PASSWORD, "mqtt.connect.password")                                      \
+    X(MQTT_CONNECT_WILLTOPIC, "mqtt.connect.willtopic")                                    \
+    X(MQTT_CONNECT_WILLMESSAGE, "mqtt.connect.willmessage")                                \
+    X(MQTT_PUBLISH_TOPIC, "mqtt.publish.topic")                                            \
+    X(MQTT_PUBLISH_MESSAGE, "mqtt.publish.message")                                        \
+    X(MQTT_SUBSCRIBE_TOPIC, "mqtt.subscribe.topic")                                        \
+    X(MQTT_UNSUBSCRIBE_TOPIC, "mqtt.unsubscribe.topic")                                    \
+    X(DNP3_DATA, "dnp3.data")                                                              \
+    X(IKE_VENDOR, "ike.vendor")                                                            \
+    X(IKE_KEY_EXCHANGE, "ike.key_exchange_payload")                                        \
+    X(IKE_NONCE, "ike.nonce_payload")                                                      \
+    X(RFB_NAME, "rfb.name")                                                                \
+    X(TCP_HDR, "tcp.hdr")                                                                  \
+    X(UDP_HDR, "udp.hdr")                                                                  \
+    X(IPV4_HDR, "ipv4.hdr")                                                                \
+    X(IPV6_HDR, "ipv6.hdr")                                                                \
+    X(ICMPV4_HDR, "icmpv4.hdr")                                                            \
+    X(ICMPV6_HDR, "icmpv6.hdr")                                                            \
+    X(WEBSOCKET_PAYLOAD, "websocket.payload")
+
+enum rule_buffer {
+#define RULE_BUFFER_ENUM(id, name) BUF_##id,
+    RULE_BUFFERS(RULE_BUFFER_ENUM)
+#undef RULE_BUFFER_ENUM
+        BUF_COUNT
+};
+
+#endif

@@ -1,0 +1,61 @@
+/* opt_app.c — application protocol options that are not buffers.
+ *
+ *   service:http[,smtp…]                 (Snort 3: the services the rule applies to)
+ *   sip_method:[!]invite[,options…]      sip_stat_code:200[,1…]   (Snort 2/3)
+ *   ftpdata_command:stor|retr            dns.opcode:[!]N            (Suricata)
+ */
+#include <string.h>
+
+#include "opt_util.h"
+#include "registry.h"
+#include "text.h"
+
+static int parse_service(struct rule_ctx *c, char *val)
+{
+    struct opt_words *w = opt_arg_new(c, sizeof *w);
+    return w ? parse_words(c, val, ',', false, NULL, w) : -1;
+}
+
+static int parse_sip_method(struct rule_ctx *c, char *val)
+{
+    struct opt_words *w = opt_arg_new(c, sizeof *w);
+    return w ? parse_words(c, val, ',', true, NULL, w) : -1;
+}
+
+static int parse_sip_stat_code(struct rule_ctx *c, char *val)
+{
+    struct list_iter it;
+    const char *item;
+    size_t n;
+    list_init(&it, val, strlen(val), ',');
+    while (list_next(&it, &item, &n)) {
+        int64_t v;
+        if (parse_num(c, item, n, 1, 999, false, &v, "status code") < 0)
+            return -1;
+        if (v >= 10 && v < 100)
+            return opt_error(c, item, "status code %lld: use 1-9 for a class or 100-999",
+                             (long long)v);
+    }
+    return 0;
+}
+
+static int parse_ftpdata_command(struct rule_ctx *c, char *val)
+{
+    static const char *const CMDS[] = {"stor", "retr", NULL};
+    return parse_choice(c, val, strlen(val), CMDS, "command") < 0 ? -1 : 0;
+}
+
+static int parse_dns_opcode(struct rule_ctx *c, char *val)
+{
+    struct opt_cmp *cm = opt_arg_new(c, sizeof *cm);
+    return cm ? parse_cmp(c, val, strlen(val), 0, 15, 0, cm) : -1;
+}
+
+static const struct opt_def DEFS[] = {
+    {"service", OPT_META, D_S3, ARG_REQUIRED, 0, parse_service, false},
+    {"sip_method", OPT_MATCH, D_S2 | D_S3, ARG_REQUIRED, 0, parse_sip_method, false},
+    {"sip_stat_code", OPT_MATCH, D_S2 | D_S3, ARG_REQUIRED, 0, parse_sip_stat_code, false},
+    {"ftpdata_command", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_ftpdata_command, false},
+    {"dns.opcode", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_dns_opcode, false},
+};
+OPT_TABLE(opt_table_app, DEFS);

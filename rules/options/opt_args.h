@@ -1,0 +1,185 @@
+/* opt_args.h — the parsed argument of each option (struct osprey_rule_option.arg).
+ *
+ * One struct per argument grammar; the keyword says which. Strings are NUL-terminated arena
+ * copies; byte patterns carry their length. A name that refers to a byte_extract/byte_math
+ * variable is kept in the *_var field instead of the number.
+ */
+#ifndef RULES_OPT_ARGS_H
+#define RULES_OPT_ARGS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* content, uricontent (and their modifiers, folded in). */
+enum {
+    CONTENT_DEPTH = 1,
+    CONTENT_OFFSET = 2,
+    CONTENT_DISTANCE = 4,
+    CONTENT_WITHIN = 8,
+};
+struct opt_content {
+    const uint8_t *pattern;
+    uint32_t len;
+    bool negated, nocase, rawbytes, startswith, endswith;
+    bool fast_pattern, fp_only, fp_slice; /* fast_pattern, :only, :offset,length */
+    uint32_t fp_offset, fp_length;
+    uint8_t has;                          /* CONTENT_* set */
+    int32_t depth, offset, distance, within;
+    const char *depth_var, *offset_var, *distance_var, *within_var;
+    const uint8_t *replace;               /* replace:"…" (IPS) */
+    uint32_t replace_len;
+    bool has_replace;
+    uint16_t buffer;                      /* where it looks (after http_* modifiers) */
+    bool buffer_from_modifier;            /* set by a classic http_* modifier */
+};
+
+/* pcre (and Snort 3 regex). */
+struct opt_pcre {
+    const char *regex;   /* the pattern between the delimiters, as written */
+    uint32_t len;
+    char flags[40];      /* the modifier letters as written */
+    bool negated, relative;
+    uint32_t pcre2_options;
+    int buffer_flag;     /* HTTP buffer selected by a U/I/P/Q/H/D/M/C/K/S/Y/V/W/Z flag, or -1 */
+    const char *capture; /* Suricata ", flow:name" / ", pkt:name" capture list, or NULL */
+};
+
+/* Numeric comparisons: dsize, urilen, bsize, itype, ttl … */
+enum cmp_op {
+    CMP_EQ,
+    CMP_NE,
+    CMP_LT,
+    CMP_GT,
+    CMP_LE,
+    CMP_GE,
+    CMP_RANGE,      /* lo < x < hi   (a<>b) */
+    CMP_RANGE_INCL, /* lo <= x <= hi (Snort 3 a<=>b, Suricata a-b) */
+};
+struct opt_cmp {
+    uint8_t op;
+    int64_t lo, hi; /* hi only for ranges */
+    const char *var; /* a byte variable instead of a number (bsize, some Snort 3 options) */
+    uint32_t flags;  /* keyword specific: urilen norm/raw, bufferlen relative, … */
+};
+
+/* flow */
+enum {
+    FLOW_TO_SERVER = 1 << 0,
+    FLOW_TO_CLIENT = 1 << 1,
+    FLOW_ESTABLISHED = 1 << 2,
+    FLOW_NOT_ESTABLISHED = 1 << 3,
+    FLOW_STATELESS = 1 << 4,
+    FLOW_ONLY_STREAM = 1 << 5,
+    FLOW_NO_STREAM = 1 << 6,
+    FLOW_ONLY_FRAG = 1 << 7,
+    FLOW_NO_FRAG = 1 << 8,
+};
+struct opt_flow {
+    uint32_t flags;
+};
+
+/* flowbits, xbits */
+enum bits_op {
+    BITS_SET,
+    BITS_SETX,
+    BITS_UNSET,
+    BITS_TOGGLE,
+    BITS_ISSET,
+    BITS_ISNOTSET,
+    BITS_NOALERT,
+    BITS_RESET,
+};
+enum bits_track { TRACK_NONE, TRACK_IP_SRC, TRACK_IP_DST, TRACK_IP_PAIR, TRACK_TX };
+struct opt_bits {
+    uint8_t op;
+    char join;          /* '|' (any), '&' (all) or 0 for one name */
+    uint32_t n;
+    const char **names;
+    const char *group;  /* Snort 2 flowbits group */
+    uint8_t track;      /* xbits */
+    int64_t expire;     /* xbits, seconds; 0 = none */
+};
+
+/* flowint */
+struct opt_flowint {
+    const char *name;
+    char op[4];         /* + - = == != < > <= >= or "isset"/"notset" → "is"/"no" */
+    bool has_value;
+    int64_t value;
+    const char *value_var;
+};
+
+/* byte_test, byte_jump, byte_extract, byte_math */
+enum {
+    BYTE_RELATIVE = 1 << 0,
+    BYTE_BIG = 1 << 1,
+    BYTE_LITTLE = 1 << 2,
+    BYTE_STRING = 1 << 3,
+    BYTE_DCE = 1 << 4,
+    BYTE_ALIGN = 1 << 5,
+    BYTE_FROM_BEGINNING = 1 << 6,
+    BYTE_FROM_END = 1 << 7,
+    BYTE_NEGATED = 1 << 8,
+};
+struct opt_byte {
+    uint32_t bytes;
+    uint32_t flags;
+    uint8_t base;              /* 10, 16, 8 for string */
+    char op[4];                /* byte_test: < > = <= >= & ^ != ; byte_math: + - * / << >> */
+    int64_t value, offset;     /* byte_test value; all: offset */
+    const char *value_var, *offset_var;
+    uint32_t multiplier;       /* 0 = none */
+    int64_t post_offset;
+    uint32_t align;            /* byte_extract align 2/4 */
+    uint64_t bitmask;          /* 0 = none */
+    const char *name;          /* byte_extract variable / byte_math result */
+    const char *rvalue_var;    /* byte_math rvalue variable */
+    int64_t rvalue;
+};
+
+/* isdataat */
+struct opt_isdataat {
+    bool negated, relative, rawbytes;
+    int64_t n;
+    const char *var;
+};
+
+/* threshold, detection_filter */
+enum thr_type { THR_LIMIT, THR_THRESHOLD, THR_BOTH, THR_BACKOFF, THR_DETECTION_FILTER };
+enum thr_track { THR_BY_SRC, THR_BY_DST, THR_BY_RULE, THR_BY_BOTH, THR_BY_FLOW };
+struct opt_threshold {
+    uint8_t type, track;
+    uint32_t count, seconds, multiplier;
+};
+
+/* metadata */
+struct opt_metadata_entry {
+    const char *key, *value; /* value may be "" */
+};
+struct opt_metadata {
+    uint32_t n;
+    const struct opt_metadata_entry *e;
+};
+
+/* reference */
+struct opt_reference {
+    const char *system; /* as configured (case of reference.config) */
+    const char *id;
+    const char *url;    /* the system's URL prefix */
+};
+
+/* A list of words, each possibly negated: service, ssl_state, ssl_version, sip_method … */
+struct opt_words {
+    uint32_t n;
+    const char **words;
+    const bool *negated;
+};
+
+/* A quoted string option (filemagic, filename, tls.fingerprint …). */
+struct opt_str {
+    const uint8_t *bytes;
+    uint32_t len;
+    bool negated;
+};
+
+#endif

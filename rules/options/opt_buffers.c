@@ -1,0 +1,249 @@
+/* opt_buffers.c — sticky buffers and the classic http_* content modifiers.
+ *
+ * Three spellings meet here: Suricata's dotted sticky buffers (`http.uri; content:"x";`) with
+ * their older underscore names (`dns_query`, `tls_sni`, `http_header_names` …), Snort 3's
+ * sticky `http_uri;` and the classic modifiers `content:"x"; http_uri;` that Snort 2 and
+ * Suricata share. The last two are the same keywords (OPT_HTTP_LEGACY): the rule's dialect
+ * decides (rule.c). Snort 3 buffers take optional selectors (`http_header:field user-agent`,
+ * `http_uri:path`); classic ones take no argument.
+ */
+#include <string.h>
+
+#include "buffers.h"
+#include "opt_util.h"
+#include "registry.h"
+#include "text.h"
+
+/* Snort 3 selectors of the HTTP buffers. */
+static int parse_http_selector(struct rule_ctx *c, char *val)
+{
+    if (val == NULL)
+        return 0;
+    if (!c->snort3)
+        return opt_error(c, val, "takes no argument (selectors are Snort 3 syntax)");
+    static const char *const URI_PARTS[] = {"path", "query", "fragment", "host", "port",
+                                            "scheme", "user_info", NULL};
+    const bool uri = c->def->buffer == BUF_HTTP_URI || c->def->buffer == BUF_HTTP_URI_RAW;
+    const bool header = c->def->buffer == BUF_HTTP_HEADER ||
+                        c->def->buffer == BUF_HTTP_HEADER_RAW;
+    struct list_iter it;
+    const char *item;
+    size_t n;
+    list_init(&it, val, strlen(val), ',');
+    while (list_next(&it, &item, &n)) {
+        const char *w, *v;
+        size_t wn, vn;
+        split_word(item, n, &w, &wn, &v, &vn);
+        if (n == 0)
+            return opt_error(c, item, "empty selector");
+        if (header && slice_eq(w, wn, "field")) {
+            if (vn == 0 || !is_name(v, vn, NULL))
+                return opt_error(c, w, "field needs a header name");
+            continue;
+        }
+        bool known = slice_eq(w, wn, "request") || slice_eq(w, wn, "with_body") ||
+                     slice_eq(w, wn, "with_header") || slice_eq(w, wn, "with_trailer");
+        if (!known && uri && parse_choice(c, w, wn, URI_PARTS, "URI part") < 0)
+            return -1;
+        if (known || uri) {
+            if (vn)
+                return opt_error(c, v, "unexpected '%.*s'", (int)vn, v);
+            continue;
+        }
+        return opt_error(c, w, "unknown selector '%.*s'", (int)wn, w);
+    }
+    return 0;
+}
+
+/* Snort 3 http_param:"name"[,nocase] */
+static int parse_http_param(struct rule_ctx *c, char *val)
+{
+    const char *end = val + strlen(val), *after;
+    const uint8_t *s;
+    uint32_t n;
+    if (parse_quoted(c, val, end, 0, &s, &n, &after) < 0)
+        return -1;
+    after = skip_ws(after, end);
+    if (after < end) {
+        if (*after != ',' || !slice_eq(skip_ws(after + 1, end),
+                                       (size_t)(end - skip_ws(after + 1, end)), "nocase"))
+            return opt_error(c, after, "expected ', nocase' after the parameter name");
+    }
+    return 0;
+}
+
+#define STICKY(name, dial, buf) {name, OPT_STICKY, dial, ARG_NONE, BUF_##buf, NULL, false}
+#define STICKY_SEL(name, dial, buf)                                                     \
+    {name, OPT_STICKY, dial, ARG_OPTIONAL, BUF_##buf, parse_http_selector, false}
+#define LEGACY(name, dial, buf)                                                         \
+    {name, OPT_HTTP_LEGACY, dial, ARG_OPTIONAL, BUF_##buf, parse_http_selector, false}
+
+static const struct opt_def DEFS[] = {
+    /* every dialect */
+    STICKY("pkt_data", D_ALL, PKT),
+    STICKY("file_data", D_ALL, FILE_DATA),
+    STICKY("base64_data", D_ALL, BASE64),
+    STICKY("dce_stub_data", D_ALL, DCE_STUB),
+    /* classic modifiers / Snort 3 sticky buffers */
+    LEGACY("http_uri", D_ALL, HTTP_URI),
+    LEGACY("http_raw_uri", D_ALL, HTTP_URI_RAW),
+    LEGACY("http_header", D_ALL, HTTP_HEADER),
+    LEGACY("http_raw_header", D_ALL, HTTP_HEADER_RAW),
+    LEGACY("http_cookie", D_ALL, HTTP_COOKIE),
+    LEGACY("http_raw_cookie", D_S2 | D_S3, HTTP_COOKIE_RAW),
+    LEGACY("http_method", D_ALL, HTTP_METHOD),
+    LEGACY("http_client_body", D_ALL, HTTP_REQUEST_BODY),
+    LEGACY("http_stat_code", D_ALL, HTTP_STAT_CODE),
+    LEGACY("http_stat_msg", D_ALL, HTTP_STAT_MSG),
+    LEGACY("http_user_agent", D_SURI, HTTP_USER_AGENT),
+    LEGACY("http_host", D_SURI, HTTP_HOST),
+    LEGACY("http_raw_host", D_SURI, HTTP_HOST_RAW),
+    LEGACY("http_server_body", D_SURI, HTTP_RESPONSE_BODY),
+    /* Snort 3 only */
+    STICKY("raw_data", D_S3, RAW),
+    STICKY("js_data", D_S3, JS_DATA),
+    STICKY("vba_data", D_S3, VBA_DATA),
+    STICKY_SEL("http_version", D_S3, HTTP_VERSION),
+    STICKY_SEL("http_true_ip", D_S3, HTTP_TRUE_IP),
+    STICKY_SEL("http_raw_request", D_S3, HTTP_RAW_REQUEST),
+    STICKY_SEL("http_raw_status", D_S3, HTTP_RAW_STATUS),
+    STICKY_SEL("http_raw_body", D_S3, HTTP_RAW_BODY),
+    STICKY_SEL("http_trailer", D_S3, HTTP_TRAILER),
+    STICKY_SEL("http_raw_trailer", D_S3, HTTP_RAW_TRAILER),
+    {"http_param", OPT_STICKY, D_S3, ARG_REQUIRED, BUF_HTTP_PARAM, parse_http_param, false},
+    /* Snort 2 and 3 */
+    STICKY("sip_header", D_S2 | D_S3, SIP_HEADER),
+    STICKY("sip_body", D_S2 | D_S3, SIP_BODY),
+    /* Suricata, older underscore names */
+    STICKY("http_request_line", D_SURI, HTTP_REQUEST_LINE),
+    STICKY("http_response_line", D_SURI, HTTP_RESPONSE_LINE),
+    STICKY("http_accept", D_SURI, HTTP_ACCEPT),
+    STICKY("http_accept_enc", D_SURI, HTTP_ACCEPT_ENC),
+    STICKY("http_accept_lang", D_SURI, HTTP_ACCEPT_LANG),
+    STICKY("http_connection", D_SURI, HTTP_CONNECTION),
+    STICKY("http_content_len", D_SURI, HTTP_CONTENT_LEN),
+    STICKY("http_content_type", D_SURI, HTTP_CONTENT_TYPE),
+    STICKY("http_start", D_SURI, HTTP_START),
+    STICKY("http_protocol", D_SURI, HTTP_PROTOCOL),
+    STICKY("http_header_names", D_SURI, HTTP_HEADER_NAMES),
+    STICKY("http_referer", D_SURI, HTTP_REFERER),
+    STICKY("dns_query", D_SURI, DNS_QUERY),
+    STICKY("tls_sni", D_SURI, TLS_SNI),
+    STICKY("tls_cert_subject", D_SURI, TLS_CERT_SUBJECT),
+    STICKY("tls_cert_issuer", D_SURI, TLS_CERT_ISSUER),
+    STICKY("tls_cert_serial", D_SURI, TLS_CERT_SERIAL),
+    STICKY("tls_cert_fingerprint", D_SURI, TLS_CERT_FINGERPRINT),
+    STICKY("ja3_hash", D_SURI, JA3_HASH),
+    STICKY("ja3_string", D_SURI, JA3_STRING),
+    STICKY("ja3s_hash", D_SURI, JA3S_HASH),
+    STICKY("ja3s_string", D_SURI, JA3S_STRING),
+    STICKY("ssh_proto", D_SURI, SSH_PROTO),
+    STICKY("ssh_software", D_SURI, SSH_SOFTWARE),
+    STICKY("krb5_cname", D_SURI, KRB5_CNAME),
+    STICKY("krb5_sname", D_SURI, KRB5_SNAME),
+    STICKY("smb_named_pipe", D_SURI, SMB_NAMED_PIPE),
+    STICKY("smb_share", D_SURI, SMB_SHARE),
+    STICKY("dnp3_data", D_SURI, DNP3_DATA),
+    /* Suricata dotted names */
+    STICKY("file.data", D_SURI, FILE_DATA),
+    STICKY("file.name", D_SURI, FILE_NAME),
+    STICKY("file.magic", D_SURI, FILE_MAGIC),
+    STICKY("dcerpc.stub_data", D_SURI, DCE_STUB),
+    STICKY("http.uri", D_SURI, HTTP_URI),
+    STICKY("http.uri.raw", D_SURI, HTTP_URI_RAW),
+    STICKY("http.method", D_SURI, HTTP_METHOD),
+    STICKY("http.request_line", D_SURI, HTTP_REQUEST_LINE),
+    STICKY("http.request_body", D_SURI, HTTP_REQUEST_BODY),
+    STICKY("http.header", D_SURI, HTTP_HEADER),
+    STICKY("http.header.raw", D_SURI, HTTP_HEADER_RAW),
+    STICKY("http.cookie", D_SURI, HTTP_COOKIE),
+    STICKY("http.user_agent", D_SURI, HTTP_USER_AGENT),
+    STICKY("http.host", D_SURI, HTTP_HOST),
+    STICKY("http.host.raw", D_SURI, HTTP_HOST_RAW),
+    STICKY("http.accept", D_SURI, HTTP_ACCEPT),
+    STICKY("http.accept_enc", D_SURI, HTTP_ACCEPT_ENC),
+    STICKY("http.accept_lang", D_SURI, HTTP_ACCEPT_LANG),
+    STICKY("http.connection", D_SURI, HTTP_CONNECTION),
+    STICKY("http.content_type", D_SURI, HTTP_CONTENT_TYPE),
+    STICKY("http.content_len", D_SURI, HTTP_CONTENT_LEN),
+    STICKY("http.start", D_SURI, HTTP_START),
+    STICKY("http.protocol", D_SURI, HTTP_PROTOCOL),
+    STICKY("http.header_names", D_SURI, HTTP_HEADER_NAMES),
+    STICKY("http.referer", D_SURI, HTTP_REFERER),
+    STICKY("http.response_line", D_SURI, HTTP_RESPONSE_LINE),
+    STICKY("http.response_body", D_SURI, HTTP_RESPONSE_BODY),
+    STICKY("http.stat_code", D_SURI, HTTP_STAT_CODE),
+    STICKY("http.stat_msg", D_SURI, HTTP_STAT_MSG),
+    STICKY("http.server", D_SURI, HTTP_SERVER),
+    STICKY("http.location", D_SURI, HTTP_LOCATION),
+    STICKY("http.request_header", D_SURI, HTTP_REQUEST_HEADER),
+    STICKY("http.response_header", D_SURI, HTTP_RESPONSE_HEADER),
+    STICKY("http2.header_name", D_SURI, HTTP2_HEADER_NAME),
+    STICKY("dns.query", D_SURI, DNS_QUERY),
+    STICKY("dns.answer.name", D_SURI, DNS_ANSWER_NAME),
+    STICKY("dns.query.name", D_SURI, DNS_QUERY_NAME),
+    STICKY("tls.sni", D_SURI, TLS_SNI),
+    STICKY("tls.cert_subject", D_SURI, TLS_CERT_SUBJECT),
+    STICKY("tls.cert_issuer", D_SURI, TLS_CERT_ISSUER),
+    STICKY("tls.cert_serial", D_SURI, TLS_CERT_SERIAL),
+    STICKY("tls.cert_fingerprint", D_SURI, TLS_CERT_FINGERPRINT),
+    STICKY("tls.certs", D_SURI, TLS_CERTS),
+    STICKY("tls.subjectaltname", D_SURI, TLS_SUBJECTALTNAME),
+    STICKY("tls.random", D_SURI, TLS_RANDOM),
+    STICKY("tls.random_time", D_SURI, TLS_RANDOM_TIME),
+    STICKY("tls.random_bytes", D_SURI, TLS_RANDOM_BYTES),
+    STICKY("tls.alpn", D_SURI, TLS_ALPN),
+    STICKY("ja3.hash", D_SURI, JA3_HASH),
+    STICKY("ja3.string", D_SURI, JA3_STRING),
+    STICKY("ja3s.hash", D_SURI, JA3S_HASH),
+    STICKY("ja3s.string", D_SURI, JA3S_STRING),
+    STICKY("ja4.hash", D_SURI, JA4_HASH),
+    STICKY("ssh.proto", D_SURI, SSH_PROTO),
+    STICKY("ssh.software", D_SURI, SSH_SOFTWARE),
+    STICKY("ssh.hassh", D_SURI, SSH_HASSH),
+    STICKY("ssh.hassh.string", D_SURI, SSH_HASSH_STRING),
+    STICKY("ssh.hassh.server", D_SURI, SSH_HASSH_SERVER),
+    STICKY("ssh.hassh.server.string", D_SURI, SSH_HASSH_SERVER_STRING),
+    STICKY("smb.named_pipe", D_SURI, SMB_NAMED_PIPE),
+    STICKY("smb.share", D_SURI, SMB_SHARE),
+    STICKY("smb.ntlmssp_user", D_SURI, SMB_NTLMSSP_USER),
+    STICKY("smb.ntlmssp_domain", D_SURI, SMB_NTLMSSP_DOMAIN),
+    STICKY("krb5.cname", D_SURI, KRB5_CNAME),
+    STICKY("krb5.sname", D_SURI, KRB5_SNAME),
+    STICKY("sip.method", D_SURI, SIP_METHOD),
+    STICKY("sip.uri", D_SURI, SIP_URI),
+    STICKY("sip.protocol", D_SURI, SIP_PROTOCOL),
+    STICKY("sip.stat_code", D_SURI, SIP_STAT_CODE),
+    STICKY("sip.stat_msg", D_SURI, SIP_STAT_MSG),
+    STICKY("sip.request_line", D_SURI, SIP_REQUEST_LINE),
+    STICKY("sip.response_line", D_SURI, SIP_RESPONSE_LINE),
+    STICKY("snmp.community", D_SURI, SNMP_COMMUNITY),
+    STICKY("snmp.usm", D_SURI, SNMP_USM),
+    STICKY("quic.sni", D_SURI, QUIC_SNI),
+    STICKY("quic.ua", D_SURI, QUIC_UA),
+    STICKY("quic.version", D_SURI, QUIC_VERSION),
+    STICKY("quic.cyu.hash", D_SURI, QUIC_CYU_HASH),
+    STICKY("quic.cyu.string", D_SURI, QUIC_CYU_STRING),
+    STICKY("mqtt.connect.clientid", D_SURI, MQTT_CONNECT_CLIENTID),
+    STICKY("mqtt.connect.username", D_SURI, MQTT_CONNECT_USERNAME),
+    STICKY("mqtt.connect.password", D_SURI, MQTT_CONNECT_PASSWORD),
+    STICKY("mqtt.connect.willtopic", D_SURI, MQTT_CONNECT_WILLTOPIC),
+    STICKY("mqtt.connect.willmessage", D_SURI, MQTT_CONNECT_WILLMESSAGE),
+    STICKY("mqtt.publish.topic", D_SURI, MQTT_PUBLISH_TOPIC),
+    STICKY("mqtt.publish.message", D_SURI, MQTT_PUBLISH_MESSAGE),
+    STICKY("mqtt.subscribe.topic", D_SURI, MQTT_SUBSCRIBE_TOPIC),
+    STICKY("mqtt.unsubscribe.topic", D_SURI, MQTT_UNSUBSCRIBE_TOPIC),
+    STICKY("dnp3.data", D_SURI, DNP3_DATA),
+    STICKY("ike.vendor", D_SURI, IKE_VENDOR),
+    STICKY("ike.key_exchange_payload", D_SURI, IKE_KEY_EXCHANGE),
+    STICKY("ike.nonce_payload", D_SURI, IKE_NONCE),
+    STICKY("rfb.name", D_SURI, RFB_NAME),
+    STICKY("tcp.hdr", D_SURI, TCP_HDR),
+    STICKY("udp.hdr", D_SURI, UDP_HDR),
+    STICKY("ipv4.hdr", D_SURI, IPV4_HDR),
+    STICKY("ipv6.hdr", D_SURI, IPV6_HDR),
+    STICKY("icmpv4.hdr", D_SURI, ICMPV4_HDR),
+    STICKY("icmpv6.hdr", D_SURI, ICMPV6_HDR),
+    STICKY("websocket.payload", D_SURI, WEBSOCKET_PAYLOAD),
+};
+OPT_TABLE(opt_table_buffers, DEFS);

@@ -1,0 +1,298 @@
+/* opt_byte.c — byte_test, byte_jump, byte_extract, byte_math (every dialect).
+ *
+ *   byte_test:BYTES,[!]OP,VALUE,OFFSET[,relative][,big|little][,string,hex|dec|oct][,dce]
+ *             [,bitmask MASK]                       OP: < > = <= >= & ^
+ *   byte_jump:BYTES,OFFSET[,relative][,multiplier N][,big|little][,string,hex|dec|oct]
+ *             [,align][,from_beginning|from_end][,post_offset N][,dce][,bitmask MASK]
+ *   byte_extract:BYTES,OFFSET,NAME[,relative][,multiplier N][,big|little]
+ *             [,string,hex|dec|oct][,align 2|4][,dce][,bitmask MASK]
+ *   byte_math:bytes N, offset N, oper + - * / << >>, rvalue N|VAR, result NAME[,relative]
+ *             [,endian big|little][,string hex|dec|oct][,dce][,bitmask MASK]
+ * VALUE and OFFSET may name a variable defined by an earlier byte_extract/byte_math, which
+ * byte_extract (NAME) and byte_math (result) define for later options.
+ */
+#include <string.h>
+
+#include "opt_util.h"
+#include "registry.h"
+#include "text.h"
+
+enum { F_TEST, F_JUMP, F_EXTRACT, F_MATH };
+
+#define MAX_FIELDS 24
+
+struct fields {
+    const char *f[MAX_FIELDS];
+    size_t n[MAX_FIELDS];
+    int count;
+};
+
+static int split_fields(struct rule_ctx *c, const char *val, struct fields *fs)
+{
+    struct list_iter it;
+    fs->count = 0;
+    list_init(&it, val, strlen(val), ',');
+    while (list_next(&it, &fs->f[fs->count], &fs->n[fs->count])) {
+        if (fs->n[fs->count] == 0)
+            return opt_error(c, fs->f[fs->count], "empty field");
+        if (++fs->count == MAX_FIELDS)
+            return opt_error(c, val, "too many fields");
+    }
+    return 0;
+}
+
+static int set_flag(struct rule_ctx *c, struct opt_byte *b, uint32_t flag, const char *pos,
+                    const char *word)
+{
+    if (b->flags & flag)
+        return opt_error(c, pos, "'%s' given twice", word);
+    b->flags |= flag;
+    return 0;
+}
+
+static int set_base(struct rule_ctx *c, struct opt_byte *b, const char *w, size_t n)
+{
+    uint8_t base = slice_eq(w, n, "hex") ? 16 : slice_eq(w, n, "dec") ? 10
+                 : slice_eq(w, n, "oct") ? 8 : 0;
+    if (base == 0)
+        return opt_error(c, w, "expected hex, dec or oct, got '%.*s'", (int)n, w);
+    if (b->base)
+        return opt_error(c, w, "number base given twice");
+    b->base = base;
+    return 0;
+}
+
+/* The optional words after the positional fields. */
+static int parse_flags(struct rule_ctx *c, struct opt_byte *b, int kind, struct fields *fs,
+                       int from, const char *pos)
+{
+    for (int i = from; i < fs->count; i++) {
+        const char *w, *v;
+        size_t wn, vn;
+        split_word(fs->f[i], fs->n[i], &w, &wn, &v, &vn);
+        int64_t x;
+        int rc = 0;
+        if (slice_eq(w, wn, "relative"))
+            rc = set_flag(c, b, BYTE_RELATIVE, w, "relative");
+        else if (slice_eq(w, wn, "big"))
+            rc = set_flag(c, b, BYTE_BIG, w, "big");
+        else if (slice_eq(w, wn, "little"))
+            rc = set_flag(c, b, BYTE_LITTLE, w, "little");
+        else if (slice_eq(w, wn, "dce"))
+            rc = set_flag(c, b, BYTE_DCE, w, "dce");
+        else if (slice_eq(w, wn, "string")) {
+            rc = set_flag(c, b, BYTE_STRING, w, "string");
+            if (rc == 0 && vn) /* Snort 3 and byte_math: "string hex" */
+                rc = set_base(c, b, v, vn), vn = 0;
+        } else if (slice_eq(w, wn, "hex") || slice_eq(w, wn, "dec") || slice_eq(w, wn, "oct"))
+            rc = set_base(c, b, w, wn);
+        else if (slice_eq(w, wn, "endian") && kind == F_MATH) {
+            if (slice_eq(v, vn, "big"))
+                rc = set_flag(c, b, BYTE_BIG, v, "big");
+            else if (slice_eq(v, vn, "little"))
+                rc = set_flag(c, b, BYTE_LITTLE, v, "little");
+            else
+                rc = opt_error(c, v, "endian must be big or little");
+            vn = 0;
+        } else if (slice_eq(w, wn, "bitmask")) {
+            if (b->bitmask)
+                return opt_error(c, w, "bitmask given twice");
+            if (parse_num(c, v, vn, 1, UINT32_MAX, true, &x, "bitmask") < 0)
+                return -1;
+            b->bitmask = (uint64_t)x;
+            vn = 0;
+        } else if (slice_eq(w, wn, "multiplier") && (kind == F_JUMP || kind == F_EXTRACT)) {
+            if (parse_num(c, v, vn, 1, 65535, false, &x, "multiplier") < 0)
+                return -1;
+            b->multiplier = (uint32_t)x;
+            vn = 0;
+        } else if (slice_eq(w, wn, "align") && kind == F_JUMP) {
+            rc = set_flag(c, b, BYTE_ALIGN, w, "align");
+        } else if (slice_eq(w, wn, "align") && kind == F_EXTRACT) {
+            if (parse_num(c, v, vn, 2, 4, false, &x, "align") < 0 || x == 3)
+                return x == 3 ? opt_error(c, v, "align must be 2 or 4") : -1;
+            b->align = (uint32_t)x;
+            vn = 0;
+        } else if (slice_eq(w, wn, "from_beginning") && kind == F_JUMP)
+            rc = set_flag(c, b, BYTE_FROM_BEGINNING, w, "from_beginning");
+        else if (slice_eq(w, wn, "from_end") && kind == F_JUMP)
+            rc = set_flag(c, b, BYTE_FROM_END, w, "from_end");
+        else if (slice_eq(w, wn, "post_offset") && kind == F_JUMP) {
+            if (parse_num(c, v, vn, -65535, 65535, false, &b->post_offset, "post_offset") < 0)
+                return -1;
+            vn = 0;
+        } else
+            return opt_error(c, w, "unknown field '%.*s'", (int)wn, w);
+        if (rc < 0)
+            return -1;
+        if (vn)
+            return opt_error(c, v, "unexpected '%.*s' after '%.*s'", (int)vn, v, (int)wn, w);
+    }
+    if ((b->flags & BYTE_BIG) && (b->flags & BYTE_LITTLE))
+        return opt_error(c, pos, "big and little endian together");
+    if (b->base && !(b->flags & BYTE_STRING))
+        return opt_error(c, pos, "hex/dec/oct need 'string'");
+    if ((b->flags & BYTE_STRING) && !b->base)
+        b->base = 10;
+    if ((b->flags & BYTE_DCE) && (b->flags & (BYTE_BIG | BYTE_LITTLE | BYTE_STRING)))
+        return opt_error(c, pos, "dce takes its byte order from DCE/RPC: no endian or "
+                                      "string with it");
+    if ((b->flags & BYTE_FROM_BEGINNING) && (b->flags & BYTE_FROM_END))
+        return opt_error(c, pos, "from_beginning and from_end together");
+    /* 0 bytes: ET's "http.content_len; byte_test:0,>,1000,0,string,dec" reads the whole
+     * (short) buffer as a number, and "byte_jump:0,0,relative,post_offset -13" only moves
+     * by post_offset; Suricata accepts both. Anything else needs at least one byte. */
+    if (b->bytes == 0 && !(kind == F_JUMP || (kind == F_TEST && (b->flags & BYTE_STRING))))
+        return opt_error(c, pos, "0 bytes: the count must be 1..10 (0 only for a string "
+                                 "byte_test or a byte_jump)");
+    int64_t max = (b->flags & BYTE_STRING) ? 23 : 10;
+    if (b->bytes > (uint64_t)max)
+        return opt_error(c, pos, "%u bytes: at most %lld %s", b->bytes, (long long)max,
+                         (b->flags & BYTE_STRING) ? "for a string" : "for a binary number");
+    return 0;
+}
+
+static int parse_bytes(struct rule_ctx *c, struct opt_byte *b, const char *s, size_t n)
+{
+    int64_t x;
+    if (parse_num(c, s, n, 0, 23, false, &x, "number of bytes") < 0)
+        return -1;
+    b->bytes = (uint32_t)x;
+    return 0;
+}
+
+static int parse_byte_test(struct rule_ctx *c, char *val)
+{
+    struct opt_byte *b = opt_arg_new(c, sizeof *b);
+    struct fields fs;
+    if (b == NULL || split_fields(c, val, &fs) < 0)
+        return -1;
+    if (fs.count < 4)
+        return opt_error(c, val, "expected 'BYTES,OPERATOR,VALUE,OFFSET[,...]'");
+    if (parse_bytes(c, b, fs.f[0], fs.n[0]) < 0)
+        return -1;
+    const char *op = fs.f[1];
+    size_t on = fs.n[1];
+    if (on > 1 && op[0] == '!') {
+        b->flags |= BYTE_NEGATED;
+        op++;
+        on--;
+    }
+    static const char *const OPS[] = {"<", ">", "=", "<=", ">=", "&", "^", NULL};
+    if (parse_choice(c, op, on, OPS, "operator") < 0)
+        return -1;
+    memcpy(b->op, op, on);
+    if (parse_num_or_var(c, fs.f[2], fs.n[2], 0, INT64_MAX, true, &b->value_var, &b->value,
+                         "value") < 0 ||
+        parse_num_or_var(c, fs.f[3], fs.n[3], -65535, 65535, false, &b->offset_var, &b->offset,
+                         "offset") < 0)
+        return -1;
+    return parse_flags(c, b, F_TEST, &fs, 4, val);
+}
+
+static int parse_byte_jump(struct rule_ctx *c, char *val)
+{
+    struct opt_byte *b = opt_arg_new(c, sizeof *b);
+    struct fields fs;
+    if (b == NULL || split_fields(c, val, &fs) < 0)
+        return -1;
+    if (fs.count < 2)
+        return opt_error(c, val, "expected 'BYTES,OFFSET[,...]'");
+    if (parse_bytes(c, b, fs.f[0], fs.n[0]) < 0 ||
+        parse_num_or_var(c, fs.f[1], fs.n[1], -65535, 65535, false, &b->offset_var, &b->offset,
+                         "offset") < 0)
+        return -1;
+    return parse_flags(c, b, F_JUMP, &fs, 2, val);
+}
+
+static int parse_byte_extract(struct rule_ctx *c, char *val)
+{
+    struct opt_byte *b = opt_arg_new(c, sizeof *b);
+    struct fields fs;
+    if (b == NULL || split_fields(c, val, &fs) < 0)
+        return -1;
+    if (fs.count < 3)
+        return opt_error(c, val, "expected 'BYTES,OFFSET,NAME[,...]'");
+    if (parse_bytes(c, b, fs.f[0], fs.n[0]) < 0 ||
+        parse_num(c, fs.f[1], fs.n[1], -65535, 65535, false, &b->offset, "offset") < 0)
+        return -1;
+    if (!is_alpha(fs.f[2][0]) || !is_name(fs.f[2], fs.n[2], NULL))
+        return opt_error(c, fs.f[2], "invalid variable name '%.*s'", (int)fs.n[2], fs.f[2]);
+    if (parse_flags(c, b, F_EXTRACT, &fs, 3, val) < 0 ||
+        rule_define_var(c, fs.f[2], fs.f[2], fs.n[2]) < 0)
+        return -1;
+    b->name = opt_strdup(c, fs.f[2], fs.n[2]);
+    return b->name ? 0 : -1;
+}
+
+static int parse_byte_math(struct rule_ctx *c, char *val)
+{
+    static const char *const OPS[] = {"+", "-", "*", "/", "<<", ">>", NULL};
+    struct opt_byte *b = opt_arg_new(c, sizeof *b);
+    struct fields fs;
+    if (b == NULL || split_fields(c, val, &fs) < 0)
+        return -1;
+    struct fields rest = {.count = 0};
+    unsigned seen = 0;
+    const char *result = NULL;
+    size_t result_n = 0;
+    for (int i = 0; i < fs.count; i++) {
+        const char *w, *v;
+        size_t wn, vn;
+        split_word(fs.f[i], fs.n[i], &w, &wn, &v, &vn);
+        unsigned bit = slice_eq(w, wn, "bytes")    ? 1
+                     : slice_eq(w, wn, "offset")   ? 2
+                     : slice_eq(w, wn, "oper")     ? 4
+                     : slice_eq(w, wn, "rvalue")   ? 8
+                     : slice_eq(w, wn, "result")   ? 16 : 0;
+        if (bit == 0) {
+            rest.f[rest.count] = fs.f[i];
+            rest.n[rest.count++] = fs.n[i];
+            continue;
+        }
+        if (seen & bit)
+            return opt_error(c, w, "'%.*s' given twice", (int)wn, w);
+        seen |= bit;
+        if (vn == 0)
+            return opt_error(c, w, "'%.*s' needs a value", (int)wn, w);
+        int rc = 0;
+        switch (bit) {
+        case 1: rc = parse_bytes(c, b, v, vn); break;
+        case 2:
+            rc = parse_num_or_var(c, v, vn, -65535, 65535, false, &b->offset_var, &b->offset,
+                                  "offset");
+            break;
+        case 4:
+            rc = parse_choice(c, v, vn, OPS, "operator");
+            if (rc >= 0)
+                memcpy(b->op, v, vn), rc = 0;
+            break;
+        case 8:
+            rc = parse_num_or_var(c, v, vn, 1, UINT32_MAX, true, &b->rvalue_var, &b->rvalue,
+                                  "rvalue");
+            break;
+        default:
+            if (!is_alpha(v[0]) || !is_name(v, vn, NULL))
+                return opt_error(c, v, "invalid result name '%.*s'", (int)vn, v);
+            result = v;
+            result_n = vn;
+        }
+        if (rc < 0)
+            return -1;
+    }
+    if ((seen & 31) != 31)
+        return opt_error(c, val, "needs bytes, offset, oper, rvalue and result");
+    if (parse_flags(c, b, F_MATH, &rest, 0, val) < 0 ||
+        rule_define_var(c, result, result, result_n) < 0)
+        return -1;
+    b->name = opt_strdup(c, result, result_n);
+    return b->name ? 0 : -1;
+}
+
+static const struct opt_def DEFS[] = {
+    {"byte_test", OPT_PAYLOAD, D_ALL, ARG_REQUIRED, 0, parse_byte_test, false},
+    {"byte_jump", OPT_PAYLOAD, D_ALL, ARG_REQUIRED, 0, parse_byte_jump, false},
+    {"byte_extract", OPT_PAYLOAD, D_ALL, ARG_REQUIRED, 0, parse_byte_extract, false},
+    {"byte_math", OPT_PAYLOAD, D_ALL, ARG_REQUIRED, 0, parse_byte_math, false},
+};
+OPT_TABLE(opt_table_byte, DEFS);

@@ -1,0 +1,195 @@
+/* opt_compare.c — options that compare one number: sizes, header fields, ICMP codes.
+ *
+ *   dsize:N|<N|>N|<=N|>=N|!N|A<>B|A<=>B        payload size          0..65535
+ *   urilen:…[,norm|raw]  bsize:…  bufferlen:…[,relative]  (buffer lengths)
+ *   itype, icode, ttl, tos (0..255); id, window, icmp_id, icmp_seq (0..65535);
+ *   seq, ack (0..4294967295); fragoffset (0..8191)
+ *   isdataat:[!]N|VAR[,relative][,rawbytes]
+ *   stream_size:server|client|both|either,OP,N  (Snort 2/Suricata)  or  CMP,DIRECTION (Snort 3)
+ * Suricata also writes ranges A-B for a few of them.
+ */
+#include <string.h>
+
+#include "opt_util.h"
+#include "registry.h"
+#include "text.h"
+
+static int cmp_option(struct rule_ctx *c, char *val, int64_t max, unsigned flags)
+{
+    struct opt_cmp *cm = opt_arg_new(c, sizeof *cm);
+    if (cm == NULL)
+        return -1;
+    return parse_cmp(c, val, strlen(val), 0, max, flags, cm);
+}
+
+static int parse_dsize(struct rule_ctx *c, char *val)
+{
+    return cmp_option(c, val, 65535, 0);
+}
+
+static int parse_u8(struct rule_ctx *c, char *val)
+{
+    return cmp_option(c, val, 255, CMP_DASH);
+}
+
+static int parse_u16(struct rule_ctx *c, char *val)
+{
+    return cmp_option(c, val, 65535, 0);
+}
+
+static int parse_u32(struct rule_ctx *c, char *val)
+{
+    return cmp_option(c, val, UINT32_MAX, 0);
+}
+
+static int parse_fragoffset(struct rule_ctx *c, char *val)
+{
+    return cmp_option(c, val, 8191, 0);
+}
+
+/* "CMP[,WORD]" where WORD is one of words (or absent). */
+static int cmp_with_word(struct rule_ctx *c, char *val, int64_t max, const char *const *words)
+{
+    struct opt_cmp *cm = opt_arg_new(c, sizeof *cm);
+    if (cm == NULL)
+        return -1;
+    char *comma = strchr(val, ',');
+    size_t n = comma ? (size_t)(comma - val) : strlen(val);
+    if (parse_cmp(c, val, n, 0, max, CMP_DASH, cm) < 0)
+        return -1;
+    if (comma) {
+        const char *w = skip_ws(comma + 1, comma + 1 + strlen(comma + 1));
+        int k = parse_choice(c, w, strlen(w), words, "modifier");
+        if (k < 0)
+            return -1;
+        cm->flags = (uint32_t)k + 1;
+    }
+    return 0;
+}
+
+static int parse_urilen(struct rule_ctx *c, char *val)
+{
+    static const char *const W[] = {"norm", "raw", NULL};
+    return cmp_with_word(c, val, 65535, W);
+}
+
+static int parse_bsize(struct rule_ctx *c, char *val)
+{
+    static const char *const W[] = {NULL};
+    return cmp_with_word(c, val, UINT32_MAX, W);
+}
+
+static int parse_bufferlen(struct rule_ctx *c, char *val)
+{
+    static const char *const W[] = {"relative", NULL};
+    return cmp_with_word(c, val, 65535, W);
+}
+
+static int parse_window(struct rule_ctx *c, char *val)
+{
+    struct opt_cmp *cm = opt_arg_new(c, sizeof *cm);
+    if (cm == NULL)
+        return -1;
+    const char *p = val;
+    cm->op = CMP_EQ;
+    if (*p == '!') {
+        cm->op = CMP_NE;
+        p = skip_ws(p + 1, p + strlen(p));
+    }
+    return parse_num(c, p, strlen(p), 0, 65535, true, &cm->lo, "window");
+}
+
+static int parse_isdataat(struct rule_ctx *c, char *val)
+{
+    struct opt_isdataat *d = opt_arg_new(c, sizeof *d);
+    if (d == NULL)
+        return -1;
+    struct list_iter it;
+    const char *item;
+    size_t n;
+    bool first = true;
+    list_init(&it, val, strlen(val), ',');
+    while (list_next(&it, &item, &n)) {
+        if (first) {
+            first = false;
+            if (n && *item == '!') {
+                d->negated = true;
+                item++;
+                n--;
+                while (n && is_space(*item))
+                    item++, n--;
+            }
+            if (parse_num_or_var(c, item, n, 0, 65535, false, &d->var, &d->n, "size") < 0)
+                return -1;
+        } else if (slice_eq(item, n, "relative") && !d->relative) {
+            d->relative = true;
+        } else if (slice_eq(item, n, "rawbytes") && !d->rawbytes) {
+            d->rawbytes = true;
+        } else {
+            return opt_error(c, item, "unexpected '%.*s' (relative, rawbytes)", (int)n, item);
+        }
+    }
+    return 0;
+}
+
+static int parse_stream_size(struct rule_ctx *c, char *val)
+{
+    static const char *const SIDES[] = {"server", "client", "both", "either", NULL};
+    static const char *const DIRS[] = {"to_server", "to_client", "both", "either", NULL};
+    static const char *const OPS[] = {"=", "!=", "<", ">", "<=", ">=", NULL};
+    struct opt_cmp *cm = opt_arg_new(c, sizeof *cm);
+    if (cm == NULL)
+        return -1;
+    struct list_iter it;
+    const char *f[4];
+    size_t fl[4];
+    int k = 0;
+    list_init(&it, val, strlen(val), ',');
+    while (k < 4 && list_next(&it, &f[k], &fl[k]))
+        k++;
+    if (k >= 1 && fl[0] && is_alpha(f[0][0])) {
+        /* Snort 2 / Suricata: side, operator, value */
+        if (k != 3)
+            return opt_error(c, val, "expected 'server|client|both|either,OPERATOR,VALUE'");
+        int side = parse_choice(c, f[0], fl[0], SIDES, "side");
+        int op = side < 0 ? -1 : parse_choice(c, f[1], fl[1], OPS, "operator");
+        if (op < 0)
+            return -1;
+        cm->op = (uint8_t)op; /* CMP_EQ, CMP_NE, CMP_LT, CMP_GT, CMP_LE, CMP_GE in this order */
+        cm->flags = (uint32_t)side + 1;
+        return parse_num(c, f[2], fl[2], 0, UINT32_MAX, false, &cm->lo, "value");
+    }
+    /* Snort 3: comparison[, direction] */
+    if (k > 2)
+        return opt_error(c, val, "expected 'COMPARISON[,to_server|to_client|both|either]'");
+    if (parse_cmp(c, f[0], fl[0], 0, UINT32_MAX, 0, cm) < 0)
+        return -1;
+    if (k == 2) {
+        int d = parse_choice(c, f[1], fl[1], DIRS, "direction");
+        if (d < 0)
+            return -1;
+        cm->flags = (uint32_t)d + 1;
+    }
+    return 0;
+}
+
+static const struct opt_def DEFS[] = {
+    {"dsize", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_dsize, false},
+    {"urilen", OPT_MATCH, D_CLASSIC, ARG_REQUIRED, 0, parse_urilen, false},
+    {"bsize", OPT_PAYLOAD, D_SURI, ARG_REQUIRED, 0, parse_bsize, false},
+    {"bufferlen", OPT_PAYLOAD, D_S3, ARG_REQUIRED, 0, parse_bufferlen, false},
+    {"isdataat", OPT_PAYLOAD, D_ALL, ARG_REQUIRED, 0, parse_isdataat, false},
+    {"itype", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_u8, false},
+    {"icode", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_u8, false},
+    {"ttl", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_u8, false},
+    {"tos", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_u8, false},
+    {"id", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_u16, false},
+    {"icmp_id", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_u16, false},
+    {"icmp_seq", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_u16, false},
+    {"seq", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_u32, false},
+    {"ack", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_u32, false},
+    {"window", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_window, false},
+    {"fragoffset", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_fragoffset, false},
+    {"stream_size", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_stream_size, false},
+};
+OPT_TABLE(opt_table_compare, DEFS);

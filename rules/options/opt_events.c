@@ -1,0 +1,97 @@
+/* opt_events.c — engine events and protocol checks (Suricata).
+ *
+ *   app-layer-event:[!]PROTO.EVENT | applayer_*     decode-event:[LAYER.]EVENT
+ *   stream-event:EVENT                              app-layer-protocol:[!]NAME[,final|…]
+ *   ipv4-csum, tcpv4-csum, tcpv6-csum, udpv4-csum, udpv6-csum, icmpv4-csum, icmpv6-csum,
+ *   igmp-csum: valid|invalid
+ */
+#include <string.h>
+
+#include "opt_util.h"
+#include "registry.h"
+#include "text.h"
+
+/* Event names: letters, digits, '_', '-' in '.'-separated parts. */
+static int event_name(struct rule_ctx *c, const char *s, bool dotted)
+{
+    size_t n = strlen(s);
+    if (n == 0)
+        return opt_error(c, s, "missing event name");
+    bool dot = false;
+    for (size_t i = 0; i < n; i++) {
+        char ch = s[i];
+        if (ch == '.') {
+            if (i == 0 || i + 1 == n || s[i + 1] == '.')
+                return opt_error(c, s + i, "empty part in event name");
+            dot = true;
+        } else if (!(is_alpha(ch) || is_digit(ch) || ch == '_' || ch == '-')) {
+            return opt_error(c, s + i, "invalid character '%c' in event name", ch);
+        }
+    }
+    if (dotted && !dot)
+        return opt_error(c, s, "expected PROTOCOL.EVENT, got '%s'", s);
+    return 0;
+}
+
+static int parse_app_layer_event(struct rule_ctx *c, char *val)
+{
+    const char *p = val;
+    if (*p == '!')
+        p++;
+    /* Generic events (applayer_mismatch_protocol_both_directions) have no dot. */
+    return event_name(c, p, strncmp(p, "applayer_", 9) != 0);
+}
+
+static int parse_decode_event(struct rule_ctx *c, char *val)
+{
+    /* Mostly LAYER.EVENT; engine-wide events (too_many_layers) have no layer. */
+    return event_name(c, val, false);
+}
+
+static int parse_stream_event(struct rule_ctx *c, char *val)
+{
+    return event_name(c, val, false);
+}
+
+static int parse_app_layer_protocol(struct rule_ctx *c, char *val)
+{
+    static const char *const MODES[] = {"final", "original", "either", "to_server", "to_client",
+                                        "direction", NULL};
+    const char *p = val;
+    if (*p == '!')
+        p = skip_ws(p + 1, p + 1 + strlen(p + 1));
+    const char *comma = strchr(p, ',');
+    size_t n = comma ? (size_t)(rtrim(p, comma) - p) : strlen(p);
+    if (!is_name(p, n, NULL))
+        return opt_error(c, p, "invalid protocol name '%.*s'", (int)n, p);
+    if (comma) {
+        const char *m = skip_ws(comma + 1, comma + 1 + strlen(comma + 1));
+        if (parse_choice(c, m, strlen(m), MODES, "mode") < 0)
+            return -1;
+    }
+    return 0;
+}
+
+static int parse_csum(struct rule_ctx *c, char *val)
+{
+    static const char *const V[] = {"valid", "invalid", NULL};
+    return parse_choice(c, val, strlen(val), V, "checksum state") < 0 ? -1 : 0;
+}
+
+#define CSUM(name) {name, OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_csum, false}
+
+static const struct opt_def DEFS[] = {
+    {"app-layer-event", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_app_layer_event, false},
+    {"decode-event", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_decode_event, false},
+    {"stream-event", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_stream_event, false},
+    {"app-layer-protocol", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_app_layer_protocol, false},
+    CSUM("ipv4-csum"),
+    CSUM("tcpv4-csum"),
+    CSUM("tcpv6-csum"),
+    CSUM("udpv4-csum"),
+    CSUM("udpv6-csum"),
+    CSUM("icmpv4-csum"),
+    CSUM("icmpv6-csum"),
+    CSUM("igmp-csum"),
+};
+OPT_TABLE(opt_table_events, DEFS);

@@ -1,0 +1,172 @@
+/* opt_misc.c — the remaining options, each small.
+ *
+ *   tag:session[,N,packets|seconds|bytes] | host,N,packets|seconds|bytes,src|dst   (classic)
+ *   tag:session|host_src|host_dst, packets N|seconds N|bytes N                     (Snort 3)
+ *   asn1:bitstring_overflow, double_overflow, oversize_length N, absolute_offset N,
+ *        relative_offset N                      ber_data:0xNN  ber_skip:0xNN[,optional]
+ *   base64_decode[:bytes N][,offset N][,relative]
+ *   rpc:APP,VERSION|*,PROCEDURE|*               noalert   ftpbounce
+ */
+#include <string.h>
+
+#include "opt_util.h"
+#include "registry.h"
+#include "text.h"
+
+static int parse_tag(struct rule_ctx *c, char *val)
+{
+    static const char *const KINDS[] = {"session", "host", "host_src", "host_dst", NULL};
+    static const char *const METRICS[] = {"packets", "seconds", "bytes", NULL};
+    static const char *const SIDES[] = {"src", "dst", NULL};
+    struct list_iter it;
+    const char *f[5];
+    size_t fl[5];
+    int k = 0;
+    list_init(&it, val, strlen(val), ',');
+    while (k < 5 && list_next(&it, &f[k], &fl[k]))
+        k++;
+    int kind = parse_choice(c, f[0], fl[0], KINDS, "tag type");
+    if (kind < 0)
+        return -1;
+    if (k == 1)
+        return kind == 0 ? 0 : opt_error(c, val, "host tags need a count and a metric");
+    const char *w, *v;
+    size_t wn, vn;
+    split_word(f[1], fl[1], &w, &wn, &v, &vn);
+    int64_t x;
+    if (vn) {
+        /* Snort 3: "packets 5" */
+        for (int i = 1; i < k; i++) {
+            split_word(f[i], fl[i], &w, &wn, &v, &vn);
+            if (parse_choice(c, w, wn, METRICS, "metric") < 0 ||
+                parse_num(c, v, vn, 1, UINT32_MAX, false, &x, "count") < 0)
+                return -1;
+        }
+        return 0;
+    }
+    if (parse_num(c, f[1], fl[1], 1, UINT32_MAX, false, &x, "count") < 0)
+        return -1;
+    if (k < 3)
+        return opt_error(c, val, "missing metric (packets, seconds, bytes)");
+    if (parse_choice(c, f[2], fl[2], METRICS, "metric") < 0)
+        return -1;
+    if (kind == 1) {
+        if (k != 4)
+            return opt_error(c, val, "host tags end with src or dst");
+        return parse_choice(c, f[3], fl[3], SIDES, "direction") < 0 ? -1 : 0;
+    }
+    return k == 3 ? 0 : opt_error(c, f[3], "unexpected '%.*s'", (int)fl[3], f[3]);
+}
+
+static int parse_asn1(struct rule_ctx *c, char *val)
+{
+    struct list_iter it;
+    const char *item;
+    size_t n;
+    unsigned seen = 0;
+    list_init(&it, val, strlen(val), ',');
+    while (list_next(&it, &item, &n)) {
+        const char *w, *v;
+        size_t wn, vn;
+        split_word(item, n, &w, &wn, &v, &vn);
+        static const char *const KEYS[] = {"bitstring_overflow", "double_overflow", "print",
+                                           "oversize_length", "absolute_offset",
+                                           "relative_offset", NULL};
+        int key = parse_choice(c, w, wn, KEYS, "asn1 check");
+        if (key < 0)
+            return -1;
+        if (seen & (1u << key))
+            return opt_error(c, w, "'%.*s' given twice", (int)wn, w);
+        seen |= 1u << key;
+        int64_t x;
+        if (key < 3) {
+            if (vn)
+                return opt_error(c, v, "unexpected '%.*s'", (int)vn, v);
+        } else if (parse_num(c, v, vn, key == 5 ? -65535 : 0, key == 3 ? UINT32_MAX : 65535,
+                             false, &x, KEYS[key]) < 0) {
+            return -1;
+        }
+    }
+    if ((seen & 48) == 48)
+        return opt_error(c, val, "absolute_offset and relative_offset together");
+    return 0;
+}
+
+static int parse_ber(struct rule_ctx *c, char *val)
+{
+    const char *comma = strchr(val, ',');
+    size_t n = comma ? (size_t)(rtrim(val, comma) - val) : strlen(val);
+    int64_t x;
+    if (parse_num(c, val, n, 0, 255, true, &x, "BER type") < 0)
+        return -1;
+    if (comma) {
+        const char *o = skip_ws(comma + 1, comma + 1 + strlen(comma + 1));
+        if (strcmp(c->def->name, "ber_skip") != 0 || strcmp(o, "optional") != 0)
+            return opt_error(c, o, "unexpected '%s'", o);
+    }
+    return 0;
+}
+
+static int parse_base64_decode(struct rule_ctx *c, char *val)
+{
+    if (val == NULL)
+        return 0;
+    struct list_iter it;
+    const char *item;
+    size_t n;
+    unsigned seen = 0;
+    list_init(&it, val, strlen(val), ',');
+    while (list_next(&it, &item, &n)) {
+        const char *w, *v;
+        size_t wn, vn;
+        split_word(item, n, &w, &wn, &v, &vn);
+        unsigned bit = slice_eq(w, wn, "bytes") ? 1 : slice_eq(w, wn, "offset") ? 2
+                     : slice_eq(w, wn, "relative") ? 4 : 0;
+        if (bit == 0)
+            return opt_error(c, item, "unknown field '%.*s' (bytes, offset, relative)",
+                             (int)wn, w);
+        if (seen & bit)
+            return opt_error(c, w, "'%.*s' given twice", (int)wn, w);
+        seen |= bit;
+        int64_t x;
+        if (bit == 4) {
+            if (vn)
+                return opt_error(c, v, "unexpected '%.*s'", (int)vn, v);
+        } else if (parse_num(c, v, vn, bit == 1 ? 1 : 0, 65535, false, &x,
+                             bit == 1 ? "bytes" : "offset") < 0) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static int parse_rpc(struct rule_ctx *c, char *val)
+{
+    struct list_iter it;
+    const char *f[4];
+    size_t fl[4];
+    int k = 0;
+    list_init(&it, val, strlen(val), ',');
+    while (k < 4 && list_next(&it, &f[k], &fl[k]))
+        k++;
+    if (k < 1 || k > 3)
+        return opt_error(c, val, "expected 'APPLICATION[,VERSION|*[,PROCEDURE|*]]'");
+    int64_t x;
+    for (int i = 0; i < k; i++)
+        if (!(i > 0 && slice_eq(f[i], fl[i], "*")) &&
+            parse_num(c, f[i], fl[i], 0, UINT32_MAX, false, &x, "number") < 0)
+            return -1;
+    return 0;
+}
+
+static const struct opt_def DEFS[] = {
+    {"tag", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_tag, false},
+    {"asn1", OPT_PAYLOAD, D_ALL, ARG_REQUIRED, 0, parse_asn1, false},
+    {"ber_data", OPT_PAYLOAD, D_S3, ARG_REQUIRED, 0, parse_ber, false},
+    {"ber_skip", OPT_PAYLOAD, D_S3, ARG_REQUIRED, 0, parse_ber, false},
+    {"base64_decode", OPT_PAYLOAD, D_ALL, ARG_OPTIONAL, 0, parse_base64_decode, false},
+    {"rpc", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_rpc, false},
+    {"noalert", OPT_MATCH, D_SURI, ARG_NONE, 0, NULL, false},
+    {"ftpbounce", OPT_MATCH, D_CLASSIC, ARG_NONE, 0, NULL, false},
+};
+OPT_TABLE(opt_table_misc, DEFS);

@@ -1,0 +1,182 @@
+/* opt_pcre.c — pcre:[!]"/regex/flags"[, flow:NAME|pkt:NAME…]
+ *
+ * The delimiters are '/' or, Perl style, 'm' followed by any punctuation; the flags after the
+ * last delimiter are PCRE's (i s m x A E G), Snort/Suricata's (R relative, B raw bytes, O no
+ * match limits) and the HTTP buffer letters (U I P Q H D M C K S Y V W Z) of the classic
+ * grammar. The regex itself is compiled once with PCRE2 (no JIT) so a malformed pattern is
+ * rejected with PCRE2's message and offset; the compiled code is not kept yet.
+ */
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
+#include <string.h>
+
+#include "buffers.h"
+#include "opt_util.h"
+#include "registry.h"
+#include "text.h"
+
+static const struct {
+    char flag;
+    uint32_t pcre2;
+    int buffer; /* -1: not a buffer flag */
+} FLAGS[] = {
+    {'i', PCRE2_CASELESS, -1},
+    {'s', PCRE2_DOTALL, -1},
+    {'m', PCRE2_MULTILINE, -1},
+    {'x', PCRE2_EXTENDED, -1},
+    {'A', PCRE2_ANCHORED, -1},
+    {'E', PCRE2_DOLLAR_ENDONLY, -1},
+    {'G', PCRE2_UNGREEDY, -1},
+    {'R', 0, -1},
+    {'B', 0, -1},
+    {'O', 0, -1},
+    {'U', 0, BUF_HTTP_URI},
+    {'I', 0, BUF_HTTP_URI_RAW},
+    {'P', 0, BUF_HTTP_REQUEST_BODY},
+    {'Q', 0, BUF_HTTP_RESPONSE_BODY},
+    {'H', 0, BUF_HTTP_HEADER},
+    {'D', 0, BUF_HTTP_HEADER_RAW},
+    {'M', 0, BUF_HTTP_METHOD},
+    {'C', 0, BUF_HTTP_COOKIE},
+    {'K', 0, BUF_HTTP_COOKIE_RAW},
+    {'S', 0, BUF_HTTP_STAT_CODE},
+    {'Y', 0, BUF_HTTP_STAT_MSG},
+    {'V', 0, BUF_HTTP_USER_AGENT},
+    {'W', 0, BUF_HTTP_HOST},
+    {'Z', 0, BUF_HTTP_HOST_RAW},
+};
+
+static int parse_flags(struct rule_ctx *c, struct opt_pcre *pc, const char *f, size_t n)
+{
+    if (n >= sizeof pc->flags)
+        return opt_error(c, f, "too many modifiers");
+    memcpy(pc->flags, f, n);
+    pc->flags[n] = '\0';
+    pc->buffer_flag = -1;
+    for (size_t i = 0; i < n; i++) {
+        size_t k = 0;
+        while (k < sizeof FLAGS / sizeof FLAGS[0] && FLAGS[k].flag != f[i])
+            k++;
+        if (k == sizeof FLAGS / sizeof FLAGS[0])
+            return opt_error(c, f + i, "unknown modifier '%c'", f[i]);
+        if (memchr(f, f[i], i))
+            return opt_error(c, f + i, "modifier '%c' given twice", f[i]);
+        pc->pcre2_options |= FLAGS[k].pcre2;
+        if (f[i] == 'R')
+            pc->relative = true;
+        if (FLAGS[k].buffer >= 0) {
+            if (pc->buffer_flag >= 0)
+                return opt_error(c, f + i, "two HTTP buffer modifiers");
+            /* Suricata accepts a flag that names the sticky buffer in force (http.uri; …/U);
+             * for HTTP responses file.data is the response body (Q). */
+            bool same = c->buffer == FLAGS[k].buffer ||
+                        (c->buffer == BUF_FILE_DATA && FLAGS[k].buffer == BUF_HTTP_RESPONSE_BODY);
+            if (c->buffer != BUF_PKT && !same)
+                return opt_error(c, f + i, "HTTP buffer modifier '%c' used in sticky buffer %s",
+                                 f[i], osprey_rules_buffer_name(c->buffer));
+            pc->buffer_flag = FLAGS[k].buffer;
+        }
+    }
+    return 0;
+}
+
+/* Suricata's capture list after the string: flow:NAME, pkt:NAME, alert:NAME. */
+static int parse_capture(struct rule_ctx *c, struct opt_pcre *pc, const char *s, const char *end)
+{
+    struct list_iter it;
+    const char *item;
+    size_t n;
+    list_init(&it, s, (size_t)(end - s), ',');
+    while (list_next(&it, &item, &n)) {
+        const char *colon = memchr(item, ':', n);
+        if (colon == NULL ||
+            !(slice_eq(item, (size_t)(colon - item), "flow") ||
+              slice_eq(item, (size_t)(colon - item), "pkt") ||
+              slice_eq(item, (size_t)(colon - item), "alert")) ||
+            !is_name(colon + 1, (size_t)(item + n - colon - 1), NULL))
+            return opt_error(c, item, "expected a capture 'flow:NAME', 'pkt:NAME' or "
+                                      "'alert:NAME', got '%.*s'",
+                             (int)n, item);
+    }
+    pc->capture = opt_strdup(c, s, (size_t)(end - s));
+    return pc->capture ? 0 : -1;
+}
+
+static int compile_check(struct rule_ctx *c, const struct opt_pcre *pc, const char *pos)
+{
+    int err;
+    PCRE2_SIZE off;
+    pcre2_code *code = pcre2_compile((PCRE2_SPTR)pc->regex, pc->len, pc->pcre2_options, &err,
+                                     &off, NULL);
+    if (code) {
+        pcre2_code_free(code);
+        return 0;
+    }
+    PCRE2_UCHAR msg[160];
+    if (pcre2_get_error_message(err, msg, sizeof msg) < 0)
+        strcpy((char *)msg, "invalid regular expression");
+    return opt_error(c, pos + off, "%s at offset %zu of the regex", (const char *)msg,
+                     (size_t)off);
+}
+
+static int parse_pcre(struct rule_ctx *c, char *val)
+{
+    const char *end = val + strlen(val), *p = val;
+    struct opt_pcre *pc = opt_arg_new(c, sizeof *pc);
+    if (pc == NULL)
+        return -1;
+    if (*p == '!') {
+        pc->negated = true;
+        p = skip_ws(p + 1, end);
+    }
+    if (*p != '"')
+        return opt_error(c, p, "the regex must be in double quotes: \"/regex/flags\"");
+    /* The string ends at the last quote: Snort 2 and Suricata leave quotes inside a regex
+     * unescaped ("/href=["']/"), so the first unescaped quote is not the end. */
+    const char *q = end;
+    while (q > p + 1 && q[-1] != '"')
+        q--;
+    if (q <= p + 1)
+        return opt_error(c, p, "missing closing quote");
+    q--;
+    const char *in = p + 1, *in_end = q;
+    char delim = '/';
+    if (in < in_end && *in == 'm' && in + 1 < in_end && !is_alpha(in[1]) && !is_digit(in[1]) &&
+        !is_space(in[1]) && in[1] != '\\') {
+        delim = in[1];
+        in += 2;
+    } else if (in < in_end && *in == '/') {
+        in++;
+    } else {
+        return opt_error(c, in, "expected \"/regex/flags\" (or m<delimiter>...)");
+    }
+    char close = delim == '{' ? '}' : delim == '(' ? ')' : delim == '[' ? ']' :
+                 delim == '<' ? '>' : delim;
+    const char *last = in_end;
+    while (last > in && last[-1] != close)
+        last--;
+    if (last == in)
+        return opt_error(c, in_end, "missing closing '%c' after the regex", close);
+    const char *body_end = last - 1;
+    if (parse_flags(c, pc, last, (size_t)(in_end - last)) < 0)
+        return -1;
+    pc->regex = opt_strdup(c, in, (size_t)(body_end - in));
+    if (pc->regex == NULL)
+        return -1;
+    pc->len = (uint32_t)(body_end - in);
+    if (pc->buffer_flag >= 0)
+        c->opt->buffer = (uint16_t)pc->buffer_flag;
+    const char *after = skip_ws(q + 1, end);
+    if (after < end) {
+        if (*after != ',')
+            return opt_error(c, after, "unexpected text after the regex");
+        if (parse_capture(c, pc, after + 1, end) < 0)
+            return -1;
+    }
+    return compile_check(c, pc, in);
+}
+
+static const struct opt_def DEFS[] = {
+    {"pcre", OPT_PAYLOAD, D_ALL, ARG_REQUIRED, 0, parse_pcre, false},
+};
+OPT_TABLE(opt_table_pcre, DEFS);

@@ -1,0 +1,100 @@
+/* opt_transforms.c — Suricata transforms of the sticky buffer in force.
+ *
+ *   http.uri; to_lowercase; content:"/admin";      dns.query; dotprefix; content:".evil.com";
+ * A transform must follow a sticky buffer directly (before anything inspects it); several
+ * chain in order. Arguments: xor:"hexkey", pcrexform:"regex with one capture",
+ * from_base64[:bytes N, offset N, mode rfc4648|rfc2045|strict].
+ */
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
+#include <string.h>
+
+#include "opt_util.h"
+#include "registry.h"
+#include "text.h"
+
+static int parse_xor(struct rule_ctx *c, char *val)
+{
+    struct opt_str *s = opt_arg_new(c, sizeof *s);
+    if (s == NULL || parse_neg_string(c, val, false, 0, s) < 0)
+        return -1;
+    if (s->len % 2)
+        return opt_error(c, val, "the key must be an even number of hex digits");
+    for (uint32_t i = 0; i < s->len; i++)
+        if (!is_xdigit((char)s->bytes[i]))
+            return opt_error(c, val, "the key must be hex digits");
+    return 0;
+}
+
+static int parse_pcrexform(struct rule_ctx *c, char *val)
+{
+    struct opt_str *s = opt_arg_new(c, sizeof *s);
+    if (s == NULL || parse_neg_string(c, val, false, 0, s) < 0)
+        return -1;
+    int err;
+    PCRE2_SIZE off;
+    pcre2_code *code = pcre2_compile((PCRE2_SPTR)s->bytes, s->len, 0, &err, &off, NULL);
+    if (code == NULL) {
+        PCRE2_UCHAR msg[160];
+        if (pcre2_get_error_message(err, msg, sizeof msg) < 0)
+            strcpy((char *)msg, "invalid regular expression");
+        return opt_error(c, val, "%s at offset %zu of the regex", (const char *)msg,
+                         (size_t)off);
+    }
+    uint32_t groups = 0;
+    pcre2_pattern_info(code, PCRE2_INFO_CAPTURECOUNT, &groups);
+    pcre2_code_free(code);
+    if (groups < 1)
+        return opt_error(c, val, "the regex needs a capture group");
+    return 0;
+}
+
+static int parse_from_base64(struct rule_ctx *c, char *val)
+{
+    if (val == NULL)
+        return 0;
+    static const char *const MODES[] = {"rfc4648", "rfc2045", "strict", NULL};
+    struct list_iter it;
+    const char *item;
+    size_t n;
+    unsigned seen = 0;
+    list_init(&it, val, strlen(val), ',');
+    while (list_next(&it, &item, &n)) {
+        const char *w, *v;
+        size_t wn, vn;
+        int64_t x;
+        split_word(item, n, &w, &wn, &v, &vn);
+        unsigned bit = slice_eq(w, wn, "bytes") ? 1 : slice_eq(w, wn, "offset") ? 2
+                     : slice_eq(w, wn, "mode")  ? 4 : 0;
+        if (bit == 0)
+            return opt_error(c, item, "unknown argument '%.*s' (bytes, offset, mode)", (int)wn,
+                             w);
+        if (seen & bit)
+            return opt_error(c, item, "'%.*s' given twice", (int)wn, w);
+        seen |= bit;
+        if (bit == 4 ? parse_choice(c, v, vn, MODES, "mode") < 0
+                     : parse_num(c, v, vn, 0, 65535, false, &x, "value") < 0)
+            return -1;
+    }
+    return 0;
+}
+
+#define XFORM(name) {name, OPT_TRANSFORM, D_SURI, ARG_NONE, 0, NULL, false}
+
+static const struct opt_def DEFS[] = {
+    XFORM("to_lowercase"),
+    XFORM("to_uppercase"),
+    XFORM("strip_whitespace"),
+    XFORM("compress_whitespace"),
+    XFORM("dotprefix"),
+    XFORM("url_decode"),
+    XFORM("to_md5"),
+    XFORM("to_sha1"),
+    XFORM("to_sha256"),
+    XFORM("header_lowercase"),
+    XFORM("strip_pseudo_headers"),
+    {"xor", OPT_TRANSFORM, D_SURI, ARG_REQUIRED, 0, parse_xor, false},
+    {"pcrexform", OPT_TRANSFORM, D_SURI, ARG_REQUIRED, 0, parse_pcrexform, false},
+    {"from_base64", OPT_TRANSFORM, D_SURI, ARG_OPTIONAL, 0, parse_from_base64, false},
+};
+OPT_TABLE(opt_table_transforms, DEFS);

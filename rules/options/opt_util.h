@@ -1,0 +1,55 @@
+/* opt_util.h — argument grammar pieces shared by option parsers: quoted strings with
+ * |hex| and escapes, numeric comparisons, numbers-or-variables, word lists. Every function
+ * reports its own error through opt_error() and returns -1. */
+#ifndef RULES_OPT_UTIL_H
+#define RULES_OPT_UTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "opt_args.h"
+#include "text.h"
+#include "rule.h"
+
+/* Zeroed argument struct in the AST arena, already hung on the current option. */
+void *opt_arg_new(struct rule_ctx *c, size_t size);
+
+/* Decode the quoted string starting at s (which must point at '"') and ending before end.
+ * QS_CONTENT: |41 42| hex and only the escapes \" \\ \; \: \| ; otherwise a backslash before
+ * any other character is kept as written (msg texts do that). *after is set past the closing
+ * quote. The result is NUL-terminated in the arena (not counted in *len). */
+enum { QS_CONTENT = 1, QS_ALLOW_EMPTY = 2 };
+int parse_quoted(struct rule_ctx *c, const char *s, const char *end, unsigned flags,
+                 const uint8_t **out, uint32_t *len, const char **after);
+
+/* `[!]"…"` with nothing after it: filemagic, tls.fingerprint, replace … */
+int parse_neg_string(struct rule_ctx *c, const char *val, bool allow_neg, unsigned qs_flags,
+                     struct opt_str *out);
+
+/* Comparisons: N, =N, !N, !=N, <N, >N, <=N, >=N, A<>B, A<=>B and, with CMP_DASH, A-B. Values
+ * within [min, max]. */
+enum { CMP_DASH = 1 };
+int parse_cmp(struct rule_ctx *c, const char *s, size_t n, int64_t min, int64_t max,
+              unsigned flags, struct opt_cmp *out);
+
+/* A number in [min, max] (hex allowed with allow_hex) or, when var is not NULL, the name of a
+ * byte variable defined earlier in the rule. what names the field in messages. */
+int parse_num_or_var(struct rule_ctx *c, const char *s, size_t n, int64_t min, int64_t max,
+                     bool allow_hex, const char **var, int64_t *v, const char *what);
+int parse_num(struct rule_ctx *c, const char *s, size_t n, int64_t min, int64_t max,
+              bool allow_hex, int64_t *v, const char *what);
+
+/* Copy s[0..n) into the AST arena. */
+const char *opt_strdup(struct rule_ctx *c, const char *s, size_t n);
+
+/* Words separated by sep (each optionally "!"-negated when allow_neg), each one of `allowed`
+ * (NULL-terminated, NULL = any name). */
+int parse_words(struct rule_ctx *c, const char *val, char sep, bool allow_neg,
+                const char *const *allowed, struct opt_words *out);
+
+/* One word of allowed (exact match); index or -1 after reporting. */
+int parse_choice(struct rule_ctx *c, const char *s, size_t n, const char *const *allowed,
+                 const char *what);
+
+#endif

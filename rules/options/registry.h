@@ -1,0 +1,92 @@
+/* registry.h — the table of rule option keywords.
+ *
+ * Each options file (opt_*.c) owns the rows of its keywords: name, which dialects have it,
+ * what kind of option it is (how it interacts with buffers and contents), whether it takes an
+ * argument, the argument parser, and whether the engine implements it. The next step adds a
+ * compile function beside each parser and flips `implemented`. registry.c only lists the
+ * files' tables; a keyword's id is its position in that concatenation.
+ */
+#ifndef RULES_REGISTRY_H
+#define RULES_REGISTRY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct rule_ctx;
+
+enum opt_kind {
+    OPT_META,        /* about the rule, not the traffic: msg, sid, classtype … */
+    OPT_MATCH,       /* a test that needs no buffer: flow, flowbits, dsize … */
+    OPT_PAYLOAD,     /* a test on the buffer in force: content, pcre, byte_test, bsize … */
+    OPT_MODIFIER,    /* changes the last content: nocase, depth, fast_pattern … */
+    OPT_STICKY,      /* selects the buffer for what follows: http.uri, file_data … */
+    OPT_HTTP_LEGACY, /* http_uri & co: a content modifier in Snort 2 / Suricata (applies to
+                        the content before it), a sticky buffer in Snort 3 */
+    OPT_TRANSFORM,   /* changes the sticky buffer in force: to_lowercase, dotprefix … */
+};
+
+enum {
+    D_S2 = 1,   /* Snort 2.9 */
+    D_S3 = 2,   /* Snort 3 */
+    D_SURI = 4, /* Suricata 7 / ET Open */
+    D_CLASSIC = D_S2 | D_SURI,
+    D_ALL = D_S2 | D_S3 | D_SURI,
+};
+
+enum opt_argmode {
+    ARG_NONE,     /* `nocase;` — a value is an error */
+    ARG_REQUIRED, /* `depth:4;` */
+    ARG_OPTIONAL, /* `fast_pattern;` or `fast_pattern:only;` */
+};
+
+/* Parse the option's argument (NUL-terminated, trimmed; NULL when absent) into the AST:
+ * set c->opt->arg and return 0, or report through opt_error() and return -1. */
+typedef int (*opt_parse_fn)(struct rule_ctx *c, char *val);
+
+struct opt_def {
+    const char *name;
+    uint8_t kind;     /* enum opt_kind */
+    uint8_t dialects; /* D_* */
+    uint8_t arg;      /* enum opt_argmode */
+    uint16_t buffer;  /* OPT_STICKY, OPT_HTTP_LEGACY: the buffer selected */
+    opt_parse_fn parse;
+    bool implemented;
+};
+
+struct opt_table {
+    const struct opt_def *defs;
+    size_t n;
+};
+
+#define OPT_TABLE(name, rows)                                                   \
+    const struct opt_table name = {rows, sizeof rows / sizeof rows[0]}
+
+/* The tables, one per options file. */
+extern const struct opt_table opt_table_msg, opt_table_ids, opt_table_classtype,
+    opt_table_reference, opt_table_metadata, opt_table_target, opt_table_content, opt_table_pcre,
+    opt_table_buffers, opt_table_transforms, opt_table_flow, opt_table_flowbits,
+    opt_table_byte, opt_table_compare, opt_table_ipflags, opt_table_threshold,
+    opt_table_events, opt_table_tls, opt_table_file, opt_table_dce, opt_table_app,
+    opt_table_misc;
+
+/* Keyword id → definition (NULL past the end), and the number of keywords. */
+const struct opt_def *opt_def_by_id(size_t kw);
+size_t opt_def_count(void);
+
+/* A name → id index, built per ruleset (no global state). */
+struct named {
+    const char *name;
+    uint16_t id;
+};
+struct opt_index {
+    struct named *sorted;       /* by name */
+    const struct opt_def **defs; /* by id */
+    size_t n;
+};
+int opt_index_build(struct opt_index *ix);
+void opt_index_free(struct opt_index *ix);
+/* Id of the keyword s[0..n), or -1. */
+int opt_index_find(const struct opt_index *ix, const char *s, size_t n);
+
+#endif
