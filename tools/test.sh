@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs Osprey's whole test suite: a -Werror build, then C unit tests (ctest) and the pytest
-# suites against an AddressSanitizer + UBSan build. Usage: tools/test.sh [pytest args...]
+# suites against an AddressSanitizer + UBSan build, with a short fuzzing run of the rule
+# parser (OSPREY_FUZZ_SECONDS, default 30) before pytest. Usage: tools/test.sh [pytest args...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 JOBS=$(nproc)
@@ -15,4 +16,7 @@ ninja -C build-asan -j "$JOBS"
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:exitcode=86
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:exitcode=87
 ctest --test-dir build-asan --output-on-failure -j "$JOBS"
+# a short fuzzing run of the rule parser (clang libFuzzer, ASan + UBSan)
+rules/fuzz/run.sh "${OSPREY_FUZZ_SECONDS:-30}" 2>&1 | tail -3
+# pytest last, so its summary closes the output
 OSPREY_BUILD=build-asan python3 -m pytest -q -n "$JOBS" tests "$@"
