@@ -73,7 +73,7 @@ DEFAULTS = {
     "decoder.gre-udp.ports": "4754",
     "decoder.mpls-udp.enabled": True,
     "decoder.mpls-udp.ports": "6635",
-    "decoder.max-layers": 16,
+    "decoder.max-layers": 8,
 }
 
 
@@ -244,10 +244,10 @@ def test_seconds(tmp_path, text, expected):
 
 
 def test_ints_at_their_bounds(tmp_path):
-    cfg = dump(tmp_path, "decoder:\n  max-layers: 32\nflow:\n  hash-seed: 4294967295\n"
+    cfg = dump(tmp_path, "decoder:\n  max-layers: 8\nflow:\n  hash-seed: 4294967295\n"
                "  prealloc: 0\n")
     assert (cfg["decoder.max-layers"], cfg["flow.hash-seed"], cfg["flow.prealloc"]) == \
-        (32, 4294967295, 0)
+        (8, 4294967295, 0)
 
 
 # (parse_dump reads the words yes/no as booleans.)
@@ -326,7 +326,7 @@ def test_set_unknown_key_warns_and_continues(tmp_path):
     ("flow.memcap=lots", "--set flow.memcap=lots: flow.memcap: expected a size such as 64mb, "
                          "got 'lots'"),
     ("decoder.max-layers=0", "--set decoder.max-layers=0: decoder.max-layers: expected an "
-                             "integer from 1 to 32, got '0'"),
+                             "integer from 1 to 8, got '0'"),
     ("flow.memcap", "--set flow.memcap: expected key.path=value"),
     ("=1", "--set =1: expected key.path=value"),
     ("flow=1", "--set flow=1: flow: is a section; set one key below it, as flow.NAME=VALUE"),
@@ -382,8 +382,8 @@ def test_duplicate_key_warns(tmp_path):
      "F:2: flow.memcap: expected a size such as 64mb, got '99999999999gb'"),
     ("decoder:\n  teredo:\n    enabled: maybe\n",
      "F:3: decoder.teredo.enabled: expected yes or no, got 'maybe'"),
-    ("decoder:\n  max-layers: 33\n",
-     "F:2: decoder.max-layers: expected an integer from 1 to 32, got '33'"),
+    ("decoder:\n  max-layers: 9\n",
+     "F:2: decoder.max-layers: expected an integer from 1 to 8, got '9'"),
     ("flow:\n  prealloc: 12abc\n",
      "F:2: flow.prealloc: expected an integer from 0 to 2147483647, got '12abc'"),
     ("defrag:\n  timeout: 1d\n",

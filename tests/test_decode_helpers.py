@@ -4,7 +4,7 @@ Every decoder test builds its traffic with scapy, runs `osprey-trace --packets` 
 conftest's `trace` fixture and compares the per-packet records and the decoder counters."""
 import struct
 
-from scapy.all import Raw
+from scapy.all import Ether, Raw
 
 # Link types as written into pcap files.
 DLT_NULL, DLT_EN10MB, DLT_PPP, DLT_FDDI, DLT_RAW, DLT_RAW_BSD = 0, 1, 9, 10, 12, 14
@@ -12,6 +12,12 @@ DLT_PPP_SERIAL, DLT_PPP_ETHER, LINKTYPE_RAW, DLT_C_HDLC, DLT_LOOP = 50, 51, 101,
 DLT_SLL, DLT_IPV4, DLT_IPV6, DLT_NFLOG, DLT_SLL2 = 113, 228, 229, 239, 276
 
 MAC_A, MAC_B = "00:00:00:00:00:01", "00:00:00:00:00:02"
+
+
+def eth(**kw):
+    """Ethernet with both addresses given: scapy would otherwise resolve the destination
+    (ARP, routing table) for every packet it builds."""
+    return Ether(src=MAC_A, dst=MAC_B, **kw)
 
 
 def one(t):

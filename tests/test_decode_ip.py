@@ -3,22 +3,22 @@ valid traffic decoded field by field, every malformed or truncated header with i
 import pytest
 from scapy.all import (AH, ESP, ICMPv6EchoRequest, IP, IPOption_NOP, IPOption_RR,
                        IPOption_Router_Alert, IPv6, IPv6ExtHdrDestOpt, IPv6ExtHdrFragment,
-                       IPv6ExtHdrHopByHop, IPv6ExtHdrRouting, Ether, Jumbo, PadN, TCP, UDP, fragment,
+                       IPv6ExtHdrHopByHop, IPv6ExtHdrRouting, Jumbo, PadN, TCP, UDP, fragment,
                        fragment6)
 from scapy.layers.inet6 import MIP6MH_BRR
 
-from test_decode_helpers import cut, expect, expect_anomaly, patch, run1
+from test_decode_helpers import cut, eth, expect, expect_anomaly, patch, run1
 
 A4, B4 = "198.51.100.1", "198.51.100.2"
 A6, B6 = "2001:db8::a", "2001:db8::b"
 
 
 def v4(**kw):
-    return Ether() / IP(src=A4, dst=B4, **kw)
+    return eth() / IP(src=A4, dst=B4, **kw)
 
 
 def v6(**kw):
-    return Ether() / IPv6(src=A6, dst=B6, **kw)
+    return eth() / IPv6(src=A6, dst=B6, **kw)
 
 
 # ---- IPv4 ----------------------------------------------------------------------------------
@@ -86,7 +86,7 @@ def test_ipv4_malformed_options(trace, opts):
 
 def frags4(payload_len=64, fragsize=24):
     pkt = IP(src=A4, dst=B4, id=99) / UDP(sport=5000, dport=6000) / (b"z" * payload_len)
-    return [Ether() / f for f in fragment(pkt, fragsize=fragsize)]
+    return [eth() / f for f in fragment(pkt, fragsize=fragsize)]
 
 
 def test_ipv4_fragments_without_defrag(trace):
@@ -221,7 +221,7 @@ def test_ipv6_jumbogram_length_over_capture(trace):
 def frags6():
     pkt = (IPv6(src=A6, dst=B6) / IPv6ExtHdrFragment(id=0x1234) /
            ICMPv6EchoRequest(id=0x42, data=b"p" * 120))
-    return [Ether() / f for f in fragment6(pkt, 80)]
+    return [eth() / f for f in fragment6(pkt, 80)]
 
 
 def test_ipv6_fragments_without_defrag(trace):

@@ -5,12 +5,12 @@ import struct
 
 import pytest
 from scapy.all import (ARP, IP, LLC, SNAP, STP, UDP, CookedLinux, CookedLinuxV2, Dot1AD, Dot1Q,
-                       Dot3, Ether, IPv6, Loopback, Padding, Raw, RawVal)
+                       Dot3, IPv6, Loopback, Padding, Raw, RawVal)
 
 from test_decode_helpers import (DLT_C_HDLC, DLT_EN10MB, DLT_FDDI, DLT_IPV4, DLT_IPV6, DLT_LOOP,
                                  DLT_NFLOG, DLT_NULL, DLT_PPP, DLT_PPP_ETHER, DLT_PPP_SERIAL,
                                  DLT_RAW, DLT_RAW_BSD, DLT_SLL, DLT_SLL2, LINKTYPE_RAW, be16,
-                                 cut, expect, expect_anomaly, patch, raw, run1)
+                                 cut, eth, expect, expect_anomaly, patch, raw, run1)
 
 V4 = IP(src="192.0.2.1", dst="192.0.2.2") / UDP(sport=1234, dport=53) / b"hello"
 V6 = IPv6(src="2001:db8::1", dst="2001:db8::2") / UDP(sport=1234, dport=53) / b"hello"
@@ -28,7 +28,7 @@ def expect_v6(rec, layers, **kw):
 # ---- Ethernet ------------------------------------------------------------------------------
 
 def test_ethernet_ipv4_udp(trace):
-    rec, t = run1(trace, Ether() / V4)
+    rec, t = run1(trace, eth() / V4)
     expect_v4(rec, ["ethernet", "ipv4", "udp"], tunnels=[], ttl=64)
     assert t.anomalies() == {}
     dec = t.stats["decoder"]
@@ -37,7 +37,7 @@ def test_ethernet_ipv4_udp(trace):
 
 
 def test_ethernet_padding_is_ignored(trace):
-    pkt = Ether() / IP(src="192.0.2.1", dst="192.0.2.2") / UDP(sport=1, dport=2) / b"x"
+    pkt = eth() / IP(src="192.0.2.1", dst="192.0.2.2") / UDP(sport=1, dport=2) / b"x"
     pkt = pkt / Padding(b"\0" * (60 - len(pkt)))
     rec, t = run1(trace, pkt)
     expect(rec, layers=["ethernet", "ipv4", "udp"], payload_len=1)
@@ -57,7 +57,7 @@ def test_8023_stp_is_non_ip(trace):
 
 
 def test_arp_and_unknown_ethertype_are_non_ip(trace):
-    t = trace([Ether() / ARP(), Ether(type=0x88cc) / Raw(b"\0" * 40)], "--packets")
+    t = trace([eth() / ARP(), eth(type=0x88cc) / Raw(b"\0" * 40)], "--packets")
     expect(t.packets[0], outcome="non_ip", layers=["ethernet", "arp"])
     expect(t.packets[1], outcome="non_ip", layers=["ethernet", "other"])
     assert t.anomalies() == {}
@@ -66,49 +66,49 @@ def test_arp_and_unknown_ethertype_are_non_ip(trace):
 
 @pytest.mark.parametrize("n", [0, 1, 13])
 def test_ethernet_truncated(trace, n):
-    expect_anomaly(trace, cut(Ether() / V4, n), "ethernet.truncated", layers=[])
+    expect_anomaly(trace, cut(eth() / V4, n), "ethernet.truncated", layers=[])
 
 
 def test_ethernet_ipv4_truncated_by_snaplen(trace):
     # the capture holds less than the IP total length: invalid, as in Suricata
-    expect_anomaly(trace, cut(Ether() / V4, 14 + 25), "ipv4.trunc_pkt", layers=["ethernet"])
+    expect_anomaly(trace, cut(eth() / V4, 14 + 25), "ipv4.trunc_pkt", layers=["ethernet"])
 
 
 # ---- VLAN ----------------------------------------------------------------------------------
 
 def test_vlan_single(trace):
-    rec, _ = run1(trace, Ether() / Dot1Q(vlan=10, prio=5) / V4)
+    rec, _ = run1(trace, eth() / Dot1Q(vlan=10, prio=5) / V4)
     expect_v4(rec, ["ethernet", "vlan", "ipv4", "udp"], tunnels=["vlan"], vlan=[10])
 
 
 def test_qinq_8021ad(trace):
-    rec, _ = run1(trace, Ether() / Dot1AD(vlan=100) / Dot1Q(vlan=200) / V6)
+    rec, _ = run1(trace, eth() / Dot1AD(vlan=100) / Dot1Q(vlan=200) / V6)
     expect_v6(rec, ["ethernet", "vlan", "vlan", "ipv6", "udp"], tunnels=["vlan"],
               vlan=[100, 200])
 
 
 @pytest.mark.parametrize("tpid", [0x8100, 0x88a8, 0x9100, 0x9200])
 def test_qinqinq(trace, tpid):
-    pkt = Ether(type=tpid) / Dot1Q(vlan=1) / Dot1Q(vlan=2) / Dot1Q(vlan=3) / V4
+    pkt = eth(type=tpid) / Dot1Q(vlan=1) / Dot1Q(vlan=2) / Dot1Q(vlan=3) / V4
     rec, _ = run1(trace, pkt)
     expect_v4(rec, ["ethernet", "vlan", "vlan", "vlan", "ipv4", "udp"], tunnels=["vlan"],
               vlan=[1, 2, 3])
 
 
 def test_vlan_arp_is_non_ip(trace):
-    rec, _ = run1(trace, Ether() / Dot1AD(vlan=5) / Dot1Q(vlan=6) / ARP())
+    rec, _ = run1(trace, eth() / Dot1AD(vlan=5) / Dot1Q(vlan=6) / ARP())
     expect(rec, outcome="non_ip", layers=["ethernet", "vlan", "vlan", "arp"], vlan=[5, 6])
 
 
 def test_vlan_too_many(trace):
-    pkt = Ether() / Dot1Q(vlan=1) / Dot1Q(vlan=2) / Dot1Q(vlan=3) / Dot1Q(vlan=4) / V4
+    pkt = eth() / Dot1Q(vlan=1) / Dot1Q(vlan=2) / Dot1Q(vlan=3) / Dot1Q(vlan=4) / V4
     expect_anomaly(trace, pkt, "vlan.too_many_layers",
                    layers=["ethernet", "vlan", "vlan", "vlan"])
 
 
 @pytest.mark.parametrize("n", [14, 15, 17])
 def test_vlan_truncated(trace, n):
-    expect_anomaly(trace, cut(Ether() / Dot1Q(vlan=1) / V4, n), "vlan.truncated",
+    expect_anomaly(trace, cut(eth() / Dot1Q(vlan=1) / V4, n), "vlan.truncated",
                    layers=["ethernet"])
 
 
@@ -314,9 +314,9 @@ def test_unsupported_linktype(trace):
 
 
 def test_every_link_type_counts_one_outcome(trace):
-    t = trace([Ether() / V4, Ether() / ARP(), cut(Ether() / V4, 5)], "--packets",
+    t = trace([eth() / V4, eth() / ARP(), cut(eth() / V4, 5)], "--packets",
               linktype=DLT_EN10MB)
     dec = t.stats["decoder"]
     assert dec["pkts"] == 3
     assert dec["outcomes"] == {"ip": 1, "non_ip": 1, "frag_held": 0, "invalid": 1}
-    assert dec["bytes"] == len(Ether() / V4) + len(Ether() / ARP()) + 5
+    assert dec["bytes"] == len(eth() / V4) + len(eth() / ARP()) + 5

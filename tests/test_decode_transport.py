@@ -2,19 +2,19 @@
 timestamps), UDP, ICMP and ICMPv6 — valid, truncated and with bad length fields."""
 import pytest
 from scapy.all import (ICMP, ICMPv6EchoReply, ICMPv6EchoRequest, ICMPv6ND_NS,
-                       ICMPv6DestUnreach, IP, TCP, UDP, Ether, IPv6, Raw)
+                       ICMPv6DestUnreach, IP, TCP, UDP, IPv6, Raw)
 
-from test_decode_helpers import cut, expect, expect_anomaly, patch, run1
+from test_decode_helpers import cut, eth, expect, expect_anomaly, patch, run1
 
 A, B = "192.0.2.10", "192.0.2.20"
 
 
 def v4(proto=None):
-    return Ether() / (IP(src=A, dst=B) if proto is None else IP(src=A, dst=B, proto=proto))
+    return eth() / (IP(src=A, dst=B) if proto is None else IP(src=A, dst=B, proto=proto))
 
 
 def v6():
-    return Ether() / IPv6(src="2001:db8::10", dst="2001:db8::20")
+    return eth() / IPv6(src="2001:db8::10", dst="2001:db8::20")
 
 
 # ---- TCP -----------------------------------------------------------------------------------
@@ -146,7 +146,7 @@ def test_icmpv6(trace):
 
 @pytest.mark.parametrize("n", [1, 4, 7])  # 0 bytes would be ipv6.zero_len_payload
 def test_icmpv6_truncated(trace, n):
-    pkt = Ether() / IPv6(src="2001:db8::10", dst="2001:db8::20", nh=58) / \
+    pkt = eth() / IPv6(src="2001:db8::10", dst="2001:db8::20", nh=58) / \
         Raw(bytes(ICMPv6EchoRequest())[:n])
     expect_anomaly(trace, pkt, "icmpv6.pkt_too_small", layers=["ethernet", "ipv6"])
 

@@ -4,10 +4,10 @@ limits. The innermost IP/transport fields win; each tunnel is listed outermost f
 header also comes truncated and malformed, with its exact anomaly."""
 import pytest
 from scapy.all import (GRE, GRE_PPTP, HDLC, ICMPv6EchoRequest, IP, PPP, UDP, Dot1AD, Dot1Q,
-                       Ether, IPv6, IPv6ExtHdrDestOpt, PPPoE, PPPoED, Raw, VXLAN)
+                       IPv6, IPv6ExtHdrDestOpt, PPPoE, PPPoED, Raw, VXLAN)
 from scapy.contrib.mpls import MPLS
 
-from test_decode_helpers import be16, be32, cut, expect, expect_anomaly, patch, run1
+from test_decode_helpers import be16, be32, cut, eth, expect, expect_anomaly, patch, run1
 
 OUT4 = dict(src="203.0.113.1", dst="203.0.113.2")
 OUT6 = dict(src="2001:db8:ffff::1", dst="2001:db8:ffff::2")
@@ -19,11 +19,11 @@ INNER6 = dict(INNER4, src_ip="fd00::1", dest_ip="fd00::2")
 
 
 def o4(proto=None):
-    return Ether() / (IP(**OUT4) if proto is None else IP(proto=proto, **OUT4))
+    return eth() / (IP(**OUT4) if proto is None else IP(proto=proto, **OUT4))
 
 
 def o6(nh=None):
-    return Ether() / (IPv6(**OUT6) if nh is None else IPv6(nh=nh, **OUT6))
+    return eth() / (IPv6(**OUT6) if nh is None else IPv6(nh=nh, **OUT6))
 
 
 def udp4(dport, sport=40000):
@@ -50,7 +50,7 @@ def test_gre_checksum_key_sequence(trace):
 
 
 def test_gre_transparent_ethernet_over_ipv6(trace):
-    pkt = o6() / GRE(proto=0x6558) / Ether() / Dot1Q(vlan=44) / IN4
+    pkt = o6() / GRE(proto=0x6558) / eth() / Dot1Q(vlan=44) / IN4
     rec = ok(trace, pkt, ["ethernet", "ipv6", "gre", "ethernet", "vlan", "ipv4", "udp"],
              ["gre", "vlan"])
     assert rec["vlan"] == [44]
@@ -109,7 +109,7 @@ def test_gre_bad_inner(trace):
 # ---- PPTP (enhanced GRE) -------------------------------------------------------------------
 
 def pptp(**kw):
-    return GRE_PPTP(seqnum_present=1, seqence_number=5, call_id=7, **kw)
+    return GRE_PPTP(seqnum_present=1, sequence_number=5, call_id=7, **kw)
 
 
 def test_pptp(trace):
@@ -157,28 +157,28 @@ LAYERS_ERSPAN = ["ethernet", "ipv4", "gre", "erspan", "ethernet", "ipv4", "udp"]
 
 
 def test_erspan_type1(trace):
-    ok(trace, o4() / GRE(proto=0x88be) / Ether() / IN4, LAYERS_ERSPAN, ["gre", "erspan"])
+    ok(trace, o4() / GRE(proto=0x88be) / eth() / IN4, LAYERS_ERSPAN, ["gre", "erspan"])
 
 
 def test_erspan_type2(trace):
     pkt = o4() / GRE(proto=0x88be, seqnum_present=1, sequence_number=1) / erspan2(10) / \
-        Ether() / IN4
+        eth() / IN4
     ok(trace, pkt, LAYERS_ERSPAN, ["gre", "erspan"])
 
 
 @pytest.mark.parametrize("o", [False, True])
 def test_erspan_type3(trace, o):
-    pkt = o4() / GRE(proto=0x22eb, seqnum_present=1) / erspan3(o) / Ether() / IN4
+    pkt = o4() / GRE(proto=0x22eb, seqnum_present=1) / erspan3(o) / eth() / IN4
     ok(trace, pkt, LAYERS_ERSPAN, ["gre", "erspan"])
 
 
 def test_erspan_malformed(trace):
     gre2 = GRE(proto=0x88be, seqnum_present=1)
-    expect_anomaly(trace, o4() / gre2 / erspan2(version=2) / Ether() / IN4,
+    expect_anomaly(trace, o4() / gre2 / erspan2(version=2) / eth() / IN4,
                    "erspan.unsupported_version", layers=["ethernet", "ipv4", "gre"])
     expect_anomaly(trace, o4() / gre2 / Raw(b"\x10\x00\x00"), "erspan.truncated")
     gre3 = GRE(proto=0x22eb, seqnum_present=1)
-    expect_anomaly(trace, o4() / gre3 / erspan3(version=1) / Ether() / IN4,
+    expect_anomaly(trace, o4() / gre3 / erspan3(version=1) / eth() / IN4,
                    "erspan.unsupported_version")
     expect_anomaly(trace, o4() / gre3 / Raw(bytes(erspan3(o=True))[:16]), "erspan.truncated")
     expect_anomaly(trace, o4() / gre2 / erspan2() / Raw(b"\0" * 10), "ethernet.truncated")
@@ -226,22 +226,22 @@ LAYERS_VXLAN = ["ethernet", "ipv4", "udp", "vxlan", "ethernet", "ipv4", "udp"]
 
 
 def test_vxlan(trace):
-    ok(trace, udp4(4789) / VXLAN(vni=4242) / Ether() / IN4, LAYERS_VXLAN, ["vxlan"])
+    ok(trace, udp4(4789) / VXLAN(vni=4242) / eth() / IN4, LAYERS_VXLAN, ["vxlan"])
 
 
 def test_vxlan_arp_inside(trace):
     from scapy.all import ARP
-    rec, _ = run1(trace, udp4(4789) / VXLAN(vni=1) / Ether() / ARP())
+    rec, _ = run1(trace, udp4(4789) / VXLAN(vni=1) / eth() / ARP())
     # the outer datagram is still IP
     expect(rec, layers=["ethernet", "ipv4", "udp", "vxlan", "ethernet", "arp"],
            tunnels=["vxlan"], dest_port=4789, proto="UDP")
 
 
 def test_vxlan_config(trace):
-    pkt = udp4(4789) / VXLAN(vni=1) / Ether() / IN4
+    pkt = udp4(4789) / VXLAN(vni=1) / eth() / IN4
     rec, _ = run1(trace, pkt, "--set", "decoder.vxlan.enabled=no")
     expect(rec, layers=["ethernet", "ipv4", "udp"], tunnels=[], dest_port=4789)
-    pkt = udp4(8472) / VXLAN(vni=1) / Ether() / IN4
+    pkt = udp4(8472) / VXLAN(vni=1) / eth() / IN4
     rec, _ = run1(trace, pkt, "--set", "decoder.vxlan.ports=8472")
     expect(rec, layers=LAYERS_VXLAN, tunnels=["vxlan"], **INNER4)
     rec, _ = run1(trace, pkt)
@@ -249,7 +249,7 @@ def test_vxlan_config(trace):
 
 
 def test_vxlan_malformed(trace):
-    expect_anomaly(trace, udp4(4789) / Raw(b"\x00\0\0\0\0\0\x01\0") / Ether() / IN4,
+    expect_anomaly(trace, udp4(4789) / Raw(b"\x00\0\0\0\0\0\x01\0") / eth() / IN4,
                    "vxlan.bad_flags", layers=["ethernet", "ipv4", "udp"])
     expect_anomaly(trace, udp4(4789) / Raw(b"\x08\0\0\0\0\0\x01"), "vxlan.truncated",
                    layers=["ethernet", "ipv4", "udp"])
@@ -267,14 +267,14 @@ def geneve(proto=0x6558, opt_words=0, version=0):
 
 def test_geneve(trace):
     layers = ["ethernet", "ipv4", "udp", "geneve", "ethernet", "ipv4", "udp"]
-    ok(trace, udp4(6081) / geneve() / Ether() / IN4, layers, ["geneve"])
-    ok(trace, udp4(6081) / geneve(opt_words=4) / Ether() / IN4, layers, ["geneve"])
+    ok(trace, udp4(6081) / geneve() / eth() / IN4, layers, ["geneve"])
+    ok(trace, udp4(6081) / geneve(opt_words=4) / eth() / IN4, layers, ["geneve"])
     ok(trace, udp4(6081) / geneve(proto=0x86dd, opt_words=2) / IN6,
        ["ethernet", "ipv4", "udp", "geneve", "ipv6", "udp"], ["geneve"], INNER6)
 
 
 def test_geneve_malformed(trace):
-    expect_anomaly(trace, udp4(6081) / geneve(version=1) / Ether() / IN4,
+    expect_anomaly(trace, udp4(6081) / geneve(version=1) / eth() / IN4,
                    "geneve.wrong_version", layers=["ethernet", "ipv4", "udp"])
     # 63 words of options announced, a few bytes present
     expect_anomaly(trace, udp4(6081) / Raw(b"\x3f\x00\x65\x58" + b"\0" * 20), "geneve.truncated")
@@ -390,62 +390,62 @@ def test_mpls_in_udp(trace):
 # ---- MPLS ----------------------------------------------------------------------------------
 
 def test_mpls_label_stack(trace):
-    pkt = Ether() / MPLS(label=16, s=0) / MPLS(label=17, s=1) / IN4
+    pkt = eth() / MPLS(label=16, s=0) / MPLS(label=17, s=1) / IN4
     rec = ok(trace, pkt, ["ethernet", "mpls", "ipv4", "udp"], ["mpls"])
     assert rec["ttl"] == 64
 
 
 def test_mpls_explicit_null_and_vlan(trace):
-    ok(trace, Ether() / Dot1Q(vlan=3) / MPLS(label=2, s=1) / IN6,
+    ok(trace, eth() / Dot1Q(vlan=3) / MPLS(label=2, s=1) / IN6,
        ["ethernet", "vlan", "mpls", "ipv6", "udp"], ["vlan", "mpls"], INNER6)
-    ok(trace, Ether() / MPLS(label=0, s=1) / IN4, ["ethernet", "mpls", "ipv4", "udp"], ["mpls"])
+    ok(trace, eth() / MPLS(label=0, s=1) / IN4, ["ethernet", "mpls", "ipv4", "udp"], ["mpls"])
 
 
 def test_mpls_ethernet_pseudowire(trace):
-    pkt = Ether() / MPLS(label=1000, s=1) / Raw(b"\0\0\0\0") / Ether() / IN4
+    pkt = eth() / MPLS(label=1000, s=1) / Raw(b"\0\0\0\0") / eth() / IN4
     ok(trace, pkt, ["ethernet", "mpls", "ethernet", "ipv4", "udp"], ["mpls"])
 
 
 def test_mpls_malformed(trace):
-    expect_anomaly(trace, Ether(type=0x8847) / MPLS(label=16, s=0) / MPLS(label=17, s=0),
+    expect_anomaly(trace, eth(type=0x8847) / MPLS(label=16, s=0) / MPLS(label=17, s=0),
                    "mpls.truncated", layers=["ethernet"])
-    expect_anomaly(trace, Ether(type=0x8847) / MPLS(label=16, s=1), "mpls.truncated",
+    expect_anomaly(trace, eth(type=0x8847) / MPLS(label=16, s=1), "mpls.truncated",
                    layers=["ethernet", "mpls"])
-    expect_anomaly(trace, Ether() / MPLS(label=5, s=1) / IN4, "mpls.bad_label",
+    expect_anomaly(trace, eth() / MPLS(label=5, s=1) / IN4, "mpls.bad_label",
                    layers=["ethernet"])
-    expect_anomaly(trace, Ether() / MPLS(label=3, s=0) / MPLS(label=20, s=1) / IN4,
+    expect_anomaly(trace, eth() / MPLS(label=3, s=0) / MPLS(label=20, s=1) / IN4,
                    "mpls.bad_label")
-    expect_anomaly(trace, Ether() / MPLS(label=20, s=1) / Raw(b"\x90" + b"\0" * 30),
+    expect_anomaly(trace, eth() / MPLS(label=20, s=1) / Raw(b"\x90" + b"\0" * 30),
                    "mpls.unknown_payload", outcome="non_ip", layers=["ethernet", "mpls"])
 
 
 # ---- PPPoE ---------------------------------------------------------------------------------
 
 def test_pppoe_session(trace):
-    ok(trace, Ether() / PPPoE(sessionid=0x10) / PPP(proto=0x0021) / IN4,
+    ok(trace, eth() / PPPoE(sessionid=0x10) / PPP(proto=0x0021) / IN4,
        ["ethernet", "pppoe", "ppp", "ipv4", "udp"], ["pppoe"])
-    ok(trace, Ether() / Dot1AD(vlan=7) / Dot1Q(vlan=8) / PPPoE() / PPP(proto=0x0057) / IN6,
+    ok(trace, eth() / Dot1AD(vlan=7) / Dot1Q(vlan=8) / PPPoE() / PPP(proto=0x0057) / IN6,
        ["ethernet", "vlan", "vlan", "pppoe", "ppp", "ipv6", "udp"], ["vlan", "pppoe"], INNER6)
 
 
 def test_pppoe_discovery_and_lcp_are_non_ip(trace):
-    t = trace([Ether() / PPPoED(code=0x09) / Raw(b"\x01\x01\x00\x00"),
-               Ether() / PPPoE() / PPP(proto=0xc021) / Raw(b"\x01\x01\x00\x04")], "--packets")
+    t = trace([eth() / PPPoED(code=0x09) / Raw(b"\x01\x01\x00\x00"),
+               eth() / PPPoE() / PPP(proto=0xc021) / Raw(b"\x01\x01\x00\x04")], "--packets")
     expect(t.packets[0], outcome="non_ip", layers=["ethernet", "pppoe"], tunnels=[])
     expect(t.packets[1], outcome="non_ip", layers=["ethernet", "pppoe", "ppp"], tunnels=["pppoe"])
     assert t.anomalies() == {}
 
 
 def test_pppoe_malformed(trace):
-    pkt = Ether() / PPPoE(sessionid=1) / PPP(proto=0x0021) / IN4
+    pkt = eth() / PPPoE(sessionid=1) / PPP(proto=0x0021) / IN4
     expect_anomaly(trace, patch(pkt, 14, b"\x21"), "pppoe.malformed", layers=["ethernet"])
     expect_anomaly(trace, patch(pkt, 15, b"\x09"), "pppoe.malformed")
     expect_anomaly(trace, patch(pkt, 18, be16(0)), "pppoe.malformed")
     expect_anomaly(trace, patch(pkt, 18, be16(900)), "pppoe.truncated")
     expect_anomaly(trace, cut(pkt, 19), "pppoe.truncated", layers=["ethernet"])
-    expect_anomaly(trace, Ether() / PPPoED(code=0x42), "pppoe.malformed")
-    expect_anomaly(trace, Ether() / PPPoED(len=100), "pppoe.truncated")
-    expect_anomaly(trace, Ether() / PPPoE() / Raw(b"\x00"), "ppp.truncated",
+    expect_anomaly(trace, eth() / PPPoED(code=0x42), "pppoe.malformed")
+    expect_anomaly(trace, eth() / PPPoED(len=100), "pppoe.truncated")
+    expect_anomaly(trace, eth() / PPPoE() / Raw(b"\x00"), "ppp.truncated",
                    layers=["ethernet", "pppoe"])
 
 
@@ -455,7 +455,7 @@ def nested_ipip(n):
     pkt = IN4
     for i in range(n):
         pkt = IP(src=f"10.9.{i}.1", dst=f"10.9.{i}.2") / pkt
-    return Ether() / pkt
+    return eth() / pkt
 
 
 def test_tunnel_depth_limit(trace):
@@ -468,7 +468,7 @@ def test_tunnel_depth_limit(trace):
 
 
 def test_too_many_layers(trace):
-    pkt = Ether() / IPv6(**OUT6)
+    pkt = eth() / IPv6(**OUT6)
     for i in range(3):
         for _ in range(8):
             pkt = pkt / IPv6ExtHdrDestOpt()

@@ -121,7 +121,7 @@ static const struct cfg_key SCHEMA[] = {
     STR("decoder.gre-udp.ports", "4754", "UDP ports carrying GRE"),
     BOOL("decoder.mpls-udp.enabled", "yes", "decode MPLS in UDP (RFC 7510)"),
     STR("decoder.mpls-udp.ports", "6635", "UDP ports carrying MPLS"),
-    INT("decoder.max-layers", "16", 1, 32, "most encapsulation layers decoded in one packet"),
+    INT("decoder.max-layers", "8", 1, 8, "most encapsulations (tunnels, tag stacks) decoded in one packet"),
 };
 
 const struct cfg_key *cfg_schema(size_t *count)

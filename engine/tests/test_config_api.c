@@ -59,7 +59,7 @@ static void test_defaults_and_sets(void)
     CHECK(osprey_config_size(cfg, "defrag.memcap") == 32ull << 20);
     CHECK(osprey_config_seconds(cfg, "defrag.timeout") == 120.0);
     CHECK(osprey_config_seconds(cfg, "flow-timeouts.tcp.established") == 600.0);
-    CHECK(osprey_config_int(cfg, "decoder.max-layers") == 16);
+    CHECK(osprey_config_int(cfg, "decoder.max-layers") == 8);
     CHECK(osprey_config_int(cfg, "flow.hash-seed") == 0);
     CHECK(!osprey_config_bool(cfg, "decoder.vxlan.enabled"));
     CHECK(osprey_config_bool(cfg, "decoder.teredo.enabled"));
