@@ -179,6 +179,44 @@ def test_syn_and_synack_retransmits(trace, tmp_path):
     assert events(t, at_end=True)[-1:] == ["end client CONN_END"]
 
 
+def test_syn_again_after_synack(trace, tmp_path):
+    """The SYN-ACK we saw never reached the client: it sends its SYN again (same ISN). A
+    retransmission, not an invalid SYN in an established connection."""
+    c = Conn()
+    c.c("S")
+    c.s("SA")
+    c.c("S", acknum=12345)   # a stale ACK field without the ACK flag, as real stacks leave it
+    c.s("SA")
+    c.c("A")
+    c.c("S", seq=777)        # another ISN now: invalid (RFC 5961)
+    t = run(trace, tmp_path, c)
+    assert events(t) == [
+        "1 client CONN_START", "1 client TCP_STATE_CHANGE", "1 server TCP_STATE_CHANGE",
+        "2 client TCP_STATE_CHANGE", "3 server REXMIT", "4 client REXMIT",
+        "5 server TCP_STATE_CHANGE",
+    ]
+    assert t.stats["tcp"]["invalid_state"] == 1
+
+
+def test_crossing_fins(trace, tmp_path):
+    """Both FINs left before either arrived; we saw the client's first, so the server looks
+    LAST_ACK → CLOSED to us while it really is CLOSING → TIME_WAIT and acknowledges the
+    client's FIN afterwards: still part of the connection, which ends once."""
+    c = Conn().handshake()
+    c.c("FA", off=0, ack=0)
+    c.s("FA", off=0, ack=0)
+    c.c("FA", off=0, ack=1)   # its FIN again, now acknowledging the server's
+    c.s("A", off=1, ack=1)
+    c.c("A", off=1, ack=1)
+    t = run(trace, tmp_path, c)
+    st = states(t)
+    assert st[5] == ("CLOSING", "LAST_ACK")
+    assert st[6] == ("CLOSING", "CLOSED")
+    assert st[7] == ("TIME_WAIT", "CLOSED")
+    assert [e for e in events(t) if "CONN_END" in e or "ORPHAN" in e] == ["7 client CONN_END"]
+    assert t.stats["tcp"]["invalid_state"] == 0
+
+
 @pytest.mark.parametrize("first", ["client", "server"])
 def test_half_close(trace, tmp_path, first):
     c = Conn().handshake()

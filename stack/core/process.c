@@ -60,6 +60,13 @@ static void run_raw(struct mon_ctx *ctx, struct mon_packet *p, struct mon_flow *
     }
 }
 
+/* A pure SYN on a TCP flow whose connection has ended (CONN_END raised) opens a new one. */
+static bool is_port_reuse(const struct mon_flow *f, const struct mon_packet *p)
+{
+    return p->proto == 6 && (f->mon_flags & FF_CONN_END) && f->forest &&
+           (p->tcp_flags & (MON_TH_SYN | MON_TH_ACK | MON_TH_RST)) == MON_TH_SYN;  /* pure SYN */
+}
+
 /* A new flow: its forest (from the scopes its first packet matches) and, for TCP, its
  * connection. Returns the built-in events the first packet raises at setup. */
 static uint32_t flow_setup(struct mon_ctx *ctx, struct mon_flow *f, int dir, struct mon_packet *p)
@@ -91,8 +98,15 @@ enum mon_decode_outcome mon_process(struct mon_ctx *ctx, struct mon_packet *p)
 
     struct mon_flow *f = NULL;
     int dir = MON_FLOW_TO_SERVER;
-    if (o == MON_DEC_IP)
+    if (o == MON_DEC_IP) {
+        if (p->proto == 6 && (p->tcp_flags & (MON_TH_SYN | MON_TH_ACK | MON_TH_RST)) == MON_TH_SYN &&
+            (f = mon_flow_find(ctx->ft, p, &dir)) && is_port_reuse(f, p)) {
+            /* a new connection on the ports of one that has closed: end the old flow (its
+             * record is written) so the SYN starts a flow of its own */
+            mon_flow_end_now(ctx->ft, f, MON_FLOW_END_EVICTED);
+        }
         f = mon_flow_handle(ctx->ft, p, &dir); /* may end an evicted flow first */
+    }
     ctx->cur = p;
     int snd = dir == MON_FLOW_TO_SERVER ? MON_SIDE_CLI : MON_SIDE_SVR;
     int rcv = snd ^ 1;
@@ -108,12 +122,19 @@ enum mon_decode_outcome mon_process(struct mon_ctx *ctx, struct mon_packet *p)
         setup = flow_setup(ctx, f, dir, p);
     bool tcp = p->proto == 6 && (f->mon_flags & FF_TCP_LIVE);
     uint32_t snd_bits = EV(MON_ON_PKT_IN) | setup;
-    if (p->proto == 6 && !tcp)
+    if (p->proto == 6 && !tcp) {
         snd_bits = EV(MON_ON_ORPHAN); /* a TCP flow whose connection was never picked up */
+        if (!setup)
+            ctx->tcp.stats.orphans++; /* tcp_conn_init counted the first one */
+    }
     if (tcp && !(f->tcp.side[snd].flags & MON_TCPF_STOPPED))
         snd_bits |= tcp_sender_update(&ctx->tcp, f, snd, p);
     if (snd_bits & EV(MON_ON_ORPHAN))
         snd_bits = EV(MON_ON_ORPHAN);
+    /* the sender's update ends the connection only when the receiver is not monitored;
+     * CONN_END is a receiver-side event all the same */
+    uint32_t late_end = snd_bits & EV(MON_ON_CONN_END);
+    snd_bits &= ~late_end;
     count_raised(ctx, snd_bits);
 
     /* 1. sender side */
@@ -122,7 +143,8 @@ enum mon_decode_outcome mon_process(struct mon_ctx *ctx, struct mon_packet *p)
     if (p->flags & MON_PKT_DROPPED)
         goto out;
     /* the packet-level events also reach receiver-side handlers, after the receiver update */
-    uint32_t rcv_bits = snd_bits & (EV(MON_ON_PKT_IN) | EV(MON_ON_ORPHAN) | EV(MON_ON_CONN_START));
+    uint32_t rcv_bits = (snd_bits & (EV(MON_ON_PKT_IN) | EV(MON_ON_ORPHAN) | EV(MON_ON_CONN_START))) |
+                        late_end;
     if (tcp && !(snd_bits & EV(MON_ON_ORPHAN)) && !(f->tcp.side[rcv].flags & MON_TCPF_STOPPED)) {
         /* 2. retransmission: before the receiver sees it, so a handler can still drop it */
         if (tcp_is_rexmit(&ctx->tcp, f, snd, p)) {
@@ -135,7 +157,7 @@ enum mon_decode_outcome mon_process(struct mon_ctx *ctx, struct mon_packet *p)
         /* 3. receiver side */
         rcv_bits |= tcp_receiver_update(&ctx->tcp, f, snd, p);
     }
-    if (!(f->mon_flags & FF_ONE_SIDED) && f->pkts[dir ^ 1] == 0 &&
+    if (!(f->mon_flags & FF_ONE_SIDED) && f->pkts[dir ^ 1] == 0 && !(p->proto == 6 && !tcp) &&
         f->pkts[dir] >= ctx->tcp.cfg.one_sided_pkts) {
         f->mon_flags |= FF_ONE_SIDED;
         rcv_bits |= EV(MON_ON_ONE_SIDED);
@@ -163,6 +185,9 @@ void core_flow_end(struct mon_flow *f, void *arg)
     enum core_phase saved_phase = ctx->phase;
     ctx->cur = NULL; /* an evicted flow ends while an unrelated packet is being processed */
     ctx->phase = PH_END;
+    /* a TCP flow that never became a connection was only ever ORPHAN packets: it has no
+     * connection to end */
+    bool orphan_only = f->proto == 6 && !(f->mon_flags & FF_TCP_LIVE);
     if (f->forest) {
         uint32_t bits = 0;
         if (f->end == MON_FLOW_END_TIMEOUT)
@@ -171,6 +196,8 @@ void core_flow_end(struct mon_flow *f, void *arg)
             bits |= EV(MON_ON_ONE_SIDED);
         if (!(f->mon_flags & FF_CONN_END))
             bits |= EV(MON_ON_CONN_END);
+        if (orphan_only)
+            bits = 0;
         f->mon_flags |= FF_CONN_END | FF_ONE_SIDED;
         count_raised(ctx, bits);
         core_run(ctx, f->forest, MON_HK_RCV, bits, f, MON_SIDE_CLI);

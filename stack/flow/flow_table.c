@@ -181,6 +181,23 @@ static void init_flow(struct mon_flow_table *t, struct mon_flow *f, const struct
     }
 }
 
+struct mon_flow *mon_flow_find(struct mon_flow_table *t, const struct mon_packet *p, int *dir)
+{
+    struct flow_key k;
+    if (!flow_key_from_packet(p, &k))
+        return NULL;
+    uint32_t hash = flow_key_hash(t, &k);
+    for (uint32_t idx = t->bucket[hash & t->bucket_mask]; idx; idx = flow_at(t, idx)->hnext) {
+        struct mon_flow *f = flow_at(t, idx);
+        int d;
+        if (f->hash == hash && (d = flow_key_match(f, &k)) >= 0) {
+            *dir = d;
+            return f;
+        }
+    }
+    return NULL;
+}
+
 struct mon_flow *mon_flow_handle(struct mon_flow_table *t, const struct mon_packet *p, int *dir)
 {
     struct flow_key k;
@@ -218,6 +235,18 @@ struct mon_flow *mon_flow_handle(struct mon_flow_table *t, const struct mon_pack
     flow_update_state(t, idx, p, d);
     *dir = d;
     return flow_at(t, idx);
+}
+
+void mon_flow_end_now(struct mon_flow_table *t, struct mon_flow *f, enum mon_flow_end why)
+{
+    /* records are not told their own index; a chunk scan is fine for this rare call */
+    for (uint32_t c = 0; c < t->nchunks; c++) {
+        struct mon_flow *base = t->chunk[c];
+        if (f >= base && f < base + FLOW_CHUNK_SIZE) {
+            flow_end(t, (c << FLOW_CHUNK_SHIFT) | (uint32_t)(f - base), why);
+            return;
+        }
+    }
 }
 
 const struct mon_flow_stats *mon_flow_stats(const struct mon_flow_table *t)

@@ -107,6 +107,12 @@ void mon_flow_expire(struct mon_flow_table *t, uint64_t now_us);
 /* End every flow (end of input). */
 void mon_flow_flush(struct mon_flow_table *t);
 
+/* The packet's flow if there is one, without creating or accounting anything. */
+struct mon_flow *mon_flow_find(struct mon_flow_table *t, const struct mon_packet *p, int *dir);
+
+/* End one flow now (e.g. a closed TCP connection whose ports are reused by a new SYN). */
+void mon_flow_end_now(struct mon_flow_table *t, struct mon_flow *f, enum mon_flow_end why);
+
 const struct mon_flow_stats *mon_flow_stats(const struct mon_flow_table *t);
 
 /* Symmetric keyed hash of a packet's flow key (exposed for unit tests). */

@@ -208,19 +208,14 @@ uint32_t reasm_skip_hole(struct tcp_ctx *t, struct mon_reasm *r, uint64_t to)
         return reasm_absorb(r);
     uint32_t ra = RA_GAP;
     t->stats.gaps++;
-    if (r->read == r->tail) {
+    /* The hole stays recorded while it is inside the buffer, so that nobody takes the ring
+     * bytes there for data. Too many holes: the oldest leaves the buffer with the bytes
+     * before it (unread ones are an outrun), as if the buffer were full. */
+    if (r->ngap == REASM_GAPS)
+        ra |= reasm_evict(t, r, r->gap[0].end);
+    r->gap[r->ngap++] = (struct reasm_gap){r->tail, to};
+    if (r->read == r->tail)
         r->read = to; /* the reader stands at the hole: it just goes on after it */
-    } else if (r->ngap < REASM_GAPS) {
-        r->gap[r->ngap++] = (struct reasm_gap){r->tail, to};
-    } else {
-        /* Too many holes ahead of a slow reader: the last one swallows the bytes between it
-         * and this one, which the reader loses (reported as an overwrite). */
-        r->gap[r->ngap - 1].end = to;
-        if (!r->overwritten)
-            t->stats.outruns++;
-        r->overwritten = true;
-        ra |= RA_OUTRUN;
-    }
     r->tail = to;
     if (r->tail - r->head > r->size)
         ra |= reasm_evict(t, r, r->tail - r->size);

@@ -3,7 +3,8 @@
  *
  * mon_peek reads in order from the read pointer and never crosses a skipped hole in one
  * call: it stops before it, and the next call continues after it (ERROR with MON_ERR_GAP has
- * already said bytes are missing; buf_info's read_off shows where). After an outrun the next
+ * already said bytes are missing; buf_info's read_off shows where). Holes stay recorded
+ * while they are inside the buffer, so mon_ppeek, MON_SO_FRAGS and comparisons skip them. After an outrun the next
  * call fails once with MON_EOVERWRITTEN; the read pointer already stands at the oldest byte
  * still held (mOS §4.3). mon_ppeek reads any held bytes, in order or not, already read or
  * not, and stops where held bytes stop.
@@ -31,14 +32,19 @@ ssize_t tcp_peek(struct tcp_ctx *t, struct mon_flow *f, int side, void *buf, siz
         r->overwritten = false;
         return MON_EOVERWRITTEN;
     }
-    /* jump the holes the reader has reached */
-    while (r->ngap && r->gap[0].at <= r->read) {
-        if (r->read < r->gap[0].end)
-            r->read = r->gap[0].end;
-        memmove(r->gap, r->gap + 1, (size_t)(r->ngap - 1) * sizeof r->gap[0]);
-        r->ngap--;
+    /* jump the holes the reader has reached; stop before the next one */
+    uint64_t lim = r->tail;
+    for (unsigned i = 0; i < r->ngap; i++) {
+        const struct reasm_gap *g = &r->gap[i];
+        if (g->end <= r->read)
+            continue;
+        if (g->at <= r->read) {
+            r->read = g->end;
+            continue;
+        }
+        lim = g->at;
+        break;
     }
-    uint64_t lim = r->ngap ? r->gap[0].at : r->tail;
     uint64_t n = lim - r->read;
     if (n > len)
         n = len;

@@ -122,8 +122,10 @@ bool tcp_after_end_ok(const struct mon_flow *f, int snd, const struct mon_packet
     if (k == TCP_K_FIN && (S->flags & MON_TCPF_FIN_SENT) &&
         seq_leq(p->tcp_seq + p->payload_len + 1u, S->snd_nxt))
         return true;
-    /* the final ACK (or its repeat) from the endpoint waiting in TIME_WAIT */
-    if (k == TCP_K_ACK && p->payload_len == 0 && S->state == MON_TCP_TIME_WAIT)
+    /* the final ACK (or its repeat): from the endpoint waiting in TIME_WAIT, or from one we
+     * saw close when FINs crossed (it was really in TIME_WAIT too) */
+    if (k == TCP_K_ACK && p->payload_len == 0 &&
+        (S->state == MON_TCP_TIME_WAIT || S->state == MON_TCP_CLOSED))
         return true;
     return false;
 }

@@ -94,14 +94,14 @@ struct reasm_piece {
     uint32_t own_len;
 };
 
-/* A skipped hole inside the in-order region that the reader has not passed yet. */
+/* A skipped hole inside the in-order region (kept until head passes it). */
 struct reasm_gap {
     uint64_t at, end;
 };
-#define REASM_GAPS 4
+#define REASM_GAPS 8
 
 /* The receive stream of one side: a ring of `size` bytes holding stream offsets
- * [head, head + size) at ring index off % size. [head, tail) is in order (less the gaps);
+ * [head, head + size) at ring index off % size. [head, tail) is in order less the gaps (sorted);
  * [read, tail) is what mon_peek has not returned; pieces hold out-of-order data above tail. */
 struct mon_reasm {
     uint8_t *ring;

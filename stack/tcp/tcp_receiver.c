@@ -22,6 +22,11 @@ static uint32_t acked_gap(struct tcp_ctx *t, struct mon_tcp_side *S, struct mon_
         return 0;
     if (!R->rbuf || (R->flags & MON_TCPF_DEPTH)) {
         R->rcv_off = (uint64_t)ack_off; /* not reassembling: just where its stream stands */
+        if (!R->rbuf && R->buf_size && !(R->flags & (MON_TCPF_DEPTH | MON_TCPF_NOMEM))) {
+            /* reassembly wanted, but the bytes went by before any reached us */
+            t->stats.gaps++;
+            return RA_GAP;
+        }
         return 0;
     }
     uint64_t upto = (uint64_t)ack_off;
@@ -194,8 +199,10 @@ uint32_t tcp_receiver_update(struct tcp_ctx *t, struct mon_flow *f, int snd, con
         nx = tcp_next_state(TCP_DIR_RCV, k, R->state);
     } else if (k == TCP_K_SYNACK) {
         nx = tcp_next_state(TCP_DIR_RCV, k, R->state);
-        /* a SYN-ACK moves R only if it acknowledges R's SYN */
-        if (nx < MON_TCP__STATE_COUNT && nx != R->state && p->tcp_ack != R->snd_nxt)
+        /* a SYN-ACK moves R only if it acknowledges R's SYN (and no more than R sent: data
+         * on the SYN may or may not be acknowledged) */
+        if (nx < MON_TCP__STATE_COUNT && nx != R->state &&
+            !(seq_gt(p->tcp_ack, R->isn) && seq_leq(p->tcp_ack, R->snd_nxt)))
             nx = TCP_S_INV;
     } else if (k == TCP_K_ACK || k == TCP_K_FIN) {
         if ((R->flags & MON_TCPF_ISN_KNOWN) && seq_geq(p->tcp_ack, R->snd_nxt))

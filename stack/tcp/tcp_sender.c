@@ -13,9 +13,10 @@ static void take_syn(struct mon_tcp_side *S, struct mon_tcp_side *R, const struc
                      enum tcp_kind k)
 {
     /* The first SYN sets the ISN; a SYN with another ISN replaces it while nothing but the
-     * SYN was sent (a new attempt). */
+     * SYN was sent and the endpoint is not synchronized (a new attempt). */
     if (!(S->flags & MON_TCPF_ISN_KNOWN) ||
-        (p->tcp_seq != S->isn && seq_leq(S->snd_nxt, S->isn + 1u))) {
+        (p->tcp_seq != S->isn && seq_leq(S->snd_nxt, S->isn + 1u) &&
+         S->state < MON_TCP_ESTABLISHED)) {
         S->isn = p->tcp_seq;
         S->snd_nxt = p->tcp_seq + 1u;
         S->snd_una = p->tcp_seq; /* its SYN is not acknowledged yet */
@@ -93,7 +94,12 @@ uint32_t tcp_sender_update(struct tcp_ctx *t, struct mon_flow *f, int snd, const
         v = TCP_PKT_RST_IGNORED;
         goto out;
     }
-    nx = tcp_next_state(TCP_DIR_SND, k, S->state);
+    if ((k == TCP_K_SYN || k == TCP_K_SYNACK) && S->state >= MON_TCP_ESTABLISHED &&
+        (S->flags & MON_TCPF_ISN_KNOWN) && p->tcp_seq != S->isn) {
+        nx = TCP_S_INV; /* a new ISN in a synchronized connection (RFC 5961 §4) */
+    } else {
+        nx = tcp_next_state(TCP_DIR_SND, k, S->state);
+    }
     if (nx == TCP_S_ASYNC)
         nx = t->cfg.async_oneside ? MON_TCP_ESTABLISHED : TCP_S_INV;
     if (nx == TCP_S_INV) {

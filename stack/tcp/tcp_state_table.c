@@ -14,8 +14,10 @@
  *  - a FIN packet is looked up twice in RCV: its ACK first (when it acknowledges all), then
  *    its FIN — so FIN+ACK in FIN_WAIT_1 goes through FIN_WAIT_2 to TIME_WAIT in one packet.
  * Before the table: a RST must be acceptable to its receiver (tcp_window.c) or it is
- * ignored; a SYN-ACK must acknowledge the receiver's SYN to move it; and after CONN_END only
- * retransmitted FINs and final ACKs are part of the connection (tcp_conn.c).
+ * ignored; a SYN or SYN-ACK from an endpoint already ESTABLISHED must carry its ISN (a
+ * retransmission) or it is invalid; a SYN-ACK must acknowledge the receiver's SYN to move
+ * it; and after CONN_END only retransmitted FINs and final ACKs are part of the connection
+ * (tcp_conn.c).
  *
  * When does the server move? On RECEIVING the client's SYN: LISTEN → SYN_RCVD (RFC 793's
  * passive open, as mOS does). Its SYN-ACK then changes nothing for it; the client becomes
@@ -47,8 +49,9 @@ static const uint8_t tcp_table[TCP_DIR__COUNT][TCP_K__COUNT][MON_TCP__STATE_COUN
                           * (simultaneous open; the client's SYN happened to be seen first) */
             [sSS] = sSM, /* SYN retransmitted */
             [sSR] = sSM, /* crossing SYNs: we saw the peer's SYN reach it before its own left */
-            [sES] = sIV, /* a SYN in a synchronized connection: RFC 5961 §4 says answer with a
-                          * challenge ACK and keep the connection — so it changes nothing */
+            [sES] = sSM, /* its SYN again (same ISN: a SYN with another one in a synchronized
+                          * state is invalid before the table, RFC 5961 §4): the SYN-ACK we saw
+                          * never reached it */
             [sF1] = sIV, [sF2] = sIV, [sCG] = sIV, [sTW] = sIV, [sCW] = sIV, [sLA] = sIV,
         },
         [TCP_K_SYNACK] = {
@@ -74,7 +77,8 @@ static const uint8_t tcp_table[TCP_DIR__COUNT][TCP_K__COUNT][MON_TCP__STATE_COUN
             [sLA] = sSM, /* FIN retransmitted */
         },
         [TCP_K_ACK] = {
-            [sCL] = sIV, /* a closed endpoint acknowledges nothing (final ACKs come from TIME_WAIT) */
+            [sCL] = sSM, /* it acknowledges the peer's FIN after its own close: the FINs
+                          * crossed, so it was really in CLOSING/TIME_WAIT, not LAST_ACK */
             [sLI] = sIV, /* a listener has no connection to acknowledge */
             [sSS] = sAO, /* it acknowledges a SYN-ACK we never saw: believable only when we see
                           * one direction of the traffic (async_oneside); else data before the

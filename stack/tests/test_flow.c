@@ -195,8 +195,28 @@ static void test_expired_flow_restarts(void)
     mon_flow_table_destroy(t);
 }
 
+static void test_find_and_end_now(void)
+{
+    struct mon_flow_cfg cfg;
+    mon_flow_cfg_defaults(&cfg);
+    struct ended e = {0};
+    struct mon_flow_table *t = mon_flow_table_create(&cfg, on_end, &e);
+    int dir;
+    struct mon_packet a = mk(1, 5, 2, 6, 6, 0x02, 1), back = mk(2, 6, 1, 5, 6, 0x12, 2);
+    CHECK(mon_flow_find(t, &a, &dir) == NULL); /* finding never creates */
+    struct mon_flow *f = mon_flow_handle(t, &a, &dir);
+    CHECK(mon_flow_find(t, &back, &dir) == f && dir == MON_FLOW_TO_CLIENT);
+    CHECK_EQ_U(f->pkts[1], 0); /* ... nor accounts */
+    mon_flow_end_now(t, f, MON_FLOW_END_EVICTED);
+    CHECK_EQ_U(e.n, 1);
+    CHECK_EQ_U(e.why[0], MON_FLOW_END_EVICTED);
+    CHECK(mon_flow_find(t, &a, &dir) == NULL);
+    mon_flow_table_destroy(t);
+}
+
 int main(void)
 {
+    test_find_and_end_now();
     test_expired_flow_restarts();
     test_hash_symmetry();
     test_keyed();

@@ -103,6 +103,19 @@ static void test_gap_acked(void)
     CHECK_EQ_U(tc_read(&c, SVR, b, sizeof b), 4);
     CHECK(strcmp(b, "ccdd") == 0);
     CHECK_EQ_U(c.t.stats.gaps, 1);
+    /* the hole is still no data: not listed, not readable by offset, not compared */
+    struct mon_frag fr0[4];
+    CHECK_EQ_U(frags(&c, SVR, fr0, 4), 2);
+    CHECK(fr0[0].off == 0 && fr0[0].len == 2 && fr0[1].off == 4 && fr0[1].len == 4);
+    CHECK_EQ_U(tcp_ppeek(&c.t, &c.f, SVR, b, 4, 2), MON_ERANGE);
+    CHECK_EQ_U(tcp_ppeek(&c.t, &c.f, SVR, b, 4, 0), 2);
+    struct ph r0 = cdata_ph(&c, 1, "aXc");
+    CHECK(r0.rx);
+    CHECK_EQ_U(c.t.stats.rexmit_diff, 0); /* 'a' and 'c' match; 'X' fell in the hole */
+    struct mon_buf_info bi0;
+    size_t bl = sizeof bi0;
+    tcp_getsockopt(&c.t, &c.f, SVR, MON_SO_BUF_INFO, &bi0, &bl);
+    CHECK_EQ_U(bi0.held, 6);
     tc_free(&c);
 
     /* a reader behind the hole: it reads up to it, then after it */
@@ -132,6 +145,44 @@ static void test_gap_acked(void)
     CHECK_EQ_U(cdata(&c, 10, "xy"), EV_DATA | EV_ERR);
     CHECK_EQ_U(tc_read(&c, SVR, b, sizeof b), 4);
     CHECK(strcmp(b, "12xy") == 0);
+    tc_free(&c);
+}
+
+static void test_many_gaps(void)
+{
+    /* more holes than remembered, with a reader that does not read: the oldest leaves the
+     * buffer with the bytes before it (an outrun) */
+    struct tconn c;
+    est(&c, NULL);
+    for (int i = 0; i < 10; i++) {
+        char d[3] = {(char)('a' + i), (char)('a' + i), 0};
+        uint64_t off = (uint64_t)i * 4;
+        sack(&c, off + 2 + 2); /* acknowledged past the hole after it */
+        uint32_t ev = cdata(&c, off, d);
+        CHECK(ev & EV_DATA);
+    }
+    CHECK_EQ_U(c.t.stats.gaps, 10);
+    CHECK_EQ_U(tc_err(&c, SVR), MON_ERR_GAP | MON_ERR_OUTRUN);
+    char b[64];
+    CHECK_EQ_U(tcp_peek(&c.t, &c.f, SVR, b, sizeof b), MON_EOVERWRITTEN);
+    CHECK_EQ_U(tc_read(&c, SVR, b, sizeof b), 16);
+    CHECK(strcmp(b, "ccddeeffgghhiijj") == 0);
+    tc_free(&c);
+}
+
+static void test_gap_before_any_buffer(void)
+{
+    /* the first bytes were lost by the capture and acknowledged: a gap, then the stream */
+    struct tconn c;
+    est(&c, NULL);
+    sack(&c, 5);
+    CHECK_EQ_U(cdata(&c, 5, "world"), EV_ERR | EV_DATA);
+    CHECK_EQ_U(tc_err(&c, SVR), MON_ERR_GAP);
+    char b[16];
+    CHECK_EQ_U(tc_read(&c, SVR, b, sizeof b), 5);
+    struct mon_frag fr[2];
+    CHECK_EQ_U(frags(&c, SVR, fr, 2), 1);
+    CHECK(fr[0].off == 5 && fr[0].len == 5);
     tc_free(&c);
 }
 
@@ -749,6 +800,8 @@ int main(void)
 {
     test_order_and_holes();
     test_gap_acked();
+    test_many_gaps();
+    test_gap_before_any_buffer();
     test_gap_at_close();
     test_gap_max_frags();
     test_rexmit();

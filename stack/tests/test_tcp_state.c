@@ -173,6 +173,17 @@ static void test_syn_rexmits(void)
     CHECK_EQ_U(c.t.stats.rexmit, 3);
     CHECK_EQ_U(c.t.stats.invalid_state, 0);
     tc_free(&c);
+
+    /* the SYN-ACK we saw never reached the client: it sends its SYN again */
+    tc_init(&c, NULL);
+    tc_pkt(&c, CLI, F_S, 100, 0, NULL, 0);
+    tc_pkt(&c, SVR, F_S | F_A, 900, 101, NULL, 0);
+    PH(tc_pkt(&c, CLI, F_S, 100, 0, NULL, 0), 0, 1, 0);
+    PH(tc_pkt(&c, SVR, F_S | F_A, 900, 101, NULL, 0), 0, 1, 0);
+    PH(tc_pkt(&c, CLI, F_A, 101, 901, NULL, 0), 0, 0, EV_SC);
+    ST(&c, ESTABLISHED, ESTABLISHED);
+    CHECK_EQ_U(c.t.stats.invalid_state, 0);
+    tc_free(&c);
 }
 
 static void test_rst(void)
@@ -389,7 +400,7 @@ static void test_invalid(void)
     struct tconn c;
     tc_init(&c, NULL);
     tc_handshake(&c, 100, 900);
-    /* a SYN inside the connection, SYN+FIN, FIN without ACK: ignored and counted */
+    /* a SYN with a new ISN inside the connection, SYN+FIN, FIN without ACK: ignored */
     PH(tc_pkt(&c, CLI, F_S, 5555, 0, NULL, 0), 0, 0, 0);
     PH(tc_pkt(&c, CLI, F_S | F_F, 101, 0, NULL, 0), 0, 0, 0);
     PH(tc_pkt(&c, CLI, F_F, 101, 0, NULL, 0), 0, 0, 0);
@@ -403,6 +414,49 @@ static void test_invalid(void)
     PH(tc_pkt(&c, SVR, F_S | F_A, 900, 555, NULL, 0), 0, 0, 0);
     ST(&c, SYN_SENT, SYN_RCVD);
     CHECK_EQ_U(c.t.stats.invalid_state, 1);
+    tc_free(&c);
+}
+
+static void test_syn_with_data(void)
+{
+    /* data on the SYN (TCP Fast Open): in the stream at offset 0; the SYN-ACK may or may
+     * not acknowledge it */
+    struct tconn c;
+    tc_init(&c, NULL);
+    PH(tc_pkt(&c, CLI, F_S, 100, 0, "tfo", 3), EV_START | EV_SC, 0, EV_SC | EV_DATA);
+    PH(tc_pkt(&c, SVR, F_S | F_A, 900, 104, NULL, 0), 0, 0, EV_SC);
+    PH(tc_pkt(&c, CLI, F_A, 104, 901, "!", 1), 0, 0, EV_SC | EV_DATA);
+    char buf[8];
+    CHECK_EQ_U(tc_read(&c, SVR, buf, sizeof buf), 4);
+    CHECK(strcmp(buf, "tfo!") == 0);
+    tc_free(&c);
+    tc_init(&c, NULL);
+    tc_pkt(&c, CLI, F_S, 100, 0, "tfo", 3);
+    PH(tc_pkt(&c, SVR, F_S | F_A, 900, 101, NULL, 0), 0, 0, EV_SC); /* SYN only */
+    PH(tc_pkt(&c, SVR, F_S | F_A, 900, 105, NULL, 0), 0, 1, 0);     /* too much: no move */
+    CHECK_EQ_U(c.t.stats.invalid_state, 0);
+    tc_free(&c);
+}
+
+static void test_crossing_fins(void)
+{
+    /* each side sent its FIN before getting the other's; we saw the client's first, so we
+     * take the server for LAST_ACK → CLOSED, while it really goes CLOSING → TIME_WAIT and
+     * acknowledges the client's FIN from there */
+    struct tconn c;
+    tc_init(&c, NULL);
+    tc_handshake(&c, 100, 900);
+    tc_pkt(&c, CLI, F_F | F_A, 101, 901, NULL, 0);
+    tc_pkt(&c, SVR, F_F | F_A, 901, 101, NULL, 0);
+    ST(&c, CLOSING, LAST_ACK);
+    PH(tc_pkt(&c, CLI, F_F | F_A, 101, 902, NULL, 0), 0, 1, EV_SC);  /* FIN again, acking */
+    ST(&c, CLOSING, CLOSED);
+    PH(tc_pkt(&c, SVR, F_A, 902, 102, NULL, 0), 0, 0, EV_SC | EV_END);
+    ST(&c, TIME_WAIT, CLOSED);
+    PH(tc_pkt(&c, CLI, F_A, 102, 902, NULL, 0), 0, 0, 0);  /* after the end: normal */
+    PH(tc_pkt(&c, SVR, F_A, 902, 102, NULL, 0), 0, 0, 0);
+    CHECK_EQ_U(c.t.stats.invalid_state, 0);
+    CHECK_EQ_U(c.t.stats.orphans, 0);
     tc_free(&c);
 }
 
@@ -441,6 +495,8 @@ int main(void)
     test_window();
     test_stop_monitor();
     test_invalid();
+    test_syn_with_data();
+    test_crossing_fins();
     test_names_defaults();
     return unit_report("test_tcp_state");
 }
