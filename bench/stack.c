@@ -87,7 +87,7 @@ static int load(const char *path, struct frame **frames, size_t *n, size_t *cap,
 }
 
 static double run_mode(const char *mode, struct frame *frames, size_t n, struct app *a,
-                       uint64_t *flows, uint64_t *reasm_peak)
+                       uint64_t *flows, uint64_t *reasm_peak, struct mon_tcp_stats *ts)
 {
     struct mon_engine_cfg cfg;
     mon_engine_cfg_defaults(&cfg);
@@ -114,6 +114,7 @@ static double run_mode(const char *mode, struct frame *frames, size_t n, struct 
     double dt = now_s() - t0;
     *flows = mon_flow_stats(mon_ctx_flows(ctx))->created;
     *reasm_peak = mon_ctx_tcp_stats(ctx)->reasm_memuse_peak;
+    *ts = *mon_ctx_tcp_stats(ctx);
     mon_ctx_destroy(ctx);
     mon_engine_destroy(eng);
     return dt;
@@ -146,15 +147,21 @@ int main(int argc, char **argv)
         double best = 1e99;
         struct app a = {0, 0, 0};
         uint64_t flows = 0, peak = 0;
+        struct mon_tcp_stats ts;
+        memset(&ts, 0, sizeof ts);
         for (int r = 0; r < rounds; r++) {
             memset(&a, 0, sizeof a);
-            double dt = run_mode(modes[m], frames, n, &a, &flows, &peak);
+            double dt = run_mode(modes[m], frames, n, &a, &flows, &peak, &ts);
             if (dt < best)
                 best = dt;
         }
         printf("%-9s %.3f s  %.2f Mpkt/s  %.2f Gbit/s  flows %llu  reassembled %.1f MB  "
                "buffers peak %.1f MB\n", modes[m], best, n / best / 1e6, bytes * 8 / best / 1e9,
                (unsigned long long)flows, a.bytes / 1e6, peak / 1e6);
+        printf("          tcp: sessions %llu, buffer memcap hits %llu, gaps %llu, out of window %llu, "
+               "outruns %llu\n", (unsigned long long)ts.sessions, (unsigned long long)ts.memcap_hits,
+               (unsigned long long)ts.gaps, (unsigned long long)ts.out_of_window,
+               (unsigned long long)ts.outruns);
     }
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);

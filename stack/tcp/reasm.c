@@ -11,9 +11,11 @@
  * Skipping a hole moves tail over bytes that never came (a gap): if the reader has not got
  * there yet, the hole is remembered so that mon_peek stops at it, then jumps it.
  *
- * Memory: the ring and this record are allocated once per side (lazily, on its first data)
- * and on resize; the piece array grows by doubling and never shrinks. All of it is charged to
- * the context's memcap.
+ * Memory: the ring and this record are allocated per side on its first data, the ring at
+ * REASM_INITIAL bytes; it doubles (reasm_resize) when data would not fit, up to the side's
+ * buffer size, before anything is forgotten. Most streams are short, so most flows never pay
+ * for a full buffer. The piece array grows by doubling and never shrinks. All of it is charged
+ * to the context's memcap.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -35,10 +37,11 @@ void tcp_mem_give(struct tcp_ctx *t, uint64_t bytes)
     t->stats.reasm_memuse -= bytes < t->stats.reasm_memuse ? bytes : t->stats.reasm_memuse;
 }
 
-struct mon_reasm *reasm_new(struct tcp_ctx *t, uint32_t size, uint64_t start)
+struct mon_reasm *reasm_new(struct tcp_ctx *t, uint32_t max, uint64_t start)
 {
-    if (size == 0)
+    if (max == 0)
         return NULL;
+    uint32_t size = max < REASM_INITIAL ? max : REASM_INITIAL;
     uint64_t cost = sizeof(struct mon_reasm) + (uint64_t)size;
     if (!tcp_mem_take(t, cost))
         return NULL;
@@ -51,6 +54,7 @@ struct mon_reasm *reasm_new(struct tcp_ctx *t, uint32_t size, uint64_t start)
     }
     r->ring = ring;
     r->size = size;
+    r->max = max;
     r->head = r->read = r->tail = start;
     return r;
 }

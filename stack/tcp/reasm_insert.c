@@ -71,6 +71,18 @@ static void trim_in_order(struct mon_reasm *r, uint64_t *s, uint64_t e,
 static uint32_t make_room(struct tcp_ctx *t, struct mon_reasm *r, uint64_t s, uint64_t e)
 {
     uint32_t ra = 0;
+    if (e > r->read + r->size && r->size < r->max) {
+        /* Unread bytes would have to go: grow first, doubling until [read, e) fits or the
+         * side's buffer size is reached. Bytes already read are forgotten before the ring
+         * grows for them. */
+        uint64_t want = r->size;
+        while (want < e - r->read && want < r->max)
+            want *= 2;
+        uint32_t grow_ra;
+        if (reasm_resize(t, r, want < r->max ? (uint32_t)want : r->max, &grow_ra) == MON_OK)
+            ra |= grow_ra;
+        /* without memory the ring stays as it is and old bytes make room instead */
+    }
     while (e > r->head + r->size) {
         uint64_t need = e - r->size;
         if (need <= r->tail) {

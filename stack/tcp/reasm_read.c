@@ -138,7 +138,7 @@ void reasm_info(const struct mon_reasm *r, struct mon_buf_info *bi)
     bi->head_off = r->head;
     bi->read_off = r->read;
     bi->tail_off = r->tail;
-    bi->size = r->size;
+    bi->size = r->max; /* the capacity it may grow to; the ring is allocated on demand */
     uint64_t held = r->tail - r->head;
     for (unsigned i = 0; i < r->ngap; i++)
         held -= r->gap[i].end - r->gap[i].at;

@@ -99,13 +99,15 @@ struct reasm_gap {
     uint64_t at, end;
 };
 #define REASM_GAPS 8
+#define REASM_INITIAL 4096  /* first ring size of a side; doubles up to its buffer size */
 
 /* The receive stream of one side: a ring of `size` bytes holding stream offsets
  * [head, head + size) at ring index off % size. [head, tail) is in order less the gaps (sorted);
  * [read, tail) is what mon_peek has not returned; pieces hold out-of-order data above tail. */
 struct mon_reasm {
     uint8_t *ring;
-    uint32_t size;
+    uint32_t size;              /* bytes in the ring now */
+    uint32_t max;               /* the side's buffer size: the ring doubles up to it on demand */
     uint32_t npc, cap;          /* pieces used / allocated */
     uint64_t head, read, tail;
     struct reasm_piece *pc;     /* sorted, disjoint, all above tail; grows by doubling */

@@ -106,11 +106,15 @@ int tcp_setsockopt(struct tcp_ctx *t, struct mon_flow *f, int side, enum mon_soc
                 s->rbuf = NULL;
             }
         } else if (s->rbuf) {
-            uint32_t ra;
-            if ((rc = reasm_resize(t, s->rbuf, v, &ra)) != MON_OK)
-                return rc; /* MON_ENOMEM: the old buffer stays as it was */
-            if (ra & RA_OUTRUN)
-                s->err_bits |= MON_ERR_OUTRUN;
+            /* a larger size is grown into on demand; a smaller one applies now */
+            if (v < s->rbuf->size) {
+                uint32_t ra;
+                if ((rc = reasm_resize(t, s->rbuf, v, &ra)) != MON_OK)
+                    return rc; /* MON_ENOMEM: the old buffer stays as it was */
+                if (ra & RA_OUTRUN)
+                    s->err_bits |= MON_ERR_OUTRUN;
+            }
+            s->rbuf->max = v;
         }
         s->buf_size = v; /* without a buffer yet: used when its first data comes */
         return MON_OK;

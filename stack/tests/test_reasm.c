@@ -82,7 +82,9 @@ static void test_order_and_holes(void)
     CHECK_EQ_U(tcp_ppeek(&c.t, &c.f, SVR, b, 3, 3), 3);
     CHECK(memcmp(b, "ABB", 3) == 0);
     CHECK_EQ_U(c.t.stats.gaps, 0);
-    CHECK(c.t.stats.reasm_memuse > 65536);
+    /* buffers start small and grow on demand: 20 bytes cost the first ring, not 64 KiB */
+    CHECK(c.t.stats.reasm_memuse > REASM_INITIAL);
+    CHECK(c.t.stats.reasm_memuse < REASM_INITIAL + 1024);
     tc_free(&c);
     CHECK_EQ_U(c.t.stats.reasm_memuse, 0);
 }
@@ -598,11 +600,33 @@ static void test_no_buffer(void)
     tc_free(&c);
 }
 
+static void test_ring_grows_on_demand(void)
+{
+    struct tconn c;
+    est(&c, NULL);
+    static char big[20001];
+    memset(big, 'g', 20000);
+    big[20000] = 0;
+    uint64_t before = c.t.stats.reasm_memuse;
+    CHECK_EQ_U(cdata(&c, 0, "head"), EV_DATA);
+    CHECK(c.t.stats.reasm_memuse - before < REASM_INITIAL + 1024);
+    /* 20 KB unread: the ring doubles to 32 KiB instead of overwriting anything */
+    CHECK_EQ_U(cdata(&c, 4, big), EV_DATA);
+    CHECK_EQ_U(c.f.tcp.side[SVR].rbuf->size, 32768);
+    CHECK_EQ_U(c.t.stats.outruns, 0);
+    char b[8];
+    CHECK_EQ_U(tcp_peek(&c.t, &c.f, SVR, b, 5), 5);
+    CHECK(memcmp(b, "headg", 5) == 0);
+    tc_free(&c);
+    CHECK_EQ_U(c.t.stats.reasm_memuse, 0);
+}
+
 static void test_memcap(void)
 {
     struct mon_tcp_cfg cfg;
     mon_tcp_cfg_defaults(&cfg);
-    cfg.memcap = 70000; /* one 64 KiB buffer fits, two do not */
+    /* one side's first ring fits, a second does not */
+    cfg.memcap = sizeof(struct mon_reasm) + REASM_INITIAL + REASM_INITIAL / 2;
     struct tconn c;
     est(&c, &cfg);
     CHECK_EQ_U(cdata(&c, 0, "abc"), EV_DATA);
@@ -798,6 +822,7 @@ static void test_policy_lookup(void)
 
 int main(void)
 {
+    test_ring_grows_on_demand();
     test_order_and_holes();
     test_gap_acked();
     test_many_gaps();
