@@ -1,13 +1,15 @@
 /* main.c — the osprey program: parse the command line, load the configuration, run a mode.
  *
- * Modes so far: --dump-config. Packet modes (-r FILE, -i IFACE) and rule testing (-T) come
- * next; each becomes one branch in run() fed by the same loaded configuration.
+ * Modes: --dump-config, -T (rule check; with --dump-chains the compiled UDE forest),
+ * --dump-rules, -r FILE|DIR (offline detection, run_offline.c). Live capture (-i) comes next;
+ * each mode is one branch in run() fed by the same loaded configuration.
  */
 #include <stdio.h>
 
 #include "options.h"
 #include "osprey_config.h"
 #include "osprey_rules.h"
+#include "run_offline.h"
 
 static int dump_config(const struct osprey_config *cfg)
 {
@@ -23,6 +25,8 @@ static int run(const struct osprey_options *opts, const struct osprey_config *cf
 {
     if (opts->dump_config)
         return dump_config(cfg);
+    if (opts->test_rules && opts->dump_chains)
+        return osprey_dump_chains(opts, cfg);
     if (opts->test_rules)
         return osprey_rules_check(cfg, opts->rule_files, opts->nrule_files, stdout) == 0
                    ? OSPREY_EXIT_OK
@@ -31,6 +35,8 @@ static int run(const struct osprey_options *opts, const struct osprey_config *cf
         return osprey_rules_dump(cfg, opts->rule_files, opts->nrule_files, stdout) == 0
                    ? OSPREY_EXIT_OK
                    : OSPREY_EXIT_FAILURE;
+    if (opts->read_path)
+        return osprey_run_offline(opts, cfg);
     fprintf(stderr, "osprey: nothing to do: no mode given (--dump-config)\n"
                     "Try 'osprey --help' for more information.\n");
     return OSPREY_EXIT_USAGE;

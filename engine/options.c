@@ -10,7 +10,7 @@
 #endif
 
 /* Options with no short letter get ids above any character. */
-enum { OPT_SET = 256, OPT_DUMP_CONFIG, OPT_DUMP_RULES };
+enum { OPT_SET = 256, OPT_DUMP_CONFIG, OPT_DUMP_RULES, OPT_DUMP_CHAINS, OPT_RUNMODE };
 
 struct opt_def {
     const char *name;
@@ -33,6 +33,16 @@ static const struct opt_def OPTIONS[] = {
      "check the rules and exit: rejected rules and a summary; status 0 if all load"},
     {"dump-rules", OPT_DUMP_RULES, no_argument, NULL,
      "print every rule read as one JSON object per line and exit"},
+    {"dump-chains", OPT_DUMP_CHAINS, no_argument, NULL,
+     "with -T: print the UDE forest the rules compile into, and its sharing"},
+    {"read", 'r', required_argument, "FILE|DIR",
+     "read a capture (or every file of DIR in name order) and write LOGDIR/eve.json"},
+    {"log-dir", 'l', required_argument, "DIR",
+     "directory for eve.json (default: default-log-dir)"},
+    {"checksums", 'k', required_argument, "none|all",
+     "checksum validation (overrides pcap-file.checksum-checks)"},
+    {"runmode", OPT_RUNMODE, required_argument, "single|workers",
+     "threading of the packet mode (offline: one worker either way)"},
     {"version", 'V', no_argument, NULL, "print the version and exit"},
     {"help", 'h', no_argument, NULL, "print this help and exit"},
 };
@@ -115,6 +125,30 @@ enum osprey_options_result osprey_options_parse(struct osprey_options *opts, int
             break;
         case OPT_DUMP_RULES:
             opts->dump_rules = true;
+            break;
+        case OPT_DUMP_CHAINS:
+            opts->dump_chains = true;
+            break;
+        case 'r':
+            opts->read_path = optarg;
+            break;
+        case 'l':
+            opts->log_dir = optarg;
+            break;
+        case 'k':
+            if (strcmp(optarg, "none") && strcmp(optarg, "all")) {
+                fprintf(err, "%s: -k takes 'none' or 'all', not '%s'\n", prog, optarg);
+                goto bad;
+            }
+            opts->checksums = optarg;
+            break;
+        case OPT_RUNMODE:
+            if (strcmp(optarg, "single") && strcmp(optarg, "workers")) {
+                fprintf(err, "%s: --runmode takes 'single' or 'workers', not '%s'\n", prog,
+                        optarg);
+                goto bad;
+            }
+            opts->runmode = optarg;
             break;
         case 'V':
             fprintf(out, "osprey %s\n", OSPREY_VERSION);

@@ -26,6 +26,11 @@ struct osprey_options {
     int nrule_files;
     bool test_rules;         /* -T */
     bool dump_rules;         /* --dump-rules */
+    bool dump_chains;        /* --dump-chains (with -T) */
+    const char *read_path;   /* -r FILE|DIR: offline mode */
+    const char *log_dir;     /* -l DIR; NULL = default-log-dir */
+    const char *checksums;   /* -k none|all; NULL = the configuration's */
+    const char *runmode;     /* --runmode single|workers */
 };
 
 enum osprey_options_result {

@@ -1,13 +1,19 @@
 #!/usr/bin/env bash
-# Fresh machine to first results: install what is missing, build, make the demo capture and
-# run Osprey on it. (Until detection lands, Osprey's job on a capture is osprey-trace's flow
-# summary; this script then switches to `osprey -r` with the bundled rules.)
+# Fresh machine to first alerts: install what is missing, build, make the demo capture and run
+# Osprey on it with the bundled demo rules (etc/rules/osprey-demo.rules), then show the alerts
+# it wrote to build/demo-logs/eve.json and the flows libmon saw.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash tools/install-deps.sh
 cmake -S . -B build -G Ninja >/dev/null
 ninja -C build
 python3 tools/make-demo-pcap.py build/demo.pcap
-echo "== osprey-trace -r build/demo.pcap: one line per flow, then stats =="
-build/bin/osprey-trace -r build/demo.pcap > build/demo.json
-python3 tools/flow-summary.py build/demo.json
+mkdir -p build/demo-logs
+rm -f build/demo-logs/eve.json
+echo "== osprey -r build/demo.pcap -S etc/rules/osprey-demo.rules -l build/demo-logs =="
+build/bin/osprey -c etc/osprey.yaml -r build/demo.pcap -S etc/rules/osprey-demo.rules -l build/demo-logs
+echo "== alerts (build/demo-logs/eve.json) =="
+python3 tools/alert-summary.py build/demo-logs/eve.json
+echo "== flows (osprey-trace) =="
+build/bin/osprey-trace -r build/demo.pcap > build/demo-flows.json
+python3 tools/flow-summary.py build/demo-flows.json

@@ -219,6 +219,18 @@ int osprey_stack_cfg_load(const struct osprey_config *c, struct osprey_stack_cfg
     return err ? -1 : 0;
 }
 
+void osprey_stack_cfg_engine(const struct osprey_stack_cfg *s, const char *checksums,
+                             struct mon_engine_cfg *out)
+{
+    mon_engine_cfg_defaults(out);
+    out->decode = s->decode;
+    out->defrag = s->defrag;
+    out->flow = s->flow;
+    out->tcp = s->tcp;
+    if (checksums)
+        out->decode.checksum_mode = !strcmp(checksums, "all") ? MON_CSUM_ALL : MON_CSUM_NONE;
+}
+
 void osprey_stack_cfg_release(struct osprey_stack_cfg *s)
 {
     free(s->hosts);

@@ -6,6 +6,7 @@
 
 #include <stdio.h>
 
+#include "mon.h"
 #include "mon_decode.h"
 #include "mon_defrag.h"
 #include "mon_flow.h"
@@ -24,6 +25,12 @@ struct osprey_stack_cfg {
 /* Returns 0, or -1 after printing "ORIGIN: KEY: what is wrong" to diag. */
 int osprey_stack_cfg_load(const struct osprey_config *c, struct osprey_stack_cfg *out, FILE *diag);
 void osprey_stack_cfg_release(struct osprey_stack_cfg *s);
+
+/* The engine configuration for these settings; checksums is -k's word ("none", "all") or NULL
+ * to keep pcap-file.checksum-checks. The policy tables still point into s: create the engine
+ * (which copies them) before releasing s. */
+void osprey_stack_cfg_engine(const struct osprey_stack_cfg *s, const char *checksums,
+                             struct mon_engine_cfg *out);
 
 /* Parse "80", "[80, 8080]" or "[80,8080]" into a 0-terminated array of at most max-1 ports. */
 int osprey_parse_port_list(const char *s, uint16_t *ports, size_t max);

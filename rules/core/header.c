@@ -1,6 +1,8 @@
 /* header.c — actions and protocols of the three dialects. */
 #include "header.h"
 
+#include <string.h>
+
 #include "text.h"
 
 static const char *const ACTIONS[] = {
@@ -51,6 +53,17 @@ static const struct {
     {"ftps", NULL}, {"x11", NULL}, {"finger", NULL}, {"rsh", NULL}, {"rlogin", NULL},
     {"vnc", NULL}, {"mysql", NULL}, {"oracle", NULL}, {"mssql", NULL}, {"postgresql", NULL},
 };
+
+bool header_proto_implemented(const char *canon)
+{
+    /* packet protocols the compiler (rules/compile) builds header filters for; application
+     * protocols wait for the app-layer parsers */
+    static const char *const done[] = {"ip", "tcp", "udp", "icmp"};
+    for (size_t i = 0; i < sizeof done / sizeof done[0]; i++)
+        if (!strcmp(canon, done[i]))
+            return true;
+    return false;
+}
 
 const char *header_proto(const char *s, size_t n)
 {

@@ -2,6 +2,7 @@
 #ifndef RULES_HEADER_H
 #define RULES_HEADER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "osprey_rules.h"
@@ -11,5 +12,8 @@ int header_action(const char *s, size_t n);
 const char *header_action_name(enum osprey_rule_action a);
 /* Protocol word → its canonical spelling (static), or NULL when unknown. */
 const char *header_proto(const char *s, size_t n);
+/* Whether detection runs rules of this (canonical) protocol yet; the others are rejected as
+ * "unsupported protocol X" so that -T and -r agree. */
+bool header_proto_implemented(const char *canon);
 
 #endif

@@ -1,5 +1,6 @@
 /* ruleset.c — building a ruleset: each rule's fate, duplicate sids, diagnostics, accessors. */
 #include "ruleset.h"
+#include "header.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -213,6 +214,10 @@ int ruleset_take_rule(struct osprey_ruleset *rs, uint32_t len, bool disabled)
                    c.unsupported_kw >= 0) {
             snprintf(buf, sizeof buf, "unsupported option %s",
                      osprey_rules_keyword_name((size_t)c.unsupported_kw));
+            reason = key = buf;
+            rs->stats.unsupported++;
+        } else if (!reason && !header_proto_implemented(r->proto)) {
+            snprintf(buf, sizeof buf, "unsupported protocol %s", r->proto);
             reason = key = buf;
             rs->stats.unsupported++;
         }

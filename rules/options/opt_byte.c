@@ -13,6 +13,7 @@
  */
 #include <string.h>
 
+#include "opt_eval.h"
 #include "opt_util.h"
 #include "registry.h"
 #include "text.h"
@@ -290,9 +291,111 @@ static int parse_byte_math(struct rule_ctx *c, char *val)
 }
 
 static const struct opt_def DEFS[] = {
-    {"byte_test", OPT_PAYLOAD, D_ALL, ARG_REQUIRED, 0, parse_byte_test, false},
-    {"byte_jump", OPT_PAYLOAD, D_ALL, ARG_REQUIRED, 0, parse_byte_jump, false},
+    {"byte_test", OPT_PAYLOAD, D_ALL, ARG_REQUIRED, 0, parse_byte_test, true},
+    {"byte_jump", OPT_PAYLOAD, D_ALL, ARG_REQUIRED, 0, parse_byte_jump, true},
     {"byte_extract", OPT_PAYLOAD, D_ALL, ARG_REQUIRED, 0, parse_byte_extract, false},
     {"byte_math", OPT_PAYLOAD, D_ALL, ARG_REQUIRED, 0, parse_byte_math, false},
 };
 OPT_TABLE(opt_table_byte, DEFS);
+
+/* --- compile and evaluate (byte_test, byte_jump) --------------------------------------- */
+
+const char *byte_compile_check(const struct opt_byte *b)
+{
+    if (b->value_var || b->offset_var)
+        return "a byte variable as value or offset";
+    if (b->flags & BYTE_DCE)
+        return "dce (needs the DCE/RPC parser)";
+    return NULL;
+}
+
+/* Read the field at (relative ? prev_end : 0) + offset, as Suricata does: big endian unless
+ * little, or `bytes` characters of a number in base 10/16/8 with string; then the bitmask,
+ * shifted down by its trailing zeros. *end: just past the field. */
+static bool byte_read(const struct opt_byte *b, const uint8_t *buf, uint32_t len,
+                      int64_t prev_end, uint64_t *val, int64_t *end)
+{
+    int64_t at = ((b->flags & BYTE_RELATIVE) ? prev_end : 0) + b->offset;
+    if (at < 0 || at + b->bytes > (int64_t)len || b->bytes == 0)
+        return false;
+    uint64_t v = 0;
+    if (b->flags & BYTE_STRING) {
+        unsigned base = b->base ? b->base : 10;
+        for (uint32_t i = 0; i < b->bytes; i++) {
+            int ch = buf[at + i], d;
+            if (ch >= '0' && ch <= '9')
+                d = ch - '0';
+            else if (ch >= 'a' && ch <= 'f')
+                d = ch - 'a' + 10;
+            else if (ch >= 'A' && ch <= 'F')
+                d = ch - 'A' + 10;
+            else
+                return false;
+            if ((unsigned)d >= base)
+                return false;
+            v = v * base + (unsigned)d;
+        }
+    } else {
+        if (b->bytes > 8)
+            return false;
+        for (uint32_t i = 0; i < b->bytes; i++) {
+            uint32_t k = (b->flags & BYTE_LITTLE) ? b->bytes - 1 - i : i;
+            v = v << 8 | buf[at + k];
+        }
+    }
+    if (b->bitmask) {
+        v &= b->bitmask;
+        for (uint64_t m = b->bitmask; !(m & 1); m >>= 1)
+            v >>= 1;
+    }
+    *val = v;
+    *end = at + b->bytes;
+    return true;
+}
+
+bool byte_test_eval(const struct opt_byte *b, const uint8_t *buf, uint32_t len,
+                    int64_t prev_end)
+{
+    uint64_t v, x = (uint64_t)b->value;
+    int64_t end;
+    if (!byte_read(b, buf, len, prev_end, &v, &end))
+        return false;
+    bool m;
+    if (!strcmp(b->op, "<"))
+        m = v < x;
+    else if (!strcmp(b->op, ">"))
+        m = v > x;
+    else if (!strcmp(b->op, "<="))
+        m = v <= x;
+    else if (!strcmp(b->op, ">="))
+        m = v >= x;
+    else if (!strcmp(b->op, "&"))
+        m = (v & x) != 0;
+    else if (!strcmp(b->op, "^"))
+        m = (v ^ x) != 0;
+    else
+        m = v == x;
+    return (b->flags & BYTE_NEGATED) ? !m : m;
+}
+
+/* The new position: past the field plus the value (times multiplier, aligned to 4), or from
+ * the buffer's start/end; then post_offset. Like Suricata, it must land inside the buffer. */
+bool byte_jump_eval(const struct opt_byte *b, const uint8_t *buf, uint32_t len,
+                    int64_t prev_end, int64_t *new_end)
+{
+    uint64_t v;
+    int64_t end;
+    if (!byte_read(b, buf, len, prev_end, &v, &end) || v > (1ull << 40))
+        return false;
+    int64_t j = (int64_t)v * (b->multiplier ? b->multiplier : 1);
+    if (b->flags & BYTE_ALIGN)
+        j = (j + 3) & ~(int64_t)3;
+    int64_t to = (b->flags & BYTE_FROM_BEGINNING) ? j
+                 : (b->flags & BYTE_FROM_END)     ? (int64_t)len + j
+                                                  : end + j;
+    to += b->post_offset;
+    if (to < 0 || to >= (int64_t)len)
+        return false;
+    *new_end = to;
+    return true;
+}

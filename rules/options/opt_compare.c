@@ -10,6 +10,7 @@
  */
 #include <string.h>
 
+#include "opt_eval.h"
 #include "opt_util.h"
 #include "registry.h"
 #include "text.h"
@@ -174,22 +175,90 @@ static int parse_stream_size(struct rule_ctx *c, char *val)
 }
 
 static const struct opt_def DEFS[] = {
-    {"dsize", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_dsize, false},
+    {"dsize", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_dsize, true},
     {"urilen", OPT_MATCH, D_CLASSIC, ARG_REQUIRED, 0, parse_urilen, false},
     {"bsize", OPT_PAYLOAD, D_SURI, ARG_REQUIRED, 0, parse_bsize, false},
     {"bufferlen", OPT_PAYLOAD, D_S3, ARG_REQUIRED, 0, parse_bufferlen, false},
-    {"isdataat", OPT_PAYLOAD, D_ALL, ARG_REQUIRED, 0, parse_isdataat, false},
-    {"itype", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_u8, false},
-    {"icode", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_u8, false},
-    {"ttl", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_u8, false},
-    {"tos", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_u8, false},
-    {"id", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_u16, false},
-    {"icmp_id", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_u16, false},
-    {"icmp_seq", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_u16, false},
-    {"seq", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_u32, false},
-    {"ack", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_u32, false},
-    {"window", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_window, false},
+    {"isdataat", OPT_PAYLOAD, D_ALL, ARG_REQUIRED, 0, parse_isdataat, true},
+    {"itype", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_u8, true},
+    {"icode", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_u8, true},
+    {"ttl", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_u8, true},
+    {"tos", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_u8, true},
+    {"id", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_u16, true},
+    {"icmp_id", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_u16, true},
+    {"icmp_seq", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_u16, true},
+    {"seq", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_u32, true},
+    {"ack", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_u32, true},
+    {"window", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_window, true},
     {"fragoffset", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_fragoffset, false},
     {"stream_size", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_stream_size, false},
 };
 OPT_TABLE(opt_table_compare, DEFS);
+
+/* --- compile and evaluate (dsize and the other plain comparisons) ---------------------- */
+
+const char *cmp_compile_check(const struct opt_cmp *cm)
+{
+    if (cm->var)
+        return "a byte variable as the value";
+    if (cm->flags)
+        return "a comparison modifier";
+    return NULL;
+}
+
+bool cmp_match(const struct opt_cmp *cm, int64_t x)
+{
+    switch (cm->op) {
+    case CMP_EQ: return x == cm->lo;
+    case CMP_NE: return x != cm->lo;
+    case CMP_LT: return x < cm->lo;
+    case CMP_GT: return x > cm->lo;
+    case CMP_LE: return x <= cm->lo;
+    case CMP_GE: return x >= cm->lo;
+    case CMP_RANGE: return x > cm->lo && x < cm->hi;
+    case CMP_RANGE_INCL: return x >= cm->lo && x <= cm->hi;
+    default: return false;
+    }
+}
+
+const char *isdataat_compile_check(const struct opt_isdataat *d)
+{
+    return d->var ? "a byte variable as the size" : NULL;
+}
+
+/* isdataat:N — is there a byte at N (from the start, or past the previous match)? */
+bool isdataat_match(const struct opt_isdataat *d, uint32_t len, int64_t prev_end)
+{
+    int64_t at = (d->relative ? prev_end : 0) + d->n;
+    bool there = at < (int64_t)len;
+    return d->negated ? !there : there;
+}
+
+/* Header fields the comparisons above test (itype … window): the packet's value, or false
+ * when the packet has no such field (id on IPv6, seq on UDP, itype on TCP …). */
+bool hdr_field(int field, const struct hdr_view *h, int64_t *v)
+{
+    switch (field) {
+    case HF_ITYPE: *v = h->icmp_type; return h->is_icmp;
+    case HF_ICODE: *v = h->icmp_code; return h->is_icmp;
+    case HF_TTL: *v = h->ttl; return h->ipver != 0;
+    case HF_TOS: *v = h->tos; return h->ipver != 0;
+    case HF_ID: *v = h->ip_id; return h->ipver == 4;
+    case HF_ICMP_ID: *v = h->icmp_id; return h->icmp_echo;
+    case HF_ICMP_SEQ: *v = h->icmp_seq; return h->icmp_echo;
+    case HF_SEQ: *v = h->tcp_seq; return h->is_tcp;
+    case HF_ACK: *v = h->tcp_ack; return h->is_tcp;
+    case HF_WINDOW: *v = h->tcp_win; return h->is_tcp;
+    }
+    return false;
+}
+
+int hdr_field_of(const char *keyword)
+{
+    static const char *const NAMES[] = {"itype", "icode", "ttl", "tos", "id", "icmp_id",
+                                        "icmp_seq", "seq", "ack", "window", NULL};
+    for (int i = 0; NAMES[i]; i++)
+        if (!strcmp(NAMES[i], keyword))
+            return i;
+    return -1;
+}

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "buffers.h"
+#include "opt_eval.h"
 #include "opt_util.h"
 #include "registry.h"
 #include "text.h"
@@ -299,17 +300,112 @@ static int parse_replace(struct rule_ctx *c, char *val)
 }
 
 static const struct opt_def DEFS[] = {
-    {"content", OPT_PAYLOAD, D_ALL, ARG_REQUIRED, 0, parse_content, false},
+    {"content", OPT_PAYLOAD, D_ALL, ARG_REQUIRED, 0, parse_content, true},
     {"uricontent", OPT_PAYLOAD, D_CLASSIC, ARG_REQUIRED, 0, parse_uricontent, false},
-    {"nocase", OPT_MODIFIER, D_ALL, ARG_NONE, 0, parse_nocase, false},
-    {"rawbytes", OPT_MODIFIER, D_CLASSIC, ARG_NONE, 0, parse_rawbytes, false},
-    {"depth", OPT_MODIFIER, D_CLASSIC, ARG_REQUIRED, 0, parse_depth, false},
-    {"offset", OPT_MODIFIER, D_CLASSIC, ARG_REQUIRED, 0, parse_offset, false},
-    {"distance", OPT_MODIFIER, D_CLASSIC, ARG_REQUIRED, 0, parse_distance, false},
-    {"within", OPT_MODIFIER, D_CLASSIC, ARG_REQUIRED, 0, parse_within, false},
-    {"fast_pattern", OPT_MODIFIER, D_CLASSIC, ARG_OPTIONAL, 0, parse_fast_pattern, false},
-    {"startswith", OPT_MODIFIER, D_SURI, ARG_NONE, 0, parse_startswith, false},
-    {"endswith", OPT_MODIFIER, D_SURI, ARG_NONE, 0, parse_endswith, false},
+    {"nocase", OPT_MODIFIER, D_ALL, ARG_NONE, 0, parse_nocase, true},
+    {"rawbytes", OPT_MODIFIER, D_CLASSIC, ARG_NONE, 0, parse_rawbytes, true},
+    {"depth", OPT_MODIFIER, D_CLASSIC, ARG_REQUIRED, 0, parse_depth, true},
+    {"offset", OPT_MODIFIER, D_CLASSIC, ARG_REQUIRED, 0, parse_offset, true},
+    {"distance", OPT_MODIFIER, D_CLASSIC, ARG_REQUIRED, 0, parse_distance, true},
+    {"within", OPT_MODIFIER, D_CLASSIC, ARG_REQUIRED, 0, parse_within, true},
+    {"fast_pattern", OPT_MODIFIER, D_CLASSIC, ARG_OPTIONAL, 0, parse_fast_pattern, true},
+    {"startswith", OPT_MODIFIER, D_SURI, ARG_NONE, 0, parse_startswith, true},
+    {"endswith", OPT_MODIFIER, D_SURI, ARG_NONE, 0, parse_endswith, true},
     {"replace", OPT_MODIFIER, D_CLASSIC, ARG_REQUIRED, 0, parse_replace, false},
 };
 OPT_TABLE(opt_table_content, DEFS);
+
+/* --- compile and evaluate ------------------------------------------------------------- */
+
+const char *content_compile_check(const struct opt_content *ct)
+{
+    if (ct->buffer != BUF_PKT && ct->buffer != BUF_RAW)
+        return "content in an application-layer buffer";
+    if (ct->depth_var || ct->offset_var || ct->distance_var || ct->within_var)
+        return "content position from a byte variable";
+    if (ct->has_replace)
+        return "replace (inline mode only)";
+    if (ct->len == 0)
+        return "empty content";
+    return NULL;
+}
+
+bool content_is_relative(const struct opt_content *ct)
+{
+    return (ct->has & (CONTENT_DISTANCE | CONTENT_WITHIN)) != 0;
+}
+
+void content_fast_bytes(const struct opt_content *ct, const uint8_t **p, uint32_t *len)
+{
+    if (ct->fp_slice) {
+        *p = ct->pattern + ct->fp_offset;
+        *len = ct->fp_length;
+    } else {
+        *p = ct->pattern;
+        *len = ct->len;
+    }
+}
+
+static int lower(int c)
+{
+    return c >= 'A' && c <= 'Z' ? c + 32 : c;
+}
+
+static bool same(const uint8_t *a, const uint8_t *b, uint32_t n, bool nocase)
+{
+    if (!nocase)
+        return memcmp(a, b, n) == 0;
+    for (uint32_t i = 0; i < n; i++)
+        if (lower(a[i]) != lower(b[i]))
+            return false;
+    return true;
+}
+
+int64_t content_find(const struct opt_content *ct, const uint8_t *buf, int64_t from,
+                     int64_t last_start)
+{
+    if (from > last_start)
+        return -1;
+    if (!ct->nocase) {
+        /* glibc's memmem is a two-way search: linear, and fast on long buffers */
+        const uint8_t *at = memmem(buf + from, (size_t)(last_start - from) + ct->len,
+                                   ct->pattern, ct->len);
+        return at ? at - buf : -1;
+    }
+    int first = lower(ct->pattern[0]);
+    for (int64_t i = from; i <= last_start; i++)
+        if (lower(buf[i]) == first && same(buf + i, ct->pattern, ct->len, true))
+            return i;
+    return -1;
+}
+
+/* Suricata's arithmetic: offset/depth count from the buffer start (depth from offset on);
+ * distance moves the start past the previous match's end; within bounds the end from that
+ * same point plus distance; startswith/endswith pin the window to the buffer's ends. */
+bool content_window(const struct opt_content *ct, int64_t prev_end, uint32_t len,
+                    int64_t *start, int64_t *end)
+{
+    int64_t s = 0, e = len;
+    if (ct->startswith) {
+        e = ct->len;
+    } else if (content_is_relative(ct)) {
+        int64_t base = prev_end + ((ct->has & CONTENT_DISTANCE) ? ct->distance : 0);
+        s = base < 0 ? 0 : base;
+        if (ct->has & CONTENT_WITHIN)
+            e = base + ct->within;
+    } else {
+        if (ct->has & CONTENT_OFFSET)
+            s = ct->offset;
+        if (ct->has & CONTENT_DEPTH)
+            e = s + ct->depth;
+    }
+    if (e > (int64_t)len)
+        e = len;
+    if (ct->endswith && e == (int64_t)len)
+        s = s > e - ct->len ? s : e - ct->len;
+    else if (ct->endswith)
+        return false; /* the window stops before the buffer's end */
+    *start = s;
+    *end = e;
+    return e - s >= (int64_t)ct->len;
+}

@@ -5,6 +5,7 @@
  * contradicting states are errors. */
 #include <string.h>
 
+#include "opt_eval.h"
 #include "opt_util.h"
 #include "registry.h"
 #include "text.h"
@@ -56,6 +57,42 @@ static int parse_flow(struct rule_ctx *c, char *val)
 }
 
 static const struct opt_def DEFS[] = {
-    {"flow", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_flow, false},
+    {"flow", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_flow, true},
 };
 OPT_TABLE(opt_table_flow, DEFS);
+
+/* --- compile and evaluate ------------------------------------------------------------- */
+
+const char *flow_compile_check(const struct opt_flow *f)
+{
+    (void)f; /* every flow word is honoured */
+    return NULL;
+}
+
+/* Suricata's meaning: direction and state refer to the flow the inspected data belongs to;
+ * stateless matches whatever the state; only_stream/no_stream pick the stream or the packet
+ * (the compiler already chose the base event accordingly, this keeps the filter honest). */
+bool flow_match(const struct opt_flow *f, const struct flow_view *v)
+{
+    uint32_t fl = f->flags;
+    if ((fl & (FLOW_TO_SERVER | FLOW_TO_CLIENT | FLOW_ESTABLISHED | FLOW_NOT_ESTABLISHED)) &&
+        !v->has_flow)
+        return false;
+    if ((fl & FLOW_TO_SERVER) && !v->to_server)
+        return false;
+    if ((fl & FLOW_TO_CLIENT) && v->to_server)
+        return false;
+    if ((fl & FLOW_ESTABLISHED) && !v->established)
+        return false;
+    if ((fl & FLOW_NOT_ESTABLISHED) && v->established)
+        return false;
+    if ((fl & FLOW_ONLY_STREAM) && !v->stream)
+        return false;
+    if ((fl & FLOW_NO_STREAM) && v->stream)
+        return false;
+    if ((fl & FLOW_ONLY_FRAG) && !v->reassembled)
+        return false;
+    if ((fl & FLOW_NO_FRAG) && v->reassembled)
+        return false;
+    return true;
+}

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "opt_eval.h"
 #include "opt_util.h"
 #include "registry.h"
 #include "text.h"
@@ -188,8 +189,54 @@ static int parse_flowint(struct rule_ctx *c, char *val)
 }
 
 static const struct opt_def DEFS[] = {
-    {"flowbits", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_flowbits, false},
+    {"flowbits", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_flowbits, true},
     {"xbits", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_xbits, false},
     {"flowint", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_flowint, false},
 };
 OPT_TABLE(opt_table_flowbits, DEFS);
+
+/* --- compile and evaluate (flowbits; xbits and flowint are not implemented) ------------ */
+
+const char *flowbits_compile_check(const struct opt_bits *b)
+{
+    if (b->op == BITS_SETX || b->op == BITS_RESET)
+        return "setx/reset";
+    if (b->group)
+        return "a flowbits group";
+    return NULL;
+}
+
+static bool bit(const uint64_t *bits, uint32_t id)
+{
+    return (bits[id / 64] >> (id % 64)) & 1;
+}
+
+/* isset / isnotset; with '|' any name may hold, with '&' (or one name) all must. */
+bool flowbits_test(const struct opt_bits *b, const uint32_t *ids, const uint64_t *bits)
+{
+    bool want = b->op == BITS_ISSET;
+    bool any = b->join == '|';
+    for (uint32_t i = 0; i < b->n; i++) {
+        bool ok = bit(bits, ids[i]) == want;
+        if (any && ok)
+            return true;
+        if (!any && !ok)
+            return false;
+    }
+    return !any;
+}
+
+/* set / unset / toggle (every name given), applied when the whole rule matched. */
+void flowbits_apply(const struct opt_bits *b, const uint32_t *ids, uint64_t *bits)
+{
+    for (uint32_t i = 0; i < b->n; i++) {
+        uint64_t m = 1ull << (ids[i] % 64);
+        uint64_t *w = &bits[ids[i] / 64];
+        if (b->op == BITS_SET)
+            *w |= m;
+        else if (b->op == BITS_UNSET)
+            *w &= ~m;
+        else if (b->op == BITS_TOGGLE)
+            *w ^= m;
+    }
+}

@@ -5,8 +5,10 @@
  *   fragbits:[!|*|+]MDR             ipopts:rr|eol|nop|ts|sec|esec|lsrr|lsrre|ssrr|satid|any
  *   ip_proto:[!|<|>]NUMBER|NAME     sameip
  */
+#include <stdlib.h>
 #include <string.h>
 
+#include "opt_eval.h"
 #include "opt_util.h"
 #include "registry.h"
 #include "text.h"
@@ -85,11 +87,91 @@ static int parse_ip_proto(struct rule_ctx *c, char *val)
 }
 
 static const struct opt_def DEFS[] = {
-    {"flags", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_flags, false},
+    {"flags", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_flags, true},
     {"tcp.flags", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_flags, false},
     {"fragbits", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_fragbits, false},
     {"ipopts", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_ipopts, false},
-    {"ip_proto", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_ip_proto, false},
-    {"sameip", OPT_MATCH, D_ALL, ARG_NONE, 0, NULL, false},
+    {"ip_proto", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_ip_proto, true},
+    {"sameip", OPT_MATCH, D_ALL, ARG_NONE, 0, NULL, true},
 };
 OPT_TABLE(opt_table_ipflags, DEFS);
+
+/* --- compile and evaluate (flags) ----------------------------------------------------- */
+
+static uint8_t flag_bit(char ch)
+{
+    switch (ch) {
+    case 'F': return 0x01;
+    case 'S': return 0x02;
+    case 'R': return 0x04;
+    case 'P': return 0x08;
+    case 'A': return 0x10;
+    case 'U': return 0x20;
+    case 'E': case '2': return 0x40;
+    case 'C': case '1': return 0x80;
+    default: return 0;
+    }
+}
+
+void tcpflags_compile(const char *value, struct tcpflags *out)
+{
+    out->bits = out->ignore = 0;
+    out->mod = 0;
+    const char *p = value;
+    for (; *p && *p != ','; p++) {
+        if (strchr("!*+", *p))
+            out->mod = *p;
+        else
+            out->bits |= flag_bit(*p);
+    }
+    if (*p == ',')
+        for (p++; *p; p++)
+            out->ignore |= flag_bit(*p);
+}
+
+/* Snort's meaning: exact (ignoring the masked flags), + all of them and maybe others,
+ * * any of them, ! none of them. */
+bool tcpflags_match(const struct tcpflags *t, uint8_t flags)
+{
+    flags &= (uint8_t)~t->ignore;
+    switch (t->mod) {
+    case '+': return (flags & t->bits) == t->bits;
+    case '*': return (flags & t->bits) != 0;
+    case '!': return (flags & t->bits) == 0;
+    default: return flags == t->bits;
+    }
+}
+
+/* --- compile and evaluate (ip_proto; sameip is a one-line test in the compiler) -------- */
+
+void ipproto_compile(const char *value, struct ipproto *out)
+{
+    static const struct {
+        const char *name;
+        uint8_t num;
+    } NAMES[] = {{"ip", 0},     {"icmp", 1},  {"igmp", 2},   {"ggp", 3},        {"ipip", 4},
+                 {"tcp", 6},    {"egp", 8},   {"pup", 12},   {"udp", 17},       {"idp", 22},
+                 {"ipv6", 41},  {"rsvp", 46}, {"gre", 47},   {"esp", 50},       {"ah", 51},
+                 {"icmpv6", 58}, {"ipv6-icmp", 58}, {"pim", 103}, {"sctp", 132},
+                 {"udplite", 136}};
+    const char *p = value;
+    out->op = 0;
+    if (*p == '!' || *p == '<' || *p == '>')
+        out->op = *p++;
+    while (*p == ' ' || *p == '\t')
+        p++;
+    out->proto = (uint8_t)strtoul(p, NULL, 10);
+    for (size_t i = 0; i < sizeof NAMES / sizeof NAMES[0]; i++)
+        if (!strcmp(NAMES[i].name, p))
+            out->proto = NAMES[i].num;
+}
+
+bool ipproto_match(const struct ipproto *t, uint8_t proto)
+{
+    switch (t->op) {
+    case '!': return proto != t->proto;
+    case '<': return proto < t->proto;
+    case '>': return proto > t->proto;
+    default: return proto == t->proto;
+    }
+}

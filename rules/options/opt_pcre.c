@@ -3,14 +3,16 @@
  * The delimiters are '/' or, Perl style, 'm' followed by any punctuation; the flags after the
  * last delimiter are PCRE's (i s m x A E G), Snort/Suricata's (R relative, B raw bytes, O no
  * match limits) and the HTTP buffer letters (U I P Q H D M C K S Y V W Z) of the classic
- * grammar. The regex itself is compiled once with PCRE2 (no JIT) so a malformed pattern is
- * rejected with PCRE2's message and offset; the compiled code is not kept yet.
+ * grammar. The parser compiles the regex once with PCRE2 (no JIT) so a malformed pattern is
+ * rejected with PCRE2's message and offset; the detection compile step below compiles it
+ * again, JIT included, and keeps it.
  */
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
 #include <string.h>
 
 #include "buffers.h"
+#include "opt_eval.h"
 #include "opt_util.h"
 #include "registry.h"
 #include "text.h"
@@ -177,6 +179,58 @@ static int parse_pcre(struct rule_ctx *c, char *val)
 }
 
 static const struct opt_def DEFS[] = {
-    {"pcre", OPT_PAYLOAD, D_ALL, ARG_REQUIRED, 0, parse_pcre, false},
+    {"pcre", OPT_PAYLOAD, D_ALL, ARG_REQUIRED, 0, parse_pcre, true},
 };
 OPT_TABLE(opt_table_pcre, DEFS);
+
+/* --- compile and evaluate ------------------------------------------------------------- */
+
+const char *pcre_compile_check(const struct opt_pcre *pc)
+{
+    if (pc->buffer_flag >= 0)
+        return "an HTTP buffer flag";
+    if (pc->capture)
+        return "capturing into variables";
+    return NULL;
+}
+
+void *pcre_compile_code(const struct opt_pcre *pc)
+{
+    int err;
+    PCRE2_SIZE off;
+    pcre2_code *code = pcre2_compile((PCRE2_SPTR)pc->regex, pc->len, pc->pcre2_options, &err,
+                                     &off, NULL);
+    if (code)
+        (void)pcre2_jit_compile(code, PCRE2_JIT_COMPLETE); /* no JIT: interpreted, same result */
+    return code;
+}
+
+void pcre_free_code(void *code)
+{
+    pcre2_code_free(code);
+}
+
+void *pcre_match_data_new(void)
+{
+    return pcre2_match_data_create(64, NULL);
+}
+
+void pcre_match_data_free(void *md)
+{
+    pcre2_match_data_free(md);
+}
+
+bool pcre_search(const void *code, void *md, const uint8_t *buf, uint32_t len, uint32_t from,
+                 uint32_t *mstart, uint32_t *mend)
+{
+    if (from > len)
+        return false;
+    /* rc 0: matched, but the ovector was too small for every group; [0] and [1] are set */
+    int rc = pcre2_match(code, (PCRE2_SPTR)buf, len, from, 0, md, NULL);
+    if (rc < 0)
+        return false;
+    PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);
+    *mstart = (uint32_t)ov[0];
+    *mend = (uint32_t)ov[1];
+    return true;
+}

@@ -7,6 +7,7 @@
  */
 #include <string.h>
 
+#include "opt_eval.h"
 #include "opt_util.h"
 #include "registry.h"
 #include "text.h"
@@ -95,7 +96,43 @@ static int parse_detection_filter(struct rule_ctx *c, char *val)
 }
 
 static const struct opt_def DEFS[] = {
-    {"threshold", OPT_MATCH, D_CLASSIC, ARG_REQUIRED, 0, parse_threshold, false},
-    {"detection_filter", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_detection_filter, false},
+    {"threshold", OPT_MATCH, D_CLASSIC, ARG_REQUIRED, 0, parse_threshold, true},
+    {"detection_filter", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_detection_filter, true},
 };
 OPT_TABLE(opt_table_threshold, DEFS);
+
+/* --- compile and evaluate ------------------------------------------------------------- */
+
+const char *threshold_compile_check(const struct opt_threshold *t)
+{
+    return t->type == THR_BACKOFF ? "type backoff" : NULL;
+}
+
+/* Suricata's meanings, per tracked key and window of `seconds` from its first event:
+ *   limit      the first `count` events alert;
+ *   threshold  every `count`-th event alerts;
+ *   both       the `count`-th event alerts, once per window;
+ *   detection_filter  every event after the first `count` alerts. */
+bool threshold_event(const struct opt_threshold *t, struct thr_state *st, uint64_t now_us)
+{
+    if (st->count == 0 || now_us - st->start_us >= (uint64_t)t->seconds * 1000000u) {
+        st->start_us = now_us;
+        st->count = 0;
+    }
+    st->count++;
+    switch (t->type) {
+    case THR_LIMIT:
+        return st->count <= t->count;
+    case THR_THRESHOLD:
+        if (st->count < t->count)
+            return false;
+        st->count = 0;
+        return true;
+    case THR_BOTH:
+        return st->count == t->count;
+    case THR_DETECTION_FILTER:
+        return st->count > t->count;
+    default:
+        return true;
+    }
+}

@@ -8,8 +8,13 @@
 #include "registry.h"
 #include "unit.h"
 
-static const char *const IMPLEMENTED[] = {"msg", "sid", "gid", "rev", "classtype", "priority",
-                                          "reference", "metadata", "target", NULL};
+static const char *const IMPLEMENTED[] = {
+    "msg", "sid", "gid", "rev", "classtype", "priority", "reference", "metadata", "target",
+    /* rules/compile/: compile + evaluate beside the parser */
+    "content", "nocase", "rawbytes", "depth", "offset", "distance", "within", "fast_pattern",
+    "startswith", "endswith", "flow", "dsize", "pcre", "isdataat", "threshold",
+    "detection_filter", "flowbits", "itype", "icode", "ttl", "tos", "id", "icmp_id", "icmp_seq",
+    "seq", "ack", "window", "flags", "byte_test", "byte_jump", "ip_proto", "sameip", NULL};
 
 static bool listed(const char *name)
 {

@@ -181,13 +181,7 @@ int main(int argc, char **argv)
         return 1;
 
     struct mon_engine_cfg ecfg;
-    mon_engine_cfg_defaults(&ecfg);
-    ecfg.decode = sc.decode;
-    ecfg.defrag = sc.defrag;
-    ecfg.flow = sc.flow;
-    ecfg.tcp = sc.tcp;
-    if (csum)
-        ecfg.decode.checksum_mode = !strcmp(csum, "all") ? MON_CSUM_ALL : MON_CSUM_NONE;
+    osprey_stack_cfg_engine(&sc, csum, &ecfg);
     if (policy) {
         ecfg.tcp.policy.dflt = pol;
         ecfg.tcp.policy.n = 0; /* one policy for every host */

@@ -1,0 +1,895 @@
+/* compile.c — accepted rules → UDE chains on a libmon engine (see osprey_detect.h).
+ *
+ * Per rule: choose the base (packet or stream), split the options into units, pick the fast
+ * pattern, then define base → [mpm → pattern hit] → header → units → leaf. The leaf's
+ * handler is the action (runtime.c). Arguments are interned so that identical headers and
+ * units are the same pointer, which is what makes mon_define_event share the prefix.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "detect_int.h"
+#include "opt_eval.h"
+#include "registry.h"
+#include "ruleset.h"
+
+/* ---- interning: identical serialized keys share one argument ------------------------- */
+
+struct intern {
+    struct ient {
+        uint64_t h;
+        uint8_t *key;
+        size_t len;
+        void *val;
+    } *t;
+    size_t n, cap; /* cap: power of two */
+};
+
+static uint64_t fnv(const uint8_t *p, size_t n)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ p[i]) * 1099511628211ull;
+    return h;
+}
+
+static struct ient *intern_slot(struct intern *in, const uint8_t *k, size_t n, uint64_t h)
+{
+    size_t i = h & (in->cap - 1);
+    while (in->t[i].key && !(in->t[i].h == h && in->t[i].len == n && !memcmp(in->t[i].key, k, n)))
+        i = (i + 1) & (in->cap - 1);
+    return &in->t[i];
+}
+
+static int intern_grow(struct intern *in)
+{
+    size_t cap = in->cap ? in->cap * 2 : 1024;
+    struct intern big = {calloc(cap, sizeof *big.t), 0, cap};
+    if (!big.t)
+        return -1;
+    for (size_t i = 0; i < in->cap; i++)
+        if (in->t[i].key)
+            *intern_slot(&big, in->t[i].key, in->t[i].len, in->t[i].h) = in->t[i];
+    big.n = in->n;
+    free(in->t);
+    *in = big;
+    return 0;
+}
+
+/* The value stored under key, or NULL (then *slot_h is what intern_put needs). */
+static void *intern_get(struct intern *in, const uint8_t *k, size_t n)
+{
+    if (!in->cap)
+        return NULL;
+    struct ient *e = intern_slot(in, k, n, fnv(k, n));
+    return e->key ? e->val : NULL;
+}
+
+static int intern_put(struct intern *in, const uint8_t *k, size_t n, void *val)
+{
+    if ((in->n + 1) * 2 > in->cap && intern_grow(in) < 0)
+        return -1;
+    uint64_t h = fnv(k, n);
+    struct ient *e = intern_slot(in, k, n, h);
+    if (!(e->key = malloc(n ? n : 1)))
+        return -1;
+    memcpy(e->key, k, n);
+    e->h = h;
+    e->len = n;
+    e->val = val;
+    in->n++;
+    return 0;
+}
+
+static void intern_free(struct intern *in)
+{
+    for (size_t i = 0; i < in->cap; i++)
+        free(in->t[i].key);
+    free(in->t);
+}
+
+/* A growable byte string for keys and labels. */
+struct buf {
+    uint8_t *p;
+    size_t n, cap;
+    bool oom;
+};
+
+static void put(struct buf *b, const void *v, size_t n)
+{
+    if (b->oom)
+        return;
+    if (b->n + n + 1 > b->cap) {
+        size_t cap = (b->n + n + 1) * 2;
+        uint8_t *p = realloc(b->p, cap);
+        if (!p) {
+            b->oom = true;
+            return;
+        }
+        b->p = p;
+        b->cap = cap;
+    }
+    memcpy(b->p + b->n, v, n);
+    b->n += n;
+    b->p[b->n] = 0;
+}
+
+static void puts_(struct buf *b, const char *s)
+{
+    put(b, s, strlen(s));
+}
+
+/* ---- the compiler ----------------------------------------------------------------------- */
+
+struct compiler {
+    struct osprey_detect *d;
+    struct mon_engine *eng;
+    struct intern args;   /* serialized argument → interned argument */
+    FILE *diag;
+};
+
+int det_own(struct osprey_detect *d, void *p)
+{
+    if (!p)
+        return -1;
+    if (d->nowned == d->cap_owned) {
+        uint32_t cap = d->cap_owned ? d->cap_owned * 2 : 256;
+        void **o = realloc(d->owned, cap * sizeof *o);
+        if (!o) {
+            free(p);
+            return -1;
+        }
+        d->owned = o;
+        d->cap_owned = cap;
+    }
+    d->owned[d->nowned++] = p;
+    return 0;
+}
+
+/* Record a UDE for --dump-chains the first time it is defined. */
+static int note_node(struct osprey_detect *d, mon_event_t ev, mon_event_t parent,
+                     const char *label)
+{
+    for (uint32_t i = d->nnodes; i > 0; i--) /* recent first: chains are defined in order */
+        if (d->nodes[i - 1].ev == ev)
+            return 0;
+    if (d->nnodes == d->cap_nodes) {
+        uint32_t cap = d->cap_nodes ? d->cap_nodes * 2 : 256;
+        struct det_node *n = realloc(d->nodes, cap * sizeof *n);
+        if (!n)
+            return -1;
+        d->nodes = n;
+        d->cap_nodes = cap;
+    }
+    char *l = strdup(label);
+    if (!l)
+        return -1;
+    d->nodes[d->nnodes++] = (struct det_node){ev, parent, l};
+    return 0;
+}
+
+static int64_t define(struct compiler *c, mon_event_t parent, mon_filter_fn fn, void *arg,
+                      const char *label)
+{
+    int64_t ev = mon_define_event(c->eng, parent, fn, arg);
+    if (ev < 0)
+        return ev;
+    if (note_node(c->d, (mon_event_t)ev, parent, label) < 0)
+        return MON_ENOMEM;
+    return ev;
+}
+
+/* Intern an argument: key describes it completely; make() builds it when new. */
+static void *intern_arg(struct compiler *c, struct buf *key, void *fresh, size_t size)
+{
+    if (key->oom)
+        return NULL;
+    void *v = intern_get(&c->args, key->p, key->n);
+    if (v)
+        return v;
+    void *copy = malloc(size);
+    if (!copy || det_own(c->d, copy) < 0)
+        return NULL;
+    memcpy(copy, fresh, size);
+    if (intern_put(&c->args, key->p, key->n, copy) < 0)
+        return NULL;
+    return copy;
+}
+
+static void key_set(struct buf *k, const void *ranges, uint32_t n, size_t each)
+{
+    put(k, &n, sizeof n);
+    put(k, ranges, (size_t)n * each);
+}
+
+static uint8_t proto_of(const char *p, bool *ok)
+{
+    *ok = true;
+    if (!strcmp(p, "tcp"))
+        return 6;
+    if (!strcmp(p, "udp"))
+        return 17;
+    if (!strcmp(p, "icmp"))
+        return 1;
+    if (!strcmp(p, "ip"))
+        return 0;
+    *ok = false;
+    return 0;
+}
+
+static const struct det_header *header_arg(struct compiler *c, const struct osprey_rule *r,
+                                           uint8_t kind, uint8_t proto)
+{
+    struct det_header h = {kind, proto, r->dir == OSPREY_DIR_BOTH, proto == 6 || proto == 17,
+                           r->src.addr, r->dst.addr, r->src.port, r->dst.port};
+    struct buf k = {0};
+    put(&k, "H", 1);
+    put(&k, &h.kind, 1);
+    put(&k, &h.proto, 1);
+    put(&k, &h.both, 1);
+    key_set(&k, h.src->r, h.src->n, sizeof *h.src->r);
+    key_set(&k, h.dst->r, h.dst->n, sizeof *h.dst->r);
+    if (h.ports) {
+        key_set(&k, h.sp->r, h.sp->n, sizeof *h.sp->r);
+        key_set(&k, h.dp->r, h.dp->n, sizeof *h.dp->r);
+    }
+    const struct det_header *v = intern_arg(c, &k, &h, sizeof h);
+    free(k.p);
+    return v;
+}
+
+static void key_content(struct buf *k, const struct opt_content *ct)
+{
+    /* everything evaluation reads, nothing it does not (fast_pattern is the mpm's business) */
+    uint8_t fl[5] = {ct->negated, ct->nocase, ct->startswith, ct->endswith, ct->has};
+    put(k, fl, sizeof fl);
+    int32_t pos[4] = {ct->depth, ct->offset, ct->distance, ct->within};
+    put(k, pos, sizeof pos);
+    put(k, &ct->len, sizeof ct->len);
+    put(k, ct->pattern, ct->len);
+}
+
+/* One unit of a rule being compiled, with the option indexes it covers (for its label). */
+struct unit_plan {
+    struct det_unit u;
+    uint32_t first_opt, last_opt;
+};
+
+struct plan {
+    const char *why;               /* not compiled: this */
+    const struct osprey_rule_option *why_opt;
+    uint8_t kind, proto;
+    const struct opt_content *fp;  /* fast pattern, NULL = none */
+    struct unit_plan *units;
+    uint32_t nunits;
+    struct det_pitem *items;       /* all payload options, in order (units point into it) */
+    uint32_t nitems;
+    const struct opt_threshold *thr[2];
+    struct det_bits_action *bits;  /* flowbits actions */
+    uint32_t nbits;
+    bool noalert;
+};
+
+/* The bit of a flowbit name: names are numbered in order of first use, across all rules. */
+static int bit_ids(struct osprey_detect *d, const struct opt_bits *b, uint32_t **out)
+{
+    uint32_t *ids = malloc((b->n ? b->n : 1) * sizeof *ids);
+    if (!ids || det_own(d, ids) < 0)
+        return -1;
+    for (uint32_t i = 0; i < b->n; i++) {
+        uint32_t k = 0;
+        while (k < d->nbit_names && strcmp(d->bit_names[k], b->names[i]))
+            k++;
+        if (k == d->nbit_names) {
+            if (d->nbit_names == d->cap_bit_names) {
+                uint32_t cap = d->cap_bit_names ? d->cap_bit_names * 2 : 64;
+                const char **n = realloc(d->bit_names, cap * sizeof *n);
+                if (!n)
+                    return -1;
+                d->bit_names = n;
+                d->cap_bit_names = cap;
+            }
+            d->bit_names[d->nbit_names++] = b->names[i];
+        }
+        ids[i] = k;
+    }
+    *out = ids;
+    return 0;
+}
+
+static const char *const META[] = {"msg", "sid", "gid", "rev", "classtype", "priority",
+                                   "reference", "metadata", "target", NULL};
+
+static bool is_meta(const char *name)
+{
+    for (size_t i = 0; META[i]; i++)
+        if (!strcmp(META[i], name))
+            return true;
+    return false;
+}
+
+/* Split a rule into units; decide base and fast pattern. plan->units/items/bits are
+ * malloc'd. */
+static int make_plan(struct osprey_detect *d, const struct osprey_rule *r, struct plan *pl)
+{
+    memset(pl, 0, sizeof *pl);
+    bool ok;
+    pl->proto = proto_of(r->proto, &ok);
+    if (!ok) {
+        pl->why = "not supported yet";
+        return 0;
+    }
+    pl->units = calloc(r->nopts + 1, sizeof *pl->units);
+    pl->items = calloc(r->nopts + 1, sizeof *pl->items);
+    pl->bits = calloc(r->nopts + 1, sizeof *pl->bits);
+    if (!pl->units || !pl->items || !pl->bits)
+        return -1;
+    bool dsize = false, no_stream = false; /* dsize: any packet-only option */
+    for (uint32_t i = 0; i < r->nopts; i++) {
+        const struct osprey_rule_option *o = &r->opts[i];
+        const struct opt_def *def = opt_def_by_id(o->kw);
+        const char *name = def->name;
+        if (is_meta(name))
+            continue;
+        if (def->kind == OPT_MODIFIER) {
+            if (pl->nunits)
+                pl->units[pl->nunits - 1].last_opt = i; /* folded into its content */
+            continue;
+        }
+        struct unit_plan *up = &pl->units[pl->nunits];
+        up->first_opt = up->last_opt = i;
+        struct det_pitem pi = {0};
+        if (!strcmp(name, "content")) {
+            pl->why = content_compile_check(o->arg);
+            pi = (struct det_pitem){PI_CONTENT, content_is_relative(o->arg), o->arg, NULL};
+        } else if (!strcmp(name, "pcre")) {
+            pl->why = pcre_compile_check(o->arg);
+            pi = (struct det_pitem){PI_PCRE, ((const struct opt_pcre *)o->arg)->relative,
+                                    o->arg, NULL};
+        } else if (!strcmp(name, "isdataat")) {
+            pl->why = isdataat_compile_check(o->arg);
+            pi = (struct det_pitem){PI_ISDATAAT,
+                                    ((const struct opt_isdataat *)o->arg)->relative, o->arg,
+                                    NULL};
+        } else if (!strcmp(name, "byte_test") || !strcmp(name, "byte_jump")) {
+            const struct opt_byte *b = o->arg;
+            pl->why = byte_compile_check(b);
+            pi = (struct det_pitem){name[5] == 't' ? PI_BYTE_TEST : PI_BYTE_JUMP,
+                                    (b->flags & BYTE_RELATIVE) != 0, b, NULL};
+        }
+        if (pl->why) {
+            pl->why_opt = o;
+            return 0;
+        }
+        if (pi.arg) {
+            /* a relative option joins the run of the payload options before it (wherever
+             * that run sits among the match options: order between units does not matter) */
+            struct unit_plan *last = NULL;
+            for (uint32_t u = pl->nunits; u > 0 && !last; u--)
+                if (pl->units[u - 1].u.type == DU_PAYLOAD)
+                    last = &pl->units[u - 1];
+            pl->items[pl->nitems] = pi;
+            if (pi.relative && last && last->u.items + last->u.n == &pl->items[pl->nitems]) {
+                last->u.n++;
+                last->last_opt = i;
+            } else {
+                up->u = (struct det_unit){.type = DU_PAYLOAD, .n = 1,
+                                          .items = &pl->items[pl->nitems]};
+                pl->nunits++;
+            }
+            pl->nitems++;
+        } else if (!strcmp(name, "flow")) {
+            const struct opt_flow *f = o->arg;
+            if ((pl->why = flow_compile_check(f))) {
+                pl->why_opt = o;
+                return 0;
+            }
+            no_stream |= (f->flags & (FLOW_NO_STREAM | FLOW_ONLY_FRAG | FLOW_NO_FRAG)) != 0;
+            up->u = (struct det_unit){.type = DU_FLOW, .flow = f};
+            pl->nunits++;
+        } else if (!strcmp(name, "threshold") || !strcmp(name, "detection_filter")) {
+            if ((pl->why = threshold_compile_check(o->arg))) {
+                pl->why_opt = o;
+                return 0;
+            }
+            pl->thr[name[0] == 'd'] = o->arg; /* the parser allows each once */
+        } else if (!strcmp(name, "flowbits")) {
+            const struct opt_bits *b = o->arg;
+            if ((pl->why = flowbits_compile_check(b))) {
+                pl->why_opt = o;
+                return 0;
+            }
+            if (b->op == BITS_NOALERT) {
+                pl->noalert = true;
+                continue;
+            }
+            uint32_t *ids;
+            if (bit_ids(d, b, &ids) < 0)
+                return -1;
+            if (b->op == BITS_ISSET || b->op == BITS_ISNOTSET) {
+                up->u = (struct det_unit){.type = DU_FLOWBITS, .bits = b, .bit_ids = ids};
+                pl->nunits++;
+            } else {
+                pl->bits[pl->nbits++] = (struct det_bits_action){b, ids};
+            }
+        } else if (hdr_field_of(name) >= 0) {
+            if ((pl->why = cmp_compile_check(o->arg))) {
+                pl->why_opt = o;
+                return 0;
+            }
+            dsize = true; /* a header field: packets only */
+            up->u = (struct det_unit){.type = DU_HDR, .field = hdr_field_of(name),
+                                      .cmp = o->arg};
+            pl->nunits++;
+        } else if (!strcmp(name, "ip_proto") || !strcmp(name, "sameip")) {
+            dsize = true;
+            up->u = (struct det_unit){.type = name[0] == 'i' ? DU_IPPROTO : DU_SAMEIP};
+            if (name[0] == 'i')
+                ipproto_compile(o->value, &up->u.ipp);
+            pl->nunits++;
+        } else if (!strcmp(name, "flags")) {
+            dsize = true;
+            up->u = (struct det_unit){.type = DU_TCPFLAGS};
+            tcpflags_compile(o->value, &up->u.tf);
+            pl->nunits++;
+        } else if (!strcmp(name, "dsize")) {
+            if ((pl->why = cmp_compile_check(o->arg))) {
+                pl->why_opt = o;
+                return 0;
+            }
+            dsize = true;
+            up->u = (struct det_unit){.type = DU_DSIZE, .cmp = o->arg};
+            pl->nunits++;
+        } else {
+            pl->why = "option not compiled yet";
+            pl->why_opt = o;
+            return 0;
+        }
+    }
+    /* Suricata inspects TCP payload rules on the reassembled stream; dsize and no_stream are
+     * packet properties, and rules without payload options look at packets. */
+    pl->kind = pl->proto == 6 && pl->nitems && !dsize && !no_stream ? DK_STREAM : DK_PKT;
+    for (uint32_t u = 0; u < pl->nunits; u++)
+        pl->units[u].u.kind = pl->kind;
+    /* Fast pattern: the one marked, else the longest positive content (first on a tie). */
+    uint32_t best = 0;
+    for (uint32_t i = 0; i < pl->nitems; i++) {
+        if (pl->items[i].type != PI_CONTENT)
+            continue;
+        const struct opt_content *ct = pl->items[i].arg;
+        if (ct->negated)
+            continue;
+        const uint8_t *p;
+        uint32_t n;
+        content_fast_bytes(ct, &p, &n);
+        if (ct->fast_pattern) {
+            pl->fp = ct;
+            break;
+        }
+        if (n > best) {
+            best = n;
+            pl->fp = ct;
+        }
+    }
+    return 0;
+}
+
+static void label_opts(struct buf *b, const struct osprey_rule *r, uint32_t from, uint32_t to)
+{
+    for (uint32_t i = from; i <= to; i++) {
+        const struct osprey_rule_option *o = &r->opts[i];
+        if (i > from)
+            puts_(b, " ");
+        puts_(b, o->keyword);
+        if (o->value) {
+            puts_(b, ":");
+            puts_(b, o->value);
+        }
+        puts_(b, ";");
+    }
+}
+
+static void key_pitem(struct buf *k, const struct det_pitem *pi)
+{
+    put(k, &pi->type, 1);
+    if (pi->type == PI_CONTENT) {
+        key_content(k, pi->arg);
+    } else if (pi->type == PI_PCRE) {
+        const struct opt_pcre *pc = pi->arg;
+        uint8_t fl[2] = {pc->negated, pc->relative};
+        put(k, fl, sizeof fl);
+        put(k, &pc->pcre2_options, sizeof pc->pcre2_options);
+        put(k, &pc->len, sizeof pc->len);
+        put(k, pc->regex, pc->len);
+    } else if (pi->type == PI_ISDATAAT) {
+        const struct opt_isdataat *d = pi->arg;
+        uint8_t fl[2] = {d->negated, d->relative};
+        put(k, fl, sizeof fl);
+        put(k, &d->n, sizeof d->n);
+    } else {
+        /* byte_test/byte_jump: every field evaluation reads */
+        const struct opt_byte *b = pi->arg;
+        put(k, &b->bytes, sizeof b->bytes);
+        put(k, &b->flags, sizeof b->flags);
+        put(k, &b->base, sizeof b->base);
+        put(k, b->op, sizeof b->op);
+        put(k, &b->value, sizeof b->value);
+        put(k, &b->offset, sizeof b->offset);
+        put(k, &b->multiplier, sizeof b->multiplier);
+        put(k, &b->post_offset, sizeof b->post_offset);
+        put(k, &b->bitmask, sizeof b->bitmask);
+    }
+}
+
+static int keep_code(struct osprey_detect *d, void *code)
+{
+    if (d->ncodes == d->cap_codes) {
+        uint32_t cap = d->cap_codes ? d->cap_codes * 2 : 64;
+        void **c = realloc(d->codes, cap * sizeof *c);
+        if (!c)
+            return -1;
+        d->codes = c;
+        d->cap_codes = cap;
+    }
+    d->codes[d->ncodes++] = code;
+    return 0;
+}
+
+static const struct det_unit *unit_arg(struct compiler *c, const struct det_unit *u)
+{
+    struct buf k = {0};
+    put(&k, "U", 1);
+    put(&k, &u->type, 1);
+    put(&k, &u->kind, 1);
+    switch (u->type) {
+    case DU_PAYLOAD:
+        put(&k, &u->n, sizeof u->n);
+        for (uint32_t i = 0; i < u->n; i++)
+            key_pitem(&k, &u->items[i]);
+        break;
+    case DU_FLOW:
+        put(&k, &u->flow->flags, sizeof u->flow->flags);
+        break;
+    case DU_DSIZE:
+        put(&k, &u->cmp->op, sizeof u->cmp->op);
+        put(&k, &u->cmp->lo, sizeof u->cmp->lo);
+        put(&k, &u->cmp->hi, sizeof u->cmp->hi);
+        break;
+    case DU_HDR:
+        put(&k, &u->field, sizeof u->field);
+        put(&k, &u->cmp->op, sizeof u->cmp->op);
+        put(&k, &u->cmp->lo, sizeof u->cmp->lo);
+        put(&k, &u->cmp->hi, sizeof u->cmp->hi);
+        break;
+    case DU_TCPFLAGS:
+        put(&k, &u->tf, sizeof u->tf);
+        break;
+    case DU_IPPROTO:
+        put(&k, &u->ipp, sizeof u->ipp);
+        break;
+    case DU_SAMEIP:
+        break;
+    case DU_FLOWBITS:
+        put(&k, &u->bits->op, 1);
+        put(&k, &u->bits->join, 1);
+        put(&k, &u->bits->n, sizeof u->bits->n);
+        put(&k, u->bit_ids, u->bits->n * sizeof *u->bit_ids);
+        break;
+    }
+    const struct det_unit *a = NULL;
+    if (k.oom || (a = intern_get(&c->args, k.p, k.n))) {
+        free(k.p);
+        return a;
+    }
+    struct det_unit v = *u;
+    if (u->type == DU_PAYLOAD) {
+        /* the items must outlive the plan; regexes are compiled once per distinct unit */
+        struct det_pitem *items = malloc(u->n * sizeof *items);
+        if (!items || det_own(c->d, items) < 0)
+            goto out;
+        memcpy(items, u->items, u->n * sizeof *items);
+        for (uint32_t i = 0; i < u->n; i++)
+            if (items[i].type == PI_PCRE) {
+                if (!(items[i].code = pcre_compile_code(items[i].arg)) ||
+                    keep_code(c->d, items[i].code) < 0) {
+                    pcre_free_code(items[i].code);
+                    goto out;
+                }
+            }
+        v.items = items;
+    }
+    a = intern_arg(c, &k, &v, sizeof v);
+out:
+    free(k.p);
+    return a;
+}
+
+/* The dispatcher's child event for header h (one per distinct header). */
+static int64_t hdx_child(struct compiler *c, struct det_hdx *x, const struct det_header *h,
+                         const char *label)
+{
+    for (uint32_t i = x->n; i > 0; i--)
+        if (x->hdr[i - 1] == h)
+            return x->ev[i - 1];
+    if (x->n == x->cap) {
+        uint32_t cap = x->cap ? x->cap * 2 : 64;
+        const struct det_header **hd = realloc(x->hdr, cap * sizeof *hd);
+        if (hd)
+            x->hdr = hd;
+        mon_event_t *ev = realloc(x->ev, cap * sizeof *ev);
+        if (ev)
+            x->ev = ev;
+        if (!hd || !ev)
+            return MON_ENOMEM;
+        x->cap = cap;
+    }
+    int64_t ev = mon_alloc_event(c->eng, x->self);
+    if (ev < 0 || note_node(c->d, (mon_event_t)ev, x->self, label) < 0)
+        return ev < 0 ? ev : MON_ENOMEM;
+    x->hdr[x->n] = h;
+    x->ev[x->n++] = (mon_event_t)ev;
+    return ev;
+}
+
+static void not_compiled(struct compiler *c, const struct osprey_rule *r, const struct plan *pl)
+{
+    c->d->stats.not_compiled++;
+    if (!c->diag)
+        return;
+    if (pl->why_opt)
+        fprintf(c->diag, "%s:%u: sid %u: not compiled: %s: %s\n", r->file, r->line, r->sid,
+                pl->why_opt->keyword, pl->why);
+    else
+        fprintf(c->diag, "%s:%u: sid %u: not compiled: protocol %s: %s\n", r->file, r->line,
+                r->sid, r->proto, pl->why);
+}
+
+static void rule_meta(struct det_rule *dr)
+{
+    const struct osprey_rule *r = dr->rule;
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < r->nopts; i++)
+        if (!strcmp(opt_def_by_id(r->opts[i].kw)->name, "metadata"))
+            n += ((const struct opt_metadata *)r->opts[i].arg)->n;
+    dr->meta = n ? calloc(n, sizeof *dr->meta) : NULL;
+    if (!dr->meta)
+        return;
+    for (uint32_t i = 0; i < r->nopts; i++) {
+        if (strcmp(opt_def_by_id(r->opts[i].kw)->name, "metadata"))
+            continue;
+        const struct opt_metadata *m = r->opts[i].arg;
+        for (uint32_t j = 0; j < m->n; j++)
+            dr->meta[dr->nmeta++] = (struct osprey_detect_meta){m->e[j].key, m->e[j].value};
+    }
+}
+
+static int compile_rule(struct compiler *c, const struct osprey_rule *r)
+{
+    struct osprey_detect *d = c->d;
+    struct plan pl;
+    int rc = make_plan(d, r, &pl);
+    if (rc < 0 || pl.why) {
+        if (rc == 0)
+            not_compiled(c, r, &pl);
+        free(pl.units);
+        free(pl.items);
+        free(pl.bits);
+        return rc;
+    }
+    static const char *const KIND[] = {"packet", "stream"};
+    mon_event_t base = pl.kind == DK_PKT ? MON_ON_PKT_IN : MON_ON_CONN_NEW_DATA;
+    int64_t parent = base;
+    uint32_t len = 0;
+    rc = -1;
+    struct buf lb = {0};
+    if (pl.fp) {
+        struct det_mpm *m = &d->mpm[pl.kind];
+        if (!m->defined) {
+            char l[64];
+            snprintf(l, sizeof l, "mpm %s (Hyperscan, all fast patterns)", KIND[pl.kind]);
+            int64_t ev = define(c, base, det_mpm_filter, m, l);
+            if (ev < 0)
+                goto out;
+            m->self = (mon_event_t)ev;
+            m->defined = true;
+        }
+        const uint8_t *p;
+        uint32_t n, id;
+        content_fast_bytes(pl.fp, &p, &n);
+        uint32_t before = m->n;
+        if (det_mpm_add(m, p, n, pl.fp->nocase, &id) < 0)
+            goto out;
+        if (m->n != before) {
+            int64_t ev = mon_alloc_event(c->eng, m->self);
+            if (ev < 0)
+                goto out;
+            m->ev[id] = (mon_event_t)ev;
+            puts_(&lb, "fast pattern \"");
+            for (uint32_t i = 0; i < n; i++) {
+                char x[8];
+                snprintf(x, sizeof x, p[i] >= 32 && p[i] < 127 && p[i] != '"' && p[i] != '|'
+                                          ? "%c" : "|%02x|", p[i]);
+                puts_(&lb, x);
+            }
+            puts_(&lb, pl.fp->nocase ? "\" nocase" : "\"");
+            if (lb.oom || note_node(d, (mon_event_t)ev, m->self, (char *)lb.p) < 0)
+                goto out;
+        }
+        parent = m->ev[id];
+        len += 2;
+    }
+    const struct det_header *h = header_arg(c, r, pl.kind, pl.proto);
+    if (!h)
+        goto out;
+    if (!pl.fp) {
+        /* no fast pattern: below the header dispatcher, which checks headers once per flow
+         * direction instead of once per packet */
+        struct det_hdx *x = &d->hdx[pl.kind];
+        if (!x->defined) {
+            char l[64];
+            snprintf(l, sizeof l, "headers %s (rules without a fast pattern)", KIND[pl.kind]);
+            int64_t ev = define(c, base, det_hdx_filter, x, l);
+            if (ev < 0)
+                goto out;
+            x->self = (mon_event_t)ev;
+            x->defined = true;
+        }
+        parent = x->self;
+        len++;
+    }
+    lb.n = 0;
+    char hl[64];
+    snprintf(hl, sizeof hl, "header %s %s ", KIND[pl.kind], r->proto);
+    puts_(&lb, hl);
+    puts_(&lb, r->src.addr_text ? r->src.addr_text : "any");
+    puts_(&lb, " ");
+    puts_(&lb, r->src.port_text ? r->src.port_text : "any");
+    puts_(&lb, r->dir == OSPREY_DIR_BOTH ? " <> " : " -> ");
+    puts_(&lb, r->dst.addr_text ? r->dst.addr_text : "any");
+    puts_(&lb, " ");
+    puts_(&lb, r->dst.port_text ? r->dst.port_text : "any");
+    if (lb.oom)
+        goto out;
+    if (pl.fp) {
+        if ((parent = define(c, (mon_event_t)parent, det_header_filter, (void *)h,
+                             (char *)lb.p)) < 0)
+            goto out;
+    } else if ((parent = hdx_child(c, &d->hdx[pl.kind], h, (char *)lb.p)) < 0) {
+        goto out;
+    }
+    len++;
+    for (uint32_t u = 0; u < pl.nunits; u++) {
+        const struct det_unit *a = unit_arg(c, &pl.units[u].u);
+        if (!a)
+            goto out;
+        lb.n = 0;
+        label_opts(&lb, r, pl.units[u].first_opt, pl.units[u].last_opt);
+        if (lb.oom || (parent = define(c, (mon_event_t)parent, det_unit_filter, (void *)a,
+                                       (char *)lb.p)) < 0)
+            goto out;
+        len++;
+    }
+    struct det_rule *dr = &d->rules[d->nrules];
+    memset(dr, 0, sizeof *dr);
+    dr->rule = r;
+    dr->kind = pl.kind;
+    dr->idx = d->nrules;
+    dr->leaf = (mon_event_t)parent;
+    dr->chain_len = len;
+    dr->severity = r->priority > 0 ? r->priority : 3;
+    dr->category = "";
+    if (r->classtype) {
+        const struct classtype *ct = conf_classtype(d->rs, r->classtype, strlen(r->classtype));
+        if (ct && ct->desc)
+            dr->category = ct->desc;
+    }
+    rule_meta(dr);
+    dr->thr[0] = pl.thr[0];
+    dr->thr[1] = pl.thr[1];
+    d->has_thresholds |= pl.thr[0] || pl.thr[1];
+    dr->noalert = pl.noalert;
+    if (pl.nbits) {
+        dr->bits = pl.bits; /* kept: freed with the rule */
+        dr->nbits = pl.nbits;
+        pl.bits = NULL;
+    }
+    d->nrules++;
+    d->stats.compiled++;
+    d->stats.option_nodes += len;
+    if (pl.kind == DK_PKT)
+        d->stats.packet_rules++;
+    else
+        d->stats.stream_rules++;
+    rc = 0;
+out:
+    if (rc < 0 && c->diag)
+        fprintf(c->diag, "osprey: compiling sid %u: %s\n", r->sid,
+                lb.oom ? "out of memory" : "cannot define its events");
+    free(lb.p);
+    free(pl.units);
+    free(pl.items);
+    free(pl.bits);
+    return rc;
+}
+
+int osprey_detect_build(struct osprey_detect **out, struct mon_engine *eng,
+                        const struct osprey_ruleset *rs, FILE *diag)
+{
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    *out = NULL;
+    struct osprey_detect *d = calloc(1, sizeof *d);
+    if (!d)
+        return -1;
+    d->rs = rs;
+    size_t n = osprey_ruleset_count(rs);
+    d->rules = calloc(n ? n : 1, sizeof *d->rules);
+    if (!d->rules) {
+        free(d);
+        return -1;
+    }
+    for (int k = 0; k < DK__COUNT; k++) {
+        d->mpm[k].kind = (uint8_t)k;
+        d->hdx[k].kind = (uint8_t)k;
+    }
+    struct compiler c = {d, eng, {0}, diag};
+    int rc = 0;
+    for (size_t i = 0; i < n && rc == 0; i++) {
+        const struct osprey_rule *r = osprey_ruleset_rule(rs, i);
+        if (r->status != OSPREY_RULE_ACCEPTED)
+            continue;
+        d->stats.rules++;
+        rc = compile_rule(&c, r);
+    }
+    intern_free(&c.args);
+    if (rc == 0)
+        rc = det_threshold_config(d, diag);
+    for (int k = 0; k < DK__COUNT && rc == 0; k++) {
+        rc = det_mpm_compile(&d->mpm[k], diag);
+        d->stats.fast_patterns += d->mpm[k].n;
+    }
+    if (rc < 0) {
+        osprey_detect_free(d);
+        return -1;
+    }
+    d->stats.ude_nodes = d->nnodes;
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    d->stats.compile_ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 +
+                          (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
+    *out = d;
+    return 0;
+}
+
+void osprey_detect_free(struct osprey_detect *d)
+{
+    if (!d)
+        return;
+    for (int k = 0; k < DK__COUNT; k++) {
+        det_mpm_free(&d->mpm[k]);
+        free(d->hdx[k].hdr);
+        free(d->hdx[k].ev);
+    }
+    for (uint32_t i = 0; i < d->nrules; i++) {
+        free(d->rules[i].meta);
+        free(d->rules[i].bits);
+        free(d->rules[i].sup);
+    }
+    free(d->bit_names);
+    free(d->rules);
+    for (uint32_t i = 0; i < d->nnodes; i++)
+        free(d->nodes[i].label);
+    free(d->nodes);
+    for (uint32_t i = 0; i < d->nowned; i++)
+        free(d->owned[i]);
+    for (uint32_t i = 0; i < d->ncodes; i++)
+        pcre_free_code(d->codes[i]);
+    free(d->codes);
+    free(d->owned);
+    free(d);
+}
+
+const struct osprey_detect_stats *osprey_detect_stats(const struct osprey_detect *d)
+{
+    return &d->stats;
+}

@@ -1,0 +1,334 @@
+/* filters.c — the UDE filters of the chains: the multi-event fast-pattern filter, the header
+ * filter and the option units. Filters only read (the mpm filter also records which patterns
+ * a stream has shown, so later data re-raises them), and never allocate except to grow that
+ * per-flow record. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "detect_int.h"
+#include "opt_eval.h"
+
+const uint8_t *det_buffer(struct mon_ctx *ctx, struct mon_flow *f, int side, uint8_t kind,
+                          uint32_t *len)
+{
+    if (kind == DK_PKT) {
+        const struct mon_packet *p = mon_getlastpkt(ctx);
+        *len = p ? p->payload_len : 0;
+        return p ? p->payload : NULL;
+    }
+    struct det_flow *df = f ? mon_get_uctx(ctx, f) : NULL;
+    if (!df)
+        return NULL;
+    *len = df->side[side].len;
+    return df->side[side].buf;
+}
+
+/* A packet whose checksum validation failed never reached its destination's stack: packet
+ * rules do not see it (an evasion otherwise: a decoy only the IDS would accept). The flags are
+ * set only when checksum validation is on (-k all, pcap-file.checksum-checks). */
+static bool pkt_inspectable(const struct mon_packet *p)
+{
+    return p && p->ipver && !(p->flags & (MON_PKT_BAD_IP_CSUM | MON_PKT_BAD_L4_CSUM));
+}
+
+/* ---- the multi-event filter ---- */
+
+struct scan_ctx {
+    struct mon_ctx *ctx;
+    const struct det_mpm *m;
+    struct det_side *s; /* stream: remember what was seen; NULL for packets */
+    int raised;
+};
+
+static void remember(struct det_side *s, uint32_t id)
+{
+    for (uint32_t i = 0; i < s->nseen; i++)
+        if (s->seen[i] == id)
+            return;
+    if (s->nseen == s->cap_seen) {
+        uint32_t cap = s->cap_seen ? s->cap_seen * 2 : 8;
+        uint32_t *n = realloc(s->seen, cap * sizeof *n);
+        if (!n)
+            return; /* the pattern still fires now; it is only not re-raised later */
+        s->seen = n;
+        s->cap_seen = cap;
+    }
+    s->seen[s->nseen++] = id;
+}
+
+static int on_match(unsigned int id, unsigned long long from, unsigned long long to,
+                    unsigned int flags, void *arg)
+{
+    (void)from, (void)to, (void)flags;
+    struct scan_ctx *sc = arg;
+    if (mon_raise_event(sc->ctx, sc->m->ev[id]) == MON_OK)
+        sc->raised++;
+    if (sc->s)
+        remember(sc->s, id);
+    return 0;
+}
+
+bool det_mpm_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_t ev,
+                    void *arg)
+{
+    (void)ev;
+    const struct det_mpm *m = arg;
+    struct det_flow *df = f ? mon_get_uctx(ctx, f) : NULL;
+    if (!m->db || !df || df->pass || !df->w->scratch)
+        return false;
+    struct scan_ctx sc = {ctx, m, NULL, 0};
+    const uint8_t *buf;
+    uint32_t len, from = 0;
+    if (m->kind == DK_PKT) {
+        if (!pkt_inspectable(mon_getlastpkt(ctx)))
+            return false;
+        buf = det_buffer(ctx, f, side, DK_PKT, &len);
+    } else {
+        /* Only the new bytes are scanned (with maxlen-1 before them, so a pattern spanning
+         * the seam is found); patterns seen earlier in this stream are raised again, since a
+         * rule's other contents may only now have arrived. */
+        struct det_side *s = &df->side[side];
+        if (s->len == s->scanned)
+            return false; /* nothing new (e.g. past the inspection cap): nothing to re-check */
+        sc.s = s;
+        buf = s->buf;
+        len = s->len;
+        from = s->scanned > m->maxlen - 1 ? s->scanned - (m->maxlen - 1) : 0;
+        s->scanned = len;
+        for (uint32_t i = 0; i < s->nseen; i++)
+            if (mon_raise_event(ctx, m->ev[s->seen[i]]) == MON_OK)
+                sc.raised++;
+    }
+    if (buf && len > from)
+        hs_scan(m->db, (const char *)buf + from, len - from, 0, df->w->scratch, on_match, &sc);
+    return sc.raised > 0;
+}
+
+/* ---- header ---- */
+
+static struct osprey_ip to_ip(const struct mon_addr *a, uint8_t ipver)
+{
+    struct osprey_ip ip = {0, 0};
+    if (ipver == 4) {
+        ip.lo = 0xffff00000000ull | (uint64_t)a->b[0] << 24 | (uint64_t)a->b[1] << 16 |
+                (uint64_t)a->b[2] << 8 | a->b[3];
+        return ip;
+    }
+    for (int i = 0; i < 8; i++) {
+        ip.hi = ip.hi << 8 | a->b[i];
+        ip.lo = ip.lo << 8 | a->b[8 + i];
+    }
+    return ip;
+}
+
+static int ipcmp(struct osprey_ip a, struct osprey_ip b)
+{
+    if (a.hi != b.hi)
+        return a.hi < b.hi ? -1 : 1;
+    return a.lo < b.lo ? -1 : a.lo > b.lo;
+}
+
+static bool in_ipset(const struct osprey_ip_set *s, struct osprey_ip ip)
+{
+    uint32_t lo = 0, hi = s->n; /* sorted, disjoint: binary search */
+    while (lo < hi) {
+        uint32_t mid = (lo + hi) / 2;
+        if (ipcmp(ip, s->r[mid].lo) < 0)
+            hi = mid;
+        else if (ipcmp(ip, s->r[mid].hi) > 0)
+            lo = mid + 1;
+        else
+            return true;
+    }
+    return false;
+}
+
+static bool in_portset(const struct osprey_port_set *s, uint16_t p)
+{
+    for (uint32_t i = 0; i < s->n; i++)
+        if (p >= s->r[i].lo && p <= s->r[i].hi)
+            return true;
+    return false;
+}
+
+static bool one_way(const struct det_header *h, struct osprey_ip src, uint16_t sp,
+                    struct osprey_ip dst, uint16_t dp)
+{
+    if (!in_ipset(h->src, src) || !in_ipset(h->dst, dst))
+        return false;
+    return !h->ports || (in_portset(h->sp, sp) && in_portset(h->dp, dp));
+}
+
+static bool header_match(const struct det_header *h, const struct mon_packet *p,
+                         const struct mon_flow *f, int side)
+{
+    uint8_t proto = p->proto == 58 ? 1 : p->proto;
+    if (h->proto && h->proto != proto)
+        return false;
+    struct osprey_ip src, dst;
+    uint16_t sp, dp;
+    if (h->kind == DK_STREAM && f) {
+        /* the stream's direction, not the packet's (an ACK may have delivered the data) */
+        bool ts = det_to_server(side, DK_STREAM);
+        src = to_ip(ts ? &f->cli : &f->srv, f->ipver);
+        dst = to_ip(ts ? &f->srv : &f->cli, f->ipver);
+        sp = ts ? f->cport : f->sport;
+        dp = ts ? f->sport : f->cport;
+    } else {
+        src = to_ip(&p->src, p->ipver);
+        dst = to_ip(&p->dst, p->ipver);
+        sp = p->sport;
+        dp = p->dport;
+    }
+    return one_way(h, src, sp, dst, dp) || (h->both && one_way(h, dst, dp, src, sp));
+}
+
+bool det_header_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_t ev,
+                       void *arg)
+{
+    (void)ev;
+    const struct det_header *h = arg;
+    const struct mon_packet *p = mon_getlastpkt(ctx);
+    if (!p || !p->ipver || (h->kind == DK_PKT && !pkt_inspectable(p)))
+        return false;
+    struct det_flow *df = f ? mon_get_uctx(ctx, f) : NULL;
+    if (df && df->pass)
+        return false;
+    return header_match(h, p, f, side);
+}
+
+bool det_hdx_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_t ev,
+                    void *arg)
+{
+    (void)ev;
+    const struct det_hdx *x = arg;
+    const struct mon_packet *p = mon_getlastpkt(ctx);
+    struct det_flow *df = f ? mon_get_uctx(ctx, f) : NULL;
+    if (!p || !p->ipver || !df || df->pass || (x->kind == DK_PKT && !pkt_inspectable(p)))
+        return false;
+    struct det_hcache *c = &df->hc[x->kind][det_to_server(side, x->kind) ? 0 : 1];
+    if (!c->done) {
+        /* once per flow direction: addresses, ports and protocol are the flow's */
+        c->done = true;
+        for (uint32_t i = 0; i < x->n; i++) {
+            if (!header_match(x->hdr[i], p, f, side))
+                continue;
+            uint32_t *ids = realloc(c->ids, (c->n + 1) * sizeof *ids);
+            if (!ids)
+                break;
+            c->ids = ids;
+            c->ids[c->n++] = i;
+        }
+    }
+    int raised = 0;
+    for (uint32_t i = 0; i < c->n; i++)
+        raised += mon_raise_event(ctx, x->ev[c->ids[i]]) == MON_OK;
+    return raised > 0;
+}
+
+/* ---- option units ---- */
+
+/* TCP: both ends established (or past it, closing). The ACK that completes the handshake
+ * counts too, as in Suricata, although the server's end only moves after the packet's
+ * sender-side phase, where packet rules run. */
+static bool established(const struct mon_flow *f, const struct mon_packet *p)
+{
+    if (f->proto != 6)
+        return f->state == MON_FLOW_ESTABLISHED;
+    uint8_t c = f->tcp.side[MON_SIDE_CLI].state, s = f->tcp.side[MON_SIDE_SVR].state;
+    if (c >= MON_TCP_ESTABLISHED && s >= MON_TCP_ESTABLISHED)
+        return true;
+    return c >= MON_TCP_ESTABLISHED && s == MON_TCP_SYN_RCVD && p &&
+           (p->tcp_flags & (MON_TH_ACK | MON_TH_SYN | MON_TH_RST)) == MON_TH_ACK;
+}
+
+static void hdr_view(const struct mon_packet *p, struct hdr_view *h)
+{
+    memset(h, 0, sizeof *h);
+    h->ipver = p->ipver;
+    h->ttl = p->ttl;
+    if (p->ipver == 4 && p->l3 && p->l3_len >= 20) {
+        h->tos = p->l3[1];
+        h->ip_id = (uint16_t)(p->l3[4] << 8 | p->l3[5]);
+    } else if (p->ipver == 6 && p->l3 && p->l3_len >= 2) {
+        h->tos = (uint8_t)((p->l3[0] & 0x0f) << 4 | p->l3[1] >> 4); /* traffic class */
+    }
+    h->is_icmp = (p->proto == 1 || p->proto == 58) && (p->flags & MON_PKT_HAS_L4);
+    if (h->is_icmp) {
+        h->icmp_type = p->icmp_type;
+        h->icmp_code = p->icmp_code;
+        uint8_t t = p->icmp_type;
+        h->icmp_echo = p->l4 && p->l4_len >= 8 &&
+                       (p->proto == 1 ? (t == 0 || t == 8 || t == 13 || t == 14 || t == 15 ||
+                                         t == 16)
+                                      : (t == 128 || t == 129));
+        if (h->icmp_echo) {
+            h->icmp_id = (uint16_t)(p->l4[4] << 8 | p->l4[5]);
+            h->icmp_seq = (uint16_t)(p->l4[6] << 8 | p->l4[7]);
+        }
+    }
+    h->is_tcp = p->proto == 6 && (p->flags & MON_PKT_HAS_L4);
+    if (h->is_tcp) {
+        h->tcp_flags = p->tcp_flags;
+        h->tcp_seq = p->tcp_seq;
+        h->tcp_ack = p->tcp_ack;
+        h->tcp_win = p->tcp_win;
+    }
+}
+
+bool det_unit_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_t ev,
+                     void *arg)
+{
+    (void)ev;
+    const struct det_unit *u = arg;
+    switch (u->type) {
+    case DU_PAYLOAD: {
+        struct det_flow *df = f ? mon_get_uctx(ctx, f) : NULL;
+        uint32_t len;
+        const uint8_t *buf = det_buffer(ctx, f, side, u->kind, &len);
+        return buf && df && det_payload_match(u, buf, len, df->w->md);
+    }
+    case DU_FLOW: {
+        const struct mon_packet *p = mon_getlastpkt(ctx);
+        struct flow_view v = {
+            .has_flow = f != NULL,
+            .to_server = det_to_server(side, u->kind),
+            .established = f && established(f, p),
+            .stream = u->kind == DK_STREAM,
+            .reassembled = p && (p->flags & MON_PKT_REASSEMBLED),
+        };
+        return flow_match(u->flow, &v);
+    }
+    case DU_HDR: {
+        const struct mon_packet *p = mon_getlastpkt(ctx);
+        struct hdr_view h;
+        int64_t v;
+        if (!p)
+            return false;
+        hdr_view(p, &h);
+        return hdr_field(u->field, &h, &v) && cmp_match(u->cmp, v);
+    }
+    case DU_TCPFLAGS: {
+        const struct mon_packet *p = mon_getlastpkt(ctx);
+        return p && p->proto == 6 && (p->flags & MON_PKT_HAS_L4) &&
+               tcpflags_match(&u->tf, p->tcp_flags);
+    }
+    case DU_IPPROTO: {
+        const struct mon_packet *p = mon_getlastpkt(ctx);
+        return p && p->ipver && ipproto_match(&u->ipp, p->proto);
+    }
+    case DU_SAMEIP: {
+        const struct mon_packet *p = mon_getlastpkt(ctx);
+        return p && p->ipver && !memcmp(p->src.b, p->dst.b, sizeof p->src.b);
+    }
+    case DU_FLOWBITS: {
+        struct det_flow *df = f ? mon_get_uctx(ctx, f) : NULL;
+        return df && flowbits_test(u->bits, u->bit_ids, df->bits);
+    }
+    case DU_DSIZE: {
+        const struct mon_packet *p = mon_getlastpkt(ctx);
+        return p && cmp_match(u->cmp, p->payload_len);
+    }
+    }
+    return false;
+}

@@ -1,0 +1,87 @@
+/* mpm.c — the fast-pattern matcher of one buffer kind: a Hyperscan literal database over
+ * every rule's fast pattern, scanned once per buffer (the filter is in filters.c).
+ *
+ * Patterns are deduplicated on (bytes, nocase): rules with the same fast pattern share one
+ * Hyperscan id and one child event, so their chains share that prefix too. HS_FLAG_SINGLEMATCH
+ * because the filter only needs to know *that* a pattern occurs; the chain finds *where*.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "detect_int.h"
+
+int det_mpm_add(struct det_mpm *m, const uint8_t *p, uint32_t len, bool nocase, uint32_t *id)
+{
+    /* linear: compile time only, and a hash would not pay for a few thousand patterns */
+    for (uint32_t i = 0; i < m->n; i++)
+        if (m->len[i] == len && m->nocase[i] == nocase && !memcmp(m->pat[i], p, len)) {
+            *id = i;
+            return 0;
+        }
+    if (m->n == m->cap) {
+        uint32_t cap = m->cap ? m->cap * 2 : 64;
+        const uint8_t **pat = realloc(m->pat, cap * sizeof *pat);
+        if (pat)
+            m->pat = pat;
+        uint32_t *l = realloc(m->len, cap * sizeof *l);
+        if (l)
+            m->len = l;
+        bool *nc = realloc(m->nocase, cap * sizeof *nc);
+        if (nc)
+            m->nocase = nc;
+        mon_event_t *ev = realloc(m->ev, cap * sizeof *ev);
+        if (ev)
+            m->ev = ev;
+        if (!pat || !l || !nc || !ev)
+            return -1;
+        m->cap = cap;
+    }
+    m->pat[m->n] = p;
+    m->len[m->n] = len;
+    m->nocase[m->n] = nocase;
+    m->ev[m->n] = 0;
+    if (len > m->maxlen)
+        m->maxlen = len;
+    *id = m->n++;
+    return 0;
+}
+
+int det_mpm_compile(struct det_mpm *m, FILE *diag)
+{
+    if (m->n == 0)
+        return 0;
+    unsigned *flags = calloc(m->n, sizeof *flags), *ids = calloc(m->n, sizeof *ids);
+    size_t *lens = calloc(m->n, sizeof *lens);
+    int rc = -1;
+    if (!flags || !ids || !lens)
+        goto out;
+    for (uint32_t i = 0; i < m->n; i++) {
+        flags[i] = HS_FLAG_SINGLEMATCH | (m->nocase[i] ? HS_FLAG_CASELESS : 0);
+        ids[i] = i;
+        lens[i] = m->len[i];
+    }
+    hs_compile_error_t *err = NULL;
+    if (hs_compile_lit_multi((const char *const *)m->pat, flags, ids, lens, m->n, HS_MODE_BLOCK,
+                             NULL, &m->db, &err) != HS_SUCCESS) {
+        if (diag)
+            fprintf(diag, "osprey: Hyperscan: %s\n", err ? err->message : "compile failed");
+        hs_free_compile_error(err);
+        goto out;
+    }
+    rc = 0;
+out:
+    free(flags);
+    free(ids);
+    free(lens);
+    return rc;
+}
+
+void det_mpm_free(struct det_mpm *m)
+{
+    hs_free_database(m->db);
+    free(m->pat);
+    free(m->len);
+    free(m->nocase);
+    free(m->ev);
+    memset(m, 0, sizeof *m);
+}

@@ -1,0 +1,108 @@
+/* payload.c — evaluating a run of payload options on one buffer, with Snort/Suricata's
+ * relative matching: each option may start where the previous match ended, and when a
+ * relative option fails the previous content or pcre tries its next occurrence. The options'
+ * own tests live beside their parsers (opt_content.c, opt_pcre.c, opt_compare.c). */
+#include "detect_int.h"
+#include "opt_eval.h"
+
+/* Bounded like Suricata's inspection recursion limit: crafted payloads with many partial
+ * matches must not make one rule cost quadratic time or worse. */
+#define RUN_BUDGET 3000
+
+struct run {
+    const struct det_pitem *it;
+    uint32_t n;
+    const uint8_t *buf;
+    uint32_t len;
+    void *md;
+    uint32_t budget;
+};
+
+static bool run_from(struct run *r, uint32_t i, int64_t prev_end);
+
+static bool next_is_relative(const struct run *r, uint32_t i)
+{
+    return i + 1 < r->n && r->it[i + 1].relative;
+}
+
+static bool content(struct run *r, uint32_t i, int64_t prev_end)
+{
+    const struct opt_content *ct = r->it[i].arg;
+    int64_t s, e;
+    bool fits = content_window(ct, prev_end, r->len, &s, &e);
+    if (ct->negated) {
+        /* holds when absent from its window; it moves nothing */
+        if (fits && content_find(ct, r->buf, s, e - ct->len) >= 0)
+            return false;
+        return run_from(r, i + 1, prev_end);
+    }
+    if (!fits)
+        return false;
+    for (int64_t at = content_find(ct, r->buf, s, e - ct->len); at >= 0;
+         at = content_find(ct, r->buf, at + 1, e - ct->len)) {
+        if (run_from(r, i + 1, at + ct->len))
+            return true;
+        if (!next_is_relative(r, i) || r->budget > RUN_BUDGET)
+            return false; /* what follows does not depend on where this one matched */
+    }
+    return false;
+}
+
+/* A relative pcre sees the buffer from the previous match's end on, as its subject (so ^
+ * anchors there, as in Suricata); a retry starts one past the previous match's start. */
+static bool pcre(struct run *r, uint32_t i, int64_t prev_end)
+{
+    const struct opt_pcre *pc = r->it[i].arg;
+    int64_t base = pc->relative ? prev_end : 0;
+    if (base < 0)
+        base = 0;
+    if (base > r->len)
+        return pc->negated && run_from(r, i + 1, prev_end);
+    const uint8_t *subj = r->buf + base;
+    uint32_t slen = r->len - (uint32_t)base, from = 0, ms, me;
+    if (pc->negated) {
+        if (pcre_search(r->it[i].code, r->md, subj, slen, 0, &ms, &me))
+            return false;
+        return run_from(r, i + 1, prev_end);
+    }
+    while (from <= slen && pcre_search(r->it[i].code, r->md, subj, slen, from, &ms, &me)) {
+        if (run_from(r, i + 1, base + me))
+            return true;
+        if (!next_is_relative(r, i) || r->budget > RUN_BUDGET)
+            return false;
+        from = ms + 1;
+    }
+    return false;
+}
+
+static bool run_from(struct run *r, uint32_t i, int64_t prev_end)
+{
+    if (i == r->n)
+        return true;
+    if (++r->budget > RUN_BUDGET)
+        return false;
+    switch (r->it[i].type) {
+    case PI_CONTENT:
+        return content(r, i, prev_end);
+    case PI_PCRE:
+        return pcre(r, i, prev_end);
+    case PI_ISDATAAT:
+        return isdataat_match(r->it[i].arg, r->len, prev_end) && run_from(r, i + 1, prev_end);
+    case PI_BYTE_TEST:
+        /* a test: the position stays where the previous match left it */
+        return byte_test_eval(r->it[i].arg, r->buf, r->len, prev_end) &&
+               run_from(r, i + 1, prev_end);
+    case PI_BYTE_JUMP: {
+        int64_t to;
+        return byte_jump_eval(r->it[i].arg, r->buf, r->len, prev_end, &to) &&
+               run_from(r, i + 1, to);
+    }
+    }
+    return false;
+}
+
+bool det_payload_match(const struct det_unit *u, const uint8_t *buf, uint32_t len, void *md)
+{
+    struct run r = {u->items, u->n, buf, len, md, 0};
+    return run_from(&r, 0, 0);
+}

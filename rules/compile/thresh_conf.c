@@ -1,0 +1,139 @@
+/* thresh_conf.c — threshold.config applied to the compiled rules, Suricata's way:
+ *   threshold / event_filter gen_id G, sig_id S, … replace the rule's own threshold;
+ *   suppress gen_id G, sig_id S [, track by_src|by_dst|by_either, ip LIST] stops its alerts
+ *   (for those addresses only, with ip); sig_id 0 means every rule of the gid, and gen_id 0
+ *   with sig_id 0 every rule;
+ *   rate_filter changes actions in inline mode: reported as not applied. */
+#include <arpa/inet.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "detect_int.h"
+#include "ruleset.h"
+
+static bool applies(const struct thr_entry *e, const struct osprey_rule *r)
+{
+    if (e->gid == 0 && e->sid == 0)
+        return true;
+    return e->gid == r->gid && (e->sid == 0 || e->sid == r->sid);
+}
+
+/* One address or CIDR of an ip list. */
+static bool parse_net(const char *s, size_t n, struct det_suppress *out)
+{
+    char buf[64];
+    if (n == 0 || n >= sizeof buf)
+        return false;
+    memcpy(buf, s, n);
+    buf[n] = 0;
+    char *slash = strchr(buf, '/');
+    long prefix = -1;
+    if (slash) {
+        *slash = 0;
+        char *end;
+        prefix = strtol(slash + 1, &end, 10);
+        if (*end || prefix < 0)
+            return false;
+    }
+    memset(out->net, 0, sizeof out->net);
+    if (inet_pton(AF_INET, buf, out->net) == 1)
+        out->ipver = 4;
+    else if (inet_pton(AF_INET6, buf, out->net) == 1)
+        out->ipver = 6;
+    else
+        return false;
+    long max = out->ipver == 4 ? 32 : 128;
+    if (prefix > max)
+        return false;
+    out->prefix = (uint8_t)(prefix < 0 ? max : prefix);
+    return true;
+}
+
+static int add_suppress(struct det_rule *dr, const struct thr_entry *e, FILE *diag)
+{
+    const char *p = e->ip;
+    while (*p) {
+        while (*p == '[' || *p == ']' || *p == ',' || *p == ' ')
+            p++;
+        size_t n = strcspn(p, ",] ");
+        if (n == 0)
+            break;
+        struct det_suppress s = {e->track, 0, 0, {0}};
+        if (!parse_net(p, n, &s)) {
+            if (diag)
+                fprintf(diag, "%s:%u: suppress: ip '%.*s' not applied (addresses and CIDRs "
+                              "only)\n", e->file, e->line, (int)n, p);
+        } else {
+            struct det_suppress *v = realloc(dr->sup, (dr->nsup + 1) * sizeof *v);
+            if (!v)
+                return -1;
+            dr->sup = v;
+            dr->sup[dr->nsup++] = s;
+        }
+        p += n;
+    }
+    return 0;
+}
+
+int det_threshold_config(struct osprey_detect *d, FILE *diag)
+{
+    const struct osprey_ruleset *rs = d->rs;
+    for (uint32_t t = 0; t < rs->nthr; t++) {
+        const struct thr_entry *e = &rs->thr[t];
+        if (e->kind == TC_RATE_FILTER) {
+            if (diag)
+                fprintf(diag, "%s:%u: rate_filter not applied (it changes actions inline)\n",
+                        e->file, e->line);
+            continue;
+        }
+        struct opt_threshold *th = NULL;
+        if (e->kind == TC_THRESHOLD || e->kind == TC_EVENT_FILTER) {
+            th = calloc(1, sizeof *th);
+            if (!th)
+                return -1;
+            *th = (struct opt_threshold){e->type, e->track, e->count, e->seconds, 0};
+            if (det_own(d, th) < 0)
+                return -1;
+        }
+        for (uint32_t i = 0; i < d->nrules; i++) {
+            struct det_rule *dr = &d->rules[i];
+            if (!applies(e, dr->rule))
+                continue;
+            if (th) {
+                dr->thr[0] = th;
+                d->has_thresholds = true;
+            } else if (e->track == 0xff) {
+                dr->suppressed = true;
+            } else if (add_suppress(dr, e, diag) < 0) {
+                return -1;
+            }
+        }
+    }
+    return 0;
+}
+
+static bool in_net(const struct det_suppress *s, const struct mon_addr *a, uint8_t ipver)
+{
+    if (s->ipver != ipver)
+        return false;
+    uint8_t full = s->prefix / 8, rest = s->prefix % 8;
+    if (memcmp(s->net, a->b, full))
+        return false;
+    if (!rest)
+        return true;
+    uint8_t mask = (uint8_t)(0xff << (8 - rest));
+    return (s->net[full] & mask) == (a->b[full] & mask);
+}
+
+bool det_suppressed(const struct det_rule *dr, const struct mon_packet *p)
+{
+    if (dr->suppressed)
+        return true;
+    for (uint32_t i = 0; i < dr->nsup; i++) {
+        const struct det_suppress *s = &dr->sup[i];
+        if ((s->track != 1 && in_net(s, &p->src, p->ipver)) ||
+            (s->track != 0 && in_net(s, &p->dst, p->ipver)))
+            return true;
+    }
+    return false;
+}

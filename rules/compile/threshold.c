@@ -1,0 +1,92 @@
+/* threshold.c — the per-worker table behind threshold and detection_filter.
+ *
+ * Keyed by (rule, which option, tracked key: source, destination, both, the flow or nothing).
+ * Fixed size, allocated when the worker attaches: no allocation on the packet path. A full
+ * neighbourhood evicts its oldest entry, which at worst lets one more alert through. With
+ * several workers each counts its own traffic (Suricata shares one table; offline mode runs
+ * one worker). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "detect_int.h"
+#include "opt_eval.h"
+
+#define THR_SLOTS 65536u /* power of two */
+#define THR_PROBE 16u
+
+struct thr_entry_rt {
+    uint64_t hash;           /* 0 = empty */
+    uint8_t key[40];
+    struct thr_state st;
+};
+
+struct det_thr_table {
+    struct thr_entry_rt e[THR_SLOTS];
+};
+
+struct det_thr_table *det_thr_create(void)
+{
+    return calloc(1, sizeof(struct det_thr_table));
+}
+
+void det_thr_free(struct det_thr_table *t)
+{
+    free(t);
+}
+
+static uint64_t hash(const uint8_t *k, size_t n)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ k[i]) * 1099511628211ull;
+    return h | 1; /* never 0: 0 marks a free slot */
+}
+
+static struct thr_state *lookup(struct det_thr_table *t, const uint8_t *key)
+{
+    uint64_t h = hash(key, 40);
+    struct thr_entry_rt *oldest = NULL;
+    for (uint32_t i = 0; i < THR_PROBE; i++) {
+        struct thr_entry_rt *e = &t->e[(h + i) & (THR_SLOTS - 1)];
+        if (e->hash == h && !memcmp(e->key, key, 40))
+            return &e->st;
+        if (e->hash == 0 || !oldest || (oldest->hash && e->st.start_us < oldest->st.start_us))
+            oldest = e;
+        if (e->hash == 0)
+            break;
+    }
+    oldest->hash = h;
+    memcpy(oldest->key, key, 40);
+    memset(&oldest->st, 0, sizeof oldest->st);
+    return &oldest->st;
+}
+
+bool det_thr_allow(struct det_thr_table *t, const struct det_rule *dr,
+                   const struct mon_packet *p, const struct mon_flow *f)
+{
+    bool ok = true;
+    for (uint32_t k = 0; k < 2; k++) {
+        const struct opt_threshold *th = dr->thr[k];
+        if (!th || !t)
+            continue;
+        uint8_t key[40] = {0};
+        memcpy(key, &dr->idx, 4);
+        key[4] = (uint8_t)k;
+        switch (th->track) {
+        case THR_BY_SRC: memcpy(key + 8, p->src.b, 16); break;
+        case THR_BY_DST: memcpy(key + 8, p->dst.b, 16); break;
+        case THR_BY_BOTH:
+            memcpy(key + 8, p->src.b, 16);
+            memcpy(key + 24, p->dst.b, 16);
+            break;
+        case THR_BY_FLOW:
+            if (f)
+                memcpy(key + 8, &f->id, sizeof f->id);
+            break;
+        default: break; /* by_rule: one counter */
+        }
+        /* every option counts the event, even when an earlier one already suppressed it */
+        ok &= threshold_event(th, lookup(t, key), p->ts_us);
+    }
+    return ok;
+}

@@ -1,0 +1,113 @@
+/* opt_eval.h — the compile checks and evaluate functions that live beside each option's
+ * parser (opt_content.c, opt_flow.c, opt_compare.c). rules/compile/ calls these; it never
+ * looks inside an option's argument itself except to intern it.
+ *
+ * A compile check returns NULL when the engine can honour the argument completely, else a
+ * short reason (the rule is then not compiled: never loaded with a part ignored).
+ */
+#ifndef RULES_OPT_EVAL_H
+#define RULES_OPT_EVAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "opt_args.h"
+
+/* --- content (opt_content.c) --- */
+const char *content_compile_check(const struct opt_content *ct);
+/* Relative to the previous payload match (distance/within): joins the previous unit. */
+bool content_is_relative(const struct opt_content *ct);
+/* The bytes a fast-pattern matcher looks for (the fast_pattern slice, else all of it). */
+void content_fast_bytes(const struct opt_content *ct, const uint8_t **p, uint32_t *len);
+/* The window [*start, *end) of buf[0..len) the content must lie in, given where the previous
+ * payload match ended; false when it cannot hold the pattern. */
+bool content_window(const struct opt_content *ct, int64_t prev_end, uint32_t len,
+                    int64_t *start, int64_t *end);
+/* First occurrence starting in [from, last_start], or -1. */
+int64_t content_find(const struct opt_content *ct, const uint8_t *buf, int64_t from,
+                     int64_t last_start);
+
+/* --- pcre (opt_pcre.c) --- */
+const char *pcre_compile_check(const struct opt_pcre *pc);
+/* Compile with PCRE2 and JIT it (the JIT is optional: without it pcre2_match interprets).
+ * NULL when out of memory. */
+void *pcre_compile_code(const struct opt_pcre *pc);
+void pcre_free_code(void *code);
+/* Per-worker match data for pcre_search (an ovector of 64 pairs). */
+void *pcre_match_data_new(void);
+void pcre_match_data_free(void *md);
+/* Search buf[from..len); on a match, *mstart and *mend are its bounds. md: pcre2_match_data. */
+bool pcre_search(const void *code, void *md, const uint8_t *buf, uint32_t len, uint32_t from,
+                 uint32_t *mstart, uint32_t *mend);
+
+/* --- byte_test, byte_jump (opt_byte.c) --- */
+const char *byte_compile_check(const struct opt_byte *b);
+bool byte_test_eval(const struct opt_byte *b, const uint8_t *buf, uint32_t len,
+                    int64_t prev_end);
+bool byte_jump_eval(const struct opt_byte *b, const uint8_t *buf, uint32_t len,
+                    int64_t prev_end, int64_t *new_end);
+
+/* --- isdataat (opt_compare.c) --- */
+const char *isdataat_compile_check(const struct opt_isdataat *d);
+bool isdataat_match(const struct opt_isdataat *d, uint32_t len, int64_t prev_end);
+
+/* --- flow (opt_flow.c) --- */
+struct flow_view {
+    bool has_flow;     /* a tracked flow (false: stateless packet) */
+    bool to_server;    /* the inspected data goes client -> server */
+    bool established;  /* TCP: both ends established; UDP/ICMP: both directions seen */
+    bool stream;       /* inspecting the reassembled stream (not a packet) */
+    bool reassembled;  /* the packet came out of IP defragmentation */
+};
+const char *flow_compile_check(const struct opt_flow *f);
+bool flow_match(const struct opt_flow *f, const struct flow_view *v);
+
+/* --- numeric comparisons (opt_compare.c) --- */
+const char *cmp_compile_check(const struct opt_cmp *cm);
+bool cmp_match(const struct opt_cmp *cm, int64_t x);
+
+/* --- header fields: itype icode ttl tos id icmp_id icmp_seq seq ack window (opt_compare.c) */
+enum { HF_ITYPE, HF_ICODE, HF_TTL, HF_TOS, HF_ID, HF_ICMP_ID, HF_ICMP_SEQ, HF_SEQ, HF_ACK,
+       HF_WINDOW };
+struct hdr_view {          /* what the packet says, filled by the caller */
+    uint8_t ipver, ttl, tos, icmp_type, icmp_code, tcp_flags;
+    bool is_icmp, icmp_echo, is_tcp;
+    uint16_t ip_id, icmp_id, icmp_seq, tcp_win;
+    uint32_t tcp_seq, tcp_ack;
+};
+int hdr_field_of(const char *keyword); /* HF_*, or -1 */
+bool hdr_field(int field, const struct hdr_view *h, int64_t *v);
+
+/* --- flags (opt_ipflags.c) --- */
+struct tcpflags {
+    uint8_t bits, ignore; /* flags named; flags the mask says to ignore */
+    char mod;             /* 0 exact, '+' these and maybe others, '*' any of these, '!' none */
+};
+/* From the option's text as written (the parser validated it). */
+void tcpflags_compile(const char *value, struct tcpflags *out);
+bool tcpflags_match(const struct tcpflags *t, uint8_t flags);
+
+/* --- ip_proto (opt_ipflags.c) --- */
+struct ipproto {
+    char op;       /* 0 (=), '!', '<', '>' */
+    uint8_t proto;
+};
+void ipproto_compile(const char *value, struct ipproto *out);
+bool ipproto_match(const struct ipproto *t, uint8_t proto);
+
+/* --- threshold, detection_filter (opt_threshold.c) --- */
+struct thr_state {
+    uint64_t start_us; /* the current window's first event */
+    uint32_t count;    /* events in the window */
+};
+const char *threshold_compile_check(const struct opt_threshold *t);
+/* One more match of the rule for this tracked key at now_us: may it alert? */
+bool threshold_event(const struct opt_threshold *t, struct thr_state *st, uint64_t now_us);
+
+/* --- flowbits (opt_flowbits.c) --- */
+const char *flowbits_compile_check(const struct opt_bits *b);
+/* ids[i]: the bit of names[i]; bits: the flow's bitmap. */
+bool flowbits_test(const struct opt_bits *b, const uint32_t *ids, const uint64_t *bits);
+void flowbits_apply(const struct opt_bits *b, const uint32_t *ids, uint64_t *bits);
+
+#endif

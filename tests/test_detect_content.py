@@ -1,0 +1,199 @@
+"""content and its modifiers on packets and reassembled streams: for each, a match and a near
+miss; the fast pattern; alerts once per flow side on a stream."""
+import pytest
+
+from test_detect_helpers import Conv, detect, http_conv, rule, udp
+
+RESP = b"HTTP/1.1 200 OK\r\nContent-Length: 12\r\n\r\nuid=0(root)\n"
+
+
+def test_stream_content_alerts_once_with_the_rule_fields(tmp_path):
+    r = detect(tmp_path, http_conv(),
+               'alert tcp any any -> any any (msg:"root"; content:"uid=0|28|root|29|"; '
+               'classtype:bad-unknown; sid:7; rev:3; metadata:a b, a c, d e;)')
+    assert len(r.alerts) == 1
+    a = r.alerts[0]
+    assert list(a) == ["timestamp", "flow_id", "pcap_cnt", "event_type", "src_ip", "src_port",
+                       "dest_ip", "dest_port", "proto", "direction", "alert", "flow"]
+    assert (a["src_ip"], a["src_port"], a["dest_ip"], a["dest_port"], a["proto"]) == \
+        ("10.0.0.2", 80, "10.0.0.1", 40000, "TCP")
+    assert a["event_type"] == "alert" and a["direction"] == "to_client"
+    assert a["alert"] == {"action": "allowed", "gid": 1, "signature_id": 7, "rev": 3,
+                          "signature": "root", "category": "Potentially Bad Traffic",
+                          "severity": 2, "metadata": {"a": ["b", "c"], "d": ["e"]}}
+    assert a["flow"]["src_ip"] == "10.0.0.1" and a["flow"]["dest_port"] == 80
+    assert a["pcap_cnt"] == 6  # SYN, SYN-ACK, ACK, request, its ACK, the response
+    assert "osprey: 10 packets, 1 flows, 1 alerts" in r.proc.stdout
+
+
+@pytest.mark.parametrize("body,hit", [
+    ('content:"uid=0(root)";', True),
+    ('content:"uid=0(ROOT)";', False),
+    ('content:"uid=0(ROOT)"; nocase;', True),
+    ('content:"HTTP/1.1"; depth:8;', True),
+    ('content:"HTTP/1.1"; depth:8; offset:1;', False),
+    ('content:"200"; offset:9; depth:3;', True),
+    ('content:"200"; offset:10;', False),
+    ('content:"HTTP"; content:"OK"; distance:0; within:11;', True),
+    ('content:"HTTP"; content:"OK"; distance:0; within:10;', False),
+    ('content:"HTTP"; content:"200"; distance:5;', True),
+    ('content:"HTTP"; content:"200"; distance:6;', False),
+    ('content:"uid=0"; content:!"admin";', True),
+    ('content:"uid=0"; content:!"root";', False),
+    ('content:"uid"; content:!"root"; distance:0; within:5;', True),
+    ('content:"uid"; content:!"root"; distance:0; within:10;', False),
+    ('content:"HTTP/1.1"; startswith;', True),
+    ('content:"200"; startswith;', False),
+    ('content:"(root)|0a|"; endswith;', True),
+    ('content:"(root)"; endswith;', False),
+    ('content:"uid=0"; rawbytes;', True),
+])
+def test_content_modifiers_on_the_stream(tmp_path, body, hit):
+    r = detect(tmp_path, http_conv(), rule("flow:to_client; " + body))
+    assert r.sids == ([1] if hit else [])
+
+
+def test_relative_match_backtracks_to_a_later_occurrence(tmp_path):
+    # the first "a=" is not followed by "1" within 2 bytes; the second is
+    pkts = [udp(b"a=0 a=1")]
+    r = detect(tmp_path, pkts, [rule('content:"a="; content:"1"; distance:0; within:1;',
+                                     proto="udp"),
+                                rule('content:"a="; content:"2"; distance:0; within:1;',
+                                     sid=2, proto="udp")])
+    assert r.sids == [1]
+
+
+def test_fast_pattern_marks_the_short_content(tmp_path):
+    # fast_pattern on the 1-byte content: the chain still checks both
+    rules = [rule('content:"uid=0(root)"; content:"H"; fast_pattern;', sid=1),
+             rule('content:"uid=0(root)"; content:"Q"; fast_pattern;', sid=2),
+             rule('content:"OK"; fast_pattern:only;', sid=3),
+             rule('content:"Content-Length"; fast_pattern:0,7; nocase;', sid=4)]
+    r = detect(tmp_path, http_conv(), rules)
+    assert r.sids == [1, 3, 4]
+
+
+def test_rules_with_only_negated_contents_have_no_fast_pattern(tmp_path):
+    r = detect(tmp_path, [udp(b"hello")], [rule('content:!"bye";', proto="udp"),
+                                           rule('content:!"ell";', sid=2, proto="udp")])
+    assert r.sids == [1]
+
+
+def test_packet_rule_alerts_per_packet_and_stream_rule_once_per_side(tmp_path):
+    pkts = [udp(b"ping x"), udp(b"ping y")]
+    c = Conv().handshake().send(True, b"ping 1").send(True, b"ping 2").close().pkts
+    r = detect(tmp_path, pkts + c, [rule('content:"ping";', proto="udp"),
+                                    rule('content:"ping";', sid=2)])
+    assert r.sids == [1, 1, 2]
+
+
+def test_content_split_across_segments_matches_on_the_stream(tmp_path):
+    pkts = Conv().handshake().send(True, b"xxxxuid=0(root)yyyy", seg=3).close().pkts
+    r = detect(tmp_path, pkts, [rule('content:"uid=0(root)";'),
+                                rule('content:"uid=0(root)";', sid=2, proto="ip")])
+    # the stream rule sees it; a packet (ip) rule cannot: no packet holds the whole string
+    assert r.sids == [1]
+
+
+def test_a_later_content_completes_an_earlier_fast_pattern(tmp_path):
+    # the fast pattern arrives first; the other content only in a later segment
+    pkts = (Conv().handshake().send(True, b"LONGFASTPATTERN ").send(True, b"tail")
+            .close().pkts)
+    r = detect(tmp_path, pkts, rule('content:"LONGFASTPATTERN"; content:"tail"; distance:0;'))
+    assert r.sids == [1]
+
+
+def test_rules_sharing_a_chain_both_alert(tmp_path):
+    rules = [rule('content:"uid=0";', sid=1), rule('content:"uid=0";', sid=2)]
+    r = detect(tmp_path, http_conv(), rules)
+    assert r.sids == [1, 2]
+
+
+def test_pass_rule_stops_inspection_of_the_flow(tmp_path):
+    rules = [rule('content:"GET";', sid=1, action="pass"),
+             rule('content:"uid=0";', sid=2)]
+    r = detect(tmp_path, http_conv() + http_conv(sport=40001, req=b"POST / HTTP/1.1\r\n\r\n"),
+               rules)
+    assert [a["flow"]["src_port"] for a in r.alerts] == [40001]
+
+
+def test_app_layer_rules_are_rejected_with_a_message(tmp_path):
+    # the same verdict as osprey -T: app-layer protocols wait for the parsers
+    rules = ['alert http any any -> any any (msg:"h"; content:"uid"; sid:1;)',
+             rule('content:"uid=0";', sid=2)]
+    r = detect(tmp_path, http_conv(), rules)
+    assert r.sids == [2]
+    assert r.proc.stderr.endswith("t.rules:1: sid 1: unsupported protocol http\n")
+    assert "1 loaded, 1 compiled, 0 not compiled" in r.proc.stdout
+
+
+@pytest.mark.parametrize("body,hit", [
+    ('pcre:"/uid=\\d+\\(root\\)/";', True),
+    ('pcre:"/uid=\\d+\\(admin\\)/";', False),
+    ('pcre:"/UID=0/i";', True),
+    ('pcre:"/UID=0/";', False),
+    ('pcre:"/^HTTP\\/1\\.1 200/";', True),
+    ('pcre:"/^uid/";', False),
+    ('pcre:"/^uid/m";', True),
+    ('pcre:"/OK.*uid/s";', True),
+    ('pcre:"/OK.*uid/";', False),
+    ('pcre:"/u i d = 0/x";', True),
+    ('pcre:!"/admin/";', True),
+    ('pcre:!"/root/";', False),
+    ('content:"Content-Length"; pcre:"/^\\s+:/R";', False),
+    ('content:"Content-Length"; pcre:"/^:\\s*12/R";', True),
+    ('content:"uid=0"; pcre:"/^HTTP/R";', False),
+    ('content:"uid=0"; pcre:"/HTTP/";', True),
+    ('content:"uid=0"; pcre:"/root/RB";', True),
+    ('content:"HTTP"; isdataat:5,relative;', True),
+    ('content:"root)"; isdataat:2,relative;', False),
+    ('content:"root)"; isdataat:!2,relative;', True),
+    ('isdataat:50;', True),
+    ('isdataat:60;', False),
+])
+def test_pcre_and_isdataat(tmp_path, body, hit):
+    r = detect(tmp_path, http_conv(), rule("flow:to_client; " + body))
+    assert r.sids == ([1] if hit else [])
+
+
+def test_pcre_relative_backtracks_through_contents(tmp_path):
+    # the first "k=" is followed by letters, the second by digits
+    r = detect(tmp_path, [udp(b"k=ab k=12")], [
+        rule('content:"k="; pcre:"/^\\d+/R";', proto="udp", sid=1),
+        rule('content:"k="; pcre:"/^z/R";', proto="udp", sid=2)])
+    assert r.sids == [1]
+
+
+def test_pcre_with_an_http_flag_is_not_compiled(tmp_path):
+    r = detect(tmp_path, http_conv(), [rule('content:"GET"; pcre:"/index/U";', sid=1)])
+    assert r.sids == []
+    assert "sid 1: not compiled: pcre: an HTTP buffer flag" in r.proc.stderr
+
+
+# payload: "LEN" then a 2-byte big-endian length 0x0005, 5 bytes, then "END"; "n=0042;"
+BYTES = b"LEN\x00\x05abcdeEND n=0042; m=2a"
+
+
+@pytest.mark.parametrize("body,hit", [
+    ('content:"LEN"; byte_test:2,=,5,0,relative;', True),
+    ('content:"LEN"; byte_test:2,=,6,0,relative;', False),
+    ('content:"LEN"; byte_test:2,!=,6,0,relative;', True),
+    ('content:"LEN"; byte_test:2,>,4,0,relative;', True),
+    ('content:"LEN"; byte_test:2,<,5,0,relative;', False),
+    ('content:"LEN"; byte_test:2,&,4,0,relative;', True),
+    ('content:"LEN"; byte_test:2,=,1280,0,relative,little;', True),
+    ('byte_test:2,=,5,3;', True),
+    ('byte_test:1,=,1,4,bitmask 0x04;', True),
+    ('content:"n="; byte_test:4,=,42,0,relative,string,dec;', True),
+    ('content:"n="; byte_test:4,=,43,0,relative,string,dec;', False),
+    ('content:"m="; byte_test:2,=,42,0,relative,string,hex;', True),
+    ('content:"LEN"; byte_test:4,=,5,100,relative;', False),
+    ('content:"LEN"; byte_jump:2,0,relative; content:"END"; within:3;', True),
+    ('content:"LEN"; byte_jump:2,0,relative; content:"abc"; within:3;', False),
+    ('content:"LEN"; byte_jump:2,0,relative,post_offset -5; content:"abc"; within:3;', True),
+    ('byte_jump:2,3,from_beginning,post_offset 5; content:"END"; within:3;', True),
+    ('content:"LEN"; byte_jump:2,0,relative,multiplier 100;', False),
+])
+def test_byte_test_and_byte_jump(tmp_path, body, hit):
+    r = detect(tmp_path, [udp(BYTES)], rule(body, proto="udp"))
+    assert r.sids == ([1] if hit else [])
