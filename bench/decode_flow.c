@@ -15,50 +15,13 @@
 #include "mon_defrag.h"
 #include "mon_flow.h"
 #include "mon_io.h"
-
-struct frame {
-    uint8_t *data;
-    uint32_t caplen, wirelen;
-    int linktype;
-    uint64_t ts_us;
-};
+#include "preload.h"
 
 static double now_s(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static int load(const char *path, struct frame **frames, size_t *n, size_t *cap)
-{
-    char err[512];
-    struct mon_source *src = mon_source_open_file(path, err, sizeof err);
-    if (!src) {
-        fprintf(stderr, "bench-decode-flow: %s\n", err);
-        return -1;
-    }
-    struct mon_packet batch[MON_IO_BATCH];
-    int got;
-    while ((got = mon_source_read(src, batch, MON_IO_BATCH)) > 0) {
-        for (int i = 0; i < got; i++) {
-            if (*n == *cap) {
-                *cap = *cap ? *cap * 2 : 65536;
-                *frames = realloc(*frames, *cap * sizeof **frames);
-                if (!*frames)
-                    return -1;
-            }
-            struct frame *f = &(*frames)[(*n)++];
-            f->data = malloc(batch[i].caplen ? batch[i].caplen : 1);
-            memcpy(f->data, batch[i].frame, batch[i].caplen);
-            f->caplen = batch[i].caplen;
-            f->wirelen = batch[i].wirelen;
-            f->linktype = batch[i].linktype;
-            f->ts_us = batch[i].ts_us;
-        }
-    }
-    mon_source_close(src);
-    return got < 0 ? -1 : 0;
 }
 
 static void synthetic_flows(uint32_t nflows)
@@ -115,14 +78,11 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: bench-decode-flow [-n ROUNDS] [--flows N] FILE.pcap...\n");
         return 2;
     }
-    struct frame *frames = NULL;
-    size_t n = 0, cap = 0;
-    uint64_t bytes = 0;
-    for (int i = optind; i < argc; i++)
-        if (load(argv[i], &frames, &n, &cap) != 0)
-            return 1;
-    for (size_t i = 0; i < n; i++)
-        bytes += frames[i].caplen;
+    struct bench_capture cap;
+    if (bench_preload(&cap, argv + optind, argc - optind, "bench-decode-flow") != 0)
+        return 1;
+    size_t n = cap.n;
+    uint64_t bytes = cap.bytes;
     printf("input: %zu frames, %.1f MB from %d file(s)\n", n, bytes / 1e6, argc - optind);
 
     double best = 1e99;
@@ -142,13 +102,7 @@ int main(int argc, char **argv)
         struct mon_packet p;
         double t0 = now_s();
         for (size_t i = 0; i < n; i++) {
-            memset(&p, 0, offsetof(struct mon_packet, layer));
-            p.frame = frames[i].data;
-            p.caplen = frames[i].caplen;
-            p.wirelen = frames[i].wirelen;
-            p.linktype = frames[i].linktype;
-            p.ts_us = frames[i].ts_us;
-            p.num = i + 1;
+            memcpy(&p, &cap.f[i].p, offsetof(struct mon_packet, layer));
             if (mon_decode(&dec, &p) == MON_DEC_IP) {
                 int dir;
                 mon_flow_handle(ft, &p, &dir);
@@ -173,8 +127,6 @@ int main(int argc, char **argv)
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
     printf("peak RSS: %.1f MiB (includes the capture held in memory)\n", ru.ru_maxrss / 1024.0);
-    for (size_t i = 0; i < n; i++)
-        free(frames[i].data);
-    free(frames);
+    bench_capture_free(&cap);
     return 0;
 }

@@ -14,51 +14,13 @@
 #include "mon_io.h"
 #include "osprey_config.h"
 #include "osprey_detect.h"
-
-struct frame {
-    struct mon_packet p;
-    uint8_t *data;
-};
+#include "preload.h"
 
 static double now(void)
 {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
-
-/* Every frame of the captures, copied out of the reader's buffers. */
-static struct frame *preload(char **files, int n, size_t *count, uint64_t *bytes)
-{
-    size_t cap = 1 << 16, k = 0;
-    struct frame *fr = malloc(cap * sizeof *fr);
-    struct mon_packet batch[MON_IO_BATCH];
-    for (int i = 0; i < n && fr; i++) {
-        char err[512];
-        struct mon_source *src = mon_source_open_file(files[i], err, sizeof err);
-        if (!src) {
-            fprintf(stderr, "bench-detect: %s\n", err);
-            exit(1);
-        }
-        int got;
-        while ((got = mon_source_read(src, batch, MON_IO_BATCH)) > 0) {
-            for (int j = 0; j < got; j++) {
-                if (k == cap && !(fr = realloc(fr, (cap *= 2) * sizeof *fr)))
-                    exit(1);
-                fr[k].p = batch[j];
-                fr[k].data = malloc(batch[j].caplen ? batch[j].caplen : 1);
-                if (!fr[k].data)
-                    exit(1);
-                memcpy(fr[k].data, batch[j].frame, batch[j].caplen);
-                fr[k].p.frame = fr[k].data;
-                *bytes += batch[j].caplen;
-                k++;
-            }
-        }
-        mon_source_close(src);
-    }
-    *count = k;
-    return fr;
 }
 
 static void count_alert(const struct osprey_alert *a, void *arg)
@@ -73,8 +35,8 @@ static void flow_end(struct mon_flow *f, void *arg)
 }
 
 /* One pass over the frames; rs NULL = no rules. */
-static void pass(const char *name, const struct osprey_ruleset *rs, struct frame *fr, size_t n,
-                 uint64_t bytes)
+static void pass(const char *name, const struct osprey_ruleset *rs, const struct bench_frame *fr,
+                 size_t n, uint64_t bytes)
 {
     struct mon_engine_cfg cfg;
     mon_engine_cfg_defaults(&cfg);
@@ -137,7 +99,12 @@ int main(int argc, char **argv)
     }
     size_t n;
     uint64_t bytes = 0;
-    struct frame *fr = preload(pcaps, npcaps, &n, &bytes);
+    struct bench_capture cap;
+    if (bench_preload(&cap, pcaps, npcaps, "bench-detect") != 0)
+        return 1;
+    const struct bench_frame *fr = cap.f;
+    n = cap.n;
+    bytes = cap.bytes;
     printf("%zu packets, %.1f MB preloaded\n", n, (double)bytes / 1e6);
     pass("no rules", NULL, fr, n, bytes);
     if (nrules) {
@@ -163,8 +130,6 @@ int main(int argc, char **argv)
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
     printf("peak RSS %ld KiB\n", ru.ru_maxrss);
-    for (size_t i = 0; i < n; i++)
-        free(fr[i].data);
-    free(fr);
+    bench_capture_free(&cap);
     return 0;
 }

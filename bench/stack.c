@@ -16,11 +16,7 @@
 
 #include "mon.h"
 #include "mon_io.h"
-
-struct frame {
-    uint8_t *data;
-    struct mon_packet meta;
-};
+#include "preload.h"
 
 struct app {
     uint64_t pkts, bytes, hits;
@@ -59,34 +55,7 @@ static void search(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_
     }
 }
 
-static int load(const char *path, struct frame **frames, size_t *n, size_t *cap, uint64_t *bytes)
-{
-    char err[512];
-    struct mon_source *src = mon_source_open_file(path, err, sizeof err);
-    if (!src) {
-        fprintf(stderr, "bench-stack: %s\n", err);
-        return -1;
-    }
-    struct mon_packet batch[MON_IO_BATCH];
-    int got;
-    while ((got = mon_source_read(src, batch, MON_IO_BATCH)) > 0) {
-        for (int i = 0; i < got; i++) {
-            if (*n == *cap) {
-                *cap = *cap ? *cap * 2 : 65536;
-                *frames = realloc(*frames, *cap * sizeof **frames);
-            }
-            struct frame *f = &(*frames)[(*n)++];
-            f->data = malloc(batch[i].caplen ? batch[i].caplen : 1);
-            memcpy(f->data, batch[i].frame, batch[i].caplen);
-            f->meta = batch[i];
-            *bytes += batch[i].caplen;
-        }
-    }
-    mon_source_close(src);
-    return got < 0 ? -1 : 0;
-}
-
-static double run_mode(const char *mode, struct frame *frames, size_t n, struct app *a,
+static double run_mode(const char *mode, const struct bench_capture *cap, struct app *a,
                        uint64_t *flows, uint64_t *reasm_peak, struct mon_tcp_stats *ts)
 {
     struct mon_engine_cfg cfg;
@@ -105,9 +74,8 @@ static double run_mode(const char *mode, struct frame *frames, size_t n, struct 
     }
     struct mon_packet p;
     double t0 = now_s();
-    for (size_t i = 0; i < n; i++) {
-        p = frames[i].meta;
-        p.frame = frames[i].data;
+    for (size_t i = 0; i < cap->n; i++) {
+        p = cap->f[i].p;
         mon_process(ctx, &p);
     }
     mon_flush(ctx);
@@ -133,12 +101,11 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: bench-stack [-n ROUNDS] FILE.pcap...\n");
         return 2;
     }
-    struct frame *frames = NULL;
-    size_t n = 0, cap = 0;
-    uint64_t bytes = 0;
-    for (int i = optind; i < argc; i++)
-        if (load(argv[i], &frames, &n, &cap, &bytes) != 0)
-            return 1;
+    struct bench_capture cap;
+    if (bench_preload(&cap, argv + optind, argc - optind, "bench-stack") != 0)
+        return 1;
+    size_t n = cap.n;
+    uint64_t bytes = cap.bytes;
     printf("input: %zu frames, %.1f MB\n", n, bytes / 1e6);
     printf("record: %zu bytes per flow (TCP state of both ends included, buffers apart)\n",
            sizeof(struct mon_flow));
@@ -151,7 +118,7 @@ int main(int argc, char **argv)
         memset(&ts, 0, sizeof ts);
         for (int r = 0; r < rounds; r++) {
             memset(&a, 0, sizeof a);
-            double dt = run_mode(modes[m], frames, n, &a, &flows, &peak, &ts);
+            double dt = run_mode(modes[m], &cap, &a, &flows, &peak, &ts);
             if (dt < best)
                 best = dt;
         }
@@ -166,8 +133,6 @@ int main(int argc, char **argv)
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
     printf("peak RSS: %.1f MiB (includes the capture held in memory)\n", ru.ru_maxrss / 1024.0);
-    for (size_t i = 0; i < n; i++)
-        free(frames[i].data);
-    free(frames);
+    bench_capture_free(&cap);
     return 0;
 }
