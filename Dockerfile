@@ -1,4 +1,6 @@
 # Osprey on Debian 12: the same install and build as the README's first command.
+#   docker build -t osprey .
+#   docker run --rm -v "$PWD:/data" osprey -r /data/capture.pcap -S /data/rules.rules -l /data/logs
 FROM debian:12
 RUN apt-get update && apt-get install -y --no-install-recommends python3 python3-pip ca-certificates \
     && rm -rf /var/lib/apt/lists/*
@@ -7,7 +9,11 @@ COPY . .
 RUN bash tools/install-deps.sh \
     && cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release \
     && ninja -C build \
-    && install -m 755 build/bin/* /usr/local/bin/ \
-    && mkdir -p /etc/osprey && cp etc/osprey.yaml /etc/osprey/
-ENTRYPOINT ["osprey-trace"]
-CMD ["-h"]
+    && install -m 755 build/bin/osprey build/bin/osprey-trace /usr/local/bin/ \
+    && mkdir -p /etc/osprey /var/log/osprey \
+    && cp -r etc/osprey.yaml etc/classification.config etc/reference.config etc/threshold.config \
+          etc/rules /etc/osprey/
+# the config names its tables relative to the working directory (etc/...)
+WORKDIR /etc/osprey/..
+ENTRYPOINT ["osprey", "-c", "/etc/osprey/osprey.yaml"]
+CMD ["--help"]
