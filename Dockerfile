@@ -10,10 +10,9 @@ RUN bash tools/install-deps.sh \
     && cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release \
     && ninja -C build \
     && install -m 755 build/bin/osprey build/bin/osprey-trace /usr/local/bin/ \
-    && mkdir -p /etc/osprey /var/log/osprey \
-    && cp -r etc/osprey.yaml etc/classification.config etc/reference.config etc/threshold.config \
-          etc/rules /etc/osprey/
-# the config names its tables relative to the working directory (etc/...)
-WORKDIR /etc/osprey/..
-ENTRYPOINT ["osprey", "-c", "/etc/osprey/osprey.yaml"]
+    && mkdir -p /usr/share/osprey /var/log/osprey \
+    && cp -r etc /usr/share/osprey/
+# the shipped config names its tables relative to the working directory (etc/...)
+WORKDIR /usr/share/osprey
+ENTRYPOINT ["osprey", "-c", "/usr/share/osprey/etc/osprey.yaml"]
 CMD ["--help"]
