@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -165,7 +166,10 @@ static int read_captures(struct mon_ctx *ctx, char **files, int nfiles, uint64_t
     if (!batch)
         return -1;
     int rc = 0;
-    uint64_t num = 0;
+    uint64_t num = 0, seen_bytes = 0;
+    /* On a terminal, a large capture shows its progress on stderr about once a second. */
+    bool progress = isatty(STDERR_FILENO);
+    double last = now_s();
     for (int i = 0; i < nfiles; i++) {
         char err[512];
         struct mon_source *src = mon_source_open_file(files[i], err, sizeof err);
@@ -178,7 +182,14 @@ static int read_captures(struct mon_ctx *ctx, char **files, int nfiles, uint64_t
         while ((n = mon_source_read(src, batch, MON_IO_BATCH)) > 0) {
             for (int k = 0; k < n; k++) {
                 batch[k].num = ++num; /* pcap_cnt runs on across the files of a directory */
+                seen_bytes += batch[k].caplen;
                 mon_process(ctx, &batch[k]);
+            }
+            if (progress && (num & 0xfff) < (uint64_t)n && now_s() - last >= 1.0) {
+                last = now_s();
+                fprintf(stderr, "\rosprey: file %d/%d, %llu packets, %.1f MB read", i + 1, nfiles,
+                        (unsigned long long)num, (double)seen_bytes / 1e6);
+                fflush(stderr);
             }
         }
         if (n < 0) {
@@ -188,6 +199,8 @@ static int read_captures(struct mon_ctx *ctx, char **files, int nfiles, uint64_t
         *bytes += src->bytes;
         mon_source_close(src);
     }
+    if (progress)
+        fprintf(stderr, "\r\033[K"); /* clear the progress line before the summary */
     *pkts = num;
     free(batch);
     return rc;

@@ -160,3 +160,37 @@ def test_checksum_validation_flag(tmp_path):
     rules = rule('content:"hit";', proto="udp")
     assert detect(tmp_path, [bad], rules, "-k", "none", name="n").sids == [1]
     assert detect(tmp_path, [bad], rules, "-k", "all", name="a").sids == []
+
+
+def test_progress_only_on_a_terminal(tmp_path):
+    """On a terminal the progress line is drawn on stderr (and cleared before the summary);
+    into a pipe or file nothing but messages goes to stderr."""
+    import os
+    import pty
+    import subprocess
+    from conftest import ROOT, SAN_ENV
+    pcap = CORPUS / "pcaps" / "benchmark" / "zeek__echo-connections.pcap"
+    args = [binary("osprey"), "-r", str(pcap), "-S", str(ROOT / "etc" / "rules" / "osprey-demo.rules"),
+            "-l", str(tmp_path)]
+    master, slave = pty.openpty()
+    try:
+        proc = subprocess.run(args, stdout=subprocess.PIPE, stderr=slave, cwd=ROOT,
+                              env=dict(os.environ, **SAN_ENV), timeout=300)
+        os.close(slave)
+        tty_err = b""
+        while True:
+            try:
+                chunk = os.read(master, 65536)
+            except OSError:
+                break
+            if not chunk:
+                break
+            tty_err += chunk
+    finally:
+        os.close(master)
+    assert proc.returncode == 0
+    assert tty_err.endswith(b"\r\x1b[K")
+    piped = subprocess.run(args, capture_output=True, cwd=ROOT, env=dict(os.environ, **SAN_ENV),
+                           timeout=300)
+    assert piped.returncode == 0 and piped.stderr == b""
+    assert b"packets" in piped.stdout
