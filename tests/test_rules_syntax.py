@@ -224,7 +224,7 @@ def test_byte_extract_variables(tmp_path):
                         'byte_extract:2,0,len,relative,little; content:"b"; within:len; '
                         'byte_test:4,>,len,0,relative; sid:1;)')
     assert options(r, "content")[1]["within_var"] == "len"
-    assert r["reason"] == "unsupported option byte_extract"
+    assert r["status"] == "accepted"  # byte_extract is implemented
 
 
 def test_file_inherits_snort3(tmp_path):

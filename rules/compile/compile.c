@@ -309,6 +309,43 @@ static bool is_meta(const char *name)
     return false;
 }
 
+/* Number the byte variables pi's option names (defined earlier: the parser checked that)
+ * and the one it defines. NULL, or why the rule cannot be compiled. */
+static const char *bind_vars(struct det_pitem *pi, const char **vnames, uint32_t *nvars)
+{
+    const char *names[BYTE_VAR_FIELDS];
+    if (pi->type == PI_CONTENT)
+        content_var_names(pi->arg, names);
+    else if (pi->type == PI_ISDATAAT)
+        isdataat_var_names(pi->arg, names);
+    else if (pi->type == PI_PCRE)
+        return NULL;
+    else
+        byte_var_names(pi->arg, names);
+    for (int f = 0; f < BYTE_VAR_FIELDS; f++) {
+        if (!names[f])
+            continue;
+        uint32_t v = 0;
+        while (v < *nvars && strcmp(vnames[v], names[f]))
+            v++;
+        if (v == *nvars)
+            return "a byte variable defined outside the payload options";
+        pi->var[f] = (uint8_t)(v + 1);
+    }
+    if (pi->type == PI_BYTE_EXTRACT || pi->type == PI_BYTE_MATH) {
+        const char *name = ((const struct opt_byte *)pi->arg)->name;
+        uint32_t v = 0;
+        while (v < *nvars && strcmp(vnames[v], name))
+            v++;
+        if (v == BYTE_MAX_VARS)
+            return "more than 8 byte variables";
+        if (v == *nvars)
+            vnames[(*nvars)++] = name;
+        pi->def = (uint8_t)(v + 1);
+    }
+    return NULL;
+}
+
 /* Split a rule into units; decide base and fast pattern. plan->units/items/bits are
  * malloc'd. */
 static int make_plan(struct osprey_detect *d, const struct osprey_rule *r, struct plan *pl)
@@ -326,6 +363,15 @@ static int make_plan(struct osprey_detect *d, const struct osprey_rule *r, struc
     if (!pl->units || !pl->items || !pl->bits)
         return -1;
     bool dsize = false, no_stream = false; /* dsize: any packet-only option */
+    /* A rule with byte variables keeps all its payload options in one run: a variable's
+     * definition is then evaluated before its uses, and again when the run backtracks. */
+    const char *vnames[BYTE_MAX_VARS];
+    uint32_t nvars = 0;
+    bool has_vars = false;
+    for (uint32_t i = 0; i < r->nopts; i++) {
+        const char *kw = opt_def_by_id(r->opts[i].kw)->name;
+        has_vars |= !strcmp(kw, "byte_extract") || !strcmp(kw, "byte_math");
+    }
     for (uint32_t i = 0; i < r->nopts; i++) {
         const struct osprey_rule_option *o = &r->opts[i];
         const struct opt_def *def = opt_def_by_id(o->kw);
@@ -342,22 +388,28 @@ static int make_plan(struct osprey_detect *d, const struct osprey_rule *r, struc
         struct det_pitem pi = {0};
         if (!strcmp(name, "content")) {
             pl->why = content_compile_check(o->arg);
-            pi = (struct det_pitem){PI_CONTENT, content_is_relative(o->arg), o->arg, NULL};
+            pi = (struct det_pitem){.type = PI_CONTENT, .relative = content_is_relative(o->arg),
+                                    .arg = o->arg};
         } else if (!strcmp(name, "pcre")) {
             pl->why = pcre_compile_check(o->arg);
-            pi = (struct det_pitem){PI_PCRE, ((const struct opt_pcre *)o->arg)->relative,
-                                    o->arg, NULL};
+            pi = (struct det_pitem){.type = PI_PCRE,
+                                    .relative = ((const struct opt_pcre *)o->arg)->relative,
+                                    .arg = o->arg};
         } else if (!strcmp(name, "isdataat")) {
             pl->why = isdataat_compile_check(o->arg);
-            pi = (struct det_pitem){PI_ISDATAAT,
-                                    ((const struct opt_isdataat *)o->arg)->relative, o->arg,
-                                    NULL};
-        } else if (!strcmp(name, "byte_test") || !strcmp(name, "byte_jump")) {
+            pi = (struct det_pitem){.type = PI_ISDATAAT,
+                                    .relative = ((const struct opt_isdataat *)o->arg)->relative,
+                                    .arg = o->arg};
+        } else if (!strncmp(name, "byte_", 5)) { /* byte_test, _jump, _extract, _math */
             const struct opt_byte *b = o->arg;
             pl->why = byte_compile_check(b);
-            pi = (struct det_pitem){name[5] == 't' ? PI_BYTE_TEST : PI_BYTE_JUMP,
-                                    (b->flags & BYTE_RELATIVE) != 0, b, NULL};
+            uint8_t t = name[5] == 't' ? PI_BYTE_TEST : name[5] == 'j' ? PI_BYTE_JUMP
+                      : name[5] == 'e' ? PI_BYTE_EXTRACT : PI_BYTE_MATH;
+            pi = (struct det_pitem){.type = t, .relative = (b->flags & BYTE_RELATIVE) != 0,
+                                    .arg = b};
         }
+        if (!pl->why && pi.arg)
+            pl->why = bind_vars(&pi, vnames, &nvars);
         if (pl->why) {
             pl->why_opt = o;
             return 0;
@@ -370,7 +422,8 @@ static int make_plan(struct osprey_detect *d, const struct osprey_rule *r, struc
                 if (pl->units[u - 1].u.type == DU_PAYLOAD)
                     last = &pl->units[u - 1];
             pl->items[pl->nitems] = pi;
-            if (pi.relative && last && last->u.items + last->u.n == &pl->items[pl->nitems]) {
+            if ((pi.relative || has_vars) && last &&
+                last->u.items + last->u.n == &pl->items[pl->nitems]) {
                 last->u.n++;
                 last->last_opt = i;
             } else {
@@ -432,6 +485,15 @@ static int make_plan(struct osprey_detect *d, const struct osprey_rule *r, struc
             dsize = true;
             up->u = (struct det_unit){.type = DU_TCPFLAGS};
             tcpflags_compile(o->value, &up->u.tf);
+            pl->nunits++;
+        } else if (!strcmp(name, "fragbits") || !strcmp(name, "ipopts")) {
+            dsize = true; /* IP header bits: packets only */
+            if (name[0] == 'f') {
+                up->u = (struct det_unit){.type = DU_FRAGBITS};
+                fragbits_compile(o->value, &up->u.tf);
+            } else {
+                up->u = (struct det_unit){.type = DU_IPOPTS, .ipopt = ipopts_compile(o->value)};
+            }
             pl->nunits++;
         } else if (!strcmp(name, "dsize")) {
             if ((pl->why = cmp_compile_check(o->arg))) {
@@ -508,7 +570,7 @@ static void key_pitem(struct buf *k, const struct det_pitem *pi)
         put(k, fl, sizeof fl);
         put(k, &d->n, sizeof d->n);
     } else {
-        /* byte_test/byte_jump: every field evaluation reads */
+        /* byte_test/_jump/_extract/_math: every field evaluation reads */
         const struct opt_byte *b = pi->arg;
         put(k, &b->bytes, sizeof b->bytes);
         put(k, &b->flags, sizeof b->flags);
@@ -519,7 +581,11 @@ static void key_pitem(struct buf *k, const struct det_pitem *pi)
         put(k, &b->multiplier, sizeof b->multiplier);
         put(k, &b->post_offset, sizeof b->post_offset);
         put(k, &b->bitmask, sizeof b->bitmask);
+        put(k, &b->align, sizeof b->align);
+        put(k, &b->rvalue, sizeof b->rvalue);
     }
+    put(k, pi->var, sizeof pi->var);
+    put(k, &pi->def, sizeof pi->def);
 }
 
 static int keep_code(struct osprey_detect *d, void *code)
@@ -563,7 +629,11 @@ static const struct det_unit *unit_arg(struct compiler *c, const struct det_unit
         put(&k, &u->cmp->hi, sizeof u->cmp->hi);
         break;
     case DU_TCPFLAGS:
+    case DU_FRAGBITS:
         put(&k, &u->tf, sizeof u->tf);
+        break;
+    case DU_IPOPTS:
+        put(&k, &u->ipopt, sizeof u->ipopt);
         break;
     case DU_IPPROTO:
         put(&k, &u->ipp, sizeof u->ipp);

@@ -52,15 +52,20 @@ struct det_header {
 };
 
 enum det_unit_type { DU_PAYLOAD, DU_FLOW, DU_DSIZE, DU_FLOWBITS, DU_HDR, DU_TCPFLAGS,
-                     DU_IPPROTO, DU_SAMEIP };
+                     DU_IPPROTO, DU_SAMEIP, DU_FRAGBITS, DU_IPOPTS };
 
 /* One payload option of a run (payload.c evaluates runs). */
-enum det_pitem_type { PI_CONTENT, PI_PCRE, PI_ISDATAAT, PI_BYTE_TEST, PI_BYTE_JUMP };
+enum det_pitem_type { PI_CONTENT, PI_PCRE, PI_ISDATAAT, PI_BYTE_TEST, PI_BYTE_JUMP,
+                      PI_BYTE_EXTRACT, PI_BYTE_MATH };
 struct det_pitem {
     uint8_t type;
     bool relative;    /* to the previous payload match: the run backtracks into it */
-    const void *arg;  /* struct opt_content / opt_pcre / opt_isdataat */
+    const void *arg;  /* struct opt_content / opt_pcre / opt_isdataat / opt_byte */
     void *code;       /* PI_PCRE: the compiled regex (owned by the detect object) */
+    /* byte variables, numbered per rule, stored as number + 1 (0: none): the ones the
+     * option's fields name (see *_var_names in opt_eval.h), and the one it defines */
+    uint8_t var[BYTE_VAR_FIELDS];
+    uint8_t def;
 };
 
 /* One option unit: a match option, or a run of payload options that depend on each other
@@ -74,7 +79,8 @@ struct det_unit {
     const struct opt_bits *bits;              /* DU_FLOWBITS: isset / isnotset */
     const uint32_t *bit_ids;
     int field;                                /* DU_HDR: HF_* (with cmp) */
-    struct tcpflags tf;                       /* DU_TCPFLAGS */
+    struct tcpflags tf;                       /* DU_TCPFLAGS, DU_FRAGBITS */
+    uint16_t ipopt;                           /* DU_IPOPTS: option type or IPOPT_ANY */
     struct ipproto ipp;                       /* DU_IPPROTO */
 };
 

@@ -250,6 +250,9 @@ static void hdr_view(const struct mon_packet *p, struct hdr_view *h)
     if (p->ipver == 4 && p->l3 && p->l3_len >= 20) {
         h->tos = p->l3[1];
         h->ip_id = (uint16_t)(p->l3[4] << 8 | p->l3[5]);
+        /* a datagram defrag rebuilt carries offset 0: rules see whole datagrams, not the
+         * fragments it held */
+        h->frag_off = (uint16_t)((p->l3[6] & 0x1f) << 8 | p->l3[7]);
     } else if (p->ipver == 6 && p->l3 && p->l3_len >= 2) {
         h->tos = (uint8_t)((p->l3[0] & 0x0f) << 4 | p->l3[1] >> 4); /* traffic class */
     }
@@ -312,6 +315,20 @@ bool det_unit_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_even
         const struct mon_packet *p = mon_getlastpkt(ctx);
         return p && p->proto == 6 && (p->flags & MON_PKT_HAS_L4) &&
                tcpflags_match(&u->tf, p->tcp_flags);
+    }
+    case DU_FRAGBITS: {
+        const struct mon_packet *p = mon_getlastpkt(ctx);
+        return p && p->ipver == 4 && p->l3 && p->l3_len >= 20 &&
+               fragbits_match(&u->tf, p->l3[6]);
+    }
+    case DU_IPOPTS: {
+        const struct mon_packet *p = mon_getlastpkt(ctx);
+        if (!p || p->ipver != 4 || !p->l3 || p->l3_len < 20)
+            return false;
+        uint32_t hlen = (uint32_t)(p->l3[0] & 0x0f) * 4;
+        if (hlen > p->l3_len)
+            hlen = p->l3_len;
+        return hlen > 20 && ipopts_match(u->ipopt, p->l3 + 20, hlen - 20);
     }
     case DU_IPPROTO: {
         const struct mon_packet *p = mon_getlastpkt(ctx);

@@ -16,9 +16,23 @@ struct run {
     uint32_t len;
     void *md;
     uint32_t budget;
+    int64_t vars[BYTE_MAX_VARS]; /* byte_extract / byte_math values, by number */
 };
 
+/* The values of the variables item i names (0 where it names none); false: it names none. */
+static bool var_vals(const struct run *r, uint32_t i, int64_t v[BYTE_VAR_FIELDS])
+{
+    bool any = false;
+    for (int f = 0; f < BYTE_VAR_FIELDS; f++) {
+        uint8_t k = r->it[i].var[f];
+        v[f] = k ? r->vars[k - 1] : 0;
+        any |= k != 0;
+    }
+    return any;
+}
+
 static bool run_from(struct run *r, uint32_t i, int64_t prev_end);
+static bool byte_item(struct run *r, uint32_t i, int64_t prev_end);
 
 static bool next_is_relative(const struct run *r, uint32_t i)
 {
@@ -28,7 +42,13 @@ static bool next_is_relative(const struct run *r, uint32_t i)
 static bool content(struct run *r, uint32_t i, int64_t prev_end)
 {
     const struct opt_content *ct = r->it[i].arg;
-    int64_t s, e;
+    struct opt_content bound;
+    int64_t s, e, v[BYTE_VAR_FIELDS];
+    if (var_vals(r, i, v)) {
+        if (!content_bind(ct, v, &bound))
+            return false;
+        ct = &bound;
+    }
     bool fits = content_window(ct, prev_end, r->len, &s, &e);
     if (ct->negated) {
         /* holds when absent from its window; it moves nothing */
@@ -75,6 +95,35 @@ static bool pcre(struct run *r, uint32_t i, int64_t prev_end)
     return false;
 }
 
+static bool byte_item(struct run *r, uint32_t i, int64_t prev_end)
+{
+    const struct opt_byte *b = r->it[i].arg;
+    struct opt_byte bound;
+    int64_t v[BYTE_VAR_FIELDS], to, val;
+    if (var_vals(r, i, v)) {
+        if (!byte_bind(b, v, &bound))
+            return false;
+        b = &bound;
+    }
+    switch (r->it[i].type) {
+    case PI_BYTE_TEST:
+        /* a test: the position stays where the previous match left it */
+        return byte_test_eval(b, r->buf, r->len, prev_end) && run_from(r, i + 1, prev_end);
+    case PI_BYTE_JUMP:
+        return byte_jump_eval(b, r->buf, r->len, prev_end, &to) && run_from(r, i + 1, to);
+    case PI_BYTE_EXTRACT:
+    case PI_BYTE_MATH:
+        /* defines a variable for the options after it; a backtrack re-evaluates it */
+        if (!(r->it[i].type == PI_BYTE_EXTRACT
+                  ? byte_extract_eval(b, r->buf, r->len, prev_end, &val, &to)
+                  : byte_math_eval(b, r->buf, r->len, prev_end, &val, &to)))
+            return false;
+        r->vars[r->it[i].def - 1] = val;
+        return run_from(r, i + 1, to);
+    }
+    return false;
+}
+
 static bool run_from(struct run *r, uint32_t i, int64_t prev_end)
 {
     if (i == r->n)
@@ -86,23 +135,25 @@ static bool run_from(struct run *r, uint32_t i, int64_t prev_end)
         return content(r, i, prev_end);
     case PI_PCRE:
         return pcre(r, i, prev_end);
-    case PI_ISDATAAT:
-        return isdataat_match(r->it[i].arg, r->len, prev_end) && run_from(r, i + 1, prev_end);
-    case PI_BYTE_TEST:
-        /* a test: the position stays where the previous match left it */
-        return byte_test_eval(r->it[i].arg, r->buf, r->len, prev_end) &&
-               run_from(r, i + 1, prev_end);
-    case PI_BYTE_JUMP: {
-        int64_t to;
-        return byte_jump_eval(r->it[i].arg, r->buf, r->len, prev_end, &to) &&
-               run_from(r, i + 1, to);
+    case PI_ISDATAAT: {
+        const struct opt_isdataat *d = r->it[i].arg;
+        struct opt_isdataat bound;
+        int64_t v[BYTE_VAR_FIELDS];
+        if (var_vals(r, i, v)) {
+            if (!isdataat_bind(d, v, &bound))
+                return false;
+            d = &bound;
+        }
+        return isdataat_match(d, r->len, prev_end) && run_from(r, i + 1, prev_end);
     }
+    default:
+        return byte_item(r, i, prev_end);
     }
     return false;
 }
 
 bool det_payload_match(const struct det_unit *u, const uint8_t *buf, uint32_t len, void *md)
 {
-    struct run r = {u->items, u->n, buf, len, md, 0};
+    struct run r = {u->items, u->n, buf, len, md, 0, {0}};
     return run_from(&r, 0, 0);
 }

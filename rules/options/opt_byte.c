@@ -293,17 +293,16 @@ static int parse_byte_math(struct rule_ctx *c, char *val)
 static const struct opt_def DEFS[] = {
     {"byte_test", OPT_PAYLOAD, D_ALL, ARG_REQUIRED, 0, parse_byte_test, true},
     {"byte_jump", OPT_PAYLOAD, D_ALL, ARG_REQUIRED, 0, parse_byte_jump, true},
-    {"byte_extract", OPT_PAYLOAD, D_ALL, ARG_REQUIRED, 0, parse_byte_extract, false},
-    {"byte_math", OPT_PAYLOAD, D_ALL, ARG_REQUIRED, 0, parse_byte_math, false},
+    {"byte_extract", OPT_PAYLOAD, D_ALL, ARG_REQUIRED, 0, parse_byte_extract, true},
+    {"byte_math", OPT_PAYLOAD, D_ALL, ARG_REQUIRED, 0, parse_byte_math, true},
 };
 OPT_TABLE(opt_table_byte, DEFS);
 
-/* --- compile and evaluate (byte_test, byte_jump) --------------------------------------- */
+/* --- compile and evaluate (byte_test, byte_jump, byte_extract, byte_math) --------------- */
 
+/* Variables (value, offset) are resolved by the compiler and bound at run time. */
 const char *byte_compile_check(const struct opt_byte *b)
 {
-    if (b->value_var || b->offset_var)
-        return "a byte variable as value or offset";
     if (b->flags & BYTE_DCE)
         return "dce (needs the DCE/RPC parser)";
     return NULL;
@@ -397,5 +396,86 @@ bool byte_jump_eval(const struct opt_byte *b, const uint8_t *buf, uint32_t len,
     if (to < 0 || to >= (int64_t)len)
         return false;
     *new_end = to;
+    return true;
+}
+
+/* A variable used as a position must stay well inside int64 arithmetic; anything beyond 32
+ * bits cannot be a position in a buffer of at most a few hundred KiB anyway. */
+static bool pos_ok(int64_t v)
+{
+    return v >= -(INT64_C(1) << 32) && v <= (INT64_C(1) << 32);
+}
+
+void byte_var_names(const struct opt_byte *b, const char *names[BYTE_VAR_FIELDS])
+{
+    names[0] = b->value_var;
+    names[1] = b->offset_var;
+    names[2] = b->rvalue_var;
+    names[3] = NULL;
+}
+
+bool byte_bind(const struct opt_byte *b, const int64_t vals[BYTE_VAR_FIELDS],
+               struct opt_byte *out)
+{
+    *out = *b;
+    if (b->value_var)
+        out->value = vals[0]; /* compared as unsigned, like a field read */
+    if (b->offset_var) {
+        if (!pos_ok(vals[1]))
+            return false;
+        out->offset = vals[1];
+    }
+    if (b->rvalue_var)
+        out->rvalue = vals[2];
+    return true;
+}
+
+/* byte_extract: the field (bitmask applied as byte_read does), times multiplier, rounded up
+ * to align; the cursor moves past the field. */
+bool byte_extract_eval(const struct opt_byte *b, const uint8_t *buf, uint32_t len,
+                       int64_t prev_end, int64_t *val, int64_t *new_end)
+{
+    uint64_t v;
+    if (!byte_read(b, buf, len, prev_end, &v, new_end))
+        return false;
+    if (b->multiplier)
+        v *= b->multiplier;
+    if (b->align && v % b->align)
+        v += b->align - v % b->align;
+    *val = (int64_t)v;
+    return true;
+}
+
+/* byte_math: the field OPER rvalue, then the bitmask (Suricata applies it to the result);
+ * division by zero does not match, shifts of 64 or more give 0. The cursor moves past the
+ * field, as Suricata does. */
+bool byte_math_eval(const struct opt_byte *b, const uint8_t *buf, uint32_t len,
+                    int64_t prev_end, int64_t *val, int64_t *new_end)
+{
+    struct opt_byte raw = *b;
+    raw.bitmask = 0;
+    uint64_t v, r = (uint64_t)b->rvalue;
+    if (!byte_read(&raw, buf, len, prev_end, &v, new_end))
+        return false;
+    if (!strcmp(b->op, "+"))
+        v += r;
+    else if (!strcmp(b->op, "-"))
+        v -= r;
+    else if (!strcmp(b->op, "*"))
+        v *= r;
+    else if (!strcmp(b->op, "/")) {
+        if (r == 0)
+            return false;
+        v /= r;
+    } else if (!strcmp(b->op, "<<"))
+        v = r >= 64 ? 0 : v << r;
+    else
+        v = r >= 64 ? 0 : v >> r;
+    if (b->bitmask) {
+        v &= b->bitmask;
+        for (uint64_t m = b->bitmask; !(m & 1); m >>= 1)
+            v >>= 1;
+    }
+    *val = (int64_t)v;
     return true;
 }

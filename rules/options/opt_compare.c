@@ -190,7 +190,7 @@ static const struct opt_def DEFS[] = {
     {"seq", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_u32, true},
     {"ack", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_u32, true},
     {"window", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_window, true},
-    {"fragoffset", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_fragoffset, false},
+    {"fragoffset", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_fragoffset, true},
     {"stream_size", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_stream_size, false},
 };
 OPT_TABLE(opt_table_compare, DEFS);
@@ -223,7 +223,26 @@ bool cmp_match(const struct opt_cmp *cm, int64_t x)
 
 const char *isdataat_compile_check(const struct opt_isdataat *d)
 {
-    return d->var ? "a byte variable as the size" : NULL;
+    (void)d; /* a variable size is bound at run time (isdataat_bind) */
+    return NULL;
+}
+
+void isdataat_var_names(const struct opt_isdataat *d, const char *names[BYTE_VAR_FIELDS])
+{
+    names[0] = d->var;
+    names[1] = names[2] = names[3] = NULL;
+}
+
+bool isdataat_bind(const struct opt_isdataat *d, const int64_t vals[BYTE_VAR_FIELDS],
+                   struct opt_isdataat *out)
+{
+    *out = *d;
+    if (d->var) {
+        if (vals[0] < 0 || vals[0] > INT32_MAX)
+            return false;
+        out->n = vals[0];
+    }
+    return true;
 }
 
 /* isdataat:N — is there a byte at N (from the start, or past the previous match)? */
@@ -234,8 +253,8 @@ bool isdataat_match(const struct opt_isdataat *d, uint32_t len, int64_t prev_end
     return d->negated ? !there : there;
 }
 
-/* Header fields the comparisons above test (itype … window): the packet's value, or false
- * when the packet has no such field (id on IPv6, seq on UDP, itype on TCP …). */
+/* Header fields the comparisons above test (itype … window, fragoffset): the packet's
+ * value, or false when the packet has no such field (id on IPv6, seq on UDP, itype on TCP …). */
 bool hdr_field(int field, const struct hdr_view *h, int64_t *v)
 {
     switch (field) {
@@ -249,6 +268,7 @@ bool hdr_field(int field, const struct hdr_view *h, int64_t *v)
     case HF_SEQ: *v = h->tcp_seq; return h->is_tcp;
     case HF_ACK: *v = h->tcp_ack; return h->is_tcp;
     case HF_WINDOW: *v = h->tcp_win; return h->is_tcp;
+    case HF_FRAGOFF: *v = h->frag_off; return h->ipver == 4;
     }
     return false;
 }
@@ -256,7 +276,8 @@ bool hdr_field(int field, const struct hdr_view *h, int64_t *v)
 int hdr_field_of(const char *keyword)
 {
     static const char *const NAMES[] = {"itype", "icode", "ttl", "tos", "id", "icmp_id",
-                                        "icmp_seq", "seq", "ack", "window", NULL};
+                                        "icmp_seq", "seq", "ack", "window", "fragoffset",
+                                        NULL};
     for (int i = 0; NAMES[i]; i++)
         if (!strcmp(NAMES[i], keyword))
             return i;

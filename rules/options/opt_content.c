@@ -321,8 +321,6 @@ const char *content_compile_check(const struct opt_content *ct)
 {
     if (ct->buffer != BUF_PKT && ct->buffer != BUF_RAW)
         return "content in an application-layer buffer";
-    if (ct->depth_var || ct->offset_var || ct->distance_var || ct->within_var)
-        return "content position from a byte variable";
     if (ct->has_replace)
         return "replace (inline mode only)";
     if (ct->len == 0)
@@ -408,4 +406,40 @@ bool content_window(const struct opt_content *ct, int64_t prev_end, uint32_t len
     *start = s;
     *end = e;
     return e - s >= (int64_t)ct->len;
+}
+
+/* --- byte variables as positions (bound per evaluation: see opt_eval.h) ----------------- */
+
+void content_var_names(const struct opt_content *ct, const char *names[BYTE_VAR_FIELDS])
+{
+    names[0] = ct->offset_var;
+    names[1] = ct->depth_var;
+    names[2] = ct->distance_var;
+    names[3] = ct->within_var;
+}
+
+/* Values as the numbers would have been parsed: offset >= 0, depth and within at least the
+ * content's length (a shorter window cannot hold it: no match), distance any. */
+bool content_bind(const struct opt_content *ct, const int64_t vals[BYTE_VAR_FIELDS],
+                  struct opt_content *out)
+{
+    const char *names[BYTE_VAR_FIELDS];
+    content_var_names(ct, names);
+    *out = *ct;
+    for (int i = 0; i < BYTE_VAR_FIELDS; i++) {
+        if (!names[i])
+            continue;
+        int64_t v = vals[i];
+        if (v < (i == 2 ? -INT32_MAX : 0) || v > INT32_MAX)
+            return false;
+        if ((i == 1 || i == 3) && v < (int64_t)ct->len)
+            return false;
+        switch (i) {
+        case 0: out->offset = (int32_t)v; break;
+        case 1: out->depth = (int32_t)v; break;
+        case 2: out->distance = (int32_t)v; break;
+        default: out->within = (int32_t)v; break;
+        }
+    }
+    return true;
 }

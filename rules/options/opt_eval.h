@@ -27,6 +27,26 @@ bool content_window(const struct opt_content *ct, int64_t prev_end, uint32_t len
 int64_t content_find(const struct opt_content *ct, const uint8_t *buf, int64_t from,
                      int64_t last_start);
 
+/* --- byte variables ---------------------------------------------------------------------
+ * byte_extract and byte_math define a rule's variables; later payload options of the same
+ * rule name them in place of a number. The compiler numbers the variables of a rule (at most
+ * BYTE_MAX_VARS) and keeps the whole rule's payload options in one run, so a run evaluates
+ * definitions before uses and backtracking re-evaluates them. Each option says which of its
+ * fields name a variable (the *_var_names functions, NULL where a number was written) and
+ * makes a bound copy given their values (the *_bind functions: false when a value cannot be
+ * a position, so the option does not match). */
+#define BYTE_MAX_VARS 8
+#define BYTE_VAR_FIELDS 4
+void content_var_names(const struct opt_content *ct, const char *names[BYTE_VAR_FIELDS]);
+bool content_bind(const struct opt_content *ct, const int64_t vals[BYTE_VAR_FIELDS],
+                  struct opt_content *out);
+void byte_var_names(const struct opt_byte *b, const char *names[BYTE_VAR_FIELDS]);
+bool byte_bind(const struct opt_byte *b, const int64_t vals[BYTE_VAR_FIELDS],
+               struct opt_byte *out);
+void isdataat_var_names(const struct opt_isdataat *d, const char *names[BYTE_VAR_FIELDS]);
+bool isdataat_bind(const struct opt_isdataat *d, const int64_t vals[BYTE_VAR_FIELDS],
+                   struct opt_isdataat *out);
+
 /* --- pcre (opt_pcre.c) --- */
 const char *pcre_compile_check(const struct opt_pcre *pc);
 /* Compile with PCRE2 and JIT it (the JIT is optional: without it pcre2_match interprets).
@@ -40,12 +60,18 @@ void pcre_match_data_free(void *md);
 bool pcre_search(const void *code, void *md, const uint8_t *buf, uint32_t len, uint32_t from,
                  uint32_t *mstart, uint32_t *mend);
 
-/* --- byte_test, byte_jump (opt_byte.c) --- */
+/* --- byte_test, byte_jump, byte_extract, byte_math (opt_byte.c) --- */
 const char *byte_compile_check(const struct opt_byte *b);
 bool byte_test_eval(const struct opt_byte *b, const uint8_t *buf, uint32_t len,
                     int64_t prev_end);
 bool byte_jump_eval(const struct opt_byte *b, const uint8_t *buf, uint32_t len,
                     int64_t prev_end, int64_t *new_end);
+/* byte_extract, byte_math (opt_byte.c): the variable's value, and the position past the
+ * bytes read (both move the cursor there, as in Snort and Suricata). */
+bool byte_extract_eval(const struct opt_byte *b, const uint8_t *buf, uint32_t len,
+                       int64_t prev_end, int64_t *val, int64_t *new_end);
+bool byte_math_eval(const struct opt_byte *b, const uint8_t *buf, uint32_t len,
+                    int64_t prev_end, int64_t *val, int64_t *new_end);
 
 /* --- isdataat (opt_compare.c) --- */
 const char *isdataat_compile_check(const struct opt_isdataat *d);
@@ -68,11 +94,12 @@ bool cmp_match(const struct opt_cmp *cm, int64_t x);
 
 /* --- header fields: itype icode ttl tos id icmp_id icmp_seq seq ack window (opt_compare.c) */
 enum { HF_ITYPE, HF_ICODE, HF_TTL, HF_TOS, HF_ID, HF_ICMP_ID, HF_ICMP_SEQ, HF_SEQ, HF_ACK,
-       HF_WINDOW };
+       HF_WINDOW, HF_FRAGOFF };
 struct hdr_view {          /* what the packet says, filled by the caller */
     uint8_t ipver, ttl, tos, icmp_type, icmp_code, tcp_flags;
     bool is_icmp, icmp_echo, is_tcp;
     uint16_t ip_id, icmp_id, icmp_seq, tcp_win;
+    uint16_t frag_off;     /* IPv4: the 13-bit fragment offset field (8-byte units) */
     uint32_t tcp_seq, tcp_ack;
 };
 int hdr_field_of(const char *keyword); /* HF_*, or -1 */
@@ -86,6 +113,19 @@ struct tcpflags {
 /* From the option's text as written (the parser validated it). */
 void tcpflags_compile(const char *value, struct tcpflags *out);
 bool tcpflags_match(const struct tcpflags *t, uint8_t flags);
+
+/* --- fragbits (opt_ipflags.c): the same modifiers as flags, on the IPv4 flag bits --- */
+enum { FRAGBIT_R = 0x80, FRAGBIT_D = 0x40, FRAGBIT_M = 0x20 }; /* as in byte 6 of the header */
+void fragbits_compile(const char *value, struct tcpflags *out);
+/* ipflags: byte 6 of an IPv4 header (only its top three bits count). */
+bool fragbits_match(const struct tcpflags *t, uint8_t ipflags);
+
+/* --- ipopts (opt_ipflags.c) --- */
+#define IPOPT_ANY 0xffff /* ipopts:any: the header carries at least one option */
+/* The option type ipopts:WORD looks for (IPOPT_ANY for "any"). */
+uint16_t ipopts_compile(const char *value);
+/* opts[0..len): the IPv4 options area (header bytes 20 .. IHL*4). */
+bool ipopts_match(uint16_t want, const uint8_t *opts, uint32_t len);
 
 /* --- ip_proto (opt_ipflags.c) --- */
 struct ipproto {

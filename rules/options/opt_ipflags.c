@@ -89,8 +89,8 @@ static int parse_ip_proto(struct rule_ctx *c, char *val)
 static const struct opt_def DEFS[] = {
     {"flags", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_flags, true},
     {"tcp.flags", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_flags, false},
-    {"fragbits", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_fragbits, false},
-    {"ipopts", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_ipopts, false},
+    {"fragbits", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_fragbits, true},
+    {"ipopts", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_ipopts, true},
     {"ip_proto", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_ip_proto, true},
     {"sameip", OPT_MATCH, D_ALL, ARG_NONE, 0, NULL, true},
 };
@@ -174,4 +174,73 @@ bool ipproto_match(const struct ipproto *t, uint8_t proto)
     case '>': return proto > t->proto;
     default: return proto == t->proto;
     }
+}
+
+/* --- compile and evaluate (fragbits) -------------------------------------------------- */
+
+void fragbits_compile(const char *value, struct tcpflags *out)
+{
+    out->bits = out->ignore = 0;
+    out->mod = 0;
+    for (const char *p = value; *p; p++) {
+        switch (*p) {
+        case 'M': out->bits |= FRAGBIT_M; break;
+        case 'D': out->bits |= FRAGBIT_D; break;
+        case 'R': out->bits |= FRAGBIT_R; break;
+        case '!': case '*': case '+': out->mod = *p; break;
+        default: break;
+        }
+    }
+}
+
+/* The modifiers mean what they mean for flags (exact, +, *, !); the fragment offset shares
+ * the byte and is masked off. */
+bool fragbits_match(const struct tcpflags *t, uint8_t ipflags)
+{
+    return tcpflags_match(t, (uint8_t)(ipflags & (FRAGBIT_R | FRAGBIT_D | FRAGBIT_M)));
+}
+
+/* --- compile and evaluate (ipopts) ---------------------------------------------------- */
+
+uint16_t ipopts_compile(const char *value)
+{
+    /* option types (RFC 791, 1108): lsrre is Snort's name for the loose source route that
+     * MS99-038 abuses, the same option as lsrr */
+    static const struct {
+        const char *name;
+        uint16_t type;
+    } OPTS[] = {{"eol", 0},    {"nop", 1},     {"rr", 7},     {"ts", 68},   {"sec", 130},
+                {"lsrr", 131}, {"lsrre", 131}, {"esec", 133}, {"satid", 136}, {"ssrr", 137},
+                {"any", IPOPT_ANY}};
+    for (size_t i = 0; i < sizeof OPTS / sizeof OPTS[0]; i++)
+        if (!strcmp(OPTS[i].name, value))
+            return OPTS[i].type;
+    return IPOPT_ANY; /* the parser accepted only the names above */
+}
+
+/* Walk the options as the receiver would: EOL ends the list, NOP is one byte, the others
+ * carry a length; a malformed length ends the walk (what came before still counts, the
+ * malformed option does not). */
+bool ipopts_match(uint16_t want, const uint8_t *opts, uint32_t len)
+{
+    if (want == IPOPT_ANY)
+        return len > 0;
+    uint32_t i = 0;
+    while (i < len) {
+        uint8_t t = opts[i];
+        if (t == 0 || t == 1) {
+            if (t == want)
+                return true;
+            if (t == 0)
+                return false;
+            i++;
+            continue;
+        }
+        if (i + 1 >= len || opts[i + 1] < 2 || i + opts[i + 1] > len)
+            return false; /* an option the receiver would reject is not "present" */
+        if (t == want)
+            return true;
+        i += opts[i + 1];
+    }
+    return false;
 }

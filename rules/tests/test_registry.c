@@ -14,7 +14,8 @@ static const char *const IMPLEMENTED[] = {
     "content", "nocase", "rawbytes", "depth", "offset", "distance", "within", "fast_pattern",
     "startswith", "endswith", "flow", "dsize", "pcre", "isdataat", "threshold",
     "detection_filter", "flowbits", "itype", "icode", "ttl", "tos", "id", "icmp_id", "icmp_seq",
-    "seq", "ack", "window", "flags", "byte_test", "byte_jump", "ip_proto", "sameip", NULL};
+    "seq", "ack", "window", "flags", "byte_test", "byte_jump", "ip_proto", "sameip",
+    "fragbits", "fragoffset", "ipopts", "byte_extract", "byte_math", NULL};
 
 static bool listed(const char *name)
 {
