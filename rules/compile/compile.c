@@ -10,115 +10,11 @@
 #include <time.h>
 
 #include "detect_int.h"
+#include "intern.h"
+#include "plan.h"
 #include "opt_eval.h"
 #include "registry.h"
 #include "ruleset.h"
-
-/* ---- interning: identical serialized keys share one argument ------------------------- */
-
-struct intern {
-    struct ient {
-        uint64_t h;
-        uint8_t *key;
-        size_t len;
-        void *val;
-    } *t;
-    size_t n, cap; /* cap: power of two */
-};
-
-static uint64_t fnv(const uint8_t *p, size_t n)
-{
-    uint64_t h = 1469598103934665603ull;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ p[i]) * 1099511628211ull;
-    return h;
-}
-
-static struct ient *intern_slot(struct intern *in, const uint8_t *k, size_t n, uint64_t h)
-{
-    size_t i = h & (in->cap - 1);
-    while (in->t[i].key && !(in->t[i].h == h && in->t[i].len == n && !memcmp(in->t[i].key, k, n)))
-        i = (i + 1) & (in->cap - 1);
-    return &in->t[i];
-}
-
-static int intern_grow(struct intern *in)
-{
-    size_t cap = in->cap ? in->cap * 2 : 1024;
-    struct intern big = {calloc(cap, sizeof *big.t), 0, cap};
-    if (!big.t)
-        return -1;
-    for (size_t i = 0; i < in->cap; i++)
-        if (in->t[i].key)
-            *intern_slot(&big, in->t[i].key, in->t[i].len, in->t[i].h) = in->t[i];
-    big.n = in->n;
-    free(in->t);
-    *in = big;
-    return 0;
-}
-
-/* The value stored under key, or NULL (then *slot_h is what intern_put needs). */
-static void *intern_get(struct intern *in, const uint8_t *k, size_t n)
-{
-    if (!in->cap)
-        return NULL;
-    struct ient *e = intern_slot(in, k, n, fnv(k, n));
-    return e->key ? e->val : NULL;
-}
-
-static int intern_put(struct intern *in, const uint8_t *k, size_t n, void *val)
-{
-    if ((in->n + 1) * 2 > in->cap && intern_grow(in) < 0)
-        return -1;
-    uint64_t h = fnv(k, n);
-    struct ient *e = intern_slot(in, k, n, h);
-    if (!(e->key = malloc(n ? n : 1)))
-        return -1;
-    memcpy(e->key, k, n);
-    e->h = h;
-    e->len = n;
-    e->val = val;
-    in->n++;
-    return 0;
-}
-
-static void intern_free(struct intern *in)
-{
-    for (size_t i = 0; i < in->cap; i++)
-        free(in->t[i].key);
-    free(in->t);
-}
-
-/* A growable byte string for keys and labels. */
-struct buf {
-    uint8_t *p;
-    size_t n, cap;
-    bool oom;
-};
-
-static void put(struct buf *b, const void *v, size_t n)
-{
-    if (b->oom)
-        return;
-    if (b->n + n + 1 > b->cap) {
-        size_t cap = (b->n + n + 1) * 2;
-        uint8_t *p = realloc(b->p, cap);
-        if (!p) {
-            b->oom = true;
-            return;
-        }
-        b->p = p;
-        b->cap = cap;
-    }
-    memcpy(b->p + b->n, v, n);
-    b->n += n;
-    b->p[b->n] = 0;
-}
-
-static void puts_(struct buf *b, const char *s)
-{
-    put(b, s, strlen(s));
-}
 
 /* ---- the compiler ----------------------------------------------------------------------- */
 
@@ -199,23 +95,8 @@ static void *intern_arg(struct compiler *c, struct buf *key, void *fresh, size_t
 
 static void key_set(struct buf *k, const void *ranges, uint32_t n, size_t each)
 {
-    put(k, &n, sizeof n);
-    put(k, ranges, (size_t)n * each);
-}
-
-static uint8_t proto_of(const char *p, bool *ok)
-{
-    *ok = true;
-    if (!strcmp(p, "tcp"))
-        return 6;
-    if (!strcmp(p, "udp"))
-        return 17;
-    if (!strcmp(p, "icmp"))
-        return 1;
-    if (!strcmp(p, "ip"))
-        return 0;
-    *ok = false;
-    return 0;
+    buf_put(k, &n, sizeof n);
+    buf_put(k, ranges, (size_t)n * each);
 }
 
 static const struct det_header *header_arg(struct compiler *c, const struct osprey_rule *r,
@@ -224,10 +105,10 @@ static const struct det_header *header_arg(struct compiler *c, const struct ospr
     struct det_header h = {kind, proto, r->dir == OSPREY_DIR_BOTH, proto == 6 || proto == 17,
                            r->src.addr, r->dst.addr, r->src.port, r->dst.port};
     struct buf k = {0};
-    put(&k, "H", 1);
-    put(&k, &h.kind, 1);
-    put(&k, &h.proto, 1);
-    put(&k, &h.both, 1);
+    buf_put(&k, "H", 1);
+    buf_put(&k, &h.kind, 1);
+    buf_put(&k, &h.proto, 1);
+    buf_put(&k, &h.both, 1);
     key_set(&k, h.src->r, h.src->n, sizeof *h.src->r);
     key_set(&k, h.dst->r, h.dst->n, sizeof *h.dst->r);
     if (h.ports) {
@@ -243,298 +124,11 @@ static void key_content(struct buf *k, const struct opt_content *ct)
 {
     /* everything evaluation reads, nothing it does not (fast_pattern is the mpm's business) */
     uint8_t fl[5] = {ct->negated, ct->nocase, ct->startswith, ct->endswith, ct->has};
-    put(k, fl, sizeof fl);
+    buf_put(k, fl, sizeof fl);
     int32_t pos[4] = {ct->depth, ct->offset, ct->distance, ct->within};
-    put(k, pos, sizeof pos);
-    put(k, &ct->len, sizeof ct->len);
-    put(k, ct->pattern, ct->len);
-}
-
-/* One unit of a rule being compiled, with the option indexes it covers (for its label). */
-struct unit_plan {
-    struct det_unit u;
-    uint32_t first_opt, last_opt;
-};
-
-struct plan {
-    const char *why;               /* not compiled: this */
-    const struct osprey_rule_option *why_opt;
-    uint8_t kind, proto;
-    const struct opt_content *fp;  /* fast pattern, NULL = none */
-    struct unit_plan *units;
-    uint32_t nunits;
-    struct det_pitem *items;       /* all payload options, in order (units point into it) */
-    uint32_t nitems;
-    const struct opt_threshold *thr[2];
-    struct det_bits_action *bits;  /* flowbits actions */
-    uint32_t nbits;
-    bool noalert;
-};
-
-/* The bit of a flowbit name: names are numbered in order of first use, across all rules. */
-static int bit_ids(struct osprey_detect *d, const struct opt_bits *b, uint32_t **out)
-{
-    uint32_t *ids = malloc((b->n ? b->n : 1) * sizeof *ids);
-    if (!ids || det_own(d, ids) < 0)
-        return -1;
-    for (uint32_t i = 0; i < b->n; i++) {
-        uint32_t k = 0;
-        while (k < d->nbit_names && strcmp(d->bit_names[k], b->names[i]))
-            k++;
-        if (k == d->nbit_names) {
-            if (d->nbit_names == d->cap_bit_names) {
-                uint32_t cap = d->cap_bit_names ? d->cap_bit_names * 2 : 64;
-                const char **n = realloc(d->bit_names, cap * sizeof *n);
-                if (!n)
-                    return -1;
-                d->bit_names = n;
-                d->cap_bit_names = cap;
-            }
-            d->bit_names[d->nbit_names++] = b->names[i];
-        }
-        ids[i] = k;
-    }
-    *out = ids;
-    return 0;
-}
-
-static const char *const META[] = {"msg", "sid", "gid", "rev", "classtype", "priority",
-                                   "reference", "metadata", "target", NULL};
-
-static bool is_meta(const char *name)
-{
-    for (size_t i = 0; META[i]; i++)
-        if (!strcmp(META[i], name))
-            return true;
-    return false;
-}
-
-/* Number the byte variables pi's option names (defined earlier: the parser checked that)
- * and the one it defines. NULL, or why the rule cannot be compiled. */
-static const char *bind_vars(struct det_pitem *pi, const char **vnames, uint32_t *nvars)
-{
-    const char *names[BYTE_VAR_FIELDS];
-    if (pi->type == PI_CONTENT)
-        content_var_names(pi->arg, names);
-    else if (pi->type == PI_ISDATAAT)
-        isdataat_var_names(pi->arg, names);
-    else if (pi->type == PI_PCRE)
-        return NULL;
-    else
-        byte_var_names(pi->arg, names);
-    for (int f = 0; f < BYTE_VAR_FIELDS; f++) {
-        if (!names[f])
-            continue;
-        uint32_t v = 0;
-        while (v < *nvars && strcmp(vnames[v], names[f]))
-            v++;
-        if (v == *nvars)
-            return "a byte variable defined outside the payload options";
-        pi->var[f] = (uint8_t)(v + 1);
-    }
-    if (pi->type == PI_BYTE_EXTRACT || pi->type == PI_BYTE_MATH) {
-        const char *name = ((const struct opt_byte *)pi->arg)->name;
-        uint32_t v = 0;
-        while (v < *nvars && strcmp(vnames[v], name))
-            v++;
-        if (v == BYTE_MAX_VARS)
-            return "more than 8 byte variables";
-        if (v == *nvars)
-            vnames[(*nvars)++] = name;
-        pi->def = (uint8_t)(v + 1);
-    }
-    return NULL;
-}
-
-/* Split a rule into units; decide base and fast pattern. plan->units/items/bits are
- * malloc'd. */
-static int make_plan(struct osprey_detect *d, const struct osprey_rule *r, struct plan *pl)
-{
-    memset(pl, 0, sizeof *pl);
-    bool ok;
-    pl->proto = proto_of(r->proto, &ok);
-    if (!ok) {
-        pl->why = "not supported yet";
-        return 0;
-    }
-    pl->units = calloc(r->nopts + 1, sizeof *pl->units);
-    pl->items = calloc(r->nopts + 1, sizeof *pl->items);
-    pl->bits = calloc(r->nopts + 1, sizeof *pl->bits);
-    if (!pl->units || !pl->items || !pl->bits)
-        return -1;
-    bool dsize = false, no_stream = false; /* dsize: any packet-only option */
-    /* A rule with byte variables keeps all its payload options in one run: a variable's
-     * definition is then evaluated before its uses, and again when the run backtracks. */
-    const char *vnames[BYTE_MAX_VARS];
-    uint32_t nvars = 0;
-    bool has_vars = false;
-    for (uint32_t i = 0; i < r->nopts; i++) {
-        const char *kw = opt_def_by_id(r->opts[i].kw)->name;
-        has_vars |= !strcmp(kw, "byte_extract") || !strcmp(kw, "byte_math");
-    }
-    for (uint32_t i = 0; i < r->nopts; i++) {
-        const struct osprey_rule_option *o = &r->opts[i];
-        const struct opt_def *def = opt_def_by_id(o->kw);
-        const char *name = def->name;
-        if (is_meta(name))
-            continue;
-        if (def->kind == OPT_MODIFIER) {
-            if (pl->nunits)
-                pl->units[pl->nunits - 1].last_opt = i; /* folded into its content */
-            continue;
-        }
-        struct unit_plan *up = &pl->units[pl->nunits];
-        up->first_opt = up->last_opt = i;
-        struct det_pitem pi = {0};
-        if (!strcmp(name, "content")) {
-            pl->why = content_compile_check(o->arg);
-            pi = (struct det_pitem){.type = PI_CONTENT, .relative = content_is_relative(o->arg),
-                                    .arg = o->arg};
-        } else if (!strcmp(name, "pcre")) {
-            pl->why = pcre_compile_check(o->arg);
-            pi = (struct det_pitem){.type = PI_PCRE,
-                                    .relative = ((const struct opt_pcre *)o->arg)->relative,
-                                    .arg = o->arg};
-        } else if (!strcmp(name, "isdataat")) {
-            pl->why = isdataat_compile_check(o->arg);
-            pi = (struct det_pitem){.type = PI_ISDATAAT,
-                                    .relative = ((const struct opt_isdataat *)o->arg)->relative,
-                                    .arg = o->arg};
-        } else if (!strncmp(name, "byte_", 5)) { /* byte_test, _jump, _extract, _math */
-            const struct opt_byte *b = o->arg;
-            pl->why = byte_compile_check(b);
-            uint8_t t = name[5] == 't' ? PI_BYTE_TEST : name[5] == 'j' ? PI_BYTE_JUMP
-                      : name[5] == 'e' ? PI_BYTE_EXTRACT : PI_BYTE_MATH;
-            pi = (struct det_pitem){.type = t, .relative = (b->flags & BYTE_RELATIVE) != 0,
-                                    .arg = b};
-        }
-        if (!pl->why && pi.arg)
-            pl->why = bind_vars(&pi, vnames, &nvars);
-        if (pl->why) {
-            pl->why_opt = o;
-            return 0;
-        }
-        if (pi.arg) {
-            /* a relative option joins the run of the payload options before it (wherever
-             * that run sits among the match options: order between units does not matter) */
-            struct unit_plan *last = NULL;
-            for (uint32_t u = pl->nunits; u > 0 && !last; u--)
-                if (pl->units[u - 1].u.type == DU_PAYLOAD)
-                    last = &pl->units[u - 1];
-            pl->items[pl->nitems] = pi;
-            if ((pi.relative || has_vars) && last &&
-                last->u.items + last->u.n == &pl->items[pl->nitems]) {
-                last->u.n++;
-                last->last_opt = i;
-            } else {
-                up->u = (struct det_unit){.type = DU_PAYLOAD, .n = 1,
-                                          .items = &pl->items[pl->nitems]};
-                pl->nunits++;
-            }
-            pl->nitems++;
-        } else if (!strcmp(name, "flow")) {
-            const struct opt_flow *f = o->arg;
-            if ((pl->why = flow_compile_check(f))) {
-                pl->why_opt = o;
-                return 0;
-            }
-            no_stream |= (f->flags & (FLOW_NO_STREAM | FLOW_ONLY_FRAG | FLOW_NO_FRAG)) != 0;
-            up->u = (struct det_unit){.type = DU_FLOW, .flow = f};
-            pl->nunits++;
-        } else if (!strcmp(name, "threshold") || !strcmp(name, "detection_filter")) {
-            if ((pl->why = threshold_compile_check(o->arg))) {
-                pl->why_opt = o;
-                return 0;
-            }
-            pl->thr[name[0] == 'd'] = o->arg; /* the parser allows each once */
-        } else if (!strcmp(name, "flowbits")) {
-            const struct opt_bits *b = o->arg;
-            if ((pl->why = flowbits_compile_check(b))) {
-                pl->why_opt = o;
-                return 0;
-            }
-            if (b->op == BITS_NOALERT) {
-                pl->noalert = true;
-                continue;
-            }
-            uint32_t *ids;
-            if (bit_ids(d, b, &ids) < 0)
-                return -1;
-            if (b->op == BITS_ISSET || b->op == BITS_ISNOTSET) {
-                up->u = (struct det_unit){.type = DU_FLOWBITS, .bits = b, .bit_ids = ids};
-                pl->nunits++;
-            } else {
-                pl->bits[pl->nbits++] = (struct det_bits_action){b, ids};
-            }
-        } else if (hdr_field_of(name) >= 0) {
-            if ((pl->why = cmp_compile_check(o->arg))) {
-                pl->why_opt = o;
-                return 0;
-            }
-            dsize = true; /* a header field: packets only */
-            up->u = (struct det_unit){.type = DU_HDR, .field = hdr_field_of(name),
-                                      .cmp = o->arg};
-            pl->nunits++;
-        } else if (!strcmp(name, "ip_proto") || !strcmp(name, "sameip")) {
-            dsize = true;
-            up->u = (struct det_unit){.type = name[0] == 'i' ? DU_IPPROTO : DU_SAMEIP};
-            if (name[0] == 'i')
-                ipproto_compile(o->value, &up->u.ipp);
-            pl->nunits++;
-        } else if (!strcmp(name, "flags")) {
-            dsize = true;
-            up->u = (struct det_unit){.type = DU_TCPFLAGS};
-            tcpflags_compile(o->value, &up->u.tf);
-            pl->nunits++;
-        } else if (!strcmp(name, "fragbits") || !strcmp(name, "ipopts")) {
-            dsize = true; /* IP header bits: packets only */
-            if (name[0] == 'f') {
-                up->u = (struct det_unit){.type = DU_FRAGBITS};
-                fragbits_compile(o->value, &up->u.tf);
-            } else {
-                up->u = (struct det_unit){.type = DU_IPOPTS, .ipopt = ipopts_compile(o->value)};
-            }
-            pl->nunits++;
-        } else if (!strcmp(name, "dsize")) {
-            if ((pl->why = cmp_compile_check(o->arg))) {
-                pl->why_opt = o;
-                return 0;
-            }
-            dsize = true;
-            up->u = (struct det_unit){.type = DU_DSIZE, .cmp = o->arg};
-            pl->nunits++;
-        } else {
-            pl->why = "option not compiled yet";
-            pl->why_opt = o;
-            return 0;
-        }
-    }
-    /* Suricata inspects TCP payload rules on the reassembled stream; dsize and no_stream are
-     * packet properties, and rules without payload options look at packets. */
-    pl->kind = pl->proto == 6 && pl->nitems && !dsize && !no_stream ? DK_STREAM : DK_PKT;
-    for (uint32_t u = 0; u < pl->nunits; u++)
-        pl->units[u].u.kind = pl->kind;
-    /* Fast pattern: the one marked, else the longest positive content (first on a tie). */
-    uint32_t best = 0;
-    for (uint32_t i = 0; i < pl->nitems; i++) {
-        if (pl->items[i].type != PI_CONTENT)
-            continue;
-        const struct opt_content *ct = pl->items[i].arg;
-        if (ct->negated)
-            continue;
-        const uint8_t *p;
-        uint32_t n;
-        content_fast_bytes(ct, &p, &n);
-        if (ct->fast_pattern) {
-            pl->fp = ct;
-            break;
-        }
-        if (n > best) {
-            best = n;
-            pl->fp = ct;
-        }
-    }
-    return 0;
+    buf_put(k, pos, sizeof pos);
+    buf_put(k, &ct->len, sizeof ct->len);
+    buf_put(k, ct->pattern, ct->len);
 }
 
 static void label_opts(struct buf *b, const struct osprey_rule *r, uint32_t from, uint32_t to)
@@ -542,50 +136,50 @@ static void label_opts(struct buf *b, const struct osprey_rule *r, uint32_t from
     for (uint32_t i = from; i <= to; i++) {
         const struct osprey_rule_option *o = &r->opts[i];
         if (i > from)
-            puts_(b, " ");
-        puts_(b, o->keyword);
+            buf_puts(b, " ");
+        buf_puts(b, o->keyword);
         if (o->value) {
-            puts_(b, ":");
-            puts_(b, o->value);
+            buf_puts(b, ":");
+            buf_puts(b, o->value);
         }
-        puts_(b, ";");
+        buf_puts(b, ";");
     }
 }
 
 static void key_pitem(struct buf *k, const struct det_pitem *pi)
 {
-    put(k, &pi->type, 1);
+    buf_put(k, &pi->type, 1);
     if (pi->type == PI_CONTENT) {
         key_content(k, pi->arg);
     } else if (pi->type == PI_PCRE) {
         const struct opt_pcre *pc = pi->arg;
         uint8_t fl[2] = {pc->negated, pc->relative};
-        put(k, fl, sizeof fl);
-        put(k, &pc->pcre2_options, sizeof pc->pcre2_options);
-        put(k, &pc->len, sizeof pc->len);
-        put(k, pc->regex, pc->len);
+        buf_put(k, fl, sizeof fl);
+        buf_put(k, &pc->pcre2_options, sizeof pc->pcre2_options);
+        buf_put(k, &pc->len, sizeof pc->len);
+        buf_put(k, pc->regex, pc->len);
     } else if (pi->type == PI_ISDATAAT) {
         const struct opt_isdataat *d = pi->arg;
         uint8_t fl[2] = {d->negated, d->relative};
-        put(k, fl, sizeof fl);
-        put(k, &d->n, sizeof d->n);
+        buf_put(k, fl, sizeof fl);
+        buf_put(k, &d->n, sizeof d->n);
     } else {
         /* byte_test/_jump/_extract/_math: every field evaluation reads */
         const struct opt_byte *b = pi->arg;
-        put(k, &b->bytes, sizeof b->bytes);
-        put(k, &b->flags, sizeof b->flags);
-        put(k, &b->base, sizeof b->base);
-        put(k, b->op, sizeof b->op);
-        put(k, &b->value, sizeof b->value);
-        put(k, &b->offset, sizeof b->offset);
-        put(k, &b->multiplier, sizeof b->multiplier);
-        put(k, &b->post_offset, sizeof b->post_offset);
-        put(k, &b->bitmask, sizeof b->bitmask);
-        put(k, &b->align, sizeof b->align);
-        put(k, &b->rvalue, sizeof b->rvalue);
+        buf_put(k, &b->bytes, sizeof b->bytes);
+        buf_put(k, &b->flags, sizeof b->flags);
+        buf_put(k, &b->base, sizeof b->base);
+        buf_put(k, b->op, sizeof b->op);
+        buf_put(k, &b->value, sizeof b->value);
+        buf_put(k, &b->offset, sizeof b->offset);
+        buf_put(k, &b->multiplier, sizeof b->multiplier);
+        buf_put(k, &b->post_offset, sizeof b->post_offset);
+        buf_put(k, &b->bitmask, sizeof b->bitmask);
+        buf_put(k, &b->align, sizeof b->align);
+        buf_put(k, &b->rvalue, sizeof b->rvalue);
     }
-    put(k, pi->var, sizeof pi->var);
-    put(k, &pi->def, sizeof pi->def);
+    buf_put(k, pi->var, sizeof pi->var);
+    buf_put(k, &pi->def, sizeof pi->def);
 }
 
 static int keep_code(struct osprey_detect *d, void *code)
@@ -605,46 +199,46 @@ static int keep_code(struct osprey_detect *d, void *code)
 static const struct det_unit *unit_arg(struct compiler *c, const struct det_unit *u)
 {
     struct buf k = {0};
-    put(&k, "U", 1);
-    put(&k, &u->type, 1);
-    put(&k, &u->kind, 1);
+    buf_put(&k, "U", 1);
+    buf_put(&k, &u->type, 1);
+    buf_put(&k, &u->kind, 1);
     switch (u->type) {
     case DU_PAYLOAD:
-        put(&k, &u->n, sizeof u->n);
+        buf_put(&k, &u->n, sizeof u->n);
         for (uint32_t i = 0; i < u->n; i++)
             key_pitem(&k, &u->items[i]);
         break;
     case DU_FLOW:
-        put(&k, &u->flow->flags, sizeof u->flow->flags);
+        buf_put(&k, &u->flow->flags, sizeof u->flow->flags);
         break;
     case DU_DSIZE:
-        put(&k, &u->cmp->op, sizeof u->cmp->op);
-        put(&k, &u->cmp->lo, sizeof u->cmp->lo);
-        put(&k, &u->cmp->hi, sizeof u->cmp->hi);
+        buf_put(&k, &u->cmp->op, sizeof u->cmp->op);
+        buf_put(&k, &u->cmp->lo, sizeof u->cmp->lo);
+        buf_put(&k, &u->cmp->hi, sizeof u->cmp->hi);
         break;
     case DU_HDR:
-        put(&k, &u->field, sizeof u->field);
-        put(&k, &u->cmp->op, sizeof u->cmp->op);
-        put(&k, &u->cmp->lo, sizeof u->cmp->lo);
-        put(&k, &u->cmp->hi, sizeof u->cmp->hi);
+        buf_put(&k, &u->field, sizeof u->field);
+        buf_put(&k, &u->cmp->op, sizeof u->cmp->op);
+        buf_put(&k, &u->cmp->lo, sizeof u->cmp->lo);
+        buf_put(&k, &u->cmp->hi, sizeof u->cmp->hi);
         break;
     case DU_TCPFLAGS:
     case DU_FRAGBITS:
-        put(&k, &u->tf, sizeof u->tf);
+        buf_put(&k, &u->tf, sizeof u->tf);
         break;
     case DU_IPOPTS:
-        put(&k, &u->ipopt, sizeof u->ipopt);
+        buf_put(&k, &u->ipopt, sizeof u->ipopt);
         break;
     case DU_IPPROTO:
-        put(&k, &u->ipp, sizeof u->ipp);
+        buf_put(&k, &u->ipp, sizeof u->ipp);
         break;
     case DU_SAMEIP:
         break;
     case DU_FLOWBITS:
-        put(&k, &u->bits->op, 1);
-        put(&k, &u->bits->join, 1);
-        put(&k, &u->bits->n, sizeof u->bits->n);
-        put(&k, u->bit_ids, u->bits->n * sizeof *u->bit_ids);
+        buf_put(&k, &u->bits->op, 1);
+        buf_put(&k, &u->bits->join, 1);
+        buf_put(&k, &u->bits->n, sizeof u->bits->n);
+        buf_put(&k, u->bit_ids, u->bits->n * sizeof *u->bit_ids);
         break;
     }
     const struct det_unit *a = NULL;
@@ -775,14 +369,14 @@ static int compile_rule(struct compiler *c, const struct osprey_rule *r)
             if (ev < 0)
                 goto out;
             m->ev[id] = (mon_event_t)ev;
-            puts_(&lb, "fast pattern \"");
+            buf_puts(&lb, "fast pattern \"");
             for (uint32_t i = 0; i < n; i++) {
                 char x[8];
                 snprintf(x, sizeof x, p[i] >= 32 && p[i] < 127 && p[i] != '"' && p[i] != '|'
                                           ? "%c" : "|%02x|", p[i]);
-                puts_(&lb, x);
+                buf_puts(&lb, x);
             }
-            puts_(&lb, pl.fp->nocase ? "\" nocase" : "\"");
+            buf_puts(&lb, pl.fp->nocase ? "\" nocase" : "\"");
             if (lb.oom || note_node(d, (mon_event_t)ev, m->self, (char *)lb.p) < 0)
                 goto out;
         }
@@ -811,14 +405,14 @@ static int compile_rule(struct compiler *c, const struct osprey_rule *r)
     lb.n = 0;
     char hl[64];
     snprintf(hl, sizeof hl, "header %s %s ", KIND[pl.kind], r->proto);
-    puts_(&lb, hl);
-    puts_(&lb, r->src.addr_text ? r->src.addr_text : "any");
-    puts_(&lb, " ");
-    puts_(&lb, r->src.port_text ? r->src.port_text : "any");
-    puts_(&lb, r->dir == OSPREY_DIR_BOTH ? " <> " : " -> ");
-    puts_(&lb, r->dst.addr_text ? r->dst.addr_text : "any");
-    puts_(&lb, " ");
-    puts_(&lb, r->dst.port_text ? r->dst.port_text : "any");
+    buf_puts(&lb, hl);
+    buf_puts(&lb, r->src.addr_text ? r->src.addr_text : "any");
+    buf_puts(&lb, " ");
+    buf_puts(&lb, r->src.port_text ? r->src.port_text : "any");
+    buf_puts(&lb, r->dir == OSPREY_DIR_BOTH ? " <> " : " -> ");
+    buf_puts(&lb, r->dst.addr_text ? r->dst.addr_text : "any");
+    buf_puts(&lb, " ");
+    buf_puts(&lb, r->dst.port_text ? r->dst.port_text : "any");
     if (lb.oom)
         goto out;
     if (pl.fp) {

@@ -163,8 +163,6 @@ int det_mpm_add(struct det_mpm *m, const uint8_t *p, uint32_t len, bool nocase, 
 int det_mpm_compile(struct det_mpm *m, FILE *diag);
 void det_mpm_free(struct det_mpm *m);
 
-#endif
-
 /* ---- runtime (runtime.c) ---- */
 #define DET_STREAM_MAX (256u * 1024u) /* bytes of each stream side inspected */
 
@@ -219,3 +217,5 @@ static inline bool det_to_server(int side, uint8_t kind)
     /* PKT_IN comes with the sender's side, CONN_NEW_DATA with the receiver's */
     return kind == DK_PKT ? side == MON_SIDE_CLI : side == MON_SIDE_SVR;
 }
+
+#endif

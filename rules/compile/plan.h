@@ -1,0 +1,33 @@
+/* plan.h — one rule's compile plan: its base (packet or stream), its options grouped into
+ * units in rule order, its fast pattern, byte variables, flowbits and thresholds. */
+#ifndef OSPREY_DETECT_PLAN_H
+#define OSPREY_DETECT_PLAN_H
+
+#include "detect_int.h"
+
+/* One unit of a rule being compiled, with the option indexes it covers (for its label). */
+struct unit_plan {
+    struct det_unit u;
+    uint32_t first_opt, last_opt;
+};
+
+struct plan {
+    const char *why;               /* not compiled: this */
+    const struct osprey_rule_option *why_opt;
+    uint8_t kind, proto;
+    const struct opt_content *fp;  /* fast pattern, NULL = none */
+    struct unit_plan *units;
+    uint32_t nunits;
+    struct det_pitem *items;       /* all payload options, in order (units point into it) */
+    uint32_t nitems;
+    const struct opt_threshold *thr[2];
+    struct det_bits_action *bits;  /* flowbits actions */
+    uint32_t nbits;
+    bool noalert;
+};
+
+/* Split a rule into units; decide base and fast pattern. plan->units/items/bits are
+ * malloc'd. Returns -1 on allocation failure; a rule that cannot be compiled has pl->why. */
+int make_plan(struct osprey_detect *d, const struct osprey_rule *r, struct plan *pl);
+
+#endif
