@@ -127,7 +127,7 @@ def test_ip_and_icmp_header_options(tmp_path, opt, hit):
 @pytest.mark.parametrize("opt,count", [
     ("flags:S;", 1), ("flags:SA;", 1), ("flags:A;", 4), ("flags:A+;", 9), ("flags:S+;", 2),
     ("flags:*SF;", 4), ("flags:!A;", 1), ("flags:PA;", 2), ("flags:S,12;", 1),
-    ("flags:0;", 0), ("window:8192;", 10), ("window:!8192;", 0), ("seq:1000;", 1),
+    ("flags:0;", 0), ("window:65535;", 10), ("window:!65535;", 0), ("seq:1000;", 1),
     ("ack:1001;", 1),
 ])
 def test_tcp_header_options(tmp_path, opt, count):

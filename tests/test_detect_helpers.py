@@ -23,8 +23,10 @@ class Conv:
     def _pkt(self, client, flags, payload=b"", seq=None):
         ip = IP(src=self.src, dst=self.dst) if client else IP(src=self.dst, dst=self.src)
         sp, dp = (self.sport, self.dport) if client else (self.dport, self.sport)
+        # a 64 KiB window: scapy's default (8192) would put bulk data outside the receiver's
+        # window, which libmon (like a real receiver) does not reassemble
         tcp = TCP(sport=sp, dport=dp, flags=flags, seq=self.seq[client] if seq is None else seq,
-                  ack=self.seq[not client])
+                  ack=self.seq[not client], window=65535)
         p = ip / tcp / Raw(payload) if payload else ip / tcp
         return self.wrap(p)
 

@@ -480,6 +480,13 @@ out:
 int osprey_detect_build(struct osprey_detect **out, struct mon_engine *eng,
                         const struct osprey_ruleset *rs, FILE *diag)
 {
+    return osprey_detect_build_opts(out, eng, rs, diag, NULL);
+}
+
+int osprey_detect_build_opts(struct osprey_detect **out, struct mon_engine *eng,
+                             const struct osprey_ruleset *rs, FILE *diag,
+                             const struct osprey_detect_opts *opts)
+{
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     *out = NULL;
@@ -497,6 +504,7 @@ int osprey_detect_build(struct osprey_detect **out, struct mon_engine *eng,
         d->mpm[k].kind = (uint8_t)k;
         d->hdx[k].kind = (uint8_t)k;
     }
+    d->mpm[DK_STREAM].streaming = opts && opts->stream_mpm == OSPREY_STREAM_MPM_STREAM;
     struct compiler c = {d, eng, {0}, diag};
     int rc = 0;
     for (size_t i = 0; i < n && rc == 0; i++) {

@@ -26,6 +26,7 @@ struct det_mpm {
     uint32_t maxlen;
     mon_event_t self;      /* the filter's own UDE (under the base event) */
     bool defined;
+    bool streaming;        /* DK_STREAM only: db is HS_MODE_STREAM, fed per flow side */
     hs_database_t *db;
 };
 
@@ -170,11 +171,22 @@ struct det_side {
     uint8_t *buf;               /* the side's stream from its first byte (up to the cap) */
     uint32_t len, cap, scanned; /* scanned: bytes the multi-event filter has seen */
     bool full;
+    hs_stream_t *hs;            /* streaming mode: this side's Hyperscan stream (lazily opened) */
+    bool hs_dead;               /* streaming mode: the stream failed; this side is not scanned */
     uint32_t *seen;             /* fast-pattern ids already found in this stream */
     uint32_t nseen, cap_seen;
     uint32_t *fired;            /* rules that alerted on this side (stream rules alert once) */
     uint32_t nfired, cap_fired;
 };
+
+/* Add id to the side's fast patterns found so far (once; filters.c). */
+void det_side_remember(struct det_side *s, uint32_t id);
+/* Streaming mode: feed the side's new stream bytes to its Hyperscan stream (mpm.c); the
+ * patterns found are remembered in s->seen. */
+void det_mpm_feed(const struct det_mpm *m, struct det_side *s, hs_scratch_t *scratch,
+                  const uint8_t *p, size_t n);
+/* Close the side's Hyperscan stream, if any (mpm.c). */
+void det_mpm_close(struct det_side *s, hs_scratch_t *scratch);
 
 struct det_hcache {             /* headers (det_hdx indexes) this flow direction matches */
     uint32_t *ids;

@@ -40,7 +40,7 @@ struct scan_ctx {
     int raised;
 };
 
-static void remember(struct det_side *s, uint32_t id)
+void det_side_remember(struct det_side *s, uint32_t id)
 {
     for (uint32_t i = 0; i < s->nseen; i++)
         if (s->seen[i] == id)
@@ -64,7 +64,7 @@ static int on_match(unsigned int id, unsigned long long from, unsigned long long
     if (mon_raise_event(sc->ctx, sc->m->ev[id]) == MON_OK)
         sc->raised++;
     if (sc->s)
-        remember(sc->s, id);
+        det_side_remember(sc->s, id);
     return 0;
 }
 
@@ -98,6 +98,8 @@ bool det_mpm_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event
         for (uint32_t i = 0; i < s->nseen; i++)
             if (mon_raise_event(ctx, m->ev[s->seen[i]]) == MON_OK)
                 sc.raised++;
+        if (m->streaming)
+            return sc.raised > 0; /* on_data fed the new bytes to the side's stream (mpm.c) */
     }
     if (buf && len > from)
         hs_scan(m->db, (const char *)buf + from, len - from, 0, df->w->scratch, on_match, &sc);

@@ -4,6 +4,8 @@
  * Patterns are deduplicated on (bytes, nocase): rules with the same fast pattern share one
  * Hyperscan id and one child event, so their chains share that prefix too. HS_FLAG_SINGLEMATCH
  * because the filter only needs to know *that* a pattern occurs; the chain finds *where*.
+ * The stream kind's database is HS_MODE_STREAM when detect.stream-mpm is "stream" (one
+ * Hyperscan stream per flow side, det_mpm_feed); packets are always scanned in block mode.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -61,8 +63,11 @@ int det_mpm_compile(struct det_mpm *m, FILE *diag)
         lens[i] = m->len[i];
     }
     hs_compile_error_t *err = NULL;
-    if (hs_compile_lit_multi((const char *const *)m->pat, flags, ids, lens, m->n, HS_MODE_BLOCK,
-                             NULL, &m->db, &err) != HS_SUCCESS) {
+    /* streaming: no start of match needed (the chain finds where), so no SOM horizon and the
+     * smallest stream state */
+    unsigned mode = m->streaming ? HS_MODE_STREAM : HS_MODE_BLOCK;
+    if (hs_compile_lit_multi((const char *const *)m->pat, flags, ids, lens, m->n, mode, NULL,
+                             &m->db, &err) != HS_SUCCESS) {
         if (diag)
             fprintf(diag, "osprey: Hyperscan: %s\n", err ? err->message : "compile failed");
         hs_free_compile_error(err);
@@ -76,6 +81,46 @@ out:
     return rc;
 }
 
+static int on_stream_match(unsigned int id, unsigned long long from, unsigned long long to,
+                           unsigned int flags, void *arg)
+{
+    (void)from, (void)to, (void)flags;
+    det_side_remember(arg, id);
+    return 0;
+}
+
+/* Streaming mode. The side's stream is opened on its first new bytes and fed exactly the bytes
+ * appended to the side's copy, so stream offsets equal copy offsets and a pattern split across
+ * segments (or completed by an out-of-order segment, once reassembly delivers it in order) is
+ * found when its last byte arrives. The multi-event filter then raises every pattern in
+ * s->seen. If Hyperscan fails (out of memory), the stream is closed and the side is no longer
+ * scanned: its fast-pattern rules go unevaluated, as a flow whose state could not be allocated. */
+void det_mpm_feed(const struct det_mpm *m, struct det_side *s, hs_scratch_t *scratch,
+                  const uint8_t *p, size_t n)
+{
+    if (!m->db || !scratch || s->hs_dead || n == 0)
+        return;
+    if (!s->hs && hs_open_stream(m->db, 0, &s->hs) != HS_SUCCESS) {
+        s->hs = NULL;
+        s->hs_dead = true;
+        return;
+    }
+    if (hs_scan_stream(s->hs, (const char *)p, (unsigned int)n, 0, scratch, on_stream_match,
+                       s) != HS_SUCCESS) {
+        det_mpm_close(s, scratch);
+        s->hs_dead = true;
+    }
+}
+
+void det_mpm_close(struct det_side *s, hs_scratch_t *scratch)
+{
+    if (!s->hs)
+        return;
+    /* no callback: matches at end of data are literal ends already reported while scanning */
+    hs_close_stream(s->hs, scratch, NULL, NULL);
+    s->hs = NULL;
+}
+
 void det_mpm_free(struct det_mpm *m)
 {
     hs_free_database(m->db);
@@ -84,4 +129,13 @@ void det_mpm_free(struct det_mpm *m)
     free(m->nocase);
     free(m->ev);
     memset(m, 0, sizeof *m);
+}
+
+int osprey_detect_stream_mpm_parse(const char *s)
+{
+    if (s && !strcmp(s, "block"))
+        return OSPREY_STREAM_MPM_BLOCK;
+    if (s && !strcmp(s, "stream"))
+        return OSPREY_STREAM_MPM_STREAM;
+    return -1;
 }

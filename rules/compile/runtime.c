@@ -23,15 +23,19 @@ static void on_pkt(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_
     mon_set_uctx(ctx, f, df);
 }
 
-/* CONN_NEW_DATA root handler: append the side's new in-order bytes to its inspection copy.
+/* CONN_NEW_DATA root handler: append the side's new in-order bytes to its inspection copy
+ * (and, with detect.stream-mpm: stream, feed the same bytes to the side's Hyperscan stream;
+ * the multi-event filter below then only raises what it found).
  * Stream positions (offset, depth) count from the side's first byte, as Suricata's do. */
 static void on_data(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_t ev,
                     void *arg)
 {
-    (void)ev, (void)arg;
+    (void)ev;
     struct det_flow *df = f ? mon_get_uctx(ctx, f) : NULL;
     if (!df || df->pass)
         return;
+    const struct osprey_detect_worker *w = arg;
+    const struct det_mpm *m = &w->d->mpm[DK_STREAM];
     struct det_side *s = &df->side[side];
     for (;;) {
         if (s->len == s->cap && !s->full) {
@@ -54,8 +58,11 @@ static void on_data(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event
             continue; /* bytes were lost; what follows is still this side's stream */
         if (n <= 0)
             break;
-        if (!s->full)
+        if (!s->full) {
+            if (m->streaming) /* the bytes just appended, nothing before them */
+                det_mpm_feed(m, s, w->scratch, s->buf + s->len, (size_t)n);
             s->len += (uint32_t)n;
+        }
     }
 }
 
@@ -159,6 +166,7 @@ void osprey_detect_flow_end(struct osprey_detect_worker *w, struct mon_flow *f)
         for (int dir = 0; dir < 2; dir++)
             free(df->hc[k][dir].ids);
     for (int s = 0; s < 2; s++) {
+        det_mpm_close(&df->side[s], df->w->scratch);
         free(df->side[s].buf);
         free(df->side[s].seen);
         free(df->side[s].fired);

@@ -67,6 +67,23 @@ struct osprey_detect_stats {
  * (out of memory, Hyperscan error: explained on diag). rs must outlive *out. */
 int osprey_detect_build(struct osprey_detect **out, struct mon_engine *eng,
                         const struct osprey_ruleset *rs, FILE *diag);
+
+/* How the stream buffer's fast patterns are scanned (config key detect.stream-mpm).
+ * BLOCK: each time a side's stream grows, a block-mode scan of the new bytes (plus the
+ * longest pattern's length - 1 before them). STREAM: one Hyperscan stream per flow side,
+ * fed only the new bytes, so nothing is scanned twice. Either way the side keeps its copy of
+ * the stream (up to 256 KiB): the rules' options are verified on it. */
+enum osprey_stream_mpm { OSPREY_STREAM_MPM_BLOCK, OSPREY_STREAM_MPM_STREAM };
+struct osprey_detect_opts {
+    enum osprey_stream_mpm stream_mpm;
+};
+/* osprey_detect_build with options. NULL (and osprey_detect_build): block mode; osprey itself
+ * passes the configuration's detect.stream-mpm, whose default is stream. */
+int osprey_detect_build_opts(struct osprey_detect **out, struct mon_engine *eng,
+                             const struct osprey_ruleset *rs, FILE *diag,
+                             const struct osprey_detect_opts *opts);
+/* "block" / "stream" → the mode; -1 for anything else. */
+int osprey_detect_stream_mpm_parse(const char *s);
 void osprey_detect_free(struct osprey_detect *d);
 const struct osprey_detect_stats *osprey_detect_stats(const struct osprey_detect *d);
 
