@@ -1,8 +1,9 @@
 /* run_offline.c — `osprey -r FILE|DIR`: read captures through libmon with the compiled rules
  * and write LOGDIR/eve.json, then print a summary.
  *
- * One worker (single run mode): --runmode workers is accepted and runs the same single worker
- * until the live sources bring a packet distributor; offline results are identical.
+ * --runmode single: one worker on this thread. --runmode workers: threading.workers workers
+ * (0 = one per CPU), fed by a reader thread that splits the frames by a symmetric hash of
+ * their outermost IP address pair (workers.c); the alerts are the same as in single mode.
  */
 #include <arpa/inet.h>
 #include <dirent.h>
@@ -21,11 +22,14 @@
 #include "osprey_outputs.h"
 #include "run_offline.h"
 #include "stack_config.h"
+#include "workers.h"
 
+/* One per worker: its detection state and the eve.json they all share. */
 struct offline {
     FILE *eve;
     struct osprey_detect_worker *w;
     uint64_t write_errors;
+    bool shared; /* several workers write eve: each record is written under the FILE lock */
 };
 
 static void addr_str(const struct mon_addr *a, int ipver, char *buf, size_t len)
@@ -97,8 +101,12 @@ static void on_alert(const struct osprey_alert *a, void *arg)
         e.flow.src_port = ports ? f->cport : -1;
         e.flow.dest_port = ports ? f->sport : -1;
     }
+    if (o->shared)
+        flockfile(o->eve); /* one whole line at a time, whichever worker writes */
     if (osprey_eve_alert_write(o->eve, &e) < 0)
         o->write_errors++;
+    if (o->shared)
+        funlockfile(o->eve);
 }
 
 static void on_flow_end(struct mon_flow *f, void *arg)
@@ -207,13 +215,15 @@ static int read_captures(struct mon_ctx *ctx, char **files, int nfiles, uint64_t
 }
 
 static int engine_for(const struct osprey_config *cfg, const struct osprey_options *opts,
-                      struct mon_engine **eng)
+                      struct mon_engine **eng, struct mon_decode_cfg *dcfg)
 {
     struct osprey_stack_cfg sc;
     if (osprey_stack_cfg_load(cfg, &sc, stderr) != 0)
         return -1;
     struct mon_engine_cfg ecfg;
     osprey_stack_cfg_engine(&sc, opts ? opts->checksums : NULL, &ecfg);
+    if (dcfg)
+        *dcfg = ecfg.decode;
     *eng = mon_engine_create(&ecfg);
     osprey_stack_cfg_release(&sc); /* the engine copied the policy tables */
     if (!*eng)
@@ -231,9 +241,24 @@ static int load_and_compile(const struct osprey_options *opts, const struct ospr
             fprintf(stderr, "osprey: the rules could not be loaded (see above)\n");
         return -1;
     }
-    if (osprey_detect_build(det, eng, *rs, stderr) != 0)
+    struct osprey_detect_opts dopts = {
+        osprey_detect_stream_mpm_parse(osprey_config_str(cfg, "detect.stream-mpm"))};
+    if (osprey_detect_build_opts(det, eng, *rs, stderr, &dopts) != 0)
         return -1;
     return 0;
+}
+
+/* Worker threads: 1 for --runmode single (the default), else threading.workers (0 = CPUs). */
+static int worker_count(const struct osprey_options *opts, const struct osprey_config *cfg)
+{
+    if (!opts->runmode || strcmp(opts->runmode, "workers") != 0)
+        return 1;
+    int64_t n = osprey_config_int(cfg, "threading.workers");
+    if (n <= 0) {
+        long c = sysconf(_SC_NPROCESSORS_ONLN);
+        n = c > 0 ? c : 1;
+    }
+    return n > 1024 ? 1024 : (int)n;
 }
 
 int osprey_run_offline(const struct osprey_options *opts, const struct osprey_config *cfg)
@@ -245,58 +270,90 @@ int osprey_run_offline(const struct osprey_options *opts, const struct osprey_co
     struct mon_engine *eng = NULL;
     struct osprey_ruleset *rs = NULL;
     struct osprey_detect *det = NULL;
-    struct mon_ctx *ctx = NULL;
-    struct offline o = {NULL, NULL, 0};
-    if (capture_list(opts->read_path, &files, &nfiles) < 0)
-        goto out;
-    if (engine_for(cfg, opts, &eng) < 0 || load_and_compile(opts, cfg, eng, &rs, &det) < 0)
-        goto out;
-    double t_compiled = now_s();
-    if (mon_engine_freeze(eng) != MON_OK || !(ctx = mon_ctx_create(eng, 0))) {
-        fprintf(stderr, "osprey: cannot set up the stack (out of memory, or flow.memcap too "
-                        "small?)\n");
+    struct mon_decode_cfg dcfg;
+    FILE *eve = NULL;
+    int nw = worker_count(opts, cfg);
+    struct mon_ctx **ctx = calloc((size_t)nw, sizeof *ctx);
+    struct offline *o = calloc((size_t)nw, sizeof *o);
+    if (!ctx || !o) {
+        fprintf(stderr, "osprey: out of memory\n");
         goto out;
     }
+    if (capture_list(opts->read_path, &files, &nfiles) < 0)
+        goto out;
+    if (engine_for(cfg, opts, &eng, &dcfg) < 0 || load_and_compile(opts, cfg, eng, &rs, &det) < 0)
+        goto out;
+    double t_compiled = now_s();
+    if (mon_engine_freeze(eng) != MON_OK)
+        goto nomem;
+    for (int i = 0; i < nw; i++)
+        if (!(ctx[i] = mon_ctx_create(eng, i)))
+            goto nomem;
     const char *dir = opts->log_dir ? opts->log_dir : osprey_config_str(cfg, "default-log-dir");
     char path[4096];
     snprintf(path, sizeof path, "%s/eve.json", dir);
-    if (!(o.eve = fopen(path, "w"))) {
+    if (!(eve = fopen(path, "w"))) {
         fprintf(stderr, "osprey: %s: %s\n", path, strerror(errno));
         goto out;
     }
-    if (!(o.w = osprey_detect_attach(det, ctx, on_alert, &o))) {
-        fprintf(stderr, "osprey: cannot attach the rules to the worker (out of memory)\n");
-        goto out;
+    for (int i = 0; i < nw; i++) {
+        o[i].eve = eve;
+        o[i].shared = nw > 1;
+        if (!(o[i].w = osprey_detect_attach(det, ctx[i], on_alert, &o[i]))) {
+            fprintf(stderr, "osprey: cannot attach the rules to the worker (out of memory)\n");
+            goto out;
+        }
+        mon_set_flow_end_cb(ctx[i], on_flow_end, &o[i]);
     }
-    mon_set_flow_end_cb(ctx, on_flow_end, &o);
     uint64_t pkts = 0, bytes = 0;
     double t1 = now_s();
-    int read_rc = read_captures(ctx, files, nfiles, &pkts, &bytes);
-    mon_flush(ctx);
+    int read_rc;
+    if (nw == 1) {
+        read_rc = read_captures(ctx[0], files, nfiles, &pkts, &bytes);
+        mon_flush(ctx[0]);
+    } else {
+        read_rc = osprey_workers_run(ctx, nw, &dcfg, files, nfiles, &pkts, &bytes);
+        if (read_rc == -2)
+            goto out;
+    }
     double t2 = now_s();
-    const struct mon_flow_stats *fs = mon_flow_stats(mon_ctx_flows(ctx));
+    uint64_t flows = 0, alerts = 0, write_errors = 0;
+    for (int i = 0; i < nw; i++) {
+        flows += mon_flow_stats(mon_ctx_flows(ctx[i]))->created;
+        alerts += osprey_detect_worker_alerts(o[i].w);
+        write_errors += o[i].write_errors;
+    }
     const struct osprey_detect_stats *ds = osprey_detect_stats(det);
     double secs = t2 - t1 > 1e-9 ? t2 - t1 : 1e-9;
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
     printf("osprey: %llu packets, %llu flows, %llu alerts; rules: %u loaded, %u compiled, "
            "%u not compiled (load+compile %.1f ms)\n",
-           (unsigned long long)pkts, (unsigned long long)fs->created,
-           (unsigned long long)osprey_detect_worker_alerts(o.w), ds->rules, ds->compiled,
-           ds->not_compiled, (t_compiled - t0) * 1e3);
+           (unsigned long long)pkts, (unsigned long long)flows, (unsigned long long)alerts,
+           ds->rules, ds->compiled, ds->not_compiled, (t_compiled - t0) * 1e3);
     printf("osprey: %.3f s, %.0f packets/s, %.1f Mbit/s, peak memory %ld KiB; alerts in %s\n",
            secs, (double)pkts / secs, (double)bytes * 8 / secs / 1e6, ru.ru_maxrss, path);
-    rc = read_rc < 0 || o.write_errors ? OSPREY_EXIT_FAILURE : OSPREY_EXIT_OK;
-    if (o.write_errors)
+    if (nw > 1)
+        printf("osprey: %d workers\n", nw);
+    rc = read_rc < 0 || write_errors ? OSPREY_EXIT_FAILURE : OSPREY_EXIT_OK;
+    if (write_errors)
         fprintf(stderr, "osprey: %s: %llu alerts could not be written\n", path,
-                (unsigned long long)o.write_errors);
+                (unsigned long long)write_errors);
+    goto out;
+nomem:
+    fprintf(stderr, "osprey: cannot set up the stack (out of memory, or flow.memcap too "
+                    "small?)\n");
 out:
-    mon_ctx_destroy(ctx); /* ends every flow: their detection state goes through on_flow_end */
-    osprey_detect_worker_free(o.w);
-    if (o.eve && fclose(o.eve) != 0) {
+    for (int i = 0; ctx && o && i < nw; i++) {
+        mon_ctx_destroy(ctx[i]); /* ends every flow: detection state goes through on_flow_end */
+        osprey_detect_worker_free(o[i].w);
+    }
+    if (eve && fclose(eve) != 0) {
         fprintf(stderr, "osprey: eve.json: %s\n", strerror(errno));
         rc = OSPREY_EXIT_FAILURE;
     }
+    free(ctx);
+    free(o);
     osprey_detect_free(det);
     osprey_ruleset_free(rs);
     mon_engine_destroy(eng);
@@ -312,7 +369,7 @@ int osprey_dump_chains(const struct osprey_options *opts, const struct osprey_co
     struct osprey_ruleset *rs = NULL;
     struct osprey_detect *det = NULL;
     int rc = OSPREY_EXIT_FAILURE;
-    if (engine_for(cfg, NULL, &eng) == 0 && load_and_compile(opts, cfg, eng, &rs, &det) == 0) {
+    if (engine_for(cfg, NULL, &eng, NULL) == 0 && load_and_compile(opts, cfg, eng, &rs, &det) == 0) {
         osprey_detect_dump_chains(det, stdout);
         rc = OSPREY_EXIT_OK;
     }

@@ -74,6 +74,8 @@ DEFAULTS = {
     "decoder.mpls-udp.enabled": True,
     "decoder.mpls-udp.ports": "6635",
     "decoder.max-layers": 8,
+    "detect.stream-mpm": "stream",
+    "threading.workers": 0,
 }
 
 

@@ -122,6 +122,12 @@ static const struct cfg_key SCHEMA[] = {
     BOOL("decoder.mpls-udp.enabled", "yes", "decode MPLS in UDP (RFC 7510)"),
     STR("decoder.mpls-udp.ports", "6635", "UDP ports carrying MPLS"),
     INT("decoder.max-layers", "8", 1, 8, "most encapsulations (tunnels, tag stacks) decoded in one packet"),
+
+    /* detect: how rules are matched (rules/compile/) */
+    ENUM("detect.stream-mpm", "stream", "block|stream",
+         "fast patterns on TCP streams: block scans of new bytes, or a Hyperscan stream per side"),
+
+    INT("threading.workers", "0", 0, 1024, "worker threads of --runmode workers; 0 = one per CPU"),
 };
 
 const struct cfg_key *cfg_schema(size_t *count)
