@@ -164,10 +164,11 @@ def test_pcre_relative_backtracks_through_contents(tmp_path):
     assert r.sids == [1]
 
 
-def test_pcre_with_an_http_flag_is_not_compiled(tmp_path):
+def test_pcre_with_an_http_flag_is_rejected(tmp_path):
+    # rejected at load, with the same reason osprey -T gives
     r = detect(tmp_path, http_conv(), [rule('content:"GET"; pcre:"/index/U";', sid=1)])
     assert r.sids == []
-    assert "sid 1: not compiled: pcre: an HTTP buffer flag" in r.proc.stderr
+    assert "sid 1: unsupported option pcre: an HTTP buffer flag" in r.proc.stderr
 
 
 # payload: "LEN" then a 2-byte big-endian length 0x0005, 5 bytes, then "END"; "n=0042;"

@@ -142,4 +142,4 @@ def test_byte_variables_with_dce_are_left_out(tmp_path):
     r = detect(tmp_path, [dgram(b"\x01\x02")],
                [rule("byte_extract:1,0,n,dce; byte_test:1,=,n,1;", sid=1, proto="udp")])
     assert r.sids == []
-    assert "sid 1: not compiled: byte_extract: dce" in r.proc.stderr
+    assert "sid 1: unsupported option byte_extract: dce" in r.proc.stderr

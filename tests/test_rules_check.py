@@ -253,3 +253,16 @@ def test_help_lists_the_rule_options():
     out = osprey("--help", check=True).stdout
     for opt in ("-S, --rule-file FILE", "-T, --test", "--dump-rules"):
         assert re.search(re.escape(opt), out), opt
+
+
+def test_implemented_option_with_an_unsupported_form(tmp_path):
+    """pcre is implemented, but not with an HTTP buffer flag: -T rejects the rule with the
+    reason osprey -r gives, so -T's 'accepted' is exactly what -r runs."""
+    from conftest import binary, run
+    f = tmp_path / "r.rules"
+    f.write_text('alert tcp any any -> any any (msg:"m"; content:"GET"; pcre:"/index/U"; sid:7;)\n'
+                 'alert tcp any any -> any any (msg:"m"; content:"GET"; pcre:"/index/i"; sid:8;)\n')
+    p = run([binary("osprey"), "-T", "-S", str(f)], check=False)
+    assert p.returncode == 1
+    assert f"{f}:1: sid 7: unsupported option pcre: an HTTP buffer flag" in p.stdout + p.stderr
+    assert "sid 8" not in p.stdout + p.stderr

@@ -11,6 +11,7 @@
 #include "expr.h"
 #include "header.h"
 #include "opt_args.h"
+#include "opt_eval.h"
 #include "registry.h"
 #include "ruleset.h"
 #include "text.h"
@@ -505,8 +506,13 @@ static void walk_options(struct rule_ctx *c, struct otok *t, int n,
             x->arg = o->arg;
             c->xforms = x;
         }
-        if (!d->implemented && c->unsupported_kw < 0)
-            c->unsupported_kw = t[i].id;
+        if (c->unsupported_kw < 0) {
+            const char *why = d->implemented ? opt_compile_check(d->name, o->arg) : NULL;
+            if (!d->implemented || why) {
+                c->unsupported_kw = t[i].id;
+                c->unsupported_why = why;
+            }
+        }
     }
     if (!c->syntax.set && !c->snort3 && c->sticky_opt && !c->buffer_used &&
         c->buffer != BUF_PKT)
@@ -526,6 +532,7 @@ struct osprey_rule *rule_parse(struct rule_ctx *c, char *text, uint32_t len)
     c->text = text;
     c->buffer = BUF_PKT;
     c->unsupported_kw = -1;
+    c->unsupported_why = NULL;
     r->gid = 1;
     char *end = text + len;
     char *open = parse_header(c, text, end);

@@ -88,6 +88,7 @@ struct rule_ctx {
 
     struct rule_err syntax, semantic;
     int unsupported_kw; /* first unsupported keyword, -1 for none */
+    const char *unsupported_why; /* with it: why its arguments do not compile (or NULL) */
 };
 
 /* Record an error at pos (a pointer into c->text, or NULL) and return -1. The message is

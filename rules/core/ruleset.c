@@ -212,8 +212,12 @@ int ruleset_take_rule(struct osprey_ruleset *rs, uint32_t len, bool disabled)
             key = c.semantic.key;
         } else if ((reason = check_duplicate(rs, r, buf, sizeof buf, &key, &rec)) == NULL &&
                    c.unsupported_kw >= 0) {
-            snprintf(buf, sizeof buf, "unsupported option %s",
-                     osprey_rules_keyword_name((size_t)c.unsupported_kw));
+            if (c.unsupported_why)
+                snprintf(buf, sizeof buf, "unsupported option %s: %s",
+                         osprey_rules_keyword_name((size_t)c.unsupported_kw), c.unsupported_why);
+            else
+                snprintf(buf, sizeof buf, "unsupported option %s",
+                         osprey_rules_keyword_name((size_t)c.unsupported_kw));
             reason = key = buf;
             rs->stats.unsupported++;
         } else if (!reason && !header_proto_implemented(r->proto)) {

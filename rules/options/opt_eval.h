@@ -103,6 +103,9 @@ struct hdr_view {          /* what the packet says, filled by the caller */
     uint32_t tcp_seq, tcp_ack;
 };
 int hdr_field_of(const char *keyword); /* HF_*, or -1 */
+
+/* NULL when this implemented option's arguments compile, or why not (opt_check.c). */
+const char *opt_compile_check(const char *name, const void *arg);
 bool hdr_field(int field, const struct hdr_view *h, int64_t *v);
 
 /* --- flags (opt_ipflags.c) --- */

@@ -1,0 +1,33 @@
+/* opt_check.c — whether an implemented option's particular arguments can be compiled.
+ *
+ * An option can be implemented in general and still have a form the detection engine does
+ * not run yet (pcre with an HTTP buffer flag, a byte variable where none is supported …).
+ * Check mode (-T) and the compiler (rules/compile/plan.c) ask the same functions, so both
+ * reject exactly the same rules, with the same reason. */
+#include <string.h>
+
+#include "opt_eval.h"
+
+const char *opt_compile_check(const char *name, const void *arg)
+{
+    if (!arg)
+        return NULL;
+    if (!strcmp(name, "content"))
+        return content_compile_check(arg);
+    if (!strcmp(name, "pcre"))
+        return pcre_compile_check(arg);
+    if (!strcmp(name, "isdataat"))
+        return isdataat_compile_check(arg);
+    if (!strcmp(name, "byte_test") || !strcmp(name, "byte_jump") ||
+        !strcmp(name, "byte_extract") || !strcmp(name, "byte_math"))
+        return byte_compile_check(arg);
+    if (!strcmp(name, "flow"))
+        return flow_compile_check(arg);
+    if (!strcmp(name, "threshold") || !strcmp(name, "detection_filter"))
+        return threshold_compile_check(arg);
+    if (!strcmp(name, "flowbits"))
+        return flowbits_compile_check(arg);
+    if (!strcmp(name, "dsize") || hdr_field_of(name) >= 0)
+        return cmp_compile_check(arg);
+    return NULL;
+}
