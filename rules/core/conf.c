@@ -138,13 +138,9 @@ static int class_line(struct osprey_ruleset *rs, const char *file, uint32_t line
     if (body == NULL)
         return bad(rs, file, line, "bad classification line",
                    "expected 'config classification: NAME,DESCRIPTION,PRIORITY'");
-    struct list_iter it;
     const char *f[4];
     size_t fl[4];
-    int k = 0;
-    list_init(&it, body, (size_t)(s + n - body), ',');
-    while (k < 4 && list_next(&it, &f[k], &fl[k]))
-        k++;
+    int k = list_split(body, (size_t)(s + n - body), ',', f, fl, 4);
     uint64_t prio;
     if (k != 3 || fl[0] == 0 || fl[1] == 0)
         return bad(rs, file, line, "bad classification line",

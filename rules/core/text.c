@@ -136,3 +136,13 @@ bool is_name(const char *s, size_t n, const char *extra)
             return false;
     return true;
 }
+
+int list_split(const char *s, size_t n, char sep, const char **f, size_t *fl, int max)
+{
+    struct list_iter it;
+    int k = 0;
+    list_init(&it, s, n, sep);
+    while (k < max && list_next(&it, &f[k], &fl[k]))
+        k++;
+    return k;
+}

@@ -73,6 +73,10 @@ struct list_iter {
 };
 void list_init(struct list_iter *it, const char *s, size_t n, char sep);
 bool list_next(struct list_iter *it, const char **item, size_t *n);
+/* Split s[0..n) at sep into at most max items (trimmed, as list_next gives them); returns how
+ * many were stored. Items past max are left unread: callers that want "too many fields" ask
+ * for one more slot than they accept. */
+int list_split(const char *s, size_t n, char sep, const char **f, size_t *fl, int max);
 
 /* Split "word rest" at the first run of spaces into the word (w, wn) and the trimmed rest
  * (r, rn; rn = 0 when there is none). */

@@ -141,13 +141,9 @@ static int parse_stream_size(struct rule_ctx *c, char *val)
     struct opt_cmp *cm = opt_arg_new(c, sizeof *cm);
     if (cm == NULL)
         return -1;
-    struct list_iter it;
     const char *f[4];
     size_t fl[4];
-    int k = 0;
-    list_init(&it, val, strlen(val), ',');
-    while (k < 4 && list_next(&it, &f[k], &fl[k]))
-        k++;
+    int k = list_split(val, strlen(val), ',', f, fl, 4);
     if (k >= 1 && fl[0] && is_alpha(f[0][0])) {
         /* Snort 2 / Suricata: side, operator, value */
         if (k != 3)

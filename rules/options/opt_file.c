@@ -19,13 +19,9 @@ static int parse_filestore(struct rule_ctx *c, char *val)
     static const char *const SCOPES[] = {"file", "tx", "ssn", "flow", NULL};
     if (val == NULL)
         return 0;
-    struct list_iter it;
     const char *f[3];
     size_t fl[3];
-    int k = 0;
-    list_init(&it, val, strlen(val), ',');
-    while (k < 3 && list_next(&it, &f[k], &fl[k]))
-        k++;
+    int k = list_split(val, strlen(val), ',', f, fl, 3);
     if (k > 2)
         return opt_error(c, f[2], "expected 'DIRECTION[,SCOPE]'");
     if (parse_choice(c, f[0], fl[0], DIRS, "direction") < 0)

@@ -57,13 +57,9 @@ static int parse_flowbits(struct rule_ctx *c, char *val)
     struct opt_bits *b = opt_arg_new(c, sizeof *b);
     if (b == NULL)
         return -1;
-    struct list_iter it;
     const char *f[4];
     size_t fl[4];
-    int k = 0;
-    list_init(&it, val, strlen(val), ',');
-    while (k < 4 && list_next(&it, &f[k], &fl[k]))
-        k++;
+    int k = list_split(val, strlen(val), ',', f, fl, 4);
     if (k > 3)
         return opt_error(c, f[3], "too many fields");
     int op = parse_choice(c, f[0], fl[0], OPS, "flowbits operation");
@@ -108,13 +104,9 @@ static int parse_xbits(struct rule_ctx *c, char *val)
     struct opt_bits *b = opt_arg_new(c, sizeof *b);
     if (b == NULL)
         return -1;
-    struct list_iter it;
     const char *f[5];
     size_t fl[5];
-    int k = 0;
-    list_init(&it, val, strlen(val), ',');
-    while (k < 5 && list_next(&it, &f[k], &fl[k]))
-        k++;
+    int k = list_split(val, strlen(val), ',', f, fl, 5);
     int op = parse_choice(c, f[0], fl[0], XOPS, "xbits operation");
     if (op < 0)
         return -1;
@@ -153,13 +145,9 @@ static int parse_flowint(struct rule_ctx *c, char *val)
     struct opt_flowint *fi = opt_arg_new(c, sizeof *fi);
     if (fi == NULL)
         return -1;
-    struct list_iter it;
     const char *f[4];
     size_t fl[4];
-    int k = 0;
-    list_init(&it, val, strlen(val), ',');
-    while (k < 4 && list_next(&it, &f[k], &fl[k]))
-        k++;
+    int k = list_split(val, strlen(val), ',', f, fl, 4);
     if (k < 2)
         return opt_error(c, val, "expected 'NAME,OPERATOR[,VALUE]'");
     if (!is_name(f[0], fl[0], NULL))

@@ -18,13 +18,9 @@ static int parse_tag(struct rule_ctx *c, char *val)
     static const char *const KINDS[] = {"session", "host", "host_src", "host_dst", NULL};
     static const char *const METRICS[] = {"packets", "seconds", "bytes", NULL};
     static const char *const SIDES[] = {"src", "dst", NULL};
-    struct list_iter it;
     const char *f[5];
     size_t fl[5];
-    int k = 0;
-    list_init(&it, val, strlen(val), ',');
-    while (k < 5 && list_next(&it, &f[k], &fl[k]))
-        k++;
+    int k = list_split(val, strlen(val), ',', f, fl, 5);
     int kind = parse_choice(c, f[0], fl[0], KINDS, "tag type");
     if (kind < 0)
         return -1;
@@ -142,13 +138,9 @@ static int parse_base64_decode(struct rule_ctx *c, char *val)
 
 static int parse_rpc(struct rule_ctx *c, char *val)
 {
-    struct list_iter it;
     const char *f[4];
     size_t fl[4];
-    int k = 0;
-    list_init(&it, val, strlen(val), ',');
-    while (k < 4 && list_next(&it, &f[k], &fl[k]))
-        k++;
+    int k = list_split(val, strlen(val), ',', f, fl, 4);
     if (k < 1 || k > 3)
         return opt_error(c, val, "expected 'APPLICATION[,VERSION|*[,PROCEDURE|*]]'");
     int64_t x;
