@@ -54,7 +54,7 @@ struct wk_ring {
     char pad2[64 - sizeof(uint64_t)];
     atomic_bool done;      /* the reader published its last batch */
     struct wk_batch b[WK_RING];
-    struct mon_ctx *ctx;
+    struct osprey_worker *w;
     struct mon_packet *pkt;             /* the worker's packet slot */
     pthread_t thread;
 };
@@ -93,13 +93,13 @@ static void *worker_main(void *arg)
                 p->linktype = m->linktype;
                 p->ts_us = m->ts_us;
                 p->num = m->num;
-                mon_process(r->ctx, p);
+                osprey_worker_packet(r->w, p);
             }
             atomic_store_explicit(&r->tail, tail + 1, memory_order_release);
         }
     }
 finished:
-    mon_flush(r->ctx);
+    osprey_worker_flush(r->w);
     return NULL;
 }
 
@@ -183,7 +183,7 @@ static double now_s(void)
     return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
-int osprey_workers_run(struct mon_ctx **ctxs, int n, const struct mon_decode_cfg *dcfg,
+int osprey_workers_run(struct osprey_worker *ws, int n, const struct mon_decode_cfg *dcfg,
                        char **files, int nfiles, uint64_t *pkts, uint64_t *bytes)
 {
     struct wk_ring *rings = calloc((size_t)n, sizeof *rings);
@@ -195,7 +195,7 @@ int osprey_workers_run(struct mon_ctx **ctxs, int n, const struct mon_decode_cfg
         goto out;
     }
     for (int i = 0; i < n; i++) {
-        rings[i].ctx = ctxs[i];
+        rings[i].w = &ws[i];
         if (!(rings[i].pkt = calloc(1, sizeof *rings[i].pkt))) {
             rc = -2;
             goto out;

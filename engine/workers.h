@@ -11,13 +11,14 @@
 #include <stdint.h>
 
 #include "mon.h"
+#include "pipeline.h"
 
-/* Read files[0..nfiles) and process them on ctxs[0..n) (n >= 1), one thread per context;
- * every context is flushed (mon_flush) by its thread before this returns. pcap_cnt (packet
+/* Read files[0..nfiles) and process them on workers ws[0..n) (n >= 1), one thread each
+ * (osprey_worker_packet); every worker is flushed (osprey_worker_flush) by its thread before this returns. pcap_cnt (packet
  * num) runs on across the files as in single mode. *pkts and *bytes receive the frames and
  * captured bytes read. Returns 0, -1 after a read error (the rest is still read), or -2 if the
  * threads could not be started (nothing was read). */
-int osprey_workers_run(struct mon_ctx **ctxs, int n, const struct mon_decode_cfg *dcfg,
+int osprey_workers_run(struct osprey_worker *ws, int n, const struct mon_decode_cfg *dcfg,
                        char **files, int nfiles, uint64_t *pkts, uint64_t *bytes);
 
 /* The worker (0..n-1) a decoded packet belongs to: a symmetric hash of the unordered outermost
