@@ -24,7 +24,9 @@ void osprey_signals_install(void)
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
     sigemptyset(&sa.sa_mask);
-    /* no SA_RESTART: a blocking read or poll returns EINTR so the loop sees the flag soon */
+    /* SA_RESTART: a capture file (or FIFO) read by stdio resumes instead of failing; poll()
+     * in the live loops still returns EINTR, and every loop looks at the flags per batch */
+    sa.sa_flags = SA_RESTART;
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGHUP, &sa, NULL);
