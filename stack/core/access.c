@@ -85,5 +85,37 @@ int mon_setsockopt(struct mon_ctx *ctx, struct mon_flow *f, int side, enum mon_s
 
 int mon_raise_event(struct mon_ctx *ctx, mon_event_t child)
 {
-    return ev_raise(ctx->runner, child);
+    return ev_raise(ctx->nest ? ctx->nested[ctx->nest - 1] : ctx->runner, child);
+}
+
+int mon_run_event(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_t ev)
+{
+    if (!f || !f->forest)
+        return core_err(ctx, MON_EINVAL, "mon_run_event needs a flow with events");
+    if (ev < MON_EV_BUILTIN_COUNT || !ev_exists(ctx->eng->reg, ev))
+        return core_err(ctx, MON_ENOENT, "mon_run_event: %u is not a user-defined event", ev);
+    if (ctx->nest == CORE_RUN_NEST)
+        return core_err(ctx, MON_ESTATE, "mon_run_event nested more than %d deep", CORE_RUN_NEST);
+    struct ev_runner *rn = ctx->nested[ctx->nest];
+    if (!rn && !(rn = ctx->nested[ctx->nest] = ev_runner_create(ctx->eng->reg)))
+        return core_err(ctx, MON_ENOMEM, "no memory for a runner");
+    /* hold the forest: a handler may re-register on this flow and swap f->forest */
+    struct ev_forest *forest = f->forest;
+    ev_forest_retain(forest);
+    int saved_hook = ctx->hook_now, found = 0, rc = MON_OK;
+    ctx->nest++;
+    for (int hook = MON_HK_SND; hook <= MON_HK_RCV && rc >= 0; hook++) {
+        ctx->hook_now = hook;
+        rc = ev_run_event(rn, forest, hook, ev, ctx, f, side, &ctx->evstats);
+        found += rc > 0;
+    }
+    ctx->nest--;
+    ctx->hook_now = saved_hook;
+    ev_forest_release(ctx->forests, forest);
+    return rc < 0 ? rc : found;
+}
+
+int mon_hook_now(const struct mon_ctx *ctx)
+{
+    return ctx->hook_now;
 }

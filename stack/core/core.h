@@ -10,11 +10,16 @@
 #include "tcp.h"
 
 #define CORE_SCOPE_CACHE 64  /* distinct sets of matching passive sockets remembered */
+#define CORE_RUN_NEST 4      /* mon_run_event inside mon_run_event: levels allowed */
 
 struct mon_engine {
     struct mon_engine_cfg cfg;
     struct mon_host_policy *hosts_defrag, *hosts_tcp;  /* owned copies of the policy tables */
     struct ev_registry *reg;
+    /* per-flow user slots (mon_uctx_slot_alloc): a destructor each, run as a flow ends */
+    unsigned nslots;
+    mon_uctx_free_fn slot_free[MON_UCTX_SLOTS];
+    void *slot_arg[MON_UCTX_SLOTS];
 };
 
 struct mon_sock {
@@ -42,6 +47,7 @@ enum {
     FF_ONE_SIDED = 1u << 1,   /* ONE_SIDED already raised */
     FF_TCP_LIVE = 1u << 2,    /* TCP connection tracked (not an orphan-only flow) */
     FF_BUFFERS = 1u << 3,     /* someone waits on events: reassemble */
+    FF_RESCOPE = 1u << 7,     /* rebound to a new engine: next packet finds its forest (rebind.c) */
 };
 
 struct scope_entry {
@@ -58,6 +64,12 @@ struct mon_ctx {
     struct tcp_ctx tcp;
     struct ev_forests *forests;
     struct ev_runner *runner;
+    /* mon_run_event walks on its own runner per nesting level (made on first use), as the
+     * walk it is called from is still using `runner`; mon_raise_event goes to the innermost */
+    struct ev_runner *nested[CORE_RUN_NEST];
+    unsigned nest;
+    int hook_now;                      /* hook of the walk running now, -1 outside */
+    void *slot_val[MON_UCTX_SLOTS];    /* mon_ctx_slot_set: a library's per-worker object */
     struct mon_event_stats evstats;
 
     struct mon_sock *socks;
@@ -79,6 +91,12 @@ struct ev_forest *core_scope_forest(struct mon_ctx *ctx, const struct mon_packet
 bool core_sock_matches(const struct mon_sock *s, const struct mon_packet *p);
 void core_scope_clear(struct mon_ctx *ctx);
 enum mon_hook core_hook_for(const struct mon_ctx *ctx, mon_event_t ev, enum mon_hook hook);
+
+/* ctx.c */
+void core_free_slots(struct mon_ctx *ctx, struct mon_flow *f);
+
+/* rebind.c */
+void core_rescope(struct mon_ctx *ctx, struct mon_flow *f, const struct mon_packet *p);
 
 /* process.c */
 void core_flow_end(struct mon_flow *f, void *arg);

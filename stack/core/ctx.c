@@ -24,6 +24,7 @@ struct mon_ctx *mon_ctx_create(struct mon_engine *eng, int worker_id)
         return NULL;
     ctx->eng = eng;
     ctx->worker = worker_id;
+    ctx->hook_now = -1;
     if (!eng->cfg.defrag_off && !(ctx->df = mon_defrag_create(&eng->cfg.defrag))) {
         free(ctx);
         return NULL;
@@ -52,6 +53,8 @@ void mon_ctx_destroy(struct mon_ctx *ctx)
     while (ctx->socks)
         mon_close(ctx, ctx->socks);
     ev_runner_destroy(ctx->runner);
+    for (int i = 0; i < CORE_RUN_NEST; i++)
+        ev_runner_destroy(ctx->nested[i]);
     ev_forests_destroy(ctx->forests);
     mon_defrag_destroy(ctx->df);
     free(ctx);
@@ -78,6 +81,76 @@ void *mon_get_uctx(struct mon_ctx *ctx, struct mon_flow *f)
 {
     (void)ctx;
     return f->uctx;
+}
+
+int mon_uctx_slot_alloc(struct mon_engine *eng, mon_uctx_free_fn fn, void *arg)
+{
+    if (!eng)
+        return MON_EINVAL;
+    if (ev_registry_frozen(eng->reg))
+        return MON_EFROZEN;
+    if (eng->nslots == MON_UCTX_SLOTS)
+        return MON_ENOMEM;
+    eng->slot_free[eng->nslots] = fn;
+    eng->slot_arg[eng->nslots] = arg;
+    return (int)eng->nslots++;
+}
+
+int mon_set_uctx_slot(struct mon_ctx *ctx, struct mon_flow *f, int slot, void *val)
+{
+    if (!f || slot < 0 || (unsigned)slot >= ctx->eng->nslots)
+        return core_err(ctx, MON_EINVAL, "no user slot %d", slot);
+    if (!f->uslot) {
+        if (!val)
+            return MON_OK;
+        /* allocated on a flow's first use only: flows nobody stores anything on pay nothing */
+        if (!(f->uslot = calloc(ctx->eng->nslots, sizeof *f->uslot)))
+            return core_err(ctx, MON_ENOMEM, "no memory for user slots");
+    }
+    f->uslot[slot] = val;
+    return MON_OK;
+}
+
+void *mon_get_uctx_slot(struct mon_ctx *ctx, const struct mon_flow *f, int slot)
+{
+    if (!f || !f->uslot || slot < 0 || (unsigned)slot >= ctx->eng->nslots)
+        return NULL;
+    return f->uslot[slot];
+}
+
+int mon_uctx_slot_find(const struct mon_ctx *ctx, mon_uctx_free_fn fn)
+{
+    for (unsigned i = 0; fn && i < ctx->eng->nslots; i++)
+        if (ctx->eng->slot_free[i] == fn)
+            return (int)i;
+    return MON_ENOENT;
+}
+
+int mon_ctx_slot_set(struct mon_ctx *ctx, int slot, void *val)
+{
+    if (slot < 0 || (unsigned)slot >= ctx->eng->nslots)
+        return core_err(ctx, MON_EINVAL, "no user slot %d", slot);
+    ctx->slot_val[slot] = val;
+    return MON_OK;
+}
+
+void *mon_ctx_slot_get(const struct mon_ctx *ctx, int slot)
+{
+    return slot >= 0 && (unsigned)slot < ctx->eng->nslots ? ctx->slot_val[slot] : NULL;
+}
+
+void core_free_slots(struct mon_ctx *ctx, struct mon_flow *f)
+{
+    if (!f->uslot)
+        return;
+    for (unsigned i = 0; i < ctx->eng->nslots; i++) {
+        void *v = f->uslot[i];
+        f->uslot[i] = NULL;
+        if (v && ctx->eng->slot_free[i])
+            ctx->eng->slot_free[i](ctx, f, v, ctx->eng->slot_arg[i]);
+    }
+    free(f->uslot);
+    f->uslot = NULL;
 }
 
 const struct mon_decode_stats *mon_ctx_decode_stats(const struct mon_ctx *ctx)

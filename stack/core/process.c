@@ -20,7 +20,10 @@ void core_run(struct mon_ctx *ctx, struct ev_forest *forest, int hook, uint32_t 
     /* Hold the forest: a handler may re-register on this flow, which swaps f->forest and
      * could free this one while its trees are being walked. */
     ev_forest_retain(forest);
+    int saved_hook = ctx->hook_now;
+    ctx->hook_now = hook;
     ev_run(ctx->runner, forest, hook, wanted, ctx, f, side, &ctx->evstats);
+    ctx->hook_now = saved_hook;
     ev_forest_release(ctx->forests, forest);
 }
 
@@ -120,6 +123,8 @@ enum mon_decode_outcome mon_process(struct mon_ctx *ctx, struct mon_packet *p)
     uint32_t setup = 0;
     if (!f->forest)
         setup = flow_setup(ctx, f, dir, p);
+    else if (f->mon_flags & FF_RESCOPE)
+        core_rescope(ctx, f, p); /* first packet since mon_ctx_rebind */
     bool tcp = p->proto == 6 && (f->mon_flags & FF_TCP_LIVE);
     uint32_t snd_bits = EV(MON_ON_PKT_IN) | setup;
     if (p->proto == 6 && !tcp) {
@@ -208,6 +213,7 @@ void core_flow_end(struct mon_flow *f, void *arg)
     }
     if (ctx->end_cb)
         ctx->end_cb(f, ctx->end_arg);
+    core_free_slots(ctx, f); /* after the record callback, which may still read them */
     ctx->cur = saved;
     ctx->phase = saved_phase;
 }

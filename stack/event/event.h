@@ -123,6 +123,15 @@ void ev_runner_destroy(struct ev_runner *rn);
  * or handler on the same runner does nothing. */
 void ev_run(struct ev_runner *rn, const struct ev_forest *f, int hook, uint32_t raised,
             struct mon_ctx *ctx, struct mon_flow *flow, int side, struct mon_event_stats *stats);
+/* Run one event's subtree now, as if it had just fired (its own filter is not asked): ev's
+ * handlers, then its descendants breadth-first as ev_run does. For a UDE library that raises
+ * an event once per application message from inside its own filter (mon_run_event). Returns
+ * 1 when ev has a node in hook's trees, 0 when nobody in f waits for it there; MON_ENOENT (no
+ * such event), MON_EINVAL, MON_ESTATE (rn is already walking: use a runner per nesting
+ * level), MON_ENOMEM. The caller holds a reference to f, as for ev_run. */
+int ev_run_event(struct ev_runner *rn, const struct ev_forest *f, int hook, mon_event_t ev,
+                 struct mon_ctx *ctx, struct mon_flow *flow, int side,
+                 struct mon_event_stats *stats);
 /* From inside a filter: raise child (allocated with ev_alloc under the event being
  * filtered). Raising twice is raising once. MON_OK also when nothing in this forest waits
  * for the child. Errors: MON_ESTATE (not inside a filter), MON_EINVAL (not a child of the

@@ -91,7 +91,9 @@ static void next_gen(struct ev_runner *rn)
     }
 }
 
-static void walk(struct ev_runner *rn, const struct ev_forest *f, uint32_t root,
+/* Breadth-first from root. fired: the root's own filter has already said yes (ev_run_event
+ * runs an event its caller decided fired), so only its handlers and children run. */
+static void walk(struct ev_runner *rn, const struct ev_forest *f, uint32_t root, bool fired,
                  struct mon_ctx *ctx, struct mon_flow *flow, int side,
                  struct mon_event_stats *st)
 {
@@ -100,8 +102,9 @@ static void walk(struct ev_runner *rn, const struct ev_forest *f, uint32_t root,
     q[tail++] = root;
     next_gen(rn);
     while (head < tail) {
-        const struct ev_node *n = &f->node[q[head++]];
-        if (n->filter) {
+        uint32_t at = q[head++];
+        const struct ev_node *n = &f->node[at];
+        if (n->filter && !(fired && at == root)) {
             rn->npending = 0;
             rn->cur = n;
             rn->cur_f = f;
@@ -146,9 +149,68 @@ void ev_run(struct ev_runner *rn, const struct ev_forest *f, int hook, uint32_t 
         if (!(todo & (1u << b)))
             continue;
         todo &= ~(1u << b);
-        walk(rn, f, f->root[hook][b], ctx, flow, side, st);
+        walk(rn, f, f->root[hook][b], false, ctx, flow, side, st);
     }
     rn->busy = false;
+}
+
+/* The node of ev among node's children (UDE children, then raise-only children, each range
+ * sorted by event id), or EV_NONE. */
+static uint32_t find_child(const struct ev_forest *f, const struct ev_node *n, mon_event_t ev)
+{
+    uint32_t ranges[2][2] = {{n->child, n->child + n->nfilt},
+                             {n->child + n->nfilt, n->child + n->nfilt + n->nraise}};
+    for (int r = 0; r < 2; r++) {
+        uint32_t lo = ranges[r][0], hi = ranges[r][1];
+        while (lo < hi) {
+            uint32_t mid = lo + (hi - lo) / 2;
+            if (f->node[mid].ev == ev)
+                return mid;
+            if (f->node[mid].ev < ev)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+    }
+    return EV_NONE;
+}
+
+/* ev's node in hook's trees: descend from its built-in root along its d-tree ancestors. */
+static uint32_t find_node(const struct ev_registry *r, const struct ev_forest *f, int hook,
+                          mon_event_t ev)
+{
+    uint32_t at = f->root[hook][ev_root(r, ev)];
+    uint32_t depth = ev_depth(r, ev);
+    for (uint32_t k = 1; k <= depth && at != EV_NONE; k++) {
+        mon_event_t anc = ev; /* ev's ancestor at depth k: d-trees are shallow */
+        for (uint32_t up = depth; up > k; up--)
+            anc = ev_base(r, anc);
+        at = find_child(f, &f->node[at], anc);
+    }
+    return at;
+}
+
+int ev_run_event(struct ev_runner *rn, const struct ev_forest *f, int hook, mon_event_t ev,
+                 struct mon_ctx *ctx, struct mon_flow *flow, int side,
+                 struct mon_event_stats *stats)
+{
+    if (!rn || !f || (hook != MON_HK_SND && hook != MON_HK_RCV))
+        return MON_EINVAL;
+    if (!ev_exists(rn->reg, ev))
+        return MON_ENOENT;
+    if (rn->busy)
+        return MON_ESTATE;
+    uint32_t at = find_node(rn->reg, f, hook, ev);
+    if (at == EV_NONE)
+        return 0; /* nobody in this forest waits for ev on this hook */
+    if (f->hook_nodes[hook] > rn->cap && runner_reserve(rn, f->hook_nodes[hook]))
+        return MON_ENOMEM;
+    struct mon_event_stats dummy = {0};
+    rn->busy = true;
+    rn->hook_base = f->hook_base[hook];
+    walk(rn, f, at, true, ctx, flow, side, stats ? stats : &dummy);
+    rn->busy = false;
+    return 1;
 }
 
 int ev_raise(struct ev_runner *rn, mon_event_t child)

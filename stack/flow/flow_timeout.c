@@ -125,3 +125,14 @@ uint32_t flow_oldest(const struct mon_flow_table *t)
     }
     return best;
 }
+
+void mon_flow_each(struct mon_flow_table *t, void (*fn)(struct mon_flow *f, void *arg), void *arg)
+{
+    /* every live flow is on exactly one class list */
+    for (int c = 0; c < MON_TC__COUNT; c++)
+        for (uint32_t idx = t->lru[c].head; idx;) {
+            struct mon_flow *f = flow_at(t, idx);
+            idx = f->lnext; /* read first: fn may not end flows, but may look at anything */
+            fn(f, arg);
+        }
+}

@@ -136,6 +136,21 @@ int64_t mon_alloc_event(struct mon_engine *eng, mon_event_t parent);
  * being filtered) for this flow and side. Several children may be raised at once. */
 int mon_raise_event(struct mon_ctx *ctx, mon_event_t child);
 
+/* Run a UDE's subtree now, synchronously, as if it had just fired for this flow and side:
+ * its handlers, then its descendants breadth-first (their filters decide as usual); its own
+ * filter is not asked. For UDE libraries that raise an event once per application message
+ * from inside their own filter or handler: three pipelined requests in one segment run the
+ * request event's subtree three times, each with that request's data current. Runs the
+ * event's tree of each hook that has it (SND, then RCV) in the flow's current forest; may be
+ * nested 4 levels deep (a handler of the run event may call it again). mon_raise_event
+ * inside it raises children of the filter being evaluated by this run. Returns the number of
+ * hooks that had the event (0: nobody waits for it on this flow), or MON_EINVAL (no flow or
+ * forest), MON_ENOENT (not a UDE), MON_ESTATE (nested too deep), MON_ENOMEM. */
+int mon_run_event(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_t ev);
+/* The hook of the walk running now (MON_HK_SND or MON_HK_RCV), -1 outside any: lets a
+ * filter that sits in both hooks' trees (PKT_IN) act once per packet. */
+int mon_hook_now(const struct mon_ctx *ctx);
+
 /* Number of events defined (built-in + UDE), for diagnostics and --dump-chains. */
 size_t mon_engine_event_count(const struct mon_engine *eng);
 
@@ -152,6 +167,23 @@ enum mon_decode_outcome mon_process(struct mon_ctx *ctx, struct mon_packet *p);
 void mon_tick(struct mon_ctx *ctx, uint64_t now_us);
 /* End every flow now (end of input): CONN_END for each, reason shutdown. */
 void mon_flush(struct mon_ctx *ctx);
+
+/* Move a context onto another frozen engine (a rule reload), between two mon_process calls
+ * on the context's own thread. Kept: the flow table and every flow in it, both endpoints'
+ * TCP state and reassembly buffers, defrag, the decoder, counters, the flow-end callback.
+ * Released: the context's sockets (open new ones on the new engine), its forests, per-worker
+ * slot values (mon_ctx_slot_set), and each flow's event state — fn(ctx, f, arg) is called
+ * first for every live flow so the application frees its per-flow context (f->uctx is then
+ * cleared), then the flow's user slots go through the OLD engine's destructors. A flow's
+ * next packet gives it the forest of the new sockets whose scope that packet matches (so a
+ * direction-dependent scope is judged on whichever side speaks first after the rebind).
+ * A flow that had no watcher before keeps no reassembly buffer. The new engine must come
+ * from the same configuration (defrag on/off must match: MON_EINVAL); destroy the old one
+ * after every context left it. Errors: MON_ENOTFROZEN, MON_ESTATE (called from a handler),
+ * MON_ENOMEM (the context is unchanged). */
+typedef void (*mon_rebind_flow_fn)(struct mon_ctx *ctx, struct mon_flow *f, void *arg);
+int mon_ctx_rebind(struct mon_ctx *ctx, struct mon_engine *eng, mon_rebind_flow_fn fn,
+                   void *arg);
 
 /* Called once for each flow as it is released (after its CONN_END handlers): record output. */
 void mon_set_flow_end_cb(struct mon_ctx *ctx, mon_flow_end_cb cb, void *arg);
@@ -200,6 +232,25 @@ int mon_deregister_flow(struct mon_ctx *ctx, struct mon_flow *f, mon_event_t ev,
 /* Per-flow user context. */
 void mon_set_uctx(struct mon_ctx *ctx, struct mon_flow *f, void *uctx);
 void *mon_get_uctx(struct mon_ctx *ctx, struct mon_flow *f);
+
+/* Per-flow slots for UDE libraries, beside the application's uctx (which they leave alone).
+ * A library takes a slot on the unfrozen engine, with a destructor that libmon calls for
+ * each flow whose slot is non-NULL when the flow is released: after its CONN_END handlers
+ * and the flow-end callback (both may still read the slot). Returns the slot (0, 1, …) or
+ * MON_EFROZEN, MON_ENOMEM (all MON_UCTX_SLOTS taken), MON_EINVAL. */
+#define MON_UCTX_SLOTS 8
+typedef void (*mon_uctx_free_fn)(struct mon_ctx *ctx, struct mon_flow *f, void *val, void *arg);
+int mon_uctx_slot_alloc(struct mon_engine *eng, mon_uctx_free_fn fn, void *arg);
+/* MON_OK, MON_EINVAL (no such slot), MON_ENOMEM (the flow's slot array: made on first set). */
+int mon_set_uctx_slot(struct mon_ctx *ctx, struct mon_flow *f, int slot, void *val);
+void *mon_get_uctx_slot(struct mon_ctx *ctx, const struct mon_flow *f, int slot);
+/* The slot whose destructor is fn, or MON_ENOENT: a library finds its own slot from a
+ * context alone (no global state), e.g. in an accessor that gets only (ctx, f). */
+int mon_uctx_slot_find(const struct mon_ctx *ctx, mon_uctx_free_fn fn);
+/* One pointer per slot per context, for the library's per-worker object (NULL until set):
+ * its filters get the context and find their worker here. */
+int mon_ctx_slot_set(struct mon_ctx *ctx, int slot, void *val);
+void *mon_ctx_slot_get(const struct mon_ctx *ctx, int slot);
 
 /* ---- the packet being processed ------------------------------------------------------------ */
 /* The packet that raised the current event (valid inside filters and handlers). */

@@ -44,6 +44,7 @@ struct mon_flow {
     struct mon_tcp_conn tcp;    /* both endpoints' TCP state and receive streams (TCP only) */
     struct ev_forest *forest;   /* its invocation forest, shared with flows of the same set */
     void *uctx;                 /* the application's per-flow pointer (mon_set_uctx) */
+    void **uslot;               /* libraries' per-flow slots (mon_set_uctx_slot), lazily made */
     struct mon_addr cli, srv;   /* client and server addresses */
     uint64_t id;                /* flow_id: unique in this table's lifetime */
     uint64_t first_us, last_us;
@@ -114,6 +115,9 @@ struct mon_flow *mon_flow_find(struct mon_flow_table *t, const struct mon_packet
 void mon_flow_end_now(struct mon_flow_table *t, struct mon_flow *f, enum mon_flow_end why);
 
 const struct mon_flow_stats *mon_flow_stats(const struct mon_flow_table *t);
+
+/* Call fn for every live flow (any order). fn must not end or create flows. */
+void mon_flow_each(struct mon_flow_table *t, void (*fn)(struct mon_flow *f, void *arg), void *arg);
 
 /* Symmetric keyed hash of a packet's flow key (exposed for unit tests). */
 uint32_t mon_flow_hash_packet(const struct mon_flow_table *t, const struct mon_packet *p);
