@@ -108,6 +108,8 @@ struct mon_source *mon_source_open_file(const char *path, char *err, size_t errl
 
 int mon_source_linktype(const struct mon_source *src)
 {
+    if (src->ops->linktype) /* live sources */
+        return src->ops->linktype(src);
     const struct pcap_file_source *s = (const struct pcap_file_source *)src;
     return pcap_datalink(s->pc);
 }

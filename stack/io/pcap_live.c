@@ -1,0 +1,160 @@
+/* pcap_live.c — live capture (and transmit) through libpcap, for interfaces AF_PACKET does
+ * not serve (non-Ethernet links) or other systems. One source per interface, no fanout.
+ *
+ * libpcap reuses its buffer between dispatches, so a batch copies its frames into an arena
+ * that stays valid until the next read, as the file source does.
+ */
+#include <pcap/pcap.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mon_io.h"
+
+#define ARENA_SIZE (2u << 20)
+
+struct pcap_live_source {
+    struct mon_source base; /* must be first */
+    pcap_t *pc;
+    int fd, linktype;
+    uint8_t *arena;
+    size_t used;
+    struct mon_packet *out; /* the batch being filled by on_frame */
+    int n, max;
+    uint64_t truncated;     /* frames cut to fit the arena (only past 2 MiB) */
+    struct mon_live_stats st;
+};
+
+static void on_frame(u_char *user, const struct pcap_pkthdr *h, const u_char *data)
+{
+    struct pcap_live_source *s = (struct pcap_live_source *)user;
+    uint32_t len = h->caplen;
+    if (s->used + len > ARENA_SIZE) { /* dispatch count keeps this to one frame of 64 KiB */
+        len = (uint32_t)(ARENA_SIZE - s->used);
+        s->truncated++;
+    }
+    memcpy(s->arena + s->used, data, len);
+    struct mon_packet *p = &s->out[s->n++];
+    memset(p, 0, offsetof(struct mon_packet, layer));
+    p->frame = s->arena + s->used;
+    s->used += (len + 15u) & ~15u;
+    p->caplen = len;
+    p->wirelen = h->len;
+    p->linktype = s->linktype;
+    p->ts_us = (uint64_t)h->ts.tv_sec * 1000000u + (uint64_t)h->ts.tv_usec;
+    p->num = ++s->base.next_num;
+    s->base.frames++;
+    s->base.bytes += len;
+}
+
+static int pl_read(struct mon_source *src, struct mon_packet *pkts, int max)
+{
+    struct pcap_live_source *s = (struct pcap_live_source *)src;
+    s->used = 0;
+    s->n = 0;
+    s->out = pkts;
+    /* at most 32 frames of at most 64 KiB each: they fit the 2 MiB arena */
+    int rc = pcap_dispatch(s->pc, max, on_frame, (u_char *)s);
+    if (rc == PCAP_ERROR) {
+        snprintf(src->err, sizeof src->err, "%s", pcap_geterr(s->pc));
+        return s->n > 0 ? s->n : -1;
+    }
+    return s->n;
+}
+
+static int pl_fd(const struct mon_source *src)
+{
+    return ((const struct pcap_live_source *)src)->fd;
+}
+
+static int pl_linktype(const struct mon_source *src)
+{
+    return ((const struct pcap_live_source *)src)->linktype;
+}
+
+static int pl_send(struct mon_source *src, const uint8_t *frame, uint32_t len)
+{
+    struct pcap_live_source *s = (struct pcap_live_source *)src;
+    if (pcap_inject(s->pc, frame, len) != (int)len) {
+        s->st.tx_errors++;
+        snprintf(src->err, sizeof src->err, "send: %s", pcap_geterr(s->pc));
+        return -1;
+    }
+    s->st.tx_frames++;
+    return 0;
+}
+
+static int pl_stats(struct mon_source *src, struct mon_live_stats *st)
+{
+    struct pcap_live_source *s = (struct pcap_live_source *)src;
+    struct pcap_stat ps;
+    if (pcap_stats(s->pc, &ps) == 0) { /* libpcap's counters are totals already */
+        s->st.kernel_packets = ps.ps_recv;
+        s->st.kernel_drops = ps.ps_drop;
+        s->st.if_drops = ps.ps_ifdrop;
+    }
+    *st = s->st;
+    return 0;
+}
+
+static void pl_close(struct mon_source *src)
+{
+    struct pcap_live_source *s = (struct pcap_live_source *)src;
+    if (s->pc)
+        pcap_close(s->pc);
+    free(s->arena);
+    free(s);
+}
+
+static const struct mon_source_ops pcap_live_ops = {
+    .kind = "pcap-live",
+    .read = pl_read,
+    .close = pl_close,
+    .fd = pl_fd,
+    .send = pl_send,
+    .stats = pl_stats,
+    .linktype = pl_linktype,
+};
+
+struct mon_source *mon_source_open_pcap_live(const struct mon_live_cfg *cfg, char *err,
+                                             size_t errlen)
+{
+    char perr[PCAP_ERRBUF_SIZE] = "";
+    struct pcap_live_source *s = calloc(1, sizeof *s);
+    if (!s || !(s->arena = malloc(ARENA_SIZE))) {
+        free(s);
+        snprintf(err, errlen, "%s: out of memory", cfg->iface);
+        return NULL;
+    }
+    s->base.ops = &pcap_live_ops;
+    if (!(s->pc = pcap_create(cfg->iface, perr))) {
+        snprintf(err, errlen, "%s: %s", cfg->iface, perr);
+        pl_close(&s->base);
+        return NULL;
+    }
+    pcap_set_snaplen(s->pc, 65535);
+    pcap_set_promisc(s->pc, cfg->promisc);
+    pcap_set_immediate_mode(s->pc, 1);
+    if (cfg->buffer_size)
+        pcap_set_buffer_size(s->pc, (int)cfg->buffer_size);
+    int rc = pcap_activate(s->pc);
+    if (rc < 0) {
+        snprintf(err, errlen, "%s: %s", cfg->iface,
+                 rc == PCAP_ERROR ? pcap_geterr(s->pc) : pcap_statustostr(rc));
+        pl_close(&s->base);
+        return NULL;
+    }
+    if (cfg->ignore_outgoing && pcap_setdirection(s->pc, PCAP_D_IN) < 0) {
+        snprintf(err, errlen, "%s: capture direction: %s", cfg->iface, pcap_geterr(s->pc));
+        pl_close(&s->base);
+        return NULL;
+    }
+    if (pcap_setnonblock(s->pc, 1, perr) < 0 || (s->fd = pcap_get_selectable_fd(s->pc)) < 0) {
+        snprintf(err, errlen, "%s: no pollable descriptor: %s", cfg->iface, perr);
+        pl_close(&s->base);
+        return NULL;
+    }
+    s->linktype = pcap_datalink(s->pc);
+    return &s->base;
+}
