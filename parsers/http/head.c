@@ -1,0 +1,318 @@
+/* head.c — one HTTP message head into its buffers.
+ *
+ * Buffers (as Suricata defines them): the start line without its line end; http.header =
+ * every header as "Name: value\r\n" (folded lines joined by one space, the value trimmed;
+ * Cookie included, as Suricata does); http.header.raw = the header lines exactly as sent,
+ * the empty line included; single headers (Host, User-Agent, Cookie, Referer, Content-Type)
+ * with repeated occurrences joined by ", "; http.host lower-cased without its port (from an
+ * absolute request target when there is one), http.host.raw as sent. */
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "http_int.h"
+
+#define MAX_HEADERS 256
+
+struct hdr {
+    uint32_t name, nlen; /* offsets into the head */
+    uint32_t val;        /* offset into m->copy of the unfolded value */
+    uint32_t vlen;
+};
+
+static bool is_ws(uint8_t c) { return c == ' ' || c == '\t'; }
+
+/* RFC 9110 §5.6.2 token characters (a method is a token) */
+static bool is_tchar(uint8_t c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+           (c && strchr("!#$%&'*+-.^_`|~", c));
+}
+
+/* Next line [s, e) of d from *at, without its CR LF; false at the end. */
+static bool next_line(const uint8_t *d, uint32_t n, uint32_t *at, uint32_t *s, uint32_t *e)
+{
+    if (*at >= n)
+        return false;
+    *s = *at;
+    const uint8_t *nl = memchr(d + *at, '\n', n - *at);
+    uint32_t end = nl ? (uint32_t)(nl - d) : n;
+    *at = nl ? end + 1 : n;
+    if (end > *s && d[end - 1] == '\r')
+        end--;
+    *e = end;
+    return true;
+}
+
+static void put(struct http_msg *m, enum osprey_buf b, const uint8_t *d, uint32_t n)
+{
+    uint32_t off = m->copy.len;
+    if (pbuf_add(&m->copy, d, n, 0) == n || !n)
+        m->sp[b] = (struct span){off, n, true};
+}
+
+static void append_to(struct http_msg *m, enum osprey_buf b, const uint8_t *d, uint32_t n)
+{
+    /* the buffer being built is always the last thing in the copy */
+    if (!m->sp[b].set)
+        m->sp[b] = (struct span){m->copy.len, 0, true};
+    m->sp[b].len += pbuf_add(&m->copy, d, n, 0);
+}
+
+static const uint8_t *bytes(const struct http_msg *m, enum osprey_buf b)
+{
+    return m->copy.p + m->sp[b].off;
+}
+
+/* The value of every header called name, joined by ", ", into buffer b. */
+static void single(struct http_msg *m, const uint8_t *d, const struct hdr *h, int nh,
+                   const char *name, enum osprey_buf b)
+{
+    size_t nl = strlen(name);
+    for (int i = 0; i < nh; i++) {
+        if (h[i].nlen != nl || strncasecmp((const char *)d + h[i].name, name, nl))
+            continue;
+        if (m->sp[b].set)
+            append_to(m, b, (const uint8_t *)", ", 2);
+        /* the value lives in the copy, which append may move: copy it through a bounce */
+        uint8_t tmp[512];
+        for (uint32_t o = 0; o < h[i].vlen; o += sizeof tmp) {
+            uint32_t k = h[i].vlen - o < sizeof tmp ? h[i].vlen - o : (uint32_t)sizeof tmp;
+            memcpy(tmp, m->copy.p + h[i].val + o, k);
+            append_to(m, b, tmp, k);
+        }
+    }
+}
+
+static uint64_t parse_u64(const uint8_t *s, uint32_t n, bool *ok)
+{
+    uint64_t v = 0;
+    uint32_t i = 0;
+    while (i < n && is_ws(s[i]))
+        i++;
+    *ok = i < n;
+    for (; i < n && s[i] >= '0' && s[i] <= '9'; i++)
+        v = v > UINT64_MAX / 16 ? UINT64_MAX : v * 10 + (uint64_t)(s[i] - '0');
+    while (i < n && is_ws(s[i]))
+        i++;
+    if (i != n)
+        *ok = false;
+    return v;
+}
+
+static bool has_token(const uint8_t *v, uint32_t n, const char *tok)
+{
+    size_t tl = strlen(tok);
+    for (uint32_t i = 0; i + tl <= n; i++)
+        if (!strncasecmp((const char *)v + i, tok, tl))
+            return true;
+    return false;
+}
+
+static int start_line(struct http_msg *m, bool request, const uint8_t *l, uint32_t n,
+                      struct http_head_info *info)
+{
+    if (request) {
+        put(m, OB_HTTP_REQUEST_LINE, l, n);
+        uint32_t a = 0;
+        while (a < n && !is_ws(l[a]))
+            a++;
+        put(m, OB_HTTP_METHOD, l, a);
+        info->is_head = a == 4 && !memcmp(l, "HEAD", 4);
+        uint32_t b = a;
+        while (b < n && is_ws(l[b]))
+            b++;
+        /* the protocol is the last word when it looks like one; the URI is what is between */
+        uint32_t e = n;
+        while (e > b && is_ws(l[e - 1]))
+            e--;
+        uint32_t p = e;
+        while (p > b && !is_ws(l[p - 1]))
+            p--;
+        uint32_t ue = e;
+        if (p > b && e - p >= 5 && !memcmp(l + p, "HTTP/", 5)) {
+            put(m, OB_HTTP_PROTOCOL, l + p, e - p);
+            ue = p;
+            while (ue > b && is_ws(l[ue - 1]))
+                ue--;
+        }
+        /* not a request line at all (binary after an upgrade, a desynchronised stream):
+         * the method must be a token and a target must follow */
+        if (a == 0 || ue <= b)
+            return -1;
+        for (uint32_t i = 0; i < a; i++)
+            if (!is_tchar(l[i]))
+                return -1;
+        put(m, OB_HTTP_URI_RAW, l + b, ue - b);
+        uint8_t *norm = malloc(ue - b + 1);
+        if (norm) {
+            uint32_t nl = http_uri_normalize(l + b, ue - b, norm, ue - b);
+            put(m, OB_HTTP_URI, norm, nl);
+            free(norm);
+        }
+        return 0;
+    }
+    if (n < 8 || memcmp(l, "HTTP/", 5))
+        return -1;
+    put(m, OB_HTTP_RESPONSE_LINE, l, n);
+    uint32_t a = 0;
+    while (a < n && !is_ws(l[a]))
+        a++;
+    uint32_t b = a;
+    while (b < n && is_ws(l[b]))
+        b++;
+    uint32_t c = b;
+    while (c < n && !is_ws(l[c]))
+        c++;
+    put(m, OB_HTTP_STAT_CODE, l + b, c - b);
+    bool ok;
+    uint64_t st = parse_u64(l + b, c - b, &ok);
+    info->status = ok && c - b == 3 ? (int)st : 0;
+    if (!info->status)
+        info->malformed = true;
+    while (c < n && is_ws(l[c]))
+        c++;
+    put(m, OB_HTTP_STAT_MSG, l + c, n - c);
+    return 0;
+}
+
+int http_head_parse(struct http_msg *m, bool request, const uint8_t *d, uint32_t n,
+                    struct http_head_info *info)
+{
+    memset(info, 0, sizeof *info);
+    pbuf_reset(&m->copy);
+    memset(m->sp, 0, sizeof m->sp);
+    m->present = true;
+    uint32_t at = 0, s, e;
+    while (next_line(d, n, &at, &s, &e) && s == e)
+        ; /* empty lines before the start line */
+    if (s == e || start_line(m, request, d + s, e - s, info) != 0)
+        return -1;
+    uint32_t hstart = at, lstart = s;
+    struct hdr *h = calloc(MAX_HEADERS, sizeof *h);
+    if (!h)
+        return -1;
+    int nh = 0;
+    bool ended = false;
+    while (next_line(d, n, &at, &s, &e)) {
+        if (s == e) {
+            ended = true;
+            break;
+        }
+        if (is_ws(d[s])) { /* obs-fold: continues the previous header's value */
+            while (s < e && is_ws(d[s]))
+                s++;
+            if (nh && s < e) {
+                if (m->copy.len > h[nh - 1].val) /* "Name:\r\n value": no leading space */
+                    pbuf_add(&m->copy, " ", 1, 0);
+                pbuf_add(&m->copy, d + s, e - s, 0);
+                h[nh - 1].vlen = m->copy.len - h[nh - 1].val;
+            }
+            continue;
+        }
+        const uint8_t *colon = memchr(d + s, ':', e - s);
+        if (!colon) {
+            info->malformed = true;
+            continue;
+        }
+        if (nh == MAX_HEADERS) {
+            info->malformed = true;
+            continue;
+        }
+        uint32_t c = (uint32_t)(colon - d), ne = c;
+        while (ne > s && is_ws(d[ne - 1]))
+            ne--;
+        uint32_t vs = c + 1, ve = e;
+        while (vs < ve && is_ws(d[vs]))
+            vs++;
+        while (ve > vs && is_ws(d[ve - 1]))
+            ve--;
+        h[nh] = (struct hdr){s, ne - s, m->copy.len, ve - vs};
+        pbuf_add(&m->copy, d + vs, ve - vs, 0);
+        nh++;
+    }
+    /* trailing folded text may follow a value in the copy: trim each value's end again */
+    for (int i = 0; i < nh; i++)
+        while (h[i].vlen && is_ws(m->copy.p[h[i].val + h[i].vlen - 1]))
+            h[i].vlen--;
+    enum osprey_buf hb = request ? OB_HTTP_HEADER : OB_HTTP_RESPONSE_HEADER;
+    put(m, request ? OB_HTTP_HEADER_RAW : OB_HTTP_RESPONSE_HEADER_RAW, d + hstart,
+        (ended ? at : n) - hstart);
+    m->sp[hb] = (struct span){m->copy.len, 0, true};
+    for (int i = 0; i < nh; i++) {
+        uint8_t tmp[512];
+        append_to(m, hb, d + h[i].name, h[i].nlen);
+        append_to(m, hb, (const uint8_t *)": ", 2);
+        for (uint32_t o = 0; o < h[i].vlen; o += sizeof tmp) {
+            uint32_t k = h[i].vlen - o < sizeof tmp ? h[i].vlen - o : (uint32_t)sizeof tmp;
+            memcpy(tmp, m->copy.p + h[i].val + o, k);
+            append_to(m, hb, tmp, k);
+        }
+        append_to(m, hb, (const uint8_t *)"\r\n", 2);
+    }
+    if (request) {
+        put(m, OB_HTTP_START, d + lstart, (ended ? at : n) - lstart);
+        single(m, d, h, nh, "Accept", OB_HTTP_ACCEPT);
+        single(m, d, h, nh, "Accept-Encoding", OB_HTTP_ACCEPT_ENC);
+        single(m, d, h, nh, "Accept-Language", OB_HTTP_ACCEPT_LANG);
+        single(m, d, h, nh, "Connection", OB_HTTP_CONNECTION);
+        single(m, d, h, nh, "Content-Length", OB_HTTP_CONTENT_LEN);
+        single(m, d, h, nh, "User-Agent", OB_HTTP_USER_AGENT);
+        single(m, d, h, nh, "Cookie", OB_HTTP_COOKIE);
+        single(m, d, h, nh, "Referer", OB_HTTP_REFERER);
+        single(m, d, h, nh, "Content-Type", OB_HTTP_CONTENT_TYPE);
+        single(m, d, h, nh, "Host", OB_HTTP_HOST_RAW);
+        /* http.host: from an absolute target first, else the Host header; no port, lower */
+        uint32_t hl = 0;
+        const uint8_t *src = NULL;
+        if (m->sp[OB_HTTP_URI_RAW].set)
+            src = http_uri_host(bytes(m, OB_HTTP_URI_RAW), m->sp[OB_HTTP_URI_RAW].len, &hl);
+        uint8_t host[256];
+        if (!src && m->sp[OB_HTTP_HOST_RAW].set) {
+            src = bytes(m, OB_HTTP_HOST_RAW);
+            hl = m->sp[OB_HTTP_HOST_RAW].len;
+        }
+        if (src) {
+            uint32_t k = 0;
+            for (uint32_t i = 0; i < hl && k < sizeof host; i++) {
+                if (src[i] == ':' && memchr(src, ']', hl) == NULL)
+                    break; /* the port (an IPv6 literal keeps its colons) */
+                if (src[i] == ',')
+                    break; /* a repeated Host: the first one */
+                host[k++] = (uint8_t)(src[i] >= 'A' && src[i] <= 'Z' ? src[i] + 32 : src[i]);
+            }
+            while (k && host[k - 1] == '.')
+                k--;
+            put(m, OB_HTTP_HOST, host, k);
+        }
+    } else {
+        single(m, d, h, nh, "Set-Cookie", OB_HTTP_RESPONSE_COOKIE);
+        single(m, d, h, nh, "Server", OB_HTTP_SERVER);
+        single(m, d, h, nh, "Location", OB_HTTP_LOCATION);
+        single(m, d, h, nh, "Content-Type", OB_HTTP_RESPONSE_CONTENT_TYPE);
+    }
+    /* framing */
+    for (int i = 0; i < nh; i++) {
+        const uint8_t *nm = d + h[i].name, *v = m->copy.p + h[i].val;
+        if (h[i].nlen == 17 && !strncasecmp((const char *)nm, "Transfer-Encoding", 17) &&
+            has_token(v, h[i].vlen, "chunked"))
+            info->chunked = true;
+        else if (h[i].nlen == 14 && !strncasecmp((const char *)nm, "Content-Length", 14)) {
+            bool ok;
+            uint64_t len = parse_u64(v, h[i].vlen, &ok);
+            if (!ok || (info->has_length && len != info->length))
+                info->malformed = true;
+            if (ok && !info->has_length) {
+                info->has_length = true;
+                info->length = len;
+            }
+        } else if (h[i].nlen == 16 && !strncasecmp((const char *)nm, "Content-Encoding", 16)) {
+            if (has_token(v, h[i].vlen, "gzip"))
+                info->encoding = 1;
+            else if (has_token(v, h[i].vlen, "deflate"))
+                info->encoding = 2;
+        }
+    }
+    free(h);
+    return 0;
+}

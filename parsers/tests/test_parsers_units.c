@@ -1,0 +1,190 @@
+/* test_parsers_units.c — the parsers' inner parts alone: bounded buffers, URI
+ * normalization, the chunked decoder fed one byte at a time, DNS names with compression
+ * and loops, protocol detection verdicts on prefixes. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "http_int.h"
+#include "unit.h"
+
+static void test_pbuf(void)
+{
+    struct pbuf b = {0};
+    CHECK_EQ_U(pbuf_add(&b, "hello world", 11, 5), 5);
+    CHECK_EQ_U(pbuf_add(&b, "x", 1, 5), 0); /* at the limit: nothing more */
+    CHECK(b.len == 5 && !memcmp(b.p, "hello", 5));
+    pbuf_consume(&b, 2);
+    CHECK(b.len == 3 && !memcmp(b.p, "llo", 3));
+    CHECK_EQ_U(pbuf_add(&b, "abc", 3, 0), 3);
+    pbuf_free(&b);
+    CHECK(b.p == NULL && b.len == 0);
+}
+
+static int norm_is(const char *raw, const char *want)
+{
+    uint8_t out[256];
+    uint32_t n = http_uri_normalize((const uint8_t *)raw, (uint32_t)strlen(raw), out, sizeof out);
+    int ok = n == strlen(want) && !memcmp(out, want, n);
+    if (!ok)
+        fprintf(stderr, "normalize(%s) = %.*s, want %s\n", raw, (int)n, out, want);
+    return ok;
+}
+
+static void test_uri(void)
+{
+    CHECK(norm_is("/", "/"));
+    CHECK(norm_is("/a/b/c", "/a/b/c"));
+    CHECK(norm_is("/a/./b", "/a/b"));
+    CHECK(norm_is("/a/../b", "/b"));
+    CHECK(norm_is("/../../x", "/x"));
+    CHECK(norm_is("/a//b///c", "/a/b/c"));
+    CHECK(norm_is("/%2E%2e/etc/%70asswd", "/etc/passwd"));
+    CHECK(norm_is("/a/b/..", "/a/"));
+    CHECK(norm_is("/a/.", "/a/"));
+    CHECK(norm_is("/p?q=/../%41", "/p?q=/../A")); /* dot segments only in the path */
+    CHECK(norm_is("/%", "/%"));
+    CHECK(norm_is("/%4", "/%4"));
+    CHECK(norm_is("HTTP://h:1/x/../y", "/y"));
+    uint32_t hl;
+    const uint8_t *h = http_uri_host((const uint8_t *)"http://Ex.com:8/p", 17, &hl);
+    CHECK(h && hl == 8 && !memcmp(h, "Ex.com:8", 8));
+    CHECK(http_uri_host((const uint8_t *)"/p", 2, &hl) == NULL);
+    /* the output never exceeds its capacity */
+    uint8_t small[4];
+    CHECK(http_uri_normalize((const uint8_t *)"/abcdefgh", 9, small, sizeof small) <= 4);
+}
+
+struct acc {
+    char buf[256];
+    size_t n;
+};
+
+static void sink(void *arg, const uint8_t *d, size_t n)
+{
+    struct acc *a = arg;
+    if (a->n + n < sizeof a->buf) {
+        memcpy(a->buf + a->n, d, n);
+        a->n += n;
+    }
+}
+
+static void test_chunked(void)
+{
+    const char *s = "4;name=v\r\nWiki\r\n5\r\npedia\r\nE\r\n in\r\n\r\nchunks.\r\n0\r\nX-T: 1\r\n\r\nNEXT";
+    struct http_chunked c = {0};
+    struct acc a = {{0}, 0};
+    bool done = false, bad = false;
+    size_t i = 0, used = 0;
+    for (; i < strlen(s) && !done; i++) /* one byte at a time */
+        used += http_chunked_feed(&c, (const uint8_t *)s + i, 1, sink, &a, &done, &bad);
+    CHECK(done && !bad);
+    CHECK(a.n == 23 && !memcmp(a.buf, "Wikipedia in\r\n\r\nchunks.", 23));
+    CHECK_EQ_U(used, strlen(s) - 4); /* "NEXT" belongs to the next message */
+    /* all at once gives the same */
+    struct http_chunked c2 = {0};
+    struct acc b = {{0}, 0};
+    size_t k = http_chunked_feed(&c2, (const uint8_t *)s, strlen(s), sink, &b, &done, &bad);
+    CHECK(done && k == strlen(s) - 4 && b.n == 23);
+    /* malformed sizes */
+    struct http_chunked c3 = {0};
+    http_chunked_feed(&c3, (const uint8_t *)"zz\r\n", 4, sink, &b, &done, &bad);
+    CHECK(bad);
+    struct http_chunked c4 = {0};
+    http_chunked_feed(&c4, (const uint8_t *)"\r\n", 2, sink, &b, &done, &bad);
+    CHECK(bad); /* no digits */
+    struct http_chunked c5 = {0};
+    http_chunked_feed(&c5, (const uint8_t *)"fffffffffffffffffff\r\n", 21, sink, &b, &done, &bad);
+    CHECK(bad); /* an absurd size */
+}
+
+static void test_dns_names(void)
+{
+    /* header (12 bytes) + "www.example.com" + a pointer name "mail" + ptr to offset 16 */
+    uint8_t m[64] = {0};
+    size_t at = 12;
+    const char *labels[] = {"www", "example", "com"};
+    for (int i = 0; i < 3; i++) {
+        m[at++] = (uint8_t)strlen(labels[i]);
+        memcpy(m + at, labels[i], strlen(labels[i]));
+        at += strlen(labels[i]);
+    }
+    m[at++] = 0;
+    size_t second = at;
+    m[at++] = 4;
+    memcpy(m + at, "mail", 4);
+    at += 4;
+    m[at++] = 0xc0;
+    m[at++] = 16; /* -> "example.com" */
+    size_t n = at;
+    uint8_t out[DNS_NAME_MAX];
+    uint32_t ol;
+    size_t next;
+    CHECK(dns_name_read(m, n, 12, out, sizeof out, &ol, &next) == 0);
+    CHECK(ol == 15 && !memcmp(out, "www.example.com", 15) && next == second);
+    CHECK(dns_name_read(m, n, second, out, sizeof out, &ol, &next) == 0);
+    CHECK(ol == 16 && !memcmp(out, "mail.example.com", 16) && next == n);
+    /* a pointer to itself, a two-step cycle, a pointer out of the message, a cut label */
+    uint8_t loop[16] = {0};
+    loop[12] = 0xc0, loop[13] = 12;
+    CHECK(dns_name_read(loop, 14, 12, out, sizeof out, &ol, &next) == -1);
+    loop[12] = 0xc0, loop[13] = 14, loop[14] = 0xc0, loop[15] = 12;
+    CHECK(dns_name_read(loop, 16, 12, out, sizeof out, &ol, &next) == -1);
+    loop[12] = 0xc0, loop[13] = 200;
+    CHECK(dns_name_read(loop, 14, 12, out, sizeof out, &ol, &next) == -1);
+    loop[12] = 10;
+    CHECK(dns_name_read(loop, 14, 12, out, sizeof out, &ol, &next) == -1);
+    loop[12] = 0x40; /* an extended label type */
+    CHECK(dns_name_read(loop, 14, 12, out, sizeof out, &ol, &next) == -1);
+    /* a name longer than 255 octets on the wire */
+    uint8_t big[400] = {0};
+    size_t p = 12;
+    for (int i = 0; i < 5; i++) {
+        big[p++] = 63;
+        memset(big + p, 'a', 63);
+        p += 63;
+    }
+    big[p++] = 0;
+    CHECK(dns_name_read(big, p, 12, out, sizeof out, &ol, &next) == -1);
+    /* the root name */
+    uint8_t root[13] = {0};
+    CHECK(dns_name_read(root, 13, 12, out, sizeof out, &ol, &next) == 0 && ol == 0 && next == 13);
+}
+
+static void test_detect(void)
+{
+    CHECK(detect_http_request((const uint8_t *)"GE", 2) == DET_NEED_MORE);
+    CHECK(detect_http_request((const uint8_t *)"GET ", 4) == DET_YES);
+    CHECK(detect_http_request((const uint8_t *)"\r\nPOST /", 8) == DET_YES);
+    CHECK(detect_http_request((const uint8_t *)"GETX", 4) == DET_NO);
+    CHECK(detect_http_request((const uint8_t *)"SSH-2.0", 7) == DET_NO);
+    CHECK(detect_http_response((const uint8_t *)"HTTP/", 5) == DET_NEED_MORE);
+    CHECK(detect_http_response((const uint8_t *)"HTTP/1.0 200", 12) == DET_YES);
+    CHECK(detect_http_response((const uint8_t *)"220 smtp", 8) == DET_NO);
+    CHECK(detect_tls_client_hello((const uint8_t *)"\x16\x03\x01\x00\x10\x01", 6) == DET_YES);
+    CHECK(detect_tls_client_hello((const uint8_t *)"\x16\x03", 2) == DET_NEED_MORE);
+    CHECK(detect_tls_client_hello((const uint8_t *)"\x16\x03\x01\x00\x10\x02", 6) == DET_NO);
+    CHECK(detect_tls_client_hello((const uint8_t *)"\x17\x03\x01", 3) == DET_NO);
+    static const uint8_t q[] = {0x12, 0x34, 0x01, 0x00, 0, 1, 0, 0, 0, 0, 0, 0,
+                                1, 'a', 0, 0, 1, 0, 1};
+    CHECK(detect_dns(q, sizeof q, false) == DET_YES);
+    CHECK(detect_dns_strict(q, sizeof q) == DET_YES);
+    CHECK(detect_dns(q, 10, false) == DET_NO);
+    uint8_t tcp[2 + sizeof q] = {0, sizeof q};
+    memcpy(tcp + 2, q, sizeof q);
+    CHECK(detect_dns(tcp, sizeof tcp, true) == DET_YES);
+    CHECK(detect_dns(tcp, 8, true) == DET_NEED_MORE);
+    uint8_t bad[sizeof q];
+    memcpy(bad, q, sizeof q);
+    bad[5] = 0; /* no question */
+    CHECK(detect_dns(bad, sizeof bad, false) == DET_NO);
+}
+
+int main(void)
+{
+    test_pbuf();
+    test_uri();
+    test_chunked();
+    test_dns_names();
+    test_detect();
+    return unit_report("test_parsers_units");
+}

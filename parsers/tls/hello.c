@@ -1,0 +1,325 @@
+/* hello.c — ClientHello and ServerHello: SNI, versions, and the fingerprints.
+ *
+ * JA3 (Salesforce): "Version,Ciphers,Extensions,Groups,PointFormats", decimal values joined
+ * by '-', GREASE values (RFC 8701: 0x?a?a with equal bytes) left out; ja3.hash is its MD5.
+ * JA3S: "Version,Cipher,Extensions" of the ServerHello, and its MD5.
+ * JA4 (FoxIO, client): a_b_c where
+ *   a = 't' + version ("13", "12", … from the highest supported_versions entry, else the
+ *       hello's version) + 'd' (SNI present) or 'i' + two-digit cipher count + two-digit
+ *       extension count (GREASE excluded, capped at 99) + first and last character of the
+ *       first ALPN value ("00" without ALPN);
+ *   b = first 12 hex digits of SHA-256 over the ciphers as 4-digit hex, sorted, ','-joined;
+ *   c = the same over the extensions sorted without SNI (0) and ALPN (16), then '_' and the
+ *       signature algorithms in their order (no '_' part when there are none).
+ * An empty list hashes to "000000000000". */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tls_int.h"
+
+#define MAXV 512
+
+static uint16_t be16(const uint8_t *p) { return (uint16_t)(p[0] << 8 | p[1]); }
+
+static bool grease(uint16_t v)
+{
+    return (v & 0x0f0f) == 0x0a0a && (v >> 8) == (v & 0xff);
+}
+
+const char *tls_version_name(uint16_t v)
+{
+    switch (v) {
+    case 0x0300: return "SSLv3";
+    case 0x0301: return "TLS 1.0";
+    case 0x0302: return "TLS 1.1";
+    case 0x0303: return "TLS 1.2";
+    case 0x0304: return "TLS 1.3";
+    default: return "UNDETERMINED";
+    }
+}
+
+struct text {
+    char *p;
+    size_t len, cap;
+};
+
+static void tx_add(struct text *t, const char *s)
+{
+    size_t n = strlen(s);
+    if (t->len + n + 1 > t->cap) {
+        size_t cap = (t->len + n + 1) * 2;
+        char *p = realloc(t->p, cap);
+        if (!p)
+            return;
+        t->p = p;
+        t->cap = cap;
+    }
+    memcpy(t->p + t->len, s, n + 1);
+    t->len += n;
+}
+
+static void list_dec(struct text *t, const uint16_t *v, size_t n)
+{
+    char num[8];
+    for (size_t i = 0; i < n; i++) {
+        snprintf(num, sizeof num, i ? "-%u" : "%u", v[i]);
+        tx_add(t, num);
+    }
+}
+
+static int cmp16(const void *a, const void *b)
+{
+    return (int)*(const uint16_t *)a - (int)*(const uint16_t *)b;
+}
+
+static void hash12(const uint16_t *v, size_t n, bool sort, const uint16_t *tail, size_t nt,
+                   char out[13])
+{
+    if (!n) {
+        memcpy(out, "000000000000", 13);
+        return;
+    }
+    uint16_t tmp[MAXV];
+    memcpy(tmp, v, n * sizeof *v);
+    if (sort)
+        qsort(tmp, n, sizeof *tmp, cmp16);
+    struct text t = {0};
+    char h[8];
+    for (size_t i = 0; i < n; i++) {
+        snprintf(h, sizeof h, i ? ",%04x" : "%04x", tmp[i]);
+        tx_add(&t, h);
+    }
+    for (size_t i = 0; i < nt; i++) {
+        snprintf(h, sizeof h, i ? ",%04x" : "_%04x", tail[i]);
+        tx_add(&t, h);
+    }
+    char full[65];
+    if (!t.p || tls_sha256_hex(t.p, t.len, full) != 0)
+        memcpy(full, "000000000000", 13);
+    memcpy(out, full, 12);
+    out[12] = 0;
+    free(t.p);
+}
+
+static const char *ja4_version(uint16_t v)
+{
+    switch (v) {
+    case 0x0304: return "13";
+    case 0x0303: return "12";
+    case 0x0302: return "11";
+    case 0x0301: return "10";
+    case 0x0300: return "s3";
+    case 0x0002: return "s2";
+    default: return "00";
+    }
+}
+
+static bool alnum(uint8_t c)
+{
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+/* A reader that never goes past its end. */
+struct rd {
+    const uint8_t *p;
+    size_t n, at;
+    bool bad;
+};
+
+static const uint8_t *take(struct rd *r, size_t k)
+{
+    if (r->bad || k > r->n - r->at) {
+        r->bad = true;
+        return NULL;
+    }
+    const uint8_t *p = r->p + r->at;
+    r->at += k;
+    return p;
+}
+
+static unsigned u8(struct rd *r)
+{
+    const uint8_t *p = take(r, 1);
+    return p ? p[0] : 0;
+}
+
+static unsigned u16(struct rd *r)
+{
+    const uint8_t *p = take(r, 2);
+    return p ? be16(p) : 0;
+}
+
+int tls_client_hello(struct tls_state *t, const uint8_t *d, size_t n)
+{
+    struct rd r = {d, n, 0, false};
+    uint16_t version = (uint16_t)u16(&r);
+    take(&r, 32);
+    take(&r, u8(&r));
+    uint16_t ciphers[MAXV], exts[MAXV], groups[MAXV], sigs[MAXV];
+    uint8_t pf[64];
+    size_t nc = 0, ne = 0, ng = 0, ns = 0, npf = 0;
+    unsigned cl = u16(&r);
+    const uint8_t *cp = take(&r, cl);
+    for (unsigned i = 0; cp && i + 1 < cl; i += 2)
+        if (!grease(be16(cp + i)) && nc < MAXV)
+            ciphers[nc++] = be16(cp + i);
+    take(&r, u8(&r)); /* compression methods */
+    uint16_t best = 0;
+    const uint8_t *alpn = NULL;
+    size_t alpn_len = 0;
+    bool sni = false;
+    if (r.at < r.n) {
+        unsigned el = u16(&r);
+        struct rd e = {take(&r, el), el, 0, r.bad};
+        while (!e.bad && e.at < e.n) {
+            uint16_t type = (uint16_t)u16(&e);
+            unsigned len = u16(&e);
+            const uint8_t *v = take(&e, len);
+            if (!v)
+                break;
+            if (!grease(type) && ne < MAXV)
+                exts[ne++] = type;
+            struct rd x = {v, len, 0, false};
+            if (type == 0) { /* server_name: the first host_name */
+                take(&x, 2);
+                unsigned nt = u8(&x), nl = u16(&x);
+                const uint8_t *name = take(&x, nl);
+                if (name && nt == 0) {
+                    sni = true;
+                    tls_put(t, OB_TLS_SNI, name, nl);
+                }
+            } else if (type == 10) { /* supported_groups */
+                unsigned gl = u16(&x);
+                for (unsigned i = 0; i + 1 < gl && !x.bad; i += 2) {
+                    uint16_t g = (uint16_t)u16(&x);
+                    if (!grease(g) && ng < MAXV)
+                        groups[ng++] = g;
+                }
+            } else if (type == 11) { /* ec_point_formats */
+                unsigned fl = u8(&x);
+                for (unsigned i = 0; i < fl && !x.bad && npf < sizeof pf; i++)
+                    pf[npf++] = (uint8_t)u8(&x);
+            } else if (type == 13) { /* signature_algorithms, in their order */
+                unsigned sl = u16(&x);
+                for (unsigned i = 0; i + 1 < sl && !x.bad; i += 2) {
+                    uint16_t s = (uint16_t)u16(&x);
+                    if (!grease(s) && ns < MAXV)
+                        sigs[ns++] = s;
+                }
+            } else if (type == 16) { /* ALPN: the first protocol */
+                take(&x, 2);
+                alpn_len = u8(&x);
+                alpn = take(&x, alpn_len);
+                if (!alpn)
+                    alpn_len = 0;
+            } else if (type == 43) { /* supported_versions */
+                unsigned vl = u8(&x);
+                for (unsigned i = 0; i + 1 < vl && !x.bad; i += 2) {
+                    uint16_t sv = (uint16_t)u16(&x);
+                    if (!grease(sv) && sv > best)
+                        best = sv;
+                }
+            }
+        }
+        if (e.bad)
+            r.bad = true;
+    }
+    if (r.bad)
+        return -1;
+    /* JA3 */
+    struct text j = {0};
+    char num[16];
+    snprintf(num, sizeof num, "%u,", version);
+    tx_add(&j, num);
+    list_dec(&j, ciphers, nc);
+    tx_add(&j, ",");
+    list_dec(&j, exts, ne);
+    tx_add(&j, ",");
+    list_dec(&j, groups, ng);
+    tx_add(&j, ",");
+    uint16_t pf16[64];
+    for (size_t i = 0; i < npf; i++)
+        pf16[i] = pf[i];
+    list_dec(&j, pf16, npf);
+    char md5[33];
+    if (j.p && tls_md5_hex(j.p, j.len, md5) == 0) {
+        tls_put(t, OB_TLS_JA3_STRING, j.p, j.len);
+        tls_put(t, OB_TLS_JA3_HASH, md5, 32);
+    }
+    free(j.p);
+    /* JA4 */
+    uint16_t v = best ? best : version;
+    char a[16], b[13], c[13];
+    char al[3] = "00";
+    if (alpn_len) {
+        uint8_t f0 = alpn[0], f1 = alpn[alpn_len - 1];
+        if (alnum(f0) && alnum(f1)) {
+            al[0] = (char)f0, al[1] = (char)f1;
+        } else {
+            char hx[8];
+            snprintf(hx, sizeof hx, "%02x%02x", f0, f1);
+            al[0] = hx[0], al[1] = hx[3];
+        }
+    }
+    snprintf(a, sizeof a, "t%s%c%02u%02u%s", ja4_version(v), sni ? 'd' : 'i',
+             (unsigned)(nc > 99 ? 99 : nc), (unsigned)(ne > 99 ? 99 : ne), al);
+    hash12(ciphers, nc, true, NULL, 0, b);
+    uint16_t ext_c[MAXV];
+    size_t nec = 0;
+    for (size_t i = 0; i < ne; i++)
+        if (exts[i] != 0 && exts[i] != 16)
+            ext_c[nec++] = exts[i];
+    hash12(ext_c, nec, true, sigs, ns, c);
+    char ja4[48];
+    int jl = snprintf(ja4, sizeof ja4, "%s_%s_%s", a, b, c);
+    tls_put(t, OB_TLS_JA4, ja4, (size_t)jl);
+    const char *vn = tls_version_name(v);
+    tls_put(t, OB_TLS_VERSION, vn, strlen(vn));
+    return 0;
+}
+
+int tls_server_hello(struct tls_state *t, const uint8_t *d, size_t n)
+{
+    struct rd r = {d, n, 0, false};
+    uint16_t version = (uint16_t)u16(&r);
+    take(&r, 32);
+    take(&r, u8(&r));
+    unsigned cipher = u16(&r);
+    u8(&r);
+    uint16_t exts[MAXV], chosen = 0;
+    size_t ne = 0;
+    if (r.at < r.n) {
+        unsigned el = u16(&r);
+        struct rd e = {take(&r, el), el, 0, r.bad};
+        while (!e.bad && e.at < e.n) {
+            uint16_t type = (uint16_t)u16(&e);
+            unsigned len = u16(&e);
+            const uint8_t *v = take(&e, len);
+            if (!v)
+                break;
+            if (ne < MAXV)
+                exts[ne++] = type;
+            if (type == 43 && len == 2)
+                chosen = be16(v);
+        }
+        if (e.bad)
+            r.bad = true;
+    }
+    if (r.bad)
+        return -1;
+    struct text j = {0};
+    char num[24];
+    snprintf(num, sizeof num, "%u,%u,", version, cipher);
+    tx_add(&j, num);
+    list_dec(&j, exts, ne);
+    char md5[33];
+    if (j.p && tls_md5_hex(j.p, j.len, md5) == 0) {
+        tls_put(t, OB_TLS_JA3S_STRING, j.p, j.len);
+        tls_put(t, OB_TLS_JA3S_HASH, md5, 32);
+    }
+    free(j.p);
+    const char *vn = tls_version_name(chosen ? chosen : version);
+    tls_put(t, OB_TLS_VERSION, vn, strlen(vn));
+    return 0;
+}

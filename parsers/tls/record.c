@@ -1,0 +1,156 @@
+/* record.c — TLS records and handshake messages over a TCP flow: records reassembled from
+ * any segmentation, handshake messages reassembled across records (up to TLS_HS_MAX; a
+ * bigger one is counted and skipped), then ClientHello, ServerHello and Certificate are
+ * parsed and their events run. After a side's ChangeCipherSpec its handshake is encrypted
+ * and no longer looked at. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "tls_int.h"
+
+#define REC_MAX (16384 + 2048 + 5) /* TLSCiphertext limit (RFC 5246 §6.2.3) + header */
+
+void tls_put(struct tls_state *t, enum osprey_buf b, const void *d, size_t n)
+{
+    uint32_t off = t->copy.len;
+    if (pbuf_add(&t->copy, d, n, 1u << 20) == n)
+        t->sp[b] = (struct span){off, (uint32_t)n, true};
+}
+
+static void report(struct pflow *pf, struct mon_flow *f)
+{
+    if (!pf->tls->reported) {
+        pf->tls->reported = true;
+        pflow_tx_done(pf, f, OSPREY_APP_TLS);
+    }
+}
+
+static void handshake(struct pflow *pf, struct mon_flow *f, int dir, uint8_t type,
+                      const uint8_t *d, size_t n)
+{
+    struct tls_state *t = pf->tls;
+    const struct osprey_parser_events *ev = &pf->w->p->ev;
+    int rc = 0;
+    if (type == 1 && dir == 0) {
+        pf->w->st.tls_handshakes++;
+        if ((rc = tls_client_hello(t, d, n)) == 0)
+            pflow_run(pf, f, dir, ev->tls_client_hello);
+    } else if (type == 2 && dir == 1) {
+        if ((rc = tls_server_hello(t, d, n)) == 0)
+            pflow_run(pf, f, dir, ev->tls_server_hello);
+    } else if (type == 11 && dir == 1) {
+        if ((rc = tls_certificate(t, d, n)) == 0)
+            pflow_run(pf, f, dir, ev->tls_certificate);
+    } else if (type == 14 && dir == 1) { /* ServerHelloDone: the clear part is over */
+        report(pf, f);
+    }
+    if (rc)
+        pf->w->st.tls_malformed++;
+}
+
+/* Handshake bytes of one record: split into messages (type, 3-byte length, body). */
+static void handshake_bytes(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d,
+                            size_t n)
+{
+    struct tls_state *t = pf->tls;
+    struct pbuf *hs = &t->hs[dir];
+    while (n) {
+        if (t->skip[dir]) {
+            size_t k = n < t->skip[dir] ? n : t->skip[dir];
+            t->skip[dir] -= (uint32_t)k;
+            d += k, n -= k;
+            continue;
+        }
+        uint32_t need = 4;
+        if (hs->len >= 4)
+            need = 4 + ((uint32_t)hs->p[1] << 16 | (uint32_t)hs->p[2] << 8 | hs->p[3]);
+        if (need > TLS_HS_MAX) {
+            pf->w->st.tls_limit++;
+            t->skip[dir] = need - hs->len;
+            pbuf_reset(hs);
+            continue;
+        }
+        uint32_t k = need - hs->len < n ? need - hs->len : (uint32_t)n;
+        if (pbuf_add(hs, d, k, 0) != k) {
+            pf->dead[dir] = true;
+            return;
+        }
+        d += k, n -= k;
+        if (hs->len < 4)
+            continue;
+        uint32_t full = 4 + ((uint32_t)hs->p[1] << 16 | (uint32_t)hs->p[2] << 8 | hs->p[3]);
+        if (hs->len == full) { /* (when only the header is in, the loop sizes the body) */
+            handshake(pf, f, dir, hs->p[0], hs->p + 4, hs->len - 4);
+            pbuf_reset(hs);
+        }
+    }
+}
+
+static void record(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *r, size_t n)
+{
+    struct tls_state *t = pf->tls;
+    uint8_t type = r[0];
+    if (type == 20) { /* ChangeCipherSpec */
+        t->encrypted[dir] = true;
+        if (dir == 1)
+            report(pf, f);
+    } else if (type == 22 && !t->encrypted[dir]) {
+        handshake_bytes(pf, f, dir, r + 5, n - 5);
+    } else if (type == 23 && dir == 1) {
+        report(pf, f); /* application data: TLS 1.3 hides the rest */
+    } else if (type < 20 || type > 24) {
+        pf->w->st.tls_malformed++;
+        pf->dead[dir] = true;
+    }
+}
+
+void tls_parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d, size_t n)
+{
+    if (!pf->tls && !(pf->tls = calloc(1, sizeof *pf->tls))) {
+        pf->dead[dir] = true;
+        return;
+    }
+    struct pbuf *rec = &pf->tls->rec[dir];
+    while (n && !pf->dead[dir]) {
+        uint32_t need = 5;
+        if (rec->len >= 5) {
+            need = 5u + ((uint32_t)rec->p[3] << 8 | rec->p[4]);
+            if (rec->p[1] != 3 || need > REC_MAX) { /* not a TLS record: framing is lost */
+                pf->w->st.tls_malformed++;
+                pf->dead[dir] = true;
+                return;
+            }
+        }
+        uint32_t k = need - rec->len < n ? need - rec->len : (uint32_t)n;
+        if (pbuf_add(rec, d, k, 0) != k) {
+            pf->dead[dir] = true;
+            return;
+        }
+        d += k, n -= k;
+        if (rec->len >= 5 && rec->len == 5u + ((uint32_t)rec->p[3] << 8 | rec->p[4])) {
+            record(pf, f, dir, rec->p, rec->len);
+            pbuf_reset(rec);
+        }
+    }
+}
+
+const uint8_t *tls_buffer(struct pflow *pf, enum osprey_buf b, uint32_t *len)
+{
+    struct tls_state *t = pf->tls;
+    if (!t || !t->sp[b].set)
+        return NULL;
+    *len = t->sp[b].len;
+    return t->copy.p + t->sp[b].off;
+}
+
+void tls_free(struct tls_state *t)
+{
+    if (!t)
+        return;
+    pbuf_free(&t->copy);
+    for (int i = 0; i < 2; i++) {
+        pbuf_free(&t->rec[i]);
+        pbuf_free(&t->hs[i]);
+    }
+    free(t);
+}

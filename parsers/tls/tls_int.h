@@ -1,0 +1,37 @@
+/* tls_int.h — what the TLS parser's files share. Internal to parsers/tls. */
+#ifndef OSPREY_TLS_INT_H
+#define OSPREY_TLS_INT_H
+
+#include "parsers_int.h"
+
+#define TLS_HS_MAX 65536  /* bytes of one handshake message kept (certificate chains) */
+
+/* Every TLS buffer of the flow, kept in one copy. */
+struct tls_state {
+    struct pbuf copy;
+    struct span sp[OB__COUNT];
+    struct pbuf rec[2];     /* a record being reassembled, per direction */
+    struct pbuf hs[2];      /* handshake bytes not yet a whole message, per direction */
+    uint32_t skip[2];       /* bytes of an oversized handshake message still to skip */
+    bool encrypted[2];      /* after ChangeCipherSpec: handshake no longer readable */
+    bool reported;          /* the tx callback ran */
+};
+
+void tls_put(struct tls_state *t, enum osprey_buf b, const void *d, size_t n);
+
+/* hello.c: a ClientHello / ServerHello body (after the 4-byte handshake header). 0, or -1
+ * when malformed. */
+int tls_client_hello(struct tls_state *t, const uint8_t *d, size_t n);
+int tls_server_hello(struct tls_state *t, const uint8_t *d, size_t n);
+const char *tls_version_name(uint16_t v);
+
+/* cert.c: the Certificate message body: the first certificate's subject, issuer, serial. */
+int tls_certificate(struct tls_state *t, const uint8_t *d, size_t n);
+
+/* hash.c: lower-case hex digests (libcrypto). out: 33 / 65 bytes with the NUL. */
+int tls_md5_hex(const void *d, size_t n, char out[33]);
+int tls_sha256_hex(const void *d, size_t n, char out[65]);
+/* SHA-1 as "aa:bb:…" (59 characters + NUL): the certificate fingerprint as Suricata shows it */
+int tls_sha1_colon_hex(const void *d, size_t n, char out[60]);
+
+#endif

@@ -1,0 +1,196 @@
+"""TLS parser: ClientHello (SNI, version, JA3 and JA4 computed here independently),
+ServerHello (JA3S), the server certificate's subject/issuer/serial (a certificate made here
+with `cryptography`), records split across segments and handshakes spanning records, and
+malformed input that must not crash or hang."""
+import datetime
+import hashlib
+import struct
+
+from cryptography import x509
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.x509.oid import NameOID
+
+from test_parsers_helpers import app_trace, conversation
+
+GREASE = 0x0a0a
+CIPHERS = [GREASE, 0x1301, 0x1302, 0xc02b, 0xc02f, 0x009c]
+GROUPS = [GREASE, 0x001d, 0x0017, 0x0018]
+POINTS = [0]
+SIGS = [0x0403, 0x0804, 0x0401]
+
+
+def u16(v):
+    return struct.pack(">H", v)
+
+
+def ext(t, body):
+    return u16(t) + u16(len(body)) + body
+
+
+def client_hello(sni=b"Example.COM", alpn=(b"h2", b"http/1.1")):
+    exts = [ext(0x1a1a, b"")]  # GREASE extension
+    if sni is not None:
+        sn = b"\0" + u16(len(sni)) + sni
+        exts.append(ext(0, u16(len(sn)) + sn))
+    exts.append(ext(10, u16(2 * len(GROUPS)) + b"".join(u16(g) for g in GROUPS)))
+    exts.append(ext(11, bytes([len(POINTS)]) + bytes(POINTS)))
+    exts.append(ext(13, u16(2 * len(SIGS)) + b"".join(u16(s) for s in SIGS)))
+    if alpn:
+        al = b"".join(bytes([len(a)]) + a for a in alpn)
+        exts.append(ext(16, u16(len(al)) + al))
+    exts.append(ext(23, b""))
+    exts.append(ext(43, bytes([6]) + u16(GREASE) + u16(0x0304) + u16(0x0303)))
+    e = b"".join(exts)
+    body = (u16(0x0303) + b"\x11" * 32 + b"\x00" + u16(2 * len(CIPHERS))
+            + b"".join(u16(c) for c in CIPHERS) + b"\x01\x00" + u16(len(e)) + e)
+    hs = b"\x01" + struct.pack(">I", len(body))[1:] + body
+    return hs, [0x1a1a] + ([0] if sni is not None else []) + [10, 11, 13] + ([16] if alpn else []) + [23, 43]
+
+
+def record(hs, ctype=22):
+    return bytes([ctype, 3, 1]) + u16(len(hs)) + hs
+
+
+def not_grease(v):
+    return not ((v & 0x0f0f) == 0x0a0a and (v >> 8) == (v & 0xff))
+
+
+def ja3(ext_types):
+    parts = ["771", "-".join(str(c) for c in CIPHERS if not_grease(c)),
+             "-".join(str(x) for x in ext_types if not_grease(x)),
+             "-".join(str(g) for g in GROUPS if not_grease(g)), "-".join(str(p) for p in POINTS)]
+    s = ",".join(parts)
+    return s, hashlib.md5(s.encode()).hexdigest()
+
+
+def ja4(ext_types, sni=True, alpn=b"h2"):
+    ciphers = [c for c in CIPHERS if not_grease(c)]
+    exts = [x for x in ext_types if not_grease(x)]
+    a = "t13" + ("d" if sni else "i") + "%02d%02d" % (len(ciphers), len(exts))
+    a += (chr(alpn[0]) + chr(alpn[-1])) if alpn else "00"
+    b = hashlib.sha256(",".join("%04x" % c for c in sorted(ciphers)).encode()).hexdigest()[:12]
+    cx = ",".join("%04x" % x for x in sorted(x for x in exts if x not in (0, 16)))
+    c = hashlib.sha256((cx + "_" + ",".join("%04x" % s for s in SIGS)).encode()).hexdigest()[:12]
+    return "_".join([a, b, c])
+
+
+def test_client_hello_sni_ja3_ja4_split_records(trace):
+    hs, types = client_hello()
+    # the hello spans two records, and the records are cut into 3-byte segments
+    data = record(hs[:40]) + record(hs[40:])
+    a = app_trace(trace, conversation(data, dport=8443, seg=3))
+    assert a.flows[0]["app_proto"] == "tls"
+    (b,) = a.bufs("tls_client_hello")
+    s, h = ja3(types)
+    assert b["tls.sni"] == b"Example.COM"
+    assert b["ja3.string"] == s.encode()
+    assert b["ja3.hash"] == h.encode()
+    assert b["ja4.hash"] == ja4(types).encode()
+    assert b["tls.version"] == b"TLS 1.3"
+    assert a.stats["tls_handshakes"] == 1
+
+
+def test_ja4_without_sni_and_alpn(trace):
+    hs, types = client_hello(sni=None, alpn=())
+    (b,) = app_trace(trace, conversation(record(hs))).bufs("tls_client_hello")
+    assert "tls.sni" not in b
+    assert b["ja4.hash"] == ja4(types, sni=False, alpn=None).encode()
+
+
+def make_cert():
+    key = ec.generate_private_key(ec.SECP256R1())
+    subject = x509.Name([
+        x509.NameAttribute(NameOID.COUNTRY_NAME, "US"),
+        x509.NameAttribute(NameOID.STATE_OR_PROVINCE_NAME, "California"),
+        x509.NameAttribute(NameOID.ORGANIZATION_NAME, "Example Inc"),
+        x509.NameAttribute(NameOID.COMMON_NAME, "www.example.com"),
+    ])
+    issuer = x509.Name([
+        x509.NameAttribute(NameOID.COUNTRY_NAME, "US"),
+        x509.NameAttribute(NameOID.ORGANIZATION_NAME, "Test CA"),
+        x509.NameAttribute(NameOID.COMMON_NAME, "Test CA Root"),
+    ])
+    now = datetime.datetime(2024, 1, 1)
+    cert = (x509.CertificateBuilder().subject_name(subject).issuer_name(issuer)
+            .public_key(key.public_key()).serial_number(0x0123456789ABCDEF)
+            .not_valid_before(now).not_valid_after(now + datetime.timedelta(days=30))
+            .sign(key, hashes.SHA256()))
+    return cert.public_bytes(serialization.Encoding.DER)
+
+
+def server_flight(der):
+    exts = ext(0xff01, b"\0")
+    sh_body = u16(0x0303) + b"\x22" * 32 + b"\x00" + u16(0xc02f) + b"\x00" + u16(len(exts)) + exts
+    sh = b"\x02" + struct.pack(">I", len(sh_body))[1:] + sh_body
+    certs = struct.pack(">I", len(der))[1:] + der
+    cbody = struct.pack(">I", len(certs))[1:] + certs
+    cert = b"\x0b" + struct.pack(">I", len(cbody))[1:] + cbody
+    done = b"\x0e\x00\x00\x00"
+    hs = sh + cert + done
+    # handshake messages cut across records at arbitrary points
+    return record(hs[:50]) + record(hs[50:300]) + record(hs[300:])
+
+
+def test_server_hello_and_certificate(trace):
+    hs, _ = client_hello()
+    der = make_cert()
+    a = app_trace(trace, conversation(record(hs), server_flight(der), rseg=7))
+    (sh,) = a.bufs("tls_server_hello")
+    js = "771,49199,65281"
+    assert sh["ja3s.string"] == js.encode()
+    assert sh["ja3s.hash"] == hashlib.md5(js.encode()).hexdigest().encode()
+    assert sh["tls.version"] == b"TLS 1.2"
+    (c,) = a.bufs("tls_certificate")
+    assert c["tls.cert_subject"] == b"C=US, ST=California, O=Example Inc, CN=www.example.com"
+    assert c["tls.cert_issuer"] == b"C=US, O=Test CA, CN=Test CA Root"
+    assert c["tls.cert_serial"] == b"01:23:45:67:89:AB:CD:EF"
+    assert c["tls.cert_fingerprint"] == ":".join("%02x" % x for x in hashlib.sha1(der).digest()).encode()
+    assert a.stats["tls_malformed"] == 0
+
+
+def test_malformed_tls_does_not_crash(trace):
+    bad_len = b"\x01\x00\x00\x40" + b"\xff" * 64  # a whole hello whose inner lengths overrun it
+    garbage_cert = b"\x0b\x00\x00\x08" + b"\x00\x00\x05\x00\x00\x02\x30\x80"
+    srv = record(b"\x02\x00\x00\x02\x03\x03") + record(garbage_cert) + b"\x99\x03\x03\x00\x01x"
+    a = app_trace(trace, conversation(record(bad_len), srv, seg=1))
+    assert a.flows[0]["app_proto"] == "tls"
+    assert a.of("tls_client_hello") == []
+    assert a.of("tls_certificate") == []
+    assert a.stats["tls_malformed"] == 4  # hello, server hello, certificate, bad record type
+
+
+def test_oversized_handshake_is_skipped(trace):
+    hs, _ = client_hello()
+    big = b"\x0b" + struct.pack(">I", 70000)[1:] + b"\0" * 70000
+    srv = b"".join(record(big[i:i + 16000]) for i in range(0, len(big), 16000))
+    srv += record(b"\x0e\x00\x00\x00")
+    a = app_trace(trace, conversation(record(hs), srv, rseg=1400))
+    assert a.stats["tls_limit"] == 1
+    assert len(a.of("tls_client_hello")) == 1
+
+
+def test_published_chrome_fingerprint_vector(trace):
+    """A ClientHello with the cipher, extension, group and signature lists of a published
+    Chrome 143 fingerprint (browserleaks record: ja3 98487aa1…, ja4 t13d1516h2_8daaf6152771_
+    d8a2da3f94cd), GREASE added as Chrome does: both fingerprints must come out the same."""
+    ciphers = [0x2a2a, 4865, 4866, 4867, 49195, 49199, 49196, 49200, 52393, 52392, 49171, 49172,
+               156, 157, 47, 53]
+    order = [0x3a3a, 45, 51, 16, 65037, 23, 17613, 0, 11, 10, 43, 65281, 35, 18, 5, 13, 27]
+    sigs = [0x0403, 0x0804, 0x0401, 0x0503, 0x0805, 0x0501, 0x0806, 0x0601]
+    bodies = {
+        0: (lambda sn: u16(len(sn)) + sn)(b"\0" + u16(20) + b"tls.browserleaks.com"),
+        10: u16(10) + b"".join(u16(g) for g in (0x4a4a, 4588, 29, 23, 24)),
+        11: b"\x01\x00",
+        13: u16(2 * len(sigs)) + b"".join(u16(s) for s in sigs),
+        16: u16(12) + b"\x02h2\x08http/1.1",
+        43: b"\x06" + u16(0x5a5a) + u16(0x0304) + u16(0x0303),
+    }
+    e = b"".join(ext(t, bodies.get(t, b"")) for t in order)
+    body = (u16(0x0303) + b"\x01" * 32 + b"\x00" + u16(2 * len(ciphers))
+            + b"".join(u16(c) for c in ciphers) + b"\x01\x00" + u16(len(e)) + e)
+    hs = b"\x01" + struct.pack(">I", len(body))[1:] + body
+    (b,) = app_trace(trace, conversation(record(hs), dport=443)).bufs("tls_client_hello")
+    assert b["ja3.hash"] == b"98487aa16281980e7d1120d399efb6a4"
+    assert b["ja4.hash"] == b"t13d1516h2_8daaf6152771_d8a2da3f94cd"
+    assert b["tls.sni"] == b"tls.browserleaks.com"
