@@ -1,100 +1,158 @@
-/* eve_alert.c — EVE "alert" records with jansson, keys in Suricata's order (an ordered
- * object: consumers that diff against Suricata's output see the same layout). */
-#include <jansson.h>
+/* eve_alert.c — EVE "alert" records, keys in Suricata's order (consumers that diff against
+ * Suricata's output see the same layout); and the timestamp format every record uses. */
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "eve_json.h"
 #include "osprey_outputs.h"
 
 void osprey_eve_timestamp(uint64_t ts_us, char *buf, size_t len)
 {
+    /* records come in time order: the date part is formatted once per second per thread */
+    static _Thread_local time_t last_s = (time_t)-1;
+    static _Thread_local char last[24];
     time_t s = (time_t)(ts_us / 1000000u);
-    struct tm tm;
-    gmtime_r(&s, &tm);
-    size_t n = strftime(buf, len, "%Y-%m-%dT%H:%M:%S", &tm);
-    snprintf(buf + n, len - n, ".%06u+0000", (unsigned)(ts_us % 1000000u));
+    if (s != last_s) {
+        struct tm tm;
+        gmtime_r(&s, &tm);
+        strftime(last, sizeof last, "%Y-%m-%dT%H:%M:%S", &tm);
+        last_s = s;
+    }
+    snprintf(buf, len, "%s.%06u+0000", last, (unsigned)(ts_us % 1000000u));
+}
+
+void osprey_eve_put_time(json_t *o, const char *key, uint64_t ts_us)
+{
+    char ts[40];
+    osprey_eve_timestamp(ts_us, ts, sizeof ts);
+    json_object_set_new(o, key, json_string(ts));
+}
+
+char *osprey_eve_line(json_t *o)
+{
+    if (!o)
+        return NULL;
+    char *s = json_dumps(o, JSON_PRESERVE_ORDER | JSON_COMPACT);
+    json_decref(o);
+    if (!s)
+        return NULL;
+    size_t n = strlen(s);
+    char *line = realloc(s, n + 2);
+    if (!line) {
+        free(s);
+        return NULL;
+    }
+    line[n] = '\n';
+    line[n + 1] = '\0';
+    return line;
+}
+
+void osprey_eve_jw_port(struct jw *w, const char *key, int port)
+{
+    if (port >= 0)
+        jw_int(w, key, port);
 }
 
 /* Suricata groups metadata values under their key, keeping first-seen key order. */
-static json_t *metadata(const struct osprey_eve_alert *a)
+static void metadata(struct jw *w, const struct osprey_eve_alert *a)
 {
-    json_t *m = json_object();
-    for (uint32_t i = 0; m && i < a->nmeta; i++) {
-        json_t *list = json_object_get(m, a->meta[i].key);
-        if (!list) {
-            list = json_array();
-            json_object_set_new(m, a->meta[i].key, list);
-        }
-        json_array_append_new(list, json_string(a->meta[i].value));
+    jw_open(w, "metadata");
+    for (uint32_t i = 0; i < a->nmeta; i++) {
+        bool seen = false;
+        for (uint32_t j = 0; j < i && !seen; j++)
+            seen = !strcmp(a->meta[j].key, a->meta[i].key);
+        if (seen)
+            continue;
+        jw_array(w, a->meta[i].key);
+        for (uint32_t j = i; j < a->nmeta; j++)
+            if (!strcmp(a->meta[j].key, a->meta[i].key))
+                jw_str(w, NULL, a->meta[j].value);
+        jw_array_end(w);
     }
-    return m;
+    jw_close(w);
 }
 
-static void set_port(json_t *o, const char *key, int port)
+static void geo(struct jw *w, const char *key, const struct osprey_geo *g)
 {
-    if (port >= 0)
-        json_object_set_new(o, key, json_integer(port));
+    if (!g || !g->found)
+        return;
+    jw_open(w, key);
+    if (g->country_iso[0])
+        jw_str(w, "country_iso_code", g->country_iso);
+    if (g->country_name[0])
+        jw_str(w, "country_name", g->country_name);
+    if (g->city[0])
+        jw_str(w, "city_name", g->city);
+    if (g->asn)
+        jw_int(w, "asn", g->asn);
+    if (g->as_org[0])
+        jw_str(w, "as_org", g->as_org);
+    jw_close(w);
+}
+
+char *osprey_eve_alert_line(const struct osprey_eve_alert *a)
+{
+    struct jw w;
+    jw_init(&w);
+    jw_open(&w, NULL);
+    jw_time(&w, "timestamp", a->ts_us);
+    if (a->flow_id)
+        jw_int(&w, "flow_id", (int64_t)(a->flow_id & INT64_MAX));
+    if (a->pcap_cnt)
+        jw_int(&w, "pcap_cnt", (int64_t)a->pcap_cnt);
+    jw_str(&w, "event_type", "alert");
+    jw_str(&w, "src_ip", a->src_ip);
+    osprey_eve_jw_port(&w, "src_port", a->src_port);
+    jw_str(&w, "dest_ip", a->dest_ip);
+    osprey_eve_jw_port(&w, "dest_port", a->dest_port);
+    jw_str(&w, "proto", a->proto);
+    if (a->icmp) {
+        jw_int(&w, "icmp_type", a->icmp_type);
+        jw_int(&w, "icmp_code", a->icmp_code);
+    }
+    if (a->direction)
+        jw_str(&w, "direction", a->direction);
+    if (a->community_id)
+        jw_str(&w, "community_id", a->community_id);
+    jw_open(&w, "alert");
+    jw_str(&w, "action", a->action);
+    jw_int(&w, "gid", a->gid);
+    jw_int(&w, "signature_id", a->sid);
+    jw_int(&w, "rev", a->rev);
+    jw_str(&w, "signature", a->signature ? a->signature : "");
+    jw_str(&w, "category", a->category ? a->category : "");
+    jw_int(&w, "severity", a->severity);
+    if (a->nmeta)
+        metadata(&w, a);
+    jw_close(&w);
+    osprey_eve_app_write(&w, a->app);
+    if (a->app_proto)
+        jw_str(&w, "app_proto", a->app_proto);
+    if (a->has_flow) {
+        jw_open(&w, "flow");
+        jw_int(&w, "pkts_toserver", (int64_t)a->flow.pkts_toserver);
+        jw_int(&w, "pkts_toclient", (int64_t)a->flow.pkts_toclient);
+        jw_int(&w, "bytes_toserver", (int64_t)a->flow.bytes_toserver);
+        jw_int(&w, "bytes_toclient", (int64_t)a->flow.bytes_toclient);
+        jw_time(&w, "start", a->flow.start_us);
+        jw_str(&w, "src_ip", a->flow.src_ip);
+        jw_str(&w, "dest_ip", a->flow.dest_ip);
+        osprey_eve_jw_port(&w, "src_port", a->flow.src_port);
+        osprey_eve_jw_port(&w, "dest_port", a->flow.dest_port);
+        jw_close(&w);
+    }
+    geo(&w, "src_geoip", a->src_geo);
+    geo(&w, "dest_geoip", a->dest_geo);
+    return jw_finish(&w);
 }
 
 int osprey_eve_alert_write(FILE *out, const struct osprey_eve_alert *a)
 {
-    char ts[40];
-    json_t *o = json_object();
-    json_t *al = json_object();
-    if (!o || !al) {
-        json_decref(o);
-        json_decref(al);
-        return -1;
-    }
-    osprey_eve_timestamp(a->ts_us, ts, sizeof ts);
-    json_object_set_new(o, "timestamp", json_string(ts));
-    if (a->flow_id)
-        json_object_set_new(o, "flow_id", json_integer((json_int_t)(a->flow_id & INT64_MAX)));
-    if (a->pcap_cnt)
-        json_object_set_new(o, "pcap_cnt", json_integer((json_int_t)a->pcap_cnt));
-    json_object_set_new(o, "event_type", json_string("alert"));
-    json_object_set_new(o, "src_ip", json_string(a->src_ip));
-    set_port(o, "src_port", a->src_port);
-    json_object_set_new(o, "dest_ip", json_string(a->dest_ip));
-    set_port(o, "dest_port", a->dest_port);
-    json_object_set_new(o, "proto", json_string(a->proto));
-    if (a->direction)
-        json_object_set_new(o, "direction", json_string(a->direction));
-    json_object_set_new(al, "action", json_string(a->action));
-    json_object_set_new(al, "gid", json_integer(a->gid));
-    json_object_set_new(al, "signature_id", json_integer(a->sid));
-    json_object_set_new(al, "rev", json_integer(a->rev));
-    json_object_set_new(al, "signature", json_string(a->signature ? a->signature : ""));
-    json_object_set_new(al, "category", json_string(a->category ? a->category : ""));
-    json_object_set_new(al, "severity", json_integer(a->severity));
-    if (a->nmeta)
-        json_object_set_new(al, "metadata", metadata(a));
-    json_object_set_new(o, "alert", al);
-    if (a->app_proto)
-        json_object_set_new(o, "app_proto", json_string(a->app_proto));
-    if (a->has_flow) {
-        json_t *f = json_object();
-        char start[40];
-        osprey_eve_timestamp(a->flow.start_us, start, sizeof start);
-        json_object_set_new(f, "pkts_toserver", json_integer((json_int_t)a->flow.pkts_toserver));
-        json_object_set_new(f, "pkts_toclient", json_integer((json_int_t)a->flow.pkts_toclient));
-        json_object_set_new(f, "bytes_toserver",
-                            json_integer((json_int_t)a->flow.bytes_toserver));
-        json_object_set_new(f, "bytes_toclient",
-                            json_integer((json_int_t)a->flow.bytes_toclient));
-        json_object_set_new(f, "start", json_string(start));
-        json_object_set_new(f, "src_ip", json_string(a->flow.src_ip));
-        json_object_set_new(f, "dest_ip", json_string(a->flow.dest_ip));
-        set_port(f, "src_port", a->flow.src_port);
-        set_port(f, "dest_port", a->flow.dest_port);
-        json_object_set_new(o, "flow", f);
-    }
-    char *s = json_dumps(o, JSON_PRESERVE_ORDER | JSON_COMPACT);
-    json_decref(o);
+    char *s = osprey_eve_alert_line(a);
     if (!s)
         return -1;
-    int rc = fputs(s, out) < 0 || fputc('\n', out) == EOF ? -1 : 0;
+    int rc = fputs(s, out) < 0 ? -1 : 0;
     free(s);
     return rc;
 }

@@ -1,18 +1,71 @@
 /* osprey_outputs.h — records leave the engine through here.
  *
- * outputs/ sees alert and flow records only (never libmon or rule internals): the engine
- * fills a struct osprey_eve_alert and asks for it to be written. EVE lines use Suricata's key
- * names and order, so existing EVE consumers read them unchanged.
+ * outputs/ sees records only (never libmon or rule internals): the engine fills one of the
+ * structs below and asks for its text. Each *_line function returns one complete record as a
+ * malloc'd string (EVE: one JSON object and its '\n'; fast.log: one line), or NULL when out
+ * of memory; the caller writes it whole (osprey_log_file.h) and frees it. EVE lines use
+ * Suricata's key names and order, so existing EVE consumers read them unchanged.
  */
 #ifndef OSPREY_OUTPUTS_H
 #define OSPREY_OUTPUTS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
+#include "osprey_geoip.h" /* struct osprey_geo */
+
 struct osprey_eve_meta {
     const char *key, *value;
+};
+
+/* Bytes from a parser's buffer (not NUL-terminated); n == 0: absent, key left out. */
+struct osprey_span {
+    const uint8_t *p;
+    uint32_t n;
+};
+
+/* Application-layer objects, as Suricata writes them in http/dns/tls records and alerts. */
+enum osprey_eve_app_kind { OSPREY_EVE_APP_NONE, OSPREY_EVE_APP_HTTP, OSPREY_EVE_APP_DNS,
+                           OSPREY_EVE_APP_TLS };
+#define OSPREY_EVE_DNS_MAX_ANSWERS 16
+struct osprey_eve_app {
+    uint8_t kind;                 /* enum osprey_eve_app_kind */
+    struct {
+        struct osprey_span hostname, url, user_agent, content_type, refer, method, protocol,
+            redirect;
+        int status;               /* 0 = no response: left out */
+        uint64_t length;          /* response body bytes */
+    } http;
+    struct {
+        bool response;
+        uint16_t id, flags;
+        uint8_t rcode;
+        struct osprey_span rrname;
+        uint16_t rrtype;
+        uint32_t nanswers;
+        struct {
+            struct osprey_span rrname, rdata;
+            uint16_t rrtype;
+            uint32_t ttl;
+        } answers[OSPREY_EVE_DNS_MAX_ANSWERS];
+    } dns;
+    struct {
+        struct osprey_span subject, issuerdn, serial, fingerprint, sni, version, ja3_hash,
+            ja3_string, ja3s_hash, ja3s_string;
+    } tls;
+};
+
+/* A completed application transaction (event_type http, dns or tls). */
+struct osprey_eve_tx {
+    uint64_t ts_us, flow_id, pcap_cnt;  /* pcap_cnt 0 = left out */
+    const char *src_ip, *dest_ip;       /* the flow's client and server */
+    int src_port, dest_port;
+    const char *proto;
+    const char *community_id;           /* NULL = left out */
+    uint32_t tx_id;
+    const struct osprey_eve_app *app;
 };
 
 struct osprey_eve_alert {
@@ -22,6 +75,9 @@ struct osprey_eve_alert {
     const char *src_ip, *dest_ip; /* the alerting packet's */
     int src_port, dest_port;   /* -1 = the protocol has none: keys left out */
     const char *proto;         /* "TCP", "UDP", "ICMP", "IPv6-ICMP", or a number */
+    int icmp_type, icmp_code;  /* ICMP packets: written after proto, as Suricata does */
+    bool icmp;
+    const char *community_id;  /* NULL = left out */
     const char *direction;     /* "to_server" / "to_client", NULL = left out */
     const char *action;        /* "allowed", "blocked" */
     uint32_t gid, sid, rev;
@@ -29,6 +85,7 @@ struct osprey_eve_alert {
     int severity;
     uint32_t nmeta;            /* grouped by key: {"key": ["v1", "v2"]} */
     const struct osprey_eve_meta *meta;
+    const struct osprey_eve_app *app; /* NULL or NONE = no http/dns/tls object */
     const char *app_proto;     /* NULL = left out */
     bool has_flow;
     struct {
@@ -37,12 +94,71 @@ struct osprey_eve_alert {
         const char *src_ip, *dest_ip; /* the flow's client and server */
         int src_port, dest_port;
     } flow;
+    const struct osprey_geo *src_geo, *dest_geo; /* NULL or !found = left out */
 };
 
-/* Write one alert as one EVE JSON line. Returns 0, or -1 on a write or memory error. */
+/* A flow that ended (event_type "flow"). */
+struct osprey_eve_flow {
+    uint64_t flow_id;
+    const char *src_ip, *dest_ip; /* client, server */
+    int src_port, dest_port;      /* -1 = none */
+    const char *proto;
+    const char *community_id;     /* NULL = left out */
+    int icmp_type, icmp_code;     /* -1 = not ICMP */
+    int response_icmp_type, response_icmp_code; /* -1 = no reply seen */
+    uint32_t ntunnels;
+    const char *const *tunnels;   /* "encapsulation": outermost first */
+    const char *app_proto;        /* NULL = left out */
+    uint64_t pkts_toserver, pkts_toclient, bytes_toserver, bytes_toclient;
+    uint64_t start_us, end_us;
+    const char *state;            /* "new", "established", "closed" */
+    const char *reason;           /* "timeout", "forced", "shutdown" */
+    bool alerted;
+    bool tcp;                     /* the tcp object below is written */
+    uint8_t tcp_flags_ts, tcp_flags_tc;
+    const char *tcp_state;        /* NULL = left out */
+};
+
+/* A decoder/stream/defrag/app-layer anomaly (event_type "anomaly"). */
+struct osprey_eve_anomaly {
+    uint64_t ts_us, flow_id, pcap_cnt; /* 0 = left out (ts_us always written) */
+    const char *src_ip, *dest_ip;      /* NULL = the packet had no usable IP header */
+    int src_port, dest_port;
+    const char *proto;                 /* NULL = left out */
+    const char *type;                  /* "decode", "stream", "applayer" */
+    const char *event;                 /* "decoder.ipv4.trunc_pkt", "stream.gap" … */
+    const char *app_proto, *layer;     /* applayer only; NULL = left out */
+};
+
+/* One counter of a stats record; dotted names nest ("decoder.pkts" → decoder{pkts}). Names
+ * sharing a prefix must be adjacent to keep Suricata's grouping order. */
+struct osprey_stat {
+    const char *name;
+    uint64_t value;
+};
+
+char *osprey_eve_alert_line(const struct osprey_eve_alert *a);
+char *osprey_eve_flow_line(const struct osprey_eve_flow *f);
+char *osprey_eve_anomaly_line(const struct osprey_eve_anomaly *a);
+char *osprey_eve_tx_line(const struct osprey_eve_tx *t);
+/* ts_us: when; uptime_s: seconds since start. */
+char *osprey_eve_stats_line(uint64_t ts_us, uint64_t uptime_s, const struct osprey_stat *st,
+                            size_t n);
+
+/* fast.log: Suricata's one-line alert format. classification NULL/"" prints "(null)" like
+ * Suricata; ICMP prints type and code where the ports go; other ports -1 print as 0. */
+char *osprey_fast_line(const struct osprey_eve_alert *a);
+
+/* Write one alert as one EVE JSON line to a stdio stream. 0, or -1 on a write or memory
+ * error. (Kept for tools; the engine writes through osprey_log_file.) */
 int osprey_eve_alert_write(FILE *out, const struct osprey_eve_alert *a);
 
 /* "2024-01-31T12:00:00.123456+0000" (UTC) into buf (at least 32 bytes). */
 void osprey_eve_timestamp(uint64_t ts_us, char *buf, size_t len);
+
+/* Community ID v1 ("1:base64(sha1)") of a 5-tuple; addresses are 4 or 16 raw bytes in network
+ * order, ports host order (ICMP: type and code, as the spec says). out: at least 40 bytes. */
+void osprey_community_id(uint16_t seed, const uint8_t *src, const uint8_t *dst, size_t alen,
+                         uint8_t proto, uint16_t sport, uint16_t dport, char *out, size_t len);
 
 #endif

@@ -13,7 +13,6 @@ void trace_format_addr(uint8_t ipver, const struct mon_addr *a, char *buf, size_
 json_t *trace_proto_json(uint8_t proto);
 
 json_t *trace_packet_json(const struct mon_packet *p, enum mon_decode_outcome outcome, bool hex);
-json_t *trace_flow_json(const struct mon_flow *f);
 json_t *trace_event_json(const struct mon_packet *p, const struct mon_flow *f, int side,
                          mon_event_t ev);
 json_t *trace_stats_json(const struct mon_ctx *ctx, uint64_t frames, uint64_t bytes);

@@ -10,10 +10,13 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "app_out.h"
+#include "flow_record.h"
 #include "json_out.h"
 #include "mon.h"
 #include "mon_io.h"
 #include "osprey_config.h"
+#include "parsers_config.h"
 #include "stack_config.h"
 
 #define MAX_SETS 64
@@ -22,6 +25,8 @@ struct trace {
     FILE *out;
     const char *streams_dir;
     uint64_t stream_errors;
+    struct trace_app *app;     /* --app: the app-layer parsers */
+    struct mon_ctx *ctx;
 };
 
 static void usage(FILE *f)
@@ -41,13 +46,24 @@ static void usage(FILE *f)
             "      --policy NAME   TCP overlap policy for every host (first, last, bsd, linux,\n"
             "                      windows, solaris); default: host-os-policy\n"
             "      --no-defrag     do not reassemble IP fragments\n"
+            "      --app           run the app-layer parsers (HTTP, DNS, TLS): one JSON line\n"
+            "                      per app event with its buffers, app_proto in flow records\n"
             "  -h, --help          this text\n");
 }
 
 static void on_flow_end(struct mon_flow *f, void *arg)
 {
     struct trace *t = arg;
-    trace_emit(t->out, trace_flow_json(f));
+    /* the same flow record as osprey's eve.json (engine/flow_record.c, outputs/eve_flow.c) */
+    struct osprey_flow_text text;
+    struct osprey_eve_flow r;
+    osprey_flow_record(f, &text, &r);
+    r.app_proto = trace_app_proto(t->app, t->ctx, f);
+    char *line = osprey_eve_flow_line(&r);
+    if (line) {
+        fputs(line, t->out);
+        free(line);
+    }
 }
 
 static void on_event(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_t ev, void *arg)
@@ -114,9 +130,10 @@ int main(int argc, char **argv)
     const char *file = NULL, *config_path = NULL, *csum = NULL, *policy = NULL;
     const char *sets[MAX_SETS];
     int nsets = 0;
-    bool packets = false, hex = false, defrag_on = true, events = false;
-    struct trace t = {stdout, NULL, 0};
-    enum { OPT_SET = 256, OPT_PACKETS, OPT_HEX, OPT_NODEFRAG, OPT_EVENTS, OPT_STREAMS, OPT_POLICY };
+    bool packets = false, hex = false, defrag_on = true, events = false, app = false;
+    struct trace t = {stdout, NULL, 0, NULL, NULL};
+    enum { OPT_SET = 256, OPT_PACKETS, OPT_HEX, OPT_NODEFRAG, OPT_EVENTS, OPT_STREAMS, OPT_POLICY,
+           OPT_APP };
     static const struct option opts[] = {
         {"read", required_argument, NULL, 'r'},
         {"config", required_argument, NULL, 'c'},
@@ -127,6 +144,7 @@ int main(int argc, char **argv)
         {"streams", required_argument, NULL, OPT_STREAMS},
         {"policy", required_argument, NULL, OPT_POLICY},
         {"no-defrag", no_argument, NULL, OPT_NODEFRAG},
+        {"app", no_argument, NULL, OPT_APP},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -149,6 +167,7 @@ int main(int argc, char **argv)
         case OPT_STREAMS: t.streams_dir = optarg; break;
         case OPT_POLICY: policy = optarg; break;
         case OPT_NODEFRAG: defrag_on = false; break;
+        case OPT_APP: app = true; break;
         case 'h': usage(stdout); return 0;
         default: usage(stderr); return 2;
         }
@@ -176,6 +195,11 @@ int main(int argc, char **argv)
         return 1;
     struct osprey_stack_cfg sc;
     int sc_rc = osprey_stack_cfg_load(cfg, &sc, stderr);
+    struct osprey_parsers_cfg pcfg;
+    if (sc_rc == 0 && osprey_parsers_cfg_load(cfg, &pcfg, stderr) != 0) {
+        osprey_stack_cfg_release(&sc);
+        sc_rc = 1;
+    }
     osprey_config_free(cfg);
     if (sc_rc != 0)
         return 1;
@@ -195,12 +219,19 @@ int main(int argc, char **argv)
     struct mon_ctx *ctx = NULL;
     struct mon_source *src = NULL;
     struct mon_packet *batch = calloc(MON_IO_BATCH, sizeof *batch);
+    if (eng && app && !(t.app = trace_app_define(eng, &pcfg, stdout)))
+        goto out;
     if (!eng || !batch || mon_engine_freeze(eng) != MON_OK || !(ctx = mon_ctx_create(eng, 0))) {
         fprintf(stderr, "osprey-trace: cannot set up the stack (out of memory, or flow.memcap "
                         "too small?)\n");
         goto out;
     }
+    t.ctx = ctx;
     mon_set_flow_end_cb(ctx, on_flow_end, &t);
+    if (t.app && trace_app_attach(t.app, ctx) != 0) {
+        fprintf(stderr, "osprey-trace: cannot attach the app-layer parsers: %s\n", mon_errmsg(ctx));
+        goto out;
+    }
     if (events || t.streams_dir) {
         struct mon_sock *s = mon_socket(ctx, MON_SOCK_STREAM, NULL);
         if (!s || watch(ctx, s, &t, events, t.streams_dir != NULL) != MON_OK)
@@ -225,11 +256,16 @@ int main(int argc, char **argv)
         /* what was read so far is still reported below; the exit status says it failed */
     }
     mon_flush(ctx);
-    trace_emit(stdout, trace_stats_json(ctx, src->frames, src->bytes));
+    json_t *stats = trace_stats_json(ctx, src->frames, src->bytes);
+    json_t *inner = json_object_get(stats, "stats");
+    if (t.app && inner)
+        json_object_set_new(inner, "app_layer", trace_app_stats_json(t.app));
+    trace_emit(stdout, stats);
     rc = (n < 0 || t.stream_errors) ? 1 : 0;
 out:
     mon_source_close(src);
     mon_ctx_destroy(ctx);
+    trace_app_free(t.app);
     mon_engine_destroy(eng);
     free(batch);
     return rc;

@@ -1,0 +1,91 @@
+/* emit_records.c — EVE flow records (a flow ended) and anomaly records (a packet that broke
+ * a decoder rule, or that the TCP layer flagged). */
+#include <arpa/inet.h>
+#include <string.h>
+
+#include "emit_int.h"
+#include "flow_record.h"
+#include "osprey_parsers.h"
+
+void osprey_emit_flow(struct osprey_emit *e, struct mon_ctx *ctx, const struct mon_flow *f)
+{
+    if (!e->eve || !e->eve_flow)
+        return;
+    struct osprey_flow_text t;
+    struct osprey_eve_flow r;
+    char cid[48];
+    osprey_flow_record(f, &t, &r);
+    r.app_proto = osprey_app_proto_name(osprey_parsers_app_proto(ctx, f));
+    r.alerted = e->alerted_slot >= 0 && mon_get_uctx_slot(ctx, f, e->alerted_slot) != NULL;
+    if (e->community_id) {
+        bool icmp = f->proto == 1 || f->proto == 58;
+        osprey_community_id(e->cid_seed, f->cli.b, f->srv.b, f->ipver == 6 ? 16 : 4, f->proto,
+                            icmp ? f->icmp_type[0] : f->cport, icmp ? f->icmp_code[0] : f->sport,
+                            cid, sizeof cid);
+        r.community_id = cid;
+    }
+    osprey_emit_line(e->eve, osprey_eve_flow_line(&r));
+}
+
+static void anomaly(struct osprey_emit *e, const struct mon_packet *p, const char *type,
+                    const char *event)
+{
+    char src[INET6_ADDRSTRLEN], dst[INET6_ADDRSTRLEN], pn[8];
+    bool ports = p->proto == 6 || p->proto == 17 || p->proto == 132;
+    struct osprey_eve_anomaly a = {
+        .ts_us = p->ts_us,
+        .pcap_cnt = p->num,
+        .type = type,
+        .event = event,
+        .src_port = -1,
+        .dest_port = -1,
+    };
+    if (p->ipver) {
+        osprey_addr_str(&p->src, p->ipver, src, sizeof src);
+        osprey_addr_str(&p->dst, p->ipver, dst, sizeof dst);
+        a.src_ip = src;
+        a.dest_ip = dst;
+        a.proto = osprey_proto_name(p->proto, pn, sizeof pn);
+        if (ports && p->l4) {
+            a.src_port = p->sport;
+            a.dest_port = p->dport;
+        }
+    }
+    osprey_emit_line(e->eve, osprey_eve_anomaly_line(&a));
+}
+
+void osprey_emit_packet(struct osprey_emit *e, struct osprey_emit_worker *ew,
+                        const struct mon_ctx *ctx, const struct mon_packet *p)
+{
+    if (!e->eve || !e->eve_anomaly)
+        return;
+    /* A bad checksum is counted (stats: decoder.event.*.bad_checksum) but is no decoder
+     * event in Suricata either: captures with checksum offload would flood eve.json. */
+    enum mon_decode_event de = (enum mon_decode_event)(p->anomaly - 1);
+    if (p->anomaly && de != MON_DE_IPV4_BAD_CSUM && de != MON_DE_TCP_BAD_CSUM &&
+        de != MON_DE_UDP_BAD_CSUM && de != MON_DE_ICMPV4_BAD_CSUM &&
+        de != MON_DE_ICMPV6_BAD_CSUM) {
+        /* Suricata names decoder events "decoder.<layer>.<what>" */
+        const char *name = mon_decode_event_name(de);
+        char ev[96];
+        snprintf(ev, sizeof ev, "%s%s", strncmp(name, "decoder.", 8) ? "decoder." : "", name);
+        anomaly(e, p, "decode", ev);
+    }
+    if (p->proto != 6)
+        return;
+    /* Stream anomalies: a TCP counter of this worker that moved while this packet was
+     * processed names what the packet did. */
+    const struct mon_tcp_stats *ts = mon_ctx_tcp_stats(ctx);
+    const uint64_t now[6] = {ts->invalid_state, ts->out_of_window, ts->rst_out_of_window,
+                             ts->overlap_diff, ts->gaps, ts->outruns};
+    static const char *const names[6] = {
+        "stream.pkt_invalid_state", "stream.pkt_out_of_window", "stream.rst_out_of_window",
+        "stream.reassembly_overlap_different_data", "stream.reassembly_seq_gap",
+        "stream.reassembly_outrun",
+    };
+    for (int i = 0; i < 6; i++) {
+        if (now[i] != ew->stream_seen[i])
+            anomaly(e, p, "stream", names[i]);
+        ew->stream_seen[i] = now[i];
+    }
+}

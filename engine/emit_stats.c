@@ -1,0 +1,143 @@
+/* emit_stats.c — EVE stats records: the workers' libmon and detection counters added up,
+ * under Suricata's stats names where a counter exists in both (capture.kernel_packets,
+ * decoder.pkts, decoder.ipv4, flow.tcp, tcp.sessions, detect.alert …). */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
+
+#include "emit_int.h"
+#include "pipeline.h"
+
+bool osprey_emit_stats_due(struct osprey_emit *e)
+{
+    return e->eve && e->eve_stats && e->stats_interval > 0 &&
+           osprey_now_s() - e->t_last_stats >= e->stats_interval;
+}
+
+/* Suricata's decoder counter for each libmon layer kind (NULL: its own name). */
+static const char *layer_stat(enum mon_layer_kind k)
+{
+    switch (k) {
+    case MON_L_ETH: return "ethernet";
+    case MON_L_ICMP: return "icmpv4";
+    case MON_L_ICMPV6: return "icmpv6";
+    case MON_L_SLL: return "sll";
+    case MON_L_SLL2: return "sll2";
+    case MON_L_NULL: return "null";
+    default: return NULL;
+    }
+}
+
+struct acc {
+    struct osprey_stat *st;
+    char (*names)[80];
+    size_t n, cap;
+};
+
+static void put(struct acc *a, const char *name, uint64_t v)
+{
+    for (size_t i = 0; i < a->n; i++)
+        if (!strcmp(a->st[i].name, name)) {
+            a->st[i].value += v;
+            return;
+        }
+    if (a->n == a->cap)
+        return; /* sized for every counter below: cannot happen */
+    snprintf(a->names[a->n], sizeof a->names[a->n], "%s", name);
+    a->st[a->n] = (struct osprey_stat){a->names[a->n], v};
+    a->n++;
+}
+
+static void worker_stats(struct acc *a, const struct osprey_stats_src *w)
+{
+    char name[80];
+    if (w->has_capture) {
+        put(a, "capture.kernel_packets", w->kernel_packets);
+        put(a, "capture.kernel_drops", w->kernel_drops);
+    }
+    const struct mon_decode_stats *ds = mon_ctx_decode_stats(w->ctx);
+    put(a, "decoder.pkts", ds->pkts);
+    put(a, "decoder.bytes", ds->bytes);
+    put(a, "decoder.invalid", ds->outcome[MON_DEC_INVALID]);
+    for (int i = 0; i < MON_L__COUNT; i++) {
+        const char *ln = layer_stat((enum mon_layer_kind)i);
+        snprintf(name, sizeof name, "decoder.%s",
+                 ln ? ln : mon_layer_name((enum mon_layer_kind)i));
+        put(a, name, ds->layer[i]);
+    }
+    for (int i = 0; i < MON_DE__COUNT; i++) {
+        snprintf(name, sizeof name, "decoder.event.%s",
+                 mon_decode_event_name((enum mon_decode_event)i));
+        put(a, name, ds->event[i]);
+    }
+    const struct mon_defrag *df = mon_ctx_defrag(w->ctx);
+    if (df) {
+        const struct mon_defrag_stats *s = mon_defrag_stats(df);
+        put(a, "defrag.fragments", s->fragments);
+        put(a, "defrag.reassembled", s->reassembled);
+        put(a, "defrag.timeouts", s->timeouts);
+        put(a, "defrag.memcap_drops", s->memcap_drops);
+        put(a, "defrag.overlaps", s->overlaps);
+        put(a, "defrag.memuse", s->memuse);
+    }
+    const struct mon_flow_stats *fs = mon_flow_stats(mon_ctx_flows(w->ctx));
+    put(a, "flow.total", fs->created);
+    put(a, "flow.active", fs->active);
+    put(a, "flow.tcp", fs->tcp);
+    put(a, "flow.udp", fs->udp);
+    put(a, "flow.icmp", fs->icmp);
+    put(a, "flow.other", fs->other);
+    put(a, "flow.memcap", fs->memcap_hits);
+    put(a, "flow.end.timeout", fs->ended[MON_FLOW_END_TIMEOUT]);
+    put(a, "flow.end.forced", fs->ended[MON_FLOW_END_EVICTED]);
+    put(a, "flow.end.shutdown", fs->ended[MON_FLOW_END_SHUTDOWN]);
+    put(a, "flow.memuse", fs->memuse);
+    const struct mon_tcp_stats *ts = mon_ctx_tcp_stats(w->ctx);
+    put(a, "tcp.sessions", ts->sessions);
+    put(a, "tcp.midstream_pickups", ts->midstream);
+    put(a, "tcp.invalid_state", ts->invalid_state);
+    put(a, "tcp.pkt_out_of_window", ts->out_of_window);
+    put(a, "tcp.rst_out_of_window", ts->rst_out_of_window);
+    put(a, "tcp.retransmissions", ts->rexmit);
+    put(a, "tcp.overlap", ts->overlaps);
+    put(a, "tcp.overlap_diff_data", ts->overlap_diff);
+    put(a, "tcp.reassembly_gap", ts->gaps);
+    put(a, "tcp.reassembly_outrun", ts->outruns);
+    put(a, "tcp.memcap_hits", ts->memcap_hits);
+    put(a, "tcp.reassembly_memuse", ts->reasm_memuse);
+    if (w->app) {
+        const struct osprey_parsers_stats *ps = w->app;
+        put(a, "app_layer.flow.http", ps->flows[OSPREY_APP_HTTP]);
+        put(a, "app_layer.flow.dns", ps->flows[OSPREY_APP_DNS]);
+        put(a, "app_layer.flow.tls", ps->flows[OSPREY_APP_TLS]);
+        put(a, "app_layer.flow.failed", ps->flows[OSPREY_APP_FAILED]);
+        put(a, "app_layer.tx.http", ps->http_requests);
+        put(a, "app_layer.tx.dns", ps->dns_messages);
+        put(a, "app_layer.tx.tls", ps->tls_handshakes);
+    }
+    put(a, "detect.alert", w->alerts);
+}
+
+void osprey_emit_stats(struct osprey_emit *e, const struct osprey_stats_src *src, int n)
+{
+    if (!e->eve || !e->eve_stats)
+        return;
+    e->t_last_stats = osprey_now_s();
+    struct acc a = {.cap = 64 + MON_L__COUNT + MON_DE__COUNT};
+    a.st = calloc(a.cap, sizeof *a.st);
+    a.names = calloc(a.cap, sizeof *a.names);
+    if (!a.st || !a.names) {
+        osprey_log_drop(e->eve, "out of memory");
+    } else {
+        for (int i = 0; i < n; i++)
+            worker_stats(&a, &src[i]);
+        struct timeval tv;
+        gettimeofday(&tv, NULL);
+        uint64_t now_us = (uint64_t)tv.tv_sec * 1000000u + (uint64_t)tv.tv_usec;
+        osprey_emit_line(e->eve, osprey_eve_stats_line(now_us,
+                                                       (uint64_t)(e->t_last_stats - e->t_open),
+                                                       a.st, a.n));
+    }
+    free(a.st);
+    free(a.names);
+}

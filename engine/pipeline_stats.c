@@ -1,0 +1,31 @@
+/* pipeline_stats.c — a stats record from every worker of a pipeline (see pipeline.h). */
+#include <stdlib.h>
+
+#include "pipeline.h"
+#include "reload.h"
+
+void osprey_pipeline_stats(struct osprey_pipeline *pl)
+{
+    if (!pl->emit || !pl->w || pl->nworkers <= 0)
+        return;
+    struct osprey_stats_src *src = calloc((size_t)pl->nworkers, sizeof *src);
+    if (!src)
+        return;
+    int n = 0;
+    osprey_reload_lock(pl->reload); /* a worker's rules (w->dw) may be swapped by a reload */
+    for (int i = 0; i < pl->nworkers; i++) {
+        if (!pl->w[i].ctx || !pl->w[i].dw)
+            continue; /* open() failed before this worker was set up */
+        src[n].ctx = pl->w[i].ctx;
+        src[n].alerts = osprey_worker_alerts(&pl->w[i]); /* across reloads */
+        src[n].has_capture = pl->w[i].cap.live; /* live/inline: the kernel's counters */
+        src[n].kernel_packets = atomic_load(&pl->w[i].cap.kernel_packets);
+        src[n].kernel_drops = atomic_load(&pl->w[i].cap.kernel_drops);
+        src[n].app = pl->w[i].pw ? osprey_parsers_worker_stats(pl->w[i].pw) : NULL;
+        n++;
+    }
+    osprey_reload_unlock(pl->reload);
+    if (n == pl->nworkers)
+        osprey_emit_stats(pl->emit, src, n);
+    free(src);
+}

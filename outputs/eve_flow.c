@@ -1,0 +1,77 @@
+/* eve_flow.c — EVE "flow" records: one per flow when it ends, Suricata's keys and order. */
+#include <stdio.h>
+
+#include "eve_json.h"
+#include "osprey_outputs.h"
+
+static void tcp_object(struct jw *w, const struct osprey_eve_flow *f)
+{
+    char hex[3];
+    uint8_t all = f->tcp_flags_ts | f->tcp_flags_tc;
+    jw_open(w, "tcp");
+    snprintf(hex, sizeof hex, "%02x", all);
+    jw_str(w, "tcp_flags", hex);
+    snprintf(hex, sizeof hex, "%02x", f->tcp_flags_ts);
+    jw_str(w, "tcp_flags_ts", hex);
+    snprintf(hex, sizeof hex, "%02x", f->tcp_flags_tc);
+    jw_str(w, "tcp_flags_tc", hex);
+    /* Suricata lists the flags seen either way as booleans, in this order */
+    static const struct { uint8_t bit; const char *name; } names[] = {
+        {0x02, "syn"}, {0x01, "fin"}, {0x04, "rst"}, {0x08, "psh"},
+        {0x10, "ack"}, {0x20, "urg"}, {0x40, "ecn"}, {0x80, "cwr"},
+    };
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (all & names[i].bit)
+            jw_bool(w, names[i].name, true);
+    if (f->tcp_state)
+        jw_str(w, "state", f->tcp_state);
+    jw_close(w);
+}
+
+char *osprey_eve_flow_line(const struct osprey_eve_flow *f)
+{
+    struct jw w;
+    jw_init(&w);
+    jw_open(&w, NULL);
+    jw_time(&w, "timestamp", f->start_us);
+    jw_int(&w, "flow_id", (int64_t)(f->flow_id & INT64_MAX));
+    jw_str(&w, "event_type", "flow");
+    jw_str(&w, "src_ip", f->src_ip);
+    osprey_eve_jw_port(&w, "src_port", f->src_port);
+    jw_str(&w, "dest_ip", f->dest_ip);
+    osprey_eve_jw_port(&w, "dest_port", f->dest_port);
+    jw_str(&w, "proto", f->proto);
+    if (f->community_id)
+        jw_str(&w, "community_id", f->community_id);
+    if (f->icmp_type >= 0) {
+        jw_int(&w, "icmp_type", f->icmp_type);
+        jw_int(&w, "icmp_code", f->icmp_code);
+    }
+    if (f->response_icmp_type >= 0) {
+        jw_int(&w, "response_icmp_type", f->response_icmp_type);
+        jw_int(&w, "response_icmp_code", f->response_icmp_code);
+    }
+    if (f->ntunnels) {
+        jw_array(&w, "encapsulation");
+        for (uint32_t i = 0; i < f->ntunnels; i++)
+            jw_str(&w, NULL, f->tunnels[i]);
+        jw_array_end(&w);
+    }
+    if (f->app_proto)
+        jw_str(&w, "app_proto", f->app_proto);
+    jw_open(&w, "flow");
+    jw_int(&w, "pkts_toserver", (int64_t)f->pkts_toserver);
+    jw_int(&w, "pkts_toclient", (int64_t)f->pkts_toclient);
+    jw_int(&w, "bytes_toserver", (int64_t)f->bytes_toserver);
+    jw_int(&w, "bytes_toclient", (int64_t)f->bytes_toclient);
+    jw_time(&w, "start", f->start_us);
+    jw_time(&w, "end", f->end_us);
+    jw_int(&w, "age", (int64_t)((f->end_us - f->start_us) / 1000000u));
+    jw_str(&w, "state", f->state);
+    jw_str(&w, "reason", f->reason);
+    jw_bool(&w, "alerted", f->alerted);
+    jw_close(&w);
+    if (f->tcp)
+        tcp_object(&w, f);
+    return jw_finish(&w);
+}

@@ -1,0 +1,22 @@
+/* eve_json.h — helpers the EVE record files share (private to outputs/). */
+#ifndef OSPREY_EVE_JSON_H
+#define OSPREY_EVE_JSON_H
+
+#include <jansson.h>
+#include <stdint.h>
+
+#include "json_writer.h"
+#include "osprey_outputs.h"
+
+/* jansson (stats records): serialise o compactly in insertion order, append '\n', drop the
+ * reference. NULL = no memory (o may be NULL too). */
+char *osprey_eve_line(json_t *o);
+void osprey_eve_put_time(json_t *o, const char *key, uint64_t ts_us);
+
+/* The writer (every other record): a port key unless the protocol has none (-1). */
+void osprey_eve_jw_port(struct jw *w, const char *key, int port);
+/* The http/dns/tls object of app under its Suricata name ("http", …); nothing for none
+ * (eve_app.c). Returns the name or NULL. */
+const char *osprey_eve_app_write(struct jw *w, const struct osprey_eve_app *app);
+
+#endif

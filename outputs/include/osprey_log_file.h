@@ -1,0 +1,58 @@
+/* osprey_log_file.h — where an output's records go: a regular file or a Unix socket.
+ *
+ * Every output (eve.json, fast.log, unified2) writes whole records through this one
+ * interface. A record is handed over in one call and either lands whole or not at all:
+ *   - regular files: one write() per record; a short write (disk full) is undone by
+ *     truncating back to where the record began, so a reader never sees half a record;
+ *   - unix_stream: the record is sent whole (a connection that breaks mid-record is closed
+ *     and reopened for the next one); unix_dgram: one datagram per record.
+ * Records that could not be written are counted (osprey_log_lost), never fatal.
+ *
+ * Size limit and rollover (Snort's unified2 style): with `timestamped`, the file is
+ * PATH.<unix seconds> and a new one is started when the next record would pass `limit`.
+ * Reopen (SIGHUP): the file is closed and opened again under its name, so a log rotator can
+ * rename it first; records in flight are written whole to one file or the other.
+ * All calls are thread-safe: each file has its own lock.
+ */
+#ifndef OSPREY_LOG_FILE_H
+#define OSPREY_LOG_FILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum osprey_log_kind { OSPREY_LOG_REGULAR, OSPREY_LOG_UNIX_STREAM, OSPREY_LOG_UNIX_DGRAM };
+
+struct osprey_log_cfg {
+    const char *path;          /* file or socket path */
+    enum osprey_log_kind kind;
+    bool append;               /* regular: keep what is there (else truncate on first open) */
+    bool timestamped;          /* regular: write PATH.<seconds>, new name on each rollover */
+    uint64_t limit;            /* timestamped: bytes per file before a rollover; 0 = none */
+};
+
+struct osprey_log_file;
+
+/* Open; NULL with the reason in err (e.g. "/x/eve.json: Permission denied"). */
+struct osprey_log_file *osprey_log_open(const struct osprey_log_cfg *cfg, char *err,
+                                        size_t errlen);
+/* Write one whole record. 0, or -1 when it was lost (counted; the reason is kept for
+ * osprey_log_error). */
+int osprey_log_write(struct osprey_log_file *lf, const void *rec, size_t len);
+/* Count one record as lost without writing it (e.g. it could not be built: no memory). */
+void osprey_log_drop(struct osprey_log_file *lf, const char *why);
+/* Close and open again under the same name (a timestamped file starts a new name). 0, or -1
+ * (reason kept; records are counted as lost until a later reopen succeeds). */
+int osprey_log_reopen(struct osprey_log_file *lf);
+/* Records lost so far, and the reason of the last failure ("" if none). */
+uint64_t osprey_log_lost(struct osprey_log_file *lf);
+const char *osprey_log_error(struct osprey_log_file *lf, char *buf, size_t len);
+/* Records written, and the name of the file written now (timestamped: PATH.<seconds>). */
+uint64_t osprey_log_records(struct osprey_log_file *lf);
+const char *osprey_log_current(struct osprey_log_file *lf, char *buf, size_t len);
+void osprey_log_close(struct osprey_log_file *lf);
+
+/* "regular", "unix_stream", "unix_dgram" → kind; -1 for anything else. */
+int osprey_log_kind_parse(const char *s);
+
+#endif

@@ -1,0 +1,242 @@
+/* log_file.c — whole records to a regular file or a Unix socket (see osprey_log_file.h). */
+#include "osprey_log_file.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+struct osprey_log_file {
+    pthread_mutex_t lock;
+    enum osprey_log_kind kind;
+    bool append, timestamped;
+    uint64_t limit;
+    int fd;                  /* -1 while closed (a failed open or a broken socket) */
+    bool opened_once;        /* append is only about the first open: a reopen never truncates */
+    uint64_t size;           /* bytes in the current file */
+    uint64_t last_stamp;     /* timestamped: the seconds in the current name */
+    uint64_t lost, records;
+    char err[4400];
+    char path[4096];
+    char current[4200];
+};
+
+int osprey_log_kind_parse(const char *s)
+{
+    if (!s || !strcmp(s, "regular") || !strcmp(s, "file"))
+        return OSPREY_LOG_REGULAR;
+    if (!strcmp(s, "unix_stream"))
+        return OSPREY_LOG_UNIX_STREAM;
+    if (!strcmp(s, "unix_dgram"))
+        return OSPREY_LOG_UNIX_DGRAM;
+    return -1;
+}
+
+static void set_err(struct osprey_log_file *lf, const char *what, int e)
+{
+    snprintf(lf->err, sizeof lf->err, "%s: %s", what, strerror(e));
+}
+
+static int open_socket(struct osprey_log_file *lf)
+{
+    struct sockaddr_un sa = {.sun_family = AF_UNIX};
+    if (strlen(lf->path) >= sizeof sa.sun_path) {
+        snprintf(lf->err, sizeof lf->err, "%s: socket path too long", lf->path);
+        return -1;
+    }
+    strcpy(sa.sun_path, lf->path);
+    int type = lf->kind == OSPREY_LOG_UNIX_DGRAM ? SOCK_DGRAM : SOCK_STREAM;
+    int fd = socket(AF_UNIX, type | SOCK_CLOEXEC, 0);
+    if (fd < 0 || connect(fd, (struct sockaddr *)&sa, sizeof sa) != 0) {
+        set_err(lf, lf->path, errno);
+        if (fd >= 0)
+            close(fd);
+        return -1;
+    }
+    snprintf(lf->current, sizeof lf->current, "%s", lf->path);
+    lf->fd = fd;
+    return 0;
+}
+
+/* Open the regular file: PATH, or PATH.<seconds> for a timestamped one (never an old name). */
+static int open_regular(struct osprey_log_file *lf)
+{
+    int flags = O_WRONLY | O_CREAT | O_CLOEXEC;
+    if (lf->timestamped) {
+        uint64_t now = (uint64_t)time(NULL);
+        lf->last_stamp = now > lf->last_stamp ? now : lf->last_stamp + 1;
+        snprintf(lf->current, sizeof lf->current, "%s.%llu", lf->path,
+                 (unsigned long long)lf->last_stamp);
+        flags |= O_APPEND;
+    } else {
+        snprintf(lf->current, sizeof lf->current, "%s", lf->path);
+        flags |= (lf->append || lf->opened_once) ? O_APPEND : O_TRUNC;
+    }
+    int fd = open(lf->current, flags, 0640);
+    if (fd < 0) {
+        set_err(lf, lf->current, errno);
+        return -1;
+    }
+    struct stat st;
+    lf->size = fstat(fd, &st) == 0 ? (uint64_t)st.st_size : 0;
+    lf->fd = fd;
+    lf->opened_once = true;
+    return 0;
+}
+
+static int open_locked(struct osprey_log_file *lf)
+{
+    return lf->kind == OSPREY_LOG_REGULAR ? open_regular(lf) : open_socket(lf);
+}
+
+static void close_locked(struct osprey_log_file *lf)
+{
+    if (lf->fd >= 0)
+        close(lf->fd);
+    lf->fd = -1;
+}
+
+struct osprey_log_file *osprey_log_open(const struct osprey_log_cfg *cfg, char *err,
+                                        size_t errlen)
+{
+    struct osprey_log_file *lf = calloc(1, sizeof *lf);
+    if (!lf) {
+        snprintf(err, errlen, "%s: out of memory", cfg->path);
+        return NULL;
+    }
+    pthread_mutex_init(&lf->lock, NULL);
+    lf->kind = cfg->kind;
+    lf->append = cfg->append;
+    lf->timestamped = cfg->timestamped && cfg->kind == OSPREY_LOG_REGULAR;
+    lf->limit = lf->timestamped ? cfg->limit : 0;
+    lf->fd = -1;
+    snprintf(lf->path, sizeof lf->path, "%s", cfg->path);
+    if (open_locked(lf) < 0) {
+        snprintf(err, errlen, "%s", lf->err);
+        pthread_mutex_destroy(&lf->lock);
+        free(lf);
+        return NULL;
+    }
+    return lf;
+}
+
+/* Write all of buf; on failure undo what part of it reached a regular file. */
+static int write_whole(struct osprey_log_file *lf, const void *rec, size_t len)
+{
+    if (lf->kind == OSPREY_LOG_UNIX_DGRAM) {
+        ssize_t n = send(lf->fd, rec, len, MSG_NOSIGNAL);
+        if (n == (ssize_t)len)
+            return 0;
+        set_err(lf, lf->current, n < 0 ? errno : EMSGSIZE);
+        return -1;
+    }
+    size_t done = 0;
+    while (done < len) {
+        ssize_t n = lf->kind == OSPREY_LOG_REGULAR
+                        ? write(lf->fd, (const char *)rec + done, len - done)
+                        : send(lf->fd, (const char *)rec + done, len - done, MSG_NOSIGNAL);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            set_err(lf, lf->current, n < 0 ? errno : ENOSPC);
+            break;
+        }
+        done += (size_t)n;
+    }
+    if (done == len)
+        return 0;
+    if (lf->kind == OSPREY_LOG_REGULAR) {
+        /* half a record is worse than none: cut the file back to where it began */
+        if (done && ftruncate(lf->fd, (off_t)lf->size) != 0)
+            set_err(lf, lf->current, errno);
+    } else if (done) {
+        close_locked(lf); /* the peer got a partial record: start a fresh connection */
+    }
+    return -1;
+}
+
+int osprey_log_write(struct osprey_log_file *lf, const void *rec, size_t len)
+{
+    int rc = -1;
+    pthread_mutex_lock(&lf->lock);
+    if (lf->limit && lf->size && lf->size + len > lf->limit) {
+        close_locked(lf); /* rollover: this record starts the next file */
+        open_locked(lf);
+    }
+    if (lf->fd < 0 && lf->kind != OSPREY_LOG_REGULAR)
+        open_locked(lf); /* a socket whose reader went away: try again */
+    if (lf->fd >= 0 && write_whole(lf, rec, len) == 0) {
+        lf->size += len;
+        lf->records++;
+        rc = 0;
+    } else {
+        lf->lost++;
+    }
+    pthread_mutex_unlock(&lf->lock);
+    return rc;
+}
+
+void osprey_log_drop(struct osprey_log_file *lf, const char *why)
+{
+    pthread_mutex_lock(&lf->lock);
+    lf->lost++;
+    snprintf(lf->err, sizeof lf->err, "%s", why);
+    pthread_mutex_unlock(&lf->lock);
+}
+
+int osprey_log_reopen(struct osprey_log_file *lf)
+{
+    pthread_mutex_lock(&lf->lock);
+    close_locked(lf);
+    int rc = open_locked(lf);
+    pthread_mutex_unlock(&lf->lock);
+    return rc;
+}
+
+uint64_t osprey_log_lost(struct osprey_log_file *lf)
+{
+    pthread_mutex_lock(&lf->lock);
+    uint64_t n = lf->lost;
+    pthread_mutex_unlock(&lf->lock);
+    return n;
+}
+
+uint64_t osprey_log_records(struct osprey_log_file *lf)
+{
+    pthread_mutex_lock(&lf->lock);
+    uint64_t n = lf->records;
+    pthread_mutex_unlock(&lf->lock);
+    return n;
+}
+
+const char *osprey_log_error(struct osprey_log_file *lf, char *buf, size_t len)
+{
+    pthread_mutex_lock(&lf->lock);
+    snprintf(buf, len, "%s", lf->err);
+    pthread_mutex_unlock(&lf->lock);
+    return buf;
+}
+
+const char *osprey_log_current(struct osprey_log_file *lf, char *buf, size_t len)
+{
+    pthread_mutex_lock(&lf->lock);
+    snprintf(buf, len, "%s", lf->current);
+    pthread_mutex_unlock(&lf->lock);
+    return buf;
+}
+
+void osprey_log_close(struct osprey_log_file *lf)
+{
+    if (!lf)
+        return;
+    close_locked(lf);
+    pthread_mutex_destroy(&lf->lock);
+    free(lf);
+}
