@@ -1,0 +1,183 @@
+"""Daemon life: -D detaches once set up and writes the pid file, logs go to the configured
+file, a second instance with the same pid file refuses, SIGTERM drains the packets in hand,
+ends every flow, removes the pid file and exits 0; SIGHUP reopens the log files; a stale pid
+file is replaced."""
+import os
+import re
+import signal
+import subprocess
+import time
+
+import pytest
+
+from conftest import binary, run
+from test_reload_helpers import BATCH, FifoOsprey, rule, udp_frames, wait_for
+
+A, B = b"..AAAA..", b"..BBBB.."
+
+
+@pytest.fixture
+def stream(tmp_path):
+    made = []
+
+    def _make(rules, *args, **kw):
+        o = FifoOsprey(tmp_path, rules, *args, **kw)
+        made.append(o)
+        return o
+    yield _make
+    for o in made:
+        o.kill()
+        pid = getattr(o, "daemon_pid", None)
+        if pid and gone(pid) is False:
+            os.kill(pid, signal.SIGKILL)
+
+
+def gone(pid):
+    """True once pid has exited (a zombie waiting for init counts as exited)."""
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            return re.search(r"^State:\s+Z", f.read(), re.M) is not None
+    except FileNotFoundError:
+        return True
+
+
+def test_daemon_pid_file_log_file_and_sigterm(stream, tmp_path):
+    pidfile = tmp_path / "osprey.pid"
+    o = stream(rule(1, "AAAA") + "\n", "--pidfile", str(pidfile),
+               "--set", "logging.outputs.file.enabled=yes",
+               "--set", "logging.default-log-level=info", daemon=True)
+    rc, err = o.wait_parent()  # the starting process returns once the daemon runs
+    assert rc == 0, err
+    pid = int(pidfile.read_text())
+    o.daemon_pid = pid
+    assert pid != o.proc.pid and not gone(pid)
+    log = o.logdir / "osprey.log"
+    assert re.search(rf"<notice> running as a daemon, pid {pid}$", log.read_text(), re.M)
+
+    # a second instance with the same pid file refuses, naming the running one
+    other = tmp_path / "other.pcap"
+    other.write_bytes(b"")
+    second = run([binary("osprey"), "-r", str(other), "-S", str(o.rules), "-l",
+                  str(tmp_path), "--pidfile", str(pidfile), "-D"], check=False)
+    assert second.returncode == 1
+    assert f"pid file {pidfile} names process {pid}, which is running" in second.stderr
+    assert int(pidfile.read_text()) == pid
+
+    o.write(udp_frames(BATCH, [A, B]))
+    o.wait_processed(BATCH)
+    os.kill(pid, signal.SIGTERM)
+    # the daemon is blocked reading the pipe: the next batch is processed, then it stops
+    o.write(udp_frames(BATCH, [A, B], start_port=30000))
+    wait_for(lambda: gone(pid), 60, "the daemon to exit")
+    os.close(o.fd)
+    o.fd = None
+    o.check_sanitizers()
+    assert not pidfile.exists()
+    assert not o.sock.exists()
+    text = log.read_text()
+    assert "<notice> stopping: finishing the packets in hand" in text
+    assert re.search(r"<info> exiting with status 0$", text, re.M), text
+    alerts = o.alerts()
+    assert sorted(a["pcap_cnt"] for a in alerts) == list(range(1, 2 * BATCH + 1, 2))
+    # every flow ended at the stop and its record was written (64 frames, 64 flows)
+    import json
+    recs = [json.loads(l) for l in (o.logdir / "eve.json").read_text().splitlines()]
+    flows = [r for r in recs if r["event_type"] == "flow"]
+    assert len(flows) == 2 * BATCH
+    assert {r["flow"]["reason"] for r in flows} == {"shutdown"}
+
+
+def test_sighup_reopens_log_files(stream, tmp_path):
+    o = stream(rule(1, "AAAA") + "\n", "--set", "logging.outputs.file.enabled=yes")
+    o.write(udp_frames(BATCH, [A, B]))
+    o.wait_processed(BATCH)
+    log, eve = o.logdir / "osprey.log", o.logdir / "eve.json"
+    os.rename(log, o.logdir / "osprey.log.1")   # what logrotate does
+    os.rename(eve, o.logdir / "eve.json.1")
+    os.kill(o.proc.pid, signal.SIGHUP)
+    o.write(udp_frames(BATCH, [A, B], start_port=30000))   # seen after this batch
+    o.wait_processed(2 * BATCH)
+    o.write(udp_frames(BATCH, [A, B], start_port=40000))
+    rc, out, err = o.close()
+    assert rc == 0, err
+    old = (o.logdir / "osprey.log.1").read_text()
+    assert "<notice> SIGHUP: reopening the log files" in old
+    assert log.exists()
+    assert "<info>" not in old + log.read_text()  # below logging.default-log-level: notice
+    assert sorted(a["pcap_cnt"] for a in o.alerts()) == list(range(2 * BATCH + 1, 3 * BATCH + 1, 2))
+
+
+def test_stale_pid_file_is_replaced_and_removed(tmp_path):
+    dead = subprocess.Popen(["true"])
+    dead.wait()
+    pidfile = tmp_path / "osprey.pid"
+    pidfile.write_text(f"{dead.pid}\n")
+    pcap = tmp_path / "t.pcap"
+    from test_reload_helpers import pcap_header, pcap_records
+    pcap.write_bytes(pcap_header() + pcap_records(udp_frames(3, [A])))
+    rules = tmp_path / "r.rules"
+    rules.write_text(rule(1, "AAAA") + "\n")
+    p = run([binary("osprey"), "-r", str(pcap), "-S", str(rules), "-l", str(tmp_path),
+             "--pidfile", str(pidfile)])
+    assert f"pid file {pidfile} named process {dead.pid}, which is gone: replacing it" in p.stderr
+    assert "osprey: 3 packets" in p.stdout
+    assert not pidfile.exists()
+
+
+def test_daemon_needs_a_packet_mode(tmp_path):
+    p = run([binary("osprey"), "-D", "--dump-config"], check=False)
+    assert p.returncode == 2
+    assert "-D needs a packet mode" in p.stderr
+
+
+def test_unwritable_log_file_is_a_clear_error(tmp_path):
+    pcap = tmp_path / "t.pcap"
+    pcap.write_bytes(b"")
+    p = run([binary("osprey"), "-r", str(pcap), "-l", str(tmp_path),
+             "--set", "logging.outputs.file.enabled=yes",
+             "--set", f"logging.outputs.file.filename={tmp_path}/no/such/dir/o.log"], check=False)
+    assert p.returncode == 1
+    assert f"logging.outputs.file: {tmp_path}/no/such/dir/o.log: No such file or directory" \
+        in p.stderr
+
+
+def test_daemon_with_relative_paths_reloads_from_its_start_directory(stream, tmp_path):
+    """-D leaves its start directory: relative -S/-l/-r/--pidfile and relative paths in the
+    configuration still name the same files, at start and on a reload."""
+    (tmp_path / "my.classification").write_text("config classification: odd,Odd Traffic,2\n")
+    (tmp_path / "etc").mkdir()  # the default reference/threshold files, relative: etc/...
+    (tmp_path / "etc" / "reference.config").write_text("")
+    (tmp_path / "etc" / "threshold.config").write_text("")
+    o = stream(rule(1, "AAAA") + "\n", "--pidfile", "osprey.pid", "--set",
+               "classification-file=my.classification", daemon=True, relative=True)
+    rc, err = o.wait_parent()
+    assert rc == 0, err
+    pid = int((tmp_path / "osprey.pid").read_text())
+    o.daemon_pid = pid
+    assert os.readlink(f"/proc/{pid}/cwd") == "/"
+    o.write(udp_frames(BATCH, [A, B]))
+    o.wait_processed(BATCH)
+    o.rules.write_text(rule(1, "AAAA") + "\n" + rule(2, "BBBB")[:-1] + " classtype:odd;)\n")
+    os.kill(pid, signal.SIGUSR2)
+    wait_for(lambda: o.stats()["reload"]["reloads"] == 1, what="the reload")
+    o.write(udp_frames(BATCH, [A, B], start_port=30000))
+    o.wait_processed(2 * BATCH)
+    os.kill(pid, signal.SIGTERM)
+    o.write(udp_frames(BATCH, [b"-"], start_port=40000))
+    wait_for(lambda: gone(pid), 60, "the daemon to exit")
+    o.check_sanitizers()
+    b = [a for a in o.alerts() if a["alert"]["signature_id"] == 2]
+    assert [a["pcap_cnt"] for a in b] == list(range(BATCH + 2, 2 * BATCH + 1, 2))
+    assert {a["alert"]["category"] for a in b} == {"Odd Traffic"}
+    assert not (tmp_path / "osprey.pid").exists()
+
+
+def test_failed_start_leaves_no_pid_file(tmp_path):
+    pidfile = tmp_path / "osprey.pid"
+    pcap = tmp_path / "t.pcap"
+    pcap.write_bytes(b"")
+    p = run([binary("osprey"), "-r", str(pcap), "-S", str(tmp_path / "missing.rules"),
+             "-l", str(tmp_path), "--pidfile", str(pidfile), "-D"], check=False)
+    assert p.returncode == 1  # the starting command reports the daemon's failure
+    assert "missing.rules" in p.stderr
+    assert not pidfile.exists()
