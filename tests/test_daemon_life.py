@@ -11,34 +11,13 @@ import time
 import pytest
 
 from conftest import binary, run
-from test_reload_helpers import BATCH, FifoOsprey, rule, udp_frames, wait_for
+from test_reload_helpers import BATCH, FifoOsprey, gone, rule, stream, udp_frames, wait_for  # noqa: F401 (stream: fixture)
 
 A, B = b"..AAAA..", b"..BBBB.."
 
 
-@pytest.fixture
-def stream(tmp_path):
-    made = []
-
-    def _make(rules, *args, **kw):
-        o = FifoOsprey(tmp_path, rules, *args, **kw)
-        made.append(o)
-        return o
-    yield _make
-    for o in made:
-        o.kill()
-        pid = getattr(o, "daemon_pid", None)
-        if pid and gone(pid) is False:
-            os.kill(pid, signal.SIGKILL)
 
 
-def gone(pid):
-    """True once pid has exited (a zombie waiting for init counts as exited)."""
-    try:
-        with open(f"/proc/{pid}/status") as f:
-            return re.search(r"^State:\s+Z", f.read(), re.M) is not None
-    except FileNotFoundError:
-        return True
 
 
 def test_daemon_pid_file_log_file_and_sigterm(stream, tmp_path):

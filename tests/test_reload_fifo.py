@@ -8,22 +8,11 @@ import signal
 
 import pytest
 
-from test_reload_helpers import BATCH, FifoOsprey, rule, udp_frames, wait_for
+from test_reload_helpers import BATCH, FifoOsprey, rule, stream, udp_frames, wait_for  # noqa: F401 (stream: fixture)
 
 A, B = b"..AAAA..", b"..BBBB.."
 
 
-@pytest.fixture
-def stream(tmp_path):
-    made = []
-
-    def _make(rules, *args, **kw):
-        o = FifoOsprey(tmp_path, rules, *args, **kw)
-        made.append(o)
-        return o
-    yield _make
-    for o in made:
-        o.kill()
 
 
 def by_sid(alerts):

@@ -6,6 +6,7 @@ Nothing here is a test; test_reload_*.py and test_daemon_*.py use it.
 """
 import errno
 import json
+import re
 import os
 import signal
 import socket
@@ -177,6 +178,9 @@ class FifoOsprey:
         if self.proc.poll() is None:
             self.proc.send_signal(signal.SIGKILL)
             self.proc.wait()
+        pid = getattr(self, "daemon_pid", None)  # set by tests that start osprey with -D
+        if pid and not gone(pid):
+            os.kill(pid, signal.SIGKILL)
 
     def alerts(self):
         eve = self.logdir / "eve.json"
@@ -187,3 +191,27 @@ class FifoOsprey:
 def rule(sid, content, msg=None):
     return (f'alert udp any any -> any any (msg:"{msg or "r" + str(sid)}"; '
             f'content:"{content}"; sid:{sid}; rev:1;)')
+
+
+def gone(pid):
+    """True once pid has exited (a zombie waiting for init counts as exited)."""
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            return re.search(r"^State:\s+Z", f.read(), re.M) is not None
+    except FileNotFoundError:
+        return True
+
+
+@pytest.fixture
+def stream(tmp_path):
+    """Factory of FifoOsprey runs; each one made (and its daemon, with -D) is killed at the
+    end of the test."""
+    made = []
+
+    def _make(rules, *args, **kw):
+        o = FifoOsprey(tmp_path, rules, *args, **kw)
+        made.append(o)
+        return o
+    yield _make
+    for o in made:
+        o.kill()

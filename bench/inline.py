@@ -1,16 +1,17 @@
 #!/usr/bin/env python3
-"""Forwarding rate and added latency through `osprey --dpdk` (net_af_packet ports on veths),
-with no rules and with ET Open, against a plain kernel bridge between the same veths.
+"""Forwarding rate and added latency through osprey inline (`--af-packet-inline` and/or
+`--dpdk` with net_af_packet ports), with no rules and with ET Open, against a plain kernel
+bridge between the same veths.
 
-    sudo bench/inline_dpdk.py [--build build-rel] [--seconds 3] [--payload 64]
-                              [--rules FILE ...] [--lcore 1]
+    sudo bench/inline.py [--mode afpacket|dpdk|both] [--build build-rel] [--seconds 3]
+                         [--payload 64] [--threads 1] [--lcore 1] [--rules FILE ...]
 
-Topology, made anew for each mode: namespace A (10.88.0.1) — veth — namespace M — veth —
-namespace B (10.88.0.2). M joins its two veth ends with a Linux bridge, or runs osprey with
-one net_af_packet port on each (copy-mode ips, one worker on --lcore). Latency: 1000 pings A→B
-(ICMP through the bridge or osprey both ways), min/avg/p99 round trip. Rate: UDP datagrams
-of --payload bytes sent from A as fast as one core can for --seconds; what B receives per
-second is the forwarding rate (loss = what did not arrive). Root only; prints a table.
+Topology, made anew for each row: namespace A (10.88.0.1) — veth — namespace M — veth —
+namespace B (10.88.0.2). M joins its two veth ends with a Linux bridge, or runs osprey on them
+(AF_PACKET rings with af-packet.threads workers; or DPDK, copy-mode ips, one worker on
+--lcore). Latency: 1000 pings A→B, min/avg/p99 round trip. Rate: UDP datagrams of --payload
+bytes sent from A as fast as one core can for --seconds (udp_flood.c, compiled on the fly);
+what B receives per second is the forwarding rate. Root only; prints a table.
 """
 import argparse
 import glob
@@ -73,25 +74,32 @@ class Topology:
         sh("ip", "link", "set", "br0", "up", ns=m)
 
 
-def start_osprey(args, topo, rules, tmp):
+def osprey_command(args, mode, topo, rules_args, tmp):
+    """The command line for one mode, and the DPDK file prefix to clean up (or None)."""
+    exe = os.path.join(args.build, "bin", "osprey")
+    if mode == "afpacket":
+        return [exe, "--af-packet-inline", f"{topo.ifs['m0']}:{topo.ifs['m1']}", "-k", "none",
+                "-l", tmp, *rules_args, "--set", f"af-packet.threads={args.threads}"], None
     prefix = f"obd{os.getpid()}"
-    rules_args = []
-    for r in rules:
-        rules_args += ["-S", r]
-    if not rules:
-        empty = os.path.join(tmp, "none.rules")
-        open(empty, "w").close()
-        rules_args = ["-S", empty]
     eal = ["--no-huge", "--no-pci", "-m", "512", f"--file-prefix={prefix}", "-l", str(args.lcore),
            "--no-telemetry", "--log-level=lib.eal:error",
            f"--vdev=net_af_packet0,iface={topo.ifs['m0']}",
            f"--vdev=net_af_packet1,iface={topo.ifs['m1']}"]
-    cmd = ["ip", "netns", "exec", topo.ns["m"], os.path.join(args.build, "bin", "osprey"),
-           "--dpdk", "-k", "none", "-l", tmp, *rules_args,
-           "--set", "dpdk.eal-args=[" + ",".join(eal) + "]",
-           "--set", "dpdk.interfaces=[net_af_packet0:net_af_packet1]"]
+    return [exe, "--dpdk", "-k", "none", "-l", tmp, *rules_args,
+            "--set", "dpdk.eal-args=[" + ",".join(eal) + "]",
+            "--set", "dpdk.interfaces=[net_af_packet0:net_af_packet1]"], prefix
+
+
+def start_osprey(args, mode, topo, rules, tmp):
+    if not rules:
+        empty = os.path.join(tmp, "none.rules")
+        open(empty, "w").close()
+        rules = [empty]
+    rules_args = [x for r in rules for x in ("-S", r)]
+    cmd, prefix = osprey_command(args, mode, topo, rules_args, tmp)
     out = open(os.path.join(tmp, "osprey.out"), "w+")
-    proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(["ip", "netns", "exec", topo.ns["m"], *cmd], stdout=out,
+                            stderr=subprocess.DEVNULL)
     deadline = time.time() + 300
     while time.time() < deadline:
         out.seek(0)
@@ -107,7 +115,8 @@ def start_osprey(args, topo, rules, tmp):
 def stop_osprey(proc, out, prefix):
     proc.send_signal(signal.SIGTERM)
     proc.wait(timeout=120)
-    subprocess.run(["rm", "-rf", f"/var/run/dpdk/{prefix}"])
+    if prefix:
+        subprocess.run(["rm", "-rf", f"/var/run/dpdk/{prefix}"])
     out.seek(0)
     return out.read()
 
@@ -135,53 +144,56 @@ def rate(topo, tool, seconds, payload):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--mode", choices=("afpacket", "dpdk", "both"), default="both")
     ap.add_argument("--build", default=os.path.join(ROOT, "build-rel"))
     ap.add_argument("--seconds", type=float, default=3.0)
     ap.add_argument("--payload", type=int, default=64)
-    ap.add_argument("--lcore", type=int, default=1)
+    ap.add_argument("--threads", type=int, default=1, help="AF_PACKET workers")
+    ap.add_argument("--lcore", type=int, default=1, help="DPDK worker lcore")
     corpus = os.environ.get("OSPREY_CORPUS", os.path.join(ROOT, "..", "shared", "corpus"))
     ap.add_argument("--rules", nargs="*", default=sorted(glob.glob(
         os.path.join(corpus, "rules", "et-open-suricata-4.0-2019-04", "*.rules"))))
     args = ap.parse_args()
     if os.geteuid() != 0:
-        sys.exit("inline_dpdk.py: needs root (network namespaces)")
+        sys.exit("inline.py: needs root (network namespaces)")
+    modes = ("afpacket", "dpdk") if args.mode == "both" else (args.mode,)
+    rows_wanted = [("kernel bridge", None, False)]
+    for m in modes:
+        rows_wanted += [(f"osprey {m}, no rules", m, False), (f"osprey {m}, ET Open", m, True)]
     with tempfile.TemporaryDirectory() as tmp:
-        tool = os.path.join(tmp, "inline_dpdk")
+        tool = os.path.join(tmp, "udp_flood")
         subprocess.run(["cc", "-O2", "-Wall", "-Wextra", "-Werror", "-o", tool,
-                        os.path.join(HERE, "inline_dpdk.c")], check=True)
+                        os.path.join(HERE, "udp_flood.c")], check=True)
         rows = []
-        for mode in ("kernel bridge", "osprey --dpdk, no rules", "osprey --dpdk, ET Open"):
+        for label, mode, et in rows_wanted:
             with Topology(os.getpid() % 10000) as topo:
-                summary = ""
-                if mode == "kernel bridge":
+                proc = None
+                if mode is None:
                     topo.bridge()
-                    proc = None
                 else:
-                    rules = args.rules if "ET" in mode else []
-                    proc, out, prefix = start_osprey(args, topo, rules, tmp)
+                    proc, out, prefix = start_osprey(args, mode, topo, args.rules if et else [],
+                                                     tmp)
                 lat = latency(topo)
                 offered, fwd, loss = rate(topo, tool, args.seconds, args.payload)
                 if proc:
-                    summary = stop_osprey(proc, out, prefix)
-                rows.append((mode, lat, offered, fwd, loss))
-                if summary:
-                    for line in summary.splitlines():
-                        if line.startswith("osprey: dpdk:"):
-                            print(f"  [{mode}] {line}")
+                    for line in stop_osprey(proc, out, prefix).splitlines():
+                        if line.startswith(("osprey: dpdk:", "osprey: inline", "osprey: worker")):
+                            print(f"  [{label}] {line}")
+                rows.append((label, lat, offered, fwd, loss))
         print(f"\n{'mode':28} {'rtt min/avg/p99 ms':>22} {'lost pings':>10} "
               f"{'offered pps':>12} {'forwarded pps':>14} {'loss':>6}")
         base = rows[0][1]
-        for mode, lat, offered, fwd, loss in rows:
+        for label, lat, offered, fwd, loss in rows:
             rtt = f"{lat[0]:.3f}/{lat[1]:.3f}/{lat[2]:.3f}" if lat else "-"
-            print(f"{mode:28} {rtt:>22} {lat[3] if lat else '-':>10} {offered:>12,.0f} "
+            print(f"{label:28} {rtt:>22} {lat[3] if lat else '-':>10} {offered:>12,.0f} "
                   f"{fwd:>14,.0f} {loss:>6.1%}")
-        for mode, lat, *_ in rows[1:]:
+        for label, lat, *_ in rows[1:]:
             if lat and base:
-                print(f"added latency ({mode}): {(lat[1] - base[1]) * 1000 / 2:.1f} us each way "
+                print(f"added latency ({label}): {(lat[1] - base[1]) * 1000 / 2:.1f} us each way "
                       f"(average round trip {lat[1]:.3f} ms vs {base[1]:.3f} ms)")
         print(f"({args.payload}-byte UDP payloads for {args.seconds:g} s; ET Open: "
-              f"{len(args.rules)} files; osprey on lcore {args.lcore}; this machine's other "
-              f"processes share its cores)")
+              f"{len(args.rules)} files; {args.threads} AF_PACKET worker(s), DPDK on lcore "
+              f"{args.lcore}; this machine's other processes share its cores)")
 
 
 if __name__ == "__main__":

@@ -1,8 +1,8 @@
-/* inline_dpdk.c — the UDP traffic of bench/inline_dpdk.py: a sender that sends small
+/* udp_flood.c — the UDP traffic of bench/inline.py: a sender that sends small
  * datagrams as fast as it can for a while, and a receiver that counts what arrives.
  *
- *   inline_dpdk send IP PORT SECONDS PAYLOAD_BYTES   → "sent N"
- *   inline_dpdk recv PORT IDLE_MS                    → "received N in S s"
+ *   udp_flood send IP PORT SECONDS PAYLOAD_BYTES   → "sent N"
+ *   udp_flood recv PORT IDLE_MS                    → "received N in S s"
  * The receiver waits up to 30 s for the first datagram and stops after IDLE_MS without one;
  * S runs from the first datagram to the last.
  */
@@ -31,7 +31,7 @@ static int do_send(const char *ip, int port, double secs, size_t len)
     struct sockaddr_in to = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
     if (fd < 0 || inet_pton(AF_INET, ip, &to.sin_addr) != 1 ||
         connect(fd, (struct sockaddr *)&to, sizeof to) != 0) {
-        perror("inline_dpdk send");
+        perror("udp_flood send");
         return 1;
     }
     char buf[2048] = {0};
@@ -63,7 +63,7 @@ static int do_recv(int port, int idle_ms)
     setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &big, sizeof big);
     struct sockaddr_in me = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
     if (fd < 0 || bind(fd, (struct sockaddr *)&me, sizeof me) != 0) {
-        perror("inline_dpdk recv");
+        perror("udp_flood recv");
         return 1;
     }
     printf("listening\n");
@@ -93,6 +93,6 @@ int main(int argc, char **argv)
         return do_send(argv[2], atoi(argv[3]), atof(argv[4]), (size_t)atoi(argv[5]));
     if (argc == 4 && strcmp(argv[1], "recv") == 0)
         return do_recv(atoi(argv[2]), atoi(argv[3]));
-    fprintf(stderr, "usage: inline_dpdk send IP PORT SECONDS PAYLOAD | recv PORT IDLE_MS\n");
+    fprintf(stderr, "usage: udp_flood send IP PORT SECONDS PAYLOAD | recv PORT IDLE_MS\n");
     return 2;
 }
