@@ -5,8 +5,9 @@ set -euo pipefail
 
 debs=(build-essential cmake ninja-build pkg-config
       libpcap-dev libyaml-dev libjansson-dev libhyperscan-dev libpcre2-dev
-      libmaxminddb-dev zlib1g-dev dpdk-dev libdpdk-dev
-      python3 python3-pip python3-venv clang libclang-rt-14-dev)
+      libmaxminddb-dev zlib1g-dev libssl-dev dpdk-dev libdpdk-dev
+      python3 python3-pip python3-venv clang libclang-rt-14-dev
+      iproute2 ethtool iputils-ping)  # live/inline tests: netns, veth, offloads, ping
 missing=()
 for p in "${debs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
@@ -21,7 +22,26 @@ fi
 
 # Python test tools: use the interpreter the tests will run with.
 PY=${PYTHON:-python3}
-if ! "$PY" -c 'import pytest, scapy, xdist' 2>/dev/null; then
-  echo "install-deps: installing pytest, pytest-xdist and scapy for $PY"
-  "$PY" -m pip install -q pytest pytest-xdist scapy 2>/dev/null || "$PY" -m pip install -q --break-system-packages pytest pytest-xdist scapy
+# cryptography: the TLS parser tests build real X.509 certificates.
+if ! "$PY" -c 'import pytest, scapy, xdist, cryptography' 2>/dev/null; then
+  echo "install-deps: installing pytest, pytest-xdist, scapy and cryptography for $PY"
+  "$PY" -m pip install -q pytest pytest-xdist scapy cryptography 2>/dev/null || "$PY" -m pip install -q --break-system-packages pytest pytest-xdist scapy cryptography
+fi
+
+# Output tests (tests/test_outputs_*.py): idstools reads unified2 back (idstools-u2json);
+# MaxMind's own test databases (shipped in the maxminddb source distribution) for GeoIP.
+if ! command -v idstools-u2json >/dev/null 2>&1; then
+  echo "install-deps: installing idstools for $PY"
+  "$PY" -m pip install -q idstools 2>/dev/null || "$PY" -m pip install -q --break-system-packages idstools
+fi
+GEO_DIR=${OSPREY_TEST_DATA:-/usr/local/share/osprey/test-data}
+if [ ! -f "$GEO_DIR/GeoIP2-City-Test.mmdb" ] || [ ! -f "$GEO_DIR/GeoLite2-ASN-Test.mmdb" ]; then
+  echo "install-deps: MaxMind test databases into $GEO_DIR"
+  tmp=$(mktemp -d)
+  "$PY" -m pip download -q --no-binary :all: --no-deps maxminddb==3.2.0 -d "$tmp"
+  tar xzf "$tmp"/maxminddb-3.2.0.tar.gz -C "$tmp"
+  $SUDO mkdir -p "$GEO_DIR"
+  $SUDO cp "$tmp"/maxminddb-3.2.0/tests/data/test-data/GeoIP2-City-Test.mmdb \
+           "$tmp"/maxminddb-3.2.0/tests/data/test-data/GeoLite2-ASN-Test.mmdb "$GEO_DIR"/
+  rm -rf "$tmp"
 fi
