@@ -15,6 +15,7 @@
 #include "mon_io.h"
 #include "osprey_config.h"
 #include "osprey_detect.h"
+#include "osprey_parsers.h"
 #include "preload.h"
 
 static double now(void)
@@ -51,8 +52,14 @@ static void pass(const char *name, const struct osprey_ruleset *rs,
     mon_engine_cfg_defaults(&cfg);
     struct mon_engine *eng = mon_engine_create(&cfg);
     struct osprey_detect *det = NULL;
+    struct osprey_parsers *parsers = NULL;
+    struct osprey_detect_opts o2 = *o;
     double t0 = now();
-    if (!eng || (rs && osprey_detect_build_opts(&det, eng, rs, NULL, o) != 0)) {
+    /* with rules, the app-layer parsers too: rules on HTTP/DNS/TLS buffers run under them */
+    if (eng && rs && osprey_parsers_define(eng, NULL, &parsers) != 0)
+        exit(1);
+    o2.parsers = parsers;
+    if (!eng || (rs && osprey_detect_build_opts(&det, eng, rs, NULL, &o2) != 0)) {
         fprintf(stderr, "bench-detect: cannot compile the rules\n");
         exit(1);
     }
@@ -61,6 +68,9 @@ static void pass(const char *name, const struct osprey_ruleset *rs,
     if (mon_engine_freeze(eng) != MON_OK || !(ctx = mon_ctx_create(eng, 0)))
         exit(1);
     uint64_t alerts = 0;
+    struct osprey_parsers_worker *pw = parsers ? osprey_parsers_attach(parsers, ctx) : NULL;
+    if (parsers && !pw)
+        exit(1);
     struct osprey_detect_worker *w = det ? osprey_detect_attach(det, ctx, count_alert, &alerts)
                                          : NULL;
     if (det && !w)
@@ -75,8 +85,12 @@ static void pass(const char *name, const struct osprey_ruleset *rs,
     }
     mon_flush(ctx);
     double t3 = now(), c3 = cpu();
+    struct osprey_detect_mem mem = {0};
+    if (w)
+        mem = *osprey_detect_worker_mem(w);
     mon_ctx_destroy(ctx);
     osprey_detect_worker_free(w);
+    osprey_parsers_worker_free(pw);
     double s = t3 - t2;
     printf("%-12s compile %8.1f ms  %9.0f pkt/s  %8.1f Mbit/s  alerts %llu", name,
            (t1 - t0) * 1e3, (double)n / s, (double)bytes * 8 / s / 1e6,
@@ -84,11 +98,16 @@ static void pass(const char *name, const struct osprey_ruleset *rs,
     printf("  cpu %.2f s (%.1f Mbit/s)", c3 - c2, (double)bytes * 8 / (c3 - c2) / 1e6);
     if (det) {
         const struct osprey_detect_stats *st = osprey_detect_stats(det);
-        printf("  rules %u compiled, UDEs %u for %u steps, fast patterns %u", st->compiled,
-               st->ude_nodes, st->option_nodes, st->fast_patterns);
+        printf("  rules %u compiled (%u packet, %u stream, %u app-layer), UDEs %u for %u "
+               "steps, fast patterns %u", st->compiled, st->packet_rules, st->stream_rules,
+               st->app_rules, st->ude_nodes, st->option_nodes, st->fast_patterns);
     }
+    if (det)
+        printf("  stream windows peak %.1f MiB (whole-stream copies would hold >= %.1f MiB)",
+               (double)mem.window_peak / 1048576, (double)mem.copy_peak / 1048576);
     printf("\n");
     osprey_detect_free(det);
+    osprey_parsers_free(parsers);
     mon_engine_destroy(eng);
 }
 

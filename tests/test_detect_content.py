@@ -13,8 +13,10 @@ def test_stream_content_alerts_once_with_the_rule_fields(tmp_path):
                'classtype:bad-unknown; sid:7; rev:3; metadata:a b, a c, d e;)')
     assert len(r.alerts) == 1
     a = r.alerts[0]
+    # the parsers saw HTTP: the alert carries the transaction and app_proto, as Suricata's
     assert list(a) == ["timestamp", "flow_id", "pcap_cnt", "event_type", "src_ip", "src_port",
-                       "dest_ip", "dest_port", "proto", "direction", "alert", "flow"]
+                       "dest_ip", "dest_port", "proto", "direction", "alert", "http",
+                       "app_proto", "flow"]
     assert (a["src_ip"], a["src_port"], a["dest_ip"], a["dest_port"], a["proto"]) == \
         ("10.0.0.2", 80, "10.0.0.1", 40000, "TCP")
     assert a["event_type"] == "alert" and a["direction"] == "to_client"
@@ -117,13 +119,13 @@ def test_pass_rule_stops_inspection_of_the_flow(tmp_path):
     assert [a["flow"]["src_port"] for a in r.alerts] == [40001]
 
 
-def test_app_layer_rules_are_rejected_with_a_message(tmp_path):
-    # the same verdict as osprey -T: app-layer protocols wait for the parsers
-    rules = ['alert http any any -> any any (msg:"h"; content:"uid"; sid:1;)',
+def test_rules_on_protocols_without_a_parser_are_rejected_with_a_message(tmp_path):
+    # the same verdict as osprey -T: only HTTP, DNS and TLS have parsers
+    rules = ['alert ftp any any -> any any (msg:"h"; content:"uid"; sid:1;)',
              rule('content:"uid=0";', sid=2)]
     r = detect(tmp_path, http_conv(), rules)
     assert r.sids == [2]
-    assert r.proc.stderr.endswith("t.rules:1: sid 1: unsupported protocol http\n")
+    assert r.proc.stderr.endswith("t.rules:1: sid 1: unsupported protocol ftp\n")
     assert "1 loaded, 1 compiled, 0 not compiled" in r.proc.stdout
 
 
@@ -164,11 +166,12 @@ def test_pcre_relative_backtracks_through_contents(tmp_path):
     assert r.sids == [1]
 
 
-def test_pcre_with_an_http_flag_is_rejected(tmp_path):
-    # rejected at load, with the same reason osprey -T gives
-    r = detect(tmp_path, http_conv(), [rule('content:"GET"; pcre:"/index/U";', sid=1)])
+def test_pcre_with_a_flag_for_a_buffer_not_filled_is_rejected(tmp_path):
+    # rejected at load, with the same reason osprey -T gives (K: the raw cookie)
+    r = detect(tmp_path, http_conv(), [rule('content:"GET"; pcre:"/index/K";', sid=1)])
     assert r.sids == []
-    assert "sid 1: unsupported option pcre: an HTTP buffer flag" in r.proc.stderr
+    assert ("sid 1: unsupported option pcre: an HTTP buffer flag for a buffer Osprey does not "
+            "fill yet") in r.proc.stderr
 
 
 # payload: "LEN" then a 2-byte big-endian length 0x0005, 5 bytes, then "END"; "n=0042;"
@@ -197,4 +200,20 @@ BYTES = b"LEN\x00\x05abcdeEND n=0042; m=2a"
 ])
 def test_byte_test_and_byte_jump(tmp_path, body, hit):
     r = detect(tmp_path, [udp(BYTES)], rule(body, proto="udp"))
+    assert r.sids == ([1] if hit else [])
+
+
+@pytest.mark.parametrize("payload,body,hit", [
+    # many candidates for the first content; the relative one after it is absent or late
+    (b"B" + b"A." * 400, 'content:"A"; content:"B"; distance:0;', False),
+    (b"A." * 400 + b"B", 'content:"A"; content:"B"; distance:0;', True),
+    (b"A." * 400 + b"B", 'content:"A"; content:"B"; distance:0; within:3;', True),
+    (b"A." * 400 + b"B", 'content:"A"; content:"B"; distance:0; within:1;', False),
+    # a negative distance brings the next search back before the match
+    (b"..B.X" + b"." * 30 + b"X", 'content:"X"; content:"B"; distance:-4; content:"X"; '
+     'distance:0;', True),
+    (b"..B.X" + b"." * 30 + b"X", 'content:"X"; content:"B"; distance:-2;', False),
+])
+def test_relative_retries_stop_when_the_rest_cannot_match(tmp_path, payload, body, hit):
+    r = detect(tmp_path, [udp(payload)], rule(body, proto="udp"))
     assert r.sids == ([1] if hit else [])

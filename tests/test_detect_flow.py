@@ -151,3 +151,20 @@ def test_ip_proto_and_sameip(tmp_path, opt, sids):
     pkts = [udp(b"u"), IP(src=CLI, dst=CLI) / ICMP() / Raw(b"i")]
     r = detect(tmp_path, pkts, rule(opt, proto="ip"))
     assert [a["pcap_cnt"] for a in r.alerts] == sids
+
+
+@pytest.mark.parametrize("opt,expect", [
+    # bytes each end sent by sequence numbers, SYN and FIN included: the client sends a SYN
+    # then "hello" (6 at the request), the server a SYN-ACK (1) then "welcome" (8)
+    ("stream_size:client,=,6;", [1]),
+    ("stream_size:client,>,6;", []),
+    ("stream_size:server,<,5;", [1]),          # the server has sent nothing but its SYN-ACK
+    ("stream_size:both,<=,6;", [1]),
+    ("stream_size:either,>,5;", [1]),
+    ("stream_size:both,>,5;", []),
+    ("stream_size:>=6,to_server;", [1]),       # Snort 3: the client's direction
+])
+def test_stream_size(tmp_path, opt, expect):
+    c = Conv().handshake().send(True, b"hello").send(False, b"welcome").close()
+    r = detect(tmp_path, c.pkts, rule(f'flow:to_server; dsize:>0; {opt}', sid=1))
+    assert r.sids == expect

@@ -99,7 +99,8 @@ def detect(tmp_path, packets, rules, *args, check=True, name="t", step=0.001):
     proc = run([binary("osprey"), "-r", str(pcap), "-S", str(rf), "-l", str(logdir), *args],
                check=check)
     eve = logdir / "eve.json"
-    alerts = [json.loads(l) for l in eve.read_text().splitlines()] if eve.exists() else []
+    recs = [json.loads(l) for l in eve.read_text().splitlines()] if eve.exists() else []
+    alerts = [r for r in recs if r["event_type"] == "alert"]  # eve.json also has flow, stats …
     return Result(proc, alerts)
 
 

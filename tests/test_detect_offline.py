@@ -22,7 +22,8 @@ def test_gpl_2100498_fires_on_testmyids(tmp_path):
     assert a["alert"]["category"] == "Potentially Bad Traffic" and a["alert"]["severity"] == 2
     assert (a["src_ip"], a["src_port"], a["direction"]) == ("217.160.0.187", 80, "to_client")
     assert a["pcap_cnt"] == 6
-    assert "rules: 43 loaded, 43 compiled, 0 not compiled" in r.proc.stdout
+    # 112: the file's HTTP rules run too since the parsers landed (43 before)
+    assert "rules: 112 loaded, 112 compiled, 0 not compiled" in r.proc.stdout
 
 
 RULES = [rule('content:"uid=0(root)";', sid=1),                    # stream
@@ -132,7 +133,7 @@ def test_dump_chains_shows_the_sharing(tmp_path):
     assert out.count("mpm stream") == 1 and out.count('fast pattern "uid=0(root)"') == 1
     assert out.count("header stream tcp any any -> any any") == 1
     assert "=> 1 rule" in out
-    assert "rules compiled 3 (packet 0, stream 3), not compiled 0" in out
+    assert "rules compiled 3 (packet 0, stream 3, app-layer 0), not compiled 0" in out
     # 5 steps per rule (mpm, pattern, header, flow, content run); sid 2 shares 4 of sid 1's,
     # sid 3 the first 2
     assert "UDE nodes 9 for 15 chain steps (sharing saves 6), fast patterns 1" in out

@@ -2,6 +2,7 @@
 (per rule and tracked address)."""
 import pytest
 
+from conftest import write_pcap
 from test_detect_helpers import CLI, SRV, Conv, detect, http_conv, rule, udp
 
 
@@ -98,10 +99,25 @@ def test_threshold_config(tmp_path, conf, expect):
     assert [a["pcap_cnt"] for a in r.alerts] == expect
 
 
-def test_rate_filter_is_reported_not_applied(tmp_path):
+@pytest.mark.parametrize("conf,expect", [
+    # more than 2 matches within 5 s: pass for 10 s; the window restarts after it
+    ("track by_rule, count 2, seconds 5, new_action pass, timeout 10", [1, 2, 6]),
+    ("track by_rule, count 2, seconds 5, new_action sdrop, timeout 10", [1, 2, 6]),
+    ("track by_rule, count 2, seconds 5, new_action alert, timeout 10", [1, 2, 3, 4, 5, 6]),
+    ("track by_rule, count 4, seconds 5, new_action pass, timeout 10", [1, 2, 3, 4, 6]),
+    # by_src: the fifth packet comes from another source, which has its own count
+    ("track by_src, count 2, seconds 5, new_action pass, timeout 10", [1, 2, 5, 6]),
+])
+def test_rate_filter(tmp_path, conf, expect):
     tc = tmp_path / "threshold.config"
-    tc.write_text("rate_filter gen_id 1, sig_id 1, track by_src, count 1, seconds 60, "
-                  "new_action drop, timeout 10\n")
-    r = detect(tmp_path, many(2), rule('content:"hit";', proto="udp"),
+    tc.write_text(f"rate_filter gen_id 1, sig_id 1, {conf}\n")
+    # one flow per packet (a pass ends only its own flow), at 0, 1, 2, 3, 4 and 20 s
+    pkts = [udp(b"hit", sport=6000 + i) for i in range(4)] + \
+        [udp(b"hit", src="10.0.0.9"), udp(b"hit", sport=6100)]
+    for p, t in zip(pkts, [0, 1, 2, 3, 4, 20]):
+        p.time = 1_600_000_000 + t
+    pcap = tmp_path / "rate.pcap"
+    write_pcap(pcap, pkts)
+    r = detect(tmp_path, pcap, rule('content:"hit";', proto="udp"),
                "--set", f"threshold-file={tc}")
-    assert len(r.alerts) == 2 and "rate_filter not applied" in r.proc.stderr
+    assert [a["pcap_cnt"] for a in r.alerts] == expect

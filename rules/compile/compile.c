@@ -11,6 +11,7 @@
 
 #include "detect_int.h"
 #include "intern.h"
+#include "osprey_parsers.h"
 #include "plan.h"
 #include "opt_eval.h"
 #include "registry.h"
@@ -47,9 +48,20 @@ int det_own(struct osprey_detect *d, void *p)
 static int note_node(struct osprey_detect *d, mon_event_t ev, mon_event_t parent,
                      const char *label)
 {
-    for (uint32_t i = d->nnodes; i > 0; i--) /* recent first: chains are defined in order */
-        if (d->nodes[i - 1].ev == ev)
-            return 0;
+    /* event ids are small and dense: a flag per id says whether it is noted already */
+    if (ev >= d->cap_noted) {
+        uint32_t cap = d->cap_noted ? d->cap_noted : 1024;
+        while (cap <= ev)
+            cap *= 2;
+        uint8_t *n = realloc(d->noted, cap);
+        if (!n)
+            return -1;
+        memset(n + d->cap_noted, 0, cap - d->cap_noted);
+        d->noted = n;
+        d->cap_noted = cap;
+    }
+    if (d->noted[ev])
+        return 0;
     if (d->nnodes == d->cap_nodes) {
         uint32_t cap = d->cap_nodes ? d->cap_nodes * 2 : 256;
         struct det_node *n = realloc(d->nodes, cap * sizeof *n);
@@ -62,6 +74,7 @@ static int note_node(struct osprey_detect *d, mon_event_t ev, mon_event_t parent
     if (!l)
         return -1;
     d->nodes[d->nnodes++] = (struct det_node){ev, parent, l};
+    d->noted[ev] = 1;
     return 0;
 }
 
@@ -100,13 +113,16 @@ static void key_set(struct buf *k, const void *ranges, uint32_t n, size_t each)
 }
 
 static const struct det_header *header_arg(struct compiler *c, const struct osprey_rule *r,
-                                           uint8_t kind, uint8_t proto)
+                                           const struct plan *pl)
 {
-    struct det_header h = {kind, proto, r->dir == OSPREY_DIR_BOTH, proto == 6 || proto == 17,
+    uint8_t proto = pl->proto;
+    struct det_header h = {pl->kind, pl->base, proto, r->dir == OSPREY_DIR_BOTH,
+                           proto == 6 || proto == 17 || pl->app,
                            r->src.addr, r->dst.addr, r->src.port, r->dst.port};
     struct buf k = {0};
     buf_put(&k, "H", 1);
     buf_put(&k, &h.kind, 1);
+    buf_put(&k, &h.base, 1);
     buf_put(&k, &h.proto, 1);
     buf_put(&k, &h.both, 1);
     key_set(&k, h.src->r, h.src->n, sizeof *h.src->r);
@@ -202,6 +218,9 @@ static const struct det_unit *unit_arg(struct compiler *c, const struct det_unit
     buf_put(&k, "U", 1);
     buf_put(&k, &u->type, 1);
     buf_put(&k, &u->kind, 1);
+    buf_put(&k, &u->base, 1);
+    buf_put(&k, &u->ob, 1);
+    buf_put(&k, &u->xf, sizeof u->xf); /* interned: the pointer is the identity */
     switch (u->type) {
     case DU_PAYLOAD:
         buf_put(&k, &u->n, sizeof u->n);
@@ -234,11 +253,22 @@ static const struct det_unit *unit_arg(struct compiler *c, const struct det_unit
         break;
     case DU_SAMEIP:
         break;
-    case DU_FLOWBITS:
-        buf_put(&k, &u->bits->op, 1);
-        buf_put(&k, &u->bits->join, 1);
-        buf_put(&k, &u->bits->n, sizeof u->bits->n);
-        buf_put(&k, u->bit_ids, u->bits->n * sizeof *u->bit_ids);
+    case DU_GEOIP:
+        buf_put(&k, u->geo, sizeof *u->geo);
+        break;
+    case DU_APPPROTO:
+        buf_put(&k, &u->app, 1);
+        buf_put(&k, &u->app_neg, 1);
+        break;
+    case DU_STREAMSIZE:
+        buf_put(&k, &u->cmp->flags, sizeof u->cmp->flags);
+        buf_put(&k, &u->cmp->op, sizeof u->cmp->op);
+        buf_put(&k, &u->cmp->lo, sizeof u->cmp->lo);
+        break;
+    case DU_BUFLEN:
+        buf_put(&k, &u->cmp->op, sizeof u->cmp->op);
+        buf_put(&k, &u->cmp->lo, sizeof u->cmp->lo);
+        buf_put(&k, &u->cmp->hi, sizeof u->cmp->hi);
         break;
     }
     const struct det_unit *a = NULL;
@@ -328,6 +358,62 @@ static void rule_meta(struct det_rule *dr)
     }
 }
 
+/* Suricata's default action-order: pass, drop, reject, alert. */
+static uint8_t order_action(enum osprey_rule_action a)
+{
+    switch (a) {
+    case OSPREY_ACTION_PASS:
+        return DO_PASS;
+    case OSPREY_ACTION_DROP:
+    case OSPREY_ACTION_SDROP:
+    case OSPREY_ACTION_BLOCK:
+        return DO_DROP;
+    case OSPREY_ACTION_REJECT:
+    case OSPREY_ACTION_REJECTSRC:
+    case OSPREY_ACTION_REJECTDST:
+    case OSPREY_ACTION_REJECTBOTH:
+        return DO_REJECT;
+    default:
+        return DO_ALERT;
+    }
+}
+
+/* The commit barrier of one base event: max_chain + 1 always-true UDEs deep (see
+ * detect_int.h). Not listed by --dump-chains: it is no rule's. */
+static int define_barrier(struct compiler *c, uint8_t base)
+{
+    int64_t ev = c->d->base_ev[base];
+    for (uint32_t i = 0; i <= c->d->max_chain[base]; i++)
+        if ((ev = mon_define_event(c->eng, (mon_event_t)ev, det_barrier_filter, NULL)) < 0)
+            return -1;
+    c->d->barrier[base] = (mon_event_t)ev;
+    return 0;
+}
+
+/* The multi-event filter of one application buffer under one base event. */
+static struct det_mpm *app_mpm(struct osprey_detect *d, uint8_t base, uint8_t ob,
+                               const struct det_xform *xf)
+{
+    for (uint32_t i = 0; i < d->napp_mpm; i++) {
+        struct det_mpm *m = d->app_mpm[i];
+        if (m->base == base && m->ob == ob && m->xf == xf)
+            return m;
+    }
+    struct det_mpm **v = realloc(d->app_mpm, (d->napp_mpm + 1) * sizeof *v);
+    if (!v)
+        return NULL;
+    d->app_mpm = v;
+    struct det_mpm *m = calloc(1, sizeof *m);
+    if (!m)
+        return NULL;
+    m->kind = DK_APP;
+    m->base = base;
+    m->ob = ob;
+    m->xf = xf;
+    d->app_mpm[d->napp_mpm++] = m;
+    return m;
+}
+
 static int compile_rule(struct compiler *c, const struct osprey_rule *r)
 {
     struct osprey_detect *d = c->d;
@@ -339,19 +425,32 @@ static int compile_rule(struct compiler *c, const struct osprey_rule *r)
         free(pl.units);
         free(pl.items);
         free(pl.bits);
+        free(pl.conds);
+        free(pl.xbits);
+        free(pl.ints);
         return rc;
     }
-    static const char *const KIND[] = {"packet", "stream"};
-    mon_event_t base = pl.kind == DK_PKT ? MON_ON_PKT_IN : MON_ON_CONN_NEW_DATA;
+    mon_event_t base = d->base_ev[pl.base];
     int64_t parent = base;
     uint32_t len = 0;
     rc = -1;
     struct buf lb = {0};
     if (pl.fp) {
-        struct det_mpm *m = &d->mpm[pl.kind];
+        struct det_mpm *m = pl.kind == DK_APP ? app_mpm(d, pl.base, pl.fp_ob, pl.fp_xf)
+                                              : &d->mpm[pl.kind];
+        if (!m)
+            goto out;
         if (!m->defined) {
-            char l[64];
-            snprintf(l, sizeof l, "mpm %s (Hyperscan, all fast patterns)", KIND[pl.kind]);
+            char l[96];
+            if (pl.kind == DK_APP)
+                snprintf(l, sizeof l, "mpm %s %s%s (Hyperscan, all fast patterns)",
+                         det_base_name(pl.base),
+                         pl.fp_ob == DET_OB_RAW ? "payload"
+                                                : osprey_buf_name((enum osprey_buf)pl.fp_ob),
+                         pl.fp_xf ? " transformed" : "");
+            else
+                snprintf(l, sizeof l, "mpm %s (Hyperscan, all fast patterns)",
+                         det_base_name(pl.base));
             int64_t ev = define(c, base, det_mpm_filter, m, l);
             if (ev < 0)
                 goto out;
@@ -383,16 +482,17 @@ static int compile_rule(struct compiler *c, const struct osprey_rule *r)
         parent = m->ev[id];
         len += 2;
     }
-    const struct det_header *h = header_arg(c, r, pl.kind, pl.proto);
+    const struct det_header *h = header_arg(c, r, &pl);
     if (!h)
         goto out;
     if (!pl.fp) {
         /* no fast pattern: below the header dispatcher, which checks headers once per flow
          * direction instead of once per packet */
-        struct det_hdx *x = &d->hdx[pl.kind];
+        struct det_hdx *x = &d->hdx[pl.base];
         if (!x->defined) {
             char l[64];
-            snprintf(l, sizeof l, "headers %s (rules without a fast pattern)", KIND[pl.kind]);
+            snprintf(l, sizeof l, "headers %s (rules without a fast pattern)",
+                     det_base_name(pl.base));
             int64_t ev = define(c, base, det_hdx_filter, x, l);
             if (ev < 0)
                 goto out;
@@ -404,7 +504,7 @@ static int compile_rule(struct compiler *c, const struct osprey_rule *r)
     }
     lb.n = 0;
     char hl[64];
-    snprintf(hl, sizeof hl, "header %s %s ", KIND[pl.kind], r->proto);
+    snprintf(hl, sizeof hl, "header %s %s ", det_base_name(pl.base), r->proto);
     buf_puts(&lb, hl);
     buf_puts(&lb, r->src.addr_text ? r->src.addr_text : "any");
     buf_puts(&lb, " ");
@@ -419,7 +519,7 @@ static int compile_rule(struct compiler *c, const struct osprey_rule *r)
         if ((parent = define(c, (mon_event_t)parent, det_header_filter, (void *)h,
                              (char *)lb.p)) < 0)
             goto out;
-    } else if ((parent = hdx_child(c, &d->hdx[pl.kind], h, (char *)lb.p)) < 0) {
+    } else if ((parent = hdx_child(c, &d->hdx[pl.base], h, (char *)lb.p)) < 0) {
         goto out;
     }
     len++;
@@ -438,6 +538,7 @@ static int compile_rule(struct compiler *c, const struct osprey_rule *r)
     memset(dr, 0, sizeof *dr);
     dr->rule = r;
     dr->kind = pl.kind;
+    dr->base = pl.base;
     dr->idx = d->nrules;
     dr->leaf = (mon_event_t)parent;
     dr->chain_len = len;
@@ -458,13 +559,47 @@ static int compile_rule(struct compiler *c, const struct osprey_rule *r)
         dr->nbits = pl.nbits;
         pl.bits = NULL;
     }
+    if (pl.nconds) {
+        dr->conds = pl.conds;
+        dr->nconds = pl.nconds;
+        pl.conds = NULL;
+    }
+    if (pl.nxbits) {
+        dr->xbits = pl.xbits;
+        dr->nxbits = pl.nxbits;
+        pl.xbits = NULL;
+    }
+    if (pl.nints) {
+        dr->ints = pl.ints;
+        dr->nints = pl.nints;
+        pl.ints = NULL;
+    }
+    dr->order_action = order_action(r->action);
+    /* setters and readers of flowbits, xbits and flowint */
+    bool sets = dr->nbits > 0, reads = dr->nconds > 0;
+    for (uint32_t i = 0; i < dr->nxbits; i++) {
+        uint8_t op = dr->xbits[i].b->op;
+        sets |= op != BITS_ISSET && op != BITS_ISNOTSET;
+        reads |= op == BITS_ISSET || op == BITS_ISNOTSET;
+    }
+    for (uint32_t i = 0; i < dr->nints; i++) {
+        char op = dr->ints[i].arg->op[0];
+        sets |= (op == '=' && dr->ints[i].arg->op[1] == 0) || op == '+' || op == '-';
+        reads |= !((op == '=' && dr->ints[i].arg->op[1] == 0) || op == '+' || op == '-');
+    }
+    dr->order_bits = sets ? (reads ? DOB_SET_READ : DOB_SET) : (reads ? DOB_READ : DOB_NONE);
+    if (len > d->max_chain[pl.base])
+        d->max_chain[pl.base] = len;
+    d->base_rules[pl.base]++;
     d->nrules++;
     d->stats.compiled++;
     d->stats.option_nodes += len;
     if (pl.kind == DK_PKT)
         d->stats.packet_rules++;
-    else
+    else if (pl.kind == DK_STREAM)
         d->stats.stream_rules++;
+    else
+        d->stats.app_rules++;
     rc = 0;
 out:
     if (rc < 0 && c->diag)
@@ -474,6 +609,9 @@ out:
     free(pl.units);
     free(pl.items);
     free(pl.bits);
+    free(pl.conds);
+    free(pl.xbits);
+    free(pl.ints);
     return rc;
 }
 
@@ -502,9 +640,37 @@ int osprey_detect_build_opts(struct osprey_detect **out, struct mon_engine *eng,
     }
     for (int k = 0; k < DK__COUNT; k++) {
         d->mpm[k].kind = (uint8_t)k;
-        d->hdx[k].kind = (uint8_t)k;
+        d->mpm[k].base = (uint8_t)k;
     }
     d->mpm[DK_STREAM].streaming = opts && opts->stream_mpm == OSPREY_STREAM_MPM_STREAM;
+    for (int b = 0; b < DB__COUNT; b++) {
+        d->hdx[b].base = (uint8_t)b;
+        d->hdx[b].kind = det_kind_of((uint8_t)b);
+    }
+    d->base_ev[DB_PKT] = MON_ON_PKT_IN;
+    d->base_ev[DB_STREAM] = MON_ON_CONN_NEW_DATA;
+    d->parsers = opts ? opts->parsers : NULL;
+    if (opts && opts->geoip_database && opts->geoip_database[0]) {
+        char err[4400];
+        if (!(d->geoip = osprey_geoip_open(opts->geoip_database, err, sizeof err))) {
+            if (diag)
+                fprintf(diag, "osprey: geoip-database: %s\n", err);
+            free(d->rules);
+            free(d);
+            return -1;
+        }
+    }
+    if (d->parsers) {
+        const struct osprey_parser_events *pe = osprey_parsers_events(d->parsers);
+        d->base_ev[DB_HTTP_REQUEST] = pe->http_request;
+        d->base_ev[DB_HTTP_REQUEST_BODY] = pe->http_request_body;
+        d->base_ev[DB_HTTP_RESPONSE] = pe->http_response;
+        d->base_ev[DB_HTTP_RESPONSE_BODY] = pe->http_response_body;
+        d->base_ev[DB_DNS_QUERY] = pe->dns_query;
+        d->base_ev[DB_TLS_CLIENT_HELLO] = pe->tls_client_hello;
+        d->base_ev[DB_TLS_SERVER_HELLO] = pe->tls_server_hello;
+        d->base_ev[DB_TLS_CERTIFICATE] = pe->tls_certificate;
+    }
     struct compiler c = {d, eng, {0}, diag};
     int rc = 0;
     for (size_t i = 0; i < n && rc == 0; i++) {
@@ -515,11 +681,18 @@ int osprey_detect_build_opts(struct osprey_detect **out, struct mon_engine *eng,
         rc = compile_rule(&c, r);
     }
     intern_free(&c.args);
+    for (int b = 0; b < DB__COUNT && rc == 0; b++)
+        if (d->base_rules[b])
+            rc = define_barrier(&c, (uint8_t)b);
     if (rc == 0)
         rc = det_threshold_config(d, diag);
     for (int k = 0; k < DK__COUNT && rc == 0; k++) {
         rc = det_mpm_compile(&d->mpm[k], diag);
         d->stats.fast_patterns += d->mpm[k].n;
+    }
+    for (uint32_t i = 0; i < d->napp_mpm && rc == 0; i++) {
+        rc = det_mpm_compile(d->app_mpm[i], diag);
+        d->stats.fast_patterns += d->app_mpm[i]->n;
     }
     if (rc < 0) {
         osprey_detect_free(d);
@@ -537,21 +710,36 @@ void osprey_detect_free(struct osprey_detect *d)
 {
     if (!d)
         return;
-    for (int k = 0; k < DK__COUNT; k++) {
+    osprey_geoip_close(d->geoip);
+    for (int k = 0; k < DK__COUNT; k++)
         det_mpm_free(&d->mpm[k]);
-        free(d->hdx[k].hdr);
-        free(d->hdx[k].ev);
+    for (int b = 0; b < DB__COUNT; b++) {
+        free(d->hdx[b].hdr);
+        free(d->hdx[b].ev);
     }
+    for (uint32_t i = 0; i < d->napp_mpm; i++) {
+        det_mpm_free(d->app_mpm[i]);
+        free(d->app_mpm[i]);
+    }
+    free(d->app_mpm);
+    for (uint32_t i = 0; i < d->nxfs; i++)
+        free(d->xfs[i]);
+    free(d->xfs);
     for (uint32_t i = 0; i < d->nrules; i++) {
         free(d->rules[i].meta);
         free(d->rules[i].bits);
+        free(d->rules[i].conds);
+        free(d->rules[i].xbits);
+        free(d->rules[i].ints);
         free(d->rules[i].sup);
     }
     free(d->bit_names);
+    free(d->int_names);
     free(d->rules);
     for (uint32_t i = 0; i < d->nnodes; i++)
         free(d->nodes[i].label);
     free(d->nodes);
+    free(d->noted);
     for (uint32_t i = 0; i < d->nowned; i++)
         free(d->owned[i]);
     for (uint32_t i = 0; i < d->ncodes; i++)

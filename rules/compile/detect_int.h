@@ -9,15 +9,39 @@
 
 #include "opt_args.h"
 #include "opt_eval.h"
+#include "opt_geoip.h"
 #include "osprey_detect.h"
 
-/* Buffer kinds, each with its own Hyperscan database and multi-event filter. */
-enum det_kind { DK_PKT, DK_STREAM, DK__COUNT };
+/* What a rule inspects: packets, the reassembled stream, or application-layer buffers that
+ * the parsers (parsers/include/osprey_parsers.h) fill under their events. */
+enum det_kind { DK_PKT, DK_STREAM, DK__COUNT, DK_APP = DK__COUNT };
+
+/* A rule's base event: PKT_IN, CONN_NEW_DATA, or one application event (the latest one its
+ * buffers need: a rule on http.uri and http.stat_code runs under http_response). */
+enum det_base {
+    DB_PKT, DB_STREAM, /* = DK_PKT, DK_STREAM */
+    DB_HTTP_REQUEST, DB_HTTP_REQUEST_BODY, DB_HTTP_RESPONSE, DB_HTTP_RESPONSE_BODY,
+    DB_DNS_QUERY, DB_TLS_CLIENT_HELLO, DB_TLS_SERVER_HELLO, DB_TLS_CERTIFICATE,
+    DB__COUNT
+};
+static inline uint8_t det_kind_of(uint8_t base)
+{
+    return base < DB_HTTP_REQUEST ? base : DK_APP;
+}
+
+/* An application buffer as a unit or multi-event filter sees it: the parser's buffer (enum
+ * osprey_buf), through a chain of transforms (NULL: none). Interned. */
+struct det_xform {
+    uint32_t n;
+    const uint16_t *kw;   /* transform keyword ids, in rule order */
+};
 
 /* The multi-event filter of one buffer kind: one Hyperscan database over the fast patterns
  * of every rule inspecting that buffer; pattern id i raises child event ev[i]. */
 struct det_mpm {
     uint8_t kind;
+    uint8_t base, ob;      /* DK_APP: the base event and parser buffer it scans */
+    const struct det_xform *xf;
     uint32_t n, cap;
     const uint8_t **pat;   /* pattern bytes (the AST's) */
     uint32_t *len;
@@ -34,7 +58,7 @@ struct det_mpm {
  * child event per distinct header. Which headers a flow direction matches never changes, so
  * the filter works it out once per flow direction and then only re-raises (per-flow cache). */
 struct det_hdx {
-    uint8_t kind;
+    uint8_t kind, base;
     uint32_t n, cap;
     const struct det_header **hdr;
     mon_event_t *ev;
@@ -44,7 +68,7 @@ struct det_hdx {
 
 /* Header filter argument (interned: identical headers share one). */
 struct det_header {
-    uint8_t kind;
+    uint8_t kind, base;
     uint8_t proto;        /* 0 = any IP, 6, 17, 1 (ICMP and ICMPv6) */
     bool both;            /* <> */
     bool ports;           /* compare ports (TCP/UDP rules) */
@@ -52,8 +76,12 @@ struct det_header {
     const struct osprey_port_set *sp, *dp;
 };
 
-enum det_unit_type { DU_PAYLOAD, DU_FLOW, DU_DSIZE, DU_FLOWBITS, DU_HDR, DU_TCPFLAGS,
-                     DU_IPPROTO, DU_SAMEIP, DU_FRAGBITS, DU_IPOPTS };
+enum det_unit_type { DU_PAYLOAD, DU_FLOW, DU_DSIZE, DU_HDR, DU_TCPFLAGS,
+                     DU_IPPROTO, DU_SAMEIP, DU_FRAGBITS, DU_IPOPTS,
+                     DU_APPPROTO,   /* the flow's app_proto (rule header, app-layer-protocol) */
+                     DU_BUFLEN,     /* urilen, bsize: the length of an application buffer */
+                     DU_GEOIP,      /* geoip: the countries of the addresses (opt_geoip.c) */
+                     DU_STREAMSIZE };  /* stream_size: the bytes each end sent */
 
 /* One payload option of a run (payload.c evaluates runs). */
 enum det_pitem_type { PI_CONTENT, PI_PCRE, PI_ISDATAAT, PI_BYTE_TEST, PI_BYTE_JUMP,
@@ -72,21 +100,28 @@ struct det_pitem {
 /* One option unit: a match option, or a run of payload options that depend on each other
  * (an absolute one and the relative ones after it). Interned. */
 struct det_unit {
-    uint8_t type, kind;
+    uint8_t type, kind, base;
+    uint8_t ob;                               /* DK_APP: the parser buffer (enum osprey_buf) */
+    const struct det_xform *xf;               /* DK_APP: its transforms */
+    uint8_t app;                              /* DU_APPPROTO: 1 << enum osprey_app_proto,
+                                                 one bit per protocol accepted */
+    bool app_neg;                             /* DU_APPPROTO: app-layer-protocol:!x */
     uint32_t n;                               /* DU_PAYLOAD: items */
     const struct det_pitem *items;
     const struct opt_flow *flow;
     const struct opt_cmp *cmp;
-    const struct opt_bits *bits;              /* DU_FLOWBITS: isset / isnotset */
-    const uint32_t *bit_ids;
     int field;                                /* DU_HDR: HF_* (with cmp) */
     struct tcpflags tf;                       /* DU_TCPFLAGS, DU_FRAGBITS */
     uint16_t ipopt;                           /* DU_IPOPTS: option type or IPOPT_ANY */
     struct ipproto ipp;                       /* DU_IPPROTO */
+    const struct opt_geoip *geo;              /* DU_GEOIP, with the database: */
+    const struct osprey_geoip *geodb;
 };
 
-/* Does the run match buf[0..len)? md: the worker's pcre2 match data. */
-bool det_payload_match(const struct det_unit *u, const uint8_t *buf, uint32_t len, void *md);
+/* Does the run match the buffer? buf[0..len) holds its bytes from position origin on (a
+ * stream window; 0 for whole buffers). md: the worker's pcre2 match data. */
+bool det_payload_match(const struct det_unit *u, const uint8_t *buf, uint32_t len,
+                       uint64_t origin, void *md);
 
 /* A flowbits action (set, unset, toggle) run when the rule matches. */
 struct det_bits_action {
@@ -94,24 +129,73 @@ struct det_bits_action {
     const uint32_t *ids;
 };
 
+/* ---- xbits and flowint (xstate.c) ---- */
+struct det_who {                /* the addresses an xbits track names */
+    uint8_t src[16], dst[16];
+};
+struct det_xbits;               /* a worker's table */
+struct det_xbits *det_xbits_create(void);
+void det_xbits_free(struct det_xbits *t);
+uint64_t det_xbits_dropped(const struct det_xbits *t);
+/* isset / isnotset */
+bool det_xbits_test(struct det_xbits *t, const struct opt_bits *b, const uint32_t *ids,
+                    const struct det_who *who, uint64_t now_us);
+/* set / unset / toggle (expire: the option's, else 30 s) */
+void det_xbits_apply(struct det_xbits *t, const struct opt_bits *b, const uint32_t *ids,
+                     const struct det_who *who, uint64_t now_us);
+struct det_flowint {
+    const struct opt_flowint *arg;
+    uint32_t id, value_id;      /* variable numbers: its own, and value_var's */
+};
+struct det_flow;
+/* One flowint option, in rule order: an action (=, +, -) is done and holds; a condition
+ * says whether it holds. */
+bool det_flowint_run(const struct det_flowint *fi, struct det_flow *df, uint32_t nints);
+
+/* Where a rule's match goes in a packet's commit (runtime.c): Suricata's signature order,
+ * action first (pass, drop, reject, alert), then flowbits (setters before readers). */
+enum det_order_action { DO_PASS, DO_DROP, DO_REJECT, DO_ALERT };
+enum det_order_bits { DOB_SET, DOB_SET_READ, DOB_READ, DOB_NONE };
+
 struct det_rule {
     const struct osprey_rule *rule;
     const struct opt_threshold *thr[2];   /* threshold, detection_filter (NULL = none) */
     struct det_bits_action *bits;
     uint32_t nbits;
+    struct det_bits_action *conds;        /* flowbits isset/isnotset: tested at commit time,
+                                             after the same packet's setters ran */
+    uint32_t nconds;
+    struct det_bits_action *xbits;        /* xbits options, in rule order */
+    uint32_t nxbits;
+    struct det_flowint *ints;             /* flowint options, in rule order */
+    uint32_t nints;
+    uint8_t order_action, order_bits;     /* enum det_order_action, det_order_bits */
     bool noalert;                         /* flowbits:noalert: matches, never alerts */
     bool suppressed;                      /* threshold.config: suppress without ip */
     struct det_suppress *sup;             /* threshold.config: suppress by_src/dst ip */
     uint32_t nsup;
+    const struct det_rate *rate;          /* threshold.config: rate_filter (NULL = none) */
     const char *category;
     int severity;
     uint32_t nmeta;
     struct osprey_detect_meta *meta;
-    uint8_t kind;
+    uint8_t kind, base;
     uint32_t idx;
     mon_event_t leaf;
     uint32_t chain_len;
 };
+
+/* threshold.config `rate_filter`: after more than count matches in seconds (per tracked key),
+ * the rule's action becomes new_action for timeout seconds. */
+struct det_rate {
+    uint8_t track;                 /* enum thr_track */
+    uint32_t count, seconds, timeout;
+    enum osprey_rule_action new_action;
+};
+struct det_thr_table;
+/* The action of this match (threshold.c). */
+enum osprey_rule_action det_rate_action(struct det_thr_table *t, const struct det_rule *dr,
+                                        const struct mon_packet *p, const struct mon_flow *f);
 
 /* threshold.config `suppress …, track by_src|by_dst|by_either, ip LIST` (one network). */
 struct det_suppress {
@@ -131,18 +215,40 @@ struct det_node {
     char *label;
 };
 
+/* The commit barrier: a chain of always-true UDEs under a base event, one longer than the
+ * longest rule chain. libmon walks each tree breadth-first, so its handler runs after every
+ * rule leaf of the phase: that is where the phase's matches are committed. */
+bool det_barrier_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_t ev,
+                        void *arg);
+
 struct osprey_detect {
     const struct osprey_ruleset *rs;
+    mon_event_t barrier[DB__COUNT];  /* commit barrier leaf per base (0 = none) */
+    uint32_t max_chain[DB__COUNT];
+    uint32_t base_rules[DB__COUNT];  /* rules per base */
+    mon_event_t base_ev[DB__COUNT];  /* the base events (app ones from the parsers) */
+    const struct osprey_parsers *parsers; /* NULL: application-layer rules are not compiled */
+    struct osprey_geoip *geoip;           /* geoip-database; NULL: geoip: rules not compiled */
     struct det_mpm mpm[DK__COUNT];
-    struct det_hdx hdx[DK__COUNT];
+    struct det_mpm **app_mpm;        /* DK_APP: one per (base, buffer, transforms) */
+    uint32_t napp_mpm;
+    bool app_raw;                    /* application rules inspect the stream too */
+    struct det_xform **xfs;          /* transform chains in use */
+    uint32_t nxfs;
+    struct det_hdx hdx[DB__COUNT];
     struct det_rule *rules;
     uint32_t nrules;
     struct det_node *nodes;
     uint32_t nnodes, cap_nodes;
+    uint8_t *noted;             /* per event id: in nodes already */
+    uint32_t cap_noted;
     void **owned;               /* interned arguments and labels to free */
     uint32_t nowned, cap_owned;
     const char **bit_names;     /* flowbit names; a name's index is its bit */
     uint32_t nbit_names, cap_bit_names;
+    const char **int_names;     /* flowint names; a name's index is its variable */
+    uint32_t nint_names, cap_int_names;
+    bool has_xbits;
     bool has_thresholds;
     void **codes;               /* compiled regexes */
     uint32_t ncodes, cap_codes;
@@ -166,11 +272,17 @@ void det_mpm_free(struct det_mpm *m);
 
 /* ---- runtime (runtime.c) ---- */
 #define DET_STREAM_MAX (256u * 1024u) /* bytes of each stream side inspected */
+/* Stream rules see a window of the side's stream: the bytes a CONN_NEW_DATA delivered and
+ * DET_WINDOW bytes before them (positions still count from the side's first byte). A match
+ * whose parts lie more than this far apart before the new data is not found. */
+#define DET_WINDOW (32u * 1024u)
 
 struct det_side {
-    uint8_t *buf;               /* the side's stream from its first byte (up to the cap) */
-    uint32_t len, cap, scanned; /* scanned: bytes the multi-event filter has seen */
-    bool full;
+    uint8_t *buf;               /* the window: stream bytes [base, base + len) */
+    uint32_t len, cap;
+    uint64_t base;              /* stream offset of buf[0] */
+    uint64_t scanned;           /* stream offset the multi-event filter has seen up to */
+    bool full;                  /* past DET_STREAM_MAX: no more inspection */
     hs_stream_t *hs;            /* streaming mode: this side's Hyperscan stream (lazily opened) */
     bool hs_dead;               /* streaming mode: the stream failed; this side is not scanned */
     uint32_t *seen;             /* fast-pattern ids already found in this stream */
@@ -196,11 +308,29 @@ struct det_hcache {             /* headers (det_hdx indexes) this flow direction
 
 struct det_flow {
     struct osprey_detect_worker *w;
-    struct det_hcache hc[DK__COUNT][2]; /* [kind][0 = to server, 1 = to client] */
+    struct det_hcache hc[DB__COUNT][2]; /* [base][0 = to server, 1 = to client] */
     bool pass;                  /* a pass rule matched: no more alerts on this flow */
+    bool dropped;               /* a drop/reject/sdrop rule matched: its packets are dropped */
     struct det_side side[2];    /* indexed by receiving side (MON_SIDE_SVR = to server) */
+    int64_t *ints;              /* flowint values (allocated on first use), and which are set */
+    uint8_t *intset;
     uint64_t bits[];            /* flowbits, (nbit_names + 63) / 64 words */
 };
+
+/* A chain that reached its leaf during the current phase of the current packet; committed
+ * in Suricata's order once every chain of the phase has been walked (runtime.c). */
+struct det_pending {
+    const struct det_rule *dr;
+    struct mon_flow *f;
+    int side;
+    uint32_t seq;               /* order of arrival: ties keep it */
+};
+
+/* Nothing more to inspect on this flow: a pass rule or a drop matched. */
+static inline bool det_flow_stopped(const struct det_flow *df)
+{
+    return df->pass || df->dropped;
+}
 
 struct osprey_detect_worker {
     const struct osprey_detect *d;
@@ -212,6 +342,16 @@ struct osprey_detect_worker {
     void *arg;
     uint64_t alerts;
     struct det_thr_table *thr;  /* threshold/detection_filter state (threshold.c) */
+    struct det_xbits *xb;       /* xbits (xstate.c), when a rule uses them */
+    struct det_pending *pending; /* matches of the phase being walked, not yet committed */
+    uint32_t npending, cap_pending;
+    bool pkt_dropped;           /* verdict of the last packet (reset at its PKT_IN) */
+    uint8_t pkt_reject;         /* enum osprey_reject */
+    uint8_t pkt_reject_to;      /* enum osprey_reject_to */
+    struct osprey_detect_verdicts verdicts;
+    struct osprey_detect_mem mem;
+    uint8_t *xbuf[4];           /* transformed [0, 1] and derived [2, 3] buffers (app.c) */
+    uint32_t xcap[4];
 };
 
 /* Threshold state per (rule, option, tracked key): a fixed table per worker. */
@@ -221,13 +361,59 @@ void det_thr_free(struct det_thr_table *t);
 bool det_thr_allow(struct det_thr_table *t, const struct det_rule *dr,
                    const struct mon_packet *p, const struct mon_flow *f);
 
-/* The buffer a filter of `kind` inspects now, NULL when there is none. */
+/* The buffer a filter of `kind` inspects now, NULL when there is none; *origin: the
+ * position of its first byte (a stream window starts past 0 once the stream outgrew it). */
 const uint8_t *det_buffer(struct mon_ctx *ctx, struct mon_flow *f, int side, uint8_t kind,
-                          uint32_t *len);
-static inline bool det_to_server(int side, uint8_t kind)
+                          uint32_t *len, uint64_t *origin);
+/* Application events carry their direction (requests to the server, responses to the
+ * client); PKT_IN comes with the sender's side, CONN_NEW_DATA with the receiver's. */
+static inline bool det_to_server(int side, uint8_t base)
 {
-    /* PKT_IN comes with the sender's side, CONN_NEW_DATA with the receiver's */
-    return kind == DK_PKT ? side == MON_SIDE_CLI : side == MON_SIDE_SVR;
+    switch (base) {
+    case DB_PKT:
+        return side == MON_SIDE_CLI;
+    case DB_STREAM:
+        return side == MON_SIDE_SVR;
+    case DB_HTTP_REQUEST:
+    case DB_HTTP_REQUEST_BODY:
+    case DB_DNS_QUERY:
+    case DB_TLS_CLIENT_HELLO:
+        return true;
+    default:
+        return false;
+    }
 }
+
+/* ---- application layer (app.c) ---- */
+/* The rule buffer (BUF_*) → parser buffer (OB_*) and the base event that fills it, for a
+ * rule that inspects to the server (to_server true) or to the client. -1: not supported. */
+int det_app_buffer_of(unsigned rule_buffer, bool to_client, uint8_t *ob, uint8_t *base);
+/* The application protocol (enum osprey_app_proto) of a header protocol word, 0 if none;
+ * *l4 gets the transport (6, 17 or 0 = either). */
+uint8_t det_app_proto_of(const char *proto, uint8_t *l4);
+/* Can the compiler apply this transform keyword? */
+bool det_xform_supported(const char *keyword);
+/* The application buffer ob as transformed by xf, NULL when the parser has none now. The
+ * result lives until the next call with the same slot (0: filters of the mpm, 1: units). */
+#define DET_OB_RAW 0xff /* in an application rule: the packet payload (UDP) or the stream of
+                          * the event's direction (TCP), as Suricata's unmodified contents */
+/* Buffers Osprey derives from the parsers' headers (app.c): Suricata's http.header_names,
+ * http.start and single-header buffers, request and response side. */
+enum det_ob_derived {
+    DET_OB_DERIVED = 0xc0,
+    DOB_REQ_HEADER_NAMES = DET_OB_DERIVED, DOB_RESP_HEADER_NAMES, DOB_REQ_START, DOB_RESP_START,
+    DOB_REQ_CONTENT_LEN, DOB_RESP_CONTENT_LEN, DOB_REQ_CONNECTION, DOB_RESP_CONNECTION,
+    DOB_ACCEPT, DOB_ACCEPT_ENC, DOB_ACCEPT_LANG, DOB_LOCATION, DOB_SERVER,
+    DOB_REQ_HEADER, DOB_RESP_HEADER, /* http.header without Cookie / Set-Cookie, as Suricata's */
+};
+const uint8_t *det_app_buffer(struct osprey_detect_worker *w, struct mon_ctx *ctx,
+                              struct mon_flow *f, uint8_t base, uint8_t ob,
+                              const struct det_xform *xf, int slot, uint32_t *len,
+                              uint64_t *origin);
+/* The one stored transform chain with these keyword ids (owned by d); NULL: out of memory. */
+const struct det_xform *det_xform_intern(struct osprey_detect *d, const uint16_t *kw,
+                                         uint32_t n);
+/* The base event's name, for --dump-chains. */
+const char *det_base_name(uint8_t base);
 
 #endif

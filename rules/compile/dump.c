@@ -42,10 +42,16 @@ void osprey_detect_dump_chains(const struct osprey_detect *d, FILE *out)
         walk(d, &t, MON_ON_PKT_IN, 1, out);
         fprintf(out, "CONN_NEW_DATA\n");
         walk(d, &t, MON_ON_CONN_NEW_DATA, 1, out);
+        for (int b = DB_HTTP_REQUEST; b < DB__COUNT; b++) { /* the parsers' events */
+            if (!d->base_rules[b] || d->base_ev[b] >= max)
+                continue;
+            fprintf(out, "%s (parsers)\n", det_base_name((uint8_t)b));
+            walk(d, &t, d->base_ev[b], 1, out);
+        }
     }
     const struct osprey_detect_stats *s = &d->stats;
-    fprintf(out, "rules compiled %u (packet %u, stream %u), not compiled %u\n", s->compiled,
-            s->packet_rules, s->stream_rules, s->not_compiled);
+    fprintf(out, "rules compiled %u (packet %u, stream %u, app-layer %u), not compiled %u\n",
+            s->compiled, s->packet_rules, s->stream_rules, s->app_rules, s->not_compiled);
     fprintf(out, "UDE nodes %u for %u chain steps (sharing saves %u), fast patterns %u\n",
             s->ude_nodes, s->option_nodes,
             s->option_nodes > s->ude_nodes ? s->option_nodes - s->ude_nodes : 0,

@@ -7,10 +7,12 @@
 
 #include "detect_int.h"
 #include "opt_eval.h"
+#include "osprey_parsers.h"
 
 const uint8_t *det_buffer(struct mon_ctx *ctx, struct mon_flow *f, int side, uint8_t kind,
-                          uint32_t *len)
+                          uint32_t *len, uint64_t *origin)
 {
+    *origin = 0;
     if (kind == DK_PKT) {
         const struct mon_packet *p = mon_getlastpkt(ctx);
         *len = p ? p->payload_len : 0;
@@ -20,6 +22,7 @@ const uint8_t *det_buffer(struct mon_ctx *ctx, struct mon_flow *f, int side, uin
     if (!df)
         return NULL;
     *len = df->side[side].len;
+    *origin = df->side[side].base;
     return df->side[side].buf;
 }
 
@@ -74,27 +77,31 @@ bool det_mpm_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event
     (void)ev;
     const struct det_mpm *m = arg;
     struct det_flow *df = f ? mon_get_uctx(ctx, f) : NULL;
-    if (!m->db || !df || df->pass || !df->w->scratch)
+    if (!m->db || !df || det_flow_stopped(df) || !df->w->scratch)
         return false;
     struct scan_ctx sc = {ctx, m, NULL, 0};
     const uint8_t *buf;
     uint32_t len, from = 0;
-    if (m->kind == DK_PKT) {
+    uint64_t origin;
+    if (m->kind == DK_APP) {
+        buf = det_app_buffer(df->w, ctx, f, m->base, m->ob, m->xf, 0, &len, &origin);
+    } else if (m->kind == DK_PKT) {
         if (!pkt_inspectable(mon_getlastpkt(ctx)))
             return false;
-        buf = det_buffer(ctx, f, side, DK_PKT, &len);
+        buf = det_buffer(ctx, f, side, DK_PKT, &len, &origin);
     } else {
         /* Only the new bytes are scanned (with maxlen-1 before them, so a pattern spanning
          * the seam is found); patterns seen earlier in this stream are raised again, since a
          * rule's other contents may only now have arrived. */
         struct det_side *s = &df->side[side];
-        if (s->len == s->scanned)
+        if (s->base + s->len == s->scanned)
             return false; /* nothing new (e.g. past the inspection cap): nothing to re-check */
         sc.s = s;
         buf = s->buf;
         len = s->len;
-        from = s->scanned > m->maxlen - 1 ? s->scanned - (m->maxlen - 1) : 0;
-        s->scanned = len;
+        uint64_t at = s->scanned > m->maxlen - 1 ? s->scanned - (m->maxlen - 1) : 0;
+        from = at > s->base ? (uint32_t)(at - s->base) : 0; /* the window keeps them */
+        s->scanned = s->base + len;
         for (uint32_t i = 0; i < s->nseen; i++)
             if (mon_raise_event(ctx, m->ev[s->seen[i]]) == MON_OK)
                 sc.raised++;
@@ -169,9 +176,10 @@ static bool header_match(const struct det_header *h, const struct mon_packet *p,
         return false;
     struct osprey_ip src, dst;
     uint16_t sp, dp;
-    if (h->kind == DK_STREAM && f) {
-        /* the stream's direction, not the packet's (an ACK may have delivered the data) */
-        bool ts = det_to_server(side, DK_STREAM);
+    if (h->kind != DK_PKT && f) {
+        /* the stream's or the message's direction, not the packet's (an ACK may have
+         * delivered the data) */
+        bool ts = det_to_server(side, h->base);
         src = to_ip(ts ? &f->cli : &f->srv, f->ipver);
         dst = to_ip(ts ? &f->srv : &f->cli, f->ipver);
         sp = ts ? f->cport : f->sport;
@@ -194,7 +202,7 @@ bool det_header_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_ev
     if (!p || !p->ipver || (h->kind == DK_PKT && !pkt_inspectable(p)))
         return false;
     struct det_flow *df = f ? mon_get_uctx(ctx, f) : NULL;
-    if (df && df->pass)
+    if (df && det_flow_stopped(df))
         return false;
     return header_match(h, p, f, side);
 }
@@ -206,9 +214,10 @@ bool det_hdx_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event
     const struct det_hdx *x = arg;
     const struct mon_packet *p = mon_getlastpkt(ctx);
     struct det_flow *df = f ? mon_get_uctx(ctx, f) : NULL;
-    if (!p || !p->ipver || !df || df->pass || (x->kind == DK_PKT && !pkt_inspectable(p)))
+    if (!p || !p->ipver || !df || det_flow_stopped(df) ||
+        (x->kind == DK_PKT && !pkt_inspectable(p)))
         return false;
-    struct det_hcache *c = &df->hc[x->kind][det_to_server(side, x->kind) ? 0 : 1];
+    struct det_hcache *c = &df->hc[x->base][det_to_server(side, x->base) ? 0 : 1];
     if (!c->done) {
         /* once per flow direction: addresses, ports and protocol are the flow's */
         c->done = true;
@@ -226,6 +235,13 @@ bool det_hdx_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event
     for (uint32_t i = 0; i < c->n; i++)
         raised += mon_raise_event(ctx, x->ev[c->ids[i]]) == MON_OK;
     return raised > 0;
+}
+
+bool det_barrier_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_t ev,
+                        void *arg)
+{
+    (void)ctx, (void)f, (void)side, (void)ev, (void)arg;
+    return true;
 }
 
 /* ---- option units ---- */
@@ -290,16 +306,37 @@ bool det_unit_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_even
     case DU_PAYLOAD: {
         struct det_flow *df = f ? mon_get_uctx(ctx, f) : NULL;
         uint32_t len;
-        const uint8_t *buf = det_buffer(ctx, f, side, u->kind, &len);
-        return buf && df && det_payload_match(u, buf, len, df->w->md);
+        if (!df)
+            return false;
+        uint64_t origin;
+        const uint8_t *buf =
+            u->kind == DK_APP
+                ? det_app_buffer(df->w, ctx, f, u->base, u->ob, u->xf, 1, &len, &origin)
+                : det_buffer(ctx, f, side, u->kind, &len, &origin);
+        return buf && det_payload_match(u, buf, len, origin, df->w->md);
+    }
+    case DU_BUFLEN: {
+        struct det_flow *df = f ? mon_get_uctx(ctx, f) : NULL;
+        uint32_t len;
+        uint64_t origin;
+        return df && det_app_buffer(df->w, ctx, f, u->base, u->ob, u->xf, 1, &len, &origin) &&
+               cmp_match(u->cmp, len);
+    }
+    case DU_APPPROTO: {
+        if (!f)
+            return false;
+        enum osprey_app_proto a = osprey_parsers_app_proto(ctx, f);
+        bool in = (u->app >> a) & 1;
+        /* negated: the protocol must be known (detection finished) and another one */
+        return u->app_neg ? a != OSPREY_APP_UNKNOWN && !in : in;
     }
     case DU_FLOW: {
         const struct mon_packet *p = mon_getlastpkt(ctx);
         struct flow_view v = {
             .has_flow = f != NULL,
-            .to_server = det_to_server(side, u->kind),
+            .to_server = det_to_server(side, u->base),
             .established = f && established(f, p),
-            .stream = u->kind == DK_STREAM,
+            .stream = u->kind != DK_PKT,
             .reassembled = p && (p->flags & MON_PKT_REASSEMBLED),
         };
         return flow_match(u->flow, &v);
@@ -340,9 +377,19 @@ bool det_unit_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_even
         const struct mon_packet *p = mon_getlastpkt(ctx);
         return p && p->ipver && !memcmp(p->src.b, p->dst.b, sizeof p->src.b);
     }
-    case DU_FLOWBITS: {
-        struct det_flow *df = f ? mon_get_uctx(ctx, f) : NULL;
-        return df && flowbits_test(u->bits, u->bit_ids, df->bits);
+    case DU_GEOIP: {
+        const struct mon_packet *p = mon_getlastpkt(ctx);
+        return p && p->ipver && geoip_match(u->geo, u->geodb, p->src.b, p->dst.b, p->ipver);
+    }
+    case DU_STREAMSIZE: {
+        if (!f || f->proto != 6)
+            return false;
+        /* what each end sent, from its ISN: snd_nxt is past the current packet already */
+        const struct mon_tcp_side *c = &f->tcp.side[MON_SIDE_CLI];
+        const struct mon_tcp_side *s = &f->tcp.side[MON_SIDE_SVR];
+        uint64_t cb = (c->flags & MON_TCPF_ISN_KNOWN) ? (uint32_t)(c->snd_nxt - c->isn) : 0;
+        uint64_t sb = (s->flags & MON_TCPF_ISN_KNOWN) ? (uint32_t)(s->snd_nxt - s->isn) : 0;
+        return stream_size_match(u->cmp, cb, sb);
     }
     case DU_DSIZE: {
         const struct mon_packet *p = mon_getlastpkt(ctx);

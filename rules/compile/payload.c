@@ -8,14 +8,20 @@
 /* Bounded like Suricata's inspection recursion limit: crafted payloads with many partial
  * matches must not make one rule cost quadratic time or worse. */
 #define RUN_BUDGET 3000
+#define RUN_TRACKED 16 /* items whose absence is remembered (absent_from) */
 
+/* Positions are the buffer's (a stream's count from its first byte): buf holds the bytes
+ * from origin to len, and nothing before origin can match any more. */
 struct run {
     const struct det_pitem *it;
     uint32_t n;
-    const uint8_t *buf;
-    uint32_t len;
+    const uint8_t *buf;     /* the byte at position origin */
+    int64_t origin, len;
     void *md;
     uint32_t budget;
+    /* [i]: the smallest previous-match end from which content i, relative and without within,
+     * was searched to the buffer's end in vain: from any later end it is not there either */
+    int64_t absent_from[RUN_TRACKED];
     int64_t vars[BYTE_MAX_VARS]; /* byte_extract / byte_math values, by number */
 };
 
@@ -50,20 +56,31 @@ static bool content(struct run *r, uint32_t i, int64_t prev_end)
         ct = &bound;
     }
     bool fits = content_window(ct, prev_end, r->len, &s, &e);
+    if (s < r->origin)
+        s = r->origin;
+    int64_t o = r->origin, last = e - ct->len - o; /* content_find: window offsets */
     if (ct->negated) {
         /* holds when absent from its window; it moves nothing */
-        if (fits && content_find(ct, r->buf, s, e - ct->len) >= 0)
+        if (fits && content_find(ct, r->buf, s - o, last) >= 0)
             return false;
         return run_from(r, i + 1, prev_end);
     }
     if (!fits)
         return false;
-    for (int64_t at = content_find(ct, r->buf, s, e - ct->len); at >= 0;
-         at = content_find(ct, r->buf, at + 1, e - ct->len)) {
+    int64_t w = content_find(ct, r->buf, s - o, last);
+    /* a relative content without within looks up to the buffer's end from prev_end +
+     * distance: absent from there, absent from any later prev_end too (retries of the
+     * content before it only move forward) */
+    if (w < 0 && r->it[i].relative && !(ct->has & CONTENT_WITHIN) && !ct->endswith &&
+        ct == r->it[i].arg && i < RUN_TRACKED && prev_end < r->absent_from[i])
+        r->absent_from[i] = prev_end;
+    for (int64_t at = w + o; w >= 0; w = content_find(ct, r->buf, at + 1 - o, last), at = w + o) {
         if (run_from(r, i + 1, at + ct->len))
             return true;
         if (!next_is_relative(r, i) || r->budget > RUN_BUDGET)
             return false; /* what follows does not depend on where this one matched */
+        if (i + 1 < RUN_TRACKED && at + 1 + ct->len >= r->absent_from[i + 1])
+            return false; /* the next content is not in the rest of the buffer */
     }
     return false;
 }
@@ -74,12 +91,12 @@ static bool pcre(struct run *r, uint32_t i, int64_t prev_end)
 {
     const struct opt_pcre *pc = r->it[i].arg;
     int64_t base = pc->relative ? prev_end : 0;
-    if (base < 0)
-        base = 0;
+    if (base < r->origin)
+        base = r->origin;
     if (base > r->len)
         return pc->negated && run_from(r, i + 1, prev_end);
-    const uint8_t *subj = r->buf + base;
-    uint32_t slen = r->len - (uint32_t)base, from = 0, ms, me;
+    const uint8_t *subj = r->buf + (base - r->origin);
+    uint32_t slen = (uint32_t)(r->len - base), from = 0, ms, me;
     if (pc->negated) {
         if (pcre_search(r->it[i].code, r->md, subj, slen, 0, &ms, &me))
             return false;
@@ -105,21 +122,33 @@ static bool byte_item(struct run *r, uint32_t i, int64_t prev_end)
             return false;
         b = &bound;
     }
+    /* they read the window: positions shift by its origin (from_beginning jumps count from
+     * the window's start once the stream outgrew it) */
+    int64_t o = r->origin, pe = prev_end - o;
+    uint32_t wlen = (uint32_t)(r->len - o);
+    struct opt_byte shifted;
+    if (o && !(b->flags & BYTE_RELATIVE)) {
+        shifted = *b;
+        shifted.offset -= o;
+        if (shifted.offset < 0)
+            return false; /* before the window */
+        b = &shifted;
+    }
     switch (r->it[i].type) {
     case PI_BYTE_TEST:
         /* a test: the position stays where the previous match left it */
-        return byte_test_eval(b, r->buf, r->len, prev_end) && run_from(r, i + 1, prev_end);
+        return byte_test_eval(b, r->buf, wlen, pe) && run_from(r, i + 1, prev_end);
     case PI_BYTE_JUMP:
-        return byte_jump_eval(b, r->buf, r->len, prev_end, &to) && run_from(r, i + 1, to);
+        return byte_jump_eval(b, r->buf, wlen, pe, &to) && run_from(r, i + 1, to + o);
     case PI_BYTE_EXTRACT:
     case PI_BYTE_MATH:
         /* defines a variable for the options after it; a backtrack re-evaluates it */
         if (!(r->it[i].type == PI_BYTE_EXTRACT
-                  ? byte_extract_eval(b, r->buf, r->len, prev_end, &val, &to)
-                  : byte_math_eval(b, r->buf, r->len, prev_end, &val, &to)))
+                  ? byte_extract_eval(b, r->buf, wlen, pe, &val, &to)
+                  : byte_math_eval(b, r->buf, wlen, pe, &val, &to)))
             return false;
         r->vars[r->it[i].def - 1] = val;
-        return run_from(r, i + 1, to);
+        return run_from(r, i + 1, to + o);
     }
     return false;
 }
@@ -152,8 +181,12 @@ static bool run_from(struct run *r, uint32_t i, int64_t prev_end)
     return false;
 }
 
-bool det_payload_match(const struct det_unit *u, const uint8_t *buf, uint32_t len, void *md)
+bool det_payload_match(const struct det_unit *u, const uint8_t *buf, uint32_t len,
+                       uint64_t origin, void *md)
 {
-    struct run r = {u->items, u->n, buf, len, md, 0, {0}};
+    struct run r = {u->items, u->n, buf, (int64_t)origin, (int64_t)origin + len, md, 0, {0},
+                    {0}};
+    for (int k = 0; k < RUN_TRACKED; k++)
+        r.absent_from[k] = INT64_MAX;
     return run_from(&r, 0, 0);
 }

@@ -4,7 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "buffers.h"
 #include "opt_eval.h"
+#include "osprey_parsers.h"
 #include "registry.h"
 #include "ruleset.h"
 
@@ -49,6 +51,130 @@ static int bit_ids(struct osprey_detect *d, const struct opt_bits *b, uint32_t *
         ids[i] = k;
     }
     *out = ids;
+    return 0;
+}
+
+/* ---- application-layer buffers ---- */
+
+static uint8_t group_app(uint8_t base)
+{
+    return base >= DB_TLS_CLIENT_HELLO ? OSPREY_APP_TLS
+         : base == DB_DNS_QUERY        ? OSPREY_APP_DNS
+                                       : OSPREY_APP_HTTP;
+}
+
+struct app_need {
+    uint8_t base;        /* the latest base event the buffers need (DB_PKT: none) */
+    bool raw;            /* payload options on the packet/stream too */
+    uint32_t nbufs;      /* distinct buffers (roughly: changes of buffer in rule order) */
+    unsigned last_buf;
+};
+
+static bool payload_kw(const struct opt_def *def)
+{
+    return def->kind == OPT_PAYLOAD;
+}
+
+/* Option i's contribution to the rule's buffers; NULL, or why it cannot be compiled. */
+static const char *app_need_add(struct osprey_detect *d, const struct osprey_rule *r,
+                                uint32_t i, bool to_client, struct app_need *need)
+{
+    const struct osprey_rule_option *o = &r->opts[i];
+    const struct opt_def *def = opt_def_by_id(o->kw);
+    unsigned buf = o->buffer;
+    if (!strcmp(def->name, "urilen"))
+        buf = BUF_HTTP_URI;
+    else if (!payload_kw(def))
+        return NULL;
+    if (buf == BUF_PKT || buf == BUF_RAW) {
+        if (!strcmp(def->name, "bsize") || !strcmp(def->name, "bufferlen"))
+            return "a buffer length on the packet payload";
+        need->raw = true;
+        return NULL;
+    }
+    uint8_t ob, base;
+    if (det_app_buffer_of(buf, to_client, &ob, &base) < 0)
+        return "a buffer Osprey does not fill yet";
+    if (!d->parsers)
+        return "application-layer buffers need the parsers";
+    for (uint32_t k = 0; k < o->nxforms; k++) {
+        const char *x = opt_def_by_id(r->opts[o->xform_at + k].kw)->name;
+        if (!det_xform_supported(x))
+            return "a transform Osprey does not apply yet";
+    }
+    if (need->base >= DB_HTTP_REQUEST && group_app(need->base) != group_app(base))
+        return "buffers of two application protocols";
+    if (base > need->base)
+        need->base = base;
+    if (need->nbufs == 0 || need->last_buf != buf)
+        need->nbufs++;
+    need->last_buf = buf;
+    return NULL;
+}
+
+/* Option i's parser buffer and transforms (interned). -1: out of memory. */
+static int app_buffer_of(struct osprey_detect *d, const struct osprey_rule *r, uint32_t i,
+                         bool to_client, uint8_t *ob, const struct det_xform **xf)
+{
+    const struct osprey_rule_option *o = &r->opts[i];
+    uint8_t base;
+    *xf = NULL;
+    if (det_app_buffer_of(o->buffer, to_client, ob, &base) < 0) {
+        *ob = DET_OB_RAW; /* the packet/stream, under the application event */
+        return 0;
+    }
+    if (!o->nxforms)
+        return 0;
+    uint16_t kw[32];
+    uint32_t n = o->nxforms < 32 ? o->nxforms : 32;
+    for (uint32_t k = 0; k < n; k++)
+        kw[k] = r->opts[o->xform_at + k].kw;
+    return (*xf = det_xform_intern(d, kw, n)) ? 0 : -1;
+}
+
+/* app-layer-protocol:[!]NAME[,mode] — the modes all mean the flow's one protocol here. */
+static const char *app_proto_unit(const char *value, struct det_unit *u)
+{
+    *u = (struct det_unit){.type = DU_APPPROTO};
+    const char *p = value;
+    while (*p == ' ')
+        p++;
+    if (*p == '!') {
+        u->app_neg = true;
+        p++;
+        while (*p == ' ')
+            p++;
+    }
+    size_t n = strcspn(p, ", ");
+    static const struct { const char *name; uint8_t app; } N[] = {
+        {"http", OSPREY_APP_HTTP}, {"http1", OSPREY_APP_HTTP}, {"tls", OSPREY_APP_TLS},
+        {"ssl", OSPREY_APP_TLS},   {"dns", OSPREY_APP_DNS},    {"failed", OSPREY_APP_FAILED}};
+    for (size_t k = 0; k < sizeof N / sizeof N[0]; k++)
+        if (strlen(N[k].name) == n && !strncmp(N[k].name, p, n)) {
+            u->app = (uint8_t)(1u << N[k].app);
+            return NULL;
+        }
+    return "a protocol the parsers do not detect";
+}
+
+/* The variable number of a flowint name (numbered in order of first use, across rules). */
+static int int_id(struct osprey_detect *d, const char *name, uint32_t *id)
+{
+    uint32_t k = 0;
+    while (k < d->nint_names && strcmp(d->int_names[k], name))
+        k++;
+    if (k == d->nint_names) {
+        if (d->nint_names == d->cap_int_names) {
+            uint32_t cap = d->cap_int_names ? d->cap_int_names * 2 : 16;
+            const char **n = realloc(d->int_names, cap * sizeof *n);
+            if (!n)
+                return -1;
+            d->int_names = n;
+            d->cap_int_names = cap;
+        }
+        d->int_names[d->nint_names++] = name;
+    }
+    *id = k;
     return 0;
 }
 
@@ -100,6 +226,60 @@ static const char *bind_vars(struct det_pitem *pi, const char **vnames, uint32_t
     return NULL;
 }
 
+/* Suricata's fast-pattern priority: application buffers first, then the packet/stream, and
+ * http.method last (its few values are in every request). */
+static int fp_priority(const struct det_unit *du, uint8_t kind)
+{
+    if (kind != DK_APP)
+        return 1;
+    return du->ob == OB_HTTP_METHOD ? 0 : du->ob == DET_OB_RAW ? 1 : 2;
+}
+
+/* Fast pattern: the one marked, else among the contents of the highest priority the longest
+ * (the first on a tie). */
+static void pick_fast_pattern(struct plan *pl)
+{
+    int best_prio = -1;
+    uint32_t best = 0;
+    for (uint32_t u = 0; u < pl->nunits; u++) {
+        const struct det_unit *du = &pl->units[u].u;
+        if (du->type != DU_PAYLOAD)
+            continue;
+        int prio = fp_priority(du, pl->kind);
+        for (uint32_t i = 0; i < du->n; i++) {
+            const struct opt_content *ct = du->items[i].arg;
+            if (du->items[i].type != PI_CONTENT || ct->negated)
+                continue;
+            const uint8_t *p;
+            uint32_t n;
+            content_fast_bytes(ct, &p, &n);
+            if (best == UINT32_MAX) /* a marked one was found */
+                continue;
+            if (ct->fast_pattern || prio > best_prio || (prio == best_prio && n > best)) {
+                best = ct->fast_pattern ? UINT32_MAX : n;
+                best_prio = prio;
+                pl->fp = ct;
+                pl->fp_ob = du->ob;
+                pl->fp_xf = du->xf;
+            }
+        }
+    }
+}
+
+/* In an application rule, the units on the packet/stream go last: they search the whole
+ * stream, the others only the message's buffers (the order of units does not change what
+ * matches). */
+static void raw_units_last(struct plan *pl)
+{
+    uint32_t k = 0;
+    struct unit_plan tmp[pl->nunits ? pl->nunits : 1];
+    for (int raw = 0; raw < 2; raw++)
+        for (uint32_t u = 0; u < pl->nunits; u++)
+            if ((pl->units[u].u.type == DU_PAYLOAD && pl->units[u].u.ob == DET_OB_RAW) == raw)
+                tmp[k++] = pl->units[u];
+    memcpy(pl->units, tmp, pl->nunits * sizeof *tmp);
+}
+
 /* Split a rule into units; decide base and fast pattern. plan->units/items/bits are
  * malloc'd. */
 int make_plan(struct osprey_detect *d, const struct osprey_rule *r, struct plan *pl)
@@ -107,24 +287,57 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, struct plan 
     memset(pl, 0, sizeof *pl);
     bool ok;
     pl->proto = proto_of(r->proto, &ok);
-    if (!ok) {
+    pl->app = ok ? 0 : det_app_proto_of(r->proto, &pl->proto);
+    if (!ok && !pl->app) {
         pl->why = "not supported yet";
+        return 0;
+    }
+    if (pl->app && !d->parsers) {
+        pl->why = "application-layer rules need the parsers";
         return 0;
     }
     pl->units = calloc(r->nopts + 1, sizeof *pl->units);
     pl->items = calloc(r->nopts + 1, sizeof *pl->items);
     pl->bits = calloc(r->nopts + 1, sizeof *pl->bits);
-    if (!pl->units || !pl->items || !pl->bits)
+    pl->conds = calloc(r->nopts + 1, sizeof *pl->conds);
+    pl->xbits = calloc(r->nopts + 1, sizeof *pl->xbits);
+    pl->ints = calloc(r->nopts + 1, sizeof *pl->ints);
+    if (!pl->units || !pl->items || !pl->bits || !pl->conds || !pl->xbits || !pl->ints)
         return -1;
     bool dsize = false, no_stream = false; /* dsize: any packet-only option */
     /* A rule with byte variables keeps all its payload options in one run: a variable's
      * definition is then evaluated before its uses, and again when the run backtracks. */
     const char *vnames[BYTE_MAX_VARS];
     uint32_t nvars = 0;
-    bool has_vars = false;
+    bool has_vars = false, to_client = false;
     for (uint32_t i = 0; i < r->nopts; i++) {
         const char *kw = opt_def_by_id(r->opts[i].kw)->name;
         has_vars |= !strcmp(kw, "byte_extract") || !strcmp(kw, "byte_math");
+        if (!strcmp(kw, "flow"))
+            to_client |= (((const struct opt_flow *)r->opts[i].arg)->flags & FLOW_TO_CLIENT) != 0;
+    }
+    /* which application buffers, and so which base event, the rule needs */
+    struct app_need need = {.base = DB_PKT};
+    for (uint32_t i = 0; i < r->nopts; i++)
+        if ((pl->why = app_need_add(d, r, i, to_client, &need))) {
+            pl->why_opt = &r->opts[i];
+            return 0;
+        }
+    if (need.base >= DB_HTTP_REQUEST && need.raw)
+        d->app_raw = true; /* the stream copy is kept for them */
+    if (need.base >= DB_HTTP_REQUEST && has_vars && need.nbufs > 1) {
+        pl->why = "byte variables across several buffers";
+        return 0;
+    }
+    if (need.base >= DB_HTTP_REQUEST && pl->app && pl->app != group_app(need.base)) {
+        pl->why = "buffers of another application protocol than the header's";
+        return 0;
+    }
+    if (pl->app && need.base < DB_HTTP_REQUEST) {
+        /* an application protocol in the header without its buffers: the flow's app_proto
+         * is checked as an option */
+        pl->units[pl->nunits++].u =
+            (struct det_unit){.type = DU_APPPROTO, .app = (uint8_t)(1u << pl->app)};
     }
     for (uint32_t i = 0; i < r->nopts; i++) {
         const struct osprey_rule_option *o = &r->opts[i];
@@ -132,15 +345,24 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, struct plan 
         const char *name = def->name;
         if (is_meta(name))
             continue;
-        if (def->kind == OPT_MODIFIER) {
+        if (def->kind == OPT_MODIFIER || (def->kind == OPT_HTTP_LEGACY && o->arg == NULL &&
+                                           r->dialect != OSPREY_DIALECT_SNORT3)) {
             if (pl->nunits)
                 pl->units[pl->nunits - 1].last_opt = i; /* folded into its content */
             continue;
         }
+        if ((def->kind == OPT_STICKY || def->kind == OPT_HTTP_LEGACY) && o->value) {
+            pl->why = "a Snort 3 buffer selector (field, path, request …)";
+            pl->why_opt = o;
+            return 0;
+        }
+        if (def->kind == OPT_STICKY || def->kind == OPT_HTTP_LEGACY ||
+            def->kind == OPT_TRANSFORM)
+            continue; /* the options after it carry the buffer and its transforms */
         struct unit_plan *up = &pl->units[pl->nunits];
         up->first_opt = up->last_opt = i;
         struct det_pitem pi = {0};
-        if (!strcmp(name, "content")) {
+        if (!strcmp(name, "content") || !strcmp(name, "uricontent")) {
             pl->why = content_compile_check(o->arg);
             pi = (struct det_pitem){.type = PI_CONTENT, .relative = content_is_relative(o->arg),
                                     .arg = o->arg};
@@ -171,9 +393,14 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, struct plan 
         if (pi.arg) {
             /* a relative option joins the run of the payload options before it (wherever
              * that run sits among the match options: order between units does not matter) */
+            uint8_t ob = 0;
+            const struct det_xform *xf = NULL;
+            if (need.base >= DB_HTTP_REQUEST && app_buffer_of(d, r, i, to_client, &ob, &xf) < 0)
+                return -1;
             struct unit_plan *last = NULL;
             for (uint32_t u = pl->nunits; u > 0 && !last; u--)
-                if (pl->units[u - 1].u.type == DU_PAYLOAD)
+                if (pl->units[u - 1].u.type == DU_PAYLOAD && pl->units[u - 1].u.ob == ob &&
+                    pl->units[u - 1].u.xf == xf)
                     last = &pl->units[u - 1];
             pl->items[pl->nitems] = pi;
             if ((pi.relative || has_vars) && last &&
@@ -182,7 +409,7 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, struct plan 
                 last->last_opt = i;
             } else {
                 up->u = (struct det_unit){.type = DU_PAYLOAD, .n = 1,
-                                          .items = &pl->items[pl->nitems]};
+                                          .items = &pl->items[pl->nitems], .ob = ob, .xf = xf};
                 pl->nunits++;
             }
             pl->nitems++;
@@ -215,8 +442,8 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, struct plan 
             if (bit_ids(d, b, &ids) < 0)
                 return -1;
             if (b->op == BITS_ISSET || b->op == BITS_ISNOTSET) {
-                up->u = (struct det_unit){.type = DU_FLOWBITS, .bits = b, .bit_ids = ids};
-                pl->nunits++;
+                /* tested when the packet's matches are committed, after its setters */
+                pl->conds[pl->nconds++] = (struct det_bits_action){b, ids};
             } else {
                 pl->bits[pl->nbits++] = (struct det_bits_action){b, ids};
             }
@@ -228,6 +455,14 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, struct plan 
             dsize = true; /* a header field: packets only */
             up->u = (struct det_unit){.type = DU_HDR, .field = hdr_field_of(name),
                                       .cmp = o->arg};
+            pl->nunits++;
+        } else if (!strcmp(name, "geoip")) {
+            if (!d->geoip) {
+                pl->why = "needs geoip-database (a MaxMind .mmdb)";
+                pl->why_opt = o;
+                return 0;
+            }
+            up->u = (struct det_unit){.type = DU_GEOIP, .geo = o->arg, .geodb = d->geoip};
             pl->nunits++;
         } else if (!strcmp(name, "ip_proto") || !strcmp(name, "sameip")) {
             dsize = true;
@@ -249,6 +484,76 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, struct plan 
                 up->u = (struct det_unit){.type = DU_IPOPTS, .ipopt = ipopts_compile(o->value)};
             }
             pl->nunits++;
+        } else if (!strcmp(name, "service")) {
+            /* Snort 3: the flows of these services (service_compile_check: all detected) */
+            const struct opt_words *sw = o->arg;
+            uint8_t mask = 0, l4;
+            for (uint32_t k = 0; k < sw->n; k++)
+                mask |= (uint8_t)(1u << det_app_proto_of(sw->words[k], &l4));
+            if (need.base >= DB_HTTP_REQUEST) {
+                if (!(mask & (1u << group_app(need.base)))) {
+                    pl->why = "a service other than the protocol of its buffers";
+                    pl->why_opt = o;
+                    return 0;
+                }
+            } else {
+                up->u = (struct det_unit){.type = DU_APPPROTO, .app = mask};
+                pl->nunits++;
+            }
+        } else if (!strcmp(name, "stream_size")) {
+            if ((pl->why = stream_size_compile_check(o->arg))) {
+                pl->why_opt = o;
+                return 0;
+            }
+            up->u = (struct det_unit){.type = DU_STREAMSIZE, .cmp = o->arg};
+            pl->nunits++;
+        } else if (!strcmp(name, "noalert")) {
+            pl->noalert = true; /* Suricata's keyword: match, change state, never alert */
+        } else if (!strcmp(name, "xbits")) {
+            const struct opt_bits *b = o->arg;
+            if ((pl->why = xbits_compile_check(b))) {
+                pl->why_opt = o;
+                return 0;
+            }
+            if (b->op == BITS_NOALERT) {
+                pl->noalert = true;
+                continue;
+            }
+            uint32_t *ids;
+            if (bit_ids(d, b, &ids) < 0)
+                return -1;
+            pl->xbits[pl->nxbits++] = (struct det_bits_action){b, ids};
+            d->has_xbits = true;
+        } else if (!strcmp(name, "flowint")) {
+            const struct opt_flowint *fi = o->arg;
+            struct det_flowint x = {fi, 0, 0};
+            if (int_id(d, fi->name, &x.id) < 0 ||
+                (fi->value_var && int_id(d, fi->value_var, &x.value_id) < 0))
+                return -1;
+            pl->ints[pl->nints++] = x;
+        } else if (!strcmp(name, "urilen") || !strcmp(name, "bsize") ||
+                   !strcmp(name, "bufferlen")) { /* bufferlen: Snort 3's bsize */
+            const struct opt_cmp *cm = o->arg;
+            struct opt_cmp plain = *cm;
+            plain.flags = name[0] == 'u' ? 0 : plain.flags; /* urilen's norm/raw: below */
+            if ((pl->why = cmp_compile_check(&plain))) {
+                pl->why_opt = o;
+                return 0;
+            }
+            uint8_t ob = 0;
+            const struct det_xform *xf = NULL;
+            if (name[0] == 'u') /* urilen: the normalized URI unless ",raw" */
+                ob = cm->flags == 2 ? OB_HTTP_URI_RAW : OB_HTTP_URI;
+            else if (app_buffer_of(d, r, i, to_client, &ob, &xf) < 0)
+                return -1;
+            up->u = (struct det_unit){.type = DU_BUFLEN, .cmp = cm, .ob = ob, .xf = xf};
+            pl->nunits++;
+        } else if (!strcmp(name, "app-layer-protocol")) {
+            if ((pl->why = app_proto_unit(o->value, &up->u))) {
+                pl->why_opt = o;
+                return 0;
+            }
+            pl->nunits++;
         } else if (!strcmp(name, "dsize")) {
             if ((pl->why = cmp_compile_check(o->arg))) {
                 pl->why_opt = o;
@@ -266,28 +571,23 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, struct plan 
     /* Suricata inspects TCP payload rules on the reassembled stream; dsize and no_stream are
      * packet properties, and rules without payload options look at packets. */
     pl->kind = pl->proto == 6 && pl->nitems && !dsize && !no_stream ? DK_STREAM : DK_PKT;
-    for (uint32_t u = 0; u < pl->nunits; u++)
-        pl->units[u].u.kind = pl->kind;
-    /* Fast pattern: the one marked, else the longest positive content (first on a tie). */
-    uint32_t best = 0;
-    for (uint32_t i = 0; i < pl->nitems; i++) {
-        if (pl->items[i].type != PI_CONTENT)
-            continue;
-        const struct opt_content *ct = pl->items[i].arg;
-        if (ct->negated)
-            continue;
-        const uint8_t *p;
-        uint32_t n;
-        content_fast_bytes(ct, &p, &n);
-        if (ct->fast_pattern) {
-            pl->fp = ct;
-            break;
+    pl->base = pl->kind;
+    if (need.base >= DB_HTTP_REQUEST) {
+        if (dsize || no_stream) {
+            pl->why = "packet-only options (dsize, header fields, flow:no_stream) in a rule on "
+                      "application-layer buffers";
+            return 0;
         }
-        if (n > best) {
-            best = n;
-            pl->fp = ct;
-        }
+        pl->kind = DK_APP;
+        pl->base = need.base;
     }
+    for (uint32_t u = 0; u < pl->nunits; u++) {
+        pl->units[u].u.kind = pl->kind;
+        pl->units[u].u.base = pl->base;
+    }
+    if (pl->kind == DK_APP)
+        raw_units_last(pl);
+    pick_fast_pattern(pl);
     return 0;
 }
 

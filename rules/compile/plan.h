@@ -14,8 +14,11 @@ struct unit_plan {
 struct plan {
     const char *why;               /* not compiled: this */
     const struct osprey_rule_option *why_opt;
-    uint8_t kind, proto;
+    uint8_t kind, proto, base;
+    uint8_t app;                   /* application protocol of the header (0: none) */
     const struct opt_content *fp;  /* fast pattern, NULL = none */
+    uint8_t fp_ob;                 /* DK_APP: the fast pattern's buffer and transforms */
+    const struct det_xform *fp_xf;
     struct unit_plan *units;
     uint32_t nunits;
     struct det_pitem *items;       /* all payload options, in order (units point into it) */
@@ -23,11 +26,17 @@ struct plan {
     const struct opt_threshold *thr[2];
     struct det_bits_action *bits;  /* flowbits actions */
     uint32_t nbits;
+    struct det_bits_action *conds; /* flowbits isset / isnotset */
+    uint32_t nconds;
+    struct det_bits_action *xbits; /* xbits, in rule order */
+    uint32_t nxbits;
+    struct det_flowint *ints;      /* flowint, in rule order */
+    uint32_t nints;
     bool noalert;
 };
 
-/* Split a rule into units; decide base and fast pattern. plan->units/items/bits are
- * malloc'd. Returns -1 on allocation failure; a rule that cannot be compiled has pl->why. */
+/* Split a rule into units; decide base and fast pattern. plan->units/items/bits/conds
+ * are malloc'd. Returns -1 on allocation failure; a rule that cannot be compiled has pl->why. */
 int make_plan(struct osprey_detect *d, const struct osprey_rule *r, struct plan *pl);
 
 #endif

@@ -7,44 +7,86 @@
 #include "detect_int.h"
 #include "opt_eval.h"
 
-/* PKT_IN root handler: the flow's detection state exists before any chain filter looks. */
+/* PKT_IN root handler: the packet's verdict starts clean, and the flow's detection state
+ * exists before any chain filter looks. */
 static void on_pkt(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_t ev, void *arg)
 {
     (void)side, (void)ev;
-    if (!f || mon_get_uctx(ctx, f))
+    struct osprey_detect_worker *w = arg;
+    w->pkt_dropped = false;
+    w->pkt_reject = OSPREY_REJECT_NONE;
+    w->npending = 0;
+    if (!f)
         return;
-    const struct osprey_detect_worker *w = arg;
+    struct det_flow *df = mon_get_uctx(ctx, f);
+    if (df) {
+        if (df->dropped) { /* subsequent packets of a dropped flow are dropped */
+            w->pkt_dropped = true;
+            w->verdicts.dropped++;
+            w->verdicts.dropped_flow++;
+        }
+        return;
+    }
     size_t words = (w->d->nbit_names + 63) / 64;
     /* once per flow, not per packet */
-    struct det_flow *df = calloc(1, sizeof *df + words * sizeof df->bits[0]);
+    df = calloc(1, sizeof *df + words * sizeof df->bits[0]);
     if (!df)
         return; /* the flow goes uninspected; filters treat a missing state as no match */
     df->w = arg;
     mon_set_uctx(ctx, f, df);
 }
 
-/* CONN_NEW_DATA root handler: append the side's new in-order bytes to its inspection copy
+/* A packet that belongs to no flow detection sees (ORPHAN) still gets a clean verdict. */
+static void on_orphan(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_t ev,
+                      void *arg)
+{
+    (void)ctx, (void)f, (void)side, (void)ev;
+    struct osprey_detect_worker *w = arg;
+    w->pkt_dropped = false;
+    w->pkt_reject = OSPREY_REJECT_NONE;
+}
+
+/* What the side's whole-stream copy (the design before the windows) allocated for n bytes:
+ * 4 KiB, doubled as needed, up to the inspection cap. For osprey_detect_worker_mem. */
+static uint64_t copy_cap(uint64_t n)
+{
+    uint64_t c = n ? 4096 : 0;
+    while (c < n && c < DET_STREAM_MAX)
+        c *= 2;
+    return c;
+}
+
+/* CONN_NEW_DATA root handler: append the side's new in-order bytes to its inspection window
  * (and, with detect.stream-mpm: stream, feed the same bytes to the side's Hyperscan stream;
- * the multi-event filter below then only raises what it found).
- * Stream positions (offset, depth) count from the side's first byte, as Suricata's do. */
+ * the multi-event filter below then only raises what it found). The window keeps DET_WINDOW
+ * bytes before the new ones, so a side costs at most that plus one delivery, however long
+ * its stream. Stream positions (offset, depth) count from the side's first byte, as
+ * Suricata's do; inspection stops DET_STREAM_MAX bytes into the stream. */
 static void on_data(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_t ev,
                     void *arg)
 {
     (void)ev;
     struct det_flow *df = f ? mon_get_uctx(ctx, f) : NULL;
-    if (!df || df->pass)
+    if (!df || det_flow_stopped(df))
         return;
-    const struct osprey_detect_worker *w = arg;
+    struct osprey_detect_worker *w = arg;
     const struct det_mpm *m = &w->d->mpm[DK_STREAM];
     struct det_side *s = &df->side[side];
+    uint64_t was = s->base + s->len, cap_was = s->cap;
+    if (s->len > DET_WINDOW) { /* slide: the rules saw these bytes with the last delivery */
+        uint32_t drop = s->len - DET_WINDOW;
+        memmove(s->buf, s->buf + drop, DET_WINDOW);
+        s->len = DET_WINDOW;
+        s->base += drop;
+    }
     for (;;) {
+        if (!s->full && s->base + s->len >= DET_STREAM_MAX)
+            s->full = true; /* at the inspection cap: read on, keep nothing */
         if (s->len == s->cap && !s->full) {
-            uint32_t cap = s->cap ? s->cap * 2 : 4096;
-            if (cap > DET_STREAM_MAX)
-                cap = DET_STREAM_MAX;
-            uint8_t *b = cap > s->cap ? realloc(s->buf, cap) : NULL;
+            uint32_t cap = s->cap ? s->cap * 2 : 1024; /* most sides stay small */
+            uint8_t *b = realloc(s->buf, cap);
             if (!b) {
-                s->full = true; /* at the inspection cap (or out of memory): stop copying */
+                s->full = true; /* out of memory: stop inspecting this side */
             } else {
                 s->buf = b;
                 s->cap = cap;
@@ -53,6 +95,8 @@ static void on_data(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event
         uint8_t sink[4096];
         uint8_t *to = s->full ? sink : s->buf + s->len;
         size_t room = s->full ? sizeof sink : s->cap - s->len;
+        if (!s->full && s->base + s->len + room > DET_STREAM_MAX)
+            room = (size_t)(DET_STREAM_MAX - (s->base + s->len));
         ssize_t n = mon_peek(ctx, f, side, to, room);
         if (n == MON_EOVERWRITTEN)
             continue; /* bytes were lost; what follows is still this side's stream */
@@ -64,6 +108,12 @@ static void on_data(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event
             s->len += (uint32_t)n;
         }
     }
+    w->mem.window_bytes += s->cap - cap_was;
+    w->mem.copy_bytes += copy_cap(s->base + s->len) - copy_cap(was);
+    if (w->mem.window_bytes > w->mem.window_peak)
+        w->mem.window_peak = w->mem.window_bytes;
+    if (w->mem.copy_bytes > w->mem.copy_peak)
+        w->mem.copy_peak = w->mem.copy_bytes;
 }
 
 static bool fired_before(struct det_side *s, uint32_t idx)
@@ -83,28 +133,123 @@ static bool fired_before(struct det_side *s, uint32_t idx)
     return false;
 }
 
-/* The leaf: every option held. Stream rules alert once per flow side (the stream is
- * re-inspected as it grows); packet rules once per packet. pass ends inspection of the flow. */
+/* The leaf: every option of the chain held. The match waits for the phase's commit. */
 static void on_match(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_t ev,
                      void *arg)
 {
     (void)ev;
     const struct det_rule *dr = arg;
     struct det_flow *df = f ? mon_get_uctx(ctx, f) : NULL;
-    if (!df || df->pass)
+    if (!df || det_flow_stopped(df))
         return;
-    if (dr->kind == DK_STREAM && fired_before(&df->side[side], dr->idx))
-        return;
-    /* the rule matched: its flowbits change now, whether or not it alerts */
-    for (uint32_t i = 0; i < dr->nbits; i++)
-        flowbits_apply(dr->bits[i].b, dr->bits[i].ids, df->bits);
-    if (dr->rule->action == OSPREY_ACTION_PASS) {
-        df->pass = true;
+    struct osprey_detect_worker *w = df->w;
+    if (w->npending == w->cap_pending) {
+        uint32_t cap = w->cap_pending ? w->cap_pending * 2 : 64;
+        struct det_pending *p = realloc(w->pending, cap * sizeof *p);
+        if (!p)
+            return; /* out of memory: this match is lost, nothing else */
+        w->pending = p;
+        w->cap_pending = cap;
+    }
+    w->pending[w->npending] = (struct det_pending){dr, f, side, w->npending};
+    w->npending++;
+}
+
+static int pending_cmp(const void *a, const void *b)
+{
+    const struct det_pending *x = a, *y = b;
+    if (x->dr->order_action != y->dr->order_action)
+        return x->dr->order_action < y->dr->order_action ? -1 : 1;
+    if (x->dr->order_bits != y->dr->order_bits)
+        return x->dr->order_bits < y->dr->order_bits ? -1 : 1;
+    return x->seq < y->seq ? -1 : x->seq > y->seq; /* stable: the walk's order */
+}
+
+/* The addresses xbits track: the packet's for a packet rule, else the flow's in the direction
+ * of the inspected data. */
+static void whom(const struct det_pending *pm, const struct det_rule *dr,
+                 const struct mon_packet *p, struct det_who *who)
+{
+    const struct mon_flow *f = pm->f;
+    if (dr->kind == DK_PKT && p) {
+        memcpy(who->src, p->src.b, 16);
+        memcpy(who->dst, p->dst.b, 16);
         return;
     }
-    struct osprey_detect_worker *w = df->w;
-    const struct mon_packet *p = mon_getlastpkt(ctx);
-    if (dr->noalert || det_suppressed(dr, p) || !det_thr_allow(w->thr, dr, p, f))
+    bool ts = det_to_server(pm->side, dr->base);
+    memcpy(who->src, ts ? f->cli.b : f->srv.b, 16);
+    memcpy(who->dst, ts ? f->srv.b : f->cli.b, 16);
+}
+
+static void set_verdict(struct osprey_detect_worker *w, struct det_flow *df,
+                        enum osprey_rule_action a, const struct mon_packet *p)
+{
+    if (!w->pkt_dropped)
+        w->verdicts.dropped++;
+    w->pkt_dropped = true;
+    df->dropped = true;
+    bool reject = a == OSPREY_ACTION_REJECT || a == OSPREY_ACTION_REJECTSRC ||
+                  a == OSPREY_ACTION_REJECTDST || a == OSPREY_ACTION_REJECTBOTH;
+    if (!reject || w->pkt_reject != OSPREY_REJECT_NONE)
+        return;
+    w->verdicts.rejected++;
+    w->pkt_reject = p && p->proto == 6 ? OSPREY_REJECT_RST : OSPREY_REJECT_ICMP;
+    w->pkt_reject_to = a == OSPREY_ACTION_REJECTDST    ? OSPREY_REJECT_TO_DST
+                       : a == OSPREY_ACTION_REJECTBOTH ? OSPREY_REJECT_TO_BOTH
+                                                       : OSPREY_REJECT_TO_SRC;
+}
+
+/* One match, in commit order. Stream rules alert once per flow side (the stream is
+ * re-inspected as it grows); packet rules once per packet. pass ends inspection of the
+ * flow and suppresses the matches after it (same packet included); drop, reject and sdrop
+ * set the packet's verdict and drop the flow. */
+static void commit_one(struct osprey_detect_worker *w, const struct det_pending *pm,
+                       const struct mon_packet *p)
+{
+    const struct det_rule *dr = pm->dr;
+    struct det_flow *df = mon_get_uctx(w->ctx, pm->f);
+    if (!df || df->pass)
+        return;
+    for (uint32_t i = 0; i < dr->nconds; i++)
+        if (!flowbits_test(dr->conds[i].b, dr->conds[i].ids, df->bits))
+            return;
+    struct det_who who;
+    uint64_t now = p ? p->ts_us : 0;
+    if (dr->nxbits)
+        whom(pm, dr, p, &who);
+    for (uint32_t i = 0; i < dr->nxbits; i++) {
+        const struct det_bits_action *x = &dr->xbits[i];
+        if ((x->b->op == BITS_ISSET || x->b->op == BITS_ISNOTSET) &&
+            !det_xbits_test(w->xb, x->b, x->ids, &who, now))
+            return;
+    }
+    if (dr->kind == DK_STREAM && fired_before(&df->side[pm->side], dr->idx))
+        return;
+    for (uint32_t i = 0; i < dr->nints; i++) /* actions stay done if a later test fails */
+        if (!det_flowint_run(&dr->ints[i], df, w->d->nint_names))
+            return;
+    /* the rule matched: its flowbits and xbits change now, whether or not it alerts */
+    for (uint32_t i = 0; i < dr->nbits; i++)
+        flowbits_apply(dr->bits[i].b, dr->bits[i].ids, df->bits);
+    for (uint32_t i = 0; i < dr->nxbits; i++) {
+        const struct det_bits_action *x = &dr->xbits[i];
+        if (x->b->op != BITS_ISSET && x->b->op != BITS_ISNOTSET)
+            det_xbits_apply(w->xb, x->b, x->ids, &who, now);
+    }
+    /* a rate_filter may change the action of this match */
+    enum osprey_rule_action act = dr->rate ? det_rate_action(w->thr, dr, p, pm->f)
+                                           : dr->rule->action;
+    if (act == OSPREY_ACTION_PASS) {
+        df->pass = true;
+        w->verdicts.passed_flows++;
+        return;
+    }
+    if (act == OSPREY_ACTION_DROP || act == OSPREY_ACTION_SDROP || act == OSPREY_ACTION_BLOCK ||
+        act == OSPREY_ACTION_REJECT || act == OSPREY_ACTION_REJECTSRC ||
+        act == OSPREY_ACTION_REJECTDST || act == OSPREY_ACTION_REJECTBOTH)
+        set_verdict(w, df, act, p);
+    if (act == OSPREY_ACTION_SDROP || dr->noalert || det_suppressed(dr, p) ||
+        !det_thr_allow(w->thr, dr, p, pm->f))
         return;
     struct osprey_alert a = {
         .rule = dr->rule,
@@ -112,14 +257,34 @@ static void on_match(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_even
         .severity = dr->severity,
         .nmeta = dr->nmeta,
         .meta = dr->meta,
-        .pkt = mon_getlastpkt(ctx),
-        .flow = f,
-        .to_server = det_to_server(side, dr->kind),
-        .from_stream = dr->kind == DK_STREAM,
+        .pkt = p,
+        .flow = pm->f,
+        .to_server = det_to_server(pm->side, dr->base),
+        .from_stream = dr->kind == DK_STREAM || (dr->kind == DK_APP && pm->f->proto == 6),
+        .action = act,
     };
     w->alerts++;
     if (w->cb)
         w->cb(&a, w->arg);
+}
+
+/* The commit barrier's handler: every chain of this phase has been walked. Matches are
+ * committed in Suricata's order (pass, drop, reject, alert; flowbit setters before readers),
+ * so a setter with a higher sid still enables a reader on the same packet, and a pass rule
+ * suppresses the alerts of its own packet. */
+static void on_commit(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_t ev,
+                      void *arg)
+{
+    (void)f, (void)side, (void)ev;
+    struct osprey_detect_worker *w = arg;
+    if (!w->npending)
+        return;
+    if (w->npending > 1)
+        qsort(w->pending, w->npending, sizeof *w->pending, pending_cmp);
+    const struct mon_packet *p = mon_getlastpkt(ctx);
+    for (uint32_t i = 0; i < w->npending; i++)
+        commit_one(w, &w->pending[i], p);
+    w->npending = 0;
 }
 
 struct osprey_detect_worker *osprey_detect_attach(const struct osprey_detect *d,
@@ -129,24 +294,41 @@ struct osprey_detect_worker *osprey_detect_attach(const struct osprey_detect *d,
     struct osprey_detect_worker *w = calloc(1, sizeof *w);
     if (!w)
         return NULL;
-    *w = (struct osprey_detect_worker){d, ctx, NULL, NULL, NULL, cb, arg, 0, NULL};
+    w->d = d;
+    w->ctx = ctx;
+    w->cb = cb;
+    w->arg = arg;
     if (!(w->md = pcre_match_data_new()))
         goto fail;
     if (d->has_thresholds && !(w->thr = det_thr_create()))
         goto fail;
+    if (d->has_xbits && !(w->xb = det_xbits_create()))
+        goto fail;
     for (int k = 0; k < DK__COUNT; k++)
         if (d->mpm[k].db && hs_alloc_scratch(d->mpm[k].db, &w->scratch) != HS_SUCCESS)
             goto fail;
+    for (uint32_t i = 0; i < d->napp_mpm; i++)
+        if (d->app_mpm[i]->db && hs_alloc_scratch(d->app_mpm[i]->db, &w->scratch) != HS_SUCCESS)
+            goto fail;
     if (!(w->sock = mon_socket(ctx, MON_SOCK_STREAM, NULL)))
         goto fail;
-    if (mon_register(ctx, w->sock, MON_ON_PKT_IN, MON_HK_SND, on_pkt, w) != MON_OK)
+    if (mon_register(ctx, w->sock, MON_ON_PKT_IN, MON_HK_SND, on_pkt, w) != MON_OK ||
+        mon_register(ctx, w->sock, MON_ON_ORPHAN, MON_HK_SND, on_orphan, w) != MON_OK)
         goto fail;
-    if (d->stats.stream_rules &&
+    if ((d->stats.stream_rules || d->app_raw) &&
         mon_register(ctx, w->sock, MON_ON_CONN_NEW_DATA, MON_HK_RCV, on_data, w) != MON_OK)
         goto fail;
+    /* stream rules run on the receiver's side; packet rules and application rules (the
+     * parsers' events are children of a PKT_IN UDE, run by mon_run_event) on the sender's */
+    for (int b = 0; b < DB__COUNT; b++)
+        if (d->barrier[b] && mon_register(ctx, w->sock, d->barrier[b],
+                                          b == DB_STREAM ? MON_HK_RCV : MON_HK_SND, on_commit,
+                                          w) != MON_OK)
+            goto fail;
     for (uint32_t i = 0; i < d->nrules; i++) {
         const struct det_rule *dr = &d->rules[i];
-        enum mon_hook hk = dr->kind == DK_PKT ? MON_HK_SND : MON_HK_RCV;
+        /* the parsers' events are children of a PKT_IN UDE run on the sender's side */
+        enum mon_hook hk = dr->kind == DK_STREAM ? MON_HK_RCV : MON_HK_SND;
         if (mon_register(ctx, w->sock, dr->leaf, hk, on_match, (void *)dr) != MON_OK)
             goto fail;
     }
@@ -162,15 +344,19 @@ void osprey_detect_flow_end(struct osprey_detect_worker *w, struct mon_flow *f)
     struct det_flow *df = f->uctx;
     if (!df)
         return;
-    for (int k = 0; k < DK__COUNT; k++)
+    for (int b = 0; b < DB__COUNT; b++)
         for (int dir = 0; dir < 2; dir++)
-            free(df->hc[k][dir].ids);
+            free(df->hc[b][dir].ids);
     for (int s = 0; s < 2; s++) {
+        df->w->mem.window_bytes -= df->side[s].cap;
+        df->w->mem.copy_bytes -= copy_cap(df->side[s].base + df->side[s].len);
         det_mpm_close(&df->side[s], df->w->scratch);
         free(df->side[s].buf);
         free(df->side[s].seen);
         free(df->side[s].fired);
     }
+    free(df->ints);
+    free(df->intset);
     free(df);
     f->uctx = NULL;
 }
@@ -182,10 +368,38 @@ void osprey_detect_worker_free(struct osprey_detect_worker *w)
     hs_free_scratch(w->scratch);
     pcre_match_data_free(w->md);
     det_thr_free(w->thr);
+    det_xbits_free(w->xb);
+    free(w->pending);
+    for (int i = 0; i < 4; i++)
+        free(w->xbuf[i]);
     free(w);
 }
 
 uint64_t osprey_detect_worker_alerts(const struct osprey_detect_worker *w)
 {
     return w->alerts;
+}
+
+bool osprey_detect_packet_dropped(const struct osprey_detect_worker *w)
+{
+    return w->pkt_dropped;
+}
+
+enum osprey_reject osprey_detect_packet_reject(const struct osprey_detect_worker *w,
+                                               enum osprey_reject_to *to)
+{
+    if (to)
+        *to = (enum osprey_reject_to)w->pkt_reject_to;
+    return (enum osprey_reject)w->pkt_reject;
+}
+
+const struct osprey_detect_verdicts *osprey_detect_worker_verdicts(
+    const struct osprey_detect_worker *w)
+{
+    return &w->verdicts;
+}
+
+const struct osprey_detect_mem *osprey_detect_worker_mem(const struct osprey_detect_worker *w)
+{
+    return &w->mem;
 }

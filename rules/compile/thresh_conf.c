@@ -3,7 +3,9 @@
  *   suppress gen_id G, sig_id S [, track by_src|by_dst|by_either, ip LIST] stops its alerts
  *   (for those addresses only, with ip); sig_id 0 means every rule of the gid, and gen_id 0
  *   with sig_id 0 every rule;
- *   rate_filter changes actions in inline mode: reported as not applied. */
+ *   rate_filter gen_id G, sig_id S, track T, count C, seconds S, new_action A, timeout T
+ *   changes the rule's action for T seconds once it matched more than C times in S seconds
+ *   (threshold.c). */
 #include <arpa/inet.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,15 +77,43 @@ static int add_suppress(struct det_rule *dr, const struct thr_entry *e, FILE *di
     return 0;
 }
 
+static int add_rate(struct osprey_detect *d, const struct thr_entry *e, FILE *diag)
+{
+    static const struct {
+        const char *w;
+        enum osprey_rule_action a;
+    } A[] = {{"alert", OSPREY_ACTION_ALERT}, {"drop", OSPREY_ACTION_DROP},
+             {"pass", OSPREY_ACTION_PASS},   {"log", OSPREY_ACTION_LOG},
+             {"sdrop", OSPREY_ACTION_SDROP}, {"reject", OSPREY_ACTION_REJECT}};
+    size_t k = 0;
+    while (k < sizeof A / sizeof A[0] && strcmp(A[k].w, e->new_action ? e->new_action : ""))
+        k++;
+    if (k == sizeof A / sizeof A[0]) {
+        if (diag)
+            fprintf(diag, "%s:%u: rate_filter: new_action '%s' not applied\n", e->file, e->line,
+                    e->new_action ? e->new_action : "");
+        return 0;
+    }
+    struct det_rate *r = calloc(1, sizeof *r);
+    if (!r || det_own(d, r) < 0)
+        return -1;
+    *r = (struct det_rate){e->track, e->count, e->seconds, e->timeout, A[k].a};
+    for (uint32_t i = 0; i < d->nrules; i++)
+        if (applies(e, d->rules[i].rule)) {
+            d->rules[i].rate = r;
+            d->has_thresholds = true; /* the state lives in the threshold table */
+        }
+    return 0;
+}
+
 int det_threshold_config(struct osprey_detect *d, FILE *diag)
 {
     const struct osprey_ruleset *rs = d->rs;
     for (uint32_t t = 0; t < rs->nthr; t++) {
         const struct thr_entry *e = &rs->thr[t];
         if (e->kind == TC_RATE_FILTER) {
-            if (diag)
-                fprintf(diag, "%s:%u: rate_filter not applied (it changes actions inline)\n",
-                        e->file, e->line);
+            if (add_rate(d, e, diag) < 0)
+                return -1;
             continue;
         }
         struct opt_threshold *th = NULL;

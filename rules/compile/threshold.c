@@ -61,6 +61,55 @@ static struct thr_state *lookup(struct det_thr_table *t, const uint8_t *key)
     return &oldest->st;
 }
 
+/* The table key of (rule, option k, the tracked addresses or flow). */
+static void make_key(uint8_t key[40], const struct det_rule *dr, uint8_t k, uint8_t track,
+                     const struct mon_packet *p, const struct mon_flow *f)
+{
+    memset(key, 0, 40);
+    memcpy(key, &dr->idx, 4);
+    key[4] = k;
+    switch (track) {
+    case THR_BY_SRC: memcpy(key + 8, p->src.b, 16); break;
+    case THR_BY_DST: memcpy(key + 8, p->dst.b, 16); break;
+    case THR_BY_BOTH:
+        memcpy(key + 8, p->src.b, 16);
+        memcpy(key + 24, p->dst.b, 16);
+        break;
+    case THR_BY_FLOW:
+        if (f)
+            memcpy(key + 8, &f->id, sizeof f->id);
+        break;
+    default: break; /* by_rule: one counter */
+    }
+}
+
+enum osprey_rule_action det_rate_action(struct det_thr_table *t, const struct det_rule *dr,
+                                        const struct mon_packet *p, const struct mon_flow *f)
+{
+    const struct det_rate *r = dr->rate;
+    if (!r || !t || !p)
+        return dr->rule->action;
+    uint8_t key[40];
+    make_key(key, dr, 2, r->track, p, f);
+    struct thr_state *st = lookup(t, key);
+    uint64_t now = p->ts_us;
+    if (st->since_us) {
+        if (now - st->since_us <= (uint64_t)r->timeout * 1000000u)
+            return r->new_action; /* still within the timeout */
+        st->since_us = 0;
+    }
+    if (st->count && now - st->start_us < (uint64_t)r->seconds * 1000000u) {
+        if (++st->count > r->count) {
+            st->since_us = now ? now : 1;
+            return r->new_action;
+        }
+    } else {
+        st->start_us = now;
+        st->count = 1;
+    }
+    return dr->rule->action;
+}
+
 bool det_thr_allow(struct det_thr_table *t, const struct det_rule *dr,
                    const struct mon_packet *p, const struct mon_flow *f)
 {
@@ -69,22 +118,8 @@ bool det_thr_allow(struct det_thr_table *t, const struct det_rule *dr,
         const struct opt_threshold *th = dr->thr[k];
         if (!th || !t)
             continue;
-        uint8_t key[40] = {0};
-        memcpy(key, &dr->idx, 4);
-        key[4] = (uint8_t)k;
-        switch (th->track) {
-        case THR_BY_SRC: memcpy(key + 8, p->src.b, 16); break;
-        case THR_BY_DST: memcpy(key + 8, p->dst.b, 16); break;
-        case THR_BY_BOTH:
-            memcpy(key + 8, p->src.b, 16);
-            memcpy(key + 24, p->dst.b, 16);
-            break;
-        case THR_BY_FLOW:
-            if (f)
-                memcpy(key + 8, &f->id, sizeof f->id);
-            break;
-        default: break; /* by_rule: one counter */
-        }
+        uint8_t key[40];
+        make_key(key, dr, (uint8_t)k, th->track, p, f);
         /* every option counts the event, even when an earlier one already suppressed it */
         ok &= threshold_event(th, lookup(t, key), p->ts_us);
     }

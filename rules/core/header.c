@@ -56,9 +56,10 @@ static const struct {
 
 bool header_proto_implemented(const char *canon)
 {
-    /* packet protocols the compiler (rules/compile) builds header filters for; application
-     * protocols wait for the app-layer parsers */
-    static const char *const done[] = {"ip", "tcp", "udp", "icmp"};
+    /* packet protocols the compiler (rules/compile) builds header filters for, and the
+     * application protocols the parsers (parsers/) detect */
+    static const char *const done[] = {"ip", "tcp", "udp", "icmp", "http", "http1", "tls", "ssl",
+                                       "dns"};
     for (size_t i = 0; i < sizeof done / sizeof done[0]; i++)
         if (!strcmp(canon, done[i]))
             return true;

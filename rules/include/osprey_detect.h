@@ -5,8 +5,11 @@
  *   base event ─ [fast-pattern hit] ─ header filter ─ option units in rule order ─ action
  *
  * base is MON_ON_PKT_IN (packet rules: non-TCP protocols, dsize, flow:no_stream, rules
- * without payload options) or MON_ON_CONN_NEW_DATA (TCP rules with payload options: the
- * reassembled stream). The fast-pattern hit is a child event raised by one Hyperscan
+ * without payload options), MON_ON_CONN_NEW_DATA (TCP rules with payload options: the
+ * reassembled stream) or an application event of the parsers (rules on http.uri, dns.query,
+ * tls.sni …: osprey_detect_opts.parsers). On one packet, the matches of a phase are committed
+ * in Suricata's order (pass, drop, reject, alert; flowbit setters before readers). The
+ * fast-pattern hit is a child event raised by one Hyperscan
  * multi-event filter per buffer kind, so each buffer is scanned once for every rule. An
  * "option unit" is one match-only option (flow, dsize …) or a run of payload options that
  * depend on each other (a content and the relative contents after it), evaluated together
@@ -47,6 +50,8 @@ struct osprey_alert {
     struct mon_flow *flow;        /* NULL for a packet without a flow */
     bool to_server;               /* direction of the inspected data */
     bool from_stream;             /* matched on the reassembled stream */
+    enum osprey_rule_action action; /* the rule's action: ALERT, LOG, DROP, REJECT* … (sdrop
+                                       and pass never reach the callback) */
 };
 typedef void (*osprey_alert_fn)(const struct osprey_alert *a, void *arg);
 
@@ -55,6 +60,7 @@ struct osprey_detect_stats {
     uint32_t compiled;        /* rules with a chain */
     uint32_t not_compiled;    /* rules the compiler refused (diagnostic printed) */
     uint32_t packet_rules, stream_rules;
+    uint32_t app_rules;       /* rules on application-layer buffers (under parser events) */
     uint32_t fast_patterns;   /* distinct fast patterns (Hyperscan ids), all buffers */
     uint32_t ude_nodes;       /* distinct UDEs the rules defined (shared prefixes once) */
     uint32_t option_nodes;    /* sum over rules of their chain lengths (without sharing) */
@@ -71,11 +77,21 @@ int osprey_detect_build(struct osprey_detect **out, struct mon_engine *eng,
 /* How the stream buffer's fast patterns are scanned (config key detect.stream-mpm).
  * BLOCK: each time a side's stream grows, a block-mode scan of the new bytes (plus the
  * longest pattern's length - 1 before them). STREAM: one Hyperscan stream per flow side,
- * fed only the new bytes, so nothing is scanned twice. Either way the side keeps its copy of
- * the stream (up to 256 KiB): the rules' options are verified on it. */
+ * fed only the new bytes, so nothing is scanned twice. Either way the rules' options are
+ * verified on a window of the side's stream (the new bytes and 32 KiB before them), with
+ * positions counted from the side's first byte, up to 256 KiB into it. */
 enum osprey_stream_mpm { OSPREY_STREAM_MPM_BLOCK, OSPREY_STREAM_MPM_STREAM };
+struct osprey_parsers;
 struct osprey_detect_opts {
     enum osprey_stream_mpm stream_mpm;
+    /* The application-layer parsers defined on the same engine (osprey_parsers_define, before
+     * this build), or NULL: then rules on app-layer buffers or protocols (http.uri, alert
+     * http …) are not compiled. Attach a parsers worker to each context before
+     * osprey_detect_attach. */
+    const struct osprey_parsers *parsers;
+    /* geoip-database (a MaxMind .mmdb), or NULL/"": then rules with geoip: are not compiled.
+     * Opened by the build, closed by osprey_detect_free. */
+    const char *geoip_database;
 };
 /* osprey_detect_build with options. NULL (and osprey_detect_build): block mode; osprey itself
  * passes the configuration's detect.stream-mpm, whose default is stream. */
@@ -100,6 +116,43 @@ void osprey_detect_flow_end(struct osprey_detect_worker *w, struct mon_flow *f);
 /* Destroy after mon_ctx_destroy (whose flush ends every flow). */
 void osprey_detect_worker_free(struct osprey_detect_worker *w);
 uint64_t osprey_detect_worker_alerts(const struct osprey_detect_worker *w);
+
+/* Per-packet verdict for inline mode, valid after mon_process() of a packet returns and reset
+ * when the next packet enters detection (PKT_IN or ORPHAN; a fragment that defrag holds
+ * raises neither: mon_process returned MON_DEC_FRAG_HELD and there is nothing to forward).
+ * A packet is dropped when a drop, sdrop, reject* rule (or a rate_filter's new_action) matched
+ * it (packet, stream or app-layer rule), or when it belongs to a flow such a rule
+ * matched earlier: subsequent packets of a dropped flow are dropped, and no longer inspected
+ * (no more alerts from that flow), as in Suricata's IPS mode. In IDS mode nothing is dropped:
+ * the caller just ignores the verdict (EVE then says "allowed"). */
+bool osprey_detect_packet_dropped(const struct osprey_detect_worker *w);
+
+/* What a reject rule asks the inline engine to send for the last packet: nothing, a TCP RST
+ * (TCP flows), or an ICMP destination unreachable (port unreachable; other protocols).
+ * Only the packet that matched the reject rule gets one, not the flow's later packets. */
+enum osprey_reject { OSPREY_REJECT_NONE, OSPREY_REJECT_RST, OSPREY_REJECT_ICMP };
+/* Towards whom: reject/rejectsrc = the matching packet's source, rejectdst = its destination,
+ * rejectboth = both. */
+enum osprey_reject_to { OSPREY_REJECT_TO_SRC, OSPREY_REJECT_TO_DST, OSPREY_REJECT_TO_BOTH };
+/* The reject kind of the last packet; *to (may be NULL) gets the direction. */
+enum osprey_reject osprey_detect_packet_reject(const struct osprey_detect_worker *w,
+                                               enum osprey_reject_to *to);
+/* Counters of a worker's verdicts (packets dropped, of which by a flow already dropped). */
+struct osprey_detect_verdicts {
+    uint64_t dropped, dropped_flow, rejected, passed_flows;
+};
+const struct osprey_detect_verdicts *osprey_detect_worker_verdicts(
+    const struct osprey_detect_worker *w);
+
+/* Memory of a worker's stream inspection: the bytes its flows' stream windows hold now and at
+ * most, and (for comparison) what copies of every side's stream from its first byte, up to
+ * the 256 KiB inspection cap, would have allocated (4 KiB doubled as needed) — the design
+ * before the windows. */
+struct osprey_detect_mem {
+    uint64_t window_bytes, window_peak;
+    uint64_t copy_bytes, copy_peak;
+};
+const struct osprey_detect_mem *osprey_detect_worker_mem(const struct osprey_detect_worker *w);
 
 /* Load rules the way osprey does: -S files, or the configuration's rule-files. Rejected rules
  * are reported on diag. Returns 0, 1 when a file could not be read or no file was given (the

@@ -125,11 +125,17 @@
     X(ICMPV6_HDR, "icmpv6.hdr")                                                            \
     X(WEBSOCKET_PAYLOAD, "websocket.payload")
 
+#include <stdbool.h>
+
 enum rule_buffer {
 #define RULE_BUFFER_ENUM(id, name) BUF_##id,
     RULE_BUFFERS(RULE_BUFFER_ENUM)
 #undef RULE_BUFFER_ENUM
         BUF_COUNT
 };
+
+/* Can detection inspect this buffer (packet, stream, or an application buffer the parsers
+ * fill)? Content and pcre in any other buffer reject their rule. */
+bool buffer_inspectable(unsigned buffer);
 
 #endif

@@ -16,6 +16,21 @@ static int parse_service(struct rule_ctx *c, char *val)
     return w ? parse_words(c, val, ',', false, NULL, w) : -1;
 }
 
+/* Detection restricts the rule to flows of the services listed: each must be one the parsers
+ * detect, or the rule would run on part of what it names. */
+const char *service_compile_check(const struct opt_words *w)
+{
+    static const char *const DETECTED[] = {"http", "ssl", "tls", "dns", NULL};
+    for (uint32_t i = 0; i < w->n; i++) {
+        size_t k = 0;
+        while (DETECTED[k] && strcmp(DETECTED[k], w->words[i]))
+            k++;
+        if (!DETECTED[k] || (w->negated && w->negated[i]))
+            return "a service the parsers do not detect";
+    }
+    return NULL;
+}
+
 static int parse_sip_method(struct rule_ctx *c, char *val)
 {
     struct opt_words *w = opt_arg_new(c, sizeof *w);
@@ -52,7 +67,7 @@ static int parse_dns_opcode(struct rule_ctx *c, char *val)
 }
 
 static const struct opt_def DEFS[] = {
-    {"service", OPT_META, D_S3, ARG_REQUIRED, 0, parse_service, false},
+    {"service", OPT_META, D_S3, ARG_REQUIRED, 0, parse_service, true},
     {"sip_method", OPT_MATCH, D_S2 | D_S3, ARG_REQUIRED, 0, parse_sip_method, false},
     {"sip_stat_code", OPT_MATCH, D_S2 | D_S3, ARG_REQUIRED, 0, parse_sip_stat_code, false},
     {"ftpdata_command", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_ftpdata_command, false},

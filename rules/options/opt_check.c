@@ -27,7 +27,19 @@ const char *opt_compile_check(const char *name, const void *arg)
         return threshold_compile_check(arg);
     if (!strcmp(name, "flowbits"))
         return flowbits_compile_check(arg);
-    if (!strcmp(name, "dsize") || hdr_field_of(name) >= 0)
-        return cmp_compile_check(arg);
+    if (!strcmp(name, "xbits"))
+        return xbits_compile_check(arg);
+    if (!strcmp(name, "service"))
+        return service_compile_check(arg);
+    if (!strcmp(name, "stream_size"))
+        return stream_size_compile_check(arg);
+    if (!strcmp(name, "dsize") || !strcmp(name, "bsize") || !strcmp(name, "bufferlen") ||
+        hdr_field_of(name) >= 0)
+        return cmp_compile_check(arg); /* bufferlen's ",relative" is a modifier: not run */
+    if (!strcmp(name, "urilen")) { /* its norm/raw modifier is honoured */
+        struct opt_cmp plain = *(const struct opt_cmp *)arg;
+        plain.flags = 0;
+        return cmp_compile_check(&plain) ? "a byte variable as the value" : NULL;
+    }
     return NULL;
 }

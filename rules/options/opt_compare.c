@@ -165,16 +165,43 @@ static int parse_stream_size(struct rule_ctx *c, char *val)
         int d = parse_choice(c, f[1], fl[1], DIRS, "direction");
         if (d < 0)
             return -1;
-        cm->flags = (uint32_t)d + 1;
+        cm->flags = (uint32_t)d + 5; /* Snort 3's directions: STREAM_SIZE_TO_SERVER … */
     }
     return 0;
 }
 
+const char *stream_size_compile_check(const struct opt_cmp *cm)
+{
+    if (cm->flags == 0)
+        return "a Snort 3 comparison without a direction";
+    if (cm->op > CMP_GE)
+        return "a range";
+    return NULL;
+}
+
+bool stream_size_match(const struct opt_cmp *cm, uint64_t client, uint64_t server)
+{
+    /* Snort 2/Suricata name whose bytes (server, client), Snort 3 their direction */
+    switch (cm->flags) {
+    case STREAM_SIZE_SERVER:
+    case STREAM_SIZE_TO_CLIENT:
+        return cmp_match(cm, (int64_t)server);
+    case STREAM_SIZE_CLIENT:
+    case STREAM_SIZE_TO_SERVER:
+        return cmp_match(cm, (int64_t)client);
+    case STREAM_SIZE_BOTH:
+    case STREAM_SIZE_TO_BOTH:
+        return cmp_match(cm, (int64_t)client) && cmp_match(cm, (int64_t)server);
+    default:
+        return cmp_match(cm, (int64_t)client) || cmp_match(cm, (int64_t)server);
+    }
+}
+
 static const struct opt_def DEFS[] = {
     {"dsize", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_dsize, true},
-    {"urilen", OPT_MATCH, D_CLASSIC, ARG_REQUIRED, 0, parse_urilen, false},
-    {"bsize", OPT_PAYLOAD, D_SURI, ARG_REQUIRED, 0, parse_bsize, false},
-    {"bufferlen", OPT_PAYLOAD, D_S3, ARG_REQUIRED, 0, parse_bufferlen, false},
+    {"urilen", OPT_MATCH, D_CLASSIC, ARG_REQUIRED, 0, parse_urilen, true},
+    {"bsize", OPT_PAYLOAD, D_SURI, ARG_REQUIRED, 0, parse_bsize, true},
+    {"bufferlen", OPT_PAYLOAD, D_S3, ARG_REQUIRED, 0, parse_bufferlen, true},
     {"isdataat", OPT_PAYLOAD, D_ALL, ARG_REQUIRED, 0, parse_isdataat, true},
     {"itype", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_u8, true},
     {"icode", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_u8, true},
@@ -187,7 +214,7 @@ static const struct opt_def DEFS[] = {
     {"ack", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_u32, true},
     {"window", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_window, true},
     {"fragoffset", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_fragoffset, true},
-    {"stream_size", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_stream_size, false},
+    {"stream_size", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_stream_size, true},
 };
 OPT_TABLE(opt_table_compare, DEFS);
 

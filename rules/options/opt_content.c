@@ -301,7 +301,7 @@ static int parse_replace(struct rule_ctx *c, char *val)
 
 static const struct opt_def DEFS[] = {
     {"content", OPT_PAYLOAD, D_ALL, ARG_REQUIRED, 0, parse_content, true},
-    {"uricontent", OPT_PAYLOAD, D_CLASSIC, ARG_REQUIRED, 0, parse_uricontent, false},
+    {"uricontent", OPT_PAYLOAD, D_CLASSIC, ARG_REQUIRED, 0, parse_uricontent, true},
     {"nocase", OPT_MODIFIER, D_ALL, ARG_NONE, 0, parse_nocase, true},
     {"rawbytes", OPT_MODIFIER, D_CLASSIC, ARG_NONE, 0, parse_rawbytes, true},
     {"depth", OPT_MODIFIER, D_CLASSIC, ARG_REQUIRED, 0, parse_depth, true},
@@ -319,8 +319,8 @@ OPT_TABLE(opt_table_content, DEFS);
 
 const char *content_compile_check(const struct opt_content *ct)
 {
-    if (ct->buffer != BUF_PKT && ct->buffer != BUF_RAW)
-        return "content in an application-layer buffer";
+    if (!buffer_inspectable(ct->buffer))
+        return "content in a buffer Osprey does not fill yet";
     if (ct->has_replace)
         return "replace (inline mode only)";
     if (ct->len == 0)
@@ -370,17 +370,28 @@ int64_t content_find(const struct opt_content *ct, const uint8_t *buf, int64_t f
                                    ct->pattern, ct->len);
         return at ? at - buf : -1;
     }
-    int first = lower(ct->pattern[0]);
-    for (int64_t i = from; i <= last_start; i++)
-        if (lower(buf[i]) == first && same(buf + i, ct->pattern, ct->len, true))
-            return i;
+    /* candidates for the first byte in either case, found with memchr (vectorised) */
+    int lo = lower(ct->pattern[0]), up = lo >= 'a' && lo <= 'z' ? lo - 32 : lo;
+    size_t span = (size_t)(last_start - from) + 1;
+    const uint8_t *a = memchr(buf + from, lo, span), *b = lo == up ? NULL
+                                                             : memchr(buf + from, up, span);
+    const uint8_t *end = buf + last_start + 1;
+    while (a || b) {
+        const uint8_t *at = !b || (a && a < b) ? a : b;
+        if (same(at, ct->pattern, ct->len, true))
+            return at - buf;
+        if (at == a)
+            a = at + 1 < end ? memchr(at + 1, lo, (size_t)(end - at - 1)) : NULL;
+        else
+            b = at + 1 < end ? memchr(at + 1, up, (size_t)(end - at - 1)) : NULL;
+    }
     return -1;
 }
 
 /* Suricata's arithmetic: offset/depth count from the buffer start (depth from offset on);
  * distance moves the start past the previous match's end; within bounds the end from that
  * same point plus distance; startswith/endswith pin the window to the buffer's ends. */
-bool content_window(const struct opt_content *ct, int64_t prev_end, uint32_t len,
+bool content_window(const struct opt_content *ct, int64_t prev_end, int64_t len,
                     int64_t *start, int64_t *end)
 {
     int64_t s = 0, e = len;

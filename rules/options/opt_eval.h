@@ -21,7 +21,7 @@ bool content_is_relative(const struct opt_content *ct);
 void content_fast_bytes(const struct opt_content *ct, const uint8_t **p, uint32_t *len);
 /* The window [*start, *end) of buf[0..len) the content must lie in, given where the previous
  * payload match ended; false when it cannot hold the pattern. */
-bool content_window(const struct opt_content *ct, int64_t prev_end, uint32_t len,
+bool content_window(const struct opt_content *ct, int64_t prev_end, int64_t len,
                     int64_t *start, int64_t *end);
 /* First occurrence starting in [from, last_start], or -1. */
 int64_t content_find(const struct opt_content *ct, const uint8_t *buf, int64_t from,
@@ -88,6 +88,13 @@ struct flow_view {
 const char *flow_compile_check(const struct opt_flow *f);
 bool flow_match(const struct opt_flow *f, const struct flow_view *v);
 
+/* --- stream_size (opt_compare.c): the bytes each end sent, as sequence numbers count them
+ * (the SYN and FIN included), compared; cm->flags says whose --- */
+enum { STREAM_SIZE_SERVER = 1, STREAM_SIZE_CLIENT, STREAM_SIZE_BOTH, STREAM_SIZE_EITHER,
+       STREAM_SIZE_TO_SERVER, STREAM_SIZE_TO_CLIENT, STREAM_SIZE_TO_BOTH, STREAM_SIZE_TO_EITHER };
+const char *stream_size_compile_check(const struct opt_cmp *cm);
+bool stream_size_match(const struct opt_cmp *cm, uint64_t client, uint64_t server);
+
 /* --- numeric comparisons (opt_compare.c) --- */
 const char *cmp_compile_check(const struct opt_cmp *cm);
 bool cmp_match(const struct opt_cmp *cm, int64_t x);
@@ -142,6 +149,7 @@ bool ipproto_match(const struct ipproto *t, uint8_t proto);
 struct thr_state {
     uint64_t start_us; /* the current window's first event */
     uint32_t count;    /* events in the window */
+    uint64_t since_us; /* rate_filter: when the new action took over (0 = it has not) */
 };
 const char *threshold_compile_check(const struct opt_threshold *t);
 /* One more match of the rule for this tracked key at now_us: may it alert? */
@@ -152,5 +160,17 @@ const char *flowbits_compile_check(const struct opt_bits *b);
 /* ids[i]: the bit of names[i]; bits: the flow's bitmap. */
 bool flowbits_test(const struct opt_bits *b, const uint32_t *ids, const uint64_t *bits);
 void flowbits_apply(const struct opt_bits *b, const uint32_t *ids, uint64_t *bits);
+/* service (opt_app.c): NULL when every service listed is one the parsers detect. */
+const char *service_compile_check(const struct opt_words *w);
+/* xbits: NULL, or why detection cannot run this form (track tx). */
+const char *xbits_compile_check(const struct opt_bits *b);
+
+/* --- transforms (opt_transforms.c) --- */
+#define XFORM_DIGEST_MAX 32
+/* Apply the transform named (to_lowercase, to_uppercase, strip_whitespace,
+ * compress_whitespace, dotprefix, url_decode, header_lowercase, to_md5, to_sha1, to_sha256:
+ * the digests are raw bytes, as Suricata's) to in[0..n) into out (room for
+ * max(n, XFORM_DIGEST_MAX) + 1 bytes: dotprefix adds one); returns the output length. */
+uint32_t xform_apply(const char *name, const uint8_t *in, uint32_t n, uint8_t *out);
 
 #endif

@@ -84,7 +84,7 @@ static const struct opt_def DEFS[] = {
     {"app-layer-event", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_app_layer_event, false},
     {"decode-event", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_decode_event, false},
     {"stream-event", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_stream_event, false},
-    {"app-layer-protocol", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_app_layer_protocol, false},
+    {"app-layer-protocol", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_app_layer_protocol, true},
     CSUM("ipv4-csum"),
     CSUM("tcpv4-csum"),
     CSUM("tcpv6-csum"),

@@ -178,12 +178,19 @@ static int parse_flowint(struct rule_ctx *c, char *val)
 
 static const struct opt_def DEFS[] = {
     {"flowbits", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_flowbits, true},
-    {"xbits", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_xbits, false},
-    {"flowint", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_flowint, false},
+    {"xbits", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_xbits, true},
+    {"flowint", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_flowint, true},
 };
 OPT_TABLE(opt_table_flowbits, DEFS);
 
-/* --- compile and evaluate (flowbits; xbits and flowint are not implemented) ------------ */
+/* --- compile and evaluate (flowbits here; xbits and flowint in rules/compile/xstate.c) --- */
+
+const char *xbits_compile_check(const struct opt_bits *b)
+{
+    if (b->track == TRACK_TX)
+        return "track tx";
+    return NULL;
+}
 
 const char *flowbits_compile_check(const struct opt_bits *b)
 {

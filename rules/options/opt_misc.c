@@ -158,7 +158,7 @@ static const struct opt_def DEFS[] = {
     {"ber_skip", OPT_PAYLOAD, D_S3, ARG_REQUIRED, 0, parse_ber, false},
     {"base64_decode", OPT_PAYLOAD, D_ALL, ARG_OPTIONAL, 0, parse_base64_decode, false},
     {"rpc", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_rpc, false},
-    {"noalert", OPT_MATCH, D_SURI, ARG_NONE, 0, NULL, false},
+    {"noalert", OPT_MATCH, D_SURI, ARG_NONE, 0, NULL, true},
     {"ftpbounce", OPT_MATCH, D_CLASSIC, ARG_NONE, 0, NULL, false},
 };
 OPT_TABLE(opt_table_misc, DEFS);

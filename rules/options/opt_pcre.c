@@ -187,8 +187,8 @@ OPT_TABLE(opt_table_pcre, DEFS);
 
 const char *pcre_compile_check(const struct opt_pcre *pc)
 {
-    if (pc->buffer_flag >= 0)
-        return "an HTTP buffer flag";
+    if (pc->buffer_flag >= 0 && !buffer_inspectable((unsigned)pc->buffer_flag))
+        return "an HTTP buffer flag for a buffer Osprey does not fill yet";
     if (pc->capture)
         return "capturing into variables";
     return NULL;

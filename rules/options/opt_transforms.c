@@ -6,8 +6,11 @@
  * from_base64[:bytes N, offset N, mode rfc4648|rfc2045|strict].
  */
 #define PCRE2_CODE_UNIT_WIDTH 8
+#include <openssl/evp.h>
 #include <pcre2.h>
 #include <string.h>
+
+#include "opt_eval.h"
 
 #include "opt_util.h"
 #include "registry.h"
@@ -80,21 +83,103 @@ static int parse_from_base64(struct rule_ctx *c, char *val)
 }
 
 #define XFORM(name) {name, OPT_TRANSFORM, D_SURI, ARG_NONE, 0, NULL, false}
+#define XFORM_DONE(name) {name, OPT_TRANSFORM, D_SURI, ARG_NONE, 0, NULL, true}
 
 static const struct opt_def DEFS[] = {
-    XFORM("to_lowercase"),
-    XFORM("to_uppercase"),
-    XFORM("strip_whitespace"),
-    XFORM("compress_whitespace"),
-    XFORM("dotprefix"),
-    XFORM("url_decode"),
-    XFORM("to_md5"),
-    XFORM("to_sha1"),
-    XFORM("to_sha256"),
-    XFORM("header_lowercase"),
+    XFORM_DONE("to_lowercase"),
+    XFORM_DONE("to_uppercase"),
+    XFORM_DONE("strip_whitespace"),
+    XFORM_DONE("compress_whitespace"),
+    XFORM_DONE("dotprefix"),
+    XFORM_DONE("url_decode"),
+    XFORM_DONE("to_md5"),
+    XFORM_DONE("to_sha1"),
+    XFORM_DONE("to_sha256"),
+    XFORM_DONE("header_lowercase"),
     XFORM("strip_pseudo_headers"),
     {"xor", OPT_TRANSFORM, D_SURI, ARG_REQUIRED, 0, parse_xor, false},
     {"pcrexform", OPT_TRANSFORM, D_SURI, ARG_REQUIRED, 0, parse_pcrexform, false},
     {"from_base64", OPT_TRANSFORM, D_SURI, ARG_OPTIONAL, 0, parse_from_base64, false},
 };
 OPT_TABLE(opt_table_transforms, DEFS);
+
+/* --- evaluate ----------------------------------------------------------------------------- */
+
+static bool is_ws(uint8_t c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
+}
+
+static int hexval(uint8_t c)
+{
+    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10
+         : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+static uint32_t digest(const EVP_MD *md, const uint8_t *in, uint32_t n, uint8_t *out)
+{
+    unsigned int len = 0;
+    if (!EVP_Digest(in, n, out, &len, md, NULL))
+        return 0; /* out of memory in libcrypto: an empty buffer, which matches nothing */
+    return len;
+}
+
+uint32_t xform_apply(const char *name, const uint8_t *in, uint32_t n, uint8_t *out)
+{
+    uint32_t o = 0;
+    if (!strcmp(name, "to_lowercase") || !strcmp(name, "to_uppercase")) {
+        bool lower = name[3] == 'l';
+        for (uint32_t i = 0; i < n; i++) {
+            uint8_t c = in[i];
+            out[o++] = lower ? (c >= 'A' && c <= 'Z' ? (uint8_t)(c + 32) : c)
+                             : (c >= 'a' && c <= 'z' ? (uint8_t)(c - 32) : c);
+        }
+    } else if (!strcmp(name, "strip_whitespace")) {
+        for (uint32_t i = 0; i < n; i++)
+            if (!is_ws(in[i]))
+                out[o++] = in[i];
+    } else if (!strcmp(name, "compress_whitespace")) {
+        /* a run of whitespace becomes its first character */
+        for (uint32_t i = 0; i < n; i++)
+            if (!is_ws(in[i]) || i == 0 || !is_ws(in[i - 1]))
+                out[o++] = in[i];
+    } else if (!strcmp(name, "dotprefix")) {
+        out[o++] = '.';
+        memcpy(out + 1, in, n);
+        o += n;
+    } else if (!strcmp(name, "url_decode")) {
+        for (uint32_t i = 0; i < n; i++) {
+            int h, l;
+            if (in[i] == '%' && i + 2 < n && (h = hexval(in[i + 1])) >= 0 &&
+                (l = hexval(in[i + 2])) >= 0) {
+                out[o++] = (uint8_t)(h << 4 | l);
+                i += 2;
+            } else {
+                out[o++] = in[i] == '+' ? ' ' : in[i];
+            }
+        }
+    } else if (!strcmp(name, "header_lowercase")) {
+        /* header names (up to the ':' of each line) to lower case, values untouched */
+        bool in_name = true;
+        for (uint32_t i = 0; i < n; i++) {
+            uint8_t c = in[i];
+            if (c == '\n')
+                in_name = true;
+            else if (c == ':')
+                in_name = false;
+            else if (in_name && c >= 'A' && c <= 'Z')
+                c = (uint8_t)(c + 32);
+            out[o++] = c;
+        }
+    } else if (!strcmp(name, "to_md5")) {
+        o = digest(EVP_md5(), in, n, out);
+    } else if (!strcmp(name, "to_sha1")) {
+        o = digest(EVP_sha1(), in, n, out);
+    } else if (!strcmp(name, "to_sha256")) {
+        o = digest(EVP_sha256(), in, n, out);
+    } else {
+        memcpy(out, in, n); /* not reached: the compiler only keeps the transforms above */
+        o = n;
+    }
+    return o;
+}

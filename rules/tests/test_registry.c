@@ -15,7 +15,28 @@ static const char *const IMPLEMENTED[] = {
     "startswith", "endswith", "flow", "dsize", "pcre", "isdataat", "threshold",
     "detection_filter", "flowbits", "itype", "icode", "ttl", "tos", "id", "icmp_id", "icmp_seq",
     "seq", "ack", "window", "flags", "byte_test", "byte_jump", "ip_proto", "sameip",
-    "fragbits", "fragoffset", "ipopts", "byte_extract", "byte_math", NULL};
+    "fragbits", "fragoffset", "ipopts", "byte_extract", "byte_math", "geoip",
+    "xbits", "flowint", "noalert", "urilen", "bsize", "uricontent", "app-layer-protocol",
+    "service", "bufferlen", "stream_size",
+    /* transforms */
+    "to_lowercase", "to_uppercase", "strip_whitespace", "compress_whitespace", "dotprefix",
+    "url_decode", "header_lowercase", "to_md5", "to_sha1", "to_sha256",
+    /* buffers the parsers fill (or detection derives from their headers) */
+    "pkt_data", "file_data", "file.data", "http_uri", "http_raw_uri", "http_header",
+    "http_raw_header", "http_cookie", "http_method", "http_client_body", "http_stat_code",
+    "http_stat_msg", "http_user_agent", "http_host", "http_raw_host", "http_server_body",
+    "http_request_line", "http_response_line", "http_accept", "http_accept_enc",
+    "http_accept_lang", "http_connection", "http_content_len", "http_content_type",
+    "http_start", "http_protocol", "http_header_names", "http_referer", "http.uri",
+    "http.uri.raw", "http.method", "http.request_line", "http.request_body", "http.header",
+    "http.header.raw", "http.cookie", "http.user_agent", "http.host", "http.host.raw",
+    "http.accept", "http.accept_enc", "http.accept_lang", "http.connection",
+    "http.content_type", "http.content_len", "http.start", "http.protocol", "http.header_names",
+    "http.referer", "http.response_line", "http.response_body", "http.stat_code",
+    "http.stat_msg", "http.server", "http.location", "dns_query", "dns.query", "tls_sni",
+    "tls.sni", "tls_cert_subject", "tls.cert_subject", "tls_cert_issuer", "tls.cert_issuer",
+    "tls_cert_serial", "tls.cert_serial", "ja3_hash", "ja3.hash", "ja3_string", "ja3.string",
+    "ja3s_hash", "ja3s.hash", "ja3s_string", "ja3s.string", "ja4.hash", NULL};
 
 static bool listed(const char *name)
 {

@@ -1,0 +1,342 @@
+/* app.c — application-layer buffers for the compiler: which parser buffer and event a rule
+ * buffer means, which header protocols are application protocols, and the buffers as the
+ * units see them (through the rule's transforms).
+ *
+ * Direction matters for the HTTP buffers Suricata shares between requests and responses:
+ * http.header, http.header.raw, http.cookie, http.content_type and file_data inspect the
+ * response in a rule that inspects to the client (flow:to_client / from_server), else the
+ * request. Request buffers stay valid under the response events of the same transaction
+ * (osprey_parsers.h), so a to_client rule on http.uri runs when the response arrives. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "buffers.h"
+#include "detect_int.h"
+#include "osprey_parsers.h"
+#include "registry.h"
+
+struct buf_map {
+    uint16_t rule_buf;
+    uint8_t ob, base;            /* request side (or the only one) */
+    int16_t ob_resp;             /* response side, -1: same as the request side */
+};
+
+static const struct buf_map MAP[] = {
+    {BUF_HTTP_METHOD, OB_HTTP_METHOD, DB_HTTP_REQUEST, -1},
+    {BUF_HTTP_URI, OB_HTTP_URI, DB_HTTP_REQUEST, -1},
+    {BUF_HTTP_URI_RAW, OB_HTTP_URI_RAW, DB_HTTP_REQUEST, -1},
+    {BUF_HTTP_REQUEST_LINE, OB_HTTP_REQUEST_LINE, DB_HTTP_REQUEST, -1},
+    {BUF_HTTP_PROTOCOL, OB_HTTP_PROTOCOL, DB_HTTP_REQUEST, -1},
+    {BUF_HTTP_HEADER, DOB_REQ_HEADER, DB_HTTP_REQUEST, DOB_RESP_HEADER},
+    {BUF_HTTP_HEADER_RAW, OB_HTTP_HEADER_RAW, DB_HTTP_REQUEST, OB_HTTP_RESPONSE_HEADER_RAW},
+    {BUF_HTTP_COOKIE, OB_HTTP_COOKIE, DB_HTTP_REQUEST, OB_HTTP_RESPONSE_COOKIE},
+    {BUF_HTTP_USER_AGENT, OB_HTTP_USER_AGENT, DB_HTTP_REQUEST, -1},
+    {BUF_HTTP_HOST, OB_HTTP_HOST, DB_HTTP_REQUEST, -1},
+    {BUF_HTTP_HOST_RAW, OB_HTTP_HOST_RAW, DB_HTTP_REQUEST, -1},
+    {BUF_HTTP_REFERER, OB_HTTP_REFERER, DB_HTTP_REQUEST, -1},
+    {BUF_HTTP_CONTENT_TYPE, OB_HTTP_CONTENT_TYPE, DB_HTTP_REQUEST,
+     OB_HTTP_RESPONSE_CONTENT_TYPE},
+    {BUF_HTTP_REQUEST_BODY, OB_HTTP_REQUEST_BODY, DB_HTTP_REQUEST_BODY, -1},
+    {BUF_HTTP_STAT_CODE, OB_HTTP_STAT_CODE, DB_HTTP_RESPONSE, -1},
+    {BUF_HTTP_STAT_MSG, OB_HTTP_STAT_MSG, DB_HTTP_RESPONSE, -1},
+    {BUF_HTTP_RESPONSE_LINE, OB_HTTP_RESPONSE_LINE, DB_HTTP_RESPONSE, -1},
+    {BUF_HTTP_RESPONSE_BODY, OB_HTTP_RESPONSE_BODY, DB_HTTP_RESPONSE_BODY, -1},
+    {BUF_FILE_DATA, OB_HTTP_REQUEST_BODY, DB_HTTP_REQUEST_BODY, OB_HTTP_RESPONSE_BODY},
+    {BUF_DNS_QUERY, OB_DNS_QUERY, DB_DNS_QUERY, -1},
+    {BUF_TLS_SNI, OB_TLS_SNI, DB_TLS_CLIENT_HELLO, -1},
+    {BUF_JA3_HASH, OB_TLS_JA3_HASH, DB_TLS_CLIENT_HELLO, -1},
+    {BUF_JA3_STRING, OB_TLS_JA3_STRING, DB_TLS_CLIENT_HELLO, -1},
+    {BUF_JA4_HASH, OB_TLS_JA4, DB_TLS_CLIENT_HELLO, -1},
+    {BUF_JA3S_HASH, OB_TLS_JA3S_HASH, DB_TLS_SERVER_HELLO, -1},
+    {BUF_JA3S_STRING, OB_TLS_JA3S_STRING, DB_TLS_SERVER_HELLO, -1},
+    {BUF_TLS_CERT_SUBJECT, OB_TLS_CERT_SUBJECT, DB_TLS_CERTIFICATE, -1},
+    {BUF_TLS_CERT_ISSUER, OB_TLS_CERT_ISSUER, DB_TLS_CERTIFICATE, -1},
+    {BUF_TLS_CERT_SERIAL, OB_TLS_CERT_SERIAL, DB_TLS_CERTIFICATE, -1},
+    /* derived from the headers here */
+    {BUF_HTTP_HEADER_NAMES, DOB_REQ_HEADER_NAMES, DB_HTTP_REQUEST, DOB_RESP_HEADER_NAMES},
+    {BUF_HTTP_START, DOB_REQ_START, DB_HTTP_REQUEST, DOB_RESP_START},
+    {BUF_HTTP_CONTENT_LEN, DOB_REQ_CONTENT_LEN, DB_HTTP_REQUEST, DOB_RESP_CONTENT_LEN},
+    {BUF_HTTP_CONNECTION, DOB_REQ_CONNECTION, DB_HTTP_REQUEST, DOB_RESP_CONNECTION},
+    {BUF_HTTP_ACCEPT, DOB_ACCEPT, DB_HTTP_REQUEST, -1},
+    {BUF_HTTP_ACCEPT_ENC, DOB_ACCEPT_ENC, DB_HTTP_REQUEST, -1},
+    {BUF_HTTP_ACCEPT_LANG, DOB_ACCEPT_LANG, DB_HTTP_REQUEST, -1},
+    {BUF_HTTP_LOCATION, DOB_LOCATION, DB_HTTP_RESPONSE, -1},
+    {BUF_HTTP_SERVER, DOB_SERVER, DB_HTTP_RESPONSE, -1},
+};
+
+/* The response-side base of a buffer read in a to_client rule. */
+static uint8_t response_base(uint8_t ob)
+{
+    return ob == OB_HTTP_RESPONSE_BODY ? DB_HTTP_RESPONSE_BODY : DB_HTTP_RESPONSE;
+}
+
+
+/* ---- buffers derived from the parsers' headers ----
+ * The headers come as "Name: value\r\n" lines (normalized: folded lines joined). */
+
+static bool name_is(const uint8_t *p, size_t n, const char *name)
+{
+    if (n != strlen(name))
+        return false;
+    for (size_t i = 0; i < n; i++) {
+        uint8_t c = p[i] >= 'A' && p[i] <= 'Z' ? (uint8_t)(p[i] + 32) : p[i];
+        if (c != (uint8_t)name[i])
+            return false;
+    }
+    return true;
+}
+
+/* Append n bytes to the derived area (slot 2 + which), growing it. false: out of memory. */
+static bool put(struct osprey_detect_worker *w, int slot, uint32_t *at, const void *p, size_t n)
+{
+    if (*at + n > w->xcap[slot]) {
+        uint32_t cap = w->xcap[slot] ? w->xcap[slot] : 256;
+        while (cap < *at + n)
+            cap *= 2;
+        uint8_t *b = realloc(w->xbuf[slot], cap);
+        if (!b)
+            return false;
+        w->xbuf[slot] = b;
+        w->xcap[slot] = cap;
+    }
+    memcpy(w->xbuf[slot] + *at, p, n);
+    *at += (uint32_t)n;
+    return true;
+}
+
+/* Suricata's http.header leaves out the cookies (they have http.cookie): the parser's
+ * normalized headers without the Cookie (request) or Set-Cookie (response) lines. */
+static const uint8_t *without_cookies(struct osprey_detect_worker *w, int slot,
+                                      const uint8_t *h, uint32_t n, const char *drop,
+                                      uint32_t *len)
+{
+    uint32_t at = 0;
+    for (uint32_t i = 0; i < n;) {
+        const uint8_t *line = h + i, *eol = memchr(line, '\n', n - i);
+        uint32_t ll = eol ? (uint32_t)(eol - line) + 1 : n - i;
+        i += ll;
+        const uint8_t *colon = memchr(line, ':', ll);
+        if (colon && name_is(line, (size_t)(colon - line), drop))
+            continue;
+        if (!put(w, slot, &at, line, ll))
+            return NULL;
+    }
+    *len = at;
+    return at ? w->xbuf[slot] : (const uint8_t *)"";
+}
+
+/* Suricata's http.header_names: "\r\n" then each name followed by "\r\n", then "\r\n";
+ * or the values of one header (several joined by ", "). */
+static const uint8_t *from_headers(struct osprey_detect_worker *w, int slot, const uint8_t *h,
+                                   uint32_t n, const char *want, uint32_t *len)
+{
+    uint32_t at = 0;
+    bool any = false, ok = true;
+    if (!want)
+        ok = put(w, slot, &at, "\r\n", 2);
+    for (uint32_t i = 0; ok && i < n;) {
+        const uint8_t *line = h + i, *eol = memchr(line, '\n', n - i);
+        uint32_t ll = eol ? (uint32_t)(eol - line) : n - i;
+        i += ll + (eol ? 1 : 0);
+        if (ll && line[ll - 1] == '\r')
+            ll--;
+        const uint8_t *colon = memchr(line, ':', ll);
+        if (!ll || !colon)
+            continue;
+        size_t nl = (size_t)(colon - line);
+        while (nl && (line[nl - 1] == ' ' || line[nl - 1] == '\t'))
+            nl--;
+        if (!want) {
+            ok = put(w, slot, &at, line, nl) && put(w, slot, &at, "\r\n", 2);
+            any = true;
+            continue;
+        }
+        if (!name_is(line, nl, want))
+            continue;
+        const uint8_t *v = colon + 1, *ve = line + ll;
+        while (v < ve && (*v == ' ' || *v == '\t'))
+            v++;
+        while (ve > v && (ve[-1] == ' ' || ve[-1] == '\t'))
+            ve--;
+        ok = (!any || put(w, slot, &at, ", ", 2)) && put(w, slot, &at, v, (size_t)(ve - v));
+        any = true;
+    }
+    if (ok && !want)
+        ok = put(w, slot, &at, "\r\n", 2);
+    if (!ok || !any)
+        return NULL; /* no such header (or out of memory): the buffer is absent */
+    *len = at;
+    return w->xbuf[slot] ? w->xbuf[slot] : (const uint8_t *)"";
+}
+
+static const uint8_t *derived(struct osprey_detect_worker *w, struct mon_ctx *ctx,
+                              struct mon_flow *f, uint8_t ob, int slot, uint32_t *len)
+{
+    static const char *const ONE[] = {
+        [DOB_REQ_CONTENT_LEN - DET_OB_DERIVED] = "content-length",
+        [DOB_RESP_CONTENT_LEN - DET_OB_DERIVED] = "content-length",
+        [DOB_REQ_CONNECTION - DET_OB_DERIVED] = "connection",
+        [DOB_RESP_CONNECTION - DET_OB_DERIVED] = "connection",
+        [DOB_ACCEPT - DET_OB_DERIVED] = "accept",
+        [DOB_ACCEPT_ENC - DET_OB_DERIVED] = "accept-encoding",
+        [DOB_ACCEPT_LANG - DET_OB_DERIVED] = "accept-language",
+        [DOB_LOCATION - DET_OB_DERIVED] = "location",
+        [DOB_SERVER - DET_OB_DERIVED] = "server",
+    };
+    if (ob == DOB_REQ_HEADER || ob == DOB_RESP_HEADER) {
+        bool r = ob == DOB_RESP_HEADER;
+        uint32_t hn = 0;
+        const uint8_t *h =
+            osprey_parsers_buffer(ctx, f, r ? OB_HTTP_RESPONSE_HEADER : OB_HTTP_HEADER, &hn);
+        return h ? without_cookies(w, slot, h, hn, r ? "set-cookie" : "cookie", len) : NULL;
+    }
+    bool resp = ob == DOB_RESP_HEADER_NAMES || ob == DOB_RESP_START ||
+                ob == DOB_RESP_CONTENT_LEN || ob == DOB_RESP_CONNECTION || ob == DOB_LOCATION ||
+                ob == DOB_SERVER;
+    uint32_t n = 0;
+    if (ob == DOB_REQ_START || ob == DOB_RESP_START) {
+        /* the start line, CRLF, then the headers as sent (with their empty line) */
+        uint32_t sl = 0;
+        const uint8_t *s = osprey_parsers_buffer(
+            ctx, f, resp ? OB_HTTP_RESPONSE_LINE : OB_HTTP_REQUEST_LINE, &sl);
+        const uint8_t *h = osprey_parsers_buffer(
+            ctx, f, resp ? OB_HTTP_RESPONSE_HEADER_RAW : OB_HTTP_HEADER_RAW, &n);
+        uint32_t at = 0;
+        if (!s || !put(w, slot, &at, s, sl) || !put(w, slot, &at, "\r\n", 2) ||
+            (h && !put(w, slot, &at, h, n)))
+            return NULL;
+        *len = at;
+        return w->xbuf[slot];
+    }
+    enum osprey_buf src = ob == DOB_REQ_HEADER_NAMES ? OB_HTTP_HEADER_RAW
+                        : ob == DOB_RESP_HEADER_NAMES ? OB_HTTP_RESPONSE_HEADER_RAW
+                        : resp ? OB_HTTP_RESPONSE_HEADER : OB_HTTP_HEADER;
+    const uint8_t *h = osprey_parsers_buffer(ctx, f, src, &n);
+    if (!h)
+        return NULL;
+    bool names = ob == DOB_REQ_HEADER_NAMES || ob == DOB_RESP_HEADER_NAMES;
+    return from_headers(w, slot, h, n, names ? NULL : ONE[ob - DET_OB_DERIVED], len);
+}
+
+int det_app_buffer_of(unsigned rule_buffer, bool to_client, uint8_t *ob, uint8_t *base)
+{
+    for (size_t i = 0; i < sizeof MAP / sizeof MAP[0]; i++) {
+        if (MAP[i].rule_buf != rule_buffer)
+            continue;
+        *ob = MAP[i].ob;
+        *base = MAP[i].base;
+        if (to_client && MAP[i].ob_resp >= 0) {
+            *ob = (uint8_t)MAP[i].ob_resp;
+            *base = response_base(*ob);
+        } else if (to_client && *base < DB_HTTP_RESPONSE && *base >= DB_HTTP_REQUEST) {
+            *base = DB_HTTP_RESPONSE; /* request buffers, inspected when the response comes */
+        }
+        return 0;
+    }
+    return -1;
+}
+
+uint8_t det_app_proto_of(const char *proto, uint8_t *l4)
+{
+    *l4 = 6;
+    if (!strcmp(proto, "http") || !strcmp(proto, "http1"))
+        return OSPREY_APP_HTTP;
+    if (!strcmp(proto, "tls") || !strcmp(proto, "ssl"))
+        return OSPREY_APP_TLS;
+    if (!strcmp(proto, "dns")) {
+        *l4 = 0; /* over UDP and TCP */
+        return OSPREY_APP_DNS;
+    }
+    return 0;
+}
+
+static const char *const XFORMS[] = {"to_lowercase", "to_uppercase", "strip_whitespace",
+                                     "compress_whitespace", "dotprefix", "url_decode",
+                                     "header_lowercase", "to_md5", "to_sha1", "to_sha256", NULL};
+
+bool det_xform_supported(const char *keyword)
+{
+    for (size_t i = 0; XFORMS[i]; i++)
+        if (!strcmp(XFORMS[i], keyword))
+            return true;
+    return false;
+}
+
+/* Room for one transform step in the worker's slot (grows, never shrinks). */
+static uint8_t *room(struct osprey_detect_worker *w, int slot, uint32_t need)
+{
+    if (need <= w->xcap[slot])
+        return w->xbuf[slot];
+    uint8_t *b = realloc(w->xbuf[slot], need);
+    if (!b)
+        return NULL;
+    w->xbuf[slot] = b;
+    w->xcap[slot] = need;
+    return b;
+}
+
+const uint8_t *det_app_buffer(struct osprey_detect_worker *w, struct mon_ctx *ctx,
+                              struct mon_flow *f, uint8_t base, uint8_t ob,
+                              const struct det_xform *xf, int slot, uint32_t *len,
+                              uint64_t *origin)
+{
+    *len = 0;
+    *origin = 0;
+    if (!f)
+        return NULL;
+    uint32_t n = 0;
+    const uint8_t *b;
+    if (ob == DET_OB_RAW) {
+        int side = det_to_server(0, base) ? MON_SIDE_SVR : MON_SIDE_CLI; /* the receiver */
+        b = det_buffer(ctx, f, side, f->proto == 6 ? DK_STREAM : DK_PKT, &n, origin);
+    } else if (ob >= DET_OB_DERIVED) {
+        b = derived(w, ctx, f, ob, 2 + slot, &n);
+    } else {
+        b = osprey_parsers_buffer(ctx, f, (enum osprey_buf)ob, &n);
+    }
+    if (!b || !xf)
+        return b ? (*len = n, b) : NULL;
+    /* each step reads the previous result: two halves of the slot, used alternately; no
+     * step outputs more than max(its input, a digest) + 1 bytes, so one allocation does */
+    uint32_t half = n + XFORM_DIGEST_MAX + xf->n + 1;
+    uint8_t *area = room(w, slot, 2 * half);
+    if (!area)
+        return NULL; /* out of memory: the buffer is missing, nothing matches */
+    for (uint32_t i = 0; i < xf->n; i++) {
+        uint8_t *out = area + (i % 2 ? half : 0);
+        n = xform_apply(opt_def_by_id(xf->kw[i])->name, b, n, out);
+        b = out;
+    }
+    *len = n;
+    return b;
+}
+
+const char *det_base_name(uint8_t base)
+{
+    static const char *const N[DB__COUNT] = {
+        "packet", "stream", "http_request", "http_request_body", "http_response",
+        "http_response_body", "dns_query", "tls_client_hello", "tls_server_hello",
+        "tls_certificate"};
+    return base < DB__COUNT ? N[base] : "?";
+}
+
+const struct det_xform *det_xform_intern(struct osprey_detect *d, const uint16_t *kw,
+                                         uint32_t n)
+{
+    for (uint32_t i = 0; i < d->nxfs; i++)
+        if (d->xfs[i]->n == n && !memcmp(d->xfs[i]->kw, kw, n * sizeof *kw))
+            return d->xfs[i];
+    struct det_xform **v = realloc(d->xfs, (d->nxfs + 1) * sizeof *v);
+    if (!v)
+        return NULL;
+    d->xfs = v;
+    struct det_xform *x = malloc(sizeof *x + n * sizeof *kw);
+    if (!x)
+        return NULL;
+    uint16_t *ids = (uint16_t *)(x + 1);
+    memcpy(ids, kw, n * sizeof *kw);
+    x->n = n;
+    x->kw = ids;
+    d->xfs[d->nxfs++] = x;
+    return x;
+}

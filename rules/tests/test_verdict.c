@@ -1,0 +1,162 @@
+/* test_verdict.c — the per-packet verdict inline mode reads (osprey_detect_packet_dropped,
+ * osprey_detect_packet_reject) and the action carried by alerts, on hand-built frames. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "frames.h"
+#include "mon.h"
+#include "osprey_detect.h"
+#include "osprey_rules.h"
+#include "unit.h"
+
+#define A 0x0a000001u
+#define B 0x0a000002u
+
+struct seen {
+    uint32_t sid[16];
+    enum osprey_rule_action action[16];
+    int n;
+};
+
+static void on_alert(const struct osprey_alert *a, void *arg)
+{
+    struct seen *s = arg;
+    if (s->n < 16) {
+        s->sid[s->n] = a->rule->sid;
+        s->action[s->n] = a->action;
+    }
+    s->n++;
+}
+
+struct rig {
+    struct osprey_ruleset *rs;
+    struct mon_engine *eng;
+    struct osprey_detect *d;
+    struct mon_ctx *ctx;
+    struct osprey_detect_worker *w;
+    struct seen seen;
+    uint64_t num;
+};
+
+static void flow_end(struct mon_flow *f, void *arg)
+{
+    osprey_detect_flow_end(arg, f);
+}
+
+static int rig_open(struct rig *r, const char *rules)
+{
+    memset(r, 0, sizeof *r);
+    struct osprey_rules_options o = {.classification_file = "", .reference_file = "",
+                                     .threshold_file = ""};
+    if (osprey_ruleset_create(&r->rs, NULL, &o) ||
+        osprey_ruleset_add_text(r->rs, "t.rules", rules, strlen(rules)))
+        return -1;
+    struct mon_engine_cfg cfg;
+    mon_engine_cfg_defaults(&cfg);
+    cfg.decode.checksum_mode = MON_CSUM_NONE;
+    if (!(r->eng = mon_engine_create(&cfg)) || osprey_detect_build(&r->d, r->eng, r->rs, stderr))
+        return -1;
+    mon_engine_freeze(r->eng);
+    if (!(r->ctx = mon_ctx_create(r->eng, 0)) ||
+        !(r->w = osprey_detect_attach(r->d, r->ctx, on_alert, &r->seen)))
+        return -1;
+    mon_set_flow_end_cb(r->ctx, flow_end, r->w);
+    return 0;
+}
+
+static void rig_close(struct rig *r)
+{
+    mon_ctx_destroy(r->ctx);
+    osprey_detect_worker_free(r->w);
+    osprey_detect_free(r->d);
+    mon_engine_destroy(r->eng);
+    osprey_ruleset_free(r->rs);
+}
+
+static void udp(struct rig *r, uint16_t sport, const char *payload)
+{
+    struct test_frame t;
+    struct mon_packet *p = tf_build(&t, A, sport, B, 53, 17, 0, 0, 0, payload, 1000 + r->num);
+    p->num = ++r->num;
+    mon_process(r->ctx, p);
+}
+
+static void test_drop_and_flow(void)
+{
+    struct rig r;
+    CHECK(rig_open(&r, "drop udp any any -> any any (content:\"bad\"; sid:1;)\n") == 0);
+    udp(&r, 1000, "fine");
+    CHECK(!osprey_detect_packet_dropped(r.w));
+    udp(&r, 1000, "bad");
+    CHECK(osprey_detect_packet_dropped(r.w));
+    CHECK(osprey_detect_packet_reject(r.w, NULL) == OSPREY_REJECT_NONE);
+    CHECK_EQ_U(r.seen.n, 1);
+    CHECK(r.seen.action[0] == OSPREY_ACTION_DROP);
+    /* the flow is dropped: its next packets too, without further inspection */
+    udp(&r, 1000, "bad again");
+    CHECK(osprey_detect_packet_dropped(r.w));
+    CHECK_EQ_U(r.seen.n, 1);
+    /* another flow is not */
+    udp(&r, 2000, "fine");
+    CHECK(!osprey_detect_packet_dropped(r.w));
+    const struct osprey_detect_verdicts *v = osprey_detect_worker_verdicts(r.w);
+    CHECK_EQ_U(v->dropped, 2);
+    CHECK_EQ_U(v->dropped_flow, 1);
+    rig_close(&r);
+}
+
+static void test_sdrop_and_reject(void)
+{
+    struct rig r;
+    CHECK(rig_open(&r, "sdrop udp any any -> any any (content:\"quiet\"; sid:1;)\n"
+                       "reject udp any any -> any any (content:\"loud\"; sid:2;)\n"
+                       "rejectboth tcp any any -> any any (flags:S; sid:3;)\n"
+                       "rejectdst udp any any -> any any (content:\"there\"; sid:4;)\n") == 0);
+    udp(&r, 1000, "quiet");
+    CHECK(osprey_detect_packet_dropped(r.w));
+    CHECK_EQ_U(r.seen.n, 0); /* sdrop: dropped, never alerted */
+    udp(&r, 1001, "loud");
+    enum osprey_reject_to to = OSPREY_REJECT_TO_DST;
+    CHECK(osprey_detect_packet_dropped(r.w));
+    CHECK(osprey_detect_packet_reject(r.w, &to) == OSPREY_REJECT_ICMP);
+    CHECK(to == OSPREY_REJECT_TO_SRC);
+    CHECK_EQ_U(r.seen.n, 1);
+    CHECK(r.seen.action[0] == OSPREY_ACTION_REJECT);
+    /* the flow's next packet is dropped but gets no second reject */
+    udp(&r, 1001, "more");
+    CHECK(osprey_detect_packet_dropped(r.w));
+    CHECK(osprey_detect_packet_reject(r.w, NULL) == OSPREY_REJECT_NONE);
+    udp(&r, 1002, "there");
+    CHECK(osprey_detect_packet_reject(r.w, &to) == OSPREY_REJECT_ICMP);
+    CHECK(to == OSPREY_REJECT_TO_DST);
+    struct test_frame t;
+    struct mon_packet *p = tf_build(&t, A, 3000, B, 80, 6, 0x02, 100, 0, NULL, 5000);
+    p->num = ++r.num;
+    mon_process(r.ctx, p);
+    CHECK(osprey_detect_packet_reject(r.w, &to) == OSPREY_REJECT_RST);
+    CHECK(to == OSPREY_REJECT_TO_BOTH);
+    CHECK_EQ_U(r.seen.n, 3);
+    CHECK_EQ_U(r.seen.sid[2], 3);
+    rig_close(&r);
+}
+
+/* pass goes first (action-order pass, drop, reject, alert): the drop does not happen */
+static void test_pass_beats_drop_on_the_same_packet(void)
+{
+    struct rig r;
+    CHECK(rig_open(&r, "drop udp any any -> any any (content:\"x\"; sid:1;)\n"
+                       "pass udp any any -> any any (content:\"x\"; sid:2;)\n") == 0);
+    udp(&r, 1000, "x");
+    CHECK(!osprey_detect_packet_dropped(r.w));
+    CHECK_EQ_U(r.seen.n, 0);
+    CHECK_EQ_U(osprey_detect_worker_verdicts(r.w)->passed_flows, 1);
+    rig_close(&r);
+}
+
+int main(void)
+{
+    test_drop_and_flow();
+    test_sdrop_and_reject();
+    test_pass_beats_drop_on_the_same_packet();
+    return unit_report("test_verdict");
+}
