@@ -6,10 +6,18 @@
  */
 #include <stdio.h>
 
+#include "daemon.h"
+#include "log.h"
 #include "options.h"
 #include "osprey_config.h"
 #include "osprey_rules.h"
+#include "preflight.h"
+#include "run_inline.h"
+#include "run_live.h"
 #include "run_offline.h"
+#ifdef OSPREY_HAVE_DPDK
+#include "run_dpdk.h"
+#endif
 
 static int dump_config(const struct osprey_config *cfg)
 {
@@ -37,9 +45,60 @@ static int run(const struct osprey_options *opts, const struct osprey_config *cf
                    : OSPREY_EXIT_FAILURE;
     if (opts->read_path)
         return osprey_run_offline(opts, cfg);
+    if (opts->preflight) /* before any run mode: it only looks */
+        return osprey_preflight(opts, cfg);
+    if (opts->inline_pair && opts->nlive_ifaces > 0) {
+        fprintf(stderr, "osprey: -i/--pcap-live and --af-packet-inline cannot be combined\n");
+        return OSPREY_EXIT_USAGE;
+    }
+    if (opts->inline_pair)
+        return osprey_run_inline(opts, cfg);
+    if (opts->nlive_ifaces > 0)
+        return osprey_run_live(opts, cfg);
+    if (opts->dpdk) {
+#ifdef OSPREY_HAVE_DPDK
+        return osprey_run_dpdk(opts, cfg);
+#else
+        fprintf(stderr, "osprey: --dpdk: this osprey was built without DPDK (install "
+                        "libdpdk-dev and pkg-config, then rebuild)\n");
+        return OSPREY_EXIT_FAILURE;
+#endif
+    }
     fprintf(stderr, "osprey: nothing to do: no mode given (--dump-config)\n"
                     "Try 'osprey --help' for more information.\n");
     return OSPREY_EXIT_USAGE;
+}
+
+/* The packet modes run as a service: logging, pid file, -D (log.c, daemon.c). */
+static int run_service(struct osprey_options *opts, const struct osprey_config *cfg)
+{
+    bool packets = opts->read_path || opts->nlive_ifaces > 0 || opts->inline_pair || opts->dpdk;
+    if (!packets || opts->preflight || opts->test_rules || opts->dump_config || opts->dump_rules) {
+        if (opts->daemon) {
+            fprintf(stderr, "osprey: -D needs a packet mode (-r, -i, --af-packet-inline, "
+                            "--dpdk)\n");
+            return OSPREY_EXIT_USAGE;
+        }
+        return run(opts, cfg);
+    }
+    struct osprey_config *abs_cfg; /* -D: relative paths made absolute (daemon.c) */
+    if (osprey_daemon_config(opts, cfg, &abs_cfg) < 0)
+        return OSPREY_EXIT_FAILURE;
+    if (abs_cfg)
+        cfg = abs_cfg;
+    const char *dir = opts->log_dir ? opts->log_dir : osprey_config_str(cfg, "default-log-dir");
+    int rc = OSPREY_EXIT_FAILURE;
+    if (osprey_logging_open(cfg, dir) == 0) {
+        int status = OSPREY_EXIT_FAILURE;
+        int begun = osprey_daemon_begin(opts, cfg, &status);
+        rc = begun < 0 ? OSPREY_EXIT_FAILURE : begun > 0 ? status : run(opts, cfg);
+        if (begun == 0)
+            osprey_log(OSPREY_LOG_INFO, "exiting with status %d", rc);
+        osprey_daemon_end();
+        osprey_logging_close();
+    }
+    osprey_config_free(abs_cfg);
+    return rc;
 }
 
 int main(int argc, char **argv)
@@ -59,7 +118,7 @@ int main(int argc, char **argv)
     if (osprey_config_load(&cfg, opts.config_path, opts.sets, opts.nsets, stderr) < 0) {
         rc = OSPREY_EXIT_FAILURE;
     } else {
-        rc = run(&opts, cfg);
+        rc = run_service(&opts, cfg);
         osprey_config_free(cfg);
     }
     osprey_options_free(&opts);

@@ -10,7 +10,8 @@
 #endif
 
 /* Options with no short letter get ids above any character. */
-enum { OPT_SET = 256, OPT_DUMP_CONFIG, OPT_DUMP_RULES, OPT_DUMP_CHAINS, OPT_RUNMODE };
+enum { OPT_SET = 256, OPT_DUMP_CONFIG, OPT_DUMP_RULES, OPT_DUMP_CHAINS, OPT_RUNMODE, OPT_PCAP_LIVE,
+       OPT_AFP_INLINE, OPT_PREFLIGHT, OPT_PIDFILE, OPT_DPDK };
 
 struct opt_def {
     const char *name;
@@ -43,6 +44,20 @@ static const struct opt_def OPTIONS[] = {
      "checksum validation (overrides pcap-file.checksum-checks)"},
     {"runmode", OPT_RUNMODE, required_argument, "single|workers",
      "threading of the packet mode (offline: one worker either way)"},
+    {"interface", 'i', required_argument, "IFACE",
+     "live IDS on IFACE with AF_PACKET (repeatable; af-packet: in the config)"},
+    {"pcap-live", OPT_PCAP_LIVE, required_argument, "IFACE",
+     "live IDS on IFACE with libpcap (repeatable; any interface libpcap opens)"},
+    {"af-packet-inline", OPT_AFP_INLINE, required_argument, "IF1:IF2",
+     "inline IPS: bridge IF1 and IF2, dropping what drop/reject rules match"},
+    {"dpdk", OPT_DPDK, no_argument, NULL,
+     "inline IPS (or IDS) on the DPDK ports of the config's dpdk: section"},
+    {"preflight", OPT_PREFLIGHT, no_argument, NULL,
+     "with -i, --af-packet-inline or --dpdk: check the set-up, print what to fix, exit"},
+    {"daemon", 'D', no_argument, NULL,
+     "run in the background once set up; messages go to the log file or syslog"},
+    {"pidfile", OPT_PIDFILE, required_argument, "FILE",
+     "write the process id to FILE (refuse to start if it names a running process)"},
     {"version", 'V', no_argument, NULL, "print the version and exit"},
     {"help", 'h', no_argument, NULL, "print this help and exit"},
 };
@@ -97,7 +112,8 @@ enum osprey_options_result osprey_options_parse(struct osprey_options *opts, int
     /* --set can appear at most once per argument. */
     opts->sets = calloc((size_t)(argc > 0 ? argc : 1), sizeof *opts->sets);
     opts->rule_files = calloc((size_t)(argc > 0 ? argc : 1), sizeof *opts->rule_files);
-    if (!opts->sets || !opts->rule_files) {
+    opts->live_ifaces = calloc((size_t)(argc > 0 ? argc : 1), sizeof *opts->live_ifaces);
+    if (!opts->sets || !opts->rule_files || !opts->live_ifaces) {
         osprey_options_free(opts);
         fprintf(err, "%s: out of memory\n", prog);
         return OSPREY_OPTIONS_USAGE;
@@ -150,6 +166,39 @@ enum osprey_options_result osprey_options_parse(struct osprey_options *opts, int
             }
             opts->runmode = optarg;
             break;
+        case 'i':
+        case OPT_PCAP_LIVE:
+            if (opts->nlive_ifaces > 0 && opts->pcap_live != (c == OPT_PCAP_LIVE)) {
+                fprintf(err, "%s: -i and --pcap-live cannot be mixed\n", prog);
+                goto bad;
+            }
+            opts->pcap_live = c == OPT_PCAP_LIVE;
+            opts->live_ifaces[opts->nlive_ifaces++] = optarg;
+            break;
+        case OPT_AFP_INLINE: {
+            const char *colon = strchr(optarg, ':');
+            if (!colon || colon == optarg || !colon[1] || strchr(colon + 1, ':') ||
+                (strlen(colon + 1) == (size_t)(colon - optarg) &&
+                 strncmp(optarg, colon + 1, (size_t)(colon - optarg)) == 0)) {
+                fprintf(err, "%s: --af-packet-inline takes two different interfaces as "
+                             "IF1:IF2, not '%s'\n", prog, optarg);
+                goto bad;
+            }
+            opts->inline_pair = optarg;
+            break;
+        }
+        case OPT_PREFLIGHT:
+            opts->preflight = true;
+            break;
+        case OPT_DPDK:
+            opts->dpdk = true;
+            break;
+        case 'D':
+            opts->daemon = true;
+            break;
+        case OPT_PIDFILE:
+            opts->pidfile = optarg;
+            break;
         case 'V':
             fprintf(out, "osprey %s\n", OSPREY_VERSION);
             osprey_options_free(opts);
@@ -189,5 +238,8 @@ void osprey_options_free(struct osprey_options *opts)
     opts->nsets = 0;
     free(opts->rule_files);
     opts->rule_files = NULL;
+    free(opts->live_ifaces);
+    opts->live_ifaces = NULL;
+    opts->nlive_ifaces = 0;
     opts->nrule_files = 0;
 }

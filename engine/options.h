@@ -31,6 +31,14 @@ struct osprey_options {
     const char *log_dir;     /* -l DIR; NULL = default-log-dir */
     const char *checksums;   /* -k none|all; NULL = the configuration's */
     const char *runmode;     /* --runmode single|workers */
+    const char **live_ifaces; /* -i IFACE / --pcap-live IFACE: live IDS, in order */
+    int nlive_ifaces;
+    bool pcap_live;          /* --pcap-live: capture with libpcap instead of AF_PACKET */
+    const char *inline_pair; /* --af-packet-inline IF1:IF2 */
+    bool preflight;          /* --preflight: check the capture set-up and exit */
+    bool daemon;             /* -D: run in the background (daemon.c) */
+    const char *pidfile;     /* --pidfile FILE; NULL = the configuration's pid-file */
+    bool dpdk;               /* --dpdk: the ports of the dpdk: section */
 };
 
 enum osprey_options_result {

@@ -2,7 +2,12 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "control.h"
+#include "daemon.h"
+#include "parsers_config.h"
 #include "pipeline.h"
+#include "reload.h"
+#include "signals.h"
 #include "stack_config.h"
 
 double osprey_now_s(void)
@@ -31,8 +36,16 @@ int osprey_pipeline_engine(const struct osprey_config *cfg, const char *checksum
 
 int osprey_pipeline_rules(const struct osprey_options *opts, const struct osprey_config *cfg,
                           struct mon_engine *eng, struct osprey_ruleset **rs,
-                          struct osprey_detect **det)
+                          struct osprey_detect **det, struct osprey_parsers **parsers)
 {
+    /* the parsers' events first: application-layer rules (http.uri, alert dns …) hang below */
+    struct osprey_parsers_cfg pcfg;
+    if (osprey_parsers_cfg_load(cfg, &pcfg, stderr) != 0)
+        return -1;
+    if (osprey_parsers_define(eng, &pcfg, parsers) != 0) {
+        fprintf(stderr, "osprey: cannot define the application-layer parsers (out of memory)\n");
+        return -1;
+    }
     int lr = osprey_detect_load_rules(cfg, opts->rule_files, opts->nrule_files, stderr, rs);
     if (lr != 0) {
         if (lr > 0)
@@ -40,37 +53,54 @@ int osprey_pipeline_rules(const struct osprey_options *opts, const struct osprey
         return -1;
     }
     struct osprey_detect_opts dopts = {
-        osprey_detect_stream_mpm_parse(osprey_config_str(cfg, "detect.stream-mpm"))};
+        osprey_detect_stream_mpm_parse(osprey_config_str(cfg, "detect.stream-mpm")), *parsers,
+        osprey_config_str(cfg, "geoip-database")};
     return osprey_detect_build_opts(det, eng, *rs, stderr, &dopts) != 0 ? -1 : 0;
 }
 
 static void on_alert(const struct osprey_alert *a, void *arg)
 {
     struct osprey_worker *w = arg;
-    osprey_emit_alert(w->emit, a);
+    osprey_emit_alert(w->emit, w->ctx, a, w->inline_mode);
+}
+
+/* A parsed http/dns/tls transaction: its EVE record (emit_app.c). */
+static void on_tx(struct mon_ctx *ctx, struct mon_flow *f, enum osprey_app_proto p, void *arg)
+{
+    struct osprey_worker *w = arg;
+    osprey_emit_tx(w->emit, ctx, f, (int)p);
+}
+
+void osprey_worker_tx_hook(struct osprey_worker *w, struct osprey_parsers_worker *pw)
+{
+    osprey_parsers_set_tx_cb(pw, on_tx, w);
 }
 
 static void on_flow_end(struct mon_flow *f, void *arg)
 {
     struct osprey_worker *w = arg;
     osprey_detect_flow_end(w->dw, f);
+    osprey_emit_flow(w->emit, w->ctx, f);
 }
 
 int osprey_pipeline_open(struct osprey_pipeline *pl, const struct osprey_options *opts,
                          const struct osprey_config *cfg, int nworkers)
 {
     *pl = (struct osprey_pipeline){.opts = opts, .cfg = cfg, .nworkers = nworkers};
+    osprey_signals_install(); /* before SIGUSR2's default action could kill a long compile */
     pl->t_start = osprey_now_s();
     if (!(pl->w = calloc((size_t)nworkers, sizeof *pl->w))) {
         fprintf(stderr, "osprey: out of memory\n");
         return -1;
     }
     if (osprey_pipeline_engine(cfg, opts->checksums, &pl->eng, &pl->dcfg) < 0 ||
-        osprey_pipeline_rules(opts, cfg, pl->eng, &pl->rs, &pl->det) < 0)
+        osprey_pipeline_rules(opts, cfg, pl->eng, &pl->rs, &pl->det, &pl->parsers) < 0)
         return -1;
     pl->t_compiled = osprey_now_s();
     const char *dir = opts->log_dir ? opts->log_dir : osprey_config_str(cfg, "default-log-dir");
     if (!(pl->emit = osprey_emit_open(cfg, dir, nworkers > 1, stderr)))
+        return -1;
+    if (osprey_emit_bind(pl->emit, pl->eng, stderr) < 0)
         return -1;
     if (mon_engine_freeze(pl->eng) != MON_OK)
         goto nomem;
@@ -78,14 +108,24 @@ int osprey_pipeline_open(struct osprey_pipeline *pl, const struct osprey_options
         struct osprey_worker *w = &pl->w[i];
         w->id = i;
         w->emit = pl->emit;
+        w->pl = pl;
         if (!(w->ctx = mon_ctx_create(pl->eng, i)))
             goto nomem;
+        if (!(w->pw = osprey_parsers_attach(pl->parsers, w->ctx)))
+            goto nomem; /* before detection: its rules wait on the parsers' events */
+        osprey_worker_tx_hook(w, w->pw);
         if (!(w->dw = osprey_detect_attach(pl->det, w->ctx, on_alert, w))) {
             fprintf(stderr, "osprey: cannot attach the rules to the worker (out of memory)\n");
             return -1;
         }
         mon_set_flow_end_cb(w->ctx, on_flow_end, w);
     }
+    struct timespec wall;
+    clock_gettime(CLOCK_REALTIME, &wall);
+    pl->t_started = (double)wall.tv_sec + (double)wall.tv_nsec / 1e9;
+    /* services of a running pipeline: reloads (SIGUSR2, control socket), the control socket */
+    if (osprey_reload_start(pl) < 0 || osprey_control_start(pl) < 0)
+        return -1;
     return 0;
 nomem:
     fprintf(stderr, "osprey: cannot set up the stack (out of memory, or flow.memcap too "
@@ -93,9 +133,31 @@ nomem:
     return -1;
 }
 
-void osprey_worker_packet(struct osprey_worker *w, struct mon_packet *p)
+enum mon_decode_outcome osprey_worker_packet(struct osprey_worker *w, struct mon_packet *p)
 {
-    mon_process(w->ctx, p);
+    /* reloaded rules are picked up between two packets (reload.c) */
+    if (atomic_load_explicit(&w->pl->rules_gen, memory_order_relaxed) != w->rules_gen)
+        osprey_reload_switch(w);
+    enum mon_decode_outcome oc = mon_process(w->ctx, p);
+    osprey_emit_packet(w->emit, &w->ew, w->ctx, p);
+    return oc;
+}
+
+void osprey_worker_idle(struct osprey_worker *w)
+{
+    if (atomic_load_explicit(&w->pl->rules_gen, memory_order_relaxed) != w->rules_gen)
+        osprey_reload_switch(w);
+}
+
+struct osprey_detect_worker *osprey_worker_attach(struct osprey_worker *w,
+                                                  const struct osprey_detect *det)
+{
+    return osprey_detect_attach(det, w->ctx, on_alert, w);
+}
+
+uint64_t osprey_worker_alerts(const struct osprey_worker *w)
+{
+    return w->alerts_before + (w->dw ? osprey_detect_worker_alerts(w->dw) : 0);
 }
 
 void osprey_worker_flush(struct osprey_worker *w)
@@ -103,15 +165,25 @@ void osprey_worker_flush(struct osprey_worker *w)
     mon_flush(w->ctx);
 }
 
+void osprey_pipeline_quiesce(struct osprey_pipeline *pl)
+{
+    osprey_control_stop(pl);
+    osprey_reload_stop(pl); /* after it, every worker runs pl->eng/det */
+}
+
 int osprey_pipeline_close(struct osprey_pipeline *pl)
 {
+    osprey_pipeline_quiesce(pl);
+    osprey_pipeline_stats(pl); /* the last stats record, while the workers still exist */
     for (int i = 0; pl->w && i < pl->nworkers; i++) {
         mon_ctx_destroy(pl->w[i].ctx); /* ends every flow: detection state goes via on_flow_end */
         osprey_detect_worker_free(pl->w[i].dw);
+        osprey_parsers_worker_free(pl->w[i].pw);
     }
     int rc = osprey_emit_close(pl->emit, stderr);
     free(pl->w);
     osprey_detect_free(pl->det);
+    osprey_parsers_free(pl->parsers);
     osprey_ruleset_free(pl->rs);
     mon_engine_destroy(pl->eng);
     *pl = (struct osprey_pipeline){0};

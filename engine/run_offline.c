@@ -18,7 +18,9 @@
 #include "osprey_config.h"
 #include "osprey_detect.h"
 #include "run_offline.h"
+#include "daemon.h"
 #include "pipeline.h"
+#include "signals.h"
 #include "workers.h"
 
 static int is_capture_name(const struct dirent *d)
@@ -85,13 +87,19 @@ static int read_captures(struct osprey_worker *w, char **files, int nfiles, uint
             rc = -1;
             continue;
         }
-        int n;
-        while ((n = mon_source_read(src, batch, MON_IO_BATCH)) > 0) {
+        int n = 0;
+        bool stop = false;
+        while (!stop && (n = mon_source_read(src, batch, MON_IO_BATCH)) > 0) {
             for (int k = 0; k < n; k++) {
                 batch[k].num = ++num; /* pcap_cnt runs on across the files of a directory */
                 seen_bytes += batch[k].caplen;
                 osprey_worker_packet(w, &batch[k]);
             }
+            /* SIGTERM/SIGINT: the batch read is processed, then the run ends as at EOF;
+             * SIGHUP reopens the log files (daemon.c) */
+            stop = osprey_daemon_poll(w->emit);
+            if (osprey_emit_stats_due(w->emit)) /* periodic EVE stats (stats.interval) */
+                osprey_pipeline_stats(w->pl);
             if (progress && (num & 0xfff) < (uint64_t)n && osprey_now_s() - last >= 1.0) {
                 last = osprey_now_s();
                 fprintf(stderr, "\rosprey: file %d/%d, %llu packets, %.1f MB read", i + 1, nfiles,
@@ -105,6 +113,8 @@ static int read_captures(struct osprey_worker *w, char **files, int nfiles, uint
         }
         *bytes += src->bytes;
         mon_source_close(src);
+        if (stop)
+            break;
     }
     if (progress)
         fprintf(stderr, "\r\033[K"); /* clear the progress line before the summary */
@@ -132,9 +142,11 @@ int osprey_run_offline(const struct osprey_options *opts, const struct osprey_co
     int nfiles = 0;
     struct osprey_pipeline pl = {0};
     int rc = OSPREY_EXIT_FAILURE;
+    osprey_signals_install(); /* SIGHUP reopens the outputs, SIGTERM ends the run cleanly */
     if (capture_list(opts->read_path, &files, &nfiles) < 0 ||
         osprey_pipeline_open(&pl, opts, cfg, worker_count(opts, cfg)) < 0)
         goto out;
+    osprey_daemon_ready(); /* -D: the starting command may exit 0 now */
     int nw = pl.nworkers;
     uint64_t pkts = 0, bytes = 0;
     double t1 = osprey_now_s();
@@ -148,10 +160,11 @@ int osprey_run_offline(const struct osprey_options *opts, const struct osprey_co
             goto out;
     }
     double t2 = osprey_now_s();
+    osprey_pipeline_quiesce(&pl); /* no reload may swap the rules read below */
     uint64_t flows = 0, alerts = 0;
     for (int i = 0; i < nw; i++) {
         flows += mon_flow_stats(mon_ctx_flows(pl.w[i].ctx))->created;
-        alerts += osprey_detect_worker_alerts(pl.w[i].dw);
+        alerts += osprey_worker_alerts(&pl.w[i]);
     }
     const struct osprey_detect_stats *ds = osprey_detect_stats(pl.det);
     double secs = t2 - t1 > 1e-9 ? t2 - t1 : 1e-9;
@@ -181,13 +194,15 @@ int osprey_dump_chains(const struct osprey_options *opts, const struct osprey_co
     struct mon_engine *eng = NULL;
     struct osprey_ruleset *rs = NULL;
     struct osprey_detect *det = NULL;
+    struct osprey_parsers *parsers = NULL;
     int rc = OSPREY_EXIT_FAILURE;
     if (osprey_pipeline_engine(cfg, NULL, &eng, NULL) == 0 &&
-        osprey_pipeline_rules(opts, cfg, eng, &rs, &det) == 0) {
+        osprey_pipeline_rules(opts, cfg, eng, &rs, &det, &parsers) == 0) {
         osprey_detect_dump_chains(det, stdout);
         rc = OSPREY_EXIT_OK;
     }
     osprey_detect_free(det);
+    osprey_parsers_free(parsers);
     osprey_ruleset_free(rs);
     mon_engine_destroy(eng);
     return rc;

@@ -15,7 +15,8 @@ def test_demo_capture_and_rules(tmp_path):
     proc = run([binary("osprey"), "-c", str(ROOT / "etc" / "osprey.yaml"), "-r", str(pcap),
                 "-S", str(ROOT / "etc" / "rules" / "osprey-demo.rules"), "-l", str(logs)], cwd=ROOT)
     assert "39 packets, 7 flows, 5 alerts; rules: 3 loaded, 3 compiled, 0 not compiled" in proc.stdout
-    alerts = [json.loads(l) for l in (logs / "eve.json").read_text().splitlines()]
+    recs = [json.loads(l) for l in (logs / "eve.json").read_text().splitlines()]
+    alerts = [r for r in recs if r["event_type"] == "alert"]
     got = [(a["alert"]["signature_id"], a["src_ip"], a["dest_ip"], a["pcap_cnt"]) for a in alerts]
     assert got == [
         (9000002, "192.168.1.10", "203.0.113.80", 4),   # GET /index.html, HOME_NET -> EXTERNAL_NET

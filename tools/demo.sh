@@ -9,7 +9,7 @@ cmake -S . -B build -G Ninja >/dev/null
 ninja -C build
 python3 tools/make-demo-pcap.py build/demo.pcap
 mkdir -p build/demo-logs
-rm -f build/demo-logs/eve.json
+rm -f build/demo-logs/eve.json build/demo-logs/fast.log build/demo-logs/unified2.alert.*
 echo "== osprey -r build/demo.pcap -S etc/rules/osprey-demo.rules -l build/demo-logs =="
 build/bin/osprey -c etc/osprey.yaml -r build/demo.pcap -S etc/rules/osprey-demo.rules -l build/demo-logs
 echo "== alerts (build/demo-logs/eve.json) =="

@@ -164,6 +164,16 @@ static void place(struct loader *L, const char *fullkey, const struct cfg_node *
     } else if (cfg_is_section(L->cfg, fullkey)) {
         if (empty)
             return;
+        bool maps = val->kind == CFG_SEQ && val->n > 0;
+        for (size_t j = 0; maps && j < val->n; j++)
+            maps = val->item[j]->kind == CFG_MAP;
+        if (maps) {
+            /* suricata.yaml's `outputs:` is a list of one-key maps (- fast: {...}); each
+             * item is read as if it were a key of one map: outputs.fast.enabled … */
+            for (size_t j = 0; j < val->n; j++)
+                walk_map(L, val->item[j], fullkey);
+            return;
+        }
         if (val->kind != CFG_MAP) {
             bad_shape(L, label, fullkey, val);
             return;

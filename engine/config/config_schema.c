@@ -61,6 +61,28 @@ static const struct cfg_key SCHEMA[] = {
 
     STR("default-log-dir", "/var/log/osprey/", "directory where output files are written"),
 
+    /* stats and outputs (outputs/, engine/emit.c); `outputs:` is suricata.yaml's list of
+     * one-key maps, read as outputs.<name>.<key> */
+    BOOL("stats.enabled", "yes", "write stats records (eve-log type stats)"),
+    SECS("stats.interval", "8", "seconds between stats records (one more at exit)"),
+    BOOL("outputs.fast.enabled", "yes", "write fast.log (one line per alert)"),
+    STR("outputs.fast.filename", "fast.log", "fast.log file name (relative: under the log dir)"),
+    BOOL("outputs.fast.append", "yes", "keep what the file holds (no: truncate at start)"),
+    BOOL("outputs.eve-log.enabled", "yes", "write EVE JSON records"),
+    ENUM("outputs.eve-log.filetype", "regular", "regular|unix_stream|unix_dgram",
+         "EVE to a file or a Unix socket"),
+    STR("outputs.eve-log.filename", "eve.json", "EVE file or socket (relative: under the log dir)"),
+    BOOL("outputs.eve-log.append", "no", "keep what the file holds (no: truncate at start)"),
+    BOOL("outputs.eve-log.community-id", "no", "add community_id to alert and flow records"),
+    INT("outputs.eve-log.community-id-seed", "0", 0, 65535, "seed of the community_id hash"),
+    LIST("outputs.eve-log.types", "[alert, anomaly, flow, stats]",
+         "record types: alert, anomaly, flow, stats, http, dns, tls"),
+    BOOL("outputs.unified2-alert.enabled", "yes", "write unified2 (Snort's binary alerts)"),
+    STR("outputs.unified2-alert.filename", "unified2.alert", "unified2 name; files are NAME.<seconds>"),
+    SIZE("outputs.unified2-alert.limit", "32mb", "size of a unified2 file before the next starts"),
+    INT("outputs.unified2-alert.sensor-id", "0", 0, UINT32_MAX, "sensor id in unified2 records"),
+    STR("geoip-database", "", "MaxMind .mmdb: alerts get src_geoip/dest_geoip, geoip: rules work"),
+
     /* rules (rules/): which rule files to load and the tables they refer to. Relative file
      * names in rule-files are under default-rule-path; the other paths are used as written. */
     STR("default-rule-path", "/var/lib/osprey/rules", "directory of the files in rule-files"),
@@ -85,6 +107,12 @@ static const struct cfg_key SCHEMA[] = {
     INT("flow.hash-size", "65536", 1, COUNT_MAX, "buckets in the flow hash"),
     INT("flow.prealloc", "10000", 0, COUNT_MAX, "flows allocated at start"),
     INT("flow.hash-seed", "0", 0, UINT32_MAX, "flow hash key; 0 = random at start"),
+
+    /* app-layer: the parsers (parsers/, engine/stack_config/parsers_config.c) */
+    SIZE("app-layer.protocols.http.header-limit", "32kb", "bytes of an HTTP start line + headers kept"),
+    SIZE("app-layer.protocols.http.request-body-limit", "1mb", "request body bytes kept (decoded); 0 = unlimited"),
+    SIZE("app-layer.protocols.http.response-body-limit", "1mb", "response body bytes kept (decoded); 0 = unlimited"),
+    BOOL("app-layer.protocols.http.decompress", "yes", "gunzip/inflate response bodies"),
 
     /* stream: TCP tracking and reassembly (libmon's TCP layer) */
     SIZE("stream.reassembly.memcap", "256mb", "memory for all reassembly buffers of a worker"),
@@ -127,7 +155,42 @@ static const struct cfg_key SCHEMA[] = {
     ENUM("detect.stream-mpm", "stream", "block|stream",
          "fast patterns on TCP streams: block scans of new bytes, or a Hyperscan stream per side"),
 
+    /* daemon life (engine/daemon.c, log.c, control.c) */
+    STR("pid-file", "", "write the process id here; refuse to start if it names a running one"),
+    ENUM("logging.default-log-level", "notice", "error|warning|notice|info|debug",
+         "Osprey's own messages at this level and more severe"),
+    BOOL("logging.outputs.console.enabled", "yes", "messages on stderr (off once -D detaches)"),
+    BOOL("logging.outputs.file.enabled", "no", "messages in a file (reopened on SIGHUP)"),
+    STR("logging.outputs.file.filename", "osprey.log", "the file; relative to the log directory"),
+    BOOL("logging.outputs.syslog.enabled", "no", "messages to syslog"),
+    STR("logging.outputs.syslog.facility", "local5", "daemon, user or local0..local7"),
+    BOOL("unix-command.enabled", "no", "the Unix control socket (osprey-ctl, JSON or plain lines)"),
+    STR("unix-command.filename", "/var/run/osprey/osprey-command.socket", "its path"),
+
     INT("threading.workers", "0", 0, 1024, "worker threads of --runmode workers; 0 = one per CPU"),
+
+    /* af-packet / live / inline: osprey -i, --pcap-live, --af-packet-inline (run_live.c) */
+    INT("af-packet.threads", "0", 0, 1024, "live workers (one socket per interface each); 0 = threading.workers"),
+    INT("af-packet.cluster-id", "99", 1, 65534, "fanout group id of the first interface (next ones: +1 each)"),
+    BOOL("af-packet.defrag", "yes", "the kernel sends all fragments of a datagram to one worker"),
+    BOOL("af-packet.promisc", "yes", "put the interfaces in promiscuous mode"),
+    SIZE("af-packet.block-size", "1mb", "ring block bytes (power of two, multiple of the page size)"),
+    INT("af-packet.blocks", "16", 2, 65536, "blocks in each socket's ring"),
+    INT("af-packet.block-timeout", "10", 1, 10000, "ms before a partly filled block is handed over"),
+    ENUM("live-capture", "af-packet", "af-packet|libpcap", "how -i captures (--pcap-live = libpcap)"),
+    ENUM("inline.fail-mode", "closed", "closed|open", "overloaded/stopping: drop uninspected (closed) or forward"),
+    INT("inline.max-delay", "0", 0, 60000, "ms a frame may wait in the ring before fail-mode applies; 0 = never"),
+
+    /* dpdk: osprey --dpdk (engine/run_dpdk.c) */
+    LIST("dpdk.eal-args", "[]", "DPDK EAL arguments (cores, memory, devices, --file-prefix)"),
+    LIST("dpdk.interfaces", "[]", "ports: A:B pairs bridged both ways; single ports too with copy-mode none"),
+    ENUM("dpdk.copy-mode", "ips", "ips|tap|none", "ips enforces drops; tap forwards all; none = IDS"),
+    INT("dpdk.threads", "0", 0, 128, "workers, one lcore and one queue per port each; 0 = all lcores"),
+    INT("dpdk.mempool-size", "16383", 1023, INT32_MAX, "mbufs in the packet pool"),
+    INT("dpdk.mempool-cache-size", "256", 0, 512, "mbufs cached per lcore"),
+    INT("dpdk.rx-descriptors", "1024", 0, 32768, "RX ring size per queue (0 = driver's choice)"),
+    INT("dpdk.tx-descriptors", "1024", 0, 32768, "TX ring size per queue (0 = driver's choice)"),
+    BOOL("dpdk.promisc", "yes", "put the ports in promiscuous mode"),
 };
 
 const struct cfg_key *cfg_schema(size_t *count)

@@ -294,6 +294,10 @@ static int parse(struct cfg_value *v, const struct cfg_key *row, const struct cf
         } else {
             for (size_t i = 0; i < node->n; i++) {
                 const struct cfg_node *it = node->item[i];
+                /* suricata.yaml's eve-log types may carry options (- alert: {…}): the
+                 * type's name is taken, its options are not read */
+                if (it->kind == CFG_MAP && it->n == 1 && !strncmp(row->path, "outputs.", 8))
+                    it = it->key[0];
                 if (it->kind != CFG_SCALAR || it->null || !*it->text)
                     return -1;
                 if (push_item(v, strdup(it->text)) < 0)
