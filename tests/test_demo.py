@@ -14,14 +14,20 @@ def test_demo_capture_and_rules(tmp_path):
     logs.mkdir()
     proc = run([binary("osprey"), "-c", str(ROOT / "etc" / "osprey.yaml"), "-r", str(pcap),
                 "-S", str(ROOT / "etc" / "rules" / "osprey-demo.rules"), "-l", str(logs)], cwd=ROOT)
-    assert "39 packets, 7 flows, 5 alerts; rules: 3 loaded, 3 compiled, 0 not compiled" in proc.stdout
+    assert "39 packets, 7 flows, 8 alerts; rules: 5 loaded, 5 compiled, 0 not compiled" in proc.stdout
     recs = [json.loads(l) for l in (logs / "eve.json").read_text().splitlines()]
     alerts = [r for r in recs if r["event_type"] == "alert"]
     got = [(a["alert"]["signature_id"], a["src_ip"], a["dest_ip"], a["pcap_cnt"]) for a in alerts]
     assert got == [
+        (9000004, "192.168.1.10", "203.0.113.80", 4),   # http.method GET + http.uri /index.html
         (9000002, "192.168.1.10", "203.0.113.80", 4),   # GET /index.html, HOME_NET -> EXTERNAL_NET
         (9000003, "192.168.1.10", "203.0.113.80", 4),   # the demo User-Agent
         (9000001, "203.0.113.80", "192.168.1.10", 5),   # uid=0(root) in the response
-        (9000003, "172.16.0.1", "172.16.0.2", 24),      # inside the GRE tunnel
+        (9000005, "192.168.1.10", "192.168.1.1", 9),    # dns.query demo.example
+        (9000004, "172.16.0.1", "172.16.0.2", 24),      # inside the GRE tunnel
+        (9000003, "172.16.0.1", "172.16.0.2", 24),
         (9000001, "172.16.0.2", "172.16.0.1", 25),      # (both ends in HOME_NET: no 9000002)
     ]
+    # the app-layer rules' alerts carry the parsers' records
+    assert [a["app_proto"] for a in alerts] == ["http"] * 4 + ["dns"] + ["http"] * 3
+    assert alerts[0]["http"]["url"] == "/index.html" and alerts[4]["dns"]["rrname"] == "demo.example"
