@@ -26,6 +26,8 @@ struct osprey_emit;
 /* Per-worker state of the emitter (lives in struct osprey_worker; zero-initialised). */
 struct osprey_emit_worker {
     uint64_t stream_seen[6]; /* stream anomaly counters already reported */
+    uint64_t clock_us;       /* the capture time of the worker's last packet: flow records
+                                written after it (timeout, end of input) carry it */
 };
 
 /* What a stats record adds up: one entry per worker. */
@@ -52,7 +54,7 @@ void osprey_emit_alert(struct osprey_emit *e, struct mon_ctx *ctx, const struct 
                        bool inline_mode);
 /* After mon_process of p: its decoder and stream anomalies, if any. */
 void osprey_emit_packet(struct osprey_emit *e, struct osprey_emit_worker *ew,
-                        const struct mon_ctx *ctx, const struct mon_packet *p);
+                        struct mon_ctx *ctx, const struct mon_packet *p);
 /* An application transaction completed (the parsers' tx callback; proto: enum
  * osprey_app_proto): an http, dns or tls record when that type is enabled. */
 void osprey_emit_tx(struct osprey_emit *e, struct mon_ctx *ctx, struct mon_flow *f, int proto);

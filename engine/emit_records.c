@@ -15,6 +15,15 @@ void osprey_emit_flow(struct osprey_emit *e, struct mon_ctx *ctx, const struct m
     struct osprey_eve_flow r;
     char cid[48];
     osprey_flow_record(f, &t, &r);
+    /* Suricata stamps a flow record with the capture time it is written at: the packet that
+     * ended the flow, or the last one read when the flow timed out or the input ended */
+    const struct mon_packet *p = mon_getlastpkt(ctx);
+    const struct osprey_emit_worker *ew =
+        e->alerted_slot >= 0 ? mon_ctx_slot_get(ctx, e->alerted_slot) : NULL;
+    if (p && p->ts_us > r.log_us)
+        r.log_us = p->ts_us;
+    if (ew && ew->clock_us > r.log_us)
+        r.log_us = ew->clock_us;
     r.app_proto = osprey_app_proto_name(osprey_parsers_app_proto(ctx, f));
     r.alerted = e->alerted_slot >= 0 && mon_get_uctx_slot(ctx, f, e->alerted_slot) != NULL;
     if (e->community_id) {
@@ -55,8 +64,13 @@ static void anomaly(struct osprey_emit *e, const struct mon_packet *p, const cha
 }
 
 void osprey_emit_packet(struct osprey_emit *e, struct osprey_emit_worker *ew,
-                        const struct mon_ctx *ctx, const struct mon_packet *p)
+                        struct mon_ctx *ctx, const struct mon_packet *p)
 {
+    if (e->alerted_slot >= 0) { /* the worker's clock, found from the context by flow records */
+        ew->clock_us = p->ts_us;
+        if (mon_ctx_slot_get(ctx, e->alerted_slot) != ew)
+            mon_ctx_slot_set(ctx, e->alerted_slot, ew);
+    }
     if (!e->eve || !e->eve_anomaly)
         return;
     /* A bad checksum is counted (stats: decoder.event.*.bad_checksum) but is no decoder

@@ -6,6 +6,7 @@
 
 const char *osprey_proto_name(uint8_t p, char *buf, size_t len)
 {
+    /* IANA's protocol keywords, as Suricata prints them */
     switch (p) {
     case 6: return "TCP";
     case 17: return "UDP";
@@ -13,6 +14,13 @@ const char *osprey_proto_name(uint8_t p, char *buf, size_t len)
     case 58: return "IPv6-ICMP";
     case 132: return "SCTP";
     case 47: return "GRE";
+    case 50: return "ESP";
+    case 51: return "AH";
+    case 2: return "IGMP";
+    case 41: return "IPv6";
+    case 103: return "PIM";
+    case 112: return "VRRP";
+    case 136: return "UDPLite";
     default: snprintf(buf, len, "%u", p); return buf; /* Suricata: unnamed ones as numbers */
     }
 }
@@ -36,10 +44,10 @@ static const char *flow_reason(uint8_t e)
 }
 
 /* Suricata's names of TCP session states. */
-static const char *tcp_state(uint8_t s)
+static const char *tcp_state_name(uint8_t s)
 {
     static const char *const names[MON_TCP__STATE_COUNT] = {
-        [MON_TCP_CLOSED] = "closed",         [MON_TCP_LISTEN] = "none",
+        [MON_TCP_CLOSED] = "closed", /* LISTEN: no session yet, Suricata writes no state */
         [MON_TCP_SYN_SENT] = "syn_sent",     [MON_TCP_SYN_RCVD] = "syn_recv",
         [MON_TCP_ESTABLISHED] = "established", [MON_TCP_FIN_WAIT_1] = "fin_wait1",
         [MON_TCP_FIN_WAIT_2] = "fin_wait2",  [MON_TCP_CLOSING] = "closing",
@@ -47,6 +55,24 @@ static const char *tcp_state(uint8_t s)
         [MON_TCP_LAST_ACK] = "last_ack",
     };
     return s < MON_TCP__STATE_COUNT && names[s] ? names[s] : NULL;
+}
+
+/* Suricata keeps one state per session, named from the server's side (a client FIN makes it
+ * close_wait, a server FIN fin_wait1); libmon keeps both endpoints'. The server's state is
+ * Suricata's except at the two ends, where Suricata moves on the packet the server sent or
+ * the last ACK the client sent: after the SYN alone it says syn_sent (our server is already
+ * SYN_RCVD), after the SYN-ACK syn_recv, and a server in TIME_WAIT whose client has closed
+ * is closed. */
+static const char *tcp_state(const struct mon_flow *f)
+{
+    uint8_t cli = f->tcp.side[MON_SIDE_CLI].state, srv = f->tcp.side[MON_SIDE_SVR].state;
+    if (srv == MON_TCP_SYN_RCVD && cli == MON_TCP_SYN_SENT)
+        return "syn_sent";
+    if (srv == MON_TCP_SYN_RCVD && cli == MON_TCP_ESTABLISHED)
+        return "syn_recv";
+    if (srv == MON_TCP_TIME_WAIT && cli == MON_TCP_CLOSED)
+        return "closed";
+    return tcp_state_name(srv);
 }
 
 void osprey_flow_record(const struct mon_flow *f, struct osprey_flow_text *t,
@@ -78,12 +104,12 @@ void osprey_flow_record(const struct mon_flow *f, struct osprey_flow_text *t,
         .bytes_toclient = f->bytes[MON_FLOW_TO_CLIENT],
         .start_us = f->first_us,
         .end_us = f->last_us,
+        .log_us = f->last_us,
         .state = flow_state(f->state),
         .reason = flow_reason(f->end),
         .tcp = f->proto == 6,
         .tcp_flags_ts = f->tcp_flags[MON_FLOW_TO_SERVER],
         .tcp_flags_tc = f->tcp_flags[MON_FLOW_TO_CLIENT],
-        /* one state for the session, as Suricata has: the client's side */
-        .tcp_state = f->proto == 6 ? tcp_state(f->tcp.side[MON_SIDE_CLI].state) : NULL,
+        .tcp_state = f->proto == 6 ? tcp_state(f) : NULL,
     };
 }

@@ -54,6 +54,30 @@ void osprey_eve_jw_port(struct jw *w, const char *key, int port)
         jw_int(w, key, port);
 }
 
+void osprey_eve_jw_head(struct jw *w, uint64_t ts_us, uint64_t flow_id, uint64_t pcap_cnt,
+                        const char *event_type)
+{
+    jw_init(w);
+    jw_open(w, NULL);
+    jw_time(w, "timestamp", ts_us);
+    if (flow_id)
+        jw_int(w, "flow_id", (int64_t)(flow_id & INT64_MAX));
+    if (pcap_cnt)
+        jw_int(w, "pcap_cnt", (int64_t)pcap_cnt);
+    jw_str(w, "event_type", event_type);
+}
+
+void osprey_eve_jw_tuple(struct jw *w, const char *src_ip, int src_port, const char *dest_ip,
+                         int dest_port, const char *proto)
+{
+    jw_str(w, "src_ip", src_ip);
+    osprey_eve_jw_port(w, "src_port", src_port);
+    jw_str(w, "dest_ip", dest_ip);
+    osprey_eve_jw_port(w, "dest_port", dest_port);
+    if (proto)
+        jw_str(w, "proto", proto);
+}
+
 /* Suricata groups metadata values under their key, keeping first-seen key order. */
 static void metadata(struct jw *w, const struct osprey_eve_alert *a)
 {
@@ -94,19 +118,8 @@ static void geo(struct jw *w, const char *key, const struct osprey_geo *g)
 char *osprey_eve_alert_line(const struct osprey_eve_alert *a)
 {
     struct jw w;
-    jw_init(&w);
-    jw_open(&w, NULL);
-    jw_time(&w, "timestamp", a->ts_us);
-    if (a->flow_id)
-        jw_int(&w, "flow_id", (int64_t)(a->flow_id & INT64_MAX));
-    if (a->pcap_cnt)
-        jw_int(&w, "pcap_cnt", (int64_t)a->pcap_cnt);
-    jw_str(&w, "event_type", "alert");
-    jw_str(&w, "src_ip", a->src_ip);
-    osprey_eve_jw_port(&w, "src_port", a->src_port);
-    jw_str(&w, "dest_ip", a->dest_ip);
-    osprey_eve_jw_port(&w, "dest_port", a->dest_port);
-    jw_str(&w, "proto", a->proto);
+    osprey_eve_jw_head(&w, a->ts_us, a->flow_id, a->pcap_cnt, "alert");
+    osprey_eve_jw_tuple(&w, a->src_ip, a->src_port, a->dest_ip, a->dest_port, a->proto);
     if (a->icmp) {
         jw_int(&w, "icmp_type", a->icmp_type);
         jw_int(&w, "icmp_code", a->icmp_code);

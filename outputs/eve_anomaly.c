@@ -6,20 +6,9 @@
 char *osprey_eve_anomaly_line(const struct osprey_eve_anomaly *a)
 {
     struct jw w;
-    jw_init(&w);
-    jw_open(&w, NULL);
-    jw_time(&w, "timestamp", a->ts_us);
-    if (a->flow_id)
-        jw_int(&w, "flow_id", (int64_t)(a->flow_id & INT64_MAX));
-    if (a->pcap_cnt)
-        jw_int(&w, "pcap_cnt", (int64_t)a->pcap_cnt);
-    jw_str(&w, "event_type", "anomaly");
-    if (a->src_ip && a->dest_ip) {
-        jw_str(&w, "src_ip", a->src_ip);
-        osprey_eve_jw_port(&w, "src_port", a->src_port);
-        jw_str(&w, "dest_ip", a->dest_ip);
-        osprey_eve_jw_port(&w, "dest_port", a->dest_port);
-    }
+    osprey_eve_jw_head(&w, a->ts_us, a->flow_id, a->pcap_cnt, "anomaly");
+    if (a->src_ip && a->dest_ip)
+        osprey_eve_jw_tuple(&w, a->src_ip, a->src_port, a->dest_ip, a->dest_port, NULL);
     if (a->proto)
         jw_str(&w, "proto", a->proto);
     jw_open(&w, "anomaly");

@@ -4,6 +4,7 @@
  * tls{subject, issuerdn, serial, fingerprint, sni, version, ja3, ja3s}), alone as a
  * transaction record or inside an alert. */
 #include <stdio.h>
+#include <string.h>
 
 #include "eve_json.h"
 #include "osprey_outputs.h"
@@ -18,9 +19,16 @@ static void http_object(struct jw *w, const struct osprey_eve_app *a)
 {
     jw_open(w, "http");
     span(w, "hostname", a->http.hostname);
+    if (a->http.port)
+        jw_int(w, "http_port", a->http.port);
     span(w, "url", a->http.url);
     span(w, "http_user_agent", a->http.user_agent);
-    span(w, "http_content_type", a->http.content_type);
+    /* the media type only, as Suricata: "text/html; charset=utf-8" is "text/html" */
+    struct osprey_span ct = a->http.content_type;
+    const void *semi = ct.n ? memchr(ct.p, ';', ct.n) : NULL;
+    if (semi)
+        ct.n = (uint32_t)((const uint8_t *)semi - ct.p);
+    span(w, "http_content_type", ct);
     span(w, "http_refer", a->http.refer);
     span(w, "http_method", a->http.method);
     span(w, "protocol", a->http.protocol);
@@ -31,75 +39,173 @@ static void http_object(struct jw *w, const struct osprey_eve_app *a)
     jw_close(w);
 }
 
-static void rrtype(struct jw *w, const char *key, uint16_t t)
+/* Suricata 7's names of record types (none for SVCB: a number). */
+static const char *rrtype_name(uint16_t t)
 {
-    static const struct { uint16_t t; const char *name; } names[] = {
-        {1, "A"}, {2, "NS"}, {5, "CNAME"}, {6, "SOA"}, {12, "PTR"}, {15, "MX"}, {16, "TXT"},
-        {28, "AAAA"}, {33, "SRV"}, {35, "NAPTR"}, {43, "DS"}, {46, "RRSIG"}, {48, "DNSKEY"},
-        {64, "SVCB"}, {65, "HTTPS"}, {255, "ANY"},
+    static const char *const low[] = {
+        [1] = "A", [2] = "NS", [3] = "MD", [4] = "MF", [5] = "CNAME", [6] = "SOA", [7] = "MB",
+        [8] = "MG", [9] = "MR", [10] = "NULL", [11] = "WKS", [12] = "PTR", [13] = "HINFO",
+        [14] = "MINFO", [15] = "MX", [16] = "TXT", [17] = "RP", [18] = "AFSDB", [19] = "X25",
+        [20] = "ISDN", [21] = "RT", [22] = "NSAP", [23] = "NSAPPTR", [24] = "SIG", [25] = "KEY",
+        [26] = "PX", [27] = "GPOS", [28] = "AAAA", [29] = "LOC", [30] = "NXT", [33] = "SRV",
+        [34] = "ATMA", [35] = "NAPTR", [36] = "KX", [37] = "CERT", [38] = "A6", [39] = "DNAME",
+        [41] = "OPT", [42] = "APL", [43] = "DS", [44] = "SSHFP", [45] = "IPSECKEY",
+        [46] = "RRSIG", [47] = "NSEC", [48] = "DNSKEY", [49] = "DHCID", [50] = "NSEC3",
+        [51] = "NSEC3PARAM", [52] = "TLSA", [55] = "HIP", [59] = "CDS", [60] = "CDNSKEY",
+        [65] = "HTTPS", [99] = "SPF",
     };
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-        if (names[i].t == t) {
-            jw_str(w, key, names[i].name);
-            return;
-        }
-    char num[8];
-    snprintf(num, sizeof num, "%u", t); /* Suricata writes unnamed types as their number */
-    jw_str(w, key, num);
+    switch (t) {
+    case 249: return "TKEY";
+    case 250: return "TSIG";
+    case 254: return "MAILA";
+    case 255: return "ANY";
+    case 256: return "URI";
+    default: return t < sizeof low / sizeof low[0] ? low[t] : NULL;
+    }
 }
 
+static void rrtype(struct jw *w, const char *key, uint16_t t)
+{
+    const char *name = rrtype_name(t);
+    char num[8];
+    if (!name) {
+        snprintf(num, sizeof num, "%u", t); /* Suricata writes unnamed types as their number */
+        name = num;
+    }
+    jw_str(w, key, name);
+}
+
+static void rcode(struct jw *w, uint8_t rc)
+{
+    static const char *const names[] = {
+        "NOERROR", "FORMERR", "SERVFAIL", "NXDOMAIN", "NOTIMP", "REFUSED", "YXDOMAIN",
+        "YXRRSET", "NXRRSET", "NOTAUTH", "NOTZONE",
+    };
+    char num[8];
+    const char *name = rc < sizeof names / sizeof names[0] ? names[rc] : NULL;
+    if (!name) {
+        snprintf(num, sizeof num, "%u", rc);
+        name = num;
+    }
+    jw_str(w, "rcode", name);
+}
+
+static void soa_object(struct jw *w, const char *key, const struct osprey_eve_dns_rr *rr)
+{
+    jw_open(w, key);
+    span(w, "mname", rr->mname);
+    span(w, "rname", rr->rname);
+    jw_int(w, "serial", rr->serial);
+    jw_int(w, "refresh", rr->refresh);
+    jw_int(w, "retry", rr->retry);
+    jw_int(w, "expire", rr->expire);
+    jw_int(w, "minimum", rr->minimum);
+    jw_close(w);
+}
+
+/* What a record says, for "grouped": its rdata text or its SOA object; false: nothing. */
+static bool rr_value(const struct osprey_eve_dns_rr *rr)
+{
+    return rr->rdata.n || rr->has_soa;
+}
+
+static void rr_array(struct jw *w, const char *key, const struct osprey_eve_dns_rr *rrs,
+                     uint32_t n)
+{
+    if (!n)
+        return;
+    jw_array(w, key);
+    for (uint32_t i = 0; i < n; i++) {
+        jw_open(w, NULL);
+        span(w, "rrname", rrs[i].rrname);
+        rrtype(w, "rrtype", rrs[i].rrtype);
+        jw_int(w, "ttl", rrs[i].ttl);
+        if (rrs[i].has_soa)
+            soa_object(w, "soa", &rrs[i]);
+        else
+            span(w, "rdata", rrs[i].rdata);
+        jw_close(w);
+    }
+    jw_array_end(w);
+}
+
+/* Suricata's "grouped" form of the answers: {"A": [rdata …], "SOA": [{…}], …}, types in
+ * order of first appearance, records with nothing to say left out. */
+static void dns_grouped(struct jw *w, const struct osprey_eve_app *a, uint32_t n)
+{
+    const struct osprey_eve_dns_rr *rr = a->dns.answers;
+    bool opened = false;
+    for (uint32_t i = 0; i < n; i++) {
+        bool seen = !rr_value(&rr[i]);
+        for (uint32_t k = 0; k < i && !seen; k++)
+            seen = rr[k].rrtype == rr[i].rrtype && rr_value(&rr[k]);
+        if (seen)
+            continue;
+        if (!opened)
+            jw_open(w, "grouped");
+        opened = true;
+        const char *name = rrtype_name(rr[i].rrtype);
+        char num[8];
+        if (!name) {
+            snprintf(num, sizeof num, "%u", rr[i].rrtype);
+            name = num;
+        }
+        jw_array(w, name);
+        for (uint32_t k = i; k < n; k++) {
+            if (rr[k].rrtype != rr[i].rrtype || !rr_value(&rr[k]))
+                continue;
+            if (rr[k].has_soa)
+                soa_object(w, NULL, &rr[k]);
+            else
+                jw_strn(w, NULL, rr[k].rdata.p, rr[k].rdata.n);
+        }
+        jw_array_end(w);
+    }
+    if (opened)
+        jw_close(w);
+}
+
+/* Suricata's dns version 2: a query {version, type, id, rrname, rrtype, tx_id, opcode}; an
+ * answer {version, type, id, flags, qr, aa, tc, rd, ra, opcode, rrname, rrtype, rcode,
+ * answers, grouped, authorities}. */
 static void dns_object(struct jw *w, const struct osprey_eve_app *a)
 {
-    static const char *const rcodes[] = {"NOERROR", "FORMERR", "SERVFAIL", "NXDOMAIN",
-                                         "NOTIMP", "REFUSED"};
     uint16_t fl = a->dns.flags;
     jw_open(w, "dns");
-    if (a->dns.response) {
-        jw_int(w, "version", 2);
-        jw_str(w, "type", "answer");
-    } else {
-        jw_str(w, "type", "query");
-    }
+    jw_int(w, "version", 2);
+    jw_str(w, "type", a->dns.response ? "answer" : "query");
     jw_int(w, "id", a->dns.id);
-    if (a->dns.response) {
-        char hex[8];
-        snprintf(hex, sizeof hex, "%04x", fl);
-        jw_str(w, "flags", hex);
-        jw_bool(w, "qr", true);
-        if (fl & 0x0400)
-            jw_bool(w, "aa", true);
-        if (fl & 0x0200)
-            jw_bool(w, "tc", true);
-        if (fl & 0x0100)
-            jw_bool(w, "rd", true);
-        if (fl & 0x0080)
-            jw_bool(w, "ra", true);
+    if (!a->dns.response) {
+        span(w, "rrname", a->dns.rrname);
+        rrtype(w, "rrtype", a->dns.rrtype);
+        jw_int(w, "tx_id", a->dns.tx_id);
+        jw_int(w, "opcode", (fl >> 11) & 0xf);
+        jw_close(w);
+        return;
     }
+    char hex[8];
+    snprintf(hex, sizeof hex, "%04x", fl);
+    jw_str(w, "flags", hex);
+    jw_bool(w, "qr", true);
+    if (fl & 0x0400)
+        jw_bool(w, "aa", true);
+    if (fl & 0x0200)
+        jw_bool(w, "tc", true);
+    if (fl & 0x0100)
+        jw_bool(w, "rd", true);
+    if (fl & 0x0080)
+        jw_bool(w, "ra", true);
+    jw_int(w, "opcode", (fl >> 11) & 0xf);
     span(w, "rrname", a->dns.rrname);
     rrtype(w, "rrtype", a->dns.rrtype);
-    jw_int(w, "opcode", (fl >> 11) & 0xf);
-    if (a->dns.response) {
-        uint8_t rc = a->dns.rcode;
-        if (rc < sizeof rcodes / sizeof rcodes[0]) {
-            jw_str(w, "rcode", rcodes[rc]);
-        } else {
-            char num[8];
-            snprintf(num, sizeof num, "%u", rc);
-            jw_str(w, "rcode", num);
-        }
-        if (a->dns.nanswers) {
-            jw_array(w, "answers");
-            for (uint32_t i = 0; i < a->dns.nanswers && i < OSPREY_EVE_DNS_MAX_ANSWERS; i++) {
-                jw_open(w, NULL);
-                span(w, "rrname", a->dns.answers[i].rrname);
-                rrtype(w, "rrtype", a->dns.answers[i].rrtype);
-                jw_int(w, "ttl", a->dns.answers[i].ttl);
-                span(w, "rdata", a->dns.answers[i].rdata);
-                jw_close(w);
-            }
-            jw_array_end(w);
-        }
-    }
+    rcode(w, a->dns.rcode);
+    uint32_t n = a->dns.nanswers < OSPREY_EVE_DNS_MAX_ANSWERS ? a->dns.nanswers
+                                                              : OSPREY_EVE_DNS_MAX_ANSWERS;
+    uint32_t na = a->dns.nauthorities < OSPREY_EVE_DNS_MAX_ANSWERS ? a->dns.nauthorities
+                                                                   : OSPREY_EVE_DNS_MAX_ANSWERS;
+    rr_array(w, "answers", a->dns.answers, n);
+    dns_grouped(w, a, n);
+    rr_array(w, "authorities", a->dns.authorities, na);
     jw_close(w);
 }
 
@@ -156,21 +262,12 @@ char *osprey_eve_tx_line(const struct osprey_eve_tx *t)
     if (!name)
         return NULL;
     struct jw w;
-    jw_init(&w);
-    jw_open(&w, NULL);
-    jw_time(&w, "timestamp", t->ts_us);
-    jw_int(&w, "flow_id", (int64_t)(t->flow_id & INT64_MAX));
-    if (t->pcap_cnt)
-        jw_int(&w, "pcap_cnt", (int64_t)t->pcap_cnt);
-    jw_str(&w, "event_type", name);
-    jw_str(&w, "src_ip", t->src_ip);
-    osprey_eve_jw_port(&w, "src_port", t->src_port);
-    jw_str(&w, "dest_ip", t->dest_ip);
-    osprey_eve_jw_port(&w, "dest_port", t->dest_port);
-    jw_str(&w, "proto", t->proto);
+    osprey_eve_jw_head(&w, t->ts_us, t->flow_id, t->pcap_cnt, name);
+    osprey_eve_jw_tuple(&w, t->src_ip, t->src_port, t->dest_ip, t->dest_port, t->proto);
     if (t->community_id)
         jw_str(&w, "community_id", t->community_id);
-    jw_int(&w, "tx_id", t->tx_id);
+    if (t->app->kind == OSPREY_EVE_APP_HTTP) /* Suricata: dns has its own inside, tls none */
+        jw_int(&w, "tx_id", t->tx_id);
     osprey_eve_app_write(&w, t->app);
     return jw_finish(&w);
 }

@@ -31,16 +31,8 @@ static void tcp_object(struct jw *w, const struct osprey_eve_flow *f)
 char *osprey_eve_flow_line(const struct osprey_eve_flow *f)
 {
     struct jw w;
-    jw_init(&w);
-    jw_open(&w, NULL);
-    jw_time(&w, "timestamp", f->start_us);
-    jw_int(&w, "flow_id", (int64_t)(f->flow_id & INT64_MAX));
-    jw_str(&w, "event_type", "flow");
-    jw_str(&w, "src_ip", f->src_ip);
-    osprey_eve_jw_port(&w, "src_port", f->src_port);
-    jw_str(&w, "dest_ip", f->dest_ip);
-    osprey_eve_jw_port(&w, "dest_port", f->dest_port);
-    jw_str(&w, "proto", f->proto);
+    osprey_eve_jw_head(&w, f->log_us > f->end_us ? f->log_us : f->end_us, f->flow_id, 0, "flow");
+    osprey_eve_jw_tuple(&w, f->src_ip, f->src_port, f->dest_ip, f->dest_port, f->proto);
     if (f->community_id)
         jw_str(&w, "community_id", f->community_id);
     if (f->icmp_type >= 0) {
@@ -66,7 +58,9 @@ char *osprey_eve_flow_line(const struct osprey_eve_flow *f)
     jw_int(&w, "bytes_toclient", (int64_t)f->bytes_toclient);
     jw_time(&w, "start", f->start_us);
     jw_time(&w, "end", f->end_us);
-    jw_int(&w, "age", (int64_t)((f->end_us - f->start_us) / 1000000u));
+    /* Suricata: whole seconds of the end minus those of the start (0.9 s over a second
+     * boundary is 1) */
+    jw_int(&w, "age", (int64_t)(f->end_us / 1000000u) - (int64_t)(f->start_us / 1000000u));
     jw_str(&w, "state", f->state);
     jw_str(&w, "reason", f->reason);
     jw_bool(&w, "alerted", f->alerted);

@@ -58,15 +58,16 @@ def test_dns_query_and_answer_records(tmp_path):
     rules = ['alert dns any any -> any any (msg:"q"; dns.query; content:"example.com"; sid:2;)']
     out = osprey_out(tmp_path, [q, r, nx], rules, *ALL)
     d = out.of("dns")
-    assert d[0]["dns"] == {"type": "query", "id": 0x1234, "rrname": "www.example.com",
-                           "rrtype": "AAAA", "opcode": 0}
+    assert d[0]["dns"] == {"version": 2, "type": "query", "id": 0x1234,
+                           "rrname": "www.example.com", "rrtype": "AAAA", "tx_id": 0, "opcode": 0}
     assert d[1]["dns"] == {
         "version": 2, "type": "answer", "id": 0x1234, "flags": "8180", "qr": True, "rd": True,
-        "ra": True, "rrname": "www.example.com", "rrtype": "AAAA", "opcode": 0,
+        "ra": True, "opcode": 0, "rrname": "www.example.com", "rrtype": "AAAA",
         "rcode": "NOERROR", "answers": [
             {"rrname": "www.example.com", "rrtype": "CNAME", "ttl": 60,
              "rdata": "web.example.com"},
-            {"rrname": "web.example.com", "rrtype": "AAAA", "ttl": 300, "rdata": "2001:db8::80"}]}
+            {"rrname": "web.example.com", "rrtype": "AAAA", "ttl": 300, "rdata": "2001:db8::80"}],
+        "grouped": {"CNAME": ["web.example.com"], "AAAA": ["2001:db8::80"]}}
     # the flow's client and server in both records; the response from the server's side
     assert d[1]["src_ip"] == "10.0.0.1" and d[1]["pcap_cnt"] == 2
     assert d[2]["dns"]["rcode"] == "NXDOMAIN" and "answers" not in d[2]["dns"]

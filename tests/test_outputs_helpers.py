@@ -26,9 +26,10 @@ class Out:
         return [r for r in self.records if r["event_type"] == event_type]
 
 
-def osprey_out(tmp_path, packets, rules, *args, name="t", check=True):
+def osprey_out(tmp_path, packets, rules, *args, name="t", check=True, keep_times=False):
+    """keep_times: the packets carry their own .time (else 1 ms apart from 2020-09-13)."""
     pcap = tmp_path / f"{name}.pcap"
-    write_pcap(pcap, stamp(packets))
+    write_pcap(pcap, packets if keep_times else stamp(packets))
     rf = tmp_path / f"{name}.rules"
     rf.write_text("\n".join(rules) + "\n")
     logdir = tmp_path / f"{name}-log"

@@ -98,22 +98,18 @@ def test_ja4_without_sni_and_alpn(trace):
     assert b["ja4.hash"] == ja4(types, sni=False, alpn=None).encode()
 
 
-def make_cert():
+def make_cert(subject=None, issuer=None, serial=0x0123456789ABCDEF):
+    """A DER certificate; subject and issuer: lists of (NameOID, value)."""
     key = ec.generate_private_key(ec.SECP256R1())
-    subject = x509.Name([
-        x509.NameAttribute(NameOID.COUNTRY_NAME, "US"),
-        x509.NameAttribute(NameOID.STATE_OR_PROVINCE_NAME, "California"),
-        x509.NameAttribute(NameOID.ORGANIZATION_NAME, "Example Inc"),
-        x509.NameAttribute(NameOID.COMMON_NAME, "www.example.com"),
-    ])
-    issuer = x509.Name([
-        x509.NameAttribute(NameOID.COUNTRY_NAME, "US"),
-        x509.NameAttribute(NameOID.ORGANIZATION_NAME, "Test CA"),
-        x509.NameAttribute(NameOID.COMMON_NAME, "Test CA Root"),
-    ])
+    subject = x509.Name([x509.NameAttribute(o, v) for o, v in subject or [
+        (NameOID.COUNTRY_NAME, "US"), (NameOID.STATE_OR_PROVINCE_NAME, "California"),
+        (NameOID.ORGANIZATION_NAME, "Example Inc"), (NameOID.COMMON_NAME, "www.example.com")]])
+    issuer = x509.Name([x509.NameAttribute(o, v) for o, v in issuer or [
+        (NameOID.COUNTRY_NAME, "US"), (NameOID.ORGANIZATION_NAME, "Test CA"),
+        (NameOID.COMMON_NAME, "Test CA Root")]])
     now = datetime.datetime(2024, 1, 1)
     cert = (x509.CertificateBuilder().subject_name(subject).issuer_name(issuer)
-            .public_key(key.public_key()).serial_number(0x0123456789ABCDEF)
+            .public_key(key.public_key()).serial_number(serial)
             .not_valid_before(now).not_valid_after(now + datetime.timedelta(days=30))
             .sign(key, hashes.SHA256()))
     return cert.public_bytes(serialization.Encoding.DER)

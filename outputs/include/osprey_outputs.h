@@ -30,26 +30,35 @@ struct osprey_span {
 enum osprey_eve_app_kind { OSPREY_EVE_APP_NONE, OSPREY_EVE_APP_HTTP, OSPREY_EVE_APP_DNS,
                            OSPREY_EVE_APP_TLS };
 #define OSPREY_EVE_DNS_MAX_ANSWERS 16
+/* A DNS resource record: rdata as text, or an SOA's fields ("soa" object instead). */
+struct osprey_eve_dns_rr {
+    struct osprey_span rrname, rdata;
+    uint16_t rrtype;
+    uint32_t ttl;
+    bool has_soa;
+    struct osprey_span mname, rname;
+    uint32_t serial, refresh, retry, expire, minimum;
+};
 struct osprey_eve_app {
     uint8_t kind;                 /* enum osprey_eve_app_kind */
     struct {
         struct osprey_span hostname, url, user_agent, content_type, refer, method, protocol,
             redirect;
         int status;               /* 0 = no response: left out */
+        int port;                 /* "http_port": the port the request names (Host header,
+                                     absolute or CONNECT target); 0 = none: left out */
         uint64_t length;          /* response body bytes */
     } http;
     struct {
         bool response;
+        uint32_t tx_id;           /* queries: "tx_id" inside dns, as Suricata */
         uint16_t id, flags;
         uint8_t rcode;
         struct osprey_span rrname;
         uint16_t rrtype;
-        uint32_t nanswers;
-        struct {
-            struct osprey_span rrname, rdata;
-            uint16_t rrtype;
-            uint32_t ttl;
-        } answers[OSPREY_EVE_DNS_MAX_ANSWERS];
+        uint32_t nanswers, nauthorities;
+        struct osprey_eve_dns_rr answers[OSPREY_EVE_DNS_MAX_ANSWERS];
+        struct osprey_eve_dns_rr authorities[OSPREY_EVE_DNS_MAX_ANSWERS];
     } dns;
     struct {
         struct osprey_span subject, issuerdn, serial, fingerprint, sni, version, ja3_hash,
@@ -111,6 +120,8 @@ struct osprey_eve_flow {
     const char *app_proto;        /* NULL = left out */
     uint64_t pkts_toserver, pkts_toclient, bytes_toserver, bytes_toclient;
     uint64_t start_us, end_us;
+    uint64_t log_us;              /* "timestamp": when the record is written (capture time),
+                                     as Suricata; 0 = end_us */
     const char *state;            /* "new", "established", "closed" */
     const char *reason;           /* "timeout", "forced", "shutdown" */
     bool alerted;

@@ -109,6 +109,12 @@ int osprey_parsers_http_status(struct mon_ctx *ctx, const struct mon_flow *f)
     return pf && pf->proto == OSPREY_APP_HTTP ? http_status(pf) : 0;
 }
 
+uint64_t osprey_parsers_http_response_length(struct mon_ctx *ctx, const struct mon_flow *f)
+{
+    struct pflow *pf = pflow_get(ctx, f);
+    return pf && pf->proto == OSPREY_APP_HTTP ? http_response_wire_len(pf) : 0;
+}
+
 uint32_t osprey_parsers_tx_id(struct mon_ctx *ctx, const struct mon_flow *f)
 {
     struct pflow *pf = pflow_get(ctx, f);

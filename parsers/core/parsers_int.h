@@ -98,6 +98,7 @@ void http_end(struct pflow *pf, struct mon_flow *f);
 void http_gap(struct pflow *pf, struct mon_flow *f, int dir);
 const uint8_t *http_buffer(struct pflow *pf, enum osprey_buf b, uint32_t *len);
 int http_status(const struct pflow *pf);
+uint64_t http_response_wire_len(const struct pflow *pf);
 uint32_t http_tx_id(const struct pflow *pf);
 void http_free(struct http_state *h);
 

@@ -14,12 +14,15 @@ struct dns_state {
     uint8_t query[DNS_NAME_MAX];
     uint32_t qlen;
     bool has_query;
-    uint32_t txid;     /* messages seen on the flow, from 0 */
+    uint32_t txid;     /* messages seen on the flow, from 0: as Suricata 7, each query and
+                          each response is a transaction of its own */
     uint32_t nmsg;
     struct osprey_dns_info info;
-    struct pbuf text;  /* answers' names and rdata; spans below are offsets into it */
-    uint32_t name_off[OSPREY_DNS_MAX_ANSWERS], rdata_off[OSPREY_DNS_MAX_ANSWERS];
+    struct pbuf text;  /* kept records' names and rdata; the offsets below point into it */
+    struct rr_off { uint32_t name, rdata, mname, rname; } off[2][OSPREY_DNS_MAX_ANSWERS];
 };
+
+enum { SEC_ANSWER, SEC_AUTHORITY, SEC_NONE }; /* the sections whose records are kept */
 
 static uint16_t be16(const uint8_t *p) { return (uint16_t)(p[0] << 8 | p[1]); }
 
@@ -29,15 +32,40 @@ static uint32_t keep(struct dns_state *s, const void *d, size_t n, uint32_t *off
     return pbuf_add(&s->text, d, n, 1u << 16);
 }
 
-/* rdata of a kept answer as text (A, AAAA, names, the first TXT string). */
+static uint32_t be32(const uint8_t *p) { return (uint32_t)be16(p) << 16 | be16(p + 2); }
+
+/* SOA rdata (RFC 1035 §3.3.13): two names, then serial, refresh, retry, expire, minimum. */
+static void soa(struct dns_state *s, struct osprey_dns_rr *rr, const uint8_t *d, size_t n,
+                size_t at, size_t rd, struct rr_off *o)
+{
+    uint8_t m[DNS_NAME_MAX], r[DNS_NAME_MAX];
+    uint32_t ml, rl;
+    size_t after_m, after_r;
+    if (dns_name_read(d, n, at, m, sizeof m, &ml, &after_m) != 0 ||
+        dns_name_read(d, n, after_m, r, sizeof r, &rl, &after_r) != 0 || after_r + 20 > at + rd)
+        return;
+    rr->has_soa = true;
+    rr->soa.mname_len = keep(s, m, ml, &o->mname);
+    rr->soa.rname_len = keep(s, r, rl, &o->rname);
+    rr->soa.serial = be32(d + after_r);
+    rr->soa.refresh = be32(d + after_r + 4);
+    rr->soa.retry = be32(d + after_r + 8);
+    rr->soa.expire = be32(d + after_r + 12);
+    rr->soa.minimum = be32(d + after_r + 16);
+}
+
+/* rdata of a kept record as text (A, AAAA, names, the TXT string at txt_at; SOA fields). */
 static void rdata_text(struct dns_state *s, struct osprey_dns_rr *rr, const uint8_t *d, size_t n,
-                       size_t at, size_t rd, uint32_t *off)
+                       size_t at, size_t rd, size_t txt_at, struct rr_off *o)
 {
     char txt[INET6_ADDRSTRLEN];
     uint8_t name[DNS_NAME_MAX];
     uint32_t nl;
     size_t next;
+    uint32_t *off = &o->rdata;
     *off = s->text.len;
+    if (rr->type == 6)
+        soa(s, rr, d, n, at, rd, o);
     if (rr->type == 1 && rd == 4 && inet_ntop(AF_INET, d + at, txt, sizeof txt))
         rr->rdata_len = keep(s, txt, strlen(txt), off);
     else if (rr->type == 28 && rd == 16 && inet_ntop(AF_INET6, d + at, txt, sizeof txt))
@@ -47,13 +75,14 @@ static void rdata_text(struct dns_state *s, struct osprey_dns_rr *rr, const uint
         rr->rdata_len = keep(s, name, nl, off);
     else if (rr->type == 15 && rd > 2 && dns_name_read(d, n, at + 2, name, sizeof name, &nl, &next) == 0)
         rr->rdata_len = keep(s, name, nl, off);
-    else if (rr->type == 16 && rd >= 1 && d[at] < rd)
-        rr->rdata_len = keep(s, d + at + 1, d[at], off);
+    else if (rr->type == 16 && txt_at < at + rd && txt_at + 1 + d[txt_at] <= at + rd)
+        rr->rdata_len = keep(s, d + txt_at + 1, d[txt_at], off);
 }
 
-/* Walk count records (questions: no TTL/RDATA) from *off; keep answers when asked. */
+/* Walk count records (questions: no TTL/RDATA) from *off; keep those of section sec
+ * (SEC_NONE: none). */
 static bool walk(struct dns_state *s, const uint8_t *d, size_t n, size_t *off, unsigned count,
-                 bool question, bool answers)
+                 bool question, int sec)
 {
     uint8_t name[DNS_NAME_MAX];
     uint32_t nl;
@@ -68,16 +97,25 @@ static bool walk(struct dns_state *s, const uint8_t *d, size_t n, size_t *off, u
         if (next + fixed + rd > n)
             return false;
         struct osprey_dns_info *in = &s->info;
-        if (answers && in->nanswers < OSPREY_DNS_MAX_ANSWERS) {
-            uint32_t k = in->nanswers++;
-            struct osprey_dns_rr *rr = &in->answers[k];
+        uint32_t *kept = sec == SEC_ANSWER ? &in->nanswers : &in->nauthorities;
+        struct osprey_dns_rr *rrs = sec == SEC_ANSWER ? in->answers : in->authorities;
+        size_t at = next + fixed, txt = at;
+        /* a TXT record with several strings is one answer per string, as Suricata lists it */
+        do {
+            if (sec == SEC_NONE || *kept >= OSPREY_DNS_MAX_ANSWERS)
+                break;
+            uint32_t k = (*kept)++;
+            struct osprey_dns_rr *rr = &rrs[k];
+            struct rr_off *o = &s->off[sec][k];
             memset(rr, 0, sizeof *rr);
-            rr->name_len = keep(s, name, nl, &s->name_off[k]);
+            rr->name_len = keep(s, name, nl, &o->name);
             rr->type = be16(d + next);
             rr->rclass = be16(d + next + 2);
-            rr->ttl = (uint32_t)be16(d + next + 4) << 16 | be16(d + next + 6);
-            rdata_text(s, rr, d, n, next + fixed, rd, &s->rdata_off[k]);
-        }
+            rr->ttl = be32(d + next + 4);
+            rdata_text(s, rr, d, n, at, rd, txt, o);
+            if (rr->type == 16 && txt < at + rd)
+                txt += 1u + d[txt];
+        } while (be16(d + next) == 16 && txt < at + rd);
         *off = next + fixed + rd;
     }
     return true;
@@ -110,17 +148,20 @@ void dns_message(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d
     s->info.response = flags & 0x8000;
     s->info.rcode = flags & 0xf;
     s->info.ancount = (uint16_t)an;
-    s->info.nanswers = 0;
+    s->info.nanswers = s->info.nauthorities = 0;
     pbuf_reset(&s->text);
     size_t off = 12;
-    if (!walk(s, d, n, &off, qd, true, false) || !walk(s, d, n, &off, an, false, true) ||
-        !walk(s, d, n, &off, ns + ar, false, false))
+    if (!walk(s, d, n, &off, qd, true, SEC_NONE) ||
+        !walk(s, d, n, &off, an, false, SEC_ANSWER) ||
+        !walk(s, d, n, &off, ns, false, SEC_AUTHORITY) ||
+        !walk(s, d, n, &off, ar, false, SEC_NONE))
         st->dns_malformed++;
     if (!s->has_query)
         return;
+    bool response = flags & 0x8000;
     s->txid = s->nmsg++;
     const struct osprey_parser_events *ev = &pf->w->p->ev;
-    pflow_run(pf, f, dir, flags & 0x8000 ? ev->dns_response : ev->dns_query);
+    pflow_run(pf, f, dir, response ? ev->dns_response : ev->dns_query);
     pflow_tx_done(pf, f, OSPREY_APP_DNS);
 }
 
@@ -158,9 +199,18 @@ bool dns_info(struct pflow *pf, struct osprey_dns_info *out)
     if (!s || !s->has_query)
         return false;
     *out = s->info;
-    for (uint32_t i = 0; i < out->nanswers; i++) {
-        out->answers[i].name = s->text.p ? s->text.p + s->name_off[i] : (const uint8_t *)"";
-        out->answers[i].rdata = s->text.p ? s->text.p + s->rdata_off[i] : (const uint8_t *)"";
+    static const uint8_t empty[1];
+    const uint8_t *t = s->text.p;
+    for (int sec = SEC_ANSWER; sec <= SEC_AUTHORITY; sec++) {
+        uint32_t n = sec == SEC_ANSWER ? out->nanswers : out->nauthorities;
+        struct osprey_dns_rr *rrs = sec == SEC_ANSWER ? out->answers : out->authorities;
+        for (uint32_t i = 0; i < n; i++) {
+            const struct rr_off *o = &s->off[sec][i];
+            rrs[i].name = t ? t + o->name : empty;
+            rrs[i].rdata = t ? t + o->rdata : empty;
+            rrs[i].soa.mname = t && rrs[i].has_soa ? t + o->mname : empty;
+            rrs[i].soa.rname = t && rrs[i].has_soa ? t + o->rname : empty;
+        }
     }
     return true;
 }

@@ -6,17 +6,6 @@
 enum { CS_SIZE, CS_EXT, CS_DATA, CS_DATA_END, CS_TRAILER, CS_DONE };
 #define LINE_MAX_BYTES 8192 /* a size or trailer line longer than this is malformed */
 
-static int hexval(uint8_t c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
 size_t http_chunked_feed(struct http_chunked *c, const uint8_t *d, size_t n, http_sink_fn sink,
                          void *arg, bool *done, bool *bad)
 {
@@ -24,9 +13,11 @@ size_t http_chunked_feed(struct http_chunked *c, const uint8_t *d, size_t n, htt
     *done = *bad = false;
     while (i < n) {
         uint8_t b = d[i];
+        if (c->st != CS_TRAILER && c->st != CS_DONE)
+            c->framed++; /* each state but CS_DATA consumes one byte per turn */
         switch (c->st) {
         case CS_SIZE: {
-            int h = hexval(b);
+            int h = http_hexval(b);
             i++;
             if (h >= 0) {
                 if (c->left >> 59) {
@@ -69,6 +60,7 @@ size_t http_chunked_feed(struct http_chunked *c, const uint8_t *d, size_t n, htt
         case CS_DATA: {
             size_t k = n - i < c->left ? n - i : (size_t)c->left;
             sink(arg, d + i, k);
+            c->framed += k - 1; /* (the turn counted one) */
             i += k;
             c->left -= k;
             if (!c->left)

@@ -119,6 +119,7 @@ static int start_line(struct http_msg *m, bool request, const uint8_t *l, uint32
             a++;
         put(m, OB_HTTP_METHOD, l, a);
         info->is_head = a == 4 && !memcmp(l, "HEAD", 4);
+        info->is_connect = a == 7 && !memcmp(l, "CONNECT", 7);
         uint32_t b = a;
         while (b < n && is_ws(l[b]))
             b++;

@@ -10,6 +10,8 @@
  * removed, repeated slashes collapsed, the query kept (decoded); an absolute target
  * ("http://host/p") gives its path. Writes at most cap bytes; returns the length. */
 uint32_t http_uri_normalize(const uint8_t *raw, uint32_t n, uint8_t *out, uint32_t cap);
+/* The value of a hex digit, or -1 (also used by chunked.c for chunk sizes). */
+int http_hexval(uint8_t c);
 /* The host from an absolute request target, or NULL. */
 const uint8_t *http_uri_host(const uint8_t *raw, uint32_t n, uint32_t *hl);
 
@@ -19,6 +21,8 @@ struct http_chunked {
     uint64_t left;     /* bytes of chunk data still to come */
     uint32_t line;     /* bytes of the current size/trailer line (bounded) */
     bool any_digit;
+    uint64_t framed;   /* bytes consumed up to the end of the last-chunk line ("0\r\n"):
+                          the body as sent, trailer excluded, as libhtp counts it */
 };
 /* Feed n bytes; chunk data goes to sink(arg, data, len). Returns bytes consumed (the rest
  * belongs to the next message) — all n until the terminating empty line. *done once it is
@@ -40,6 +44,8 @@ struct http_msg {
     bool present;
     bool body_run;             /* its body event ran (complete, or cut at the limit) */
     bool cut;                  /* body hit its limit */
+    uint64_t wire_len;         /* body bytes as sent: chunk framing and compression included,
+                                  whatever the limit kept (Suricata's http "length") */
     struct pbuf copy;          /* every head buffer lives in here */
     struct span sp[OB__COUNT];
     struct pbuf body;
@@ -52,6 +58,7 @@ struct http_head_info {        /* what framing needs from a head */
     int encoding;              /* 0 none, 1 gzip, 2 deflate */
     int status;                /* responses */
     bool is_head;              /* request method HEAD */
+    bool is_connect;           /* request method CONNECT */
     bool malformed;
 };
 /* request: true for a request head. Returns 0, or -1 when the start line is not HTTP. */
@@ -62,6 +69,8 @@ struct http_tx {
     uint32_t id;
     bool used;
     bool is_head;
+    bool is_connect;
+    bool simple;               /* an HTTP/0.9 request: its response is a body without head */
     bool done;                 /* reported with the tx callback */
     int status;
     struct http_msg req, resp;

@@ -22,6 +22,7 @@ static struct http_state *state(struct pflow *pf)
 static void msg_clear(struct http_msg *m)
 {
     m->present = m->body_run = m->cut = false;
+    m->wire_len = 0;
     pbuf_reset(&m->copy);
     pbuf_reset(&m->body);
     memset(m->sp, 0, sizeof m->sp);
@@ -50,7 +51,7 @@ static struct http_tx *tx_slot(struct pflow *pf, struct mon_flow *f, uint32_t id
     msg_clear(&t->resp);
     t->id = id;
     t->used = true;
-    t->is_head = t->done = false;
+    t->is_head = t->is_connect = t->simple = t->done = false;
     t->status = 0;
     return t;
 }
@@ -104,6 +105,22 @@ static void body_bytes(void *arg, const uint8_t *d, size_t n)
     }
 }
 
+/* The message whose body this side is framing now, or NULL. */
+static struct http_msg *framed_msg(struct http_state *h, int dir)
+{
+    struct http_tx *t = &h->tx[h->d[dir].tx % HTTP_TX_RING];
+    if (t->id != h->d[dir].tx || !t->used)
+        return NULL;
+    return dir == 0 ? &t->req : &t->resp;
+}
+
+static void count_wire(struct http_state *h, int dir, size_t n)
+{
+    struct http_msg *m = framed_msg(h, dir);
+    if (m)
+        m->wire_len += n;
+}
+
 /* A message (head and body) is complete. */
 static void msg_done(struct pflow *pf, struct mon_flow *f, int dir)
 {
@@ -131,18 +148,7 @@ static void head_done(struct pflow *pf, struct mon_flow *f, int dir, const uint8
     struct http_dir *hd = &h->d[dir];
     const struct osprey_parser_events *ev = &pf->w->p->ev;
     struct http_head_info info;
-    struct http_tx *t;
-    if (dir == 0) {
-        t = tx_slot(pf, f, h->nreq);
-        hd->tx = h->nreq++;
-        if (http_head_parse(&t->req, true, d, n, &info) != 0) {
-            pf->w->st.http_malformed++;
-            hd->st = HS_DEAD;
-            return;
-        }
-        t->is_head = info.is_head;
-        pf->w->st.http_requests++;
-    } else {
+    if (dir == 1) {
         /* an interim 1xx response is not the transaction's answer */
         struct http_msg tmp = {0};
         struct http_head_info pre;
@@ -155,16 +161,26 @@ static void head_done(struct pflow *pf, struct mon_flow *f, int dir, const uint8
         }
         if (h->nresp >= h->nreq)
             h->nreq = h->nresp + 1; /* a response to a request we never saw */
-        t = tx_slot(pf, f, h->nresp);
-        hd->tx = h->nresp++;
-        if (http_head_parse(&t->resp, false, d, n, &info) != 0) {
-            pf->w->st.http_malformed++;
-            hd->st = HS_DEAD;
-            return;
-        }
+    }
+    uint32_t id = dir == 0 ? h->nreq++ : h->nresp++;
+    struct http_tx *t = tx_slot(pf, f, id);
+    hd->tx = id;
+    if (http_head_parse(dir == 0 ? &t->req : &t->resp, dir == 0, d, n, &info) != 0) {
+        pf->w->st.http_malformed++;
+        hd->st = HS_DEAD;
+        return;
+    }
+    if (dir == 0) {
+        t->is_head = info.is_head;
+        t->is_connect = info.is_connect;
+        /* "GET HTTP/1.1" names a protocol, not a URI: only a line without one is 0.9 */
+        t->simple = !t->req.sp[OB_HTTP_PROTOCOL].len && !memmem(d, n, "HTTP/", 5);
+        pf->w->st.http_requests++;
+    } else {
         t->status = info.status;
-        if (info.status == 101) {
-            /* Switching Protocols: what follows on both sides is no longer HTTP */
+        if (info.status == 101 || (t->is_connect && info.status >= 200 && info.status < 300)) {
+            /* Switching Protocols, or a tunnel CONNECT opened (a 2xx to CONNECT has no body,
+             * RFC 9110 §9.3.6): what follows on both sides is no longer HTTP */
             h->cur = t;
             pflow_run(pf, f, dir, ev->http_response);
             msg_done(pf, f, dir);
@@ -253,6 +269,24 @@ static bool resync(struct pflow *pf, struct http_dir *hd, const uint8_t **d, siz
     return true;
 }
 
+/* The answer to an HTTP/0.9 request has no status line or headers: all the server sends
+ * until it closes is the body. true when the oldest waiting request is such a request and
+ * its response, d, now starts (a server that answers with a status line anyway is read as
+ * usual). */
+static bool simple_response(struct http_state *h, const uint8_t *d, size_t n)
+{
+    struct http_tx *t = &h->tx[h->nresp % HTTP_TX_RING];
+    if (h->nresp >= h->nreq || !t->used || t->id != h->nresp || !t->simple)
+        return false;
+    if (!memcmp(d, "HTTP/", n < 5 ? n : 5))
+        return false;
+    struct http_dir *hd = &h->d[1];
+    hd->tx = h->nresp++;
+    h->cur = t;
+    hd->st = HS_BODY_CLOSE;
+    return true;
+}
+
 void http_parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d, size_t n)
 {
     struct http_state *h = state(pf);
@@ -267,6 +301,8 @@ void http_parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d,
     while (n && hd->st != HS_DEAD) {
         switch (hd->st) {
         case HS_HEAD: {
+            if (dir == 1 && !in->len && simple_response(h, d, n))
+                break;
             if (!in->len) {
                 while (n && (*d == '\r' || *d == '\n'))
                     d++, n--; /* empty lines between messages */
@@ -303,6 +339,7 @@ void http_parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d,
         }
         case HS_BODY_LEN: {
             size_t k = n < hd->left ? n : (size_t)hd->left;
+            count_wire(h, dir, k);
             body_bytes(&sink, d, k);
             d += k, n -= k;
             hd->left -= k;
@@ -312,7 +349,9 @@ void http_parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d,
         }
         case HS_BODY_CHUNKED: {
             bool done, bad;
+            uint64_t framed = hd->ch.framed;
             size_t k = http_chunked_feed(&hd->ch, d, n, body_bytes, &sink, &done, &bad);
+            count_wire(h, dir, (size_t)(hd->ch.framed - framed));
             d += k, n -= k;
             if (bad) {
                 pf->w->st.http_malformed++;
@@ -324,6 +363,7 @@ void http_parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d,
             break;
         }
         case HS_BODY_CLOSE:
+            count_wire(h, dir, n);
             body_bytes(&sink, d, n);
             n = 0;
             break;
@@ -397,6 +437,11 @@ const uint8_t *http_buffer(struct pflow *pf, enum osprey_buf b, uint32_t *len)
 int http_status(const struct pflow *pf)
 {
     return pf->http && pf->http->cur ? pf->http->cur->status : 0;
+}
+
+uint64_t http_response_wire_len(const struct pflow *pf)
+{
+    return pf->http && pf->http->cur ? pf->http->cur->resp.wire_len : 0;
 }
 
 uint32_t http_tx_id(const struct pflow *pf)

@@ -6,7 +6,7 @@
 
 #include "http_int.h"
 
-static int hexval(uint8_t c)
+int http_hexval(uint8_t c)
 {
     if (c >= '0' && c <= '9')
         return c - '0';
@@ -22,7 +22,8 @@ static uint32_t pct_decode(const uint8_t *s, uint32_t n, uint8_t *out, uint32_t 
     uint32_t o = 0;
     for (uint32_t i = 0; i < n && o < cap; i++) {
         int h, l;
-        if (s[i] == '%' && i + 2 < n && (h = hexval(s[i + 1])) >= 0 && (l = hexval(s[i + 2])) >= 0) {
+        if (s[i] == '%' && i + 2 < n && (h = http_hexval(s[i + 1])) >= 0 &&
+            (l = http_hexval(s[i + 2])) >= 0) {
             out[o++] = (uint8_t)(h << 4 | l);
             i += 2;
         } else {

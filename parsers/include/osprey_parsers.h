@@ -117,6 +117,9 @@ const uint8_t *osprey_parsers_buffer(struct mon_ctx *ctx, const struct mon_flow 
  * flow (0, 1, … in request order). */
 int osprey_parsers_http_status(struct mon_ctx *ctx, const struct mon_flow *f);
 uint32_t osprey_parsers_tx_id(struct mon_ctx *ctx, const struct mon_flow *f);
+/* HTTP: bytes of the current transaction's response body as they were sent (chunk framing
+ * and compression included, limits ignored): EVE's http "length", as Suricata counts it. */
+uint64_t osprey_parsers_http_response_length(struct mon_ctx *ctx, const struct mon_flow *f);
 
 /* A transaction (HTTP request+response, DNS message, TLS handshake) is complete: called once
  * for it, with its buffers current (for EVE http/dns/tls records). */
@@ -132,9 +135,15 @@ struct osprey_dns_rr {
     uint32_t name_len;
     uint16_t type, rclass;
     uint32_t ttl;
-    const uint8_t *rdata;    /* as text: A/AAAA addresses, CNAME/NS/PTR/MX names, the first
-                                TXT string; other types: none (len 0) */
+    const uint8_t *rdata;    /* as text: A/AAAA addresses, CNAME/NS/PTR/MX names, one TXT
+                                string (one rr per string); other types: none (len 0) */
     uint32_t rdata_len;
+    bool has_soa;            /* an SOA record: its fields below */
+    struct {
+        const uint8_t *mname, *rname; /* dotted, decompressed */
+        uint32_t mname_len, rname_len;
+        uint32_t serial, refresh, retry, expire, minimum;
+    } soa;
 };
 struct osprey_dns_info {
     uint16_t id, flags;      /* flags as on the wire: QR, opcode, AA, TC, RD, RA, rcode */
@@ -144,6 +153,8 @@ struct osprey_dns_info {
     uint16_t ancount;        /* as the header says */
     uint32_t nanswers;       /* answers decoded here (at most OSPREY_DNS_MAX_ANSWERS) */
     struct osprey_dns_rr answers[OSPREY_DNS_MAX_ANSWERS];
+    uint32_t nauthorities;   /* the authority section, the same way */
+    struct osprey_dns_rr authorities[OSPREY_DNS_MAX_ANSWERS];
 };
 /* true and *out filled inside the dns_query / dns_response events (and the tx callback). */
 bool osprey_parsers_dns_info(struct mon_ctx *ctx, const struct mon_flow *f,

@@ -32,6 +32,8 @@ static int norm_is(const char *raw, const char *want)
 
 static void test_uri(void)
 {
+    CHECK(http_hexval('7') == 7 && http_hexval('b') == 11 && http_hexval('F') == 15);
+    CHECK(http_hexval('g') == -1 && http_hexval('%') == -1);
     CHECK(norm_is("/", "/"));
     CHECK(norm_is("/a/b/c", "/a/b/c"));
     CHECK(norm_is("/a/./b", "/a/b"));
@@ -80,11 +82,13 @@ static void test_chunked(void)
     CHECK(done && !bad);
     CHECK(a.n == 23 && !memcmp(a.buf, "Wikipedia in\r\n\r\nchunks.", 23));
     CHECK_EQ_U(used, strlen(s) - 4); /* "NEXT" belongs to the next message */
+    /* the body as sent, for EVE's length: up to the end of "0\r\n", trailer not counted */
+    CHECK_EQ_U(c.framed, strlen(s) - strlen("X-T: 1\r\n\r\nNEXT"));
     /* all at once gives the same */
     struct http_chunked c2 = {0};
     struct acc b = {{0}, 0};
     size_t k = http_chunked_feed(&c2, (const uint8_t *)s, strlen(s), sink, &b, &done, &bad);
-    CHECK(done && k == strlen(s) - 4 && b.n == 23);
+    CHECK(done && k == strlen(s) - 4 && b.n == 23 && c2.framed == c.framed);
     /* malformed sizes */
     struct http_chunked c3 = {0};
     http_chunked_feed(&c3, (const uint8_t *)"zz\r\n", 4, sink, &b, &done, &bad);
@@ -164,6 +168,12 @@ static void test_detect(void)
     CHECK(detect_tls_client_hello((const uint8_t *)"\x16\x03", 2) == DET_NEED_MORE);
     CHECK(detect_tls_client_hello((const uint8_t *)"\x16\x03\x01\x00\x10\x02", 6) == DET_NO);
     CHECK(detect_tls_client_hello((const uint8_t *)"\x17\x03\x01", 3) == DET_NO);
+    /* SSLv2-framed ClientHello: offering TLS 1.0, SSLv2 itself; a server hello is not one */
+    CHECK(detect_tls_client_hello((const uint8_t *)"\x80\x55\x01\x03\x01", 5) == DET_YES);
+    CHECK(detect_tls_client_hello((const uint8_t *)"\x80\x2e\x01\x00\x02", 5) == DET_YES);
+    CHECK(detect_tls_client_hello((const uint8_t *)"\x80\x55\x01", 3) == DET_NEED_MORE);
+    CHECK(detect_tls_client_hello((const uint8_t *)"\x80\x55\x04\x00\x02", 5) == DET_NO);
+    CHECK(detect_tls_client_hello((const uint8_t *)"\x80\x55\x01\x03\x07", 5) == DET_NO);
     static const uint8_t q[] = {0x12, 0x34, 0x01, 0x00, 0, 1, 0, 0, 0, 0, 0, 0,
                                 1, 'a', 0, 0, 1, 0, 1};
     CHECK(detect_dns(q, sizeof q, false) == DET_YES);

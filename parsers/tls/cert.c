@@ -42,9 +42,14 @@ static const struct {
 } names[] = {
     {"2.5.4.3", "CN"},  {"2.5.4.6", "C"},   {"2.5.4.7", "L"},          {"2.5.4.8", "ST"},
     {"2.5.4.10", "O"},  {"2.5.4.11", "OU"}, {"2.5.4.5", "serialNumber"}, {"2.5.4.4", "SN"},
-    {"2.5.4.42", "GN"}, {"2.5.4.9", "street"}, {"2.5.4.12", "title"}, {"2.5.4.17", "postalCode"},
-    {"1.2.840.113549.1.9.1", "emailAddress"}, {"0.9.2342.19200300.100.1.25", "DC"},
+    {"2.5.4.42", "GN"}, {"2.5.4.9", "streetAddress"}, {"2.5.4.12", "title"},
+    {"2.5.4.17", "postalCode"},
+    {"1.2.840.113549.1.9.1", "Email"}, {"0.9.2342.19200300.100.1.25", "DC"},
     {"0.9.2342.19200300.100.1.1", "UID"},
+    /* the EV certificate attributes, named as Suricata 7 prints them */
+    {"2.5.4.15", "businessCategory"}, {"1.3.6.1.4.1.311.60.2.1.1", "msJurisdictionLocality"},
+    {"1.3.6.1.4.1.311.60.2.1.2", "msJurisdictionStateOrProvince"},
+    {"1.3.6.1.4.1.311.60.2.1.3", "msJurisdictionCountry"},
 };
 
 static void oid_text(const struct der *o, char *out, size_t cap)

@@ -31,7 +31,7 @@ const char *tls_version_name(uint16_t v)
 {
     switch (v) {
     case 0x0300: return "SSLv3";
-    case 0x0301: return "TLS 1.0";
+    case 0x0301: return "TLSv1"; /* Suricata's spelling (the others have a space) */
     case 0x0302: return "TLS 1.1";
     case 0x0303: return "TLS 1.2";
     case 0x0304: return "TLS 1.3";
@@ -150,6 +150,51 @@ static unsigned u16(struct rd *r)
     return p ? be16(p) : 0;
 }
 
+/* The extensions block that ends a hello (absent from old ones: an empty reader). A
+ * malformed block marks r bad. */
+static struct rd ext_block(struct rd *r)
+{
+    if (r->at >= r->n)
+        return (struct rd){NULL, 0, 0, false};
+    unsigned el = u16(r);
+    return (struct rd){take(r, el), el, 0, r->bad};
+}
+
+/* The next extension of a block: its type and a reader over its body; false at the end of
+ * the block or when it is malformed (e->bad). */
+static bool next_ext(struct rd *e, uint16_t *type, struct rd *body)
+{
+    if (e->bad || e->at >= e->n)
+        return false;
+    *type = (uint16_t)u16(e);
+    unsigned len = u16(e);
+    const uint8_t *v = take(e, len);
+    *body = (struct rd){v, len, 0, false};
+    return v != NULL;
+}
+
+/* A list of 16-bit values `bytes` long, GREASE left out, appended to out (at most MAXV). */
+static void u16_list(struct rd *x, unsigned bytes, uint16_t *out, size_t *n)
+{
+    for (unsigned i = 0; i + 1 < bytes && !x->bad; i += 2) {
+        uint16_t v = (uint16_t)u16(x);
+        if (!grease(v) && *n < MAXV)
+            out[(*n)++] = v;
+    }
+}
+
+/* A JA3 / JA3S string and its MD5 into the two buffers; frees the text. */
+static void put_fingerprint(struct tls_state *t, struct text *j, enum osprey_buf str,
+                            enum osprey_buf hash)
+{
+    char md5[33];
+    if (j->p && tls_md5_hex(j->p, j->len, md5) == 0) {
+        tls_put(t, str, j->p, j->len);
+        tls_put(t, hash, md5, 32);
+    }
+    free(j->p);
+}
+
 int tls_client_hello(struct tls_state *t, const uint8_t *d, size_t n)
 {
     struct rd r = {d, n, 0, false};
@@ -160,72 +205,50 @@ int tls_client_hello(struct tls_state *t, const uint8_t *d, size_t n)
     uint8_t pf[64];
     size_t nc = 0, ne = 0, ng = 0, ns = 0, npf = 0;
     unsigned cl = u16(&r);
-    const uint8_t *cp = take(&r, cl);
-    for (unsigned i = 0; cp && i + 1 < cl; i += 2)
-        if (!grease(be16(cp + i)) && nc < MAXV)
-            ciphers[nc++] = be16(cp + i);
+    struct rd cr = {take(&r, cl), cl, 0, false};
+    if (cr.p)
+        u16_list(&cr, cl, ciphers, &nc);
     take(&r, u8(&r)); /* compression methods */
     uint16_t best = 0;
     const uint8_t *alpn = NULL;
     size_t alpn_len = 0;
     bool sni = false;
-    if (r.at < r.n) {
-        unsigned el = u16(&r);
-        struct rd e = {take(&r, el), el, 0, r.bad};
-        while (!e.bad && e.at < e.n) {
-            uint16_t type = (uint16_t)u16(&e);
-            unsigned len = u16(&e);
-            const uint8_t *v = take(&e, len);
-            if (!v)
-                break;
-            if (!grease(type) && ne < MAXV)
-                exts[ne++] = type;
-            struct rd x = {v, len, 0, false};
-            if (type == 0) { /* server_name: the first host_name */
-                take(&x, 2);
-                unsigned nt = u8(&x), nl = u16(&x);
-                const uint8_t *name = take(&x, nl);
-                if (name && nt == 0) {
-                    sni = true;
-                    tls_put(t, OB_TLS_SNI, name, nl);
-                }
-            } else if (type == 10) { /* supported_groups */
-                unsigned gl = u16(&x);
-                for (unsigned i = 0; i + 1 < gl && !x.bad; i += 2) {
-                    uint16_t g = (uint16_t)u16(&x);
-                    if (!grease(g) && ng < MAXV)
-                        groups[ng++] = g;
-                }
-            } else if (type == 11) { /* ec_point_formats */
-                unsigned fl = u8(&x);
-                for (unsigned i = 0; i < fl && !x.bad && npf < sizeof pf; i++)
-                    pf[npf++] = (uint8_t)u8(&x);
-            } else if (type == 13) { /* signature_algorithms, in their order */
-                unsigned sl = u16(&x);
-                for (unsigned i = 0; i + 1 < sl && !x.bad; i += 2) {
-                    uint16_t s = (uint16_t)u16(&x);
-                    if (!grease(s) && ns < MAXV)
-                        sigs[ns++] = s;
-                }
-            } else if (type == 16) { /* ALPN: the first protocol */
-                take(&x, 2);
-                alpn_len = u8(&x);
-                alpn = take(&x, alpn_len);
-                if (!alpn)
-                    alpn_len = 0;
-            } else if (type == 43) { /* supported_versions */
-                unsigned vl = u8(&x);
-                for (unsigned i = 0; i + 1 < vl && !x.bad; i += 2) {
-                    uint16_t sv = (uint16_t)u16(&x);
-                    if (!grease(sv) && sv > best)
-                        best = sv;
-                }
+    struct rd e = ext_block(&r), x;
+    uint16_t type;
+    while (next_ext(&e, &type, &x)) {
+        if (!grease(type) && ne < MAXV)
+            exts[ne++] = type;
+        if (type == 0) { /* server_name: the first host_name */
+            take(&x, 2);
+            unsigned nt = u8(&x), nl = u16(&x);
+            const uint8_t *name = take(&x, nl);
+            if (name && nt == 0) {
+                sni = true;
+                tls_put(t, OB_TLS_SNI, name, nl);
             }
+        } else if (type == 10) { /* supported_groups */
+            u16_list(&x, u16(&x), groups, &ng);
+        } else if (type == 11) { /* ec_point_formats */
+            unsigned fl = u8(&x);
+            for (unsigned i = 0; i < fl && !x.bad && npf < sizeof pf; i++)
+                pf[npf++] = (uint8_t)u8(&x);
+        } else if (type == 13) { /* signature_algorithms, in their order */
+            u16_list(&x, u16(&x), sigs, &ns);
+        } else if (type == 16) { /* ALPN: the first protocol */
+            take(&x, 2);
+            alpn_len = u8(&x);
+            alpn = take(&x, alpn_len);
+            if (!alpn)
+                alpn_len = 0;
+        } else if (type == 43) { /* supported_versions */
+            uint16_t vs[MAXV];
+            size_t nv = 0;
+            u16_list(&x, u8(&x), vs, &nv);
+            for (size_t i = 0; i < nv; i++)
+                best = vs[i] > best ? vs[i] : best;
         }
-        if (e.bad)
-            r.bad = true;
     }
-    if (r.bad)
+    if (e.bad || r.bad)
         return -1;
     /* JA3 */
     struct text j = {0};
@@ -242,12 +265,7 @@ int tls_client_hello(struct tls_state *t, const uint8_t *d, size_t n)
     for (size_t i = 0; i < npf; i++)
         pf16[i] = pf[i];
     list_dec(&j, pf16, npf);
-    char md5[33];
-    if (j.p && tls_md5_hex(j.p, j.len, md5) == 0) {
-        tls_put(t, OB_TLS_JA3_STRING, j.p, j.len);
-        tls_put(t, OB_TLS_JA3_HASH, md5, 32);
-    }
-    free(j.p);
+    put_fingerprint(t, &j, OB_TLS_JA3_STRING, OB_TLS_JA3_HASH);
     /* JA4 */
     uint16_t v = best ? best : version;
     char a[16], b[13], c[13];
@@ -289,36 +307,22 @@ int tls_server_hello(struct tls_state *t, const uint8_t *d, size_t n)
     u8(&r);
     uint16_t exts[MAXV], chosen = 0;
     size_t ne = 0;
-    if (r.at < r.n) {
-        unsigned el = u16(&r);
-        struct rd e = {take(&r, el), el, 0, r.bad};
-        while (!e.bad && e.at < e.n) {
-            uint16_t type = (uint16_t)u16(&e);
-            unsigned len = u16(&e);
-            const uint8_t *v = take(&e, len);
-            if (!v)
-                break;
-            if (ne < MAXV)
-                exts[ne++] = type;
-            if (type == 43 && len == 2)
-                chosen = be16(v);
-        }
-        if (e.bad)
-            r.bad = true;
+    struct rd e = ext_block(&r), x;
+    uint16_t type;
+    while (next_ext(&e, &type, &x)) {
+        if (ne < MAXV)
+            exts[ne++] = type;
+        if (type == 43 && x.n == 2)
+            chosen = be16(x.p);
     }
-    if (r.bad)
+    if (e.bad || r.bad)
         return -1;
     struct text j = {0};
     char num[24];
     snprintf(num, sizeof num, "%u,%u,", version, cipher);
     tx_add(&j, num);
     list_dec(&j, exts, ne);
-    char md5[33];
-    if (j.p && tls_md5_hex(j.p, j.len, md5) == 0) {
-        tls_put(t, OB_TLS_JA3S_STRING, j.p, j.len);
-        tls_put(t, OB_TLS_JA3S_HASH, md5, 32);
-    }
-    free(j.p);
+    put_fingerprint(t, &j, OB_TLS_JA3S_STRING, OB_TLS_JA3S_HASH);
     const char *vn = tls_version_name(chosen ? chosen : version);
     tls_put(t, OB_TLS_VERSION, vn, strlen(vn));
     return 0;

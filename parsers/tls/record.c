@@ -104,6 +104,15 @@ static void record(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t 
     }
 }
 
+/* A client may open with an SSLv2-framed ClientHello (2-byte header with the top bit set,
+ * RFC 6101 appendix E.1) and go on with TLS records once the server answered in SSLv3/TLS.
+ * Its fields are not the TLS ClientHello's (no extensions: no SNI, JA3 or JA4), so it is
+ * counted and skipped, and the server's hello and certificate are read as usual. */
+static bool sslv2_hello(const struct tls_state *t, int dir, const struct pbuf *rec)
+{
+    return dir == 0 && !t->client_started && rec->len >= 1 && (rec->p[0] & 0x80);
+}
+
 void tls_parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d, size_t n)
 {
     if (!pf->tls && !(pf->tls = calloc(1, sizeof *pf->tls))) {
@@ -113,7 +122,10 @@ void tls_parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d, 
     struct pbuf *rec = &pf->tls->rec[dir];
     while (n && !pf->dead[dir]) {
         uint32_t need = 5;
-        if (rec->len >= 5) {
+        bool v2 = sslv2_hello(pf->tls, dir, rec);
+        if (v2) {
+            need = rec->len >= 2 ? 2u + ((uint32_t)(rec->p[0] & 0x7f) << 8 | rec->p[1]) : 2;
+        } else if (rec->len >= 5) {
             need = 5u + ((uint32_t)rec->p[3] << 8 | rec->p[4]);
             if (rec->p[1] != 3 || need > REC_MAX) { /* not a TLS record: framing is lost */
                 pf->w->st.tls_malformed++;
@@ -127,7 +139,14 @@ void tls_parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d, 
             return;
         }
         d += k, n -= k;
-        if (rec->len >= 5 && rec->len == 5u + ((uint32_t)rec->p[3] << 8 | rec->p[4])) {
+        if (v2 && rec->len >= 2 && rec->len == need) {
+            pf->tls->client_started = true;
+            pf->w->st.tls_handshakes++;
+            pbuf_reset(rec);
+        } else if (!v2 && rec->len >= 5 &&
+                   rec->len == 5u + ((uint32_t)rec->p[3] << 8 | rec->p[4])) {
+            if (dir == 0)
+                pf->tls->client_started = true;
             record(pf, f, dir, rec->p, rec->len);
             pbuf_reset(rec);
         }

@@ -15,6 +15,7 @@ struct tls_state {
     uint32_t skip[2];       /* bytes of an oversized handshake message still to skip */
     bool encrypted[2];      /* after ChangeCipherSpec: handshake no longer readable */
     bool reported;          /* the tx callback ran */
+    bool client_started;    /* the client's first record is in: only it may be SSLv2-framed */
 };
 
 void tls_put(struct tls_state *t, enum osprey_buf b, const void *d, size_t n);
