@@ -184,7 +184,7 @@ int http_head_parse(struct http_msg *m, bool request, const uint8_t *d, uint32_t
     pbuf_reset(&m->copy);
     memset(m->sp, 0, sizeof m->sp);
     m->present = true;
-    uint32_t at = 0, s, e;
+    uint32_t at = 0, s = 0, e = 0; /* no line at all: s == e, nothing to parse */
     while (next_line(d, n, &at, &s, &e) && s == e)
         ; /* empty lines before the start line */
     if (s == e || start_line(m, request, d + s, e - s, info) != 0)
