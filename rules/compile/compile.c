@@ -358,7 +358,32 @@ static void rule_meta(struct det_rule *dr)
     }
 }
 
+/* The flowbits gate (det_gate_filter): a stream rule that only reads flowbits (isset) and
+ * alerts, without flowint, xbits or setters. Its chain stops at the gate while a bit is
+ * unset and its units run at commit, after the commit's setters, only if the bits are set
+ * then: what the commit decides is unchanged, and the units are not evaluated for the many
+ * deliveries where the bit was never set. Such a match only alerts, so its place among the
+ * commit's other alert-readers changes nothing but the order of their alerts. */
+static bool gate_eligible(const struct osprey_rule *r, const struct plan *pl)
+{
+    if (pl->kind != DK_STREAM || r->action != OSPREY_ACTION_ALERT || !pl->nconds ||
+        pl->nbits || pl->nxbits || pl->nints)
+        return false;
+    for (uint32_t i = 0; i < pl->nconds; i++)
+        if (pl->conds[i].b->op != BITS_ISSET)
+            return false;
+    /* units whose answer is the same at commit as during the walk (the app-layer protocol
+     * is left out: the parsers decide it on the same data) */
+    for (uint32_t u = 0; u < pl->nunits; u++) {
+        uint8_t t = pl->units[u].u.type;
+        if (t != DU_PAYLOAD && t != DU_FLOW && t != DU_STREAMSIZE && t != DU_GEOIP)
+            return false;
+    }
+    return true;
+}
+
 /* Suricata's default action-order: pass, drop, reject, alert. */
+
 static uint8_t order_action(enum osprey_rule_action a)
 {
     switch (a) {
@@ -523,15 +548,34 @@ static int compile_rule(struct compiler *c, const struct osprey_rule *r)
         goto out;
     }
     len++;
+    const struct det_unit **late = NULL;
+    if (gate_eligible(r, &pl)) {
+        /* the flowbits gate, before the units; they are kept for a deferred evaluation */
+        if (!(late = calloc(pl.nunits ? pl.nunits : 1, sizeof *late)))
+            goto out;
+        if ((parent = define(c, (mon_event_t)parent, det_gate_filter,
+                             &d->rules[d->nrules], "flowbits gate (isset now, or at commit)"))
+            < 0) {
+            free(late);
+            goto out;
+        }
+        len++;
+    }
     for (uint32_t u = 0; u < pl.nunits; u++) {
         const struct det_unit *a = unit_arg(c, &pl.units[u].u);
-        if (!a)
+        if (!a) {
+            free(late);
             goto out;
+        }
+        if (late)
+            late[u] = a;
         lb.n = 0;
         label_opts(&lb, r, pl.units[u].first_opt, pl.units[u].last_opt);
         if (lb.oom || (parent = define(c, (mon_event_t)parent, det_unit_filter, (void *)a,
-                                       (char *)lb.p)) < 0)
+                                       (char *)lb.p)) < 0) {
+            free(late);
             goto out;
+        }
         len++;
     }
     struct det_rule *dr = &d->rules[d->nrules];
@@ -542,6 +586,8 @@ static int compile_rule(struct compiler *c, const struct osprey_rule *r)
     dr->idx = d->nrules;
     dr->leaf = (mon_event_t)parent;
     dr->chain_len = len;
+    dr->late = late;
+    dr->nlate = late ? pl.nunits : 0;
     dr->severity = r->priority > 0 ? r->priority : 3;
     dr->category = "";
     if (r->classtype) {
@@ -729,6 +775,7 @@ void osprey_detect_free(struct osprey_detect *d)
         free(d->rules[i].meta);
         free(d->rules[i].bits);
         free(d->rules[i].conds);
+        free(d->rules[i].late);
         free(d->rules[i].xbits);
         free(d->rules[i].ints);
         free(d->rules[i].sup);

@@ -183,6 +183,10 @@ struct det_rule {
     uint32_t idx;
     mon_event_t leaf;
     uint32_t chain_len;
+    const struct det_unit **late;         /* behind a flowbits gate (compile.c gate_eligible):
+                                             the chain's units, run at commit when the gate
+                                             deferred the rule; NULL: no gate */
+    uint32_t nlate;
 };
 
 /* threshold.config `rate_filter`: after more than count matches in seconds (per tracked key),
@@ -264,6 +268,10 @@ bool det_header_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_ev
                        void *arg);
 bool det_unit_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_t ev,
                      void *arg);
+/* The flowbits gate of a rule (arg: its det_rule): passes when its bits are set now, else
+ * defers the rule to the commit (runtime.c) and stops the chain. */
+bool det_gate_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_t ev,
+                     void *arg);
 
 /* Hyperscan (mpm.c). */
 int det_mpm_add(struct det_mpm *m, const uint8_t *p, uint32_t len, bool nocase, uint32_t *id);
@@ -277,6 +285,14 @@ void det_mpm_free(struct det_mpm *m);
  * whose parts lie more than this far apart before the new data is not found. */
 #define DET_WINDOW (32u * 1024u)
 
+/* A fast pattern found in a side's stream and the stream offset just past its last
+ * occurrence: the multi-event filter raises it again only while that occurrence lies wholly
+ * in the window (a rule's fast-pattern content cannot match in a window without it). */
+struct det_seen {
+    uint32_t id;
+    uint64_t end;
+};
+
 struct det_side {
     uint8_t *buf;               /* the window: stream bytes [base, base + len) */
     uint32_t len, cap;
@@ -285,14 +301,15 @@ struct det_side {
     bool full;                  /* past DET_STREAM_MAX: no more inspection */
     hs_stream_t *hs;            /* streaming mode: this side's Hyperscan stream (lazily opened) */
     bool hs_dead;               /* streaming mode: the stream failed; this side is not scanned */
-    uint32_t *seen;             /* fast-pattern ids already found in this stream */
+    struct det_seen *seen;      /* fast patterns found in this stream, in order found */
     uint32_t nseen, cap_seen;
+    uint32_t seen_hint;         /* index of the last pattern remembered (matches repeat) */
     uint32_t *fired;            /* rules that alerted on this side (stream rules alert once) */
     uint32_t nfired, cap_fired;
 };
 
-/* Add id to the side's fast patterns found so far (once; filters.c). */
-void det_side_remember(struct det_side *s, uint32_t id);
+/* Record an occurrence of pattern id ending at stream offset end (filters.c). */
+void det_side_remember(struct det_side *s, uint32_t id, uint64_t end);
 /* Streaming mode: feed the side's new stream bytes to its Hyperscan stream (mpm.c); the
  * patterns found are remembered in s->seen. */
 void det_mpm_feed(const struct det_mpm *m, struct det_side *s, hs_scratch_t *scratch,
@@ -324,6 +341,7 @@ struct det_pending {
     struct mon_flow *f;
     int side;
     uint32_t seq;               /* order of arrival: ties keep it */
+    bool deferred;              /* stopped at its flowbits gate: units run at commit */
 };
 
 /* Nothing more to inspect on this flow: a pass rule or a drop matched. */

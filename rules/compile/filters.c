@@ -39,35 +39,49 @@ static bool pkt_inspectable(const struct mon_packet *p)
 struct scan_ctx {
     struct mon_ctx *ctx;
     const struct det_mpm *m;
-    struct det_side *s; /* stream: remember what was seen; NULL for packets */
+    struct det_side *s; /* stream: remember where patterns occur, raise later; NULL: raise */
+    uint64_t at;        /* stream: the stream offset of the scanned bytes' first one */
     int raised;
 };
 
-void det_side_remember(struct det_side *s, uint32_t id)
+void det_side_remember(struct det_side *s, uint32_t id, uint64_t end)
 {
+    /* without SINGLEMATCH a pattern is reported at each occurrence, mostly several in a row:
+     * try the last one remembered first */
+    if (s->seen_hint < s->nseen && s->seen[s->seen_hint].id == id) {
+        if (end > s->seen[s->seen_hint].end)
+            s->seen[s->seen_hint].end = end;
+        return;
+    }
     for (uint32_t i = 0; i < s->nseen; i++)
-        if (s->seen[i] == id)
+        if (s->seen[i].id == id) {
+            if (end > s->seen[i].end)
+                s->seen[i].end = end;
+            s->seen_hint = i;
             return;
+        }
     if (s->nseen == s->cap_seen) {
         uint32_t cap = s->cap_seen ? s->cap_seen * 2 : 8;
-        uint32_t *n = realloc(s->seen, cap * sizeof *n);
+        struct det_seen *n = realloc(s->seen, cap * sizeof *n);
         if (!n)
-            return; /* the pattern still fires now; it is only not re-raised later */
+            return; /* lost: the pattern is not raised for this data (as a flow whose state
+                       could not be allocated) */
         s->seen = n;
         s->cap_seen = cap;
     }
-    s->seen[s->nseen++] = id;
+    s->seen_hint = s->nseen;
+    s->seen[s->nseen++] = (struct det_seen){id, end};
 }
 
 static int on_match(unsigned int id, unsigned long long from, unsigned long long to,
                     unsigned int flags, void *arg)
 {
-    (void)from, (void)to, (void)flags;
+    (void)from, (void)flags;
     struct scan_ctx *sc = arg;
-    if (mon_raise_event(sc->ctx, sc->m->ev[id]) == MON_OK)
-        sc->raised++;
     if (sc->s)
-        det_side_remember(sc->s, id);
+        det_side_remember(sc->s, id, sc->at + to);
+    else if (mon_raise_event(sc->ctx, sc->m->ev[id]) == MON_OK)
+        sc->raised++;
     return 0;
 }
 
@@ -79,7 +93,7 @@ bool det_mpm_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event
     struct det_flow *df = f ? mon_get_uctx(ctx, f) : NULL;
     if (!m->db || !df || det_flow_stopped(df) || !df->w->scratch)
         return false;
-    struct scan_ctx sc = {ctx, m, NULL, 0};
+    struct scan_ctx sc = {ctx, m, NULL, 0, 0};
     const uint8_t *buf;
     uint32_t len, from = 0;
     uint64_t origin;
@@ -91,22 +105,29 @@ bool det_mpm_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event
         buf = det_buffer(ctx, f, side, DK_PKT, &len, &origin);
     } else {
         /* Only the new bytes are scanned (with maxlen-1 before them, so a pattern spanning
-         * the seam is found); patterns seen earlier in this stream are raised again, since a
-         * rule's other contents may only now have arrived. */
+         * the seam is found; with detect.stream-mpm: stream, on_data has fed them to the
+         * side's Hyperscan stream already). A pattern is raised while an occurrence of it
+         * lies wholly in the window, found now or earlier: a rule's other contents may only
+         * now have arrived. Once its last occurrence has slid out, its rules cannot match
+         * (their fast-pattern content is not in the window), so it is not raised; it is
+         * again when it occurs again. */
         struct det_side *s = &df->side[side];
         if (s->base + s->len == s->scanned)
             return false; /* nothing new (e.g. past the inspection cap): nothing to re-check */
-        sc.s = s;
-        buf = s->buf;
-        len = s->len;
         uint64_t at = s->scanned > m->maxlen - 1 ? s->scanned - (m->maxlen - 1) : 0;
         from = at > s->base ? (uint32_t)(at - s->base) : 0; /* the window keeps them */
-        s->scanned = s->base + len;
+        s->scanned = s->base + s->len;
+        if (!m->streaming && s->len > from) {
+            sc.s = s;
+            sc.at = s->base + from;
+            hs_scan(m->db, (const char *)s->buf + from, s->len - from, 0, df->w->scratch,
+                    on_match, &sc);
+        }
         for (uint32_t i = 0; i < s->nseen; i++)
-            if (mon_raise_event(ctx, m->ev[s->seen[i]]) == MON_OK)
+            if (s->seen[i].end >= s->base + m->len[s->seen[i].id] &&
+                mon_raise_event(ctx, m->ev[s->seen[i].id]) == MON_OK)
                 sc.raised++;
-        if (m->streaming)
-            return sc.raised > 0; /* on_data fed the new bytes to the side's stream (mpm.c) */
+        return sc.raised > 0;
     }
     if (buf && len > from)
         hs_scan(m->db, (const char *)buf + from, len - from, 0, df->w->scratch, on_match, &sc);

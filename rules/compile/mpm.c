@@ -2,8 +2,11 @@
  * every rule's fast pattern, scanned once per buffer (the filter is in filters.c).
  *
  * Patterns are deduplicated on (bytes, nocase): rules with the same fast pattern share one
- * Hyperscan id and one child event, so their chains share that prefix too. HS_FLAG_SINGLEMATCH
- * because the filter only needs to know *that* a pattern occurs; the chain finds *where*.
+ * Hyperscan id and one child event, so their chains share that prefix too. Packets and
+ * application buffers use HS_FLAG_SINGLEMATCH: their filter only needs to know *that* a
+ * pattern occurs; the chain finds *where*. The stream kind does not: a side remembers where
+ * each pattern last ended, so that it is raised again on later data only while that
+ * occurrence is still in the window (filters.c).
  * The stream kind's database is HS_MODE_STREAM when detect.stream-mpm is "stream" (one
  * Hyperscan stream per flow side, det_mpm_feed); packets are always scanned in block mode.
  */
@@ -58,7 +61,8 @@ int det_mpm_compile(struct det_mpm *m, FILE *diag)
     if (!flags || !ids || !lens)
         goto out;
     for (uint32_t i = 0; i < m->n; i++) {
-        flags[i] = HS_FLAG_SINGLEMATCH | (m->nocase[i] ? HS_FLAG_CASELESS : 0);
+        flags[i] = (m->kind == DK_STREAM ? 0 : HS_FLAG_SINGLEMATCH) |
+                   (m->nocase[i] ? HS_FLAG_CASELESS : 0);
         ids[i] = i;
         lens[i] = m->len[i];
     }
@@ -84,16 +88,16 @@ out:
 static int on_stream_match(unsigned int id, unsigned long long from, unsigned long long to,
                            unsigned int flags, void *arg)
 {
-    (void)from, (void)to, (void)flags;
-    det_side_remember(arg, id);
+    (void)from, (void)flags;
+    det_side_remember(arg, id, to); /* stream offsets: the stream was fed from byte 0 */
     return 0;
 }
 
 /* Streaming mode. The side's stream is opened on its first new bytes and fed exactly the bytes
  * appended to the side's copy, so stream offsets equal copy offsets and a pattern split across
  * segments (or completed by an out-of-order segment, once reassembly delivers it in order) is
- * found when its last byte arrives. The multi-event filter then raises every pattern in
- * s->seen. If Hyperscan fails (out of memory), the stream is closed and the side is no longer
+ * found when its last byte arrives. The multi-event filter then raises the patterns of
+ * s->seen whose last occurrence is in the window. If Hyperscan fails (out of memory), the stream is closed and the side is no longer
  * scanned: its fast-pattern rules go unevaluated, as a flow whose state could not be allocated. */
 void det_mpm_feed(const struct det_mpm *m, struct det_side *s, hs_scratch_t *scratch,
                   const uint8_t *p, size_t n)

@@ -133,6 +133,21 @@ static bool fired_before(struct det_side *s, uint32_t idx)
     return false;
 }
 
+static void add_pending(struct osprey_detect_worker *w, const struct det_rule *dr,
+                        struct mon_flow *f, int side, bool deferred)
+{
+    if (w->npending == w->cap_pending) {
+        uint32_t cap = w->cap_pending ? w->cap_pending * 2 : 64;
+        struct det_pending *p = realloc(w->pending, cap * sizeof *p);
+        if (!p)
+            return; /* out of memory: this match is lost, nothing else */
+        w->pending = p;
+        w->cap_pending = cap;
+    }
+    w->pending[w->npending] = (struct det_pending){dr, f, side, w->npending, deferred};
+    w->npending++;
+}
+
 /* The leaf: every option of the chain held. The match waits for the phase's commit. */
 static void on_match(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_t ev,
                      void *arg)
@@ -142,17 +157,27 @@ static void on_match(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_even
     struct det_flow *df = f ? mon_get_uctx(ctx, f) : NULL;
     if (!df || det_flow_stopped(df))
         return;
-    struct osprey_detect_worker *w = df->w;
-    if (w->npending == w->cap_pending) {
-        uint32_t cap = w->cap_pending ? w->cap_pending * 2 : 64;
-        struct det_pending *p = realloc(w->pending, cap * sizeof *p);
-        if (!p)
-            return; /* out of memory: this match is lost, nothing else */
-        w->pending = p;
-        w->cap_pending = cap;
-    }
-    w->pending[w->npending] = (struct det_pending){dr, f, side, w->npending};
-    w->npending++;
+    add_pending(df->w, dr, f, side, false);
+}
+
+bool det_gate_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_t ev,
+                     void *arg)
+{
+    (void)ev;
+    const struct det_rule *dr = arg;
+    struct det_flow *df = f ? mon_get_uctx(ctx, f) : NULL;
+    if (!df || det_flow_stopped(df))
+        return false; /* the leaf would not take the match either */
+    if (dr->rate) /* a rate_filter may make it a drop: keep the walk's order */
+        return true;
+    bool set = true;
+    for (uint32_t i = 0; i < dr->nconds && set; i++)
+        set = flowbits_test(dr->conds[i].b, dr->conds[i].ids, df->bits);
+    if (set)
+        return true;
+    /* unset now: only a setter committed before it in this commit can set it; decide then */
+    add_pending(df->w, dr, f, side, true);
+    return false;
 }
 
 static int pending_cmp(const void *a, const void *b)
@@ -212,6 +237,10 @@ static void commit_one(struct osprey_detect_worker *w, const struct det_pending 
         return;
     for (uint32_t i = 0; i < dr->nconds; i++)
         if (!flowbits_test(dr->conds[i].b, dr->conds[i].ids, df->bits))
+            return;
+    /* a rule its flowbits gate deferred: its units see the same packet and window now */
+    for (uint32_t i = 0; pm->deferred && i < dr->nlate; i++)
+        if (!det_unit_filter(w->ctx, pm->f, pm->side, 0, (void *)dr->late[i]))
             return;
     struct det_who who;
     uint64_t now = p ? p->ts_us : 0;
