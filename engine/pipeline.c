@@ -160,6 +160,25 @@ uint64_t osprey_worker_alerts(const struct osprey_worker *w)
     return w->alerts_before + (w->dw ? osprey_detect_worker_alerts(w->dw) : 0);
 }
 
+_Static_assert(sizeof(struct osprey_parsers_stats) % sizeof(uint64_t) == 0,
+               "osprey_parsers_stats is summed as an array of uint64_t counters");
+
+void osprey_parsers_stats_add(struct osprey_parsers_stats *out,
+                              const struct osprey_parsers_stats *add)
+{
+    uint64_t *o = (uint64_t *)out;
+    const uint64_t *a = (const uint64_t *)add;
+    for (size_t i = 0; i < sizeof *out / sizeof(uint64_t); i++)
+        o[i] += a[i];
+}
+
+void osprey_worker_app_stats(const struct osprey_worker *w, struct osprey_parsers_stats *out)
+{
+    *out = w->app_before;
+    if (w->pw)
+        osprey_parsers_stats_add(out, osprey_parsers_worker_stats(w->pw));
+}
+
 void osprey_worker_flush(struct osprey_worker *w)
 {
     mon_flush(w->ctx);

@@ -47,6 +47,7 @@ struct osprey_worker {
     struct osprey_pipeline *pl; /* its pipeline: rule reloads (reload.c) */
     unsigned rules_gen;         /* generation of the rules it runs (reload.c) */
     uint64_t alerts_before;     /* alerts of the rules it ran before its last reload */
+    struct osprey_parsers_stats app_before; /* its parsers' counters before the last reload */
     struct osprey_emit_worker ew; /* the emitter's per-worker state (emit.h) */
 };
 
@@ -98,6 +99,12 @@ struct osprey_detect_worker *osprey_worker_attach(struct osprey_worker *w,
 void osprey_worker_tx_hook(struct osprey_worker *w, struct osprey_parsers_worker *pw);
 /* Alerts the worker raised since the start, across rule reloads. */
 uint64_t osprey_worker_alerts(const struct osprey_worker *w);
+/* Its application-layer parser counters since the start, across rule reloads (a reload
+ * gives the worker new parsers, whose counters start at zero). */
+void osprey_worker_app_stats(const struct osprey_worker *w, struct osprey_parsers_stats *out);
+/* out += add, counter by counter (every field of the struct is a uint64_t counter). */
+void osprey_parsers_stats_add(struct osprey_parsers_stats *out,
+                              const struct osprey_parsers_stats *add);
 
 /* One EVE stats record adding up every worker (pipeline_stats.c). Run loops call it
  * between batches when osprey_emit_stats_due(pl->emit); close() writes the last one. */

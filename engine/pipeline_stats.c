@@ -9,8 +9,13 @@ void osprey_pipeline_stats(struct osprey_pipeline *pl)
     if (!pl->emit || !pl->w || pl->nworkers <= 0)
         return;
     struct osprey_stats_src *src = calloc((size_t)pl->nworkers, sizeof *src);
-    if (!src)
+    /* copies: a reload frees a worker's parsers (and their counters) once the lock is gone */
+    struct osprey_parsers_stats *app = calloc((size_t)pl->nworkers, sizeof *app);
+    if (!src || !app) {
+        free(src);
+        free(app);
         return;
+    }
     int n = 0;
     osprey_reload_lock(pl->reload); /* a worker's rules (w->dw) may be swapped by a reload */
     for (int i = 0; i < pl->nworkers; i++) {
@@ -21,11 +26,15 @@ void osprey_pipeline_stats(struct osprey_pipeline *pl)
         src[n].has_capture = pl->w[i].cap.live; /* live/inline: the kernel's counters */
         src[n].kernel_packets = atomic_load(&pl->w[i].cap.kernel_packets);
         src[n].kernel_drops = atomic_load(&pl->w[i].cap.kernel_drops);
-        src[n].app = pl->w[i].pw ? osprey_parsers_worker_stats(pl->w[i].pw) : NULL;
+        if (pl->w[i].pw) {
+            osprey_worker_app_stats(&pl->w[i], &app[n]); /* across reloads */
+            src[n].app = &app[n];
+        }
         n++;
     }
     osprey_reload_unlock(pl->reload);
     if (n == pl->nworkers)
         osprey_emit_stats(pl->emit, src, n);
     free(src);
+    free(app);
 }

@@ -99,6 +99,8 @@ static bool attach(struct osprey_worker *w, const struct rl_gen *g)
         osprey_parsers_worker_free(pw);
         return false;
     }
+    if (w->pw) /* the counters go on from where the old parsers left them */
+        osprey_parsers_stats_add(&w->app_before, osprey_parsers_worker_stats(w->pw));
     osprey_parsers_worker_free(w->pw);
     w->pw = pw;
     osprey_worker_tx_hook(w, pw); /* http/dns/tls records go on after a reload */
@@ -199,9 +201,13 @@ static bool find_diag(const struct osprey_ruleset *rs, bool config, char *out, s
 static int do_reload(struct osprey_reload *r, char *msg, size_t len)
 {
     struct osprey_pipeline *pl = r->pl;
-    if (r->switching) {
+    pthread_mutex_lock(&r->mu); /* workers count themselves in r->moved as they switch */
+    bool busy = r->switching;
+    int moved = r->moved;
+    pthread_mutex_unlock(&r->mu);
+    if (busy) {
         snprintf(msg, len, "the previous reload is still waiting for %d of %d workers to "
-                 "switch (a worker switches at its next packet)", pl->nworkers - r->moved,
+                 "switch (a worker switches at its next packet)", pl->nworkers - moved,
                  pl->nworkers);
         osprey_log(OSPREY_LOG_ERROR, "reload refused: %s", msg);
         return -1;

@@ -32,6 +32,13 @@ uint64_t osprey_live_now_us(void)
     return (uint64_t)t.tv_sec * 1000000u + (uint64_t)t.tv_nsec / 1000u;
 }
 
+static uint64_t mono_us(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (uint64_t)t.tv_sec * 1000000u + (uint64_t)t.tv_nsec / 1000u;
+}
+
 static void cap_add(_Atomic uint64_t *c, uint64_t n)
 {
     /* single writer (the worker): a relaxed load+store, no locked instruction */
@@ -75,7 +82,9 @@ static void *worker_main(void *arg)
     bool dead[OSPREY_LIVE_MAX_IF] = {false}; /* a source that failed is read no more */
     for (int k = 0; k < lw->nsrc; k++)
         pfd[k] = (struct pollfd){.fd = mon_source_fd(lw->src[k]), .events = POLLIN};
-    uint64_t last_frame = osprey_live_now_us(), last_stats = last_frame, stop_at = 0;
+    /* intervals on the monotonic clock (a wall-clock step must not end the drain at once or
+     * tick on every loop); the wall clock only for mon_tick, as frames carry wall time */
+    uint64_t last_frame = mono_us(), last_stats = last_frame, stop_at = 0;
     if (!batch) {
         fprintf(stderr, "osprey: worker %d: out of memory\n", lw->w->id);
         lw->failed = true;
@@ -83,7 +92,7 @@ static void *worker_main(void *arg)
     }
     while (batch) {
         bool stopping = osprey_signal_take(OSPREY_SIG_STOP);
-        uint64_t now = osprey_live_now_us();
+        uint64_t now = mono_us();
         if (stopping && !stop_at)
             stop_at = now;
         int got = 0;
@@ -125,9 +134,9 @@ static void *worker_main(void *arg)
             for (int k = 0; pr > 0 && k < lw->nsrc; k++)
                 if (pfd[k].revents & POLLERR)
                     socket_error(lw, k);
-            now = osprey_live_now_us();
+            now = mono_us();
             if (now - last_frame >= IDLE_TICK_US) {
-                mon_tick(lw->w->ctx, now); /* idle flows time out on a quiet link */
+                mon_tick(lw->w->ctx, osprey_live_now_us()); /* idle flows time out */
                 osprey_worker_idle(lw->w); /* a reload is not held up by a quiet link */
                 last_frame = now;
             }

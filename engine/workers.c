@@ -24,6 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "daemon.h"
 #include "mon_io.h"
 #include "workers.h"
 
@@ -221,7 +222,8 @@ int osprey_workers_run(struct osprey_worker *ws, int n, const struct mon_decode_
             continue;
         }
         int k;
-        while ((k = mon_source_read(src, batch, MON_IO_BATCH)) > 0) {
+        bool stop = false;
+        while (!stop && (k = mon_source_read(src, batch, MON_IO_BATCH)) > 0) {
             for (int j = 0; j < k; j++) {
                 struct mon_packet *p = &batch[j];
                 p->num = ++num; /* pcap_cnt: the global position, whichever worker */
@@ -240,6 +242,11 @@ int osprey_workers_run(struct osprey_worker *ws, int n, const struct mon_decode_
                         nfiles, (unsigned long long)num, (double)seen_bytes / 1e6);
                 fflush(stderr);
             }
+            /* as single mode does between batches: SIGTERM/SIGINT end the run as at EOF
+             * (the batch read is processed), SIGHUP reopens the outputs, periodic stats */
+            stop = osprey_daemon_poll(ws[0].emit);
+            if (osprey_emit_stats_due(ws[0].emit))
+                osprey_pipeline_stats(ws[0].pl);
         }
         if (k < 0) {
             fprintf(stderr, "osprey: %s: read error: %s\n", files[f], src->err);
@@ -247,6 +254,8 @@ int osprey_workers_run(struct osprey_worker *ws, int n, const struct mon_decode_
         }
         *bytes += src->bytes;
         mon_source_close(src);
+        if (stop)
+            break;
     }
     if (progress)
         fprintf(stderr, "\r\033[K");

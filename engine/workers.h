@@ -16,7 +16,8 @@
 /* Read files[0..nfiles) and process them on workers ws[0..n) (n >= 1), one thread each
  * (osprey_worker_packet); every worker is flushed (osprey_worker_flush) by its thread before this returns. pcap_cnt (packet
  * num) runs on across the files as in single mode. *pkts and *bytes receive the frames and
- * captured bytes read. Returns 0, -1 after a read error (the rest is still read), or -2 if the
+ * captured bytes read. Between batches it does what single mode's loop does (SIGTERM/SIGINT
+ * stop the reading, SIGHUP reopens the outputs, periodic stats records). Returns 0, -1 after a read error (the rest is still read), or -2 if the
  * threads could not be started (nothing was read). */
 int osprey_workers_run(struct osprey_worker *ws, int n, const struct mon_decode_cfg *dcfg,
                        char **files, int nfiles, uint64_t *pkts, uint64_t *bytes);

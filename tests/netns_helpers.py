@@ -10,6 +10,7 @@ import os
 import select
 import signal
 import subprocess
+import tempfile
 import time
 from contextlib import contextmanager
 
@@ -85,39 +86,71 @@ class Osprey:
     def __init__(self, args, ns=None, ready_timeout=60):
         cmd = (["ip", "netns", "exec", ns] if ns else []) + [binary("osprey"), *map(str, args)]
         self.cmd = cmd
-        self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        # stderr into a file: a pipe nobody reads until stop() would block osprey once full
+        # (a ruleset with many rejected rules says so before "ready")
+        self.err_file = tempfile.TemporaryFile(mode="w+")
+        self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=self.err_file,
                                      text=True, env=dict(os.environ, **SAN_ENV))
         self.stdout_lines = []
+        # read the pipe's descriptor, not the text wrapper: readline() after select() may
+        # pull the ready line into the wrapper's buffer, where select() no longer sees it
+        # (and communicate() in stop() would never return it)
+        fd, pending = self.proc.stdout.fileno(), b""
         deadline = time.monotonic() + ready_timeout
         while True:
             left = deadline - time.monotonic()
             if left <= 0:
                 self.kill()
                 pytest.fail(f"{cmd}: no 'osprey: ready' line within {ready_timeout}s")
-            r, _, _ = select.select([self.proc.stdout], [], [], left)
+            r, _, _ = select.select([fd], [], [], left)
             if not r:
                 continue
-            line = self.proc.stdout.readline()
-            if not line:  # exited before being ready
-                err = self.proc.stderr.read()
+            chunk = os.read(fd, 65536)
+            if not chunk:  # exited before being ready
                 self.proc.wait(timeout=10)
+                err = self.stderr_text()
                 pytest.fail(f"{cmd} exited {self.proc.returncode} before ready:\n{err}")
-            self.stdout_lines.append(line)
-            if line.startswith("osprey: ready"):
-                return
+            pending += chunk
+            while b"\n" in pending:
+                line, pending = pending.split(b"\n", 1)
+                self.stdout_lines.append(line.decode(errors="replace") + "\n")
+                if line.startswith(b"osprey: ready"):
+                    if pending:
+                        self.stdout_lines.append(pending.decode(errors="replace"))
+                    return
 
     def signal(self, sig):
         self.proc.send_signal(sig)
+
+    def pause(self, timeout=10):
+        """SIGSTOP, and wait until every thread has stopped (a signal is delivered
+        asynchronously: a sleep is no proof on a loaded machine)."""
+        self.proc.send_signal(signal.SIGSTOP)
+        task = f"/proc/{self.proc.pid}/task"
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            states = []
+            for tid in os.listdir(task):
+                try:
+                    with open(f"{task}/{tid}/stat") as f:
+                        states.append(f.read().rsplit(")", 1)[1].split()[0])
+                except OSError:
+                    pass  # a thread that just ended
+            if states and all(st in "tT" for st in states):
+                return
+            time.sleep(0.01)
+        pytest.fail(f"{self.cmd}: not stopped {timeout}s after SIGSTOP")
 
     def stop(self, timeout=60, expect_rc=0):
         """SIGTERM, wait; returns (stdout, stderr). Fails on a sanitizer report or a bad status."""
         if self.proc.poll() is None:
             self.proc.send_signal(signal.SIGTERM)
         try:
-            out, err = self.proc.communicate(timeout=timeout)
+            out, _ = self.proc.communicate(timeout=timeout)
         except subprocess.TimeoutExpired:
             self.kill()
             pytest.fail(f"{self.cmd}: did not stop within {timeout}s of SIGTERM")
+        err = self.stderr_text()
         out = "".join(self.stdout_lines) + out
         rc = self.proc.returncode
         if rc in (86, 87) or "runtime error:" in err or "Sanitizer" in err:
@@ -125,6 +158,10 @@ class Osprey:
         if expect_rc is not None and rc != expect_rc:
             pytest.fail(f"{self.cmd} exited {rc}:\nstdout:\n{out}\nstderr:\n{err}")
         return out, err
+
+    def stderr_text(self):
+        self.err_file.seek(0)
+        return self.err_file.read()
 
     def kill(self):
         if self.proc.poll() is None:

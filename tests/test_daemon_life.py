@@ -66,6 +66,41 @@ def test_daemon_pid_file_log_file_and_sigterm(stream, tmp_path):
     assert {r["flow"]["reason"] for r in flows} == {"shutdown"}
 
 
+def reading_pipe(pid, fifo):
+    """True while pid's main thread is blocked in read() on its descriptor of fifo."""
+    fds = set()
+    for fd in os.listdir(f"/proc/{pid}/fd"):
+        try:
+            if os.readlink(f"/proc/{pid}/fd/{fd}") == str(fifo):
+                fds.add(int(fd))
+        except OSError:
+            pass
+    call = open(f"/proc/{pid}/syscall").read().split()
+    return len(call) > 1 and call[0] == "0" and int(call[1], 16) in fds
+
+
+def test_sigterm_stops_runmode_workers(stream):
+    """--runmode workers looks at the signals between batches as single mode does: SIGTERM
+    while the reader waits on the pipe, then one more batch: that batch is processed, every
+    flow ends, exit 0 — without the pipe being closed."""
+    o = stream(rule(1, "AAAA") + "\n", "--runmode", "workers", "--set", "threading.workers=2")
+    o.write(udp_frames(BATCH, [A, B]))
+    # the reader hands frames on in batches of 64 per worker, so the control socket cannot
+    # tell when these 32 were read: wait until the reader is blocked reading the pipe again
+    wait_for(lambda: reading_pipe(o.proc.pid, o.fifo), 60, "the reader to wait on the pipe")
+    o.proc.send_signal(signal.SIGTERM)
+    o.write(udp_frames(BATCH, [A, B], start_port=30000))
+    try:
+        o.proc.wait(timeout=60)
+    except subprocess.TimeoutExpired:
+        pytest.fail("--runmode workers ignored SIGTERM (still reading the pipe)")
+    rc, out, err = o.close()
+    assert rc == 0, err
+    assert "osprey: 64 packets, 64 flows, 32 alerts" in out, out
+    assert "osprey: 2 workers" in out
+    assert sorted(a["pcap_cnt"] for a in o.alerts()) == list(range(1, 2 * BATCH + 1, 2))
+
+
 def test_sighup_reopens_log_files(stream, tmp_path):
     o = stream(rule(1, "AAAA") + "\n", "--set", "logging.outputs.file.enabled=yes")
     o.write(udp_frames(BATCH, [A, B]))
@@ -88,7 +123,7 @@ def test_sighup_reopens_log_files(stream, tmp_path):
 
 def test_stale_pid_file_is_replaced_and_removed(tmp_path):
     dead = subprocess.Popen(["true"])
-    dead.wait()
+    dead.wait(timeout=10)
     pidfile = tmp_path / "osprey.pid"
     pidfile.write_text(f"{dead.pid}\n")
     pcap = tmp_path / "t.pcap"

@@ -9,7 +9,8 @@ from conftest import ROOT, binary, run
 
 def test_demo_capture_and_rules(tmp_path):
     pcap = tmp_path / "demo.pcap"
-    subprocess.run([sys.executable, str(ROOT / "tools" / "make-demo-pcap.py"), str(pcap)], check=True)
+    subprocess.run([sys.executable, str(ROOT / "tools" / "make-demo-pcap.py"), str(pcap)], check=True,
+                   timeout=300)
     logs = tmp_path / "logs"
     logs.mkdir()
     proc = run([binary("osprey"), "-c", str(ROOT / "etc" / "osprey.yaml"), "-r", str(pcap),

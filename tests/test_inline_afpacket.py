@@ -223,10 +223,13 @@ def test_inline_fail_mode_when_behind(tmp_path, mode):
                 "--set", "inline.max-delay=200") as (o, wa, wb, logdir):
         # inspected normally first: the drop rule works
         wa.send(frames[2])
-        time.sleep(0.3)
+        # inspected before osprey is stopped: its alert is out (a fixed sleep is not enough
+        # on a loaded machine, and read late the frame would meet the fail-mode instead)
+        deadline = time.monotonic() + 30
+        while not read_eve(logdir) and time.monotonic() < deadline:
+            time.sleep(0.02)
         assert wb.frames == []
-        o.signal(signal.SIGSTOP)
-        time.sleep(0.1)  # stopped for sure (signals are delivered asynchronously)
+        o.pause()
         try:
             for f in frames:
                 wa.send(f)
@@ -256,8 +259,7 @@ def test_inline_fail_mode_when_stopping(tmp_path, mode):
               Raw(b"x" * 10) for i in range(40)]
     with bridge(tmp_path, 'alert udp any any -> any 1 (msg:"none"; sid:8101;)\n',
                 "--set", f"inline.fail-mode={mode}") as (o, wa, wb, logdir):
-        o.signal(signal.SIGSTOP)
-        time.sleep(0.1)  # stopped for sure (signals are delivered asynchronously)
+        o.pause()
         for f in frames:
             wa.send(f)
         time.sleep(0.1)

@@ -18,6 +18,7 @@ from conftest import binary, run
 from netns_helpers import (netns, no_offloads, osprey_running, read_eve, sh, summary_counts,
                            unique, veth_pair)
 from test_detect_helpers import Conv
+from test_reload_helpers import ctl, wait_for
 
 RULES = """\
 alert tcp any any -> any 80 (msg:"live GET secret"; flow:to_server,established; content:"GET /secret"; sid:1001;)
@@ -172,16 +173,22 @@ def test_live_stats_and_kernel_drops(tmp_path, mirror):
     logdir.mkdir()
     burst = [Ether(src=MAC_C, dst=MAC_S) / IP(src="10.7.0.1", dst="10.7.0.2") /
              UDP(sport=1000 + i, dport=2000) / Raw(b"z" * 64) for i in range(600)]
+    sock = tmp_path / "ctl.sock"
     with osprey_running(["-i", there, "-S", rules, "-l", logdir, "--set", "af-packet.threads=1",
-                         "--set", "af-packet.block-size=4kb", "--set", "af-packet.blocks=2"],
-                        ns=ns) as o:
-        o.signal(signal.SIGSTOP)
-        time.sleep(0.1)  # stopped for sure (signals are delivered asynchronously)
+                         "--set", "af-packet.block-size=4kb", "--set", "af-packet.blocks=2",
+                         "--set", "unix-command.enabled=yes",
+                         "--set", f"unix-command.filename={sock}"], ns=ns) as o:
+        o.pause()
         try:
             sendp(burst, iface=here, verbose=False)
         finally:
             o.signal(signal.SIGCONT)
-        time.sleep(0.3)
+
+        def drained():  # what the ring kept is read (the kernel's counters: once a second)
+            t = ctl(sock, "stats")[0]["message"]["total"]
+            return (t["kernel_packets"] == len(burst) and
+                    t["packets"] + t["kernel_drops"] == t["kernel_packets"])
+        wait_for(drained, 30, "osprey to read what its ring kept of the burst")
         pkts = frames()
         sendp(pkts, iface=here, verbose=False)  # after the overload: inspected as usual
         out, err = o.stop()

@@ -170,3 +170,31 @@ def test_reload_then_end_of_input(stream):
     assert re.search(r"every worker runs the new rules \(the slowest switch held its packets "
                      r"[\d.]+ ms\); old rules freed", err), err
     assert by_sid(o.alerts()) == {1: list(range(1, BATCH + 1))}
+
+
+def test_app_layer_counters_survive_a_reload(stream):
+    """A reload gives each worker new application-layer parsers; the EVE stats counters go
+    on from where the old ones stopped instead of starting again at zero."""
+    import json
+    from scapy.layers.dns import DNS, DNSQR
+    from scapy.layers.inet import IP, UDP
+    from scapy.layers.l2 import Ether
+    from test_reload_helpers import ctl
+
+    def queries(n, sport):
+        return [bytes(Ether() / IP(src="10.0.0.1", dst="10.0.0.53") /
+                      UDP(sport=sport + i, dport=53) /
+                      DNS(id=i + 1, rd=1, qd=DNSQR(qname=f"q{i}.example.com")))
+                for i in range(n)]
+    o = stream(rule(1, "AAAA") + "\n")
+    o.write(queries(BATCH, 20000))
+    o.wait_processed(BATCH)
+    assert ctl(o.sock, "reload-rules")[0]["return"] == "OK"
+    o.write(queries(BATCH, 30000))
+    rc, out, err = o.close()
+    assert rc == 0, err
+    recs = [json.loads(l) for l in (o.logdir / "eve.json").read_text().splitlines()]
+    last = [r for r in recs if r["event_type"] == "stats"][-1]["stats"]["app_layer"]
+    assert last["flow"]["dns"] == 2 * BATCH, last
+    assert last["tx"]["dns"] == 2 * BATCH, last
+    assert re.search(r"every worker runs the new rules", err), err

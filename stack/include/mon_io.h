@@ -14,7 +14,7 @@
 
 #include "mon_packet.h"
 
-#define MON_IO_BATCH 32
+#define MON_IO_BATCH 32 /* live sources hand out at most this many frames per read */
 
 struct mon_source;
 

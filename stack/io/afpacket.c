@@ -144,6 +144,8 @@ static int afp_read(struct mon_source *src, struct mon_packet *pkts, int max)
 {
     struct afp_source *s = (struct afp_source *)src;
     release_done(s);
+    if (max > MON_IO_BATCH) /* the VLAN arena has one slot per frame of a batch */
+        max = MON_IO_BATCH;
     if (s->v2)
         return read_v2(s, pkts, max);
     int n = 0;

@@ -54,6 +54,10 @@ static int pl_read(struct mon_source *src, struct mon_packet *pkts, int max)
     s->used = 0;
     s->n = 0;
     s->out = pkts;
+    if (max <= 0)
+        return 0; /* pcap_dispatch would read a whole buffer's worth into pkts */
+    if (max > MON_IO_BATCH) /* what the arena is sized for */
+        max = MON_IO_BATCH;
     /* at most 32 frames of at most 64 KiB each: they fit the 2 MiB arena */
     int rc = pcap_dispatch(s->pc, max, on_frame, (u_char *)s);
     if (rc == PCAP_ERROR) {

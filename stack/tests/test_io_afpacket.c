@@ -238,15 +238,63 @@ static void test_whole_ring_in_one_batch(bool per_frame)
         usleep(50000);
     }
     struct mon_packet pk[MON_IO_BATCH];
-    int n = mon_source_read(s, pk, MON_IO_BATCH), want = per_frame ? 4 : 6;
-    CHECK_EQ_U(n, want);
-    for (int i = 0; i < n && i < want; i++)
-        CHECK_EQ_U(pk[i].frame[pk[i].caplen - 1], i);
+    int n = mon_source_read(s, pk, MON_IO_BATCH);
+    /* which frames a V3 block holds depends on when its timer fires (a loaded machine may
+     * retire a block between two frames of a round, filling the ring early): what must hold
+     * is that every frame the kernel queued comes out of this one batch, once, in order */
+    uint8_t last = 0;
+    for (int i = 0; i < n; i++) {
+        uint8_t tag = pk[i].frame[pk[i].caplen - 1];
+        CHECK(i == 0 ? tag == 0 : tag > last);
+        last = tag;
+    }
     CHECK_EQ_U(mon_source_read(s, pk, MON_IO_BATCH), 0); /* and nothing again afterwards */
     struct mon_live_stats st;
     mon_source_stats(s, &st);
-    CHECK_EQ_U(st.kernel_drops, 6 - want);
     CHECK_EQ_U(st.kernel_packets, 6);
+    CHECK_EQ_U(n, st.kernel_packets - st.kernel_drops);
+    if (per_frame) /* four slots: the last two frames find the ring full */
+        CHECK_EQ_U(st.kernel_drops, 2);
+    mon_source_close(s);
+}
+
+/* A caller asking for more frames than MON_IO_BATCH gets at most that many per read (the
+ * VLAN arena that rebuilds stripped tags has MON_IO_BATCH slots), and the rest at the next
+ * read, each frame whole and once. */
+static void test_read_more_than_a_batch(bool per_frame)
+{
+    char err[256];
+    struct mon_live_cfg c = {.iface = "lo", .ignore_outgoing = true,
+                             .block_size = 1 << 20, .block_count = 8,
+                             .block_timeout_ms = 2, .per_frame = per_frame};
+    struct mon_source *s = mon_source_open_afpacket(&c, err, sizeof err);
+    CHECK(s != NULL);
+    if (!s)
+        return;
+    enum { N = MON_IO_BATCH + 8, ASK = 2 * MON_IO_BATCH };
+    static uint8_t sent[N][128];
+    uint32_t slen[N];
+    for (int i = 0; i < N; i++) {
+        slen[i] = udp_frame(sent[i], 0x0a000001, 0x0a000002, 7, 8, 100 + i, (uint8_t)i);
+        CHECK(mon_source_send(s, sent[i], slen[i]) == 0);
+    }
+    usleep(50000); /* V3: the block times out and is handed over */
+    static struct mon_packet pk[ASK];
+    int total = 0;
+    for (int idle = 0; total < N && idle < 50;) {
+        int k = mon_source_read(s, pk, ASK);
+        CHECK(k <= MON_IO_BATCH);
+        if (k <= 0) {
+            idle++;
+            usleep(10000);
+            continue;
+        }
+        for (int i = 0; i < k && total < N; i++, total++) {
+            CHECK_EQ_U(pk[i].caplen, slen[total]);
+            CHECK(pk[i].caplen == slen[total] && memcmp(pk[i].frame, sent[total], slen[total]) == 0);
+        }
+    }
+    CHECK_EQ_U(total, N);
     mon_source_close(s);
 }
 
@@ -263,5 +311,7 @@ int main(void)
     test_fanout_symmetric();
     test_whole_ring_in_one_batch(false);
     test_whole_ring_in_one_batch(true);
+    test_read_more_than_a_batch(false);
+    test_read_more_than_a_batch(true);
     return unit_report("test_io_afpacket");
 }
