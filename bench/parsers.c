@@ -88,20 +88,11 @@ static double run(const struct bench_capture *cap, bool parsers, struct seen *s,
 
 int main(int argc, char **argv)
 {
-    int rounds = 3, c;
-    while ((c = getopt(argc, argv, "n:")) != -1) {
-        if (c == 'n')
-            rounds = atoi(optarg);
-        else
-            return 2;
-    }
-    if (optind >= argc || rounds < 1) {
-        fprintf(stderr, "usage: bench-parsers [-n ROUNDS] FILE.pcap...\n");
-        return 2;
-    }
+    int rounds;
     struct bench_capture cap;
-    if (bench_preload(&cap, argv + optind, argc - optind, "bench-parsers"))
-        return 1;
+    int rc = bench_rounds_and_capture(argc, argv, "bench-parsers", &rounds, &cap);
+    if (rc != 0)
+        return rc;
     double best[2] = {1e30, 1e30};
     struct seen s = {0, 0};
     struct osprey_parsers_stats st;

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "mon_io.h"
 
@@ -58,4 +59,21 @@ void bench_capture_free(struct bench_capture *c)
         free(c->f[i].data);
     free(c->f);
     memset(c, 0, sizeof *c);
+}
+
+int bench_rounds_and_capture(int argc, char **argv, const char *prog, int *rounds,
+                             struct bench_capture *c)
+{
+    int opt;
+    *rounds = 3;
+    while ((opt = getopt(argc, argv, "n:")) != -1) {
+        if (opt != 'n')
+            return 2;
+        *rounds = atoi(optarg);
+    }
+    if (optind >= argc || *rounds < 1) {
+        fprintf(stderr, "usage: %s [-n ROUNDS] FILE.pcap...\n", prog);
+        return 2;
+    }
+    return bench_preload(c, argv + optind, argc - optind, prog) != 0 ? 1 : 0;
 }

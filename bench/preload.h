@@ -23,4 +23,9 @@ struct bench_capture {
 int bench_preload(struct bench_capture *c, char *const *files, int nfiles, const char *prog);
 void bench_capture_free(struct bench_capture *c);
 
+/* `prog [-n ROUNDS] FILE.pcap...` (default 3 rounds): preload the files. Returns 0, 2 after a
+ * usage message, 1 when a capture could not be loaded. */
+int bench_rounds_and_capture(int argc, char **argv, const char *prog, int *rounds,
+                             struct bench_capture *c);
+
 #endif

@@ -90,20 +90,11 @@ static double run_mode(const char *mode, const struct bench_capture *cap, struct
 
 int main(int argc, char **argv)
 {
-    int rounds = 3, c;
-    while ((c = getopt(argc, argv, "n:")) != -1) {
-        if (c == 'n')
-            rounds = atoi(optarg);
-        else
-            return 2;
-    }
-    if (optind == argc) {
-        fprintf(stderr, "usage: bench-stack [-n ROUNDS] FILE.pcap...\n");
-        return 2;
-    }
+    int rounds;
     struct bench_capture cap;
-    if (bench_preload(&cap, argv + optind, argc - optind, "bench-stack") != 0)
-        return 1;
+    int rc = bench_rounds_and_capture(argc, argv, "bench-stack", &rounds, &cap);
+    if (rc != 0)
+        return rc;
     size_t n = cap.n;
     uint64_t bytes = cap.bytes;
     printf("input: %zu frames, %.1f MB\n", n, bytes / 1e6);

@@ -282,6 +282,25 @@ static void raw_units_last(struct plan *pl)
 
 /* Split a rule into units; decide base and fast pattern. plan->units/items/bits are
  * malloc'd. */
+/* flowbits / xbits: refuse what the compiler cannot run (0, pl->why set), note noalert (1 with
+ * *ids NULL), else intern the bit names (1 with *ids set); -1 when out of memory. */
+static int plan_bits(struct osprey_detect *d, struct plan *pl,
+                     const struct osprey_rule_option *o,
+                     const char *(*check)(const struct opt_bits *), uint32_t **ids)
+{
+    const struct opt_bits *b = o->arg;
+    *ids = NULL;
+    if ((pl->why = check(b))) {
+        pl->why_opt = o;
+        return 0;
+    }
+    if (b->op == BITS_NOALERT) {
+        pl->noalert = true;
+        return 1;
+    }
+    return bit_ids(d, b, ids) < 0 ? -1 : 1;
+}
+
 int make_plan(struct osprey_detect *d, const struct osprey_rule *r, struct plan *pl)
 {
     memset(pl, 0, sizeof *pl);
@@ -430,17 +449,12 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, struct plan 
             pl->thr[name[0] == 'd'] = o->arg; /* the parser allows each once */
         } else if (!strcmp(name, "flowbits")) {
             const struct opt_bits *b = o->arg;
-            if ((pl->why = flowbits_compile_check(b))) {
-                pl->why_opt = o;
-                return 0;
-            }
-            if (b->op == BITS_NOALERT) {
-                pl->noalert = true;
-                continue;
-            }
             uint32_t *ids;
-            if (bit_ids(d, b, &ids) < 0)
-                return -1;
+            int k = plan_bits(d, pl, o, flowbits_compile_check, &ids);
+            if (k <= 0)
+                return k;
+            if (!ids)
+                continue; /* noalert */
             if (b->op == BITS_ISSET || b->op == BITS_ISNOTSET) {
                 /* tested when the packet's matches are committed, after its setters */
                 pl->conds[pl->nconds++] = (struct det_bits_action){b, ids};
@@ -511,17 +525,12 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, struct plan 
             pl->noalert = true; /* Suricata's keyword: match, change state, never alert */
         } else if (!strcmp(name, "xbits")) {
             const struct opt_bits *b = o->arg;
-            if ((pl->why = xbits_compile_check(b))) {
-                pl->why_opt = o;
-                return 0;
-            }
-            if (b->op == BITS_NOALERT) {
-                pl->noalert = true;
-                continue;
-            }
             uint32_t *ids;
-            if (bit_ids(d, b, &ids) < 0)
-                return -1;
+            int k = plan_bits(d, pl, o, xbits_compile_check, &ids);
+            if (k <= 0)
+                return k;
+            if (!ids)
+                continue; /* noalert */
             pl->xbits[pl->nxbits++] = (struct det_bits_action){b, ids};
             d->has_xbits = true;
         } else if (!strcmp(name, "flowint")) {
