@@ -1,4 +1,5 @@
-# Osprey on Debian 12: the same install and build as the README's first command.
+# Osprey on Debian 12: the same install and build as the README's first command, then
+# `cmake --install` (programs in /usr/local/bin, configuration in /usr/local/etc/osprey/).
 #   docker build -t osprey .
 #   docker run --rm -v "$PWD:/data" osprey -r /data/capture.pcap -S /data/rules.rules -l /data/logs
 FROM debian:12
@@ -9,10 +10,9 @@ COPY . .
 RUN bash tools/install-deps.sh \
     && cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release \
     && ninja -C build \
-    && install -m 755 build/bin/osprey build/bin/osprey-trace /usr/local/bin/ \
-    && mkdir -p /usr/share/osprey /var/log/osprey \
-    && cp -r etc /usr/share/osprey/
-# the shipped config names its tables relative to the working directory (etc/...)
-WORKDIR /usr/share/osprey
-ENTRYPOINT ["osprey", "-c", "/usr/share/osprey/etc/osprey.yaml"]
+    && cmake --install build \
+    && mkdir -p /var/log/osprey /var/lib/osprey/rules
+# the installed osprey.yaml finds its tables beside itself: any working directory works
+WORKDIR /data
+ENTRYPOINT ["osprey", "-c", "/usr/local/etc/osprey/osprey.yaml"]
 CMD ["--help"]

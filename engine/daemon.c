@@ -52,6 +52,7 @@ static const char *absolute(const char *path)
 int osprey_daemon_config(const struct osprey_options *opts, const struct osprey_config *cfg,
                          struct osprey_config **out)
 {
+    /* the first four are file names osprey_config_path resolves; keep them first */
     static const char *const PATH_KEYS[] = {"default-rule-path", "classification-file",
                                             "reference-config-file", "threshold-file",
                                             "default-log-dir", "geoip-database"};
@@ -72,7 +73,14 @@ int osprey_daemon_config(const struct osprey_options *opts, const struct osprey_
     for (int i = 0; i < opts->nsets; i++)
         sets[n++] = opts->sets[i]; /* the user's --set first, then ours over them */
     for (int k = 0; k < NKEYS; k++) {
-        const char *v = osprey_config_str(cfg, PATH_KEYS[k]);
+        /* the rule and table names as resolved against the config file's directory */
+        char buf[PATH_MAX];
+        const char *v = k < 4 ? osprey_config_path(cfg, PATH_KEYS[k], buf, sizeof buf)
+                              : osprey_config_str(cfg, PATH_KEYS[k]);
+        if (k == 0 && v && !*v) /* rule-files next to the config file: pin that directory */
+            v = osprey_config_dir(cfg, "rule-files", buf, sizeof buf);
+        if (k == 0 && v && !*v)
+            v = ".";
         if (!v || !*v || v[0] == '/')
             continue;
         size_t len = strlen(PATH_KEYS[k]) + strlen(cwd) + strlen(v) + 3;

@@ -65,7 +65,9 @@ int osprey_emit_u2_open(struct osprey_emit *e, const struct osprey_config *cfg,
         return -1;
     }
     e->sensor_id = (uint32_t)osprey_config_int(cfg, "outputs.unified2-alert.sensor-id");
-    load_classids(e, osprey_config_str(cfg, "classification-file"));
+    char cls[4096];
+    const char *cls_path = osprey_config_path(cfg, "classification-file", cls, sizeof cls);
+    load_classids(e, cls_path ? cls_path : osprey_config_str(cfg, "classification-file"));
     return 0;
 }
 

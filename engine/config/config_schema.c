@@ -84,7 +84,9 @@ static const struct cfg_key SCHEMA[] = {
     STR("geoip-database", "", "MaxMind .mmdb: alerts get src_geoip/dest_geoip, geoip: rules work"),
 
     /* rules (rules/): which rule files to load and the tables they refer to. Relative file
-     * names in rule-files are under default-rule-path; the other paths are used as written. */
+     * names in rule-files are under default-rule-path; a relative path written in a config
+     * file is relative to that file's directory, a default or --set one to the working
+     * directory (osprey_config_path; defaults suit a run from the repository root). */
     STR("default-rule-path", "/var/lib/osprey/rules", "directory of the files in rule-files"),
     LIST("rule-files", "[]", "rule files to load (osprey -S FILE replaces the list)"),
     STR("classification-file", "etc/classification.config", "classtypes and their priorities"),

@@ -55,6 +55,17 @@ size_t osprey_config_each(const struct osprey_config *cfg, const char *key,
 const char *osprey_config_origin(const struct osprey_config *cfg, const char *key, char *buf,
                                  size_t len);
 
+/* File names (classification-file, default-rule-path, ...). A relative value written in the
+ * config file is resolved against that file's directory; a default or --set value, an absolute
+ * one, or a file in the working directory is returned as it is (osprey_config_str's string).
+ * Otherwise the joined name is written into buf and returned; NULL if it does not fit. */
+const char *osprey_config_path(const struct osprey_config *cfg, const char *key, char *buf,
+                               size_t len);
+/* The directory of the config file that set a fixed key ("" for a file in the working
+ * directory), written into buf; NULL when the value is a built-in default or from --set. */
+const char *osprey_config_dir(const struct osprey_config *cfg, const char *key, char *buf,
+                              size_t len);
+
 /* Print the effective configuration as YAML (osprey --dump-config). */
 void osprey_config_dump(const struct osprey_config *cfg, FILE *out);
 

@@ -1,4 +1,5 @@
-/* files.c — the list of rule files: -S arguments, or rule-files under default-rule-path. */
+/* files.c — the list of rule files: -S arguments, or rule-files under default-rule-path
+ * (relative names in the config file are relative to that file: osprey_config_path). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,11 +30,17 @@ int rules_file_list(struct rules_file_list *l, const struct osprey_config *cfg,
     size_t count = 0;
     const char *const *names = files;
     const char *dir = NULL;
+    char dirbuf[4096];
     if (nfiles > 0) {
         count = (size_t)nfiles;
     } else if (cfg) {
         names = osprey_config_list(cfg, "rule-files", &count);
-        dir = osprey_config_str(cfg, "default-rule-path");
+        /* default-rule-path, or when it is empty the directory of the file naming them */
+        dir = osprey_config_path(cfg, "default-rule-path", dirbuf, sizeof dirbuf);
+        if (dir == NULL) /* too long to join: the files then fail to open under its name */
+            dir = osprey_config_str(cfg, "default-rule-path");
+        if (dir && !dir[0])
+            dir = osprey_config_dir(cfg, "rule-files", dirbuf, sizeof dirbuf);
     }
     if (count == 0)
         return 0;

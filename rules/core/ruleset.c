@@ -257,14 +257,17 @@ int ruleset_take_rule(struct osprey_ruleset *rs, uint32_t len, bool disabled)
 
 /* --- lifetime ---------------------------------------------------------------------------- */
 
+/* A relative name from the config file is next to that file (osprey_config_path). */
 static const char *cfg_path(const struct osprey_config *cfg, const char *override,
-                            const char *key)
+                            const char *key, char *buf, size_t len)
 {
     if (override)
         return override[0] ? override : NULL;
     if (cfg == NULL)
         return NULL;
-    const char *v = osprey_config_str(cfg, key);
+    const char *v = osprey_config_path(cfg, key, buf, len);
+    if (v == NULL)
+        v = osprey_config_str(cfg, key); /* too long to join: fails to open under its name */
     return v && v[0] ? v : NULL;
 }
 
@@ -275,7 +278,8 @@ static int load_conf(struct osprey_ruleset *rs, const struct osprey_config *cfg,
                      const char *override, const char *key, const char *what,
                      int (*loader)(struct osprey_ruleset *, const char *), bool *check)
 {
-    const char *path = cfg_path(cfg, override, key);
+    char buf[4096];
+    const char *path = cfg_path(cfg, override, key, buf, sizeof buf);
     if (path == NULL)
         return 0;
     if (check)
