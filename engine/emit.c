@@ -98,6 +98,7 @@ struct osprey_emit *osprey_emit_open(const struct osprey_config *cfg, const char
     e->alerted_slot = -1;
     snprintf(e->eve_path, sizeof e->eve_path, "(eve-log disabled)");
     e->stats_interval = osprey_config_seconds(cfg, "stats.interval");
+    e->stats_threads = osprey_config_bool(cfg, "stats.threads");
     e->t_open = e->t_last_stats = osprey_now_s();
     const char *geo = osprey_config_str(cfg, "geoip-database");
     if (geo && geo[0]) {

@@ -30,12 +30,18 @@ static const char *layer_stat(enum mon_layer_kind k)
 
 struct acc {
     struct osprey_stat *st;
-    char (*names)[80];
+    char (*names)[96];
     size_t n, cap;
+    const char *prefix;  /* "" for the totals, "threads.W#01." for one worker's own */
 };
 
-static void put(struct acc *a, const char *name, uint64_t v)
+/* Counters a worker adds: sizes the table (totals plus, with stats.threads, each worker). */
+#define WORKER_COUNTERS (64 + MON_L__COUNT + MON_DE__COUNT)
+
+static void put(struct acc *a, const char *counter, uint64_t v)
 {
+    char name[96];
+    snprintf(name, sizeof name, "%s%s", a->prefix, counter);
     for (size_t i = 0; i < a->n; i++)
         if (!strcmp(a->st[i].name, name)) {
             a->st[i].value += v;
@@ -123,7 +129,8 @@ void osprey_emit_stats(struct osprey_emit *e, const struct osprey_stats_src *src
     if (!e->eve || !e->eve_stats)
         return;
     e->t_last_stats = osprey_now_s();
-    struct acc a = {.cap = 64 + MON_L__COUNT + MON_DE__COUNT};
+    size_t tables = e->stats_threads ? (size_t)n + 1 : 1;
+    struct acc a = {.cap = WORKER_COUNTERS * tables, .prefix = ""};
     a.st = calloc(a.cap, sizeof *a.st);
     a.names = calloc(a.cap, sizeof *a.names);
     if (!a.st || !a.names) {
@@ -131,6 +138,13 @@ void osprey_emit_stats(struct osprey_emit *e, const struct osprey_stats_src *src
     } else {
         for (int i = 0; i < n; i++)
             worker_stats(&a, &src[i]);
+        /* Suricata names its worker threads W#01, W#02 …; the same here, in worker order */
+        char prefix[32];
+        for (int i = 0; e->stats_threads && i < n; i++) {
+            snprintf(prefix, sizeof prefix, "threads.W#%02d.", i + 1);
+            a.prefix = prefix;
+            worker_stats(&a, &src[i]);
+        }
         struct timeval tv;
         gettimeofday(&tv, NULL);
         uint64_t now_us = (uint64_t)tv.tv_sec * 1000000u + (uint64_t)tv.tv_usec;

@@ -110,6 +110,7 @@ DEFAULTS = {
     "unix-command.filename": "/var/run/osprey/osprey-command.socket",
     "stats.enabled": True,
     "stats.interval": 8,
+    "stats.threads": False,
     "outputs.fast.enabled": True,
     "outputs.fast.filename": "fast.log",
     "outputs.fast.append": True,

@@ -120,6 +120,23 @@ def test_stats_record_counts_workers_together(tmp_path):
         assert multi["decoder"][k] == single["decoder"][k]
     assert multi["flow"]["total"] == single["flow"]["total"] == 8
     assert multi["detect"]["alert"] == single["detect"]["alert"] == 8
+    assert "threads" not in multi  # stats.threads: no (the default)
+
+
+def test_stats_threads_gives_each_workers_counters(tmp_path):
+    pk = []
+    for i in range(8):
+        pk += http_conv(src=f"10.0.1.{i + 1}", sport=41000 + i)
+    s = osprey_out(tmp_path, pk, [GET], "--runmode", "workers", "--set", "threading.workers=3",
+                   "--set", "stats.threads=yes").of("stats")[-1]["stats"]
+    threads = s["threads"]
+    assert sorted(threads) == ["W#01", "W#02", "W#03"]
+    # each worker's own counters add up to the totals beside them
+    for sect, key in (("decoder", "pkts"), ("decoder", "bytes"), ("flow", "total"),
+                      ("tcp", "sessions"), ("detect", "alert")):
+        assert sum(t[sect][key] for t in threads.values()) == s[sect][key]
+    assert s["flow"]["total"] == 8 and s["detect"]["alert"] == 8
+    assert sum(1 for t in threads.values() if t["flow"]["total"]) >= 2  # the flows spread
 
 
 def test_types_list_picks_records(tmp_path):

@@ -65,6 +65,7 @@ static const struct cfg_key SCHEMA[] = {
      * one-key maps, read as outputs.<name>.<key> */
     BOOL("stats.enabled", "yes", "write stats records (eve-log type stats)"),
     SECS("stats.interval", "8", "seconds between stats records (one more at exit)"),
+    BOOL("stats.threads", "no", "also each worker's counters, under threads.W#NN"),
     BOOL("outputs.fast.enabled", "yes", "write fast.log (one line per alert)"),
     STR("outputs.fast.filename", "fast.log", "fast.log file name (relative: under the log dir)"),
     BOOL("outputs.fast.append", "yes", "keep what the file holds (no: truncate at start)"),
