@@ -10,6 +10,8 @@ import struct
 import pytest
 from scapy.layers.dns import DNS, DNSQR
 from scapy.layers.inet import IP, UDP
+from scapy.layers.l2 import GRE, Ether
+from scapy.packet import Raw
 
 from test_detect_helpers import CLI, SRV, Conv, detect, rule
 
@@ -269,3 +271,58 @@ def test_ja3_buffers(tmp_path):
              rule(f'ja3.hash; content:"{md5}";', sid=2, proto="tls"),
              rule('ja3.hash; content:"0123456789abcdef";', sid=3, proto="tls")]
     assert sids(tmp_path, c.pkts, rules) == [1, 2]
+
+
+# ---- HTTP inside UDP tunnels (the benchmark's differences with Suricata 7.0.10) -------------
+# In the mixed benchmark capture, the curl flow 172.17.0.2:36518 is GRE-in-UDP (RFC 8086,
+# port 4754) and the flash flow 10.131.17.170:51803 is GTP-U (port 2152). Suricata 7.0.10 has
+# UDP tunnel decoders for Teredo, VXLAN and Geneve only, so it never sees these flows; the
+# decoder switches below give Suricata's view (no alert) as the near miss.
+
+def gre_udp(p):
+    return (Ether() / IP(src="192.168.0.107", dst="192.168.5.1") / UDP(sport=40987, dport=4754)
+            / GRE() / p)
+
+
+def gtpu(p):
+    inner = bytes(p)
+    hdr = struct.pack("!BBHI", 0x30, 0xFF, len(inner), 0x1234)  # GTPv1 G-PDU, TEID 0x1234
+    return (Ether() / IP(src="198.51.100.1", dst="198.51.100.2") / UDP(sport=5906, dport=2152)
+            / Raw(hdr + inner))
+
+
+CURL = rule('flow:established,to_server; content:"curl/"; nocase; http_user_agent; depth:5;',
+            proto="http")
+
+
+def test_http_user_agent_inside_gre_in_udp(tmp_path):
+    req = b"GET / HTTP/1.1\r\nHost: zeek.org\r\nUser-Agent: curl/7.87.0\r\nAccept: */*\r\n\r\n"
+    pkts = http(req=req, resp=b"HTTP/1.1 301 Moved\r\nContent-Length: 0\r\n\r\n")
+    wrapped = [gre_udp(p) for p in pkts]
+    assert sids(tmp_path, wrapped, [CURL]) == [1]
+    r = detect(tmp_path, wrapped, [CURL], "--set", "decoder.gre-udp.enabled=no", name="off")
+    assert r.sids == []
+
+
+FLASH = rule('flow:established,to_server; content:"x-flash-version|3a 20|"; http_header; '
+             'content:!"32,0,0,171|0d 0a|"; distance:0; within:12; http_header; '
+             'threshold: type limit, count 1, seconds 60, track by_src;', proto="http")
+
+
+def flash_req(version, src, sport):
+    req = (b"GET /ad.swf HTTP/1.1\r\nHost: cdn.example\r\nx-flash-version: " + version
+           + b"\r\nAccept: */*\r\n\r\n")
+    c = Conv(src=src, sport=sport, wrap=gtpu).handshake().send(True, req)
+    return c.send(False, b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n").close().pkts
+
+
+def test_header_negated_within_and_threshold_by_inner_source_inside_gtpu(tmp_path):
+    pkts = (flash_req(b"11,1,102,63", CLI, 51803)      # outdated: alerts
+            + flash_req(b"11,1,102,63", CLI, 51804)    # same inner source: the limit holds it
+            + flash_req(b"32,0,0,171", "10.0.0.3", 51805)  # current version: near miss
+            + flash_req(b"10,3,181,14", "10.0.0.4", 51806))  # another inner source: alerts
+    r = detect(tmp_path, pkts, [FLASH])
+    assert [(a["src_ip"], a["src_port"]) for a in r.alerts] == [(CLI, 51803),
+                                                                ("10.0.0.4", 51806)]
+    r = detect(tmp_path, pkts, [FLASH], "--set", "decoder.gtpu.enabled=no", name="off")
+    assert r.sids == []

@@ -217,3 +217,48 @@ def test_byte_test_and_byte_jump(tmp_path, body, hit):
 def test_relative_retries_stop_when_the_rest_cannot_match(tmp_path, payload, body, hit):
     r = detect(tmp_path, [udp(payload)], rule(body, proto="udp"))
     assert r.sids == ([1] if hit else [])
+
+
+# ET's "Packed Executable Download" (sid 2014819) shape: raw stream contents, to_client.
+PACKED = rule('flow:established,to_client; content:"|0d 0a 0d 0a|MZ"; isdataat:100,relative; '
+              'content:"This program "; distance:0; content:"PE|00 00|"; distance:0; '
+              'content:!"data"; within:400; content:!"text"; within:400; '
+              'content:!"rsrc"; within:400;', proto="http")
+
+
+def packed_response(later_pe, after_later=b""):
+    """An MZ image whose first "PE\\0\\0" has section names (".text", ".data") within 400
+    bytes, and optionally a second "PE\\0\\0" about 5.3 KB later, i.e. several segments on
+    (what follows it, after_later, stays in the same 1400-byte segment)."""
+    body = bytearray(b"\xcc" * 8000)
+    body[0:2] = b"MZ"
+    body[78:117] = b"This program cannot be run in DOS mode."
+    body[200:204] = b"PE\x00\x00"
+    body[450:471] = b".text\x00\x00\x00....data\x00\x00\x00"
+    if later_pe:
+        body[5300:5304] = b"PE\x00\x00"
+        body[5350:5350 + len(after_later)] = after_later
+    hdr = b"HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\nContent-Length: %d\r\n\r\n"
+    return (hdr % len(body)) + bytes(body)
+
+
+@pytest.mark.parametrize("later_pe,after_later,hit", [
+    (True, b"", True),          # the negated contents fail after the first PE, pass after the 2nd
+    (False, b"", False),        # near miss: only the first PE, followed by section names
+    (True, b".rsrc", False),    # near miss: the later PE has a section name within 400 too
+    (True, b".data", False),
+    (True, b".text", False),
+])
+def test_negated_contents_backtrack_to_a_pe_header_segments_later(tmp_path, later_pe,
+                                                                  after_later, hit):
+    """The 2014819 difference on the benchmark capture (65.54.95.206:80 → 192.168.72.14:3254):
+    Osprey backtracks over the reassembled stream. Suricata 7.0.10 inspects the raw stream in
+    ACK-driven chunks and alerts only when "MZ" and the later PE fall into one chunk: it gives
+    no alert on this traffic (every segment ACKed), and alerts on a similar download when
+    the client ACKs every 8 segments. Osprey's result does not depend on the ACKs."""
+    c = Conv(sport=3254).handshake().send(True, b"GET /kb.exe HTTP/1.1\r\nHost: a\r\n\r\n")
+    data = packed_response(later_pe, after_later)
+    for i in range(0, len(data), 1400):
+        c.send(False, data[i:i + 1400])
+    r = detect(tmp_path, c.close().pkts, [PACKED])
+    assert r.sids == ([1] if hit else [])
