@@ -83,6 +83,13 @@ int osprey_daemon_config(const struct osprey_options *opts, const struct osprey_
             v = ".";
         if (!v || !*v || v[0] == '/')
             continue;
+        /* A built-in default that names nothing here stays as it is: an override would turn
+         * the warning a missing default gets into an error (the user set nothing). */
+        char origin[64] = "";
+        struct stat st;
+        osprey_config_origin(cfg, PATH_KEYS[k], origin, sizeof origin);
+        if (!strcmp(origin, "default") && stat(v, &st) != 0)
+            continue;
         size_t len = strlen(PATH_KEYS[k]) + strlen(cwd) + strlen(v) + 3;
         if (!(made[nmade] = malloc(len)))
             break;

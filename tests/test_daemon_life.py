@@ -2,6 +2,7 @@
 file, a second instance with the same pid file refuses, SIGTERM drains the packets in hand,
 ends every flow, removes the pid file and exits 0; SIGHUP reopens the log files; a stale pid
 file is replaced."""
+import json
 import os
 import re
 import signal
@@ -136,6 +137,23 @@ def test_stale_pid_file_is_replaced_and_removed(tmp_path):
     assert f"pid file {pidfile} named process {dead.pid}, which is gone: replacing it" in p.stderr
     assert "osprey: 3 packets" in p.stdout
     assert not pidfile.exists()
+
+
+def test_daemon_started_where_the_default_tables_are_missing(tmp_path):
+    """-D from a directory without etc/: the built-in table paths name nothing there, which is
+    a warning (as without -D), not an error that stops the rules loading."""
+    from test_reload_helpers import pcap_header, pcap_records
+    pcap = tmp_path / "t.pcap"
+    pcap.write_bytes(pcap_header() + pcap_records(udp_frames(3, [A])))
+    (tmp_path / "r.rules").write_text(rule(1, "AAAA") + "\n")
+    pidfile = tmp_path / "osprey.pid"
+    p = run([binary("osprey"), "-D", "--pidfile", str(pidfile), "-r", "t.pcap", "-S", "r.rules",
+             "-l", "."], cwd=tmp_path)
+    assert "warning: etc/classification.config: cannot open" in p.stderr
+    assert "could not be loaded" not in p.stderr
+    wait_for(lambda: not pidfile.exists(), 60, "the daemon to finish the capture")
+    recs = [json.loads(l) for l in (tmp_path / "eve.json").read_text().splitlines()]
+    assert [r["alert"]["signature_id"] for r in recs if r["event_type"] == "alert"] == [1, 1, 1]
 
 
 def test_daemon_needs_a_packet_mode(tmp_path):
