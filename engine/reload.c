@@ -23,6 +23,17 @@
 #include "reload.h"
 #include "signals.h"
 
+/* Where a worker stands during a switch. A stuck worker does not retry at every packet (each
+ * attempt would throw its flows' detection state away again): it keeps the old rules until
+ * the next reload request retries it, or the switch is abandoned. */
+enum wstate {
+    W_OLD,   /* on the running generation, not tried yet */
+    W_NEXT,  /* moved to r->next */
+    W_STUCK, /* the attach failed: back on the running generation */
+    W_LIMBO, /* the attach failed and so did the way back: its context is on next's engine
+                without rules, so next cannot be freed under it */
+};
+
 struct rl_gen {
     struct mon_engine *eng;
     struct osprey_parsers *parsers;
@@ -42,6 +53,10 @@ struct osprey_reload {
     struct rl_gen next;         /* published, while workers move to it */
     bool switching;
     int moved;                  /* workers on `next` */
+    int stuck;                  /* workers that could not attach `next` (out of memory) */
+    bool stuck_reported;        /* the switch ended with stuck workers: logged and counted */
+    unsigned char *wstate;      /* per worker (by id): enum wstate */
+    int inject_fails;           /* test hook: attaches of reloaded rules still to fail */
     unsigned gen;
     struct osprey_reload_stats st;
 };
@@ -113,25 +128,61 @@ static bool attach(struct osprey_worker *w, const struct rl_gen *g)
 /* Move one worker to r->next (r->mu held; the worker is not inside mon_process). Its flows
  * stay; their detection state goes (drop_detect), their parser state through the old
  * engine's slot destructors, inside mon_ctx_rebind. */
-static bool move_worker(struct osprey_reload *r, struct osprey_worker *w)
+static enum wstate move_worker(struct osprey_reload *r, struct osprey_worker *w)
 {
     struct osprey_pipeline *pl = r->pl;
-    if (mon_ctx_rebind(w->ctx, r->next.eng, drop_detect, w->dw) != MON_OK) {
-        osprey_log(OSPREY_LOG_ERROR, "reload: worker %d keeps the old rules for now: %s", w->id,
+    /* a worker left in limbo is on next's engine already: only the rules are missing */
+    if (r->wstate[w->id] != W_LIMBO &&
+        mon_ctx_rebind(w->ctx, r->next.eng, drop_detect, w->dw) != MON_OK) {
+        osprey_log(OSPREY_LOG_ERROR, "reload: worker %d keeps the old rules: %s", w->id,
                    mon_errmsg(w->ctx));
-        return false;
+        return W_STUCK;
     }
-    if (attach(w, &r->next))
-        return true;
+    bool injected = r->inject_fails > 0; /* test hook: as if out of memory */
+    if (injected)
+        r->inject_fails--;
+    if (!injected && attach(w, &r->next))
+        return W_NEXT;
     /* no memory for the new rules: back onto the old engine and rules, still alive */
     struct rl_gen cur = {pl->eng, pl->parsers, pl->rs, pl->det};
-    if (mon_ctx_rebind(w->ctx, cur.eng, NULL, NULL) == MON_OK && attach(w, &cur))
+    if (mon_ctx_rebind(w->ctx, cur.eng, NULL, NULL) == MON_OK && attach(w, &cur)) {
         osprey_log(OSPREY_LOG_ERROR, "reload: worker %d: no memory for the new rules; it keeps "
-                   "the old ones", w->id);
-    else
-        osprey_log(OSPREY_LOG_ERROR, "reload: worker %d: out of memory, it runs without rules "
-                   "until the next reload", w->id);
-    return false;
+                   "the old ones until the next reload request", w->id);
+        return W_STUCK;
+    }
+    osprey_log(OSPREY_LOG_ERROR, "reload: worker %d: out of memory, it runs without rules "
+               "until the next reload request", w->id);
+    return W_LIMBO;
+}
+
+/* No worker could take `next` and none is left on its engine: free it (r->mu held). */
+static void abandon_switch(struct osprey_reload *r)
+{
+    gen_free(&r->next);
+    r->switching = false;
+    r->stuck = 0;
+    memset(r->wstate, W_OLD, (size_t)r->pl->nworkers);
+    r->st.failures++;
+    osprey_log(OSPREY_LOG_ERROR, "reload failed: no worker could attach the new rules (out of "
+               "memory); the running rules stay and the new ones are freed");
+}
+
+/* Every worker has tried `next`; some are stuck (r->mu held). Both generations stay alive:
+ * the workers that moved run `next`, the stuck ones the running rules. */
+static void report_stuck(struct osprey_reload *r)
+{
+    int limbo = 0;
+    for (int i = 0; i < r->pl->nworkers; i++)
+        limbo += r->wstate[i] == W_LIMBO;
+    if (r->moved == 0 && limbo == 0) {
+        abandon_switch(r);
+        return;
+    }
+    r->stuck_reported = true;
+    r->st.failures++;
+    osprey_log(OSPREY_LOG_ERROR, "reload: %d of %d workers could not attach the new rules (out "
+               "of memory) and keep the old ones; both rule sets stay in memory until the next "
+               "reload request moves them", r->stuck, r->pl->nworkers);
 }
 
 /* Every worker runs `next`: retire the old generation (r->mu held). */
@@ -145,6 +196,9 @@ static void finish_switch(struct osprey_reload *r)
     pl->det = r->next.det;
     r->next = (struct rl_gen){0};
     r->switching = false;
+    r->stuck = 0;
+    r->stuck_reported = false;
+    memset(r->wstate, W_OLD, (size_t)pl->nworkers);
     gen_free(&old);
     malloc_trim(0); /* hand the old rules' pages back, so the figure below means something */
     r->st.rss_after_kb = osprey_rss_kb();
@@ -203,11 +257,29 @@ static int do_reload(struct osprey_reload *r, char *msg, size_t len)
     struct osprey_pipeline *pl = r->pl;
     pthread_mutex_lock(&r->mu); /* workers count themselves in r->moved as they switch */
     bool busy = r->switching;
-    int moved = r->moved;
+    int moved = r->moved, stuck = r->stuck;
+    if (busy && stuck > 0 && moved + stuck == pl->nworkers) {
+        /* the last switch ended with stuck workers: give them one more try (each at its next
+         * packet) rather than a third rule set in memory */
+        for (int i = 0; i < pl->nworkers; i++)
+            if (r->wstate[i] != W_NEXT)
+                r->wstate[i] = r->wstate[i] == W_LIMBO ? W_LIMBO : W_OLD;
+        r->stuck = 0;
+        r->stuck_reported = false;
+        r->gen++;
+        atomic_store_explicit(&pl->rules_gen, r->gen, memory_order_release);
+        pthread_mutex_unlock(&r->mu);
+        snprintf(msg, len, "the rules were not compiled again: %d of %d workers still run the "
+                 "rules from before the last reload (out of memory); they try again to attach "
+                 "its rules at their next packet (reload once more for later edits)", stuck,
+                 pl->nworkers);
+        osprey_log(OSPREY_LOG_ERROR, "reload: %s", msg);
+        return -1;
+    }
     pthread_mutex_unlock(&r->mu);
     if (busy) {
         snprintf(msg, len, "the previous reload is still waiting for %d of %d workers to "
-                 "switch (a worker switches at its next packet)", pl->nworkers - moved,
+                 "switch (a worker switches at its next packet)", pl->nworkers - moved - stuck,
                  pl->nworkers);
         osprey_log(OSPREY_LOG_ERROR, "reload refused: %s", msg);
         return -1;
@@ -294,6 +366,9 @@ static int do_reload(struct osprey_reload *r, char *msg, size_t len)
     r->next = g;
     r->switching = true;
     r->moved = 0;
+    r->stuck = 0;
+    r->stuck_reported = false;
+    memset(r->wstate, W_OLD, (size_t)pl->nworkers);
     r->gen++;
     r->st = (struct osprey_reload_stats){r->st.reloads + 1, r->st.failures, r->gen, ms, before,
                                          during, 0, 0};
@@ -311,6 +386,9 @@ static void *reload_main(void *arg)
     while (!r->stop) {
         if (r->switching && r->moved == r->pl->nworkers)
             finish_switch(r);
+        else if (r->switching && r->stuck > 0 && !r->stuck_reported &&
+                 r->moved + r->stuck == r->pl->nworkers)
+            report_stuck(r);
         bool sig = osprey_signal_take(OSPREY_SIG_RELOAD);
         if (sig || r->req_seq != r->done_seq) {
             unsigned asked = r->req_seq;
@@ -346,11 +424,21 @@ int osprey_reload_start(struct osprey_pipeline *pl)
         return -1;
     }
     r->pl = pl;
+    if (!(r->wstate = calloc((size_t)pl->nworkers + 1, 1))) {
+        osprey_log(OSPREY_LOG_ERROR, "out of memory");
+        free(r);
+        return -1;
+    }
+    /* test-only fault injection: the first N attaches of reloaded rules fail as if out of
+     * memory (tests/test_reload_stuck.py); unset in any real run */
+    const char *inj = getenv("OSPREY_TEST_RELOAD_ATTACH_FAILS");
+    r->inject_fails = inj ? atoi(inj) : 0;
     pthread_mutex_init(&r->mu, NULL);
     pthread_cond_init(&r->cv, NULL);
     int err = pthread_create(&r->thread, NULL, reload_main, r);
     if (err) {
         osprey_log(OSPREY_LOG_ERROR, "cannot start the reload thread: %s", strerror(err));
+        free(r->wstate);
         free(r);
         return -1;
     }
@@ -369,18 +457,30 @@ void osprey_reload_stop(struct osprey_pipeline *pl)
     pthread_mutex_unlock(&r->mu);
     pthread_join(r->thread, NULL);
     if (r->switching) {
-        /* workers that saw no packet since the reload: they have stopped, move them here */
-        for (int i = 0; i < pl->nworkers; i++)
-            if (pl->w[i].rules_gen != r->gen && move_worker(r, &pl->w[i])) {
+        /* workers that saw no packet since the reload, or were stuck: they have stopped,
+         * move them here (one last try) */
+        r->stuck = 0;
+        for (int i = 0; i < pl->nworkers; i++) {
+            if (r->wstate[i] == W_NEXT)
+                continue;
+            enum wstate ws = move_worker(r, &pl->w[i]);
+            r->wstate[i] = (unsigned char)ws;
+            if (ws == W_NEXT) {
                 pl->w[i].rules_gen = r->gen;
                 r->moved++;
+            } else {
+                r->stuck++;
             }
+        }
         if (r->moved == pl->nworkers)
             finish_switch(r);
         else
+            report_stuck(r); /* abandons (frees) the new rules when no worker is on them */
+        if (r->switching)
             osprey_log(OSPREY_LOG_ERROR, "reload: %d workers could not switch; the reloaded "
                        "rules are left unfreed", pl->nworkers - r->moved);
     }
+    free(r->wstate);
     pthread_mutex_destroy(&r->mu);
     pthread_cond_destroy(&r->cv);
     free(r);
@@ -407,12 +507,18 @@ void osprey_reload_switch(struct osprey_worker *w)
     if (!r)
         return;
     pthread_mutex_lock(&r->mu);
-    if (!r->switching || gen != r->gen || w->rules_gen == gen) {
-        w->rules_gen = gen; /* nothing left to move to */
+    if (!r->switching || gen != r->gen || w->rules_gen == gen || r->wstate[w->id] == W_NEXT) {
+        w->rules_gen = gen; /* nothing left to move to (or a retry round it is not part of) */
     } else {
         double t0 = osprey_now_s();
-        if (!move_worker(r, w))
+        w->rules_gen = gen; /* tried: a failure is not retried at every packet */
+        enum wstate ws = move_worker(r, w);
+        r->wstate[w->id] = (unsigned char)ws;
+        if (ws != W_NEXT) {
+            if (++r->stuck + r->moved == w->pl->nworkers)
+                pthread_cond_broadcast(&r->cv); /* the reload thread reports it */
             goto out;
+        }
         double ms = (osprey_now_s() - t0) * 1e3;
         if (ms > r->st.switch_ms_max)
             r->st.switch_ms_max = ms;

@@ -8,6 +8,12 @@
  * — its flows, TCP state and streams are kept — and attaches the new detection. When every
  * worker has moved, the old engine and rules are freed. Resident memory is logged before,
  * while both rule sets live, and after.
+ *
+ * A worker that cannot attach the new rules (out of memory) tries once per reload request and
+ * stays on the old rules, logged once. When every worker has tried: none moved → the new
+ * generation is freed (reload failed); some moved → both live, and the next request retries
+ * the stuck workers instead of compiling a third set. Test hook: the environment variable
+ * OSPREY_TEST_RELOAD_ATTACH_FAILS=N makes the first N attaches of reloaded rules fail.
  */
 #ifndef OSPREY_RELOAD_H
 #define OSPREY_RELOAD_H

@@ -182,6 +182,7 @@ static int open_sources(struct osprey_live_set *set, const struct osprey_config 
 {
     int nw = set->pl.nworkers;
     uint64_t bs = osprey_config_size(cfg, "af-packet.block-size");
+    uint64_t pcap_bs = osprey_config_size(cfg, "pcap.buffer-size");
     /* stopping: a V3 block is handed over at the latest after block-timeout */
     uint64_t block_timeout_us = (uint64_t)osprey_config_int(cfg, "af-packet.block-timeout") * 1000u;
     set->drain_min_us = (set->use_pcap ? 0 : 2 * block_timeout_us) + 20000u;
@@ -198,6 +199,8 @@ static int open_sources(struct osprey_live_set *set, const struct osprey_config 
             .block_size = bs > UINT32_MAX ? 0 : (uint32_t)bs,
             .block_count = (uint32_t)osprey_config_int(cfg, "af-packet.blocks"),
             .block_timeout_ms = (uint32_t)osprey_config_int(cfg, "af-packet.block-timeout"),
+            .buffer_size = pcap_bs > INT32_MAX ? UINT32_MAX : (uint32_t)pcap_bs, /* refused */
+            .snaplen = (uint32_t)osprey_config_int(cfg, "pcap.snaplen"),
         };
         for (int i = 0; i < nw; i++) {
             struct osprey_live_worker *lw = &set->lw[i];

@@ -87,6 +87,8 @@ DEFAULTS = {
     "af-packet.block-size": 1024 * 1024,
     "af-packet.blocks": 16,
     "af-packet.block-timeout": 10,
+    "pcap.buffer-size": 32 * 1024 * 1024,
+    "pcap.snaplen": 65535,
     "live-capture": "af-packet",
     "inline.fail-mode": "closed",
     "inline.max-delay": 0,

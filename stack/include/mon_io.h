@@ -32,6 +32,7 @@ struct mon_live_cfg {
     uint32_t block_count;      /* blocks in the ring; 0 = 16 */
     uint32_t block_timeout_ms; /* a partly filled block is handed over after this; 0 = 10 */
     uint32_t buffer_size;      /* libpcap: kernel buffer bytes; 0 = libpcap's default */
+    uint32_t snaplen;          /* libpcap: bytes kept of each frame; 0 = 65535 */
 };
 
 /* Kernel counters of a live source, accumulated since it opened. */

@@ -6,23 +6,26 @@
  */
 #include <pcap/pcap.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "mon_io.h"
 
-#define ARENA_SIZE (2u << 20)
+#define ARENA_MIN (2u << 20)
+#define SNAPLEN_DEFAULT 65535u
+#define SNAPLEN_MAX 262144u /* libpcap's own ceiling */
 
 struct pcap_live_source {
     struct mon_source base; /* must be first */
     pcap_t *pc;
     int fd, linktype;
     uint8_t *arena;
-    size_t used;
+    size_t used, arena_size; /* a whole batch of snaplen frames fits */
     struct mon_packet *out; /* the batch being filled by on_frame */
     int n, max;
-    uint64_t truncated;     /* frames cut to fit the arena (only past 2 MiB) */
+    uint64_t truncated;     /* frames cut to fit the arena (never, as it is sized) */
     struct mon_live_stats st;
 };
 
@@ -30,8 +33,8 @@ static void on_frame(u_char *user, const struct pcap_pkthdr *h, const u_char *da
 {
     struct pcap_live_source *s = (struct pcap_live_source *)user;
     uint32_t len = h->caplen;
-    if (s->used + len > ARENA_SIZE) { /* dispatch count keeps this to one frame of 64 KiB */
-        len = (uint32_t)(ARENA_SIZE - s->used);
+    if (s->used + len > s->arena_size) { /* only if libpcap handed more than snaplen */
+        len = (uint32_t)(s->arena_size - s->used);
         s->truncated++;
     }
     memcpy(s->arena + s->used, data, len);
@@ -58,7 +61,7 @@ static int pl_read(struct mon_source *src, struct mon_packet *pkts, int max)
         return 0; /* pcap_dispatch would read a whole buffer's worth into pkts */
     if (max > MON_IO_BATCH) /* what the arena is sized for */
         max = MON_IO_BATCH;
-    /* at most 32 frames of at most 64 KiB each: they fit the 2 MiB arena */
+    /* at most MON_IO_BATCH frames of at most snaplen bytes each: they fit the arena */
     int rc = pcap_dispatch(s->pc, max, on_frame, (u_char *)s);
     if (rc == PCAP_ERROR) {
         snprintf(src->err, sizeof src->err, "%s", pcap_geterr(s->pc));
@@ -125,8 +128,17 @@ struct mon_source *mon_source_open_pcap_live(const struct mon_live_cfg *cfg, cha
                                              size_t errlen)
 {
     char perr[PCAP_ERRBUF_SIZE] = "";
+    uint32_t snaplen = cfg->snaplen ? cfg->snaplen : SNAPLEN_DEFAULT;
+    if (snaplen < 64 || snaplen > SNAPLEN_MAX || cfg->buffer_size > INT32_MAX) {
+        snprintf(err, errlen, "%s: snaplen %u (64..%u) or buffer size %u (at most 2 GiB) out of "
+                 "range", cfg->iface, snaplen, SNAPLEN_MAX, cfg->buffer_size);
+        return NULL;
+    }
+    size_t arena = (size_t)MON_IO_BATCH * ((snaplen + 15u) & ~15u);
     struct pcap_live_source *s = calloc(1, sizeof *s);
-    if (!s || !(s->arena = malloc(ARENA_SIZE))) {
+    if (s)
+        s->arena_size = arena > ARENA_MIN ? arena : ARENA_MIN;
+    if (!s || !(s->arena = malloc(s->arena_size))) {
         free(s);
         snprintf(err, errlen, "%s: out of memory", cfg->iface);
         return NULL;
@@ -137,11 +149,16 @@ struct mon_source *mon_source_open_pcap_live(const struct mon_live_cfg *cfg, cha
         pl_close(&s->base);
         return NULL;
     }
-    pcap_set_snaplen(s->pc, 65535);
-    pcap_set_promisc(s->pc, cfg->promisc);
-    pcap_set_immediate_mode(s->pc, 1);
-    if (cfg->buffer_size)
-        pcap_set_buffer_size(s->pc, (int)cfg->buffer_size);
+    /* the kernel buffer must hold a burst: libpcap's 2 MiB default is ~32 frames on a
+     * 64 KiB-MTU link (loopback) in immediate mode, so bursts would drop */
+    if (pcap_set_snaplen(s->pc, (int)snaplen) != 0 || pcap_set_promisc(s->pc, cfg->promisc) != 0 ||
+        pcap_set_immediate_mode(s->pc, 1) != 0 ||
+        (cfg->buffer_size && pcap_set_buffer_size(s->pc, (int)cfg->buffer_size) != 0)) {
+        snprintf(err, errlen, "%s: cannot set the capture options: %s", cfg->iface,
+                 pcap_geterr(s->pc));
+        pl_close(&s->base);
+        return NULL;
+    }
     int rc = pcap_activate(s->pc);
     if (rc < 0) {
         snprintf(err, errlen, "%s: %s", cfg->iface,

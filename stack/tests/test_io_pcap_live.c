@@ -96,6 +96,52 @@ static void test_batch_bounds(void)
     mon_source_close(s);
 }
 
+/* snaplen cuts each frame (caplen) and keeps its length on the wire; sizes out of range are
+ * refused with the interface named, before anything is opened. */
+static void test_snaplen_and_bad_sizes(void)
+{
+    char err[256] = "";
+    struct mon_live_cfg c = {.iface = "lo", .buffer_size = 4u << 20, .snaplen = 64};
+    struct mon_source *s = mon_source_open_pcap_live(&c, err, sizeof err);
+    CHECK(s != NULL);
+    if (!s) {
+        fprintf(stderr, "%s\n", err);
+        return;
+    }
+    uint8_t f[200];
+    memset(f, 0, sizeof f);
+    frame(f, 7);
+    f[199] = 0x5a;
+    CHECK(mon_source_send(s, f, sizeof f) == 0);
+    static struct mon_packet pk[MON_IO_BATCH];
+    struct pollfd pfd = {.fd = mon_source_fd(s), .events = POLLIN};
+    int found = 0;
+    for (int idle = 0; !found && idle < 50;) {
+        int k = mon_source_read(s, pk, MON_IO_BATCH);
+        if (k <= 0) {
+            poll(&pfd, 1, 10);
+            idle++;
+        }
+        for (int i = 0; i < k; i++)
+            if (memcmp(pk[i].frame, "\x02\0\0\0\0\x02", 6) == 0) {
+                CHECK_EQ_U(pk[i].caplen, 64);
+                CHECK_EQ_U(pk[i].wirelen, 200);
+                found = 1;
+            }
+    }
+    CHECK(found);
+    mon_source_close(s);
+
+    struct mon_live_cfg bad[] = {{.iface = "lo", .snaplen = 63},
+                                 {.iface = "lo", .snaplen = 262145},
+                                 {.iface = "lo", .buffer_size = 1u << 31}};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        err[0] = 0;
+        CHECK(mon_source_open_pcap_live(&bad[i], err, sizeof err) == NULL);
+        CHECK(strncmp(err, "lo: snaplen ", 12) == 0);
+    }
+}
+
 int main(void)
 {
     if (unshare(CLONE_NEWNET) != 0 || lo_up() != 0) {
@@ -103,5 +149,6 @@ int main(void)
         return 1;
     }
     test_batch_bounds();
+    test_snaplen_and_bad_sizes();
     return unit_report("test_io_pcap_live");
 }
