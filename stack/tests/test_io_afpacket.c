@@ -15,24 +15,10 @@
 #include <unistd.h>
 
 #include "mon_io.h"
+#include "netns_lo.h"
 #include "unit.h"
 
 #define DLT_EN10MB_ 1
-
-static int lo_up(void)
-{
-    int fd = socket(AF_INET, SOCK_DGRAM, 0);
-    struct ifreq ifr;
-    memset(&ifr, 0, sizeof ifr);
-    strcpy(ifr.ifr_name, "lo");
-    int rc = fd >= 0 && ioctl(fd, SIOCGIFFLAGS, &ifr) == 0 ? 0 : -1;
-    ifr.ifr_flags |= IFF_UP;
-    if (rc == 0)
-        rc = ioctl(fd, SIOCSIFFLAGS, &ifr);
-    if (fd >= 0)
-        close(fd);
-    return rc;
-}
 
 /* An Ethernet/IPv4/UDP frame from a:sp to b:dp (optionally 802.1Q-tagged), tag byte in the
  * payload so frames can be told apart. */
@@ -300,10 +286,8 @@ static void test_read_more_than_a_batch(bool per_frame)
 
 int main(void)
 {
-    if (unshare(CLONE_NEWNET) != 0 || lo_up() != 0) {
-        fprintf(stderr, "test_io_afpacket: needs root (a private network namespace)\n");
+    if (enter_private_netns("test_io_afpacket") != 0)
         return 1;
-    }
     test_errors();
     test_round_trip(false);
     test_round_trip(true);

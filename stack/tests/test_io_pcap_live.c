@@ -13,22 +13,8 @@
 #include <unistd.h>
 
 #include "mon_io.h"
+#include "netns_lo.h"
 #include "unit.h"
-
-static int lo_up(void)
-{
-    int fd = socket(AF_INET, SOCK_DGRAM, 0);
-    struct ifreq ifr;
-    memset(&ifr, 0, sizeof ifr);
-    strcpy(ifr.ifr_name, "lo");
-    int rc = fd >= 0 && ioctl(fd, SIOCGIFFLAGS, &ifr) == 0 ? 0 : -1;
-    ifr.ifr_flags |= IFF_UP;
-    if (rc == 0)
-        rc = ioctl(fd, SIOCSIFFLAGS, &ifr);
-    if (fd >= 0)
-        close(fd);
-    return rc;
-}
 
 /* A 60-byte Ethernet frame of an unused EtherType, numbered by its last byte. */
 static uint32_t frame(uint8_t *f, uint8_t tag)
@@ -144,10 +130,8 @@ static void test_snaplen_and_bad_sizes(void)
 
 int main(void)
 {
-    if (unshare(CLONE_NEWNET) != 0 || lo_up() != 0) {
-        fprintf(stderr, "test_io_pcap_live: needs root (a private network namespace)\n");
+    if (enter_private_netns("test_io_pcap_live") != 0)
         return 1;
-    }
     test_batch_bounds();
     test_snaplen_and_bad_sizes();
     return unit_report("test_io_pcap_live");
