@@ -8,18 +8,8 @@
 #include <string.h>
 
 #include "osprey_config.h"
+#include "unit.h"
 
-static int failed, passed;
-
-#define CHECK(cond)                                                                \
-    do {                                                                           \
-        if (cond) {                                                                \
-            passed++;                                                              \
-        } else {                                                                   \
-            failed++;                                                              \
-            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-        }                                                                          \
-    } while (0)
 
 struct seen {
     char names[64][32];
@@ -130,6 +120,5 @@ int main(int argc, char **argv)
     test_failure_returns_nothing();
     if (argc > 1)
         test_file(argv[1]);
-    printf("%d passed, %d failed\n", passed, failed);
-    return failed != 0;
+    return unit_report("test_config_api");
 }

@@ -8,18 +8,8 @@
 #include <unistd.h>
 
 #include "osprey_config.h"
+#include "unit.h"
 
-static int failed, passed;
-
-#define CHECK(cond)                                                                \
-    do {                                                                           \
-        if (cond) {                                                                \
-            passed++;                                                              \
-        } else {                                                                   \
-            failed++;                                                              \
-            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-        }                                                                          \
-    } while (0)
 
 #define STREQ(a, b) ((a) != NULL && strcmp((a), (b)) == 0)
 
@@ -144,6 +134,5 @@ int main(int argc, char **argv)
         unlink(path);
     }
     rmdir(dir);
-    printf("%d passed, %d failed\n", passed, failed);
-    return failed != 0;
+    return unit_report("test_config_path");
 }

@@ -246,12 +246,7 @@ static int compile_rule(struct compiler *c, const struct osprey_rule *r)
     if (rc < 0 || pl.why) {
         if (rc == 0)
             not_compiled(c, r, &pl);
-        free(pl.units);
-        free(pl.items);
-        free(pl.bits);
-        free(pl.conds);
-        free(pl.xbits);
-        free(pl.ints);
+        plan_free(&pl);
         return rc;
     }
     mon_event_t base = d->base_ev[pl.base];
@@ -451,12 +446,7 @@ out:
         fprintf(c->diag, "osprey: compiling sid %u: %s\n", r->sid,
                 lb.oom ? "out of memory" : "cannot define its events");
     free(lb.p);
-    free(pl.units);
-    free(pl.items);
-    free(pl.bits);
-    free(pl.conds);
-    free(pl.xbits);
-    free(pl.ints);
+    plan_free(&pl);
     return rc;
 }
 

@@ -600,3 +600,12 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, struct plan 
     return 0;
 }
 
+void plan_free(struct plan *pl)
+{
+    free(pl->units);
+    free(pl->items);
+    free(pl->bits);
+    free(pl->conds);
+    free(pl->xbits);
+    free(pl->ints);
+}

@@ -38,5 +38,7 @@ struct plan {
 /* Split a rule into units; decide base and fast pattern. plan->units/items/bits/conds
  * are malloc'd. Returns -1 on allocation failure; a rule that cannot be compiled has pl->why. */
 int make_plan(struct osprey_detect *d, const struct osprey_rule *r, struct plan *pl);
+/* Release what make_plan allocated (whatever it returned). */
+void plan_free(struct plan *pl);
 
 #endif
