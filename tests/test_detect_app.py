@@ -90,6 +90,25 @@ def test_response_buffers(tmp_path, body, hit):
     assert r == ([8] if hit else [])
 
 
+@pytest.mark.parametrize("body,flow,expect", [
+    # a rule that names no direction inspects a two-sided buffer on both sides, as Suricata
+    # registers file_data, http.header, http.cookie … in both directions
+    ('file_data; content:"go away";', "", [5]),                  # the response body
+    ('file_data; content:"go away";', "flow:to_server;", []),
+    ('file_data; content:"cmd=id";', "", [5]),                   # the request body
+    ('file_data; content:"cmd=id";', "flow:to_client;", []),
+    ('http.header; content:"Content-Type|3a| text/html";', "", [5]),
+    ('http.header; content:"Content-Type|3a| text/html";', "flow:to_server;", []),
+    ('http.cookie; content:"id=42";', "", [5]),
+    ('http.uri; content:"/upload"; file_data; content:"go away";', "", [5]),
+    ('http.uri; content:"/upload";', "", [5]),                   # one side only: one alert
+    ('http.header; content:"Host|3a| x";', "", [5]),
+])
+def test_two_sided_buffers_without_direction(tmp_path, body, flow, expect):
+    req = b"POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 11\r\n\r\ncmd=id;ls -"
+    assert sids(tmp_path, http(req=req), [rule(f"{flow} {body}", sid=5, proto="http")]) == expect
+
+
 def test_request_body(tmp_path):
     req = (b"POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 11\r\n\r\ncmd=id;ls -")
     rules = [rule('flow:to_server; content:"cmd=id"; http_client_body;', sid=1),

@@ -4,8 +4,9 @@
  *
  * Direction matters for the HTTP buffers Suricata shares between requests and responses:
  * http.header, http.header.raw, http.cookie, http.content_type and file_data inspect the
- * response in a rule that inspects to the client (flow:to_client / from_server), else the
- * request. Request buffers stay valid under the response events of the same transaction
+ * response in a rule that inspects to the client (flow:to_client / from_server), the request
+ * in a to_server rule, and both in a rule that names no direction (compiled twice, once per
+ * side, as Suricata registers such a buffer's inspection in both directions). Request buffers stay valid under the response events of the same transaction
  * (osprey_parsers.h), so a to_client rule on http.uri runs when the response arrives. */
 #include <stdlib.h>
 #include <string.h>
@@ -234,6 +235,14 @@ int det_app_buffer_of(unsigned rule_buffer, bool to_client, uint8_t *ob, uint8_t
         return 0;
     }
     return -1;
+}
+
+bool det_app_buffer_two_sided(unsigned rule_buffer)
+{
+    for (size_t i = 0; i < sizeof MAP / sizeof MAP[0]; i++)
+        if (MAP[i].rule_buf == rule_buffer)
+            return MAP[i].ob_resp >= 0;
+    return false;
 }
 
 uint8_t det_app_proto_of(const char *proto, uint8_t *l4)

@@ -238,13 +238,17 @@ static struct det_mpm *app_mpm(struct osprey_detect *d, uint8_t base, uint8_t ob
     return m;
 }
 
-static int compile_rule(struct compiler *c, const struct osprey_rule *r)
+/* One chain for rule r (on the response side of its two-sided buffers when response);
+ * *again: the rule names no direction and has such buffers, so it wants the second chain. */
+static int compile_rule(struct compiler *c, const struct osprey_rule *r, bool response,
+                        bool *again)
 {
     struct osprey_detect *d = c->d;
     struct plan pl;
-    int rc = make_plan(d, r, &pl);
+    int rc = make_plan(d, r, response, &pl);
+    *again = rc == 0 && !pl.why && pl.two_sided;
     if (rc < 0 || pl.why) {
-        if (rc == 0)
+        if (rc == 0 && !response)
             not_compiled(c, r, &pl);
         plan_free(&pl);
         return rc;
@@ -432,14 +436,16 @@ static int compile_rule(struct compiler *c, const struct osprey_rule *r)
         d->max_chain[pl.base] = len;
     d->base_rules[pl.base]++;
     d->nrules++;
-    d->stats.compiled++;
+    d->stats.compiled += !response;
     d->stats.option_nodes += len;
-    if (pl.kind == DK_PKT)
-        d->stats.packet_rules++;
-    else if (pl.kind == DK_STREAM)
-        d->stats.stream_rules++;
-    else
-        d->stats.app_rules++;
+    if (!response) { /* a two-sided rule is counted once */
+        if (pl.kind == DK_PKT)
+            d->stats.packet_rules++;
+        else if (pl.kind == DK_STREAM)
+            d->stats.stream_rules++;
+        else
+            d->stats.app_rules++;
+    }
     rc = 0;
 out:
     if (rc < 0 && c->diag)
@@ -468,7 +474,8 @@ int osprey_detect_build_opts(struct osprey_detect **out, struct mon_engine *eng,
         return -1;
     d->rs = rs;
     size_t n = osprey_ruleset_count(rs);
-    d->rules = calloc(n ? n : 1, sizeof *d->rules);
+    /* a rule may have two chains (compile_rule: two-sided buffers) */
+    d->rules = calloc(n ? 2 * n : 1, sizeof *d->rules);
     if (!d->rules) {
         free(d);
         return -1;
@@ -513,7 +520,10 @@ int osprey_detect_build_opts(struct osprey_detect **out, struct mon_engine *eng,
         if (r->status != OSPREY_RULE_ACCEPTED)
             continue;
         d->stats.rules++;
-        rc = compile_rule(&c, r);
+        bool again;
+        rc = compile_rule(&c, r, false, &again);
+        if (rc == 0 && again)
+            rc = compile_rule(&c, r, true, &again);
     }
     intern_free(&c.args);
     for (int b = 0; b < DB__COUNT && rc == 0; b++)

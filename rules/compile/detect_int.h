@@ -406,6 +406,9 @@ static inline bool det_to_server(int side, uint8_t base)
 /* The rule buffer (BUF_*) → parser buffer (OB_*) and the base event that fills it, for a
  * rule that inspects to the server (to_server true) or to the client. -1: not supported. */
 int det_app_buffer_of(unsigned rule_buffer, bool to_client, uint8_t *ob, uint8_t *base);
+/* Whether a rule buffer means another parser buffer in the response than in the request
+ * (http.header, file_data …): a rule that names no direction inspects both. */
+bool det_app_buffer_two_sided(unsigned rule_buffer);
 /* The application protocol (enum osprey_app_proto) of a header protocol word, 0 if none;
  * *l4 gets the transport (6, 17 or 0 = either). */
 uint8_t det_app_proto_of(const char *proto, uint8_t *l4);

@@ -301,7 +301,8 @@ static int plan_bits(struct osprey_detect *d, struct plan *pl,
     return bit_ids(d, b, ids) < 0 ? -1 : 1;
 }
 
-int make_plan(struct osprey_detect *d, const struct osprey_rule *r, struct plan *pl)
+int make_plan(struct osprey_detect *d, const struct osprey_rule *r, bool response,
+              struct plan *pl)
 {
     memset(pl, 0, sizeof *pl);
     bool ok;
@@ -328,13 +329,20 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, struct plan 
      * definition is then evaluated before its uses, and again when the run backtracks. */
     const char *vnames[BYTE_MAX_VARS];
     uint32_t nvars = 0;
-    bool has_vars = false, to_client = false;
+    bool has_vars = false, to_client = false, to_server = false, two_sided = false;
     for (uint32_t i = 0; i < r->nopts; i++) {
         const char *kw = opt_def_by_id(r->opts[i].kw)->name;
         has_vars |= !strcmp(kw, "byte_extract") || !strcmp(kw, "byte_math");
-        if (!strcmp(kw, "flow"))
-            to_client |= (((const struct opt_flow *)r->opts[i].arg)->flags & FLOW_TO_CLIENT) != 0;
+        if (!strcmp(kw, "flow")) {
+            unsigned fl = ((const struct opt_flow *)r->opts[i].arg)->flags;
+            to_client |= (fl & FLOW_TO_CLIENT) != 0;
+            to_server |= (fl & FLOW_TO_SERVER) != 0;
+        }
+        if (opt_def_by_id(r->opts[i].kw)->kind == OPT_PAYLOAD)
+            two_sided |= det_app_buffer_two_sided(r->opts[i].buffer);
     }
+    pl->two_sided = two_sided && !to_client && !to_server && !response;
+    to_client |= response;
     /* which application buffers, and so which base event, the rule needs */
     struct app_need need = {.base = DB_PKT};
     for (uint32_t i = 0; i < r->nopts; i++)

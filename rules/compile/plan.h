@@ -33,11 +33,16 @@ struct plan {
     struct det_flowint *ints;      /* flowint, in rule order */
     uint32_t nints;
     bool noalert;
+    bool two_sided;                /* no direction, a buffer with a response side: the
+                                      rule is compiled again with to_client */
 };
 
 /* Split a rule into units; decide base and fast pattern. plan->units/items/bits/conds
- * are malloc'd. Returns -1 on allocation failure; a rule that cannot be compiled has pl->why. */
-int make_plan(struct osprey_detect *d, const struct osprey_rule *r, struct plan *pl);
+ * are malloc'd. response: compile its two-sided buffers on the response side (the second
+ * compilation of a two_sided rule). Returns -1 on allocation failure; a rule that cannot be
+ * compiled has pl->why. */
+int make_plan(struct osprey_detect *d, const struct osprey_rule *r, bool response,
+              struct plan *pl);
 /* Release what make_plan allocated (whatever it returned). */
 void plan_free(struct plan *pl);
 
