@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Runs Osprey's whole test suite: a -Werror build, then C unit tests (ctest) and the pytest
 # suites against an AddressSanitizer + UBSan build, with a short fuzzing run of the rule
-# parser (OSPREY_FUZZ_SECONDS, default 30) before pytest. Usage: tools/test.sh [pytest args...]
+# parser (OSPREY_FUZZ_SECONDS, default 30) before pytest. The conformance suite runs on the
+# first build and fails when a test of tests/conformance-pass.txt fails (tools/conformance.sh).
+# Usage: tools/test.sh [pytest args...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 JOBS=$(nproc)
@@ -9,6 +11,8 @@ JOBS=$(nproc)
 # 1. the normal build must be warning-free
 cmake -S . -B build -G Ninja -DOSPREY_WERROR=ON >/dev/null
 ninja -C build -j "$JOBS"
+# the suricata-verify conformance suite on that (optimised) build: no listed test may fail
+tools/conformance.sh build/bin/osprey
 
 # 2. the sanitizer build runs everything
 cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DOSPREY_WERROR=ON -DOSPREY_SANITIZE=ON >/dev/null
