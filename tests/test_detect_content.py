@@ -81,12 +81,41 @@ def test_rules_with_only_negated_contents_have_no_fast_pattern(tmp_path):
     assert r.sids == [1]
 
 
-def test_packet_rule_alerts_per_packet_and_stream_rule_once_per_side(tmp_path):
+def test_payload_rules_alert_per_packet_and_the_stream_once_per_side(tmp_path):
+    # Suricata inspects a TCP payload rule on each packet's payload and on the stream: each
+    # packet holding the content alerts (once, not again for the stream); on the stream alone
+    # (flow:only_stream) the side alerts once
     pkts = [udp(b"ping x"), udp(b"ping y")]
     c = Conv().handshake().send(True, b"ping 1").send(True, b"ping 2").close().pkts
     r = detect(tmp_path, pkts + c, [rule('content:"ping";', proto="udp"),
-                                    rule('content:"ping";', sid=2)])
-    assert r.sids == [1, 1, 2]
+                                    rule('content:"ping";', sid=2),
+                                    rule('flow:only_stream; content:"ping";', sid=3)])
+    assert r.sids == [1, 1, 2, 2, 3]
+
+
+def test_depth_counts_from_the_payload_of_a_packet_mid_stream(tmp_path):
+    # sid 2002028 of ET Open: "PONG " at the start of a segment in the middle of a session
+    # matches on that packet's payload, not on the stream (which starts with "NICK")
+    c = Conv(dport=6667).handshake().send(True, b"NICK x\r\nUSER x\r\n")
+    c.send(True, b"PONG :irc.example\r\n").send(True, b"JOIN #a PONG \r\n")
+    rules = [rule('flow:established,to_server; content:"PONG|20|"; depth:5;', sid=1),
+             rule('flow:established,to_server,only_stream; content:"PONG|20|"; depth:5;',
+                  sid=2),
+             rule('flow:established,to_server; content:"PONG|20|"; offset:8; depth:5;',
+                  sid=3)]
+    r = detect(tmp_path, c.close().pkts, rules)
+    # sid 1: the PONG segment only; sid 3: "PONG " at 8 of the JOIN segment (the stream has
+    # it at 41, past offset 8 + depth 5)
+    assert [(a["alert"]["signature_id"], a["pcap_cnt"]) for a in r.alerts] == [(1, 6), (3, 8)]
+
+
+def test_a_retransmitted_decoy_is_not_inspected_as_a_packet(tmp_path):
+    # a retransmission brings no new stream bytes: its payload is not inspected again
+    c = Conv().handshake().send(True, b"hello world")
+    c.raw(True, b"decoy", -11)
+    r = detect(tmp_path, c.close().pkts, [rule('content:"decoy";', sid=1),
+                                          rule('content:"hello";', sid=2)])
+    assert r.sids == [2]
 
 
 def test_content_split_across_segments_matches_on_the_stream(tmp_path):

@@ -134,9 +134,11 @@ def test_dump_chains_shows_the_sharing(tmp_path):
     assert out.count("header stream tcp any any -> any any") == 1
     assert "=> 1 rule" in out
     assert "rules compiled 3 (packet 0, stream 3, app-layer 0), not compiled 0" in out
-    # 5 steps per rule (mpm, pattern, header, flow, content run); sid 2 shares 4 of sid 1's,
-    # sid 3 the first 2
-    assert "UDE nodes 9 for 15 chain steps (sharing saves 6), fast patterns 1" in out
+    # each rule has a stream chain and a packet chain ("[packet]" units read the packet that
+    # brought the data) under the same fast pattern: 5 steps per chain (mpm, pattern, header,
+    # flow, content run); sid 2 shares 4 of sid 1's, sid 3 the first 2
+    assert out.count("[packet] flow:to_client;") == 2
+    assert "UDE nodes 14 for 30 chain steps (sharing saves 16), fast patterns 1" in out
 
 
 def test_tcp_segment_in_ip_fragments_still_alerts(tmp_path):

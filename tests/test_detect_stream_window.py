@@ -33,9 +33,20 @@ def long_stream(marks, size=300_000, seg=1400):
     ('content:"MARK"; byte_test:4,=,0x4d41524b,59999;', False),
 ])
 def test_positions_deep_in_a_long_stream(tmp_path, opts, hit):
+    # only_stream: the stream chain alone (each packet's payload is inspected too otherwise,
+    # with positions counted from the payload's start)
     pkts = long_stream([(60_000, b"MARK"), (60_104, b"TAIL")])
-    r = detect(tmp_path, pkts, [rule(f"flow:to_server; {opts}", sid=3)])
+    r = detect(tmp_path, pkts, [rule(f"flow:to_server,only_stream; {opts}", sid=3)])
     assert r.sids == ([3] if hit else [])
+
+
+def test_the_packet_chain_counts_from_the_payload(tmp_path):
+    # MARK lies at 60,000 in the stream, at 60,000 % 1,400 = 1,200 in its packet
+    pkts = long_stream([(60_000, b"MARK")])
+    rules = [rule('flow:to_server; content:"MARK"; depth:1204;', sid=1),
+             rule('flow:to_server; content:"MARK"; depth:1203;', sid=2),
+             rule('flow:to_server; content:"MARK"; offset:59000; depth:2000;', sid=3)]
+    assert detect(tmp_path, pkts, rules).sids == [1, 3]
 
 
 def test_the_inspection_cap_still_holds(tmp_path):
@@ -46,7 +57,8 @@ def test_the_inspection_cap_still_holds(tmp_path):
     assert detect(tmp_path, pkts, rules).sids == [1]
 
 
-def test_each_side_alerts_once(tmp_path):
+def test_each_side_alerts_once_on_the_stream_and_per_packet(tmp_path):
     pkts = long_stream([(40_000, b"MARK"), (200_000, b"MARK")])
-    r = detect(tmp_path, pkts, [rule('flow:to_server; content:"MARK";', sid=4)])
-    assert [a["alert"]["signature_id"] for a in r.alerts] == [4]
+    r = detect(tmp_path, pkts, [rule('flow:to_server,only_stream; content:"MARK";', sid=4),
+                                rule('flow:to_server; content:"MARK";', sid=5)])
+    assert [a["alert"]["signature_id"] for a in r.alerts] == [4, 5, 5]

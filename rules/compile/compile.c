@@ -238,17 +238,19 @@ static struct det_mpm *app_mpm(struct osprey_detect *d, uint8_t base, uint8_t ob
     return m;
 }
 
-/* One chain for rule r (on the response side of its two-sided buffers when response);
- * *again: the rule names no direction and has such buffers, so it wants the second chain. */
-static int compile_rule(struct compiler *c, const struct osprey_rule *r, bool response,
-                        bool *again)
+/* One chain of rule r (plan.h: enum plan_variant); *next: the rule's other chain to compile
+ * after this one, PV_MAIN for none. */
+static int compile_rule(struct compiler *c, const struct osprey_rule *r,
+                        enum plan_variant variant, enum plan_variant *next)
 {
     struct osprey_detect *d = c->d;
     struct plan pl;
-    int rc = make_plan(d, r, response, &pl);
-    *again = rc == 0 && !pl.why && pl.two_sided;
+    int rc = make_plan(d, r, variant, &pl);
+    bool second = variant != PV_MAIN;
+    *next = rc || pl.why ? PV_MAIN : pl.two_sided ? PV_RESPONSE : pl.also_packet ? PV_PACKET
+                                                                                : PV_MAIN;
     if (rc < 0 || pl.why) {
-        if (rc == 0 && !response)
+        if (rc == 0 && !second)
             not_compiled(c, r, &pl);
         plan_free(&pl);
         return rc;
@@ -368,6 +370,8 @@ static int compile_rule(struct compiler *c, const struct osprey_rule *r, bool re
         if (late)
             late[u] = a;
         lb.n = 0;
+        if (variant == PV_PACKET)
+            buf_puts(&lb, "[packet] "); /* the units of the packet chain read the packet */
         label_opts(&lb, r, pl.units[u].first_opt, pl.units[u].last_opt);
         if (lb.oom || (parent = define(c, (mon_event_t)parent, det_unit_filter, (void *)a,
                                        (char *)lb.p)) < 0) {
@@ -381,6 +385,8 @@ static int compile_rule(struct compiler *c, const struct osprey_rule *r, bool re
     dr->rule = r;
     dr->kind = pl.kind;
     dr->base = pl.base;
+    dr->twin = variant == PV_PACKET ? DET_TWIN_PACKET : pl.also_packet ? DET_TWIN_STREAM
+                                                                       : DET_TWIN_NONE;
     dr->idx = d->nrules;
     dr->leaf = (mon_event_t)parent;
     dr->chain_len = len;
@@ -436,9 +442,9 @@ static int compile_rule(struct compiler *c, const struct osprey_rule *r, bool re
         d->max_chain[pl.base] = len;
     d->base_rules[pl.base]++;
     d->nrules++;
-    d->stats.compiled += !response;
+    d->stats.compiled += !second;
     d->stats.option_nodes += len;
-    if (!response) { /* a two-sided rule is counted once */
+    if (!second) { /* a rule with two chains is counted once */
         if (pl.kind == DK_PKT)
             d->stats.packet_rules++;
         else if (pl.kind == DK_STREAM)
@@ -474,7 +480,7 @@ int osprey_detect_build_opts(struct osprey_detect **out, struct mon_engine *eng,
         return -1;
     d->rs = rs;
     size_t n = osprey_ruleset_count(rs);
-    /* a rule may have two chains (compile_rule: two-sided buffers) */
+    /* a rule may have two chains (plan.h: enum plan_variant) */
     d->rules = calloc(n ? 2 * n : 1, sizeof *d->rules);
     if (!d->rules) {
         free(d);
@@ -520,10 +526,10 @@ int osprey_detect_build_opts(struct osprey_detect **out, struct mon_engine *eng,
         if (r->status != OSPREY_RULE_ACCEPTED)
             continue;
         d->stats.rules++;
-        bool again;
-        rc = compile_rule(&c, r, false, &again);
-        if (rc == 0 && again)
-            rc = compile_rule(&c, r, true, &again);
+        enum plan_variant next;
+        rc = compile_rule(&c, r, PV_MAIN, &next);
+        if (rc == 0 && next != PV_MAIN)
+            rc = compile_rule(&c, r, next, &next);
     }
     intern_free(&c.args);
     for (int b = 0; b < DB__COUNT && rc == 0; b++)

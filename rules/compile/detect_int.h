@@ -157,6 +157,8 @@ bool det_flowint_run(const struct det_flowint *fi, struct det_flow *df, uint32_t
 enum det_order_action { DO_PASS, DO_DROP, DO_REJECT, DO_ALERT };
 enum det_order_bits { DOB_SET, DOB_SET_READ, DOB_READ, DOB_NONE };
 
+enum det_twin { DET_TWIN_NONE, DET_TWIN_STREAM, DET_TWIN_PACKET };
+
 struct det_rule {
     const struct osprey_rule *rule;
     const struct opt_threshold *thr[2];   /* threshold, detection_filter (NULL = none) */
@@ -180,6 +182,9 @@ struct det_rule {
     uint32_t nmeta;
     struct osprey_detect_meta *meta;
     uint8_t kind, base;
+    uint8_t twin;                         /* enum det_twin: a TCP rule's stream or packet
+                                             chain; the rule matches a packet once through
+                                             either */
     uint32_t idx;
     mon_event_t leaf;
     uint32_t chain_len;
@@ -362,6 +367,9 @@ struct osprey_detect_worker {
     struct det_thr_table *thr;  /* threshold/detection_filter state (threshold.c) */
     struct det_xbits *xb;       /* xbits (xstate.c), when a rule uses them */
     struct det_pending *pending; /* matches of the phase being walked, not yet committed */
+    const struct osprey_rule *twin_hits[16]; /* twin rules matched on this packet (reset at
+                                                its PKT_IN): the other chain stays quiet */
+    uint32_t ntwin_hits;
     uint32_t npending, cap_pending;
     bool pkt_dropped;           /* verdict of the last packet (reset at its PKT_IN) */
     uint8_t pkt_reject;         /* enum osprey_reject */

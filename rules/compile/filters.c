@@ -334,6 +334,10 @@ bool det_unit_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_even
             u->kind == DK_APP
                 ? det_app_buffer(df->w, ctx, f, u->base, u->ob, u->xf, 1, &len, &origin)
                 : det_buffer(ctx, f, side, u->kind, &len, &origin);
+        /* as Suricata, payload options never inspect a packet without payload (a rule of
+         * negated contents only would match every bare ACK) */
+        if (u->kind == DK_PKT && !len)
+            return false;
         return buf && det_payload_match(u, buf, len, origin, df->w->md);
     }
     case DU_BUFLEN: {

@@ -301,9 +301,10 @@ static int plan_bits(struct osprey_detect *d, struct plan *pl,
     return bit_ids(d, b, ids) < 0 ? -1 : 1;
 }
 
-int make_plan(struct osprey_detect *d, const struct osprey_rule *r, bool response,
+int make_plan(struct osprey_detect *d, const struct osprey_rule *r, enum plan_variant variant,
               struct plan *pl)
 {
+    bool response = variant == PV_RESPONSE;
     memset(pl, 0, sizeof *pl);
     bool ok;
     pl->proto = proto_of(r->proto, &ok);
@@ -324,7 +325,7 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, bool respons
     pl->ints = calloc(r->nopts + 1, sizeof *pl->ints);
     if (!pl->units || !pl->items || !pl->bits || !pl->conds || !pl->xbits || !pl->ints)
         return -1;
-    bool dsize = false, no_stream = false; /* dsize: any packet-only option */
+    bool dsize = false, no_stream = false, only_stream = false; /* dsize: a packet-only option */
     /* A rule with byte variables keeps all its payload options in one run: a variable's
      * definition is then evaluated before its uses, and again when the run backtracks. */
     const char *vnames[BYTE_MAX_VARS];
@@ -447,6 +448,7 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, bool respons
                 return 0;
             }
             no_stream |= (f->flags & (FLOW_NO_STREAM | FLOW_ONLY_FRAG | FLOW_NO_FRAG)) != 0;
+            only_stream |= (f->flags & FLOW_ONLY_STREAM) != 0;
             up->u = (struct det_unit){.type = DU_FLOW, .flow = f};
             pl->nunits++;
         } else if (!strcmp(name, "threshold") || !strcmp(name, "detection_filter")) {
@@ -598,8 +600,15 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, bool respons
         pl->kind = DK_APP;
         pl->base = need.base;
     }
+    /* Suricata inspects a TCP payload rule on the stream and on each packet's payload: offset
+     * and depth count from the stream's start in one, from the payload's in the other. The
+     * packet chain hangs under the stream's fast patterns too (one scan of the new bytes; a
+     * retransmission, which brings none, is not inspected again), its units read the packet
+     * that brought the data. */
+    pl->also_packet = pl->kind == DK_STREAM && variant == PV_MAIN && !only_stream;
+    uint8_t unit_kind = pl->kind == DK_STREAM && variant == PV_PACKET ? DK_PKT : pl->kind;
     for (uint32_t u = 0; u < pl->nunits; u++) {
-        pl->units[u].u.kind = pl->kind;
+        pl->units[u].u.kind = unit_kind;
         pl->units[u].u.base = pl->base;
     }
     if (pl->kind == DK_APP)

@@ -34,14 +34,20 @@ struct plan {
     uint32_t nints;
     bool noalert;
     bool two_sided;                /* no direction, a buffer with a response side: the
-                                      rule is compiled again with to_client */
+                                      rule is compiled again as PV_RESPONSE */
+    bool also_packet;              /* a TCP stream rule: compiled again as PV_PACKET */
 };
 
+/* Which of a rule's chains a plan is for. A rule has one chain, or two: a TCP payload rule
+ * inspects the reassembled stream and each packet's payload (PV_PACKET); an application rule
+ * that names no direction inspects its two-sided buffers in the request and the response
+ * (PV_RESPONSE). */
+enum plan_variant { PV_MAIN, PV_RESPONSE, PV_PACKET };
+
 /* Split a rule into units; decide base and fast pattern. plan->units/items/bits/conds
- * are malloc'd. response: compile its two-sided buffers on the response side (the second
- * compilation of a two_sided rule). Returns -1 on allocation failure; a rule that cannot be
- * compiled has pl->why. */
-int make_plan(struct osprey_detect *d, const struct osprey_rule *r, bool response,
+ * are malloc'd. variant: which of the rule's chains. Returns -1 on allocation failure; a rule
+ * that cannot be compiled has pl->why. */
+int make_plan(struct osprey_detect *d, const struct osprey_rule *r, enum plan_variant variant,
               struct plan *pl);
 /* Release what make_plan allocated (whatever it returned). */
 void plan_free(struct plan *pl);

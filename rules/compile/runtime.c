@@ -16,6 +16,7 @@ static void on_pkt(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_
     w->pkt_dropped = false;
     w->pkt_reject = OSPREY_REJECT_NONE;
     w->npending = 0;
+    w->ntwin_hits = 0;
     if (!f)
         return;
     struct det_flow *df = mon_get_uctx(ctx, f);
@@ -44,6 +45,7 @@ static void on_orphan(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_eve
     struct osprey_detect_worker *w = arg;
     w->pkt_dropped = false;
     w->pkt_reject = OSPREY_REJECT_NONE;
+    w->ntwin_hits = 0;
 }
 
 /* What the side's whole-stream copy (the design before the windows) allocated for n bytes:
@@ -130,6 +132,18 @@ static bool fired_before(struct det_side *s, uint32_t idx)
         s->cap_fired = cap;
     }
     s->fired[s->nfired++] = idx;
+    return false;
+}
+
+/* A TCP payload rule matches a packet once, through its packet or its stream chain (the
+ * packet's commit comes first). true: it already did on this packet. */
+static bool twin_matched(struct osprey_detect_worker *w, const struct det_rule *dr)
+{
+    for (uint32_t i = 0; i < w->ntwin_hits; i++)
+        if (w->twin_hits[i] == dr->rule)
+            return true;
+    if (w->ntwin_hits < sizeof w->twin_hits / sizeof w->twin_hits[0])
+        w->twin_hits[w->ntwin_hits++] = dr->rule;
     return false;
 }
 
@@ -252,7 +266,11 @@ static void commit_one(struct osprey_detect_worker *w, const struct det_pending 
             !det_xbits_test(w->xb, x->b, x->ids, &who, now))
             return;
     }
-    if (dr->kind == DK_STREAM && fired_before(&df->side[pm->side], dr->idx))
+    /* the stream chain alerts once per side; the packet chain once per packet */
+    if (dr->kind == DK_STREAM && dr->twin != DET_TWIN_PACKET &&
+        fired_before(&df->side[pm->side], dr->idx))
+        return;
+    if (dr->twin && twin_matched(w, dr))
         return;
     for (uint32_t i = 0; i < dr->nints; i++) /* actions stay done if a later test fails */
         if (!det_flowint_run(&dr->ints[i], df, w->d->nint_names))
@@ -289,7 +307,8 @@ static void commit_one(struct osprey_detect_worker *w, const struct det_pending 
         .pkt = p,
         .flow = pm->f,
         .to_server = det_to_server(pm->side, dr->base),
-        .from_stream = dr->kind == DK_STREAM || (dr->kind == DK_APP && pm->f->proto == 6),
+        .from_stream = (dr->kind == DK_STREAM && dr->twin != DET_TWIN_PACKET) ||
+                       (dr->kind == DK_APP && pm->f->proto == 6),
         .action = act,
     };
     w->alerts++;
