@@ -4,6 +4,8 @@ import pytest
 from scapy.layers.inet import IP, ICMP
 from scapy.packet import Raw
 
+from conftest import eve_ip
+
 from test_detect_helpers import CLI, SRV, Conv, detect, http_conv, rule, udp
 
 
@@ -105,7 +107,7 @@ def test_ipv6(tmp_path):
                                rule('content:"six";', proto="udp",
                                     hdr="10.0.0.0/8 any -> any any", sid=2)])
     assert r.sids == [1]
-    assert r.alerts[0]["src_ip"] == "2001:db8::1"
+    assert r.alerts[0]["src_ip"] == eve_ip("2001:db8::1")
 
 
 def icmp_echo(id_=7, seq=3, type_=8, ttl=64, tos=0, ipid=99):
