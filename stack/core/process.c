@@ -5,7 +5,7 @@
  * the flow's invocation forest; the forest's trees do the rest. */
 #include <string.h>
 
-#include "core.h"
+#include "core_internal.h"
 
 #define EV(e) (1u << (e))
 

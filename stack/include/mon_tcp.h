@@ -8,6 +8,8 @@
 
 #include "mon_policy.h"
 
+#pragma GCC visibility push(default) /* libmon exports what include/ declares: stack/README.md */
+
 /* One endpoint's state as inferred from what it sends and receives (RFC 793 names). */
 enum mon_tcp_state {
     MON_TCP_CLOSED, MON_TCP_LISTEN, MON_TCP_SYN_SENT, MON_TCP_SYN_RCVD, MON_TCP_ESTABLISHED,
@@ -91,5 +93,7 @@ struct mon_tcp_stats {
     uint64_t reasm_memuse;        /* bytes in reassembly buffers now */
     uint64_t reasm_memuse_peak;
 };
+
+#pragma GCC visibility pop
 
 #endif

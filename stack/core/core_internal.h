@@ -1,13 +1,13 @@
-/* core.h — libmon's core objects: the engine, a worker context, passive sockets.
+/* core_internal.h — libmon's core objects: the engine, a worker context, passive sockets.
  * Internal to stack/core; applications see only mon.h. */
-#ifndef MON_CORE_H
-#define MON_CORE_H
+#ifndef MON_CORE_INTERNAL_H
+#define MON_CORE_INTERNAL_H
 
 #include <pcap/pcap.h>
 
-#include "event.h"
+#include "event_contract_internal.h"
 #include "mon.h"
-#include "tcp.h"
+#include "tcp_contract_internal.h"
 
 #define CORE_SCOPE_CACHE 64  /* distinct sets of matching passive sockets remembered */
 #define CORE_RUN_NEST 4      /* mon_run_event inside mon_run_event: levels allowed */
