@@ -7,6 +7,7 @@ The only keys allowed past the schema are those Osprey adds on purpose, listed i
 and in README.md ("EVE keys Osprey adds"); a failure names the first errors per record type."""
 import copy
 import json
+import re
 from collections import defaultdict
 
 import pytest
@@ -160,6 +161,63 @@ def test_corpus_run_covers_every_record_and_alert_kind(tmp_path, validator, rule
     assert any(a["alert"].get("metadata") for a in alerts)
     assert any("community_id" in r for r in records)
     assert not schema_errors(validator, records)
+
+
+def decode_event_names(validator, records):
+    """The decoder event names anomaly records use that are neither Suricata's (a counter of
+    the schema's stats.decoder.event) nor Osprey's own counted ones (stats.osprey)."""
+    known = validator.schema["properties"]["stats"]["properties"]["decoder"]["properties"]
+    events = known["event"]["properties"]
+    own = {}
+    for r in records:
+        if r["event_type"] == "stats":
+            own = r["stats"].get("osprey", {}).get("decoder", {}).get("event", {})
+    unknown = set()
+    for r in records:
+        if r["event_type"] != "anomaly" or r["anomaly"]["type"] != "decode":
+            continue
+        name = r["anomaly"]["event"].split(".")[1:]  # decoder.<layer>.<what>
+        if len(name) == 1 and name[0] in known:
+            continue  # decoder.too_many_layers
+        layer, what = name
+        if what not in events.get(layer, {}).get("properties", {}) and \
+                what not in own.get(layer, {}):
+            unknown.add(r["anomaly"]["event"])
+    return unknown
+
+
+def test_anomaly_events_have_suricata_names(tmp_path, validator, rules_file):
+    """A decoder anomaly is named as Suricata names the event where it has one; otherwise it
+    is one of the counters under stats.osprey."""
+    cfg = tmp_path / "osprey.yaml"
+    cfg.write_text(CONFIG)
+    seen = set()
+    for topic in ("malformed", "tunnels", "frag", "ipv6", "checksums"):
+        logdir = tmp_path / topic
+        logdir.mkdir()
+        run([binary("osprey"), "-c", str(cfg), "-r", str(CORPUS / "pcaps" / topic) + "/",
+             "-S", str(rules_file), "-l", str(logdir)], check=False)
+        records = read_eve(logdir)
+        assert not decode_event_names(validator, records)
+        seen |= {r["anomaly"]["event"] for r in records if r["event_type"] == "anomaly"}
+    assert "decoder.ipv4.trunc_pkt" in seen
+    # libmon's ipv4.truncated is Suricata's ipv4.pkt_too_small
+    hdr = Ether() / IP(src="10.0.0.1", dst="10.0.0.2")
+    short = Ether(bytes(hdr)[:14 + 12])  # 12 of the 20 bytes of the IPv4 header
+    out = osprey_out(tmp_path, [short], [rule('content:"x";', sid=1)])
+    assert [a["anomaly"]["event"] for a in out.of("anomaly")] == ["decoder.ipv4.pkt_too_small"]
+    assert out.of("stats")[-1]["stats"]["decoder"]["event"]["ipv4"]["pkt_too_small"] == 1
+
+
+def test_readme_lists_every_allowed_key():
+    """README.md's table "EVE keys Osprey adds" names exactly the keys ALLOWED lets through."""
+    text = (ROOT / "README.md").read_text()
+    section = text.split("## EVE keys Osprey adds", 1)[1].split("\n## ", 1)[0]
+    rows = [line.split("|") for line in section.splitlines() if line.startswith("| ")][2:]
+    listed = set()
+    for row in rows:
+        listed |= {(row[1].strip(), key) for key in re.findall(r"`([^`]+)`", row[2])}
+    assert listed == {(event_type, path[-1]) for event_type, path in ALLOWED}
 
 
 def test_allowed_keys_are_the_only_exceptions(validator):
