@@ -79,8 +79,11 @@ static void worker_stats(struct acc *a, const struct osprey_stats_src *w)
     }
     for (int i = 0; i < MON_DE__COUNT; i++) {
         const char *ev = osprey_suricata_decode_event((enum mon_decode_event)i);
+        /* two events Suricata counts, but not as decoder events */
         if (i == MON_DE_TCP_BAD_CSUM)
             snprintf(name, sizeof name, "tcp.invalid_checksum");
+        else if (i == MON_DE_FRAG_MAX_FRAGS)
+            snprintf(name, sizeof name, "defrag.max_frags_reached");
         else if (ev) /* decoder.event.<layer>.<what>; generic ones sit under decoder. */
             snprintf(name, sizeof name, "decoder.%s%s", strchr(ev, '.') ? "event." : "", ev);
         else

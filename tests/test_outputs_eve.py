@@ -243,3 +243,15 @@ def test_defrag_anomaly_record(tmp_path):
     # Suricata counts fragments per IP version; libmon counts them together: Osprey's own
     d = s["osprey"]["defrag"]
     assert (d["fragments"], d["reassembled"], d["overlaps"]) == (3, 1, 1)
+
+
+def test_max_frags_is_suricatas_defrag_counter(tmp_path):
+    # a UDP datagram in 8 fragments with defrag.max-frags 4: dropped, counted under
+    # Suricata's name (defrag.max_frags_reached), not as a decoder event
+    whole = b"\x13\x88\x00\x35\x00\x40\x00\x00" + b"m" * 56  # 5000 -> 53, length 64
+    frags = [IP(src="10.0.0.1", dst="10.0.0.2", id=78, proto=17, frag=o // 8,
+                flags="MF" if o != 56 else 0) / Raw(whole[o:o + 8]) for o in range(0, 64, 8)]
+    out = osprey_out(tmp_path, frags, [GET], "--set", "defrag.max-frags=4")
+    s = out.of("stats")[-1]["stats"]
+    assert s["defrag"]["max_frags_reached"] == 1
+    assert "max_frags" not in s["osprey"]["decoder"]["event"]["ipfrag"]
