@@ -270,15 +270,15 @@ bool det_barrier_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_e
 /* TCP: both ends established (or past it, closing). The ACK that completes the handshake
  * counts too, as in Suricata, although the server's end only moves after the packet's
  * sender-side phase, where packet rules run. */
-static bool established(const struct mon_flow *f, const struct mon_packet *p)
+/* A TCP connection is established for a packet when both sides were before it came: the
+ * handshake's ACK finds the server still in SYN_RCVD and is not (Suricata gives the state the
+ * packet finds). */
+static bool established(const struct mon_flow *f)
 {
     if (f->proto != 6)
         return f->state == MON_FLOW_ESTABLISHED;
     uint8_t c = f->tcp.side[MON_SIDE_CLI].state, s = f->tcp.side[MON_SIDE_SVR].state;
-    if (c >= MON_TCP_ESTABLISHED && s >= MON_TCP_ESTABLISHED)
-        return true;
-    return c >= MON_TCP_ESTABLISHED && s == MON_TCP_SYN_RCVD && p &&
-           (p->tcp_flags & (MON_TH_ACK | MON_TH_SYN | MON_TH_RST)) == MON_TH_ACK;
+    return c >= MON_TCP_ESTABLISHED && s >= MON_TCP_ESTABLISHED;
 }
 
 static void hdr_view(const struct mon_packet *p, struct hdr_view *h)
@@ -360,7 +360,7 @@ bool det_unit_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_even
         struct flow_view v = {
             .has_flow = f != NULL,
             .to_server = det_to_server(side, u->base),
-            .established = f && established(f, p),
+            .established = f && established(f),
             .stream = u->kind != DK_PKT,
             .reassembled = p && (p->flags & MON_PKT_REASSEMBLED),
         };
