@@ -271,8 +271,9 @@ bool isdataat_bind(const struct opt_isdataat *d, const int64_t vals[BYTE_VAR_FIE
 /* isdataat:N — is there a byte at N (from the start, or past the previous match)? */
 bool isdataat_match(const struct opt_isdataat *d, uint32_t len, int64_t prev_end)
 {
-    int64_t at = (d->relative ? prev_end : 0) + d->n;
-    bool there = at < (int64_t)len;
+    /* absolute: a byte at offset n; relative: at least n bytes after the previous match
+     * (so isdataat:32,relative holds at the start of 32 bytes where isdataat:32 does not) */
+    bool there = d->relative ? prev_end + d->n <= (int64_t)len : d->n < (int64_t)len;
     return d->negated ? !there : there;
 }
 
