@@ -391,6 +391,10 @@ def test_set_unknown_key_warns_and_continues(tmp_path):
                          "got 'lots'"),
     ("decoder.max-layers=0", "--set decoder.max-layers=0: decoder.max-layers: expected an "
                              "integer from 1 to 8, got '0'"),
+    ("app-layer.protocols.http.libhtp.default-config.response-body-decompress-layer-limit=9",
+     "--set app-layer.protocols.http.libhtp.default-config.response-body-decompress-layer-limit"
+     "=9: app-layer.protocols.http.libhtp.default-config.response-body-decompress-layer-limit:"
+     " expected an integer from 1 to 8, got '9'"),
     ("flow.memcap", "--set flow.memcap: expected key.path=value"),
     ("=1", "--set =1: expected key.path=value"),
     ("flow=1", "--set flow=1: flow: is a section; set one key below it, as flow.NAME=VALUE"),
