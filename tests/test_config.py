@@ -80,6 +80,9 @@ DEFAULTS = {
     "app-layer.protocols.http.request-body-limit": 1048576,
     "app-layer.protocols.http.response-body-limit": 1048576,
     "app-layer.protocols.http.decompress": True,
+    "app-layer.protocols.http.libhtp.default-config.response-body-decompress-layer-limit": 2,
+    "app-layer.protocols.http.libhtp.default-config.lzma-enabled": False,
+    "app-layer.protocols.http.libhtp.default-config.lzma-memlimit": 1048576,
     "af-packet.threads": 0,
     "af-packet.cluster-id": 99,
     "af-packet.defrag": True,
@@ -388,6 +391,10 @@ def test_set_unknown_key_warns_and_continues(tmp_path):
                          "got 'lots'"),
     ("decoder.max-layers=0", "--set decoder.max-layers=0: decoder.max-layers: expected an "
                              "integer from 1 to 8, got '0'"),
+    ("app-layer.protocols.http.libhtp.default-config.response-body-decompress-layer-limit=9",
+     "--set app-layer.protocols.http.libhtp.default-config.response-body-decompress-layer-limit"
+     "=9: app-layer.protocols.http.libhtp.default-config.response-body-decompress-layer-limit:"
+     " expected an integer from 1 to 8, got '9'"),
     ("flow.memcap", "--set flow.memcap: expected key.path=value"),
     ("=1", "--set =1: expected key.path=value"),
     ("flow=1", "--set flow=1: flow: is a section; set one key below it, as flow.NAME=VALUE"),

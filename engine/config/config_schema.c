@@ -116,6 +116,12 @@ static const struct cfg_key SCHEMA[] = {
     SIZE("app-layer.protocols.http.request-body-limit", "1mb", "request body bytes kept (decoded); 0 = unlimited"),
     SIZE("app-layer.protocols.http.response-body-limit", "1mb", "response body bytes kept (decoded); 0 = unlimited"),
     BOOL("app-layer.protocols.http.decompress", "yes", "gunzip/inflate response bodies"),
+    INT("app-layer.protocols.http.libhtp.default-config.response-body-decompress-layer-limit",
+        "2", 1, 8, "Content-Encoding layers undone (a single named coding is always undone)"),
+    BOOL("app-layer.protocols.http.libhtp.default-config.lzma-enabled", "no",
+         "undo Content-Encoding: lzma (liblzma)"),
+    SIZE("app-layer.protocols.http.libhtp.default-config.lzma-memlimit", "1mb",
+         "memory one lzma layer may use"),
 
     /* stream: TCP tracking and reassembly (libmon's TCP layer) */
     SIZE("stream.reassembly.memcap", "256mb", "memory for all reassembly buffers of a worker"),
