@@ -109,6 +109,15 @@ def test_two_sided_buffers_without_direction(tmp_path, body, flow, expect):
     assert sids(tmp_path, http(req=req), [rule(f"{flow} {body}", sid=5, proto="http")]) == expect
 
 
+def test_an_empty_header_is_an_empty_buffer_not_a_missing_one(tmp_path):
+    rules = [rule("flow:to_server; http.user_agent; bsize:0;", sid=1),
+             rule('flow:to_server; http.user_agent; content:!"u";', sid=2)]
+    empty = b"GET / HTTP/1.1\r\nHost: x\r\nUser-Agent: \r\n\r\n"
+    assert sids(tmp_path, http(req=empty), rules) == [1, 2]
+    none = b"GET / HTTP/1.1\r\nHost: x\r\n\r\n"
+    assert sids(tmp_path, http(req=none), rules, name="b") == []
+
+
 def test_request_body(tmp_path):
     req = (b"POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 11\r\n\r\ncmd=id;ls -")
     rules = [rule('flow:to_server; content:"cmd=id"; http_client_body;', sid=1),

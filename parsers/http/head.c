@@ -79,6 +79,8 @@ static void single(struct http_msg *m, const uint8_t *d, const struct hdr *h, in
             continue;
         if (m->sp[b].set)
             append_to(m, b, (const uint8_t *)", ", 2);
+        if (!h[i].vlen) /* an empty header is a buffer of 0 bytes (bsize:0), not a missing one */
+            append_to(m, b, (const uint8_t *)"", 0);
         /* the value lives in the copy, which append may move: copy it through a bounce */
         uint8_t tmp[512];
         for (uint32_t o = 0; o < h[i].vlen; o += sizeof tmp) {
