@@ -127,6 +127,20 @@ def test_request_body(tmp_path):
     assert sids(tmp_path, http(req=req, seg=7), rules) == [1, 3]
 
 
+def test_http_detected_from_the_response_after_a_junk_request(tmp_path):
+    # Suricata detects protocols in both directions: a request HTTP does not recognise,
+    # answered by an HTTP response, is an HTTP flow (its response buffers, not HTTP/0.9)
+    c = Conv(dport=80).handshake().send(True, b"\x85\x00\x00\x00%lG\x81 junk\r\n")
+    c.send(False, b"HTTP/1.1 400 Bad Request\r\nContent-Length: 5\r\n\r\noops!")
+    rules = [rule('http.response_line; content:"HTTP/1.1 400";', sid=1, proto="http"),
+             rule('file.data; content:"HTTP/1.1 400";', sid=2, proto="http"),
+             rule('file.data; content:"oops!";', sid=3, proto="http")]
+    assert sids(tmp_path, c.close().pkts, rules) == [1, 3]
+    # the server never answers: the flow stays undecided, no HTTP
+    c = Conv(dport=80).handshake().send(True, b"\x85\x00 junk\r\n").close()
+    assert sids(tmp_path, c.pkts, rules, name="b") == []
+
+
 def test_pipelined_requests_alert_once_each(tmp_path):
     reqs = b"".join(b"GET /p%d HTTP/1.1\r\nHost: x\r\n\r\n" % i for i in range(3))
     rules = [rule('flow:to_server; http.uri; content:"/p";', sid=1),
@@ -141,8 +155,9 @@ def test_app_protocol_in_the_header(tmp_path):
              rule('flow:to_server; content:"GET /"; app-layer-protocol:http;', sid=3),
              rule('flow:to_server; content:"GET /"; app-layer-protocol:!http;', sid=4)]
     assert sids(tmp_path, http(dport=8080), rules) == [1, 3]
-    # near miss: the same bytes on a connection that is not HTTP
-    c = Conv(dport=80).handshake().send(True, b"HELLO\r\nGET /x\r\n").close()
+    # near miss: the same bytes on a connection that is not HTTP (neither side speaks it)
+    c = Conv(dport=80).handshake().send(True, b"HELLO\r\n").send(False, b"NO\r\n")
+    c.send(True, b"GET /x\r\n").close()
     assert sids(tmp_path, c.pkts, rules, name="b") == [4]
 
 
