@@ -141,6 +141,23 @@ def test_http_detected_from_the_response_after_a_junk_request(tmp_path):
     assert sids(tmp_path, c.pkts, rules, name="b") == []
 
 
+def test_request_bodies_are_decompressed_and_clear_text_labelled_gzip_is_kept(tmp_path):
+    import gzip
+    body = gzip.compress(b"name=daniel&x=1")
+    req = (b"POST /hi.php HTTP/1.1\r\nHost: x\r\nContent-Encoding: gzip\r\n"
+           b"Content-Length: %d\r\n\r\n" % len(body)) + body
+    rules = [rule('flow:to_server; http.request_body; content:"name=daniel";', sid=1),
+             rule('flow:to_server; http.request_body; content:"|1f 8b|";', sid=2)]
+    assert sids(tmp_path, http(req=req), rules) == [1]
+    # "gzip" in the header, JSON on the wire: inspected as sent, not inflated into junk
+    clear = b'{"sdk_version":"1.0","app_package":"com.example"}'
+    req = (b"POST /api HTTP/1.1\r\nHost: x\r\nContent-Encoding: gzip\r\n"
+           b"Content-Length: %d\r\n\r\n" % len(clear)) + clear
+    rules = [rule('flow:to_server; http.request_body; content:"|22|sdk_version|22 3a|"; '
+                  'content:"|22|app_package|22 3a 22|"; distance:0;', sid=3)]
+    assert sids(tmp_path, http(req=req), rules, name="b") == [3]
+
+
 def test_pipelined_requests_alert_once_each(tmp_path):
     reqs = b"".join(b"GET /p%d HTTP/1.1\r\nHost: x\r\n\r\n" % i for i in range(3))
     rules = [rule('flow:to_server; http.uri; content:"/p";', sid=1),

@@ -126,6 +126,8 @@ static bool downstream_open(const struct http_decoder *dc, int i)
 
 enum { DEC_OK, DEC_ERR };
 
+static int decode(struct http_decoder *dc, int i, const uint8_t *d, size_t n);
+
 /* Skip the gzip member header; the layer moves to GZ_DATA at its end. Returns the bytes
  * used; *err when the magic is wrong. */
 static size_t gzip_header(struct layer *y, const uint8_t *d, size_t n, int *err)
@@ -218,6 +220,43 @@ static int decode_lzma(struct http_decoder *dc, int i, const uint8_t *d, size_t 
     return DEC_OK;
 }
 
+/* A retried coding's first output counts only if its first bytes decode without an error
+ * (libhtp takes erroneous output on the first try only): clear text labelled gzip would
+ * otherwise "inflate" into junk as raw deflate. The output of this call is staged (up to
+ * PROBE_MAX) and emitted when the call ends well. */
+#define PROBE_MAX 65536
+static int probe_zlib(struct http_decoder *dc, int i, const uint8_t *d, size_t n)
+{
+    struct layer *y = &dc->l[i];
+    uint8_t *stage = malloc(PROBE_MAX);
+    if (!stage)
+        return DEC_ERR;
+    size_t have = 0;
+    int rc = Z_OK;
+    y->zs.next_in = (Bytef *)d;
+    y->zs.avail_in = (uInt)n;
+    while (y->zs.avail_in && have < PROBE_MAX) {
+        y->zs.next_out = stage + have;
+        y->zs.avail_out = (uInt)(PROBE_MAX - have);
+        rc = inflate(&y->zs, Z_NO_FLUSH);
+        size_t got = PROBE_MAX - have - y->zs.avail_out;
+        have += got;
+        if (rc == Z_STREAM_END || (rc == Z_BUF_ERROR && !got))
+            break;
+        if (rc != Z_OK && rc != Z_BUF_ERROR) {
+            free(stage);
+            return DEC_ERR;
+        }
+    }
+    if (rc == Z_STREAM_END)
+        y->ended = true;
+    emit(dc, i, stage, have);
+    free(stage);
+    if (y->zs.avail_in && !y->ended && downstream_open(dc, i)) /* past the stage: go on */
+        return decode(dc, i, y->zs.next_in, y->zs.avail_in);
+    return DEC_OK;
+}
+
 /* Decode n bytes with layer i's current coding. */
 static int decode(struct http_decoder *dc, int i, const uint8_t *d, size_t n)
 {
@@ -254,6 +293,8 @@ static int decode(struct http_decoder *dc, int i, const uint8_t *d, size_t n)
     }
     if (y->coding == HC_LZMA)
         return decode_lzma(dc, i, d, n);
+    if (y->restarts && !y->produced)
+        return probe_zlib(dc, i, d, n);
     y->zs.next_in = (Bytef *)d;
     y->zs.avail_in = (uInt)n;
     while (y->zs.avail_in && downstream_open(dc, i)) {

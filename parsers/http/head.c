@@ -506,6 +506,12 @@ int http_head_parse(struct http_msg *m, bool request, const uint8_t *d, uint32_t
             }
         }
     }
+    /* a request body may be compressed too (libhtp undoes it) */
+    uint32_t keep = m->copy.len, celen;
+    const uint8_t *ce = merged(m, d, h, nh, "content-encoding", &celen);
+    if (ce)
+        content_codings(ce, celen, info);
+    m->copy.len = keep;
     free(h);
     return 0;
 }

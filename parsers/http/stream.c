@@ -249,7 +249,8 @@ static void head_done(struct pflow *pf, struct mon_flow *f, int dir, const uint8
     } else {
         msg_done(pf, f, dir);
     }
-    if (hd->st != HS_HEAD && dir == 1 && info.ncodings && pf->w->p->cfg.http_decompress)
+    /* both ways: Suricata has libhtp decompress request bodies too */
+    if (hd->st != HS_HEAD && info.ncodings && pf->w->p->cfg.http_decompress)
         hd->z = make_decoder(&pf->w->p->cfg, &info);
 }
 
