@@ -26,12 +26,12 @@ const uint8_t *det_buffer(struct mon_ctx *ctx, struct mon_flow *f, int side, uin
     return df->side[side].buf;
 }
 
-/* A packet whose checksum validation failed never reached its destination's stack: packet
- * rules do not see it (an evasion otherwise: a decoy only the IDS would accept). The flags are
- * set only when checksum validation is on (-k all, pcap-file.checksum-checks). */
+/* Packet rules see every IP packet, a bad checksum included, as Suricata's do (checksum
+ * validation, -k all, flags the packet and counts it; it does not hide it from detection:
+ * a UDP query with a wrong checksum still alerts). */
 static bool pkt_inspectable(const struct mon_packet *p)
 {
-    return p && p->ipver && !(p->flags & (MON_PKT_BAD_IP_CSUM | MON_PKT_BAD_L4_CSUM));
+    return p && p->ipver;
 }
 
 /* ---- the multi-event filter ---- */
