@@ -63,6 +63,9 @@ static const struct buf_map MAP[] = {
     {BUF_HTTP_ACCEPT_LANG, DOB_ACCEPT_LANG, DB_HTTP_REQUEST, -1},
     {BUF_HTTP_LOCATION, DOB_LOCATION, DB_HTTP_RESPONSE, -1},
     {BUF_HTTP_SERVER, DOB_SERVER, DB_HTTP_RESPONSE, -1},
+    /* multi-buffers (multibuf.c): one element per header */
+    {BUF_HTTP_REQUEST_HEADER, DOB_REQ_HEADER_LINES, DB_HTTP_REQUEST, -1},
+    {BUF_HTTP_RESPONSE_HEADER, DOB_RESP_HEADER_LINES, DB_HTTP_RESPONSE, -1},
 };
 
 /* The response-side base of a buffer read in a to_client rule. */
@@ -303,8 +306,14 @@ const uint8_t *det_app_buffer(struct osprey_detect_worker *w, struct mon_ctx *ct
     } else {
         b = osprey_parsers_buffer(ctx, f, (enum osprey_buf)ob, &n);
     }
-    if (!b || !xf)
-        return b ? (*len = n, b) : NULL;
+    return b ? det_app_xform(w, xf, slot, b, n, len) : NULL;
+}
+
+const uint8_t *det_app_xform(struct osprey_detect_worker *w, const struct det_xform *xf,
+                             int slot, const uint8_t *b, uint32_t n, uint32_t *len)
+{
+    if (!xf)
+        return *len = n, b;
     /* each step reads the previous result: two halves of the slot, used alternately; no
      * step outputs more than max(its input, a digest) + 1 bytes, so one allocation does */
     uint32_t half = n + XFORM_DIGEST_MAX + xf->n + 1;

@@ -434,11 +434,33 @@ enum det_ob_derived {
     DOB_REQ_CONTENT_LEN, DOB_RESP_CONTENT_LEN, DOB_REQ_CONNECTION, DOB_RESP_CONNECTION,
     DOB_ACCEPT, DOB_ACCEPT_ENC, DOB_ACCEPT_LANG, DOB_LOCATION, DOB_SERVER,
     DOB_REQ_HEADER, DOB_RESP_HEADER, /* http.header without Cookie / Set-Cookie, as Suricata's */
+    /* multi-buffers (multibuf.c): lists of elements, each inspected on its own */
+    DOB_REQ_HEADER_LINES, DOB_RESP_HEADER_LINES, /* http.request_header / response_header */
+    DOB_DNS_QUERIES_RRNAME,                      /* dns.queries.rrname: each question's name */
+    DET_OB_MULTI_FIRST = DOB_REQ_HEADER_LINES,
 };
 const uint8_t *det_app_buffer(struct osprey_detect_worker *w, struct mon_ctx *ctx,
                               struct mon_flow *f, uint8_t base, uint8_t ob,
                               const struct det_xform *xf, int slot, uint32_t *len,
                               uint64_t *origin);
+/* b (n bytes) through the transforms xf (NULL: b itself), in the worker's slot. */
+const uint8_t *det_app_xform(struct osprey_detect_worker *w, const struct det_xform *xf,
+                             int slot, const uint8_t *b, uint32_t n, uint32_t *len);
+
+/* ---- multi-buffers (multibuf.c) ----
+ * A multi-buffer is a list of elements (one HTTP header as "Name: value", one DNS name …).
+ * A payload unit or bsize on it holds when it holds on one element; the fast pattern is
+ * looked for in each element. det_app_buffer does not serve them. */
+static inline bool det_multi_ob(uint8_t ob)
+{
+    return ob >= DET_OB_MULTI_FIRST && ob != DET_OB_RAW;
+}
+/* Element i of multi-buffer ob, through the transforms xf (slot as det_app_buffer); NULL
+ * past the last element (or when the parser has none now). */
+const uint8_t *det_multi_element(struct osprey_detect_worker *w, struct mon_ctx *ctx,
+                                 struct mon_flow *f, uint8_t ob, const struct det_xform *xf,
+                                 int slot, uint32_t i, uint32_t *len);
+
 /* The one stored transform chain with these keyword ids (owned by d); NULL: out of memory. */
 const struct det_xform *det_xform_intern(struct osprey_detect *d, const uint16_t *kw,
                                          uint32_t n);

@@ -85,6 +85,42 @@ static int on_match(unsigned int id, unsigned long long from, unsigned long long
     return 0;
 }
 
+/* A multi-buffer: each element is scanned on its own (a pattern never spans two); a pattern
+ * found in several elements is raised once. */
+#define MULTI_IDS 64
+struct multi_ids {
+    uint32_t id[MULTI_IDS], n;
+};
+
+static int on_multi_match(unsigned int id, unsigned long long from, unsigned long long to,
+                          unsigned int flags, void *arg)
+{
+    (void)from, (void)to, (void)flags;
+    struct multi_ids *r = arg;
+    for (uint32_t i = 0; i < r->n; i++)
+        if (r->id[i] == id)
+            return 0;
+    if (r->n < MULTI_IDS)
+        r->id[r->n++] = id;
+    return r->n == MULTI_IDS; /* full: stop, what was found is raised */
+}
+
+static bool multi_scan(struct mon_ctx *ctx, struct mon_flow *f, struct det_flow *df,
+                       const struct det_mpm *m)
+{
+    struct multi_ids r = {.n = 0};
+    const uint8_t *e;
+    uint32_t len;
+    for (uint32_t i = 0; r.n < MULTI_IDS &&
+                         (e = det_multi_element(df->w, ctx, f, m->ob, m->xf, 0, i, &len));
+         i++)
+        hs_scan(m->db, (const char *)e, len, 0, df->w->scratch, on_multi_match, &r);
+    int raised = 0;
+    for (uint32_t i = 0; i < r.n; i++)
+        raised += mon_raise_event(ctx, m->ev[r.id[i]]) == MON_OK;
+    return raised > 0;
+}
+
 bool det_mpm_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_t ev,
                     void *arg)
 {
@@ -97,6 +133,8 @@ bool det_mpm_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event
     const uint8_t *buf;
     uint32_t len, from = 0;
     uint64_t origin;
+    if (m->kind == DK_APP && det_multi_ob(m->ob))
+        return multi_scan(ctx, f, df, m);
     if (m->kind == DK_APP) {
         buf = det_app_buffer(df->w, ctx, f, m->base, m->ob, m->xf, 0, &len, &origin);
     } else if (m->kind == DK_PKT) {
@@ -318,6 +356,19 @@ static void hdr_view(const struct mon_packet *p, struct hdr_view *h)
     }
 }
 
+/* A payload run or bsize on a multi-buffer holds when it holds on one element. */
+static bool multi_unit(struct mon_ctx *ctx, struct mon_flow *f, struct det_flow *df,
+                       const struct det_unit *u)
+{
+    const uint8_t *e;
+    uint32_t len;
+    for (uint32_t i = 0; (e = det_multi_element(df->w, ctx, f, u->ob, u->xf, 1, i, &len)); i++)
+        if (u->type == DU_PAYLOAD ? det_payload_match(u, e, len, 0, df->w->md)
+                                  : cmp_match(u->cmp, len))
+            return true;
+    return false;
+}
+
 bool det_unit_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_t ev,
                      void *arg)
 {
@@ -329,6 +380,8 @@ bool det_unit_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_even
         uint32_t len;
         if (!df)
             return false;
+        if (u->kind == DK_APP && det_multi_ob(u->ob))
+            return multi_unit(ctx, f, df, u);
         uint64_t origin;
         const uint8_t *buf =
             u->kind == DK_APP
@@ -344,6 +397,8 @@ bool det_unit_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_even
         struct det_flow *df = f ? mon_get_uctx(ctx, f) : NULL;
         uint32_t len;
         uint64_t origin;
+        if (df && det_multi_ob(u->ob))
+            return multi_unit(ctx, f, df, u);
         return df && det_app_buffer(df->w, ctx, f, u->base, u->ob, u->xf, 1, &len, &origin) &&
                cmp_match(u->cmp, len);
     }

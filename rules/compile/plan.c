@@ -431,7 +431,8 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, enum plan_va
                     pl->units[u - 1].u.xf == xf)
                     last = &pl->units[u - 1];
             pl->items[pl->nitems] = pi;
-            if ((pi.relative || has_vars) && last &&
+            /* on a multi-buffer the whole list holds within one element: one run */
+            if ((pi.relative || has_vars || det_multi_ob(ob)) && last &&
                 last->u.items + last->u.n == &pl->items[pl->nitems]) {
                 last->u.n++;
                 last->last_opt = i;

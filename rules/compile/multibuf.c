@@ -1,0 +1,52 @@
+/* multibuf.c — multi-buffers: rule buffers whose value is a list of elements, as Suricata's
+ * http.request_header (one element per header, "Name: value"). Each element is inspected on
+ * its own: a content run or bsize holds when it holds within one element (a content never
+ * spans two headers), and the fast pattern is searched in each element (filters.c).
+ *
+ * One mechanism for every list buffer: a new one adds its DOB_ id (detect_int.h), its MAP row
+ * (app.c) and its element walk here. */
+#include <string.h>
+
+#include "detect_int.h"
+#include "osprey_parsers.h"
+
+/* Line i of "Name: value\r\n" lines (the parser's normalized headers), without its CRLF. */
+static const uint8_t *header_line(const uint8_t *h, uint32_t n, uint32_t i, uint32_t *len)
+{
+    for (uint32_t at = 0, k = 0; at < n; k++) {
+        const uint8_t *line = h + at, *eol = memchr(line, '\n', n - at);
+        uint32_t ll = eol ? (uint32_t)(eol - line) : n - at;
+        at += ll + (eol ? 1 : 0);
+        if (k != i)
+            continue;
+        if (ll && line[ll - 1] == '\r')
+            ll--;
+        *len = ll;
+        return line;
+    }
+    return NULL;
+}
+
+const uint8_t *det_multi_element(struct osprey_detect_worker *w, struct mon_ctx *ctx,
+                                 struct mon_flow *f, uint8_t ob, const struct det_xform *xf,
+                                 int slot, uint32_t i, uint32_t *len)
+{
+    *len = 0;
+    if (!f)
+        return NULL;
+    uint32_t n = 0, el = 0;
+    const uint8_t *b, *e = NULL;
+    switch (ob) {
+    case DOB_REQ_HEADER_LINES:
+    case DOB_RESP_HEADER_LINES:
+        b = osprey_parsers_buffer(ctx, f,
+                                  ob == DOB_REQ_HEADER_LINES ? OB_HTTP_HEADER
+                                                             : OB_HTTP_RESPONSE_HEADER,
+                                  &n);
+        e = b ? header_line(b, n, i, &el) : NULL;
+        break;
+    default:
+        return NULL;
+    }
+    return e ? det_app_xform(w, xf, slot, e, el, len) : NULL;
+}
