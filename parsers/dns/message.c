@@ -20,6 +20,7 @@ struct dns_state {
     struct osprey_dns_info info;
     struct pbuf text;  /* kept records' names and rdata; the offsets below point into it */
     struct rr_off { uint32_t name, rdata, mname, rname; } off[2][OSPREY_DNS_MAX_ANSWERS];
+    uint32_t qoff[OSPREY_DNS_MAX_ANSWERS]; /* the kept questions' names in text */
 };
 
 enum { SEC_ANSWER, SEC_AUTHORITY, SEC_NONE }; /* the sections whose records are kept */
@@ -97,6 +98,10 @@ static bool walk(struct dns_state *s, const uint8_t *d, size_t n, size_t *off, u
         if (next + fixed + rd > n)
             return false;
         struct osprey_dns_info *in = &s->info;
+        if (question && in->nqueries < OSPREY_DNS_MAX_ANSWERS) {
+            in->queries[in->nqueries].name_len = keep(s, name, nl, &s->qoff[in->nqueries]);
+            in->nqueries++;
+        }
         uint32_t *kept = sec == SEC_ANSWER ? &in->nanswers : &in->nauthorities;
         struct osprey_dns_rr *rrs = sec == SEC_ANSWER ? in->answers : in->authorities;
         size_t at = next + fixed, txt = at;
@@ -148,7 +153,7 @@ void dns_message(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d
     s->info.response = flags & 0x8000;
     s->info.rcode = flags & 0xf;
     s->info.ancount = (uint16_t)an;
-    s->info.nanswers = s->info.nauthorities = 0;
+    s->info.nanswers = s->info.nauthorities = s->info.nqueries = 0;
     pbuf_reset(&s->text);
     size_t off = 12;
     if (!walk(s, d, n, &off, qd, true, SEC_NONE) ||
@@ -212,6 +217,8 @@ bool dns_info(struct pflow *pf, struct osprey_dns_info *out)
             rrs[i].soa.rname = t && rrs[i].has_soa ? t + o->rname : empty;
         }
     }
+    for (uint32_t i = 0; i < out->nqueries; i++)
+        out->queries[i].name = t ? t + s->qoff[i] : empty;
     return true;
 }
 

@@ -44,6 +44,11 @@ static const struct buf_map MAP[] = {
     {BUF_HTTP_RESPONSE_BODY, OB_HTTP_RESPONSE_BODY, DB_HTTP_RESPONSE_BODY, -1},
     {BUF_FILE_DATA, OB_HTTP_REQUEST_BODY, DB_HTTP_REQUEST_BODY, OB_HTTP_RESPONSE_BODY},
     {BUF_DNS_QUERY, OB_DNS_QUERY, DB_DNS_QUERY, -1},
+    /* Suricata 8's DNS lists: in requests and responses alike (dns_query / dns_response) */
+    {BUF_DNS_QUERIES_RRNAME, DOB_DNS_QUERIES_RRNAME, DB_DNS_QUERY, DOB_DNS_QUERIES_RRNAME},
+    {BUF_DNS_ANSWERS_RRNAME, DOB_DNS_ANSWERS_RRNAME, DB_DNS_QUERY, DOB_DNS_ANSWERS_RRNAME},
+    {BUF_DNS_AUTHORITIES_RRNAME, DOB_DNS_AUTHORITIES_RRNAME, DB_DNS_QUERY,
+     DOB_DNS_AUTHORITIES_RRNAME},
     {BUF_TLS_SNI, OB_TLS_SNI, DB_TLS_CLIENT_HELLO, -1},
     {BUF_JA3_HASH, OB_TLS_JA3_HASH, DB_TLS_CLIENT_HELLO, -1},
     {BUF_JA3_STRING, OB_TLS_JA3_STRING, DB_TLS_CLIENT_HELLO, -1},
@@ -69,9 +74,20 @@ static const struct buf_map MAP[] = {
 };
 
 /* The response-side base of a buffer read in a to_client rule. */
-static uint8_t response_base(uint8_t ob)
+static uint8_t response_base(uint8_t base, uint8_t ob)
 {
+    if (base == DB_DNS_QUERY)
+        return DB_DNS_RESPONSE;
     return ob == OB_HTTP_RESPONSE_BODY ? DB_HTTP_RESPONSE_BODY : DB_HTTP_RESPONSE;
+}
+
+unsigned det_app_match_buffer(const char *keyword)
+{
+    if (!strcmp(keyword, "urilen"))
+        return BUF_HTTP_URI;
+    if (!strcmp(keyword, "dns.opcode") || !strcmp(keyword, "dns.rcode"))
+        return BUF_DNS_QUERIES_RRNAME; /* any DNS message, request or response */
+    return BUF_COUNT;
 }
 
 
@@ -231,7 +247,7 @@ int det_app_buffer_of(unsigned rule_buffer, bool to_client, uint8_t *ob, uint8_t
         *base = MAP[i].base;
         if (to_client && MAP[i].ob_resp >= 0) {
             *ob = (uint8_t)MAP[i].ob_resp;
-            *base = response_base(*ob);
+            *base = response_base(*base, *ob);
         } else if (to_client && *base < DB_HTTP_RESPONSE && *base >= DB_HTTP_REQUEST) {
             *base = DB_HTTP_RESPONSE; /* request buffers, inspected when the response comes */
         }
@@ -333,7 +349,7 @@ const char *det_base_name(uint8_t base)
 {
     static const char *const N[DB__COUNT] = {
         "packet", "stream", "http_request", "http_request_body", "http_response",
-        "http_response_body", "dns_query", "tls_client_hello", "tls_server_hello",
+        "http_response_body", "dns_query", "dns_response", "tls_client_hello", "tls_server_hello",
         "tls_certificate"};
     return base < DB__COUNT ? N[base] : "?";
 }

@@ -168,7 +168,9 @@ const struct det_unit *unit_arg(struct compiler *c, const struct det_unit *u)
         buf_put(&k, &u->cmp->op, sizeof u->cmp->op);
         buf_put(&k, &u->cmp->lo, sizeof u->cmp->lo);
         break;
+    case DU_DNSHDR:
     case DU_BUFLEN:
+        buf_put(&k, &u->field, sizeof u->field); /* DU_DNSHDR's; 0 for DU_BUFLEN */
         buf_put(&k, &u->cmp->op, sizeof u->cmp->op);
         buf_put(&k, &u->cmp->lo, sizeof u->cmp->lo);
         buf_put(&k, &u->cmp->hi, sizeof u->cmp->hi);

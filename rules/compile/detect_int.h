@@ -11,6 +11,7 @@
 #include "opt_eval.h"
 #include "opt_geoip.h"
 #include "osprey_detect.h"
+#include "osprey_parsers.h"
 
 /* What a rule inspects: packets, the reassembled stream, or application-layer buffers that
  * the parsers (parsers/include/osprey_parsers.h) fill under their events. */
@@ -21,7 +22,7 @@ enum det_kind { DK_PKT, DK_STREAM, DK__COUNT, DK_APP = DK__COUNT };
 enum det_base {
     DB_PKT, DB_STREAM, /* = DK_PKT, DK_STREAM */
     DB_HTTP_REQUEST, DB_HTTP_REQUEST_BODY, DB_HTTP_RESPONSE, DB_HTTP_RESPONSE_BODY,
-    DB_DNS_QUERY, DB_TLS_CLIENT_HELLO, DB_TLS_SERVER_HELLO, DB_TLS_CERTIFICATE,
+    DB_DNS_QUERY, DB_DNS_RESPONSE, DB_TLS_CLIENT_HELLO, DB_TLS_SERVER_HELLO, DB_TLS_CERTIFICATE,
     DB__COUNT
 };
 static inline uint8_t det_kind_of(uint8_t base)
@@ -81,7 +82,8 @@ enum det_unit_type { DU_PAYLOAD, DU_FLOW, DU_DSIZE, DU_HDR, DU_TCPFLAGS,
                      DU_APPPROTO,   /* the flow's app_proto (rule header, app-layer-protocol) */
                      DU_BUFLEN,     /* urilen, bsize: the length of an application buffer */
                      DU_GEOIP,      /* geoip: the countries of the addresses (opt_geoip.c) */
-                     DU_STREAMSIZE };  /* stream_size: the bytes each end sent */
+                     DU_STREAMSIZE,
+                     DU_DNSHDR };   /* dns.opcode, dns.rcode: a field of the DNS message's header */  /* stream_size: the bytes each end sent */
 
 /* One payload option of a run (payload.c evaluates runs). */
 enum det_pitem_type { PI_CONTENT, PI_PCRE, PI_ISDATAAT, PI_BYTE_TEST, PI_BYTE_JUMP,
@@ -110,7 +112,7 @@ struct det_unit {
     const struct det_pitem *items;
     const struct opt_flow *flow;
     const struct opt_cmp *cmp;
-    int field;                                /* DU_HDR: HF_* (with cmp) */
+    int field;                                /* DU_HDR: HF_* (with cmp); DU_DNSHDR: DNS_F_* */
     struct tcpflags tf;                       /* DU_TCPFLAGS, DU_FRAGBITS */
     uint16_t ipopt;                           /* DU_IPOPTS: option type or IPOPT_ANY */
     struct ipproto ipp;                       /* DU_IPPROTO */
@@ -377,6 +379,7 @@ struct osprey_detect_worker {
     struct osprey_detect_verdicts verdicts;
     struct osprey_detect_mem mem;
     uint8_t *xbuf[4];           /* transformed [0, 1] and derived [2, 3] buffers (app.c) */
+    struct osprey_dns_info dns_info[2]; /* multibuf.c: the DNS message being walked, per slot */
     uint32_t xcap[4];
 };
 
@@ -436,13 +439,19 @@ enum det_ob_derived {
     DOB_REQ_HEADER, DOB_RESP_HEADER, /* http.header without Cookie / Set-Cookie, as Suricata's */
     /* multi-buffers (multibuf.c): lists of elements, each inspected on its own */
     DOB_REQ_HEADER_LINES, DOB_RESP_HEADER_LINES, /* http.request_header / response_header */
-    DOB_DNS_QUERIES_RRNAME,                      /* dns.queries.rrname: each question's name */
+    DOB_DNS_QUERIES_RRNAME, DOB_DNS_ANSWERS_RRNAME, DOB_DNS_AUTHORITIES_RRNAME, /* dns.*.rrname:
+                                                   each record's name, requests and responses */
     DET_OB_MULTI_FIRST = DOB_REQ_HEADER_LINES,
 };
 const uint8_t *det_app_buffer(struct osprey_detect_worker *w, struct mon_ctx *ctx,
                               struct mon_flow *f, uint8_t base, uint8_t ob,
                               const struct det_xform *xf, int slot, uint32_t *len,
                               uint64_t *origin);
+/* The rule buffer whose events a match keyword inspects (urilen: the URI's; dns.opcode and
+ * dns.rcode: the DNS message's), BUF_COUNT for the other keywords. */
+unsigned det_app_match_buffer(const char *keyword);
+enum { DNS_F_OPCODE, DNS_F_RCODE };
+
 /* b (n bytes) through the transforms xf (NULL: b itself), in the worker's slot. */
 const uint8_t *det_app_xform(struct osprey_detect_worker *w, const struct det_xform *xf,
                              int slot, const uint8_t *b, uint32_t n, uint32_t *len);

@@ -471,6 +471,12 @@ bool det_unit_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_even
         uint64_t sb = (s->flags & MON_TCPF_ISN_KNOWN) ? (uint32_t)(s->snd_nxt - s->isn) : 0;
         return stream_size_match(u->cmp, cb, sb);
     }
+    case DU_DNSHDR: {
+        struct osprey_dns_info di;
+        if (!f || !osprey_parsers_dns_info(ctx, f, &di))
+            return false;
+        return cmp_match(u->cmp, u->field == DNS_F_OPCODE ? (di.flags >> 11) & 0xf : di.rcode);
+    }
     case DU_DSIZE: {
         const struct mon_packet *p = mon_getlastpkt(ctx);
         return p && cmp_match(u->cmp, p->payload_len);

@@ -45,6 +45,24 @@ const uint8_t *det_multi_element(struct osprey_detect_worker *w, struct mon_ctx 
                                   &n);
         e = b ? header_line(b, n, i, &el) : NULL;
         break;
+    case DOB_DNS_QUERIES_RRNAME:
+    case DOB_DNS_ANSWERS_RRNAME:
+    case DOB_DNS_AUTHORITIES_RRNAME: {
+        /* osprey_dns_info is large: read once per walk, at element 0 (the same event) */
+        struct osprey_dns_info *di = &w->dns_info[slot];
+        if (i == 0 && !osprey_parsers_dns_info(ctx, f, di))
+            di->nqueries = di->nanswers = di->nauthorities = 0;
+        if (ob == DOB_DNS_QUERIES_RRNAME) {
+            if (i < di->nqueries)
+                e = di->queries[i].name, el = di->queries[i].name_len;
+        } else {
+            bool an = ob == DOB_DNS_ANSWERS_RRNAME;
+            if (i < (an ? di->nanswers : di->nauthorities))
+                e = (an ? di->answers : di->authorities)[i].name,
+                el = (an ? di->answers : di->authorities)[i].name_len;
+        }
+        break;
+    }
     default:
         return NULL;
     }

@@ -59,7 +59,7 @@ static int bit_ids(struct osprey_detect *d, const struct opt_bits *b, uint32_t *
 static uint8_t group_app(uint8_t base)
 {
     return base >= DB_TLS_CLIENT_HELLO ? OSPREY_APP_TLS
-         : base == DB_DNS_QUERY        ? OSPREY_APP_DNS
+         : base >= DB_DNS_QUERY        ? OSPREY_APP_DNS
                                        : OSPREY_APP_HTTP;
 }
 
@@ -82,8 +82,8 @@ static const char *app_need_add(struct osprey_detect *d, const struct osprey_rul
     const struct osprey_rule_option *o = &r->opts[i];
     const struct opt_def *def = opt_def_by_id(o->kw);
     unsigned buf = o->buffer;
-    if (!strcmp(def->name, "urilen"))
-        buf = BUF_HTTP_URI;
+    if (det_app_match_buffer(def->name) != BUF_COUNT)
+        buf = det_app_match_buffer(def->name);
     else if (!payload_kw(def))
         return NULL;
     if (buf == BUF_PKT || buf == BUF_RAW) {
@@ -341,6 +341,8 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, enum plan_va
         }
         if (opt_def_by_id(r->opts[i].kw)->kind == OPT_PAYLOAD)
             two_sided |= det_app_buffer_two_sided(r->opts[i].buffer);
+        else if (det_app_match_buffer(kw) != BUF_COUNT)
+            two_sided |= det_app_buffer_two_sided(det_app_match_buffer(kw));
     }
     pl->two_sided = two_sided && !to_client && !to_server && !response;
     to_client |= response;
@@ -567,6 +569,10 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, enum plan_va
             else if (app_buffer_of(d, r, i, to_client, &ob, &xf) < 0)
                 return -1;
             up->u = (struct det_unit){.type = DU_BUFLEN, .cmp = cm, .ob = ob, .xf = xf};
+            pl->nunits++;
+        } else if (!strcmp(name, "dns.opcode") || !strcmp(name, "dns.rcode")) {
+            up->u = (struct det_unit){.type = DU_DNSHDR, .cmp = o->arg,
+                                      .field = name[4] == 'o' ? DNS_F_OPCODE : DNS_F_RCODE};
             pl->nunits++;
         } else if (!strcmp(name, "app-layer-protocol")) {
             if ((pl->why = app_proto_unit(o->value, &up->u))) {

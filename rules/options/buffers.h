@@ -59,6 +59,9 @@
     X(DNS_QUERY, "dns.query")                                                              \
     X(DNS_ANSWER_NAME, "dns.answer.name")                                                  \
     X(DNS_QUERY_NAME, "dns.query.name")                                                    \
+    X(DNS_QUERIES_RRNAME, "dns.queries.rrname")                                            \
+    X(DNS_ANSWERS_RRNAME, "dns.answers.rrname")                                            \
+    X(DNS_AUTHORITIES_RRNAME, "dns.authorities.rrname")                                    \
     X(TLS_SNI, "tls.sni")                                                                  \
     X(TLS_CERT_SUBJECT, "tls.cert_subject")                                                \
     X(TLS_CERT_ISSUER, "tls.cert_issuer")                                                  \

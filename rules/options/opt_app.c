@@ -4,7 +4,9 @@
  *   sip_method:[!]invite[,options…]      sip_stat_code:200[,1…]   (Snort 2/3)
  *   ftpdata_command:stor|retr            dns.opcode:[!]N            (Suricata)
  */
+#include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "opt_util.h"
 #include "registry.h"
@@ -63,7 +65,27 @@ static int parse_ftpdata_command(struct rule_ctx *c, char *val)
 static int parse_dns_opcode(struct rule_ctx *c, char *val)
 {
     struct opt_cmp *cm = opt_arg_new(c, sizeof *cm);
-    return cm ? parse_cmp(c, val, strlen(val), 0, 15, 0, cm) : -1;
+    return cm ? parse_cmp(c, val, strlen(val), 0, 15, CMP_DASH, cm) : -1;
+}
+
+/* dns.rcode: a comparison as dns.opcode's, the value also by name (nxdomain …, RFC 1035/2136) */
+static int parse_dns_rcode(struct rule_ctx *c, char *val)
+{
+    static const char *const NAMES[] = {"noerror", "formerr", "servfail", "nxdomain", "notimp",
+                                        "refused", "yxdomain", "yxrrset", "nxrrset", "notauth",
+                                        "notzone", NULL};
+    struct opt_cmp *cm = opt_arg_new(c, sizeof *cm);
+    if (!cm)
+        return -1;
+    const char *v = val;
+    bool neg = *v == '!';
+    for (int i = 0; NAMES[i]; i++)
+        if (!strcasecmp(v + neg, NAMES[i])) {
+            char num[16];
+            snprintf(num, sizeof num, "%s%d", neg ? "!" : "", i);
+            return parse_cmp(c, num, strlen(num), 0, 15, 0, cm);
+        }
+    return parse_cmp(c, val, strlen(val), 0, 15, CMP_DASH, cm);
 }
 
 static const struct opt_def DEFS[] = {
@@ -71,6 +93,7 @@ static const struct opt_def DEFS[] = {
     {"sip_method", OPT_MATCH, D_S2 | D_S3, ARG_REQUIRED, 0, parse_sip_method, false},
     {"sip_stat_code", OPT_MATCH, D_S2 | D_S3, ARG_REQUIRED, 0, parse_sip_stat_code, false},
     {"ftpdata_command", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_ftpdata_command, false},
-    {"dns.opcode", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_dns_opcode, false},
+    {"dns.opcode", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_dns_opcode, true},
+    {"dns.rcode", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_dns_rcode, true},
 };
 OPT_TABLE(opt_table_app, DEFS);

@@ -36,7 +36,9 @@ static const char *const IMPLEMENTED[] = {
     "http.stat_msg", "http.server", "http.location", "dns_query", "dns.query", "tls_sni",
     "tls.sni", "tls_cert_subject", "tls.cert_subject", "tls_cert_issuer", "tls.cert_issuer",
     "tls_cert_serial", "tls.cert_serial", "ja3_hash", "ja3.hash", "ja3_string", "ja3.string",
-    "ja3s_hash", "ja3s.hash", "ja3s_string", "ja3s.string", "ja4.hash", NULL};
+    "ja3s_hash", "ja3s.hash", "ja3s_string", "ja3s.string", "ja4.hash",
+    "http.request_header", "http.response_header", "dns.queries.rrname", "dns.answers.rrname",
+    "dns.authorities.rrname", "dns.opcode", "dns.rcode", NULL};
 
 static bool listed(const char *name)
 {

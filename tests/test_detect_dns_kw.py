@@ -1,0 +1,68 @@
+"""Suricata 8's DNS keywords: dns.opcode, dns.rcode (header fields, requests and responses)
+and the multi-buffers dns.queries.rrname, dns.answers.rrname, dns.authorities.rrname (one
+element per record name; a content list holds within one name). Over UDP and TCP, with the
+rule's direction choosing requests (dns_query) or responses (dns_response), both without one.
+Scapy messages through `osprey -r`, exact alerts for match and near miss."""
+import struct
+
+import pytest
+from scapy.layers.dns import DNS, DNSQR, DNSRR
+from scapy.layers.inet import IP, UDP
+
+from test_detect_helpers import CLI, SRV, Conv, detect, rule
+
+QUERY = DNS(id=7, rd=1, qd=[DNSQR(qname="www.evil.example"), DNSQR(qname="mail.other.test")])
+RESPONSE = DNS(id=7, qr=1, rd=1, ra=1, rcode=3, qd=DNSQR(qname="www.evil.example"),
+               an=[DNSRR(rrname="alias.evil.example", type="A", rdata="192.0.2.1"),
+                   DNSRR(rrname="second.example", type="A", rdata="192.0.2.2")],
+               ns=[DNSRR(rrname="evil.example", type="NS", rdata="ns1.evil.example")])
+UPDATE = DNS(id=8, opcode=5, qd=DNSQR(qname="zone.example"))
+
+
+def udp_msgs(*msgs):
+    pkts = []
+    for m in msgs:
+        if m.qr:
+            pkts.append(IP(src=SRV, dst=CLI) / UDP(sport=53, dport=5353) / m)
+        else:
+            pkts.append(IP(src=CLI, dst=SRV) / UDP(sport=5353, dport=53) / m)
+    return pkts
+
+
+def tcp_msgs(*msgs):
+    c = Conv(sport=40001, dport=53).handshake()
+    for m in msgs:
+        b = bytes(m)
+        c.send(not m.qr, struct.pack("!H", len(b)) + b)
+    return c.close().pkts
+
+
+def sids(tmp_path, pkts, body):
+    return detect(tmp_path, pkts, [rule(body, sid=5, proto="dns")]).sids
+
+
+@pytest.mark.parametrize("transport", [udp_msgs, tcp_msgs])
+@pytest.mark.parametrize("body,n", [
+    ('dns.opcode:5;', 1),
+    ('dns.opcode:!0;', 1),
+    ('dns.opcode:4;', 0),
+    ('dns.opcode:0; flow:to_server;', 1),           # the query; the update is opcode 5
+    ('dns.rcode:3;', 1),                            # the response only
+    ('dns.rcode:nxdomain; flow:to_client;', 1),
+    ('dns.rcode:3; flow:to_server;', 0),
+    ('dns.rcode:!0;', 1),
+    ('dns.rcode:0; flow:to_server;', 2),            # the query and the update
+    ('dns.queries.rrname; content:"mail.other.test"; bsize:15;', 1),  # second question
+    ('dns.queries.rrname; content:"www.evil"; startswith; flow:to_server;', 1),
+    ('dns.queries.rrname; content:"www.evil.example"; flow:to_client;', 1),  # the response's
+    ('dns.queries.rrname; content:"www.evil.example";', 2),   # the query and the response
+    # within one name: never across two questions
+    ('dns.queries.rrname; content:"evil"; content:"other";', 0),
+    ('dns.answers.rrname; content:"second.example"; startswith; endswith;', 1),
+    ('dns.answers.rrname; content:"alias"; content:"second";', 0),
+    ('dns.answers.rrname; content:"ns1";', 0),       # rdata, not a name of the record
+    ('dns.authorities.rrname; content:"evil.example"; bsize:12;', 1),
+    ('dns.authorities.rrname; content:"alias";', 0),
+])
+def test_dns_keywords(tmp_path, transport, body, n):
+    assert sids(tmp_path, transport(QUERY, RESPONSE, UPDATE), body) == [5] * n
