@@ -20,7 +20,7 @@ CASES = [
     ("alert tcp any any -> any (sid:1;)",
      "header: 6 fields; expected 'action protocol source port direction destination port' "
      "(7) or Snort 3's 'action service' (2)"),
-    ("alert tcp any any <- any any (sid:1;)", "header: direction must be '->' or '<>', got '<-'"),
+    ("alert tcp any any <- any any (sid:1;)", "header: direction must be '->', '<>' or '=>', got '<-'"),
     ("alert tcp any any -> any any any any (sid:1;)",
      "header: too many fields before '(' (expected action, protocol, source, source port, "
      "direction, destination, destination port)"),

@@ -256,6 +256,22 @@ int det_app_buffer_of(unsigned rule_buffer, bool to_client, uint8_t *ob, uint8_t
     return -1;
 }
 
+bool det_app_opt_to_client(const struct osprey_rule *r, uint32_t i, bool to_client)
+{
+    if (r->dir != OSPREY_DIR_TX)
+        return to_client;
+    switch (r->opts[i].side) {
+    case OSPREY_SIDE_TO_SERVER:
+        return false;
+    case OSPREY_SIDE_TO_CLIENT:
+        return true;
+    default:
+        /* a buffer both messages have means the request's unless its argument says
+         * to_client; the others are one side's and are read when the response comes */
+        return !det_app_buffer_two_sided(r->opts[i].buffer);
+    }
+}
+
 bool det_app_buffer_two_sided(unsigned rule_buffer)
 {
     for (size_t i = 0; i < sizeof MAP / sizeof MAP[0]; i++)

@@ -34,7 +34,7 @@ const struct det_header *header_arg(struct compiler *c, const struct osprey_rule
                                            const struct plan *pl)
 {
     uint8_t proto = pl->proto;
-    struct det_header h = {pl->kind, pl->base, proto, r->dir == OSPREY_DIR_BOTH,
+    struct det_header h = {pl->kind, pl->base, proto, r->dir != OSPREY_DIR_TO,
                            proto == 6 || proto == 17 || pl->app,
                            r->src.addr, r->dst.addr, r->src.port, r->dst.port};
     struct buf k = {0};

@@ -334,7 +334,7 @@ static int compile_rule(struct compiler *c, const struct osprey_rule *r,
     buf_puts(&lb, r->src.addr_text ? r->src.addr_text : "any");
     buf_puts(&lb, " ");
     buf_puts(&lb, r->src.port_text ? r->src.port_text : "any");
-    buf_puts(&lb, r->dir == OSPREY_DIR_BOTH ? " <> " : " -> ");
+    buf_puts(&lb, r->dir == OSPREY_DIR_BOTH ? " <> " : r->dir == OSPREY_DIR_TX ? " => " : " -> ");
     buf_puts(&lb, r->dst.addr_text ? r->dst.addr_text : "any");
     buf_puts(&lb, " ");
     buf_puts(&lb, r->dst.port_text ? r->dst.port_text : "any");

@@ -420,6 +420,10 @@ int det_app_buffer_of(unsigned rule_buffer, bool to_client, uint8_t *ob, uint8_t
 /* Whether a rule buffer means another parser buffer in the response than in the request
  * (http.header, file_data …): a rule that names no direction inspects both. */
 bool det_app_buffer_two_sided(unsigned rule_buffer);
+/* Whether option i of r inspects the response: to_client (the rule's direction) except in a
+ * => rule, where the sticky buffer's to_client / to_server argument picks the side of a
+ * buffer both messages have (the request's without one). */
+bool det_app_opt_to_client(const struct osprey_rule *r, uint32_t i, bool to_client);
 /* The application protocol (enum osprey_app_proto) of a header protocol word, 0 if none;
  * *l4 gets the transport (6, 17 or 0 = either). */
 uint8_t det_app_proto_of(const char *proto, uint8_t *l4);

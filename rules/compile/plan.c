@@ -82,6 +82,7 @@ static const char *app_need_add(struct osprey_detect *d, const struct osprey_rul
     const struct osprey_rule_option *o = &r->opts[i];
     const struct opt_def *def = opt_def_by_id(o->kw);
     unsigned buf = o->buffer;
+    to_client = det_app_opt_to_client(r, i, to_client);
     if (det_app_match_buffer(def->name) != BUF_COUNT)
         buf = det_app_match_buffer(def->name);
     else if (!payload_kw(def))
@@ -119,6 +120,7 @@ static int app_buffer_of(struct osprey_detect *d, const struct osprey_rule *r, u
     const struct osprey_rule_option *o = &r->opts[i];
     uint8_t base;
     *xf = NULL;
+    to_client = det_app_opt_to_client(r, i, to_client);
     if (det_app_buffer_of(o->buffer, to_client, ob, &base) < 0) {
         *ob = DET_OB_RAW; /* the packet/stream, under the application event */
         return 0;
@@ -330,7 +332,8 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, enum plan_va
      * definition is then evaluated before its uses, and again when the run backtracks. */
     const char *vnames[BYTE_MAX_VARS];
     uint32_t nvars = 0;
-    bool has_vars = false, to_client = false, to_server = false, two_sided = false;
+    bool has_vars = false, to_server = false, two_sided = false;
+    bool to_client = r->dir == OSPREY_DIR_TX; /* => : on the response, with the request's */
     for (uint32_t i = 0; i < r->nopts; i++) {
         const char *kw = opt_def_by_id(r->opts[i].kw)->name;
         has_vars |= !strcmp(kw, "byte_extract") || !strcmp(kw, "byte_math");
@@ -381,7 +384,7 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, enum plan_va
                 pl->units[pl->nunits - 1].last_opt = i; /* folded into its content */
             continue;
         }
-        if ((def->kind == OPT_STICKY || def->kind == OPT_HTTP_LEGACY) && o->value) {
+        if ((def->kind == OPT_STICKY || def->kind == OPT_HTTP_LEGACY) && o->value && !o->side) {
             pl->why = "a Snort 3 buffer selector (field, path, request …)";
             pl->why_opt = o;
             return 0;

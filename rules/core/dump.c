@@ -124,7 +124,8 @@ static void rule_json(FILE *out, const struct osprey_rule *r)
         json_str(out, r->src.addr_text);
         fputs(",\"sport\":", out);
         json_str(out, r->src.port_text);
-        fprintf(out, ",\"dir\":\"%s\",\"dst\":", r->dir == OSPREY_DIR_BOTH ? "<>" : "->");
+        fprintf(out, ",\"dir\":\"%s\",\"dst\":", r->dir == OSPREY_DIR_BOTH ? "<>"
+                                            : r->dir == OSPREY_DIR_TX ? "=>" : "->");
         json_str(out, r->dst.addr_text);
         fputs(",\"dport\":", out);
         json_str(out, r->dst.port_text);

@@ -167,9 +167,11 @@ static char *parse_header(struct rule_ctx *c, char *text, char *end)
         r->dir = OSPREY_DIR_TO;
     } else if (f[4].n == 2 && memcmp(f[4].s, "<>", 2) == 0) {
         r->dir = OSPREY_DIR_BOTH;
+    } else if (f[4].n == 2 && memcmp(f[4].s, "=>", 2) == 0 && !c->snort3) {
+        r->dir = OSPREY_DIR_TX;
     } else {
         rule_syntax_error(c, f[4].s, "syntax error in header",
-                          "header: direction must be '->' or '<>', got '%.*s'", (int)f[4].n,
+                          "header: direction must be '->', '<>' or '=>', got '%.*s'", (int)f[4].n,
                           f[4].s);
         return NULL;
     }
@@ -352,6 +354,7 @@ static void select_buffer(struct rule_ctx *c, uint16_t buffer)
                           "%s: sticky buffer selected but nothing inspects it",
                           c->sticky_opt->keyword);
     c->buffer = buffer;
+    c->side = OSPREY_SIDE_ANY;
     c->xforms = NULL;
     c->nxforms = 0;
     c->buffer_used = false;
@@ -487,12 +490,15 @@ static void walk_options(struct rule_ctx *c, struct otok *t, int n,
             break;
         }
         o->buffer = c->buffer;
+        o->side = c->side;
         if (d->kind == OPT_TRANSFORM && c->nxforms++ == 0)
             c->xform_at = (uint16_t)i;
         o->xform_at = c->xform_at;
         o->nxforms = d->kind == OPT_TRANSFORM ? 0 : c->nxforms;
         if (d->parse && d->parse(c, t[i].val) < 0)
             return;
+        if (d->kind == OPT_STICKY)
+            o->side = c->side; /* its own argument */
         if (d->kind == OPT_PAYLOAD)
             c->buffer_used = true;
         if (d->kind == OPT_TRANSFORM) {

@@ -81,6 +81,7 @@ struct rule_ctx {
     bool fast_pattern_seen;
     struct osprey_rule_option *sticky_opt; /* last sticky buffer selected */
     const char *sticky_pos;
+    uint8_t side;                           /* enum osprey_buffer_side of the buffer in force */
     bool buffer_used;                       /* a payload option ran on the buffer in force */
     uint32_t meta_seen;                     /* META_* given once only */
     const char *vars[RULE_MAX_VARS]; /* byte_extract / byte_math names */

@@ -59,7 +59,13 @@ enum osprey_rule_dialect {
 enum osprey_rule_dir {
     OSPREY_DIR_TO,   /* -> */
     OSPREY_DIR_BOTH, /* <> */
+    OSPREY_DIR_TX,   /* => Suricata 8's transactional rule: request and response of one
+                        transaction (the options pick the side; src is the client) */
 };
+
+/* The side a sticky buffer's argument names (`http.connection: to_client;`), for buffers
+ * both messages have, in a => rule. */
+enum osprey_buffer_side { OSPREY_SIDE_ANY, OSPREY_SIDE_TO_SERVER, OSPREY_SIDE_TO_CLIENT };
 
 enum osprey_rule_status {
     OSPREY_RULE_ACCEPTED,
@@ -104,6 +110,7 @@ struct osprey_rule_option {
     uint16_t nxforms;    /* options opts[xform_at .. xform_at + nxforms), in order */
     uint32_t line, col;  /* where the keyword starts (1-based) */
     const void *arg;     /* the parsed argument; its type per keyword is in rules/options/ */
+    uint8_t side;        /* enum osprey_buffer_side of the sticky buffer in force */
 };
 
 struct osprey_rule {

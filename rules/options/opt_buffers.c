@@ -72,9 +72,25 @@ static int parse_http_param(struct rule_ctx *c, char *val)
     return 0;
 }
 
-#define STICKY(name, dial, buf) {name, OPT_STICKY, dial, ARG_NONE, BUF_##buf, NULL, false}
+/* Suricata 8: `http.connection: to_client;` names the side of a buffer both messages have
+ * (for => rules); no other argument. */
+static int parse_sticky_side(struct rule_ctx *c, char *val)
+{
+    if (val == NULL)
+        return 0;
+    static const char *const SIDES[] = {"to_server", "to_client", NULL};
+    int k = parse_choice(c, val, strlen(val), SIDES, "side");
+    if (k < 0)
+        return -1;
+    c->side = k == 0 ? OSPREY_SIDE_TO_SERVER : OSPREY_SIDE_TO_CLIENT;
+    return 0;
+}
+
+#define STICKY(name, dial, buf)                                                         \
+    {name, OPT_STICKY, dial, ARG_OPTIONAL, BUF_##buf, parse_sticky_side, false}
 /* the buffers detection fills (buffer_inspectable) */
-#define STICKY_DONE(name, dial, buf) {name, OPT_STICKY, dial, ARG_NONE, BUF_##buf, NULL, true}
+#define STICKY_DONE(name, dial, buf)                                                    \
+    {name, OPT_STICKY, dial, ARG_OPTIONAL, BUF_##buf, parse_sticky_side, true}
 #define LEGACY_DONE(name, dial, buf)                                                    \
     {name, OPT_HTTP_LEGACY, dial, ARG_OPTIONAL, BUF_##buf, parse_http_selector, true}
 #define STICKY_SEL(name, dial, buf)                                                     \
