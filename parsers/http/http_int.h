@@ -83,6 +83,7 @@ bool http_is_space(uint8_t c); /* SP HT CR LF VT FF */
 /* head.c: one message head (start line + headers + the empty line), parsed into buffers. */
 struct http_msg {
     bool present;
+    bool done_run;             /* its message-complete event ran */
     bool body_run;             /* its body event ran (complete, or cut at the limit) */
     bool cut;                  /* body hit its limit */
     uint64_t wire_len;         /* body bytes as sent: chunk framing and compression included,

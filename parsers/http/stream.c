@@ -22,7 +22,7 @@ static struct http_state *state(struct pflow *pf)
 
 static void msg_clear(struct http_msg *m)
 {
-    m->present = m->body_run = m->cut = false;
+    m->present = m->body_run = m->done_run = m->cut = false;
     m->wire_len = 0;
     pbuf_reset(&m->copy);
     pbuf_reset(&m->body);
@@ -132,6 +132,13 @@ static void msg_done(struct pflow *pf, struct mon_flow *f, int dir)
     if (t->id != hd->tx || !t->used)
         return;
     run_body(pf, f, dir, t);
+    struct http_msg *m = dir == 0 ? &t->req : &t->resp;
+    if (!m->done_run && m->present) {
+        m->done_run = true;
+        h->cur = t;
+        const struct osprey_parser_events *ev = &pf->w->p->ev;
+        pflow_run(pf, f, dir, dir == 0 ? ev->http_request_done : ev->http_response_done);
+    }
     if (dir == 1 && !t->done) {
         t->done = true;
         h->cur = t;

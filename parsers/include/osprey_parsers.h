@@ -79,6 +79,9 @@ struct osprey_parser_events {
     mon_event_t http_response;       /* status line + headers complete (to client) */
     mon_event_t http_response_body;  /* response body complete or cut (also at flow end when
                                         the response had no length) */
+    mon_event_t http_request_done;   /* the request is complete, head and body (an empty one
+                                        too), after http_request_body */
+    mon_event_t http_response_done;  /* the response is complete, the same way */
     mon_event_t dns_query, dns_response;
     mon_event_t tls_client_hello, tls_server_hello, tls_certificate;
 };

@@ -68,6 +68,9 @@ static const struct buf_map MAP[] = {
     {BUF_HTTP_ACCEPT_LANG, DOB_ACCEPT_LANG, DB_HTTP_REQUEST, -1},
     {BUF_HTTP_LOCATION, DOB_LOCATION, DB_HTTP_RESPONSE, -1},
     {BUF_HTTP_SERVER, DOB_SERVER, DB_HTTP_RESPONSE, -1},
+    /* Suricata's HTTP/1 frames: the whole message, once it is complete */
+    {BUF_FRAME_HTTP1_REQUEST, DOB_REQ_FRAME, DB_HTTP_REQUEST_DONE, -1},
+    {BUF_FRAME_HTTP1_RESPONSE, DOB_RESP_FRAME, DB_HTTP_RESPONSE_DONE, -1},
     /* multi-buffers (multibuf.c): one element per header */
     {BUF_HTTP_REQUEST_HEADER, DOB_REQ_HEADER_LINES, DB_HTTP_REQUEST, -1},
     {BUF_HTTP_RESPONSE_HEADER, DOB_RESP_HEADER_LINES, DB_HTTP_RESPONSE, -1},
@@ -214,8 +217,11 @@ static const uint8_t *derived(struct osprey_detect_worker *w, struct mon_ctx *ct
                 ob == DOB_RESP_CONTENT_LEN || ob == DOB_RESP_CONNECTION || ob == DOB_LOCATION ||
                 ob == DOB_SERVER;
     uint32_t n = 0;
-    if (ob == DOB_REQ_START || ob == DOB_RESP_START) {
-        /* the start line, CRLF, then the headers as sent (with their empty line) */
+    bool frame = ob == DOB_REQ_FRAME || ob == DOB_RESP_FRAME;
+    resp |= ob == DOB_RESP_FRAME;
+    if (ob == DOB_REQ_START || ob == DOB_RESP_START || frame) {
+        /* the start line, CRLF, then the headers as sent (with their empty line); a frame
+         * then has the body (as decoded: dechunked, decompressed) */
         uint32_t sl = 0;
         const uint8_t *s = osprey_parsers_buffer(
             ctx, f, resp ? OB_HTTP_RESPONSE_LINE : OB_HTTP_REQUEST_LINE, &sl);
@@ -224,6 +230,13 @@ static const uint8_t *derived(struct osprey_detect_worker *w, struct mon_ctx *ct
         uint32_t at = 0;
         if (!s || !put(w, slot, &at, s, sl) || !put(w, slot, &at, "\r\n", 2) ||
             (h && !put(w, slot, &at, h, n)))
+            return NULL;
+        uint32_t bn = 0;
+        const uint8_t *b = frame ? osprey_parsers_buffer(
+                                       ctx, f, resp ? OB_HTTP_RESPONSE_BODY : OB_HTTP_REQUEST_BODY,
+                                       &bn)
+                                 : NULL;
+        if (b && !put(w, slot, &at, b, bn))
             return NULL;
         *len = at;
         return w->xbuf[slot];
@@ -364,8 +377,8 @@ const uint8_t *det_app_xform(struct osprey_detect_worker *w, const struct det_xf
 const char *det_base_name(uint8_t base)
 {
     static const char *const N[DB__COUNT] = {
-        "packet", "stream", "http_request", "http_request_body", "http_response",
-        "http_response_body", "dns_query", "dns_response", "tls_client_hello", "tls_server_hello",
+        "packet", "stream", "http_request", "http_request_body", "http_request_done",
+        "http_response", "http_response_body", "http_response_done", "dns_query", "dns_response", "tls_client_hello", "tls_server_hello",
         "tls_certificate"};
     return base < DB__COUNT ? N[base] : "?";
 }

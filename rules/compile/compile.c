@@ -514,6 +514,8 @@ int osprey_detect_build_opts(struct osprey_detect **out, struct mon_engine *eng,
         d->base_ev[DB_HTTP_REQUEST_BODY] = pe->http_request_body;
         d->base_ev[DB_HTTP_RESPONSE] = pe->http_response;
         d->base_ev[DB_HTTP_RESPONSE_BODY] = pe->http_response_body;
+        d->base_ev[DB_HTTP_REQUEST_DONE] = pe->http_request_done;
+        d->base_ev[DB_HTTP_RESPONSE_DONE] = pe->http_response_done;
         d->base_ev[DB_DNS_QUERY] = pe->dns_query;
         d->base_ev[DB_DNS_RESPONSE] = pe->dns_response;
         d->base_ev[DB_TLS_CLIENT_HELLO] = pe->tls_client_hello;

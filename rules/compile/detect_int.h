@@ -21,7 +21,8 @@ enum det_kind { DK_PKT, DK_STREAM, DK__COUNT, DK_APP = DK__COUNT };
  * buffers need: a rule on http.uri and http.stat_code runs under http_response). */
 enum det_base {
     DB_PKT, DB_STREAM, /* = DK_PKT, DK_STREAM */
-    DB_HTTP_REQUEST, DB_HTTP_REQUEST_BODY, DB_HTTP_RESPONSE, DB_HTTP_RESPONSE_BODY,
+    DB_HTTP_REQUEST, DB_HTTP_REQUEST_BODY, DB_HTTP_REQUEST_DONE, /* DONE: message complete */
+    DB_HTTP_RESPONSE, DB_HTTP_RESPONSE_BODY, DB_HTTP_RESPONSE_DONE,
     DB_DNS_QUERY, DB_DNS_RESPONSE, DB_TLS_CLIENT_HELLO, DB_TLS_SERVER_HELLO, DB_TLS_CERTIFICATE,
     DB__COUNT
 };
@@ -405,6 +406,7 @@ static inline bool det_to_server(int side, uint8_t base)
         return side == MON_SIDE_SVR;
     case DB_HTTP_REQUEST:
     case DB_HTTP_REQUEST_BODY:
+    case DB_HTTP_REQUEST_DONE:
     case DB_DNS_QUERY:
     case DB_TLS_CLIENT_HELLO:
         return true;
@@ -441,6 +443,7 @@ enum det_ob_derived {
     DOB_REQ_CONTENT_LEN, DOB_RESP_CONTENT_LEN, DOB_REQ_CONNECTION, DOB_RESP_CONNECTION,
     DOB_ACCEPT, DOB_ACCEPT_ENC, DOB_ACCEPT_LANG, DOB_LOCATION, DOB_SERVER,
     DOB_REQ_HEADER, DOB_RESP_HEADER, /* http.header without Cookie / Set-Cookie, as Suricata's */
+    DOB_REQ_FRAME, DOB_RESP_FRAME,   /* frame:http1.request / response: the whole message */
     /* multi-buffers (multibuf.c): lists of elements, each inspected on its own */
     DOB_REQ_HEADER_LINES, DOB_RESP_HEADER_LINES, /* http.request_header / response_header */
     DOB_DNS_QUERIES_RRNAME, DOB_DNS_ANSWERS_RRNAME, DOB_DNS_AUTHORITIES_RRNAME, /* dns.*.rrname:

@@ -384,7 +384,8 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, enum plan_va
                 pl->units[pl->nunits - 1].last_opt = i; /* folded into its content */
             continue;
         }
-        if ((def->kind == OPT_STICKY || def->kind == OPT_HTTP_LEGACY) && o->value && !o->side) {
+        if ((def->kind == OPT_STICKY || def->kind == OPT_HTTP_LEGACY) && o->value && !o->side &&
+            strcmp(name, "frame")) {
             pl->why = "a Snort 3 buffer selector (field, path, request …)";
             pl->why_opt = o;
             return 0;

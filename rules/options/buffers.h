@@ -126,7 +126,10 @@
     X(IPV6_HDR, "ipv6.hdr")                                                                \
     X(ICMPV4_HDR, "icmpv4.hdr")                                                            \
     X(ICMPV6_HDR, "icmpv6.hdr")                                                            \
-    X(WEBSOCKET_PAYLOAD, "websocket.payload")
+    X(WEBSOCKET_PAYLOAD, "websocket.payload")                                              \
+    X(FRAME_HTTP1_REQUEST, "frame:http1.request")                                          \
+    X(FRAME_HTTP1_RESPONSE, "frame:http1.response")                                        \
+    X(FRAME_OTHER, "frame") /* the frames of protocols Osprey does not frame yet */
 
 #include <stdbool.h>
 

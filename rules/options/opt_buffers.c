@@ -86,6 +86,28 @@ static int parse_sticky_side(struct rule_ctx *c, char *val)
     return 0;
 }
 
+/* frame:NAME — Suricata's frames: PROTO.TYPE, or TYPE alone for the rule's protocol
+ * (`alert http1 … frame:request`). HTTP/1's request and response are filled; the others
+ * select a buffer detection does not fill (their contents reject the rule). */
+static int parse_frame(struct rule_ctx *c, char *val)
+{
+    const char *name = val, *dot = strchr(val, '.');
+    const char *proto = c->rule->proto ? c->rule->proto : "";
+    size_t pn = dot ? (size_t)(dot - val) : strlen(proto);
+    const char *p = dot ? val : proto, *type = dot ? dot + 1 : name;
+    if (!*type || strspn(type, "abcdefghijklmnopqrstuvwxyz0123456789_.") != strlen(type))
+        return opt_error(c, val, "'%s' is not a frame name", val);
+    bool http1 = slice_eq(p, pn, "http1") || slice_eq(p, pn, "http");
+    uint16_t b = BUF_FRAME_OTHER;
+    if (http1 && !strcmp(type, "request"))
+        b = BUF_FRAME_HTTP1_REQUEST;
+    else if (http1 && !strcmp(type, "response"))
+        b = BUF_FRAME_HTTP1_RESPONSE;
+    c->buffer = b;
+    c->opt->buffer = b;
+    return 0;
+}
+
 #define STICKY(name, dial, buf)                                                         \
     {name, OPT_STICKY, dial, ARG_OPTIONAL, BUF_##buf, parse_sticky_side, false}
 /* the buffers detection fills (buffer_inspectable) */
@@ -268,5 +290,6 @@ static const struct opt_def DEFS[] = {
     STICKY("icmpv4.hdr", D_SURI, ICMPV4_HDR),
     STICKY("icmpv6.hdr", D_SURI, ICMPV6_HDR),
     STICKY("websocket.payload", D_SURI, WEBSOCKET_PAYLOAD),
+    {"frame", OPT_STICKY, D_SURI, ARG_REQUIRED, BUF_FRAME_OTHER, parse_frame, true},
 };
 OPT_TABLE(opt_table_buffers, DEFS);
