@@ -46,6 +46,9 @@ def sids(tmp_path, pkts, body):
     ('dns.opcode:5;', 1),
     ('dns.opcode:!0;', 1),
     ('dns.opcode:4;', 0),
+    ('dns.opcode:4-6;', 1),                         # 4 < opcode < 6, as Suricata's integers
+    ('dns.opcode:5-6;', 0),
+    ('dns.rcode:2-4; flow:to_client;', 1),
     ('dns.opcode:0; flow:to_server;', 1),           # the query; the update is opcode 5
     ('dns.rcode:3;', 1),                            # the response only
     ('dns.rcode:nxdomain; flow:to_client;', 1),

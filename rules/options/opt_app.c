@@ -62,10 +62,20 @@ static int parse_ftpdata_command(struct rule_ctx *c, char *val)
     return parse_choice(c, val, strlen(val), CMDS, "command") < 0 ? -1 : 0;
 }
 
+/* Suricata's integer keywords: N, !N, <N, >N …, and A-B meaning A < x < B. */
+static int parse_dns_uint(struct rule_ctx *c, char *val, struct opt_cmp *cm)
+{
+    if (parse_cmp(c, val, strlen(val), 0, 15, CMP_DASH, cm) < 0)
+        return -1;
+    if (cm->op == CMP_RANGE_INCL && strchr(val, '-'))
+        cm->op = CMP_RANGE;
+    return 0;
+}
+
 static int parse_dns_opcode(struct rule_ctx *c, char *val)
 {
     struct opt_cmp *cm = opt_arg_new(c, sizeof *cm);
-    return cm ? parse_cmp(c, val, strlen(val), 0, 15, CMP_DASH, cm) : -1;
+    return cm ? parse_dns_uint(c, val, cm) : -1;
 }
 
 /* dns.rcode: a comparison as dns.opcode's, the value also by name (nxdomain …, RFC 1035/2136) */
@@ -85,7 +95,7 @@ static int parse_dns_rcode(struct rule_ctx *c, char *val)
             snprintf(num, sizeof num, "%s%d", neg ? "!" : "", i);
             return parse_cmp(c, num, strlen(num), 0, 15, 0, cm);
         }
-    return parse_cmp(c, val, strlen(val), 0, 15, CMP_DASH, cm);
+    return parse_dns_uint(c, val, cm);
 }
 
 static const struct opt_def DEFS[] = {
