@@ -66,6 +66,13 @@ def sids(tmp_path, pkts, body):
     ('dns.answers.rrname; content:"ns1";', 0),       # rdata, not a name of the record
     ('dns.authorities.rrname; content:"evil.example"; bsize:12;', 1),
     ('dns.authorities.rrname; content:"alias";', 0),
+    # Suricata 8's other spellings: dns.query.name and dns.answer.name, both directions;
+    # dns.query: every question of a request, none of a response
+    ('dns.query.name; content:"www.evil.example"; bsize:16;', 2),
+    ('dns.answer.name; content:"alias.evil.example"; bsize:18;', 1),
+    ('dns.answer.name; content:"www.evil.example";', 0),
+    ('dns.query; content:"mail.other.test"; bsize:15;', 1),
+    ('dns.query; content:"www.evil"; content:"other";', 0),
 ])
 def test_dns_keywords(tmp_path, transport, body, n):
     assert sids(tmp_path, transport(QUERY, RESPONSE, UPDATE), body) == [5] * n

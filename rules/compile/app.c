@@ -43,9 +43,12 @@ static const struct buf_map MAP[] = {
     {BUF_HTTP_RESPONSE_LINE, OB_HTTP_RESPONSE_LINE, DB_HTTP_RESPONSE, -1},
     {BUF_HTTP_RESPONSE_BODY, OB_HTTP_RESPONSE_BODY, DB_HTTP_RESPONSE_BODY, -1},
     {BUF_FILE_DATA, OB_HTTP_REQUEST_BODY, DB_HTTP_REQUEST_BODY, OB_HTTP_RESPONSE_BODY},
-    {BUF_DNS_QUERY, OB_DNS_QUERY, DB_DNS_QUERY, -1},
+    /* every question's name, in requests only (a multi-buffer, as Suricata 7+) */
+    {BUF_DNS_QUERY, DOB_DNS_QUERIES_RRNAME, DB_DNS_QUERY, -1},
     /* Suricata 8's DNS lists: in requests and responses alike (dns_query / dns_response) */
     {BUF_DNS_QUERIES_RRNAME, DOB_DNS_QUERIES_RRNAME, DB_DNS_QUERY, DOB_DNS_QUERIES_RRNAME},
+    {BUF_DNS_QUERY_NAME, DOB_DNS_QUERIES_RRNAME, DB_DNS_QUERY, DOB_DNS_QUERIES_RRNAME},
+    {BUF_DNS_ANSWER_NAME, DOB_DNS_ANSWERS_RRNAME, DB_DNS_QUERY, DOB_DNS_ANSWERS_RRNAME},
     {BUF_DNS_ANSWERS_RRNAME, DOB_DNS_ANSWERS_RRNAME, DB_DNS_QUERY, DOB_DNS_ANSWERS_RRNAME},
     {BUF_DNS_AUTHORITIES_RRNAME, DOB_DNS_AUTHORITIES_RRNAME, DB_DNS_QUERY,
      DOB_DNS_AUTHORITIES_RRNAME},
@@ -372,6 +375,26 @@ const uint8_t *det_app_xform(struct osprey_detect_worker *w, const struct det_xf
     }
     *len = n;
     return b;
+}
+
+const char *det_ob_name(uint8_t ob)
+{
+    static const char *const D[] = {
+        "http.header_names", "http.header_names (response)", "http.start",
+        "http.start (response)", "http.content_len", "http.content_len (response)",
+        "http.connection", "http.connection (response)", "http.accept", "http.accept_enc",
+        "http.accept_lang", "http.location", "http.server", "http.header",
+        "http.header (response)", "frame:http1.request", "frame:http1.response",
+        "http.request_header", "http.response_header", "dns.query", "dns.answers.rrname",
+        "dns.authorities.rrname"};
+    _Static_assert(sizeof D / sizeof D[0] == DOB_DNS_AUTHORITIES_RRNAME - DET_OB_DERIVED + 1,
+                   "a name per derived buffer");
+    if (ob == DET_OB_RAW)
+        return "payload";
+    if (ob >= DET_OB_DERIVED && ob - DET_OB_DERIVED < (int)(sizeof D / sizeof D[0]))
+        return D[ob - DET_OB_DERIVED];
+    const char *n = ob < DET_OB_DERIVED ? osprey_buf_name((enum osprey_buf)ob) : NULL;
+    return n ? n : "?";
 }
 
 const char *det_base_name(uint8_t base)

@@ -270,8 +270,7 @@ static int compile_rule(struct compiler *c, const struct osprey_rule *r,
             if (pl.kind == DK_APP)
                 snprintf(l, sizeof l, "mpm %s %s%s (Hyperscan, all fast patterns)",
                          det_base_name(pl.base),
-                         pl.fp_ob == DET_OB_RAW ? "payload"
-                                                : osprey_buf_name((enum osprey_buf)pl.fp_ob),
+                         det_ob_name(pl.fp_ob),
                          pl.fp_xf ? " transformed" : "");
             else
                 snprintf(l, sizeof l, "mpm %s (Hyperscan, all fast patterns)",

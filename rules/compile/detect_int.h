@@ -482,5 +482,7 @@ const struct det_xform *det_xform_intern(struct osprey_detect *d, const uint16_t
                                          uint32_t n);
 /* The base event's name, for --dump-chains. */
 const char *det_base_name(uint8_t base);
+/* A parser or derived buffer's name, for --dump-chains. */
+const char *det_ob_name(uint8_t ob);
 
 #endif

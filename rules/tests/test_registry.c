@@ -38,7 +38,8 @@ static const char *const IMPLEMENTED[] = {
     "tls_cert_serial", "tls.cert_serial", "ja3_hash", "ja3.hash", "ja3_string", "ja3.string",
     "ja3s_hash", "ja3s.hash", "ja3s_string", "ja3s.string", "ja4.hash",
     "http.request_header", "http.response_header", "dns.queries.rrname", "dns.answers.rrname",
-    "dns.authorities.rrname", "dns.opcode", "dns.rcode", "frame", NULL};
+    "dns.authorities.rrname", "dns.opcode", "dns.rcode", "frame",
+    "dns.query.name", "dns.answer.name", NULL};
 
 static bool listed(const char *name)
 {
