@@ -73,6 +73,9 @@ def sids(tmp_path, pkts, body):
     ('dns.answer.name; content:"www.evil.example";', 0),
     ('dns.query; content:"mail.other.test"; bsize:15;', 1),
     ('dns.query; content:"www.evil"; content:"other";', 0),
+    # a sticky buffer named again is another instance: each may match its own element
+    ('dns.query; content:"www.evil"; dns.query; content:"other";', 1),
+    ('dns.query; content:"www.evil"; dns.query; content:"absent";', 0),
 ])
 def test_dns_keywords(tmp_path, transport, body, n):
     assert sids(tmp_path, transport(QUERY, RESPONSE, UPDATE), body) == [5] * n

@@ -25,6 +25,8 @@ def http():
     # one header at a time: no content spans two, no CRLF inside, each element's own ^ and $
     ('http.request_header; content:"Upgrade|0d 0a|";', False),
     ('http.request_header; content:"example.com"; content:"Upgrade";', False),
+    ('http.request_header; content:"example.com"; http.request_header; content:"Upgrade";',
+     True),                                       # two instances, two headers
     ('http.request_header; content:"Key|3a 20|"; pcre:"/^abc123$/R";', True),
     ('http.request_header; content:"Key|3a 20|"; pcre:"/^abc123\\x0d\\x0a/R";', False),
     ('http.request_header; bsize:25;', True),     # "Sec-WebSocket-Key: abc123"

@@ -471,6 +471,10 @@ static inline bool det_multi_ob(uint8_t ob)
 {
     return ob >= DET_OB_MULTI_FIRST && ob != DET_OB_RAW;
 }
+/* Do options from and to of r inspect the same instance of a multi-buffer (no sticky buffer
+ * keyword between them)? `dns.query; content:"a"; dns.query; content:"b";` names two
+ * instances, which may match two different elements. */
+bool det_multi_same_instance(const struct osprey_rule *r, uint32_t from, uint32_t to);
 /* Element i of multi-buffer ob, through the transforms xf (slot as det_app_buffer); NULL
  * past the last element (or when the parser has none now). */
 const uint8_t *det_multi_element(struct osprey_detect_worker *w, struct mon_ctx *ctx,

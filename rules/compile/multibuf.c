@@ -9,6 +9,7 @@
 
 #include "detect_int.h"
 #include "osprey_parsers.h"
+#include "registry.h"
 
 /* Line i of "Name: value\r\n" lines (the parser's normalized headers), without its CRLF. */
 static const uint8_t *header_line(const uint8_t *h, uint32_t n, uint32_t i, uint32_t *len)
@@ -25,6 +26,14 @@ static const uint8_t *header_line(const uint8_t *h, uint32_t n, uint32_t i, uint
         return line;
     }
     return NULL;
+}
+
+bool det_multi_same_instance(const struct osprey_rule *r, uint32_t from, uint32_t to)
+{
+    for (uint32_t k = from + 1; k < to; k++)
+        if (opt_def_by_id(r->opts[k].kw)->kind == OPT_STICKY)
+            return false;
+    return true;
 }
 
 const uint8_t *det_multi_element(struct osprey_detect_worker *w, struct mon_ctx *ctx,

@@ -438,7 +438,9 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, enum plan_va
                     last = &pl->units[u - 1];
             pl->items[pl->nitems] = pi;
             /* on a multi-buffer the whole list holds within one element: one run */
-            if ((pi.relative || has_vars || det_multi_ob(ob)) && last &&
+            if ((pi.relative || has_vars ||
+                 (det_multi_ob(ob) && last && det_multi_same_instance(r, last->last_opt, i))) &&
+                last &&
                 last->u.items + last->u.n == &pl->items[pl->nitems]) {
                 last->u.n++;
                 last->last_opt = i;
