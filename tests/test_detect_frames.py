@@ -1,11 +1,15 @@
 """The `frame` keyword on Suricata's HTTP/1 frames: frame:http1.request and
 frame:http1.response (or `frame:request` in an `http1` rule) are the whole message, start line,
 headers with their empty line, and body, inspected once the message is complete (also when it
-has no body). Frames of protocols Osprey does not frame yet leave their rule out, the others
+has no body); frame:dns.pdu is each DNS message as sent. Frames of protocols Osprey does not frame yet leave their rule out, the others
 load. Scapy conversations through `osprey -r`, exact alerts."""
-import pytest
+import struct
 
-from test_detect_helpers import Conv, detect, rule
+import pytest
+from scapy.layers.dns import DNS, DNSQR
+from scapy.layers.inet import IP, UDP
+
+from test_detect_helpers import CLI, SRV, Conv, detect, rule
 
 GET = b"GET / HTTP/1.1\r\nHost: www.testmyids.com\r\nAccept: */*\r\n\r\n"       # 56 bytes
 POST = b"POST /up HTTP/1.1\r\nHost: h\r\nContent-Length: 9\r\n\r\nname=evil"
@@ -40,6 +44,28 @@ def test_short_frame_name_takes_the_rule_protocol(tmp_path):
     rules = [rule('flow:to_client; frame:response; content:"uid=0";', sid=1, proto="http1"),
              rule('flow:to_server; frame:request; content:"uid=0";', sid=2, proto="http1")]
     assert detect(tmp_path, http(GET), rules).sids == [1]
+
+
+QUERY = bytes(DNS(id=0x1234, rd=1, qd=[DNSQR(qname="evil.example")]))
+
+
+@pytest.mark.parametrize("tcp", [False, True])
+@pytest.mark.parametrize("body,hit", [
+    # the message as sent: header first, names in wire form; over TCP without its length
+    ('frame:dns.pdu; content:"|12 34 01 00|"; startswith;', True),
+    ('frame:dns.pdu; content:"|04|evil|07|example|00|";', True),
+    ('frame:dns.pdu; content:"evil.example";', False),
+    ('frame:dns.pdu; bsize:30;', True),                          # 12 + 14 + 4
+    ('frame:dns.pdu; content:"|00 1e 12 34|";', False),          # never the TCP length
+])
+def test_dns_pdu_frame(tmp_path, tcp, body, hit):
+    if tcp:
+        pkts = Conv(sport=40002, dport=53).handshake() \
+            .send(True, struct.pack("!H", len(QUERY)) + QUERY).close().pkts
+    else:
+        pkts = [IP(src=CLI, dst=SRV) / UDP(sport=5353, dport=53) / QUERY]
+    assert detect(tmp_path, pkts, [rule(body, sid=3, proto="dns")]).sids == \
+        ([3] if hit else [])
 
 
 def test_unframed_protocol_leaves_its_rule_out(tmp_path):

@@ -88,6 +88,7 @@ const char *osprey_buf_name(enum osprey_buf b)
         [OB_HTTP_CONTENT_LEN] = "http.content_len",
         [OB_HTTP_SERVER] = "http.server",
         [OB_HTTP_LOCATION] = "http.location",
+        [OB_DNS_PDU] = "frame:dns.pdu",
     };
     return (unsigned)b < OB__COUNT ? names[b] : NULL;
 }

@@ -63,7 +63,7 @@ enum osprey_app_proto buf_proto(enum osprey_buf b)
 {
     if (b <= OB_HTTP_RESPONSE_BODY || (b >= OB_HTTP_START && b <= OB_HTTP_LOCATION))
         return OSPREY_APP_HTTP;
-    return b == OB_DNS_QUERY ? OSPREY_APP_DNS : OSPREY_APP_TLS;
+    return b == OB_DNS_QUERY || b == OB_DNS_PDU ? OSPREY_APP_DNS : OSPREY_APP_TLS;
 }
 
 bool buf_is_response(enum osprey_buf b)

@@ -21,6 +21,7 @@ struct dns_state {
     struct pbuf text;  /* kept records' names and rdata; the offsets below point into it */
     struct rr_off { uint32_t name, rdata, mname, rname; } off[2][OSPREY_DNS_MAX_ANSWERS];
     uint32_t qoff[OSPREY_DNS_MAX_ANSWERS]; /* the kept questions' names in text */
+    struct pbuf pdu;   /* the message as sent (OB_DNS_PDU) */
 };
 
 enum { SEC_ANSWER, SEC_AUTHORITY, SEC_NONE }; /* the sections whose records are kept */
@@ -155,6 +156,8 @@ void dns_message(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d
     s->info.ancount = (uint16_t)an;
     s->info.nanswers = s->info.nauthorities = s->info.nqueries = 0;
     pbuf_reset(&s->text);
+    pbuf_reset(&s->pdu);
+    pbuf_add(&s->pdu, d, n, 1u << 16); /* a DNS message is at most 64 KiB */
     size_t off = 12;
     if (!walk(s, d, n, &off, qd, true, SEC_NONE) ||
         !walk(s, d, n, &off, an, false, SEC_ANSWER) ||
@@ -192,7 +195,13 @@ void dns_tcp_parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t 
 const uint8_t *dns_buffer(struct pflow *pf, enum osprey_buf b, uint32_t *len)
 {
     struct dns_state *s = pf->dns;
-    if (b != OB_DNS_QUERY || !s || !s->has_query)
+    if (!s || !s->has_query)
+        return NULL;
+    if (b == OB_DNS_PDU) {
+        *len = s->pdu.len;
+        return s->pdu.len ? s->pdu.p : (const uint8_t *)"";
+    }
+    if (b != OB_DNS_QUERY)
         return NULL;
     *len = s->qlen;
     return s->qlen ? s->query : (const uint8_t *)"";
@@ -229,7 +238,9 @@ uint32_t dns_tx_id(const struct pflow *pf)
 
 void dns_free(struct dns_state *d)
 {
-    if (d)
+    if (d) {
         pbuf_free(&d->text);
+        pbuf_free(&d->pdu);
+    }
     free(d);
 }

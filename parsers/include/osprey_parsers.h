@@ -66,6 +66,8 @@ enum osprey_buf {
     OB_HTTP_ACCEPT, OB_HTTP_ACCEPT_ENC, OB_HTTP_ACCEPT_LANG, OB_HTTP_CONNECTION,
     OB_HTTP_CONTENT_LEN,     /* request headers (repeated ones joined by ", ") */
     OB_HTTP_SERVER, OB_HTTP_LOCATION, /* response headers */
+    OB_DNS_PDU,              /* under dns_query / dns_response: the message as sent (without
+                                TCP's length prefix), Suricata's dns.pdu frame */
     OB__COUNT
 };
 /* Short stable name ("http.uri", "dns.query", "tls.sni", "ja3.hash" …) for debug output. */

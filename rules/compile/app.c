@@ -74,6 +74,7 @@ static const struct buf_map MAP[] = {
     /* Suricata's HTTP/1 frames: the whole message, once it is complete */
     {BUF_FRAME_HTTP1_REQUEST, DOB_REQ_FRAME, DB_HTTP_REQUEST_DONE, -1},
     {BUF_FRAME_HTTP1_RESPONSE, DOB_RESP_FRAME, DB_HTTP_RESPONSE_DONE, -1},
+    {BUF_FRAME_DNS_PDU, OB_DNS_PDU, DB_DNS_QUERY, OB_DNS_PDU}, /* each message, both ways */
     /* multi-buffers (multibuf.c): one element per header */
     {BUF_HTTP_REQUEST_HEADER, DOB_REQ_HEADER_LINES, DB_HTTP_REQUEST, -1},
     {BUF_HTTP_RESPONSE_HEADER, DOB_RESP_HEADER_LINES, DB_HTTP_RESPONSE, -1},

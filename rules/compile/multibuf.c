@@ -66,10 +66,13 @@ const uint8_t *det_multi_element(struct osprey_detect_worker *w, struct mon_ctx 
                 e = di->queries[i].name, el = di->queries[i].name_len;
         } else {
             bool an = ob == DOB_DNS_ANSWERS_RRNAME;
-            if (i < (an ? di->nanswers : di->nauthorities))
+            /* as Suricata: the authority section of responses only */
+            if (i < (an ? di->nanswers : di->response ? di->nauthorities : 0))
                 e = (an ? di->answers : di->authorities)[i].name,
                 el = (an ? di->answers : di->authorities)[i].name_len;
         }
+        if (!el)
+            e = NULL; /* as Suricata, the list ends at an empty (root) name */
         break;
     }
     default:

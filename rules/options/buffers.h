@@ -129,6 +129,7 @@
     X(WEBSOCKET_PAYLOAD, "websocket.payload")                                              \
     X(FRAME_HTTP1_REQUEST, "frame:http1.request")                                          \
     X(FRAME_HTTP1_RESPONSE, "frame:http1.response")                                        \
+    X(FRAME_DNS_PDU, "frame:dns.pdu")                                                      \
     X(FRAME_OTHER, "frame") /* the frames of protocols Osprey does not frame yet */
 
 #include <stdbool.h>

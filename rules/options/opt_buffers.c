@@ -87,7 +87,8 @@ static int parse_sticky_side(struct rule_ctx *c, char *val)
 }
 
 /* frame:NAME — Suricata's frames: PROTO.TYPE, or TYPE alone for the rule's protocol
- * (`alert http1 … frame:request`). HTTP/1's request and response are filled; the others
+ * (`alert http1 … frame:request`). HTTP/1's request and response and DNS's pdu are filled;
+ * the others
  * select a buffer detection does not fill (their contents reject the rule). */
 static int parse_frame(struct rule_ctx *c, char *val)
 {
@@ -103,6 +104,8 @@ static int parse_frame(struct rule_ctx *c, char *val)
         b = BUF_FRAME_HTTP1_REQUEST;
     else if (http1 && !strcmp(type, "response"))
         b = BUF_FRAME_HTTP1_RESPONSE;
+    else if (slice_eq(p, pn, "dns") && !strcmp(type, "pdu"))
+        b = BUF_FRAME_DNS_PDU;
     c->buffer = b;
     c->opt->buffer = b;
     return 0;
