@@ -15,7 +15,8 @@ QUERY = DNS(id=7, rd=1, qd=[DNSQR(qname="www.evil.example"), DNSQR(qname="mail.o
 RESPONSE = DNS(id=7, qr=1, rd=1, ra=1, rcode=3, qd=DNSQR(qname="www.evil.example"),
                an=[DNSRR(rrname="alias.evil.example", type="A", rdata="192.0.2.1"),
                    DNSRR(rrname="second.example", type="A", rdata="192.0.2.2")],
-               ns=[DNSRR(rrname="evil.example", type="NS", rdata="ns1.evil.example")])
+               ns=[DNSRR(rrname="evil.example", type="NS", rdata="ns1.evil.example")],
+               ar=[DNSRR(rrname="glue.evil.example", type="A", rdata="192.0.2.53")])
 UPDATE = DNS(id=8, opcode=5, qd=DNSQR(qname="zone.example"))
 
 
@@ -66,6 +67,14 @@ def sids(tmp_path, pkts, body):
     ('dns.answers.rrname; content:"ns1";', 0),       # rdata, not a name of the record
     ('dns.authorities.rrname; content:"evil.example"; bsize:12;', 1),
     ('dns.authorities.rrname; content:"alias";', 0),
+    # additionals and the whole response (names, name-like rdata), responses only
+    ('dns.additionals.rrname; content:"glue.evil.example"; bsize:17;', 1),
+    ('dns.additionals.rrname; content:"alias";', 0),
+    ('dns.response.rrname; content:"ns1.evil.example"; bsize:16;', 1),  # NS rdata
+    ('dns.response.rrname; content:"glue"; startswith;', 1),
+    ('dns.response.rrname; content:"www.evil.example"; bsize:16;', 1),  # its question
+    ('dns.response.rrname; content:"mail.other";', 0),                  # the request's
+    ('dns.response.rrname; content:"192.0.2";', 0),                     # A rdata: no name
     # Suricata 8's other spellings: dns.query.name and dns.answer.name, both directions;
     # dns.query: every question of a request, none of a response
     ('dns.query.name; content:"www.evil.example"; bsize:16;', 2),

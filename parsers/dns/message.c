@@ -21,10 +21,12 @@ struct dns_state {
     struct pbuf text;  /* kept records' names and rdata; the offsets below point into it */
     struct rr_off { uint32_t name, rdata, mname, rname; } off[2][OSPREY_DNS_MAX_ANSWERS];
     uint32_t qoff[OSPREY_DNS_MAX_ANSWERS]; /* the kept questions' names in text */
+    uint32_t aroff[OSPREY_DNS_MAX_ANSWERS]; /* the kept additional records' names */
     struct pbuf pdu;   /* the message as sent (OB_DNS_PDU) */
 };
 
-enum { SEC_ANSWER, SEC_AUTHORITY, SEC_NONE }; /* the sections whose records are kept */
+/* the sections whose records are kept (additionals: their names only) */
+enum { SEC_ANSWER, SEC_AUTHORITY, SEC_NONE, SEC_ADDITIONAL };
 
 static uint16_t be16(const uint8_t *p) { return (uint16_t)(p[0] << 8 | p[1]); }
 
@@ -103,12 +105,16 @@ static bool walk(struct dns_state *s, const uint8_t *d, size_t n, size_t *off, u
             in->queries[in->nqueries].name_len = keep(s, name, nl, &s->qoff[in->nqueries]);
             in->nqueries++;
         }
+        if (sec == SEC_ADDITIONAL && in->nadditionals < OSPREY_DNS_MAX_ANSWERS) {
+            uint32_t k = in->nadditionals++;
+            in->additionals[k].name_len = keep(s, name, nl, &s->aroff[k]);
+        }
         uint32_t *kept = sec == SEC_ANSWER ? &in->nanswers : &in->nauthorities;
         struct osprey_dns_rr *rrs = sec == SEC_ANSWER ? in->answers : in->authorities;
         size_t at = next + fixed, txt = at;
         /* a TXT record with several strings is one answer per string, as Suricata lists it */
         do {
-            if (sec == SEC_NONE || *kept >= OSPREY_DNS_MAX_ANSWERS)
+            if (sec >= SEC_NONE || *kept >= OSPREY_DNS_MAX_ANSWERS)
                 break;
             uint32_t k = (*kept)++;
             struct osprey_dns_rr *rr = &rrs[k];
@@ -154,7 +160,7 @@ void dns_message(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d
     s->info.response = flags & 0x8000;
     s->info.rcode = flags & 0xf;
     s->info.ancount = (uint16_t)an;
-    s->info.nanswers = s->info.nauthorities = s->info.nqueries = 0;
+    s->info.nanswers = s->info.nauthorities = s->info.nqueries = s->info.nadditionals = 0;
     pbuf_reset(&s->text);
     pbuf_reset(&s->pdu);
     pbuf_add(&s->pdu, d, n, 1u << 16); /* a DNS message is at most 64 KiB */
@@ -162,7 +168,7 @@ void dns_message(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d
     if (!walk(s, d, n, &off, qd, true, SEC_NONE) ||
         !walk(s, d, n, &off, an, false, SEC_ANSWER) ||
         !walk(s, d, n, &off, ns, false, SEC_AUTHORITY) ||
-        !walk(s, d, n, &off, ar, false, SEC_NONE))
+        !walk(s, d, n, &off, ar, false, SEC_ADDITIONAL))
         st->dns_malformed++;
     if (!s->has_query)
         return;
@@ -228,6 +234,8 @@ bool dns_info(struct pflow *pf, struct osprey_dns_info *out)
     }
     for (uint32_t i = 0; i < out->nqueries; i++)
         out->queries[i].name = t ? t + s->qoff[i] : empty;
+    for (uint32_t i = 0; i < out->nadditionals; i++)
+        out->additionals[i].name = t ? t + s->aroff[i] : empty;
     return true;
 }
 

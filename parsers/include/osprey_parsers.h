@@ -164,7 +164,10 @@ struct osprey_dns_info {
     uint32_t nauthorities;   /* the authority section, the same way */
     struct osprey_dns_rr authorities[OSPREY_DNS_MAX_ANSWERS];
     uint32_t nqueries;       /* the questions' names (at most OSPREY_DNS_MAX_ANSWERS) */
-    struct { const uint8_t *name; uint32_t name_len; } queries[OSPREY_DNS_MAX_ANSWERS];
+    struct osprey_dns_name { const uint8_t *name; uint32_t name_len; }
+        queries[OSPREY_DNS_MAX_ANSWERS];
+    uint32_t nadditionals;   /* the additional records' names, the same way */
+    struct osprey_dns_name additionals[OSPREY_DNS_MAX_ANSWERS];
 };
 /* true and *out filled inside the dns_query / dns_response events (and the tx callback). */
 bool osprey_parsers_dns_info(struct mon_ctx *ctx, const struct mon_flow *f,

@@ -52,6 +52,9 @@ static const struct buf_map MAP[] = {
     {BUF_DNS_ANSWERS_RRNAME, DOB_DNS_ANSWERS_RRNAME, DB_DNS_QUERY, DOB_DNS_ANSWERS_RRNAME},
     {BUF_DNS_AUTHORITIES_RRNAME, DOB_DNS_AUTHORITIES_RRNAME, DB_DNS_QUERY,
      DOB_DNS_AUTHORITIES_RRNAME},
+    {BUF_DNS_ADDITIONALS_RRNAME, DOB_DNS_ADDITIONALS_RRNAME, DB_DNS_QUERY,
+     DOB_DNS_ADDITIONALS_RRNAME},
+    {BUF_DNS_RESPONSE_RRNAME, DOB_DNS_RESPONSE_RRNAME, DB_DNS_RESPONSE, -1},
     {BUF_TLS_SNI, OB_TLS_SNI, DB_TLS_CLIENT_HELLO, -1},
     {BUF_JA3_HASH, OB_TLS_JA3_HASH, DB_TLS_CLIENT_HELLO, -1},
     {BUF_JA3_STRING, OB_TLS_JA3_STRING, DB_TLS_CLIENT_HELLO, -1},
@@ -387,8 +390,8 @@ const char *det_ob_name(uint8_t ob)
         "http.accept_lang", "http.location", "http.server", "http.header",
         "http.header (response)", "frame:http1.request", "frame:http1.response",
         "http.request_header", "http.response_header", "dns.query", "dns.answers.rrname",
-        "dns.authorities.rrname"};
-    _Static_assert(sizeof D / sizeof D[0] == DOB_DNS_AUTHORITIES_RRNAME - DET_OB_DERIVED + 1,
+        "dns.authorities.rrname", "dns.additionals.rrname", "dns.response.rrname"};
+    _Static_assert(sizeof D / sizeof D[0] == DOB_DNS_RESPONSE_RRNAME - DET_OB_DERIVED + 1,
                    "a name per derived buffer");
     if (ob == DET_OB_RAW)
         return "payload";

@@ -446,7 +446,8 @@ enum det_ob_derived {
     DOB_REQ_FRAME, DOB_RESP_FRAME,   /* frame:http1.request / response: the whole message */
     /* multi-buffers (multibuf.c): lists of elements, each inspected on its own */
     DOB_REQ_HEADER_LINES, DOB_RESP_HEADER_LINES, /* http.request_header / response_header */
-    DOB_DNS_QUERIES_RRNAME, DOB_DNS_ANSWERS_RRNAME, DOB_DNS_AUTHORITIES_RRNAME, /* dns.*.rrname:
+    DOB_DNS_QUERIES_RRNAME, DOB_DNS_ANSWERS_RRNAME, DOB_DNS_AUTHORITIES_RRNAME,
+    DOB_DNS_ADDITIONALS_RRNAME, DOB_DNS_RESPONSE_RRNAME, /* dns.*.rrname:
                                                    each record's name, requests and responses */
     DET_OB_MULTI_FIRST = DOB_REQ_HEADER_LINES,
 };

@@ -36,6 +36,43 @@ bool det_multi_same_instance(const struct osprey_rule *r, uint32_t from, uint32_
     return true;
 }
 
+/* Record types whose rdata is a name (CNAME, PTR, MX, NS; SOA's mname): dns.response.rrname
+ * inspects it too. */
+static const uint8_t *rdata_name(const struct osprey_dns_rr *rr, uint32_t *len)
+{
+    if (rr->type == 6 && rr->has_soa)
+        return *len = rr->soa.mname_len, rr->soa.mname;
+    if (rr->type == 5 || rr->type == 12 || rr->type == 15 || rr->type == 2)
+        return *len = rr->rdata_len, rr->rdata;
+    return NULL;
+}
+
+/* Element i of dns.response.rrname: a response's question names, then each answer's name
+ * and name-like rdata, the authorities' the same way, then the additionals' names (their
+ * rdata is not kept). Empty names are skipped. */
+static const uint8_t *response_name(const struct osprey_dns_info *di, uint32_t i, uint32_t *len)
+{
+    uint32_t k = 0;
+    const uint8_t *e;
+    for (uint32_t q = 0; q < di->nqueries; q++)
+        if (di->queries[q].name_len && k++ == i)
+            return *len = di->queries[q].name_len, di->queries[q].name;
+    for (int sec = 0; sec < 2; sec++) {
+        const struct osprey_dns_rr *rrs = sec ? di->authorities : di->answers;
+        uint32_t n = sec ? di->nauthorities : di->nanswers;
+        for (uint32_t r = 0; r < n; r++) {
+            if (rrs[r].name_len && k++ == i)
+                return *len = rrs[r].name_len, rrs[r].name;
+            if ((e = rdata_name(&rrs[r], len)) && *len && k++ == i)
+                return e;
+        }
+    }
+    for (uint32_t a = 0; a < di->nadditionals; a++)
+        if (di->additionals[a].name_len && k++ == i)
+            return *len = di->additionals[a].name_len, di->additionals[a].name;
+    return NULL;
+}
+
 const uint8_t *det_multi_element(struct osprey_detect_worker *w, struct mon_ctx *ctx,
                                  struct mon_flow *f, uint8_t ob, const struct det_xform *xf,
                                  int slot, uint32_t i, uint32_t *len)
@@ -56,12 +93,20 @@ const uint8_t *det_multi_element(struct osprey_detect_worker *w, struct mon_ctx 
         break;
     case DOB_DNS_QUERIES_RRNAME:
     case DOB_DNS_ANSWERS_RRNAME:
-    case DOB_DNS_AUTHORITIES_RRNAME: {
+    case DOB_DNS_AUTHORITIES_RRNAME:
+    case DOB_DNS_ADDITIONALS_RRNAME:
+    case DOB_DNS_RESPONSE_RRNAME: {
         /* osprey_dns_info is large: read once per walk, at element 0 (the same event) */
         struct osprey_dns_info *di = &w->dns_info[slot];
         if (i == 0 && !osprey_parsers_dns_info(ctx, f, di))
-            di->nqueries = di->nanswers = di->nauthorities = 0;
-        if (ob == DOB_DNS_QUERIES_RRNAME) {
+            *di = (struct osprey_dns_info){.response = false};
+        if (ob == DOB_DNS_RESPONSE_RRNAME) {
+            e = di->response ? response_name(di, i, &el) : NULL;
+            break;
+        } else if (ob == DOB_DNS_ADDITIONALS_RRNAME) {
+            if (di->response && i < di->nadditionals) /* as Suricata: a response's */
+                e = di->additionals[i].name, el = di->additionals[i].name_len;
+        } else if (ob == DOB_DNS_QUERIES_RRNAME) {
             if (i < di->nqueries)
                 e = di->queries[i].name, el = di->queries[i].name_len;
         } else {

@@ -62,6 +62,8 @@
     X(DNS_QUERIES_RRNAME, "dns.queries.rrname")                                            \
     X(DNS_ANSWERS_RRNAME, "dns.answers.rrname")                                            \
     X(DNS_AUTHORITIES_RRNAME, "dns.authorities.rrname")                                    \
+    X(DNS_ADDITIONALS_RRNAME, "dns.additionals.rrname")                                    \
+    X(DNS_RESPONSE_RRNAME, "dns.response.rrname")                                          \
     X(TLS_SNI, "tls.sni")                                                                  \
     X(TLS_CERT_SUBJECT, "tls.cert_subject")                                                \
     X(TLS_CERT_ISSUER, "tls.cert_issuer")                                                  \

@@ -229,6 +229,8 @@ static const struct opt_def DEFS[] = {
     STICKY_DONE("dns.queries.rrname", D_SURI, DNS_QUERIES_RRNAME),
     STICKY_DONE("dns.answers.rrname", D_SURI, DNS_ANSWERS_RRNAME),
     STICKY_DONE("dns.authorities.rrname", D_SURI, DNS_AUTHORITIES_RRNAME),
+    STICKY_DONE("dns.additionals.rrname", D_SURI, DNS_ADDITIONALS_RRNAME),
+    STICKY_DONE("dns.response.rrname", D_SURI, DNS_RESPONSE_RRNAME),
     STICKY_DONE("dns.query.name", D_SURI, DNS_QUERY_NAME),
     STICKY_DONE("tls.sni", D_SURI, TLS_SNI),
     STICKY_DONE("tls.cert_subject", D_SURI, TLS_CERT_SUBJECT),

@@ -39,7 +39,8 @@ static const char *const IMPLEMENTED[] = {
     "ja3s_hash", "ja3s.hash", "ja3s_string", "ja3s.string", "ja4.hash",
     "http.request_header", "http.response_header", "dns.queries.rrname", "dns.answers.rrname",
     "dns.authorities.rrname", "dns.opcode", "dns.rcode", "frame",
-    "dns.query.name", "dns.answer.name", NULL};
+    "dns.query.name", "dns.answer.name", "dns.additionals.rrname", "dns.response.rrname",
+    NULL};
 
 static bool listed(const char *name)
 {
