@@ -11,7 +11,8 @@ from scapy.layers.inet import IP, UDP
 
 from test_detect_helpers import CLI, SRV, Conv, detect, rule
 
-QUERY = DNS(id=7, rd=1, qd=[DNSQR(qname="www.evil.example"), DNSQR(qname="mail.other.test")])
+QUERY = DNS(id=7, rd=1, qd=[DNSQR(qname="www.evil.example"),
+                            DNSQR(qname="mail.other.test", qtype="MX")])
 RESPONSE = DNS(id=7, qr=1, rd=1, ra=1, rcode=3, qd=DNSQR(qname="www.evil.example"),
                an=[DNSRR(rrname="alias.evil.example", type="A", rdata="192.0.2.1"),
                    DNSRR(rrname="second.example", type="A", rdata="192.0.2.2")],
@@ -56,6 +57,12 @@ def sids(tmp_path, pkts, body):
     ('dns.rcode:3; flow:to_server;', 0),
     ('dns.rcode:!0;', 1),
     ('dns.rcode:0; flow:to_server;', 2),            # the query and the update
+    # rrtype: any question's, and in a response any answer's
+    ('dns.rrtype:1;', 3),                           # A: each message's question
+    ('dns.rrtype:aaaa;', 0),
+    ('dns.rrtype:!1;', 1),                          # the query's MX question
+    ('dns.rrtype:cname;', 0),
+    ('dns.rrtype:15; flow:to_server;', 1),          # the second question of the query
     ('dns.queries.rrname; content:"mail.other.test"; bsize:15;', 1),  # second question
     ('dns.queries.rrname; content:"www.evil"; startswith; flow:to_server;', 1),
     ('dns.queries.rrname; content:"www.evil.example"; flow:to_client;', 1),  # the response's

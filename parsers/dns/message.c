@@ -103,11 +103,13 @@ static bool walk(struct dns_state *s, const uint8_t *d, size_t n, size_t *off, u
         struct osprey_dns_info *in = &s->info;
         if (question && in->nqueries < OSPREY_DNS_MAX_ANSWERS) {
             in->queries[in->nqueries].name_len = keep(s, name, nl, &s->qoff[in->nqueries]);
+            in->queries[in->nqueries].type = be16(d + next);
             in->nqueries++;
         }
         if (sec == SEC_ADDITIONAL && in->nadditionals < OSPREY_DNS_MAX_ANSWERS) {
             uint32_t k = in->nadditionals++;
             in->additionals[k].name_len = keep(s, name, nl, &s->aroff[k]);
+            in->additionals[k].type = be16(d + next);
         }
         uint32_t *kept = sec == SEC_ANSWER ? &in->nanswers : &in->nauthorities;
         struct osprey_dns_rr *rrs = sec == SEC_ANSWER ? in->answers : in->authorities;

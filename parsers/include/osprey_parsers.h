@@ -164,7 +164,7 @@ struct osprey_dns_info {
     uint32_t nauthorities;   /* the authority section, the same way */
     struct osprey_dns_rr authorities[OSPREY_DNS_MAX_ANSWERS];
     uint32_t nqueries;       /* the questions' names (at most OSPREY_DNS_MAX_ANSWERS) */
-    struct osprey_dns_name { const uint8_t *name; uint32_t name_len; }
+    struct osprey_dns_name { const uint8_t *name; uint32_t name_len; uint16_t type; }
         queries[OSPREY_DNS_MAX_ANSWERS];
     uint32_t nadditionals;   /* the additional records' names, the same way */
     struct osprey_dns_name additionals[OSPREY_DNS_MAX_ANSWERS];

@@ -95,7 +95,8 @@ unsigned det_app_match_buffer(const char *keyword)
 {
     if (!strcmp(keyword, "urilen"))
         return BUF_HTTP_URI;
-    if (!strcmp(keyword, "dns.opcode") || !strcmp(keyword, "dns.rcode"))
+    if (!strcmp(keyword, "dns.opcode") || !strcmp(keyword, "dns.rcode") ||
+        !strcmp(keyword, "dns.rrtype"))
         return BUF_DNS_QUERIES_RRNAME; /* any DNS message, request or response */
     return BUF_COUNT;
 }

@@ -458,7 +458,7 @@ const uint8_t *det_app_buffer(struct osprey_detect_worker *w, struct mon_ctx *ct
 /* The rule buffer whose events a match keyword inspects (urilen: the URI's; dns.opcode and
  * dns.rcode: the DNS message's), BUF_COUNT for the other keywords. */
 unsigned det_app_match_buffer(const char *keyword);
-enum { DNS_F_OPCODE, DNS_F_RCODE };
+enum { DNS_F_OPCODE, DNS_F_RCODE, DNS_F_RRTYPE };
 
 /* b (n bytes) through the transforms xf (NULL: b itself), in the worker's slot. */
 const uint8_t *det_app_xform(struct osprey_detect_worker *w, const struct det_xform *xf,

@@ -475,6 +475,16 @@ bool det_unit_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_even
         struct osprey_dns_info di;
         if (!f || !osprey_parsers_dns_info(ctx, f, &di))
             return false;
+        if (u->field == DNS_F_RRTYPE) {
+            /* any question's type; in a response, any answer's too (as Suricata 8) */
+            for (uint32_t i = 0; i < di.nqueries; i++)
+                if (cmp_match(u->cmp, di.queries[i].type))
+                    return true;
+            for (uint32_t i = 0; di.response && i < di.nanswers; i++)
+                if (cmp_match(u->cmp, di.answers[i].type))
+                    return true;
+            return false;
+        }
         return cmp_match(u->cmp, u->field == DNS_F_OPCODE ? (di.flags >> 11) & 0xf : di.rcode);
     }
     case DU_DSIZE: {

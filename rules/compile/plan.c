@@ -576,9 +576,11 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, enum plan_va
                 return -1;
             up->u = (struct det_unit){.type = DU_BUFLEN, .cmp = cm, .ob = ob, .xf = xf};
             pl->nunits++;
-        } else if (!strcmp(name, "dns.opcode") || !strcmp(name, "dns.rcode")) {
+        } else if (det_app_match_buffer(name) == BUF_DNS_QUERIES_RRNAME) { /* dns.opcode … */
             up->u = (struct det_unit){.type = DU_DNSHDR, .cmp = o->arg,
-                                      .field = name[4] == 'o' ? DNS_F_OPCODE : DNS_F_RCODE};
+                                      .field = name[4] == 'o'   ? DNS_F_OPCODE
+                                               : name[5] == 'c' ? DNS_F_RCODE
+                                                                : DNS_F_RRTYPE};
             pl->nunits++;
         } else if (!strcmp(name, "app-layer-protocol")) {
             if ((pl->why = app_proto_unit(o->value, &up->u))) {

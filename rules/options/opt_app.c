@@ -63,9 +63,9 @@ static int parse_ftpdata_command(struct rule_ctx *c, char *val)
 }
 
 /* Suricata's integer keywords: N, !N, <N, >N …, and A-B meaning A < x < B. */
-static int parse_dns_uint(struct rule_ctx *c, char *val, struct opt_cmp *cm)
+static int parse_dns_uint(struct rule_ctx *c, char *val, struct opt_cmp *cm, int64_t max)
 {
-    if (parse_cmp(c, val, strlen(val), 0, 15, CMP_DASH, cm) < 0)
+    if (parse_cmp(c, val, strlen(val), 0, max, CMP_DASH, cm) < 0)
         return -1;
     if (cm->op == CMP_RANGE_INCL && strchr(val, '-'))
         cm->op = CMP_RANGE;
@@ -75,7 +75,7 @@ static int parse_dns_uint(struct rule_ctx *c, char *val, struct opt_cmp *cm)
 static int parse_dns_opcode(struct rule_ctx *c, char *val)
 {
     struct opt_cmp *cm = opt_arg_new(c, sizeof *cm);
-    return cm ? parse_dns_uint(c, val, cm) : -1;
+    return cm ? parse_dns_uint(c, val, cm, 15) : -1;
 }
 
 /* dns.rcode: a comparison as dns.opcode's, the value also by name (nxdomain …, RFC 1035/2136) */
@@ -95,7 +95,27 @@ static int parse_dns_rcode(struct rule_ctx *c, char *val)
             snprintf(num, sizeof num, "%s%d", neg ? "!" : "", i);
             return parse_cmp(c, num, strlen(num), 0, 15, 0, cm);
         }
-    return parse_dns_uint(c, val, cm);
+    return parse_dns_uint(c, val, cm, 15);
+}
+
+/* dns.rrtype: a comparison on 16 bits, the value also by name (a, ns, cname … any) */
+static int parse_dns_rrtype(struct rule_ctx *c, char *val)
+{
+    static const struct { const char *name; int v; } T[] = {
+        {"a", 1}, {"ns", 2}, {"cname", 5}, {"soa", 6}, {"ptr", 12}, {"hinfo", 13}, {"mx", 15},
+        {"txt", 16}, {"aaaa", 28}, {"srv", 33}, {"naptr", 35}, {"ds", 43}, {"rrsig", 46},
+        {"nsec", 47}, {"dnskey", 48}, {"https", 65}, {"any", 255}};
+    struct opt_cmp *cm = opt_arg_new(c, sizeof *cm);
+    if (!cm)
+        return -1;
+    bool neg = *val == '!';
+    for (size_t i = 0; i < sizeof T / sizeof T[0]; i++)
+        if (!strcasecmp(val + neg, T[i].name)) {
+            cm->op = neg ? CMP_NE : CMP_EQ;
+            cm->lo = T[i].v;
+            return 0;
+        }
+    return parse_dns_uint(c, val, cm, 65535);
 }
 
 static const struct opt_def DEFS[] = {
@@ -105,5 +125,6 @@ static const struct opt_def DEFS[] = {
     {"ftpdata_command", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_ftpdata_command, false},
     {"dns.opcode", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_dns_opcode, true},
     {"dns.rcode", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_dns_rcode, true},
+    {"dns.rrtype", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_dns_rrtype, true},
 };
 OPT_TABLE(opt_table_app, DEFS);

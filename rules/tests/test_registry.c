@@ -40,7 +40,7 @@ static const char *const IMPLEMENTED[] = {
     "http.request_header", "http.response_header", "dns.queries.rrname", "dns.answers.rrname",
     "dns.authorities.rrname", "dns.opcode", "dns.rcode", "frame",
     "dns.query.name", "dns.answer.name", "dns.additionals.rrname", "dns.response.rrname",
-    NULL};
+    "dns.rrtype", NULL};
 
 static bool listed(const char *name)
 {
