@@ -67,6 +67,8 @@ enum {
     MON_TCPF_WSCALE = 1u << 12,     /* its SYN carried a window scale option */
     MON_TCPF_NOMEM = 1u << 13,      /* its buffer could not be allocated (memcap): ERROR was raised */
     MON_TCPF_RESET = 1u << 14,      /* the connection was reset (an acceptable RST) */
+    MON_TCPF_MIDSTREAM = 1u << 15,  /* the connection was picked up midstream (cfg.midstream):
+                                       its handshake was never seen; stays set, unlike PICKUP */
 };
 
 struct mon_tcp_conn {
