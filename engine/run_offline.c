@@ -148,6 +148,8 @@ int osprey_run_offline(const struct osprey_options *opts, const struct osprey_co
         goto out;
     osprey_daemon_ready(); /* -D: the starting command may exit 0 now */
     int nw = pl.nworkers;
+    for (int i = 0; i < nw; i++) /* --simulate-ips: verdicts as inline (EVE "blocked") */
+        pl.w[i].inline_mode = opts->simulate_ips;
     uint64_t pkts = 0, bytes = 0;
     double t1 = osprey_now_s();
     int read_rc;

@@ -366,6 +366,7 @@ struct osprey_detect_worker {
     bool pkt_dropped;           /* verdict of the last packet (reset at its PKT_IN) */
     uint8_t pkt_reject;         /* enum osprey_reject */
     uint8_t pkt_reject_to;      /* enum osprey_reject_to */
+    struct osprey_detect_policy policy; /* exceptions and stream.inline (osprey_detect.h) */
     struct osprey_detect_verdicts verdicts;
     struct osprey_detect_mem mem;
     uint8_t *xbuf[4];           /* transformed [0, 1] and derived [2, 3] buffers (app.c) */

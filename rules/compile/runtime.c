@@ -7,6 +7,15 @@
 #include "detect_int.h"
 #include "opt_eval.h"
 
+/* stream.inline with enforced verdicts: a dropped packet does not reach the receiver's
+ * stack (only possible before its update: mon_drop refuses in the receiver's phase, where
+ * the bytes are already in the stream). */
+static void withhold(struct osprey_detect_worker *w)
+{
+    if (w->policy.inline_stream)
+        (void)mon_drop(w->ctx);
+}
+
 /* PKT_IN root handler: the packet's verdict starts clean, and the flow's detection state
  * exists before any chain filter looks. */
 static void on_pkt(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_t ev, void *arg)
@@ -24,6 +33,7 @@ static void on_pkt(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_
             w->pkt_dropped = true;
             w->verdicts.dropped++;
             w->verdicts.dropped_flow++;
+            withhold(w);
         }
         return;
     }
@@ -34,16 +44,39 @@ static void on_pkt(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_
         return; /* the flow goes uninspected; filters treat a missing state as no match */
     df->w = arg;
     mon_set_uctx(ctx, f, df);
+    if (w->policy.midstream == OSPREY_MIDSTREAM_PASS_FLOW && f->proto == 6 &&
+        (f->tcp.side[MON_SIDE_CLI].flags & MON_TCPF_MIDSTREAM)) {
+        df->pass = true; /* stream.midstream-policy pass-flow: no detection on this session */
+        w->verdicts.passed_flows++;
+        w->verdicts.midstream_passed++;
+    }
 }
 
 /* A packet that belongs to no flow detection sees (ORPHAN) still gets a clean verdict. */
 static void on_orphan(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_t ev,
                       void *arg)
 {
-    (void)ctx, (void)f, (void)side, (void)ev;
+    (void)ctx, (void)side, (void)ev;
     struct osprey_detect_worker *w = arg;
     w->pkt_dropped = false;
     w->pkt_reject = OSPREY_REJECT_NONE;
+    /* stream.midstream-policy drop-flow / reject: a TCP flow the stack never picked up (no
+     * side LIVE: not the late packets of a connection that ended) is dropped whole; a RST
+     * starts no session, so it is no midstream pick-up either (as in Suricata) */
+    const struct mon_packet *p = mon_getlastpkt(ctx);
+    if (w->policy.midstream < OSPREY_MIDSTREAM_DROP_FLOW || !f || f->proto != 6 || !p ||
+        (p->tcp_flags & MON_TH_RST) ||
+        ((f->tcp.side[MON_SIDE_CLI].flags | f->tcp.side[MON_SIDE_SVR].flags) & MON_TCPF_LIVE))
+        return;
+    w->pkt_dropped = true;
+    w->verdicts.dropped++;
+    w->verdicts.midstream_dropped++;
+    withhold(w);
+    if (w->policy.midstream == OSPREY_MIDSTREAM_REJECT && f->pkts[0] + f->pkts[1] == 1) {
+        w->verdicts.rejected++; /* its first packet: later ones are only dropped */
+        w->pkt_reject = OSPREY_REJECT_RST;
+        w->pkt_reject_to = OSPREY_REJECT_TO_SRC;
+    }
 }
 
 /* What the side's whole-stream copy (the design before the windows) allocated for n bytes:
@@ -209,8 +242,10 @@ static void whom(const struct det_pending *pm, const struct det_rule *dr,
 static void set_verdict(struct osprey_detect_worker *w, struct det_flow *df,
                         enum osprey_rule_action a, const struct mon_packet *p)
 {
-    if (!w->pkt_dropped)
+    if (!w->pkt_dropped) {
         w->verdicts.dropped++;
+        withhold(w);
+    }
     w->pkt_dropped = true;
     df->dropped = true;
     bool reject = a == OSPREY_ACTION_REJECT || a == OSPREY_ACTION_REJECTSRC ||
@@ -420,6 +455,12 @@ enum osprey_reject osprey_detect_packet_reject(const struct osprey_detect_worker
     if (to)
         *to = (enum osprey_reject_to)w->pkt_reject_to;
     return (enum osprey_reject)w->pkt_reject;
+}
+
+void osprey_detect_worker_set_policy(struct osprey_detect_worker *w,
+                                     const struct osprey_detect_policy *p)
+{
+    w->policy = *p;
 }
 
 const struct osprey_detect_verdicts *osprey_detect_worker_verdicts(

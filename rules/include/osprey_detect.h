@@ -137,10 +137,41 @@ enum osprey_reject_to { OSPREY_REJECT_TO_SRC, OSPREY_REJECT_TO_DST, OSPREY_REJEC
 /* The reject kind of the last packet; *to (may be NULL) gets the direction. */
 enum osprey_reject osprey_detect_packet_reject(const struct osprey_detect_worker *w,
                                                enum osprey_reject_to *to);
-/* Counters of a worker's verdicts (packets dropped, of which by a flow already dropped). */
+/* Counters of a worker's verdicts (packets dropped, of which by a flow already dropped;
+ * flows passed by a pass rule or by the midstream policy; packets dropped by the midstream
+ * policy, also counted in dropped). */
 struct osprey_detect_verdicts {
     uint64_t dropped, dropped_flow, rejected, passed_flows;
+    uint64_t midstream_passed, midstream_dropped;
 };
+
+/* What detection does with TCP sessions whose handshake was not seen (Suricata's
+ * stream.midstream-policy once the engine resolved auto and the master switch), in
+ * struct osprey_detect_policy:
+ *   IGNORE     nothing special;
+ *   PASS_FLOW  a session the stack picked up midstream (MON_TCPF_MIDSTREAM) is not inspected
+ *              at all, from its first packet (it is still tracked and parsed);
+ *   DROP_FLOW  every packet of a TCP flow the stack did not pick up (no SYN seen, midstream
+ *              off: ORPHAN packets of a flow that never started) is dropped;
+ *   REJECT     as DROP_FLOW, and the flow's first packet is also rejected (RST). */
+enum osprey_midstream_policy {
+    OSPREY_MIDSTREAM_IGNORE, OSPREY_MIDSTREAM_PASS_FLOW, OSPREY_MIDSTREAM_DROP_FLOW,
+    OSPREY_MIDSTREAM_REJECT,
+};
+/* How a worker treats exceptions and its verdicts; all zero (the default after attach):
+ * IGNORE, and dropped packets still reach the receiver's stream. */
+struct osprey_detect_policy {
+    enum osprey_midstream_policy midstream;
+    /* Verdicts are enforced and the stream is inline (stream.inline): a packet dropped
+     * before its receiver's update — by a packet or application rule, because its flow was
+     * dropped, or by the midstream policy — is withheld from the stack (mon_drop), so the
+     * receiver's stream and the parsers never see bytes the receiving host never got (a
+     * retransmission may bring other bytes in their place). A stream rule's drop comes after
+     * the bytes were reassembled: that packet is dropped, its bytes stay. */
+    bool inline_stream;
+};
+void osprey_detect_worker_set_policy(struct osprey_detect_worker *w,
+                                     const struct osprey_detect_policy *p);
 const struct osprey_detect_verdicts *osprey_detect_worker_verdicts(
     const struct osprey_detect_worker *w);
 

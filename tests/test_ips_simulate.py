@@ -1,0 +1,72 @@
+"""`osprey -r --simulate-ips`: a capture read as an inline IPS would see it.
+
+Drop and reject rules' alerts say "blocked" (IDS mode: "allowed"), a dropped flow's later
+packets are dropped uninspected, and with the inline stream (stream.inline: auto = on here) a
+dropped packet never reaches the receiver's stream or the parsers."""
+import json
+
+from conftest import binary, run
+from test_detect_helpers import detect, http_conv, rule, udp
+
+
+def actions(res):
+    return sorted((a["alert"]["signature_id"], a["alert"]["action"]) for a in res.alerts)
+
+
+RULES = [rule('content:"uid=0(root)";', sid=1, action="drop"),
+         rule('content:"uid=0(root)";', sid=2, action="alert"),
+         rule('content:"Host: x";', sid=3, action="reject")]
+
+
+def test_drop_and_reject_alerts_are_blocked(tmp_path):
+    res = detect(tmp_path, http_conv(), RULES, "--simulate-ips")
+    # the reject matched the request first: the flow is dropped, the response never inspected
+    assert actions(res) == [(3, "blocked")]
+    res = detect(tmp_path, http_conv(), RULES[:2], "--simulate-ips", name="drop")
+    assert actions(res) == [(1, "blocked"), (2, "allowed")]
+
+
+def test_ids_mode_allows_the_same_alerts(tmp_path):
+    res = detect(tmp_path, http_conv(), RULES[:2])
+    assert actions(res) == [(1, "allowed"), (2, "allowed")]
+
+
+def test_sdrop_drops_without_an_alert(tmp_path):
+    rules = [rule('content:"GET";', sid=1, action="sdrop"),
+             rule('content:"uid=0(root)";', sid=2)]
+    res = detect(tmp_path, http_conv(), rules, "--simulate-ips")
+    assert res.alerts == []  # sdrop writes none, and the dropped flow's response is not inspected
+
+
+def test_later_packets_of_a_dropped_udp_flow_are_not_inspected(tmp_path):
+    pkts = [udp(b"first"), udp(b"second"), udp(b"third")]
+    rules = [rule('content:"first";', sid=1, proto="udp", action="drop"),
+             rule('content:"third";', sid=2, proto="udp")]
+    assert actions(detect(tmp_path, pkts, rules, "--simulate-ips")) == [(1, "blocked")]
+
+
+def test_simulate_ips_goes_with_r_only(tmp_path):
+    proc = run([binary("osprey"), "--simulate-ips"], check=False)
+    assert proc.returncode == 2
+    assert "--simulate-ips goes with -r" in proc.stderr
+
+
+def http_records(tmp_path, name, *args):
+    """Requests the HTTP parser logged for a conversation whose request packet a packet rule
+    (flow:to_server; dsize) drops."""
+    rules = [rule("flow:to_server; dsize:>10;", sid=7, action="drop")]
+    res = detect(tmp_path, http_conv(), rules, "--set", "outputs.eve-log.types=[alert,http]",
+                 *args, name=name)
+    eve = tmp_path / f"{name}-log" / "eve.json"
+    recs = [json.loads(l) for l in eve.read_text().splitlines()]
+    return actions(res), [r["http"]["url"] for r in recs if r["event_type"] == "http"]
+
+
+def test_inline_stream_withholds_dropped_packets_from_the_parsers(tmp_path):
+    # IDS: the drop is not enforced, the request and response are parsed
+    assert http_records(tmp_path, "ids") == ([(7, "allowed")], ["/index.html"])
+    # IPS, inline stream (auto): the request never reached the server, nor the parser
+    assert http_records(tmp_path, "ips", "--simulate-ips") == ([(7, "blocked")], [])
+    # IPS without the inline stream: the packet is dropped, its bytes were still reassembled
+    assert http_records(tmp_path, "ips-noinline", "--simulate-ips", "--set",
+                        "stream.inline=no") == ([(7, "blocked")], ["/index.html"])
