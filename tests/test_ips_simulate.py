@@ -6,7 +6,7 @@ dropped packet never reaches the receiver's stream or the parsers."""
 import json
 
 from conftest import binary, run
-from test_detect_helpers import detect, http_conv, rule, udp
+from test_detect_helpers import Conv, detect, http_conv, rule, udp
 
 
 def actions(res):
@@ -38,11 +38,21 @@ def test_sdrop_drops_without_an_alert(tmp_path):
     assert res.alerts == []  # sdrop writes none, and the dropped flow's response is not inspected
 
 
-def test_later_packets_of_a_dropped_udp_flow_are_not_inspected(tmp_path):
+def test_action_scope_packet_rules_drop_their_packet_ip_only_rules_the_flow(tmp_path):
     pkts = [udp(b"first"), udp(b"second"), udp(b"third")]
-    rules = [rule('content:"first";', sid=1, proto="udp", action="drop"),
-             rule('content:"third";', sid=2, proto="udp")]
-    assert actions(detect(tmp_path, pkts, rules, "--simulate-ips")) == [(1, "blocked")]
+    third = rule('content:"third";', sid=2, proto="udp")
+    # a packet rule (UDP content): that packet only, the flow goes on being inspected
+    rules = [rule('content:"first";', sid=1, proto="udp", action="drop"), third]
+    res = detect(tmp_path, pkts, rules, "--simulate-ips")
+    assert actions(res) == [(1, "blocked"), (2, "allowed")]
+    # nothing but a header (IP-only): the flow is dropped, its later packets not inspected
+    rules = [rule("", sid=1, proto="ip", hdr="10.0.0.1 any -> any any", action="drop"), third]
+    res = detect(tmp_path, pkts, rules, "--simulate-ips", name="iponly")
+    assert actions(res) == [(1, "blocked")]
+    # a stream rule drops the TCP flow: the response is not inspected
+    rules = [rule('content:"GET";', sid=1, action="drop"), rule('content:"uid=0";', sid=2)]
+    assert actions(detect(tmp_path, http_conv(), rules, "--simulate-ips", name="st")) == [
+        (1, "blocked")]
 
 
 def test_simulate_ips_goes_with_r_only(tmp_path):
@@ -70,3 +80,21 @@ def test_inline_stream_withholds_dropped_packets_from_the_parsers(tmp_path):
     # IPS without the inline stream: the packet is dropped, its bytes were still reassembled
     assert http_records(tmp_path, "ips-noinline", "--simulate-ips", "--set",
                         "stream.inline=no") == ([(7, "blocked")], ["/index.html"])
+
+
+def test_inline_stream_takes_the_retransmission_of_a_dropped_segment(tmp_path):
+    """A packet-scope drop (flow:, dsize:) with the inline stream: the receiver never got the
+    dropped segment, so the retransmission in its place, with other bytes, is its stream.
+    Without the inline stream (or in IDS mode) the first copy stays in the stream."""
+    c = Conv().handshake()
+    c.pkts.append(c._pkt(True, "PA", b"EVIL!", seq=c.seq[True]))      # dropped by sid 1
+    c.pkts.append(c._pkt(True, "PA", b"fine-data", seq=c.seq[True]))  # the same place again
+    c.seq[True] += 9
+    c.pkts.append(c._pkt(False, "A"))
+    rules = [rule("flow:to_server; dsize:5;", sid=1, action="drop"),
+             rule('content:"fine-data";', sid=2)]
+    assert actions(detect(tmp_path, c.pkts, rules, "--simulate-ips")) == [
+        (1, "blocked"), (2, "allowed")]
+    assert actions(detect(tmp_path, c.pkts, rules, "--simulate-ips", "--set", "stream.inline=no",
+                          name="noinline")) == [(1, "blocked")]
+    assert actions(detect(tmp_path, c.pkts, rules, name="ids")) == [(1, "allowed")]

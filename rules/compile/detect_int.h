@@ -171,6 +171,11 @@ struct det_rule {
     uint32_t nints;
     uint8_t order_action, order_bits;     /* enum det_order_action, det_order_bits */
     bool noalert;                         /* flowbits:noalert: matches, never alerts */
+    bool flow_action;                     /* its drop drops the flow, not just the packet:
+                                             Suricata's action scope (stream and app rules,
+                                             and packet rules with no option to evaluate,
+                                             its IP-only kind); other packet rules' drops
+                                             drop their packet only */
     bool suppressed;                      /* threshold.config: suppress without ip */
     struct det_suppress *sup;             /* threshold.config: suppress by_src/dst ip */
     uint32_t nsup;

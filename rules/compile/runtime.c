@@ -240,14 +240,16 @@ static void whom(const struct det_pending *pm, const struct det_rule *dr,
 }
 
 static void set_verdict(struct osprey_detect_worker *w, struct det_flow *df,
-                        enum osprey_rule_action a, const struct mon_packet *p)
+                        const struct det_rule *dr, enum osprey_rule_action a,
+                        const struct mon_packet *p)
 {
     if (!w->pkt_dropped) {
         w->verdicts.dropped++;
         withhold(w);
     }
     w->pkt_dropped = true;
-    df->dropped = true;
+    if (dr->flow_action)
+        df->dropped = true;
     bool reject = a == OSPREY_ACTION_REJECT || a == OSPREY_ACTION_REJECTSRC ||
                   a == OSPREY_ACTION_REJECTDST || a == OSPREY_ACTION_REJECTBOTH;
     if (!reject || w->pkt_reject != OSPREY_REJECT_NONE)
@@ -262,7 +264,7 @@ static void set_verdict(struct osprey_detect_worker *w, struct det_flow *df,
 /* One match, in commit order. Stream rules alert once per flow side (the stream is
  * re-inspected as it grows); packet rules once per packet. pass ends inspection of the
  * flow and suppresses the matches after it (same packet included); drop, reject and sdrop
- * set the packet's verdict and drop the flow. */
+ * set the packet's verdict, and drop the flow when the rule's action scope is the flow. */
 static void commit_one(struct osprey_detect_worker *w, const struct det_pending *pm,
                        const struct mon_packet *p)
 {
@@ -311,7 +313,7 @@ static void commit_one(struct osprey_detect_worker *w, const struct det_pending 
     if (act == OSPREY_ACTION_DROP || act == OSPREY_ACTION_SDROP || act == OSPREY_ACTION_BLOCK ||
         act == OSPREY_ACTION_REJECT || act == OSPREY_ACTION_REJECTSRC ||
         act == OSPREY_ACTION_REJECTDST || act == OSPREY_ACTION_REJECTBOTH)
-        set_verdict(w, df, act, p);
+        set_verdict(w, df, dr, act, p);
     if (act == OSPREY_ACTION_SDROP || dr->noalert || det_suppressed(dr, p) ||
         !det_thr_allow(w->thr, dr, p, pm->f))
         return;

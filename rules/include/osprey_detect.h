@@ -122,8 +122,10 @@ uint64_t osprey_detect_worker_alerts(const struct osprey_detect_worker *w);
  * raises neither: mon_process returned MON_DEC_FRAG_HELD and there is nothing to forward).
  * A packet is dropped when a drop, sdrop, reject* rule (or a rate_filter's new_action) matched
  * it (packet, stream or app-layer rule), or when it belongs to a flow such a rule
- * matched earlier: subsequent packets of a dropped flow are dropped, and no longer inspected
- * (no more alerts from that flow), as in Suricata's IPS mode. In IDS mode nothing is dropped:
+ * dropped earlier: subsequent packets of a dropped flow are dropped, and no longer inspected
+ * (no more alerts from that flow), as in Suricata's IPS mode. Which matches drop the flow is
+ * Suricata's action scope: stream and application rules, and packet rules with no option to
+ * evaluate (IP-only); the other packet rules drop their packet only. In IDS mode nothing is dropped:
  * the caller just ignores the verdict (EVE then says "allowed"). */
 bool osprey_detect_packet_dropped(const struct osprey_detect_worker *w);
 
