@@ -181,6 +181,20 @@ int osprey_run_offline(const struct osprey_options *opts, const struct osprey_co
            osprey_emit_eve_path(pl.emit));
     if (nw > 1)
         printf("osprey: %d workers\n", nw);
+    if (opts->simulate_ips) { /* what an inline sensor would have done with the packets */
+        struct osprey_detect_verdicts v = {0};
+        for (int i = 0; i < nw; i++) {
+            const struct osprey_detect_verdicts *x = osprey_detect_worker_verdicts(pl.w[i].dw);
+            v.dropped += x->dropped;
+            v.dropped_flow += x->dropped_flow;
+            v.rejected += x->rejected;
+            v.midstream_dropped += x->midstream_dropped;
+        }
+        printf("osprey: simulated IPS: %llu packets dropped (%llu of dropped flows, %llu by "
+               "the midstream policy), %llu rejected\n",
+               (unsigned long long)v.dropped, (unsigned long long)v.dropped_flow,
+               (unsigned long long)v.midstream_dropped, (unsigned long long)v.rejected);
+    }
     rc = read_rc < 0 ? OSPREY_EXIT_FAILURE : OSPREY_EXIT_OK;
 out:
     if (osprey_pipeline_close(&pl) < 0)

@@ -98,3 +98,13 @@ def test_inline_stream_takes_the_retransmission_of_a_dropped_segment(tmp_path):
     assert actions(detect(tmp_path, c.pkts, rules, "--simulate-ips", "--set", "stream.inline=no",
                           name="noinline")) == [(1, "blocked")]
     assert actions(detect(tmp_path, c.pkts, rules, name="ids")) == [(1, "allowed")]
+
+
+def test_summary_counts_what_an_inline_sensor_would_have_dropped(tmp_path):
+    pkts = http_conv()  # handshake 3, request + ack, response + ack, close 3
+    res = detect(tmp_path, pkts, [rule('content:"GET";', sid=1, action="reject")],
+                 "--simulate-ips")
+    line = [l for l in res.proc.stdout.splitlines() if "simulated IPS" in l]
+    # the request and every packet after it: 1 + 1 + 2 + 3
+    assert line == ["osprey: simulated IPS: 7 packets dropped (6 of dropped flows, 0 by the "
+                    "midstream policy), 1 rejected"]

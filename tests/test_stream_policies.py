@@ -125,3 +125,25 @@ def test_inline_drops_sessions_it_did_not_see_start_unless_told_otherwise(tmp_pa
         converse(wa, wb, old.pkts)
         o.stop()
     assert len(wb.frames) == len([f for f in old.pkts if f[Ether].src == MAC_A])
+
+
+def dropped_summary(res):
+    line = [l for l in res.proc.stdout.splitlines() if "simulated IPS" in l]
+    assert len(line) == 1, res.proc.stdout
+    return line[0].split(": ", 2)[2]
+
+
+def test_simulated_ips_drops_sessions_it_did_not_see_start(tmp_path):
+    pkts = midstream_conv()
+    res = detect(tmp_path, pkts, RULES, "--simulate-ips")
+    assert dropped_summary(res) == (f"{len(pkts)} packets dropped (0 of dropped flows, "
+                                    f"{len(pkts)} by the midstream policy), 0 rejected")
+    res = detect(tmp_path, pkts, RULES, "--simulate-ips", "--set", "stream.midstream-policy=reject",
+                 name="rej")
+    assert dropped_summary(res) == (f"{len(pkts)} packets dropped (0 of dropped flows, "
+                                    f"{len(pkts)} by the midstream policy), 1 rejected")
+    res = detect(tmp_path, pkts, RULES, "--simulate-ips", "--set", "exception-policy=ignore",
+                 name="ign")
+    assert dropped_summary(res) == ("0 packets dropped (0 of dropped flows, 0 by the midstream "
+                                    "policy), 0 rejected")
+    assert "simulated IPS" not in detect(tmp_path, pkts, RULES, name="ids").proc.stdout
