@@ -37,7 +37,7 @@ static void warn(const struct osprey_config *cfg, const char *value, const char 
 }
 
 /* The policy word in force, Suricata's way: the key itself, else the master switch, else
- * auto; *direct tells whether the key itself was set (only then is a misfit an error). */
+ * auto; *direct tells whether the key itself was set (only then does a misfit warn). */
 static const char *midstream_word(const struct osprey_config *cfg, bool ips, bool midstream,
                                   bool *direct)
 {
