@@ -110,6 +110,7 @@ static void worker_stats(struct acc *a, const struct osprey_stats_src *w)
     put(a, "tcp.reassembly_gap", ts->gaps);
     put(a, "tcp.reassembly_outrun", ts->outruns);
     put(a, "tcp.memcap_hits", ts->memcap_hits);
+    put(a, "tcp.invalid_checksum", ts->invalid_checksum);
     put(a, "tcp.reassembly_memuse", ts->reasm_memuse);
     if (w->app) {
         const struct osprey_parsers_stats *ps = w->app;

@@ -51,6 +51,7 @@ DEFAULTS = {
     "stream.midstream": False,
     "stream.async-oneside": False,
     "stream.midstream-policy": "auto",
+    "stream.checksum-validation": True,
     "stream.inline": "auto",
     "exception-policy": "auto",
     "stream.one-sided-packets": 10,

@@ -147,3 +147,47 @@ def test_simulated_ips_drops_sessions_it_did_not_see_start(tmp_path):
     assert dropped_summary(res) == ("0 packets dropped (0 of dropped flows, 0 by the midstream "
                                     "policy), 0 rejected")
     assert "simulated IPS" not in detect(tmp_path, pkts, RULES, name="ids").proc.stdout
+
+
+def bad_checksum_conv():
+    """A segment with a bad TCP checksum, then a good one with other bytes in its place."""
+    c = Conv().handshake()
+    bad = c._pkt(True, "PA", b"EVIL!", seq=c.seq[True])
+    bad["TCP"].chksum = 0x1234  # wrong whatever the rest
+    c.pkts.append(bad)
+    c.pkts.append(c._pkt(True, "PA", b"fine-data", seq=c.seq[True]))
+    c.seq[True] += 9
+    c.pkts.append(c._pkt(False, "A"))
+    return c.pkts
+
+
+CSUM_RULES = [rule('content:"EVIL!";', sid=1), rule('content:"fine-data";', sid=2)]
+
+
+def test_a_bad_checksum_segment_stays_out_of_the_stream(tmp_path, trace):
+    pkts = bad_checksum_conv()
+    # checked (-k all) and stream.checksum-validation on (default): the receiving host would
+    # have thrown the segment away, so the good one in its place is the stream
+    assert detect(tmp_path, pkts, CSUM_RULES, "-k", "all").sids == [2]
+    assert trace(pkts, "-k", "all").stats["tcp"]["invalid_checksum"] == 1
+    # validation off, or checksums not checked: the first copy is the stream
+    res = detect(tmp_path, pkts, CSUM_RULES, "-k", "all", "--set",
+                 "stream.checksum-validation=no", name="off")
+    assert res.sids == [1]
+    assert detect(tmp_path, pkts, CSUM_RULES, "-k", "none", name="none").sids == [1]
+    assert trace(pkts, "-k", "none").stats["tcp"]["invalid_checksum"] == 0
+
+
+def test_a_session_starts_at_its_first_good_packet(tmp_path, trace):
+    c = Conv()
+    syn = c._pkt(True, "S", seq=777)  # another ISN than the real handshake's
+    syn["TCP"].chksum = 0x1234
+    c.pkts.append(syn)           # a SYN with a bad checksum starts nothing …
+    c.handshake()                # … the good one does
+    c.send(True, b"fine-data").close()
+    assert detect(tmp_path, c.pkts, CSUM_RULES, "-k", "all").sids == [2]
+    tcp = trace(c.pkts, "-k", "all").stats["tcp"]
+    assert (tcp["sessions"], tcp["orphans"], tcp["invalid_checksum"]) == (1, 1, 1)
+    # counted as any packet, the bad SYN is what starts the session
+    tcp = trace(c.pkts, "-k", "all", "--set", "stream.checksum-validation=no").stats["tcp"]
+    assert (tcp["sessions"], tcp["orphans"], tcp["invalid_checksum"]) == (1, 0, 0)

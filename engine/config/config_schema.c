@@ -137,6 +137,8 @@ static const struct cfg_key SCHEMA[] = {
     BOOL("stream.async-oneside", "false", "accept TCP sessions seen in one direction only"),
     ENUM("stream.midstream-policy", "auto", EXCEPTION_POLICIES,
          "a session whose handshake was not seen: see etc/osprey.yaml"),
+    BOOL("stream.checksum-validation", "yes",
+         "a TCP packet with a bad checksum (when checksums are checked) updates no session"),
     ENUM("stream.inline", "auto", BOOL_OR_AUTO,
          "inline stream mode (auto: in the inline modes and --simulate-ips)"),
     INT("stream.one-sided-packets", "10", 1, COUNT_MAX,

@@ -199,6 +199,7 @@ int osprey_stack_cfg_load(const struct osprey_config *c, struct osprey_stack_cfg
                     (!mp_set || !strcmp(mp, "auto") || !strcmp(mp, "ignore") ||
                      !strcmp(mp, "pass-flow"));
     tc->async_oneside = osprey_config_bool(c, "stream.async-oneside");
+    tc->checksum_validation = osprey_config_bool(c, "stream.checksum-validation");
     tc->one_sided_pkts = (uint32_t)osprey_config_int(c, "stream.one-sided-packets");
 
     struct mon_flow_cfg *f = &s->flow;

@@ -61,11 +61,12 @@ static void on_orphan(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_eve
     w->pkt_dropped = false;
     w->pkt_reject = OSPREY_REJECT_NONE;
     /* stream.midstream-policy drop-flow / reject: a TCP flow the stack never picked up (no
-     * side LIVE: not the late packets of a connection that ended) is dropped whole; a RST
-     * starts no session, so it is no midstream pick-up either (as in Suricata) */
+     * side LIVE: not the late packets of a connection that ended) is dropped whole; a RST,
+     * or a packet with a bad checksum, starts no session, so it is no midstream pick-up
+     * either (as in Suricata) */
     const struct mon_packet *p = mon_getlastpkt(ctx);
     if (w->policy.midstream < OSPREY_MIDSTREAM_DROP_FLOW || !f || f->proto != 6 || !p ||
-        (p->tcp_flags & MON_TH_RST) ||
+        (p->tcp_flags & MON_TH_RST) || (p->flags & MON_PKT_BAD_L4_CSUM) ||
         ((f->tcp.side[MON_SIDE_CLI].flags | f->tcp.side[MON_SIDE_SVR].flags) & MON_TCPF_LIVE))
         return;
     w->pkt_dropped = true;

@@ -25,6 +25,9 @@ struct mon_tcp_cfg {
     bool async_oneside;       /* accept flows where only one direction is seen; default false */
     uint32_t one_sided_pkts;  /* ONE_SIDED after this many packets one way with none back; default 10 */
     uint32_t max_frags;       /* out-of-order runs held per side before ERROR; default 1024 */
+    bool checksum_validation; /* a packet whose TCP checksum was validated and found wrong
+                                 (MON_PKT_BAD_L4_CSUM) changes no connection: no start, no
+                                 state, no reassembly (it is still PKT_IN); default false */
     struct mon_policy_table policy; /* overlap policy chosen by the receiving host's address */
 };
 void mon_tcp_cfg_defaults(struct mon_tcp_cfg *cfg);
@@ -90,6 +93,7 @@ struct mon_tcp_stats {
     uint64_t gaps;                /* holes skipped for good */
     uint64_t depth_reached;       /* sides that reached their depth */
     uint64_t memcap_hits;         /* buffers not allocated for the memcap */
+    uint64_t invalid_checksum;    /* packets left out for a bad checksum (checksum_validation) */
     uint64_t reasm_memuse;        /* bytes in reassembly buffers now */
     uint64_t reasm_memuse_peak;
 };
