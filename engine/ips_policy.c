@@ -58,11 +58,39 @@ static const char *midstream_word(const struct osprey_config *cfg, bool ips, boo
     return m;
 }
 
+/* A flow exception policy (today stream.reassembly.memcap-policy): the key, else the master
+ * switch (whose drop-flow/drop-packet mean ignore in IDS mode), else auto: drop-flow in IPS
+ * mode, ignore in IDS mode. */
+static enum osprey_exception_policy flow_policy(const struct osprey_config *cfg, const char *key,
+                                               bool ips)
+{
+    const char *v = "auto";
+    if (is_set(cfg, key)) {
+        v = osprey_config_str(cfg, key);
+    } else if (is_set(cfg, "exception-policy")) {
+        v = osprey_config_str(cfg, "exception-policy");
+        if (!ips && (!strcmp(v, "drop-flow") || !strcmp(v, "drop-packet")))
+            v = "ignore";
+    }
+    if (!strcmp(v, "auto"))
+        v = ips ? "drop-flow" : "ignore";
+    static const struct { const char *word; enum osprey_exception_policy p; } map[] = {
+        {"drop-flow", OSPREY_EXCEPTION_DROP_FLOW}, {"drop-packet", OSPREY_EXCEPTION_DROP_PACKET},
+        {"reject", OSPREY_EXCEPTION_REJECT},       {"bypass", OSPREY_EXCEPTION_BYPASS},
+        {"pass-flow", OSPREY_EXCEPTION_PASS_FLOW}, {"pass-packet", OSPREY_EXCEPTION_PASS_PACKET},
+    };
+    for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
+        if (!strcmp(v, map[i].word))
+            return map[i].p;
+    return OSPREY_EXCEPTION_IGNORE;
+}
+
 void osprey_detect_policy_load(const struct osprey_config *cfg, bool ips,
                                struct osprey_detect_policy *out, FILE *diag)
 {
     memset(out, 0, sizeof *out);
     out->inline_stream = ips && stream_inline(cfg, ips);
+    out->reassembly_memcap = flow_policy(cfg, "stream.reassembly.memcap-policy", ips);
     bool midstream = osprey_config_bool(cfg, "stream.midstream");
     bool direct;
     const char *v = midstream_word(cfg, ips, midstream, &direct);

@@ -16,7 +16,9 @@
  * --simulate-ips. */
 bool osprey_ips_mode(const struct osprey_options *opts, const struct osprey_config *cfg);
 
-/* The workers' policy for this run mode. stream.midstream-policy, else the exception-policy
+/* The workers' policy for this run mode. stream.reassembly.memcap-policy: the key, else the
+ * master switch (drop-flow/drop-packet there mean ignore in IDS mode), else auto: drop-flow in
+ * IPS mode, ignore in IDS mode. stream.midstream-policy, else the exception-policy
  * master switch when it was set, else auto: drop-flow in IPS mode with stream.midstream off,
  * ignore otherwise. As Suricata does, a value that does not fit (with midstream on anything
  * but ignore or pass-flow — such sessions are then not picked up, osprey_stack_cfg_load;

@@ -164,18 +164,19 @@ def bad_checksum_conv():
 CSUM_RULES = [rule('content:"EVIL!";', sid=1), rule('content:"fine-data";', sid=2)]
 
 
+VALIDATE = ("--set", "stream.checksum-validation=yes")
+
+
 def test_a_bad_checksum_segment_stays_out_of_the_stream(tmp_path, trace):
     pkts = bad_checksum_conv()
-    # checked (-k all) and stream.checksum-validation on (default): the receiving host would
-    # have thrown the segment away, so the good one in its place is the stream
-    assert detect(tmp_path, pkts, CSUM_RULES, "-k", "all").sids == [2]
-    assert trace(pkts, "-k", "all").stats["tcp"]["invalid_checksum"] == 1
-    # validation off, or checksums not checked: the first copy is the stream
-    res = detect(tmp_path, pkts, CSUM_RULES, "-k", "all", "--set",
-                 "stream.checksum-validation=no", name="off")
-    assert res.sids == [1]
-    assert detect(tmp_path, pkts, CSUM_RULES, "-k", "none", name="none").sids == [1]
-    assert trace(pkts, "-k", "none").stats["tcp"]["invalid_checksum"] == 0
+    # checked (-k all) with stream.checksum-validation on: the receiving host would have
+    # thrown the segment away, so the good one in its place is the stream
+    assert detect(tmp_path, pkts, CSUM_RULES, "-k", "all", *VALIDATE).sids == [2]
+    assert trace(pkts, "-k", "all", *VALIDATE).stats["tcp"]["invalid_checksum"] == 1
+    # validation off (the default), or checksums not checked: the first copy is the stream
+    assert detect(tmp_path, pkts, CSUM_RULES, "-k", "all", name="off").sids == [1]
+    assert detect(tmp_path, pkts, CSUM_RULES, "-k", "none", *VALIDATE, name="none").sids == [1]
+    assert trace(pkts, "-k", "none", *VALIDATE).stats["tcp"]["invalid_checksum"] == 0
 
 
 def test_a_session_starts_at_its_first_good_packet(tmp_path, trace):
@@ -185,9 +186,44 @@ def test_a_session_starts_at_its_first_good_packet(tmp_path, trace):
     c.pkts.append(syn)           # a SYN with a bad checksum starts nothing …
     c.handshake()                # … the good one does
     c.send(True, b"fine-data").close()
-    assert detect(tmp_path, c.pkts, CSUM_RULES, "-k", "all").sids == [2]
-    tcp = trace(c.pkts, "-k", "all").stats["tcp"]
+    assert detect(tmp_path, c.pkts, CSUM_RULES, "-k", "all", *VALIDATE).sids == [2]
+    tcp = trace(c.pkts, "-k", "all", *VALIDATE).stats["tcp"]
     assert (tcp["sessions"], tcp["orphans"], tcp["invalid_checksum"]) == (1, 1, 1)
-    # counted as any packet, the bad SYN is what starts the session
-    tcp = trace(c.pkts, "-k", "all", "--set", "stream.checksum-validation=no").stats["tcp"]
+    # counted as any packet (the default), the bad SYN is what starts the session
+    tcp = trace(c.pkts, "-k", "all").stats["tcp"]
     assert (tcp["sessions"], tcp["orphans"], tcp["invalid_checksum"]) == (1, 0, 0)
+
+
+def memcap_case(tmp_path, name, *args):
+    """Client data packets of a session whose buffers the memcap (1kb: less than one ring)
+    refuses; a packet rule alerts on each. (alerting pcap_cnts, summary of the drops)"""
+    c = Conv().handshake()
+    for _ in range(3):
+        c.send(True, b"data")
+    rules = [rule("flow:to_server; dsize:>0;", sid=1)]
+    res = detect(tmp_path, c.pkts, rules, "--set", "stream.reassembly.memcap=1kb", *args,
+                 name=name)
+    line = [l for l in res.proc.stdout.splitlines() if "simulated IPS" in l]
+    return [a["pcap_cnt"] for a in res.alerts], (line[0].split(": ", 2)[2] if line else None)
+
+
+def test_reassembly_memcap_policy(tmp_path):
+    every = [4, 6, 8]
+    # IDS: auto is ignore, the packets go on being inspected
+    assert memcap_case(tmp_path, "ids") == (every, None)
+    # IPS: auto is drop-flow; the first data packet hits the memcap: it and the rest dropped
+    assert memcap_case(tmp_path, "ips", "--simulate-ips") == ([4], (
+        "6 packets dropped (5 of dropped flows, 0 by the midstream policy), 0 rejected"))
+    assert memcap_case(tmp_path, "ign", "--simulate-ips", "--set",
+                       "stream.reassembly.memcap-policy=ignore")[0] == every
+    # the master switch: pass-flow stops inspection, drops nothing
+    assert memcap_case(tmp_path, "pass", "--simulate-ips", "--set",
+                       "exception-policy=pass-flow") == ([4], (
+        "0 packets dropped (0 of dropped flows, 0 by the midstream policy), 0 rejected"))
+    # drop-packet: only the packet that hit it (later packets get no new buffer error)
+    assert memcap_case(tmp_path, "dp", "--simulate-ips", "--set",
+                       "stream.reassembly.memcap-policy=drop-packet") == (every, (
+        "1 packets dropped (0 of dropped flows, 0 by the midstream policy), 0 rejected"))
+    # set on its own in IDS mode, drop-flow still ends inspection of the flow, as Suricata's
+    assert memcap_case(tmp_path, "idsdrop", "--set",
+                       "stream.reassembly.memcap-policy=drop-flow")[0] == [4]

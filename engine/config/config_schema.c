@@ -129,6 +129,8 @@ static const struct cfg_key SCHEMA[] = {
 
     /* stream: TCP tracking and reassembly (libmon's TCP layer) */
     SIZE("stream.reassembly.memcap", "256mb", "memory for all reassembly buffers of a worker"),
+    ENUM("stream.reassembly.memcap-policy", "auto", EXCEPTION_POLICIES,
+         "a side's buffer cannot be had for the memcap (auto: drop-flow in IPS, ignore in IDS)"),
     SIZE("stream.reassembly.depth", "1mb", "bytes of each stream inspected; 0 = unlimited"),
     SIZE("stream.reassembly.buffer-size", "64kb", "reassembly buffer per side; 0 = no reassembly"),
     INT("stream.reassembly.max-fragments", "1024", 1, COUNT_MAX,
@@ -137,7 +139,9 @@ static const struct cfg_key SCHEMA[] = {
     BOOL("stream.async-oneside", "false", "accept TCP sessions seen in one direction only"),
     ENUM("stream.midstream-policy", "auto", EXCEPTION_POLICIES,
          "a session whose handshake was not seen: see etc/osprey.yaml"),
-    BOOL("stream.checksum-validation", "yes",
+    /* Suricata's default is yes; ours is no: Suricata still matches content rules on such a
+     * packet's own payload, Osprey's TCP content rules see the stream only (etc/osprey.yaml) */
+    BOOL("stream.checksum-validation", "no",
          "a TCP packet with a bad checksum (when checksums are checked) updates no session"),
     ENUM("stream.inline", "auto", BOOL_OR_AUTO,
          "inline stream mode (auto: in the inline modes and --simulate-ips)"),

@@ -80,6 +80,40 @@ static void on_orphan(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_eve
     }
 }
 
+/* ERROR on a side (receiver's phase): when its buffer could not be had for the reassembly
+ * memcap, stream.reassembly.memcap-policy acts on the flow (osprey_detect.h). */
+static void on_error(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_t ev,
+                     void *arg)
+{
+    (void)ev;
+    struct osprey_detect_worker *w = arg;
+    enum osprey_exception_policy pol = w->policy.reassembly_memcap;
+    struct det_flow *df = f ? mon_get_uctx(ctx, f) : NULL;
+    if (pol == OSPREY_EXCEPTION_IGNORE || pol == OSPREY_EXCEPTION_PASS_PACKET || !df)
+        return;
+    uint32_t bits = 0;
+    size_t len = sizeof bits;
+    if (mon_getsockopt(ctx, f, side, MON_SO_ERROR, &bits, &len) != MON_OK ||
+        !(bits & MON_ERR_MEMCAP))
+        return;
+    w->verdicts.memcap_exceptions++;
+    if (pol == OSPREY_EXCEPTION_PASS_FLOW || pol == OSPREY_EXCEPTION_BYPASS) {
+        df->pass = true;
+        return;
+    }
+    if (!w->pkt_dropped)
+        w->verdicts.dropped++;
+    w->pkt_dropped = true;
+    if (pol == OSPREY_EXCEPTION_DROP_PACKET)
+        return;
+    df->dropped = true;
+    if (pol == OSPREY_EXCEPTION_REJECT && w->pkt_reject == OSPREY_REJECT_NONE) {
+        w->verdicts.rejected++;
+        w->pkt_reject = OSPREY_REJECT_RST;
+        w->pkt_reject_to = OSPREY_REJECT_TO_SRC;
+    }
+}
+
 /* What the side's whole-stream copy (the design before the windows) allocated for n bytes:
  * 4 KiB, doubled as needed, up to the inspection cap. For osprey_detect_worker_mem. */
 static uint64_t copy_cap(uint64_t n)
@@ -381,6 +415,8 @@ struct osprey_detect_worker *osprey_detect_attach(const struct osprey_detect *d,
         goto fail;
     if (mon_register(ctx, w->sock, MON_ON_PKT_IN, MON_HK_SND, on_pkt, w) != MON_OK ||
         mon_register(ctx, w->sock, MON_ON_ORPHAN, MON_HK_SND, on_orphan, w) != MON_OK)
+        goto fail;
+    if (mon_register(ctx, w->sock, MON_ON_ERROR, MON_HK_RCV, on_error, w) != MON_OK)
         goto fail;
     if ((d->stats.stream_rules || d->app_raw) &&
         mon_register(ctx, w->sock, MON_ON_CONN_NEW_DATA, MON_HK_RCV, on_data, w) != MON_OK)

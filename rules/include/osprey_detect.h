@@ -145,6 +145,7 @@ enum osprey_reject osprey_detect_packet_reject(const struct osprey_detect_worker
 struct osprey_detect_verdicts {
     uint64_t dropped, dropped_flow, rejected, passed_flows;
     uint64_t midstream_passed, midstream_dropped;
+    uint64_t memcap_exceptions; /* reassembly memcap hits the memcap policy acted on */
 };
 
 /* What detection does with TCP sessions whose handshake was not seen (Suricata's
@@ -160,10 +161,22 @@ enum osprey_midstream_policy {
     OSPREY_MIDSTREAM_IGNORE, OSPREY_MIDSTREAM_PASS_FLOW, OSPREY_MIDSTREAM_DROP_FLOW,
     OSPREY_MIDSTREAM_REJECT,
 };
+/* Suricata's exception policies for an exception in the middle of a flow (here: a side's
+ * reassembly buffer could not be had for stream.reassembly.memcap, libmon's ERROR with
+ * MON_ERR_MEMCAP). DROP_FLOW: that packet and the flow's later ones are dropped and no longer
+ * inspected; REJECT: the same, and that packet is rejected (RST); DROP_PACKET: that packet
+ * only; PASS_FLOW and BYPASS: the flow is no longer inspected, its packets go through;
+ * PASS_PACKET and IGNORE: nothing. */
+enum osprey_exception_policy {
+    OSPREY_EXCEPTION_IGNORE, OSPREY_EXCEPTION_DROP_FLOW, OSPREY_EXCEPTION_DROP_PACKET,
+    OSPREY_EXCEPTION_REJECT, OSPREY_EXCEPTION_BYPASS, OSPREY_EXCEPTION_PASS_FLOW,
+    OSPREY_EXCEPTION_PASS_PACKET,
+};
 /* How a worker treats exceptions and its verdicts; all zero (the default after attach):
  * IGNORE, and dropped packets still reach the receiver's stream. */
 struct osprey_detect_policy {
     enum osprey_midstream_policy midstream;
+    enum osprey_exception_policy reassembly_memcap; /* stream.reassembly.memcap-policy */
     /* Verdicts are enforced and the stream is inline (stream.inline): a packet dropped
      * before its receiver's update — by a packet or application rule, because its flow was
      * dropped, or by the midstream policy — is withheld from the stack (mon_drop), so the
