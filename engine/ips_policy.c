@@ -19,13 +19,21 @@ static bool is_set(const struct osprey_config *cfg, const char *key)
     return strcmp(osprey_config_origin(cfg, key, where, sizeof where), "default") != 0;
 }
 
-/* stream.inline: auto follows the run mode; otherwise a suricata.yaml boolean. */
-static bool stream_inline(const struct osprey_config *cfg, bool ips)
+/* stream.inline: Osprey inspects each side's stream as its bytes arrive in order, which is
+ * Suricata's inline stream mode. Suricata's other mode (no, and auto in IDS mode) inspects a
+ * side's data once the other side acknowledged it, at the next packet of that direction, so
+ * its alerts name a later packet (pcap_cnt); Osprey has no such mode. Set to no on purpose,
+ * that is said once; auto is left quiet (it is the default). */
+static void stream_inline(const struct osprey_config *cfg, FILE *diag)
 {
     const char *v = osprey_config_str(cfg, "stream.inline");
-    if (strcmp(v, "auto") == 0)
-        return ips;
-    return !strcmp(v, "yes") || !strcmp(v, "true") || !strcmp(v, "on") || !strcmp(v, "1");
+    if (!strcmp(v, "no") || !strcmp(v, "false") || !strcmp(v, "off") || !strcmp(v, "0")) {
+        char where[256];
+        fprintf(diag, "warning: %s: stream.inline: '%s': Osprey always inspects each stream as "
+                      "its bytes arrive (Suricata's inline mode); alerts may name an earlier "
+                      "packet than Suricata's acknowledged-data mode would\n",
+                osprey_config_origin(cfg, "stream.inline", where, sizeof where), v);
+    }
 }
 
 /* Suricata takes these with a warning and applies them as written; so do we. */
@@ -89,7 +97,7 @@ void osprey_detect_policy_load(const struct osprey_config *cfg, bool ips,
                                struct osprey_detect_policy *out, FILE *diag)
 {
     memset(out, 0, sizeof *out);
-    out->inline_stream = ips && stream_inline(cfg, ips);
+    stream_inline(cfg, diag);
     out->reassembly_memcap = flow_policy(cfg, "stream.reassembly.memcap-policy", ips);
     bool midstream = osprey_config_bool(cfg, "stream.midstream");
     bool direct;

@@ -1,5 +1,4 @@
-/* ips_policy.h — IPS or IDS, and what follows from it: the stream mode (stream.inline) and
- * the exception policies (exception-policy, stream.midstream-policy) as Suricata resolves
+/* ips_policy.h — IPS or IDS, and what follows from it: the exception policies (exception-policy, stream.midstream-policy) as Suricata resolves
  * them, for the detection workers (struct osprey_detect_policy).
  */
 #ifndef OSPREY_IPS_POLICY_H

@@ -7,15 +7,6 @@
 #include "detect_int.h"
 #include "opt_eval.h"
 
-/* stream.inline with enforced verdicts: a dropped packet does not reach the receiver's
- * stack (only possible before its update: mon_drop refuses in the receiver's phase, where
- * the bytes are already in the stream). */
-static void withhold(struct osprey_detect_worker *w)
-{
-    if (w->policy.inline_stream)
-        (void)mon_drop(w->ctx);
-}
-
 /* PKT_IN root handler: the packet's verdict starts clean, and the flow's detection state
  * exists before any chain filter looks. */
 static void on_pkt(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_t ev, void *arg)
@@ -33,7 +24,6 @@ static void on_pkt(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_
             w->pkt_dropped = true;
             w->verdicts.dropped++;
             w->verdicts.dropped_flow++;
-            withhold(w);
         }
         return;
     }
@@ -72,7 +62,6 @@ static void on_orphan(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_eve
     w->pkt_dropped = true;
     w->verdicts.dropped++;
     w->verdicts.midstream_dropped++;
-    withhold(w);
     if (w->policy.midstream == OSPREY_MIDSTREAM_REJECT && f->pkts[0] + f->pkts[1] == 1) {
         w->verdicts.rejected++; /* its first packet: later ones are only dropped */
         w->pkt_reject = OSPREY_REJECT_RST;
@@ -278,10 +267,8 @@ static void set_verdict(struct osprey_detect_worker *w, struct det_flow *df,
                         const struct det_rule *dr, enum osprey_rule_action a,
                         const struct mon_packet *p)
 {
-    if (!w->pkt_dropped) {
+    if (!w->pkt_dropped)
         w->verdicts.dropped++;
-        withhold(w);
-    }
     w->pkt_dropped = true;
     if (dr->flow_action)
         df->dropped = true;

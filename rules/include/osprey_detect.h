@@ -172,18 +172,10 @@ enum osprey_exception_policy {
     OSPREY_EXCEPTION_REJECT, OSPREY_EXCEPTION_BYPASS, OSPREY_EXCEPTION_PASS_FLOW,
     OSPREY_EXCEPTION_PASS_PACKET,
 };
-/* How a worker treats exceptions and its verdicts; all zero (the default after attach):
- * IGNORE, and dropped packets still reach the receiver's stream. */
+/* How a worker treats exceptions; all zero (IGNORE) is the default after attach. */
 struct osprey_detect_policy {
     enum osprey_midstream_policy midstream;
     enum osprey_exception_policy reassembly_memcap; /* stream.reassembly.memcap-policy */
-    /* Verdicts are enforced and the stream is inline (stream.inline): a packet dropped
-     * before its receiver's update — by a packet or application rule, because its flow was
-     * dropped, or by the midstream policy — is withheld from the stack (mon_drop), so the
-     * receiver's stream and the parsers never see bytes the receiving host never got (a
-     * retransmission may bring other bytes in their place). A stream rule's drop comes after
-     * the bytes were reassembled: that packet is dropped, its bytes stay. */
-    bool inline_stream;
 };
 void osprey_detect_worker_set_policy(struct osprey_detect_worker *w,
                                      const struct osprey_detect_policy *p);
