@@ -46,7 +46,7 @@ static const struct opt_def OPTIONS[] = {
     {"runmode", OPT_RUNMODE, required_argument, "single|workers",
      "threading of the packet mode (offline: one worker either way)"},
     {"simulate-ips", OPT_SIMULATE_IPS, no_argument, NULL,
-     "with -r: run as an inline IPS would (drops enforced, stream.inline auto = inline)"},
+     "with -r: run as an inline IPS would (drops blocked, exception policies as in IPS)"},
     {"interface", 'i', required_argument, "IFACE",
      "live IDS on IFACE with AF_PACKET (repeatable; af-packet: in the config)"},
     {"pcap-live", OPT_PCAP_LIVE, required_argument, "IFACE",
