@@ -404,6 +404,8 @@ static int compile_rule(struct compiler *c, const struct osprey_rule *r,
     dr->thr[1] = pl.thr[1];
     d->has_thresholds |= pl.thr[0] || pl.thr[1];
     dr->noalert = pl.noalert;
+    dr->flow_action = pl.kind != DK_PKT ||
+                      (pl.nunits == 0 && !pl.nconds && !pl.nxbits && !pl.nints);
     if (pl.nbits) {
         dr->bits = pl.bits; /* kept: freed with the rule */
         dr->nbits = pl.nbits;

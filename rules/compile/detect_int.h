@@ -173,6 +173,11 @@ struct det_rule {
     uint32_t nints;
     uint8_t order_action, order_bits;     /* enum det_order_action, det_order_bits */
     bool noalert;                         /* flowbits:noalert: matches, never alerts */
+    bool flow_action;                     /* its drop drops the flow, not just the packet:
+                                             Suricata's action scope (stream and app rules,
+                                             and packet rules with no option to evaluate,
+                                             its IP-only kind); other packet rules' drops
+                                             drop their packet only */
     bool suppressed;                      /* threshold.config: suppress without ip */
     struct det_suppress *sup;             /* threshold.config: suppress by_src/dst ip */
     uint32_t nsup;
@@ -374,6 +379,7 @@ struct osprey_detect_worker {
     bool pkt_dropped;           /* verdict of the last packet (reset at its PKT_IN) */
     uint8_t pkt_reject;         /* enum osprey_reject */
     uint8_t pkt_reject_to;      /* enum osprey_reject_to */
+    struct osprey_detect_policy policy; /* exceptions and stream.inline (osprey_detect.h) */
     struct osprey_detect_verdicts verdicts;
     struct osprey_detect_mem mem;
     uint8_t *xbuf[4];           /* transformed [0, 1] and derived [2, 3] buffers (app.c) */

@@ -47,6 +47,8 @@ enum {
     FF_ONE_SIDED = 1u << 1,   /* ONE_SIDED already raised */
     FF_TCP_LIVE = 1u << 2,    /* TCP connection tracked (not an orphan-only flow) */
     FF_BUFFERS = 1u << 3,     /* someone waits on events: reassemble */
+    FF_TCP_WAIT = 1u << 4,    /* TCP, first packets had a bad checksum: the connection is
+                                 looked for again at the next good one (checksum_validation) */
     FF_RESCOPE = 1u << 7,     /* rebound to a new engine: next packet finds its forest (rebind.c) */
 };
 
