@@ -13,10 +13,10 @@ static void on_pkt(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_
 {
     (void)side, (void)ev;
     struct osprey_detect_worker *w = arg;
+    w->ntwin_hits = 0;
     w->pkt_dropped = false;
     w->pkt_reject = OSPREY_REJECT_NONE;
     w->npending = 0;
-    w->ntwin_hits = 0;
     if (!f)
         return;
     struct det_flow *df = mon_get_uctx(ctx, f);
@@ -37,15 +37,15 @@ static void on_pkt(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_
     mon_set_uctx(ctx, f, df);
 }
 
-/* A packet that belongs to no flow detection sees (ORPHAN) still gets a clean verdict. */
+/* A packet libmon tracks no connection for (ORPHAN: a TCP flow never picked up, or no flow)
+ * gets a clean verdict and, when it has a flow, the packet rules as any packet. */
 static void on_orphan(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_t ev,
                       void *arg)
 {
-    (void)ctx, (void)f, (void)side, (void)ev;
     struct osprey_detect_worker *w = arg;
-    w->pkt_dropped = false;
-    w->pkt_reject = OSPREY_REJECT_NONE;
-    w->ntwin_hits = 0;
+    on_pkt(ctx, f, side, ev, arg);
+    if (f && w->d->pkt_root && mon_get_uctx(ctx, f))
+        mon_run_event(ctx, f, side, w->d->base_ev[DB_PKT]);
 }
 
 /* What the side's whole-stream copy (the design before the windows) allocated for n bytes:
