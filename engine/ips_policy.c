@@ -111,12 +111,14 @@ void osprey_detect_policy_load(const struct osprey_config *cfg, bool ips,
         warn(cfg, v, "in IDS mode: the flows are marked dropped, nothing is enforced", diag);
     if (direct && (!strcmp(v, "drop-packet") || !strcmp(v, "pass-packet")))
         warn(cfg, v, "is a packet action: it applies to every packet of such a session", diag);
-    if (!strcmp(v, "pass-flow") && midstream)
+    /* pass-flow: with midstream on, the sessions picked up midstream are not inspected;
+     * with it off, the sessions the stack never picks up (whose packets the packet rules
+     * inspect otherwise, as Suricata's do); bypass and pass-packet mean the same here */
+    if (!strcmp(v, "pass-flow") || (!midstream && (!strcmp(v, "bypass") ||
+                                                   !strcmp(v, "pass-packet"))))
         out->midstream = OSPREY_MIDSTREAM_PASS_FLOW;
     else if (!strcmp(v, "drop-flow") || !strcmp(v, "drop-packet"))
         out->midstream = OSPREY_MIDSTREAM_DROP_FLOW;
     else if (!strcmp(v, "reject"))
         out->midstream = OSPREY_MIDSTREAM_REJECT;
-    /* ignore, bypass, pass-packet, and pass-flow with midstream off: a session the stack
-     * does not pick up is not inspected anyway (its TCP packets are ORPHANs) */
 }

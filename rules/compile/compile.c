@@ -255,6 +255,16 @@ static int compile_rule(struct compiler *c, const struct osprey_rule *r,
         plan_free(&pl);
         return rc;
     }
+    if (pl.base == DB_PKT && !d->pkt_root) {
+        int64_t ev = define(c, MON_ON_PKT_IN, det_pkt_root_filter, NULL,
+                            "packets (also TCP packets of a connection not picked up)");
+        if (ev < 0) {
+            plan_free(&pl);
+            return -1;
+        }
+        d->base_ev[DB_PKT] = (mon_event_t)ev;
+        d->pkt_root = true;
+    }
     mon_event_t base = d->base_ev[pl.base];
     int64_t parent = base;
     uint32_t len = 0;

@@ -235,8 +235,15 @@ struct det_node {
 bool det_barrier_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_t ev,
                         void *arg);
 
+/* The root of the packet chains, under PKT_IN (always true): a UDE, so that a TCP packet
+ * libmon reports as ORPHAN (its connection was never picked up) still runs the packet rules
+ * through mon_run_event, as Suricata inspects every packet. */
+bool det_pkt_root_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_t ev,
+                         void *arg);
+
 struct osprey_detect {
     const struct osprey_ruleset *rs;
+    bool pkt_root;                   /* base_ev[DB_PKT] is the packet root UDE */
     mon_event_t barrier[DB__COUNT];  /* commit barrier leaf per base (0 = none) */
     uint32_t max_chain[DB__COUNT];
     uint32_t base_rules[DB__COUNT];  /* rules per base */

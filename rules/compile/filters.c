@@ -265,6 +265,13 @@ bool det_barrier_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_e
     return true;
 }
 
+bool det_pkt_root_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_t ev,
+                         void *arg)
+{
+    (void)ctx, (void)f, (void)side, (void)ev, (void)arg;
+    return true;
+}
+
 /* ---- option units ---- */
 
 /* TCP: both ends established (or past it, closing). The ACK that completes the handshake

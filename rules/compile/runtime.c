@@ -13,10 +13,10 @@ static void on_pkt(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_
 {
     (void)side, (void)ev;
     struct osprey_detect_worker *w = arg;
+    w->ntwin_hits = 0;
     w->pkt_dropped = false;
     w->pkt_reject = OSPREY_REJECT_NONE;
     w->npending = 0;
-    w->ntwin_hits = 0;
     if (!f)
         return;
     struct det_flow *df = mon_get_uctx(ctx, f);
@@ -43,32 +43,43 @@ static void on_pkt(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_
     }
 }
 
-/* A packet that belongs to no flow detection sees (ORPHAN) still gets a clean verdict. */
+/* A packet libmon tracks no connection for (ORPHAN: a TCP flow never picked up, or no flow)
+ * gets a clean verdict and, when it has a flow, the packet rules as any packet. */
 static void on_orphan(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_t ev,
                       void *arg)
 {
-    (void)ctx, (void)side, (void)ev;
     struct osprey_detect_worker *w = arg;
-    w->pkt_dropped = false;
-    w->pkt_reject = OSPREY_REJECT_NONE;
-    w->ntwin_hits = 0;
-    /* stream.midstream-policy drop-flow / reject: a TCP flow the stack never picked up (no
-     * side LIVE: not the late packets of a connection that ended) is dropped whole; a RST,
-     * or a packet with a bad checksum, starts no session, so it is no midstream pick-up
-     * either (as in Suricata) */
+    on_pkt(ctx, f, side, ev, arg); /* a clean verdict, the flow's detection state */
+    /* stream.midstream-policy for a TCP flow the stack never picked up (no side LIVE: not the
+     * late packets of a connection that ended); a RST, or a packet with a bad checksum,
+     * starts no session, so it is no midstream pick-up either (as in Suricata) */
     const struct mon_packet *p = mon_getlastpkt(ctx);
-    if (w->policy.midstream < OSPREY_MIDSTREAM_DROP_FLOW || !f || f->proto != 6 || !p ||
-        (p->tcp_flags & MON_TH_RST) || (p->flags & MON_PKT_BAD_L4_CSUM) ||
-        ((f->tcp.side[MON_SIDE_CLI].flags | f->tcp.side[MON_SIDE_SVR].flags) & MON_TCPF_LIVE))
+    bool never_picked_up =
+        f && f->proto == 6 && p && !(p->tcp_flags & MON_TH_RST) &&
+        !(p->flags & MON_PKT_BAD_L4_CSUM) &&
+        !((f->tcp.side[MON_SIDE_CLI].flags | f->tcp.side[MON_SIDE_SVR].flags) & MON_TCPF_LIVE);
+    struct det_flow *df = f ? mon_get_uctx(ctx, f) : NULL;
+    if (never_picked_up && w->policy.midstream >= OSPREY_MIDSTREAM_DROP_FLOW) {
+        w->pkt_dropped = true; /* drop-flow / reject: dropped whole, not inspected */
+        w->verdicts.dropped++;
+        w->verdicts.midstream_dropped++;
+        if (w->policy.midstream == OSPREY_MIDSTREAM_REJECT && f->pkts[0] + f->pkts[1] == 1) {
+            w->verdicts.rejected++; /* its first packet: later ones are only dropped */
+            w->pkt_reject = OSPREY_REJECT_RST;
+            w->pkt_reject_to = OSPREY_REJECT_TO_SRC;
+        }
         return;
-    w->pkt_dropped = true;
-    w->verdicts.dropped++;
-    w->verdicts.midstream_dropped++;
-    if (w->policy.midstream == OSPREY_MIDSTREAM_REJECT && f->pkts[0] + f->pkts[1] == 1) {
-        w->verdicts.rejected++; /* its first packet: later ones are only dropped */
-        w->pkt_reject = OSPREY_REJECT_RST;
-        w->pkt_reject_to = OSPREY_REJECT_TO_SRC;
     }
+    if (!df || df->pass || df->dropped)
+        return;
+    if (never_picked_up && w->policy.midstream == OSPREY_MIDSTREAM_PASS_FLOW) {
+        df->pass = true; /* pass-flow / bypass: such a session is not inspected */
+        w->verdicts.passed_flows++;
+        w->verdicts.midstream_passed++;
+        return;
+    }
+    if (w->d->pkt_root) /* the packet rules, as for any packet */
+        mon_run_event(ctx, f, side, w->d->base_ev[DB_PKT]);
 }
 
 /* ERROR on a side (receiver's phase): when its buffer could not be had for the reassembly

@@ -152,8 +152,9 @@ struct osprey_detect_verdicts {
  * stream.midstream-policy once the engine resolved auto and the master switch), in
  * struct osprey_detect_policy:
  *   IGNORE     nothing special;
- *   PASS_FLOW  a session the stack picked up midstream (MON_TCPF_MIDSTREAM) is not inspected
- *              at all, from its first packet (it is still tracked and parsed);
+ *   PASS_FLOW  a session the stack picked up midstream (MON_TCPF_MIDSTREAM), or with
+ *              midstream off one it never picked up (its ORPHAN packets, which the packet
+ *              rules inspect otherwise), is not inspected at all, from its first packet;
  *   DROP_FLOW  every packet of a TCP flow the stack did not pick up (no SYN seen, midstream
  *              off: ORPHAN packets of a flow that never started) is dropped;
  *   REJECT     as DROP_FLOW, and the flow's first packet is also rejected (RST). */
