@@ -398,6 +398,7 @@ static int compile_rule(struct compiler *c, const struct osprey_rule *r,
     dr->twin = variant == PV_PACKET ? DET_TWIN_PACKET : pl.also_packet ? DET_TWIN_STREAM
                                                                        : DET_TWIN_NONE;
     dr->idx = d->nrules;
+    dr->rule_idx = second ? d->rules[d->nrules - 1].rule_idx : d->nrules;
     dr->leaf = (mon_event_t)parent;
     dr->chain_len = len;
     dr->late = late;
@@ -549,6 +550,8 @@ int osprey_detect_build_opts(struct osprey_detect **out, struct mon_engine *eng,
             rc = define_barrier(&c, (uint8_t)b);
     if (rc == 0)
         rc = det_threshold_config(d, diag);
+    if (rc == 0 && d->has_thresholds && !(d->thr = det_thr_create()))
+        rc = -1;
     for (int k = 0; k < DK__COUNT && rc == 0; k++) {
         rc = det_mpm_compile(&d->mpm[k], diag);
         d->stats.fast_patterns += d->mpm[k].n;
@@ -574,6 +577,7 @@ void osprey_detect_free(struct osprey_detect *d)
     if (!d)
         return;
     osprey_geoip_close(d->geoip);
+    det_thr_free(d->thr);
     for (int k = 0; k < DK__COUNT; k++)
         det_mpm_free(&d->mpm[k]);
     for (int b = 0; b < DB__COUNT; b++) {

@@ -191,6 +191,8 @@ struct det_rule {
                                              chain; the rule matches a packet once through
                                              either */
     uint32_t idx;
+    uint32_t rule_idx;                    /* idx of the rule's first chain: thresholds of
+                                             its two chains count together */
     mon_event_t leaf;
     uint32_t chain_len;
     const struct det_unit **late;         /* behind a flowbits gate (compile.c gate_eligible):
@@ -271,6 +273,7 @@ struct osprey_detect {
     uint32_t nint_names, cap_int_names;
     bool has_xbits;
     bool has_thresholds;
+    struct det_thr_table *thr;       /* one for all workers (threshold.c) */
     void **codes;               /* compiled regexes */
     uint32_t ncodes, cap_codes;
     struct osprey_detect_stats stats;
@@ -376,7 +379,7 @@ struct osprey_detect_worker {
     osprey_alert_fn cb;
     void *arg;
     uint64_t alerts;
-    struct det_thr_table *thr;  /* threshold/detection_filter state (threshold.c) */
+    struct det_thr_table *thr;  /* the detection's threshold table (threshold.c; shared) */
     struct det_xbits *xb;       /* xbits (xstate.c), when a rule uses them */
     struct det_pending *pending; /* matches of the phase being walked, not yet committed */
     const struct osprey_rule *twin_hits[16]; /* twin rules matched on this packet (reset at

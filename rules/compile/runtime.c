@@ -418,8 +418,7 @@ struct osprey_detect_worker *osprey_detect_attach(const struct osprey_detect *d,
     w->arg = arg;
     if (!(w->md = pcre_match_data_new()))
         goto fail;
-    if (d->has_thresholds && !(w->thr = det_thr_create()))
-        goto fail;
+    w->thr = d->thr; /* shared by the workers, owned by d */
     if (d->has_xbits && !(w->xb = det_xbits_create()))
         goto fail;
     for (int k = 0; k < DK__COUNT; k++)
@@ -487,7 +486,6 @@ void osprey_detect_worker_free(struct osprey_detect_worker *w)
         return;
     hs_free_scratch(w->scratch);
     pcre_match_data_free(w->md);
-    det_thr_free(w->thr);
     det_xbits_free(w->xb);
     free(w->pending);
     for (int i = 0; i < 4; i++)
