@@ -172,6 +172,15 @@ def test_icmpv6_mtu_of_packet_too_big(tmp_path):
     assert r.sids == [1, 2, 4] and {a["src_ip"] for a in r.alerts} == {V6S}
 
 
+@pytest.mark.parametrize("opt,hit", [
+    ("tos:x10;", True), ("tos:X10;", True), ("tos:!x10;", False), ("tos:x1;", False),
+    ("tos:!x1;", True), ('id:"99";', True), ('id:"98";', False), ("id:99;", True),
+])
+def test_suricata_tos_and_id_spellings(tmp_path, opt, hit):
+    p = IP(src=CLI, dst=SRV, tos=0x10, id=99) / ICMP(type=8) / Raw(b"x")
+    assert sids(tmp_path, [p], rule(opt, proto="icmp")) == ([1] if hit else [])
+
+
 # ---- vlan.id, vlan.layers ----
 
 def vlan_frames():
@@ -286,6 +295,8 @@ def test_malformed_arguments_reject_their_rule_only(tmp_path):
         rule("tcp.mss:<=>5;", sid=5),
         rule("tcp.mss:70000;", sid=6),
         rule("flow.age:>20;", sid=7, proto="ip"),
+        rule("tos:x1g;", sid=8, proto="ip"),
+        rule("tos:x100;", sid=9, proto="ip"),
     ]) + "\n")
     proc = run([binary("osprey"), "-T", "-S", str(rf)], check=False)
     assert proc.returncode == 1
@@ -300,6 +311,8 @@ def test_malformed_arguments_reject_their_rule_only(tmp_path):
         "(col 50)",
         "bad.rules:5: sid 5: tcp.mss: '<=>' is not a Suricata range (A-B or A<>B) (col 49)",
         "bad.rules:6: sid 6: tcp.mss: value 70000 out of range 0..65535 (col 49)",
+        "bad.rules:8: sid 8: tos: expected 'x' and one or two hex digits (col 46)",
+        "bad.rules:9: sid 9: tos: expected 'x' and one or two hex digits (col 44)",
     ]
     assert "    accepted            1" in proc.stdout  # flow.age:>20 loads; the others do not
 
