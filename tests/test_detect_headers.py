@@ -143,12 +143,12 @@ def test_tcp_mss_needs_the_option(tmp_path):
         p[TCP].sport = sp
     rules = [rule("tcp.mss:<536;", sid=1), rule("tcp.mss:1460;", sid=2),
              rule("tcp.mss:400-600;", sid=3), rule("tcp.mss:!1460;", sid=4),
-             rule("tcp.mss:0;", sid=5), rule("tcp.mss:500-501;", sid=6)]
+             rule("tcp.mss:0;", sid=5), rule("tcp.mss:!400-600;", sid=6)]
     r = detect(tmp_path, pkts, rules)
     hits = sorted((a["alert"]["signature_id"], a["src_port"]) for a in r.alerts)
     # no MSS option (40004): nothing matches, not even !1460; ranges exclude both ends
     assert hits == [(1, 40001), (1, 40003), (2, 40002), (3, 40001), (4, 40001), (4, 40003),
-                    (5, 40003)]
+                    (5, 40003), (6, 40002), (6, 40003)]
 
 
 def test_tcp_wscale(tmp_path):
@@ -223,6 +223,7 @@ def udp_flow(n_ts, n_tc, size=100):
     ("flow.pkts:toserver,=3;", [5]), ("flow.pkts:toclient,2;", [4, 5]),
     ("flow.pkts:either,2;", [3, 4, 5]), ("flow.pkts:toserver,>1;", [3, 4, 5]),
     ("flow.pkts:toserver,1-3;", [3, 4]), ("flow.pkts:toclient,<2;", [1, 2, 3]),
+    ("flow.pkts:toserver,!1-3;", [1, 2, 5]), ("flow.pkts:toserver,1<>3;", [3, 4]),
     ("flow.pkts_toserver:3;", [5]), ("flow.pkts_toclient:>=1;", [2, 3, 4, 5]),
     # each datagram is 20 + 8 + 100 = 128 bytes
     ("flow.bytes:toserver,256;", [3, 4]), ("flow.bytes:toclient,>128;", [4, 5]),
@@ -297,6 +298,8 @@ def test_malformed_arguments_reject_their_rule_only(tmp_path):
         rule("flow.age:>20;", sid=7, proto="ip"),
         rule("tos:x1g;", sid=8, proto="ip"),
         rule("tos:x100;", sid=9, proto="ip"),
+        rule("tcp.mss:500-501;", sid=10),
+        rule("tcp.mss:!>5;", sid=11),
     ]) + "\n")
     proc = run([binary("osprey"), "-T", "-S", str(rf)], check=False)
     assert proc.returncode == 1
@@ -313,6 +316,9 @@ def test_malformed_arguments_reject_their_rule_only(tmp_path):
         "bad.rules:6: sid 6: tcp.mss: value 70000 out of range 0..65535 (col 49)",
         "bad.rules:8: sid 8: tos: expected 'x' and one or two hex digits (col 46)",
         "bad.rules:9: sid 9: tos: expected 'x' and one or two hex digits (col 44)",
+        "bad.rules:10: sid 10: tcp.mss: range 500-501 holds no value (both ends are excluded) "
+        "(col 50)",
+        "bad.rules:11: sid 11: tcp.mss: '!' before a range only (col 50)",
     ]
     assert "    accepted            1" in proc.stdout  # flow.age:>20 loads; the others do not
 

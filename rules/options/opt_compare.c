@@ -276,6 +276,7 @@ bool cmp_match(const struct opt_cmp *cm, int64_t x)
     case CMP_GE: return x >= cm->lo;
     case CMP_RANGE: return x > cm->lo && x < cm->hi;
     case CMP_RANGE_INCL: return x >= cm->lo && x <= cm->hi;
+    case CMP_OUTSIDE: return x <= cm->lo || x >= cm->hi;
     default: return false;
     }
 }

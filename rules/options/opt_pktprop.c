@@ -11,17 +11,31 @@
 #include "text.h"
 
 /* Suricata's unsigned comparison: parse_cmp's forms, where A-B (like A<>B) excludes both
- * ends; A<=>B is not Suricata's. */
+ * ends and must hold a value; !A-B and !A<>B are the values outside. A<=>B is not Suricata's. */
 static int uint_cmp(struct rule_ctx *c, const char *s, size_t n, int64_t max,
                     struct opt_cmp *out)
 {
     for (size_t i = 0; i + 2 < n; i++)
         if (!memcmp(s + i, "<=>", 3))
             return opt_error(c, s + i, "'<=>' is not a Suricata range (A-B or A<>B)");
-    if (parse_cmp(c, s, n, 0, max, CMP_DASH, out) < 0)
+    const char *p = skip_ws(s, s + n);
+    bool outside = p < s + n && *p == '!' && (memchr(p, '-', (size_t)(s + n - p)) ||
+                                              memchr(p, '>', (size_t)(s + n - p)));
+    if (outside)
+        p++;
+    if (parse_cmp(c, p, (size_t)(s + n - p), 0, max, CMP_DASH, out) < 0)
         return -1;
-    if (out->op == CMP_RANGE_INCL)
+    if (out->op == CMP_RANGE_INCL) {
+        if (out->hi - out->lo < 2)
+            return opt_error(c, s, "range %.*s holds no value (both ends are excluded)",
+                             (int)n, s);
         out->op = CMP_RANGE;
+    }
+    if (outside) {
+        if (out->op != CMP_RANGE)
+            return opt_error(c, s, "'!' before a range only");
+        out->op = CMP_OUTSIDE;
+    }
     return 0;
 }
 

@@ -5,7 +5,8 @@
  *   vlan.id:CMP[,LAYER|all|any]       LAYER 0..2 from the outermost, -1..-3 from the innermost
  *   flow.pkts:DIR,CMP  flow.bytes:DIR,CMP   DIR toserver|toclient|either
  *   flow.pkts_toserver:CMP … flow.bytes_toclient:CMP (older spellings)   flow.age:CMP (seconds)
- *   CMP: N, =N, !N, <N, >N, <=N, >=N, A-B and A<>B (both: A < x < B, Suricata's ranges)
+ *   CMP: N, =N, !N, <N, >N, <=N, >=N, A-B and A<>B (both: A < x < B, Suricata's ranges),
+ *        !A-B (x <= A or x >= B)
  * The compiler (rules/compile/pkt_units.c) reads the packet and flow for them.
  */
 #ifndef RULES_OPT_PKTPROP_H

@@ -114,6 +114,8 @@ static void test_tcp_options(void)
     CHECK(det_pktprop_match(prop(PP_TCP_WSCALE, CMP_EQ, 7, 0), &p, NULL));
     CHECK(det_pktprop_match(prop(PP_TCP_MSS, CMP_RANGE, 499, 501), &p, NULL));
     CHECK(!det_pktprop_match(prop(PP_TCP_MSS, CMP_RANGE, 500, 501), &p, NULL));
+    CHECK(!det_pktprop_match(prop(PP_TCP_MSS, CMP_OUTSIDE, 499, 501), &p, NULL));
+    CHECK(det_pktprop_match(prop(PP_TCP_MSS, CMP_OUTSIDE, 400, 500), &p, NULL));
     b[40] = 0; /* EOL first: no option after it counts */
     CHECK(!det_pktprop_match(prop(PP_TCP_WSCALE, CMP_GE, 0, 0), &p, NULL));
     b[40] = 1;
