@@ -323,6 +323,17 @@ def test_malformed_arguments_reject_their_rule_only(tmp_path):
     assert "    accepted            1" in proc.stdout  # flow.age:>20 loads; the others do not
 
 
+def test_what_header_buffers_do_not_take_is_not_compiled(tmp_path):
+    rules = [rule('tcp.hdr; to_lowercase; content:"|00 50|";', sid=1),
+             rule('udp.hdr; bsize:8;', sid=2, proto="udp"),
+             rule('tcp.hdr; content:"|00 50|"; offset:2; depth:2;', sid=3)]
+    r = detect(tmp_path, [syn()], rules)
+    assert "sid 1: not compiled: content: a transform on a packet header" in \
+        r.proc.stderr
+    assert "sid 2: not compiled: bsize: a buffer length on a packet header" in r.proc.stderr
+    assert r.sids == [3]  # the other rules still load and run
+
+
 def test_tcp_stream_without_stream_options_is_not_compiled(tmp_path):
     rules = [rule("flags:S;", sid=1, proto="tcp-stream"),
              rule('content:"x";', sid=2, proto="tcp-stream")]

@@ -93,7 +93,7 @@ static const char *app_need_add(struct osprey_detect *d, const struct osprey_rul
     if (det_hdr_buffer_of(buf) >= 0) { /* a header of the packet (pkt_units.c) */
         if (!strcmp(def->name, "bsize") || !strcmp(def->name, "bufferlen"))
             return "a buffer length on a packet header";
-        return NULL;
+        return o->nxforms ? "a transform on a packet header" : NULL;
     }
     if (buf == BUF_PKT || buf == BUF_RAW) {
         if (!strcmp(def->name, "bsize") || !strcmp(def->name, "bufferlen"))
