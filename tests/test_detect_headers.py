@@ -334,6 +334,20 @@ def test_what_header_buffers_do_not_take_is_not_compiled(tmp_path):
     assert r.sids == [3]  # the other rules still load and run
 
 
+def test_byte_variables_stay_in_their_header_buffer(tmp_path):
+    rules = [rule("tcp.hdr; byte_extract:1,12,doff; byte_test:1,=,doff,12;", sid=1),
+             rule("tcp.hdr; byte_extract:1,12,doff; byte_test:1,>,doff,12;", sid=2),
+             # defined in ipv4.hdr, used in tcp.hdr: two runs, the variable would be lost
+             rule("ipv4.hdr; byte_extract:1,9,proto; tcp.hdr; byte_test:1,=,proto,13;", sid=3),
+             # defined and unused elsewhere: fine
+             rule("ipv4.hdr; byte_math:bytes 1, offset 1, oper <<, rvalue 2, result tos4; "
+                  "tcp.hdr; byte_test:1,=,0x02,13;", sid=4)]
+    r = detect(tmp_path, [syn()], rules)
+    assert "sid 3: not compiled: byte_test: a byte variable used in another buffer than the " \
+        "one that defines it" in r.proc.stderr
+    assert r.sids == [1, 4]
+
+
 def test_tcp_stream_without_stream_options_is_not_compiled(tmp_path):
     rules = [rule("flags:S;", sid=1, proto="tcp-stream"),
              rule('content:"x";', sid=2, proto="tcp-stream")]

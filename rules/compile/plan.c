@@ -235,6 +235,19 @@ static const char *bind_vars(struct det_pitem *pi, const char **vnames, uint32_t
     return NULL;
 }
 
+/* pi's variables must be defined in its own run (unit u); it defines its own there. NULL, or
+ * why the rule cannot be compiled. */
+static const char *var_in_run(const struct det_pitem *pi, uint32_t u,
+                              uint32_t var_unit[BYTE_MAX_VARS])
+{
+    for (int f = 0; f < BYTE_VAR_FIELDS; f++)
+        if (pi->var[f] && var_unit[pi->var[f] - 1] != u)
+            return "a byte variable used in another buffer than the one that defines it";
+    if (pi->def)
+        var_unit[pi->def - 1] = u;
+    return NULL;
+}
+
 /* Suricata's fast-pattern priority: application buffers first, then the packet/stream, and
  * http.method last (its few values are in every request). */
 static int fp_priority(const struct det_unit *du, uint8_t kind)
@@ -347,7 +360,7 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, enum plan_va
     /* A rule with byte variables keeps all its payload options in one run: a variable's
      * definition is then evaluated before its uses, and again when the run backtracks. */
     const char *vnames[BYTE_MAX_VARS];
-    uint32_t nvars = 0;
+    uint32_t nvars = 0, var_unit[BYTE_MAX_VARS];
     bool has_vars = false, to_client = false, to_server = false, two_sided = false;
     for (uint32_t i = 0; i < r->nopts; i++) {
         const char *kw = opt_def_by_id(r->opts[i].kw)->name;
@@ -462,8 +475,14 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, enum plan_va
                 up->u = (struct det_unit){.type = DU_PAYLOAD, .n = 1,
                                           .items = &pl->items[pl->nitems], .ob = ob, .xf = xf};
                 pl->nunits++;
+                last = up;
             }
             pl->nitems++;
+            /* a byte variable lives in the run that defines it (ipv4.hdr then tcp.hdr are two) */
+            if ((pl->why = var_in_run(&pi, (uint32_t)(last - pl->units), var_unit))) {
+                pl->why_opt = o;
+                return 0;
+            }
         } else if (!strcmp(name, "flow")) {
             const struct opt_flow *f = o->arg;
             if ((pl->why = flow_compile_check(f))) {
