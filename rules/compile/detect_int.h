@@ -10,6 +10,7 @@
 #include "opt_args.h"
 #include "opt_eval.h"
 #include "opt_geoip.h"
+#include "opt_pktprop.h"
 #include "osprey_detect.h"
 
 /* What a rule inspects: packets, the reassembled stream, or application-layer buffers that
@@ -81,7 +82,8 @@ enum det_unit_type { DU_PAYLOAD, DU_FLOW, DU_DSIZE, DU_HDR, DU_TCPFLAGS,
                      DU_APPPROTO,   /* the flow's app_proto (rule header, app-layer-protocol) */
                      DU_BUFLEN,     /* urilen, bsize: the length of an application buffer */
                      DU_GEOIP,      /* geoip: the countries of the addresses (opt_geoip.c) */
-                     DU_STREAMSIZE };  /* stream_size: the bytes each end sent */
+                     DU_STREAMSIZE,    /* stream_size: the bytes each end sent */
+                     DU_PKTPROP };     /* tcp.mss, vlan.id, flow.pkts …: pkt_units.c */
 
 /* One payload option of a run (payload.c evaluates runs). */
 enum det_pitem_type { PI_CONTENT, PI_PCRE, PI_ISDATAAT, PI_BYTE_TEST, PI_BYTE_JUMP,
@@ -116,6 +118,7 @@ struct det_unit {
     struct ipproto ipp;                       /* DU_IPPROTO */
     const struct opt_geoip *geo;              /* DU_GEOIP, with the database: */
     const struct osprey_geoip *geodb;
+    const struct opt_pktprop *pp;             /* DU_PKTPROP */
 };
 
 /* Does the run match the buffer? buf[0..len) holds its bytes from position origin on (a

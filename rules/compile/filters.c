@@ -8,6 +8,7 @@
 #include "detect_int.h"
 #include "opt_eval.h"
 #include "osprey_parsers.h"
+#include "pkt_units.h"
 
 const uint8_t *det_buffer(struct mon_ctx *ctx, struct mon_flow *f, int side, uint8_t kind,
                           uint32_t *len, uint64_t *origin)
@@ -336,11 +337,14 @@ bool det_unit_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_even
         uint32_t len;
         if (!df)
             return false;
-        uint64_t origin;
-        const uint8_t *buf =
-            u->kind == DK_APP
-                ? det_app_buffer(df->w, ctx, f, u->base, u->ob, u->xf, 1, &len, &origin)
-                : det_buffer(ctx, f, side, u->kind, &len, &origin);
+        uint64_t origin = 0;
+        const uint8_t *buf;
+        if (u->kind == DK_APP)
+            buf = det_app_buffer(df->w, ctx, f, u->base, u->ob, u->xf, 1, &len, &origin);
+        else if (det_ob_is_hdr(u->ob)) /* ipv4.hdr, tcp.hdr … of the packet */
+            buf = det_hdr_buffer(mon_getlastpkt(ctx), u->ob, &len);
+        else
+            buf = det_buffer(ctx, f, side, u->kind, &len, &origin);
         /* as Suricata, payload options never inspect a packet without payload (a rule of
          * negated contents only would match every bare ACK) */
         if (u->kind == DK_PKT && !len)
@@ -423,6 +427,8 @@ bool det_unit_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_even
         uint64_t sb = (s->flags & MON_TCPF_ISN_KNOWN) ? (uint32_t)(s->snd_nxt - s->isn) : 0;
         return stream_size_match(u->cmp, cb, sb);
     }
+    case DU_PKTPROP:
+        return det_pktprop_match(u->pp, mon_getlastpkt(ctx), f);
     case DU_DSIZE: {
         const struct mon_packet *p = mon_getlastpkt(ctx);
         return p && cmp_match(u->cmp, p->payload_len);

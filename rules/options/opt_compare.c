@@ -38,6 +38,42 @@ static int parse_u16(struct rule_ctx *c, char *val)
     return cmp_option(c, val, 65535, 0);
 }
 
+/* Suricata also writes tos:x10 and tos:!x10 (hex without the 0) */
+static int parse_tos(struct rule_ctx *c, char *val)
+{
+    const char *end = val + strlen(val), *p = skip_ws(val, end);
+    bool neg = *p == '!';
+    const char *x = neg ? skip_ws(p + 1, end) : p;
+    if (*x != 'x' && *x != 'X')
+        return parse_u8(c, val);
+    struct opt_cmp *cm = opt_arg_new(c, sizeof *cm);
+    if (cm == NULL)
+        return -1;
+    cm->op = neg ? CMP_NE : CMP_EQ;
+    const char *h = x + 1, *e = rtrim(h, end);
+    int64_t v = 0;
+    if (e == h || e - h > 2)
+        return opt_error(c, x, "expected 'x' and one or two hex digits");
+    for (const char *q = h; q < e; q++) {
+        if (!is_xdigit(*q))
+            return opt_error(c, q, "expected 'x' and one or two hex digits");
+        v = v * 16 + xdigit_val(*q);
+    }
+    cm->lo = v;
+    return 0;
+}
+
+/* id:"N" — Suricata takes the number quoted too */
+static int parse_id(struct rule_ctx *c, char *val)
+{
+    size_t n = strlen(val);
+    if (n >= 2 && val[0] == '"' && val[n - 1] == '"') {
+        val[n - 1] = '\0';
+        val++;
+    }
+    return parse_u16(c, val);
+}
+
 static int parse_u32(struct rule_ctx *c, char *val)
 {
     return cmp_option(c, val, UINT32_MAX, 0);
@@ -206,8 +242,8 @@ static const struct opt_def DEFS[] = {
     {"itype", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_u8, true},
     {"icode", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_u8, true},
     {"ttl", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_u8, true},
-    {"tos", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_u8, true},
-    {"id", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_u16, true},
+    {"tos", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_tos, true},
+    {"id", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_id, true},
     {"icmp_id", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_u16, true},
     {"icmp_seq", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_u16, true},
     {"seq", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_u32, true},
@@ -240,6 +276,7 @@ bool cmp_match(const struct opt_cmp *cm, int64_t x)
     case CMP_GE: return x >= cm->lo;
     case CMP_RANGE: return x > cm->lo && x < cm->hi;
     case CMP_RANGE_INCL: return x >= cm->lo && x <= cm->hi;
+    case CMP_OUTSIDE: return x <= cm->lo || x >= cm->hi;
     default: return false;
     }
 }
