@@ -173,6 +173,12 @@ const struct det_unit *unit_arg(struct compiler *c, const struct det_unit *u)
         buf_put(&k, &u->cmp->lo, sizeof u->cmp->lo);
         buf_put(&k, &u->cmp->hi, sizeof u->cmp->hi);
         break;
+    case DU_EVENT: /* what det_event_match reads */
+        buf_put(&k, &u->event->kind, sizeof u->event->kind);
+        buf_put(&k, &u->event->ipver, sizeof u->event->ipver);
+        buf_put(&k, &u->event->code, sizeof u->event->code);
+        buf_put(&k, &u->event->note, sizeof u->event->note);
+        break;
     }
     const struct det_unit *a = NULL;
     if (k.oom || (a = intern_get(&c->args, k.p, k.n))) {

@@ -235,9 +235,17 @@ bool det_hdx_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event
     const struct det_hdx *x = arg;
     const struct mon_packet *p = mon_getlastpkt(ctx);
     struct det_flow *df = f ? mon_get_uctx(ctx, f) : NULL;
-    if (!p || !p->ipver || !df || det_flow_stopped(df) ||
+    if (!p || !p->ipver || (!df && x->base != DB_DECODE) || (df && det_flow_stopped(df)) ||
         (x->kind == DK_PKT && !pkt_inspectable(p)))
         return false;
+    if (!df) {
+        /* DECODE_EVENT: a packet without flow state has no cache; its headers are checked now */
+        int raised = 0;
+        for (uint32_t i = 0; i < x->n; i++)
+            if (header_match(x->hdr[i], p, f, side))
+                raised += mon_raise_event(ctx, x->ev[i]) == MON_OK;
+        return raised > 0;
+    }
     struct det_hcache *c = &df->hc[x->base][det_to_server(side, x->base) ? 0 : 1];
     if (!c->done) {
         /* once per flow direction: addresses, ports and protocol are the flow's */
@@ -412,6 +420,8 @@ bool det_unit_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_even
         uint64_t sb = (s->flags & MON_TCPF_ISN_KNOWN) ? (uint32_t)(s->snd_nxt - s->isn) : 0;
         return stream_size_match(u->cmp, cb, sb);
     }
+    case DU_EVENT:
+        return det_event_match(ctx, u);
     case DU_DSIZE: {
         const struct mon_packet *p = mon_getlastpkt(ctx);
         return p && cmp_match(u->cmp, p->payload_len);

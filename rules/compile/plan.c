@@ -19,7 +19,7 @@ static uint8_t proto_of(const char *p, bool *ok)
         return 17;
     if (!strcmp(p, "icmp"))
         return 1;
-    if (!strcmp(p, "ip"))
+    if (!strcmp(p, "ip") || !strcmp(p, "pkthdr")) /* pkthdr: any packet (Suricata) */
         return 0;
     *ok = false;
     return 0;
@@ -324,6 +324,7 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, struct plan 
     if (!pl->units || !pl->items || !pl->bits || !pl->conds || !pl->xbits || !pl->ints)
         return -1;
     bool dsize = false, no_stream = false; /* dsize: any packet-only option */
+    bool decode_ev = false; /* a decoder event: under DECODE_EVENT (events.c) */
     /* A rule with byte variables keeps all its payload options in one run: a variable's
      * definition is then evaluated before its uses, and again when the run backtracks. */
     const char *vnames[BYTE_MAX_VARS];
@@ -563,6 +564,16 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, struct plan 
                 return 0;
             }
             pl->nunits++;
+        } else if (o->arg && (!strcmp(name, "decode-event") || !strcmp(name, "stream-event") ||
+                              !strcmp(name, "app-layer-event"))) {
+            bool dec;
+            if ((pl->why = det_event_unit(o->arg, &up->u, &dec))) {
+                pl->why_opt = o;
+                return 0;
+            }
+            decode_ev |= dec;
+            dsize = true; /* a property of the packet */
+            pl->nunits++;
         } else if (!strcmp(name, "dsize")) {
             if ((pl->why = cmp_compile_check(o->arg))) {
                 pl->why_opt = o;
@@ -589,6 +600,11 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, struct plan 
         }
         pl->kind = DK_APP;
         pl->base = need.base;
+    }
+    if (decode_ev) {
+        if ((pl->why = det_event_decode_check(pl->nitems, need.base)))
+            return 0;
+        pl->base = DB_DECODE;
     }
     for (uint32_t u = 0; u < pl->nunits; u++) {
         pl->units[u].u.kind = pl->kind;

@@ -7,6 +7,7 @@
  */
 #include <string.h>
 
+#include "event_names.h"
 #include "opt_util.h"
 #include "registry.h"
 #include "text.h"
@@ -33,24 +34,46 @@ static int event_name(struct rule_ctx *c, const char *s, bool dotted)
     return 0;
 }
 
+/* The event as written must be one Osprey raises (event_names.c); a rule naming another is
+ * refused whole, with the reason. */
+static int typed_event(struct rule_ctx *c, const char *p, int kind, bool negated,
+                       const char *keyword)
+{
+    struct opt_event ev = {.kind = (uint8_t)kind, .negated = negated};
+    if (!event_lookup(kind, p, &ev))
+        return opt_error(c, p, "%s '%s' is not an event Osprey raises", keyword, p);
+    struct opt_event *out = opt_arg_new(c, sizeof *out);
+    if (!out)
+        return -1;
+    *out = ev;
+    out->name = opt_strdup(c, p, strlen(p));
+    return out->name ? 0 : -1;
+}
+
 static int parse_app_layer_event(struct rule_ctx *c, char *val)
 {
     const char *p = val;
     if (*p == '!')
         p++;
     /* Generic events (applayer_mismatch_protocol_both_directions) have no dot. */
-    return event_name(c, p, strncmp(p, "applayer_", 9) != 0);
+    if (event_name(c, p, strncmp(p, "applayer_", 9) != 0) < 0)
+        return -1;
+    return typed_event(c, p, EV_APP, p != val, "app-layer-event");
 }
 
 static int parse_decode_event(struct rule_ctx *c, char *val)
 {
     /* Mostly LAYER.EVENT; engine-wide events (too_many_layers) have no layer. */
-    return event_name(c, val, false);
+    if (event_name(c, val, false) < 0)
+        return -1;
+    return typed_event(c, val, EV_DECODE, false, "decode-event");
 }
 
 static int parse_stream_event(struct rule_ctx *c, char *val)
 {
-    return event_name(c, val, false);
+    if (event_name(c, val, false) < 0)
+        return -1;
+    return typed_event(c, val, EV_STREAM, false, "stream-event");
 }
 
 static int parse_app_layer_protocol(struct rule_ctx *c, char *val)
@@ -82,8 +105,8 @@ static int parse_csum(struct rule_ctx *c, char *val)
 
 static const struct opt_def DEFS[] = {
     {"app-layer-event", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_app_layer_event, false},
-    {"decode-event", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_decode_event, false},
-    {"stream-event", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_stream_event, false},
+    {"decode-event", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_decode_event, true},
+    {"stream-event", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_stream_event, true},
     {"app-layer-protocol", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_app_layer_protocol, true},
     CSUM("ipv4-csum"),
     CSUM("tcpv4-csum"),
