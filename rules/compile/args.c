@@ -36,13 +36,15 @@ const struct det_header *header_arg(struct compiler *c, const struct osprey_rule
     uint8_t proto = pl->proto;
     struct det_header h = {pl->kind, pl->base, proto, r->dir == OSPREY_DIR_BOTH,
                            proto == 6 || proto == 17 || pl->app,
-                           r->src.addr, r->dst.addr, r->src.port, r->dst.port};
+                           r->src.addr, r->dst.addr, r->src.port, r->dst.port,
+                           !strcmp(r->proto, "pkthdr")};
     struct buf k = {0};
     buf_put(&k, "H", 1);
     buf_put(&k, &h.kind, 1);
     buf_put(&k, &h.base, 1);
     buf_put(&k, &h.proto, 1);
     buf_put(&k, &h.both, 1);
+    buf_put(&k, &h.any_packet, 1);
     key_set(&k, h.src->r, h.src->n, sizeof *h.src->r);
     key_set(&k, h.dst->r, h.dst->n, sizeof *h.dst->r);
     if (h.ports) {

@@ -75,6 +75,8 @@ struct det_header {
     bool ports;           /* compare ports (TCP/UDP rules) */
     const struct osprey_ip_set *src, *dst;
     const struct osprey_port_set *sp, *dp;
+    bool any_packet;      /* pkthdr: a packet without IP (decoding stopped first) matches
+                             when the addresses are any */
 };
 
 enum det_unit_type { DU_PAYLOAD, DU_FLOW, DU_DSIZE, DU_HDR, DU_TCPFLAGS,

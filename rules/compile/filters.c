@@ -189,9 +189,17 @@ static bool one_way(const struct det_header *h, struct osprey_ip src, uint16_t s
     return !h->ports || (in_portset(h->sp, sp) && in_portset(h->dp, dp));
 }
 
+static bool ipset_is_any(const struct osprey_ip_set *s)
+{
+    return s->n == 1 && !s->r[0].lo.hi && !s->r[0].lo.lo && s->r[0].hi.hi == UINT64_MAX &&
+           s->r[0].hi.lo == UINT64_MAX;
+}
+
 static bool header_match(const struct det_header *h, const struct mon_packet *p,
                          const struct mon_flow *f, int side)
 {
+    if (!p->ipver) /* no IP header decoded: only pkthdr rules on any address see it */
+        return h->any_packet && ipset_is_any(h->src) && ipset_is_any(h->dst);
     uint8_t proto = p->proto == 58 ? 1 : p->proto;
     if (h->proto && h->proto != proto)
         return false;
@@ -220,7 +228,8 @@ bool det_header_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_ev
     (void)ev;
     const struct det_header *h = arg;
     const struct mon_packet *p = mon_getlastpkt(ctx);
-    if (!p || !p->ipver || (h->kind == DK_PKT && !pkt_inspectable(p)))
+    if (!p || (!p->ipver && !h->any_packet) ||
+        (h->kind == DK_PKT && p->ipver && !pkt_inspectable(p)))
         return false;
     struct det_flow *df = f ? mon_get_uctx(ctx, f) : NULL;
     if (df && det_flow_stopped(df))
@@ -235,8 +244,9 @@ bool det_hdx_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event
     const struct det_hdx *x = arg;
     const struct mon_packet *p = mon_getlastpkt(ctx);
     struct det_flow *df = f ? mon_get_uctx(ctx, f) : NULL;
-    if (!p || !p->ipver || (!df && x->base != DB_DECODE) || (df && det_flow_stopped(df)) ||
-        (x->kind == DK_PKT && !pkt_inspectable(p)))
+    /* decoder-event rules see packets without flow state, and without IP (pkthdr) */
+    if (!p || ((!p->ipver || !df) && x->base != DB_DECODE) || (df && det_flow_stopped(df)) ||
+        (x->kind == DK_PKT && p->ipver && !pkt_inspectable(p)))
         return false;
     if (!df) {
         /* DECODE_EVENT: a packet without flow state has no cache; its headers are checked now */

@@ -17,7 +17,7 @@ static const char *const IMPLEMENTED[] = {
     "seq", "ack", "window", "flags", "byte_test", "byte_jump", "ip_proto", "sameip",
     "fragbits", "fragoffset", "ipopts", "byte_extract", "byte_math", "geoip",
     "xbits", "flowint", "noalert", "urilen", "bsize", "uricontent", "app-layer-protocol",
-    "service", "bufferlen", "stream_size",
+    "service", "bufferlen", "stream_size", "decode-event", "stream-event",
     /* transforms */
     "to_lowercase", "to_uppercase", "strip_whitespace", "compress_whitespace", "dotprefix",
     "url_decode", "header_lowercase", "to_md5", "to_sha1", "to_sha256",

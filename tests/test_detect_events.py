@@ -1,0 +1,189 @@
+"""decode-event and stream-event: rules on the events libmon raises for a packet.
+
+A decoder event is the anomaly (or non-fatal note) libmon's decoder and defrag found on the
+packet; the rule alerts once on that packet, whether or not the packet belongs to a flow (a
+truncated packet or a held fragment has none). A stream event is what the TCP sender-side
+update saw on the packet. Names are Suricata's; a name Osprey never raises rejects the rule
+with the reason, and the other rules still load."""
+from scapy.layers.inet import IP, TCP, UDP, ICMP
+from scapy.layers.inet6 import IPv6, IPv6ExtHdrFragment, ICMPv6EchoRequest
+from scapy.packet import Raw
+
+from conftest import binary, run
+from test_detect_helpers import CLI, SRV, Conv, detect, rule
+from test_rules_helpers import check_text
+
+
+def alerts(tmp_path, pkts, rules, *args):
+    """(sid, pcap_cnt) of every alert."""
+    r = detect(tmp_path, pkts, rules, *args)
+    return sorted((a["alert"]["signature_id"], a["pcap_cnt"]) for a in r.alerts)
+
+
+def dec(event, sid, proto="pkthdr"):
+    return rule(f"decode-event:{event};", sid=sid, proto=proto)
+
+
+# ---- decoder events --------------------------------------------------------------------
+
+def test_truncated_ipv4_packet(tmp_path):
+    good = IP(src=CLI, dst=SRV) / UDP(sport=1, dport=2) / Raw(b"x" * 20)
+    # the IPv4 total length says 200 bytes, 48 were captured: ipv4.trunc_pkt, no flow
+    short = IP(src=CLI, dst=SRV, len=200) / UDP(sport=1, dport=2) / Raw(b"x" * 20)
+    got = alerts(tmp_path, [good, short, good],
+                 [dec("ipv4.trunc_pkt", 1), dec("ipv4.hlen_too_small", 2),
+                  dec("ipv4.trunc_pkt", 3, proto="ip")])
+    # its IPv4 header is not taken (as in Suricata): only pkthdr rules see the packet
+    assert got == [(1, 2)]
+
+
+def test_decoder_event_rule_keeps_its_header(tmp_path):
+    # the IPv4 header decoded, the UDP one not: the addresses are the packet's
+    bad_udp = IP(src=CLI, dst=SRV) / UDP(sport=1, dport=2, len=4) / Raw(b"abcd")
+    r_from_srv = rule("decode-event:udp.len_invalid;", sid=1, proto="pkthdr",
+                      hdr=f"{SRV} any -> any any")
+    r_from_cli = rule("decode-event:udp.len_invalid;", sid=2, proto="pkthdr",
+                      hdr=f"{CLI} any -> any any")
+    r_ip = rule("decode-event:udp.len_invalid;", sid=3, proto="ip", hdr=f"any any <> {CLI} any")
+    assert alerts(tmp_path, [bad_udp], [r_from_srv, r_from_cli, r_ip]) == [(2, 1), (3, 1)]
+
+
+def test_udp_length_and_tcp_header_events(tmp_path):
+    bad_udp = IP(src=CLI, dst=SRV) / UDP(sport=1, dport=2, len=4) / Raw(b"abcd")
+    short_hlen = IP(src=CLI, dst=SRV) / TCP(sport=1, dport=2, dataofs=3, flags="S")
+    got = alerts(tmp_path, [bad_udp, short_hlen],
+                 [dec("udp.len_invalid", 1), dec("tcp.hlen_too_small", 2),
+                  dec("tcp.pkt_too_small", 3)])
+    assert got == [(1, 1), (2, 2)]
+
+
+def test_empty_sack_is_no_invalid_option_length(tmp_path):
+    conv = Conv().handshake()
+    empty = conv.pkts[-1].copy()
+    empty[TCP].options = [("NOP", None), ("NOP", None), ("SAck", b"")]  # kind 5, length 2
+    bad = conv.pkts[-1].copy()
+    bad[TCP].options = [(5, b"\x00")]  # SACK of length 3: no whole block
+    got = alerts(tmp_path, conv.pkts + [empty, bad], [dec("tcp.opt_invalid_len", 1)])
+    assert got == [(1, 5)]
+
+
+def frag6(ident, offset, m, data, src="2001:db8::1", dst="2001:db8::2"):
+    return (IPv6(src=src, dst=dst) /
+            IPv6ExtHdrFragment(id=ident, offset=offset, m=m, nh=58) / Raw(data))
+
+
+def test_ipv6_fragment_overlap_any_data(tmp_path):
+    whole = IPv6(src="2001:db8::1", dst="2001:db8::2") / ICMPv6EchoRequest(id=1, seq=1,
+                                                                          data=b"A" * 40)
+    body = bytes(whole)[40:]  # 48 bytes, with the checksum
+    first = frag6(7, 0, 1, body[:24])
+    # bytes 16..31 again, the same as the first copy: an overlap all the same (as Suricata)
+    overlap = frag6(7, 2, 1, body[16:32])
+    last = frag6(7, 4, 0, body[32:])
+    got = alerts(tmp_path, [first, overlap, last],
+                 [dec("ipv6.frag_overlap", 1), dec("ipv4.frag_overlap", 2)])
+    assert got == [(1, 2)]
+
+
+def test_ipv4_fragment_overlap(tmp_path):
+    payload = bytes(ICMP(type=8, id=1, seq=1) / Raw(b"B" * 40))
+    f1 = IP(src=CLI, dst=SRV, id=9, flags="MF", frag=0, proto=1) / Raw(payload[:24])
+    f2 = IP(src=CLI, dst=SRV, id=9, flags="MF", frag=2, proto=1) / Raw(payload[16:32])
+    f3 = IP(src=CLI, dst=SRV, id=9, frag=4, proto=1) / Raw(payload[32:])
+    got = alerts(tmp_path, [f1, f2, f3],
+                 [dec("ipv6.frag_overlap", 1), dec("ipv4.frag_overlap", 2)])
+    assert got == [(2, 2)]
+
+
+def test_ipv6_useless_and_duplicate_fragment_headers(tmp_path):
+    echo = ICMPv6EchoRequest(id=1, seq=1, data=b"hi")
+    atomic = (IPv6(src="2001:db8::1", dst="2001:db8::2") /
+              IPv6ExtHdrFragment(id=1, offset=0, m=0) / echo)
+    twice = (IPv6(src="2001:db8::1", dst="2001:db8::2") /
+             IPv6ExtHdrFragment(id=2, offset=0, m=0) /
+             IPv6ExtHdrFragment(id=3, offset=0, m=0) / echo)
+    plain = IPv6(src="2001:db8::1", dst="2001:db8::2") / echo
+    got = alerts(tmp_path, [atomic, twice, plain],
+                 [dec("ipv6.exthdr_useless_fh", 1), dec("ipv6.exthdr_dupl_fh", 2)])
+    # an atomic fragment header is useless; the packet with two has both events
+    assert got == [(1, 1), (1, 2), (2, 2)]
+
+
+def test_decoder_event_on_a_flow_packet_alerts_once(tmp_path):
+    # an atomic fragment still decodes to a whole datagram: it belongs to a flow, runs
+    # PKT_IN rules, and the decoder-event rule alerts once for it
+    echo = ICMPv6EchoRequest(id=1, seq=1, data=b"hi")
+    atomic = (IPv6(src="2001:db8::1", dst="2001:db8::2") /
+              IPv6ExtHdrFragment(id=1, offset=0, m=0) / echo)
+    got = alerts(tmp_path, [atomic, atomic],
+                 [dec("ipv6.exthdr_useless_fh", 1), rule("itype:128;", sid=2, proto="icmp")])
+    assert got == [(1, 1), (1, 2), (2, 1), (2, 2)]
+
+
+# ---- stream events -----------------------------------------------------------------------
+
+def stream(event, sid):
+    return rule(f"stream-event:{event};", sid=sid)
+
+
+def test_synack_in_the_wrong_direction(tmp_path):
+    c = Conv()
+    syn = c._pkt(True, "S")
+    c.seq[True] += 1
+    wrong = c._pkt(True, "SA")       # the client answers its own SYN
+    right = c._pkt(False, "SA")
+    got = alerts(tmp_path, [syn, wrong, right],
+                 [stream("3whs_synack_in_wrong_direction", 1),
+                  stream("est_syn_resend_diff_seq", 2)])
+    assert got == [(1, 2)]
+
+
+def test_syn_with_a_new_isn_in_an_established_connection(tmp_path):
+    c = Conv().handshake().send(True, b"hello")
+    c.pkts.append(c._pkt(True, "S", seq=777))
+    c.pkts.append(c._pkt(False, "SA", seq=888))
+    got = alerts(tmp_path, c.pkts,
+                 [stream("est_syn_resend_diff_seq", 1),
+                  stream("est_synack_resend_with_diff_seq", 2),
+                  stream("3whs_synack_in_wrong_direction", 3)])
+    # packets: 3 handshake, data, ack, then the SYN (6) and the SYN/ACK (7)
+    assert got == [(1, 6), (2, 7)]
+
+
+def test_stream_event_rule_with_other_options(tmp_path):
+    c = Conv().handshake().send(True, b"hello")
+    c.pkts.append(c._pkt(True, "S", seq=777))
+    got = alerts(tmp_path, c.pkts,
+                 [rule("stream-event:est_syn_resend_diff_seq; flags:S;", sid=1),
+                  rule("stream-event:est_syn_resend_diff_seq; flags:A;", sid=2)])
+    assert got == [(1, 6)]
+
+
+# ---- loading -----------------------------------------------------------------------------
+
+def test_names_osprey_never_raises_reject_the_rule(tmp_path):
+    text = "\n".join([
+        dec("ipv4.trunc_pkt", 1),
+        dec("ipv6.rh_type_0", 2),
+        rule("stream-event:pkt_invalid_timestamp;", sid=3),
+        rule("app-layer-event:http.request_field_too_long;", sid=4, proto="http"),
+        rule("stream-event:3whs_synack_in_wrong_direction;", sid=5),
+    ]) + "\n"
+    proc, lines, summary = check_text(tmp_path, text)
+    assert summary["accepted"] == 2
+    assert any("sid 2:" in l and "decode-event 'ipv6.rh_type_0' is not an event Osprey raises"
+               in l for l in lines), lines
+    assert any("sid 3:" in l and "stream-event 'pkt_invalid_timestamp' is not an event "
+               "Osprey raises" in l for l in lines), lines
+    assert any("sid 4:" in l and "app-layer-event 'http.request_field_too_long' is not an "
+               "event Osprey raises" in l for l in lines), lines
+
+
+def test_decoder_event_beside_payload_options_is_not_compiled(tmp_path):
+    short = IP(src=CLI, dst=SRV, len=200) / UDP(sport=1, dport=2) / Raw(b"x" * 20)
+    r = detect(tmp_path, [short],
+               [rule('decode-event:ipv4.trunc_pkt; content:"x";', sid=1, proto="pkthdr"),
+                dec("ipv4.trunc_pkt", 2)])
+    assert sorted(a["alert"]["signature_id"] for a in r.alerts) == [2]
+    assert "sid 1: not compiled" in r.proc.stderr
+    assert "payload options beside a decoder event" in r.proc.stderr
