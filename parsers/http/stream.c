@@ -355,6 +355,8 @@ void http_parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d,
             d += k, n -= k;
             if (bad) {
                 pf->w->st.http_malformed++;
+                pflow_anomaly(pf, f, dir, dir == 0 ? OSPREY_AE_HTTP_INVALID_REQUEST_CHUNK_LEN
+                                                   : OSPREY_AE_HTTP_INVALID_RESPONSE_CHUNK_LEN);
                 msg_done(pf, f, dir);
                 hd->st = HS_DEAD;
             } else if (done) {

@@ -23,6 +23,7 @@ enum det_base {
     DB_HTTP_REQUEST, DB_HTTP_REQUEST_BODY, DB_HTTP_RESPONSE, DB_HTTP_RESPONSE_BODY,
     DB_DNS_QUERY, DB_TLS_CLIENT_HELLO, DB_TLS_SERVER_HELLO, DB_TLS_CERTIFICATE,
     DB_DECODE, /* DECODE_EVENT: packets with a decoder anomaly or note, flow or not (events.c) */
+    DB_APP_EVENT, /* the parsers' app_anomaly: one application-layer event (events.c) */
     DB__COUNT
 };
 static inline uint8_t det_kind_of(uint8_t base)
@@ -265,14 +266,17 @@ struct osprey_detect {
 };
 
 /* ---- engine events: decode-event, stream-event (events.c) ---- */
-/* The unit of an event option, and whether its rule belongs under DECODE_EVENT (decoder
- * events: the packets that carry them mostly have no flow). NULL, or why not compiled. */
-const char *det_event_unit(const struct opt_event *ev, struct det_unit *u, bool *decode);
-/* A decoder-event rule runs under DECODE_EVENT: NULL, or why its other options cannot
- * (payload options, application buffers). */
-const char *det_event_decode_check(uint32_t nitems, uint8_t app_base);
+/* The unit of an event option and the base its rule needs: DB_DECODE (decoder events: the
+ * packets that carry them mostly have no flow), DB_APP_EVENT (application-layer events),
+ * DB_PKT (stream events: packet rules). NULL, or why not compiled. */
+const char *det_event_unit(const struct opt_event *ev, struct det_unit *u, uint8_t *base);
+/* Whether a rule on event base `base` can run its other options: NULL, or why not (payload
+ * options, application buffers, packet-only options beside an application-layer event, an
+ * application-layer event without the parsers). */
+const char *det_event_base_check(const struct osprey_detect *d, uint8_t base, uint32_t nitems,
+                                 uint8_t app_base, bool packet_only);
 /* DU_EVENT: does the packet being inspected carry the event? */
-bool det_event_match(struct mon_ctx *ctx, const struct det_unit *u);
+bool det_event_match(struct mon_ctx *ctx, struct mon_flow *f, const struct det_unit *u);
 struct osprey_detect_worker;
 /* Register the leaves of the decoder-event rules (their matches may have no flow state to
  * find the worker through); 0 or -1. The arguments are freed by det_events_detach. */
@@ -420,6 +424,7 @@ static inline bool det_to_server(int side, uint8_t base)
     case DB_DECODE:
         return side == MON_SIDE_CLI;
     case DB_STREAM:
+    case DB_APP_EVENT: /* run with the receiver's side, as the parsers' events */
         return side == MON_SIDE_SVR;
     case DB_HTTP_REQUEST:
     case DB_HTTP_REQUEST_BODY:

@@ -10,37 +10,48 @@
 #include <stdlib.h>
 
 #include "detect_int.h"
+#include "osprey_parsers.h"
 
-const char *det_event_unit(const struct opt_event *ev, struct det_unit *u, bool *decode)
+const char *det_event_unit(const struct opt_event *ev, struct det_unit *u, uint8_t *base)
 {
-    *decode = false;
-    if (ev->kind == EV_APP)
-        return "application-layer events are not raised yet";
     *u = (struct det_unit){.type = DU_EVENT, .event = ev};
-    *decode = ev->kind == EV_DECODE;
+    *base = ev->kind == EV_DECODE ? DB_DECODE : ev->kind == EV_APP ? DB_APP_EVENT : DB_PKT;
+    if (ev->negated)
+        return "a negated application-layer event";
     return NULL;
 }
 
-const char *det_event_decode_check(uint32_t nitems, uint8_t app_base)
+const char *det_event_base_check(const struct osprey_detect *d, uint8_t base, uint32_t nitems,
+                                 uint8_t app_base, bool packet_only)
 {
+    if (base == DB_APP_EVENT && !d->parsers)
+        return "application-layer events need the parsers";
     if (app_base >= DB_HTTP_REQUEST)
-        return "a decoder event beside application-layer buffers";
+        return base == DB_DECODE ? "a decoder event beside application-layer buffers"
+                                 : "an application-layer event beside application-layer buffers";
     if (nitems)
-        return "payload options beside a decoder event";
+        return base == DB_DECODE ? "payload options beside a decoder event"
+                                 : "payload options beside an application-layer event";
+    if (base == DB_APP_EVENT && packet_only)
+        return "packet-only options beside an application-layer event";
     return NULL;
 }
 
-bool det_event_match(struct mon_ctx *ctx, const struct det_unit *u)
+bool det_event_match(struct mon_ctx *ctx, struct mon_flow *f, const struct det_unit *u)
 {
     const struct mon_packet *p = mon_getlastpkt(ctx);
     const struct opt_event *ev = u->event;
+    if (ev->kind == EV_APP) /* the event the parsers are raising now */
+        return osprey_parsers_anomaly(ctx, f) == (int)ev->code;
     if (!p)
         return false;
     if (ev->kind == EV_DECODE) {
         bool on = ev->note ? (p->decode_notes >> ev->code) & 1 : p->anomaly == ev->code + 1;
         return on && (!ev->ipver || p->ipver == ev->ipver);
     }
-    return ev->kind == EV_STREAM && ((p->tcp_events >> ev->code) & 1);
+    if (ev->kind == EV_STREAM)
+        return (p->tcp_events >> ev->code) & 1;
+    return false;
 }
 
 struct det_decode_leaf {

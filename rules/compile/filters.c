@@ -431,7 +431,7 @@ bool det_unit_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_even
         return stream_size_match(u->cmp, cb, sb);
     }
     case DU_EVENT:
-        return det_event_match(ctx, u);
+        return det_event_match(ctx, f, u);
     case DU_DSIZE: {
         const struct mon_packet *p = mon_getlastpkt(ctx);
         return p && cmp_match(u->cmp, p->payload_len);

@@ -324,7 +324,7 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, struct plan 
     if (!pl->units || !pl->items || !pl->bits || !pl->conds || !pl->xbits || !pl->ints)
         return -1;
     bool dsize = false, no_stream = false; /* dsize: any packet-only option */
-    bool decode_ev = false; /* a decoder event: under DECODE_EVENT (events.c) */
+    uint8_t ev_base = DB_PKT; /* decoder or application-layer events: their base (events.c) */
     /* A rule with byte variables keeps all its payload options in one run: a variable's
      * definition is then evaluated before its uses, and again when the run backtracks. */
     const char *vnames[BYTE_MAX_VARS];
@@ -566,13 +566,17 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, struct plan 
             pl->nunits++;
         } else if (o->arg && (!strcmp(name, "decode-event") || !strcmp(name, "stream-event") ||
                               !strcmp(name, "app-layer-event"))) {
-            bool dec;
-            if ((pl->why = det_event_unit(o->arg, &up->u, &dec))) {
+            uint8_t b;
+            if (!(pl->why = det_event_unit(o->arg, &up->u, &b)) && b != DB_PKT &&
+                ev_base != DB_PKT && ev_base != b)
+                pl->why = "decoder and application-layer events in one rule";
+            if (pl->why) {
                 pl->why_opt = o;
                 return 0;
             }
-            decode_ev |= dec;
-            dsize = true; /* a property of the packet */
+            if (b != DB_APP_EVENT)
+                dsize = true; /* decoder and stream events: a property of the packet */
+            ev_base = b != DB_PKT ? b : ev_base;
             pl->nunits++;
         } else if (!strcmp(name, "dsize")) {
             if ((pl->why = cmp_compile_check(o->arg))) {
@@ -601,10 +605,12 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, struct plan 
         pl->kind = DK_APP;
         pl->base = need.base;
     }
-    if (decode_ev) {
-        if ((pl->why = det_event_decode_check(pl->nitems, need.base)))
+    if (ev_base != DB_PKT) {
+        if ((pl->why = det_event_base_check(d, ev_base, pl->nitems, need.base,
+                                            dsize || no_stream)))
             return 0;
-        pl->base = DB_DECODE;
+        pl->base = ev_base;
+        pl->kind = det_kind_of(ev_base);
     }
     for (uint32_t u = 0; u < pl->nunits; u++) {
         pl->units[u].u.kind = pl->kind;

@@ -4,14 +4,16 @@
  * (mon_packet.anomaly, enum mon_decode_event) or a note it made without stopping
  * (mon_packet.decode_notes, enum mon_decode_note); Suricata splits some by IP version
  * (ipv4.frag_overlap / ipv6.frag_overlap), hence ipver. A stream event is a bit of
- * mon_packet.tcp_events, named in mon_tcp.h already. Only the names below load; every other
- * name Suricata has is refused (rules/README.md lists what is not raised). */
+ * mon_packet.tcp_events, named in mon_tcp.h already; an application-layer event one the
+ * parsers raise (osprey_parsers.h). Only these names load; every other name Suricata has is
+ * refused (rules/README.md lists what is not raised). */
 #include "event_names.h"
 
 #include <string.h>
 
 #include "mon_decode.h"
 #include "mon_tcp.h"
+#include "osprey_parsers.h"
 
 struct decode_name {
     const char *name;
@@ -84,5 +86,10 @@ bool event_lookup(int kind, const char *name, struct opt_event *out)
             }
         return false;
     }
-    return false; /* EV_APP: the parsers raise no named events yet */
+    for (int e = 0; e < OSPREY_AE__COUNT; e++) /* EV_APP: the parsers' events */
+        if (!strcmp(osprey_app_event_name((enum osprey_app_event)e), name)) {
+            out->code = (uint16_t)e;
+            return true;
+        }
+    return false;
 }

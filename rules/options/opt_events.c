@@ -104,7 +104,7 @@ static int parse_csum(struct rule_ctx *c, char *val)
 #define CSUM(name) {name, OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_csum, false}
 
 static const struct opt_def DEFS[] = {
-    {"app-layer-event", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_app_layer_event, false},
+    {"app-layer-event", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_app_layer_event, true},
     {"decode-event", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_decode_event, true},
     {"stream-event", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_stream_event, true},
     {"app-layer-protocol", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_app_layer_protocol, true},

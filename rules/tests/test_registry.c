@@ -18,6 +18,7 @@ static const char *const IMPLEMENTED[] = {
     "fragbits", "fragoffset", "ipopts", "byte_extract", "byte_math", "geoip",
     "xbits", "flowint", "noalert", "urilen", "bsize", "uricontent", "app-layer-protocol",
     "service", "bufferlen", "stream_size", "decode-event", "stream-event",
+    "app-layer-event",
     /* transforms */
     "to_lowercase", "to_uppercase", "strip_whitespace", "compress_whitespace", "dotprefix",
     "url_decode", "header_lowercase", "to_md5", "to_sha1", "to_sha256",
