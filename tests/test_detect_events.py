@@ -1,16 +1,21 @@
-"""decode-event and stream-event: rules on the events libmon raises for a packet.
+"""decode-event, stream-event, app-layer-event: rules on the events Osprey raises.
 
 A decoder event is the anomaly (or non-fatal note) libmon's decoder and defrag found on the
 packet; the rule alerts once on that packet, whether or not the packet belongs to a flow (a
 truncated packet or a held fragment has none). A stream event is what the TCP sender-side
-update saw on the packet. Names are Suricata's; a name Osprey never raises rejects the rule
-with the reason, and the other rules still load."""
+update saw on the packet. An application-layer event is what the parsers found malformed in a
+message; the rule alerts once per occurrence, on the packet that completed it. Names are
+Suricata's; a name Osprey never raises rejects the rule with the reason, and the other rules
+still load."""
+import struct
+
+from scapy.layers.dns import DNS, DNSQR
 from scapy.layers.inet import IP, TCP, UDP, ICMP
 from scapy.layers.inet6 import IPv6, IPv6ExtHdrFragment, ICMPv6EchoRequest
 from scapy.packet import Raw
 
-from conftest import binary, run
-from test_detect_helpers import CLI, SRV, Conv, detect, rule
+from test_detect_helpers import CLI, SRV, Conv, detect, rule, udp
+from test_parsers_tls import client_hello, record
 from test_rules_helpers import check_text
 
 
@@ -187,3 +192,90 @@ def test_decoder_event_beside_payload_options_is_not_compiled(tmp_path):
     assert sorted(a["alert"]["signature_id"] for a in r.alerts) == [2]
     assert "sid 1: not compiled" in r.proc.stderr
     assert "payload options beside a decoder event" in r.proc.stderr
+
+
+# ---- application-layer events ------------------------------------------------------------
+
+def app(event, sid, proto, body=""):
+    return rule(f"{body}app-layer-event:{event};", sid=sid, proto=proto)
+
+
+def dns_msg(**kw):
+    return bytes(DNS(qd=DNSQR(qname="example.com"), **kw))
+
+
+def test_dns_z_flag_and_direction_events(tmp_path):
+    query = udp(dns_msg(id=1, rd=1))
+    z_query = udp(dns_msg(id=2, rd=1, z=1))
+    answer_to_server = udp(dns_msg(id=3, qr=1))  # a response sent to port 53
+    got = alerts(tmp_path, [query, z_query, answer_to_server, query],
+                 [app("dns.z_flag_set", 1, "dns"), app("dns.not_request", 2, "dns"),
+                  app("dns.not_response", 3, "dns"), app("dns.malformed_data", 4, "dns")])
+    assert got == [(1, 2), (2, 3)]
+
+
+def test_dns_malformed_message_once_per_message(tmp_path):
+    good = dns_msg(id=1, rd=1)
+    # the header promises one answer that is not there
+    bad = good[:6] + struct.pack(">H", 1) + good[8:]
+    got = alerts(tmp_path, [udp(good), udp(bad), udp(bad)],
+                 [app("dns.malformed_data", 1, "dns"),
+                  app("dns.malformed_data", 2, "dns", body="flow:to_client; "),
+                  app("dns.malformed_data", 3, "tls")])
+    assert got == [(1, 2), (1, 3)]
+
+
+def tls_conv(server_bytes):
+    hs, _ = client_hello()
+    c = Conv(dport=443).handshake().send(True, record(hs)).send(False, server_bytes)
+    return c.close().pkts
+
+
+def test_tls_handshake_message_of_no_known_type(tmp_path):
+    bad = record(b"\x84\x00\x00\x04abcd")  # handshake type 132
+    pkts = tls_conv(bad)
+    got = alerts(tmp_path, pkts,
+                 [app("tls.invalid_handshake_message", 1, "tls"),
+                  app("tls.invalid_record_type", 2, "tls"),
+                  app("tls.invalid_handshake_message", 3, "tls", body="flow:to_server; ")])
+    # packets: 3 handshake, ClientHello (4), its ACK (5), the server's record (6)
+    assert got == [(1, 6)]
+
+
+def test_tls_record_of_no_known_type_and_bad_version(tmp_path):
+    got = alerts(tmp_path, tls_conv(bytes([0x30, 3, 3, 0, 1, 0])),
+                 [app("tls.invalid_record_type", 1, "tls"),
+                  app("tls.invalid_record_version", 2, "tls")])
+    assert got == [(1, 6)]
+    got = alerts(tmp_path, tls_conv(bytes([22, 9, 9, 0, 1, 0])),
+                 [app("tls.invalid_record_type", 1, "tls"),
+                  app("tls.invalid_record_version", 2, "tls")])
+    assert got == [(2, 6)]
+
+
+def test_tls_handshake_without_anomaly_raises_nothing(tmp_path):
+    server_hello_done = record(b"\x0e\x00\x00\x00")
+    got = alerts(tmp_path, tls_conv(server_hello_done),
+                 [app("tls.invalid_handshake_message", 1, "tls"),
+                  app("tls.invalid_record_type", 2, "tls")])
+    assert got == []
+
+
+def test_http_invalid_chunk_length(tmp_path):
+    req = b"GET / HTTP/1.1\r\nHost: x\r\n\r\n"
+    resp = b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nhello\r\n0\r\n\r\n"
+    c = Conv().handshake().send(True, req).send(False, resp).close()
+    got = alerts(tmp_path, c.pkts,
+                 [app("http.invalid_response_chunk_len", 1, "http"),
+                  app("http.invalid_request_chunk_len", 2, "http")])
+    # packets: 3 handshake, request (4), ACK (5), response (6)
+    assert got == [(1, 6)]
+
+
+def test_app_layer_event_beside_buffers_is_not_compiled(tmp_path):
+    r = detect(tmp_path, [udp(dns_msg(id=2, rd=1, z=1))],
+               [rule('dns.query; content:"example"; app-layer-event:dns.z_flag_set;', sid=1,
+                     proto="dns"),
+                app("dns.z_flag_set", 2, "dns")])
+    assert sorted(a["alert"]["signature_id"] for a in r.alerts) == [2]
+    assert "an application-layer event beside application-layer buffers" in r.proc.stderr
