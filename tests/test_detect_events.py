@@ -164,6 +164,32 @@ def test_stream_event_rule_with_other_options(tmp_path):
     assert got == [(1, 6)]
 
 
+def test_receiver_side_stream_events(tmp_path):
+    # a hole the receiver acknowledged: given up at the next update of that stream
+    c = Conv().handshake()
+    c.raw(True, b"world", 10)          # packet 4: 10 bytes missing before it
+    c.seq[True] += 15
+    c.pkts.append(c._pkt(False, "A"))  # 5: the server acknowledges all 15
+    c.send(True, b"more")              # 6, then its ACK 7
+    rules = [stream("reassembly_seq_gap", 1), stream("reassembly_overlap_different_data", 2),
+             stream("reassembly_depth_reached", 3)]
+    assert alerts(tmp_path, c.pkts, rules) == [(1, 6)]
+    # the same bytes sent again, different: packet 6
+    c = Conv().handshake().send(True, b"hello world").raw(True, b"HELLO", -11)
+    assert alerts(tmp_path, c.pkts, rules) == [(2, 6)]
+    # the same bytes again, unchanged: no event
+    c = Conv().handshake().send(True, b"hello world").raw(True, b"hello", -11)
+    assert alerts(tmp_path, c.pkts, rules) == []
+
+
+def test_depth_reached_once_per_direction(tmp_path):
+    c = Conv().handshake().send(True, b"a" * 40).send(True, b"b" * 40).send(False, b"c" * 80)
+    got = alerts(tmp_path, c.pkts, [stream("reassembly_depth_reached", 1)],
+                 "--set", "stream.reassembly.depth=50")
+    # packets: 3 handshake, 40 bytes (4), ACK, 40 more (6): past 50; ACK, the reply (8)
+    assert got == [(1, 6), (1, 8)]
+
+
 # ---- loading -----------------------------------------------------------------------------
 
 def test_names_osprey_never_raises_reject_the_rule(tmp_path):

@@ -24,11 +24,14 @@ enum det_base {
     DB_DNS_QUERY, DB_TLS_CLIENT_HELLO, DB_TLS_SERVER_HELLO, DB_TLS_CERTIFICATE,
     DB_DECODE, /* DECODE_EVENT: packets with a decoder anomaly or note, flow or not (events.c) */
     DB_APP_EVENT, /* the parsers' app_anomaly: one application-layer event (events.c) */
+    DB_PKT_RCV, /* PKT_IN in the receiver's hook, after its update: stream-event rules */
     DB__COUNT
 };
 static inline uint8_t det_kind_of(uint8_t base)
 {
-    return base == DB_DECODE ? DK_PKT : base < DB_HTTP_REQUEST ? base : DK_APP;
+    return base == DB_DECODE || base == DB_PKT_RCV ? DK_PKT
+         : base < DB_HTTP_REQUEST                 ? base
+                                                  : DK_APP;
 }
 
 /* An application buffer as a unit or multi-event filter sees it: the parser's buffer (enum
@@ -268,7 +271,8 @@ struct osprey_detect {
 /* ---- engine events: decode-event, stream-event (events.c) ---- */
 /* The unit of an event option and the base its rule needs: DB_DECODE (decoder events: the
  * packets that carry them mostly have no flow), DB_APP_EVENT (application-layer events),
- * DB_PKT (stream events: packet rules). NULL, or why not compiled. */
+ * DB_PKT_RCV (stream events: packet rules after the receiver update). NULL, or why not
+ * compiled. */
 const char *det_event_unit(const struct opt_event *ev, struct det_unit *u, uint8_t *base);
 /* Whether a rule on event base `base` can run its other options: NULL, or why not (payload
  * options, application buffers, packet-only options beside an application-layer event, an
@@ -424,6 +428,7 @@ static inline bool det_to_server(int side, uint8_t base)
     case DB_DECODE:
         return side == MON_SIDE_CLI;
     case DB_STREAM:
+    case DB_PKT_RCV:
     case DB_APP_EVENT: /* run with the receiver's side, as the parsers' events */
         return side == MON_SIDE_SVR;
     case DB_HTTP_REQUEST:

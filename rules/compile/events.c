@@ -15,7 +15,7 @@
 const char *det_event_unit(const struct opt_event *ev, struct det_unit *u, uint8_t *base)
 {
     *u = (struct det_unit){.type = DU_EVENT, .event = ev};
-    *base = ev->kind == EV_DECODE ? DB_DECODE : ev->kind == EV_APP ? DB_APP_EVENT : DB_PKT;
+    *base = ev->kind == EV_DECODE ? DB_DECODE : ev->kind == EV_APP ? DB_APP_EVENT : DB_PKT_RCV;
     if (ev->negated)
         return "a negated application-layer event";
     return NULL;
@@ -24,6 +24,8 @@ const char *det_event_unit(const struct opt_event *ev, struct det_unit *u, uint8
 const char *det_event_base_check(const struct osprey_detect *d, uint8_t base, uint32_t nitems,
                                  uint8_t app_base, bool packet_only)
 {
+    if (base == DB_PKT_RCV)
+        return NULL; /* a stream event: a packet rule like any other */
     if (base == DB_APP_EVENT && !d->parsers)
         return "application-layer events need the parsers";
     if (app_base >= DB_HTTP_REQUEST)

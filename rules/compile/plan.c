@@ -567,16 +567,16 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, struct plan 
         } else if (o->arg && (!strcmp(name, "decode-event") || !strcmp(name, "stream-event") ||
                               !strcmp(name, "app-layer-event"))) {
             uint8_t b;
-            if (!(pl->why = det_event_unit(o->arg, &up->u, &b)) && b != DB_PKT &&
-                ev_base != DB_PKT && ev_base != b)
-                pl->why = "decoder and application-layer events in one rule";
+            if (!(pl->why = det_event_unit(o->arg, &up->u, &b)) && ev_base != DB_PKT &&
+                ev_base != b)
+                pl->why = "events of two kinds (decoder, stream, application) in one rule";
             if (pl->why) {
                 pl->why_opt = o;
                 return 0;
             }
             if (b != DB_APP_EVENT)
                 dsize = true; /* decoder and stream events: a property of the packet */
-            ev_base = b != DB_PKT ? b : ev_base;
+            ev_base = b;
             pl->nunits++;
         } else if (!strcmp(name, "dsize")) {
             if ((pl->why = cmp_compile_check(o->arg))) {

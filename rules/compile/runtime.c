@@ -365,7 +365,9 @@ struct osprey_detect_worker *osprey_detect_attach(const struct osprey_detect *d,
      * parsers' events are children of a PKT_IN UDE, run by mon_run_event) on the sender's */
     for (int b = 0; b < DB__COUNT; b++)
         if (d->barrier[b] && mon_register(ctx, w->sock, d->barrier[b],
-                                          b == DB_STREAM ? MON_HK_RCV : MON_HK_SND, on_commit,
+                                          b == DB_STREAM || b == DB_PKT_RCV ? MON_HK_RCV
+                                                                            : MON_HK_SND,
+                                          on_commit,
                                           w) != MON_OK)
             goto fail;
     for (uint32_t i = 0; i < d->nrules; i++) {
@@ -373,7 +375,8 @@ struct osprey_detect_worker *osprey_detect_attach(const struct osprey_detect *d,
         if (dr->base == DB_DECODE)
             continue; /* det_events_attach */
         /* the parsers' events are children of a PKT_IN UDE run on the sender's side */
-        enum mon_hook hk = dr->kind == DK_STREAM ? MON_HK_RCV : MON_HK_SND;
+        enum mon_hook hk = dr->kind == DK_STREAM || dr->base == DB_PKT_RCV ? MON_HK_RCV
+                                                                          : MON_HK_SND;
         if (mon_register(ctx, w->sock, dr->leaf, hk, on_match, (void *)dr) != MON_OK)
             goto fail;
     }

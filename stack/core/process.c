@@ -144,6 +144,7 @@ enum mon_decode_outcome mon_process(struct mon_ctx *ctx, struct mon_packet *p)
         if (!setup)
             ctx->tcp.stats.orphans++; /* tcp_conn_init counted the first one */
     }
+    ctx->tcp.pkt_events = 0;
     if (tcp && !(f->tcp.side[snd].flags & MON_TCPF_STOPPED)) {
         snd_bits |= tcp_sender_update(&ctx->tcp, f, snd, p);
         p->tcp_events = ctx->tcp.pkt_events; /* before the sender-side events run */
@@ -175,6 +176,7 @@ enum mon_decode_outcome mon_process(struct mon_ctx *ctx, struct mon_packet *p)
         }
         /* 3. receiver side */
         rcv_bits |= tcp_receiver_update(&ctx->tcp, f, snd, p);
+        p->tcp_events |= ctx->tcp.pkt_events; /* and the receiver's, before its events */
     }
     if (!(f->mon_flags & FF_ONE_SIDED) && f->pkts[dir ^ 1] == 0 && !(p->proto == 6 && !tcp) &&
         f->pkts[dir] >= ctx->tcp.cfg.one_sided_pkts) {
