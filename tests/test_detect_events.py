@@ -202,12 +202,27 @@ def test_names_osprey_never_raises_reject_the_rule(tmp_path):
     ]) + "\n"
     proc, lines, summary = check_text(tmp_path, text)
     assert summary["accepted"] == 2
-    assert any("sid 2:" in l and "decode-event 'ipv6.rh_type_0' is not an event Osprey raises"
-               in l for l in lines), lines
-    assert any("sid 3:" in l and "stream-event 'pkt_invalid_timestamp' is not an event "
-               "Osprey raises" in l for l in lines), lines
-    assert any("sid 4:" in l and "app-layer-event 'http.request_field_too_long' is not an "
-               "event Osprey raises" in l for l in lines), lines
+    assert lines == [
+        "t.rules:2: sid 2: unsupported option decode-event: event 'ipv6.rh_type_0' is not "
+        "raised by Osprey",
+        "t.rules:3: sid 3: unsupported option stream-event: event 'pkt_invalid_timestamp' is "
+        "not raised by Osprey",
+        "t.rules:4: sid 4: unsupported option app-layer-event: event "
+        "'http.request_field_too_long' is not raised by Osprey"]
+
+
+def test_malformed_event_names_are_syntax_errors(tmp_path):
+    text = "\n".join([
+        dec("ipv4..trunc_pkt", 1),
+        rule("app-layer-event:z_flag_set;", sid=2, proto="dns"),
+        rule("stream-event:bad name;", sid=3),
+        dec("ipv4.trunc_pkt", 4),
+    ]) + "\n"
+    proc, lines, summary = check_text(tmp_path, text)
+    assert summary["accepted"] == 1 and summary["malformed"] == 3
+    assert "empty part in event name" in lines[0]
+    assert "expected PROTOCOL.EVENT, got 'z_flag_set'" in lines[1]
+    assert "invalid character ' ' in event name" in lines[2]
 
 
 def test_decoder_event_beside_payload_options_is_not_compiled(tmp_path):

@@ -15,6 +15,8 @@
 const char *det_event_unit(const struct opt_event *ev, struct det_unit *u, uint8_t *base)
 {
     *u = (struct det_unit){.type = DU_EVENT, .event = ev};
+    if (ev->not_raised) /* (the ruleset refuses such rules before they get here) */
+        return ev->not_raised;
     *base = ev->kind == EV_DECODE ? DB_DECODE : ev->kind == EV_APP ? DB_APP_EVENT : DB_PKT_RCV;
     if (ev->negated)
         return "a negated application-layer event";

@@ -192,6 +192,8 @@ struct opt_event {
     bool note;         /* EV_DECODE: a decoder note (mon_packet.decode_notes), not an anomaly */
     bool negated;      /* app-layer-event:!NAME */
     const char *name;  /* as written (without '!') */
+    const char *not_raised; /* NULL when Osprey raises it, else the reason the rule is not
+                               loaded ("event 'NAME' is not raised by Osprey") */
 };
 
 #endif

@@ -5,9 +5,11 @@
  *   ipv4-csum, tcpv4-csum, tcpv6-csum, udpv4-csum, udpv6-csum, icmpv4-csum, icmpv6-csum,
  *   igmp-csum: valid|invalid
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "event_names.h"
+#include "opt_eval.h"
 #include "opt_util.h"
 #include "registry.h"
 #include "text.h"
@@ -34,20 +36,33 @@ static int event_name(struct rule_ctx *c, const char *s, bool dotted)
     return 0;
 }
 
-/* The event as written must be one Osprey raises (event_names.c); a rule naming another is
- * refused whole, with the reason. */
-static int typed_event(struct rule_ctx *c, const char *p, int kind, bool negated,
-                       const char *keyword)
+/* A well-formed name Osprey does not raise (event_names.c) is no syntax error: the rule is
+ * refused whole as `unsupported option KEYWORD: event 'NAME' is not raised by Osprey`
+ * (event_compile_check), like any option form detection cannot run. */
+static int typed_event(struct rule_ctx *c, const char *p, int kind, bool negated)
 {
     struct opt_event ev = {.kind = (uint8_t)kind, .negated = negated};
-    if (!event_lookup(kind, p, &ev))
-        return opt_error(c, p, "%s '%s' is not an event Osprey raises", keyword, p);
+    bool raised = event_lookup(kind, p, &ev);
     struct opt_event *out = opt_arg_new(c, sizeof *out);
     if (!out)
         return -1;
     *out = ev;
-    out->name = opt_strdup(c, p, strlen(p));
-    return out->name ? 0 : -1;
+    if (!(out->name = opt_strdup(c, p, strlen(p))))
+        return -1;
+    if (!raised) {
+        static const char fmt[] = "event '%s' is not raised by Osprey";
+        size_t n = sizeof fmt + strlen(p);
+        char tmp[n];
+        snprintf(tmp, n, fmt, p);
+        if (!(out->not_raised = opt_strdup(c, tmp, strlen(tmp))))
+            return -1;
+    }
+    return 0;
+}
+
+const char *event_compile_check(const struct opt_event *ev)
+{
+    return ev->not_raised;
 }
 
 static int parse_app_layer_event(struct rule_ctx *c, char *val)
@@ -58,7 +73,7 @@ static int parse_app_layer_event(struct rule_ctx *c, char *val)
     /* Generic events (applayer_mismatch_protocol_both_directions) have no dot. */
     if (event_name(c, p, strncmp(p, "applayer_", 9) != 0) < 0)
         return -1;
-    return typed_event(c, p, EV_APP, p != val, "app-layer-event");
+    return typed_event(c, p, EV_APP, p != val);
 }
 
 static int parse_decode_event(struct rule_ctx *c, char *val)
@@ -66,14 +81,14 @@ static int parse_decode_event(struct rule_ctx *c, char *val)
     /* Mostly LAYER.EVENT; engine-wide events (too_many_layers) have no layer. */
     if (event_name(c, val, false) < 0)
         return -1;
-    return typed_event(c, val, EV_DECODE, false, "decode-event");
+    return typed_event(c, val, EV_DECODE, false);
 }
 
 static int parse_stream_event(struct rule_ctx *c, char *val)
 {
     if (event_name(c, val, false) < 0)
         return -1;
-    return typed_event(c, val, EV_STREAM, false, "stream-event");
+    return typed_event(c, val, EV_STREAM, false);
 }
 
 static int parse_app_layer_protocol(struct rule_ctx *c, char *val)
