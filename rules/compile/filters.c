@@ -228,8 +228,10 @@ bool det_header_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_ev
     (void)ev;
     const struct det_header *h = arg;
     const struct mon_packet *p = mon_getlastpkt(ctx);
+    /* decoder-event rules are about the packet's structure: a bad checksum does not hide it
+     * (the fragment that completes a datagram carries the datagram's checksum result) */
     if (!p || (!p->ipver && !h->any_packet) ||
-        (h->kind == DK_PKT && p->ipver && !pkt_inspectable(p)))
+        (h->kind == DK_PKT && h->base != DB_DECODE && !pkt_inspectable(p)))
         return false;
     struct det_flow *df = f ? mon_get_uctx(ctx, f) : NULL;
     if (df && det_flow_stopped(df))
@@ -246,7 +248,7 @@ bool det_hdx_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event
     struct det_flow *df = f ? mon_get_uctx(ctx, f) : NULL;
     /* decoder-event rules see packets without flow state, and without IP (pkthdr) */
     if (!p || ((!p->ipver || !df) && x->base != DB_DECODE) || (df && det_flow_stopped(df)) ||
-        (x->kind == DK_PKT && p->ipver && !pkt_inspectable(p)))
+        (x->kind == DK_PKT && x->base != DB_DECODE && !pkt_inspectable(p)))
         return false;
     if (!df) {
         /* DECODE_EVENT: a packet without flow state has no cache; its headers are checked now */
