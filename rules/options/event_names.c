@@ -28,6 +28,7 @@ static const struct decode_name DECODE[] = {
     {"ipv4.iplen_smaller_than_hlen", MON_DE_IPV4_BAD_TOTLEN, 0, false},
     {"ipv4.trunc_pkt", MON_DE_IPV4_TOTLEN_OVER_CAPLEN, 0, false},
     {"ipv4.opt_malformed", MON_DE_IPV4_BAD_OPT, 0, false},
+    {"ipv4.opt_invalid_len", MON_DE_IPV4_OPT_INVALID_LEN, 0, false},
     {"ipv4.wrong_ip_version", MON_DE_IPV4_BAD_VERSION, 0, false},
     {"ipv4.frag_pkt_too_large", MON_DE_FRAG_TOO_LARGE, 4, false},
     {"ipv4.frag_overlap", MON_DN_FRAG_OVERLAP, 4, true}, /* any overlap, as Suricata */

@@ -37,6 +37,7 @@ struct mon_defrag;
     X(IPV4_BAD_TOTLEN, "ipv4.iplen_smaller_than_hlen")         \
     X(IPV4_TOTLEN_OVER_CAPLEN, "ipv4.trunc_pkt")               \
     X(IPV4_BAD_OPT, "ipv4.opt_malformed")                      \
+    X(IPV4_OPT_INVALID_LEN, "ipv4.opt_invalid_len")            \
     X(IPV4_BAD_CSUM, "ipv4.bad_checksum")                      \
     X(IPV6_TRUNCATED, "ipv6.truncated")                        \
     X(IPV6_BAD_VERSION, "ipv6.wrong_ip_version")               \
