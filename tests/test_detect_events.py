@@ -62,6 +62,20 @@ def test_udp_length_and_tcp_header_events(tmp_path):
     assert got == [(1, 1), (2, 2)]
 
 
+def test_ipv4_option_length_and_pointer_events(tmp_path):
+    from scapy.layers.inet import IPOption_NOP
+    def with_opts(raw):
+        p = IP(src=CLI, dst=SRV, options=[IPOption_NOP()] * len(raw)) / UDP(sport=1, dport=2)
+        b = bytearray(bytes(p))
+        b[20:20 + len(raw)] = raw
+        return IP(bytes(b))
+    sec_len_2 = with_opts(b"\x82\x02\x00\x00")                   # Security of length 2
+    rr_bad_ptr = with_opts(b"\x07\x07\x02\x00\x00\x00\x00\x00")  # RR pointer before slot 1
+    got = alerts(tmp_path, [sec_len_2, rr_bad_ptr],
+                 [dec("ipv4.opt_invalid_len", 1), dec("ipv4.opt_malformed", 2)])
+    assert got == [(1, 1), (2, 2)]
+
+
 def test_empty_sack_is_no_invalid_option_length(tmp_path):
     conv = Conv().handshake()
     empty = conv.pkts[-1].copy()
