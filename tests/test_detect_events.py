@@ -341,6 +341,20 @@ def test_http_invalid_chunk_length(tmp_path):
     assert got == [(1, 6)]
 
 
+def test_http_content_length_repeated_with_another_value(tmp_path):
+    rules = [app("http.duplicate_content_length_field_in_request", 1, "http",
+                 body="flow:established,to_server; "),
+             app("http.duplicate_content_length_field_in_response", 2, "http")]
+    two = b"POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nContent-Length: 4\r\n\r\nabc"
+    same = b"POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nContent-Length: 3\r\n\r\nabc"
+    resp = b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\nContent-Length: x\r\n\r\nok"
+    c = Conv().handshake().send(True, two).send(False, resp).close()
+    # packets: 3 handshake, request (4), ACK, response (6)
+    assert alerts(tmp_path, c.pkts, rules) == [(1, 4), (2, 6)]
+    c = Conv().handshake().send(True, same).close()
+    assert alerts(tmp_path, c.pkts, rules) == []
+
+
 def test_app_layer_event_beside_buffers_is_not_compiled(tmp_path):
     r = detect(tmp_path, [udp(dns_msg(id=2, rd=1, z=1))],
                [rule('dns.query; content:"example"; app-layer-event:dns.z_flag_set;', sid=1,

@@ -293,6 +293,8 @@ int http_head_parse(struct http_msg *m, bool request, const uint8_t *d, uint32_t
         single(m, d, h, nh, "Content-Type", OB_HTTP_RESPONSE_CONTENT_TYPE);
     }
     /* framing */
+    int ncl = 0;       /* Content-Length headers seen */
+    bool cl_ok = true; /* ... all of them a number */
     for (int i = 0; i < nh; i++) {
         const uint8_t *nm = d + h[i].name, *v = m->copy.p + h[i].val;
         if (h[i].nlen == 17 && !strncasecmp((const char *)nm, "Transfer-Encoding", 17) &&
@@ -303,6 +305,9 @@ int http_head_parse(struct http_msg *m, bool request, const uint8_t *d, uint32_t
             uint64_t len = parse_u64(v, h[i].vlen, &ok);
             if (!ok || (info->has_length && len != info->length))
                 info->malformed = true;
+            if (ncl++ && (!ok || !cl_ok || len != info->length))
+                info->cl_ambiguous = true;
+            cl_ok &= ok;
             if (ok && !info->has_length) {
                 info->has_length = true;
                 info->length = len;

@@ -60,6 +60,7 @@ struct http_head_info {        /* what framing needs from a head */
     bool is_head;              /* request method HEAD */
     bool is_connect;           /* request method CONNECT */
     bool malformed;
+    bool cl_ambiguous;         /* Content-Length repeated with another or no number */
 };
 /* request: true for a request head. Returns 0, or -1 when the start line is not HTTP. */
 int http_head_parse(struct http_msg *m, bool request, const uint8_t *d, uint32_t n,

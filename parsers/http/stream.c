@@ -191,6 +191,9 @@ static void head_done(struct pflow *pf, struct mon_flow *f, int dir, const uint8
     }
     if (info.malformed)
         pf->w->st.http_malformed++;
+    if (info.cl_ambiguous)
+        pflow_anomaly(pf, f, dir, dir == 0 ? OSPREY_AE_HTTP_DUP_CL_REQUEST
+                                           : OSPREY_AE_HTTP_DUP_CL_RESPONSE);
     h->cur = t;
     pflow_run(pf, f, dir, dir == 0 ? ev->http_request : ev->http_response);
     /* framing of the body (RFC 9112 §6.3) */

@@ -91,6 +91,8 @@ struct osprey_parser_events {
 #define OSPREY_APP_EVENTS(X)                                                                \
     X(HTTP_INVALID_REQUEST_CHUNK_LEN, "http.invalid_request_chunk_len")                     \
     X(HTTP_INVALID_RESPONSE_CHUNK_LEN, "http.invalid_response_chunk_len")                   \
+    X(HTTP_DUP_CL_REQUEST, "http.duplicate_content_length_field_in_request")  /* differing */ \
+    X(HTTP_DUP_CL_RESPONSE, "http.duplicate_content_length_field_in_response") /* values */  \
     X(DNS_MALFORMED_DATA, "dns.malformed_data")   /* a message that does not decode */      \
     X(DNS_Z_FLAG_SET, "dns.z_flag_set")           /* the reserved header bit is set */       \
     X(DNS_NOT_REQUEST, "dns.not_request")         /* a response sent to the server */        \
