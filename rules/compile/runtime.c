@@ -7,8 +7,6 @@
 #include "detect_int.h"
 #include "opt_eval.h"
 
-/* PKT_IN root handler: the packet's verdict starts clean, and the flow's detection state
- * exists before any chain filter looks. */
 void det_new_packet(struct osprey_detect_worker *w)
 {
     /* DECODE_EVENT runs before PKT_IN/ORPHAN for the same packet: its verdict must stay */
@@ -21,6 +19,8 @@ void det_new_packet(struct osprey_detect_worker *w)
     w->pkt_reject = OSPREY_REJECT_NONE;
 }
 
+/* PKT_IN root handler: the packet's verdict starts clean, and the flow's detection state
+ * exists before any chain filter looks. */
 static void on_pkt(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_t ev, void *arg)
 {
     (void)side, (void)ev;
