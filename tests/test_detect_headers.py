@@ -10,7 +10,7 @@ from scapy.layers.inet6 import (IPv6, IPv6ExtHdrHopByHop, ICMPv6EchoRequest,
 from scapy.layers.l2 import Dot1Q, Ether
 from scapy.packet import Raw
 
-from conftest import binary, run
+from conftest import binary, eve_ip, run
 from test_detect_helpers import CLI, SRV, Conv, detect, rule
 
 V6C, V6S = "2001:db8::1", "2001:db8::2"
@@ -106,7 +106,7 @@ def test_icmpv4_hdr(tmp_path):
     echo = IP(src=CLI, dst=SRV) / ICMP(type=8, id=7, seq=3) / Raw(b"ping")
     ts = IP(src=CLI, dst=SRV) / ICMP(type=13, id=1, seq=1, ts_ori=0x01020304) / Raw(b"pong")
     rules = [rule('icmpv4.hdr; content:"|08 00|"; depth:2; content:"|00 07 00 03|"; '
-                  'distance:2; within:4; isdataat:!0,relative;', sid=1, proto="icmp"),
+                  'distance:2; within:4; isdataat:!1,relative;', sid=1, proto="icmp"),
              rule('icmpv4.hdr; content:"ping";', sid=2, proto="icmp"),
              # a timestamp request's header holds its three timestamps: 20 bytes
              rule('icmpv4.hdr; content:"|0d 00|"; depth:2; content:"|01 02 03 04|"; '
@@ -123,7 +123,7 @@ def test_icmpv6_hdr(tmp_path):
              rule('icmpv6.hdr; content:"abcd";', sid=2, proto="icmp")]
     r = detect(tmp_path, eth([p, v4]), rules)
     assert r.sids == [1]
-    assert r.alerts[0]["src_ip"] == V6C
+    assert r.alerts[0]["src_ip"] == eve_ip(V6C)
 
 
 # ---- tcp.flags, tcp.mss, tcp.wscale, icmpv6.mtu ----
@@ -169,7 +169,7 @@ def test_icmpv6_mtu_of_packet_too_big(tmp_path):
              rule("icmpv6.mtu:>1280;", sid=3, proto="ip"),
              rule("icmpv6.mtu:!1500;", sid=4, proto="ip")]  # the echo has no MTU
     r = detect(tmp_path, eth([big, echo]), rules)
-    assert r.sids == [1, 2, 4] and {a["src_ip"] for a in r.alerts} == {V6S}
+    assert r.sids == [1, 2, 4] and {a["src_ip"] for a in r.alerts} == {eve_ip(V6S)}
 
 
 @pytest.mark.parametrize("opt,hit", [

@@ -32,6 +32,16 @@ void osprey_parsers_cfg_defaults(struct osprey_parsers_cfg *cfg)
     cfg->http_lzma_memlimit = 1u << 20;
 }
 
+const char *osprey_app_event_name(enum osprey_app_event e)
+{
+    static const char *const N[OSPREY_AE__COUNT] = {
+#define OSPREY_X_NAME(e, name) [OSPREY_AE_##e] = name,
+        OSPREY_APP_EVENTS(OSPREY_X_NAME)
+#undef OSPREY_X_NAME
+    };
+    return (unsigned)e < OSPREY_AE__COUNT ? N[e] : NULL;
+}
+
 const char *osprey_app_proto_name(enum osprey_app_proto p)
 {
     switch (p) {
@@ -125,7 +135,7 @@ int osprey_parsers_define(struct mon_engine *eng, const struct osprey_parsers_cf
     mon_event_t *evs[] = {&e->app_detected, &e->http_request, &e->http_request_body,
                           &e->http_response, &e->http_response_body, &e->dns_query,
                           &e->dns_response, &e->tls_client_hello, &e->tls_server_hello,
-                          &e->tls_certificate};
+                          &e->tls_certificate, &e->app_anomaly};
     for (size_t i = 0; i < sizeof evs / sizeof evs[0]; i++)
         if (child(eng, p->app_root, evs[i]))
             goto fail;

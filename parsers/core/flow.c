@@ -21,6 +21,7 @@ struct pflow *pflow_make(struct osprey_parsers_worker *w, struct mon_flow *f)
     if (!pf)
         return NULL;
     pf->w = w;
+    pf->anomaly = -1;
     if (mon_set_uctx_slot(w->ctx, f, w->p->slot, pf) != MON_OK) {
         free(pf);
         return NULL;
@@ -51,6 +52,20 @@ void pflow_decide(struct pflow *pf, struct mon_flow *f, int dir, enum osprey_app
     pf->proto = (uint8_t)p;
     pf->w->st.flows[p]++;
     pflow_run(pf, f, dir, pf->w->p->ev.app_detected);
+}
+
+void pflow_anomaly(struct pflow *pf, struct mon_flow *f, int dir, enum osprey_app_event e)
+{
+    int16_t saved = pf->anomaly; /* (a rule's handler cannot raise another, but be safe) */
+    pf->anomaly = (int16_t)e;
+    pflow_run(pf, f, dir, pf->w->p->ev.app_anomaly);
+    pf->anomaly = saved;
+}
+
+int osprey_parsers_anomaly(struct mon_ctx *ctx, const struct mon_flow *f)
+{
+    const struct pflow *pf = f ? pflow_get(ctx, f) : NULL;
+    return pf ? pf->anomaly : -1;
 }
 
 void pflow_tx_done(struct pflow *pf, struct mon_flow *f, enum osprey_app_proto p)

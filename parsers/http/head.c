@@ -327,6 +327,7 @@ static void response_framing(struct http_msg *m, const uint8_t *d, const struct 
     for (int i = 0; i < nh; i++) {
         if (!eq_nozero(d + h[i].name, h[i].nlen, "content-length"))
             continue;
+        bool repeated = info->has_cl;
         info->has_cl = true;
         uint64_t x;
         const uint8_t *v = m->copy.p + h[i].val;
@@ -336,6 +337,7 @@ static void response_framing(struct http_msg *m, const uint8_t *d, const struct 
         } else if (!info->has_length || !lenient_length(v, h[i].vlen, &x) ||
                    x != info->length) {
             info->malformed = true;
+            info->cl_ambiguous |= repeated; /* repeated with another or no number */
         }
     }
     const uint8_t *ce = merged(m, d, h, nh, "content-encoding", &len);
@@ -490,6 +492,8 @@ int http_head_parse(struct http_msg *m, bool request, const uint8_t *d, uint32_t
         put(m, OB_HTTP_HOST, host, k);
     }
     /* framing */
+    int ncl = 0;       /* Content-Length headers seen */
+    bool cl_ok = true; /* ... all of them a number */
     for (int i = 0; i < nh; i++) {
         const uint8_t *nm = d + h[i].name, *v = m->copy.p + h[i].val;
         if (h[i].nlen == 17 && !strncasecmp((const char *)nm, "Transfer-Encoding", 17) &&
@@ -500,6 +504,9 @@ int http_head_parse(struct http_msg *m, bool request, const uint8_t *d, uint32_t
             uint64_t len = parse_u64(v, h[i].vlen, &ok);
             if (!ok || (info->has_length && len != info->length))
                 info->malformed = true;
+            if (ncl++ && (!ok || !cl_ok || len != info->length))
+                info->cl_ambiguous = true;
+            cl_ok &= ok;
             if (ok && !info->has_length) {
                 info->has_length = true;
                 info->length = len;

@@ -226,6 +226,9 @@ static void head_done(struct pflow *pf, struct mon_flow *f, int dir, const uint8
     }
     if (info.malformed)
         pf->w->st.http_malformed++;
+    if (info.cl_ambiguous)
+        pflow_anomaly(pf, f, dir, dir == 0 ? OSPREY_AE_HTTP_DUP_CL_REQUEST
+                                           : OSPREY_AE_HTTP_DUP_CL_RESPONSE);
     h->cur = t;
     pflow_run(pf, f, dir, dir == 0 ? ev->http_request : ev->http_response);
     /* framing of the body (RFC 9112 §6.3, as libhtp applies it: a 1xx/204/304 that
@@ -527,12 +530,17 @@ void http_parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d,
             bool done, bad, plain = hd->ch.plain;
             uint64_t framed = hd->ch.framed;
             size_t k = http_chunked_feed(&hd->ch, d, n, body_bytes, &sink, &done, &bad);
-            if (hd->ch.plain && !plain)
-                pf->w->st.http_malformed++; /* not chunked after all: read as it comes */
+            if (hd->ch.plain && !plain) { /* not chunked after all: read as it comes */
+                pf->w->st.http_malformed++;
+                pflow_anomaly(pf, f, dir, dir == 0 ? OSPREY_AE_HTTP_INVALID_REQUEST_CHUNK_LEN
+                                                   : OSPREY_AE_HTTP_INVALID_RESPONSE_CHUNK_LEN);
+            }
             count_wire(h, dir, (size_t)(hd->ch.framed - framed));
             d += k, n -= k;
             if (bad) {
                 pf->w->st.http_malformed++;
+                pflow_anomaly(pf, f, dir, dir == 0 ? OSPREY_AE_HTTP_INVALID_REQUEST_CHUNK_LEN
+                                                   : OSPREY_AE_HTTP_INVALID_RESPONSE_CHUNK_LEN);
                 msg_done(pf, f, dir);
                 hd->st = HS_DEAD;
             } else if (done) {

@@ -81,7 +81,37 @@ struct osprey_parser_events {
                                         the response had no length) */
     mon_event_t dns_query, dns_response;
     mon_event_t tls_client_hello, tls_server_hello, tls_certificate;
+    mon_event_t app_anomaly;         /* an application-layer event (below) happened: runs once
+                                        per occurrence, osprey_parsers_anomaly() says which,
+                                        with the side of the direction it was seen in */
 };
+
+/* Application-layer events: what the parsers find malformed, by Suricata's names
+ * (app-layer-event:NAME). X(ENUM_SUFFIX, "name") — add new events here only. */
+#define OSPREY_APP_EVENTS(X)                                                                \
+    X(HTTP_INVALID_REQUEST_CHUNK_LEN, "http.invalid_request_chunk_len")                     \
+    X(HTTP_INVALID_RESPONSE_CHUNK_LEN, "http.invalid_response_chunk_len")                   \
+    X(HTTP_DUP_CL_REQUEST, "http.duplicate_content_length_field_in_request")  /* differing */ \
+    X(HTTP_DUP_CL_RESPONSE, "http.duplicate_content_length_field_in_response") /* values */  \
+    X(DNS_MALFORMED_DATA, "dns.malformed_data")   /* a message that does not decode */      \
+    X(DNS_Z_FLAG_SET, "dns.z_flag_set")           /* the reserved header bit is set */       \
+    X(DNS_NOT_REQUEST, "dns.not_request")         /* a response sent to the server */        \
+    X(DNS_NOT_RESPONSE, "dns.not_response")       /* a query sent to the client */           \
+    X(TLS_INVALID_RECORD_TYPE, "tls.invalid_record_type")                                   \
+    X(TLS_INVALID_RECORD_VERSION, "tls.invalid_record_version")                             \
+    X(TLS_INVALID_HANDSHAKE_MESSAGE, "tls.invalid_handshake_message") /* an unknown type */ \
+    X(TLS_INVALID_CERTIFICATE, "tls.invalid_certificate") /* the server's certificate does not \
+                                                             decode */
+
+enum osprey_app_event {
+#define OSPREY_X_ENUM(e, name) OSPREY_AE_##e,
+    OSPREY_APP_EVENTS(OSPREY_X_ENUM)
+#undef OSPREY_X_ENUM
+    OSPREY_AE__COUNT
+};
+const char *osprey_app_event_name(enum osprey_app_event e);
+/* Inside app_anomaly's subtree: the event being raised; -1 elsewhere. */
+int osprey_parsers_anomaly(struct mon_ctx *ctx, const struct mon_flow *f);
 
 struct osprey_parsers_cfg {
     uint32_t http_header_limit;      /* bytes of request/response line + headers; default 32768 */

@@ -25,6 +25,17 @@ static void report(struct pflow *pf, struct mon_flow *f)
     }
 }
 
+/* A handshake type IANA registers (TLS 1.0 to 1.3): another one is an invalid message. */
+static bool known_handshake_type(uint8_t type)
+{
+    static const uint8_t known[] = {0, 1, 2, 3, 4, 5, 6, 8, 11, 12, 13, 14, 15, 16, 17, 20,
+                                    21, 22, 23, 24, 25, 254};
+    for (size_t i = 0; i < sizeof known; i++)
+        if (known[i] == type)
+            return true;
+    return false;
+}
+
 static void handshake(struct pflow *pf, struct mon_flow *f, int dir, uint8_t type,
                       const uint8_t *d, size_t n)
 {
@@ -41,6 +52,8 @@ static void handshake(struct pflow *pf, struct mon_flow *f, int dir, uint8_t typ
     } else if (type == 11 && dir == 1) {
         if ((rc = tls_certificate(t, d, n)) == 0)
             pflow_run(pf, f, dir, ev->tls_certificate);
+        else
+            pflow_anomaly(pf, f, dir, OSPREY_AE_TLS_INVALID_CERTIFICATE);
     } else if (type == 14 && dir == 1) { /* ServerHelloDone: the clear part is over */
         report(pf, f);
     }
@@ -76,6 +89,13 @@ static void handshake_bytes(struct pflow *pf, struct mon_flow *f, int dir, const
             return;
         }
         d += k, n -= k;
+        if (!known_handshake_type(hs->p[0])) {
+            /* not a handshake message: the messages' framing is lost on this side */
+            pf->w->st.tls_malformed++;
+            pflow_anomaly(pf, f, dir, OSPREY_AE_TLS_INVALID_HANDSHAKE_MESSAGE);
+            pf->dead[dir] = true;
+            return;
+        }
         if (hs->len < 4)
             continue;
         uint32_t full = 4 + ((uint32_t)hs->p[1] << 16 | (uint32_t)hs->p[2] << 8 | hs->p[3]);
@@ -100,6 +120,7 @@ static void record(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t 
         report(pf, f); /* application data: TLS 1.3 hides the rest */
     } else if (type < 20 || type > 24) {
         pf->w->st.tls_malformed++;
+        pflow_anomaly(pf, f, dir, OSPREY_AE_TLS_INVALID_RECORD_TYPE);
         pf->dead[dir] = true;
     }
 }
@@ -129,6 +150,8 @@ void tls_parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d, 
             need = 5u + ((uint32_t)rec->p[3] << 8 | rec->p[4]);
             if (rec->p[1] != 3 || need > REC_MAX) { /* not a TLS record: framing is lost */
                 pf->w->st.tls_malformed++;
+                if (rec->p[1] != 3)
+                    pflow_anomaly(pf, f, dir, OSPREY_AE_TLS_INVALID_RECORD_VERSION);
                 pf->dead[dir] = true;
                 return;
             }

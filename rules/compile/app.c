@@ -325,7 +325,7 @@ const char *det_base_name(uint8_t base)
     static const char *const N[DB__COUNT] = {
         "packet", "stream", "http_request", "http_request_body", "http_response",
         "http_response_body", "dns_query", "tls_client_hello", "tls_server_hello",
-        "tls_certificate"};
+        "tls_certificate", "decode_event", "app_anomaly", "packet_rcv"};
     return base < DB__COUNT ? N[base] : "?";
 }
 

@@ -36,13 +36,15 @@ const struct det_header *header_arg(struct compiler *c, const struct osprey_rule
     uint8_t proto = pl->proto;
     struct det_header h = {pl->kind, pl->base, proto, r->dir == OSPREY_DIR_BOTH,
                            proto == 6 || proto == 17 || pl->app,
-                           r->src.addr, r->dst.addr, r->src.port, r->dst.port};
+                           r->src.addr, r->dst.addr, r->src.port, r->dst.port,
+                           !strcmp(r->proto, "pkthdr")};
     struct buf k = {0};
     buf_put(&k, "H", 1);
     buf_put(&k, &h.kind, 1);
     buf_put(&k, &h.base, 1);
     buf_put(&k, &h.proto, 1);
     buf_put(&k, &h.both, 1);
+    buf_put(&k, &h.any_packet, 1);
     key_set(&k, h.src->r, h.src->n, sizeof *h.src->r);
     key_set(&k, h.dst->r, h.dst->n, sizeof *h.dst->r);
     if (h.ports) {
@@ -181,6 +183,12 @@ const struct det_unit *unit_arg(struct compiler *c, const struct det_unit *u)
         buf_put(&k, &u->cmp->op, sizeof u->cmp->op);
         buf_put(&k, &u->cmp->lo, sizeof u->cmp->lo);
         buf_put(&k, &u->cmp->hi, sizeof u->cmp->hi);
+        break;
+    case DU_EVENT: /* what det_event_match reads */
+        buf_put(&k, &u->event->kind, sizeof u->event->kind);
+        buf_put(&k, &u->event->ipver, sizeof u->event->ipver);
+        buf_put(&k, &u->event->code, sizeof u->event->code);
+        buf_put(&k, &u->event->note, sizeof u->event->note);
         break;
     }
     const struct det_unit *a = NULL;

@@ -510,6 +510,8 @@ int osprey_detect_build_opts(struct osprey_detect **out, struct mon_engine *eng,
     }
     d->base_ev[DB_PKT] = MON_ON_PKT_IN;
     d->base_ev[DB_STREAM] = MON_ON_CONN_NEW_DATA;
+    d->base_ev[DB_DECODE] = MON_ON_DECODE_EVENT;
+    d->base_ev[DB_PKT_RCV] = MON_ON_PKT_IN; /* its rules and barrier in the RCV hook */
     d->parsers = opts ? opts->parsers : NULL;
     if (opts && opts->geoip_database && opts->geoip_database[0]) {
         char err[4400];
@@ -531,6 +533,7 @@ int osprey_detect_build_opts(struct osprey_detect **out, struct mon_engine *eng,
         d->base_ev[DB_TLS_CLIENT_HELLO] = pe->tls_client_hello;
         d->base_ev[DB_TLS_SERVER_HELLO] = pe->tls_server_hello;
         d->base_ev[DB_TLS_CERTIFICATE] = pe->tls_certificate;
+        d->base_ev[DB_APP_EVENT] = pe->app_anomaly;
     }
     struct compiler c = {d, eng, {0}, diag};
     int rc = 0;

@@ -23,11 +23,16 @@ enum det_base {
     DB_PKT, DB_STREAM, /* = DK_PKT, DK_STREAM */
     DB_HTTP_REQUEST, DB_HTTP_REQUEST_BODY, DB_HTTP_RESPONSE, DB_HTTP_RESPONSE_BODY,
     DB_DNS_QUERY, DB_TLS_CLIENT_HELLO, DB_TLS_SERVER_HELLO, DB_TLS_CERTIFICATE,
+    DB_DECODE, /* DECODE_EVENT: packets with a decoder anomaly or note, flow or not (events.c) */
+    DB_APP_EVENT, /* the parsers' app_anomaly: one application-layer event (events.c) */
+    DB_PKT_RCV, /* PKT_IN in the receiver's hook, after its update: stream-event rules */
     DB__COUNT
 };
 static inline uint8_t det_kind_of(uint8_t base)
 {
-    return base < DB_HTTP_REQUEST ? base : DK_APP;
+    return base == DB_DECODE || base == DB_PKT_RCV ? DK_PKT
+         : base < DB_HTTP_REQUEST                 ? base
+                                                  : DK_APP;
 }
 
 /* An application buffer as a unit or multi-event filter sees it: the parser's buffer (enum
@@ -75,6 +80,8 @@ struct det_header {
     bool ports;           /* compare ports (TCP/UDP rules) */
     const struct osprey_ip_set *src, *dst;
     const struct osprey_port_set *sp, *dp;
+    bool any_packet;      /* pkthdr: a packet without IP (decoding stopped first) matches
+                             when the addresses are any */
 };
 
 enum det_unit_type { DU_PAYLOAD, DU_FLOW, DU_DSIZE, DU_HDR, DU_TCPFLAGS,
@@ -83,7 +90,8 @@ enum det_unit_type { DU_PAYLOAD, DU_FLOW, DU_DSIZE, DU_HDR, DU_TCPFLAGS,
                      DU_BUFLEN,     /* urilen, bsize: the length of an application buffer */
                      DU_GEOIP,      /* geoip: the countries of the addresses (opt_geoip.c) */
                      DU_STREAMSIZE,    /* stream_size: the bytes each end sent */
-                     DU_PKTPROP };     /* tcp.mss, vlan.id, flow.pkts …: pkt_units.c */
+                     DU_PKTPROP,       /* tcp.mss, vlan.id, flow.pkts …: pkt_units.c */
+                     DU_EVENT };       /* decode-event, stream-event (events.c) */
 
 /* One payload option of a run (payload.c evaluates runs). */
 enum det_pitem_type { PI_CONTENT, PI_PCRE, PI_ISDATAAT, PI_BYTE_TEST, PI_BYTE_JUMP,
@@ -119,6 +127,7 @@ struct det_unit {
     const struct opt_geoip *geo;              /* DU_GEOIP, with the database: */
     const struct osprey_geoip *geodb;
     const struct opt_pktprop *pp;             /* DU_PKTPROP */
+    const struct opt_event *event;            /* DU_EVENT */
 };
 
 /* Does the run match the buffer? buf[0..len) holds its bytes from position origin on (a
@@ -282,6 +291,31 @@ struct osprey_detect {
     struct osprey_detect_stats stats;
 };
 
+/* ---- engine events: decode-event, stream-event (events.c) ---- */
+/* The unit of an event option and the base its rule needs: DB_DECODE (decoder events: the
+ * packets that carry them mostly have no flow), DB_APP_EVENT (application-layer events),
+ * DB_PKT_RCV (stream events: packet rules after the receiver update). NULL, or why not
+ * compiled. */
+const char *det_event_unit(const struct opt_event *ev, struct det_unit *u, uint8_t *base);
+/* Whether a rule on event base `base` can run its other options: NULL, or why not (payload
+ * options, application buffers, packet-only options beside an application-layer event, an
+ * application-layer event without the parsers). */
+const char *det_event_base_check(const struct osprey_detect *d, uint8_t base, uint32_t nitems,
+                                 uint8_t app_base, bool packet_only);
+/* DU_EVENT: does the packet being inspected carry the event? */
+bool det_event_match(struct mon_ctx *ctx, struct mon_flow *f, const struct det_unit *u);
+struct osprey_detect_worker;
+/* Register the leaves of the decoder-event rules (their matches may have no flow state to
+ * find the worker through); 0 or -1. The arguments are freed by det_events_detach. */
+int det_events_attach(struct osprey_detect_worker *w);
+void det_events_detach(struct osprey_detect_worker *w);
+
+/* The first handler of a packet's walk starts its verdict clean (once per packet). */
+void det_new_packet(struct osprey_detect_worker *w);
+/* A match reached its leaf: it waits for the phase's commit (runtime.c). */
+void det_add_pending(struct osprey_detect_worker *w, const struct det_rule *dr,
+                     struct mon_flow *f, int side, bool deferred);
+
 /* Filters (filters.c). */
 bool det_mpm_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_t ev,
                     void *arg);
@@ -396,6 +430,8 @@ struct osprey_detect_worker {
     struct osprey_detect_verdicts verdicts;
     struct osprey_detect_mem mem;
     uint8_t *xbuf[4];           /* transformed [0, 1] and derived [2, 3] buffers (app.c) */
+    struct det_decode_leaf *oleaf; /* events.c: the decoder-event rules' leaf arguments */
+    uint64_t verdict_of;        /* the packet (decoder count) whose verdict is being built */
     uint32_t xcap[4];
 };
 
@@ -416,8 +452,11 @@ static inline bool det_to_server(int side, uint8_t base)
 {
     switch (base) {
     case DB_PKT:
+    case DB_DECODE:
         return side == MON_SIDE_CLI;
     case DB_STREAM:
+    case DB_PKT_RCV:
+    case DB_APP_EVENT: /* run with the receiver's side, as the parsers' events */
         return side == MON_SIDE_SVR;
     case DB_HTTP_REQUEST:
     case DB_HTTP_REQUEST_BODY:

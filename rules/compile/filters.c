@@ -190,9 +190,17 @@ static bool one_way(const struct det_header *h, struct osprey_ip src, uint16_t s
     return !h->ports || (in_portset(h->sp, sp) && in_portset(h->dp, dp));
 }
 
+static bool ipset_is_any(const struct osprey_ip_set *s)
+{
+    return s->n == 1 && !s->r[0].lo.hi && !s->r[0].lo.lo && s->r[0].hi.hi == UINT64_MAX &&
+           s->r[0].hi.lo == UINT64_MAX;
+}
+
 static bool header_match(const struct det_header *h, const struct mon_packet *p,
                          const struct mon_flow *f, int side)
 {
+    if (!p->ipver) /* no IP header decoded: only pkthdr rules on any address see it */
+        return h->any_packet && ipset_is_any(h->src) && ipset_is_any(h->dst);
     uint8_t proto = p->proto == 58 ? 1 : p->proto;
     if (h->proto && h->proto != proto)
         return false;
@@ -221,7 +229,10 @@ bool det_header_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_ev
     (void)ev;
     const struct det_header *h = arg;
     const struct mon_packet *p = mon_getlastpkt(ctx);
-    if (!p || !p->ipver || (h->kind == DK_PKT && !pkt_inspectable(p)))
+    /* decoder-event rules are about the packet's structure: a bad checksum does not hide it
+     * (the fragment that completes a datagram carries the datagram's checksum result) */
+    if (!p || (!p->ipver && !h->any_packet) ||
+        (h->kind == DK_PKT && h->base != DB_DECODE && !pkt_inspectable(p)))
         return false;
     struct det_flow *df = f ? mon_get_uctx(ctx, f) : NULL;
     if (df && det_flow_stopped(df))
@@ -236,9 +247,18 @@ bool det_hdx_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event
     const struct det_hdx *x = arg;
     const struct mon_packet *p = mon_getlastpkt(ctx);
     struct det_flow *df = f ? mon_get_uctx(ctx, f) : NULL;
-    if (!p || !p->ipver || !df || det_flow_stopped(df) ||
-        (x->kind == DK_PKT && !pkt_inspectable(p)))
+    /* decoder-event rules see packets without flow state, and without IP (pkthdr) */
+    if (!p || ((!p->ipver || !df) && x->base != DB_DECODE) || (df && det_flow_stopped(df)) ||
+        (x->kind == DK_PKT && x->base != DB_DECODE && !pkt_inspectable(p)))
         return false;
+    if (!df) {
+        /* DECODE_EVENT: a packet without flow state has no cache; its headers are checked now */
+        int raised = 0;
+        for (uint32_t i = 0; i < x->n; i++)
+            if (header_match(x->hdr[i], p, f, side))
+                raised += mon_raise_event(ctx, x->ev[i]) == MON_OK;
+        return raised > 0;
+    }
     struct det_hcache *c = &df->hc[x->base][det_to_server(side, x->base) ? 0 : 1];
     if (!c->done) {
         /* once per flow direction: addresses, ports and protocol are the flow's */
@@ -429,6 +449,8 @@ bool det_unit_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_even
     }
     case DU_PKTPROP:
         return det_pktprop_match(u->pp, mon_getlastpkt(ctx), f);
+    case DU_EVENT:
+        return det_event_match(ctx, f, u);
     case DU_DSIZE: {
         const struct mon_packet *p = mon_getlastpkt(ctx);
         return p && cmp_match(u->cmp, p->payload_len);

@@ -20,7 +20,7 @@ static uint8_t proto_of(const char *p, bool *ok)
         return 17;
     if (!strcmp(p, "icmp"))
         return 1;
-    if (!strcmp(p, "ip"))
+    if (!strcmp(p, "ip") || !strcmp(p, "pkthdr")) /* pkthdr: any packet (Suricata) */
         return 0;
     struct det_hdr_proto hp; /* tcp-pkt, tcp-stream, ipv4, ipv6, icmpv4, icmpv6 */
     if (det_hdr_proto_of(p, &hp))
@@ -357,6 +357,7 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, enum plan_va
         if (hp.ipver)
             pl->units[pl->nunits++].u = (struct det_unit){.type = DU_PKTPROP, .pp = hp.ipver};
     }
+    uint8_t ev_base = DB_PKT; /* decoder or application-layer events: their base (events.c) */
     /* A rule with byte variables keeps all its payload options in one run: a variable's
      * definition is then evaluated before its uses, and again when the run backtracks. */
     const char *vnames[BYTE_MAX_VARS];
@@ -619,6 +620,20 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, enum plan_va
                 return 0;
             }
             pl->nunits++;
+        } else if (o->arg && (!strcmp(name, "decode-event") || !strcmp(name, "stream-event") ||
+                              !strcmp(name, "app-layer-event"))) {
+            uint8_t b;
+            if (!(pl->why = det_event_unit(o->arg, &up->u, &b)) && ev_base != DB_PKT &&
+                ev_base != b)
+                pl->why = "events of two kinds (decoder, stream, application) in one rule";
+            if (pl->why) {
+                pl->why_opt = o;
+                return 0;
+            }
+            if (b != DB_APP_EVENT)
+                dsize = true; /* decoder and stream events: a property of the packet */
+            ev_base = b;
+            pl->nunits++;
         } else if (!strcmp(name, "dsize")) {
             if ((pl->why = cmp_compile_check(o->arg))) {
                 pl->why_opt = o;
@@ -650,6 +665,13 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, enum plan_va
         }
         pl->kind = DK_APP;
         pl->base = need.base;
+    }
+    if (ev_base != DB_PKT) {
+        if ((pl->why = det_event_base_check(d, ev_base, pl->nitems, need.base,
+                                            dsize || no_stream)))
+            return 0;
+        pl->base = ev_base;
+        pl->kind = det_kind_of(ev_base);
     }
     /* Suricata inspects a TCP payload rule on the stream and on each packet's payload: offset
      * and depth count from the stream's start in one, from the payload's in the other. The

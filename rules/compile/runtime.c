@@ -7,16 +7,26 @@
 #include "detect_int.h"
 #include "opt_eval.h"
 
+void det_new_packet(struct osprey_detect_worker *w)
+{
+    /* DECODE_EVENT runs before PKT_IN/ORPHAN for the same packet: its verdict must stay */
+    uint64_t n = mon_ctx_decode_stats(w->ctx)->pkts;
+    w->npending = 0;
+    if (n == w->verdict_of)
+        return;
+    w->verdict_of = n;
+    w->pkt_dropped = false;
+    w->pkt_reject = OSPREY_REJECT_NONE;
+    w->ntwin_hits = 0;
+}
+
 /* PKT_IN root handler: the packet's verdict starts clean, and the flow's detection state
  * exists before any chain filter looks. */
 static void on_pkt(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_t ev, void *arg)
 {
     (void)side, (void)ev;
     struct osprey_detect_worker *w = arg;
-    w->ntwin_hits = 0;
-    w->pkt_dropped = false;
-    w->pkt_reject = OSPREY_REJECT_NONE;
-    w->npending = 0;
+    det_new_packet(w);
     if (!f)
         return;
     struct det_flow *df = mon_get_uctx(ctx, f);
@@ -215,8 +225,8 @@ static bool twin_matched(struct osprey_detect_worker *w, const struct det_rule *
     return false;
 }
 
-static void add_pending(struct osprey_detect_worker *w, const struct det_rule *dr,
-                        struct mon_flow *f, int side, bool deferred)
+void det_add_pending(struct osprey_detect_worker *w, const struct det_rule *dr,
+                     struct mon_flow *f, int side, bool deferred)
 {
     if (w->npending == w->cap_pending) {
         uint32_t cap = w->cap_pending ? w->cap_pending * 2 : 64;
@@ -239,7 +249,7 @@ static void on_match(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_even
     struct det_flow *df = f ? mon_get_uctx(ctx, f) : NULL;
     if (!df || det_flow_stopped(df))
         return;
-    add_pending(df->w, dr, f, side, false);
+    det_add_pending(df->w, dr, f, side, false);
 }
 
 bool det_gate_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_t ev,
@@ -258,7 +268,7 @@ bool det_gate_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_even
     if (set)
         return true;
     /* unset now: only a setter committed before it in this commit can set it; decide then */
-    add_pending(df->w, dr, f, side, true);
+    det_add_pending(df->w, dr, f, side, true);
     return false;
 }
 
@@ -295,7 +305,7 @@ static void set_verdict(struct osprey_detect_worker *w, struct det_flow *df,
     if (!w->pkt_dropped)
         w->verdicts.dropped++;
     w->pkt_dropped = true;
-    if (dr->flow_action)
+    if (dr->flow_action && df)
         df->dropped = true;
     bool reject = a == OSPREY_ACTION_REJECT || a == OSPREY_ACTION_REJECTSRC ||
                   a == OSPREY_ACTION_REJECTDST || a == OSPREY_ACTION_REJECTBOTH;
@@ -316,9 +326,12 @@ static void commit_one(struct osprey_detect_worker *w, const struct det_pending 
                        const struct mon_packet *p)
 {
     const struct det_rule *dr = pm->dr;
-    struct det_flow *df = mon_get_uctx(w->ctx, pm->f);
-    if (!df || df->pass)
+    struct det_flow *df = pm->f ? mon_get_uctx(w->ctx, pm->f) : NULL;
+    /* decoder-event rules match packets that may have no flow (and no flow state) */
+    if ((!df && dr->base != DB_DECODE) || (df && df->pass))
         return;
+    if (!df && (dr->nconds || dr->nints || dr->nbits))
+        return; /* flowbits and flowint need a flow: without one they do not hold */
     for (uint32_t i = 0; i < dr->nconds; i++)
         if (!flowbits_test(dr->conds[i].b, dr->conds[i].ids, df->bits))
             return;
@@ -337,7 +350,7 @@ static void commit_one(struct osprey_detect_worker *w, const struct det_pending 
             return;
     }
     /* the stream chain alerts once per side; the packet chain once per packet */
-    if (dr->kind == DK_STREAM && dr->twin != DET_TWIN_PACKET &&
+    if (dr->kind == DK_STREAM && df && dr->twin != DET_TWIN_PACKET &&
         fired_before(&df->side[pm->side], dr->idx))
         return;
     if (dr->twin && twin_matched(w, dr))
@@ -357,6 +370,8 @@ static void commit_one(struct osprey_detect_worker *w, const struct det_pending 
     enum osprey_rule_action act = dr->rate ? det_rate_action(w->thr, dr, p, pm->f)
                                            : dr->rule->action;
     if (act == OSPREY_ACTION_PASS) {
+        if (!df)
+            return; /* a packet without a flow: it passes, nothing to remember */
         df->pass = true;
         w->verdicts.passed_flows++;
         return;
@@ -441,16 +456,23 @@ struct osprey_detect_worker *osprey_detect_attach(const struct osprey_detect *d,
      * parsers' events are children of a PKT_IN UDE, run by mon_run_event) on the sender's */
     for (int b = 0; b < DB__COUNT; b++)
         if (d->barrier[b] && mon_register(ctx, w->sock, d->barrier[b],
-                                          b == DB_STREAM ? MON_HK_RCV : MON_HK_SND, on_commit,
+                                          b == DB_STREAM || b == DB_PKT_RCV ? MON_HK_RCV
+                                                                            : MON_HK_SND,
+                                          on_commit,
                                           w) != MON_OK)
             goto fail;
     for (uint32_t i = 0; i < d->nrules; i++) {
         const struct det_rule *dr = &d->rules[i];
+        if (dr->base == DB_DECODE)
+            continue; /* det_events_attach */
         /* the parsers' events are children of a PKT_IN UDE run on the sender's side */
-        enum mon_hook hk = dr->kind == DK_STREAM ? MON_HK_RCV : MON_HK_SND;
+        enum mon_hook hk = dr->kind == DK_STREAM || dr->base == DB_PKT_RCV ? MON_HK_RCV
+                                                                          : MON_HK_SND;
         if (mon_register(ctx, w->sock, dr->leaf, hk, on_match, (void *)dr) != MON_OK)
             goto fail;
     }
+    if (det_events_attach(w) < 0)
+        goto fail;
     return w;
 fail:
     osprey_detect_worker_free(w);
@@ -488,6 +510,7 @@ void osprey_detect_worker_free(struct osprey_detect_worker *w)
     pcre_match_data_free(w->md);
     det_xbits_free(w->xb);
     free(w->pending);
+    det_events_detach(w);
     for (int i = 0; i < 4; i++)
         free(w->xbuf[i]);
     free(w);

@@ -183,4 +183,18 @@ struct opt_str {
     bool negated;
 };
 
+/* decode-event, stream-event, app-layer-event: one event Osprey raises (event_names.c). */
+enum { EV_DECODE, EV_STREAM, EV_APP };
+struct opt_event {
+    uint8_t kind;      /* EV_* */
+    uint8_t ipver;     /* EV_DECODE: 4 or 6 when the anomaly counts only on that IP version */
+    uint16_t code;     /* EV_DECODE: enum mon_decode_event, or mon_decode_note when note;
+                          EV_STREAM: enum mon_tcp_event */
+    bool note;         /* EV_DECODE: a decoder note (mon_packet.decode_notes), not an anomaly */
+    bool negated;      /* app-layer-event:!NAME */
+    const char *name;  /* as written (without '!') */
+    const char *not_raised; /* NULL when Osprey raises it, else the reason the rule is not
+                               loaded ("event 'NAME' is not raised by Osprey") */
+};
+
 #endif

@@ -17,7 +17,8 @@ static const char *const IMPLEMENTED[] = {
     "seq", "ack", "window", "flags", "byte_test", "byte_jump", "ip_proto", "sameip",
     "fragbits", "fragoffset", "ipopts", "byte_extract", "byte_math", "geoip",
     "xbits", "flowint", "noalert", "urilen", "bsize", "uricontent", "app-layer-protocol",
-    "service", "bufferlen", "stream_size",
+    "service", "bufferlen", "stream_size", "decode-event", "stream-event",
+    "app-layer-event",
     /* packet and flow properties (opt_pktprop.c, compile/pkt_units.c) */
     "tcp.flags", "tcp.mss", "tcp.wscale", "icmpv6.mtu", "vlan.id", "vlan.layers", "flow.pkts",
     "flow.bytes", "flow.age", "flow.pkts_toserver", "flow.pkts_toclient", "flow.bytes_toserver",

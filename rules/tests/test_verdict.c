@@ -226,8 +226,55 @@ static void test_midstream_policy(void)
     rig_close(&r);
 }
 
+/* An IPv4 fragment of a 40-byte UDP datagram (header + 32 bytes): bytes [off, off + len) of
+ * it, MF when more. */
+static void frag(struct rig *r, uint16_t off, uint16_t len, bool more)
+{
+    struct test_frame whole, t;
+    tf_build(&whole, A, 1000, B, 53, 17, 0, 0, 0, "0123456789abcdefghijklmnopqrstuv", 1000);
+    struct mon_packet *p = tf_build(&t, A, 1000, B, 53, 17, 0, 0, 0, NULL, 1000 + r->num);
+    uint8_t *ip = t.b + 14;
+    tf_put16(ip + 2, (uint16_t)(20 + len));
+    tf_put16(ip + 4, 77);                                          /* id */
+    tf_put16(ip + 6, (uint16_t)((more ? 0x2000 : 0) | off / 8));
+    memcpy(ip + 20, whole.b + 14 + 20 + off, len);
+    p->caplen = p->wirelen = 14u + 20u + len;
+    p->num = ++r->num;
+    mon_process(r->ctx, p);
+}
+
+/* A decoder-event drop decides under DECODE_EVENT, before the packet's PKT_IN: the verdict
+ * stays for the packet, with a flow (the fragment that completes a datagram) or without one
+ * (a truncated packet); the next packet starts clean. */
+static void test_decoder_event_drop(void)
+{
+    struct rig r;
+    CHECK(rig_open(&r, "drop pkthdr any any -> any any (decode-event:ipv4.frag_overlap; sid:1;)\n"
+                       "drop pkthdr any any -> any any (decode-event:ipv4.trunc_pkt; sid:2;)\n"
+                       "alert udp any any -> any any (content:\"0123\"; sid:3;)\n") == 0);
+    frag(&r, 0, 24, true);
+    CHECK(!osprey_detect_packet_dropped(r.w));
+    frag(&r, 16, 24, false); /* overlaps bytes 16..23 and completes the datagram */
+    CHECK(osprey_detect_packet_dropped(r.w));
+    CHECK_EQ_U(r.seen.n, 2);
+    CHECK_EQ_U(r.seen.sid[0], 1);
+    CHECK_EQ_U(r.seen.sid[1], 3); /* the datagram's own rules ran too */
+    struct test_frame t;
+    struct mon_packet *p = tf_build(&t, A, 2000, B, 53, 17, 0, 0, 0, "short", 9000);
+    tf_put16(t.b + 14 + 2, 200); /* the IPv4 total length says more than was captured */
+    p->num = ++r.num;
+    mon_process(r.ctx, p);
+    CHECK(osprey_detect_packet_dropped(r.w));
+    CHECK_EQ_U(r.seen.n, 3);
+    CHECK_EQ_U(r.seen.sid[2], 2);
+    udp(&r, 3000, "fine");
+    CHECK(!osprey_detect_packet_dropped(r.w));
+    rig_close(&r);
+}
+
 int main(void)
 {
+    test_decoder_event_drop();
     test_drop_and_flow();
     test_sdrop_and_reject();
     test_pass_beats_drop_on_the_same_packet();

@@ -34,20 +34,28 @@ static void count_raised(struct mon_ctx *ctx, uint32_t bits)
             ctx->evstats.raised[e]++;
 }
 
+/* Run a packet event in both hooks of every socket whose scope takes the packet (only
+ * stream sockets when stream_only), on the sockets' forests. */
+static void run_on_sockets(struct mon_ctx *ctx, struct mon_packet *p, mon_event_t ev,
+                           bool stream_only, struct mon_flow *f, int side)
+{
+    count_raised(ctx, EV(ev));
+    for (struct mon_sock *s = ctx->socks; s; s = s->next) {
+        if ((stream_only && s->type != MON_SOCK_STREAM) || !core_sock_matches(s, p))
+            continue;
+        struct ev_forest *sf = core_sock_forest(ctx, s);
+        ctx->phase = PH_SND;
+        core_run(ctx, sf, MON_HK_SND, EV(ev), f, side);
+        ctx->phase = PH_RCV;
+        core_run(ctx, sf, MON_HK_RCV, EV(ev), f, side);
+    }
+}
+
 /* Packets that belong to no flow (non-IP, a transport header missing, no memory) are
  * ORPHANs for every stream socket whose scope takes them. */
 static void run_orphan(struct mon_ctx *ctx, struct mon_packet *p)
 {
-    count_raised(ctx, EV(MON_ON_ORPHAN));
-    for (struct mon_sock *s = ctx->socks; s; s = s->next) {
-        if (s->type != MON_SOCK_STREAM || !core_sock_matches(s, p))
-            continue;
-        struct ev_forest *sf = core_sock_forest(ctx, s);
-        ctx->phase = PH_SND;
-        core_run(ctx, sf, MON_HK_SND, EV(MON_ON_ORPHAN), NULL, MON_SIDE_CLI);
-        ctx->phase = PH_RCV;
-        core_run(ctx, sf, MON_HK_RCV, EV(MON_ON_ORPHAN), NULL, MON_SIDE_CLI);
-    }
+    run_on_sockets(ctx, p, MON_ON_ORPHAN, true, NULL, MON_SIDE_CLI);
 }
 
 static void run_raw(struct mon_ctx *ctx, struct mon_packet *p, struct mon_flow *f, int side)
@@ -128,6 +136,10 @@ enum mon_decode_outcome mon_process(struct mon_ctx *ctx, struct mon_packet *p)
     ctx->cur = p;
     int snd = dir == MON_FLOW_TO_SERVER ? MON_SIDE_CLI : MON_SIDE_SVR;
     int rcv = snd ^ 1;
+    /* a decoder anomaly or note: DECODE_EVENT before anything else about the packet runs
+     * (a held fragment or an invalid packet has no flow: f is NULL then) */
+    if (p->anomaly || p->decode_notes)
+        run_on_sockets(ctx, p, MON_ON_DECODE_EVENT, false, f, snd);
     run_raw(ctx, p, f, snd);
     if (!f) {
         if (o != MON_DEC_FRAG_HELD)
@@ -159,8 +171,11 @@ enum mon_decode_outcome mon_process(struct mon_ctx *ctx, struct mon_packet *p)
         if (!setup)
             ctx->tcp.stats.orphans++; /* tcp_conn_init counted the first one */
     }
-    if (tcp && !(f->tcp.side[snd].flags & MON_TCPF_STOPPED))
+    ctx->tcp.pkt_events = 0;
+    if (tcp && !(f->tcp.side[snd].flags & MON_TCPF_STOPPED)) {
         snd_bits |= tcp_sender_update(&ctx->tcp, f, snd, p);
+        p->tcp_events = ctx->tcp.pkt_events; /* before the sender-side events run */
+    }
     if (snd_bits & EV(MON_ON_ORPHAN))
         snd_bits = EV(MON_ON_ORPHAN);
     /* the sender's update ends the connection only when the receiver is not monitored;
@@ -188,6 +203,7 @@ enum mon_decode_outcome mon_process(struct mon_ctx *ctx, struct mon_packet *p)
         }
         /* 3. receiver side */
         rcv_bits |= tcp_receiver_update(&ctx->tcp, f, snd, p);
+        p->tcp_events |= ctx->tcp.pkt_events; /* and the receiver's, before its events */
     }
     if (!(f->mon_flags & FF_ONE_SIDED) && f->pkts[dir ^ 1] == 0 && !(p->proto == 6 && !live) &&
         f->pkts[dir] >= ctx->tcp.cfg.one_sided_pkts) {

@@ -80,6 +80,27 @@ struct mon_tcp_conn {
     struct mon_tcp_side side[2];    /* [MON_SIDE_CLI], [MON_SIDE_SVR] */
 };
 
+/* TCP anomalies a packet's updates found, named as Suricata's stream events
+ * (stream-event:NAME). They are recorded per packet in mon_packet.tcp_events (bit 1 << e):
+ * the sender-side ones before the packet's SND-hook events run, the receiver-side ones
+ * (REASM_*) after the receiver update, before its RCV-hook events.
+ * X(ENUM_SUFFIX, "name") — add new events here only. */
+#define MON_TCP_EVENTS(X)                                                                  \
+    X(SYNACK_TO_SERVER, "3whs_synack_in_wrong_direction") /* the client answers its own SYN */ \
+    X(EST_SYN_DIFF_SEQ, "est_syn_resend_diff_seq")   /* established: client SYN, new ISN */    \
+    X(EST_SYNACK_DIFF_SEQ, "est_synack_resend_with_diff_seq") /* ... server SYN/ACK, new ISN */ \
+    X(REASM_GAP, "reassembly_seq_gap")               /* receiver: bytes given up for good */   \
+    X(REASM_OVERLAP_DIFF, "reassembly_overlap_different_data") /* receiver: held bytes differ */ \
+    X(REASM_DEPTH, "reassembly_depth_reached")       /* receiver: its stream reached depth */
+
+enum mon_tcp_event {
+#define MON_X_ENUM(e, name) MON_TE_##e,
+    MON_TCP_EVENTS(MON_X_ENUM)
+#undef MON_X_ENUM
+    MON_TE__COUNT
+};
+const char *mon_tcp_event_name(enum mon_tcp_event e);
+
 struct mon_tcp_stats {
     uint64_t sessions;            /* connections started (SYN or midstream pick-up) */
     uint64_t midstream;           /* of which picked up midstream */
