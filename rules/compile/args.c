@@ -1,10 +1,12 @@
 /* args.c — interning of the arguments the compiler defines UDEs with: two rules' identical
  * headers or option units become one pointer, so mon_define_event shares their prefix. Each
  * key holds everything evaluation reads, and nothing else. */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "compiler.h"
+#include "tls_units.h"
 #include "opt_eval.h"
 
 /* Intern an argument: key describes it completely; make() builds it when new. */
@@ -167,6 +169,10 @@ const struct det_unit *unit_arg(struct compiler *c, const struct det_unit *u)
         buf_put(&k, &u->cmp->flags, sizeof u->cmp->flags);
         buf_put(&k, &u->cmp->op, sizeof u->cmp->op);
         buf_put(&k, &u->cmp->lo, sizeof u->cmp->lo);
+        break;
+    case DU_TLS: /* its plain fields, then the string it looks for */
+        buf_put(&k, u->tls, offsetof(struct det_tls, str));
+        buf_put(&k, u->tls->str, u->tls->len);
         break;
     case DU_BUFLEN:
         buf_put(&k, &u->cmp->op, sizeof u->cmp->op);

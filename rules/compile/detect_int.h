@@ -81,7 +81,10 @@ enum det_unit_type { DU_PAYLOAD, DU_FLOW, DU_DSIZE, DU_HDR, DU_TCPFLAGS,
                      DU_APPPROTO,   /* the flow's app_proto (rule header, app-layer-protocol) */
                      DU_BUFLEN,     /* urilen, bsize: the length of an application buffer */
                      DU_GEOIP,      /* geoip: the countries of the addresses (opt_geoip.c) */
-                     DU_STREAMSIZE };  /* stream_size: the bytes each end sent */
+                     DU_STREAMSIZE,  /* stream_size: the bytes each end sent */
+                     DU_TLS };       /* tls.version, ssl_state, tls.cert_chain_len …
+                                        (tls_units.c) */
+struct det_tls;
 
 /* One payload option of a run (payload.c evaluates runs). */
 enum det_pitem_type { PI_CONTENT, PI_PCRE, PI_ISDATAAT, PI_BYTE_TEST, PI_BYTE_JUMP,
@@ -116,6 +119,7 @@ struct det_unit {
     struct ipproto ipp;                       /* DU_IPPROTO */
     const struct opt_geoip *geo;              /* DU_GEOIP, with the database: */
     const struct osprey_geoip *geodb;
+    const struct det_tls *tls;                /* DU_TLS (owned by the detect object) */
 };
 
 /* Does the run match the buffer? buf[0..len) holds its bytes from position origin on (a
@@ -434,11 +438,26 @@ enum det_ob_derived {
     DOB_REQ_CONTENT_LEN, DOB_RESP_CONTENT_LEN, DOB_REQ_CONNECTION, DOB_RESP_CONNECTION,
     DOB_ACCEPT, DOB_ACCEPT_ENC, DOB_ACCEPT_LANG, DOB_LOCATION, DOB_SERVER,
     DOB_REQ_HEADER, DOB_RESP_HEADER, /* http.header without Cookie / Set-Cookie, as Suricata's */
+    /* tls.random_time (its first 4 bytes) and tls.random_bytes (the other 28) of the
+     * client's and the server's random */
+    DOB_TLS_CLIENT_RANDOM_TIME, DOB_TLS_SERVER_RANDOM_TIME,
+    DOB_TLS_CLIENT_RANDOM_BYTES, DOB_TLS_SERVER_RANDOM_BYTES,
 };
 const uint8_t *det_app_buffer(struct osprey_detect_worker *w, struct mon_ctx *ctx,
                               struct mon_flow *f, uint8_t base, uint8_t ob,
                               const struct det_xform *xf, int slot, uint32_t *len,
                               uint64_t *origin);
+/* Element i of ob (Suricata's multiple buffer matching: tls.certs, tls.alpn,
+ * tls.subjectaltname); other buffers have element 0 only. NULL past the last one. */
+const uint8_t *det_app_buffer_at(struct osprey_detect_worker *w, struct mon_ctx *ctx,
+                                 struct mon_flow *f, uint8_t base, uint8_t ob,
+                                 const struct det_xform *xf, int slot, uint32_t i,
+                                 uint32_t *len, uint64_t *origin);
+/* Is ob a multi-buffer (a content list must match within one of its elements)? */
+bool det_app_multi(uint8_t ob);
+/* The rule direction a TLS buffer implies: 1 to server (client hello only), 2 to client
+ * (server hello, certificate only), 0 none (either side, or not a TLS buffer). */
+int det_app_tls_side(unsigned rule_buffer);
 /* The one stored transform chain with these keyword ids (owned by d); NULL: out of memory. */
 const struct det_xform *det_xform_intern(struct osprey_detect *d, const uint16_t *kw,
                                          uint32_t n);

@@ -9,6 +9,7 @@
 #include "osprey_parsers.h"
 #include "registry.h"
 #include "ruleset.h"
+#include "tls_units.h"
 
 static uint8_t proto_of(const char *p, bool *ok)
 {
@@ -65,6 +66,7 @@ static uint8_t group_app(uint8_t base)
 
 struct app_need {
     uint8_t base;        /* the latest base event the buffers need (DB_PKT: none) */
+    uint8_t side;        /* the rule's direction: 0 either, 1 to server (TLS units) */
     bool raw;            /* payload options on the packet/stream too */
     uint32_t nbufs;      /* distinct buffers (roughly: changes of buffer in rule order) */
     unsigned last_buf;
@@ -82,6 +84,12 @@ static const char *app_need_add(struct osprey_detect *d, const struct osprey_rul
     const struct osprey_rule_option *o = &r->opts[i];
     const struct opt_def *def = opt_def_by_id(o->kw);
     unsigned buf = o->buffer;
+    uint8_t ob, base;
+    if (det_tls_keyword(def->name)) { /* a TLS unit: under the event its value comes with */
+        base = det_tls_base(o, to_client ? 2 : need->side);
+        buf = BUF_TLS_SNI; /* (for the buffer count only) */
+        goto app_base;
+    }
     if (!strcmp(def->name, "urilen"))
         buf = BUF_HTTP_URI;
     else if (!payload_kw(def))
@@ -92,16 +100,16 @@ static const char *app_need_add(struct osprey_detect *d, const struct osprey_rul
         need->raw = true;
         return NULL;
     }
-    uint8_t ob, base;
     if (det_app_buffer_of(buf, to_client, &ob, &base) < 0)
         return "a buffer Osprey does not fill yet";
-    if (!d->parsers)
-        return "application-layer buffers need the parsers";
     for (uint32_t k = 0; k < o->nxforms; k++) {
         const char *x = opt_def_by_id(r->opts[o->xform_at + k].kw)->name;
         if (!det_xform_supported(x))
             return "a transform Osprey does not apply yet";
     }
+app_base:
+    if (!d->parsers)
+        return "application-layer buffers need the parsers";
     if (need->base >= DB_HTTP_REQUEST && group_app(need->base) != group_app(base))
         return "buffers of two application protocols";
     if (base > need->base)
@@ -331,6 +339,7 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, enum plan_va
     const char *vnames[BYTE_MAX_VARS];
     uint32_t nvars = 0;
     bool has_vars = false, to_client = false, to_server = false, two_sided = false;
+    int tls_side = 0;
     for (uint32_t i = 0; i < r->nopts; i++) {
         const char *kw = opt_def_by_id(r->opts[i].kw)->name;
         has_vars |= !strcmp(kw, "byte_extract") || !strcmp(kw, "byte_math");
@@ -339,13 +348,22 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, enum plan_va
             to_client |= (fl & FLOW_TO_CLIENT) != 0;
             to_server |= (fl & FLOW_TO_SERVER) != 0;
         }
-        if (opt_def_by_id(r->opts[i].kw)->kind == OPT_PAYLOAD)
+        if (opt_def_by_id(r->opts[i].kw)->kind == OPT_PAYLOAD) {
             two_sided |= det_app_buffer_two_sided(r->opts[i].buffer);
+            tls_side |= det_app_tls_side(r->opts[i].buffer);
+        }
+    }
+    /* a TLS buffer of one side only (tls.sni, tls.certs …) gives the rule its direction, as
+     * in Suricata: tls.alpn beside tls.sni is the client's */
+    if (!to_client && !to_server && (tls_side == 1 || tls_side == 2)) {
+        to_server = tls_side == 1;
+        to_client = tls_side == 2;
+        two_sided = false;
     }
     pl->two_sided = two_sided && !to_client && !to_server && !response;
     to_client |= response;
     /* which application buffers, and so which base event, the rule needs */
-    struct app_need need = {.base = DB_PKT};
+    struct app_need need = {.base = DB_PKT, .side = to_server ? 1 : 0};
     for (uint32_t i = 0; i < r->nopts; i++)
         if ((pl->why = app_need_add(d, r, i, to_client, &need))) {
             pl->why_opt = &r->opts[i];
@@ -431,7 +449,7 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, enum plan_va
                     pl->units[u - 1].u.xf == xf)
                     last = &pl->units[u - 1];
             pl->items[pl->nitems] = pi;
-            if ((pi.relative || has_vars) && last &&
+            if ((pi.relative || has_vars || det_app_multi(ob)) && last &&
                 last->u.items + last->u.n == &pl->items[pl->nitems]) {
                 last->u.n++;
                 last->last_opt = i;
@@ -572,6 +590,16 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, enum plan_va
                 pl->why_opt = o;
                 return 0;
             }
+            pl->nunits++;
+        } else if (det_tls_keyword(name)) {
+            struct det_tls *t = malloc(sizeof *t);
+            if (!t || det_own(d, t) < 0)
+                return -1;
+            if ((pl->why = det_tls_compile(o, to_client ? 2 : to_server ? 1 : 0, t))) {
+                pl->why_opt = o;
+                return 0;
+            }
+            up->u = (struct det_unit){.type = DU_TLS, .tls = t};
             pl->nunits++;
         } else if (!strcmp(name, "dsize")) {
             if ((pl->why = cmp_compile_check(o->arg))) {
