@@ -94,13 +94,14 @@ static bool name_text(struct tls_state *t, enum osprey_buf b, struct der name)
             for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
                 if (!strcmp(names[i].oid, dotted))
                     label = names[i].name;
-            int w = snprintf(out + k, sizeof out - k, "%s%s=%.*s", k ? ", " : "", label,
-                             (int)val.n, (const char *)val.p);
-            if (w < 0 || (size_t)w >= sizeof out - k) {
+            int w = snprintf(out + k, sizeof out - k, "%s%s=", k ? ", " : "", label);
+            /* the value's bytes as sent, a NUL included (as Suricata keeps them) */
+            if (w < 0 || (size_t)w + val.n >= sizeof out - k) {
                 k = sizeof out - 1;
                 break;
             }
-            k += (size_t)w;
+            memcpy(out + k + (size_t)w, val.p, val.n);
+            k += (size_t)w + val.n;
         }
     }
     tls_put(t, b, out, k);

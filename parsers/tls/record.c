@@ -127,8 +127,9 @@ static void record(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t 
 
 /* A client may open with an SSLv2-framed ClientHello (2-byte header with the top bit set,
  * RFC 6101 appendix E.1) and go on with TLS records once the server answered in SSLv3/TLS.
- * Its fields are not the TLS ClientHello's (no extensions: no SNI, JA3 or JA4), so it is
- * counted and skipped, and the server's hello and certificate are read as usual. */
+ * Its fields are not the TLS ClientHello's (no extensions: no SNI, JA3 or JA4): it is
+ * counted, its version kept (ssl_version) and tls_client_hello runs without buffers; the
+ * server's hello and certificate are read as usual. */
 static bool sslv2_hello(const struct tls_state *t, int dir, const struct pbuf *rec)
 {
     return dir == 0 && !t->client_started && rec->len >= 1 && (rec->p[0] & 0x80);
@@ -166,6 +167,7 @@ void tls_parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d, 
                 pf->tls->info.client_version = (uint16_t)(rec->p[3] << 8 | rec->p[4]);
                 pf->tls->info.state |= OSPREY_TLS_SEEN_CLIENT_HELLO;
                 pf->tls->info.last_state = OSPREY_TLS_SEEN_CLIENT_HELLO;
+                pflow_run(pf, f, dir, pf->w->p->ev.tls_client_hello); /* (no buffers) */
             }
             pf->w->st.tls_handshakes++;
             pbuf_reset(rec);
