@@ -86,7 +86,7 @@ static const char *app_need_add(struct osprey_detect *d, const struct osprey_rul
     unsigned buf = o->buffer;
     uint8_t ob, base;
     if (det_tls_keyword(def->name)) { /* a TLS unit: under the event its value comes with */
-        base = det_tls_base(o, to_client ? 2 : need->side);
+        base = det_tls_base(o, need->side);
         buf = BUF_TLS_SNI; /* (for the buffer count only) */
         goto app_base;
     }
@@ -352,6 +352,7 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, enum plan_va
             two_sided |= det_app_buffer_two_sided(r->opts[i].buffer);
             tls_side |= det_app_tls_side(r->opts[i].buffer);
         }
+        two_sided |= det_tls_two_sided(kw);
     }
     /* a TLS buffer of one side only (tls.sni, tls.certs …) gives the rule its direction, as
      * in Suricata: tls.alpn beside tls.sni is the client's */
@@ -363,7 +364,8 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, enum plan_va
     pl->two_sided = two_sided && !to_client && !to_server && !response;
     to_client |= response;
     /* which application buffers, and so which base event, the rule needs */
-    struct app_need need = {.base = DB_PKT, .side = to_server ? 1 : 0};
+    int side = to_client ? 2 : to_server || pl->two_sided ? 1 : 0; /* (for the TLS units) */
+    struct app_need need = {.base = DB_PKT, .side = (uint8_t)side};
     for (uint32_t i = 0; i < r->nopts; i++)
         if ((pl->why = app_need_add(d, r, i, to_client, &need))) {
             pl->why_opt = &r->opts[i];
@@ -595,7 +597,7 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, enum plan_va
             struct det_tls *t = malloc(sizeof *t);
             if (!t || det_own(d, t) < 0)
                 return -1;
-            if ((pl->why = det_tls_compile(o, to_client ? 2 : to_server ? 1 : 0, t))) {
+            if ((pl->why = det_tls_compile(o, side, t))) {
                 pl->why_opt = o;
                 return 0;
             }

@@ -10,7 +10,8 @@
  *                 seconds since 1970, UTC; '<' and '>' include the date itself);
  *   tls_cert_expired / valid   notAfter is before / not before the packet's time;
  *   tls.fingerprint, tls.subject, tls.issuerdn   the first certificate's SHA-1 fingerprint,
- *                 subject or issuer contains the string (case sensitive; '!': does not). */
+ *                 subject or issuer contains the string (case sensitive but for the hex of
+ *                 the fingerprint; '!': does not). */
 #include "tls_units.h"
 
 #include <string.h>
@@ -47,6 +48,12 @@ static int test_of(const char *keyword)
 bool det_tls_keyword(const char *keyword)
 {
     return test_of(keyword) >= 0;
+}
+
+bool det_tls_two_sided(const char *keyword)
+{
+    int t = test_of(keyword);
+    return t == DT_SSL_VERSION || t == DT_VERSION;
 }
 
 static const char *name_of(const struct osprey_rule_option *o)
@@ -136,13 +143,20 @@ static bool version_ok(const struct det_tls *t, uint16_t v)
     return false; /* a version none of the names means */
 }
 
-static bool contains(const uint8_t *h, uint32_t hn, const uint8_t *n, uint32_t nn)
+static uint8_t lower(uint8_t c)
 {
-    if (nn == 0)
-        return true;
-    for (uint32_t i = 0; i + nn <= hn; i++)
-        if (h[i] == n[0] && !memcmp(h + i, n, nn))
+    return c >= 'A' && c <= 'Z' ? (uint8_t)(c + 32) : c;
+}
+
+static bool contains(const uint8_t *h, uint32_t hn, const uint8_t *n, uint32_t nn, bool nocase)
+{
+    for (uint32_t i = 0; i + nn <= hn; i++) {
+        uint32_t k = 0;
+        while (k < nn && (nocase ? lower(h[i + k]) == lower(n[k]) : h[i + k] == n[k]))
+            k++;
+        if (k == nn)
             return true;
+    }
     return false;
 }
 
@@ -176,7 +190,9 @@ bool det_tls_match(const struct det_tls *t, struct mon_ctx *ctx, struct mon_flow
     case DT_STRING: {
         uint32_t n = 0;
         const uint8_t *b = osprey_parsers_buffer(ctx, f, (enum osprey_buf)t->ob, &n);
-        return b && contains(b, n, t->str, t->len) != t->negated;
+        /* the fingerprint is hex: Suricata compares it in lower case whatever the rule says */
+        return b && contains(b, n, t->str, t->len, t->ob == OB_TLS_CERT_FINGERPRINT) !=
+                        t->negated;
     }
     }
     return false;

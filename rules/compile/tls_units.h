@@ -30,6 +30,9 @@ struct det_tls {
 
 /* Is keyword a TLS unit option? */
 bool det_tls_keyword(const char *keyword);
+/* Does keyword look at both sides (the client's version in one chain, the server's in the
+ * other, as Suricata inspects a rule without direction in each)? */
+bool det_tls_two_sided(const char *keyword);
 /* The TLS event the option's value comes with (DB_TLS_*), for a rule of direction side. */
 uint8_t det_tls_base(const struct osprey_rule_option *o, int side);
 /* Compile option o for a rule of direction side into *out; NULL, or why it cannot be. */
