@@ -21,7 +21,17 @@ void tls_put_el(struct tls_state *t, enum osprey_buf b, const void *d, size_t n)
 {
     unsigned m = (unsigned)(b - OB_TLS_CERTS);
     uint32_t off = t->copy.len;
-    if (t->nel[m] < TLS_MULTI_MAX && pbuf_add(&t->copy, d, n, 1u << 20) == n)
+    if (t->nel[m] == TLS_MULTI_MAX)
+        return;
+    if (t->nel[m] == t->cap_el[m]) {
+        uint32_t cap = t->cap_el[m] ? t->cap_el[m] * 2 : 4;
+        struct span *el = realloc(t->el[m], cap * sizeof *el);
+        if (!el)
+            return; /* out of memory: the element is left out */
+        t->el[m] = el;
+        t->cap_el[m] = cap;
+    }
+    if (pbuf_add(&t->copy, d, n, 1u << 20) == n)
         t->el[m][t->nel[m]++] = (struct span){off, (uint32_t)n, true};
 }
 
@@ -214,6 +224,8 @@ void tls_free(struct tls_state *t)
     if (!t)
         return;
     pbuf_free(&t->copy);
+    for (int m = 0; m < TM__COUNT; m++)
+        free(t->el[m]);
     for (int i = 0; i < 2; i++) {
         pbuf_free(&t->rec[i]);
         pbuf_free(&t->hs[i]);

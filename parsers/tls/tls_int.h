@@ -20,8 +20,9 @@ struct tls_state {
     bool encrypted[2];      /* after ChangeCipherSpec: handshake no longer readable */
     bool reported;          /* the tx callback ran */
     bool client_started;    /* the client's first record is in: only it may be SSLv2-framed */
-    struct span el[TM__COUNT][TLS_MULTI_MAX]; /* multi-buffer elements, in copy */
-    uint32_t nel[TM__COUNT];
+    struct span *el[TM__COUNT]; /* multi-buffer elements, in copy (malloc'd as they come:
+                                   a flow without them pays nothing) */
+    uint32_t nel[TM__COUNT], cap_el[TM__COUNT];
     struct osprey_tls_info info;
 };
 
