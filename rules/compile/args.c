@@ -1,7 +1,6 @@
 /* args.c — interning of the arguments the compiler defines UDEs with: two rules' identical
  * headers or option units become one pointer, so mon_define_event shares their prefix. Each
  * key holds everything evaluation reads, and nothing else. */
-#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -170,10 +169,20 @@ const struct det_unit *unit_arg(struct compiler *c, const struct det_unit *u)
         buf_put(&k, &u->cmp->op, sizeof u->cmp->op);
         buf_put(&k, &u->cmp->lo, sizeof u->cmp->lo);
         break;
-    case DU_TLS: /* its plain fields, then the string it looks for */
-        buf_put(&k, u->tls, offsetof(struct det_tls, str));
-        buf_put(&k, u->tls->str, u->tls->len);
+    case DU_TLS: { /* its fields, then the string it looks for */
+        const struct det_tls *t = u->tls;
+        uint8_t b[4] = {t->test, t->side, t->negated, t->ob};
+        buf_put(&k, b, sizeof b);
+        buf_put(&k, &t->set, sizeof t->set);
+        buf_put(&k, &t->neg_set, sizeof t->neg_set);
+        buf_put(&k, &t->cmp.op, sizeof t->cmp.op);
+        buf_put(&k, &t->cmp.lo, sizeof t->cmp.lo);
+        buf_put(&k, &t->cmp.hi, sizeof t->cmp.hi);
+        buf_put(&k, &t->len, sizeof t->len);
+        if (t->len)
+            buf_put(&k, t->str, t->len);
         break;
+    }
     case DU_BUFLEN:
         buf_put(&k, &u->cmp->op, sizeof u->cmp->op);
         buf_put(&k, &u->cmp->lo, sizeof u->cmp->lo);
