@@ -8,7 +8,7 @@ import hashlib
 import pytest
 
 from test_detect_helpers import Conv, detect, rule
-from test_tls_helpers import chain, hello, server, sslv2_hello
+from test_tls_helpers import chain, client_flight, hello, server, sslv2_hello
 
 CHAIN = chain()
 
@@ -146,3 +146,20 @@ def test_ja4_on_each_hello(tmp_path):
              rule('ja4.hash; content:"t12i020000_";', sid=2, proto="tls"),
              rule('ja4.hash; content:"t13";', sid=3, proto="tls")]
     assert alerts(tmp_path, rules, pkts) == [1, 2]
+
+
+def test_client_certificate_buffers(tmp_path):
+    # mutual authentication: to the server the certificate buffers hold the client's chain
+    cli = chain(sans=("client.example.org",), leaf="client-7", org="Osprey Clients")
+    c = Conv(dport=443).handshake().send(True, hello()).send(False, server(CHAIN), seg=700)
+    pkts = c.send(True, client_flight(cli)).close().pkts
+    rules = [rule('tls.cert_subject; content:"CN=client-7";', sid=1, proto="tls"),
+             rule('flow:to_client; tls.cert_subject; content:"CN=client-7";', sid=2,
+                  proto="tls"),
+             rule('flow:to_server; tls.certs; content:"Osprey Clients"; '
+                  'tls.subjectaltname; content:"client.example.org";', sid=3, proto="tls"),
+             rule('tls.cert_issuer; content:"O=Osprey Test";', sid=4, proto="tls"),
+             rule('flow:to_server; tls.cert_issuer; content:"O=Osprey Test";', sid=5,
+                  proto="tls")]
+    # sid 4 (no direction) sees the server's chain to the client, not the client's
+    assert alerts(tmp_path, rules, pkts) == [1, 3, 4]

@@ -225,3 +225,33 @@ def test_sslv2_hello_runs_the_client_hello_event_with_its_version(trace):
     assert ch["tls"]["client_version"] == 0x0301 and ch["tls"]["last_state"] == 1
     (sh,) = a.of("tls_server_hello")
     assert sh["tls"]["server_version"] == 0x0301 and sh["tls"]["last_state"] == 2
+
+
+def test_client_certificate_event(trace):
+    from test_tls_helpers import NOT_AFTER, chain, client_flight, hello, server
+    from test_parsers_helpers import Conv
+    srv, cli = chain(), chain(sans=(), leaf="client-7", org="Osprey Clients")
+    conv = Conv(dport=443).handshake().send(True, hello()).send(False, server(srv))
+    a = app_trace(trace, conv.send(True, client_flight(cli)).close().pkts)
+    (s,) = a.bufs("tls_certificate")
+    assert s["tls.certs"] == srv
+    (e,) = a.of("tls_client_certificate")
+    b = a.bufs("tls_client_certificate")[0]
+    assert e["direction"] == "toserver"
+    assert b["tls.certs"] == cli
+    assert b["tls.cert_subject"] == b"C=US, O=Osprey Clients, CN=client-7"
+    assert "tls.subjectaltname" not in b
+    # the chain length and validity stay the server's
+    epoch = datetime.datetime(1970, 1, 1)
+    assert e["tls"]["cert_chain_len"] == 2
+    assert e["tls"]["not_after"] == int((NOT_AFTER - epoch).total_seconds())
+    assert a.stats["tls_malformed"] == 0
+
+
+def test_empty_client_certificate_is_no_event(trace):
+    from test_tls_helpers import chain, client_flight, hello, server
+    from test_parsers_helpers import Conv
+    conv = Conv(dport=443).handshake().send(True, hello()).send(False, server(chain()))
+    a = app_trace(trace, conv.send(True, client_flight([])).close().pkts)
+    assert a.of("tls_client_certificate") == [] and len(a.of("tls_certificate")) == 1
+    assert a.stats["tls_malformed"] == 0

@@ -23,10 +23,10 @@ def name(cn, org="Osprey Test"):
 
 
 def chain(sans=("www.example.org", "mail.example.org"), not_before=NOT_BEFORE,
-          not_after=NOT_AFTER):
+          not_after=NOT_AFTER, leaf="www.example.org", org="Osprey Test"):
     """[leaf DER, intermediate DER]: the chain a server sends (the root stays out)."""
     keys = [ec.generate_private_key(ec.SECP256R1()) for _ in range(3)]
-    names = [name("Osprey Root CA"), name("Osprey Intermediate CA"), name("www.example.org")]
+    names = [name("Osprey Root CA", org), name("Osprey Intermediate CA", org), name(leaf, org)]
     ders = []
     for i in (1, 2):
         b = (x509.CertificateBuilder().subject_name(names[i]).issuer_name(names[i - 1])
@@ -85,6 +85,14 @@ def server(ders, version=0x0303, random=SERVER_RANDOM, alpn=b"http/1.1"):
     hs = sh + cert + _hs(12, b"\x03\x00\x17\x00") + _hs(14, b"")
     return b"".join(tls_record(hs[i:i + 1000], version=version)
                     for i in range(0, len(hs), 1000))
+
+
+def client_flight(ders):
+    """The client's answer under mutual authentication: Certificate (ders; none: an empty
+    one), ClientKeyExchange, then ChangeCipherSpec."""
+    certs = b"".join(struct.pack(">I", len(d))[1:] + d for d in ders)
+    hs = _hs(11, struct.pack(">I", len(certs))[1:] + certs) + _hs(16, b"\x01\x04")
+    return tls_record(hs, version=0x0303) + tls_record(b"\x01", ctype=20, version=0x0303)
 
 
 def sslv2_hello(version=0x0301):

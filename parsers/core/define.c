@@ -129,7 +129,7 @@ int osprey_parsers_define(struct mon_engine *eng, const struct osprey_parsers_cf
     mon_event_t *evs[] = {&e->app_detected, &e->http_request, &e->http_request_body,
                           &e->http_response, &e->http_response_body, &e->dns_query,
                           &e->dns_response, &e->tls_client_hello, &e->tls_server_hello,
-                          &e->tls_certificate};
+                          &e->tls_certificate, &e->tls_client_certificate};
     for (size_t i = 0; i < sizeof evs / sizeof evs[0]; i++)
         if (child(eng, p->app_root, evs[i]))
             goto fail;

@@ -70,7 +70,8 @@ enum osprey_buf {
      * when it matches in one element): osprey_parsers_buffer gives the first element,
      * osprey_parsers_buffer_at each one */
     OB_TLS_CERTS,            /* under tls_certificate: each certificate of the server's chain,
-                                DER, in the order sent */
+                                DER, in the order sent (under tls_client_certificate the
+                                client's, as the other certificate buffers) */
     OB_TLS_SAN,              /* under tls_certificate: the first certificate's subjectAltName
                                 entries as text (DNS names, e-mail, URIs, IP addresses) */
     OB_TLS_CLIENT_ALPN,      /* under tls_client_hello: each protocol the client offers */
@@ -98,6 +99,8 @@ struct osprey_parser_events {
                                         the response had no length) */
     mon_event_t dns_query, dns_response;
     mon_event_t tls_client_hello, tls_server_hello, tls_certificate;
+    mon_event_t tls_client_certificate; /* the client's Certificate (mutual authentication):
+                                           the certificate buffers then hold its chain */
 };
 
 struct osprey_parsers_cfg {

@@ -1,5 +1,5 @@
-/* cert.c — the server's certificates (TLS <= 1.2 sends them in clear): each one's DER as an
- * element of tls.certs; for the first one a minimal DER reader walks tbsCertificate to the
+/* cert.c — the certificates of a Certificate message, the server's or (mutual authentication)
+ * the client's (TLS <= 1.2 sends them in clear): each one's DER as an element of tls.certs; for the first one a minimal DER reader walks tbsCertificate to the
  * serial number, issuer, validity, subject and the subjectAltName extension. Names print as
  * Suricata shows them: "C=US, ST=California, O=Example, CN=example.com", attributes in
  * certificate order, known types by short name, others as a dotted OID. */
@@ -189,8 +189,9 @@ static void extensions(struct tls_state *t, struct der tbs)
     }
 }
 
-/* The first certificate's fields (its DER in first). */
-static int first_certificate(struct tls_state *t, struct der first)
+/* The first certificate's fields (its DER in first); its validity into info (the server's
+ * only: the client's is not what tls_cert_* look at). */
+static int first_certificate(struct tls_state *t, struct der first, struct osprey_tls_info *info)
 {
     char fp[60];
     if (tls_sha1_colon_hex(first.p, first.n, fp) == 0)
@@ -217,34 +218,37 @@ static int first_certificate(struct tls_state *t, struct der first)
     if (!name_text(t, OB_TLS_CERT_ISSUER, issuer) || !name_text(t, OB_TLS_CERT_SUBJECT, subject))
         return -1;
     uint8_t tb, ta;
-    t->info.has_validity = tlv(&validity, &tb, &nb) && tlv(&validity, &ta, &na) &&
-                           der_time(tb, nb, &t->info.not_before) &&
-                           der_time(ta, na, &t->info.not_after);
+    info->has_validity = tlv(&validity, &tb, &nb) && tlv(&validity, &ta, &na) &&
+                         der_time(tb, nb, &info->not_before) &&
+                         der_time(ta, na, &info->not_after);
     extensions(t, tbs);
     return 0;
 }
 
-int tls_certificate(struct tls_state *t, const uint8_t *d, size_t n)
+int tls_certificate(struct tls_state *t, const uint8_t *d, size_t n, bool client)
 {
+    if (client && n == 3 && !d[0] && !d[1] && !d[2])
+        return 1; /* a client without a certificate to offer */
     if (n < 6)
         return -1;
     size_t total = (size_t)d[0] << 16 | (size_t)d[1] << 8 | d[2];
     if (total > n - 3)
         total = n - 3;
+    struct osprey_tls_info scratch = {0}, *info = client ? &scratch : &t->info;
     tls_clear_el(t, OB_TLS_CERTS);
     tls_clear_el(t, OB_TLS_SAN);
-    t->info.cert_chain_len = 0;
-    t->info.has_validity = false;
+    info->cert_chain_len = 0;
+    info->has_validity = false;
     struct der first = {NULL, 0};
     for (size_t at = 3; at + 3 <= 3 + total;) {
         size_t len = (size_t)d[at] << 16 | (size_t)d[at + 1] << 8 | d[at + 2];
         if (len > 3 + total - at - 3)
-            return first.p ? 0 : -1;
+            break;
         if (!first.p)
             first = (struct der){d + at + 3, len};
         tls_put_el(t, OB_TLS_CERTS, d + at + 3, len);
-        t->info.cert_chain_len++;
+        info->cert_chain_len++;
         at += 3 + len;
     }
-    return first.p ? first_certificate(t, first) : -1;
+    return first.p ? first_certificate(t, first, info) : -1;
 }

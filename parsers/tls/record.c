@@ -69,9 +69,10 @@ static void handshake(struct pflow *pf, struct mon_flow *f, int dir, uint8_t typ
     } else if (type == 2 && dir == 1) {
         if ((rc = tls_server_hello(t, d, n)) == 0)
             pflow_run(pf, f, dir, ev->tls_server_hello);
-    } else if (type == 11 && dir == 1) {
-        if ((rc = tls_certificate(t, d, n)) == 0)
-            pflow_run(pf, f, dir, ev->tls_certificate);
+    } else if (type == 11) { /* the server's chain, or the client's (mutual authentication) */
+        if ((rc = tls_certificate(t, d, n, dir == 0)) == 0)
+            pflow_run(pf, f, dir, dir ? ev->tls_certificate : ev->tls_client_certificate);
+        rc = rc > 0 ? 0 : rc;
     } else if (type == 14 && dir == 1) { /* ServerHelloDone: the clear part is over */
         report(pf, f);
     }

@@ -38,9 +38,11 @@ int tls_client_hello(struct tls_state *t, const uint8_t *d, size_t n);
 int tls_server_hello(struct tls_state *t, const uint8_t *d, size_t n);
 const char *tls_version_name(uint16_t v);
 
-/* cert.c: the Certificate message body: every certificate (OB_TLS_CERTS, chain length), the
- * first one's subject, issuer, serial, fingerprint, subjectAltNames and validity. */
-int tls_certificate(struct tls_state *t, const uint8_t *d, size_t n);
+/* cert.c: the Certificate message body: every certificate (OB_TLS_CERTS), the first one's
+ * subject, issuer, serial, fingerprint, subjectAltNames; of the server's (client false) also
+ * the chain length and the first one's validity (osprey_parsers_tls_info). 0, -1 when
+ * malformed, 1 for an empty client Certificate (no certificate to offer: nothing changes). */
+int tls_certificate(struct tls_state *t, const uint8_t *d, size_t n, bool client);
 
 /* hash.c: lower-case hex digests (libcrypto). out: 33 / 65 bytes with the NUL. */
 int tls_md5_hex(const void *d, size_t n, char out[33]);

@@ -50,13 +50,15 @@ static const struct buf_map MAP[] = {
     {BUF_JA4_HASH, OB_TLS_JA4, DB_TLS_CLIENT_HELLO, -1},
     {BUF_JA3S_HASH, OB_TLS_JA3S_HASH, DB_TLS_SERVER_HELLO, -1},
     {BUF_JA3S_STRING, OB_TLS_JA3S_STRING, DB_TLS_SERVER_HELLO, -1},
-    {BUF_TLS_CERT_SUBJECT, OB_TLS_CERT_SUBJECT, DB_TLS_CERTIFICATE, -1},
-    {BUF_TLS_CERT_ISSUER, OB_TLS_CERT_ISSUER, DB_TLS_CERTIFICATE, -1},
-    {BUF_TLS_CERT_SERIAL, OB_TLS_CERT_SERIAL, DB_TLS_CERTIFICATE, -1},
-    {BUF_TLS_CERT_FINGERPRINT, OB_TLS_CERT_FINGERPRINT, DB_TLS_CERTIFICATE, -1},
-    {BUF_TLS_CERTS, OB_TLS_CERTS, DB_TLS_CERTIFICATE, -1},
-    {BUF_TLS_SUBJECTALTNAME, OB_TLS_SAN, DB_TLS_CERTIFICATE, -1},
-    /* both sides: the client's in a to_server rule, the server's in a to_client one */
+    /* both sides: the client's in a to_server rule, the server's in a to_client one (the
+     * certificate buffers: the client's certificate under mutual authentication) */
+    {BUF_TLS_CERT_SUBJECT, OB_TLS_CERT_SUBJECT, DB_TLS_CLIENT_CERTIFICATE, OB_TLS_CERT_SUBJECT},
+    {BUF_TLS_CERT_ISSUER, OB_TLS_CERT_ISSUER, DB_TLS_CLIENT_CERTIFICATE, OB_TLS_CERT_ISSUER},
+    {BUF_TLS_CERT_SERIAL, OB_TLS_CERT_SERIAL, DB_TLS_CLIENT_CERTIFICATE, OB_TLS_CERT_SERIAL},
+    {BUF_TLS_CERT_FINGERPRINT, OB_TLS_CERT_FINGERPRINT, DB_TLS_CLIENT_CERTIFICATE,
+     OB_TLS_CERT_FINGERPRINT},
+    {BUF_TLS_CERTS, OB_TLS_CERTS, DB_TLS_CLIENT_CERTIFICATE, OB_TLS_CERTS},
+    {BUF_TLS_SUBJECTALTNAME, OB_TLS_SAN, DB_TLS_CLIENT_CERTIFICATE, OB_TLS_SAN},
     {BUF_TLS_ALPN, OB_TLS_CLIENT_ALPN, DB_TLS_CLIENT_HELLO, OB_TLS_SERVER_ALPN},
     {BUF_TLS_RANDOM, OB_TLS_CLIENT_RANDOM, DB_TLS_CLIENT_HELLO, OB_TLS_SERVER_RANDOM},
     {BUF_TLS_RANDOM_TIME, DOB_TLS_CLIENT_RANDOM_TIME, DB_TLS_CLIENT_HELLO,
@@ -78,6 +80,9 @@ static const struct buf_map MAP[] = {
 /* The response-side base of a buffer read in a to_client rule. */
 static uint8_t response_base(uint8_t ob)
 {
+    if (ob == OB_TLS_CERT_SUBJECT || ob == OB_TLS_CERT_ISSUER || ob == OB_TLS_CERT_SERIAL ||
+        ob == OB_TLS_CERT_FINGERPRINT || ob == OB_TLS_CERTS || ob == OB_TLS_SAN)
+        return DB_TLS_CERTIFICATE;
     if (ob == OB_TLS_SERVER_ALPN || ob == OB_TLS_SERVER_RANDOM ||
         ob == DOB_TLS_SERVER_RANDOM_TIME || ob == DOB_TLS_SERVER_RANDOM_BYTES)
         return DB_TLS_SERVER_HELLO;
@@ -379,7 +384,7 @@ const char *det_base_name(uint8_t base)
     static const char *const N[DB__COUNT] = {
         "packet", "stream", "http_request", "http_request_body", "http_response",
         "http_response_body", "dns_query", "tls_client_hello", "tls_server_hello",
-        "tls_certificate"};
+        "tls_certificate", "tls_client_certificate"};
     return base < DB__COUNT ? N[base] : "?";
 }
 

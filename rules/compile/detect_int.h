@@ -22,6 +22,7 @@ enum det_base {
     DB_PKT, DB_STREAM, /* = DK_PKT, DK_STREAM */
     DB_HTTP_REQUEST, DB_HTTP_REQUEST_BODY, DB_HTTP_RESPONSE, DB_HTTP_RESPONSE_BODY,
     DB_DNS_QUERY, DB_TLS_CLIENT_HELLO, DB_TLS_SERVER_HELLO, DB_TLS_CERTIFICATE,
+    DB_TLS_CLIENT_CERTIFICATE, /* the client's (mutual authentication): after the server's */
     DB__COUNT
 };
 static inline uint8_t det_kind_of(uint8_t base)
@@ -408,6 +409,7 @@ static inline bool det_to_server(int side, uint8_t base)
     case DB_HTTP_REQUEST_BODY:
     case DB_DNS_QUERY:
     case DB_TLS_CLIENT_HELLO:
+    case DB_TLS_CLIENT_CERTIFICATE:
         return true;
     default:
         return false;

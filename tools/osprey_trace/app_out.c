@@ -19,7 +19,7 @@ struct app_event {
 };
 
 enum { AE_DETECTED, AE_HTTP_REQ, AE_HTTP_REQ_BODY, AE_HTTP_RESP, AE_HTTP_RESP_BODY, AE_DNS_Q,
-       AE_DNS_R, AE_TLS_CH, AE_TLS_SH, AE_TLS_CERT, AE__COUNT };
+       AE_DNS_R, AE_TLS_CH, AE_TLS_SH, AE_TLS_CERT, AE_TLS_CLIENT_CERT, AE__COUNT };
 
 #define END OB__COUNT
 static const struct app_event events[AE__COUNT] = {
@@ -48,6 +48,9 @@ static const struct app_event events[AE__COUNT] = {
     [AE_TLS_CERT] = {"tls_certificate",
                      {OB_TLS_CERT_SUBJECT, OB_TLS_CERT_ISSUER, OB_TLS_CERT_SERIAL,
                       OB_TLS_CERT_FINGERPRINT, OB_TLS_CERTS, OB_TLS_SAN, END}},
+    [AE_TLS_CLIENT_CERT] = {"tls_client_certificate",
+                            {OB_TLS_CERT_SUBJECT, OB_TLS_CERT_ISSUER, OB_TLS_CERT_SERIAL,
+                             OB_TLS_CERT_FINGERPRINT, OB_TLS_CERTS, OB_TLS_SAN, END}},
 };
 #undef END
 
@@ -174,7 +177,7 @@ int trace_app_attach(struct trace_app *a, struct mon_ctx *ctx)
     const mon_event_t evs[AE__COUNT] = {
         e->app_detected, e->http_request, e->http_request_body, e->http_response,
         e->http_response_body, e->dns_query, e->dns_response, e->tls_client_hello,
-        e->tls_server_hello, e->tls_certificate};
+        e->tls_server_hello, e->tls_certificate, e->tls_client_certificate};
     struct mon_sock *s = mon_socket(ctx, MON_SOCK_STREAM, NULL);
     if (!s)
         return -1;
