@@ -66,7 +66,8 @@ static uint8_t group_app(uint8_t base)
 
 struct app_need {
     uint8_t base;        /* the latest base event the buffers need (DB_PKT: none) */
-    uint8_t side;        /* the rule's direction: 0 either, 1 to server (TLS units) */
+    uint8_t side;        /* the rule's direction for the TLS units: 0 either, 1 to server,
+                            2 to client */
     bool raw;            /* payload options on the packet/stream too */
     uint32_t nbufs;      /* distinct buffers (roughly: changes of buffer in rule order) */
     unsigned last_buf;
@@ -77,6 +78,18 @@ static bool payload_kw(const struct opt_def *def)
     return def->kind == OPT_PAYLOAD;
 }
 
+/* An application event the rule needs: the latest one is its base. NULL, or why not. */
+static const char *app_base_add(struct osprey_detect *d, uint8_t base, struct app_need *need)
+{
+    if (!d->parsers)
+        return "application-layer buffers need the parsers";
+    if (need->base >= DB_HTTP_REQUEST && group_app(need->base) != group_app(base))
+        return "buffers of two application protocols";
+    if (base > need->base)
+        need->base = base;
+    return NULL;
+}
+
 /* Option i's contribution to the rule's buffers; NULL, or why it cannot be compiled. */
 static const char *app_need_add(struct osprey_detect *d, const struct osprey_rule *r,
                                 uint32_t i, bool to_client, struct app_need *need)
@@ -84,12 +97,8 @@ static const char *app_need_add(struct osprey_detect *d, const struct osprey_rul
     const struct osprey_rule_option *o = &r->opts[i];
     const struct opt_def *def = opt_def_by_id(o->kw);
     unsigned buf = o->buffer;
-    uint8_t ob, base;
-    if (det_tls_keyword(def->name)) { /* a TLS unit: under the event its value comes with */
-        base = det_tls_base(o, need->side);
-        buf = BUF_TLS_SNI; /* (for the buffer count only) */
-        goto app_base;
-    }
+    if (det_tls_keyword(def->name)) /* a TLS unit: under the event its value comes with */
+        return app_base_add(d, det_tls_base(o, need->side), need);
     if (!strcmp(def->name, "urilen"))
         buf = BUF_HTTP_URI;
     else if (!payload_kw(def))
@@ -100,6 +109,7 @@ static const char *app_need_add(struct osprey_detect *d, const struct osprey_rul
         need->raw = true;
         return NULL;
     }
+    uint8_t ob, base;
     if (det_app_buffer_of(buf, to_client, &ob, &base) < 0)
         return "a buffer Osprey does not fill yet";
     for (uint32_t k = 0; k < o->nxforms; k++) {
@@ -107,13 +117,9 @@ static const char *app_need_add(struct osprey_detect *d, const struct osprey_rul
         if (!det_xform_supported(x))
             return "a transform Osprey does not apply yet";
     }
-app_base:
-    if (!d->parsers)
-        return "application-layer buffers need the parsers";
-    if (need->base >= DB_HTTP_REQUEST && group_app(need->base) != group_app(base))
-        return "buffers of two application protocols";
-    if (base > need->base)
-        need->base = base;
+    const char *why = app_base_add(d, base, need);
+    if (why)
+        return why;
     if (need->nbufs == 0 || need->last_buf != buf)
         need->nbufs++;
     need->last_buf = buf;
