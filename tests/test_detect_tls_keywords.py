@@ -6,6 +6,11 @@ import datetime
 import hashlib
 
 import pytest
+from cryptography import x509
+from cryptography.x509.name import _ASN1Type
+from cryptography.x509.oid import NameOID
+
+from conftest import CORPUS
 
 from test_detect_helpers import Conv, detect, rule
 from test_tls_helpers import chain, client_flight, hello, server, sslv2_hello
@@ -163,3 +168,36 @@ def test_client_certificate_buffers(tmp_path):
                   proto="tls")]
     # sid 4 (no direction) sees the server's chain to the client, not the client's
     assert alerts(tmp_path, rules, pkts) == [1, 3, 4]
+
+
+def et_rule(sid):
+    """An ET Open 2025 rule as published, its header made `any any -> any any`."""
+    for f in (CORPUS / "rules" / "et-open-suricata-5.0-2025-08").glob("*.rules"):
+        for line in f.read_text().splitlines():
+            if line.startswith("alert ") and f"sid:{sid};" in line:
+                return "alert tls any any -> any any (" + line.split("(", 1)[1]
+    raise AssertionError(f"sid {sid} not in the corpus")
+
+
+def sliver_subject(extra=()):
+    """The subject Sliver/Havoc give their certificates: empty ST, L and street, a 4-digit
+    postal code, then the CN (PrintableString throughout, as the ET rule's bytes say)."""
+    p = _ASN1Type.PrintableString
+    attrs = [x509.NameAttribute(NameOID.COUNTRY_NAME, "US"),
+             x509.NameAttribute(NameOID.STATE_OR_PROVINCE_NAME, "", _type=p),
+             x509.NameAttribute(NameOID.LOCALITY_NAME, "", _type=p),
+             x509.NameAttribute(NameOID.STREET_ADDRESS, "", _type=p),
+             x509.NameAttribute(NameOID.POSTAL_CODE, "8472", _type=p),
+             x509.NameAttribute(NameOID.COMMON_NAME, "localhost", _type=p), *extra]
+    return x509.Name(attrs)
+
+
+def test_et_tls_certs_rule_on_a_sliver_certificate(tmp_path):
+    # ET 2037281: tls.certs content, pcre /R, a negated content and a relative one in the
+    # leaf; with an O= after the CN (the near miss) its negated content fails
+    rules = [et_rule(2037281)]
+    hit = handshake(srv=server(chain(subject=sliver_subject())))
+    org = x509.NameAttribute(NameOID.ORGANIZATION_NAME, "Acme", _type=_ASN1Type.PrintableString)
+    miss = handshake(srv=server(chain(subject=sliver_subject([org]))), sport=40001)
+    assert alerts(tmp_path, rules, hit) == [2037281]
+    assert alerts(tmp_path, rules, miss) == []

@@ -23,10 +23,12 @@ def name(cn, org="Osprey Test"):
 
 
 def chain(sans=("www.example.org", "mail.example.org"), not_before=NOT_BEFORE,
-          not_after=NOT_AFTER, leaf="www.example.org", org="Osprey Test"):
-    """[leaf DER, intermediate DER]: the chain a server sends (the root stays out)."""
+          not_after=NOT_AFTER, leaf="www.example.org", org="Osprey Test", subject=None):
+    """[leaf DER, intermediate DER]: the chain a server sends (the root stays out). subject:
+    the leaf's x509.Name instead of C=US, O=org, CN=leaf."""
     keys = [ec.generate_private_key(ec.SECP256R1()) for _ in range(3)]
-    names = [name("Osprey Root CA", org), name("Osprey Intermediate CA", org), name(leaf, org)]
+    names = [name("Osprey Root CA", org), name("Osprey Intermediate CA", org),
+             subject or name(leaf, org)]
     ders = []
     for i in (1, 2):
         b = (x509.CertificateBuilder().subject_name(names[i]).issuer_name(names[i - 1])
