@@ -201,3 +201,15 @@ def test_et_tls_certs_rule_on_a_sliver_certificate(tmp_path):
     miss = handshake(srv=server(chain(subject=sliver_subject([org]))), sport=40001)
     assert alerts(tmp_path, rules, hit) == [2037281]
     assert alerts(tmp_path, rules, miss) == []
+
+
+def test_certificate_options_make_the_rule_to_client(tmp_path):
+    # tls.cert_chain_len (a server certificate option) beside tls.certs: the server's chain
+    # only, so a client certificate with the same bytes does not alert a second time
+    cli = chain(sans=(), leaf="client-7")
+    c = Conv(dport=443).handshake().send(True, hello()).send(False, server(CHAIN), seg=700)
+    pkts = c.send(True, client_flight(cli)).close().pkts
+    rules = [rule('tls.certs; content:"Osprey Intermediate CA"; tls.cert_chain_len:2;', sid=1,
+                  proto="tls"),
+             rule('tls.certs; content:"Osprey Intermediate CA";', sid=2, proto="tls")]
+    assert alerts(tmp_path, rules, pkts) == [1, 2, 2]

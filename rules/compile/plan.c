@@ -359,9 +359,10 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, enum plan_va
             tls_side |= det_app_tls_side(r->opts[i].buffer);
         }
         two_sided |= det_tls_two_sided(kw);
+        tls_side |= det_tls_side(kw);
     }
-    /* a TLS buffer of one side only (tls.sni, tls.certs …) gives the rule its direction, as
-     * in Suricata: tls.alpn beside tls.sni is the client's */
+    /* a TLS buffer or option of one side only (tls.sni, tls.cert_chain_len …) gives the rule
+     * its direction, as in Suricata: tls.alpn beside tls.sni is the client's */
     if (!to_client && !to_server && (tls_side == 1 || tls_side == 2)) {
         to_server = tls_side == 1;
         to_client = tls_side == 2;

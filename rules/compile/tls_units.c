@@ -56,6 +56,12 @@ bool det_tls_two_sided(const char *keyword)
     return t == DT_SSL_VERSION || t == DT_VERSION;
 }
 
+int det_tls_side(const char *keyword)
+{
+    int t = test_of(keyword);
+    return t >= DT_CHAIN_LEN ? 2 : 0; /* the options on the server's certificate */
+}
+
 static const char *name_of(const struct osprey_rule_option *o)
 {
     return opt_def_by_id(o->kw)->name;

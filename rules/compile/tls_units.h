@@ -12,6 +12,7 @@
 #include "detect_int.h"
 #include "osprey_rules.h"
 
+/* (from DT_CHAIN_LEN on: options on the server's certificate) */
 enum det_tls_test { DT_STATE, DT_SSL_VERSION, DT_VERSION, DT_CHAIN_LEN, DT_NOTBEFORE,
                     DT_NOTAFTER, DT_EXPIRED, DT_VALID, DT_STRING };
 
@@ -33,6 +34,9 @@ bool det_tls_keyword(const char *keyword);
 /* Does keyword look at both sides (the client's version in one chain, the server's in the
  * other, as Suricata inspects a rule without direction in each)? */
 bool det_tls_two_sided(const char *keyword);
+/* The direction the option implies, as det_app_tls_side: 2 (to client) for the options on
+ * the server's certificate, else 0. */
+int det_tls_side(const char *keyword);
 /* The TLS event the option's value comes with (DB_TLS_*), for a rule of direction side. */
 uint8_t det_tls_base(const struct osprey_rule_option *o, int side);
 /* Compile option o for a rule of direction side into *out; NULL, or why it cannot be. */
