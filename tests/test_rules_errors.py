@@ -368,6 +368,16 @@ CASES = [
     ("tls.version:0x1ffff;", "tls.version: invalid version '0x1ffff'"),
     ('tls.fingerprint:"aa:bb";', "tls.fingerprint: a SHA-1 fingerprint has 20 bytes (59 characters)"),
     ('tls.fingerprint:"aabb";', 'tls.fingerprint: expected a fingerprint like "aa:bb:cc:..."'),
+    ("tls.cert_chain_len:many;", "tls.cert_chain_len: missing value"),
+    ("tls_cert_notbefore:2015-13-01;",
+     "tls_cert_notbefore: expected a date like 2015, 2015-10-22 or 2015-10-22T14:30:00, after "
+     "'<', '>' or around '<>'"),
+    ("tls_cert_notafter:2016<>2015;",
+     "tls_cert_notafter: expected a date like 2015, 2015-10-22 or 2015-10-22T14:30:00, after "
+     "'<', '>' or around '<>'"),
+    ("tls.cert_notafter:>2015-1-2;",
+     "tls.cert_notafter: expected a date like 2015, 2015-10-22 or 2015-10-22T14:30:00, after "
+     "'<', '>' or around '<>'"),
     ("filestore:sideways;",
      "filestore: unknown direction 'sideways' (expected one of: request, response, to_server, "
      "to_client, both)"),

@@ -90,6 +90,12 @@ const char *osprey_buf_name(enum osprey_buf b)
         [OB_TLS_CERT_SERIAL] = "tls.cert_serial",
         [OB_TLS_VERSION] = "tls.version",
         [OB_TLS_CERT_FINGERPRINT] = "tls.cert_fingerprint",
+        [OB_TLS_CERTS] = "tls.certs",
+        [OB_TLS_SAN] = "tls.subjectaltname",
+        [OB_TLS_CLIENT_ALPN] = "tls.alpn",
+        [OB_TLS_SERVER_ALPN] = "tls.alpn.server",
+        [OB_TLS_CLIENT_RANDOM] = "tls.random",
+        [OB_TLS_SERVER_RANDOM] = "tls.random.server",
         [OB_HTTP_START] = "http.start",
         [OB_HTTP_ACCEPT] = "http.accept",
         [OB_HTTP_ACCEPT_ENC] = "http.accept_enc",
@@ -135,7 +141,8 @@ int osprey_parsers_define(struct mon_engine *eng, const struct osprey_parsers_cf
     mon_event_t *evs[] = {&e->app_detected, &e->http_request, &e->http_request_body,
                           &e->http_response, &e->http_response_body, &e->dns_query,
                           &e->dns_response, &e->tls_client_hello, &e->tls_server_hello,
-                          &e->tls_certificate, &e->app_anomaly};
+                          &e->tls_certificate, &e->tls_client_certificate,
+                          &e->app_anomaly};
     for (size_t i = 0; i < sizeof evs / sizeof evs[0]; i++)
         if (child(eng, p->app_root, evs[i]))
             goto fail;

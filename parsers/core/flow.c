@@ -118,6 +118,31 @@ const uint8_t *osprey_parsers_buffer(struct mon_ctx *ctx, const struct mon_flow 
     return r;
 }
 
+bool osprey_buf_is_multi(enum osprey_buf b)
+{
+    return b >= OB_TLS_CERTS && b <= OB_TLS_SERVER_ALPN;
+}
+
+const uint8_t *osprey_parsers_buffer_at(struct mon_ctx *ctx, const struct mon_flow *f,
+                                        enum osprey_buf b, uint32_t i, uint32_t *len)
+{
+    *len = 0;
+    if (!osprey_buf_is_multi(b))
+        return i == 0 ? osprey_parsers_buffer(ctx, f, b, len) : NULL;
+    struct pflow *pf = pflow_get(ctx, f);
+    const uint8_t *r = pf && pf->proto == OSPREY_APP_TLS ? tls_buffer_at(pf, b, i, len) : NULL;
+    if (!r)
+        *len = 0;
+    return r;
+}
+
+bool osprey_parsers_tls_info(struct mon_ctx *ctx, const struct mon_flow *f,
+                             struct osprey_tls_info *out)
+{
+    struct pflow *pf = pflow_get(ctx, f);
+    return pf && pf->proto == OSPREY_APP_TLS && tls_info(pf, out);
+}
+
 int osprey_parsers_http_status(struct mon_ctx *ctx, const struct mon_flow *f)
 {
     struct pflow *pf = pflow_get(ctx, f);

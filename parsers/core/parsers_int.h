@@ -124,6 +124,8 @@ void dns_free(struct dns_state *d);
 /* ---- TLS (tls/) ---- */
 void tls_parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d, size_t n);
 const uint8_t *tls_buffer(struct pflow *pf, enum osprey_buf b, uint32_t *len);
+const uint8_t *tls_buffer_at(struct pflow *pf, enum osprey_buf b, uint32_t i, uint32_t *len);
+bool tls_info(struct pflow *pf, struct osprey_tls_info *out);
 void tls_free(struct tls_state *t);
 
 #endif

@@ -17,6 +17,29 @@ void tls_put(struct tls_state *t, enum osprey_buf b, const void *d, size_t n)
         t->sp[b] = (struct span){off, (uint32_t)n, true};
 }
 
+void tls_put_el(struct tls_state *t, enum osprey_buf b, const void *d, size_t n)
+{
+    unsigned m = (unsigned)(b - OB_TLS_CERTS);
+    uint32_t off = t->copy.len;
+    if (t->nel[m] == TLS_MULTI_MAX)
+        return;
+    if (t->nel[m] == t->cap_el[m]) {
+        uint32_t cap = t->cap_el[m] ? t->cap_el[m] * 2 : 4;
+        struct span *el = realloc(t->el[m], cap * sizeof *el);
+        if (!el)
+            return; /* out of memory: the element is left out */
+        t->el[m] = el;
+        t->cap_el[m] = cap;
+    }
+    if (pbuf_add(&t->copy, d, n, 1u << 20) == n)
+        t->el[m][t->nel[m]++] = (struct span){off, (uint32_t)n, true};
+}
+
+void tls_clear_el(struct tls_state *t, enum osprey_buf b)
+{
+    t->nel[b - OB_TLS_CERTS] = 0;
+}
+
 static void report(struct pflow *pf, struct mon_flow *f)
 {
     if (!pf->tls->reported) {
@@ -42,6 +65,14 @@ static void handshake(struct pflow *pf, struct mon_flow *f, int dir, uint8_t typ
     struct tls_state *t = pf->tls;
     const struct osprey_parser_events *ev = &pf->w->p->ev;
     int rc = 0;
+    /* ssl_state: the latest handshake message, and all seen */
+    uint32_t st = type == 1 && dir == 0    ? OSPREY_TLS_SEEN_CLIENT_HELLO
+                : type == 2 && dir == 1    ? OSPREY_TLS_SEEN_SERVER_HELLO
+                : type == 16 && dir == 0   ? OSPREY_TLS_SEEN_CLIENT_KEYX
+                : type == 12 && dir == 1   ? OSPREY_TLS_SEEN_SERVER_KEYX
+                                           : OSPREY_TLS_SEEN_UNKNOWN;
+    t->info.state |= st;
+    t->info.last_state = st;
     if (type == 1 && dir == 0) {
         pf->w->st.tls_handshakes++;
         if ((rc = tls_client_hello(t, d, n)) == 0)
@@ -49,11 +80,12 @@ static void handshake(struct pflow *pf, struct mon_flow *f, int dir, uint8_t typ
     } else if (type == 2 && dir == 1) {
         if ((rc = tls_server_hello(t, d, n)) == 0)
             pflow_run(pf, f, dir, ev->tls_server_hello);
-    } else if (type == 11 && dir == 1) {
-        if ((rc = tls_certificate(t, d, n)) == 0)
-            pflow_run(pf, f, dir, ev->tls_certificate);
-        else
+    } else if (type == 11) { /* the server's chain, or the client's (mutual authentication) */
+        if ((rc = tls_certificate(t, d, n, dir == 0)) == 0)
+            pflow_run(pf, f, dir, dir ? ev->tls_certificate : ev->tls_client_certificate);
+        else if (rc < 0)
             pflow_anomaly(pf, f, dir, OSPREY_AE_TLS_INVALID_CERTIFICATE);
+        rc = rc > 0 ? 0 : rc; /* an empty client Certificate is no error */
     } else if (type == 14 && dir == 1) { /* ServerHelloDone: the clear part is over */
         report(pf, f);
     }
@@ -127,8 +159,9 @@ static void record(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t 
 
 /* A client may open with an SSLv2-framed ClientHello (2-byte header with the top bit set,
  * RFC 6101 appendix E.1) and go on with TLS records once the server answered in SSLv3/TLS.
- * Its fields are not the TLS ClientHello's (no extensions: no SNI, JA3 or JA4), so it is
- * counted and skipped, and the server's hello and certificate are read as usual. */
+ * Its fields are not the TLS ClientHello's (no extensions: no SNI, JA3 or JA4): it is
+ * counted, its version kept (ssl_version) and tls_client_hello runs without buffers; the
+ * server's hello and certificate are read as usual. */
 static bool sslv2_hello(const struct tls_state *t, int dir, const struct pbuf *rec)
 {
     return dir == 0 && !t->client_started && rec->len >= 1 && (rec->p[0] & 0x80);
@@ -164,6 +197,12 @@ void tls_parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d, 
         d += k, n -= k;
         if (v2 && rec->len >= 2 && rec->len == need) {
             pf->tls->client_started = true;
+            if (rec->len >= 5 && rec->p[2] == 1) { /* its version, for ssl_version */
+                pf->tls->info.client_version = (uint16_t)(rec->p[3] << 8 | rec->p[4]);
+                pf->tls->info.state |= OSPREY_TLS_SEEN_CLIENT_HELLO;
+                pf->tls->info.last_state = OSPREY_TLS_SEEN_CLIENT_HELLO;
+                pflow_run(pf, f, dir, pf->w->p->ev.tls_client_hello); /* (no buffers) */
+            }
             pf->w->st.tls_handshakes++;
             pbuf_reset(rec);
         } else if (!v2 && rec->len >= 5 &&
@@ -176,13 +215,32 @@ void tls_parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d, 
     }
 }
 
-const uint8_t *tls_buffer(struct pflow *pf, enum osprey_buf b, uint32_t *len)
+const uint8_t *tls_buffer_at(struct pflow *pf, enum osprey_buf b, uint32_t i, uint32_t *len)
 {
     struct tls_state *t = pf->tls;
-    if (!t || !t->sp[b].set)
+    const struct span *sp = NULL;
+    if (t && osprey_buf_is_multi(b))
+        sp = i < t->nel[b - OB_TLS_CERTS] ? &t->el[b - OB_TLS_CERTS][i] : NULL;
+    else if (t && i == 0)
+        sp = &t->sp[b];
+    if (!sp || !sp->set)
         return NULL;
-    *len = t->sp[b].len;
-    return t->copy.p + t->sp[b].off;
+    *len = sp->len;
+    return t->copy.p + sp->off;
+}
+
+const uint8_t *tls_buffer(struct pflow *pf, enum osprey_buf b, uint32_t *len)
+{
+    return tls_buffer_at(pf, b, 0, len);
+}
+
+bool tls_info(struct pflow *pf, struct osprey_tls_info *out)
+{
+    if (!pf->tls)
+        return false;
+    *out = pf->tls->info;
+    out->version = out->server_version ? out->server_version : out->client_version;
+    return true;
 }
 
 void tls_free(struct tls_state *t)
@@ -190,6 +248,8 @@ void tls_free(struct tls_state *t)
     if (!t)
         return;
     pbuf_free(&t->copy);
+    for (int m = 0; m < TM__COUNT; m++)
+        free(t->el[m]);
     for (int i = 0; i < 2; i++) {
         pbuf_free(&t->rec[i]);
         pbuf_free(&t->hs[i]);

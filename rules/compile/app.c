@@ -50,9 +50,21 @@ static const struct buf_map MAP[] = {
     {BUF_JA4_HASH, OB_TLS_JA4, DB_TLS_CLIENT_HELLO, -1},
     {BUF_JA3S_HASH, OB_TLS_JA3S_HASH, DB_TLS_SERVER_HELLO, -1},
     {BUF_JA3S_STRING, OB_TLS_JA3S_STRING, DB_TLS_SERVER_HELLO, -1},
-    {BUF_TLS_CERT_SUBJECT, OB_TLS_CERT_SUBJECT, DB_TLS_CERTIFICATE, -1},
-    {BUF_TLS_CERT_ISSUER, OB_TLS_CERT_ISSUER, DB_TLS_CERTIFICATE, -1},
-    {BUF_TLS_CERT_SERIAL, OB_TLS_CERT_SERIAL, DB_TLS_CERTIFICATE, -1},
+    /* both sides: the client's in a to_server rule, the server's in a to_client one (the
+     * certificate buffers: the client's certificate under mutual authentication) */
+    {BUF_TLS_CERT_SUBJECT, OB_TLS_CERT_SUBJECT, DB_TLS_CLIENT_CERTIFICATE, OB_TLS_CERT_SUBJECT},
+    {BUF_TLS_CERT_ISSUER, OB_TLS_CERT_ISSUER, DB_TLS_CLIENT_CERTIFICATE, OB_TLS_CERT_ISSUER},
+    {BUF_TLS_CERT_SERIAL, OB_TLS_CERT_SERIAL, DB_TLS_CLIENT_CERTIFICATE, OB_TLS_CERT_SERIAL},
+    {BUF_TLS_CERT_FINGERPRINT, OB_TLS_CERT_FINGERPRINT, DB_TLS_CLIENT_CERTIFICATE,
+     OB_TLS_CERT_FINGERPRINT},
+    {BUF_TLS_CERTS, OB_TLS_CERTS, DB_TLS_CLIENT_CERTIFICATE, OB_TLS_CERTS},
+    {BUF_TLS_SUBJECTALTNAME, OB_TLS_SAN, DB_TLS_CLIENT_CERTIFICATE, OB_TLS_SAN},
+    {BUF_TLS_ALPN, OB_TLS_CLIENT_ALPN, DB_TLS_CLIENT_HELLO, OB_TLS_SERVER_ALPN},
+    {BUF_TLS_RANDOM, OB_TLS_CLIENT_RANDOM, DB_TLS_CLIENT_HELLO, OB_TLS_SERVER_RANDOM},
+    {BUF_TLS_RANDOM_TIME, DOB_TLS_CLIENT_RANDOM_TIME, DB_TLS_CLIENT_HELLO,
+     DOB_TLS_SERVER_RANDOM_TIME},
+    {BUF_TLS_RANDOM_BYTES, DOB_TLS_CLIENT_RANDOM_BYTES, DB_TLS_CLIENT_HELLO,
+     DOB_TLS_SERVER_RANDOM_BYTES},
     /* derived from the headers here */
     {BUF_HTTP_HEADER_NAMES, DOB_REQ_HEADER_NAMES, DB_HTTP_REQUEST, DOB_RESP_HEADER_NAMES},
     {BUF_HTTP_START, DOB_REQ_START, DB_HTTP_REQUEST, DOB_RESP_START},
@@ -68,7 +80,42 @@ static const struct buf_map MAP[] = {
 /* The response-side base of a buffer read in a to_client rule. */
 static uint8_t response_base(uint8_t ob)
 {
+    if (ob == OB_TLS_CERT_SUBJECT || ob == OB_TLS_CERT_ISSUER || ob == OB_TLS_CERT_SERIAL ||
+        ob == OB_TLS_CERT_FINGERPRINT || ob == OB_TLS_CERTS || ob == OB_TLS_SAN)
+        return DB_TLS_CERTIFICATE;
+    if (ob == OB_TLS_SERVER_ALPN || ob == OB_TLS_SERVER_RANDOM ||
+        ob == DOB_TLS_SERVER_RANDOM_TIME || ob == DOB_TLS_SERVER_RANDOM_BYTES)
+        return DB_TLS_SERVER_HELLO;
     return ob == OB_HTTP_RESPONSE_BODY ? DB_HTTP_RESPONSE_BODY : DB_HTTP_RESPONSE;
+}
+
+bool det_app_multi(uint8_t ob)
+{
+    return ob < DET_OB_DERIVED && osprey_buf_is_multi((enum osprey_buf)ob);
+}
+
+int det_app_tls_side(unsigned rule_buffer)
+{
+    for (size_t i = 0; i < sizeof MAP / sizeof MAP[0]; i++)
+        if (MAP[i].rule_buf == rule_buffer && MAP[i].ob_resp < 0 &&
+            MAP[i].base >= DB_TLS_CLIENT_HELLO)
+            return MAP[i].base == DB_TLS_CLIENT_HELLO ? 1 : 2;
+    return 0;
+}
+
+/* tls.random_time / tls.random_bytes: a slice of the hello's random (no copy). */
+static const uint8_t *random_part(struct mon_ctx *ctx, struct mon_flow *f, uint8_t ob,
+                                  uint32_t *len)
+{
+    bool server = ob == DOB_TLS_SERVER_RANDOM_TIME || ob == DOB_TLS_SERVER_RANDOM_BYTES;
+    bool time = ob == DOB_TLS_CLIENT_RANDOM_TIME || ob == DOB_TLS_SERVER_RANDOM_TIME;
+    uint32_t n = 0;
+    const uint8_t *r = osprey_parsers_buffer(
+        ctx, f, server ? OB_TLS_SERVER_RANDOM : OB_TLS_CLIENT_RANDOM, &n);
+    if (!r || n != 32)
+        return NULL;
+    *len = time ? 4 : 28;
+    return time ? r : r + 4;
 }
 
 
@@ -184,6 +231,8 @@ static const uint8_t *derived(struct osprey_detect_worker *w, struct mon_ctx *ct
         [DOB_LOCATION - DET_OB_DERIVED] = "location",
         [DOB_SERVER - DET_OB_DERIVED] = "server",
     };
+    if (ob >= DOB_TLS_CLIENT_RANDOM_TIME)
+        return random_part(ctx, f, ob, len);
     if (ob == DOB_REQ_HEADER || ob == DOB_RESP_HEADER) {
         bool r = ob == DOB_RESP_HEADER;
         uint32_t hn = 0;
@@ -289,19 +338,29 @@ const uint8_t *det_app_buffer(struct osprey_detect_worker *w, struct mon_ctx *ct
                               const struct det_xform *xf, int slot, uint32_t *len,
                               uint64_t *origin)
 {
+    return det_app_buffer_at(w, ctx, f, base, ob, xf, slot, 0, len, origin);
+}
+
+const uint8_t *det_app_buffer_at(struct osprey_detect_worker *w, struct mon_ctx *ctx,
+                                 struct mon_flow *f, uint8_t base, uint8_t ob,
+                                 const struct det_xform *xf, int slot, uint32_t i,
+                                 uint32_t *len, uint64_t *origin)
+{
     *len = 0;
     *origin = 0;
     if (!f)
         return NULL;
     uint32_t n = 0;
     const uint8_t *b;
+    if (i > 0 && !det_app_multi(ob))
+        return NULL;
     if (ob == DET_OB_RAW) {
         int side = det_to_server(0, base) ? MON_SIDE_SVR : MON_SIDE_CLI; /* the receiver */
         b = det_buffer(ctx, f, side, f->proto == 6 ? DK_STREAM : DK_PKT, &n, origin);
     } else if (ob >= DET_OB_DERIVED) {
-        b = derived(w, ctx, f, ob, 2 + slot, &n);
+        b = i == 0 ? derived(w, ctx, f, ob, 2 + slot, &n) : NULL;
     } else {
-        b = osprey_parsers_buffer(ctx, f, (enum osprey_buf)ob, &n);
+        b = osprey_parsers_buffer_at(ctx, f, (enum osprey_buf)ob, i, &n);
     }
     if (!b || !xf)
         return b ? (*len = n, b) : NULL;
@@ -325,7 +384,8 @@ const char *det_base_name(uint8_t base)
     static const char *const N[DB__COUNT] = {
         "packet", "stream", "http_request", "http_request_body", "http_response",
         "http_response_body", "dns_query", "tls_client_hello", "tls_server_hello",
-        "tls_certificate", "decode_event", "app_anomaly", "packet_rcv"};
+        "tls_certificate", "tls_client_certificate", "decode_event", "app_anomaly",
+        "packet_rcv"};
     return base < DB__COUNT ? N[base] : "?";
 }
 

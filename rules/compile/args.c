@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "compiler.h"
+#include "tls_units.h"
 #include "opt_eval.h"
 
 /* Intern an argument: key describes it completely; make() builds it when new. */
@@ -177,6 +178,20 @@ const struct det_unit *unit_arg(struct compiler *c, const struct det_unit *u)
         buf_put(&k, &pp->cmp.op, sizeof pp->cmp.op);
         buf_put(&k, &pp->cmp.lo, sizeof pp->cmp.lo);
         buf_put(&k, &pp->cmp.hi, sizeof pp->cmp.hi);
+        break;
+    }
+    case DU_TLS: { /* its fields, then the string it looks for */
+        const struct det_tls *t = u->tls;
+        uint8_t b[4] = {t->test, t->side, t->negated, t->ob};
+        buf_put(&k, b, sizeof b);
+        buf_put(&k, &t->set, sizeof t->set);
+        buf_put(&k, &t->neg_set, sizeof t->neg_set);
+        buf_put(&k, &t->cmp.op, sizeof t->cmp.op);
+        buf_put(&k, &t->cmp.lo, sizeof t->cmp.lo);
+        buf_put(&k, &t->cmp.hi, sizeof t->cmp.hi);
+        buf_put(&k, &t->len, sizeof t->len);
+        if (t->len)
+            buf_put(&k, t->str, t->len);
         break;
     }
     case DU_BUFLEN:

@@ -533,6 +533,7 @@ int osprey_detect_build_opts(struct osprey_detect **out, struct mon_engine *eng,
         d->base_ev[DB_TLS_CLIENT_HELLO] = pe->tls_client_hello;
         d->base_ev[DB_TLS_SERVER_HELLO] = pe->tls_server_hello;
         d->base_ev[DB_TLS_CERTIFICATE] = pe->tls_certificate;
+        d->base_ev[DB_TLS_CLIENT_CERTIFICATE] = pe->tls_client_certificate;
         d->base_ev[DB_APP_EVENT] = pe->app_anomaly;
     }
     struct compiler c = {d, eng, {0}, diag};

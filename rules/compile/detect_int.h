@@ -23,6 +23,7 @@ enum det_base {
     DB_PKT, DB_STREAM, /* = DK_PKT, DK_STREAM */
     DB_HTTP_REQUEST, DB_HTTP_REQUEST_BODY, DB_HTTP_RESPONSE, DB_HTTP_RESPONSE_BODY,
     DB_DNS_QUERY, DB_TLS_CLIENT_HELLO, DB_TLS_SERVER_HELLO, DB_TLS_CERTIFICATE,
+    DB_TLS_CLIENT_CERTIFICATE, /* the client's (mutual authentication): after the server's */
     DB_DECODE, /* DECODE_EVENT: packets with a decoder anomaly or note, flow or not (events.c) */
     DB_APP_EVENT, /* the parsers' app_anomaly: one application-layer event (events.c) */
     DB_PKT_RCV, /* PKT_IN in the receiver's hook, after its update: stream-event rules */
@@ -91,7 +92,10 @@ enum det_unit_type { DU_PAYLOAD, DU_FLOW, DU_DSIZE, DU_HDR, DU_TCPFLAGS,
                      DU_GEOIP,      /* geoip: the countries of the addresses (opt_geoip.c) */
                      DU_STREAMSIZE,    /* stream_size: the bytes each end sent */
                      DU_PKTPROP,       /* tcp.mss, vlan.id, flow.pkts …: pkt_units.c */
-                     DU_EVENT };       /* decode-event, stream-event (events.c) */
+                     DU_EVENT,         /* decode-event, stream-event (events.c) */
+                     DU_TLS };         /* tls.version, ssl_state, tls.cert_chain_len …
+                                          (tls_units.c) */
+struct det_tls;
 
 /* One payload option of a run (payload.c evaluates runs). */
 enum det_pitem_type { PI_CONTENT, PI_PCRE, PI_ISDATAAT, PI_BYTE_TEST, PI_BYTE_JUMP,
@@ -128,6 +132,7 @@ struct det_unit {
     const struct osprey_geoip *geodb;
     const struct opt_pktprop *pp;             /* DU_PKTPROP */
     const struct opt_event *event;            /* DU_EVENT */
+    const struct det_tls *tls;                /* DU_TLS (owned by the detect object) */
 };
 
 /* Does the run match the buffer? buf[0..len) holds its bytes from position origin on (a
@@ -462,6 +467,7 @@ static inline bool det_to_server(int side, uint8_t base)
     case DB_HTTP_REQUEST_BODY:
     case DB_DNS_QUERY:
     case DB_TLS_CLIENT_HELLO:
+    case DB_TLS_CLIENT_CERTIFICATE:
         return true;
     default:
         return false;
@@ -492,11 +498,26 @@ enum det_ob_derived {
     DOB_REQ_CONTENT_LEN, DOB_RESP_CONTENT_LEN, DOB_REQ_CONNECTION, DOB_RESP_CONNECTION,
     DOB_ACCEPT, DOB_ACCEPT_ENC, DOB_ACCEPT_LANG, DOB_LOCATION, DOB_SERVER,
     DOB_REQ_HEADER, DOB_RESP_HEADER, /* http.header without Cookie / Set-Cookie, as Suricata's */
+    /* tls.random_time (its first 4 bytes) and tls.random_bytes (the other 28) of the
+     * client's and the server's random */
+    DOB_TLS_CLIENT_RANDOM_TIME, DOB_TLS_SERVER_RANDOM_TIME,
+    DOB_TLS_CLIENT_RANDOM_BYTES, DOB_TLS_SERVER_RANDOM_BYTES,
 };
 const uint8_t *det_app_buffer(struct osprey_detect_worker *w, struct mon_ctx *ctx,
                               struct mon_flow *f, uint8_t base, uint8_t ob,
                               const struct det_xform *xf, int slot, uint32_t *len,
                               uint64_t *origin);
+/* Element i of ob (Suricata's multiple buffer matching: tls.certs, tls.alpn,
+ * tls.subjectaltname); other buffers have element 0 only. NULL past the last one. */
+const uint8_t *det_app_buffer_at(struct osprey_detect_worker *w, struct mon_ctx *ctx,
+                                 struct mon_flow *f, uint8_t base, uint8_t ob,
+                                 const struct det_xform *xf, int slot, uint32_t i,
+                                 uint32_t *len, uint64_t *origin);
+/* Is ob a multi-buffer (a content list must match within one of its elements)? */
+bool det_app_multi(uint8_t ob);
+/* The rule direction a TLS buffer implies: 1 to server (client hello only), 2 to client
+ * (server hello, certificate only), 0 none (either side, or not a TLS buffer). */
+int det_app_tls_side(unsigned rule_buffer);
 /* The one stored transform chain with these keyword ids (owned by d); NULL: out of memory. */
 const struct det_xform *det_xform_intern(struct osprey_detect *d, const uint16_t *kw,
                                          uint32_t n);

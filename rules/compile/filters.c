@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "detect_int.h"
+#include "tls_units.h"
 #include "opt_eval.h"
 #include "osprey_parsers.h"
 #include "pkt_units.h"
@@ -100,6 +101,11 @@ bool det_mpm_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event
     uint64_t origin;
     if (m->kind == DK_APP) {
         buf = det_app_buffer(df->w, ctx, f, m->base, m->ob, m->xf, 0, &len, &origin);
+        /* a multi-buffer: every element is scanned (a pattern found in two raises once) */
+        for (uint32_t i = 1; buf && det_app_multi(m->ob); i++) {
+            hs_scan(m->db, (const char *)buf, len, 0, df->w->scratch, on_match, &sc);
+            buf = det_app_buffer_at(df->w, ctx, f, m->base, m->ob, m->xf, 0, i, &len, &origin);
+        }
     } else if (m->kind == DK_PKT) {
         if (!pkt_inspectable(mon_getlastpkt(ctx)))
             return false;
@@ -365,6 +371,16 @@ bool det_unit_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_even
             buf = det_hdr_buffer(mon_getlastpkt(ctx), u->ob, &len);
         else
             buf = det_buffer(ctx, f, side, u->kind, &len, &origin);
+        if (u->kind == DK_APP && det_app_multi(u->ob)) {
+            /* Suricata's multiple buffer matching: the run matches within one element */
+            for (uint32_t i = 1; buf; i++) {
+                if (det_payload_match(u, buf, len, origin, df->w->md))
+                    return true;
+                buf = det_app_buffer_at(df->w, ctx, f, u->base, u->ob, u->xf, 1, i, &len,
+                                        &origin);
+            }
+            return false;
+        }
         /* as Suricata, payload options never inspect a packet without payload (a rule of
          * negated contents only would match every bare ACK) */
         if (u->kind == DK_PKT && !len)
@@ -375,9 +391,17 @@ bool det_unit_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_even
         struct det_flow *df = f ? mon_get_uctx(ctx, f) : NULL;
         uint32_t len;
         uint64_t origin;
-        return df && det_app_buffer(df->w, ctx, f, u->base, u->ob, u->xf, 1, &len, &origin) &&
-               cmp_match(u->cmp, len);
+        if (!df)
+            return false;
+        for (uint32_t i = 0;; i++) { /* a multi-buffer: any element */
+            if (!det_app_buffer_at(df->w, ctx, f, u->base, u->ob, u->xf, 1, i, &len, &origin))
+                return false;
+            if (cmp_match(u->cmp, len))
+                return true;
+        }
     }
+    case DU_TLS:
+        return f && det_tls_match(u->tls, ctx, f);
     case DU_APPPROTO: {
         if (!f)
             return false;

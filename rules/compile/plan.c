@@ -10,6 +10,7 @@
 #include "pkt_units.h"
 #include "registry.h"
 #include "ruleset.h"
+#include "tls_units.h"
 
 static uint8_t proto_of(const char *p, bool *ok)
 {
@@ -69,6 +70,8 @@ static uint8_t group_app(uint8_t base)
 
 struct app_need {
     uint8_t base;        /* the latest base event the buffers need (DB_PKT: none) */
+    uint8_t side;        /* the rule's direction for the TLS units: 0 either, 1 to server,
+                            2 to client */
     bool raw;            /* payload options on the packet/stream too */
     uint32_t nbufs;      /* distinct buffers (roughly: changes of buffer in rule order) */
     unsigned last_buf;
@@ -79,6 +82,18 @@ static bool payload_kw(const struct opt_def *def)
     return def->kind == OPT_PAYLOAD;
 }
 
+/* An application event the rule needs: the latest one is its base. NULL, or why not. */
+static const char *app_base_add(struct osprey_detect *d, uint8_t base, struct app_need *need)
+{
+    if (!d->parsers)
+        return "application-layer buffers need the parsers";
+    if (need->base >= DB_HTTP_REQUEST && group_app(need->base) != group_app(base))
+        return "buffers of two application protocols";
+    if (base > need->base)
+        need->base = base;
+    return NULL;
+}
+
 /* Option i's contribution to the rule's buffers; NULL, or why it cannot be compiled. */
 static const char *app_need_add(struct osprey_detect *d, const struct osprey_rule *r,
                                 uint32_t i, bool to_client, struct app_need *need)
@@ -86,6 +101,8 @@ static const char *app_need_add(struct osprey_detect *d, const struct osprey_rul
     const struct osprey_rule_option *o = &r->opts[i];
     const struct opt_def *def = opt_def_by_id(o->kw);
     unsigned buf = o->buffer;
+    if (det_tls_keyword(def->name)) /* a TLS unit: under the event its value comes with */
+        return app_base_add(d, det_tls_base(o, need->side), need);
     if (!strcmp(def->name, "urilen"))
         buf = BUF_HTTP_URI;
     else if (!payload_kw(def))
@@ -104,17 +121,14 @@ static const char *app_need_add(struct osprey_detect *d, const struct osprey_rul
     uint8_t ob, base;
     if (det_app_buffer_of(buf, to_client, &ob, &base) < 0)
         return "a buffer Osprey does not fill yet";
-    if (!d->parsers)
-        return "application-layer buffers need the parsers";
     for (uint32_t k = 0; k < o->nxforms; k++) {
         const char *x = opt_def_by_id(r->opts[o->xform_at + k].kw)->name;
         if (!det_xform_supported(x))
             return "a transform Osprey does not apply yet";
     }
-    if (need->base >= DB_HTTP_REQUEST && group_app(need->base) != group_app(base))
-        return "buffers of two application protocols";
-    if (base > need->base)
-        need->base = base;
+    const char *why = app_base_add(d, base, need);
+    if (why)
+        return why;
     if (need->nbufs == 0 || need->last_buf != buf)
         need->nbufs++;
     need->last_buf = buf;
@@ -363,6 +377,7 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, enum plan_va
     const char *vnames[BYTE_MAX_VARS];
     uint32_t nvars = 0, var_unit[BYTE_MAX_VARS];
     bool has_vars = false, to_client = false, to_server = false, two_sided = false;
+    int tls_side = 0;
     for (uint32_t i = 0; i < r->nopts; i++) {
         const char *kw = opt_def_by_id(r->opts[i].kw)->name;
         has_vars |= !strcmp(kw, "byte_extract") || !strcmp(kw, "byte_math");
@@ -371,13 +386,25 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, enum plan_va
             to_client |= (fl & FLOW_TO_CLIENT) != 0;
             to_server |= (fl & FLOW_TO_SERVER) != 0;
         }
-        if (opt_def_by_id(r->opts[i].kw)->kind == OPT_PAYLOAD)
+        if (opt_def_by_id(r->opts[i].kw)->kind == OPT_PAYLOAD) {
             two_sided |= det_app_buffer_two_sided(r->opts[i].buffer);
+            tls_side |= det_app_tls_side(r->opts[i].buffer);
+        }
+        two_sided |= det_tls_two_sided(kw);
+        tls_side |= det_tls_side(kw);
+    }
+    /* a TLS buffer or option of one side only (tls.sni, tls.cert_chain_len …) gives the rule
+     * its direction, as in Suricata: tls.alpn beside tls.sni is the client's */
+    if (!to_client && !to_server && (tls_side == 1 || tls_side == 2)) {
+        to_server = tls_side == 1;
+        to_client = tls_side == 2;
+        two_sided = false;
     }
     pl->two_sided = two_sided && !to_client && !to_server && !response;
     to_client |= response;
     /* which application buffers, and so which base event, the rule needs */
-    struct app_need need = {.base = DB_PKT};
+    int side = to_client ? 2 : to_server || pl->two_sided ? 1 : 0; /* (for the TLS units) */
+    struct app_need need = {.base = DB_PKT, .side = (uint8_t)side};
     for (uint32_t i = 0; i < r->nopts; i++)
         if ((pl->why = app_need_add(d, r, i, to_client, &need))) {
             pl->why_opt = &r->opts[i];
@@ -468,7 +495,7 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, enum plan_va
                     pl->units[u - 1].u.xf == xf)
                     last = &pl->units[u - 1];
             pl->items[pl->nitems] = pi;
-            if ((pi.relative || has_vars) && last &&
+            if ((pi.relative || has_vars || det_app_multi(ob)) && last &&
                 last->u.items + last->u.n == &pl->items[pl->nitems]) {
                 last->u.n++;
                 last->last_opt = i;
@@ -633,6 +660,16 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, enum plan_va
             if (b != DB_APP_EVENT)
                 dsize = true; /* decoder and stream events: a property of the packet */
             ev_base = b;
+            pl->nunits++;
+        } else if (det_tls_keyword(name)) {
+            struct det_tls *t = malloc(sizeof *t);
+            if (!t || det_own(d, t) < 0)
+                return -1;
+            if ((pl->why = det_tls_compile(o, side, t))) {
+                pl->why_opt = o;
+                return 0;
+            }
+            up->u = (struct det_unit){.type = DU_TLS, .tls = t};
             pl->nunits++;
         } else if (!strcmp(name, "dsize")) {
             if ((pl->why = cmp_compile_check(o->arg))) {

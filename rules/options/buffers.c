@@ -35,6 +35,8 @@ bool buffer_inspectable(unsigned buffer)
     case BUF_TLS_SNI: case BUF_JA3_HASH: case BUF_JA3_STRING: case BUF_JA4_HASH:
     case BUF_JA3S_HASH: case BUF_JA3S_STRING:
     case BUF_TLS_CERT_SUBJECT: case BUF_TLS_CERT_ISSUER: case BUF_TLS_CERT_SERIAL:
+    case BUF_TLS_CERT_FINGERPRINT: case BUF_TLS_CERTS: case BUF_TLS_SUBJECTALTNAME:
+    case BUF_TLS_ALPN: case BUF_TLS_RANDOM: case BUF_TLS_RANDOM_TIME: case BUF_TLS_RANDOM_BYTES:
         return true;
     default:
         return false;

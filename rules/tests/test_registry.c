@@ -43,7 +43,14 @@ static const char *const IMPLEMENTED[] = {
     "tls_cert_serial", "tls.cert_serial", "ja3_hash", "ja3.hash", "ja3_string", "ja3.string",
     "ja3s_hash", "ja3s.hash", "ja3s_string", "ja3s.string", "ja4.hash",
     /* packet headers */
-    "ipv4.hdr", "ipv6.hdr", "tcp.hdr", "udp.hdr", "icmpv4.hdr", "icmpv6.hdr", NULL};
+    "ipv4.hdr", "ipv6.hdr", "tcp.hdr", "udp.hdr", "icmpv4.hdr", "icmpv6.hdr",
+    "tls_cert_fingerprint", "tls.cert_fingerprint", "tls.certs", "tls.subjectaltname",
+    "tls.random", "tls.random_time", "tls.random_bytes", "tls.alpn",
+    /* TLS options compiled as units (compile/tls_units.c) */
+    "ssl_state", "ssl_version", "tls.version", "tls.fingerprint", "tls.subject", "tls.issuerdn",
+    "tls.cert_chain_len", "tls_cert_notbefore", "tls_cert_notafter", "tls.cert_notbefore",
+    "tls.cert_notafter", "tls.cert_expired", "tls.cert_valid", "tls_cert_expired",
+    "tls_cert_valid", NULL};
 
 static bool listed(const char *name)
 {
