@@ -362,3 +362,17 @@ def test_app_layer_event_beside_buffers_is_not_compiled(tmp_path):
                 app("dns.z_flag_set", 2, "dns")])
     assert sorted(a["alert"]["signature_id"] for a in r.alerts) == [2]
     assert "an application-layer event beside application-layer buffers" in r.proc.stderr
+
+
+def test_http_request_transfer_encoding_and_authorization_events(tmp_path):
+    rules = [app("http.invalid_transfer_encoding_value_in_request", 1, "http"),
+             app("http.request_auth_unrecognized", 2, "http")]
+    odd = (b"POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip\r\n"
+           b"Authorization: NTLM TlRMTVNTUAABAAAA\r\nContent-Length: 0\r\n\r\n")
+    c = Conv().handshake().send(True, odd).close()
+    assert alerts(tmp_path, c.pkts, rules) == [(1, 4), (2, 4)]
+    fine = (b"POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n"
+            b"Authorization: Basic dTpw\r\n\r\n0\r\n\r\n")
+    c = Conv().handshake().send(True, fine).close()
+    (tmp_path / "b").mkdir()
+    assert alerts(tmp_path / "b", c.pkts, rules) == []

@@ -229,6 +229,10 @@ static void head_done(struct pflow *pf, struct mon_flow *f, int dir, const uint8
     if (info.cl_ambiguous)
         pflow_anomaly(pf, f, dir, dir == 0 ? OSPREY_AE_HTTP_DUP_CL_REQUEST
                                            : OSPREY_AE_HTTP_DUP_CL_RESPONSE);
+    if (info.te_invalid)
+        pflow_anomaly(pf, f, dir, OSPREY_AE_HTTP_INVALID_TE_REQUEST);
+    if (info.auth_unrecognized)
+        pflow_anomaly(pf, f, dir, OSPREY_AE_HTTP_AUTH_UNRECOGNIZED);
     h->cur = t;
     pflow_run(pf, f, dir, dir == 0 ? ev->http_request : ev->http_response);
     /* framing of the body (RFC 9112 §6.3, as libhtp applies it: a 1xx/204/304 that

@@ -113,6 +113,8 @@ struct osprey_parser_events {
     X(HTTP_INVALID_RESPONSE_CHUNK_LEN, "http.invalid_response_chunk_len")                   \
     X(HTTP_DUP_CL_REQUEST, "http.duplicate_content_length_field_in_request")  /* differing */ \
     X(HTTP_DUP_CL_RESPONSE, "http.duplicate_content_length_field_in_response") /* values */  \
+    X(HTTP_INVALID_TE_REQUEST, "http.invalid_transfer_encoding_value_in_request")           \
+    X(HTTP_AUTH_UNRECOGNIZED, "http.request_auth_unrecognized") /* not basic/digest/bearer */ \
     X(DNS_MALFORMED_DATA, "dns.malformed_data")   /* a message that does not decode */      \
     X(DNS_Z_FLAG_SET, "dns.z_flag_set")           /* the reserved header bit is set */       \
     X(DNS_NOT_REQUEST, "dns.not_request")         /* a response sent to the server */        \
