@@ -172,6 +172,14 @@ void osprey_emit_alert(struct osprey_emit *e, struct mon_ctx *ctx, const struct 
         mon_set_uctx_slot(ctx, f, e->alerted_slot, (void *)1);
     char src[INET6_ADDRSTRLEN], dst[INET6_ADDRSTRLEN], fsrc[INET6_ADDRSTRLEN],
         fdst[INET6_ADDRSTRLEN], pn[8], cid[48];
+    struct mon_packet end;
+    if ((p->flags & MON_PKT_PSEUDO) && f && !a->to_server) {
+        /* a flow's end (libmon's client -> server packet): a response's alert goes the
+         * other way, as Suricata's flow-timeout packet of that direction */
+        end = *p;
+        end.src = p->dst, end.dst = p->src, end.sport = p->dport, end.dport = p->sport;
+        p = &end;
+    }
     osprey_addr_str(&p->src, p->ipver, src, sizeof src);
     osprey_addr_str(&p->dst, p->ipver, dst, sizeof dst);
     bool ports = p->proto == 6 || p->proto == 17 || p->proto == 132;

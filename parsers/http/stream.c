@@ -595,6 +595,13 @@ void http_end(struct pflow *pf, struct mon_flow *f)
     struct http_state *h = pf->http;
     if (!h)
         return;
+    if (h->d[0].st == HS_HEAD && pf->in[0].len && memchr(pf->in[0].p, '\n', pf->in[0].len)) {
+        /* a request whose head the flow's end cut short: its request line is whole, and
+         * libhtp's request-line buffers (http.uri, http.method …) are inspected from there */
+        head_done(pf, f, 0, pf->in[0].p, pf->in[0].len, pf->in[0].len);
+        pbuf_reset(&pf->in[0]);
+        h->d[0].st = HS_DEAD;
+    }
     if (h->d[1].st == HS_HEAD && pf->in[1].len) {
         /* a response cut short in its first line: not a status line, it is a body */
         uint32_t le = 0;

@@ -33,7 +33,7 @@ const uint8_t *det_buffer(struct mon_ctx *ctx, struct mon_flow *f, int side, uin
  * a UDP query with a wrong checksum still alerts). */
 static bool pkt_inspectable(const struct mon_packet *p)
 {
-    return p && p->ipver;
+    return p && p->ipver && !(p->flags & MON_PKT_PSEUDO);
 }
 
 /* ---- the multi-event filter ---- */

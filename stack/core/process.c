@@ -134,6 +134,8 @@ enum mon_decode_outcome mon_process(struct mon_ctx *ctx, struct mon_packet *p)
         f = mon_flow_handle(ctx->ft, p, &dir); /* may end an evicted flow first */
     }
     ctx->cur = p;
+    if (p->num > ctx->last_num)
+        ctx->last_num = p->num;
     int snd = dir == MON_FLOW_TO_SERVER ? MON_SIDE_CLI : MON_SIDE_SVR;
     int rcv = snd ^ 1;
     /* a decoder anomaly or note: DECODE_EVENT before anything else about the packet runs
@@ -231,7 +233,16 @@ void core_flow_end(struct mon_flow *f, void *arg)
     struct mon_ctx *ctx = arg;
     struct mon_packet *saved = ctx->cur;
     enum core_phase saved_phase = ctx->phase;
-    ctx->cur = NULL; /* an evicted flow ends while an unrelated packet is being processed */
+    /* The end's events run with a packet of their own (an evicted flow ends while an
+     * unrelated packet is being processed): what they report (an application message the
+     * end completed, an alert on it) is dated and addressed by the flow, as Suricata's
+     * flow-timeout pseudo packets are. */
+    struct mon_packet end = {
+        .ts_us = ctx->now, .num = ctx->last_num + 1, .ipver = f->ipver, .proto = f->proto,
+        .src = f->cli, .dst = f->srv, .sport = f->cport, .dport = f->sport,
+        .flags = MON_PKT_PSEUDO | (f->proto == 6 || f->proto == 17 ? MON_PKT_HAS_L4 : 0u),
+        .tcp_wscale = 0xff};
+    ctx->cur = &end;
     ctx->phase = PH_END;
     /* a TCP flow that never became a connection was only ever ORPHAN packets: it has no
      * connection to end */

@@ -53,6 +53,10 @@ enum {
     MON_PKT_HAS_L4 = 1u << 6,       /* sport/dport (or ICMP type/code) are valid */
     MON_PKT_DROPPED = 1u << 7,      /* a sender-side handler dropped it (mon_drop) */
     MON_PKT_MODIFIED = 1u << 8,     /* a sender-side handler rewrote bytes (mon_setlastpkt) */
+    MON_PKT_PSEUDO = 1u << 9,       /* no frame: the flow-end packet mon_getlastpkt gives
+                                       while a flow ends (timeout, eviction, flush): the
+                                       flow's addresses client -> server, no payload, the
+                                       time of the end, num one past the last frame's */
 };
 
 struct mon_packet {
