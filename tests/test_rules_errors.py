@@ -166,8 +166,7 @@ CASES = [
      "http.uri: sticky buffer selected but nothing inspects it"),
     ('to_lowercase; content:"a";', "to_lowercase: a transform needs a sticky buffer before it"),
     ('http.uri; content:"a"; to_lowercase;',
-     "to_lowercase: transforms must come right after the sticky buffer, before anything "
-     "inspects it"),
+     "http.uri: a transform after its matches, and nothing inspects its result"),
     ('http.uri; xor:"0";', "xor: the key must be an even number of hex digits"),
     ('http.uri; xor:"zz";', "xor: the key must be hex digits"),
     ('http.uri; xor:!"00"; content:"a";', "xor: cannot be negated"),

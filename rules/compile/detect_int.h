@@ -34,6 +34,8 @@ static inline uint8_t det_kind_of(uint8_t base)
 struct det_xform {
     uint32_t n;
     const uint16_t *kw;   /* transform keyword ids, in rule order */
+    const char **val;     /* their arguments as written (NULL: none): the chain's identity */
+    struct det_xstep *step; /* prepared steps (xform_args.h); name NULL: an xform_apply one */
 };
 
 /* The multi-event filter of one buffer kind: one Hyperscan database over the fast patterns
@@ -439,9 +441,12 @@ const uint8_t *det_app_buffer(struct osprey_detect_worker *w, struct mon_ctx *ct
                               struct mon_flow *f, uint8_t base, uint8_t ob,
                               const struct det_xform *xf, int slot, uint32_t *len,
                               uint64_t *origin);
-/* The one stored transform chain with these keyword ids (owned by d); NULL: out of memory. */
+/* The one stored transform chain with these keyword ids, arguments as written and parsed
+ * (owned by d); NULL: out of memory or a bad argument. */
 const struct det_xform *det_xform_intern(struct osprey_detect *d, const uint16_t *kw,
+                                         const char *const *val, const void *const *arg,
                                          uint32_t n);
+void det_xform_free(struct det_xform *x);
 /* The base event's name, for --dump-chains. */
 const char *det_base_name(uint8_t base);
 

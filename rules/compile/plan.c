@@ -126,10 +126,15 @@ static int app_buffer_of(struct osprey_detect *d, const struct osprey_rule *r, u
     if (!o->nxforms)
         return 0;
     uint16_t kw[32];
+    const char *val[32];
+    const void *arg[32];
     uint32_t n = o->nxforms < 32 ? o->nxforms : 32;
-    for (uint32_t k = 0; k < n; k++)
+    for (uint32_t k = 0; k < n; k++) {
         kw[k] = r->opts[o->xform_at + k].kw;
-    return (*xf = det_xform_intern(d, kw, n)) ? 0 : -1;
+        val[k] = r->opts[o->xform_at + k].value;
+        arg[k] = r->opts[o->xform_at + k].arg;
+    }
+    return (*xf = det_xform_intern(d, kw, val, arg, n)) ? 0 : -1;
 }
 
 /* app-layer-protocol:[!]NAME[,mode] — the modes all mean the flow's one protocol here. */

@@ -355,6 +355,7 @@ static void select_buffer(struct rule_ctx *c, uint16_t buffer)
     c->xforms = NULL;
     c->nxforms = 0;
     c->buffer_used = false;
+    c->xform_pending = false;
     c->sticky_opt = c->opt;
     c->sticky_pos = c->kwpos;
 }
@@ -471,11 +472,14 @@ static void walk_options(struct rule_ctx *c, struct otok *t, int n,
                 opt_error(c, t[i].kw, "a transform needs a sticky buffer before it");
                 return;
             }
-            if (c->buffer_used) {
-                opt_error(c, t[i].kw, "transforms must come right after the sticky buffer, "
-                                      "before anything inspects it");
-                return;
+            if (c->buffer_used && !c->xform_pending) {
+                /* Suricata 8: the options before it inspected the buffer as it was, the
+                 * ones after it inspect a new chain of transforms from this one on */
+                c->xforms = NULL;
+                c->nxforms = 0;
             }
+            if (c->buffer_used)
+                c->xform_pending = true;
             break;
         case OPT_MODIFIER:
             if (c->last_content == NULL) {
@@ -493,8 +497,10 @@ static void walk_options(struct rule_ctx *c, struct otok *t, int n,
         o->nxforms = d->kind == OPT_TRANSFORM ? 0 : c->nxforms;
         if (d->parse && d->parse(c, t[i].val) < 0)
             return;
-        if (d->kind == OPT_PAYLOAD)
+        if (d->kind == OPT_PAYLOAD) {
             c->buffer_used = true;
+            c->xform_pending = false;
+        }
         if (d->kind == OPT_TRANSFORM) {
             struct xform_chain *x = arena_alloc(c->ar, sizeof *x);
             if (x == NULL) {
@@ -514,6 +520,10 @@ static void walk_options(struct rule_ctx *c, struct otok *t, int n,
             }
         }
     }
+    if (!c->syntax.set && c->xform_pending)
+        rule_syntax_error(c, c->sticky_pos, "syntax error in buffers",
+                          "%s: a transform after its matches, and nothing inspects its result",
+                          c->sticky_opt->keyword);
     if (!c->syntax.set && !c->snort3 && c->sticky_opt && !c->buffer_used &&
         c->buffer != BUF_PKT)
         rule_syntax_error(c, c->sticky_pos, "syntax error in buffers",

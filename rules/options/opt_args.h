@@ -182,4 +182,16 @@ struct opt_str {
     bool negated;
 };
 
+/* from_base64 transform, base64_decode: decode `bytes` bytes (0: to the end) from `offset`. */
+struct opt_base64 {
+    uint32_t bytes, offset;
+    uint8_t mode;        /* enum b64_mode (rules/compile/base64.h): rfc4648, rfc2045, strict */
+    bool relative;       /* base64_decode: from the previous match's end */
+};
+
+/* zlib_deflate / gunzip transforms: the most bytes the inflated buffer may hold. */
+struct opt_inflate {
+    uint32_t max_size;
+};
+
 #endif

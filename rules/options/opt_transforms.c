@@ -54,6 +54,9 @@ static int parse_pcrexform(struct rule_ctx *c, char *val)
 
 static int parse_from_base64(struct rule_ctx *c, char *val)
 {
+    struct opt_base64 *b = opt_arg_new(c, sizeof *b);
+    if (b == NULL)
+        return -1;
     if (val == NULL)
         return 0;
     static const char *const MODES[] = {"rfc4648", "rfc2045", "strict", NULL};
@@ -75,10 +78,38 @@ static int parse_from_base64(struct rule_ctx *c, char *val)
         if (seen & bit)
             return opt_error(c, item, "'%.*s' given twice", (int)wn, w);
         seen |= bit;
-        if (bit == 4 ? parse_choice(c, v, vn, MODES, "mode") < 0
-                     : parse_num(c, v, vn, 0, 65535, false, &x, "value") < 0)
-            return -1;
+        if (bit == 4) {
+            int m = parse_choice(c, v, vn, MODES, "mode");
+            if (m < 0)
+                return -1;
+            b->mode = (uint8_t)m; /* the order of MODES is enum b64_mode's */
+        } else {
+            if (parse_num(c, v, vn, 0, 65535, false, &x, "value") < 0)
+                return -1;
+            *(bit == 1 ? &b->bytes : &b->offset) = (uint32_t)x;
+        }
     }
+    return 0;
+}
+
+/* zlib_deflate / gunzip [: max-size N] — the inflated buffer's limit (Suricata's default). */
+static int parse_inflate(struct rule_ctx *c, char *val)
+{
+    struct opt_inflate *z = opt_arg_new(c, sizeof *z);
+    if (z == NULL)
+        return -1;
+    z->max_size = 1024;
+    if (val == NULL)
+        return 0;
+    const char *w, *v;
+    size_t wn, vn;
+    int64_t x;
+    split_word(val, strlen(val), &w, &wn, &v, &vn);
+    if (!slice_eq(w, wn, "max-size"))
+        return opt_error(c, val, "unknown argument '%.*s' (max-size)", (int)wn, w);
+    if (parse_num(c, v, vn, 1, 16 * 1024 * 1024, false, &x, "max-size") < 0)
+        return -1;
+    z->max_size = (uint32_t)x;
     return 0;
 }
 
@@ -97,9 +128,11 @@ static const struct opt_def DEFS[] = {
     XFORM_DONE("to_sha256"),
     XFORM_DONE("header_lowercase"),
     XFORM("strip_pseudo_headers"),
-    {"xor", OPT_TRANSFORM, D_SURI, ARG_REQUIRED, 0, parse_xor, false},
-    {"pcrexform", OPT_TRANSFORM, D_SURI, ARG_REQUIRED, 0, parse_pcrexform, false},
-    {"from_base64", OPT_TRANSFORM, D_SURI, ARG_OPTIONAL, 0, parse_from_base64, false},
+    {"xor", OPT_TRANSFORM, D_SURI, ARG_REQUIRED, 0, parse_xor, true},
+    {"pcrexform", OPT_TRANSFORM, D_SURI, ARG_REQUIRED, 0, parse_pcrexform, true},
+    {"from_base64", OPT_TRANSFORM, D_SURI, ARG_OPTIONAL, 0, parse_from_base64, true},
+    {"zlib_deflate", OPT_TRANSFORM, D_SURI, ARG_OPTIONAL, 0, parse_inflate, true},
+    {"gunzip", OPT_TRANSFORM, D_SURI, ARG_OPTIONAL, 0, parse_inflate, true},
 };
 OPT_TABLE(opt_table_transforms, DEFS);
 

@@ -1,0 +1,91 @@
+"""Payload keywords and transforms of Suricata 7/8: each with traffic that matches and a near
+miss (rules/compile/xform_args.c, base64.c)."""
+import base64
+import zlib
+
+import pytest
+
+from test_detect_helpers import Conv, detect, rule
+
+
+def http(req, resp=b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"):
+    return Conv().handshake().send(True, req).send(False, resp).close().pkts
+
+
+def get(uri, extra=b""):
+    return http(b"GET " + uri + b" HTTP/1.1\r\nHost: h\r\n" + extra + b"\r\n")
+
+
+def sids(tmp_path, pkts, bodies):
+    rules = [rule(f"flow:established,to_server; {b}", sid=i + 1, proto="http")
+             for i, b in enumerate(bodies)]
+    return detect(tmp_path, pkts, rules).sids
+
+
+B64 = base64.b64encode(b"thisisatest").decode()   # dGhpc2lzYXRlc3Q=
+
+
+@pytest.mark.parametrize("body,hit", [
+    (f'http.uri; content:"/?arg={B64}"; from_base64:offset 6; content:"thisisatest";', True),
+    ('http.uri; from_base64:offset 6; content:"thisisatest"; startswith;', True),
+    ('http.uri; from_base64:offset 6, bytes 4; content:"thi"; endswith;', True),
+    ('http.uri; from_base64:offset 6, bytes 4; content:"this";', False),
+    ('http.uri; from_base64:offset 7; content:"thisisatest";', False),  # misaligned
+    # the content before the transform inspects the URI as it was
+    (f'http.uri; content:"thisisatest"; from_base64:offset 6; content:"this";', False),
+    ('http.uri; from_base64:offset 6, mode strict; content:"thisisatest";', True),
+])
+def test_from_base64(tmp_path, body, hit):
+    assert sids(tmp_path, get(f"/?arg={B64}".encode()), [body]) == ([1] if hit else [])
+
+
+def test_from_base64_modes_on_spaced_base64(tmp_path):
+    # "Zm 9v Ym Fy": RFC 2045 skips the spaces, RFC 4648 stops at the first, strict refuses
+    pkts = get(b"/?arg=Zm%209v%20Ym%20Fy")
+    bodies = [f'http.uri; from_base64:offset 6, mode {m}; content:"foobar";'
+              for m in ("rfc2045", "rfc4648", "strict")]
+    assert sids(tmp_path, pkts, bodies) == [1]
+
+
+def test_xor(tmp_path):
+    key = bytes([0x0d, 0x0a, 0xc8, 0xff])
+    secret = bytes(b ^ key[i % 4] for i, b in enumerate(b"password"))
+    pkts = get(b"/x", b"X-Data: " + secret.hex().encode() + b"\r\n")
+    hexed = "".join(f"{b:02x}" for b in secret)
+    bodies = [
+        'http.header; content:"X-Data: "; xor:"0d0ac8ff"; content:"notthere";',
+        # the header value is hex text here; xor a raw-bytes buffer: the request line
+        f'http.request_line; xor:"0d0ac8ff"; content:"{"|" + bytes(b ^ key[i % 4] for i, b in enumerate(b"GET /x")).hex(" ") + "|"}"; startswith;',
+        f'http.request_line; xor:"0d0ac8fe"; content:"{"|" + bytes(b ^ key[i % 4] for i, b in enumerate(b"GET /x")).hex(" ") + "|"}"; startswith;',
+        f'http.header; content:"{hexed}";',
+    ]
+    assert sids(tmp_path, pkts, bodies) == [2, 4]
+
+
+def test_pcrexform(tmp_path):
+    pkts = get(b"/z4d4kWk.jpg")
+    bodies = [
+        r'http.request_line; pcrexform:"[a-zA-Z]+\s+(.*)\s+HTTP"; content:"/z4d4kWk.jpg"; '
+        r'startswith; endswith;',
+        r'http.request_line; pcrexform:"[a-zA-Z]+\s+(.*)\s+HTTP"; content:"GET";',
+    ]
+    assert sids(tmp_path, pkts, bodies) == [1]
+
+
+def test_zlib_deflate_and_gunzip(tmp_path):
+    text = b"This is compressed then base64-encoded\n"
+    z = base64.b64encode(zlib.compress(text)).decode()
+    gz_c = zlib.compressobj(wbits=31)
+    gz = base64.b64encode(gz_c.compress(text) + gz_c.flush()).decode()
+    pkts = get(f"/z?value={z}&g={gz}".encode())
+    pre = 'http.uri; content:"/z?value="; from_base64:offset 9;'
+    bodies = [
+        f'{pre} zlib_deflate; content:"This is compressed then base64-encoded|0A|"; '
+        'startswith; endswith;',
+        f'{pre} zlib_deflate:max-size 8; content:"This is "; startswith; endswith;',
+        f'{pre} zlib_deflate:max-size 8; content:"This is c";',
+        f'{pre} gunzip; content:"This is";',      # zlib data is not gzip
+    ]
+    assert sids(tmp_path, pkts, bodies) == [1, 2]
+    gpre = f'http.uri; content:"&g="; from_base64:offset {len("/z?value=") + len(z) + 3};'
+    assert sids(tmp_path, pkts, [f'{gpre} gunzip; content:"compressed";']) == [1]
