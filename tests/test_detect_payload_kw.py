@@ -89,3 +89,59 @@ def test_zlib_deflate_and_gunzip(tmp_path):
     assert sids(tmp_path, pkts, bodies) == [1, 2]
     gpre = f'http.uri; content:"&g="; from_base64:offset {len("/z?value=") + len(z) + 3};'
     assert sids(tmp_path, pkts, [f'{gpre} gunzip; content:"compressed";']) == [1]
+
+
+# --- base64_decode / base64_data -------------------------------------------------------------
+
+@pytest.mark.parametrize("body,hit", [
+    ('http.uri; content:"q="; base64_decode:relative; base64_data; content:"thisisatest";',
+     True),
+    ('http.uri; content:"q="; base64_decode:relative; base64_data; content:"nothere";', False),
+    # the decoded bytes start at 0: startswith, depth
+    ('http.uri; content:"q="; base64_decode:relative; base64_data; content:"this"; startswith;',
+     True),
+    ('http.uri; content:"q="; base64_decode:relative; base64_data; content:"is"; depth:2;',
+     False),
+    # bytes: that many base64 characters (4 → 3 bytes), offset: skipped before decoding
+    ('http.uri; content:"q="; base64_decode:bytes 4,relative; base64_data; content:"thi"; '
+     'endswith;', True),
+    ('http.uri; content:"q="; base64_decode:bytes 4,relative; base64_data; content:"this";',
+     False),
+    ('http.uri; content:"q="; base64_decode:offset 4,relative; base64_data; content:"sisatest";',
+     True),
+    # not relative: from the buffer's start, "/b64?q=…" is not base64 past "/"
+    ('http.uri; content:"q="; base64_decode; base64_data; content:"thisisatest";', False),
+    ('http.uri; content:"q="; base64_decode:offset 7; base64_data; content:"thisisatest";',
+     True),
+    # decoding stops at the first character outside the alphabet ('&')
+    ('http.uri; content:"q="; base64_decode:relative; base64_data; content:"thisisatest"; '
+     'endswith;', True),
+    ('http.uri; content:"q="; base64_decode:relative; base64_data; isdataat:11;', False),
+    # pcre and byte_test read the decoded bytes too
+    ('http.uri; content:"q="; base64_decode:relative; base64_data; pcre:"/^this(is)+a/";', True),
+    ('http.uri; content:"q="; base64_decode:relative; base64_data; byte_test:1,=,0x74,0;', True),
+    ('http.uri; content:"q="; base64_decode:relative; base64_data; byte_test:1,=,0x75,0;', False),
+])
+def test_base64_decode_on_an_http_buffer(tmp_path, body, hit):
+    assert sids(tmp_path, get(f"/b64?q={B64}&x=1".encode()), [body]) == ([1] if hit else [])
+
+
+def test_base64_decode_backtracks_to_the_next_occurrence(tmp_path):
+    # the first "q=" is followed by junk: the content's next occurrence is tried
+    pkts = get(f"/b64?q=!!&q={B64}".encode())
+    body = 'http.uri; content:"q="; base64_decode:relative; base64_data; content:"thisisatest";'
+    assert sids(tmp_path, pkts, [body]) == [1]
+
+
+def test_base64_decode_on_the_stream_and_an_et_style_body(tmp_path):
+    payload = base64.b64encode(b"\x78\x9f\x3e\x22 rest of the object").decode()
+    pkts = http(b"POST /upload HTTP/1.1\r\nHost: h\r\nContent-Length: %d\r\n\r\n"
+                % (len(payload) + 5) + b"data=" + payload.encode())
+    et = ('http.request_body; content:"data="; startswith; base64_decode:offset 0,relative; '
+          'base64_data; content:"|78 9f 3e 22|"; startswith;')
+    near = et.replace("78 9f", "78 9e")
+    tcp = rule('flow:established,to_server; content:"data="; base64_decode:relative; '
+               'base64_data; content:"rest of"; ', sid=3)
+    rules = [rule(f"flow:established,to_server; {et}", sid=1, proto="http"),
+             rule(f"flow:established,to_server; {near}", sid=2, proto="http"), tcp]
+    assert detect(tmp_path, pkts, rules).sids == [1, 3]

@@ -68,7 +68,11 @@ static void key_content(struct buf *k, const struct opt_content *ct)
 static void key_pitem(struct buf *k, const struct det_pitem *pi)
 {
     buf_put(k, &pi->type, 1);
-    if (pi->type == PI_CONTENT) {
+    buf_put(k, &pi->decoded, 1);
+    if (pi->type == PI_BASE64) {
+        const struct opt_base64 *b = pi->arg;
+        buf_put(k, b, sizeof *b);
+    } else if (pi->type == PI_CONTENT) {
         key_content(k, pi->arg);
     } else if (pi->type == PI_PCRE) {
         const struct opt_pcre *pc = pi->arg;

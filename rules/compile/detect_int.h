@@ -87,7 +87,9 @@ enum det_unit_type { DU_PAYLOAD, DU_FLOW, DU_DSIZE, DU_HDR, DU_TCPFLAGS,
 
 /* One payload option of a run (payload.c evaluates runs). */
 enum det_pitem_type { PI_CONTENT, PI_PCRE, PI_ISDATAAT, PI_BYTE_TEST, PI_BYTE_JUMP,
-                      PI_BYTE_EXTRACT, PI_BYTE_MATH };
+                      PI_BYTE_EXTRACT, PI_BYTE_MATH,
+                      PI_BASE64 };   /* base64_decode: the items after it (base64_data) read
+                                        the decoded bytes */
 struct det_pitem {
     uint8_t type;
     bool relative;    /* to the previous payload match: the run backtracks into it */
@@ -97,6 +99,7 @@ struct det_pitem {
      * option's fields name (see *_var_names in opt_eval.h), and the one it defines */
     uint8_t var[BYTE_VAR_FIELDS];
     uint8_t def;
+    bool decoded;     /* in base64_data: after the run's PI_BASE64, on its decoded bytes */
 };
 
 /* One option unit: a match option, or a run of payload options that depend on each other

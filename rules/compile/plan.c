@@ -82,6 +82,8 @@ static const char *app_need_add(struct osprey_detect *d, const struct osprey_rul
     const struct osprey_rule_option *o = &r->opts[i];
     const struct opt_def *def = opt_def_by_id(o->kw);
     unsigned buf = o->buffer;
+    if (buf == BUF_BASE64)
+        return NULL; /* base64_data: the buffer of its base64_decode */
     if (!strcmp(def->name, "urilen"))
         buf = BUF_HTTP_URI;
     else if (!payload_kw(def))
@@ -203,7 +205,7 @@ static const char *bind_vars(struct det_pitem *pi, const char **vnames, uint32_t
         content_var_names(pi->arg, names);
     else if (pi->type == PI_ISDATAAT)
         isdataat_var_names(pi->arg, names);
-    else if (pi->type == PI_PCRE)
+    else if (pi->type == PI_PCRE || pi->type == PI_BASE64)
         return NULL;
     else
         byte_var_names(pi->arg, names);
@@ -231,6 +233,27 @@ static const char *bind_vars(struct det_pitem *pi, const char **vnames, uint32_t
     return NULL;
 }
 
+/* base64_data options join the run of the base64_decode before them (they read its decoded
+ * bytes); other options never join a run that has one. NULL, or why not compiled. */
+static const char *b64_join(struct plan *pl, bool decoded, struct unit_plan **last, bool *join)
+{
+    struct unit_plan *b64 = NULL;
+    for (uint32_t u = pl->nunits; u > 0 && !b64; u--)
+        for (uint32_t i = 0; pl->units[u - 1].u.type == DU_PAYLOAD && i < pl->units[u - 1].u.n;
+             i++)
+            if (pl->units[u - 1].u.items[i].type == PI_BASE64)
+                b64 = &pl->units[u - 1];
+    if (decoded) {
+        if (!b64 || b64->u.items + b64->u.n != &pl->items[pl->nitems])
+            return "base64_data options apart from their base64_decode";
+        *last = b64;
+        *join = true;
+    } else if (*last && *last == b64) {
+        *join = false; /* the decoded bytes end that run */
+    }
+    return NULL;
+}
+
 /* Suricata's fast-pattern priority: application buffers first, then the packet/stream, and
  * http.method last (its few values are in every request). */
 static int fp_priority(const struct det_unit *du, uint8_t kind)
@@ -253,7 +276,7 @@ static void pick_fast_pattern(struct plan *pl)
         int prio = fp_priority(du, pl->kind);
         for (uint32_t i = 0; i < du->n; i++) {
             const struct opt_content *ct = du->items[i].arg;
-            if (du->items[i].type != PI_CONTENT || ct->negated)
+            if (du->items[i].type != PI_CONTENT || ct->negated || du->items[i].decoded)
                 continue;
             const uint8_t *p;
             uint32_t n;
@@ -409,6 +432,10 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, enum plan_va
             pi = (struct det_pitem){.type = PI_ISDATAAT,
                                     .relative = ((const struct opt_isdataat *)o->arg)->relative,
                                     .arg = o->arg};
+        } else if (!strcmp(name, "base64_decode")) {
+            pi = (struct det_pitem){.type = PI_BASE64,
+                                    .relative = ((const struct opt_base64 *)o->arg)->relative,
+                                    .arg = o->arg};
         } else if (!strncmp(name, "byte_", 5)) { /* byte_test, _jump, _extract, _math */
             const struct opt_byte *b = o->arg;
             pl->why = byte_compile_check(b);
@@ -419,6 +446,7 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, enum plan_va
         }
         if (!pl->why && pi.arg)
             pl->why = bind_vars(&pi, vnames, &nvars);
+        pi.decoded = o->buffer == BUF_BASE64;
         if (pl->why) {
             pl->why_opt = o;
             return 0;
@@ -436,8 +464,12 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, enum plan_va
                     pl->units[u - 1].u.xf == xf)
                     last = &pl->units[u - 1];
             pl->items[pl->nitems] = pi;
-            if ((pi.relative || has_vars) && last &&
-                last->u.items + last->u.n == &pl->items[pl->nitems]) {
+            bool join = pi.relative || has_vars;
+            if ((pl->why = b64_join(pl, pi.decoded, &last, &join))) {
+                pl->why_opt = o;
+                return 0;
+            }
+            if (join && last && last->u.items + last->u.n == &pl->items[pl->nitems]) {
                 last->u.n++;
                 last->last_opt = i;
             } else {

@@ -19,7 +19,7 @@ const char *osprey_rules_buffer_name(unsigned buffer)
 bool buffer_inspectable(unsigned buffer)
 {
     switch (buffer) {
-    case BUF_PKT: case BUF_RAW:
+    case BUF_PKT: case BUF_RAW: case BUF_BASE64:
     case BUF_HTTP_METHOD: case BUF_HTTP_URI: case BUF_HTTP_URI_RAW: case BUF_HTTP_REQUEST_LINE:
     case BUF_HTTP_PROTOCOL: case BUF_HTTP_HEADER: case BUF_HTTP_HEADER_RAW:
     case BUF_HTTP_COOKIE: case BUF_HTTP_USER_AGENT: case BUF_HTTP_HOST: case BUF_HTTP_HOST_RAW:

@@ -105,6 +105,9 @@ static int parse_ber(struct rule_ctx *c, char *val)
 
 static int parse_base64_decode(struct rule_ctx *c, char *val)
 {
+    struct opt_base64 *b = opt_arg_new(c, sizeof *b);
+    if (b == NULL)
+        return -1;
     if (val == NULL)
         return 0;
     struct list_iter it;
@@ -128,9 +131,12 @@ static int parse_base64_decode(struct rule_ctx *c, char *val)
         if (bit == 4) {
             if (vn)
                 return opt_error(c, v, "unexpected '%.*s'", (int)vn, v);
+            b->relative = true;
         } else if (parse_num(c, v, vn, bit == 1 ? 1 : 0, 65535, false, &x,
                              bit == 1 ? "bytes" : "offset") < 0) {
             return -1;
+        } else {
+            *(bit == 1 ? &b->bytes : &b->offset) = (uint32_t)x;
         }
     }
     return 0;
@@ -156,7 +162,7 @@ static const struct opt_def DEFS[] = {
     {"asn1", OPT_PAYLOAD, D_ALL, ARG_REQUIRED, 0, parse_asn1, false},
     {"ber_data", OPT_PAYLOAD, D_S3, ARG_REQUIRED, 0, parse_ber, false},
     {"ber_skip", OPT_PAYLOAD, D_S3, ARG_REQUIRED, 0, parse_ber, false},
-    {"base64_decode", OPT_PAYLOAD, D_ALL, ARG_OPTIONAL, 0, parse_base64_decode, false},
+    {"base64_decode", OPT_PAYLOAD, D_ALL, ARG_OPTIONAL, 0, parse_base64_decode, true},
     {"rpc", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_rpc, false},
     {"noalert", OPT_MATCH, D_SURI, ARG_NONE, 0, NULL, true},
     {"ftpbounce", OPT_MATCH, D_CLASSIC, ARG_NONE, 0, NULL, false},
