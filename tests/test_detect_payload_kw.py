@@ -145,3 +145,13 @@ def test_base64_decode_on_the_stream_and_an_et_style_body(tmp_path):
     rules = [rule(f"flow:established,to_server; {et}", sid=1, proto="http"),
              rule(f"flow:established,to_server; {near}", sid=2, proto="http"), tcp]
     assert detect(tmp_path, pkts, rules).sids == [1, 3]
+
+
+# --- argument forms --------------------------------------------------------------------------
+
+def test_pcre_without_quotes(tmp_path):
+    # Suricata reads pcre:/regex/flags; as pcre:"/regex/flags";
+    pkts = get(b"/one/two")
+    rules = [rule('pcre:/one/U;', sid=1), rule('pcre:/^\\/one\\/t/U;', sid=2),
+             rule('pcre:/three/U;', sid=3), rule('pcre:!/three/U; content:"two";', sid=4)]
+    assert detect(tmp_path, pkts, rules).sids == [1, 2, 4]

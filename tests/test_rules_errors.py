@@ -188,7 +188,9 @@ CASES = [
     ('alert http any any -> any any (msg:"t"; http_param:"id" x; service:http; sid:9;)',
      "http_param: expected ', nocase' after the parameter name"),
     # --- pcre --------------------------------------------------------------------------------
-    ('pcre:/a/;', 'pcre: the regex must be in double quotes: "/regex/flags"'),
+    ('pcre:a/;', 'pcre: the regex must be in double quotes: "/regex/flags"'),
+    ('pcre:/Java/Vi";', 'pcre: the regex must be in double quotes: "/regex/flags"'),
+    ('pcre:/a/q;', "pcre: unknown modifier 'q'"),
     ('pcre:"abc";', 'pcre: expected "/regex/flags" (or m<delimiter>...)'),
     ('pcre:"/abc";', "pcre: missing closing '/' after the regex"),
     ('pcre:"/a/q";', "pcre: unknown modifier 'q'"),
