@@ -155,3 +155,48 @@ def test_pcre_without_quotes(tmp_path):
     rules = [rule('pcre:/one/U;', sid=1), rule('pcre:/^\\/one\\/t/U;', sid=2),
              rule('pcre:/three/U;', sid=3), rule('pcre:!/three/U; content:"two";', sid=4)]
     assert detect(tmp_path, pkts, rules).sids == [1, 2, 4]
+
+
+# --- prefilter, bypass, requires ---------------------------------------------------------------
+
+def test_prefilter_and_bypass_change_no_match(tmp_path):
+    pkts = get(b"/index.html")
+    rules = [rule('content:"GET "; prefilter;', sid=1), rule('content:"PUT "; prefilter;', sid=2),
+             rule('bypass; content:"GET ";', sid=3),
+             rule('http.host; bypass; content:"h"; bsize:1;', sid=4, proto="http"),
+             rule('http.host; bypass; content:"x";', sid=5, proto="http"),
+             rule('flow:to_server; content:"HTTP/1.1"; bypass;', sid=6)]
+    assert detect(tmp_path, pkts, rules).sids == [1, 3, 4, 6]
+
+
+def test_requires_skips_rules_quietly(tmp_path):
+    pkts = get(b"/index.html")
+    rules = [
+        rule('requires: version >= 7.0.3; content:"GET ";', sid=1),
+        rule('requires: version >= 9; content:"GET ";', sid=2),
+        # a rule for a newer engine: its unknown keyword is no error when requires is not met
+        rule('requires: keyword http.future_thing; http.future_thing; content:"x";', sid=3),
+        rule('requires: keyword base64_data, feature geoip; content:"GET ";', sid=4),
+        rule('requires: feature lua; content:"GET ";', sid=5),
+        rule('requires: version >= 7 < 8 | >= 8.0.0; content:"GET ";', sid=6),
+        rule('requires: version >= 7 < 8; content:"GET ";', sid=7),
+    ]
+    r = detect(tmp_path, pkts, rules)
+    assert r.sids == [1, 4, 6]
+    assert "sid 2" not in r.proc.stdout + r.proc.stderr
+    assert "sid 3" not in r.proc.stdout + r.proc.stderr
+
+
+def test_requires_in_check_mode(tmp_path):
+    from test_rules_helpers import osprey, parse_check
+    f = tmp_path / "r.rules"
+    f.write_text("\n".join([
+        rule('requires: version >= 9; nonsense.keyword;', sid=1),
+        rule('requires: version >> 7; content:"a";', sid=2),
+        rule('requires: version >= 8; content:"a";', sid=3),
+    ]) + "\n")
+    proc = osprey("-T", "-S", str(f))
+    lines, s, reasons, _ = parse_check(proc.stdout)
+    assert lines == [f"{f}:2: sid 2: requires: expected 'feature NAME', 'keyword NAME' or "
+                     "'version OP X.Y.Z', got 'version >> 7' (col 51)"]
+    assert (s["enabled"], s["accepted"], s["rejected"], s["skipped"]) == (3, 1, 1, 1)

@@ -186,7 +186,9 @@ static int int_id(struct osprey_detect *d, const char *name, uint32_t *id)
 }
 
 static const char *const META[] = {"msg", "sid", "gid", "rev", "classtype", "priority",
-                                   "reference", "metadata", "target", NULL};
+                                   "reference", "metadata", "target",
+                                   "requires", "prefilter", "bypass", /* opt_hints.c */
+                                   NULL};
 
 static bool is_meta(const char *name)
 {

@@ -564,6 +564,16 @@ struct osprey_rule *rule_parse(struct rule_ctx *c, char *text, uint32_t len)
         salvage_sid_raw(c, open, end);
         return r;
     }
+    /* Suricata reads requires: first: a rule for a newer engine may use keywords this one
+     * does not know, and is skipped quietly when its requirements are not met */
+    for (int i = 0; i < n; i++) {
+        const char *bad;
+        if (!strcmp(t[i].kw, "requires") && t[i].val && requires_eval(c, t[i].val, &bad) == 0) {
+            c->skipped = true;
+            salvage_sid(c, t, n);
+            return r;
+        }
+    }
     count_keywords(c, t, n);
     decide_dialect(c, t, n);
     struct osprey_rule_option *opts = arena_zalloc(c->ar, (size_t)(n ? n : 1) * sizeof *opts);

@@ -17,10 +17,12 @@ static const char *const IMPLEMENTED[] = {
     "seq", "ack", "window", "flags", "byte_test", "byte_jump", "ip_proto", "sameip",
     "fragbits", "fragoffset", "ipopts", "byte_extract", "byte_math", "geoip",
     "xbits", "flowint", "noalert", "urilen", "bsize", "uricontent", "app-layer-protocol",
-    "service", "bufferlen", "stream_size",
+    "service", "bufferlen", "stream_size", "base64_decode", "base64_data",
+    "prefilter", "bypass", "requires",
     /* transforms */
     "to_lowercase", "to_uppercase", "strip_whitespace", "compress_whitespace", "dotprefix",
     "url_decode", "header_lowercase", "to_md5", "to_sha1", "to_sha256",
+    "xor", "pcrexform", "from_base64", "zlib_deflate", "gunzip",
     /* buffers the parsers fill (or detection derives from their headers) */
     "pkt_data", "file_data", "file.data", "http_uri", "http_raw_uri", "http_header",
     "http_raw_header", "http_cookie", "http_method", "http_client_body", "http_stat_code",
