@@ -200,3 +200,24 @@ def test_requires_in_check_mode(tmp_path):
     assert lines == [f"{f}:2: sid 2: requires: expected 'feature NAME', 'keyword NAME' or "
                      "'version OP X.Y.Z', got 'version >> 7' (col 51)"]
     assert (s["enabled"], s["accepted"], s["rejected"], s["skipped"]) == (3, 1, 1, 1)
+
+
+def test_byte_keywords_take_the_byte_count_from_a_variable(tmp_path):
+    # |00 00 00| marker, a count byte (2), a 2-byte field 0x0001, then "ZXY"
+    data = b"\x00\x00\x00\x02\x00\x01ZXY"
+    pkts = Conv(dport=9000).handshake().send(True, data).close().pkts
+    pre = 'flow:to_server; content:"|00 00 00|"; byte_extract:1,0,n,relative;'
+    rules = [
+        rule(f'{pre} byte_test:n,=,1,0,relative;', sid=1),
+        rule(f'{pre} byte_test:n,=,0,0,relative;', sid=2),          # 1 byte would read 0
+        rule(f'{pre} byte_jump:n,0,relative; content:"XY"; within:2;', sid=3),
+        rule(f'{pre} byte_jump:n,0,relative; content:"ZX"; within:2;', sid=4),
+        rule(f'{pre} byte_math:bytes n, offset 0, oper +, rvalue 1, result r, relative; '
+             'byte_test:1,=,r,0,relative;', sid=5),                  # 'Z' is not 2
+        rule(f'{pre} byte_math:bytes n, offset 0, oper +, rvalue 1, result r, relative; '
+             'isdataat:r,relative; content:"XY"; distance:0;', sid=6),
+        # a byte_jump of 0 bytes reads 0 and only moves by post_offset
+        rule('flow:to_server; content:"XY"; byte_jump:0,0,relative,post_offset -2; '
+             'content:"XY"; within:2;', sid=7),
+    ]
+    assert detect(tmp_path, pkts, rules).sids == [1, 3, 6, 7]

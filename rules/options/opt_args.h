@@ -128,6 +128,7 @@ struct opt_byte {
     char op[4];                /* byte_test: < > = <= >= & ^ != ; byte_math: + - * / << >> */
     int64_t value, offset;     /* byte_test value; all: offset */
     const char *value_var, *offset_var;
+    const char *bytes_var;     /* byte_test/_jump/_math: the number of bytes from a variable */
     uint32_t multiplier;       /* 0 = none */
     int64_t post_offset;
     uint32_t align;            /* byte_extract align 2/4 */
