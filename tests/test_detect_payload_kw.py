@@ -221,3 +221,42 @@ def test_byte_keywords_take_the_byte_count_from_a_variable(tmp_path):
              'content:"XY"; within:2;', sid=7),
     ]
     assert detect(tmp_path, pkts, rules).sids == [1, 3, 6, 7]
+
+
+# --- absent ------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("referer,expect", [
+    (b"", [1, 2, 3, 5, 6]),                         # no Referer header
+    (b"Referer: http://example.com/\r\n", [4]),
+    (b"Referer: http://other.test/\r\n", [3, 4, 5]),
+])
+def test_absent(tmp_path, referer, expect):
+    pkts = get(b"/", b"User-Agent: foo\r\n" + referer)
+    bodies = [
+        'http.referer; absent;',
+        'http.uri; content:"/"; bsize:1; http.referer; absent;',
+        'http.referer; absent: or_else; content:!"example";',
+        'http.referer; content:"http";',
+        'http.referer; absent: or_else; content:"other";',
+        'http.referer; absent; http.user_agent; content:"foo";',
+    ]
+    assert sids(tmp_path, pkts, bodies) == expect
+
+
+def test_absent_argument_errors(tmp_path):
+    from test_rules_helpers import osprey
+    f = tmp_path / "a.rules"
+    f.write_text("\n".join([
+        rule('absent;', sid=1, proto="http"),
+        rule('http.referer; content:"a"; absent;', sid=2, proto="http"),
+        rule('http.referer; absent; content:"a";', sid=3, proto="http"),
+        rule('http.referer; absent: maybe;', sid=4, proto="http"),
+    ]) + "\n")
+    out = osprey("-T", "-S", str(f)).stdout
+    assert [l.split(": ", 2)[2] for l in out.splitlines() if ": sid " in l] == [
+        "absent: needs a sticky buffer before it (col 42)",
+        "absent: must come first on its buffer (col 69)",
+        "content: the buffer is tested with plain 'absent' (use 'absent: or_else' to inspect "
+        "it when present) (col 64)",
+        "absent: expected 'or_else', got 'maybe' (col 64)",
+    ]

@@ -128,6 +128,7 @@ const struct det_unit *unit_arg(struct compiler *c, const struct det_unit *u)
     buf_put(&k, &u->base, 1);
     buf_put(&k, &u->ob, 1);
     buf_put(&k, &u->xf, sizeof u->xf); /* interned: the pointer is the identity */
+    buf_put(&k, &u->or_absent, 1);
     switch (u->type) {
     case DU_PAYLOAD:
         buf_put(&k, &u->n, sizeof u->n);

@@ -83,7 +83,8 @@ enum det_unit_type { DU_PAYLOAD, DU_FLOW, DU_DSIZE, DU_HDR, DU_TCPFLAGS,
                      DU_APPPROTO,   /* the flow's app_proto (rule header, app-layer-protocol) */
                      DU_BUFLEN,     /* urilen, bsize: the length of an application buffer */
                      DU_GEOIP,      /* geoip: the countries of the addresses (opt_geoip.c) */
-                     DU_STREAMSIZE };  /* stream_size: the bytes each end sent */
+                     DU_STREAMSIZE,    /* stream_size: the bytes each end sent */
+                     DU_ABSENT };      /* absent: the application buffer is missing */
 
 /* One payload option of a run (payload.c evaluates runs). */
 enum det_pitem_type { PI_CONTENT, PI_PCRE, PI_ISDATAAT, PI_BYTE_TEST, PI_BYTE_JUMP,
@@ -108,6 +109,8 @@ struct det_unit {
     uint8_t type, kind, base;
     uint8_t ob;                               /* DK_APP: the parser buffer (enum osprey_buf) */
     const struct det_xform *xf;               /* DK_APP: its transforms */
+    bool or_absent;                           /* DU_PAYLOAD, DU_BUFLEN after absent: or_else:
+                                                 also holds when the buffer is missing */
     uint8_t app;                              /* DU_APPPROTO: 1 << enum osprey_app_proto,
                                                  one bit per protocol accepted */
     bool app_neg;                             /* DU_APPPROTO: app-layer-protocol:!x */

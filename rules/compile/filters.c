@@ -338,14 +338,22 @@ bool det_unit_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_even
          * negated contents only would match every bare ACK) */
         if (u->kind == DK_PKT && !len)
             return false;
-        return buf && det_payload_match(u, buf, len, origin, df->w->md);
+        if (!buf)
+            return u->or_absent;
+        return det_payload_match(u, buf, len, origin, df->w->md);
     }
-    case DU_BUFLEN: {
+    case DU_BUFLEN:
+    case DU_ABSENT: {
         struct det_flow *df = f ? mon_get_uctx(ctx, f) : NULL;
         uint32_t len;
         uint64_t origin;
-        return df && det_app_buffer(df->w, ctx, f, u->base, u->ob, u->xf, 1, &len, &origin) &&
-               cmp_match(u->cmp, len);
+        if (!df)
+            return false;
+        const uint8_t *b = det_app_buffer(df->w, ctx, f, u->base, u->ob, u->xf, 1, &len,
+                                          &origin);
+        if (u->type == DU_ABSENT || !b)
+            return u->type == DU_ABSENT ? !b : u->or_absent;
+        return cmp_match(u->cmp, len);
     }
     case DU_APPPROTO: {
         if (!f)

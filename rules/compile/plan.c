@@ -256,6 +256,17 @@ static const char *b64_join(struct plan *pl, bool decoded, struct unit_plan **la
     return NULL;
 }
 
+/* absent: or_else on a buffer: its units also hold when the buffer is missing (so none of
+ * their contents can be the fast pattern, which needs the buffer). */
+static void mark_or_absent(struct plan *pl, const struct det_unit *or_else, uint32_t n)
+{
+    for (uint32_t u = 0; u < pl->nunits; u++)
+        for (uint32_t k = 0; k < n; k++)
+            if ((pl->units[u].u.type == DU_PAYLOAD || pl->units[u].u.type == DU_BUFLEN) &&
+                pl->units[u].u.ob == or_else[k].ob && pl->units[u].u.xf == or_else[k].xf)
+                pl->units[u].u.or_absent = true;
+}
+
 /* Suricata's fast-pattern priority: application buffers first, then the packet/stream, and
  * http.method last (its few values are in every request). */
 static int fp_priority(const struct det_unit *du, uint8_t kind)
@@ -278,7 +289,8 @@ static void pick_fast_pattern(struct plan *pl)
         int prio = fp_priority(du, pl->kind);
         for (uint32_t i = 0; i < du->n; i++) {
             const struct opt_content *ct = du->items[i].arg;
-            if (du->items[i].type != PI_CONTENT || ct->negated || du->items[i].decoded)
+            if (du->items[i].type != PI_CONTENT || ct->negated || du->items[i].decoded ||
+                du->or_absent)
                 continue;
             const uint8_t *p;
             uint32_t n;
@@ -359,7 +371,8 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, enum plan_va
     /* A rule with byte variables keeps all its payload options in one run: a variable's
      * definition is then evaluated before its uses, and again when the run backtracks. */
     const char *vnames[BYTE_MAX_VARS];
-    uint32_t nvars = 0;
+    uint32_t nvars = 0, nor_else = 0;
+    struct det_unit or_else[8]; /* the buffers of absent: or_else (ob, xf) */
     bool has_vars = false, to_client = false, to_server = false, two_sided = false;
     for (uint32_t i = 0; i < r->nopts; i++) {
         const char *kw = opt_def_by_id(r->opts[i].kw)->name;
@@ -612,6 +625,22 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, enum plan_va
                 return 0;
             }
             pl->nunits++;
+        } else if (!strcmp(name, "absent")) {
+            uint8_t ob = 0;
+            const struct det_xform *xf = NULL;
+            if (need.base < DB_HTTP_REQUEST || nor_else == 8) {
+                pl->why = "absent on a buffer Osprey does not fill";
+                pl->why_opt = o;
+                return 0;
+            }
+            if (app_buffer_of(d, r, i, to_client, &ob, &xf) < 0)
+                return -1;
+            if (*(const bool *)o->arg) {
+                or_else[nor_else++] = (struct det_unit){.ob = ob, .xf = xf};
+            } else {
+                up->u = (struct det_unit){.type = DU_ABSENT, .ob = ob, .xf = xf};
+                pl->nunits++;
+            }
         } else if (!strcmp(name, "dsize")) {
             if ((pl->why = cmp_compile_check(o->arg))) {
                 pl->why_opt = o;
@@ -652,6 +681,7 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, enum plan_va
     }
     if (pl->kind == DK_APP)
         raw_units_last(pl);
+    mark_or_absent(pl, or_else, nor_else);
     pick_fast_pattern(pl);
     return 0;
 }

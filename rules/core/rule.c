@@ -355,6 +355,7 @@ static void select_buffer(struct rule_ctx *c, uint16_t buffer)
     c->xforms = NULL;
     c->nxforms = 0;
     c->buffer_used = false;
+    c->absent_only = false;
     c->xform_pending = false;
     c->sticky_opt = c->opt;
     c->sticky_pos = c->kwpos;
@@ -489,6 +490,11 @@ static void walk_options(struct rule_ctx *c, struct otok *t, int n,
             break;
         default:
             break;
+        }
+        if (d->kind == OPT_PAYLOAD && c->absent_only) {
+            opt_error(c, t[i].kw, "the buffer is tested with plain 'absent' (use 'absent: "
+                                  "or_else' to inspect it when present)");
+            return;
         }
         o->buffer = c->buffer;
         if (d->kind == OPT_TRANSFORM && c->nxforms++ == 0)
