@@ -260,3 +260,20 @@ def test_absent_argument_errors(tmp_path):
         "it when present) (col 64)",
         "absent: expected 'or_else', got 'maybe' (col 64)",
     ]
+
+
+# --- entropy -----------------------------------------------------------------------------------
+
+def test_entropy(tmp_path):
+    # the response body: 16 distinct bytes, each twice: 4 bits per byte exactly; from offset
+    # 16 the bytes "ABCDEFGHIJKLMNOP" once each: 4 bits too; "aaaa…" after: 0
+    body = b"ABCDEFGHIJKLMNOP" * 2
+    pkts = http(b"GET / HTTP/1.1\r\nHost: h\r\n\r\n",
+                b"HTTP/1.1 200 OK\r\nContent-Length: %d\r\n\r\n" % len(body) + body)
+    bodies = ['file.data; entropy: value = 4;', 'file.data; entropy: value > 4;',
+              'file.data; entropy: value >= 4;', 'file.data; entropy: value 3.5-4.5;',
+              'file.data; entropy: value !3.5-4.5;', 'file.data; entropy: value < 4.01;',
+              'file.data; entropy: bytes 2, value = 1;', 'file.data; entropy: offset 31, value = 0;',
+              'file.data; content:"ABC"; entropy: value != 4;']
+    rules = [rule(f"flow:to_client; {b}", sid=i + 1, proto="http") for i, b in enumerate(bodies)]
+    assert detect(tmp_path, pkts, rules).sids == [1, 3, 4, 6, 7, 8]

@@ -72,6 +72,14 @@ static void key_pitem(struct buf *k, const struct det_pitem *pi)
     if (pi->type == PI_BASE64) {
         const struct opt_base64 *b = pi->arg;
         buf_put(k, b, sizeof *b);
+    } else if (pi->type == PI_ENTROPY) {
+        const struct opt_entropy *e = pi->arg;
+        buf_put(k, &e->bytes, sizeof e->bytes);
+        buf_put(k, &e->offset, sizeof e->offset);
+        buf_put(k, &e->op, 1);
+        buf_put(k, &e->negated, 1);
+        buf_put(k, &e->lo, sizeof e->lo);
+        buf_put(k, &e->hi, sizeof e->hi);
     } else if (pi->type == PI_CONTENT) {
         key_content(k, pi->arg);
     } else if (pi->type == PI_PCRE) {

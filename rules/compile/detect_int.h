@@ -89,8 +89,9 @@ enum det_unit_type { DU_PAYLOAD, DU_FLOW, DU_DSIZE, DU_HDR, DU_TCPFLAGS,
 /* One payload option of a run (payload.c evaluates runs). */
 enum det_pitem_type { PI_CONTENT, PI_PCRE, PI_ISDATAAT, PI_BYTE_TEST, PI_BYTE_JUMP,
                       PI_BYTE_EXTRACT, PI_BYTE_MATH,
-                      PI_BASE64 };   /* base64_decode: the items after it (base64_data) read
+                      PI_BASE64,     /* base64_decode: the items after it (base64_data) read
                                         the decoded bytes */
+                      PI_ENTROPY };  /* entropy: a test of the buffer, moves nothing */
 struct det_pitem {
     uint8_t type;
     bool relative;    /* to the previous payload match: the run backtracks into it */

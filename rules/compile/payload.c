@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "base64.h"
+#include "entropy.h"
 #include "detect_int.h"
 #include "opt_eval.h"
 
@@ -200,6 +201,11 @@ static bool run_from(struct run *r, uint32_t i, int64_t prev_end)
         return pcre(r, i, prev_end);
     case PI_BASE64:
         return base64_item(r, i, prev_end);
+    case PI_ENTROPY:
+        /* the whole buffer from its start: a stream window that lost its first bytes has
+         * not the same entropy, so it does not match */
+        return r->origin == 0 && entropy_match(r->it[i].arg, r->buf, (uint32_t)r->len) &&
+               run_from(r, i + 1, prev_end);
     case PI_ISDATAAT: {
         const struct opt_isdataat *d = r->it[i].arg;
         struct opt_isdataat bound;

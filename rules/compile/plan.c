@@ -207,7 +207,7 @@ static const char *bind_vars(struct det_pitem *pi, const char **vnames, uint32_t
         content_var_names(pi->arg, names);
     else if (pi->type == PI_ISDATAAT)
         isdataat_var_names(pi->arg, names);
-    else if (pi->type == PI_PCRE || pi->type == PI_BASE64)
+    else if (pi->type == PI_PCRE || pi->type == PI_BASE64 || pi->type == PI_ENTROPY)
         return NULL;
     else
         byte_var_names(pi->arg, names);
@@ -447,6 +447,8 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, enum plan_va
             pi = (struct det_pitem){.type = PI_ISDATAAT,
                                     .relative = ((const struct opt_isdataat *)o->arg)->relative,
                                     .arg = o->arg};
+        } else if (!strcmp(name, "entropy")) {
+            pi = (struct det_pitem){.type = PI_ENTROPY, .arg = o->arg};
         } else if (!strcmp(name, "base64_decode")) {
             pi = (struct det_pitem){.type = PI_BASE64,
                                     .relative = ((const struct opt_base64 *)o->arg)->relative,

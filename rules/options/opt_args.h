@@ -190,6 +190,15 @@ struct opt_base64 {
     bool relative;       /* base64_decode: from the previous match's end */
 };
 
+/* entropy: the comparison (CMP_* of struct opt_cmp: GT GE LT LE EQ NE, RANGE exclusive) of
+ * the Shannon entropy of `bytes` bytes (0: all) from offset. */
+struct opt_entropy {
+    uint32_t bytes, offset;
+    uint8_t op;
+    bool negated;        /* !A-B */
+    double lo, hi;
+};
+
 /* zlib_deflate / gunzip transforms: the most bytes the inflated buffer may hold. */
 struct opt_inflate {
     uint32_t max_size;

@@ -52,44 +52,29 @@ static int parse_pcrexform(struct rule_ctx *c, char *val)
     return 0;
 }
 
+static int from_base64_arg(struct rule_ctx *c, void *arg, int k, const char *v, size_t vn)
+{
+    static const char *const MODES[] = {"rfc4648", "rfc2045", "strict", NULL};
+    struct opt_base64 *b = arg;
+    int64_t x;
+    if (k == 2) {
+        int m = parse_choice(c, v, vn, MODES, "mode");
+        b->mode = (uint8_t)m; /* the order of MODES is enum b64_mode's */
+        return m < 0 ? -1 : 0;
+    }
+    if (parse_num(c, v, vn, 0, 65535, false, &x, "value") < 0)
+        return -1;
+    *(k == 0 ? &b->bytes : &b->offset) = (uint32_t)x;
+    return 0;
+}
+
 static int parse_from_base64(struct rule_ctx *c, char *val)
 {
+    static const char *const NAMES[] = {"bytes", "offset", "mode", NULL};
     struct opt_base64 *b = opt_arg_new(c, sizeof *b);
     if (b == NULL)
         return -1;
-    if (val == NULL)
-        return 0;
-    static const char *const MODES[] = {"rfc4648", "rfc2045", "strict", NULL};
-    struct list_iter it;
-    const char *item;
-    size_t n;
-    unsigned seen = 0;
-    list_init(&it, val, strlen(val), ',');
-    while (list_next(&it, &item, &n)) {
-        const char *w, *v;
-        size_t wn, vn;
-        int64_t x;
-        split_word(item, n, &w, &wn, &v, &vn);
-        unsigned bit = slice_eq(w, wn, "bytes") ? 1 : slice_eq(w, wn, "offset") ? 2
-                     : slice_eq(w, wn, "mode")  ? 4 : 0;
-        if (bit == 0)
-            return opt_error(c, item, "unknown argument '%.*s' (bytes, offset, mode)", (int)wn,
-                             w);
-        if (seen & bit)
-            return opt_error(c, item, "'%.*s' given twice", (int)wn, w);
-        seen |= bit;
-        if (bit == 4) {
-            int m = parse_choice(c, v, vn, MODES, "mode");
-            if (m < 0)
-                return -1;
-            b->mode = (uint8_t)m; /* the order of MODES is enum b64_mode's */
-        } else {
-            if (parse_num(c, v, vn, 0, 65535, false, &x, "value") < 0)
-                return -1;
-            *(bit == 1 ? &b->bytes : &b->offset) = (uint32_t)x;
-        }
-    }
-    return 0;
+    return val ? parse_named_args(c, val, NAMES, "argument", b, from_base64_arg) : 0;
 }
 
 /* zlib_deflate / gunzip [: max-size N] — the inflated buffer's limit (Suricata's default). */

@@ -6,6 +6,7 @@
 #include <zlib.h>
 
 #include "../compile/base64.h"
+#include "../compile/entropy.h"
 #include "../compile/xform_args.h"
 #include "opt_args.h"
 #include "unit.h"
@@ -81,8 +82,37 @@ static void test_steps(void)
     CHECK(step("zlib_deflate", &lim, "garbage", 7) == 0);
 }
 
+static void test_entropy(void)
+{
+    CHECK(shannon_entropy((const uint8_t *)"aaaa", 4) == 0);
+    CHECK(shannon_entropy((const uint8_t *)"AABB", 4) == 1);
+    CHECK(shannon_entropy((const uint8_t *)"", 0) == 0);
+    uint8_t all[256];
+    for (int i = 0; i < 256; i++)
+        all[i] = (uint8_t)i;
+    CHECK(shannon_entropy(all, 256) == 8);
+    /* "AABBCCDD": 2 bits; from offset 4, "CCDD": 1 bit; 2 bytes "CC": 0 */
+    const uint8_t *t = (const uint8_t *)"AABBCCDD";
+    struct opt_entropy e = {.op = CMP_EQ, .lo = 2};
+    CHECK(entropy_match(&e, t, 8));
+    e = (struct opt_entropy){.op = CMP_EQ, .lo = 1, .offset = 4};
+    CHECK(entropy_match(&e, t, 8));
+    e = (struct opt_entropy){.op = CMP_LE, .lo = 0, .offset = 4, .bytes = 2};
+    CHECK(entropy_match(&e, t, 8));
+    e = (struct opt_entropy){.op = CMP_GT, .lo = 0, .offset = 9};
+    CHECK(!entropy_match(&e, t, 8)); /* offset past the end */
+    /* ranges exclude their ends; '!' inverts */
+    e = (struct opt_entropy){.op = CMP_RANGE, .lo = 1, .hi = 3};
+    CHECK(entropy_match(&e, t, 8));
+    e.lo = 2;
+    CHECK(!entropy_match(&e, t, 8));
+    e.negated = true;
+    CHECK(entropy_match(&e, t, 8));
+}
+
 int main(void)
 {
+    test_entropy();
     test_base64();
     test_steps();
     return unit_report("test_decoders");

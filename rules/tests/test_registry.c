@@ -18,7 +18,7 @@ static const char *const IMPLEMENTED[] = {
     "fragbits", "fragoffset", "ipopts", "byte_extract", "byte_math", "geoip",
     "xbits", "flowint", "noalert", "urilen", "bsize", "uricontent", "app-layer-protocol",
     "service", "bufferlen", "stream_size", "base64_decode", "base64_data",
-    "prefilter", "bypass", "requires", "absent",
+    "prefilter", "bypass", "requires", "absent", "entropy",
     /* transforms */
     "to_lowercase", "to_uppercase", "strip_whitespace", "compress_whitespace", "dotprefix",
     "url_decode", "header_lowercase", "to_md5", "to_sha1", "to_sha256",
