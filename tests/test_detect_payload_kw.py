@@ -277,3 +277,15 @@ def test_entropy(tmp_path):
               'file.data; content:"ABC"; entropy: value != 4;']
     rules = [rule(f"flow:to_client; {b}", sid=i + 1, proto="http") for i, b in enumerate(bodies)]
     assert detect(tmp_path, pkts, rules).sids == [1, 3, 4, 6, 7, 8]
+
+
+def test_suricata_integer_ranges_on_dsize_and_bsize(tmp_path):
+    # Suricata's integer keywords: A-B excludes both ends (like A<>B), !A-B is outside it
+    pkts = Conv(dport=9000).handshake().send(True, b"0123456789").close().pkts
+    rules = [rule(f'content:"0123"; dsize:{v};', sid=i + 1) for i, v in enumerate(
+        ["9-11", "10-12", "8-10", "!10-12", "!9-11", "!12-20", "9<>11", "<=10", ">=11"])]
+    assert detect(tmp_path, pkts, rules).sids == [1, 4, 6, 7, 8]
+    uri = get(b"/abcdefgh")  # 9 bytes
+    assert sids(tmp_path, uri, ['http.uri; bsize:8-10;', 'http.uri; bsize:9-11;',
+                                'http.uri; bsize:!9-11;', 'http.uri; bsize:!3-8;',
+                                'http.uri; content:"/abc"; bsize:>=9;']) == [1, 3, 4, 5]

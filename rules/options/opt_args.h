@@ -53,7 +53,8 @@ enum cmp_op {
     CMP_LE,
     CMP_GE,
     CMP_RANGE,      /* lo < x < hi   (a<>b) */
-    CMP_RANGE_INCL, /* lo <= x <= hi (Snort 3 a<=>b, Suricata a-b) */
+    CMP_RANGE_INCL, /* lo <= x <= hi (Snort 3 a<=>b, a-b of ttl, urilen …) */
+    CMP_OUTSIDE,    /* x <= lo || x >= hi (Suricata's negated range !a-b) */
 };
 struct opt_cmp {
     uint8_t op;

@@ -160,7 +160,12 @@ int parse_cmp(struct rule_ctx *c, const char *s, size_t n, int64_t min, int64_t 
     if (p == end)
         return opt_error(c, s, "missing value");
     uint8_t op = CMP_EQ;
-    if (*p == '<' || *p == '>' || *p == '!' || *p == '=') {
+    bool outside = false;
+    if ((flags & CMP_DASH_EXCL) && *p == '!' && p + 1 < end && is_digit(p[1]) &&
+        memchr(p, '-', (size_t)(end - p)) && !memchr(p, '<', (size_t)(end - p))) {
+        outside = true; /* !A-B */
+        p++;
+    } else if (*p == '<' || *p == '>' || *p == '!' || *p == '=') {
         char o = *p++;
         bool eq = p < end && *p == '=';
         if (eq)
@@ -196,6 +201,9 @@ int parse_cmp(struct rule_ctx *c, const char *s, size_t n, int64_t min, int64_t 
     } else if ((flags & CMP_DASH) && *q == '-') {
         op = CMP_RANGE_INCL;
         q++;
+    } else if ((flags & CMP_DASH_EXCL) && *q == '-') {
+        op = outside ? CMP_OUTSIDE : CMP_RANGE;
+        q++;
     } else {
         return opt_error(c, q, "unexpected '%.*s' in comparison", (int)(end - q), q);
     }
@@ -208,8 +216,8 @@ int parse_cmp(struct rule_ctx *c, const char *s, size_t n, int64_t min, int64_t 
     if (out->hi < out->lo)
         return opt_error(c, s, "range %.*s is reversed", (int)n, s);
     if (op == CMP_RANGE && out->hi - out->lo < 2)
-        return opt_error(c, s, "range %.*s matches nothing ('<>' excludes both ends)", (int)n,
-                         s);
+        return opt_error(c, s, "range %.*s matches nothing ('%s' excludes both ends)", (int)n,
+                         s, memchr(s, '<', n) ? "<>" : "-");
     out->op = op;
     return 0;
 }

@@ -27,9 +27,10 @@ int parse_quoted(struct rule_ctx *c, const char *s, const char *end, unsigned fl
 int parse_neg_string(struct rule_ctx *c, const char *val, bool allow_neg, unsigned qs_flags,
                      struct opt_str *out);
 
-/* Comparisons: N, =N, !N, !=N, <N, >N, <=N, >=N, A<>B, A<=>B and, with CMP_DASH, A-B. Values
- * within [min, max]. */
-enum { CMP_DASH = 1 };
+/* Comparisons: N, =N, !N, !=N, <N, >N, <=N, >=N, A<>B, A<=>B and, with CMP_DASH, A-B
+ * (inclusive); with CMP_DASH_EXCL, Suricata's integer ranges A-B (exclusive, as A<>B) and
+ * !A-B (outside it). Values within [min, max]. */
+enum { CMP_DASH = 1, CMP_DASH_EXCL = 2 };
 int parse_cmp(struct rule_ctx *c, const char *s, size_t n, int64_t min, int64_t max,
               unsigned flags, struct opt_cmp *out);
 
