@@ -289,3 +289,18 @@ def test_suricata_integer_ranges_on_dsize_and_bsize(tmp_path):
     assert sids(tmp_path, uri, ['http.uri; bsize:8-10;', 'http.uri; bsize:9-11;',
                                 'http.uri; bsize:!9-11;', 'http.uri; bsize:!3-8;',
                                 'http.uri; content:"/abc"; bsize:>=9;']) == [1, 3, 4, 5]
+
+
+def test_pcre_capture_list_inside_the_quotes_parses(tmp_path):
+    # Suricata's "/re/flags, flow:name": read, then refused as a capture (not compiled yet)
+    from test_rules_helpers import osprey
+    f = tmp_path / "p.rules"
+    f.write_text("\n".join([rule('pcre:"/gid=(\\d+)/i, flow:gid";', sid=1),
+                            rule('pcre:"/(a)/,alert:ua, pkt:x";', sid=2),
+                            rule('pcre:"/(a)/, bogus";', sid=3)]) + "\n")
+    out = osprey("-T", "-S", str(f)).stdout
+    assert [l.split(": ", 2)[2] for l in out.splitlines() if ": sid " in l] == [
+        "unsupported option pcre: capturing into variables",
+        "unsupported option pcre: capturing into variables",
+        "pcre: expected a capture 'flow:NAME', 'pkt:NAME' or 'alert:NAME', got 'bogus' (col 54)",
+    ]

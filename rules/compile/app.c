@@ -262,7 +262,8 @@ uint8_t det_app_proto_of(const char *proto, uint8_t *l4)
 
 static const char *const XFORMS[] = {"to_lowercase", "to_uppercase", "strip_whitespace",
                                      "compress_whitespace", "dotprefix", "url_decode",
-                                     "header_lowercase", "to_md5", "to_sha1", "to_sha256", NULL};
+                                     "header_lowercase", "strip_pseudo_headers", "to_md5",
+                                     "to_sha1", "to_sha256", NULL};
 
 bool det_xform_supported(const char *keyword)
 {

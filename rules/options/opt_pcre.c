@@ -167,7 +167,13 @@ static int parse_pcre(struct rule_ctx *c, char *val)
     if (last == in)
         return opt_error(c, in_end, "missing closing '%c' after the regex", close);
     const char *body_end = last - 1;
-    if (parse_flags(c, pc, last, (size_t)(in_end - last)) < 0)
+    /* Suricata also writes the capture list inside the quotes: "/re/flags, flow:name" */
+    const char *flags_end = memchr(last, ',', (size_t)(in_end - last));
+    if (flags_end == NULL)
+        flags_end = in_end;
+    if (parse_flags(c, pc, last, (size_t)(rtrim(last, flags_end) - last)) < 0)
+        return -1;
+    if (flags_end < in_end && parse_capture(c, pc, flags_end + 1, in_end) < 0)
         return -1;
     pc->regex = opt_strdup(c, in, (size_t)(body_end - in));
     if (pc->regex == NULL)

@@ -112,7 +112,7 @@ static const struct opt_def DEFS[] = {
     XFORM_DONE("to_sha1"),
     XFORM_DONE("to_sha256"),
     XFORM_DONE("header_lowercase"),
-    XFORM("strip_pseudo_headers"),
+    XFORM_DONE("strip_pseudo_headers"),
     {"xor", OPT_TRANSFORM, D_SURI, ARG_REQUIRED, 0, parse_xor, true},
     {"pcrexform", OPT_TRANSFORM, D_SURI, ARG_REQUIRED, 0, parse_pcrexform, true},
     {"from_base64", OPT_TRANSFORM, D_SURI, ARG_OPTIONAL, 0, parse_from_base64, true},
@@ -188,6 +188,19 @@ uint32_t xform_apply(const char *name, const uint8_t *in, uint32_t n, uint8_t *o
             else if (in_name && c >= 'A' && c <= 'Z')
                 c = (uint8_t)(c + 32);
             out[o++] = c;
+        }
+    } else if (!strcmp(name, "strip_pseudo_headers")) {
+        /* header lines whose name starts with ':' (HTTP/2's :method, :path …) go */
+        for (uint32_t i = 0; i < n;) {
+            uint32_t e = i;
+            while (e < n && in[e] != '\n')
+                e++;
+            e += e < n; /* the line with its '\n' */
+            if (in[i] != ':') {
+                memcpy(out + o, in + i, e - i);
+                o += e - i;
+            }
+            i = e;
         }
     } else if (!strcmp(name, "to_md5")) {
         o = digest(EVP_md5(), in, n, out);

@@ -9,6 +9,7 @@
 #include "../compile/entropy.h"
 #include "../compile/xform_args.h"
 #include "opt_args.h"
+#include "opt_eval.h"
 #include "unit.h"
 
 static uint8_t out[4096];
@@ -82,6 +83,14 @@ static void test_steps(void)
     CHECK(step("zlib_deflate", &lim, "garbage", 7) == 0);
 }
 
+static void test_strip_pseudo_headers(void)
+{
+    const char *h = ":method: GET\r\n:path: /\r\nhost: a\r\n:x\r\nuser-agent: b\r\n:tail";
+    uint32_t n = xform_apply("strip_pseudo_headers", (const uint8_t *)h, (uint32_t)strlen(h), out);
+    CHECK(n == 24 && !memcmp(out, "host: a\r\nuser-agent: b\r\n", 24));
+    CHECK(xform_apply("strip_pseudo_headers", (const uint8_t *)"a: b", 4, out) == 4);
+}
+
 static void test_entropy(void)
 {
     CHECK(shannon_entropy((const uint8_t *)"aaaa", 4) == 0);
@@ -113,6 +122,7 @@ static void test_entropy(void)
 int main(void)
 {
     test_entropy();
+    test_strip_pseudo_headers();
     test_base64();
     test_steps();
     return unit_report("test_decoders");

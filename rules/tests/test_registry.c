@@ -22,7 +22,7 @@ static const char *const IMPLEMENTED[] = {
     /* transforms */
     "to_lowercase", "to_uppercase", "strip_whitespace", "compress_whitespace", "dotprefix",
     "url_decode", "header_lowercase", "to_md5", "to_sha1", "to_sha256",
-    "xor", "pcrexform", "from_base64", "zlib_deflate", "gunzip",
+    "xor", "pcrexform", "from_base64", "zlib_deflate", "gunzip", "strip_pseudo_headers",
     /* buffers the parsers fill (or detection derives from their headers) */
     "pkt_data", "file_data", "file.data", "http_uri", "http_raw_uri", "http_header",
     "http_raw_header", "http_cookie", "http_method", "http_client_body", "http_stat_code",
