@@ -37,7 +37,9 @@ COUNTS = {
 # rule; the others are decode/stream/app-layer events); and with `service:` (http, ssl, dns)
 # and `bufferlen`, Snort 3 from 1,063 to 3,380 (591 name services without a parser: smtp,
 # ftp, netbios-ssn …; `osprey -r` compiles 3,378: one uses a header selector, one dsize).
-ACCEPTED = {"et2019": 19315, "et2025": 14308, "snort3": 3380, "snort2": 559, "suricata": 1,
+# base64_decode / base64_data then took ET 2025 to 14,320 (the 8 left name smtp), Snort 2 to
+# 560 and Snort 3 to 3,383 (`osprey -r` compiles 3,381).
+ACCEPTED = {"et2019": 19315, "et2025": 14320, "snort3": 3383, "snort2": 560, "suricata": 1,
             "snort3-file-magic": 0}
 
 # Every diagnostic that is not "unsupported option X", exactly.
