@@ -304,3 +304,13 @@ def test_pcre_capture_list_inside_the_quotes_parses(tmp_path):
         "unsupported option pcre: capturing into variables",
         "pcre: expected a capture 'flow:NAME', 'pkt:NAME' or 'alert:NAME', got 'bogus' (col 54)",
     ]
+
+
+def test_transforms_not_applied_yet_are_reported_as_unsupported(tmp_path):
+    from test_rules_helpers import osprey
+    f = tmp_path / "d.rules"
+    f.write_text("\n".join([rule('dns.query; domain; content:"example.com";', sid=1, proto="dns"),
+                            rule('dns.query; tld; content:"com";', sid=2, proto="dns")]) + "\n")
+    out = osprey("-T", "-S", str(f)).stdout
+    assert [l.split(": ", 2)[2] for l in out.splitlines() if ": sid " in l] == [
+        "unsupported option domain", "unsupported option tld"]

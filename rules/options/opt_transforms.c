@@ -118,6 +118,10 @@ static const struct opt_def DEFS[] = {
     {"from_base64", OPT_TRANSFORM, D_SURI, ARG_OPTIONAL, 0, parse_from_base64, true},
     {"zlib_deflate", OPT_TRANSFORM, D_SURI, ARG_OPTIONAL, 0, parse_inflate, true},
     {"gunzip", OPT_TRANSFORM, D_SURI, ARG_OPTIONAL, 0, parse_inflate, true},
+    /* known, not applied yet: domain and tld need the public suffix list, luaxform Lua */
+    XFORM("domain"),
+    XFORM("tld"),
+    {"luaxform", OPT_TRANSFORM, D_SURI, ARG_REQUIRED, 0, NULL, false},
 };
 OPT_TABLE(opt_table_transforms, DEFS);
 
