@@ -98,6 +98,16 @@ static int parse_inflate(struct rule_ctx *c, char *val)
     return 0;
 }
 
+/* luaxform:SCRIPT[, ARG …] — the script's file name (never run: no Lua in Osprey). */
+static int parse_luaxform(struct rule_ctx *c, char *val)
+{
+    size_t n = strcspn(val, ",");
+    const char *end = rtrim(val, val + n);
+    if (end == val)
+        return opt_error(c, val, "expected a Lua script name");
+    return opt_strdup(c, val, (size_t)(end - val)) ? 0 : -1;
+}
+
 #define XFORM(name) {name, OPT_TRANSFORM, D_SURI, ARG_NONE, 0, NULL, false}
 #define XFORM_DONE(name) {name, OPT_TRANSFORM, D_SURI, ARG_NONE, 0, NULL, true}
 
@@ -121,7 +131,7 @@ static const struct opt_def DEFS[] = {
     /* known, not applied yet: domain and tld need the public suffix list, luaxform Lua */
     XFORM("domain"),
     XFORM("tld"),
-    {"luaxform", OPT_TRANSFORM, D_SURI, ARG_REQUIRED, 0, NULL, false},
+    {"luaxform", OPT_TRANSFORM, D_SURI, ARG_REQUIRED, 0, parse_luaxform, false},
 };
 OPT_TABLE(opt_table_transforms, DEFS);
 
