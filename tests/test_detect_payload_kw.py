@@ -314,3 +314,16 @@ def test_transforms_not_applied_yet_are_reported_as_unsupported(tmp_path):
     out = osprey("-T", "-S", str(f)).stdout
     assert [l.split(": ", 2)[2] for l in out.splitlines() if ": sid " in l] == [
         "unsupported option domain", "unsupported option tld"]
+
+
+def test_isdataat_absolute_and_relative_count_differently(tmp_path):
+    # Suricata: isdataat:N (absolute) wants the byte at offset N; isdataat:N,relative wants N
+    # more bytes after the previous match (from the start when there is none)
+    from scapy.layers.inet import ICMP, IP
+    from scapy.packet import Raw
+    pkts = [IP(src="10.0.0.1", dst="10.0.0.2") / ICMP() / Raw(b"a" + b"b" * 31)]  # 32 bytes
+    rules = [rule(b, sid=i + 1, proto="icmp") for i, b in enumerate([
+        "isdataat:31;", "isdataat:32;", "isdataat:31,relative;", "isdataat:32,relative;",
+        "isdataat:33,relative;", 'content:"a"; depth:1; isdataat:31,relative;',
+        'content:"a"; depth:1; isdataat:32,relative;', 'content:"a"; isdataat:!32,relative;'])]
+    assert detect(tmp_path, pkts, rules).sids == [1, 3, 4, 6, 8]

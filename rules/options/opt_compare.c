@@ -274,8 +274,10 @@ bool isdataat_bind(const struct opt_isdataat *d, const int64_t vals[BYTE_VAR_FIE
 /* isdataat:N — is there a byte at N (from the start, or past the previous match)? */
 bool isdataat_match(const struct opt_isdataat *d, uint32_t len, int64_t prev_end)
 {
+    /* Suricata: absolute, the byte at offset n exists; relative, n more bytes follow the
+     * previous match (its end plus n reaches at most the buffer's end) */
     int64_t at = (d->relative ? prev_end : 0) + d->n;
-    bool there = at < (int64_t)len;
+    bool there = d->relative ? at <= (int64_t)len : at < (int64_t)len;
     return d->negated ? !there : there;
 }
 
