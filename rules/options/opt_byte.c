@@ -92,8 +92,10 @@ static int parse_flags(struct rule_ctx *c, struct opt_byte *b, int kind, struct 
                 rc = set_flag(c, b, BYTE_BIG, v, "big");
             else if (slice_eq(v, vn, "little"))
                 rc = set_flag(c, b, BYTE_LITTLE, v, "little");
+            else if (slice_eq(v, vn, "dce"))
+                rc = set_flag(c, b, BYTE_DCE, v, "dce");
             else
-                rc = opt_error(c, v, "endian must be big or little");
+                rc = opt_error(c, v, "endian must be big, little or dce");
             vn = 0;
         } else if (slice_eq(w, wn, "bitmask")) {
             if (b->bitmask)
