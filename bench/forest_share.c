@@ -17,7 +17,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "event.h"
+#include "event_contract_internal.h"
 #include "event_internal.h"
 
 static double now_s(void)

@@ -37,6 +37,10 @@ void osprey_emit_line(struct osprey_log_file *lf, char *line);
 bool osprey_emit_fill_app(struct mon_ctx *ctx, const struct mon_flow *f,
                           struct osprey_eve_app *out);
 
+/* Suricata's name of a libmon decoder event after "decoder." ("ipv4.pkt_too_small",
+ * "too_many_layers"), or NULL when Suricata has none (emit_names.c). */
+const char *osprey_suricata_decode_event(enum mon_decode_event e);
+
 /* unified2 (emit_u2.c) */
 int osprey_emit_u2_open(struct osprey_emit *e, const struct osprey_config *cfg,
                         const char *log_dir, FILE *diag);

@@ -79,8 +79,11 @@ void osprey_emit_packet(struct osprey_emit *e, struct osprey_emit_worker *ew,
     if (p->anomaly && de != MON_DE_IPV4_BAD_CSUM && de != MON_DE_TCP_BAD_CSUM &&
         de != MON_DE_UDP_BAD_CSUM && de != MON_DE_ICMPV4_BAD_CSUM &&
         de != MON_DE_ICMPV6_BAD_CSUM) {
-        /* Suricata names decoder events "decoder.<layer>.<what>" */
-        const char *name = mon_decode_event_name(de);
+        /* Suricata names decoder events "decoder.<layer>.<what>", with its own words where
+         * it has the event (libmon's "ipv4.truncated" is its "ipv4.pkt_too_small") */
+        const char *name = osprey_suricata_decode_event(de);
+        if (!name)
+            name = mon_decode_event_name(de);
         char ev[96];
         snprintf(ev, sizeof ev, "%s%s", strncmp(name, "decoder.", 8) ? "decoder." : "", name);
         anomaly(e, p, "decode", ev);

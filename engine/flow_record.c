@@ -27,7 +27,19 @@ const char *osprey_proto_name(uint8_t p, char *buf, size_t len)
 
 void osprey_addr_str(const struct mon_addr *a, int ipver, char *buf, size_t len)
 {
-    if (!inet_ntop(ipver == 6 ? AF_INET6 : AF_INET, a->b, buf, (socklen_t)len))
+    if (ipver == 6) {
+        /* Suricata writes IPv6 addresses whole: eight groups of four hex digits, no "::" */
+        if (len < 40) {
+            snprintf(buf, len, "?");
+            return;
+        }
+        size_t at = 0;
+        for (int g = 0; g < 8; g++)
+            at += (size_t)snprintf(buf + at, len - at, g ? ":%02x%02x" : "%02x%02x",
+                                   a->b[2 * g], a->b[2 * g + 1]);
+        return;
+    }
+    if (!inet_ntop(AF_INET, a->b, buf, (socklen_t)len))
         snprintf(buf, len, "?");
 }
 

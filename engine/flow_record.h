@@ -21,7 +21,8 @@ void osprey_flow_record(const struct mon_flow *f, struct osprey_flow_text *t,
 
 /* "TCP", "UDP", "ICMP", "IPv6-ICMP", "SCTP", "GRE", or the number in buf. */
 const char *osprey_proto_name(uint8_t p, char *buf, size_t len);
-/* An address as text (4 or 6 = ipver). */
+/* An address as text (4 or 6 = ipver) as Suricata writes it: IPv6 whole, without "::";
+ * buf holds at least 40 bytes. */
 void osprey_addr_str(const struct mon_addr *a, int ipver, char *buf, size_t len);
 
 #endif

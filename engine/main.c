@@ -45,6 +45,11 @@ static int run(const struct osprey_options *opts, const struct osprey_config *cf
                    : OSPREY_EXIT_FAILURE;
     if (opts->read_path)
         return osprey_run_offline(opts, cfg);
+    if (opts->simulate_ips) {
+        fprintf(stderr, "osprey: --simulate-ips goes with -r (the inline modes enforce "
+                        "verdicts anyway)\n");
+        return OSPREY_EXIT_USAGE;
+    }
     if (opts->preflight) /* before any run mode: it only looks */
         return osprey_preflight(opts, cfg);
     if (opts->inline_pair && opts->nlive_ifaces > 0) {

@@ -11,7 +11,8 @@
 
 /* Options with no short letter get ids above any character. */
 enum { OPT_SET = 256, OPT_DUMP_CONFIG, OPT_DUMP_RULES, OPT_DUMP_CHAINS, OPT_RUNMODE, OPT_PCAP_LIVE,
-       OPT_AFP_INLINE, OPT_PREFLIGHT, OPT_PIDFILE, OPT_DPDK };
+       OPT_AFP_INLINE, OPT_PREFLIGHT, OPT_PIDFILE, OPT_DPDK,
+       OPT_SIMULATE_IPS };
 
 struct opt_def {
     const char *name;
@@ -44,6 +45,8 @@ static const struct opt_def OPTIONS[] = {
      "checksum validation (overrides pcap-file.checksum-checks)"},
     {"runmode", OPT_RUNMODE, required_argument, "single|workers",
      "threading of the packet mode (offline: one worker either way)"},
+    {"simulate-ips", OPT_SIMULATE_IPS, no_argument, NULL,
+     "with -r: run as an inline IPS would (drops blocked, exception policies as in IPS)"},
     {"interface", 'i', required_argument, "IFACE",
      "live IDS on IFACE with AF_PACKET (repeatable; af-packet: in the config)"},
     {"pcap-live", OPT_PCAP_LIVE, required_argument, "IFACE",
@@ -192,6 +195,9 @@ enum osprey_options_result osprey_options_parse(struct osprey_options *opts, int
             break;
         case OPT_DPDK:
             opts->dpdk = true;
+            break;
+        case OPT_SIMULATE_IPS:
+            opts->simulate_ips = true;
             break;
         case 'D':
             opts->daemon = true;

@@ -39,6 +39,7 @@ struct osprey_options {
     bool daemon;             /* -D: run in the background (daemon.c) */
     const char *pidfile;     /* --pidfile FILE; NULL = the configuration's pid-file */
     bool dpdk;               /* --dpdk: the ports of the dpdk: section */
+    bool simulate_ips;       /* --simulate-ips: -r as if inline (verdicts enforced, "blocked") */
 };
 
 enum osprey_options_result {

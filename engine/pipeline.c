@@ -4,6 +4,7 @@
 
 #include "control.h"
 #include "daemon.h"
+#include "ips_policy.h"
 #include "parsers_config.h"
 #include "pipeline.h"
 #include "reload.h"
@@ -89,6 +90,7 @@ int osprey_pipeline_open(struct osprey_pipeline *pl, const struct osprey_options
     *pl = (struct osprey_pipeline){.opts = opts, .cfg = cfg, .nworkers = nworkers};
     osprey_signals_install(); /* before SIGUSR2's default action could kill a long compile */
     pl->t_start = osprey_now_s();
+    osprey_detect_policy_load(cfg, osprey_ips_mode(opts, cfg), &pl->dpol, stderr);
     if (!(pl->w = calloc((size_t)nworkers, sizeof *pl->w))) {
         fprintf(stderr, "osprey: out of memory\n");
         return -1;
@@ -114,7 +116,7 @@ int osprey_pipeline_open(struct osprey_pipeline *pl, const struct osprey_options
         if (!(w->pw = osprey_parsers_attach(pl->parsers, w->ctx)))
             goto nomem; /* before detection: its rules wait on the parsers' events */
         osprey_worker_tx_hook(w, w->pw);
-        if (!(w->dw = osprey_detect_attach(pl->det, w->ctx, on_alert, w))) {
+        if (!(w->dw = osprey_worker_attach(w, pl->det))) {
             fprintf(stderr, "osprey: cannot attach the rules to the worker (out of memory)\n");
             return -1;
         }
@@ -152,7 +154,10 @@ void osprey_worker_idle(struct osprey_worker *w)
 struct osprey_detect_worker *osprey_worker_attach(struct osprey_worker *w,
                                                   const struct osprey_detect *det)
 {
-    return osprey_detect_attach(det, w->ctx, on_alert, w);
+    struct osprey_detect_worker *dw = osprey_detect_attach(det, w->ctx, on_alert, w);
+    if (dw)
+        osprey_detect_worker_set_policy(dw, &w->pl->dpol);
+    return dw;
 }
 
 uint64_t osprey_worker_alerts(const struct osprey_worker *w)

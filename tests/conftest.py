@@ -4,6 +4,7 @@ Environment:
   OSPREY_BUILD   build directory whose bin/ holds the programs (default: ./build)
   OSPREY_CORPUS  corpus of real captures and rulesets (default: ../shared/corpus)
 """
+import ipaddress
 import json
 import os
 import subprocess
@@ -21,6 +22,12 @@ SAN_ENV = {
     "ASAN_OPTIONS": "detect_leaks=1:abort_on_error=0:exitcode=86",
     "UBSAN_OPTIONS": "halt_on_error=1:print_stacktrace=1:exitcode=87",
 }
+
+
+def eve_ip(addr):
+    """An address as Suricata's EVE (and so Osprey's) writes it: IPv6 whole, without "::"."""
+    a = ipaddress.ip_address(addr)
+    return a.exploded if a.version == 6 else str(a)
 
 
 def binary(name):

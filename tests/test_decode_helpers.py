@@ -5,6 +5,7 @@ conftest's `trace` fixture and compares the per-packet records and the decoder c
 import struct
 
 from scapy.all import Ether, Raw
+from conftest import eve_ip
 
 # Link types as written into pcap files.
 DLT_NULL, DLT_EN10MB, DLT_PPP, DLT_FDDI, DLT_RAW, DLT_RAW_BSD = 0, 1, 9, 10, 12, 14
@@ -43,6 +44,8 @@ def expect(rec, *, outcome="ip", layers=None, tunnels=None, anomaly=None, **fiel
         assert rec["tunnels"] == tunnels, rec
     assert rec.get("anomaly") == anomaly, rec
     for k, v in fields.items():
+        if k in ("src_ip", "dest_ip"):
+            v = eve_ip(v)
         assert rec.get(k) == v, (k, rec)
 
 

@@ -109,6 +109,15 @@ def test_two_sided_buffers_without_direction(tmp_path, body, flow, expect):
     assert sids(tmp_path, http(req=req), [rule(f"{flow} {body}", sid=5, proto="http")]) == expect
 
 
+def test_an_empty_header_is_an_empty_buffer_not_a_missing_one(tmp_path):
+    rules = [rule("flow:to_server; http.user_agent; bsize:0;", sid=1),
+             rule('flow:to_server; http.user_agent; content:!"u";', sid=2)]
+    empty = b"GET / HTTP/1.1\r\nHost: x\r\nUser-Agent: \r\n\r\n"
+    assert sids(tmp_path, http(req=empty), rules) == [1, 2]
+    none = b"GET / HTTP/1.1\r\nHost: x\r\n\r\n"
+    assert sids(tmp_path, http(req=none), rules, name="b") == []
+
+
 def test_request_body(tmp_path):
     req = (b"POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 11\r\n\r\ncmd=id;ls -")
     rules = [rule('flow:to_server; content:"cmd=id"; http_client_body;', sid=1),
@@ -116,6 +125,37 @@ def test_request_body(tmp_path):
              rule('flow:to_server; content:"POST"; http_method; content:"upload"; http_uri; '
                   'http.request_body; content:"ls"; distance:0;', sid=3)]
     assert sids(tmp_path, http(req=req, seg=7), rules) == [1, 3]
+
+
+def test_http_detected_from_the_response_after_a_junk_request(tmp_path):
+    # Suricata detects protocols in both directions: a request HTTP does not recognise,
+    # answered by an HTTP response, is an HTTP flow (its response buffers, not HTTP/0.9)
+    c = Conv(dport=80).handshake().send(True, b"\x85\x00\x00\x00%lG\x81 junk\r\n")
+    c.send(False, b"HTTP/1.1 400 Bad Request\r\nContent-Length: 5\r\n\r\noops!")
+    rules = [rule('http.response_line; content:"HTTP/1.1 400";', sid=1, proto="http"),
+             rule('file.data; content:"HTTP/1.1 400";', sid=2, proto="http"),
+             rule('file.data; content:"oops!";', sid=3, proto="http")]
+    assert sids(tmp_path, c.close().pkts, rules) == [1, 3]
+    # the server never answers: the flow stays undecided, no HTTP
+    c = Conv(dport=80).handshake().send(True, b"\x85\x00 junk\r\n").close()
+    assert sids(tmp_path, c.pkts, rules, name="b") == []
+
+
+def test_request_bodies_are_decompressed_and_clear_text_labelled_gzip_is_kept(tmp_path):
+    import gzip
+    body = gzip.compress(b"name=daniel&x=1")
+    req = (b"POST /hi.php HTTP/1.1\r\nHost: x\r\nContent-Encoding: gzip\r\n"
+           b"Content-Length: %d\r\n\r\n" % len(body)) + body
+    rules = [rule('flow:to_server; http.request_body; content:"name=daniel";', sid=1),
+             rule('flow:to_server; http.request_body; content:"|1f 8b|";', sid=2)]
+    assert sids(tmp_path, http(req=req), rules) == [1]
+    # "gzip" in the header, JSON on the wire: inspected as sent, not inflated into junk
+    clear = b'{"sdk_version":"1.0","app_package":"com.example"}'
+    req = (b"POST /api HTTP/1.1\r\nHost: x\r\nContent-Encoding: gzip\r\n"
+           b"Content-Length: %d\r\n\r\n" % len(clear)) + clear
+    rules = [rule('flow:to_server; http.request_body; content:"|22|sdk_version|22 3a|"; '
+                  'content:"|22|app_package|22 3a 22|"; distance:0;', sid=3)]
+    assert sids(tmp_path, http(req=req), rules, name="b") == [3]
 
 
 def test_pipelined_requests_alert_once_each(tmp_path):
@@ -132,8 +172,9 @@ def test_app_protocol_in_the_header(tmp_path):
              rule('flow:to_server; content:"GET /"; app-layer-protocol:http;', sid=3),
              rule('flow:to_server; content:"GET /"; app-layer-protocol:!http;', sid=4)]
     assert sids(tmp_path, http(dport=8080), rules) == [1, 3]
-    # near miss: the same bytes on a connection that is not HTTP
-    c = Conv(dport=80).handshake().send(True, b"HELLO\r\nGET /x\r\n").close()
+    # near miss: the same bytes on a connection that is not HTTP (neither side speaks it)
+    c = Conv(dport=80).handshake().send(True, b"HELLO\r\n").send(False, b"NO\r\n")
+    c.send(True, b"GET /x\r\n").close()
     assert sids(tmp_path, c.pkts, rules, name="b") == [4]
 
 

@@ -187,6 +187,17 @@ def test_pcre_and_isdataat(tmp_path, body, hit):
     assert r.sids == ([1] if hit else [])
 
 
+def test_isdataat_absolute_is_an_offset_relative_is_a_count(tmp_path):
+    # 32 bytes: a byte at offset 31 but none at 32; 32 bytes from the start, 31 after "a"
+    rules = [rule("isdataat:31;", proto="udp", sid=1), rule("isdataat:32;", proto="udp", sid=2),
+             rule("isdataat:32,relative;", proto="udp", sid=3),
+             rule("isdataat:33,relative;", proto="udp", sid=4),
+             rule('content:"a"; depth:1; isdataat:31,relative;', proto="udp", sid=5),
+             rule('content:"a"; depth:1; isdataat:32,relative;', proto="udp", sid=6),
+             rule('content:"a"; depth:1; isdataat:!32,relative;', proto="udp", sid=7)]
+    assert detect(tmp_path, [udp(b"a" + b"b" * 31)], rules).sids == [1, 3, 5, 7]
+
+
 def test_pcre_relative_backtracks_through_contents(tmp_path):
     # the first "k=" is followed by letters, the second by digits
     r = detect(tmp_path, [udp(b"k=ab k=12")], [

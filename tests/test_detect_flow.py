@@ -4,6 +4,8 @@ import pytest
 from scapy.layers.inet import IP, ICMP
 from scapy.packet import Raw
 
+from conftest import eve_ip
+
 from test_detect_helpers import CLI, SRV, Conv, detect, http_conv, rule, udp
 
 
@@ -28,10 +30,12 @@ def test_flow_no_stream_inspects_packets(tmp_path, flow, hit):
 
 
 def test_flow_state_without_content_is_a_packet_rule(tmp_path):
-    # SYN and SYN-ACK are not established; the rest of the 10 packets are
-    rules = [rule("flow:not_established;", sid=1), rule("flow:established,to_client;", sid=2)]
+    # SYN, SYN-ACK and the handshake's ACK are not established (as in Suricata, which sees the
+    # state the packet finds: the server side is still SYN_RCVD); the other 7 of the 10 are
+    rules = [rule("flow:not_established;", sid=1), rule("flow:established,to_client;", sid=2),
+             rule("flow:established,to_server;", sid=3)]
     r = detect(tmp_path, http_conv(), rules)
-    assert r.sids.count(1) == 2 and r.sids.count(2) == 3
+    assert (r.sids.count(1), r.sids.count(2), r.sids.count(3)) == (3, 3, 4)
 
 
 def test_udp_established_after_both_directions(tmp_path):
@@ -105,7 +109,7 @@ def test_ipv6(tmp_path):
                                rule('content:"six";', proto="udp",
                                     hdr="10.0.0.0/8 any -> any any", sid=2)])
     assert r.sids == [1]
-    assert r.alerts[0]["src_ip"] == "2001:db8::1"
+    assert r.alerts[0]["src_ip"] == eve_ip("2001:db8::1")
 
 
 def icmp_echo(id_=7, seq=3, type_=8, ttl=64, tos=0, ipid=99):
@@ -168,3 +172,20 @@ def test_stream_size(tmp_path, opt, expect):
     c = Conv().handshake().send(True, b"hello").send(False, b"welcome").close()
     r = detect(tmp_path, c.pkts, rule(f'flow:to_server; dsize:>0; {opt}', sid=1))
     assert r.sids == expect
+
+
+def test_packets_of_a_connection_never_picked_up_still_meet_the_packet_rules(tmp_path):
+    # the capture starts at the SYN-ACK: with midstream off libmon tracks no connection, but
+    # Suricata inspects every packet: header rules (flags) and 'ip' content rules fire
+    from scapy.layers.inet import TCP
+    from scapy.packet import Raw
+    sa = IP(src=SRV, dst=CLI) / TCP(sport=80, dport=40000, flags="SA", seq=1, ack=1)
+    data = IP(src=SRV, dst=CLI) / TCP(sport=80, dport=40000, flags="PA", seq=2, ack=1) / \
+        Raw(b"uid=0(root)")
+    rules = [rule("flags:SA;", sid=1), rule('content:"uid=0(root)";', sid=2, proto="ip"),
+             rule("flow:established;", sid=3)]
+    assert detect(tmp_path, [sa, data], rules).sids == [1, 2]
+    # stream.midstream-policy pass-flow: such a session is not inspected at all
+    r = detect(tmp_path, [sa, data], rules, "--set", "stream.midstream-policy=pass-flow",
+               name="p")
+    assert r.sids == []

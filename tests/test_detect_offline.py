@@ -157,12 +157,13 @@ def test_tcp_segment_in_ip_fragments_still_alerts(tmp_path):
     assert r.sids == [1, 2]
 
 
-def test_checksum_validation_flag(tmp_path):
+def test_a_bad_checksum_does_not_hide_a_packet_from_detection(tmp_path):
+    # as in Suricata (bug-2736-02): validation counts the bad checksum, the rules still look
     bad = udp(b"hit")
     bad[UDP].chksum = 0x1234
     rules = rule('content:"hit";', proto="udp")
-    assert detect(tmp_path, [bad], rules, "-k", "none", name="n").sids == [1]
-    assert detect(tmp_path, [bad], rules, "-k", "all", name="a").sids == []
+    for k in ("none", "all"):
+        assert detect(tmp_path, [bad], rules, "-k", k, name=k).sids == [1]
 
 
 def test_progress_only_on_a_terminal(tmp_path):

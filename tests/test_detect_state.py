@@ -18,6 +18,15 @@ def test_flowbits_set_then_isset_on_a_later_packet(tmp_path):
         [(2, 40000), (3, 40001)]
 
 
+def test_bit_names_with_slashes_and_dots(tmp_path):
+    # Suricata takes any name without spaces, ',', ';', '|', '&' ("traffic/id/NAME" bits)
+    rules = [rule('flow:to_server; content:"GET"; flowbits:set,traffic/id/web.v1; '
+                  'flowbits:noalert;', sid=1),
+             rule('flow:to_client; content:"uid=0"; flowbits:isset,traffic/id/web.v1;', sid=2),
+             rule('flow:to_client; content:"uid=0"; flowbits:isset,traffic/id/web;', sid=3)]
+    assert detect(tmp_path, http_conv(), rules).sids == [2]
+
+
 @pytest.mark.parametrize("check,hit", [
     ("isset,a|b", True), ("isset,a&b", False), ("isset,a&c", True), ("isnotset,b|c", True),
     ("isnotset,a&c", False), ("isnotset,b&d", True),

@@ -1,7 +1,7 @@
 """Flow table seen through osprey-trace: direction, counters, timeouts, memcap, tunnels."""
 from scapy.all import GRE, ICMP, IP, TCP, UDP, Dot1Q, Ether, ICMPv6EchoReply, ICMPv6EchoRequest, IPv6, Raw
 
-from conftest import stamp
+from conftest import eve_ip, stamp
 
 C, S = "10.0.0.1", "10.0.0.2"
 
@@ -96,14 +96,15 @@ def test_icmpv6_echo_flow(trace):
         eth(IPv6(src="2001:db8::2", dst="2001:db8::1") / ICMPv6EchoReply(id=5)),
     ])
     f = trace(pkts).flows[0]
-    assert (f["src_ip"], f["dest_ip"], f["proto"]) == ("2001:db8::1", "2001:db8::2", "IPv6-ICMP")
+    assert (f["src_ip"], f["dest_ip"], f["proto"]) == (eve_ip("2001:db8::1"), eve_ip("2001:db8::2"),
+                                                 "IPv6-ICMP")
     assert (f["icmp_type"], f["response_icmp_type"]) == (128, 129)
 
 
 def test_ipv6_tcp_flow(trace):
     pkts = stamp(handshake_and_data(c="2001:db8::a", s="2001:db8::b", ip=IPv6))
     f = trace(pkts).flows[0]
-    assert (f["src_ip"], f["dest_ip"], f["dest_port"]) == ("2001:db8::a", "2001:db8::b", 80)
+    assert (f["src_ip"], f["dest_ip"], f["dest_port"]) == (eve_ip("2001:db8::a"), eve_ip("2001:db8::b"), 80)
     assert f["flow"]["pkts_toserver"] == 4
 
 

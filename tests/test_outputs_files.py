@@ -15,7 +15,7 @@ from scapy.layers.l2 import Ether
 from scapy.packet import Raw
 from scapy.utils import PcapWriter
 
-from conftest import SAN_ENV, binary, stamp
+from conftest import SAN_ENV, binary, eve_ip, stamp
 from test_detect_helpers import http_conv, udp
 from test_outputs_helpers import osprey_out, rule, u2json
 
@@ -43,7 +43,7 @@ def test_fast_log_is_suricatas_format(tmp_path):
         "09/13/2020-12:26:40.010000  [**] [1:1001:1] ping [**] [Classification: (null)] "
         "[Priority: 2] {ICMP} 10.0.0.1:8 -> 10.0.0.4:0",
         "09/13/2020-12:26:40.011000  [**] [1:1002:1] v6 udp [**] [Classification: (null)] "
-        "[Priority: 3] {UDP} 2001:db8::1:5000 -> 2001:db8::2:53",
+        f"[Priority: 3] {{UDP}} {eve_ip('2001:db8::1')}:5000 -> {eve_ip('2001:db8::2')}:53",
     ]
     # the same alerts as EVE, in the same order
     assert [a["alert"]["signature_id"] for a in out.of("alert")] == [1000, 1001, 1002]

@@ -184,10 +184,13 @@ def test_header_limit(trace):
 
 
 def test_malformed_chunk_is_counted_not_fatal(trace):
+    """A size line without a size: counted, and (as libhtp reads it) the rest of the message
+    is the body as sent, until the connection closes."""
     resp = b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nnope\r\n"
     a = app_trace(trace, conversation(b"GET / HTTP/1.1\r\n\r\n", resp))
     assert a.stats["http_malformed"] == 1
     assert len(a.of("http_response")) == 1
+    assert a.bufs("http_response_body") == [{"http.response_body": b"zz\r\nnope\r\n"}]
 
 
 def test_server_speaks_first_and_non_http_fails(trace):
@@ -201,9 +204,12 @@ def test_server_speaks_first_and_non_http_fails(trace):
 
 
 def test_gzip_error_is_counted(trace):
+    """Not gzip, nor deflate, nor zlib: counted, and the body is kept as sent (browsers and
+    libhtp show it so)."""
     resp = b"HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: 10\r\n\r\nnotgzip!!!"
     a = app_trace(trace, conversation(b"GET / HTTP/1.1\r\n\r\n", resp))
     assert a.stats["http_gzip_errors"] == 1
+    assert a.bufs("http_response_body") == [{"http.response_body": b"notgzip!!!"}]
 
 
 def test_http09_request_and_empty_folded_value(trace):
@@ -237,13 +243,13 @@ def test_upgrade_stops_http_and_garbage_is_not_a_request(trace):
     assert b.stats["http_malformed"] == 1
 
 
-def test_response_resyncs_after_a_lost_head(trace):
-    """The capture lost the first response's head: its body arrives first. The parser finds
-    the next status line and pairs it with the second request."""
+def test_response_skips_a_line_that_is_no_status_line(trace):
+    """A line that is no status line, followed by one starting with 'H', is skipped (counted)
+    as libhtp skips it: the status line after it answers the first request."""
     reqs = b"GET /1 HTTP/1.1\r\nHost: h\r\n\r\nGET /2 HTTP/1.1\r\nHost: h\r\n\r\n"
     resps = b"<html>tail of the first body</html>\nHTTP/1.1 404 Not Found\r\nContent-Length: 2\r\n\r\nno"
     a = app_trace(trace, conversation(reqs, resps))
-    assert [(e["tx_id"], e["status"]) for e in a.of("http_response")] == [(1, 404)]
+    assert [(e["tx_id"], e["status"]) for e in a.of("http_response")] == [(0, 404)]
     assert a.bufs("http_response_body") == [{"http.response_body": b"no"}]
     assert a.stats["http_malformed"] == 1
 

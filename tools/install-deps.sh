@@ -5,7 +5,7 @@ set -euo pipefail
 
 debs=(build-essential cmake ninja-build pkg-config
       libpcap-dev libyaml-dev libjansson-dev libhyperscan-dev libpcre2-dev
-      libmaxminddb-dev zlib1g-dev libssl-dev dpdk-dev libdpdk-dev
+      libmaxminddb-dev zlib1g-dev liblzma-dev libssl-dev dpdk-dev libdpdk-dev
       python3 python3-pip python3-venv clang libclang-rt-14-dev
       iproute2 ethtool iputils-ping)  # live/inline tests: netns, veth, offloads, ping
 missing=()
@@ -22,10 +22,11 @@ fi
 
 # Python test tools: use the interpreter the tests will run with.
 PY=${PYTHON:-python3}
-# cryptography: the TLS parser tests build real X.509 certificates.
-if ! "$PY" -c 'import pytest, scapy, xdist, cryptography' 2>/dev/null; then
-  echo "install-deps: installing pytest, pytest-xdist, scapy and cryptography for $PY"
-  "$PY" -m pip install -q pytest pytest-xdist scapy cryptography 2>/dev/null || "$PY" -m pip install -q --break-system-packages pytest pytest-xdist scapy cryptography
+# cryptography: the TLS parser tests build real X.509 certificates; jsonschema: EVE records
+# are validated against Suricata's EVE schema (tests/test_eve_schema.py).
+if ! "$PY" -c 'import pytest, scapy, xdist, cryptography, jsonschema' 2>/dev/null; then
+  echo "install-deps: installing pytest, pytest-xdist, scapy, cryptography and jsonschema for $PY"
+  "$PY" -m pip install -q pytest pytest-xdist scapy cryptography jsonschema 2>/dev/null || "$PY" -m pip install -q --break-system-packages pytest pytest-xdist scapy cryptography jsonschema
 fi
 
 # Output tests (tests/test_outputs_*.py): idstools reads unified2 back (idstools-u2json);

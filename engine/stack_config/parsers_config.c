@@ -25,6 +25,12 @@ int osprey_parsers_cfg_load(const struct osprey_config *c, struct osprey_parsers
     rc |= limit(c, "app-layer.protocols.http.response-body-limit", &out->http_response_body_limit,
                 diag);
     out->http_decompress = osprey_config_bool(c, "app-layer.protocols.http.decompress");
+#define LIBHTP "app-layer.protocols.http.libhtp.default-config."
+    out->http_decompress_layer_limit =
+        (uint32_t)osprey_config_int(c, LIBHTP "response-body-decompress-layer-limit");
+    out->http_lzma_enabled = osprey_config_bool(c, LIBHTP "lzma-enabled");
+    rc |= limit(c, LIBHTP "lzma-memlimit", &out->http_lzma_memlimit, diag);
+#undef LIBHTP
     if (!rc && out->http_header_limit < 64) {
         char where[256];
         fprintf(diag, "%s: app-layer.protocols.http.header-limit: at least 64 bytes\n",

@@ -28,6 +28,8 @@ void osprey_parsers_cfg_defaults(struct osprey_parsers_cfg *cfg)
     cfg->http_request_body_limit = 1u << 20;
     cfg->http_response_body_limit = 1u << 20;
     cfg->http_decompress = true;
+    cfg->http_decompress_layer_limit = 2;
+    cfg->http_lzma_memlimit = 1u << 20;
 }
 
 const char *osprey_app_proto_name(enum osprey_app_proto p)

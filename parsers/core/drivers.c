@@ -64,11 +64,16 @@ static void parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *
     }
 }
 
+/* Detection looks at both directions, as Suricata's does: the client's first bytes, else the
+ * server's (a junk request answered by "HTTP/1.1 400" is HTTP). A client that matches no
+ * protocol waits for the server's first bytes, up to DETECT_MAX held. */
 static enum osprey_app_proto detect_tcp(struct pflow *pf, const struct mon_flow *f, int dir,
                                         bool *decided)
 {
+    (void)dir;
     const struct pbuf *c = &pf->in[0], *s = &pf->in[1];
     *decided = true;
+    bool client_no = false;
     if (c->len) {
         enum detect_verdict h = detect_http_request(c->p, c->len);
         enum detect_verdict t = detect_tls_client_hello(c->p, c->len);
@@ -79,17 +84,21 @@ static enum osprey_app_proto detect_tcp(struct pflow *pf, const struct mon_flow 
             return OSPREY_APP_TLS;
         if (d == DET_YES)
             return OSPREY_APP_DNS;
-        if ((h == DET_NO && t == DET_NO && d == DET_NO) || c->len >= DETECT_MAX)
-            return OSPREY_APP_FAILED;
-        *decided = false;
-        return OSPREY_APP_UNKNOWN;
+        client_no = h == DET_NO && t == DET_NO && d == DET_NO;
+        if (!client_no && c->len < DETECT_MAX) {
+            *decided = false; /* a prefix of one of them: more of the client first */
+            return OSPREY_APP_UNKNOWN;
+        }
+        client_no = true;
     }
-    if (dir == 1 && s->len) { /* the server spoke first */
+    if (s->len) {
         enum detect_verdict h = detect_http_response(s->p, s->len);
         if (h == DET_YES)
             return OSPREY_APP_HTTP;
         if (h == DET_NO || s->len >= DETECT_MAX)
             return OSPREY_APP_FAILED;
+    } else if (client_no && c->len >= DETECT_MAX) {
+        return OSPREY_APP_FAILED;
     }
     *decided = false;
     return OSPREY_APP_UNKNOWN;

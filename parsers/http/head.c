@@ -5,7 +5,12 @@
  * Cookie included, as Suricata does); http.header.raw = the header lines exactly as sent,
  * the empty line included; single headers (Host, User-Agent, Cookie, Referer, Content-Type)
  * with repeated occurrences joined by ", "; http.host lower-cased without its port (from an
- * absolute request target when there is one), http.host.raw as sent. */
+ * absolute request target when there is one), http.host.raw as sent.
+ *
+ * A response head is read with resp_head.c's lenient line rules, and its framing headers
+ * (Transfer-Encoding, Content-Length, Content-Encoding) as libhtp reads them: names matched
+ * ignoring case and NUL bytes, repeated headers merged with ", ". */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -74,6 +79,8 @@ static void single(struct http_msg *m, const uint8_t *d, const struct hdr *h, in
             continue;
         if (m->sp[b].set)
             append_to(m, b, (const uint8_t *)", ", 2);
+        if (!h[i].vlen) /* an empty header is a buffer of 0 bytes (bsize:0), not a missing one */
+            append_to(m, b, (const uint8_t *)"", 0);
         /* the value lives in the copy, which append may move: copy it through a bounce */
         uint8_t tmp[512];
         for (uint32_t o = 0; o < h[i].vlen; o += sizeof tmp) {
@@ -107,6 +114,24 @@ static bool has_token(const uint8_t *v, uint32_t n, const char *tok)
         if (!strncasecmp((const char *)v + i, tok, tl))
             return true;
     return false;
+}
+
+/* http.header / http.response_header: "Name: value\r\n" per header. */
+static void header_buffer(struct http_msg *m, const uint8_t *d, const struct hdr *h, int nh,
+                          enum osprey_buf hb)
+{
+    m->sp[hb] = (struct span){m->copy.len, 0, true};
+    for (int i = 0; i < nh; i++) {
+        uint8_t tmp[512];
+        append_to(m, hb, d + h[i].name, h[i].nlen);
+        append_to(m, hb, (const uint8_t *)": ", 2);
+        for (uint32_t o = 0; o < h[i].vlen; o += sizeof tmp) {
+            uint32_t k = h[i].vlen - o < sizeof tmp ? h[i].vlen - o : (uint32_t)sizeof tmp;
+            memcpy(tmp, m->copy.p + h[i].val + o, k);
+            append_to(m, hb, tmp, k);
+        }
+        append_to(m, hb, (const uint8_t *)"\r\n", 2);
+    }
 }
 
 static int start_line(struct http_msg *m, bool request, const uint8_t *l, uint32_t n,
@@ -153,17 +178,20 @@ static int start_line(struct http_msg *m, bool request, const uint8_t *l, uint32
         }
         return 0;
     }
-    if (n < 8 || memcmp(l, "HTTP/", 5))
+    /* as libhtp: spaces, the protocol (any word starting "http"), the status, the rest */
+    if (!http_resp_line_is_http(l, n))
         return -1;
     put(m, OB_HTTP_RESPONSE_LINE, l, n);
     uint32_t a = 0;
-    while (a < n && !is_ws(l[a]))
+    while (a < n && (http_is_space(l[a]) || !l[a]))
+        a++;
+    while (a < n && !http_is_space(l[a]))
         a++;
     uint32_t b = a;
-    while (b < n && is_ws(l[b]))
+    while (b < n && http_is_space(l[b]))
         b++;
     uint32_t c = b;
-    while (c < n && !is_ws(l[c]))
+    while (c < n && !http_is_space(l[c]))
         c++;
     put(m, OB_HTTP_STAT_CODE, l + b, c - b);
     bool ok;
@@ -171,19 +199,207 @@ static int start_line(struct http_msg *m, bool request, const uint8_t *l, uint32
     info->status = ok && c - b == 3 ? (int)st : 0;
     if (!info->status)
         info->malformed = true;
-    while (c < n && is_ws(l[c]))
+    while (c < n && http_is_space(l[c]))
         c++;
     put(m, OB_HTTP_STAT_MSG, l + c, n - c);
     return 0;
 }
 
+/* ---- responses: framing read as libhtp reads it ---- */
+
+/* Case-insensitive equality that skips NUL bytes on both sides ("gz\0ip" is "gzip"). */
+static bool eq_nozero(const uint8_t *a, uint32_t an, const char *b)
+{
+    size_t bn = strlen(b), j = 0;
+    for (uint32_t i = 0; i < an; i++) {
+        if (!a[i])
+            continue;
+        if (j == bn || tolower(a[i]) != tolower((unsigned char)b[j]))
+            return false;
+        j++;
+    }
+    return j == bn;
+}
+
+/* Does v contain tok, case-insensitively, NUL bytes skipped? */
+static bool has_nozero(const uint8_t *v, uint32_t n, const char *tok)
+{
+    size_t tl = strlen(tok);
+    for (uint32_t i = 0; i < n; i++) {
+        size_t j = 0;
+        for (uint32_t k = i; k < n && j < tl; k++) {
+            if (!v[k])
+                continue;
+            if (tolower(v[k]) != tok[j])
+                break;
+            j++;
+        }
+        if (j == tl)
+            return true;
+    }
+    return false;
+}
+
+/* Content-Length as libhtp reads it: spaces, anything but digits, then the digits. */
+static bool lenient_length(const uint8_t *v, uint32_t n, uint64_t *out)
+{
+    uint32_t i = 0;
+    while (i < n && (v[i] < '0' || v[i] > '9'))
+        i++;
+    if (i == n)
+        return false;
+    uint64_t x = 0;
+    for (; i < n && v[i] >= '0' && v[i] <= '9'; i++) {
+        if (x > (UINT64_MAX - 9) / 10)
+            return false;
+        x = x * 10 + (uint64_t)(v[i] - '0');
+    }
+    *out = x;
+    return true;
+}
+
+/* Content-Encoding: every listed coding (split at commas and spaces) in order; unknown
+ * ones are kept as HC_NONE because they count against the layer limit. */
+static void content_codings(const uint8_t *v, uint32_t n, struct http_head_info *info)
+{
+    info->ncodings = 0;
+    info->ce_single = true;
+    if (eq_nozero(v, n, "gzip") || eq_nozero(v, n, "x-gzip"))
+        info->codings[info->ncodings++] = HC_GZIP;
+    else if (eq_nozero(v, n, "deflate") || eq_nozero(v, n, "x-deflate"))
+        info->codings[info->ncodings++] = HC_DEFLATE;
+    else if (eq_nozero(v, n, "lzma"))
+        info->codings[info->ncodings++] = HC_LZMA;
+    else if (!eq_nozero(v, n, "inflate") && !eq_nozero(v, n, "none")) {
+        info->ce_single = false;
+        for (uint32_t i = 0; i < n && info->ncodings < (int)sizeof info->codings;) {
+            uint32_t e = i;
+            while (e < n && v[e] != ',' && v[e] != ' ')
+                e++;
+            if (e > i) {
+                uint8_t c = HC_NONE;
+                if (has_token(v + i, e - i, "gzip"))
+                    c = HC_GZIP;
+                else if (has_token(v + i, e - i, "deflate"))
+                    c = HC_DEFLATE;
+                else if (e - i == 4 && !memcmp(v + i, "lzma", 4))
+                    c = HC_LZMA;
+                info->codings[info->ncodings++] = c;
+            }
+            i = e + 1;
+        }
+    }
+}
+
+/* The merged value of every header called name (libhtp joins repeats with ", "), built at
+ * the end of the copy; *len its length. NULL when there is none. */
+static const uint8_t *merged(struct http_msg *m, const uint8_t *d, const struct hdr *h, int nh,
+                             const char *name, uint32_t *len)
+{
+    uint32_t start = m->copy.len;
+    bool any = false;
+    for (int i = 0; i < nh; i++) {
+        if (!eq_nozero(d + h[i].name, h[i].nlen, name))
+            continue;
+        if (any)
+            pbuf_add(&m->copy, ", ", 2, 0);
+        any = true;
+        /* the value lives in the copy, which may move as it grows: go through a bounce */
+        uint8_t tmp[512];
+        for (uint32_t o = 0; o < h[i].vlen; o += sizeof tmp) {
+            uint32_t k = h[i].vlen - o < sizeof tmp ? h[i].vlen - o : (uint32_t)sizeof tmp;
+            memcpy(tmp, m->copy.p + h[i].val + o, k);
+            pbuf_add(&m->copy, tmp, k, 0);
+        }
+    }
+    *len = m->copy.len - start;
+    return any ? m->copy.p + start : NULL;
+}
+
+static void response_framing(struct http_msg *m, const uint8_t *d, const struct hdr *h, int nh,
+                             struct http_head_info *info)
+{
+    uint32_t keep = m->copy.len, len;
+    const uint8_t *te = merged(m, d, h, nh, "transfer-encoding", &len);
+    info->has_te = te != NULL;
+    info->chunked = te && has_nozero(te, len, "chunked");
+    m->copy.len = keep;
+    for (int i = 0; i < nh; i++) {
+        if (!eq_nozero(d + h[i].name, h[i].nlen, "content-length"))
+            continue;
+        info->has_cl = true;
+        uint64_t x;
+        const uint8_t *v = m->copy.p + h[i].val;
+        if (!info->has_length && lenient_length(v, h[i].vlen, &x)) {
+            info->has_length = true;
+            info->length = x;
+        } else if (!info->has_length || !lenient_length(v, h[i].vlen, &x) ||
+                   x != info->length) {
+            info->malformed = true;
+        }
+    }
+    const uint8_t *ce = merged(m, d, h, nh, "content-encoding", &len);
+    if (ce)
+        content_codings(ce, len, info);
+    m->copy.len = keep;
+}
+
+static int response_head(struct http_msg *m, const uint8_t *d, uint32_t n, uint32_t avail,
+                         struct http_head_info *info)
+{
+    uint32_t at = 0, le = 0;
+    int r;
+    while ((r = http_resp_line(d, n, at, &le)) >= 0 && le == at)
+        at = (uint32_t)r; /* empty lines before the status line */
+    if (r < 0) { /* a head cut at the limit inside its status line */
+        le = n;
+        r = (int)n;
+    }
+    if (start_line(m, false, d + at, le - at, info) != 0)
+        return -1;
+    uint32_t hstart = (uint32_t)r;
+    struct rh_header *rh = calloc(MAX_HEADERS, sizeof *rh);
+    struct hdr *h = calloc(MAX_HEADERS, sizeof *h);
+    if (!rh || !h) {
+        free(rh);
+        free(h);
+        return -1;
+    }
+    struct rh_out o = {&m->copy, rh, 0, MAX_HEADERS};
+    uint32_t pos = hstart;
+    if (hstart < n)
+        http_resp_headers(d, avail, &pos, &o);
+    int nh = 0;
+    for (int i = 0; i < o.nh; i++) {
+        if (rh[i].no_colon) {
+            info->malformed = true;
+            continue;
+        }
+        h[nh++] = (struct hdr){rh[i].ns, rh[i].ne - rh[i].ns, rh[i].val, rh[i].vlen};
+    }
+    if (o.nh == MAX_HEADERS)
+        info->malformed = true;
+    put(m, OB_HTTP_RESPONSE_HEADER_RAW, d + hstart, n > hstart ? n - hstart : 0);
+    header_buffer(m, d, h, nh, OB_HTTP_RESPONSE_HEADER);
+    single(m, d, h, nh, "Set-Cookie", OB_HTTP_RESPONSE_COOKIE);
+    single(m, d, h, nh, "Server", OB_HTTP_SERVER);
+    single(m, d, h, nh, "Location", OB_HTTP_LOCATION);
+    single(m, d, h, nh, "Content-Type", OB_HTTP_RESPONSE_CONTENT_TYPE);
+    response_framing(m, d, h, nh, info);
+    free(rh);
+    free(h);
+    return 0;
+}
+
 int http_head_parse(struct http_msg *m, bool request, const uint8_t *d, uint32_t n,
-                    struct http_head_info *info)
+                    uint32_t avail, struct http_head_info *info)
 {
     memset(info, 0, sizeof *info);
     pbuf_reset(&m->copy);
     memset(m->sp, 0, sizeof m->sp);
     m->present = true;
+    if (!request)
+        return response_head(m, d, n, avail < n ? n : avail, info);
     uint32_t at = 0, s = 0, e = 0; /* no line at all: s == e, nothing to parse */
     while (next_line(d, n, &at, &s, &e) && s == e)
         ; /* empty lines before the start line */
@@ -236,61 +452,42 @@ int http_head_parse(struct http_msg *m, bool request, const uint8_t *d, uint32_t
     for (int i = 0; i < nh; i++)
         while (h[i].vlen && is_ws(m->copy.p[h[i].val + h[i].vlen - 1]))
             h[i].vlen--;
-    enum osprey_buf hb = request ? OB_HTTP_HEADER : OB_HTTP_RESPONSE_HEADER;
-    put(m, request ? OB_HTTP_HEADER_RAW : OB_HTTP_RESPONSE_HEADER_RAW, d + hstart,
-        (ended ? at : n) - hstart);
-    m->sp[hb] = (struct span){m->copy.len, 0, true};
-    for (int i = 0; i < nh; i++) {
-        uint8_t tmp[512];
-        append_to(m, hb, d + h[i].name, h[i].nlen);
-        append_to(m, hb, (const uint8_t *)": ", 2);
-        for (uint32_t o = 0; o < h[i].vlen; o += sizeof tmp) {
-            uint32_t k = h[i].vlen - o < sizeof tmp ? h[i].vlen - o : (uint32_t)sizeof tmp;
-            memcpy(tmp, m->copy.p + h[i].val + o, k);
-            append_to(m, hb, tmp, k);
-        }
-        append_to(m, hb, (const uint8_t *)"\r\n", 2);
+    /* from here on a request (responses went to response_head) */
+    put(m, OB_HTTP_HEADER_RAW, d + hstart, (ended ? at : n) - hstart);
+    header_buffer(m, d, h, nh, OB_HTTP_HEADER);
+    put(m, OB_HTTP_START, d + lstart, (ended ? at : n) - lstart);
+    single(m, d, h, nh, "Accept", OB_HTTP_ACCEPT);
+    single(m, d, h, nh, "Accept-Encoding", OB_HTTP_ACCEPT_ENC);
+    single(m, d, h, nh, "Accept-Language", OB_HTTP_ACCEPT_LANG);
+    single(m, d, h, nh, "Connection", OB_HTTP_CONNECTION);
+    single(m, d, h, nh, "Content-Length", OB_HTTP_CONTENT_LEN);
+    single(m, d, h, nh, "User-Agent", OB_HTTP_USER_AGENT);
+    single(m, d, h, nh, "Cookie", OB_HTTP_COOKIE);
+    single(m, d, h, nh, "Referer", OB_HTTP_REFERER);
+    single(m, d, h, nh, "Content-Type", OB_HTTP_CONTENT_TYPE);
+    single(m, d, h, nh, "Host", OB_HTTP_HOST_RAW);
+    /* http.host: from an absolute target first, else the Host header; no port, lower */
+    uint32_t hl = 0;
+    const uint8_t *src = NULL;
+    if (m->sp[OB_HTTP_URI_RAW].set)
+        src = http_uri_host(bytes(m, OB_HTTP_URI_RAW), m->sp[OB_HTTP_URI_RAW].len, &hl);
+    uint8_t host[256];
+    if (!src && m->sp[OB_HTTP_HOST_RAW].set) {
+        src = bytes(m, OB_HTTP_HOST_RAW);
+        hl = m->sp[OB_HTTP_HOST_RAW].len;
     }
-    if (request) {
-        put(m, OB_HTTP_START, d + lstart, (ended ? at : n) - lstart);
-        single(m, d, h, nh, "Accept", OB_HTTP_ACCEPT);
-        single(m, d, h, nh, "Accept-Encoding", OB_HTTP_ACCEPT_ENC);
-        single(m, d, h, nh, "Accept-Language", OB_HTTP_ACCEPT_LANG);
-        single(m, d, h, nh, "Connection", OB_HTTP_CONNECTION);
-        single(m, d, h, nh, "Content-Length", OB_HTTP_CONTENT_LEN);
-        single(m, d, h, nh, "User-Agent", OB_HTTP_USER_AGENT);
-        single(m, d, h, nh, "Cookie", OB_HTTP_COOKIE);
-        single(m, d, h, nh, "Referer", OB_HTTP_REFERER);
-        single(m, d, h, nh, "Content-Type", OB_HTTP_CONTENT_TYPE);
-        single(m, d, h, nh, "Host", OB_HTTP_HOST_RAW);
-        /* http.host: from an absolute target first, else the Host header; no port, lower */
-        uint32_t hl = 0;
-        const uint8_t *src = NULL;
-        if (m->sp[OB_HTTP_URI_RAW].set)
-            src = http_uri_host(bytes(m, OB_HTTP_URI_RAW), m->sp[OB_HTTP_URI_RAW].len, &hl);
-        uint8_t host[256];
-        if (!src && m->sp[OB_HTTP_HOST_RAW].set) {
-            src = bytes(m, OB_HTTP_HOST_RAW);
-            hl = m->sp[OB_HTTP_HOST_RAW].len;
+    if (src) {
+        uint32_t k = 0;
+        for (uint32_t i = 0; i < hl && k < sizeof host; i++) {
+            if (src[i] == ':' && memchr(src, ']', hl) == NULL)
+                break; /* the port (an IPv6 literal keeps its colons) */
+            if (src[i] == ',')
+                break; /* a repeated Host: the first one */
+            host[k++] = (uint8_t)(src[i] >= 'A' && src[i] <= 'Z' ? src[i] + 32 : src[i]);
         }
-        if (src) {
-            uint32_t k = 0;
-            for (uint32_t i = 0; i < hl && k < sizeof host; i++) {
-                if (src[i] == ':' && memchr(src, ']', hl) == NULL)
-                    break; /* the port (an IPv6 literal keeps its colons) */
-                if (src[i] == ',')
-                    break; /* a repeated Host: the first one */
-                host[k++] = (uint8_t)(src[i] >= 'A' && src[i] <= 'Z' ? src[i] + 32 : src[i]);
-            }
-            while (k && host[k - 1] == '.')
-                k--;
-            put(m, OB_HTTP_HOST, host, k);
-        }
-    } else {
-        single(m, d, h, nh, "Set-Cookie", OB_HTTP_RESPONSE_COOKIE);
-        single(m, d, h, nh, "Server", OB_HTTP_SERVER);
-        single(m, d, h, nh, "Location", OB_HTTP_LOCATION);
-        single(m, d, h, nh, "Content-Type", OB_HTTP_RESPONSE_CONTENT_TYPE);
+        while (k && host[k - 1] == '.')
+            k--;
+        put(m, OB_HTTP_HOST, host, k);
     }
     /* framing */
     for (int i = 0; i < nh; i++) {
@@ -307,13 +504,14 @@ int http_head_parse(struct http_msg *m, bool request, const uint8_t *d, uint32_t
                 info->has_length = true;
                 info->length = len;
             }
-        } else if (h[i].nlen == 16 && !strncasecmp((const char *)nm, "Content-Encoding", 16)) {
-            if (has_token(v, h[i].vlen, "gzip"))
-                info->encoding = 1;
-            else if (has_token(v, h[i].vlen, "deflate"))
-                info->encoding = 2;
         }
     }
+    /* a request body may be compressed too (libhtp undoes it) */
+    uint32_t keep = m->copy.len, celen;
+    const uint8_t *ce = merged(m, d, h, nh, "content-encoding", &celen);
+    if (ce)
+        content_codings(ce, celen, info);
+    m->copy.len = keep;
     free(h);
     return 0;
 }

@@ -9,6 +9,7 @@
  * pipelined message is still found). */
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "http_int.h"
 
@@ -89,15 +90,12 @@ static void body_bytes(void *arg, const uint8_t *d, size_t n)
     uint32_t max = s->dir == 0 ? cfg->http_request_body_limit : cfg->http_response_body_limit;
     bool full = false;
     if (hd->z) {
-        if (http_inflate_feed(hd->z, d, n, &m->body, max, &full) != 0) {
-            pf->w->st.http_gzip_errors++;
-            http_inflate_free(hd->z);
-            hd->z = NULL; /* keep what was decoded; the rest of this body is not */
-            m->cut = true;
-        }
-    } else {
-        full = pbuf_add(&m->body, d, n, max) < n;
+        uint32_t errs = http_decoder_errors(hd->z);
+        full = http_decoder_feed(hd->z, d, n, &m->body, max);
+        pf->w->st.http_gzip_errors += http_decoder_errors(hd->z) - errs;
     }
+    else
+        full = pbuf_add(&m->body, d, n, max) < n;
     if (full) {
         m->cut = true;
         pf->w->st.http_body_limit++;
@@ -127,7 +125,7 @@ static void msg_done(struct pflow *pf, struct mon_flow *f, int dir)
     struct http_state *h = pf->http;
     struct http_dir *hd = &h->d[dir];
     struct http_tx *t = &h->tx[hd->tx % HTTP_TX_RING];
-    http_inflate_free(hd->z);
+    http_decoder_free(hd->z);
     hd->z = NULL;
     hd->st = HS_HEAD;
     hd->scan = 0;
@@ -142,18 +140,54 @@ static void msg_done(struct pflow *pf, struct mon_flow *f, int dir)
     }
 }
 
-static void head_done(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d, uint32_t n)
+/* The Content-Encoding layers to undo, as libhtp picks them: a single known coding as is;
+ * a list up to the layer limit (unknown codings count and are skipped), one lzma layer at
+ * most and none when lzma is off. */
+static struct http_decoder *make_decoder(const struct osprey_parsers_cfg *cfg,
+                                         const struct http_head_info *info)
+{
+    uint8_t c[HTTP_MAX_LAYERS];
+    int n = 0, lzma = 0;
+    int lzma_max = cfg->http_lzma_enabled ? 1 : 0;
+    for (int i = 0; i < info->ncodings && n < HTTP_MAX_LAYERS; i++) {
+        if (!info->ce_single && (uint32_t)i >= cfg->http_decompress_layer_limit)
+            break;
+        if (info->codings[i] == HC_LZMA && ++lzma > lzma_max) {
+            if (info->ce_single)
+                continue; /* "lzma" alone while lzma is off: the body as sent */
+            break;
+        }
+        if (info->codings[i] != HC_NONE)
+            c[n++] = info->codings[i];
+    }
+    if (!n)
+        return NULL;
+    uint32_t lim = cfg->http_response_body_limit;
+    struct http_decoder_cfg dc = {
+        .lzma_enabled = cfg->http_lzma_enabled,
+        .lzma_memlimit = cfg->http_lzma_memlimit,
+        /* what all layers may produce: well above what the body keeps, far below a bomb */
+        .work_limit = lim ? 16 * (uint64_t)lim + (1u << 20) : (uint64_t)1 << 30,
+    };
+    return http_decoder_new(c, n, &dc);
+}
+
+static void head_done(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d, uint32_t n,
+                      uint32_t avail)
 {
     struct http_state *h = pf->http;
     struct http_dir *hd = &h->d[dir];
     const struct osprey_parser_events *ev = &pf->w->p->ev;
     struct http_head_info info;
     if (dir == 1) {
-        /* an interim 1xx response is not the transaction's answer */
+        /* an interim 1xx response is not the transaction's answer (one that announces a
+         * body is answered with that body, as libhtp reads it) */
         struct http_msg tmp = {0};
         struct http_head_info pre;
-        bool interim = http_head_parse(&tmp, false, d, n, &pre) == 0 && pre.status >= 100 &&
-                       pre.status < 200 && pre.status != 101;
+        bool interim = http_head_parse(&tmp, false, d, n, avail, &pre) == 0 &&
+                       pre.status >= 100 && pre.status < 200 && pre.status != 101 &&
+                       !pre.has_te &&
+                       (!pre.has_cl || (pre.status == 100 && !(pre.has_length && pre.length)));
         msg_free(&tmp);
         if (interim) {
             hd->st = HS_HEAD;
@@ -165,7 +199,7 @@ static void head_done(struct pflow *pf, struct mon_flow *f, int dir, const uint8
     uint32_t id = dir == 0 ? h->nreq++ : h->nresp++;
     struct http_tx *t = tx_slot(pf, f, id);
     hd->tx = id;
-    if (http_head_parse(dir == 0 ? &t->req : &t->resp, dir == 0, d, n, &info) != 0) {
+    if (http_head_parse(dir == 0 ? &t->req : &t->resp, dir == 0, d, n, avail, &info) != 0) {
         pf->w->st.http_malformed++;
         hd->st = HS_DEAD;
         return;
@@ -178,7 +212,8 @@ static void head_done(struct pflow *pf, struct mon_flow *f, int dir, const uint8
         pf->w->st.http_requests++;
     } else {
         t->status = info.status;
-        if (info.status == 101 || (t->is_connect && info.status >= 200 && info.status < 300)) {
+        if ((info.status == 101 && !info.has_te && !info.has_cl) ||
+            (t->is_connect && info.status >= 200 && info.status < 300)) {
             /* Switching Protocols, or a tunnel CONNECT opened (a 2xx to CONNECT has no body,
              * RFC 9110 §9.3.6): what follows on both sides is no longer HTTP */
             h->cur = t;
@@ -193,9 +228,12 @@ static void head_done(struct pflow *pf, struct mon_flow *f, int dir, const uint8
         pf->w->st.http_malformed++;
     h->cur = t;
     pflow_run(pf, f, dir, dir == 0 ? ev->http_request : ev->http_response);
-    /* framing of the body (RFC 9112 §6.3) */
-    bool no_body = dir == 1 && (t->is_head || info.status == 204 || info.status == 304 ||
-                                (info.status >= 100 && info.status < 200));
+    /* framing of the body (RFC 9112 §6.3, as libhtp applies it: a 1xx/204/304 that
+     * announces a length or a transfer coding has that body anyway) */
+    bool no_status_body = (info.status >= 100 && info.status < 200) || info.status == 204 ||
+                          info.status == 304;
+    bool no_body = dir == 1 &&
+                   (t->is_head || (no_status_body && !info.has_te && !info.has_cl));
     memset(&hd->ch, 0, sizeof hd->ch);
     if (no_body) {
         msg_done(pf, f, dir);
@@ -211,8 +249,9 @@ static void head_done(struct pflow *pf, struct mon_flow *f, int dir, const uint8
     } else {
         msg_done(pf, f, dir);
     }
-    if (hd->st != HS_HEAD && dir == 1 && info.encoding && pf->w->p->cfg.http_decompress)
-        hd->z = http_inflate_new(info.encoding == 1);
+    /* both ways: Suricata has libhtp decompress request bodies too */
+    if (hd->st != HS_HEAD && info.ncodings && pf->w->p->cfg.http_decompress)
+        hd->z = make_decoder(&pf->w->p->cfg, &info);
 }
 
 /* An HTTP/0.9 request: its first line is complete and names no protocol. Its head is that
@@ -287,6 +326,133 @@ static bool simple_response(struct http_state *h, const uint8_t *d, size_t n)
     return true;
 }
 
+/* After a response body ends (by its length or its last chunk), libhtp takes the lines
+ * that follow for more of that body as long as they do not look like a status line (a
+ * Content-Length shorter than the body sent does not hide its end). Absorbs such lines of
+ * d into the body; returns the bytes taken. Lines of CR/LF only are left to the head
+ * parser, which skips them between messages. */
+static size_t body_overrun(struct pflow *pf, struct mon_flow *f, const uint8_t *d, size_t n)
+{
+    struct body_sink sink = {pf, f, 1};
+    size_t i = 0;
+    while (i < n) {
+        const uint8_t *l = d + i;
+        const uint8_t *nl = memchr(l, '\n', n - i);
+        size_t e = nl ? (size_t)(nl - l) + 1 : n - i, k = 0;
+        while (k < e && (http_is_space(l[k]) || !l[k]))
+            k++;
+        if (k == e)
+            break; /* blank so far: nothing to decide on */
+        if (!nl && e - k < 4 && !strncasecmp((const char *)l + k, "http", e - k))
+            break; /* may still become a status line */
+        if (http_resp_line_is_http(l, (uint32_t)e))
+            break;
+        count_wire(pf->http, 1, e);
+        body_bytes(&sink, l, e);
+        i += e;
+    }
+    return i;
+}
+
+/* The staged response bytes are no response head (the server answered without a status
+ * line, or with something libhtp does not take for one): they and all that follows until
+ * the connection closes are the body of the oldest waiting request's response. */
+static void headless_response(struct pflow *pf, struct mon_flow *f)
+{
+    struct http_state *h = pf->http;
+    struct http_dir *hd = &h->d[1];
+    struct pbuf *in = &pf->in[1];
+    if (h->nresp >= h->nreq)
+        h->nreq = h->nresp + 1;
+    struct http_tx *t = tx_slot(pf, f, h->nresp);
+    hd->tx = h->nresp++;
+    t->resp.present = true;
+    memset(&hd->ch, 0, sizeof hd->ch);
+    hd->st = HS_BODY_CLOSE;
+    hd->scan = 0;
+    struct body_sink sink = {pf, f, 1};
+    pf->w->st.http_malformed++;
+    count_wire(h, 1, in->len);
+    body_bytes(&sink, in->p, in->len);
+    pbuf_reset(in);
+}
+
+/* Where the staged response head stands: 1 complete (*end: past its empty line), 0 more
+ * bytes needed, -1 its first line is no status line (*end: past that line, *le: its text's
+ * end). hd->scan keeps where to read on: 0 before the status line, else the first header
+ * not read completely yet. */
+static int response_scan(const struct pbuf *in, uint32_t *scan, uint32_t *end, uint32_t *le)
+{
+    if (*scan == 0) {
+        int r = http_resp_line(in->p, in->len, 0, le);
+        if (r < 0)
+            return 0;
+        if (!http_resp_line_is_http(in->p, *le)) {
+            *end = (uint32_t)r;
+            return -1;
+        }
+        *scan = (uint32_t)r;
+    }
+    uint32_t pos = *scan;
+    if (http_resp_headers(in->p, in->len, &pos, NULL) == RH_DONE) {
+        *end = pos;
+        return 1;
+    }
+    *scan = pos;
+    return 0;
+}
+
+/* Stage n bytes of a response head and act on what they complete. Returns the bytes of d
+ * used (the rest is the body, or the next message). */
+static size_t response_head_bytes(struct pflow *pf, struct mon_flow *f, const uint8_t *d,
+                                  size_t n)
+{
+    struct http_state *h = pf->http;
+    struct http_dir *hd = &h->d[1];
+    struct pbuf *in = &pf->in[1];
+    uint32_t limit = pf->w->p->cfg.http_header_limit;
+    int64_t base = in->len; /* where this chunk's first byte is in the staged bytes */
+    uint32_t room = limit > in->len ? limit - in->len : 0;
+    uint32_t took = pbuf_add(in, d, n < room ? n : room, 0);
+    for (;;) {
+        uint32_t end = 0, le = 0;
+        int st = response_scan(in, &hd->scan, &end, &le);
+        if (st == 1) {
+            head_done(pf, f, 1, in->p, end, in->len);
+            /* the bytes staged past the head are the body's: those of this chunk are
+             * handed back; the few of an earlier chunk a late line end left are dropped */
+            size_t used = (int64_t)end > base ? (size_t)((int64_t)end - base) : 0;
+            pbuf_reset(in);
+            hd->scan = 0;
+            return used;
+        }
+        if (st == -1) {
+            /* libhtp skips such a line when a line starting with 'H' follows it, or when
+             * it is two bytes or less; otherwise the answer has no head at all */
+            uint32_t text = le;
+            if (in->len > end + 1 && (in->p[end] == 'H' || text <= 2)) {
+                pf->w->st.http_malformed++;
+                pbuf_consume(in, end);
+                base -= end;
+                continue;
+            }
+            if (in->len <= end + 1 && took == n)
+                return took; /* what follows the line decides: wait for it */
+            headless_response(pf, f);
+            return took;
+        }
+        break;
+    }
+    if (in->len >= limit || took == 0) {
+        /* no end within the limit: report what we have, then stop on this side */
+        pf->w->st.http_header_limit++;
+        head_done(pf, f, 1, in->p, in->len, in->len);
+        pbuf_reset(in);
+        hd->st = HS_DEAD;
+    }
+    return took;
+}
+
 void http_parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d, size_t n)
 {
     struct http_state *h = state(pf);
@@ -308,20 +474,25 @@ void http_parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d,
                     d++, n--; /* empty lines between messages */
                 if (!n)
                     return;
-                if (dir == 1 && !resync(pf, hd, &d, &n))
+                if (dir == 1 && hd->lost && !resync(pf, hd, &d, &n))
                     return;
+            }
+            if (dir == 1) {
+                size_t k = response_head_bytes(pf, f, d, n);
+                d += k, n -= k;
+                break;
             }
             uint32_t before = in->len;
             uint32_t room = limit > in->len ? limit - in->len : 0;
             uint32_t took = pbuf_add(in, d, n < room ? n : room, 0);
             /* restart the search a little before the new bytes: the end may straddle */
-            uint32_t e = dir == 0 ? simple_request_end(in) : 0;
+            uint32_t e = simple_request_end(in);
             if (!e)
                 e = head_end(in, hd->scan);
             hd->scan = in->len > 3 ? in->len - 3 : 0;
             if (e) {
                 uint32_t used = e - before; /* of this chunk's bytes, those of the head */
-                head_done(pf, f, dir, in->p, e);
+                head_done(pf, f, dir, in->p, e, e);
                 pbuf_reset(in);
                 hd->scan = 0;
                 d += used, n -= used;
@@ -331,7 +502,7 @@ void http_parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d,
             if (in->len >= limit || took == 0) {
                 /* no end within the limit: report what we have, then stop on this side */
                 pf->w->st.http_header_limit++;
-                head_done(pf, f, dir, in->p, in->len);
+                head_done(pf, f, dir, in->p, in->len, in->len);
                 pbuf_reset(in);
                 hd->st = HS_DEAD;
             }
@@ -343,14 +514,21 @@ void http_parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d,
             body_bytes(&sink, d, k);
             d += k, n -= k;
             hd->left -= k;
-            if (!hd->left)
+            if (!hd->left) {
+                if (dir == 1) {
+                    size_t more = body_overrun(pf, f, d, n);
+                    d += more, n -= more;
+                }
                 msg_done(pf, f, dir);
+            }
             break;
         }
         case HS_BODY_CHUNKED: {
-            bool done, bad;
+            bool done, bad, plain = hd->ch.plain;
             uint64_t framed = hd->ch.framed;
             size_t k = http_chunked_feed(&hd->ch, d, n, body_bytes, &sink, &done, &bad);
+            if (hd->ch.plain && !plain)
+                pf->w->st.http_malformed++; /* not chunked after all: read as it comes */
             count_wire(h, dir, (size_t)(hd->ch.framed - framed));
             d += k, n -= k;
             if (bad) {
@@ -358,6 +536,10 @@ void http_parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d,
                 msg_done(pf, f, dir);
                 hd->st = HS_DEAD;
             } else if (done) {
+                if (dir == 1) {
+                    size_t more = body_overrun(pf, f, d, n);
+                    d += more, n -= more;
+                }
                 msg_done(pf, f, dir);
             }
             break;
@@ -401,6 +583,15 @@ void http_end(struct pflow *pf, struct mon_flow *f)
     struct http_state *h = pf->http;
     if (!h)
         return;
+    if (h->d[1].st == HS_HEAD && pf->in[1].len) {
+        /* a response cut short in its first line: not a status line, it is a body */
+        uint32_t le = 0;
+        int r = http_resp_line(pf->in[1].p, pf->in[1].len, 0, &le);
+        if (r < 0)
+            le = pf->in[1].len;
+        if (!http_resp_line_is_http(pf->in[1].p, le))
+            headless_response(pf, f);
+    }
     for (int dir = 0; dir < 2; dir++)
         if (h->d[dir].st == HS_BODY_CLOSE || h->d[dir].st == HS_BODY_LEN ||
             h->d[dir].st == HS_BODY_CHUNKED)
@@ -457,7 +648,7 @@ void http_free(struct http_state *h)
         msg_free(&h->tx[i].req);
         msg_free(&h->tx[i].resp);
     }
-    http_inflate_free(h->d[0].z);
-    http_inflate_free(h->d[1].z);
+    http_decoder_free(h->d[0].z);
+    http_decoder_free(h->d[1].z);
     free(h);
 }

@@ -88,6 +88,9 @@ struct osprey_parsers_cfg {
     uint32_t http_request_body_limit;  /* default 1 MiB (after decoding); 0 = unlimited */
     uint32_t http_response_body_limit; /* default 1 MiB */
     bool http_decompress;            /* gzip/deflate response bodies (zlib); default true */
+    uint32_t http_decompress_layer_limit; /* Content-Encoding layers undone; default 2 */
+    bool http_lzma_enabled;          /* Content-Encoding: lzma undone (liblzma); default false */
+    uint32_t http_lzma_memlimit;     /* bytes one lzma layer may use; default 1 MiB */
 };
 void osprey_parsers_cfg_defaults(struct osprey_parsers_cfg *cfg);
 

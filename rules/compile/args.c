@@ -181,6 +181,15 @@ const struct det_unit *unit_arg(struct compiler *c, const struct det_unit *u)
         buf_put(&k, &u->cmp->op, sizeof u->cmp->op);
         buf_put(&k, &u->cmp->lo, sizeof u->cmp->lo);
         break;
+    case DU_PKTPROP: {
+        const struct opt_pktprop *pp = u->pp;
+        uint8_t f[3] = {pp->kind, pp->dir, (uint8_t)pp->layer};
+        buf_put(&k, f, sizeof f);
+        buf_put(&k, &pp->cmp.op, sizeof pp->cmp.op);
+        buf_put(&k, &pp->cmp.lo, sizeof pp->cmp.lo);
+        buf_put(&k, &pp->cmp.hi, sizeof pp->cmp.hi);
+        break;
+    }
     case DU_BUFLEN:
         buf_put(&k, &u->cmp->op, sizeof u->cmp->op);
         buf_put(&k, &u->cmp->lo, sizeof u->cmp->lo);

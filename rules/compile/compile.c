@@ -255,6 +255,16 @@ static int compile_rule(struct compiler *c, const struct osprey_rule *r,
         plan_free(&pl);
         return rc;
     }
+    if (pl.base == DB_PKT && !d->pkt_root) {
+        int64_t ev = define(c, MON_ON_PKT_IN, det_pkt_root_filter, NULL,
+                            "packets (also TCP packets of a connection not picked up)");
+        if (ev < 0) {
+            plan_free(&pl);
+            return -1;
+        }
+        d->base_ev[DB_PKT] = (mon_event_t)ev;
+        d->pkt_root = true;
+    }
     mon_event_t base = d->base_ev[pl.base];
     int64_t parent = base;
     uint32_t len = 0;
@@ -388,6 +398,7 @@ static int compile_rule(struct compiler *c, const struct osprey_rule *r,
     dr->twin = variant == PV_PACKET ? DET_TWIN_PACKET : pl.also_packet ? DET_TWIN_STREAM
                                                                        : DET_TWIN_NONE;
     dr->idx = d->nrules;
+    dr->rule_idx = second ? d->rules[d->nrules - 1].rule_idx : d->nrules;
     dr->leaf = (mon_event_t)parent;
     dr->chain_len = len;
     dr->late = late;
@@ -404,6 +415,8 @@ static int compile_rule(struct compiler *c, const struct osprey_rule *r,
     dr->thr[1] = pl.thr[1];
     d->has_thresholds |= pl.thr[0] || pl.thr[1];
     dr->noalert = pl.noalert;
+    dr->flow_action = pl.kind != DK_PKT ||
+                      (pl.nunits == 0 && !pl.nconds && !pl.nxbits && !pl.nints);
     if (pl.nbits) {
         dr->bits = pl.bits; /* kept: freed with the rule */
         dr->nbits = pl.nbits;
@@ -537,6 +550,8 @@ int osprey_detect_build_opts(struct osprey_detect **out, struct mon_engine *eng,
             rc = define_barrier(&c, (uint8_t)b);
     if (rc == 0)
         rc = det_threshold_config(d, diag);
+    if (rc == 0 && d->has_thresholds && !(d->thr = det_thr_create()))
+        rc = -1;
     for (int k = 0; k < DK__COUNT && rc == 0; k++) {
         rc = det_mpm_compile(&d->mpm[k], diag);
         d->stats.fast_patterns += d->mpm[k].n;
@@ -562,6 +577,7 @@ void osprey_detect_free(struct osprey_detect *d)
     if (!d)
         return;
     osprey_geoip_close(d->geoip);
+    det_thr_free(d->thr);
     for (int k = 0; k < DK__COUNT; k++)
         det_mpm_free(&d->mpm[k]);
     for (int b = 0; b < DB__COUNT; b++) {

@@ -10,6 +10,7 @@
 #include "opt_args.h"
 #include "opt_eval.h"
 #include "opt_geoip.h"
+#include "opt_pktprop.h"
 #include "osprey_detect.h"
 
 /* What a rule inspects: packets, the reassembled stream, or application-layer buffers that
@@ -84,7 +85,8 @@ enum det_unit_type { DU_PAYLOAD, DU_FLOW, DU_DSIZE, DU_HDR, DU_TCPFLAGS,
                      DU_BUFLEN,     /* urilen, bsize: the length of an application buffer */
                      DU_GEOIP,      /* geoip: the countries of the addresses (opt_geoip.c) */
                      DU_STREAMSIZE,    /* stream_size: the bytes each end sent */
-                     DU_ABSENT };      /* absent: the application buffer is missing */
+                     DU_ABSENT,        /* absent: the application buffer is missing */
+                     DU_PKTPROP };     /* tcp.mss, vlan.id, flow.pkts …: pkt_units.c */
 
 /* One payload option of a run (payload.c evaluates runs). */
 enum det_pitem_type { PI_CONTENT, PI_PCRE, PI_ISDATAAT, PI_BYTE_TEST, PI_BYTE_JUMP,
@@ -125,6 +127,7 @@ struct det_unit {
     struct ipproto ipp;                       /* DU_IPPROTO */
     const struct opt_geoip *geo;              /* DU_GEOIP, with the database: */
     const struct osprey_geoip *geodb;
+    const struct opt_pktprop *pp;             /* DU_PKTPROP */
 };
 
 /* Does the run match the buffer? buf[0..len) holds its bytes from position origin on (a
@@ -182,6 +185,11 @@ struct det_rule {
     uint32_t nints;
     uint8_t order_action, order_bits;     /* enum det_order_action, det_order_bits */
     bool noalert;                         /* flowbits:noalert: matches, never alerts */
+    bool flow_action;                     /* its drop drops the flow, not just the packet:
+                                             Suricata's action scope (stream and app rules,
+                                             and packet rules with no option to evaluate,
+                                             its IP-only kind); other packet rules' drops
+                                             drop their packet only */
     bool suppressed;                      /* threshold.config: suppress without ip */
     struct det_suppress *sup;             /* threshold.config: suppress by_src/dst ip */
     uint32_t nsup;
@@ -195,6 +203,8 @@ struct det_rule {
                                              chain; the rule matches a packet once through
                                              either */
     uint32_t idx;
+    uint32_t rule_idx;                    /* idx of the rule's first chain: thresholds of
+                                             its two chains count together */
     mon_event_t leaf;
     uint32_t chain_len;
     const struct det_unit **late;         /* behind a flowbits gate (compile.c gate_eligible):
@@ -239,8 +249,15 @@ struct det_node {
 bool det_barrier_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_t ev,
                         void *arg);
 
+/* The root of the packet chains, under PKT_IN (always true): a UDE, so that a TCP packet
+ * libmon reports as ORPHAN (its connection was never picked up) still runs the packet rules
+ * through mon_run_event, as Suricata inspects every packet. */
+bool det_pkt_root_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_t ev,
+                         void *arg);
+
 struct osprey_detect {
     const struct osprey_ruleset *rs;
+    bool pkt_root;                   /* base_ev[DB_PKT] is the packet root UDE */
     mon_event_t barrier[DB__COUNT];  /* commit barrier leaf per base (0 = none) */
     uint32_t max_chain[DB__COUNT];
     uint32_t base_rules[DB__COUNT];  /* rules per base */
@@ -268,6 +285,7 @@ struct osprey_detect {
     uint32_t nint_names, cap_int_names;
     bool has_xbits;
     bool has_thresholds;
+    struct det_thr_table *thr;       /* one for all workers (threshold.c) */
     void **codes;               /* compiled regexes */
     uint32_t ncodes, cap_codes;
     struct osprey_detect_stats stats;
@@ -373,7 +391,7 @@ struct osprey_detect_worker {
     osprey_alert_fn cb;
     void *arg;
     uint64_t alerts;
-    struct det_thr_table *thr;  /* threshold/detection_filter state (threshold.c) */
+    struct det_thr_table *thr;  /* the detection's threshold table (threshold.c; shared) */
     struct det_xbits *xb;       /* xbits (xstate.c), when a rule uses them */
     struct det_pending *pending; /* matches of the phase being walked, not yet committed */
     const struct osprey_rule *twin_hits[16]; /* twin rules matched on this packet (reset at
@@ -383,6 +401,7 @@ struct osprey_detect_worker {
     bool pkt_dropped;           /* verdict of the last packet (reset at its PKT_IN) */
     uint8_t pkt_reject;         /* enum osprey_reject */
     uint8_t pkt_reject_to;      /* enum osprey_reject_to */
+    struct osprey_detect_policy policy; /* exceptions and stream.inline (osprey_detect.h) */
     struct osprey_detect_verdicts verdicts;
     struct osprey_detect_mem mem;
     uint8_t *xbuf[4];           /* transformed [0, 1] and derived [2, 3] buffers (app.c) */

@@ -8,6 +8,7 @@
 #include "detect_int.h"
 #include "opt_eval.h"
 #include "osprey_parsers.h"
+#include "pkt_units.h"
 
 const uint8_t *det_buffer(struct mon_ctx *ctx, struct mon_flow *f, int side, uint8_t kind,
                           uint32_t *len, uint64_t *origin)
@@ -26,12 +27,12 @@ const uint8_t *det_buffer(struct mon_ctx *ctx, struct mon_flow *f, int side, uin
     return df->side[side].buf;
 }
 
-/* A packet whose checksum validation failed never reached its destination's stack: packet
- * rules do not see it (an evasion otherwise: a decoy only the IDS would accept). The flags are
- * set only when checksum validation is on (-k all, pcap-file.checksum-checks). */
+/* Packet rules see every IP packet, a bad checksum included, as Suricata's do (checksum
+ * validation, -k all, flags the packet and counts it; it does not hide it from detection:
+ * a UDP query with a wrong checksum still alerts). */
 static bool pkt_inspectable(const struct mon_packet *p)
 {
-    return p && p->ipver && !(p->flags & (MON_PKT_BAD_IP_CSUM | MON_PKT_BAD_L4_CSUM));
+    return p && p->ipver;
 }
 
 /* ---- the multi-event filter ---- */
@@ -265,20 +266,27 @@ bool det_barrier_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_e
     return true;
 }
 
+bool det_pkt_root_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_t ev,
+                         void *arg)
+{
+    (void)ctx, (void)f, (void)side, (void)ev, (void)arg;
+    return true;
+}
+
 /* ---- option units ---- */
 
 /* TCP: both ends established (or past it, closing). The ACK that completes the handshake
  * counts too, as in Suricata, although the server's end only moves after the packet's
  * sender-side phase, where packet rules run. */
-static bool established(const struct mon_flow *f, const struct mon_packet *p)
+/* A TCP connection is established for a packet when both sides were before it came: the
+ * handshake's ACK finds the server still in SYN_RCVD and is not (Suricata gives the state the
+ * packet finds). */
+static bool established(const struct mon_flow *f)
 {
     if (f->proto != 6)
         return f->state == MON_FLOW_ESTABLISHED;
     uint8_t c = f->tcp.side[MON_SIDE_CLI].state, s = f->tcp.side[MON_SIDE_SVR].state;
-    if (c >= MON_TCP_ESTABLISHED && s >= MON_TCP_ESTABLISHED)
-        return true;
-    return c >= MON_TCP_ESTABLISHED && s == MON_TCP_SYN_RCVD && p &&
-           (p->tcp_flags & (MON_TH_ACK | MON_TH_SYN | MON_TH_RST)) == MON_TH_ACK;
+    return c >= MON_TCP_ESTABLISHED && s >= MON_TCP_ESTABLISHED;
 }
 
 static void hdr_view(const struct mon_packet *p, struct hdr_view *h)
@@ -329,11 +337,14 @@ bool det_unit_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_even
         uint32_t len;
         if (!df)
             return false;
-        uint64_t origin;
-        const uint8_t *buf =
-            u->kind == DK_APP
-                ? det_app_buffer(df->w, ctx, f, u->base, u->ob, u->xf, 1, &len, &origin)
-                : det_buffer(ctx, f, side, u->kind, &len, &origin);
+        uint64_t origin = 0;
+        const uint8_t *buf;
+        if (u->kind == DK_APP)
+            buf = det_app_buffer(df->w, ctx, f, u->base, u->ob, u->xf, 1, &len, &origin);
+        else if (det_ob_is_hdr(u->ob)) /* ipv4.hdr, tcp.hdr … of the packet */
+            buf = det_hdr_buffer(mon_getlastpkt(ctx), u->ob, &len);
+        else
+            buf = det_buffer(ctx, f, side, u->kind, &len, &origin);
         /* as Suricata, payload options never inspect a packet without payload (a rule of
          * negated contents only would match every bare ACK) */
         if (u->kind == DK_PKT && !len)
@@ -368,7 +379,7 @@ bool det_unit_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_even
         struct flow_view v = {
             .has_flow = f != NULL,
             .to_server = det_to_server(side, u->base),
-            .established = f && established(f, p),
+            .established = f && established(f),
             .stream = u->kind != DK_PKT,
             .reassembled = p && (p->flags & MON_PKT_REASSEMBLED),
         };
@@ -424,6 +435,8 @@ bool det_unit_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_even
         uint64_t sb = (s->flags & MON_TCPF_ISN_KNOWN) ? (uint32_t)(s->snd_nxt - s->isn) : 0;
         return stream_size_match(u->cmp, cb, sb);
     }
+    case DU_PKTPROP:
+        return det_pktprop_match(u->pp, mon_getlastpkt(ctx), f);
     case DU_DSIZE: {
         const struct mon_packet *p = mon_getlastpkt(ctx);
         return p && cmp_match(u->cmp, p->payload_len);

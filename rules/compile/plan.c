@@ -7,6 +7,7 @@
 #include "buffers.h"
 #include "opt_eval.h"
 #include "osprey_parsers.h"
+#include "pkt_units.h"
 #include "registry.h"
 #include "ruleset.h"
 
@@ -21,6 +22,9 @@ static uint8_t proto_of(const char *p, bool *ok)
         return 1;
     if (!strcmp(p, "ip"))
         return 0;
+    struct det_hdr_proto hp; /* tcp-pkt, tcp-stream, ipv4, ipv6, icmpv4, icmpv6 */
+    if (det_hdr_proto_of(p, &hp))
+        return hp.l4;
     *ok = false;
     return 0;
 }
@@ -88,6 +92,11 @@ static const char *app_need_add(struct osprey_detect *d, const struct osprey_rul
         buf = BUF_HTTP_URI;
     else if (!payload_kw(def))
         return NULL;
+    if (det_hdr_buffer_of(buf) >= 0) { /* a header of the packet (pkt_units.c) */
+        if (!strcmp(def->name, "bsize") || !strcmp(def->name, "bufferlen"))
+            return "a buffer length on a packet header";
+        return o->nxforms ? "a transform on a packet header" : NULL;
+    }
     if (buf == BUF_PKT || buf == BUF_RAW) {
         if (!strcmp(def->name, "bsize") || !strcmp(def->name, "bufferlen"))
             return "a buffer length on the packet payload";
@@ -186,8 +195,8 @@ static int int_id(struct osprey_detect *d, const char *name, uint32_t *id)
 }
 
 static const char *const META[] = {"msg", "sid", "gid", "rev", "classtype", "priority",
-                                   "reference", "metadata", "target",
-                                   "requires", "prefilter", "bypass", /* opt_hints.c */
+                                   "reference", "metadata", "target", "prefilter",
+                                   "requires", "bypass", /* opt_hints.c */
                                    NULL};
 
 static bool is_meta(const char *name)
@@ -267,6 +276,19 @@ static void mark_or_absent(struct plan *pl, const struct det_unit *or_else, uint
                 pl->units[u].u.or_absent = true;
 }
 
+/* pi's variables must be defined in its own run (unit u); it defines its own there. NULL, or
+ * why the rule cannot be compiled. */
+static const char *var_in_run(const struct det_pitem *pi, uint32_t u,
+                              uint32_t var_unit[BYTE_MAX_VARS])
+{
+    for (int f = 0; f < BYTE_VAR_FIELDS; f++)
+        if (pi->var[f] && var_unit[pi->var[f] - 1] != u)
+            return "a byte variable used in another buffer than the one that defines it";
+    if (pi->def)
+        var_unit[pi->def - 1] = u;
+    return NULL;
+}
+
 /* Suricata's fast-pattern priority: application buffers first, then the packet/stream, and
  * http.method last (its few values are in every request). */
 static int fp_priority(const struct det_unit *du, uint8_t kind)
@@ -284,8 +306,8 @@ static void pick_fast_pattern(struct plan *pl)
     uint32_t best = 0;
     for (uint32_t u = 0; u < pl->nunits; u++) {
         const struct det_unit *du = &pl->units[u].u;
-        if (du->type != DU_PAYLOAD)
-            continue;
+        if (du->type != DU_PAYLOAD || det_ob_is_hdr(du->ob))
+            continue; /* no fast pattern in a packet header: the header dispatcher finds it */
         int prio = fp_priority(du, pl->kind);
         for (uint32_t i = 0; i < du->n; i++) {
             const struct opt_content *ct = du->items[i].arg;
@@ -368,10 +390,19 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, enum plan_va
     if (!pl->units || !pl->items || !pl->bits || !pl->conds || !pl->xbits || !pl->ints)
         return -1;
     bool dsize = false, no_stream = false, only_stream = false; /* dsize: a packet-only option */
+    struct det_hdr_proto hp;
+    bool hp_stream_only = false;
+    if (det_hdr_proto_of(r->proto, &hp)) {
+        hp_stream_only = hp.stream_only;
+        no_stream = hp.pkt_only;     /* tcp-pkt: as flow:no_stream */
+        only_stream = hp.stream_only; /* tcp-stream: as flow:only_stream */
+        if (hp.ipver)
+            pl->units[pl->nunits++].u = (struct det_unit){.type = DU_PKTPROP, .pp = hp.ipver};
+    }
     /* A rule with byte variables keeps all its payload options in one run: a variable's
      * definition is then evaluated before its uses, and again when the run backtracks. */
     const char *vnames[BYTE_MAX_VARS];
-    uint32_t nvars = 0, nor_else = 0;
+    uint32_t nvars = 0, var_unit[BYTE_MAX_VARS], nor_else = 0;
     struct det_unit or_else[8]; /* the buffers of absent: or_else (ob, xf) */
     bool has_vars = false, to_client = false, to_server = false, two_sided = false;
     for (uint32_t i = 0; i < r->nopts; i++) {
@@ -464,6 +495,8 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, enum plan_va
         if (!pl->why && pi.arg)
             pl->why = bind_vars(&pi, vnames, &nvars);
         pi.decoded = o->buffer == BUF_BASE64;
+        int hdr_ob = pi.arg ? det_hdr_buffer_of(o->buffer) : -1;
+        dsize |= hdr_ob >= 0; /* a packet header: packets only */
         if (pl->why) {
             pl->why_opt = o;
             return 0;
@@ -473,7 +506,10 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, enum plan_va
              * that run sits among the match options: order between units does not matter) */
             uint8_t ob = 0;
             const struct det_xform *xf = NULL;
-            if (need.base >= DB_HTTP_REQUEST && app_buffer_of(d, r, i, to_client, &ob, &xf) < 0)
+            if (hdr_ob >= 0)
+                ob = (uint8_t)hdr_ob;
+            else if (need.base >= DB_HTTP_REQUEST &&
+                     app_buffer_of(d, r, i, to_client, &ob, &xf) < 0)
                 return -1;
             struct unit_plan *last = NULL;
             for (uint32_t u = pl->nunits; u > 0 && !last; u--)
@@ -493,8 +529,14 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, enum plan_va
                 up->u = (struct det_unit){.type = DU_PAYLOAD, .n = 1,
                                           .items = &pl->items[pl->nitems], .ob = ob, .xf = xf};
                 pl->nunits++;
+                last = up;
             }
             pl->nitems++;
+            /* a byte variable lives in the run that defines it (ipv4.hdr then tcp.hdr are two) */
+            if ((pl->why = var_in_run(&pi, (uint32_t)(last - pl->units), var_unit))) {
+                pl->why_opt = o;
+                return 0;
+            }
         } else if (!strcmp(name, "flow")) {
             const struct opt_flow *f = o->arg;
             if ((pl->why = flow_compile_check(f))) {
@@ -548,7 +590,11 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, enum plan_va
             if (name[0] == 'i')
                 ipproto_compile(o->value, &up->u.ipp);
             pl->nunits++;
-        } else if (!strcmp(name, "flags")) {
+        } else if (pktprop_keyword(name)) {
+            dsize = true; /* packet and flow properties: evaluated per packet */
+            up->u = (struct det_unit){.type = DU_PKTPROP, .pp = o->arg};
+            pl->nunits++;
+        } else if (!strcmp(name, "flags") || !strcmp(name, "tcp.flags")) {
             dsize = true;
             up->u = (struct det_unit){.type = DU_TCPFLAGS};
             tcpflags_compile(o->value, &up->u.tf);
@@ -660,6 +706,11 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, enum plan_va
     /* Suricata inspects TCP payload rules on the reassembled stream; dsize and no_stream are
      * packet properties, and rules without payload options look at packets. */
     pl->kind = pl->proto == 6 && pl->nitems && !dsize && !no_stream ? DK_STREAM : DK_PKT;
+    if (hp_stream_only && pl->kind != DK_STREAM) {
+        pl->why = "a tcp-stream rule without payload options on the stream, or with "
+                  "packet-only options";
+        return 0;
+    }
     pl->base = pl->kind;
     if (need.base >= DB_HTTP_REQUEST) {
         if (dsize || no_stream) {

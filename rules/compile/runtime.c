@@ -13,10 +13,10 @@ static void on_pkt(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_
 {
     (void)side, (void)ev;
     struct osprey_detect_worker *w = arg;
+    w->ntwin_hits = 0;
     w->pkt_dropped = false;
     w->pkt_reject = OSPREY_REJECT_NONE;
     w->npending = 0;
-    w->ntwin_hits = 0;
     if (!f)
         return;
     struct det_flow *df = mon_get_uctx(ctx, f);
@@ -35,17 +35,85 @@ static void on_pkt(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_
         return; /* the flow goes uninspected; filters treat a missing state as no match */
     df->w = arg;
     mon_set_uctx(ctx, f, df);
+    if (w->policy.midstream == OSPREY_MIDSTREAM_PASS_FLOW && f->proto == 6 &&
+        (f->tcp.side[MON_SIDE_CLI].flags & MON_TCPF_MIDSTREAM)) {
+        df->pass = true; /* stream.midstream-policy pass-flow: no detection on this session */
+        w->verdicts.passed_flows++;
+        w->verdicts.midstream_passed++;
+    }
 }
 
-/* A packet that belongs to no flow detection sees (ORPHAN) still gets a clean verdict. */
+/* A packet libmon tracks no connection for (ORPHAN: a TCP flow never picked up, or no flow)
+ * gets a clean verdict and, when it has a flow, the packet rules as any packet. */
 static void on_orphan(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_t ev,
                       void *arg)
 {
-    (void)ctx, (void)f, (void)side, (void)ev;
     struct osprey_detect_worker *w = arg;
-    w->pkt_dropped = false;
-    w->pkt_reject = OSPREY_REJECT_NONE;
-    w->ntwin_hits = 0;
+    on_pkt(ctx, f, side, ev, arg); /* a clean verdict, the flow's detection state */
+    /* stream.midstream-policy for a TCP flow the stack never picked up (no side LIVE: not the
+     * late packets of a connection that ended); a RST, or a packet with a bad checksum,
+     * starts no session, so it is no midstream pick-up either (as in Suricata) */
+    const struct mon_packet *p = mon_getlastpkt(ctx);
+    bool never_picked_up =
+        f && f->proto == 6 && p && !(p->tcp_flags & MON_TH_RST) &&
+        !(p->flags & MON_PKT_BAD_L4_CSUM) &&
+        !((f->tcp.side[MON_SIDE_CLI].flags | f->tcp.side[MON_SIDE_SVR].flags) & MON_TCPF_LIVE);
+    struct det_flow *df = f ? mon_get_uctx(ctx, f) : NULL;
+    if (never_picked_up && w->policy.midstream >= OSPREY_MIDSTREAM_DROP_FLOW) {
+        w->pkt_dropped = true; /* drop-flow / reject: dropped whole, not inspected */
+        w->verdicts.dropped++;
+        w->verdicts.midstream_dropped++;
+        if (w->policy.midstream == OSPREY_MIDSTREAM_REJECT && f->pkts[0] + f->pkts[1] == 1) {
+            w->verdicts.rejected++; /* its first packet: later ones are only dropped */
+            w->pkt_reject = OSPREY_REJECT_RST;
+            w->pkt_reject_to = OSPREY_REJECT_TO_SRC;
+        }
+        return;
+    }
+    if (!df || df->pass || df->dropped)
+        return;
+    if (never_picked_up && w->policy.midstream == OSPREY_MIDSTREAM_PASS_FLOW) {
+        df->pass = true; /* pass-flow / bypass: such a session is not inspected */
+        w->verdicts.passed_flows++;
+        w->verdicts.midstream_passed++;
+        return;
+    }
+    if (w->d->pkt_root) /* the packet rules, as for any packet */
+        mon_run_event(ctx, f, side, w->d->base_ev[DB_PKT]);
+}
+
+/* ERROR on a side (receiver's phase): when its buffer could not be had for the reassembly
+ * memcap, stream.reassembly.memcap-policy acts on the flow (osprey_detect.h). */
+static void on_error(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_t ev,
+                     void *arg)
+{
+    (void)ev;
+    struct osprey_detect_worker *w = arg;
+    enum osprey_exception_policy pol = w->policy.reassembly_memcap;
+    struct det_flow *df = f ? mon_get_uctx(ctx, f) : NULL;
+    if (pol == OSPREY_EXCEPTION_IGNORE || pol == OSPREY_EXCEPTION_PASS_PACKET || !df)
+        return;
+    uint32_t bits = 0;
+    size_t len = sizeof bits;
+    if (mon_getsockopt(ctx, f, side, MON_SO_ERROR, &bits, &len) != MON_OK ||
+        !(bits & MON_ERR_MEMCAP))
+        return;
+    w->verdicts.memcap_exceptions++;
+    if (pol == OSPREY_EXCEPTION_PASS_FLOW || pol == OSPREY_EXCEPTION_BYPASS) {
+        df->pass = true;
+        return;
+    }
+    if (!w->pkt_dropped)
+        w->verdicts.dropped++;
+    w->pkt_dropped = true;
+    if (pol == OSPREY_EXCEPTION_DROP_PACKET)
+        return;
+    df->dropped = true;
+    if (pol == OSPREY_EXCEPTION_REJECT && w->pkt_reject == OSPREY_REJECT_NONE) {
+        w->verdicts.rejected++;
+        w->pkt_reject = OSPREY_REJECT_RST;
+        w->pkt_reject_to = OSPREY_REJECT_TO_SRC;
+    }
 }
 
 /* What the side's whole-stream copy (the design before the windows) allocated for n bytes:
@@ -221,12 +289,14 @@ static void whom(const struct det_pending *pm, const struct det_rule *dr,
 }
 
 static void set_verdict(struct osprey_detect_worker *w, struct det_flow *df,
-                        enum osprey_rule_action a, const struct mon_packet *p)
+                        const struct det_rule *dr, enum osprey_rule_action a,
+                        const struct mon_packet *p)
 {
     if (!w->pkt_dropped)
         w->verdicts.dropped++;
     w->pkt_dropped = true;
-    df->dropped = true;
+    if (dr->flow_action)
+        df->dropped = true;
     bool reject = a == OSPREY_ACTION_REJECT || a == OSPREY_ACTION_REJECTSRC ||
                   a == OSPREY_ACTION_REJECTDST || a == OSPREY_ACTION_REJECTBOTH;
     if (!reject || w->pkt_reject != OSPREY_REJECT_NONE)
@@ -241,7 +311,7 @@ static void set_verdict(struct osprey_detect_worker *w, struct det_flow *df,
 /* One match, in commit order. Stream rules alert once per flow side (the stream is
  * re-inspected as it grows); packet rules once per packet. pass ends inspection of the
  * flow and suppresses the matches after it (same packet included); drop, reject and sdrop
- * set the packet's verdict and drop the flow. */
+ * set the packet's verdict, and drop the flow when the rule's action scope is the flow. */
 static void commit_one(struct osprey_detect_worker *w, const struct det_pending *pm,
                        const struct mon_packet *p)
 {
@@ -294,7 +364,7 @@ static void commit_one(struct osprey_detect_worker *w, const struct det_pending 
     if (act == OSPREY_ACTION_DROP || act == OSPREY_ACTION_SDROP || act == OSPREY_ACTION_BLOCK ||
         act == OSPREY_ACTION_REJECT || act == OSPREY_ACTION_REJECTSRC ||
         act == OSPREY_ACTION_REJECTDST || act == OSPREY_ACTION_REJECTBOTH)
-        set_verdict(w, df, act, p);
+        set_verdict(w, df, dr, act, p);
     if (act == OSPREY_ACTION_SDROP || dr->noalert || det_suppressed(dr, p) ||
         !det_thr_allow(w->thr, dr, p, pm->f))
         return;
@@ -348,8 +418,7 @@ struct osprey_detect_worker *osprey_detect_attach(const struct osprey_detect *d,
     w->arg = arg;
     if (!(w->md = pcre_match_data_new()))
         goto fail;
-    if (d->has_thresholds && !(w->thr = det_thr_create()))
-        goto fail;
+    w->thr = d->thr; /* shared by the workers, owned by d */
     if (d->has_xbits && !(w->xb = det_xbits_create()))
         goto fail;
     for (int k = 0; k < DK__COUNT; k++)
@@ -362,6 +431,8 @@ struct osprey_detect_worker *osprey_detect_attach(const struct osprey_detect *d,
         goto fail;
     if (mon_register(ctx, w->sock, MON_ON_PKT_IN, MON_HK_SND, on_pkt, w) != MON_OK ||
         mon_register(ctx, w->sock, MON_ON_ORPHAN, MON_HK_SND, on_orphan, w) != MON_OK)
+        goto fail;
+    if (mon_register(ctx, w->sock, MON_ON_ERROR, MON_HK_RCV, on_error, w) != MON_OK)
         goto fail;
     if ((d->stats.stream_rules || d->app_raw) &&
         mon_register(ctx, w->sock, MON_ON_CONN_NEW_DATA, MON_HK_RCV, on_data, w) != MON_OK)
@@ -415,7 +486,6 @@ void osprey_detect_worker_free(struct osprey_detect_worker *w)
         return;
     hs_free_scratch(w->scratch);
     pcre_match_data_free(w->md);
-    det_thr_free(w->thr);
     det_xbits_free(w->xb);
     free(w->pending);
     for (int i = 0; i < 4; i++)
@@ -439,6 +509,12 @@ enum osprey_reject osprey_detect_packet_reject(const struct osprey_detect_worker
     if (to)
         *to = (enum osprey_reject_to)w->pkt_reject_to;
     return (enum osprey_reject)w->pkt_reject;
+}
+
+void osprey_detect_worker_set_policy(struct osprey_detect_worker *w,
+                                     const struct osprey_detect_policy *p)
+{
+    w->policy = *p;
 }
 
 const struct osprey_detect_verdicts *osprey_detect_worker_verdicts(

@@ -54,7 +54,7 @@ enum cmp_op {
     CMP_GE,
     CMP_RANGE,      /* lo < x < hi   (a<>b) */
     CMP_RANGE_INCL, /* lo <= x <= hi (Snort 3 a<=>b, a-b of ttl, urilen …) */
-    CMP_OUTSIDE,    /* x <= lo || x >= hi (Suricata's negated range !a-b) */
+    CMP_OUTSIDE,    /* x <= lo or x >= hi (Suricata's !a-b: not in the range a<>b) */
 };
 struct opt_cmp {
     uint8_t op;

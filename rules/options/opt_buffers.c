@@ -242,12 +242,12 @@ static const struct opt_def DEFS[] = {
     STICKY("ike.key_exchange_payload", D_SURI, IKE_KEY_EXCHANGE),
     STICKY("ike.nonce_payload", D_SURI, IKE_NONCE),
     STICKY("rfb.name", D_SURI, RFB_NAME),
-    STICKY("tcp.hdr", D_SURI, TCP_HDR),
-    STICKY("udp.hdr", D_SURI, UDP_HDR),
-    STICKY("ipv4.hdr", D_SURI, IPV4_HDR),
-    STICKY("ipv6.hdr", D_SURI, IPV6_HDR),
-    STICKY("icmpv4.hdr", D_SURI, ICMPV4_HDR),
-    STICKY("icmpv6.hdr", D_SURI, ICMPV6_HDR),
+    STICKY_DONE("tcp.hdr", D_SURI, TCP_HDR),
+    STICKY_DONE("udp.hdr", D_SURI, UDP_HDR),
+    STICKY_DONE("ipv4.hdr", D_SURI, IPV4_HDR),
+    STICKY_DONE("ipv6.hdr", D_SURI, IPV6_HDR),
+    STICKY_DONE("icmpv4.hdr", D_SURI, ICMPV4_HDR),
+    STICKY_DONE("icmpv6.hdr", D_SURI, ICMPV6_HDR),
     STICKY("websocket.payload", D_SURI, WEBSOCKET_PAYLOAD),
 };
 OPT_TABLE(opt_table_buffers, DEFS);

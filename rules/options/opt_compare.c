@@ -39,6 +39,42 @@ static int parse_u16(struct rule_ctx *c, char *val)
     return cmp_option(c, val, 65535, 0);
 }
 
+/* Suricata also writes tos:x10 and tos:!x10 (hex without the 0) */
+static int parse_tos(struct rule_ctx *c, char *val)
+{
+    const char *end = val + strlen(val), *p = skip_ws(val, end);
+    bool neg = *p == '!';
+    const char *x = neg ? skip_ws(p + 1, end) : p;
+    if (*x != 'x' && *x != 'X')
+        return parse_u8(c, val);
+    struct opt_cmp *cm = opt_arg_new(c, sizeof *cm);
+    if (cm == NULL)
+        return -1;
+    cm->op = neg ? CMP_NE : CMP_EQ;
+    const char *h = x + 1, *e = rtrim(h, end);
+    int64_t v = 0;
+    if (e == h || e - h > 2)
+        return opt_error(c, x, "expected 'x' and one or two hex digits");
+    for (const char *q = h; q < e; q++) {
+        if (!is_xdigit(*q))
+            return opt_error(c, q, "expected 'x' and one or two hex digits");
+        v = v * 16 + xdigit_val(*q);
+    }
+    cm->lo = v;
+    return 0;
+}
+
+/* id:"N" — Suricata takes the number quoted too */
+static int parse_id(struct rule_ctx *c, char *val)
+{
+    size_t n = strlen(val);
+    if (n >= 2 && val[0] == '"' && val[n - 1] == '"') {
+        val[n - 1] = '\0';
+        val++;
+    }
+    return parse_u16(c, val);
+}
+
 static int parse_u32(struct rule_ctx *c, char *val)
 {
     return cmp_option(c, val, UINT32_MAX, 0);
@@ -208,8 +244,8 @@ static const struct opt_def DEFS[] = {
     {"itype", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_u8, true},
     {"icode", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_u8, true},
     {"ttl", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_u8, true},
-    {"tos", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_u8, true},
-    {"id", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_u16, true},
+    {"tos", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_tos, true},
+    {"id", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_id, true},
     {"icmp_id", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_u16, true},
     {"icmp_seq", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_u16, true},
     {"seq", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_u32, true},
@@ -274,10 +310,9 @@ bool isdataat_bind(const struct opt_isdataat *d, const int64_t vals[BYTE_VAR_FIE
 /* isdataat:N — is there a byte at N (from the start, or past the previous match)? */
 bool isdataat_match(const struct opt_isdataat *d, uint32_t len, int64_t prev_end)
 {
-    /* Suricata: absolute, the byte at offset n exists; relative, n more bytes follow the
-     * previous match (its end plus n reaches at most the buffer's end) */
-    int64_t at = (d->relative ? prev_end : 0) + d->n;
-    bool there = d->relative ? at <= (int64_t)len : at < (int64_t)len;
+    /* absolute: a byte at offset n; relative: at least n bytes after the previous match
+     * (so isdataat:32,relative holds at the start of 32 bytes where isdataat:32 does not) */
+    bool there = d->relative ? prev_end + d->n <= (int64_t)len : d->n < (int64_t)len;
     return d->negated ? !there : there;
 }
 

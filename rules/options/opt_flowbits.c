@@ -13,6 +13,10 @@
 #include "registry.h"
 #include "text.h"
 
+/* Characters a bit name may hold beside letters, digits and '_': Suricata takes any name
+ * without spaces, ',', ';', '|' and '&' (EVE metadata uses "traffic/id/NAME" bits). */
+#define BIT_NAME_EXTRA "/.-:@+#"
+
 static const char *const OPS[] = {"set", "setx", "unset", "toggle", "isset", "isnotset",
                                   "noalert", "reset", NULL};
 
@@ -42,7 +46,7 @@ static int parse_names(struct rule_ctx *c, struct opt_bits *b, const char *s, si
         while (q < end && *q != '|' && *q != '&')
             q++;
         const char *ns = skip_ws(p, q), *ne = rtrim(ns, q);
-        if (!is_name(ns, (size_t)(ne - ns), NULL))
+        if (!is_name(ns, (size_t)(ne - ns), BIT_NAME_EXTRA))
             return opt_error(c, ns, ne > ns ? "invalid name '%.*s'" : "missing name%.*s",
                              (int)(ne - ns), ns);
         if ((b->names[b->n++] = opt_strdup(c, ns, (size_t)(ne - ns))) == NULL)
@@ -150,7 +154,7 @@ static int parse_flowint(struct rule_ctx *c, char *val)
     int k = list_split(val, strlen(val), ',', f, fl, 4);
     if (k < 2)
         return opt_error(c, val, "expected 'NAME,OPERATOR[,VALUE]'");
-    if (!is_name(f[0], fl[0], NULL))
+    if (!is_name(f[0], fl[0], BIT_NAME_EXTRA))
         return opt_error(c, f[0], "invalid name '%.*s'", (int)fl[0], f[0]);
     fi->name = opt_strdup(c, f[0], fl[0]);
     int op = parse_choice(c, f[1], fl[1], FOPS, "operator");

@@ -1,7 +1,6 @@
-/* opt_hints.c — keywords that change no match of the rule that has them.
+/* opt_hints.c — keywords that change no match of the rule that has them (prefilter, the
+ * other one, is opt_pktprop.c's).
  *
- *   prefilter;   Suricata: use the keyword before it as the rule's prefilter (an engine
- *                choice; Osprey's fast-pattern choice is its own)
  *   bypass;      Suricata: bypass the flow once the rule matched (a capture-offload speed-up);
  *                Osprey keeps inspecting the flow, so later alerts are those of no bypass
  *   requires: feature NAME, keyword NAME, version OP X[.Y[.Z]] [OP X…] [| OP X…] …
@@ -146,7 +145,6 @@ static int parse_requires(struct rule_ctx *c, char *val)
 }
 
 static const struct opt_def DEFS[] = {
-    {"prefilter", OPT_MATCH, D_SURI, ARG_NONE, 0, NULL, true},
     {"bypass", OPT_MATCH, D_SURI, ARG_NONE, 0, NULL, true},
     {"requires", OPT_META, D_SURI, ARG_REQUIRED, 0, parse_requires, true},
 };

@@ -18,7 +18,11 @@ static const char *const IMPLEMENTED[] = {
     "fragbits", "fragoffset", "ipopts", "byte_extract", "byte_math", "geoip",
     "xbits", "flowint", "noalert", "urilen", "bsize", "uricontent", "app-layer-protocol",
     "service", "bufferlen", "stream_size", "base64_decode", "base64_data",
-    "prefilter", "bypass", "requires", "absent", "entropy",
+    "bypass", "requires", "absent", "entropy",
+    /* packet and flow properties (opt_pktprop.c, compile/pkt_units.c) */
+    "tcp.flags", "tcp.mss", "tcp.wscale", "icmpv6.mtu", "vlan.id", "vlan.layers", "flow.pkts",
+    "flow.bytes", "flow.age", "flow.pkts_toserver", "flow.pkts_toclient", "flow.bytes_toserver",
+    "flow.bytes_toclient", "prefilter",
     /* transforms */
     "to_lowercase", "to_uppercase", "strip_whitespace", "compress_whitespace", "dotprefix",
     "url_decode", "header_lowercase", "to_md5", "to_sha1", "to_sha256",
@@ -38,7 +42,9 @@ static const char *const IMPLEMENTED[] = {
     "http.stat_msg", "http.server", "http.location", "dns_query", "dns.query", "tls_sni",
     "tls.sni", "tls_cert_subject", "tls.cert_subject", "tls_cert_issuer", "tls.cert_issuer",
     "tls_cert_serial", "tls.cert_serial", "ja3_hash", "ja3.hash", "ja3_string", "ja3.string",
-    "ja3s_hash", "ja3s.hash", "ja3s_string", "ja3s.string", "ja4.hash", NULL};
+    "ja3s_hash", "ja3s.hash", "ja3s_string", "ja3s.string", "ja4.hash",
+    /* packet headers */
+    "ipv4.hdr", "ipv6.hdr", "tcp.hdr", "udp.hdr", "icmpv4.hdr", "icmpv6.hdr", NULL};
 
 static bool listed(const char *name)
 {

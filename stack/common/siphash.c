@@ -1,5 +1,5 @@
 /* siphash.c — SipHash-2-4 written from the specification (Aumasson & Bernstein, 2012). */
-#include "siphash.h"
+#include "siphash_internal.h"
 
 #include <string.h>
 

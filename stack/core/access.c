@@ -2,7 +2,7 @@
  * get and set socket options, raise children of a multi-event filter. */
 #include <string.h>
 
-#include "core.h"
+#include "core_internal.h"
 
 const struct mon_packet *mon_getlastpkt(struct mon_ctx *ctx)
 {

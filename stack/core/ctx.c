@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core.h"
+#include "core_internal.h"
 
 int core_err(struct mon_ctx *ctx, int code, const char *fmt, ...)
 {

@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core.h"
+#include "core_internal.h"
 
 void mon_engine_cfg_defaults(struct mon_engine_cfg *cfg)
 {

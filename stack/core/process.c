@@ -5,7 +5,7 @@
  * the flow's invocation forest; the forest's trees do the rest. */
 #include <string.h>
 
-#include "core.h"
+#include "core_internal.h"
 
 #define EV(e) (1u << (e))
 
@@ -70,14 +70,11 @@ static bool is_port_reuse(const struct mon_flow *f, const struct mon_packet *p)
            (p->tcp_flags & (MON_TH_SYN | MON_TH_ACK | MON_TH_RST)) == MON_TH_SYN;  /* pure SYN */
 }
 
-/* A new flow: its forest (from the scopes its first packet matches) and, for TCP, its
- * connection. Returns the built-in events the first packet raises at setup. */
-static uint32_t flow_setup(struct mon_ctx *ctx, struct mon_flow *f, int dir, struct mon_packet *p)
+/* A TCP flow's connection, from its first packet with a good checksum. Returns the events
+ * that packet raises at setup. */
+static uint32_t tcp_setup(struct mon_ctx *ctx, struct mon_flow *f, int dir, struct mon_packet *p)
 {
-    f->forest = core_scope_forest(ctx, p);
     bool watched = f->forest && ev_forest_npairs(f->forest) > 0;
-    if (p->proto != 6)
-        return EV(MON_ON_CONN_START);
     uint32_t bits = tcp_conn_init(&ctx->tcp, f, dir, p);
     if (bits & EV(MON_ON_CONN_START))
         f->mon_flags |= FF_TCP_LIVE;
@@ -87,6 +84,24 @@ static uint32_t flow_setup(struct mon_ctx *ctx, struct mon_flow *f, int dir, str
         f->tcp.side[1].buf_size = 0;
     }
     return bits;
+}
+
+/* A new flow: its forest (from the scopes its first packet matches) and, for TCP, its
+ * connection — unless the packet's checksum is bad (bad_csum): then the connection waits
+ * for the next good packet, and this one is an ORPHAN. Returns the built-in events the first
+ * packet raises at setup. */
+static uint32_t flow_setup(struct mon_ctx *ctx, struct mon_flow *f, int dir, struct mon_packet *p,
+                           bool bad_csum)
+{
+    f->forest = core_scope_forest(ctx, p);
+    if (p->proto != 6)
+        return EV(MON_ON_CONN_START);
+    if (bad_csum) {
+        f->mon_flags |= FF_TCP_WAIT;
+        ctx->tcp.stats.orphans++;
+        return EV(MON_ON_ORPHAN);
+    }
+    return tcp_setup(ctx, f, dir, p);
 }
 
 enum mon_decode_outcome mon_process(struct mon_ctx *ctx, struct mon_packet *p)
@@ -120,14 +135,26 @@ enum mon_decode_outcome mon_process(struct mon_ctx *ctx, struct mon_packet *p)
         goto out;
     }
 
+    /* stream checksum validation: a TCP packet with a bad checksum updates no connection */
+    bool bad_csum = p->proto == 6 && (p->flags & MON_PKT_BAD_L4_CSUM) &&
+                    ctx->tcp.cfg.checksum_validation;
+    if (bad_csum)
+        ctx->tcp.stats.invalid_checksum++;
     uint32_t setup = 0;
-    if (!f->forest)
-        setup = flow_setup(ctx, f, dir, p);
-    else if (f->mon_flags & FF_RESCOPE)
-        core_rescope(ctx, f, p); /* first packet since mon_ctx_rebind */
-    bool tcp = p->proto == 6 && (f->mon_flags & FF_TCP_LIVE);
+    if (!f->forest) {
+        setup = flow_setup(ctx, f, dir, p, bad_csum);
+    } else {
+        if (f->mon_flags & FF_RESCOPE)
+            core_rescope(ctx, f, p); /* first packet since mon_ctx_rebind */
+        if ((f->mon_flags & FF_TCP_WAIT) && !bad_csum) {
+            f->mon_flags &= ~FF_TCP_WAIT; /* the first good packet: the connection now */
+            setup = tcp_setup(ctx, f, dir, p);
+        }
+    }
+    bool live = p->proto == 6 && (f->mon_flags & FF_TCP_LIVE);
+    bool tcp = live && !bad_csum;
     uint32_t snd_bits = EV(MON_ON_PKT_IN) | setup;
-    if (p->proto == 6 && !tcp) {
+    if (p->proto == 6 && !live) {
         snd_bits = EV(MON_ON_ORPHAN); /* a TCP flow whose connection was never picked up */
         if (!setup)
             ctx->tcp.stats.orphans++; /* tcp_conn_init counted the first one */
@@ -162,7 +189,7 @@ enum mon_decode_outcome mon_process(struct mon_ctx *ctx, struct mon_packet *p)
         /* 3. receiver side */
         rcv_bits |= tcp_receiver_update(&ctx->tcp, f, snd, p);
     }
-    if (!(f->mon_flags & FF_ONE_SIDED) && f->pkts[dir ^ 1] == 0 && !(p->proto == 6 && !tcp) &&
+    if (!(f->mon_flags & FF_ONE_SIDED) && f->pkts[dir ^ 1] == 0 && !(p->proto == 6 && !live) &&
         f->pkts[dir] >= ctx->tcp.cfg.one_sided_pkts) {
         f->mon_flags |= FF_ONE_SIDED;
         rcv_bits |= EV(MON_ON_ONE_SIDED);

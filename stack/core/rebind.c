@@ -12,7 +12,7 @@
  */
 #include <string.h>
 
-#include "core.h"
+#include "core_internal.h"
 
 struct rebind_walk {
     struct mon_ctx *ctx;

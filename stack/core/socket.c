@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core.h"
+#include "core_internal.h"
 
 struct mon_sock *mon_socket(struct mon_ctx *ctx, enum mon_sock_type type, const char *scope)
 {

@@ -10,7 +10,7 @@
 #include <sys/random.h>
 
 #include "defrag_internal.h"
-#include "siphash.h"
+#include "siphash_internal.h"
 
 static uint32_t pow2_at_least(uint32_t n)
 {

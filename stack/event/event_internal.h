@@ -1,13 +1,14 @@
-/* event_internal.h — what stack/event's files share. Not part of the contract (event.h):
- * the core never looks inside these structures, the unit tests and bench/forest_share.c may. */
-#ifndef MON_EVENT_PRIVATE_H
-#define MON_EVENT_PRIVATE_H
+/* event_internal.h — what stack/event's files share. Not part of the contract
+ * (event_contract_internal.h): the core never looks inside these structures, the unit tests
+ * and bench/forest_share.c may. */
+#ifndef MON_EVENT_INTERNAL_H
+#define MON_EVENT_INTERNAL_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "event.h"
+#include "event_contract_internal.h"
 
 #define EV_NONE UINT32_MAX
 

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "event_internal.h"
-#include "siphash.h"
+#include "siphash_internal.h"
 
 /* Fixed keys: pairs come from the application, not from traffic (nothing to flood), and a
  * fixed key keeps forest ids identical from run to run, which helps when debugging. */

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "event_internal.h"
-#include "siphash.h"
+#include "siphash_internal.h"
 
 /* A fixed key: the inputs are the application's own definitions, not traffic, so there is
  * nothing to flood; a fixed key keeps layouts identical from run to run. */

@@ -2,7 +2,7 @@
 #include <string.h>
 
 #include "flow_internal.h"
-#include "siphash.h"
+#include "siphash_internal.h"
 
 /* ICMP query/response pairs carry an identifier that both directions share; keying those
  * on (id, id) puts an echo request and its reply in one flow. Other ICMP messages are keyed

@@ -54,6 +54,8 @@
 #include "mon_policy.h"
 #include "mon_tcp.h"
 
+#pragma GCC visibility push(default) /* libmon exports what include/ declares: stack/README.md */
+
 /* ---- error codes ---------------------------------------------------------------------- */
 enum {
     MON_OK = 0,
@@ -315,5 +317,7 @@ int mon_setsockopt(struct mon_ctx *ctx, struct mon_flow *f, int side, enum mon_s
 
 /* ---- names ------------------------------------------------------------------------------ */
 const char *mon_event_name(mon_event_t ev);  /* built-ins: "PKT_IN"...; UDEs: "UDE" */
+
+#pragma GCC visibility pop
 
 #endif

@@ -13,6 +13,8 @@
 
 #include "mon_packet.h"
 
+#pragma GCC visibility push(default) /* libmon exports what include/ declares: stack/README.md */
+
 struct mon_defrag;
 
 /* Anomaly reasons. X(ENUM_SUFFIX, "name used in stats") — add new reasons here only. */
@@ -146,5 +148,7 @@ enum mon_decode_outcome mon_decode(struct mon_decoder *d, struct mon_packet *p);
 bool mon_decode_linktype_supported(int linktype);
 const char *mon_decode_event_name(enum mon_decode_event e);
 const char *mon_decode_outcome_name(enum mon_decode_outcome o);
+
+#pragma GCC visibility pop
 
 #endif

@@ -14,6 +14,8 @@
 #include "mon_decode.h"
 #include "mon_policy.h"
 
+#pragma GCC visibility push(default) /* libmon exports what include/ declares: stack/README.md */
+
 struct mon_defrag_cfg {
     struct mon_policy_table policy;  /* chosen by the datagram's destination address */
     size_t memcap;                   /* bytes held in fragments + trackers; default 32 MiB */
@@ -63,5 +65,7 @@ int mon_defrag_ipv6(struct mon_defrag *df, const uint8_t *ip6h, uint32_t unfrag_
 void mon_defrag_expire(struct mon_defrag *df, uint64_t now_us, struct mon_decode_stats *st);
 
 const struct mon_defrag_stats *mon_defrag_stats(const struct mon_defrag *df);
+
+#pragma GCC visibility pop
 
 #endif

@@ -20,6 +20,8 @@
 #include "mon_packet.h"
 #include "mon_tcp.h"
 
+#pragma GCC visibility push(default) /* libmon exports what include/ declares: stack/README.md */
+
 struct ev_forest;
 
 /* Coarse state, enough for timeouts; the TCP layer refines it per side. */
@@ -121,5 +123,7 @@ void mon_flow_each(struct mon_flow_table *t, void (*fn)(struct mon_flow *f, void
 
 /* Symmetric keyed hash of a packet's flow key (exposed for unit tests). */
 uint32_t mon_flow_hash_packet(const struct mon_flow_table *t, const struct mon_packet *p);
+
+#pragma GCC visibility pop
 
 #endif

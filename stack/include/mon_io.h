@@ -14,6 +14,8 @@
 
 #include "mon_packet.h"
 
+#pragma GCC visibility push(default) /* libmon exports what include/ declares: stack/README.md */
+
 #define MON_IO_BATCH 32 /* live sources hand out at most this many frames per read */
 
 struct mon_source;
@@ -189,5 +191,7 @@ int mon_dpdk_inject(struct mon_source *src, bool back, const uint8_t *frame, uin
  * rest. Returns how many frames left. */
 int mon_dpdk_complete(struct mon_source *src);
 const struct mon_dpdk_counters *mon_dpdk_source_counters(const struct mon_source *src);
+
+#pragma GCC visibility pop
 
 #endif

@@ -10,6 +10,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#pragma GCC visibility push(default) /* libmon exports what include/ declares: stack/README.md */
+
 #define MON_MAX_LAYERS 24  /* headers recorded per packet; deeper stacks are an anomaly */
 #define MON_MAX_TUNNELS 8  /* encapsulations recorded per packet */
 
@@ -103,5 +105,7 @@ enum {
 
 const char *mon_layer_name(enum mon_layer_kind k);
 const char *mon_tunnel_name(enum mon_tunnel_kind k);
+
+#pragma GCC visibility pop
 
 #endif

@@ -12,6 +12,8 @@
 
 #include "mon_packet.h"
 
+#pragma GCC visibility push(default) /* libmon exports what include/ declares: stack/README.md */
+
 enum mon_overlap_policy {
     MON_POLICY_FIRST,    /* the first copy of a byte wins */
     MON_POLICY_LAST,     /* the last copy of a byte wins */
@@ -43,5 +45,7 @@ struct mon_policy_table {
 
 enum mon_overlap_policy mon_policy_lookup(const struct mon_policy_table *t, uint8_t ipver,
                                           const struct mon_addr *host);
+
+#pragma GCC visibility pop
 
 #endif

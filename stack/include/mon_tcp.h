@@ -8,6 +8,8 @@
 
 #include "mon_policy.h"
 
+#pragma GCC visibility push(default) /* libmon exports what include/ declares: stack/README.md */
+
 /* One endpoint's state as inferred from what it sends and receives (RFC 793 names). */
 enum mon_tcp_state {
     MON_TCP_CLOSED, MON_TCP_LISTEN, MON_TCP_SYN_SENT, MON_TCP_SYN_RCVD, MON_TCP_ESTABLISHED,
@@ -25,6 +27,9 @@ struct mon_tcp_cfg {
     bool async_oneside;       /* accept flows where only one direction is seen; default false */
     uint32_t one_sided_pkts;  /* ONE_SIDED after this many packets one way with none back; default 10 */
     uint32_t max_frags;       /* out-of-order runs held per side before ERROR; default 1024 */
+    bool checksum_validation; /* a packet whose TCP checksum was validated and found wrong
+                                 (MON_PKT_BAD_L4_CSUM) changes no connection: no start, no
+                                 state, no reassembly (it is still PKT_IN); default false */
     struct mon_policy_table policy; /* overlap policy chosen by the receiving host's address */
 };
 void mon_tcp_cfg_defaults(struct mon_tcp_cfg *cfg);
@@ -67,6 +72,8 @@ enum {
     MON_TCPF_WSCALE = 1u << 12,     /* its SYN carried a window scale option */
     MON_TCPF_NOMEM = 1u << 13,      /* its buffer could not be allocated (memcap): ERROR was raised */
     MON_TCPF_RESET = 1u << 14,      /* the connection was reset (an acceptable RST) */
+    MON_TCPF_MIDSTREAM = 1u << 15,  /* the connection was picked up midstream (cfg.midstream):
+                                       its handshake was never seen; stays set, unlike PICKUP */
 };
 
 struct mon_tcp_conn {
@@ -88,8 +95,11 @@ struct mon_tcp_stats {
     uint64_t gaps;                /* holes skipped for good */
     uint64_t depth_reached;       /* sides that reached their depth */
     uint64_t memcap_hits;         /* buffers not allocated for the memcap */
+    uint64_t invalid_checksum;    /* packets left out for a bad checksum (checksum_validation) */
     uint64_t reasm_memuse;        /* bytes in reassembly buffers now */
     uint64_t reasm_memuse_peak;
 };
+
+#pragma GCC visibility pop
 
 #endif

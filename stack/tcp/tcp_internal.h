@@ -6,13 +6,13 @@
  * rcv_off (where its in-order stream ends) and the sequence number that offset has. Any
  * segment within 2^31 of that point converts exactly, across any number of wraps.
  */
-#ifndef MON_TCP_PRIVATE_H
-#define MON_TCP_PRIVATE_H
+#ifndef MON_TCP_INTERNAL_H
+#define MON_TCP_INTERNAL_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "tcp.h"
+#include "tcp_contract_internal.h"
 
 /* ---- serial number arithmetic (RFC 1982), tcp_window.c ---------------------------------- */
 static inline bool seq_lt(uint32_t a, uint32_t b) { return (int32_t)(a - b) < 0; }

@@ -3,7 +3,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "event.h"
+#include "event_contract_internal.h"
 #include "unit.h"
 
 static bool f_a(struct mon_ctx *c, struct mon_flow *f, int s, mon_event_t e, void *a)

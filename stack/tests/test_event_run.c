@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "event.h"
+#include "event_contract_internal.h"
 #include "unit.h"
 
 /* ---- a log of what ran: 'F' filter or 'H' handler, with a label ---- */

@@ -4,7 +4,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "event.h"
+#include "event_contract_internal.h"
 #include "unit.h"
 
 static bool pass(struct mon_ctx *c, struct mon_flow *f, int s, mon_event_t e, void *a)

@@ -1,7 +1,7 @@
 /* test_siphash.c — SipHash-2-4 against the reference vectors of the paper (Appendix A). */
 #include <stdint.h>
 
-#include "siphash.h"
+#include "siphash_internal.h"
 #include "unit.h"
 
 int main(void)

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tcp.h"
+#include "tcp_contract_internal.h"
 #include "unit.h"
 
 #define CLI MON_SIDE_CLI

@@ -1,6 +1,8 @@
 /* json_out.c — packet, flow and stats records for osprey-trace. */
 #include "json_out.h"
 
+#include "flow_record.h"
+
 #include <arpa/inet.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,8 +20,7 @@ void trace_format_time(uint64_t ts_us, char *buf, size_t len)
 
 void trace_format_addr(uint8_t ipver, const struct mon_addr *a, char *buf, size_t len)
 {
-    if (!inet_ntop(ipver == 4 ? AF_INET : AF_INET6, a->b, buf, (socklen_t)len))
-        snprintf(buf, len, "?");
+    osprey_addr_str(a, ipver, buf, len); /* as osprey's EVE writes it */
 }
 
 json_t *trace_proto_json(uint8_t proto)
@@ -179,7 +180,8 @@ static json_t *tcp_stats_json(const struct mon_tcp_stats *s)
 #define PUT(name) json_object_set_new(o, #name, json_integer((json_int_t)s->name))
     PUT(sessions); PUT(midstream); PUT(orphans); PUT(invalid_state); PUT(out_of_window);
     PUT(rst_out_of_window); PUT(rexmit); PUT(rexmit_diff); PUT(overlaps); PUT(overlap_diff);
-    PUT(outruns); PUT(gaps); PUT(depth_reached); PUT(memcap_hits); PUT(reasm_memuse);
+    PUT(outruns); PUT(gaps); PUT(depth_reached); PUT(memcap_hits); PUT(invalid_checksum);
+    PUT(reasm_memuse);
     PUT(reasm_memuse_peak);
 #undef PUT
     return o;

@@ -1,5 +1,5 @@
-/* event.h — the contract between libmon's core (stack/core) and its event system
- * (stack/event). Internal: applications use mon.h.
+/* event_contract_internal.h — the contract between libmon's core (stack/core) and its event
+ * system (stack/event). Internal: applications use mon.h.
  *
  * Two structures, as in mOS §4.2:
  *  - the registry (d-forest): every event ever defined, built-in or UDE, with its base event,
@@ -11,8 +11,8 @@
  *    forest in a hash table. Forests are reference counted and shared by all flows (and
  *    passive sockets) with the same set; one is never modified once built.
  */
-#ifndef MON_EVENT_INTERNAL_H
-#define MON_EVENT_INTERNAL_H
+#ifndef MON_EVENT_CONTRACT_INTERNAL_H
+#define MON_EVENT_CONTRACT_INTERNAL_H
 
 #include <stdbool.h>
 #include <stddef.h>

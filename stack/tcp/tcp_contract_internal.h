@@ -1,5 +1,5 @@
-/* tcp.h — the contract between libmon's core (stack/core) and its TCP layer (stack/tcp).
- * Internal: applications use mon.h.
+/* tcp_contract_internal.h — the contract between libmon's core (stack/core) and its TCP
+ * layer (stack/tcp). Internal: applications use mon.h.
  *
  * The core calls, for each TCP packet of a flow, in this order (mOS §4.1):
  *   ev = tcp_sender_update(...)      the sender's state; returns built-in event bits
@@ -12,8 +12,8 @@
  * Which phase moves which endpoint is in tcp_state_table.c (one table, each transition
  * commented); stack/tcp/README.md has the summary and the overlap policies.
  */
-#ifndef MON_TCP_INTERNAL_H
-#define MON_TCP_INTERNAL_H
+#ifndef MON_TCP_CONTRACT_INTERNAL_H
+#define MON_TCP_CONTRACT_INTERNAL_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,13 +1,13 @@
-/* core.h — libmon's core objects: the engine, a worker context, passive sockets.
+/* core_internal.h — libmon's core objects: the engine, a worker context, passive sockets.
  * Internal to stack/core; applications see only mon.h. */
-#ifndef MON_CORE_H
-#define MON_CORE_H
+#ifndef MON_CORE_INTERNAL_H
+#define MON_CORE_INTERNAL_H
 
 #include <pcap/pcap.h>
 
-#include "event.h"
+#include "event_contract_internal.h"
 #include "mon.h"
-#include "tcp.h"
+#include "tcp_contract_internal.h"
 
 #define CORE_SCOPE_CACHE 64  /* distinct sets of matching passive sockets remembered */
 #define CORE_RUN_NEST 4      /* mon_run_event inside mon_run_event: levels allowed */
@@ -47,6 +47,8 @@ enum {
     FF_ONE_SIDED = 1u << 1,   /* ONE_SIDED already raised */
     FF_TCP_LIVE = 1u << 2,    /* TCP connection tracked (not an orphan-only flow) */
     FF_BUFFERS = 1u << 3,     /* someone waits on events: reassemble */
+    FF_TCP_WAIT = 1u << 4,    /* TCP, first packets had a bad checksum: the connection is
+                                 looked for again at the next good one (checksum_validation) */
     FF_RESCOPE = 1u << 7,     /* rebound to a new engine: next packet finds its forest (rebind.c) */
 };
 
