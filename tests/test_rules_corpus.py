@@ -49,7 +49,9 @@ COUNTS = {
 # issuerdn): ET 2025 from 14,308 to 14,745 (the 438 tls.certs rules but one that also uses
 # `tag`), ET 2019 to 19,318 (3 ssl_version rules), Snort 3 to 3,387 (7 ssl_state rules) and
 # Snort 2 to 560 (one ssl_state rule); `osprey -r` compiles all of them.
-ACCEPTED = {"et2019": 19320, "et2025": 14804, "snort3": 3387, "snort2": 560, "suricata": 56,
+# base64_decode / base64_data then took ET 2025 up by 12 (the 8 left name smtp), Snort 2 and
+# Snort 3 by a few.
+ACCEPTED = {"et2019": 19320, "et2025": 14816, "snort3": 3390, "snort2": 561, "suricata": 56,
             "snort3-file-magic": 0}
 
 # Every diagnostic that is not "unsupported option X", exactly.
@@ -105,7 +107,8 @@ SNORT_VARS = ("--set", "vars.address-groups.SIP_SERVERS=$HOME_NET",
 def test_ruleset_parses(name):
     read, files, enabled, disabled, disabled_ok, malformed = COUNTS[name]
     proc, lines, s, reasons, keywords = check_files(ruleset_files(name), *SNORT_VARS)
-    assert proc.returncode == 1  # most rules still use an option not implemented yet
+    # exit 1 while a rule is rejected (an option or protocol not implemented yet), else 0
+    assert proc.returncode == (1 if ACCEPTED[name] < enabled else 0)
     assert proc.stderr == ""
     assert (s["read"], s["files"], s["enabled"], s["disabled"]) == (read, files, enabled,
                                                                        disabled)
@@ -174,9 +177,9 @@ def test_et2025_rejects_no_rule_for_a_tls_keyword():
     proc, lines, s, reasons, keywords = check_files(ruleset_files("et2025"))
     # what is left: protocols without a parser, and a few options (none of them TLS)
     assert reasons == {
-        "unsupported protocol smtp": 79,
+        "unsupported protocol smtp": 87,
         "unsupported protocol ftp": 43, "unsupported protocol smb": 35,
-        "unsupported option base64_decode": 20, "unsupported option tag": 7,
+        "unsupported option tag": 7,
         "unsupported protocol ssh": 5, 
         "unsupported option asn1": 4, "unsupported option ftpbounce": 1,
         "unsupported option ssh_proto": 1, "unsupported protocol ftp-data": 1,

@@ -15,6 +15,7 @@
 #include "detect_int.h"
 #include "osprey_parsers.h"
 #include "registry.h"
+#include "xform_args.h"
 
 struct buf_map {
     uint16_t rule_buf;
@@ -310,14 +311,15 @@ uint8_t det_app_proto_of(const char *proto, uint8_t *l4)
 
 static const char *const XFORMS[] = {"to_lowercase", "to_uppercase", "strip_whitespace",
                                      "compress_whitespace", "dotprefix", "url_decode",
-                                     "header_lowercase", "to_md5", "to_sha1", "to_sha256", NULL};
+                                     "header_lowercase", "strip_pseudo_headers", "to_md5",
+                                     "to_sha1", "to_sha256", NULL};
 
 bool det_xform_supported(const char *keyword)
 {
     for (size_t i = 0; XFORMS[i]; i++)
         if (!strcmp(XFORMS[i], keyword))
             return true;
-    return false;
+    return xstep_has_own(keyword);
 }
 
 /* Room for one transform step in the worker's slot (grows, never shrinks). */
@@ -365,14 +367,19 @@ const uint8_t *det_app_buffer_at(struct osprey_detect_worker *w, struct mon_ctx 
     if (!b || !xf)
         return b ? (*len = n, b) : NULL;
     /* each step reads the previous result: two halves of the slot, used alternately; no
-     * step outputs more than max(its input, a digest) + 1 bytes, so one allocation does */
-    uint32_t half = n + XFORM_DIGEST_MAX + xf->n + 1;
+     * step outputs more than max(its input, a digest) + 1 bytes (xstep_out_max for the
+     * inflating ones), so one allocation does */
+    uint32_t half = n + XFORM_DIGEST_MAX + 2 * xf->n + 2;
+    for (uint32_t i = 0; i < xf->n; i++)
+        if (xf->step[i].name && xstep_out_max(&xf->step[i], 0) > half)
+            half = xstep_out_max(&xf->step[i], 0) + XFORM_DIGEST_MAX + 2 * xf->n + 2;
     uint8_t *area = room(w, slot, 2 * half);
     if (!area)
         return NULL; /* out of memory: the buffer is missing, nothing matches */
     for (uint32_t i = 0; i < xf->n; i++) {
         uint8_t *out = area + (i % 2 ? half : 0);
-        n = xform_apply(opt_def_by_id(xf->kw[i])->name, b, n, out);
+        n = xf->step[i].name ? xstep_apply(&xf->step[i], b, n, out, w->md)
+                             : xform_apply(opt_def_by_id(xf->kw[i])->name, b, n, out);
         b = out;
     }
     *len = n;
@@ -389,23 +396,58 @@ const char *det_base_name(uint8_t base)
     return base < DB__COUNT ? N[base] : "?";
 }
 
+static bool same_val(const char *a, const char *b)
+{
+    return a == b || (a && b && !strcmp(a, b));
+}
+
 const struct det_xform *det_xform_intern(struct osprey_detect *d, const uint16_t *kw,
+                                         const char *const *val, const void *const *arg,
                                          uint32_t n)
 {
-    for (uint32_t i = 0; i < d->nxfs; i++)
-        if (d->xfs[i]->n == n && !memcmp(d->xfs[i]->kw, kw, n * sizeof *kw))
-            return d->xfs[i];
+    for (uint32_t i = 0; i < d->nxfs; i++) {
+        const struct det_xform *x = d->xfs[i];
+        bool same = x->n == n && !memcmp(x->kw, kw, n * sizeof *kw);
+        for (uint32_t k = 0; same && k < n; k++)
+            same = same_val(x->val[k], val[k]);
+        if (same)
+            return x;
+    }
     struct det_xform **v = realloc(d->xfs, (d->nxfs + 1) * sizeof *v);
     if (!v)
         return NULL;
     d->xfs = v;
-    struct det_xform *x = malloc(sizeof *x + n * sizeof *kw);
-    if (!x)
+    struct det_xform *x = calloc(1, sizeof *x + n * (sizeof *kw + sizeof *x->val));
+    struct det_xstep *st = calloc(n ? n : 1, sizeof *st);
+    if (!x || !st) {
+        free(x);
+        free(st);
         return NULL;
-    uint16_t *ids = (uint16_t *)(x + 1);
+    }
+    x->val = (const char **)(x + 1);
+    uint16_t *ids = (uint16_t *)(x->val + n);
     memcpy(ids, kw, n * sizeof *kw);
+    memcpy(x->val, val, n * sizeof *val);
     x->n = n;
     x->kw = ids;
+    x->step = st;
+    for (uint32_t k = 0; k < n; k++) {
+        const char *name = opt_def_by_id(kw[k])->name;
+        if (xstep_has_own(name) && xstep_prepare(&st[k], name, arg[k]) < 0) {
+            det_xform_free(x);
+            return NULL;
+        }
+    }
     d->xfs[d->nxfs++] = x;
     return x;
+}
+
+void det_xform_free(struct det_xform *x)
+{
+    if (!x)
+        return;
+    for (uint32_t k = 0; x->step && k < x->n; k++)
+        xstep_free(&x->step[k]);
+    free(x->step);
+    free(x);
 }

@@ -71,7 +71,19 @@ static void key_content(struct buf *k, const struct opt_content *ct)
 static void key_pitem(struct buf *k, const struct det_pitem *pi)
 {
     buf_put(k, &pi->type, 1);
-    if (pi->type == PI_CONTENT) {
+    buf_put(k, &pi->decoded, 1);
+    if (pi->type == PI_BASE64) {
+        const struct opt_base64 *b = pi->arg;
+        buf_put(k, b, sizeof *b);
+    } else if (pi->type == PI_ENTROPY) {
+        const struct opt_entropy *e = pi->arg;
+        buf_put(k, &e->bytes, sizeof e->bytes);
+        buf_put(k, &e->offset, sizeof e->offset);
+        buf_put(k, &e->op, 1);
+        buf_put(k, &e->negated, 1);
+        buf_put(k, &e->lo, sizeof e->lo);
+        buf_put(k, &e->hi, sizeof e->hi);
+    } else if (pi->type == PI_CONTENT) {
         key_content(k, pi->arg);
     } else if (pi->type == PI_PCRE) {
         const struct opt_pcre *pc = pi->arg;
@@ -127,6 +139,7 @@ const struct det_unit *unit_arg(struct compiler *c, const struct det_unit *u)
     buf_put(&k, &u->base, 1);
     buf_put(&k, &u->ob, 1);
     buf_put(&k, &u->xf, sizeof u->xf); /* interned: the pointer is the identity */
+    buf_put(&k, &u->or_absent, 1);
     switch (u->type) {
     case DU_PAYLOAD:
         buf_put(&k, &u->n, sizeof u->n);

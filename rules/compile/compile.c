@@ -594,7 +594,7 @@ void osprey_detect_free(struct osprey_detect *d)
     }
     free(d->app_mpm);
     for (uint32_t i = 0; i < d->nxfs; i++)
-        free(d->xfs[i]);
+        det_xform_free(d->xfs[i]);
     free(d->xfs);
     for (uint32_t i = 0; i < d->nrules; i++) {
         free(d->rules[i].meta);

@@ -41,6 +41,8 @@ static inline uint8_t det_kind_of(uint8_t base)
 struct det_xform {
     uint32_t n;
     const uint16_t *kw;   /* transform keyword ids, in rule order */
+    const char **val;     /* their arguments as written (NULL: none): the chain's identity */
+    struct det_xstep *step; /* prepared steps (xform_args.h); name NULL: an xform_apply one */
 };
 
 /* The multi-event filter of one buffer kind: one Hyperscan database over the fast patterns
@@ -91,6 +93,7 @@ enum det_unit_type { DU_PAYLOAD, DU_FLOW, DU_DSIZE, DU_HDR, DU_TCPFLAGS,
                      DU_BUFLEN,     /* urilen, bsize: the length of an application buffer */
                      DU_GEOIP,      /* geoip: the countries of the addresses (opt_geoip.c) */
                      DU_STREAMSIZE,    /* stream_size: the bytes each end sent */
+                     DU_ABSENT,        /* absent: the application buffer is missing */
                      DU_PKTPROP,       /* tcp.mss, vlan.id, flow.pkts …: pkt_units.c */
                      DU_EVENT,         /* decode-event, stream-event (events.c) */
                      DU_TLS };         /* tls.version, ssl_state, tls.cert_chain_len …
@@ -99,7 +102,10 @@ struct det_tls;
 
 /* One payload option of a run (payload.c evaluates runs). */
 enum det_pitem_type { PI_CONTENT, PI_PCRE, PI_ISDATAAT, PI_BYTE_TEST, PI_BYTE_JUMP,
-                      PI_BYTE_EXTRACT, PI_BYTE_MATH };
+                      PI_BYTE_EXTRACT, PI_BYTE_MATH,
+                      PI_BASE64,     /* base64_decode: the items after it (base64_data) read
+                                        the decoded bytes */
+                      PI_ENTROPY };  /* entropy: a test of the buffer, moves nothing */
 struct det_pitem {
     uint8_t type;
     bool relative;    /* to the previous payload match: the run backtracks into it */
@@ -109,6 +115,7 @@ struct det_pitem {
      * option's fields name (see *_var_names in opt_eval.h), and the one it defines */
     uint8_t var[BYTE_VAR_FIELDS];
     uint8_t def;
+    bool decoded;     /* in base64_data: after the run's PI_BASE64, on its decoded bytes */
 };
 
 /* One option unit: a match option, or a run of payload options that depend on each other
@@ -117,6 +124,8 @@ struct det_unit {
     uint8_t type, kind, base;
     uint8_t ob;                               /* DK_APP: the parser buffer (enum osprey_buf) */
     const struct det_xform *xf;               /* DK_APP: its transforms */
+    bool or_absent;                           /* DU_PAYLOAD, DU_BUFLEN after absent: or_else:
+                                                 also holds when the buffer is missing */
     uint8_t app;                              /* DU_APPPROTO: 1 << enum osprey_app_proto,
                                                  one bit per protocol accepted */
     bool app_neg;                             /* DU_APPPROTO: app-layer-protocol:!x */
@@ -518,9 +527,12 @@ bool det_app_multi(uint8_t ob);
 /* The rule direction a TLS buffer implies: 1 to server (client hello only), 2 to client
  * (server hello, certificate only), 0 none (either side, or not a TLS buffer). */
 int det_app_tls_side(unsigned rule_buffer);
-/* The one stored transform chain with these keyword ids (owned by d); NULL: out of memory. */
+/* The one stored transform chain with these keyword ids, arguments as written and parsed
+ * (owned by d); NULL: out of memory or a bad argument. */
 const struct det_xform *det_xform_intern(struct osprey_detect *d, const uint16_t *kw,
+                                         const char *const *val, const void *const *arg,
                                          uint32_t n);
+void det_xform_free(struct det_xform *x);
 /* The base event's name, for --dump-chains. */
 const char *det_base_name(uint8_t base);
 

@@ -373,6 +373,8 @@ bool det_unit_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_even
             buf = det_buffer(ctx, f, side, u->kind, &len, &origin);
         if (u->kind == DK_APP && det_app_multi(u->ob)) {
             /* Suricata's multiple buffer matching: the run matches within one element */
+            if (!buf)
+                return u->or_absent;
             for (uint32_t i = 1; buf; i++) {
                 if (det_payload_match(u, buf, len, origin, df->w->md))
                     return true;
@@ -385,20 +387,27 @@ bool det_unit_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_even
          * negated contents only would match every bare ACK) */
         if (u->kind == DK_PKT && !len)
             return false;
-        return buf && det_payload_match(u, buf, len, origin, df->w->md);
+        if (!buf)
+            return u->or_absent;
+        return det_payload_match(u, buf, len, origin, df->w->md);
     }
-    case DU_BUFLEN: {
+    case DU_BUFLEN:
+    case DU_ABSENT: {
         struct det_flow *df = f ? mon_get_uctx(ctx, f) : NULL;
         uint32_t len;
         uint64_t origin;
         if (!df)
             return false;
-        for (uint32_t i = 0;; i++) { /* a multi-buffer: any element */
-            if (!det_app_buffer_at(df->w, ctx, f, u->base, u->ob, u->xf, 1, i, &len, &origin))
-                return false;
+        const uint8_t *b = det_app_buffer_at(df->w, ctx, f, u->base, u->ob, u->xf, 1, 0, &len,
+                                             &origin);
+        if (u->type == DU_ABSENT || !b)
+            return u->type == DU_ABSENT ? !b : u->or_absent;
+        for (uint32_t i = 1; b; i++) { /* a multi-buffer: any element */
             if (cmp_match(u->cmp, len))
                 return true;
+            b = det_app_buffer_at(df->w, ctx, f, u->base, u->ob, u->xf, 1, i, &len, &origin);
         }
+        return false;
     }
     case DU_TLS:
         return f && det_tls_match(u->tls, ctx, f);

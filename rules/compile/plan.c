@@ -103,6 +103,8 @@ static const char *app_need_add(struct osprey_detect *d, const struct osprey_rul
     unsigned buf = o->buffer;
     if (det_tls_keyword(def->name)) /* a TLS unit: under the event its value comes with */
         return app_base_add(d, det_tls_base(o, need->side), need);
+    if (buf == BUF_BASE64)
+        return NULL; /* base64_data: the buffer of its base64_decode */
     if (!strcmp(def->name, "urilen"))
         buf = BUF_HTTP_URI;
     else if (!payload_kw(def))
@@ -149,10 +151,15 @@ static int app_buffer_of(struct osprey_detect *d, const struct osprey_rule *r, u
     if (!o->nxforms)
         return 0;
     uint16_t kw[32];
+    const char *val[32];
+    const void *arg[32];
     uint32_t n = o->nxforms < 32 ? o->nxforms : 32;
-    for (uint32_t k = 0; k < n; k++)
+    for (uint32_t k = 0; k < n; k++) {
         kw[k] = r->opts[o->xform_at + k].kw;
-    return (*xf = det_xform_intern(d, kw, n)) ? 0 : -1;
+        val[k] = r->opts[o->xform_at + k].value;
+        arg[k] = r->opts[o->xform_at + k].arg;
+    }
+    return (*xf = det_xform_intern(d, kw, val, arg, n)) ? 0 : -1;
 }
 
 /* app-layer-protocol:[!]NAME[,mode] — the modes all mean the flow's one protocol here. */
@@ -202,7 +209,9 @@ static int int_id(struct osprey_detect *d, const char *name, uint32_t *id)
 }
 
 static const char *const META[] = {"msg", "sid", "gid", "rev", "classtype", "priority",
-                                   "reference", "metadata", "target", "prefilter", NULL};
+                                   "reference", "metadata", "target", "prefilter",
+                                   "requires", "bypass", /* opt_hints.c */
+                                   NULL};
 
 static bool is_meta(const char *name)
 {
@@ -221,7 +230,7 @@ static const char *bind_vars(struct det_pitem *pi, const char **vnames, uint32_t
         content_var_names(pi->arg, names);
     else if (pi->type == PI_ISDATAAT)
         isdataat_var_names(pi->arg, names);
-    else if (pi->type == PI_PCRE)
+    else if (pi->type == PI_PCRE || pi->type == PI_BASE64 || pi->type == PI_ENTROPY)
         return NULL;
     else
         byte_var_names(pi->arg, names);
@@ -247,6 +256,38 @@ static const char *bind_vars(struct det_pitem *pi, const char **vnames, uint32_t
         pi->def = (uint8_t)(v + 1);
     }
     return NULL;
+}
+
+/* base64_data options join the run of the base64_decode before them (they read its decoded
+ * bytes); other options never join a run that has one. NULL, or why not compiled. */
+static const char *b64_join(struct plan *pl, bool decoded, struct unit_plan **last, bool *join)
+{
+    struct unit_plan *b64 = NULL;
+    for (uint32_t u = pl->nunits; u > 0 && !b64; u--)
+        for (uint32_t i = 0; pl->units[u - 1].u.type == DU_PAYLOAD && i < pl->units[u - 1].u.n;
+             i++)
+            if (pl->units[u - 1].u.items[i].type == PI_BASE64)
+                b64 = &pl->units[u - 1];
+    if (decoded) {
+        if (!b64 || b64->u.items + b64->u.n != &pl->items[pl->nitems])
+            return "base64_data options apart from their base64_decode";
+        *last = b64;
+        *join = true;
+    } else if (*last && *last == b64) {
+        *join = false; /* the decoded bytes end that run */
+    }
+    return NULL;
+}
+
+/* absent: or_else on a buffer: its units also hold when the buffer is missing (so none of
+ * their contents can be the fast pattern, which needs the buffer). */
+static void mark_or_absent(struct plan *pl, const struct det_unit *or_else, uint32_t n)
+{
+    for (uint32_t u = 0; u < pl->nunits; u++)
+        for (uint32_t k = 0; k < n; k++)
+            if ((pl->units[u].u.type == DU_PAYLOAD || pl->units[u].u.type == DU_BUFLEN) &&
+                pl->units[u].u.ob == or_else[k].ob && pl->units[u].u.xf == or_else[k].xf)
+                pl->units[u].u.or_absent = true;
 }
 
 /* pi's variables must be defined in its own run (unit u); it defines its own there. NULL, or
@@ -284,7 +325,8 @@ static void pick_fast_pattern(struct plan *pl)
         int prio = fp_priority(du, pl->kind);
         for (uint32_t i = 0; i < du->n; i++) {
             const struct opt_content *ct = du->items[i].arg;
-            if (du->items[i].type != PI_CONTENT || ct->negated)
+            if (du->items[i].type != PI_CONTENT || ct->negated || du->items[i].decoded ||
+                du->or_absent)
                 continue;
             const uint8_t *p;
             uint32_t n;
@@ -375,7 +417,8 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, enum plan_va
     /* A rule with byte variables keeps all its payload options in one run: a variable's
      * definition is then evaluated before its uses, and again when the run backtracks. */
     const char *vnames[BYTE_MAX_VARS];
-    uint32_t nvars = 0, var_unit[BYTE_MAX_VARS];
+    uint32_t nvars = 0, var_unit[BYTE_MAX_VARS], nor_else = 0;
+    struct det_unit or_else[8]; /* the buffers of absent: or_else (ob, xf) */
     bool has_vars = false, to_client = false, to_server = false, two_sided = false;
     int tls_side = 0;
     for (uint32_t i = 0; i < r->nopts; i++) {
@@ -463,6 +506,12 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, enum plan_va
             pi = (struct det_pitem){.type = PI_ISDATAAT,
                                     .relative = ((const struct opt_isdataat *)o->arg)->relative,
                                     .arg = o->arg};
+        } else if (!strcmp(name, "entropy")) {
+            pi = (struct det_pitem){.type = PI_ENTROPY, .arg = o->arg};
+        } else if (!strcmp(name, "base64_decode")) {
+            pi = (struct det_pitem){.type = PI_BASE64,
+                                    .relative = ((const struct opt_base64 *)o->arg)->relative,
+                                    .arg = o->arg};
         } else if (!strncmp(name, "byte_", 5)) { /* byte_test, _jump, _extract, _math */
             const struct opt_byte *b = o->arg;
             pl->why = byte_compile_check(b);
@@ -473,6 +522,7 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, enum plan_va
         }
         if (!pl->why && pi.arg)
             pl->why = bind_vars(&pi, vnames, &nvars);
+        pi.decoded = o->buffer == BUF_BASE64;
         int hdr_ob = pi.arg ? det_hdr_buffer_of(o->buffer) : -1;
         dsize |= hdr_ob >= 0; /* a packet header: packets only */
         if (pl->why) {
@@ -495,8 +545,12 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, enum plan_va
                     pl->units[u - 1].u.xf == xf)
                     last = &pl->units[u - 1];
             pl->items[pl->nitems] = pi;
-            if ((pi.relative || has_vars || det_app_multi(ob)) && last &&
-                last->u.items + last->u.n == &pl->items[pl->nitems]) {
+            bool join = pi.relative || has_vars || det_app_multi(ob);
+            if ((pl->why = b64_join(pl, pi.decoded, &last, &join))) {
+                pl->why_opt = o;
+                return 0;
+            }
+            if (join && last && last->u.items + last->u.n == &pl->items[pl->nitems]) {
                 last->u.n++;
                 last->last_opt = i;
             } else {
@@ -671,6 +725,22 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, enum plan_va
             }
             up->u = (struct det_unit){.type = DU_TLS, .tls = t};
             pl->nunits++;
+        } else if (!strcmp(name, "absent")) {
+            uint8_t ob = 0;
+            const struct det_xform *xf = NULL;
+            if (need.base < DB_HTTP_REQUEST || nor_else == 8) {
+                pl->why = "absent on a buffer Osprey does not fill";
+                pl->why_opt = o;
+                return 0;
+            }
+            if (app_buffer_of(d, r, i, to_client, &ob, &xf) < 0)
+                return -1;
+            if (*(const bool *)o->arg) {
+                or_else[nor_else++] = (struct det_unit){.ob = ob, .xf = xf};
+            } else {
+                up->u = (struct det_unit){.type = DU_ABSENT, .ob = ob, .xf = xf};
+                pl->nunits++;
+            }
         } else if (!strcmp(name, "dsize")) {
             if ((pl->why = cmp_compile_check(o->arg))) {
                 pl->why_opt = o;
@@ -723,6 +793,7 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, enum plan_va
     }
     if (pl->kind == DK_APP)
         raw_units_last(pl);
+    mark_or_absent(pl, or_else, nor_else);
     pick_fast_pattern(pl);
     return 0;
 }

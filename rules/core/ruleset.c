@@ -198,6 +198,9 @@ int ruleset_take_rule(struct osprey_ruleset *rs, uint32_t len, bool disabled)
                 return -1;
             kept = true;
         }
+    } else if (c.skipped) {
+        rs->stats.enabled++;
+        rs->stats.skipped++;
     } else {
         rs->stats.enabled++;
         char buf[384];

@@ -151,6 +151,8 @@ struct osprey_rules_stats {
     uint32_t disabled_syntax_errors; /* disabled rules that do not */
     uint32_t duplicate_sids;         /* rules rejected as a duplicate of an earlier gid:sid:rev */
     uint32_t conflicting_revs;       /* rules rejected as an older revision of a loaded sid */
+    uint32_t skipped;                /* enabled rules left out quietly: their requires: is not
+                                        met (neither accepted nor rejected) */
     uint32_t config_errors;          /* bad lines in classification/reference/threshold files,
                                         unreadable rule files, bad variables */
     uint64_t arena_bytes;            /* memory held by the ruleset's AST */

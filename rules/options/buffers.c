@@ -19,7 +19,7 @@ const char *osprey_rules_buffer_name(unsigned buffer)
 bool buffer_inspectable(unsigned buffer)
 {
     switch (buffer) {
-    case BUF_PKT: case BUF_RAW:
+    case BUF_PKT: case BUF_RAW: case BUF_BASE64:
     case BUF_IPV4_HDR: case BUF_IPV6_HDR: case BUF_TCP_HDR: case BUF_UDP_HDR:
     case BUF_ICMPV4_HDR: case BUF_ICMPV6_HDR: /* packet headers (compile/pkt_units.c) */
     case BUF_HTTP_METHOD: case BUF_HTTP_URI: case BUF_HTTP_URI_RAW: case BUF_HTTP_REQUEST_LINE:

@@ -53,7 +53,7 @@ enum cmp_op {
     CMP_LE,
     CMP_GE,
     CMP_RANGE,      /* lo < x < hi   (a<>b) */
-    CMP_RANGE_INCL, /* lo <= x <= hi (Snort 3 a<=>b, Suricata a-b) */
+    CMP_RANGE_INCL, /* lo <= x <= hi (Snort 3 a<=>b, a-b of ttl, urilen …) */
     CMP_OUTSIDE,    /* x <= lo or x >= hi (Suricata's !a-b: not in the range a<>b) */
 };
 struct opt_cmp {
@@ -129,6 +129,7 @@ struct opt_byte {
     char op[4];                /* byte_test: < > = <= >= & ^ != ; byte_math: + - * / << >> */
     int64_t value, offset;     /* byte_test value; all: offset */
     const char *value_var, *offset_var;
+    const char *bytes_var;     /* byte_test/_jump/_math: the number of bytes from a variable */
     uint32_t multiplier;       /* 0 = none */
     int64_t post_offset;
     uint32_t align;            /* byte_extract align 2/4 */
@@ -195,6 +196,27 @@ struct opt_event {
     const char *name;  /* as written (without '!') */
     const char *not_raised; /* NULL when Osprey raises it, else the reason the rule is not
                                loaded ("event 'NAME' is not raised by Osprey") */
+};
+
+/* from_base64 transform, base64_decode: decode `bytes` bytes (0: to the end) from `offset`. */
+struct opt_base64 {
+    uint32_t bytes, offset;
+    uint8_t mode;        /* enum b64_mode (rules/compile/base64.h): rfc4648, rfc2045, strict */
+    bool relative;       /* base64_decode: from the previous match's end */
+};
+
+/* entropy: the comparison (CMP_* of struct opt_cmp: GT GE LT LE EQ NE, RANGE exclusive) of
+ * the Shannon entropy of `bytes` bytes (0: all) from offset. */
+struct opt_entropy {
+    uint32_t bytes, offset;
+    uint8_t op;
+    bool negated;        /* !A-B */
+    double lo, hi;
+};
+
+/* zlib_deflate / gunzip transforms: the most bytes the inflated buffer may hold. */
+struct opt_inflate {
+    uint32_t max_size;
 };
 
 #endif

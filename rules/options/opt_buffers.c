@@ -86,7 +86,7 @@ static const struct opt_def DEFS[] = {
     /* every dialect */
     STICKY_DONE("pkt_data", D_ALL, PKT),
     STICKY_DONE("file_data", D_ALL, FILE_DATA),
-    STICKY("base64_data", D_ALL, BASE64),
+    STICKY_DONE("base64_data", D_ALL, BASE64),
     STICKY("dce_stub_data", D_ALL, DCE_STUB),
     /* classic modifiers / Snort 3 sticky buffers */
     LEGACY_DONE("http_uri", D_ALL, HTTP_URI),

@@ -23,9 +23,10 @@ static int cmp_option(struct rule_ctx *c, char *val, int64_t max, unsigned flags
     return parse_cmp(c, val, strlen(val), 0, max, flags, cm);
 }
 
+/* dsize and bsize are Suricata integer keywords: A-B is exclusive, !A-B outside it */
 static int parse_dsize(struct rule_ctx *c, char *val)
 {
-    return cmp_option(c, val, 65535, 0);
+    return cmp_option(c, val, 65535, CMP_DASH_EXCL);
 }
 
 static int parse_u8(struct rule_ctx *c, char *val)
@@ -85,14 +86,15 @@ static int parse_fragoffset(struct rule_ctx *c, char *val)
 }
 
 /* "CMP[,WORD]" where WORD is one of words (or absent). */
-static int cmp_with_word(struct rule_ctx *c, char *val, int64_t max, const char *const *words)
+static int cmp_with_word(struct rule_ctx *c, char *val, int64_t max, const char *const *words,
+                         unsigned dash)
 {
     struct opt_cmp *cm = opt_arg_new(c, sizeof *cm);
     if (cm == NULL)
         return -1;
     char *comma = strchr(val, ',');
     size_t n = comma ? (size_t)(comma - val) : strlen(val);
-    if (parse_cmp(c, val, n, 0, max, CMP_DASH, cm) < 0)
+    if (parse_cmp(c, val, n, 0, max, dash, cm) < 0)
         return -1;
     if (comma) {
         const char *w = skip_ws(comma + 1, comma + 1 + strlen(comma + 1));
@@ -107,19 +109,19 @@ static int cmp_with_word(struct rule_ctx *c, char *val, int64_t max, const char 
 static int parse_urilen(struct rule_ctx *c, char *val)
 {
     static const char *const W[] = {"norm", "raw", NULL};
-    return cmp_with_word(c, val, 65535, W);
+    return cmp_with_word(c, val, 65535, W, CMP_DASH);
 }
 
 static int parse_bsize(struct rule_ctx *c, char *val)
 {
     static const char *const W[] = {NULL};
-    return cmp_with_word(c, val, UINT32_MAX, W);
+    return cmp_with_word(c, val, UINT32_MAX, W, CMP_DASH_EXCL);
 }
 
 static int parse_bufferlen(struct rule_ctx *c, char *val)
 {
     static const char *const W[] = {"relative", NULL};
-    return cmp_with_word(c, val, 65535, W);
+    return cmp_with_word(c, val, 65535, W, CMP_DASH);
 }
 
 static int parse_window(struct rule_ctx *c, char *val)

@@ -54,35 +54,26 @@ static int parse_tag(struct rule_ctx *c, char *val)
     return k == 3 ? 0 : opt_error(c, f[3], "unexpected '%.*s'", (int)fl[3], f[3]);
 }
 
+static const char *const ASN1_KEYS[] = {"bitstring_overflow", "double_overflow", "print",
+                                        "oversize_length", "absolute_offset",
+                                        "relative_offset", NULL};
+
+static int asn1_arg(struct rule_ctx *c, void *arg, int key, const char *v, size_t vn)
+{
+    unsigned *seen = arg;
+    int64_t x;
+    *seen |= 1u << key;
+    if (key < 3)
+        return vn ? opt_error(c, v, "unexpected '%.*s'", (int)vn, v) : 0;
+    return parse_num(c, v, vn, key == 5 ? -65535 : 0, key == 3 ? UINT32_MAX : 65535, false, &x,
+                     ASN1_KEYS[key]);
+}
+
 static int parse_asn1(struct rule_ctx *c, char *val)
 {
-    struct list_iter it;
-    const char *item;
-    size_t n;
     unsigned seen = 0;
-    list_init(&it, val, strlen(val), ',');
-    while (list_next(&it, &item, &n)) {
-        const char *w, *v;
-        size_t wn, vn;
-        split_word(item, n, &w, &wn, &v, &vn);
-        static const char *const KEYS[] = {"bitstring_overflow", "double_overflow", "print",
-                                           "oversize_length", "absolute_offset",
-                                           "relative_offset", NULL};
-        int key = parse_choice(c, w, wn, KEYS, "asn1 check");
-        if (key < 0)
-            return -1;
-        if (seen & (1u << key))
-            return opt_error(c, w, "'%.*s' given twice", (int)wn, w);
-        seen |= 1u << key;
-        int64_t x;
-        if (key < 3) {
-            if (vn)
-                return opt_error(c, v, "unexpected '%.*s'", (int)vn, v);
-        } else if (parse_num(c, v, vn, key == 5 ? -65535 : 0, key == 3 ? UINT32_MAX : 65535,
-                             false, &x, KEYS[key]) < 0) {
-            return -1;
-        }
-    }
+    if (parse_named_args(c, val, ASN1_KEYS, "asn1 check", &seen, asn1_arg) < 0)
+        return -1;
     if ((seen & 48) == 48)
         return opt_error(c, val, "absolute_offset and relative_offset together");
     return 0;
@@ -103,37 +94,27 @@ static int parse_ber(struct rule_ctx *c, char *val)
     return 0;
 }
 
+static int base64_decode_arg(struct rule_ctx *c, void *arg, int k, const char *v, size_t vn)
+{
+    struct opt_base64 *b = arg;
+    int64_t x;
+    if (k == 2) {
+        b->relative = true;
+        return vn ? opt_error(c, v, "unexpected '%.*s'", (int)vn, v) : 0;
+    }
+    if (parse_num(c, v, vn, k == 0 ? 1 : 0, 65535, false, &x, k == 0 ? "bytes" : "offset") < 0)
+        return -1;
+    *(k == 0 ? &b->bytes : &b->offset) = (uint32_t)x;
+    return 0;
+}
+
 static int parse_base64_decode(struct rule_ctx *c, char *val)
 {
-    if (val == NULL)
-        return 0;
-    struct list_iter it;
-    const char *item;
-    size_t n;
-    unsigned seen = 0;
-    list_init(&it, val, strlen(val), ',');
-    while (list_next(&it, &item, &n)) {
-        const char *w, *v;
-        size_t wn, vn;
-        split_word(item, n, &w, &wn, &v, &vn);
-        unsigned bit = slice_eq(w, wn, "bytes") ? 1 : slice_eq(w, wn, "offset") ? 2
-                     : slice_eq(w, wn, "relative") ? 4 : 0;
-        if (bit == 0)
-            return opt_error(c, item, "unknown field '%.*s' (bytes, offset, relative)",
-                             (int)wn, w);
-        if (seen & bit)
-            return opt_error(c, w, "'%.*s' given twice", (int)wn, w);
-        seen |= bit;
-        int64_t x;
-        if (bit == 4) {
-            if (vn)
-                return opt_error(c, v, "unexpected '%.*s'", (int)vn, v);
-        } else if (parse_num(c, v, vn, bit == 1 ? 1 : 0, 65535, false, &x,
-                             bit == 1 ? "bytes" : "offset") < 0) {
-            return -1;
-        }
-    }
-    return 0;
+    static const char *const NAMES[] = {"bytes", "offset", "relative", NULL};
+    struct opt_base64 *b = opt_arg_new(c, sizeof *b);
+    if (b == NULL)
+        return -1;
+    return val ? parse_named_args(c, val, NAMES, "field", b, base64_decode_arg) : 0;
 }
 
 static int parse_rpc(struct rule_ctx *c, char *val)
@@ -156,7 +137,7 @@ static const struct opt_def DEFS[] = {
     {"asn1", OPT_PAYLOAD, D_ALL, ARG_REQUIRED, 0, parse_asn1, false},
     {"ber_data", OPT_PAYLOAD, D_S3, ARG_REQUIRED, 0, parse_ber, false},
     {"ber_skip", OPT_PAYLOAD, D_S3, ARG_REQUIRED, 0, parse_ber, false},
-    {"base64_decode", OPT_PAYLOAD, D_ALL, ARG_OPTIONAL, 0, parse_base64_decode, false},
+    {"base64_decode", OPT_PAYLOAD, D_ALL, ARG_OPTIONAL, 0, parse_base64_decode, true},
     {"rpc", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_rpc, false},
     {"noalert", OPT_MATCH, D_SURI, ARG_NONE, 0, NULL, true},
     {"ftpbounce", OPT_MATCH, D_CLASSIC, ARG_NONE, 0, NULL, false},

@@ -18,7 +18,7 @@ static const char *const IMPLEMENTED[] = {
     "fragbits", "fragoffset", "ipopts", "byte_extract", "byte_math", "geoip",
     "xbits", "flowint", "noalert", "urilen", "bsize", "uricontent", "app-layer-protocol",
     "service", "bufferlen", "stream_size", "decode-event", "stream-event",
-    "app-layer-event",
+    "app-layer-event", "base64_decode", "base64_data", "bypass", "requires", "absent", "entropy",
     /* packet and flow properties (opt_pktprop.c, compile/pkt_units.c) */
     "tcp.flags", "tcp.mss", "tcp.wscale", "icmpv6.mtu", "vlan.id", "vlan.layers", "flow.pkts",
     "flow.bytes", "flow.age", "flow.pkts_toserver", "flow.pkts_toclient", "flow.bytes_toserver",
@@ -26,6 +26,7 @@ static const char *const IMPLEMENTED[] = {
     /* transforms */
     "to_lowercase", "to_uppercase", "strip_whitespace", "compress_whitespace", "dotprefix",
     "url_decode", "header_lowercase", "to_md5", "to_sha1", "to_sha256",
+    "xor", "pcrexform", "from_base64", "zlib_deflate", "gunzip", "strip_pseudo_headers",
     /* buffers the parsers fill (or detection derives from their headers) */
     "pkt_data", "file_data", "file.data", "http_uri", "http_raw_uri", "http_header",
     "http_raw_header", "http_cookie", "http_method", "http_client_body", "http_stat_code",
