@@ -27,7 +27,7 @@ SUPPORTED = "supported"
 PARSED = "parsed, not compiled"
 UNKNOWN = "not recognised"
 
-# Docs section (the page's file name) -> (title, what a rule with it needs beyond packets and
+# Docs section (the page's file name), in the order of Suricata 8's rules index -> (title, what a rule with it needs beyond packets and
 # streams; shown for the keywords Osprey does not support). Sections of protocols Osprey
 # parses name the parser; the others say that Osprey has none.
 SECTIONS = {
@@ -66,10 +66,7 @@ SECTIONS = {
     "quic-keywords": ("QUIC", "a QUIC parser (Osprey has none)"),
     "nfs-keywords": ("NFS", "an NFS parser (Osprey has none)"),
     "smtp-keywords": ("SMTP", "an SMTP parser (Osprey has none)"),
-    "email-keywords": ("Email", "an SMTP/MIME parser (Osprey has none)"),
     "websocket-keywords": ("WebSocket", "a WebSocket parser (Osprey has none)"),
-    "ldap-keywords": ("LDAP", "an LDAP parser (Osprey has none)"),
-    "pgsql-keywords": ("PostgreSQL", "a PostgreSQL parser (Osprey has none)"),
     "app-layer": ("Generic app layer", "the app-layer parsers"),
     "decode-layer": ("Generic decode layer", "libmon's decoder events"),
     "xbits": ("Xbits", "the flow and host tables"),
@@ -82,6 +79,9 @@ SECTIONS = {
     "lua-detection": ("Lua", "a Lua interpreter (Osprey has none)"),
     "tag": ("Tag", "packet tagging"),
     "vlan-keywords": ("VLAN", ""),
+    "ldap-keywords": ("LDAP", "an LDAP parser (Osprey has none)"),
+    "pgsql-keywords": ("PostgreSQL", "a PostgreSQL parser (Osprey has none)"),
+    "email-keywords": ("Email", "an SMTP/MIME parser (Osprey has none)"),
     "undocumented": ("Not in the docs", ""),
 }
 
@@ -137,7 +137,8 @@ def generate(keywords, known):
             "run is still rejected, with its reason, by `osprey -T`); *parsed, not compiled*: "
             "checked, but its rules are rejected as `unsupported option`; *not recognised*: "
             "its rules are rejected as an unknown option.", ""]
-    for section, rows in sections.items():
+    rank = {s: i for i, s in enumerate(SECTIONS)}
+    for section, rows in sorted(sections.items(), key=lambda kv: rank.get(kv[0], len(rank))):
         title, needs = SECTIONS.get(section, (section, ""))
         ok = sum(1 for r in rows if r[1] == SUPPORTED)
         out += [f"#### {title} (`{section}`): {ok} of {len(rows)}", "",
