@@ -12,7 +12,7 @@
 /* Options with no short letter get ids above any character. */
 enum { OPT_SET = 256, OPT_DUMP_CONFIG, OPT_DUMP_RULES, OPT_DUMP_CHAINS, OPT_RUNMODE, OPT_PCAP_LIVE,
        OPT_AFP_INLINE, OPT_PREFLIGHT, OPT_PIDFILE, OPT_DPDK,
-       OPT_SIMULATE_IPS };
+       OPT_SIMULATE_IPS, OPT_LIST_KEYWORDS };
 
 struct opt_def {
     const char *name;
@@ -37,6 +37,8 @@ static const struct opt_def OPTIONS[] = {
      "print every rule read as one JSON object per line and exit"},
     {"dump-chains", OPT_DUMP_CHAINS, no_argument, NULL,
      "with -T: print the UDE forest the rules compile into, and its sharing"},
+    {"list-keywords", OPT_LIST_KEYWORDS, no_argument, NULL,
+     "print every rule keyword Osprey knows as CSV (dialects, kind, implemented) and exit"},
     {"read", 'r', required_argument, "FILE|DIR",
      "read a capture (or every file of DIR in name order) and write LOGDIR/eve.json"},
     {"log-dir", 'l', required_argument, "DIR",
@@ -147,6 +149,9 @@ enum osprey_options_result osprey_options_parse(struct osprey_options *opts, int
             break;
         case OPT_DUMP_CHAINS:
             opts->dump_chains = true;
+            break;
+        case OPT_LIST_KEYWORDS:
+            opts->list_keywords = true;
             break;
         case 'r':
             opts->read_path = optarg;

@@ -90,9 +90,26 @@ int main(void)
             fprintf(stderr, "keyword %s: implemented=%d\n", d->name, d->implemented);
         CHECK(d->implemented == listed(d->name));
         CHECK(osprey_rules_keyword_implemented(i) == d->implemented);
+        /* the public view --list-keywords prints */
+        CHECK(osprey_rules_keyword_dialects(i) == d->dialects);
+        CHECK(osprey_rules_keyword_kind(i) != NULL);
+        const char *buf = osprey_rules_keyword_buffer(i);
+        if (d->kind == OPT_STICKY || d->kind == OPT_HTTP_LEGACY)
+            CHECK(buf != NULL && strcmp(buf, osprey_rules_buffer_name(d->buffer)) == 0);
+        else
+            CHECK(buf == NULL);
     }
     CHECK(opt_def_by_id(n) == NULL);
     CHECK(osprey_rules_keyword_name(n) == NULL);
+    CHECK(osprey_rules_keyword_dialects(n) == 0);
+    CHECK(osprey_rules_keyword_kind(n) == NULL);
+    CHECK(osprey_rules_keyword_buffer(n) == NULL);
+    int uri = opt_index_find(&ix, "http.uri", 8);
+    CHECK(uri >= 0 && strcmp(osprey_rules_keyword_kind((size_t)uri), "sticky") == 0);
+    CHECK(osprey_rules_keyword_dialects((size_t)uri) == OSPREY_KW_SURICATA);
+    int legacy = opt_index_find(&ix, "http_uri", 8);
+    CHECK(legacy >= 0 && strcmp(osprey_rules_keyword_kind((size_t)legacy), "http-legacy") == 0);
+    CHECK(strcmp(osprey_rules_keyword_buffer((size_t)legacy), "http.uri") == 0);
     CHECK(opt_index_find(&ix, "contentx", 8) == -1);
     CHECK(opt_index_find(&ix, "conten", 6) == -1);
     CHECK(opt_index_find(&ix, "content", 7) >= 0);
