@@ -197,6 +197,7 @@ void osprey_emit_alert(struct osprey_emit *e, struct mon_ctx *ctx, const struct 
         .dest_ip = dst,
         .src_port = ports ? p->sport : -1,
         .dest_port = ports ? p->dport : -1,
+        .ip_v = p->ipver,
         .proto = osprey_proto_name(p->proto, pn, sizeof pn),
         .direction = f ? (a->to_server ? "to_server" : "to_client") : NULL,
         /* IDS mode: nothing is dropped, so drop/reject rules are recorded as allowed too,

@@ -83,6 +83,7 @@ struct osprey_eve_alert {
     uint64_t pcap_cnt;         /* 0 = not from a capture: key left out */
     const char *src_ip, *dest_ip; /* the alerting packet's */
     int src_port, dest_port;   /* -1 = the protocol has none: keys left out */
+    int ip_v;                  /* 4 or 6 (Suricata 8's ip_v), 0 = left out */
     const char *proto;         /* "TCP", "UDP", "ICMP", "IPv6-ICMP", or a number */
     int icmp_type, icmp_code;  /* ICMP packets: written after proto, as Suricata does */
     bool icmp;
