@@ -533,7 +533,7 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, enum plan_va
             pl->nunits++;
         } else if (!strcmp(name, "noalert")) {
             pl->noalert = true; /* Suricata's keyword: match, change state, never alert */
-        } else if (!strcmp(name, "xbits")) {
+        } else if (!strcmp(name, "xbits") || !strcmp(name, "hostbits")) {
             const struct opt_bits *b = o->arg;
             uint32_t *ids;
             int k = plan_bits(d, pl, o, xbits_compile_check, &ids);

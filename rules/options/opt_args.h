@@ -89,15 +89,16 @@ enum bits_op {
     BITS_NOALERT,
     BITS_RESET,
 };
-enum bits_track { TRACK_NONE, TRACK_IP_SRC, TRACK_IP_DST, TRACK_IP_PAIR, TRACK_TX };
+/* TRACK_IP_BOTH: hostbits' "both", the source and the destination host each */
+enum bits_track { TRACK_NONE, TRACK_IP_SRC, TRACK_IP_DST, TRACK_IP_PAIR, TRACK_TX, TRACK_IP_BOTH };
 struct opt_bits {
     uint8_t op;
     char join;          /* '|' (any), '&' (all) or 0 for one name */
     uint32_t n;
     const char **names;
     const char *group;  /* Snort 2 flowbits group */
-    uint8_t track;      /* xbits */
-    int64_t expire;     /* xbits, seconds; 0 = none */
+    uint8_t track;      /* xbits, hostbits */
+    int64_t expire;     /* xbits, hostbits: seconds; 0 = the default (30) */
 };
 
 /* flowint */
