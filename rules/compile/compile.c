@@ -585,6 +585,7 @@ void osprey_detect_free(struct osprey_detect *d)
         free(d->rules[i].ints);
         free(d->rules[i].sup);
     }
+    det_datasets_free(d->datasets, stderr); /* save and state files are written now */
     free(d->bit_names);
     free(d->int_names);
     free(d->rules);

@@ -9,6 +9,7 @@
 
 #include "opt_args.h"
 #include "opt_eval.h"
+#include "dataset.h"
 #include "opt_geoip.h"
 #include "osprey_detect.h"
 
@@ -81,7 +82,8 @@ enum det_unit_type { DU_PAYLOAD, DU_FLOW, DU_DSIZE, DU_HDR, DU_TCPFLAGS,
                      DU_APPPROTO,   /* the flow's app_proto (rule header, app-layer-protocol) */
                      DU_BUFLEN,     /* urilen, bsize: the length of an application buffer */
                      DU_GEOIP,      /* geoip: the countries of the addresses (opt_geoip.c) */
-                     DU_STREAMSIZE };  /* stream_size: the bytes each end sent */
+                     DU_STREAMSIZE,  /* stream_size: the bytes each end sent */
+                     DU_DATASET };   /* dataset, datarep: the buffer in a set (dataset.c) */
 
 /* One payload option of a run (payload.c evaluates runs). */
 enum det_pitem_type { PI_CONTENT, PI_PCRE, PI_ISDATAAT, PI_BYTE_TEST, PI_BYTE_JUMP,
@@ -116,6 +118,8 @@ struct det_unit {
     struct ipproto ipp;                       /* DU_IPPROTO */
     const struct opt_geoip *geo;              /* DU_GEOIP, with the database: */
     const struct osprey_geoip *geodb;
+    const struct opt_dataset *ds;             /* DU_DATASET, with its set: */
+    struct det_dataset *set;
 };
 
 /* Does the run match the buffer? buf[0..len) holds its bytes from position origin on (a
@@ -259,6 +263,7 @@ struct osprey_detect {
     uint32_t nint_names, cap_int_names;
     bool has_xbits;
     bool has_thresholds;
+    struct det_datasets *datasets;  /* dataset/datarep sets (dataset.c), made on first use */
     void **codes;               /* compiled regexes */
     uint32_t ncodes, cap_codes;
     struct osprey_detect_stats stats;

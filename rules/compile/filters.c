@@ -347,6 +347,18 @@ bool det_unit_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_even
         return df && det_app_buffer(df->w, ctx, f, u->base, u->ob, u->xf, 1, &len, &origin) &&
                cmp_match(u->cmp, len);
     }
+    case DU_DATASET: {
+        struct det_flow *df = f ? mon_get_uctx(ctx, f) : NULL;
+        uint32_t len;
+        uint64_t origin;
+        if (!df)
+            return false;
+        const uint8_t *buf =
+            u->kind == DK_APP
+                ? det_app_buffer(df->w, ctx, f, u->base, u->ob, u->xf, 1, &len, &origin)
+                : det_buffer(ctx, f, side, u->kind, &len, &origin);
+        return buf && det_dataset_match(u->set, u->ds, buf, len);
+    }
     case DU_APPPROTO: {
         if (!f)
             return false;

@@ -301,6 +301,32 @@ static int plan_bits(struct osprey_detect *d, struct plan *pl,
     return bit_ids(d, b, ids) < 0 ? -1 : 1;
 }
 
+/* dataset / datarep: the unit on option i's buffer and its set (made, and its file read, on
+ * first use). 1; 0 with pl->why when the set cannot be used; -1 when out of memory. */
+static int plan_dataset(struct osprey_detect *d, const struct osprey_rule *r, uint32_t i,
+                        bool to_client, struct det_unit *u, struct plan *pl)
+{
+    const struct osprey_rule_option *o = &r->opts[i];
+    char why[512];
+    if (!d->datasets && !(d->datasets = det_datasets_create()))
+        return -1;
+    struct det_dataset *set = det_dataset_open(d->datasets, o->arg, r->file, why, sizeof why);
+    if (!set) {
+        char *msg = strdup(why);
+        if (!msg || det_own(d, msg) < 0)
+            return -1;
+        pl->why = msg;
+        pl->why_opt = o;
+        return 0;
+    }
+    uint8_t ob = 0;
+    const struct det_xform *xf = NULL;
+    if (app_buffer_of(d, r, i, to_client, &ob, &xf) < 0)
+        return -1;
+    *u = (struct det_unit){.type = DU_DATASET, .ds = o->arg, .set = set, .ob = ob, .xf = xf};
+    return 1;
+}
+
 int make_plan(struct osprey_detect *d, const struct osprey_rule *r, enum plan_variant variant,
               struct plan *pl)
 {
@@ -543,6 +569,10 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, enum plan_va
                 continue; /* noalert */
             pl->xbits[pl->nxbits++] = (struct det_bits_action){b, ids};
             d->has_xbits = true;
+        } else if (!strcmp(name, "dataset") || !strcmp(name, "datarep")) {
+            if (plan_dataset(d, r, i, to_client, &up->u, pl) <= 0)
+                return pl->why ? 0 : -1;
+            pl->nunits++;
         } else if (!strcmp(name, "flowint")) {
             const struct opt_flowint *fi = o->arg;
             struct det_flowint x = {fi, 0, 0};

@@ -101,6 +101,20 @@ struct opt_bits {
     int64_t expire;     /* xbits, hostbits: seconds; 0 = the default (30) */
 };
 
+/* dataset, datarep (opt_dataset.c): a named set of values the sticky buffer is looked up in */
+enum dataset_cmd { DS_SET, DS_ISSET, DS_ISNOTSET, DS_UNSET, DS_REP /* datarep */ };
+enum dataset_type { DST_NONE, DST_STRING, DST_MD5, DST_SHA256, DST_IPV4, DST_IPV6 /* ip */ };
+enum dataset_rep_op { DSR_GT, DSR_LT, DSR_GE, DSR_LE, DSR_EQ };
+struct opt_dataset {
+    uint8_t cmd, type;   /* type DST_NONE: the set's declaration (datasets: section) gives it */
+    uint8_t rep_op;      /* datarep */
+    uint16_t rep_value;  /* datarep: reputations are 0..65535 */
+    const char *name;
+    const char *load, *save, *state; /* as written; NULL when absent */
+    uint64_t memcap;     /* bytes; 0: the default */
+    uint32_t hashsize;   /* 0: the default */
+};
+
 /* flowint */
 struct opt_flowint {
     const char *name;
