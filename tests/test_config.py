@@ -131,6 +131,9 @@ DEFAULTS = {
     "outputs.unified2-alert.limit": 32 * 1024 * 1024,
     "outputs.unified2-alert.sensor-id": 0,
     "geoip-database": "",
+    "datasets.enabled": True,
+    "datasets.defaults.memcap": 16 * 1024 * 1024,
+    "datasets.defaults.hashsize": 4096,
 }
 
 

@@ -134,3 +134,17 @@ def test_bad_value_in_a_file_names_file_and_line(tmp_path):
     r = detect(tmp_path, [q("x.example")], rules)
     assert "h.lst:2: bad value 'not-hex'" in r.proc.stderr
     assert pairs(r) == []
+
+
+def test_datasets_config_defaults_and_enabled(tmp_path):
+    rules = [rule("dns.query; dataset:set,d,type string;", sid=1, proto="dns"),
+             rule('dns.query; content:"host";', sid=2, proto="dns")]
+    pkts = [q(f"host{i}.example", 6000 + i) for i in range(4)]
+    # datasets.defaults.memcap is the memcap of a set whose rule gives none
+    r = detect(tmp_path, pkts, rules, "--set", "datasets.defaults.memcap=70", name="cap")
+    assert [p for p, s in pairs(r) if s == 1] == [1, 2]
+    assert "dataset d: memcap reached, 2 values not added" in r.proc.stderr
+    r = detect(tmp_path, pkts, rules, "--set", "datasets.enabled=no", name="off")
+    assert r.sids == [2, 2, 2, 2]
+    assert "sid 1: not compiled: dataset: datasets are disabled (datasets.enabled: no)" in \
+        r.proc.stderr

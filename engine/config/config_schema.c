@@ -84,6 +84,12 @@ static const struct cfg_key SCHEMA[] = {
     INT("outputs.unified2-alert.sensor-id", "0", 0, UINT32_MAX, "sensor id in unified2 records"),
     STR("geoip-database", "", "MaxMind .mmdb: alerts get src_geoip/dest_geoip, geoip: rules work"),
 
+    /* datasets: the sets of dataset/datarep rules (rules/compile/dataset.c) */
+    BOOL("datasets.enabled", "yes", "compile dataset/datarep rules (no: they are left out)"),
+    SIZE("datasets.defaults.memcap", "16mb", "memory of a set whose rule gives no memcap"),
+    INT("datasets.defaults.hashsize", "4096", 1, 16777216,
+        "hash buckets of a set whose rule gives no hashsize"),
+
     /* rules (rules/): which rule files to load and the tables they refer to. Relative file
      * names in rule-files are under default-rule-path; a relative path written in a config
      * file is relative to that file's directory, a default or --set one to the working

@@ -498,6 +498,11 @@ int osprey_detect_build_opts(struct osprey_detect **out, struct mon_engine *eng,
     d->base_ev[DB_PKT] = MON_ON_PKT_IN;
     d->base_ev[DB_STREAM] = MON_ON_CONN_NEW_DATA;
     d->parsers = opts ? opts->parsers : NULL;
+    if (opts) {
+        d->datasets_disabled = opts->datasets_disabled;
+        d->dataset_memcap = opts->dataset_memcap;
+        d->dataset_hashsize = opts->dataset_hashsize;
+    }
     if (opts && opts->geoip_database && opts->geoip_database[0]) {
         char err[4400];
         if (!(d->geoip = osprey_geoip_open(opts->geoip_database, err, sizeof err))) {

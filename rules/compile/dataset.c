@@ -40,11 +40,18 @@ struct det_dataset {
 
 struct det_datasets {
     struct det_dataset *sets;
+    uint64_t memcap;
+    uint32_t hashsize;
 };
 
-struct det_datasets *det_datasets_create(void)
+struct det_datasets *det_datasets_create(uint64_t memcap, uint32_t hashsize)
 {
-    return calloc(1, sizeof(struct det_datasets));
+    struct det_datasets *all = calloc(1, sizeof *all);
+    if (all) {
+        all->memcap = memcap ? memcap : DATASET_DEFAULT_MEMCAP;
+        all->hashsize = hashsize ? hashsize : DATASET_DEFAULT_HASHSIZE;
+    }
+    return all;
 }
 
 static uint32_t ds_hash(const uint8_t *v, uint32_t len)
@@ -367,8 +374,8 @@ struct det_dataset *det_dataset_open(struct det_datasets *all, const struct opt_
     }
     pthread_mutex_init(&s->mu, NULL);
     s->type = o->type;
-    s->memcap = o->memcap ? o->memcap : DATASET_DEFAULT_MEMCAP;
-    s->nb = o->hashsize ? o->hashsize : DATASET_DEFAULT_HASHSIZE;
+    s->memcap = o->memcap ? o->memcap : all->memcap;
+    s->nb = o->hashsize ? o->hashsize : all->hashsize;
     s->name = strdup(o->name);
     s->b = calloc(s->nb, sizeof *s->b);
     const char *keep = o->state ? o->state : o->save;

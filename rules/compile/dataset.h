@@ -16,7 +16,8 @@
 struct det_dataset;  /* one set */
 struct det_datasets; /* every set of a detect object, by name */
 
-struct det_datasets *det_datasets_create(void);
+/* memcap, hashsize: a set's when its rule gives none (0: the defaults above). */
+struct det_datasets *det_datasets_create(uint64_t memcap, uint32_t hashsize);
 /* Write the sets that have a save or state file, report each set's values dropped for its
  * memcap on diag (may be NULL), free everything. */
 void det_datasets_free(struct det_datasets *all, FILE *diag);

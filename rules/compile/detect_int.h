@@ -264,6 +264,9 @@ struct osprey_detect {
     bool has_xbits;
     bool has_thresholds;
     struct det_datasets *datasets;  /* dataset/datarep sets (dataset.c), made on first use */
+    bool datasets_disabled;         /* osprey_detect_opts' datasets settings */
+    uint64_t dataset_memcap;
+    uint32_t dataset_hashsize;
     void **codes;               /* compiled regexes */
     uint32_t ncodes, cap_codes;
     struct osprey_detect_stats stats;

@@ -308,7 +308,13 @@ static int plan_dataset(struct osprey_detect *d, const struct osprey_rule *r, ui
 {
     const struct osprey_rule_option *o = &r->opts[i];
     char why[512];
-    if (!d->datasets && !(d->datasets = det_datasets_create()))
+    if (d->datasets_disabled) {
+        pl->why = "datasets are disabled (datasets.enabled: no)";
+        pl->why_opt = o;
+        return 0;
+    }
+    if (!d->datasets &&
+        !(d->datasets = det_datasets_create(d->dataset_memcap, d->dataset_hashsize)))
         return -1;
     struct det_dataset *set = det_dataset_open(d->datasets, o->arg, r->file, why, sizeof why);
     if (!set) {

@@ -92,6 +92,11 @@ struct osprey_detect_opts {
     /* geoip-database (a MaxMind .mmdb), or NULL/"": then rules with geoip: are not compiled.
      * Opened by the build, closed by osprey_detect_free. */
     const char *geoip_database;
+    /* datasets (dataset/datarep rules): datasets.enabled (false: those rules are not
+     * compiled), and a set's memcap and hashsize when its rule gives none (0: 16 MiB, 4096). */
+    bool datasets_disabled;
+    uint64_t dataset_memcap;
+    uint32_t dataset_hashsize;
 };
 /* osprey_detect_build with options. NULL (and osprey_detect_build): block mode; osprey itself
  * passes the configuration's detect.stream-mpm, whose default is stream. */
