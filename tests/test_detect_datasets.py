@@ -148,3 +148,21 @@ def test_datasets_config_defaults_and_enabled(tmp_path):
     assert r.sids == [2, 2, 2, 2]
     assert "sid 1: not compiled: dataset: datasets are disabled (datasets.enabled: no)" in \
         r.proc.stderr
+
+
+def test_ip_src_and_ip_dst_buffers(tmp_path):
+    from scapy.layers.inet6 import IPv6
+    from scapy.layers.l2 import Ether
+    (tmp_path / "v4.lst").write_text(f"{CLI}\n")
+    (tmp_path / "ip.lst").write_text(f"::ffff:{SRV}\n2001:db8::2\n")
+    rules = [rule("ip.src; dataset:isset,v4,type ipv4,load v4.lst;", sid=1, proto="udp"),
+             rule("ip.dst; dataset:isset,v4,type ipv4;", sid=2, proto="udp"),
+             rule("ip.dst; dataset:isset,ip,type ip,load ip.lst;", sid=3, proto="udp"),
+             rule('ip.src; content:"x";', sid=4, proto="udp")]
+    pkts = [Ether() / p for p in [q("a"), IP(src=SRV, dst=CLI) / UDP(sport=53, dport=5353),
+                                  IPv6(src="2001:db8::1", dst="2001:db8::2") /
+                                  UDP(sport=1, dport=2)]]
+    r = detect(tmp_path, pkts, rules)
+    assert pairs(r) == [(1, 1), (1, 3), (2, 2), (3, 3)]
+    assert "sid 4: unsupported option content: content in a buffer Osprey does not fill yet" \
+        in r.proc.stderr

@@ -120,6 +120,7 @@ struct det_unit {
     const struct osprey_geoip *geodb;
     const struct opt_dataset *ds;             /* DU_DATASET, with its set: */
     struct det_dataset *set;
+    uint8_t addr;                             /* DU_DATASET on ip.src (1), ip.dst (2) */
 };
 
 /* Does the run match the buffer? buf[0..len) holds its bytes from position origin on (a

@@ -348,6 +348,13 @@ bool det_unit_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_even
                cmp_match(u->cmp, len);
     }
     case DU_DATASET: {
+        if (u->addr) { /* ip.src, ip.dst: 4 bytes for IPv4, 16 for IPv6 */
+            const struct mon_packet *p = mon_getlastpkt(ctx);
+            if (!p || !p->ipver)
+                return false;
+            const struct mon_addr *a = u->addr == 1 ? &p->src : &p->dst;
+            return det_dataset_match(u->set, u->ds, a->b, p->ipver == 4 ? 4 : 16);
+        }
         struct det_flow *df = f ? mon_get_uctx(ctx, f) : NULL;
         uint32_t len;
         uint64_t origin;

@@ -86,6 +86,10 @@ static const char *app_need_add(struct osprey_detect *d, const struct osprey_rul
         buf = BUF_HTTP_URI;
     else if (!payload_kw(def))
         return NULL;
+    if (buf == BUF_IP_SRC || buf == BUF_IP_DST) /* the packet's address */
+        return strcmp(def->name, "dataset") && strcmp(def->name, "datarep")
+                   ? "ip.src/ip.dst with an option other than dataset/datarep"
+                   : NULL;
     if (buf == BUF_PKT || buf == BUF_RAW) {
         if (!strcmp(def->name, "bsize") || !strcmp(def->name, "bufferlen"))
             return "a buffer length on the packet payload";
@@ -330,6 +334,7 @@ static int plan_dataset(struct osprey_detect *d, const struct osprey_rule *r, ui
     if (app_buffer_of(d, r, i, to_client, &ob, &xf) < 0)
         return -1;
     *u = (struct det_unit){.type = DU_DATASET, .ds = o->arg, .set = set, .ob = ob, .xf = xf};
+    u->addr = o->buffer == BUF_IP_SRC ? 1 : o->buffer == BUF_IP_DST ? 2 : 0;
     return 1;
 }
 
