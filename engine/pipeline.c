@@ -152,6 +152,8 @@ enum mon_decode_outcome osprey_worker_packet(struct osprey_worker *w, struct mon
         osprey_reload_switch(w);
     enum mon_decode_outcome oc = mon_process(w->ctx, p);
     osprey_emit_packet(w->emit, &w->ew, w->ctx, p);
+    if (w->dw && oc != MON_DEC_FRAG_HELD && osprey_detect_packet_tagged(w->dw))
+        osprey_emit_tagged(w->emit, p);
     return oc;
 }
 

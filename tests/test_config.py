@@ -125,6 +125,7 @@ DEFAULTS = {
     "outputs.eve-log.append": False,
     "outputs.eve-log.community-id": False,
     "outputs.eve-log.community-id-seed": 0,
+    "outputs.eve-log.tagged-packets": True,
     "outputs.eve-log.types": ["alert", "anomaly", "flow", "stats"],
     "outputs.unified2-alert.enabled": True,
     "outputs.unified2-alert.filename": "unified2.alert",

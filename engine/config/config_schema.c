@@ -76,6 +76,8 @@ static const struct cfg_key SCHEMA[] = {
     BOOL("outputs.eve-log.append", "no", "keep what the file holds (no: truncate at start)"),
     BOOL("outputs.eve-log.community-id", "no", "add community_id to alert and flow records"),
     INT("outputs.eve-log.community-id-seed", "0", 0, 65535, "seed of the community_id hash"),
+    BOOL("outputs.eve-log.tagged-packets", "yes",
+         "with alert records: the packets tag: rules tagged, as packet records"),
     LIST("outputs.eve-log.types", "[alert, anomaly, flow, stats]",
          "record types: alert, anomaly, flow, stats, http, dns, tls"),
     BOOL("outputs.unified2-alert.enabled", "yes", "write unified2 (Snort's binary alerts)"),

@@ -181,6 +181,22 @@ static bool gate_eligible(const struct osprey_rule *r, const struct plan *pl)
     return true;
 }
 
+/* The rule's tag options, started when it alerts (runtime.c). -1: out of memory. */
+static int rule_tags(struct osprey_detect *d, const struct osprey_rule *r, struct det_rule *dr)
+{
+    for (uint32_t i = 0; i < r->nopts; i++) {
+        if (strcmp(opt_def_by_id(r->opts[i].kw)->name, "tag"))
+            continue;
+        const struct opt_tag **t = realloc(dr->tags, (dr->ntags + 1) * sizeof *t);
+        if (!t)
+            return -1;
+        dr->tags = t;
+        dr->tags[dr->ntags++] = r->opts[i].arg;
+        d->has_tags = true;
+    }
+    return 0;
+}
+
 /* Suricata's default action-order: pass, drop, reject, alert. */
 
 static uint8_t order_action(enum osprey_rule_action a)
@@ -424,6 +440,10 @@ static int compile_rule(struct compiler *c, const struct osprey_rule *r,
         dr->nints = pl.nints;
         pl.ints = NULL;
     }
+    if (rule_tags(d, r, dr) < 0) {
+        lb.oom = true;
+        goto out;
+    }
     dr->order_action = order_action(r->action);
     /* setters and readers of flowbits, xbits and flowint */
     bool sets = dr->nbits > 0, reads = dr->nconds > 0;
@@ -588,6 +608,7 @@ void osprey_detect_free(struct osprey_detect *d)
         free(d->rules[i].late);
         free(d->rules[i].xbits);
         free(d->rules[i].ints);
+        free(d->rules[i].tags);
         free(d->rules[i].sup);
     }
     det_datasets_free(d->datasets, stderr); /* save and state files are written now */

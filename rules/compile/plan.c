@@ -584,6 +584,8 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, enum plan_va
             if (plan_dataset(d, r, i, to_client, &up->u, pl) <= 0)
                 return pl->why ? 0 : -1;
             pl->nunits++;
+        } else if (!strcmp(name, "tag")) {
+            continue; /* started when the rule alerts (compile.c rule_tags, tag.c) */
         } else if (!strcmp(name, "flowint")) {
             const struct opt_flowint *fi = o->arg;
             struct det_flowint x = {fi, 0, 0};

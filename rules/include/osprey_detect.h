@@ -132,6 +132,11 @@ uint64_t osprey_detect_worker_alerts(const struct osprey_detect_worker *w);
  * the caller just ignores the verdict (EVE then says "allowed"). */
 bool osprey_detect_packet_dropped(const struct osprey_detect_worker *w);
 
+/* Does the last packet fall under a tag (a tag:session of its flow, a tag:host of its source
+ * or destination, started by an earlier alert)? Valid like the verdict above; the engine logs
+ * such packets (EVE "packet" records). */
+bool osprey_detect_packet_tagged(const struct osprey_detect_worker *w);
+
 /* What a reject rule asks the inline engine to send for the last packet: nothing, a TCP RST
  * (TCP flows), or an ICMP destination unreachable (port unreachable; other protocols).
  * Only the packet that matched the reject rule gets one, not the flow's later packets. */

@@ -115,6 +115,15 @@ struct opt_dataset {
     uint32_t hashsize;   /* 0: the default */
 };
 
+/* tag (opt_misc.c): log the packets after the match, of the flow or of a host */
+enum tag_kind { TAG_SESSION, TAG_HOST };
+enum tag_metric { TAG_PACKETS, TAG_SECONDS, TAG_BYTES };
+struct opt_tag {
+    uint8_t kind, metric;
+    uint8_t dir;        /* TAG_HOST: 0 the source, 1 the destination */
+    uint32_t count;     /* session without a count: 256 packets, as Suricata */
+};
+
 /* flowint */
 struct opt_flowint {
     const char *name;
