@@ -17,7 +17,7 @@ static const char *const IMPLEMENTED[] = {
     "seq", "ack", "window", "flags", "byte_test", "byte_jump", "ip_proto", "sameip",
     "fragbits", "fragoffset", "ipopts", "byte_extract", "byte_math", "geoip",
     "xbits", "flowint", "noalert", "urilen", "bsize", "uricontent", "app-layer-protocol",
-    "service", "bufferlen", "stream_size",
+    "service", "bufferlen", "stream_size", "hostbits", "tag", "dataset", "datarep",
     /* transforms */
     "to_lowercase", "to_uppercase", "strip_whitespace", "compress_whitespace", "dotprefix",
     "url_decode", "header_lowercase", "to_md5", "to_sha1", "to_sha256",
@@ -36,7 +36,9 @@ static const char *const IMPLEMENTED[] = {
     "http.stat_msg", "http.server", "http.location", "dns_query", "dns.query", "tls_sni",
     "tls.sni", "tls_cert_subject", "tls.cert_subject", "tls_cert_issuer", "tls.cert_issuer",
     "tls_cert_serial", "tls.cert_serial", "ja3_hash", "ja3.hash", "ja3_string", "ja3.string",
-    "ja3s_hash", "ja3s.hash", "ja3s_string", "ja3s.string", "ja4.hash", NULL};
+    "ja3s_hash", "ja3s.hash", "ja3s_string", "ja3s.string", "ja4.hash",
+    /* the packet's address, for dataset/datarep */
+    "ip.src", "ip.dst", NULL};
 
 static bool listed(const char *name)
 {
