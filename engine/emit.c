@@ -69,6 +69,7 @@ static int open_eve(struct osprey_emit *e, const struct osprey_config *cfg, cons
     e->eve_alert = has_type(cfg, "alert");
     e->eve_flow = has_type(cfg, "flow");
     e->eve_anomaly = has_type(cfg, "anomaly");
+    e->tagged_packets = osprey_config_bool(cfg, "outputs.eve-log.tagged-packets");
     e->eve_stats = has_type(cfg, "stats") && osprey_config_bool(cfg, "stats.enabled");
     e->eve_http = has_type(cfg, "http");
     e->eve_dns = has_type(cfg, "dns");

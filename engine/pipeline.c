@@ -53,10 +53,22 @@ int osprey_pipeline_rules(const struct osprey_options *opts, const struct osprey
             fprintf(stderr, "osprey: the rules could not be loaded (see above)\n");
         return -1;
     }
-    struct osprey_detect_opts dopts = {
-        osprey_detect_stream_mpm_parse(osprey_config_str(cfg, "detect.stream-mpm")), *parsers,
-        osprey_config_str(cfg, "geoip-database")};
+    struct osprey_detect_opts dopts;
+    osprey_pipeline_detect_opts(cfg, *parsers, &dopts);
     return osprey_detect_build_opts(det, eng, *rs, stderr, &dopts) != 0 ? -1 : 0;
+}
+
+void osprey_pipeline_detect_opts(const struct osprey_config *cfg,
+                                 const struct osprey_parsers *parsers,
+                                 struct osprey_detect_opts *o)
+{
+    *o = (struct osprey_detect_opts){
+        .stream_mpm = osprey_detect_stream_mpm_parse(osprey_config_str(cfg, "detect.stream-mpm")),
+        .parsers = parsers,
+        .geoip_database = osprey_config_str(cfg, "geoip-database"),
+        .datasets_disabled = !osprey_config_bool(cfg, "datasets.enabled"),
+        .dataset_memcap = osprey_config_size(cfg, "datasets.defaults.memcap"),
+        .dataset_hashsize = (uint32_t)osprey_config_int(cfg, "datasets.defaults.hashsize")};
 }
 
 static void on_alert(const struct osprey_alert *a, void *arg)
@@ -142,6 +154,8 @@ enum mon_decode_outcome osprey_worker_packet(struct osprey_worker *w, struct mon
         osprey_reload_switch(w);
     enum mon_decode_outcome oc = mon_process(w->ctx, p);
     osprey_emit_packet(w->emit, &w->ew, w->ctx, p);
+    if (w->dw && oc != MON_DEC_FRAG_HELD && osprey_detect_packet_tagged(w->dw))
+        osprey_emit_tagged(w->emit, p);
     return oc;
 }
 

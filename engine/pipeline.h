@@ -117,6 +117,11 @@ void osprey_pipeline_stats(struct osprey_pipeline *pl);
 int osprey_pipeline_rules(const struct osprey_options *opts, const struct osprey_config *cfg,
                           struct mon_engine *eng, struct osprey_ruleset **rs,
                           struct osprey_detect **det, struct osprey_parsers **parsers);
+/* The detection options the configuration gives (detect.stream-mpm, geoip-database,
+ * datasets.*), with the parsers defined on the same engine: at start and at each reload. */
+void osprey_pipeline_detect_opts(const struct osprey_config *cfg,
+                                 const struct osprey_parsers *parsers,
+                                 struct osprey_detect_opts *o);
 /* The libmon engine the configuration describes (checksums: -k, NULL = config's). */
 int osprey_pipeline_engine(const struct osprey_config *cfg, const char *checksums,
                            struct mon_engine **eng, struct mon_decode_cfg *dcfg);

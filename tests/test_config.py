@@ -134,12 +134,16 @@ DEFAULTS = {
     "outputs.eve-log.append": False,
     "outputs.eve-log.community-id": False,
     "outputs.eve-log.community-id-seed": 0,
+    "outputs.eve-log.tagged-packets": True,
     "outputs.eve-log.types": ["alert", "anomaly", "flow", "stats"],
     "outputs.unified2-alert.enabled": True,
     "outputs.unified2-alert.filename": "unified2.alert",
     "outputs.unified2-alert.limit": 32 * 1024 * 1024,
     "outputs.unified2-alert.sensor-id": 0,
     "geoip-database": "",
+    "datasets.enabled": True,
+    "datasets.defaults.memcap": 16 * 1024 * 1024,
+    "datasets.defaults.hashsize": 4096,
 }
 
 

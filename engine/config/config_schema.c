@@ -86,6 +86,8 @@ static const struct cfg_key SCHEMA[] = {
     BOOL("outputs.eve-log.append", "no", "keep what the file holds (no: truncate at start)"),
     BOOL("outputs.eve-log.community-id", "no", "add community_id to alert and flow records"),
     INT("outputs.eve-log.community-id-seed", "0", 0, 65535, "seed of the community_id hash"),
+    BOOL("outputs.eve-log.tagged-packets", "yes",
+         "with alert records: the packets tag: rules tagged, as packet records"),
     LIST("outputs.eve-log.types", "[alert, anomaly, flow, stats]",
          "record types: alert, anomaly, flow, stats, http, dns, tls"),
     BOOL("outputs.unified2-alert.enabled", "yes", "write unified2 (Snort's binary alerts)"),
@@ -93,6 +95,12 @@ static const struct cfg_key SCHEMA[] = {
     SIZE("outputs.unified2-alert.limit", "32mb", "size of a unified2 file before the next starts"),
     INT("outputs.unified2-alert.sensor-id", "0", 0, UINT32_MAX, "sensor id in unified2 records"),
     STR("geoip-database", "", "MaxMind .mmdb: alerts get src_geoip/dest_geoip, geoip: rules work"),
+
+    /* datasets: the sets of dataset/datarep rules (rules/compile/dataset.c) */
+    BOOL("datasets.enabled", "yes", "compile dataset/datarep rules (no: they are left out)"),
+    SIZE("datasets.defaults.memcap", "16mb", "memory of a set whose rule gives no memcap"),
+    INT("datasets.defaults.hashsize", "4096", 1, 16777216,
+        "hash buckets of a set whose rule gives no hashsize"),
 
     /* rules (rules/): which rule files to load and the tables they refer to. Relative file
      * names in rule-files are under default-rule-path; a relative path written in a config

@@ -207,6 +207,9 @@ const struct det_unit *unit_arg(struct compiler *c, const struct det_unit *u)
             buf_put(&k, t->str, t->len);
         break;
     }
+    case DU_DATASET: /* one unit per option: a set command changes the set each time */
+        buf_put(&k, &u->ds, sizeof u->ds);
+        break;
     case DU_BUFLEN:
         buf_put(&k, &u->cmp->op, sizeof u->cmp->op);
         buf_put(&k, &u->cmp->lo, sizeof u->cmp->lo);

@@ -181,6 +181,22 @@ static bool gate_eligible(const struct osprey_rule *r, const struct plan *pl)
     return true;
 }
 
+/* The rule's tag options, started when it alerts (runtime.c). -1: out of memory. */
+static int rule_tags(struct osprey_detect *d, const struct osprey_rule *r, struct det_rule *dr)
+{
+    for (uint32_t i = 0; i < r->nopts; i++) {
+        if (strcmp(opt_def_by_id(r->opts[i].kw)->name, "tag"))
+            continue;
+        const struct opt_tag **t = realloc(dr->tags, (dr->ntags + 1) * sizeof *t);
+        if (!t)
+            return -1;
+        dr->tags = t;
+        dr->tags[dr->ntags++] = r->opts[i].arg;
+        d->has_tags = true;
+    }
+    return 0;
+}
+
 /* Suricata's default action-order: pass, drop, reject, alert. */
 
 static uint8_t order_action(enum osprey_rule_action a)
@@ -437,6 +453,10 @@ static int compile_rule(struct compiler *c, const struct osprey_rule *r,
         dr->nints = pl.nints;
         pl.ints = NULL;
     }
+    if (rule_tags(d, r, dr) < 0) {
+        lb.oom = true;
+        goto out;
+    }
     dr->order_action = order_action(r->action);
     /* setters and readers of flowbits, xbits and flowint */
     bool sets = dr->nbits > 0, reads = dr->nconds > 0;
@@ -513,6 +533,11 @@ int osprey_detect_build_opts(struct osprey_detect **out, struct mon_engine *eng,
     d->base_ev[DB_DECODE] = MON_ON_DECODE_EVENT;
     d->base_ev[DB_PKT_RCV] = MON_ON_PKT_IN; /* its rules and barrier in the RCV hook */
     d->parsers = opts ? opts->parsers : NULL;
+    if (opts) {
+        d->datasets_disabled = opts->datasets_disabled;
+        d->dataset_memcap = opts->dataset_memcap;
+        d->dataset_hashsize = opts->dataset_hashsize;
+    }
     if (opts && opts->geoip_database && opts->geoip_database[0]) {
         char err[4400];
         if (!(d->geoip = osprey_geoip_open(opts->geoip_database, err, sizeof err))) {
@@ -603,8 +628,10 @@ void osprey_detect_free(struct osprey_detect *d)
         free(d->rules[i].late);
         free(d->rules[i].xbits);
         free(d->rules[i].ints);
+        free(d->rules[i].tags);
         free(d->rules[i].sup);
     }
+    det_datasets_free(d->datasets, stderr); /* save and state files are written now */
     free(d->bit_names);
     free(d->int_names);
     free(d->rules);

@@ -9,6 +9,7 @@
 
 #include "opt_args.h"
 #include "opt_eval.h"
+#include "dataset.h"
 #include "opt_geoip.h"
 #include "opt_pktprop.h"
 #include "osprey_detect.h"
@@ -96,8 +97,9 @@ enum det_unit_type { DU_PAYLOAD, DU_FLOW, DU_DSIZE, DU_HDR, DU_TCPFLAGS,
                      DU_ABSENT,        /* absent: the application buffer is missing */
                      DU_PKTPROP,       /* tcp.mss, vlan.id, flow.pkts …: pkt_units.c */
                      DU_EVENT,         /* decode-event, stream-event (events.c) */
-                     DU_TLS };         /* tls.version, ssl_state, tls.cert_chain_len …
+                     DU_TLS,          /* tls.version, ssl_state, tls.cert_chain_len …
                                           (tls_units.c) */
+                     DU_DATASET };     /* dataset, datarep: the buffer in a set (dataset.c) */
 struct det_tls;
 
 /* One payload option of a run (payload.c evaluates runs). */
@@ -142,6 +144,9 @@ struct det_unit {
     const struct opt_pktprop *pp;             /* DU_PKTPROP */
     const struct opt_event *event;            /* DU_EVENT */
     const struct det_tls *tls;                /* DU_TLS (owned by the detect object) */
+    const struct opt_dataset *ds;             /* DU_DATASET, with its set: */
+    struct det_dataset *set;
+    uint8_t addr;                             /* DU_DATASET on ip.src (1), ip.dst (2) */
 };
 
 /* Does the run match the buffer? buf[0..len) holds its bytes from position origin on (a
@@ -169,6 +174,24 @@ bool det_xbits_test(struct det_xbits *t, const struct opt_bits *b, const uint32_
 /* set / unset / toggle (expire: the option's, else 30 s) */
 void det_xbits_apply(struct det_xbits *t, const struct opt_bits *b, const uint32_t *ids,
                      const struct det_who *who, uint64_t now_us);
+/* ---- tag (tag.c) ---- */
+struct det_tag_state {          /* one tag's allowance: packets or bytes left, or a deadline */
+    uint8_t metric;             /* enum tag_metric */
+    uint64_t left, until_us;
+};
+struct det_tags;                /* a worker's host tags */
+struct det_tags *det_tags_create(void);
+void det_tags_free(struct det_tags *t);
+uint64_t det_tags_dropped(const struct det_tags *t);
+/* A tagging rule alerted on p: start (or extend) its session tag (session: the flow's state,
+ * NULL without a flow) or host tag. */
+void det_tag_start(struct det_tags *t, struct det_tag_state *session, const struct opt_tag *o,
+                   const struct mon_packet *p);
+/* Is p tagged (its flow's session tag, or a host tag of its source or destination)? Uses up
+ * one packet of each tag it falls under. */
+bool det_tag_packet(struct det_tags *t, struct det_tag_state *session,
+                    const struct mon_packet *p);
+
 struct det_flowint {
     const struct opt_flowint *arg;
     uint32_t id, value_id;      /* variable numbers: its own, and value_var's */
@@ -197,6 +220,8 @@ struct det_rule {
     uint32_t nxbits;
     struct det_flowint *ints;             /* flowint options, in rule order */
     uint32_t nints;
+    const struct opt_tag **tags;          /* tag options: started when the rule alerts */
+    uint32_t ntags;
     uint8_t order_action, order_bits;     /* enum det_order_action, det_order_bits */
     bool noalert;                         /* flowbits:noalert: matches, never alerts */
     bool flow_action;                     /* its drop drops the flow, not just the packet:
@@ -298,8 +323,13 @@ struct osprey_detect {
     const char **int_names;     /* flowint names; a name's index is its variable */
     uint32_t nint_names, cap_int_names;
     bool has_xbits;
+    bool has_tags;
     bool has_thresholds;
     struct det_thr_table *thr;       /* one for all workers (threshold.c) */
+    struct det_datasets *datasets;  /* dataset/datarep sets (dataset.c), made on first use */
+    bool datasets_disabled;         /* osprey_detect_opts' datasets settings */
+    uint64_t dataset_memcap;
+    uint32_t dataset_hashsize;
     void **codes;               /* compiled regexes */
     uint32_t ncodes, cap_codes;
     struct osprey_detect_stats stats;
@@ -402,6 +432,7 @@ struct det_flow {
     struct det_side side[2];    /* indexed by receiving side (MON_SIDE_SVR = to server) */
     int64_t *ints;              /* flowint values (allocated on first use), and which are set */
     uint8_t *intset;
+    struct det_tag_state tag;   /* tag:session */
     uint64_t bits[];            /* flowbits, (nbit_names + 63) / 64 words */
 };
 
@@ -438,6 +469,8 @@ struct osprey_detect_worker {
     uint32_t ntwin_hits;
     uint32_t npending, cap_pending;
     bool pkt_dropped;           /* verdict of the last packet (reset at its PKT_IN) */
+    bool pkt_tagged;            /* the last packet falls under a tag (set at its PKT_IN) */
+    struct det_tags *tags;      /* host tags (tag.c), when a rule tags */
     uint8_t pkt_reject;         /* enum osprey_reject */
     uint8_t pkt_reject_to;      /* enum osprey_reject_to */
     struct osprey_detect_policy policy; /* exceptions and stream.inline (osprey_detect.h) */

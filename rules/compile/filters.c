@@ -411,6 +411,25 @@ bool det_unit_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_even
     }
     case DU_TLS:
         return f && det_tls_match(u->tls, ctx, f);
+    case DU_DATASET: {
+        if (u->addr) { /* ip.src, ip.dst: 4 bytes for IPv4, 16 for IPv6 */
+            const struct mon_packet *p = mon_getlastpkt(ctx);
+            if (!p || !p->ipver)
+                return false;
+            const struct mon_addr *a = u->addr == 1 ? &p->src : &p->dst;
+            return det_dataset_match(u->set, u->ds, a->b, p->ipver == 4 ? 4 : 16);
+        }
+        struct det_flow *df = f ? mon_get_uctx(ctx, f) : NULL;
+        uint32_t len;
+        uint64_t origin;
+        if (!df)
+            return false;
+        const uint8_t *buf =
+            u->kind == DK_APP
+                ? det_app_buffer(df->w, ctx, f, u->base, u->ob, u->xf, 1, &len, &origin)
+                : det_buffer(ctx, f, side, u->kind, &len, &origin);
+        return buf && det_dataset_match(u->set, u->ds, buf, len);
+    }
     case DU_APPPROTO: {
         if (!f)
             return false;

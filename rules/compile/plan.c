@@ -114,6 +114,10 @@ static const char *app_need_add(struct osprey_detect *d, const struct osprey_rul
             return "a buffer length on a packet header";
         return o->nxforms ? "a transform on a packet header" : NULL;
     }
+    if (buf == BUF_IP_SRC || buf == BUF_IP_DST) /* the packet's address */
+        return strcmp(def->name, "dataset") && strcmp(def->name, "datarep")
+                   ? "ip.src/ip.dst with an option other than dataset/datarep"
+                   : NULL;
     if (buf == BUF_PKT || buf == BUF_RAW) {
         if (!strcmp(def->name, "bsize") || !strcmp(def->name, "bufferlen"))
             return "a buffer length on the packet payload";
@@ -377,6 +381,39 @@ static int plan_bits(struct osprey_detect *d, struct plan *pl,
         return 1;
     }
     return bit_ids(d, b, ids) < 0 ? -1 : 1;
+}
+
+/* dataset / datarep: the unit on option i's buffer and its set (made, and its file read, on
+ * first use). 1; 0 with pl->why when the set cannot be used; -1 when out of memory. */
+static int plan_dataset(struct osprey_detect *d, const struct osprey_rule *r, uint32_t i,
+                        bool to_client, struct det_unit *u, struct plan *pl)
+{
+    const struct osprey_rule_option *o = &r->opts[i];
+    char why[512];
+    if (d->datasets_disabled) {
+        pl->why = "datasets are disabled (datasets.enabled: no)";
+        pl->why_opt = o;
+        return 0;
+    }
+    if (!d->datasets &&
+        !(d->datasets = det_datasets_create(d->dataset_memcap, d->dataset_hashsize)))
+        return -1;
+    struct det_dataset *set = det_dataset_open(d->datasets, o->arg, r->file, why, sizeof why);
+    if (!set) {
+        char *msg = strdup(why);
+        if (!msg || det_own(d, msg) < 0)
+            return -1;
+        pl->why = msg;
+        pl->why_opt = o;
+        return 0;
+    }
+    uint8_t ob = 0;
+    const struct det_xform *xf = NULL;
+    if (app_buffer_of(d, r, i, to_client, &ob, &xf) < 0)
+        return -1;
+    *u = (struct det_unit){.type = DU_DATASET, .ds = o->arg, .set = set, .ob = ob, .xf = xf};
+    u->addr = o->buffer == BUF_IP_SRC ? 1 : o->buffer == BUF_IP_DST ? 2 : 0;
+    return 1;
 }
 
 int make_plan(struct osprey_detect *d, const struct osprey_rule *r, enum plan_variant variant,
@@ -661,7 +698,7 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, enum plan_va
             pl->nunits++;
         } else if (!strcmp(name, "noalert")) {
             pl->noalert = true; /* Suricata's keyword: match, change state, never alert */
-        } else if (!strcmp(name, "xbits")) {
+        } else if (!strcmp(name, "xbits") || !strcmp(name, "hostbits")) {
             const struct opt_bits *b = o->arg;
             uint32_t *ids;
             int k = plan_bits(d, pl, o, xbits_compile_check, &ids);
@@ -671,6 +708,12 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, enum plan_va
                 continue; /* noalert */
             pl->xbits[pl->nxbits++] = (struct det_bits_action){b, ids};
             d->has_xbits = true;
+        } else if (!strcmp(name, "dataset") || !strcmp(name, "datarep")) {
+            if (plan_dataset(d, r, i, to_client, &up->u, pl) <= 0)
+                return pl->why ? 0 : -1;
+            pl->nunits++;
+        } else if (!strcmp(name, "tag")) {
+            continue; /* started when the rule alerts (compile.c rule_tags, tag.c) */
         } else if (!strcmp(name, "flowint")) {
             const struct opt_flowint *fi = o->arg;
             struct det_flowint x = {fi, 0, 0};

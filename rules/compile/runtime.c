@@ -1,6 +1,7 @@
 /* runtime.c — a worker's side of detection: per-flow state, the handlers on the base events
  * (they run before the chains below them: libmon runs a node's handlers, then its children),
  * and the action handler at each chain's leaf. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,9 +28,10 @@ static void on_pkt(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_
     (void)side, (void)ev;
     struct osprey_detect_worker *w = arg;
     det_new_packet(w);
+    struct det_flow *df = f ? mon_get_uctx(ctx, f) : NULL;
+    w->pkt_tagged = w->tags && det_tag_packet(w->tags, df ? &df->tag : NULL, mon_getlastpkt(ctx));
     if (!f)
         return;
-    struct det_flow *df = mon_get_uctx(ctx, f);
     if (df) {
         if (df->dropped) { /* subsequent packets of a dropped flow are dropped */
             w->pkt_dropped = true;
@@ -397,6 +399,8 @@ static void commit_one(struct osprey_detect_worker *w, const struct det_pending 
         .action = act,
     };
     w->alerts++;
+    for (uint32_t i = 0; p && i < dr->ntags; i++)
+        det_tag_start(w->tags, &df->tag, dr->tags[i], p);
     if (w->cb)
         w->cb(&a, w->arg);
 }
@@ -435,6 +439,8 @@ struct osprey_detect_worker *osprey_detect_attach(const struct osprey_detect *d,
         goto fail;
     w->thr = d->thr; /* shared by the workers, owned by d */
     if (d->has_xbits && !(w->xb = det_xbits_create()))
+        goto fail;
+    if (d->has_tags && !(w->tags = det_tags_create()))
         goto fail;
     for (int k = 0; k < DK__COUNT; k++)
         if (d->mpm[k].db && hs_alloc_scratch(d->mpm[k].db, &w->scratch) != HS_SUCCESS)
@@ -509,6 +515,10 @@ void osprey_detect_worker_free(struct osprey_detect_worker *w)
     hs_free_scratch(w->scratch);
     pcre_match_data_free(w->md);
     det_xbits_free(w->xb);
+    if (w->tags && det_tags_dropped(w->tags))
+        fprintf(stderr, "osprey: tag: host table full, %llu host tags not started\n",
+                (unsigned long long)det_tags_dropped(w->tags));
+    det_tags_free(w->tags);
     free(w->pending);
     det_events_detach(w);
     for (int i = 0; i < 4; i++)
@@ -524,6 +534,11 @@ uint64_t osprey_detect_worker_alerts(const struct osprey_detect_worker *w)
 bool osprey_detect_packet_dropped(const struct osprey_detect_worker *w)
 {
     return w->pkt_dropped;
+}
+
+bool osprey_detect_packet_tagged(const struct osprey_detect_worker *w)
+{
+    return w->pkt_tagged;
 }
 
 enum osprey_reject osprey_detect_packet_reject(const struct osprey_detect_worker *w,

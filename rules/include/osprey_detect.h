@@ -92,6 +92,11 @@ struct osprey_detect_opts {
     /* geoip-database (a MaxMind .mmdb), or NULL/"": then rules with geoip: are not compiled.
      * Opened by the build, closed by osprey_detect_free. */
     const char *geoip_database;
+    /* datasets (dataset/datarep rules): datasets.enabled (false: those rules are not
+     * compiled), and a set's memcap and hashsize when its rule gives none (0: 16 MiB, 4096). */
+    bool datasets_disabled;
+    uint64_t dataset_memcap;
+    uint32_t dataset_hashsize;
 };
 /* osprey_detect_build with options. NULL (and osprey_detect_build): block mode; osprey itself
  * passes the configuration's detect.stream-mpm, whose default is stream. */
@@ -128,6 +133,11 @@ uint64_t osprey_detect_worker_alerts(const struct osprey_detect_worker *w);
  * evaluate (IP-only); the other packet rules drop their packet only. In IDS mode nothing is dropped:
  * the caller just ignores the verdict (EVE then says "allowed"). */
 bool osprey_detect_packet_dropped(const struct osprey_detect_worker *w);
+
+/* Does the last packet fall under a tag (a tag:session of its flow, a tag:host of its source
+ * or destination, started by an earlier alert)? Valid like the verdict above; the engine logs
+ * such packets (EVE "packet" records). */
+bool osprey_detect_packet_tagged(const struct osprey_detect_worker *w);
 
 /* What a reject rule asks the inline engine to send for the last packet: nothing, a TCP RST
  * (TCP flows), or an ICMP destination unreachable (port unreachable; other protocols).

@@ -123,7 +123,9 @@
     X(IPV6_HDR, "ipv6.hdr")                                                                \
     X(ICMPV4_HDR, "icmpv4.hdr")                                                            \
     X(ICMPV6_HDR, "icmpv6.hdr")                                                            \
-    X(WEBSOCKET_PAYLOAD, "websocket.payload")
+    X(WEBSOCKET_PAYLOAD, "websocket.payload")                                              \
+    X(IP_SRC, "ip.src")                                                                    \
+    X(IP_DST, "ip.dst")
 
 #include <stdbool.h>
 

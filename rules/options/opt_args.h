@@ -90,15 +90,39 @@ enum bits_op {
     BITS_NOALERT,
     BITS_RESET,
 };
-enum bits_track { TRACK_NONE, TRACK_IP_SRC, TRACK_IP_DST, TRACK_IP_PAIR, TRACK_TX };
+/* TRACK_IP_BOTH: hostbits' "both", the source and the destination host each */
+enum bits_track { TRACK_NONE, TRACK_IP_SRC, TRACK_IP_DST, TRACK_IP_PAIR, TRACK_TX, TRACK_IP_BOTH };
 struct opt_bits {
     uint8_t op;
     char join;          /* '|' (any), '&' (all) or 0 for one name */
     uint32_t n;
     const char **names;
     const char *group;  /* Snort 2 flowbits group */
-    uint8_t track;      /* xbits */
-    int64_t expire;     /* xbits, seconds; 0 = none */
+    uint8_t track;      /* xbits, hostbits */
+    int64_t expire;     /* xbits, hostbits: seconds; 0 = the default (30) */
+};
+
+/* dataset, datarep (opt_dataset.c): a named set of values the sticky buffer is looked up in */
+enum dataset_cmd { DS_SET, DS_ISSET, DS_ISNOTSET, DS_UNSET, DS_REP /* datarep */ };
+enum dataset_type { DST_NONE, DST_STRING, DST_MD5, DST_SHA256, DST_IPV4, DST_IPV6 /* ip */ };
+enum dataset_rep_op { DSR_GT, DSR_LT, DSR_GE, DSR_LE, DSR_EQ };
+struct opt_dataset {
+    uint8_t cmd, type;   /* type DST_NONE: the set's declaration (datasets: section) gives it */
+    uint8_t rep_op;      /* datarep */
+    uint16_t rep_value;  /* datarep: reputations are 0..65535 */
+    const char *name;
+    const char *load, *save, *state; /* as written; NULL when absent */
+    uint64_t memcap;     /* bytes; 0: the default */
+    uint32_t hashsize;   /* 0: the default */
+};
+
+/* tag (opt_misc.c): log the packets after the match, of the flow or of a host */
+enum tag_kind { TAG_SESSION, TAG_HOST };
+enum tag_metric { TAG_PACKETS, TAG_SECONDS, TAG_BYTES };
+struct opt_tag {
+    uint8_t kind, metric;
+    uint8_t dir;        /* TAG_HOST: 0 the source, 1 the destination */
+    uint32_t count;     /* session without a count: 256 packets, as Suricata */
 };
 
 /* flowint */

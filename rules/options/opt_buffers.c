@@ -248,6 +248,9 @@ static const struct opt_def DEFS[] = {
     STICKY_DONE("ipv6.hdr", D_SURI, IPV6_HDR),
     STICKY_DONE("icmpv4.hdr", D_SURI, ICMPV4_HDR),
     STICKY_DONE("icmpv6.hdr", D_SURI, ICMPV6_HDR),
+    /* the packet's address, 4 or 16 bytes (Suricata 8): for dataset/datarep only */
+    STICKY_DONE("ip.src", D_SURI, IP_SRC),
+    STICKY_DONE("ip.dst", D_SURI, IP_DST),
     STICKY("websocket.payload", D_SURI, WEBSOCKET_PAYLOAD),
 };
 OPT_TABLE(opt_table_buffers, DEFS);

@@ -18,12 +18,19 @@ static int parse_tag(struct rule_ctx *c, char *val)
     static const char *const KINDS[] = {"session", "host", "host_src", "host_dst", NULL};
     static const char *const METRICS[] = {"packets", "seconds", "bytes", NULL};
     static const char *const SIDES[] = {"src", "dst", NULL};
+    struct opt_tag *t = opt_arg_new(c, sizeof *t);
+    if (t == NULL)
+        return -1;
     const char *f[5];
     size_t fl[5];
     int k = list_split(val, strlen(val), ',', f, fl, 5);
     int kind = parse_choice(c, f[0], fl[0], KINDS, "tag type");
     if (kind < 0)
         return -1;
+    t->kind = kind == 0 ? TAG_SESSION : TAG_HOST;
+    t->dir = kind == 3;
+    t->metric = TAG_PACKETS;
+    t->count = 256;
     if (k == 1)
         return kind == 0 ? 0 : opt_error(c, val, "host tags need a count and a metric");
     const char *w, *v;
@@ -31,25 +38,32 @@ static int parse_tag(struct rule_ctx *c, char *val)
     split_word(f[1], fl[1], &w, &wn, &v, &vn);
     int64_t x;
     if (vn) {
-        /* Snort 3: "packets 5" */
+        /* Snort 3: "packets 5" (the last metric given counts) */
         for (int i = 1; i < k; i++) {
             split_word(f[i], fl[i], &w, &wn, &v, &vn);
-            if (parse_choice(c, w, wn, METRICS, "metric") < 0 ||
-                parse_num(c, v, vn, 1, UINT32_MAX, false, &x, "count") < 0)
+            int m = parse_choice(c, w, wn, METRICS, "metric");
+            if (m < 0 || parse_num(c, v, vn, 1, UINT32_MAX, false, &x, "count") < 0)
                 return -1;
+            t->metric = (uint8_t)m;
+            t->count = (uint32_t)x;
         }
         return 0;
     }
     if (parse_num(c, f[1], fl[1], 1, UINT32_MAX, false, &x, "count") < 0)
         return -1;
+    t->count = (uint32_t)x;
     if (k < 3)
         return opt_error(c, val, "missing metric (packets, seconds, bytes)");
-    if (parse_choice(c, f[2], fl[2], METRICS, "metric") < 0)
+    int m = parse_choice(c, f[2], fl[2], METRICS, "metric");
+    if (m < 0)
         return -1;
+    t->metric = (uint8_t)m;
     if (kind == 1) {
         if (k != 4)
             return opt_error(c, val, "host tags end with src or dst");
-        return parse_choice(c, f[3], fl[3], SIDES, "direction") < 0 ? -1 : 0;
+        int d = parse_choice(c, f[3], fl[3], SIDES, "direction");
+        t->dir = (uint8_t)(d == 1);
+        return d < 0 ? -1 : 0;
     }
     return k == 3 ? 0 : opt_error(c, f[3], "unexpected '%.*s'", (int)fl[3], f[3]);
 }
@@ -133,7 +147,7 @@ static int parse_rpc(struct rule_ctx *c, char *val)
 }
 
 static const struct opt_def DEFS[] = {
-    {"tag", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_tag, false},
+    {"tag", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_tag, true},
     {"asn1", OPT_PAYLOAD, D_ALL, ARG_REQUIRED, 0, parse_asn1, false},
     {"ber_data", OPT_PAYLOAD, D_S3, ARG_REQUIRED, 0, parse_ber, false},
     {"ber_skip", OPT_PAYLOAD, D_S3, ARG_REQUIRED, 0, parse_ber, false},

@@ -17,7 +17,7 @@ static const char *const IMPLEMENTED[] = {
     "seq", "ack", "window", "flags", "byte_test", "byte_jump", "ip_proto", "sameip",
     "fragbits", "fragoffset", "ipopts", "byte_extract", "byte_math", "geoip",
     "xbits", "flowint", "noalert", "urilen", "bsize", "uricontent", "app-layer-protocol",
-    "service", "bufferlen", "stream_size", "decode-event", "stream-event",
+    "service", "bufferlen", "stream_size", "hostbits", "tag", "dataset", "datarep", "decode-event", "stream-event",
     "app-layer-event", "base64_decode", "base64_data", "bypass", "requires", "absent", "entropy",
     /* packet and flow properties (opt_pktprop.c, compile/pkt_units.c) */
     "tcp.flags", "tcp.mss", "tcp.wscale", "icmpv6.mtu", "vlan.id", "vlan.layers", "flow.pkts",
@@ -51,7 +51,9 @@ static const char *const IMPLEMENTED[] = {
     "ssl_state", "ssl_version", "tls.version", "tls.fingerprint", "tls.subject", "tls.issuerdn",
     "tls.cert_chain_len", "tls_cert_notbefore", "tls_cert_notafter", "tls.cert_notbefore",
     "tls.cert_notafter", "tls.cert_expired", "tls.cert_valid", "tls_cert_expired",
-    "tls_cert_valid", NULL};
+    "tls_cert_valid",
+    /* the packet's address, for dataset/datarep */
+    "ip.src", "ip.dst", NULL};
 
 static bool listed(const char *name)
 {
