@@ -64,7 +64,8 @@ static double run(const struct bench_capture *cap, bool parsers, struct seen *s,
         const struct osprey_parser_events *e = osprey_parsers_events(p);
         mon_event_t evs[] = {e->http_request, e->http_request_body, e->http_response,
                              e->http_response_body, e->dns_query, e->dns_response,
-                             e->tls_client_hello, e->tls_server_hello, e->tls_certificate};
+                             e->tls_client_hello, e->tls_server_hello, e->tls_certificate,
+                             e->tls_client_certificate};
         for (size_t i = 0; i < sizeof evs / sizeof evs[0]; i++)
             mon_register(ctx, sock, evs[i], MON_HK_ANY, on_app, s);
     }

@@ -69,6 +69,7 @@ static int open_eve(struct osprey_emit *e, const struct osprey_config *cfg, cons
     e->eve_alert = has_type(cfg, "alert");
     e->eve_flow = has_type(cfg, "flow");
     e->eve_anomaly = has_type(cfg, "anomaly");
+    e->tagged_packets = osprey_config_bool(cfg, "outputs.eve-log.tagged-packets");
     e->eve_stats = has_type(cfg, "stats") && osprey_config_bool(cfg, "stats.enabled");
     e->eve_http = has_type(cfg, "http");
     e->eve_dns = has_type(cfg, "dns");
@@ -172,6 +173,14 @@ void osprey_emit_alert(struct osprey_emit *e, struct mon_ctx *ctx, const struct 
         mon_set_uctx_slot(ctx, f, e->alerted_slot, (void *)1);
     char src[INET6_ADDRSTRLEN], dst[INET6_ADDRSTRLEN], fsrc[INET6_ADDRSTRLEN],
         fdst[INET6_ADDRSTRLEN], pn[8], cid[48];
+    struct mon_packet end;
+    if ((p->flags & MON_PKT_PSEUDO) && f && !a->to_server) {
+        /* a flow's end (libmon's client -> server packet): a response's alert goes the
+         * other way, as Suricata's flow-timeout packet of that direction */
+        end = *p;
+        end.src = p->dst, end.dst = p->src, end.sport = p->dport, end.dport = p->sport;
+        p = &end;
+    }
     osprey_addr_str(&p->src, p->ipver, src, sizeof src);
     osprey_addr_str(&p->dst, p->ipver, dst, sizeof dst);
     bool ports = p->proto == 6 || p->proto == 17 || p->proto == 132;
@@ -189,6 +198,7 @@ void osprey_emit_alert(struct osprey_emit *e, struct mon_ctx *ctx, const struct 
         .dest_ip = dst,
         .src_port = ports ? p->sport : -1,
         .dest_port = ports ? p->dport : -1,
+        .ip_v = p->ipver,
         .proto = osprey_proto_name(p->proto, pn, sizeof pn),
         .direction = f ? (a->to_server ? "to_server" : "to_client") : NULL,
         /* IDS mode: nothing is dropped, so drop/reject rules are recorded as allowed too,

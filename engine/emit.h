@@ -55,6 +55,9 @@ void osprey_emit_alert(struct osprey_emit *e, struct mon_ctx *ctx, const struct 
 /* After mon_process of p: its decoder and stream anomalies, if any. */
 void osprey_emit_packet(struct osprey_emit *e, struct osprey_emit_worker *ew,
                         struct mon_ctx *ctx, const struct mon_packet *p);
+/* After mon_process of p: p falls under a tag (osprey_detect_packet_tagged), an EVE
+ * "packet" record when alerts and outputs.eve-log.tagged-packets are on. */
+void osprey_emit_tagged(struct osprey_emit *e, const struct mon_packet *p);
 /* An application transaction completed (the parsers' tx callback; proto: enum
  * osprey_app_proto): an http, dns or tls record when that type is enabled. */
 void osprey_emit_tx(struct osprey_emit *e, struct mon_ctx *ctx, struct mon_flow *f, int proto);

@@ -17,6 +17,7 @@ struct osprey_classid {
 struct osprey_emit {
     struct osprey_log_file *eve, *fast, *u2;
     bool eve_alert, eve_flow, eve_anomaly, eve_stats, eve_http, eve_dns, eve_tls;
+    bool tagged_packets;        /* outputs.eve-log.tagged-packets */
     bool community_id;
     uint16_t cid_seed;
     struct osprey_geoip *geo;

@@ -36,31 +36,67 @@ void osprey_emit_flow(struct osprey_emit *e, struct mon_ctx *ctx, const struct m
     osprey_emit_line(e->eve, osprey_eve_flow_line(&r));
 }
 
+/* The 5-tuple of a packet as EVE writes it (strings in the caller's buffers); false without
+ * an IP header. */
+struct tuple_text {
+    char src[INET6_ADDRSTRLEN], dst[INET6_ADDRSTRLEN], pn[8];
+    const char *proto;
+    int sport, dport;
+};
+static bool tuple_of(const struct mon_packet *p, struct tuple_text *t)
+{
+    t->sport = t->dport = -1;
+    t->proto = NULL;
+    if (!p->ipver)
+        return false;
+    osprey_addr_str(&p->src, p->ipver, t->src, sizeof t->src);
+    osprey_addr_str(&p->dst, p->ipver, t->dst, sizeof t->dst);
+    t->proto = osprey_proto_name(p->proto, t->pn, sizeof t->pn);
+    if ((p->proto == 6 || p->proto == 17 || p->proto == 132) && p->l4) {
+        t->sport = p->sport;
+        t->dport = p->dport;
+    }
+    return true;
+}
+
 static void anomaly(struct osprey_emit *e, const struct mon_packet *p, const char *type,
                     const char *event)
 {
-    char src[INET6_ADDRSTRLEN], dst[INET6_ADDRSTRLEN], pn[8];
-    bool ports = p->proto == 6 || p->proto == 17 || p->proto == 132;
+    struct tuple_text t;
+    bool ip = tuple_of(p, &t);
     struct osprey_eve_anomaly a = {
         .ts_us = p->ts_us,
         .pcap_cnt = p->num,
         .type = type,
         .event = event,
-        .src_port = -1,
-        .dest_port = -1,
+        .src_ip = ip ? t.src : NULL,
+        .dest_ip = ip ? t.dst : NULL,
+        .src_port = t.sport,
+        .dest_port = t.dport,
+        .proto = t.proto,
     };
-    if (p->ipver) {
-        osprey_addr_str(&p->src, p->ipver, src, sizeof src);
-        osprey_addr_str(&p->dst, p->ipver, dst, sizeof dst);
-        a.src_ip = src;
-        a.dest_ip = dst;
-        a.proto = osprey_proto_name(p->proto, pn, sizeof pn);
-        if (ports && p->l4) {
-            a.src_port = p->sport;
-            a.dest_port = p->dport;
-        }
-    }
     osprey_emit_line(e->eve, osprey_eve_anomaly_line(&a));
+}
+
+void osprey_emit_tagged(struct osprey_emit *e, const struct mon_packet *p)
+{
+    if (!e->eve || !e->eve_alert || !e->tagged_packets)
+        return;
+    struct tuple_text t;
+    bool ip = tuple_of(p, &t);
+    struct osprey_eve_packet r = {
+        .ts_us = p->ts_us,
+        .pcap_cnt = p->num,
+        .src_ip = ip ? t.src : NULL,
+        .dest_ip = ip ? t.dst : NULL,
+        .src_port = t.sport,
+        .dest_port = t.dport,
+        .proto = t.proto,
+        .frame = p->frame,
+        .caplen = p->caplen,
+        .linktype = p->linktype,
+    };
+    osprey_emit_line(e->eve, osprey_eve_packet_line(&r));
 }
 
 void osprey_emit_packet(struct osprey_emit *e, struct osprey_emit_worker *ew,

@@ -121,6 +121,9 @@ static void worker_stats(struct acc *a, const struct osprey_stats_src *w)
     put(a, "tcp.overlap", ts->overlaps);
     put(a, "tcp.overlap_diff_data", ts->overlap_diff);
     put(a, "tcp.reassembly_gap", ts->gaps);
+    /* segments the stream refused for their checksum (stream.checksum-validation); the
+     * decoder's count of bad checksums is tcp.invalid_checksum above */
+    put(a, OSPREY_ONLY "tcp.stream_invalid_checksum", ts->invalid_checksum);
     put(a, "tcp.reassembly_memuse", ts->reasm_memuse);
     put(a, "stream.pkt_retransmission", ts->rexmit);
     /* Suricata names these per TCP state (est_packet_out_of_window, fin_out_of_window …) or

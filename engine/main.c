@@ -1,12 +1,13 @@
 /* main.c — the osprey program: parse the command line, load the configuration, run a mode.
  *
- * Modes: --dump-config, -T (rule check; with --dump-chains the compiled UDE forest),
+ * Modes: --list-keywords, --dump-config, -T (rule check; with --dump-chains the compiled UDE forest),
  * --dump-rules, -r FILE|DIR (offline detection, run_offline.c). Live capture (-i) comes next;
  * each mode is one branch in run() fed by the same loaded configuration.
  */
 #include <stdio.h>
 
 #include "daemon.h"
+#include "list_keywords.h"
 #include "log.h"
 #include "options.h"
 #include "osprey_config.h"
@@ -45,6 +46,11 @@ static int run(const struct osprey_options *opts, const struct osprey_config *cf
                    : OSPREY_EXIT_FAILURE;
     if (opts->read_path)
         return osprey_run_offline(opts, cfg);
+    if (opts->simulate_ips) {
+        fprintf(stderr, "osprey: --simulate-ips goes with -r (the inline modes enforce "
+                        "verdicts anyway)\n");
+        return OSPREY_EXIT_USAGE;
+    }
     if (opts->preflight) /* before any run mode: it only looks */
         return osprey_preflight(opts, cfg);
     if (opts->inline_pair && opts->nlive_ifaces > 0) {
@@ -111,6 +117,11 @@ int main(int argc, char **argv)
         return OSPREY_EXIT_USAGE;
     case OSPREY_OPTIONS_RUN:
         break;
+    }
+    if (opts.list_keywords) { /* needs no configuration: the registry is compiled in */
+        int status = osprey_list_keywords(stdout);
+        osprey_options_free(&opts);
+        return status;
     }
 
     struct osprey_config *cfg;

@@ -11,7 +11,8 @@
 
 /* Options with no short letter get ids above any character. */
 enum { OPT_SET = 256, OPT_DUMP_CONFIG, OPT_DUMP_RULES, OPT_DUMP_CHAINS, OPT_RUNMODE, OPT_PCAP_LIVE,
-       OPT_AFP_INLINE, OPT_PREFLIGHT, OPT_PIDFILE, OPT_DPDK };
+       OPT_AFP_INLINE, OPT_PREFLIGHT, OPT_PIDFILE, OPT_DPDK,
+       OPT_SIMULATE_IPS, OPT_LIST_KEYWORDS };
 
 struct opt_def {
     const char *name;
@@ -36,6 +37,8 @@ static const struct opt_def OPTIONS[] = {
      "print every rule read as one JSON object per line and exit"},
     {"dump-chains", OPT_DUMP_CHAINS, no_argument, NULL,
      "with -T: print the UDE forest the rules compile into, and its sharing"},
+    {"list-keywords", OPT_LIST_KEYWORDS, no_argument, NULL,
+     "print every rule keyword Osprey knows as CSV (dialects, kind, implemented) and exit"},
     {"read", 'r', required_argument, "FILE|DIR",
      "read a capture (or every file of DIR in name order) and write LOGDIR/eve.json"},
     {"log-dir", 'l', required_argument, "DIR",
@@ -44,6 +47,8 @@ static const struct opt_def OPTIONS[] = {
      "checksum validation (overrides pcap-file.checksum-checks)"},
     {"runmode", OPT_RUNMODE, required_argument, "single|workers",
      "threading of the packet mode (offline: one worker either way)"},
+    {"simulate-ips", OPT_SIMULATE_IPS, no_argument, NULL,
+     "with -r: run as an inline IPS would (drops blocked, exception policies as in IPS)"},
     {"interface", 'i', required_argument, "IFACE",
      "live IDS on IFACE with AF_PACKET (repeatable; af-packet: in the config)"},
     {"pcap-live", OPT_PCAP_LIVE, required_argument, "IFACE",
@@ -145,6 +150,9 @@ enum osprey_options_result osprey_options_parse(struct osprey_options *opts, int
         case OPT_DUMP_CHAINS:
             opts->dump_chains = true;
             break;
+        case OPT_LIST_KEYWORDS:
+            opts->list_keywords = true;
+            break;
         case 'r':
             opts->read_path = optarg;
             break;
@@ -192,6 +200,9 @@ enum osprey_options_result osprey_options_parse(struct osprey_options *opts, int
             break;
         case OPT_DPDK:
             opts->dpdk = true;
+            break;
+        case OPT_SIMULATE_IPS:
+            opts->simulate_ips = true;
             break;
         case 'D':
             opts->daemon = true;

@@ -27,6 +27,7 @@ struct osprey_options {
     bool test_rules;         /* -T */
     bool dump_rules;         /* --dump-rules */
     bool dump_chains;        /* --dump-chains (with -T) */
+    bool list_keywords;      /* --list-keywords: the keyword registry as CSV, no config */
     const char *read_path;   /* -r FILE|DIR: offline mode */
     const char *log_dir;     /* -l DIR; NULL = default-log-dir */
     const char *checksums;   /* -k none|all; NULL = the configuration's */
@@ -39,6 +40,7 @@ struct osprey_options {
     bool daemon;             /* -D: run in the background (daemon.c) */
     const char *pidfile;     /* --pidfile FILE; NULL = the configuration's pid-file */
     bool dpdk;               /* --dpdk: the ports of the dpdk: section */
+    bool simulate_ips;       /* --simulate-ips: -r as if inline (verdicts enforced, "blocked") */
 };
 
 enum osprey_options_result {

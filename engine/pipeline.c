@@ -4,6 +4,7 @@
 
 #include "control.h"
 #include "daemon.h"
+#include "ips_policy.h"
 #include "parsers_config.h"
 #include "pipeline.h"
 #include "reload.h"
@@ -52,10 +53,22 @@ int osprey_pipeline_rules(const struct osprey_options *opts, const struct osprey
             fprintf(stderr, "osprey: the rules could not be loaded (see above)\n");
         return -1;
     }
-    struct osprey_detect_opts dopts = {
-        osprey_detect_stream_mpm_parse(osprey_config_str(cfg, "detect.stream-mpm")), *parsers,
-        osprey_config_str(cfg, "geoip-database")};
+    struct osprey_detect_opts dopts;
+    osprey_pipeline_detect_opts(cfg, *parsers, &dopts);
     return osprey_detect_build_opts(det, eng, *rs, stderr, &dopts) != 0 ? -1 : 0;
+}
+
+void osprey_pipeline_detect_opts(const struct osprey_config *cfg,
+                                 const struct osprey_parsers *parsers,
+                                 struct osprey_detect_opts *o)
+{
+    *o = (struct osprey_detect_opts){
+        .stream_mpm = osprey_detect_stream_mpm_parse(osprey_config_str(cfg, "detect.stream-mpm")),
+        .parsers = parsers,
+        .geoip_database = osprey_config_str(cfg, "geoip-database"),
+        .datasets_disabled = !osprey_config_bool(cfg, "datasets.enabled"),
+        .dataset_memcap = osprey_config_size(cfg, "datasets.defaults.memcap"),
+        .dataset_hashsize = (uint32_t)osprey_config_int(cfg, "datasets.defaults.hashsize")};
 }
 
 static void on_alert(const struct osprey_alert *a, void *arg)
@@ -89,6 +102,7 @@ int osprey_pipeline_open(struct osprey_pipeline *pl, const struct osprey_options
     *pl = (struct osprey_pipeline){.opts = opts, .cfg = cfg, .nworkers = nworkers};
     osprey_signals_install(); /* before SIGUSR2's default action could kill a long compile */
     pl->t_start = osprey_now_s();
+    osprey_detect_policy_load(cfg, osprey_ips_mode(opts, cfg), &pl->dpol, stderr);
     if (!(pl->w = calloc((size_t)nworkers, sizeof *pl->w))) {
         fprintf(stderr, "osprey: out of memory\n");
         return -1;
@@ -114,7 +128,7 @@ int osprey_pipeline_open(struct osprey_pipeline *pl, const struct osprey_options
         if (!(w->pw = osprey_parsers_attach(pl->parsers, w->ctx)))
             goto nomem; /* before detection: its rules wait on the parsers' events */
         osprey_worker_tx_hook(w, w->pw);
-        if (!(w->dw = osprey_detect_attach(pl->det, w->ctx, on_alert, w))) {
+        if (!(w->dw = osprey_worker_attach(w, pl->det))) {
             fprintf(stderr, "osprey: cannot attach the rules to the worker (out of memory)\n");
             return -1;
         }
@@ -140,6 +154,8 @@ enum mon_decode_outcome osprey_worker_packet(struct osprey_worker *w, struct mon
         osprey_reload_switch(w);
     enum mon_decode_outcome oc = mon_process(w->ctx, p);
     osprey_emit_packet(w->emit, &w->ew, w->ctx, p);
+    if (w->dw && oc != MON_DEC_FRAG_HELD && osprey_detect_packet_tagged(w->dw))
+        osprey_emit_tagged(w->emit, p);
     return oc;
 }
 
@@ -152,7 +168,10 @@ void osprey_worker_idle(struct osprey_worker *w)
 struct osprey_detect_worker *osprey_worker_attach(struct osprey_worker *w,
                                                   const struct osprey_detect *det)
 {
-    return osprey_detect_attach(det, w->ctx, on_alert, w);
+    struct osprey_detect_worker *dw = osprey_detect_attach(det, w->ctx, on_alert, w);
+    if (dw)
+        osprey_detect_worker_set_policy(dw, &w->pl->dpol);
+    return dw;
 }
 
 uint64_t osprey_worker_alerts(const struct osprey_worker *w)

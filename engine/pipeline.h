@@ -60,6 +60,7 @@ struct osprey_pipeline {
     struct osprey_detect *det;
     struct osprey_parsers *parsers; /* app-layer parsers defined on eng (det's rules use them) */
     struct osprey_emit *emit;
+    struct osprey_detect_policy dpol; /* exceptions, stream.inline (ips_policy.h) */
     int nworkers;
     struct osprey_worker *w;      /* [nworkers] */
     double t_start, t_compiled;   /* monotonic seconds: open() began, rules compiled */
@@ -90,8 +91,9 @@ enum mon_decode_outcome osprey_worker_packet(struct osprey_worker *w, struct mon
 void osprey_worker_idle(struct osprey_worker *w);
 /* End of input on the worker's thread: every flow ends now. */
 void osprey_worker_flush(struct osprey_worker *w);
-/* Attach compiled rules to the worker's context (alerts go to its emitter); NULL: no memory.
- * For reload.c, which swaps a worker's detection after mon_ctx_rebind. */
+/* Attach compiled rules to the worker's context (alerts go to its emitter) with the
+ * pipeline's detection policy; NULL: no memory. Also for reload.c, which swaps a worker's
+ * detection after mon_ctx_rebind. */
 struct osprey_detect_worker *osprey_worker_attach(struct osprey_worker *w,
                                                   const struct osprey_detect *det);
 /* Send pw's completed transactions to the worker's emitter (EVE http/dns/tls records): for
@@ -115,6 +117,11 @@ void osprey_pipeline_stats(struct osprey_pipeline *pl);
 int osprey_pipeline_rules(const struct osprey_options *opts, const struct osprey_config *cfg,
                           struct mon_engine *eng, struct osprey_ruleset **rs,
                           struct osprey_detect **det, struct osprey_parsers **parsers);
+/* The detection options the configuration gives (detect.stream-mpm, geoip-database,
+ * datasets.*), with the parsers defined on the same engine: at start and at each reload. */
+void osprey_pipeline_detect_opts(const struct osprey_config *cfg,
+                                 const struct osprey_parsers *parsers,
+                                 struct osprey_detect_opts *o);
 /* The libmon engine the configuration describes (checksums: -k, NULL = config's). */
 int osprey_pipeline_engine(const struct osprey_config *cfg, const char *checksums,
                            struct mon_engine **eng, struct mon_decode_cfg *dcfg);

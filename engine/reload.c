@@ -312,11 +312,8 @@ static int do_reload(struct osprey_reload *r, char *msg, size_t len)
         const struct osprey_rules_stats *now = g.rs ? osprey_ruleset_stats(g.rs) : NULL;
         const struct osprey_rules_stats *was = osprey_ruleset_stats(pl->rs);
         /* as osprey_pipeline_rules builds them at start */
-        struct osprey_detect_opts dopts = {
-            .stream_mpm = osprey_detect_stream_mpm_parse(
-                osprey_config_str(pl->cfg, "detect.stream-mpm")),
-            .parsers = g.parsers,
-            .geoip_database = osprey_config_str(pl->cfg, "geoip-database")};
+        struct osprey_detect_opts dopts;
+        osprey_pipeline_detect_opts(pl->cfg, g.parsers, &dopts);
         if (lr != 0 || !now) {
             if (!find_diag(g.rs, true, why, sizeof why))
                 snprintf(why, sizeof why, "the rule files could not be read");

@@ -7,7 +7,7 @@
  * socket there, in the order it arrived; the sockets ignore outgoing frames so nothing loops.
  *
  * Verdicts (osprey_detect.h): a frame a drop/reject/sdrop rule matched is not forwarded, nor
- * are the later frames of its flow; reject sends its RST/ICMP frames (reject.c) back out of
+ * (for a rule whose action scope is the flow) are the later frames of its flow; reject sends its RST/ICMP frames (reject.c) back out of
  * the receiving interface (towards the source) and on out of the other (towards the
  * destination). An IP fragment that defrag holds is forwarded as it comes; the fragment that
  * completes a datagram carries the datagram's verdict, so a dropped datagram never reassembles

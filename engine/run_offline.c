@@ -148,6 +148,8 @@ int osprey_run_offline(const struct osprey_options *opts, const struct osprey_co
         goto out;
     osprey_daemon_ready(); /* -D: the starting command may exit 0 now */
     int nw = pl.nworkers;
+    for (int i = 0; i < nw; i++) /* --simulate-ips: verdicts as inline (EVE "blocked") */
+        pl.w[i].inline_mode = opts->simulate_ips;
     uint64_t pkts = 0, bytes = 0;
     double t1 = osprey_now_s();
     int read_rc;
@@ -179,6 +181,20 @@ int osprey_run_offline(const struct osprey_options *opts, const struct osprey_co
            osprey_emit_eve_path(pl.emit));
     if (nw > 1)
         printf("osprey: %d workers\n", nw);
+    if (opts->simulate_ips) { /* what an inline sensor would have done with the packets */
+        struct osprey_detect_verdicts v = {0};
+        for (int i = 0; i < nw; i++) {
+            const struct osprey_detect_verdicts *x = osprey_detect_worker_verdicts(pl.w[i].dw);
+            v.dropped += x->dropped;
+            v.dropped_flow += x->dropped_flow;
+            v.rejected += x->rejected;
+            v.midstream_dropped += x->midstream_dropped;
+        }
+        printf("osprey: simulated IPS: %llu packets dropped (%llu of dropped flows, %llu by "
+               "the midstream policy), %llu rejected\n",
+               (unsigned long long)v.dropped, (unsigned long long)v.dropped_flow,
+               (unsigned long long)v.midstream_dropped, (unsigned long long)v.rejected);
+    }
     rc = read_rc < 0 ? OSPREY_EXIT_FAILURE : OSPREY_EXIT_OK;
 out:
     if (osprey_pipeline_close(&pl) < 0)

@@ -119,7 +119,14 @@ char *osprey_eve_alert_line(const struct osprey_eve_alert *a)
 {
     struct jw w;
     osprey_eve_jw_head(&w, a->ts_us, a->flow_id, a->pcap_cnt, "alert");
-    osprey_eve_jw_tuple(&w, a->src_ip, a->src_port, a->dest_ip, a->dest_port, a->proto);
+    jw_str(&w, "src_ip", a->src_ip);
+    osprey_eve_jw_port(&w, "src_port", a->src_port);
+    jw_str(&w, "dest_ip", a->dest_ip);
+    osprey_eve_jw_port(&w, "dest_port", a->dest_port);
+    if (a->ip_v) /* Suricata 8: the alerting packet's IP version, before proto */
+        jw_int(&w, "ip_v", a->ip_v);
+    if (a->proto)
+        jw_str(&w, "proto", a->proto);
     if (a->icmp) {
         jw_int(&w, "icmp_type", a->icmp_type);
         jw_int(&w, "icmp_code", a->icmp_code);

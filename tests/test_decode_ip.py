@@ -70,18 +70,20 @@ def test_ipv4_total_length_over_capture(trace):
     expect_anomaly(trace, cut(v4(ihl=15) / (b"\0" * 40), 14 + 30), "ipv4.trunc_pkt")
 
 
-@pytest.mark.parametrize("opts", [
-    b"\x07\x06\x04\x00\x00\x00\x00\x00",   # record route: length not 3 + 4n
-    b"\x07\x07\x02\x00\x00\x00\x00\x00",   # record route: pointer before the first slot
-    b"\x01\x01\x44\x0c\x05\x00\x00\x00",   # timestamp runs past the header
-    b"\x94\x03\x00\x00",                   # router alert of length 3
-    b"\x83\x01\x00\x00",                   # loose source route of length 1
-    b"\x01\x01\x01\x88",                   # stream id: length byte missing
+@pytest.mark.parametrize("opts,reason", [
+    (b"\x07\x06\x04\x00\x00\x00\x00\x00", "invalid_len"),  # record route: not 3 + 4n
+    (b"\x07\x07\x02\x00\x00\x00\x00\x00", "malformed"),    # RR: pointer before the first slot
+    (b"\x01\x01\x44\x0c\x05\x00\x00\x00", "invalid_len"),  # timestamp runs past the header
+    (b"\x94\x03\x00\x00", "invalid_len"),                  # router alert of length 3
+    (b"\x83\x01\x00\x00", "invalid_len"),                  # loose source route of length 1
+    (b"\x82\x02\x00\x00", "invalid_len"),                  # security (RFC 1108) of length 2
+    (b"\x01\x01\x01\x88", "malformed"),                    # stream id: length byte missing
 ])
-def test_ipv4_malformed_options(trace, opts):
-    # room for the options made of NOPs, then the bad bytes written over them
+def test_ipv4_malformed_options(trace, opts, reason):
+    # room for the options made of NOPs, then the bad bytes written over them; a length that
+    # cannot be is opt_invalid_len, a bad pointer or a missing length byte opt_malformed
     pkt = v4(options=[IPOption_NOP()] * len(opts)) / UDP(sport=1, dport=2)
-    expect_anomaly(trace, patch(pkt, 14 + 20, opts), "ipv4.opt_malformed", layers=["ethernet"])
+    expect_anomaly(trace, patch(pkt, 14 + 20, opts), f"ipv4.opt_{reason}", layers=["ethernet"])
 
 
 def frags4(payload_len=64, fragsize=24):

@@ -158,6 +158,16 @@ def test_request_bodies_are_decompressed_and_clear_text_labelled_gzip_is_kept(tm
     assert sids(tmp_path, http(req=req), rules, name="b") == [3]
 
 
+def test_a_request_cut_by_the_end_of_the_capture_is_still_inspected(tmp_path):
+    # no FIN, no blank line: the capture ends inside the request's head. Its request line is
+    # whole, so http.uri is inspected when the flow ends (as libhtp's request-line progress),
+    # on a flow-end packet numbered one past the last frame, client -> server
+    c = Conv().handshake().send(True, b"POST /now_this_is HTTP/1.0\r\nUser-Agent: M/1.0\r\n")
+    r = detect(tmp_path, c.pkts, [rule('http.uri; content:"this";', sid=1, proto="http")])
+    assert [(a["alert"]["signature_id"], a["pcap_cnt"], a["src_port"], a["dest_port"])
+            for a in r.alerts] == [(1, len(c.pkts) + 1, 40000, 80)]
+
+
 def test_pipelined_requests_alert_once_each(tmp_path):
     reqs = b"".join(b"GET /p%d HTTP/1.1\r\nHost: x\r\n\r\n" % i for i in range(3))
     rules = [rule('flow:to_server; http.uri; content:"/p";', sid=1),

@@ -172,3 +172,20 @@ def test_stream_size(tmp_path, opt, expect):
     c = Conv().handshake().send(True, b"hello").send(False, b"welcome").close()
     r = detect(tmp_path, c.pkts, rule(f'flow:to_server; dsize:>0; {opt}', sid=1))
     assert r.sids == expect
+
+
+def test_packets_of_a_connection_never_picked_up_still_meet_the_packet_rules(tmp_path):
+    # the capture starts at the SYN-ACK: with midstream off libmon tracks no connection, but
+    # Suricata inspects every packet: header rules (flags) and 'ip' content rules fire
+    from scapy.layers.inet import TCP
+    from scapy.packet import Raw
+    sa = IP(src=SRV, dst=CLI) / TCP(sport=80, dport=40000, flags="SA", seq=1, ack=1)
+    data = IP(src=SRV, dst=CLI) / TCP(sport=80, dport=40000, flags="PA", seq=2, ack=1) / \
+        Raw(b"uid=0(root)")
+    rules = [rule("flags:SA;", sid=1), rule('content:"uid=0(root)";', sid=2, proto="ip"),
+             rule("flow:established;", sid=3)]
+    assert detect(tmp_path, [sa, data], rules).sids == [1, 2]
+    # stream.midstream-policy pass-flow: such a session is not inspected at all
+    r = detect(tmp_path, [sa, data], rules, "--set", "stream.midstream-policy=pass-flow",
+               name="p")
+    assert r.sids == []

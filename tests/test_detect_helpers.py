@@ -106,3 +106,12 @@ def detect(tmp_path, packets, rules, *args, check=True, name="t", step=0.001):
 
 def rule(body, sid=1, proto="tcp", hdr="any any -> any any", action="alert"):
     return f'{action} {proto} {hdr} (msg:"t{sid}"; {body} sid:{sid}; rev:1;)'
+
+
+def check_rejected_alone(tmp_path, body, why, packet, proto="udp", other='content:"x";'):
+    """A rule with a bad option (sid 7) is reported with why and left out; the rule beside it
+    (sid 8, `other`) still loads and alerts on packet."""
+    r = detect(tmp_path, [packet], [rule(body, sid=7, proto=proto), rule(other, sid=8,
+                                                                          proto=proto)])
+    assert r.sids == [8]
+    assert "sid 7" in r.proc.stderr and why in r.proc.stderr

@@ -59,22 +59,29 @@ def test_pass_reading_a_bit_set_by_an_alert_rule_runs_first(tmp_path):
 def test_drop_and_reject_alert_as_allowed_in_ids_mode_and_stop_the_flow(tmp_path):
     rules = [rule('content:"bad";', sid=1, proto="udp", action="drop"),
              rule('content:"worse";', sid=2, proto="udp", action="reject"),
-             rule('content:"any";', sid=3, proto="udp")]
+             rule('content:"any";', sid=3, proto="udp"),
+             rule("", sid=4, proto="udp", hdr="any 7000 -> any any", action="drop")]
     pkts = [udp(b"any bad"), udp(b"any"), udp(b"worse any", sport=6000),
-            udp(b"any", sport=6000), udp(b"any", sport=7000)]
+            udp(b"any", sport=6000), udp(b"any", sport=7000), udp(b"any", sport=7000)]
     r = detect(tmp_path, pkts, rules)
     got = [(a["alert"]["signature_id"], a["pcap_cnt"], a["alert"]["action"]) for a in r.alerts]
-    # drop sorts before alert on a packet; the dropped flows are not inspected any more
+    # drop sorts before alert on a packet. Suricata's action scope: a packet rule (UDP content)
+    # drops its packet only, the flow is still inspected; a rule with nothing but its header
+    # (IP-only) drops the flow, whose later packets are not inspected any more
     assert sorted(got) == [(1, 1, "allowed"), (2, 3, "allowed"), (3, 1, "allowed"),
-                           (3, 3, "allowed"), (3, 5, "allowed")]
+                           (3, 2, "allowed"), (3, 3, "allowed"), (3, 4, "allowed"),
+                           (3, 5, "allowed"), (4, 5, "allowed")]
 
 
-def test_sdrop_never_alerts_but_drops_the_flow(tmp_path):
+def test_sdrop_never_alerts_but_drops(tmp_path):
     rules = [rule('content:"bad";', sid=1, proto="udp", action="sdrop"),
-             rule('content:"any";', sid=2, proto="udp")]
-    r = detect(tmp_path, [udp(b"bad any"), udp(b"any"), udp(b"any", sport=6000)], rules)
+             rule('content:"any";', sid=2, proto="udp"),
+             rule("", sid=3, proto="udp", hdr="any 7000 -> any any", action="sdrop")]
+    pkts = [udp(b"bad any"), udp(b"any"), udp(b"any", sport=7000), udp(b"any", sport=7000)]
+    r = detect(tmp_path, pkts, rules)
+    # the packet-scope sdrop leaves the flow inspected; the IP-only one ends it, silently
     assert [(a["alert"]["signature_id"], a["pcap_cnt"]) for a in r.alerts] == \
-        [(2, 1), (2, 3)]
+        [(2, 1), (2, 2), (2, 3)]
 
 
 def test_pass_writes_no_record_and_ends_the_flow(tmp_path):

@@ -130,3 +130,14 @@ def test_rate_filter(tmp_path, conf, expect):
     r = detect(tmp_path, pcap, rule('content:"hit";', proto="udp"),
                "--set", f"threshold-file={tc}")
     assert [a["pcap_cnt"] for a in r.alerts] == expect
+
+
+def test_an_unreadable_threshold_file_is_a_warning_and_the_rules_run(tmp_path):
+    # as Suricata: the file is reported, the rules run as written (a missing classification
+    # or reference file given on purpose still stops the load)
+    missing = tmp_path / "nope" / "threshold.config"
+    r = detect(tmp_path, [udp(b"ping")], rule('content:"ping";', proto="udp"),
+               "--set", f"threshold-file={missing}")
+    assert r.sids == [1]
+    assert f"warning: {missing}: cannot open the threshold file" in r.proc.stderr
+    assert "the rules run without it" in r.proc.stderr

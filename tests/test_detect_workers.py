@@ -172,3 +172,16 @@ def test_workers_corpus_benchmark(tmp_path, pcap):
         # capture): the outer address pairs differ, so those packets meet on two workers.
         assert sn[0] == s1[0] and sn[2] == s1[2], f"{n} workers"
         assert abs(sn[1] - s1[1]) <= 2, f"{n} workers"
+
+
+def test_thresholds_count_across_workers(tmp_path):
+    # one source's SYNs on many ports land on both workers by flow hash; a by_src threshold
+    # counts them together (one table for all workers, as Suricata's)
+    from scapy.layers.inet import IP, TCP
+    syns = [IP(src="10.9.0.1", dst="10.9.0.2") / TCP(sport=30000 + i, dport=22, flags="S")
+            for i in range(12)]
+    rules = [rule("flags:S; threshold:type threshold, track by_src, count 6, seconds 60;",
+                  sid=1)]
+    for mode in (["--runmode", "single"],
+                 ["--runmode", "workers", "--set", "threading.workers=2"]):
+        assert detect(tmp_path, syns, rules, *mode, name=mode[1]).sids == [1, 1]

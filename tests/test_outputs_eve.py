@@ -255,3 +255,15 @@ def test_max_frags_is_suricatas_defrag_counter(tmp_path):
     s = out.of("stats")[-1]["stats"]
     assert s["defrag"]["max_frags_reached"] == 1
     assert "max_frags" not in s["osprey"]["decoder"]["event"]["ipfrag"]
+
+
+def test_alerts_carry_the_ip_version_before_proto(tmp_path):
+    # Suricata 8's ip_v: 4 or 6, the alerting packet's
+    pkts = [Ether() / udp(b"hello"), Ether() / IPv6(src="2001:db8::1", dst="2001:db8::2") /
+            UDP(sport=1, dport=2) / Raw(b"hello")]
+    out = osprey_out(tmp_path, pkts, ['alert udp any any -> any any (msg:"h"; content:"hello"; '
+                                      'sid:7;)'])
+    alerts = out.of("alert")
+    assert [a["ip_v"] for a in alerts] == [4, 6]
+    keys = list(alerts[0])
+    assert keys.index("ip_v") == keys.index("proto") - 1

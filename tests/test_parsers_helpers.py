@@ -40,8 +40,10 @@ class App:
         return [e for e in self.events if e["event"] == name]
 
     def bufs(self, name):
-        """[{buffer: bytes}] of every event called name, in order."""
-        return [{k: unescape(v) for k, v in e["buffers"].items()} for e in self.of(name)]
+        """[{buffer: bytes}] of every event called name, in order (a multi-buffer: a list of
+        its elements)."""
+        return [{k: [unescape(x) for x in v] if isinstance(v, list) else unescape(v)
+                 for k, v in e["buffers"].items()} for e in self.of(name)]
 
 
 def app_trace(trace, packets, *args):

@@ -190,3 +190,68 @@ def test_published_chrome_fingerprint_vector(trace):
     assert b["ja3.hash"] == b"98487aa16281980e7d1120d399efb6a4"
     assert b["ja4.hash"] == b"t13d1516h2_8daaf6152771_d8a2da3f94cd"
     assert b["tls.sni"] == b"tls.browserleaks.com"
+
+
+def test_chain_alpn_random_and_validity(trace):
+    from test_tls_helpers import (CLIENT_RANDOM, NOT_AFTER, NOT_BEFORE, SERVER_RANDOM, chain,
+                                  hello, server)
+    ders = chain()
+    a = app_trace(trace, conversation(hello(), server(ders), dport=443, rseg=500))
+    (ch,) = a.bufs("tls_client_hello")
+    assert ch["tls.alpn"] == [b"h2", b"http/1.1"]
+    assert ch["tls.random"] == CLIENT_RANDOM
+    (sh,) = a.bufs("tls_server_hello")
+    assert sh["tls.alpn.server"] == [b"http/1.1"]
+    assert sh["tls.random.server"] == SERVER_RANDOM
+    (c,) = a.bufs("tls_certificate")
+    assert c["tls.certs"] == ders  # every certificate of the chain, in order
+    assert c["tls.subjectaltname"] == [b"www.example.org", b"mail.example.org"]
+    assert c["tls.cert_issuer"] == b"C=US, O=Osprey Test, CN=Osprey Intermediate CA"
+    (info,) = [e["tls"] for e in a.of("tls_certificate")]
+    epoch = datetime.datetime(1970, 1, 1)
+    assert info == {"client_version": 0x0303, "server_version": 0x0303,
+                    "state": 3 | 16, "last_state": 16, "cert_chain_len": 2,
+                    "not_before": int((NOT_BEFORE - epoch).total_seconds()),
+                    "not_after": int((NOT_AFTER - epoch).total_seconds())}
+    assert a.stats["tls_malformed"] == 0
+
+
+def test_sslv2_hello_runs_the_client_hello_event_with_its_version(trace):
+    from test_tls_helpers import chain, server, sslv2_hello
+    a = app_trace(trace, conversation(sslv2_hello(0x0301), server(chain(), version=0x0301),
+                                      dport=443))
+    (ch,) = a.of("tls_client_hello")
+    assert ch["buffers"] == {}  # an SSLv2 hello has no SNI, ALPN, JA3 …
+    assert ch["tls"]["client_version"] == 0x0301 and ch["tls"]["last_state"] == 1
+    (sh,) = a.of("tls_server_hello")
+    assert sh["tls"]["server_version"] == 0x0301 and sh["tls"]["last_state"] == 2
+
+
+def test_client_certificate_event(trace):
+    from test_tls_helpers import NOT_AFTER, chain, client_flight, hello, server
+    from test_parsers_helpers import Conv
+    srv, cli = chain(), chain(sans=(), leaf="client-7", org="Osprey Clients")
+    conv = Conv(dport=443).handshake().send(True, hello()).send(False, server(srv))
+    a = app_trace(trace, conv.send(True, client_flight(cli)).close().pkts)
+    (s,) = a.bufs("tls_certificate")
+    assert s["tls.certs"] == srv
+    (e,) = a.of("tls_client_certificate")
+    b = a.bufs("tls_client_certificate")[0]
+    assert e["direction"] == "toserver"
+    assert b["tls.certs"] == cli
+    assert b["tls.cert_subject"] == b"C=US, O=Osprey Clients, CN=client-7"
+    assert "tls.subjectaltname" not in b
+    # the chain length and validity stay the server's
+    epoch = datetime.datetime(1970, 1, 1)
+    assert e["tls"]["cert_chain_len"] == 2
+    assert e["tls"]["not_after"] == int((NOT_AFTER - epoch).total_seconds())
+    assert a.stats["tls_malformed"] == 0
+
+
+def test_empty_client_certificate_is_no_event(trace):
+    from test_tls_helpers import chain, client_flight, hello, server
+    from test_parsers_helpers import Conv
+    conv = Conv(dport=443).handshake().send(True, hello()).send(False, server(chain()))
+    a = app_trace(trace, conv.send(True, client_flight([])).close().pkts)
+    assert a.of("tls_client_certificate") == [] and len(a.of("tls_certificate")) == 1
+    assert a.stats["tls_malformed"] == 0

@@ -166,8 +166,7 @@ CASES = [
      "http.uri: sticky buffer selected but nothing inspects it"),
     ('to_lowercase; content:"a";', "to_lowercase: a transform needs a sticky buffer before it"),
     ('http.uri; content:"a"; to_lowercase;',
-     "to_lowercase: transforms must come right after the sticky buffer, before anything "
-     "inspects it"),
+     "http.uri: a transform after its matches, and nothing inspects its result"),
     ('http.uri; xor:"0";', "xor: the key must be an even number of hex digits"),
     ('http.uri; xor:"zz";', "xor: the key must be hex digits"),
     ('http.uri; xor:!"00"; content:"a";', "xor: cannot be negated"),
@@ -189,7 +188,9 @@ CASES = [
     ('alert http any any -> any any (msg:"t"; http_param:"id" x; service:http; sid:9;)',
      "http_param: expected ', nocase' after the parameter name"),
     # --- pcre --------------------------------------------------------------------------------
-    ('pcre:/a/;', 'pcre: the regex must be in double quotes: "/regex/flags"'),
+    ('pcre:a/;', 'pcre: the regex must be in double quotes: "/regex/flags"'),
+    ('pcre:/Java/Vi";', 'pcre: the regex must be in double quotes: "/regex/flags"'),
+    ('pcre:/a/q;', "pcre: unknown modifier 'q'"),
     ('pcre:"abc";', 'pcre: expected "/regex/flags" (or m<delimiter>...)'),
     ('pcre:"/abc";', "pcre: missing closing '/' after the regex"),
     ('pcre:"/a/q";', "pcre: unknown modifier 'q'"),
@@ -278,7 +279,9 @@ CASES = [
     ("byte_math:bytes, offset 0, oper +, rvalue 1, result r;",
      "byte_math: 'bytes' needs a value"),
     ("byte_math:bytes 2, offset 0, oper +, rvalue 1, result r, endian middle;",
-     "byte_math: endian must be big or little"),
+     "byte_math: endian must be big, little or dce"),
+    ("byte_math:bytes 2, offset 0, oper +, rvalue 1, result r, endian dce;",
+     "unsupported option byte_math: dce (needs the DCE/RPC parser)"),
     ("isdataat:10,sideways;", "isdataat: unexpected 'sideways' (relative, rawbytes)"),
     ("isdataat:x;",
      "isdataat: size: 'x' is neither a number nor a byte_extract/byte_math variable defined "
@@ -291,11 +294,13 @@ CASES = [
     ("dsize:>5y;", "dsize: unexpected 'y' in comparison"),
     ("dsize:70000;", "dsize: value 70000 out of range 0..65535"),
     ("dsize:<;", "dsize: missing value"),
+    ("dsize:!10-20<>30;", "dsize: unexpected '-20<>30' in comparison"),
+    ("dsize:20-10;", "dsize: range 20-10 is reversed"),
     ("dsize:10<>5;", "dsize: range 10<>5 is reversed"),
     ("dsize:5<>6;", "dsize: range 5<>6 matches nothing ('<>' excludes both ends)"),
     ("dsize:5<>x;", "dsize: range end: expected a number, got 'x'"),
     ("dsize:5<>7y;", "dsize: unexpected 'y' in range"),
-    ("dsize:5-6;", "dsize: unexpected '-6' in comparison"),
+    ("dsize:5-6;", "dsize: range 5-6 matches nothing ('-' excludes both ends)"),
     ("dsize:5 6;", "dsize: unexpected '6' in comparison"),
     ("itype:256;", "itype: value 256 out of range 0..255"),
     ("urilen:5,normal;", "urilen: unknown modifier 'normal' (expected one of: norm, raw)"),
@@ -368,6 +373,16 @@ CASES = [
     ("tls.version:0x1ffff;", "tls.version: invalid version '0x1ffff'"),
     ('tls.fingerprint:"aa:bb";', "tls.fingerprint: a SHA-1 fingerprint has 20 bytes (59 characters)"),
     ('tls.fingerprint:"aabb";', 'tls.fingerprint: expected a fingerprint like "aa:bb:cc:..."'),
+    ("tls.cert_chain_len:many;", "tls.cert_chain_len: missing value"),
+    ("tls_cert_notbefore:2015-13-01;",
+     "tls_cert_notbefore: expected a date like 2015, 2015-10-22 or 2015-10-22T14:30:00, after "
+     "'<', '>' or around '<>'"),
+    ("tls_cert_notafter:2016<>2015;",
+     "tls_cert_notafter: expected a date like 2015, 2015-10-22 or 2015-10-22T14:30:00, after "
+     "'<', '>' or around '<>'"),
+    ("tls.cert_notafter:>2015-1-2;",
+     "tls.cert_notafter: expected a date like 2015, 2015-10-22 or 2015-10-22T14:30:00, after "
+     "'<', '>' or around '<>'"),
     ("filestore:sideways;",
      "filestore: unknown direction 'sideways' (expected one of: request, response, to_server, "
      "to_client, both)"),

@@ -24,7 +24,7 @@ SUMMARY_KEYS = {
     "malformed": ("malformed",), "unsupported only": ("unsupported",),
     "duplicate sid": ("duplicate",), "older revision": ("older",),
     "disabled": ("disabled",), "parse": ("disabled_parse",),
-    "configuration errors": ("config_errors",),
+    "configuration errors": ("config_errors",), "skipped (requires)": ("skipped",),
 }
 
 

@@ -21,6 +21,12 @@
 
 #define COUNT_MAX INT32_MAX
 
+/* Suricata's exception policies (what to do with a flow at an exception: a midstream
+ * pick-up, an app-layer parser error …); "auto" is drop-flow in IPS mode, ignore in IDS. */
+#define EXCEPTION_POLICIES "auto|ignore|drop-flow|drop-packet|reject|bypass|pass-flow|pass-packet"
+/* a suricata.yaml boolean, or auto (decided by the run mode) */
+#define BOOL_OR_AUTO "auto|yes|no|true|false|on|off|1|0"
+
 /* Suricata's host-os-policy names: OSes and the two plain policies. */
 #define OS_POLICY_NAMES                                                                    \
     "windows|bsd|bsd-right|old-linux|linux|old-solaris|solaris|hpux10|hpux11|irix|macos|" \
@@ -66,6 +72,10 @@ static const struct cfg_key SCHEMA[] = {
     BOOL("stats.enabled", "yes", "write stats records (eve-log type stats)"),
     SECS("stats.interval", "8", "seconds between stats records (one more at exit)"),
     BOOL("stats.threads", "no", "also each worker's counters, under threads.W#NN"),
+    /* Suricata's per-event counters in stats records; Osprey always counts its anomalies by
+     * reason (decoder.event.*, stream anomalies), so both are accepted and change nothing */
+    BOOL("stats.decoder-events", "yes", "accepted for suricata.yaml; anomalies are always counted"),
+    BOOL("stats.stream-events", "no", "accepted for suricata.yaml; anomalies are always counted"),
     BOOL("outputs.fast.enabled", "yes", "write fast.log (one line per alert)"),
     STR("outputs.fast.filename", "fast.log", "fast.log file name (relative: under the log dir)"),
     BOOL("outputs.fast.append", "yes", "keep what the file holds (no: truncate at start)"),
@@ -76,6 +86,8 @@ static const struct cfg_key SCHEMA[] = {
     BOOL("outputs.eve-log.append", "no", "keep what the file holds (no: truncate at start)"),
     BOOL("outputs.eve-log.community-id", "no", "add community_id to alert and flow records"),
     INT("outputs.eve-log.community-id-seed", "0", 0, 65535, "seed of the community_id hash"),
+    BOOL("outputs.eve-log.tagged-packets", "yes",
+         "with alert records: the packets tag: rules tagged, as packet records"),
     LIST("outputs.eve-log.types", "[alert, anomaly, flow, stats]",
          "record types: alert, anomaly, flow, stats, http, dns, tls"),
     BOOL("outputs.unified2-alert.enabled", "yes", "write unified2 (Snort's binary alerts)"),
@@ -83,6 +95,12 @@ static const struct cfg_key SCHEMA[] = {
     SIZE("outputs.unified2-alert.limit", "32mb", "size of a unified2 file before the next starts"),
     INT("outputs.unified2-alert.sensor-id", "0", 0, UINT32_MAX, "sensor id in unified2 records"),
     STR("geoip-database", "", "MaxMind .mmdb: alerts get src_geoip/dest_geoip, geoip: rules work"),
+
+    /* datasets: the sets of dataset/datarep rules (rules/compile/dataset.c) */
+    BOOL("datasets.enabled", "yes", "compile dataset/datarep rules (no: they are left out)"),
+    SIZE("datasets.defaults.memcap", "16mb", "memory of a set whose rule gives no memcap"),
+    INT("datasets.defaults.hashsize", "4096", 1, 16777216,
+        "hash buckets of a set whose rule gives no hashsize"),
 
     /* rules (rules/): which rule files to load and the tables they refer to. Relative file
      * names in rule-files are under default-rule-path; a relative path written in a config
@@ -125,12 +143,22 @@ static const struct cfg_key SCHEMA[] = {
 
     /* stream: TCP tracking and reassembly (libmon's TCP layer) */
     SIZE("stream.reassembly.memcap", "256mb", "memory for all reassembly buffers of a worker"),
+    ENUM("stream.reassembly.memcap-policy", "auto", EXCEPTION_POLICIES,
+         "a side's buffer cannot be had for the memcap (auto: drop-flow in IPS, ignore in IDS)"),
     SIZE("stream.reassembly.depth", "1mb", "bytes of each stream inspected; 0 = unlimited"),
     SIZE("stream.reassembly.buffer-size", "64kb", "reassembly buffer per side; 0 = no reassembly"),
     INT("stream.reassembly.max-fragments", "1024", 1, COUNT_MAX,
         "out-of-order runs held per side before a gap is declared"),
     BOOL("stream.midstream", "false", "pick up TCP sessions whose handshake was not seen"),
     BOOL("stream.async-oneside", "false", "accept TCP sessions seen in one direction only"),
+    ENUM("stream.midstream-policy", "auto", EXCEPTION_POLICIES,
+         "a session whose handshake was not seen: see etc/osprey.yaml"),
+    /* Suricata's default is yes; ours is no: Suricata still matches content rules on such a
+     * packet's own payload, Osprey's TCP content rules see the stream only (etc/osprey.yaml) */
+    BOOL("stream.checksum-validation", "no",
+         "a TCP packet with a bad checksum (when checksums are checked) updates no session"),
+    ENUM("stream.inline", "auto", BOOL_OR_AUTO,
+         "inline stream mode (auto: in the inline modes and --simulate-ips)"),
     INT("stream.one-sided-packets", "10", 1, COUNT_MAX,
         "packets one way with none back before a flow is reported one-sided"),
 
@@ -160,9 +188,17 @@ static const struct cfg_key SCHEMA[] = {
     STR("decoder.mpls-udp.ports", "6635", "UDP ports carrying MPLS"),
     INT("decoder.max-layers", "8", 1, 8, "most encapsulations (tunnels, tag stacks) decoded in one packet"),
 
+    /* exception policies: the master switch; a specific key that is set wins */
+    ENUM("exception-policy", "auto", EXCEPTION_POLICIES,
+         "every exception policy not set on its own (auto: drop-flow in IPS, ignore in IDS)"),
+
     /* detect: how rules are matched (rules/compile/) */
     ENUM("detect.stream-mpm", "stream", "block|stream",
          "fast patterns on TCP streams: block scans of new bytes, or a Hyperscan stream per side"),
+    /* Suricata's prefilter engine choice and its guess of the transaction an alert belongs
+     * to: how it finds matches and what it logs beside them, never which rules match */
+    ENUM("detect.prefilter.default", "mpm", "mpm|auto", "accepted for suricata.yaml; no effect"),
+    BOOL("detect.guess-applayer-tx", "no", "accepted for suricata.yaml; no effect"),
 
     /* daemon life (engine/daemon.c, log.c, control.c) */
     STR("pid-file", "", "write the process id here; refuse to start if it names a running one"),

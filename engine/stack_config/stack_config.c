@@ -190,8 +190,16 @@ int osprey_stack_cfg_load(const struct osprey_config *c, struct osprey_stack_cfg
     tc->depth = (uint32_t)depth;
     tc->buf_size = (uint32_t)bufsz;
     tc->max_frags = (uint32_t)osprey_config_int(c, "stream.reassembly.max-fragments");
-    tc->midstream = osprey_config_bool(c, "stream.midstream");
+    /* a stream.midstream-policy set to anything but ignore/pass-flow (auto is ignore with
+     * midstream on) keeps sessions from being picked up midstream, as in Suricata */
+    const char *mp = osprey_config_str(c, "stream.midstream-policy");
+    bool mp_set = strcmp(osprey_config_origin(c, "stream.midstream-policy", where, sizeof where),
+                         "default") != 0;
+    tc->midstream = osprey_config_bool(c, "stream.midstream") &&
+                    (!mp_set || !strcmp(mp, "auto") || !strcmp(mp, "ignore") ||
+                     !strcmp(mp, "pass-flow"));
     tc->async_oneside = osprey_config_bool(c, "stream.async-oneside");
+    tc->checksum_validation = osprey_config_bool(c, "stream.checksum-validation");
     tc->one_sided_pkts = (uint32_t)osprey_config_int(c, "stream.one-sided-packets");
 
     struct mon_flow_cfg *f = &s->flow;

@@ -83,6 +83,7 @@ struct osprey_eve_alert {
     uint64_t pcap_cnt;         /* 0 = not from a capture: key left out */
     const char *src_ip, *dest_ip; /* the alerting packet's */
     int src_port, dest_port;   /* -1 = the protocol has none: keys left out */
+    int ip_v;                  /* 4 or 6 (Suricata 8's ip_v), 0 = left out */
     const char *proto;         /* "TCP", "UDP", "ICMP", "IPv6-ICMP", or a number */
     int icmp_type, icmp_code;  /* ICMP packets: written after proto, as Suricata does */
     bool icmp;
@@ -141,6 +142,18 @@ struct osprey_eve_anomaly {
     const char *app_proto, *layer;     /* applayer only; NULL = left out */
 };
 
+/* A tagged packet (event_type "packet", Suricata's alert.tagged-packets): the 5-tuple and the
+ * whole captured frame in base64 with its link type. */
+struct osprey_eve_packet {
+    uint64_t ts_us, flow_id, pcap_cnt; /* 0 = left out (ts_us always written) */
+    const char *src_ip, *dest_ip;      /* NULL = no IP header */
+    int src_port, dest_port;
+    const char *proto;                 /* NULL = left out */
+    const uint8_t *frame;
+    uint32_t caplen;
+    int linktype;
+};
+
 /* One counter of a stats record; dotted names nest ("decoder.pkts" → decoder{pkts}). Names
  * sharing a prefix must be adjacent to keep Suricata's grouping order. */
 struct osprey_stat {
@@ -151,6 +164,7 @@ struct osprey_stat {
 char *osprey_eve_alert_line(const struct osprey_eve_alert *a);
 char *osprey_eve_flow_line(const struct osprey_eve_flow *f);
 char *osprey_eve_anomaly_line(const struct osprey_eve_anomaly *a);
+char *osprey_eve_packet_line(const struct osprey_eve_packet *p);
 char *osprey_eve_tx_line(const struct osprey_eve_tx *t);
 /* ts_us: when; uptime_s: seconds since start. */
 char *osprey_eve_stats_line(uint64_t ts_us, uint64_t uptime_s, const struct osprey_stat *st,

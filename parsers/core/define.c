@@ -32,6 +32,16 @@ void osprey_parsers_cfg_defaults(struct osprey_parsers_cfg *cfg)
     cfg->http_lzma_memlimit = 1u << 20;
 }
 
+const char *osprey_app_event_name(enum osprey_app_event e)
+{
+    static const char *const N[OSPREY_AE__COUNT] = {
+#define OSPREY_X_NAME(e, name) [OSPREY_AE_##e] = name,
+        OSPREY_APP_EVENTS(OSPREY_X_NAME)
+#undef OSPREY_X_NAME
+    };
+    return (unsigned)e < OSPREY_AE__COUNT ? N[e] : NULL;
+}
+
 const char *osprey_app_proto_name(enum osprey_app_proto p)
 {
     switch (p) {
@@ -80,6 +90,12 @@ const char *osprey_buf_name(enum osprey_buf b)
         [OB_TLS_CERT_SERIAL] = "tls.cert_serial",
         [OB_TLS_VERSION] = "tls.version",
         [OB_TLS_CERT_FINGERPRINT] = "tls.cert_fingerprint",
+        [OB_TLS_CERTS] = "tls.certs",
+        [OB_TLS_SAN] = "tls.subjectaltname",
+        [OB_TLS_CLIENT_ALPN] = "tls.alpn",
+        [OB_TLS_SERVER_ALPN] = "tls.alpn.server",
+        [OB_TLS_CLIENT_RANDOM] = "tls.random",
+        [OB_TLS_SERVER_RANDOM] = "tls.random.server",
         [OB_HTTP_START] = "http.start",
         [OB_HTTP_ACCEPT] = "http.accept",
         [OB_HTTP_ACCEPT_ENC] = "http.accept_enc",
@@ -126,7 +142,8 @@ int osprey_parsers_define(struct mon_engine *eng, const struct osprey_parsers_cf
     mon_event_t *evs[] = {&e->app_detected, &e->http_request, &e->http_request_body,
                           &e->http_response, &e->http_response_body, &e->dns_query,
                           &e->dns_response, &e->tls_client_hello, &e->tls_server_hello,
-                          &e->tls_certificate, &e->http_request_done, &e->http_response_done};
+                          &e->tls_certificate, &e->tls_client_certificate,
+                          &e->app_anomaly, &e->http_request_done, &e->http_response_done};
     for (size_t i = 0; i < sizeof evs / sizeof evs[0]; i++)
         if (child(eng, p->app_root, evs[i]))
             goto fail;

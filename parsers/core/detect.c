@@ -97,8 +97,10 @@ enum detect_verdict detect_dns(const uint8_t *d, size_t n, bool tcp)
         return tcp ? DET_NEED_MORE : DET_NO;
     uint16_t flags = be16(d + 2), qd = be16(d + 4), an = be16(d + 6), ns = be16(d + 8),
              ar = be16(d + 10);
-    unsigned opcode = flags >> 11 & 0xf, z = flags >> 6 & 1;
-    if (opcode > 5 || z || qd == 0 || qd > 32 || an > 512 || ns > 512 || ar > 512)
+    /* the reserved Z bit does not decide: Suricata takes such a message as DNS and raises
+     * dns.z_flag_set (only the stricter off-port probe below refuses it) */
+    unsigned opcode = flags >> 11 & 0xf;
+    if (opcode > 5 || qd == 0 || qd > 32 || an > 512 || ns > 512 || ar > 512)
         return DET_NO;
     uint8_t name[DNS_NAME_MAX];
     uint32_t nl;
@@ -117,7 +119,7 @@ enum detect_verdict detect_dns_strict(const uint8_t *d, size_t n)
         return DET_NO;
     uint16_t flags = be16(d + 2), qd = be16(d + 4), an = be16(d + 6);
     bool response = flags & 0x8000;
-    if (qd != 1 || (flags >> 11 & 0xf) != 0 || (!response && an != 0))
+    if (qd != 1 || (flags >> 11 & 0xf) != 0 || (flags >> 6 & 1) || (!response && an != 0))
         return DET_NO;
     return DET_YES;
 }

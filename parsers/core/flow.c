@@ -21,6 +21,7 @@ struct pflow *pflow_make(struct osprey_parsers_worker *w, struct mon_flow *f)
     if (!pf)
         return NULL;
     pf->w = w;
+    pf->anomaly = -1;
     if (mon_set_uctx_slot(w->ctx, f, w->p->slot, pf) != MON_OK) {
         free(pf);
         return NULL;
@@ -51,6 +52,20 @@ void pflow_decide(struct pflow *pf, struct mon_flow *f, int dir, enum osprey_app
     pf->proto = (uint8_t)p;
     pf->w->st.flows[p]++;
     pflow_run(pf, f, dir, pf->w->p->ev.app_detected);
+}
+
+void pflow_anomaly(struct pflow *pf, struct mon_flow *f, int dir, enum osprey_app_event e)
+{
+    int16_t saved = pf->anomaly; /* (a rule's handler cannot raise another, but be safe) */
+    pf->anomaly = (int16_t)e;
+    pflow_run(pf, f, dir, pf->w->p->ev.app_anomaly);
+    pf->anomaly = saved;
+}
+
+int osprey_parsers_anomaly(struct mon_ctx *ctx, const struct mon_flow *f)
+{
+    const struct pflow *pf = f ? pflow_get(ctx, f) : NULL;
+    return pf ? pf->anomaly : -1;
 }
 
 void pflow_tx_done(struct pflow *pf, struct mon_flow *f, enum osprey_app_proto p)
@@ -101,6 +116,39 @@ const uint8_t *osprey_parsers_buffer(struct mon_ctx *ctx, const struct mon_flow 
     if (!r)
         *len = 0;
     return r;
+}
+
+bool osprey_buf_is_multi(enum osprey_buf b)
+{
+    switch (b) {
+    case OB_TLS_CERTS:
+    case OB_TLS_SAN:
+    case OB_TLS_CLIENT_ALPN:
+    case OB_TLS_SERVER_ALPN:
+        return true;
+    default:
+        return false;
+    }
+}
+
+const uint8_t *osprey_parsers_buffer_at(struct mon_ctx *ctx, const struct mon_flow *f,
+                                        enum osprey_buf b, uint32_t i, uint32_t *len)
+{
+    *len = 0;
+    if (!osprey_buf_is_multi(b))
+        return i == 0 ? osprey_parsers_buffer(ctx, f, b, len) : NULL;
+    struct pflow *pf = pflow_get(ctx, f);
+    const uint8_t *r = pf && pf->proto == OSPREY_APP_TLS ? tls_buffer_at(pf, b, i, len) : NULL;
+    if (!r)
+        *len = 0;
+    return r;
+}
+
+bool osprey_parsers_tls_info(struct mon_ctx *ctx, const struct mon_flow *f,
+                             struct osprey_tls_info *out)
+{
+    struct pflow *pf = pflow_get(ctx, f);
+    return pf && pf->proto == OSPREY_APP_TLS && tls_info(pf, out);
 }
 
 int osprey_parsers_http_status(struct mon_ctx *ctx, const struct mon_flow *f)

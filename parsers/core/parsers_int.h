@@ -66,6 +66,7 @@ struct pflow {
     struct http_state *http;
     struct dns_state *dns;
     struct tls_state *tls;
+    int16_t anomaly;        /* enum osprey_app_event being raised now, -1: none */
 };
 
 struct pflow *pflow_get(struct mon_ctx *ctx, const struct mon_flow *f);
@@ -76,6 +77,8 @@ void pflow_run(struct pflow *pf, struct mon_flow *f, int dir, mon_event_t ev);
 /* The protocol is decided: count it and run app_detected. */
 void pflow_decide(struct pflow *pf, struct mon_flow *f, int dir, enum osprey_app_proto p);
 void pflow_tx_done(struct pflow *pf, struct mon_flow *f, enum osprey_app_proto p);
+/* An application-layer event seen in direction dir: run app_anomaly with it current. */
+void pflow_anomaly(struct pflow *pf, struct mon_flow *f, int dir, enum osprey_app_event e);
 
 /* Which protocol a buffer belongs to; HTTP: whether it is the response's. */
 enum osprey_app_proto buf_proto(enum osprey_buf b);
@@ -121,6 +124,8 @@ void dns_free(struct dns_state *d);
 /* ---- TLS (tls/) ---- */
 void tls_parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d, size_t n);
 const uint8_t *tls_buffer(struct pflow *pf, enum osprey_buf b, uint32_t *len);
+const uint8_t *tls_buffer_at(struct pflow *pf, enum osprey_buf b, uint32_t i, uint32_t *len);
+bool tls_info(struct pflow *pf, struct osprey_tls_info *out);
 void tls_free(struct tls_state *t);
 
 #endif

@@ -144,6 +144,7 @@ void dns_message(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d
     st->dns_messages++;
     if (n < 12) {
         st->dns_malformed++;
+        pflow_anomaly(pf, f, dir, OSPREY_AE_DNS_MALFORMED_DATA);
         return;
     }
     uint16_t flags = be16(d + 2);
@@ -170,11 +171,18 @@ void dns_message(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d
     if (!walk(s, d, n, &off, qd, true, SEC_NONE) ||
         !walk(s, d, n, &off, an, false, SEC_ANSWER) ||
         !walk(s, d, n, &off, ns, false, SEC_AUTHORITY) ||
-        !walk(s, d, n, &off, ar, false, SEC_ADDITIONAL))
+        !walk(s, d, n, &off, ar, false, SEC_ADDITIONAL)) {
         st->dns_malformed++;
+        pflow_anomaly(pf, f, dir, OSPREY_AE_DNS_MALFORMED_DATA);
+    }
+    bool response = flags & 0x8000;
+    if (flags & 0x0040) /* Z: reserved, must be zero (RFC 1035 §4.1.1) */
+        pflow_anomaly(pf, f, dir, OSPREY_AE_DNS_Z_FLAG_SET);
+    if (response != (dir == 1)) /* a response to the server, or a query to the client */
+        pflow_anomaly(pf, f, dir, response ? OSPREY_AE_DNS_NOT_REQUEST
+                                           : OSPREY_AE_DNS_NOT_RESPONSE);
     if (!s->has_query)
         return;
-    bool response = flags & 0x8000;
     s->txid = s->nmsg++;
     const struct osprey_parser_events *ev = &pf->w->p->ev;
     pflow_run(pf, f, dir, response ? ev->dns_response : ev->dns_query);

@@ -327,6 +327,7 @@ static void response_framing(struct http_msg *m, const uint8_t *d, const struct 
     for (int i = 0; i < nh; i++) {
         if (!eq_nozero(d + h[i].name, h[i].nlen, "content-length"))
             continue;
+        bool repeated = info->has_cl;
         info->has_cl = true;
         uint64_t x;
         const uint8_t *v = m->copy.p + h[i].val;
@@ -336,6 +337,7 @@ static void response_framing(struct http_msg *m, const uint8_t *d, const struct 
         } else if (!info->has_length || !lenient_length(v, h[i].vlen, &x) ||
                    x != info->length) {
             info->malformed = true;
+            info->cl_ambiguous |= repeated; /* repeated with another or no number */
         }
     }
     const uint8_t *ce = merged(m, d, h, nh, "content-encoding", &len);
@@ -490,16 +492,38 @@ int http_head_parse(struct http_msg *m, bool request, const uint8_t *d, uint32_t
         put(m, OB_HTTP_HOST, host, k);
     }
     /* framing */
+    int ncl = 0;       /* Content-Length headers seen */
+    bool cl_ok = true; /* ... all of them a number */
     for (int i = 0; i < nh; i++) {
         const uint8_t *nm = d + h[i].name, *v = m->copy.p + h[i].val;
-        if (h[i].nlen == 17 && !strncasecmp((const char *)nm, "Transfer-Encoding", 17) &&
-            has_token(v, h[i].vlen, "chunked"))
-            info->chunked = true;
+        if (h[i].nlen == 17 && !strncasecmp((const char *)nm, "Transfer-Encoding", 17)) {
+            if (has_token(v, h[i].vlen, "chunked"))
+                info->chunked = true;
+            else
+                info->te_invalid = true; /* libhtp: "Invalid T-E value in request" */
+        } else if (h[i].nlen == 13 && !strncasecmp((const char *)nm, "Authorization", 13)) {
+            /* the schemes libhtp parses; any other is "unrecognized" */
+            uint32_t a = 0;
+            while (a < h[i].vlen && is_ws(v[a]))
+                a++;
+            uint32_t e = a;
+            while (e < h[i].vlen && !is_ws(v[e]))
+                e++;
+            const char *known[] = {"basic", "digest", "bearer"};
+            bool ok = false;
+            for (size_t k = 0; k < sizeof known / sizeof known[0]; k++)
+                ok |= e - a == strlen(known[k]) &&
+                      !strncasecmp((const char *)v + a, known[k], e - a);
+            info->auth_unrecognized |= !ok;
+        }
         else if (h[i].nlen == 14 && !strncasecmp((const char *)nm, "Content-Length", 14)) {
             bool ok;
             uint64_t len = parse_u64(v, h[i].vlen, &ok);
             if (!ok || (info->has_length && len != info->length))
                 info->malformed = true;
+            if (ncl++ && (!ok || !cl_ok || len != info->length))
+                info->cl_ambiguous = true;
+            cl_ok &= ok;
             if (ok && !info->has_length) {
                 info->has_length = true;
                 info->length = len;

@@ -105,6 +105,9 @@ struct http_head_info {        /* what framing needs from a head */
     bool is_head;              /* request method HEAD */
     bool is_connect;           /* request method CONNECT */
     bool malformed;
+    bool cl_ambiguous;         /* Content-Length repeated with another or no number */
+    bool te_invalid;           /* requests: Transfer-Encoding without "chunked" */
+    bool auth_unrecognized;    /* requests: Authorization of a scheme libhtp does not know */
 };
 /* request: true for a request head. The head is d[0..n); a response head may look at
  * bytes after it up to avail (line ends are decided by what follows them). Returns 0, or

@@ -233,6 +233,13 @@ static void head_done(struct pflow *pf, struct mon_flow *f, int dir, const uint8
     }
     if (info.malformed)
         pf->w->st.http_malformed++;
+    if (info.cl_ambiguous)
+        pflow_anomaly(pf, f, dir, dir == 0 ? OSPREY_AE_HTTP_DUP_CL_REQUEST
+                                           : OSPREY_AE_HTTP_DUP_CL_RESPONSE);
+    if (info.te_invalid)
+        pflow_anomaly(pf, f, dir, OSPREY_AE_HTTP_INVALID_TE_REQUEST);
+    if (info.auth_unrecognized)
+        pflow_anomaly(pf, f, dir, OSPREY_AE_HTTP_AUTH_UNRECOGNIZED);
     h->cur = t;
     pflow_run(pf, f, dir, dir == 0 ? ev->http_request : ev->http_response);
     /* framing of the body (RFC 9112 §6.3, as libhtp applies it: a 1xx/204/304 that
@@ -534,12 +541,17 @@ void http_parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d,
             bool done, bad, plain = hd->ch.plain;
             uint64_t framed = hd->ch.framed;
             size_t k = http_chunked_feed(&hd->ch, d, n, body_bytes, &sink, &done, &bad);
-            if (hd->ch.plain && !plain)
-                pf->w->st.http_malformed++; /* not chunked after all: read as it comes */
+            if (hd->ch.plain && !plain) { /* not chunked after all: read as it comes */
+                pf->w->st.http_malformed++;
+                pflow_anomaly(pf, f, dir, dir == 0 ? OSPREY_AE_HTTP_INVALID_REQUEST_CHUNK_LEN
+                                                   : OSPREY_AE_HTTP_INVALID_RESPONSE_CHUNK_LEN);
+            }
             count_wire(h, dir, (size_t)(hd->ch.framed - framed));
             d += k, n -= k;
             if (bad) {
                 pf->w->st.http_malformed++;
+                pflow_anomaly(pf, f, dir, dir == 0 ? OSPREY_AE_HTTP_INVALID_REQUEST_CHUNK_LEN
+                                                   : OSPREY_AE_HTTP_INVALID_RESPONSE_CHUNK_LEN);
                 msg_done(pf, f, dir);
                 hd->st = HS_DEAD;
             } else if (done) {
@@ -590,6 +602,13 @@ void http_end(struct pflow *pf, struct mon_flow *f)
     struct http_state *h = pf->http;
     if (!h)
         return;
+    if (h->d[0].st == HS_HEAD && pf->in[0].len && memchr(pf->in[0].p, '\n', pf->in[0].len)) {
+        /* a request whose head the flow's end cut short: its request line is whole, and
+         * libhtp's request-line buffers (http.uri, http.method …) are inspected from there */
+        head_done(pf, f, 0, pf->in[0].p, pf->in[0].len, pf->in[0].len);
+        pbuf_reset(&pf->in[0]);
+        h->d[0].st = HS_DEAD;
+    }
     if (h->d[1].st == HS_HEAD && pf->in[1].len) {
         /* a response cut short in its first line: not a status line, it is a body */
         uint32_t le = 0;

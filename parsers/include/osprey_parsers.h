@@ -68,8 +68,26 @@ enum osprey_buf {
     OB_HTTP_SERVER, OB_HTTP_LOCATION, /* response headers */
     OB_DNS_PDU,              /* under dns_query / dns_response: the message as sent (without
                                 TCP's length prefix), Suricata's dns.pdu frame */
+    /* TLS, multi-buffers (Suricata's multiple buffer matching: a rule's content list matches
+     * when it matches in one element): osprey_parsers_buffer gives the first element,
+     * osprey_parsers_buffer_at each one */
+    OB_TLS_CERTS,            /* under tls_certificate: each certificate of the server's chain,
+                                DER, in the order sent (under tls_client_certificate the
+                                client's, as the other certificate buffers) */
+    OB_TLS_SAN,              /* under tls_certificate: the first certificate's subjectAltName
+                                entries as text (DNS names, e-mail, URIs, IP addresses) */
+    OB_TLS_CLIENT_ALPN,      /* under tls_client_hello: each protocol the client offers */
+    OB_TLS_SERVER_ALPN,      /* under tls_server_hello: the protocol the server chose */
+    /* TLS, single */
+    OB_TLS_CLIENT_RANDOM,    /* under tls_client_hello: the hello's 32 random bytes */
+    OB_TLS_SERVER_RANDOM,    /* under tls_server_hello */
     OB__COUNT
 };
+/* Element i (0, 1, …) of buffer b: of a multi-buffer, its i-th element; of any other buffer,
+ * the buffer itself for i = 0. NULL (len 0) past the last element. */
+const uint8_t *osprey_parsers_buffer_at(struct mon_ctx *ctx, const struct mon_flow *f,
+                                        enum osprey_buf b, uint32_t i, uint32_t *len);
+bool osprey_buf_is_multi(enum osprey_buf b);
 /* Short stable name ("http.uri", "dns.query", "tls.sni", "ja3.hash" …) for debug output. */
 const char *osprey_buf_name(enum osprey_buf b);
 
@@ -86,7 +104,41 @@ struct osprey_parser_events {
     mon_event_t http_response_done;  /* the response is complete, the same way */
     mon_event_t dns_query, dns_response;
     mon_event_t tls_client_hello, tls_server_hello, tls_certificate;
+    mon_event_t tls_client_certificate; /* the client's Certificate (mutual authentication):
+                                           the certificate buffers then hold its chain */
+    mon_event_t app_anomaly;         /* an application-layer event (below) happened: runs once
+                                        per occurrence, osprey_parsers_anomaly() says which,
+                                        with the side of the direction it was seen in */
 };
+
+/* Application-layer events: what the parsers find malformed, by Suricata's names
+ * (app-layer-event:NAME). X(ENUM_SUFFIX, "name") — add new events here only. */
+#define OSPREY_APP_EVENTS(X)                                                                \
+    X(HTTP_INVALID_REQUEST_CHUNK_LEN, "http.invalid_request_chunk_len")                     \
+    X(HTTP_INVALID_RESPONSE_CHUNK_LEN, "http.invalid_response_chunk_len")                   \
+    X(HTTP_DUP_CL_REQUEST, "http.duplicate_content_length_field_in_request")  /* differing */ \
+    X(HTTP_DUP_CL_RESPONSE, "http.duplicate_content_length_field_in_response") /* values */  \
+    X(HTTP_INVALID_TE_REQUEST, "http.invalid_transfer_encoding_value_in_request")           \
+    X(HTTP_AUTH_UNRECOGNIZED, "http.request_auth_unrecognized") /* not basic/digest/bearer */ \
+    X(DNS_MALFORMED_DATA, "dns.malformed_data")   /* a message that does not decode */      \
+    X(DNS_Z_FLAG_SET, "dns.z_flag_set")           /* the reserved header bit is set */       \
+    X(DNS_NOT_REQUEST, "dns.not_request")         /* a response sent to the server */        \
+    X(DNS_NOT_RESPONSE, "dns.not_response")       /* a query sent to the client */           \
+    X(TLS_INVALID_RECORD_TYPE, "tls.invalid_record_type")                                   \
+    X(TLS_INVALID_RECORD_VERSION, "tls.invalid_record_version")                             \
+    X(TLS_INVALID_HANDSHAKE_MESSAGE, "tls.invalid_handshake_message") /* an unknown type */ \
+    X(TLS_INVALID_CERTIFICATE, "tls.invalid_certificate") /* the server's certificate does not \
+                                                             decode */
+
+enum osprey_app_event {
+#define OSPREY_X_ENUM(e, name) OSPREY_AE_##e,
+    OSPREY_APP_EVENTS(OSPREY_X_ENUM)
+#undef OSPREY_X_ENUM
+    OSPREY_AE__COUNT
+};
+const char *osprey_app_event_name(enum osprey_app_event e);
+/* Inside app_anomaly's subtree: the event being raised; -1 elsewhere. */
+int osprey_parsers_anomaly(struct mon_ctx *ctx, const struct mon_flow *f);
 
 struct osprey_parsers_cfg {
     uint32_t http_header_limit;      /* bytes of request/response line + headers; default 32768 */
@@ -172,6 +224,27 @@ struct osprey_dns_info {
 /* true and *out filled inside the dns_query / dns_response events (and the tx callback). */
 bool osprey_parsers_dns_info(struct mon_ctx *ctx, const struct mon_flow *f,
                              struct osprey_dns_info *out);
+
+/* TLS: what the handshake showed so far (for the tls.* / ssl_* options that are not
+ * buffers). Versions are wire values (0x0303 = TLS 1.2; 0x0002 = SSLv2). */
+enum {
+    OSPREY_TLS_SEEN_CLIENT_HELLO = 1 << 0, OSPREY_TLS_SEEN_SERVER_HELLO = 1 << 1,
+    OSPREY_TLS_SEEN_CLIENT_KEYX = 1 << 2, OSPREY_TLS_SEEN_SERVER_KEYX = 1 << 3,
+    OSPREY_TLS_SEEN_UNKNOWN = 1 << 4, /* a handshake message of another type */
+};
+struct osprey_tls_info {
+    uint16_t client_version;  /* the ClientHello's (legacy) version; 0: none seen */
+    uint16_t server_version;  /* the ServerHello's version, or its supported_versions choice */
+    uint16_t version;         /* negotiated: server_version, else client_version */
+    uint32_t state;           /* OSPREY_TLS_SEEN_* of the handshake messages seen */
+    uint32_t last_state;      /* the latest one (ssl_state matches on it) */
+    uint32_t cert_chain_len;  /* certificates in the server's Certificate message */
+    bool has_validity;        /* the first certificate's validity, seconds since 1970 UTC */
+    int64_t not_before, not_after;
+};
+/* true and *out filled when the flow is TLS (inside any filter or handler on the flow). */
+bool osprey_parsers_tls_info(struct mon_ctx *ctx, const struct mon_flow *f,
+                             struct osprey_tls_info *out);
 
 /* Counters of one worker (anomalies: limits hit, malformed messages, decompression errors). */
 struct osprey_parsers_stats {

@@ -1,5 +1,6 @@
-/* cert.c — the server's first certificate (TLS <= 1.2 sends it in clear): a minimal DER
- * reader walks tbsCertificate to the serial number, issuer and subject. Names print as
+/* cert.c — the certificates of a Certificate message, the server's or (mutual authentication)
+ * the client's (TLS <= 1.2 sends them in clear): each one's DER as an element of tls.certs; for the first one a minimal DER reader walks tbsCertificate to the
+ * serial number, issuer, validity, subject and the subjectAltName extension. Names print as
  * Suricata shows them: "C=US, ST=California, O=Example, CN=example.com", attributes in
  * certificate order, known types by short name, others as a dotted OID. */
 #include <stdio.h>
@@ -93,30 +94,109 @@ static bool name_text(struct tls_state *t, enum osprey_buf b, struct der name)
             for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
                 if (!strcmp(names[i].oid, dotted))
                     label = names[i].name;
-            int w = snprintf(out + k, sizeof out - k, "%s%s=%.*s", k ? ", " : "", label,
-                             (int)val.n, (const char *)val.p);
-            if (w < 0 || (size_t)w >= sizeof out - k) {
+            int w = snprintf(out + k, sizeof out - k, "%s%s=", k ? ", " : "", label);
+            /* the value's bytes as sent, a NUL included (as Suricata keeps them) */
+            if (w < 0 || (size_t)w + val.n >= sizeof out - k) {
                 k = sizeof out - 1;
                 break;
             }
-            k += (size_t)w;
+            memcpy(out + k + (size_t)w, val.p, val.n);
+            k += (size_t)w + val.n;
         }
     }
     tls_put(t, b, out, k);
     return true;
 }
 
-int tls_certificate(struct tls_state *t, const uint8_t *d, size_t n)
+/* UTCTime "YYMMDDHHMMSSZ" or GeneralizedTime "YYYYMMDDHHMMSSZ" as seconds since 1970 UTC. */
+static bool der_time(uint8_t tag, struct der v, int64_t *out)
 {
-    if (n < 6)
-        return -1;
-    size_t first = (size_t)d[3] << 16 | (size_t)d[4] << 8 | d[5];
-    if (first > n - 6)
-        return -1;
+    size_t yl = tag == 0x17 ? 2 : tag == 0x18 ? 4 : 0;
+    if (!yl || v.n < yl + 10)
+        return false;
+    int f[6] = {0};
+    size_t at = 0;
+    for (int i = 0; i < 6; i++) {
+        size_t w = i == 0 ? yl : 2;
+        for (size_t k = 0; k < w; k++, at++) {
+            if (v.p[at] < '0' || v.p[at] > '9')
+                return false;
+            f[i] = f[i] * 10 + (v.p[at] - '0');
+        }
+    }
+    int y = f[0];
+    if (yl == 2)
+        y += y < 50 ? 2000 : 1900; /* RFC 5280 4.1.2.5.1 */
+    int m = f[1], d = f[2];
+    if (m < 1 || m > 12 || d < 1 || d > 31)
+        return false;
+    /* days since 1970-01-01 (civil calendar, proleptic Gregorian) */
+    int yy = y - (m <= 2);
+    int64_t era = (yy >= 0 ? yy : yy - 399) / 400;
+    int64_t yoe = yy - era * 400;
+    int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+    int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    int64_t days = era * 146097 + doe - 719468;
+    *out = days * 86400 + f[3] * 3600 + f[4] * 60 + f[5];
+    return true;
+}
+
+/* GeneralNames of a subjectAltName extension into OB_TLS_SAN: DNS names, e-mail addresses
+ * and URIs as written, IP addresses in their usual text form; other forms are left out. */
+static void san_names(struct tls_state *t, struct der names)
+{
+    uint8_t tag;
+    struct der seq, gn;
+    if (!tlv(&names, &tag, &seq) || tag != 0x30)
+        return;
+    while (seq.n && tlv(&seq, &tag, &gn)) {
+        char ip[48];
+        if (tag == 0x81 || tag == 0x82 || tag == 0x86) {
+            tls_put_el(t, OB_TLS_SAN, gn.p, gn.n);
+        } else if (tag == 0x87 && gn.n == 4) {
+            int k = snprintf(ip, sizeof ip, "%u.%u.%u.%u", gn.p[0], gn.p[1], gn.p[2], gn.p[3]);
+            tls_put_el(t, OB_TLS_SAN, ip, (size_t)k);
+        } else if (tag == 0x87 && gn.n == 16) {
+            size_t k = 0;
+            for (int i = 0; i < 16; i += 2)
+                k += (size_t)snprintf(ip + k, sizeof ip - k, i ? ":%x" : "%x",
+                                      (unsigned)(gn.p[i] << 8 | gn.p[i + 1]));
+            tls_put_el(t, OB_TLS_SAN, ip, k);
+        }
+    }
+}
+
+/* The [3] extensions of tbsCertificate: the subjectAltName one (2.5.29.17). */
+static void extensions(struct tls_state *t, struct der tbs)
+{
+    static const uint8_t SAN_OID[] = {0x55, 0x1d, 0x11};
+    uint8_t tag = 0;
+    struct der v, exts, ext, oid;
+    while (tbs.n && tlv(&tbs, &tag, &v))
+        if (tag == 0xa3)
+            break;
+    if (tag != 0xa3 || !tlv(&v, &tag, &exts) || tag != 0x30)
+        return;
+    while (exts.n && tlv(&exts, &tag, &ext)) {
+        if (tag != 0x30 || !tlv(&ext, &tag, &oid) || tag != 0x06 || oid.n != 3 ||
+            memcmp(oid.p, SAN_OID, 3))
+            continue;
+        while (ext.n && tlv(&ext, &tag, &v))
+            if (tag == 0x04) { /* extnValue (after the optional critical flag) */
+                san_names(t, v);
+                break;
+            }
+    }
+}
+
+/* The first certificate's fields (its DER in first); its validity into info (the server's
+ * only: the client's is not what tls_cert_* look at). */
+static int first_certificate(struct tls_state *t, struct der first, struct osprey_tls_info *info)
+{
     char fp[60];
-    if (tls_sha1_colon_hex(d + 6, first, fp) == 0)
+    if (tls_sha1_colon_hex(first.p, first.n, fp) == 0)
         tls_put(t, OB_TLS_CERT_FINGERPRINT, fp, 59);
-    struct der in = {d + 6, first}, cert, tbs, v;
+    struct der in = first, cert, tbs, v;
     uint8_t tag;
     if (!tlv(&in, &tag, &cert) || tag != 0x30 || !tlv(&cert, &tag, &tbs) || tag != 0x30)
         return -1;
@@ -131,11 +211,44 @@ int tls_certificate(struct tls_state *t, const uint8_t *d, size_t n)
     for (size_t i = 0; i < v.n && k + 4 < sizeof serial; i++)
         k += (size_t)snprintf(serial + k, sizeof serial - k, i ? ":%02X" : "%02X", v.p[i]);
     tls_put(t, OB_TLS_CERT_SERIAL, serial, k);
-    struct der alg, issuer, validity, subject;
+    struct der alg, issuer, validity, subject, nb, na;
     if (!tlv(&tbs, &tag, &alg) || !tlv(&tbs, &tag, &issuer) || tag != 0x30 ||
         !tlv(&tbs, &tag, &validity) || !tlv(&tbs, &tag, &subject) || tag != 0x30)
         return -1;
     if (!name_text(t, OB_TLS_CERT_ISSUER, issuer) || !name_text(t, OB_TLS_CERT_SUBJECT, subject))
         return -1;
+    uint8_t tb, ta;
+    info->has_validity = tlv(&validity, &tb, &nb) && tlv(&validity, &ta, &na) &&
+                         der_time(tb, nb, &info->not_before) &&
+                         der_time(ta, na, &info->not_after);
+    extensions(t, tbs);
     return 0;
+}
+
+int tls_certificate(struct tls_state *t, const uint8_t *d, size_t n, bool client)
+{
+    if (client && n == 3 && !d[0] && !d[1] && !d[2])
+        return 1; /* a client without a certificate to offer */
+    if (n < 6)
+        return -1;
+    size_t total = (size_t)d[0] << 16 | (size_t)d[1] << 8 | d[2];
+    if (total > n - 3)
+        total = n - 3;
+    struct osprey_tls_info scratch = {0}, *info = client ? &scratch : &t->info;
+    tls_clear_el(t, OB_TLS_CERTS);
+    tls_clear_el(t, OB_TLS_SAN);
+    info->cert_chain_len = 0;
+    info->has_validity = false;
+    struct der first = {NULL, 0};
+    for (size_t at = 3; at + 3 <= 3 + total;) {
+        size_t len = (size_t)d[at] << 16 | (size_t)d[at + 1] << 8 | d[at + 2];
+        if (len > 3 + total - at - 3)
+            break;
+        if (!first.p)
+            first = (struct der){d + at + 3, len};
+        tls_put_el(t, OB_TLS_CERTS, d + at + 3, len);
+        info->cert_chain_len++;
+        at += 3 + len;
+    }
+    return first.p ? first_certificate(t, first, info) : -1;
 }

@@ -1,4 +1,4 @@
-/* hello.c — ClientHello and ServerHello: SNI, versions, and the fingerprints.
+/* hello.c — ClientHello and ServerHello: SNI, versions, random, ALPN, and the fingerprints.
  *
  * JA3 (Salesforce): "Version,Ciphers,Extensions,Groups,PointFormats", decimal values joined
  * by '-', GREASE values (RFC 8701: 0x?a?a with equal bytes) left out; ja3.hash is its MD5.
@@ -199,8 +199,9 @@ int tls_client_hello(struct tls_state *t, const uint8_t *d, size_t n)
 {
     struct rd r = {d, n, 0, false};
     uint16_t version = (uint16_t)u16(&r);
-    take(&r, 32);
+    const uint8_t *random = take(&r, 32);
     take(&r, u8(&r));
+    tls_clear_el(t, OB_TLS_CLIENT_ALPN);
     uint16_t ciphers[MAXV], exts[MAXV], groups[MAXV], sigs[MAXV];
     uint8_t pf[64];
     size_t nc = 0, ne = 0, ng = 0, ns = 0, npf = 0;
@@ -234,12 +235,17 @@ int tls_client_hello(struct tls_state *t, const uint8_t *d, size_t n)
                 pf[npf++] = (uint8_t)u8(&x);
         } else if (type == 13) { /* signature_algorithms, in their order */
             u16_list(&x, u16(&x), sigs, &ns);
-        } else if (type == 16) { /* ALPN: the first protocol */
+        } else if (type == 16) { /* ALPN: every protocol (JA4 takes the first) */
             take(&x, 2);
-            alpn_len = u8(&x);
-            alpn = take(&x, alpn_len);
-            if (!alpn)
-                alpn_len = 0;
+            for (bool first = true; x.at < x.n && !x.bad; first = false) {
+                size_t pl = u8(&x);
+                const uint8_t *proto = take(&x, pl);
+                if (!proto)
+                    break;
+                tls_put_el(t, OB_TLS_CLIENT_ALPN, proto, pl);
+                if (first)
+                    alpn = proto, alpn_len = pl;
+            }
         } else if (type == 43) { /* supported_versions */
             uint16_t vs[MAXV];
             size_t nv = 0;
@@ -294,6 +300,8 @@ int tls_client_hello(struct tls_state *t, const uint8_t *d, size_t n)
     tls_put(t, OB_TLS_JA4, ja4, (size_t)jl);
     const char *vn = tls_version_name(v);
     tls_put(t, OB_TLS_VERSION, vn, strlen(vn));
+    tls_put(t, OB_TLS_CLIENT_RANDOM, random, 32);
+    t->info.client_version = version;
     return 0;
 }
 
@@ -301,9 +309,10 @@ int tls_server_hello(struct tls_state *t, const uint8_t *d, size_t n)
 {
     struct rd r = {d, n, 0, false};
     uint16_t version = (uint16_t)u16(&r);
-    take(&r, 32);
+    const uint8_t *random = take(&r, 32);
     take(&r, u8(&r));
     unsigned cipher = u16(&r);
+    tls_clear_el(t, OB_TLS_SERVER_ALPN);
     u8(&r);
     uint16_t exts[MAXV], chosen = 0;
     size_t ne = 0;
@@ -314,6 +323,13 @@ int tls_server_hello(struct tls_state *t, const uint8_t *d, size_t n)
             exts[ne++] = type;
         if (type == 43 && x.n == 2)
             chosen = be16(x.p);
+        if (type == 16) { /* ALPN: the protocol chosen */
+            take(&x, 2);
+            size_t pl = u8(&x);
+            const uint8_t *proto = take(&x, pl);
+            if (proto)
+                tls_put_el(t, OB_TLS_SERVER_ALPN, proto, pl);
+        }
     }
     if (e.bad || r.bad)
         return -1;
@@ -325,5 +341,7 @@ int tls_server_hello(struct tls_state *t, const uint8_t *d, size_t n)
     put_fingerprint(t, &j, OB_TLS_JA3S_STRING, OB_TLS_JA3S_HASH);
     const char *vn = tls_version_name(chosen ? chosen : version);
     tls_put(t, OB_TLS_VERSION, vn, strlen(vn));
+    tls_put(t, OB_TLS_SERVER_RANDOM, random, 32);
+    t->info.server_version = chosen ? chosen : version;
     return 0;
 }

@@ -17,6 +17,29 @@ void tls_put(struct tls_state *t, enum osprey_buf b, const void *d, size_t n)
         t->sp[b] = (struct span){off, (uint32_t)n, true};
 }
 
+void tls_put_el(struct tls_state *t, enum osprey_buf b, const void *d, size_t n)
+{
+    unsigned m = (unsigned)(b - OB_TLS_CERTS);
+    uint32_t off = t->copy.len;
+    if (t->nel[m] == TLS_MULTI_MAX)
+        return;
+    if (t->nel[m] == t->cap_el[m]) {
+        uint32_t cap = t->cap_el[m] ? t->cap_el[m] * 2 : 4;
+        struct span *el = realloc(t->el[m], cap * sizeof *el);
+        if (!el)
+            return; /* out of memory: the element is left out */
+        t->el[m] = el;
+        t->cap_el[m] = cap;
+    }
+    if (pbuf_add(&t->copy, d, n, 1u << 20) == n)
+        t->el[m][t->nel[m]++] = (struct span){off, (uint32_t)n, true};
+}
+
+void tls_clear_el(struct tls_state *t, enum osprey_buf b)
+{
+    t->nel[b - OB_TLS_CERTS] = 0;
+}
+
 static void report(struct pflow *pf, struct mon_flow *f)
 {
     if (!pf->tls->reported) {
@@ -25,12 +48,31 @@ static void report(struct pflow *pf, struct mon_flow *f)
     }
 }
 
+/* A handshake type IANA registers (TLS 1.0 to 1.3): another one is an invalid message. */
+static bool known_handshake_type(uint8_t type)
+{
+    static const uint8_t known[] = {0, 1, 2, 3, 4, 5, 6, 8, 11, 12, 13, 14, 15, 16, 17, 20,
+                                    21, 22, 23, 24, 25, 254};
+    for (size_t i = 0; i < sizeof known; i++)
+        if (known[i] == type)
+            return true;
+    return false;
+}
+
 static void handshake(struct pflow *pf, struct mon_flow *f, int dir, uint8_t type,
                       const uint8_t *d, size_t n)
 {
     struct tls_state *t = pf->tls;
     const struct osprey_parser_events *ev = &pf->w->p->ev;
     int rc = 0;
+    /* ssl_state: the latest handshake message, and all seen */
+    uint32_t st = type == 1 && dir == 0    ? OSPREY_TLS_SEEN_CLIENT_HELLO
+                : type == 2 && dir == 1    ? OSPREY_TLS_SEEN_SERVER_HELLO
+                : type == 16 && dir == 0   ? OSPREY_TLS_SEEN_CLIENT_KEYX
+                : type == 12 && dir == 1   ? OSPREY_TLS_SEEN_SERVER_KEYX
+                                           : OSPREY_TLS_SEEN_UNKNOWN;
+    t->info.state |= st;
+    t->info.last_state = st;
     if (type == 1 && dir == 0) {
         pf->w->st.tls_handshakes++;
         if ((rc = tls_client_hello(t, d, n)) == 0)
@@ -38,9 +80,12 @@ static void handshake(struct pflow *pf, struct mon_flow *f, int dir, uint8_t typ
     } else if (type == 2 && dir == 1) {
         if ((rc = tls_server_hello(t, d, n)) == 0)
             pflow_run(pf, f, dir, ev->tls_server_hello);
-    } else if (type == 11 && dir == 1) {
-        if ((rc = tls_certificate(t, d, n)) == 0)
-            pflow_run(pf, f, dir, ev->tls_certificate);
+    } else if (type == 11) { /* the server's chain, or the client's (mutual authentication) */
+        if ((rc = tls_certificate(t, d, n, dir == 0)) == 0)
+            pflow_run(pf, f, dir, dir ? ev->tls_certificate : ev->tls_client_certificate);
+        else if (rc < 0)
+            pflow_anomaly(pf, f, dir, OSPREY_AE_TLS_INVALID_CERTIFICATE);
+        rc = rc > 0 ? 0 : rc; /* an empty client Certificate is no error */
     } else if (type == 14 && dir == 1) { /* ServerHelloDone: the clear part is over */
         report(pf, f);
     }
@@ -76,6 +121,13 @@ static void handshake_bytes(struct pflow *pf, struct mon_flow *f, int dir, const
             return;
         }
         d += k, n -= k;
+        if (!known_handshake_type(hs->p[0])) {
+            /* not a handshake message: the messages' framing is lost on this side */
+            pf->w->st.tls_malformed++;
+            pflow_anomaly(pf, f, dir, OSPREY_AE_TLS_INVALID_HANDSHAKE_MESSAGE);
+            pf->dead[dir] = true;
+            return;
+        }
         if (hs->len < 4)
             continue;
         uint32_t full = 4 + ((uint32_t)hs->p[1] << 16 | (uint32_t)hs->p[2] << 8 | hs->p[3]);
@@ -100,14 +152,16 @@ static void record(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t 
         report(pf, f); /* application data: TLS 1.3 hides the rest */
     } else if (type < 20 || type > 24) {
         pf->w->st.tls_malformed++;
+        pflow_anomaly(pf, f, dir, OSPREY_AE_TLS_INVALID_RECORD_TYPE);
         pf->dead[dir] = true;
     }
 }
 
 /* A client may open with an SSLv2-framed ClientHello (2-byte header with the top bit set,
  * RFC 6101 appendix E.1) and go on with TLS records once the server answered in SSLv3/TLS.
- * Its fields are not the TLS ClientHello's (no extensions: no SNI, JA3 or JA4), so it is
- * counted and skipped, and the server's hello and certificate are read as usual. */
+ * Its fields are not the TLS ClientHello's (no extensions: no SNI, JA3 or JA4): it is
+ * counted, its version kept (ssl_version) and tls_client_hello runs without buffers; the
+ * server's hello and certificate are read as usual. */
 static bool sslv2_hello(const struct tls_state *t, int dir, const struct pbuf *rec)
 {
     return dir == 0 && !t->client_started && rec->len >= 1 && (rec->p[0] & 0x80);
@@ -129,6 +183,8 @@ void tls_parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d, 
             need = 5u + ((uint32_t)rec->p[3] << 8 | rec->p[4]);
             if (rec->p[1] != 3 || need > REC_MAX) { /* not a TLS record: framing is lost */
                 pf->w->st.tls_malformed++;
+                if (rec->p[1] != 3)
+                    pflow_anomaly(pf, f, dir, OSPREY_AE_TLS_INVALID_RECORD_VERSION);
                 pf->dead[dir] = true;
                 return;
             }
@@ -141,6 +197,12 @@ void tls_parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d, 
         d += k, n -= k;
         if (v2 && rec->len >= 2 && rec->len == need) {
             pf->tls->client_started = true;
+            if (rec->len >= 5 && rec->p[2] == 1) { /* its version, for ssl_version */
+                pf->tls->info.client_version = (uint16_t)(rec->p[3] << 8 | rec->p[4]);
+                pf->tls->info.state |= OSPREY_TLS_SEEN_CLIENT_HELLO;
+                pf->tls->info.last_state = OSPREY_TLS_SEEN_CLIENT_HELLO;
+                pflow_run(pf, f, dir, pf->w->p->ev.tls_client_hello); /* (no buffers) */
+            }
             pf->w->st.tls_handshakes++;
             pbuf_reset(rec);
         } else if (!v2 && rec->len >= 5 &&
@@ -153,13 +215,32 @@ void tls_parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d, 
     }
 }
 
-const uint8_t *tls_buffer(struct pflow *pf, enum osprey_buf b, uint32_t *len)
+const uint8_t *tls_buffer_at(struct pflow *pf, enum osprey_buf b, uint32_t i, uint32_t *len)
 {
     struct tls_state *t = pf->tls;
-    if (!t || !t->sp[b].set)
+    const struct span *sp = NULL;
+    if (t && osprey_buf_is_multi(b))
+        sp = i < t->nel[b - OB_TLS_CERTS] ? &t->el[b - OB_TLS_CERTS][i] : NULL;
+    else if (t && i == 0)
+        sp = &t->sp[b];
+    if (!sp || !sp->set)
         return NULL;
-    *len = t->sp[b].len;
-    return t->copy.p + t->sp[b].off;
+    *len = sp->len;
+    return t->copy.p + sp->off;
+}
+
+const uint8_t *tls_buffer(struct pflow *pf, enum osprey_buf b, uint32_t *len)
+{
+    return tls_buffer_at(pf, b, 0, len);
+}
+
+bool tls_info(struct pflow *pf, struct osprey_tls_info *out)
+{
+    if (!pf->tls)
+        return false;
+    *out = pf->tls->info;
+    out->version = out->server_version ? out->server_version : out->client_version;
+    return true;
 }
 
 void tls_free(struct tls_state *t)
@@ -167,6 +248,8 @@ void tls_free(struct tls_state *t)
     if (!t)
         return;
     pbuf_free(&t->copy);
+    for (int m = 0; m < TM__COUNT; m++)
+        free(t->el[m]);
     for (int i = 0; i < 2; i++) {
         pbuf_free(&t->rec[i]);
         pbuf_free(&t->hs[i]);

@@ -14,7 +14,9 @@
 #include "buffers.h"
 #include "detect_int.h"
 #include "osprey_parsers.h"
+#include "pkt_units.h"
 #include "registry.h"
+#include "xform_args.h"
 
 struct buf_map {
     uint16_t rule_buf;
@@ -61,9 +63,21 @@ static const struct buf_map MAP[] = {
     {BUF_JA4_HASH, OB_TLS_JA4, DB_TLS_CLIENT_HELLO, -1},
     {BUF_JA3S_HASH, OB_TLS_JA3S_HASH, DB_TLS_SERVER_HELLO, -1},
     {BUF_JA3S_STRING, OB_TLS_JA3S_STRING, DB_TLS_SERVER_HELLO, -1},
-    {BUF_TLS_CERT_SUBJECT, OB_TLS_CERT_SUBJECT, DB_TLS_CERTIFICATE, -1},
-    {BUF_TLS_CERT_ISSUER, OB_TLS_CERT_ISSUER, DB_TLS_CERTIFICATE, -1},
-    {BUF_TLS_CERT_SERIAL, OB_TLS_CERT_SERIAL, DB_TLS_CERTIFICATE, -1},
+    /* both sides: the client's in a to_server rule, the server's in a to_client one (the
+     * certificate buffers: the client's certificate under mutual authentication) */
+    {BUF_TLS_CERT_SUBJECT, OB_TLS_CERT_SUBJECT, DB_TLS_CLIENT_CERTIFICATE, OB_TLS_CERT_SUBJECT},
+    {BUF_TLS_CERT_ISSUER, OB_TLS_CERT_ISSUER, DB_TLS_CLIENT_CERTIFICATE, OB_TLS_CERT_ISSUER},
+    {BUF_TLS_CERT_SERIAL, OB_TLS_CERT_SERIAL, DB_TLS_CLIENT_CERTIFICATE, OB_TLS_CERT_SERIAL},
+    {BUF_TLS_CERT_FINGERPRINT, OB_TLS_CERT_FINGERPRINT, DB_TLS_CLIENT_CERTIFICATE,
+     OB_TLS_CERT_FINGERPRINT},
+    {BUF_TLS_CERTS, OB_TLS_CERTS, DB_TLS_CLIENT_CERTIFICATE, OB_TLS_CERTS},
+    {BUF_TLS_SUBJECTALTNAME, OB_TLS_SAN, DB_TLS_CLIENT_CERTIFICATE, OB_TLS_SAN},
+    {BUF_TLS_ALPN, OB_TLS_CLIENT_ALPN, DB_TLS_CLIENT_HELLO, OB_TLS_SERVER_ALPN},
+    {BUF_TLS_RANDOM, OB_TLS_CLIENT_RANDOM, DB_TLS_CLIENT_HELLO, OB_TLS_SERVER_RANDOM},
+    {BUF_TLS_RANDOM_TIME, DOB_TLS_CLIENT_RANDOM_TIME, DB_TLS_CLIENT_HELLO,
+     DOB_TLS_SERVER_RANDOM_TIME},
+    {BUF_TLS_RANDOM_BYTES, DOB_TLS_CLIENT_RANDOM_BYTES, DB_TLS_CLIENT_HELLO,
+     DOB_TLS_SERVER_RANDOM_BYTES},
     /* derived from the headers here */
     {BUF_HTTP_HEADER_NAMES, DOB_REQ_HEADER_NAMES, DB_HTTP_REQUEST, DOB_RESP_HEADER_NAMES},
     {BUF_HTTP_START, DOB_REQ_START, DB_HTTP_REQUEST, DOB_RESP_START},
@@ -88,7 +102,62 @@ static uint8_t response_base(uint8_t base, uint8_t ob)
 {
     if (base == DB_DNS_QUERY)
         return DB_DNS_RESPONSE;
+    if (ob == OB_TLS_CERT_SUBJECT || ob == OB_TLS_CERT_ISSUER || ob == OB_TLS_CERT_SERIAL ||
+        ob == OB_TLS_CERT_FINGERPRINT || ob == OB_TLS_CERTS || ob == OB_TLS_SAN)
+        return DB_TLS_CERTIFICATE;
+    if (ob == OB_TLS_SERVER_ALPN || ob == OB_TLS_SERVER_RANDOM ||
+        ob == DOB_TLS_SERVER_RANDOM_TIME || ob == DOB_TLS_SERVER_RANDOM_BYTES)
+        return DB_TLS_SERVER_HELLO;
     return ob == OB_HTTP_RESPONSE_BODY ? DB_HTTP_RESPONSE_BODY : DB_HTTP_RESPONSE;
+}
+
+bool det_app_multi(uint8_t ob)
+{
+    switch (ob) {
+    case DOB_REQ_HEADER_LINES:
+    case DOB_RESP_HEADER_LINES:
+    case DOB_DNS_QUERIES_RRNAME:
+    case DOB_DNS_ANSWERS_RRNAME:
+    case DOB_DNS_AUTHORITIES_RRNAME:
+    case DOB_DNS_ADDITIONALS_RRNAME:
+    case DOB_DNS_RESPONSE_RRNAME:
+        return true; /* derived (multibuf.c) */
+    default:
+        return ob < DET_OB_DERIVED && osprey_buf_is_multi((enum osprey_buf)ob);
+    }
+}
+
+int det_app_tls_side(unsigned rule_buffer)
+{
+    for (size_t i = 0; i < sizeof MAP / sizeof MAP[0]; i++)
+        if (MAP[i].rule_buf == rule_buffer && MAP[i].ob_resp < 0) {
+            switch (MAP[i].base) {
+            case DB_TLS_CLIENT_HELLO:
+                return 1;
+            case DB_TLS_SERVER_HELLO:
+            case DB_TLS_CERTIFICATE:
+            case DB_TLS_CLIENT_CERTIFICATE:
+                return 2;
+            default:
+                return 0;
+            }
+        }
+    return 0;
+}
+
+/* tls.random_time / tls.random_bytes: a slice of the hello's random (no copy). */
+static const uint8_t *random_part(struct mon_ctx *ctx, struct mon_flow *f, uint8_t ob,
+                                  uint32_t *len)
+{
+    bool server = ob == DOB_TLS_SERVER_RANDOM_TIME || ob == DOB_TLS_SERVER_RANDOM_BYTES;
+    bool time = ob == DOB_TLS_CLIENT_RANDOM_TIME || ob == DOB_TLS_SERVER_RANDOM_TIME;
+    uint32_t n = 0;
+    const uint8_t *r = osprey_parsers_buffer(
+        ctx, f, server ? OB_TLS_SERVER_RANDOM : OB_TLS_CLIENT_RANDOM, &n);
+    if (!r || n != 32)
+        return NULL;
+    *len = time ? 4 : 28;
+    return time ? r : r + 4;
 }
 
 unsigned det_app_match_buffer(const char *keyword)
@@ -214,6 +283,15 @@ static const uint8_t *derived(struct osprey_detect_worker *w, struct mon_ctx *ct
         [DOB_LOCATION - DET_OB_DERIVED] = "location",
         [DOB_SERVER - DET_OB_DERIVED] = "server",
     };
+    switch (ob) {
+    case DOB_TLS_CLIENT_RANDOM_TIME:
+    case DOB_TLS_SERVER_RANDOM_TIME:
+    case DOB_TLS_CLIENT_RANDOM_BYTES:
+    case DOB_TLS_SERVER_RANDOM_BYTES:
+        return random_part(ctx, f, ob, len);
+    default:
+        break;
+    }
     if (ob == DOB_REQ_HEADER || ob == DOB_RESP_HEADER) {
         bool r = ob == DOB_RESP_HEADER;
         uint32_t hn = 0;
@@ -269,7 +347,8 @@ int det_app_buffer_of(unsigned rule_buffer, bool to_client, uint8_t *ob, uint8_t
         if (to_client && MAP[i].ob_resp >= 0) {
             *ob = (uint8_t)MAP[i].ob_resp;
             *base = response_base(*base, *ob);
-        } else if (to_client && *base < DB_HTTP_RESPONSE && *base >= DB_HTTP_REQUEST) {
+        } else if (to_client && (*base == DB_HTTP_REQUEST || *base == DB_HTTP_REQUEST_BODY ||
+                                 *base == DB_HTTP_REQUEST_DONE)) {
             *base = DB_HTTP_RESPONSE; /* request buffers, inspected when the response comes */
         }
         return 0;
@@ -317,14 +396,15 @@ uint8_t det_app_proto_of(const char *proto, uint8_t *l4)
 
 static const char *const XFORMS[] = {"to_lowercase", "to_uppercase", "strip_whitespace",
                                      "compress_whitespace", "dotprefix", "url_decode",
-                                     "header_lowercase", "to_md5", "to_sha1", "to_sha256", NULL};
+                                     "header_lowercase", "strip_pseudo_headers", "to_md5",
+                                     "to_sha1", "to_sha256", NULL};
 
 bool det_xform_supported(const char *keyword)
 {
     for (size_t i = 0; XFORMS[i]; i++)
         if (!strcmp(XFORMS[i], keyword))
             return true;
-    return false;
+    return xstep_has_own(keyword);
 }
 
 /* Room for one transform step in the worker's slot (grows, never shrinks). */
@@ -345,19 +425,31 @@ const uint8_t *det_app_buffer(struct osprey_detect_worker *w, struct mon_ctx *ct
                               const struct det_xform *xf, int slot, uint32_t *len,
                               uint64_t *origin)
 {
+    return det_app_buffer_at(w, ctx, f, base, ob, xf, slot, 0, len, origin);
+}
+
+const uint8_t *det_app_buffer_at(struct osprey_detect_worker *w, struct mon_ctx *ctx,
+                                 struct mon_flow *f, uint8_t base, uint8_t ob,
+                                 const struct det_xform *xf, int slot, uint32_t i,
+                                 uint32_t *len, uint64_t *origin)
+{
     *len = 0;
     *origin = 0;
     if (!f)
         return NULL;
     uint32_t n = 0;
     const uint8_t *b;
+    if (i > 0 && !det_app_multi(ob))
+        return NULL;
     if (ob == DET_OB_RAW) {
         int side = det_to_server(0, base) ? MON_SIDE_SVR : MON_SIDE_CLI; /* the receiver */
         b = det_buffer(ctx, f, side, f->proto == 6 ? DK_STREAM : DK_PKT, &n, origin);
+    } else if (ob >= DET_OB_DERIVED && det_app_multi(ob)) {
+        b = det_multi_derived(w, ctx, f, ob, slot, i, &n);
     } else if (ob >= DET_OB_DERIVED) {
-        b = derived(w, ctx, f, ob, 2 + slot, &n);
+        b = i == 0 ? derived(w, ctx, f, ob, 2 + slot, &n) : NULL;
     } else {
-        b = osprey_parsers_buffer(ctx, f, (enum osprey_buf)ob, &n);
+        b = osprey_parsers_buffer_at(ctx, f, (enum osprey_buf)ob, i, &n);
     }
     return b ? det_app_xform(w, xf, slot, b, n, len) : NULL;
 }
@@ -368,14 +460,19 @@ const uint8_t *det_app_xform(struct osprey_detect_worker *w, const struct det_xf
     if (!xf)
         return *len = n, b;
     /* each step reads the previous result: two halves of the slot, used alternately; no
-     * step outputs more than max(its input, a digest) + 1 bytes, so one allocation does */
-    uint32_t half = n + XFORM_DIGEST_MAX + xf->n + 1;
+     * step outputs more than max(its input, a digest) + 1 bytes (xstep_out_max for the
+     * inflating ones), so one allocation does */
+    uint32_t half = n + XFORM_DIGEST_MAX + 2 * xf->n + 2;
+    for (uint32_t i = 0; i < xf->n; i++)
+        if (xf->step[i].name && xstep_out_max(&xf->step[i], 0) > half)
+            half = xstep_out_max(&xf->step[i], 0) + XFORM_DIGEST_MAX + 2 * xf->n + 2;
     uint8_t *area = room(w, slot, 2 * half);
     if (!area)
         return NULL; /* out of memory: the buffer is missing, nothing matches */
     for (uint32_t i = 0; i < xf->n; i++) {
         uint8_t *out = area + (i % 2 ? half : 0);
-        n = xform_apply(opt_def_by_id(xf->kw[i])->name, b, n, out);
+        n = xf->step[i].name ? xstep_apply(&xf->step[i], b, n, out, w->md)
+                             : xform_apply(opt_def_by_id(xf->kw[i])->name, b, n, out);
         b = out;
     }
     *len = n;
@@ -384,19 +481,39 @@ const uint8_t *det_app_xform(struct osprey_detect_worker *w, const struct det_xf
 
 const char *det_ob_name(uint8_t ob)
 {
-    static const char *const D[] = {
-        "http.header_names", "http.header_names (response)", "http.start",
-        "http.start (response)", "http.content_len", "http.content_len (response)",
-        "http.connection", "http.connection (response)", "http.accept", "http.accept_enc",
-        "http.accept_lang", "http.location", "http.server", "http.header",
-        "http.header (response)", "frame:http1.request", "frame:http1.response",
-        "http.request_header", "http.response_header", "dns.query", "dns.answers.rrname",
-        "dns.authorities.rrname", "dns.additionals.rrname", "dns.response.rrname"};
-    _Static_assert(sizeof D / sizeof D[0] == DOB_DNS_RESPONSE_RRNAME - DET_OB_DERIVED + 1,
-                   "a name per derived buffer");
+    static const char *const D[DOB__END - DET_OB_DERIVED] = {
+        [DOB_REQ_HEADER_NAMES - DET_OB_DERIVED] = "http.header_names",
+        [DOB_RESP_HEADER_NAMES - DET_OB_DERIVED] = "http.header_names (response)",
+        [DOB_REQ_START - DET_OB_DERIVED] = "http.start",
+        [DOB_RESP_START - DET_OB_DERIVED] = "http.start (response)",
+        [DOB_REQ_CONTENT_LEN - DET_OB_DERIVED] = "http.content_len",
+        [DOB_RESP_CONTENT_LEN - DET_OB_DERIVED] = "http.content_len (response)",
+        [DOB_REQ_CONNECTION - DET_OB_DERIVED] = "http.connection",
+        [DOB_RESP_CONNECTION - DET_OB_DERIVED] = "http.connection (response)",
+        [DOB_ACCEPT - DET_OB_DERIVED] = "http.accept",
+        [DOB_ACCEPT_ENC - DET_OB_DERIVED] = "http.accept_enc",
+        [DOB_ACCEPT_LANG - DET_OB_DERIVED] = "http.accept_lang",
+        [DOB_LOCATION - DET_OB_DERIVED] = "http.location",
+        [DOB_SERVER - DET_OB_DERIVED] = "http.server",
+        [DOB_REQ_HEADER - DET_OB_DERIVED] = "http.header",
+        [DOB_RESP_HEADER - DET_OB_DERIVED] = "http.header (response)",
+        [DOB_REQ_FRAME - DET_OB_DERIVED] = "frame:http1.request",
+        [DOB_RESP_FRAME - DET_OB_DERIVED] = "frame:http1.response",
+        [DOB_TLS_CLIENT_RANDOM_TIME - DET_OB_DERIVED] = "tls.random_time",
+        [DOB_TLS_SERVER_RANDOM_TIME - DET_OB_DERIVED] = "tls.random_time (server)",
+        [DOB_TLS_CLIENT_RANDOM_BYTES - DET_OB_DERIVED] = "tls.random_bytes",
+        [DOB_TLS_SERVER_RANDOM_BYTES - DET_OB_DERIVED] = "tls.random_bytes (server)",
+        [DOB_REQ_HEADER_LINES - DET_OB_DERIVED] = "http.request_header",
+        [DOB_RESP_HEADER_LINES - DET_OB_DERIVED] = "http.response_header",
+        [DOB_DNS_QUERIES_RRNAME - DET_OB_DERIVED] = "dns.query",
+        [DOB_DNS_ANSWERS_RRNAME - DET_OB_DERIVED] = "dns.answers.rrname",
+        [DOB_DNS_AUTHORITIES_RRNAME - DET_OB_DERIVED] = "dns.authorities.rrname",
+        [DOB_DNS_ADDITIONALS_RRNAME - DET_OB_DERIVED] = "dns.additionals.rrname",
+        [DOB_DNS_RESPONSE_RRNAME - DET_OB_DERIVED] = "dns.response.rrname"};
+    _Static_assert((int)DOB__END <= (int)DET_OB_HDR, "derived buffers below the packet headers'");
     if (ob == DET_OB_RAW)
         return "payload";
-    if (ob >= DET_OB_DERIVED && ob - DET_OB_DERIVED < (int)(sizeof D / sizeof D[0]))
+    if (ob >= DET_OB_DERIVED && ob < DOB__END && D[ob - DET_OB_DERIVED])
         return D[ob - DET_OB_DERIVED];
     const char *n = ob < DET_OB_DERIVED ? osprey_buf_name((enum osprey_buf)ob) : NULL;
     return n ? n : "?";
@@ -405,29 +522,79 @@ const char *det_ob_name(uint8_t ob)
 const char *det_base_name(uint8_t base)
 {
     static const char *const N[DB__COUNT] = {
-        "packet", "stream", "http_request", "http_request_body", "http_request_done",
-        "http_response", "http_response_body", "http_response_done", "dns_query", "dns_response", "tls_client_hello", "tls_server_hello",
-        "tls_certificate"};
+        [DB_PKT] = "packet",
+        [DB_STREAM] = "stream",
+        [DB_HTTP_REQUEST] = "http_request",
+        [DB_HTTP_REQUEST_BODY] = "http_request_body",
+        [DB_HTTP_REQUEST_DONE] = "http_request_done",
+        [DB_HTTP_RESPONSE] = "http_response",
+        [DB_HTTP_RESPONSE_BODY] = "http_response_body",
+        [DB_HTTP_RESPONSE_DONE] = "http_response_done",
+        [DB_DNS_QUERY] = "dns_query",
+        [DB_DNS_RESPONSE] = "dns_response",
+        [DB_TLS_CLIENT_HELLO] = "tls_client_hello",
+        [DB_TLS_SERVER_HELLO] = "tls_server_hello",
+        [DB_TLS_CERTIFICATE] = "tls_certificate",
+        [DB_TLS_CLIENT_CERTIFICATE] = "tls_client_certificate",
+        [DB_DECODE] = "decode_event",
+        [DB_APP_EVENT] = "app_anomaly",
+        [DB_PKT_RCV] = "packet_rcv"};
+    _Static_assert(DB__COUNT == 17, "a name per base");
     return base < DB__COUNT ? N[base] : "?";
 }
 
+static bool same_val(const char *a, const char *b)
+{
+    return a == b || (a && b && !strcmp(a, b));
+}
+
 const struct det_xform *det_xform_intern(struct osprey_detect *d, const uint16_t *kw,
+                                         const char *const *val, const void *const *arg,
                                          uint32_t n)
 {
-    for (uint32_t i = 0; i < d->nxfs; i++)
-        if (d->xfs[i]->n == n && !memcmp(d->xfs[i]->kw, kw, n * sizeof *kw))
-            return d->xfs[i];
+    for (uint32_t i = 0; i < d->nxfs; i++) {
+        const struct det_xform *x = d->xfs[i];
+        bool same = x->n == n && !memcmp(x->kw, kw, n * sizeof *kw);
+        for (uint32_t k = 0; same && k < n; k++)
+            same = same_val(x->val[k], val[k]);
+        if (same)
+            return x;
+    }
     struct det_xform **v = realloc(d->xfs, (d->nxfs + 1) * sizeof *v);
     if (!v)
         return NULL;
     d->xfs = v;
-    struct det_xform *x = malloc(sizeof *x + n * sizeof *kw);
-    if (!x)
+    struct det_xform *x = calloc(1, sizeof *x + n * (sizeof *kw + sizeof *x->val));
+    struct det_xstep *st = calloc(n ? n : 1, sizeof *st);
+    if (!x || !st) {
+        free(x);
+        free(st);
         return NULL;
-    uint16_t *ids = (uint16_t *)(x + 1);
+    }
+    x->val = (const char **)(x + 1);
+    uint16_t *ids = (uint16_t *)(x->val + n);
     memcpy(ids, kw, n * sizeof *kw);
+    memcpy(x->val, val, n * sizeof *val);
     x->n = n;
     x->kw = ids;
+    x->step = st;
+    for (uint32_t k = 0; k < n; k++) {
+        const char *name = opt_def_by_id(kw[k])->name;
+        if (xstep_has_own(name) && xstep_prepare(&st[k], name, arg[k]) < 0) {
+            det_xform_free(x);
+            return NULL;
+        }
+    }
     d->xfs[d->nxfs++] = x;
     return x;
+}
+
+void det_xform_free(struct det_xform *x)
+{
+    if (!x)
+        return;
+    for (uint32_t k = 0; x->step && k < x->n; k++)
+        xstep_free(&x->step[k]);
+    free(x->step);
+    free(x);
 }

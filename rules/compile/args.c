@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "compiler.h"
+#include "tls_units.h"
 #include "opt_eval.h"
 
 /* Intern an argument: key describes it completely; make() builds it when new. */
@@ -36,13 +37,15 @@ const struct det_header *header_arg(struct compiler *c, const struct osprey_rule
     uint8_t proto = pl->proto;
     struct det_header h = {pl->kind, pl->base, proto, r->dir != OSPREY_DIR_TO,
                            proto == 6 || proto == 17 || pl->app,
-                           r->src.addr, r->dst.addr, r->src.port, r->dst.port};
+                           r->src.addr, r->dst.addr, r->src.port, r->dst.port,
+                           !strcmp(r->proto, "pkthdr")};
     struct buf k = {0};
     buf_put(&k, "H", 1);
     buf_put(&k, &h.kind, 1);
     buf_put(&k, &h.base, 1);
     buf_put(&k, &h.proto, 1);
     buf_put(&k, &h.both, 1);
+    buf_put(&k, &h.any_packet, 1);
     key_set(&k, h.src->r, h.src->n, sizeof *h.src->r);
     key_set(&k, h.dst->r, h.dst->n, sizeof *h.dst->r);
     if (h.ports) {
@@ -68,7 +71,19 @@ static void key_content(struct buf *k, const struct opt_content *ct)
 static void key_pitem(struct buf *k, const struct det_pitem *pi)
 {
     buf_put(k, &pi->type, 1);
-    if (pi->type == PI_CONTENT) {
+    buf_put(k, &pi->decoded, 1);
+    if (pi->type == PI_BASE64) {
+        const struct opt_base64 *b = pi->arg;
+        buf_put(k, b, sizeof *b);
+    } else if (pi->type == PI_ENTROPY) {
+        const struct opt_entropy *e = pi->arg;
+        buf_put(k, &e->bytes, sizeof e->bytes);
+        buf_put(k, &e->offset, sizeof e->offset);
+        buf_put(k, &e->op, 1);
+        buf_put(k, &e->negated, 1);
+        buf_put(k, &e->lo, sizeof e->lo);
+        buf_put(k, &e->hi, sizeof e->hi);
+    } else if (pi->type == PI_CONTENT) {
         key_content(k, pi->arg);
     } else if (pi->type == PI_PCRE) {
         const struct opt_pcre *pc = pi->arg;
@@ -124,6 +139,7 @@ const struct det_unit *unit_arg(struct compiler *c, const struct det_unit *u)
     buf_put(&k, &u->base, 1);
     buf_put(&k, &u->ob, 1);
     buf_put(&k, &u->xf, sizeof u->xf); /* interned: the pointer is the identity */
+    buf_put(&k, &u->or_absent, 1);
     switch (u->type) {
     case DU_PAYLOAD:
         buf_put(&k, &u->n, sizeof u->n);
@@ -168,12 +184,44 @@ const struct det_unit *unit_arg(struct compiler *c, const struct det_unit *u)
         buf_put(&k, &u->cmp->op, sizeof u->cmp->op);
         buf_put(&k, &u->cmp->lo, sizeof u->cmp->lo);
         break;
+    case DU_PKTPROP: {
+        const struct opt_pktprop *pp = u->pp;
+        uint8_t f[3] = {pp->kind, pp->dir, (uint8_t)pp->layer};
+        buf_put(&k, f, sizeof f);
+        buf_put(&k, &pp->cmp.op, sizeof pp->cmp.op);
+        buf_put(&k, &pp->cmp.lo, sizeof pp->cmp.lo);
+        buf_put(&k, &pp->cmp.hi, sizeof pp->cmp.hi);
+        break;
+    }
+    case DU_TLS: { /* its fields, then the string it looks for */
+        const struct det_tls *t = u->tls;
+        uint8_t b[4] = {t->test, t->side, t->negated, t->ob};
+        buf_put(&k, b, sizeof b);
+        buf_put(&k, &t->set, sizeof t->set);
+        buf_put(&k, &t->neg_set, sizeof t->neg_set);
+        buf_put(&k, &t->cmp.op, sizeof t->cmp.op);
+        buf_put(&k, &t->cmp.lo, sizeof t->cmp.lo);
+        buf_put(&k, &t->cmp.hi, sizeof t->cmp.hi);
+        buf_put(&k, &t->len, sizeof t->len);
+        if (t->len)
+            buf_put(&k, t->str, t->len);
+        break;
+    }
+    case DU_DATASET: /* one unit per option: a set command changes the set each time */
+        buf_put(&k, &u->ds, sizeof u->ds);
+        break;
     case DU_DNSHDR:
     case DU_BUFLEN:
         buf_put(&k, &u->field, sizeof u->field); /* DU_DNSHDR's; 0 for DU_BUFLEN */
         buf_put(&k, &u->cmp->op, sizeof u->cmp->op);
         buf_put(&k, &u->cmp->lo, sizeof u->cmp->lo);
         buf_put(&k, &u->cmp->hi, sizeof u->cmp->hi);
+        break;
+    case DU_EVENT: /* what det_event_match reads */
+        buf_put(&k, &u->event->kind, sizeof u->event->kind);
+        buf_put(&k, &u->event->ipver, sizeof u->event->ipver);
+        buf_put(&k, &u->event->code, sizeof u->event->code);
+        buf_put(&k, &u->event->note, sizeof u->event->note);
         break;
     }
     const struct det_unit *a = NULL;

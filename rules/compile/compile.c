@@ -181,6 +181,22 @@ static bool gate_eligible(const struct osprey_rule *r, const struct plan *pl)
     return true;
 }
 
+/* The rule's tag options, started when it alerts (runtime.c). -1: out of memory. */
+static int rule_tags(struct osprey_detect *d, const struct osprey_rule *r, struct det_rule *dr)
+{
+    for (uint32_t i = 0; i < r->nopts; i++) {
+        if (strcmp(opt_def_by_id(r->opts[i].kw)->name, "tag"))
+            continue;
+        const struct opt_tag **t = realloc(dr->tags, (dr->ntags + 1) * sizeof *t);
+        if (!t)
+            return -1;
+        dr->tags = t;
+        dr->tags[dr->ntags++] = r->opts[i].arg;
+        d->has_tags = true;
+    }
+    return 0;
+}
+
 /* Suricata's default action-order: pass, drop, reject, alert. */
 
 static uint8_t order_action(enum osprey_rule_action a)
@@ -254,6 +270,16 @@ static int compile_rule(struct compiler *c, const struct osprey_rule *r,
             not_compiled(c, r, &pl);
         plan_free(&pl);
         return rc;
+    }
+    if (pl.base == DB_PKT && !d->pkt_root) {
+        int64_t ev = define(c, MON_ON_PKT_IN, det_pkt_root_filter, NULL,
+                            "packets (also TCP packets of a connection not picked up)");
+        if (ev < 0) {
+            plan_free(&pl);
+            return -1;
+        }
+        d->base_ev[DB_PKT] = (mon_event_t)ev;
+        d->pkt_root = true;
     }
     mon_event_t base = d->base_ev[pl.base];
     int64_t parent = base;
@@ -387,6 +413,7 @@ static int compile_rule(struct compiler *c, const struct osprey_rule *r,
     dr->twin = variant == PV_PACKET ? DET_TWIN_PACKET : pl.also_packet ? DET_TWIN_STREAM
                                                                        : DET_TWIN_NONE;
     dr->idx = d->nrules;
+    dr->rule_idx = second ? d->rules[d->nrules - 1].rule_idx : d->nrules;
     dr->leaf = (mon_event_t)parent;
     dr->chain_len = len;
     dr->late = late;
@@ -403,6 +430,8 @@ static int compile_rule(struct compiler *c, const struct osprey_rule *r,
     dr->thr[1] = pl.thr[1];
     d->has_thresholds |= pl.thr[0] || pl.thr[1];
     dr->noalert = pl.noalert;
+    dr->flow_action = pl.kind != DK_PKT ||
+                      (pl.nunits == 0 && !pl.nconds && !pl.nxbits && !pl.nints);
     if (pl.nbits) {
         dr->bits = pl.bits; /* kept: freed with the rule */
         dr->nbits = pl.nbits;
@@ -422,6 +451,10 @@ static int compile_rule(struct compiler *c, const struct osprey_rule *r,
         dr->ints = pl.ints;
         dr->nints = pl.nints;
         pl.ints = NULL;
+    }
+    if (rule_tags(d, r, dr) < 0) {
+        lb.oom = true;
+        goto out;
     }
     dr->order_action = order_action(r->action);
     /* setters and readers of flowbits, xbits and flowint */
@@ -496,7 +529,14 @@ int osprey_detect_build_opts(struct osprey_detect **out, struct mon_engine *eng,
     }
     d->base_ev[DB_PKT] = MON_ON_PKT_IN;
     d->base_ev[DB_STREAM] = MON_ON_CONN_NEW_DATA;
+    d->base_ev[DB_DECODE] = MON_ON_DECODE_EVENT;
+    d->base_ev[DB_PKT_RCV] = MON_ON_PKT_IN; /* its rules and barrier in the RCV hook */
     d->parsers = opts ? opts->parsers : NULL;
+    if (opts) {
+        d->datasets_disabled = opts->datasets_disabled;
+        d->dataset_memcap = opts->dataset_memcap;
+        d->dataset_hashsize = opts->dataset_hashsize;
+    }
     if (opts && opts->geoip_database && opts->geoip_database[0]) {
         char err[4400];
         if (!(d->geoip = osprey_geoip_open(opts->geoip_database, err, sizeof err))) {
@@ -520,6 +560,8 @@ int osprey_detect_build_opts(struct osprey_detect **out, struct mon_engine *eng,
         d->base_ev[DB_TLS_CLIENT_HELLO] = pe->tls_client_hello;
         d->base_ev[DB_TLS_SERVER_HELLO] = pe->tls_server_hello;
         d->base_ev[DB_TLS_CERTIFICATE] = pe->tls_certificate;
+        d->base_ev[DB_TLS_CLIENT_CERTIFICATE] = pe->tls_client_certificate;
+        d->base_ev[DB_APP_EVENT] = pe->app_anomaly;
     }
     struct compiler c = {d, eng, {0}, diag};
     int rc = 0;
@@ -539,6 +581,8 @@ int osprey_detect_build_opts(struct osprey_detect **out, struct mon_engine *eng,
             rc = define_barrier(&c, (uint8_t)b);
     if (rc == 0)
         rc = det_threshold_config(d, diag);
+    if (rc == 0 && d->has_thresholds && !(d->thr = det_thr_create()))
+        rc = -1;
     for (int k = 0; k < DK__COUNT && rc == 0; k++) {
         rc = det_mpm_compile(&d->mpm[k], diag);
         d->stats.fast_patterns += d->mpm[k].n;
@@ -564,6 +608,7 @@ void osprey_detect_free(struct osprey_detect *d)
     if (!d)
         return;
     osprey_geoip_close(d->geoip);
+    det_thr_free(d->thr);
     for (int k = 0; k < DK__COUNT; k++)
         det_mpm_free(&d->mpm[k]);
     for (int b = 0; b < DB__COUNT; b++) {
@@ -576,7 +621,7 @@ void osprey_detect_free(struct osprey_detect *d)
     }
     free(d->app_mpm);
     for (uint32_t i = 0; i < d->nxfs; i++)
-        free(d->xfs[i]);
+        det_xform_free(d->xfs[i]);
     free(d->xfs);
     for (uint32_t i = 0; i < d->nrules; i++) {
         free(d->rules[i].meta);
@@ -585,8 +630,10 @@ void osprey_detect_free(struct osprey_detect *d)
         free(d->rules[i].late);
         free(d->rules[i].xbits);
         free(d->rules[i].ints);
+        free(d->rules[i].tags);
         free(d->rules[i].sup);
     }
+    det_datasets_free(d->datasets, stderr); /* save and state files are written now */
     free(d->bit_names);
     free(d->int_names);
     free(d->rules);

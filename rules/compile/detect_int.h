@@ -9,7 +9,9 @@
 
 #include "opt_args.h"
 #include "opt_eval.h"
+#include "dataset.h"
 #include "opt_geoip.h"
+#include "opt_pktprop.h"
 #include "osprey_detect.h"
 #include "osprey_parsers.h"
 
@@ -24,11 +26,24 @@ enum det_base {
     DB_HTTP_REQUEST, DB_HTTP_REQUEST_BODY, DB_HTTP_REQUEST_DONE, /* DONE: message complete */
     DB_HTTP_RESPONSE, DB_HTTP_RESPONSE_BODY, DB_HTTP_RESPONSE_DONE,
     DB_DNS_QUERY, DB_DNS_RESPONSE, DB_TLS_CLIENT_HELLO, DB_TLS_SERVER_HELLO, DB_TLS_CERTIFICATE,
+    DB_TLS_CLIENT_CERTIFICATE, /* the client's (mutual authentication): after the server's */
+    DB_DECODE, /* DECODE_EVENT: packets with a decoder anomaly or note, flow or not (events.c) */
+    DB_APP_EVENT, /* the parsers' app_anomaly: one application-layer event (events.c) */
+    DB_PKT_RCV, /* PKT_IN in the receiver's hook, after its update: stream-event rules */
     DB__COUNT
 };
 static inline uint8_t det_kind_of(uint8_t base)
 {
-    return base < DB_HTTP_REQUEST ? base : DK_APP;
+    switch (base) {
+    case DB_PKT:
+    case DB_DECODE:
+    case DB_PKT_RCV:
+        return DK_PKT;
+    case DB_STREAM:
+        return DK_STREAM;
+    default:
+        return DK_APP;
+    }
 }
 
 /* An application buffer as a unit or multi-event filter sees it: the parser's buffer (enum
@@ -36,6 +51,8 @@ static inline uint8_t det_kind_of(uint8_t base)
 struct det_xform {
     uint32_t n;
     const uint16_t *kw;   /* transform keyword ids, in rule order */
+    const char **val;     /* their arguments as written (NULL: none): the chain's identity */
+    struct det_xstep *step; /* prepared steps (xform_args.h); name NULL: an xform_apply one */
 };
 
 /* The multi-event filter of one buffer kind: one Hyperscan database over the fast patterns
@@ -76,19 +93,53 @@ struct det_header {
     bool ports;           /* compare ports (TCP/UDP rules) */
     const struct osprey_ip_set *src, *dst;
     const struct osprey_port_set *sp, *dp;
+    bool any_packet;      /* pkthdr: a packet without IP (decoding stopped first) matches
+                             when the addresses are any */
 };
+
+/* Is base one of the parsers' application events (HTTP, DNS, TLS)? */
+static inline bool det_base_is_app(uint8_t base)
+{
+    switch (base) {
+    case DB_HTTP_REQUEST:
+    case DB_HTTP_REQUEST_BODY:
+    case DB_HTTP_REQUEST_DONE:
+    case DB_HTTP_RESPONSE:
+    case DB_HTTP_RESPONSE_BODY:
+    case DB_HTTP_RESPONSE_DONE:
+    case DB_DNS_QUERY:
+    case DB_DNS_RESPONSE:
+    case DB_TLS_CLIENT_HELLO:
+    case DB_TLS_SERVER_HELLO:
+    case DB_TLS_CERTIFICATE:
+    case DB_TLS_CLIENT_CERTIFICATE:
+        return true;
+    default:
+        return false;
+    }
+}
 
 enum det_unit_type { DU_PAYLOAD, DU_FLOW, DU_DSIZE, DU_HDR, DU_TCPFLAGS,
                      DU_IPPROTO, DU_SAMEIP, DU_FRAGBITS, DU_IPOPTS,
                      DU_APPPROTO,   /* the flow's app_proto (rule header, app-layer-protocol) */
                      DU_BUFLEN,     /* urilen, bsize: the length of an application buffer */
                      DU_GEOIP,      /* geoip: the countries of the addresses (opt_geoip.c) */
-                     DU_STREAMSIZE,
-                     DU_DNSHDR };   /* dns.opcode, dns.rcode: a field of the DNS message's header */  /* stream_size: the bytes each end sent */
+                     DU_STREAMSIZE,    /* stream_size: the bytes each end sent */
+                     DU_ABSENT,        /* absent: the application buffer is missing */
+                     DU_PKTPROP,       /* tcp.mss, vlan.id, flow.pkts …: pkt_units.c */
+                     DU_EVENT,         /* decode-event, stream-event (events.c) */
+                     DU_TLS,          /* tls.version, ssl_state, tls.cert_chain_len …
+                                          (tls_units.c) */
+                     DU_DATASET,       /* dataset, datarep: the buffer in a set (dataset.c) */
+                     DU_DNSHDR };      /* dns.opcode, dns.rcode, dns.rrtype: DNS header fields */
+struct det_tls;
 
 /* One payload option of a run (payload.c evaluates runs). */
 enum det_pitem_type { PI_CONTENT, PI_PCRE, PI_ISDATAAT, PI_BYTE_TEST, PI_BYTE_JUMP,
-                      PI_BYTE_EXTRACT, PI_BYTE_MATH };
+                      PI_BYTE_EXTRACT, PI_BYTE_MATH,
+                      PI_BASE64,     /* base64_decode: the items after it (base64_data) read
+                                        the decoded bytes */
+                      PI_ENTROPY };  /* entropy: a test of the buffer, moves nothing */
 struct det_pitem {
     uint8_t type;
     bool relative;    /* to the previous payload match: the run backtracks into it */
@@ -98,6 +149,7 @@ struct det_pitem {
      * option's fields name (see *_var_names in opt_eval.h), and the one it defines */
     uint8_t var[BYTE_VAR_FIELDS];
     uint8_t def;
+    bool decoded;     /* in base64_data: after the run's PI_BASE64, on its decoded bytes */
 };
 
 /* One option unit: a match option, or a run of payload options that depend on each other
@@ -106,6 +158,8 @@ struct det_unit {
     uint8_t type, kind, base;
     uint8_t ob;                               /* DK_APP: the parser buffer (enum osprey_buf) */
     const struct det_xform *xf;               /* DK_APP: its transforms */
+    bool or_absent;                           /* DU_PAYLOAD, DU_BUFLEN after absent: or_else:
+                                                 also holds when the buffer is missing */
     uint8_t app;                              /* DU_APPPROTO: 1 << enum osprey_app_proto,
                                                  one bit per protocol accepted */
     bool app_neg;                             /* DU_APPPROTO: app-layer-protocol:!x */
@@ -119,6 +173,12 @@ struct det_unit {
     struct ipproto ipp;                       /* DU_IPPROTO */
     const struct opt_geoip *geo;              /* DU_GEOIP, with the database: */
     const struct osprey_geoip *geodb;
+    const struct opt_pktprop *pp;             /* DU_PKTPROP */
+    const struct opt_event *event;            /* DU_EVENT */
+    const struct det_tls *tls;                /* DU_TLS (owned by the detect object) */
+    const struct opt_dataset *ds;             /* DU_DATASET, with its set: */
+    struct det_dataset *set;
+    uint8_t addr;                             /* DU_DATASET on ip.src (1), ip.dst (2) */
 };
 
 /* Does the run match the buffer? buf[0..len) holds its bytes from position origin on (a
@@ -146,6 +206,24 @@ bool det_xbits_test(struct det_xbits *t, const struct opt_bits *b, const uint32_
 /* set / unset / toggle (expire: the option's, else 30 s) */
 void det_xbits_apply(struct det_xbits *t, const struct opt_bits *b, const uint32_t *ids,
                      const struct det_who *who, uint64_t now_us);
+/* ---- tag (tag.c) ---- */
+struct det_tag_state {          /* one tag's allowance: packets or bytes left, or a deadline */
+    uint8_t metric;             /* enum tag_metric */
+    uint64_t left, until_us;
+};
+struct det_tags;                /* a worker's host tags */
+struct det_tags *det_tags_create(void);
+void det_tags_free(struct det_tags *t);
+uint64_t det_tags_dropped(const struct det_tags *t);
+/* A tagging rule alerted on p: start (or extend) its session tag (session: the flow's state,
+ * NULL without a flow) or host tag. */
+void det_tag_start(struct det_tags *t, struct det_tag_state *session, const struct opt_tag *o,
+                   const struct mon_packet *p);
+/* Is p tagged (its flow's session tag, or a host tag of its source or destination)? Uses up
+ * one packet of each tag it falls under. */
+bool det_tag_packet(struct det_tags *t, struct det_tag_state *session,
+                    const struct mon_packet *p);
+
 struct det_flowint {
     const struct opt_flowint *arg;
     uint32_t id, value_id;      /* variable numbers: its own, and value_var's */
@@ -174,8 +252,15 @@ struct det_rule {
     uint32_t nxbits;
     struct det_flowint *ints;             /* flowint options, in rule order */
     uint32_t nints;
+    const struct opt_tag **tags;          /* tag options: started when the rule alerts */
+    uint32_t ntags;
     uint8_t order_action, order_bits;     /* enum det_order_action, det_order_bits */
     bool noalert;                         /* flowbits:noalert: matches, never alerts */
+    bool flow_action;                     /* its drop drops the flow, not just the packet:
+                                             Suricata's action scope (stream and app rules,
+                                             and packet rules with no option to evaluate,
+                                             its IP-only kind); other packet rules' drops
+                                             drop their packet only */
     bool suppressed;                      /* threshold.config: suppress without ip */
     struct det_suppress *sup;             /* threshold.config: suppress by_src/dst ip */
     uint32_t nsup;
@@ -189,6 +274,8 @@ struct det_rule {
                                              chain; the rule matches a packet once through
                                              either */
     uint32_t idx;
+    uint32_t rule_idx;                    /* idx of the rule's first chain: thresholds of
+                                             its two chains count together */
     mon_event_t leaf;
     uint32_t chain_len;
     const struct det_unit **late;         /* behind a flowbits gate (compile.c gate_eligible):
@@ -233,8 +320,15 @@ struct det_node {
 bool det_barrier_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_t ev,
                         void *arg);
 
+/* The root of the packet chains, under PKT_IN (always true): a UDE, so that a TCP packet
+ * libmon reports as ORPHAN (its connection was never picked up) still runs the packet rules
+ * through mon_run_event, as Suricata inspects every packet. */
+bool det_pkt_root_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_t ev,
+                         void *arg);
+
 struct osprey_detect {
     const struct osprey_ruleset *rs;
+    bool pkt_root;                   /* base_ev[DB_PKT] is the packet root UDE */
     mon_event_t barrier[DB__COUNT];  /* commit barrier leaf per base (0 = none) */
     uint32_t max_chain[DB__COUNT];
     uint32_t base_rules[DB__COUNT];  /* rules per base */
@@ -261,11 +355,42 @@ struct osprey_detect {
     const char **int_names;     /* flowint names; a name's index is its variable */
     uint32_t nint_names, cap_int_names;
     bool has_xbits;
+    bool has_tags;
     bool has_thresholds;
+    struct det_thr_table *thr;       /* one for all workers (threshold.c) */
+    struct det_datasets *datasets;  /* dataset/datarep sets (dataset.c), made on first use */
+    bool datasets_disabled;         /* osprey_detect_opts' datasets settings */
+    uint64_t dataset_memcap;
+    uint32_t dataset_hashsize;
     void **codes;               /* compiled regexes */
     uint32_t ncodes, cap_codes;
     struct osprey_detect_stats stats;
 };
+
+/* ---- engine events: decode-event, stream-event (events.c) ---- */
+/* The unit of an event option and the base its rule needs: DB_DECODE (decoder events: the
+ * packets that carry them mostly have no flow), DB_APP_EVENT (application-layer events),
+ * DB_PKT_RCV (stream events: packet rules after the receiver update). NULL, or why not
+ * compiled. */
+const char *det_event_unit(const struct opt_event *ev, struct det_unit *u, uint8_t *base);
+/* Whether a rule on event base `base` can run its other options: NULL, or why not (payload
+ * options, application buffers, packet-only options beside an application-layer event, an
+ * application-layer event without the parsers). */
+const char *det_event_base_check(const struct osprey_detect *d, uint8_t base, uint32_t nitems,
+                                 uint8_t app_base, bool packet_only);
+/* DU_EVENT: does the packet being inspected carry the event? */
+bool det_event_match(struct mon_ctx *ctx, struct mon_flow *f, const struct det_unit *u);
+struct osprey_detect_worker;
+/* Register the leaves of the decoder-event rules (their matches may have no flow state to
+ * find the worker through); 0 or -1. The arguments are freed by det_events_detach. */
+int det_events_attach(struct osprey_detect_worker *w);
+void det_events_detach(struct osprey_detect_worker *w);
+
+/* The first handler of a packet's walk starts its verdict clean (once per packet). */
+void det_new_packet(struct osprey_detect_worker *w);
+/* A match reached its leaf: it waits for the phase's commit (runtime.c). */
+void det_add_pending(struct osprey_detect_worker *w, const struct det_rule *dr,
+                     struct mon_flow *f, int side, bool deferred);
 
 /* Filters (filters.c). */
 bool det_mpm_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_t ev,
@@ -339,6 +464,7 @@ struct det_flow {
     struct det_side side[2];    /* indexed by receiving side (MON_SIDE_SVR = to server) */
     int64_t *ints;              /* flowint values (allocated on first use), and which are set */
     uint8_t *intset;
+    struct det_tag_state tag;   /* tag:session */
     uint64_t bits[];            /* flowbits, (nbit_names + 63) / 64 words */
 };
 
@@ -367,7 +493,7 @@ struct osprey_detect_worker {
     osprey_alert_fn cb;
     void *arg;
     uint64_t alerts;
-    struct det_thr_table *thr;  /* threshold/detection_filter state (threshold.c) */
+    struct det_thr_table *thr;  /* the detection's threshold table (threshold.c; shared) */
     struct det_xbits *xb;       /* xbits (xstate.c), when a rule uses them */
     struct det_pending *pending; /* matches of the phase being walked, not yet committed */
     const struct osprey_rule *twin_hits[16]; /* twin rules matched on this packet (reset at
@@ -375,12 +501,17 @@ struct osprey_detect_worker {
     uint32_t ntwin_hits;
     uint32_t npending, cap_pending;
     bool pkt_dropped;           /* verdict of the last packet (reset at its PKT_IN) */
+    bool pkt_tagged;            /* the last packet falls under a tag (set at its PKT_IN) */
+    struct det_tags *tags;      /* host tags (tag.c), when a rule tags */
     uint8_t pkt_reject;         /* enum osprey_reject */
     uint8_t pkt_reject_to;      /* enum osprey_reject_to */
+    struct osprey_detect_policy policy; /* exceptions and stream.inline (osprey_detect.h) */
     struct osprey_detect_verdicts verdicts;
     struct osprey_detect_mem mem;
     uint8_t *xbuf[4];           /* transformed [0, 1] and derived [2, 3] buffers (app.c) */
     struct osprey_dns_info dns_info[2]; /* multibuf.c: the DNS message being walked, per slot */
+    struct det_decode_leaf *oleaf; /* events.c: the decoder-event rules' leaf arguments */
+    uint64_t verdict_of;        /* the packet (decoder count) whose verdict is being built */
     uint32_t xcap[4];
 };
 
@@ -401,14 +532,18 @@ static inline bool det_to_server(int side, uint8_t base)
 {
     switch (base) {
     case DB_PKT:
+    case DB_DECODE:
         return side == MON_SIDE_CLI;
     case DB_STREAM:
+    case DB_PKT_RCV:
+    case DB_APP_EVENT: /* run with the receiver's side, as the parsers' events */
         return side == MON_SIDE_SVR;
     case DB_HTTP_REQUEST:
     case DB_HTTP_REQUEST_BODY:
     case DB_HTTP_REQUEST_DONE:
     case DB_DNS_QUERY:
     case DB_TLS_CLIENT_HELLO:
+    case DB_TLS_CLIENT_CERTIFICATE:
         return true;
     default:
         return false;
@@ -444,12 +579,17 @@ enum det_ob_derived {
     DOB_ACCEPT, DOB_ACCEPT_ENC, DOB_ACCEPT_LANG, DOB_LOCATION, DOB_SERVER,
     DOB_REQ_HEADER, DOB_RESP_HEADER, /* http.header without Cookie / Set-Cookie, as Suricata's */
     DOB_REQ_FRAME, DOB_RESP_FRAME,   /* frame:http1.request / response: the whole message */
-    /* multi-buffers (multibuf.c): lists of elements, each inspected on its own */
+    /* tls.random_time (its first 4 bytes) and tls.random_bytes (the other 28) of the
+     * client's and the server's random */
+    DOB_TLS_CLIENT_RANDOM_TIME, DOB_TLS_SERVER_RANDOM_TIME,
+    DOB_TLS_CLIENT_RANDOM_BYTES, DOB_TLS_SERVER_RANDOM_BYTES,
+    /* multi-buffers derived from the parsers' data (multibuf.c), served element by element
+     * by det_app_buffer_at as the parsers' multi-buffers (det_app_multi) */
     DOB_REQ_HEADER_LINES, DOB_RESP_HEADER_LINES, /* http.request_header / response_header */
     DOB_DNS_QUERIES_RRNAME, DOB_DNS_ANSWERS_RRNAME, DOB_DNS_AUTHORITIES_RRNAME,
     DOB_DNS_ADDITIONALS_RRNAME, DOB_DNS_RESPONSE_RRNAME, /* dns.*.rrname:
                                                    each record's name, requests and responses */
-    DET_OB_MULTI_FIRST = DOB_REQ_HEADER_LINES,
+    DOB__END
 };
 const uint8_t *det_app_buffer(struct osprey_detect_worker *w, struct mon_ctx *ctx,
                               struct mon_flow *f, uint8_t base, uint8_t ob,
@@ -464,27 +604,36 @@ enum { DNS_F_OPCODE, DNS_F_RCODE, DNS_F_RRTYPE };
 const uint8_t *det_app_xform(struct osprey_detect_worker *w, const struct det_xform *xf,
                              int slot, const uint8_t *b, uint32_t n, uint32_t *len);
 
-/* ---- multi-buffers (multibuf.c) ----
- * A multi-buffer is a list of elements (one HTTP header as "Name: value", one DNS name …).
- * A payload unit or bsize on it holds when it holds on one element; the fast pattern is
- * looked for in each element. det_app_buffer does not serve them. */
-static inline bool det_multi_ob(uint8_t ob)
-{
-    return ob >= DET_OB_MULTI_FIRST && ob != DET_OB_RAW;
-}
 /* Do options from and to of r inspect the same instance of a multi-buffer (no sticky buffer
  * keyword between them)? `dns.query; content:"a"; dns.query; content:"b";` names two
- * instances, which may match two different elements. */
+ * instances, which may match two different elements (multibuf.c). */
 bool det_multi_same_instance(const struct osprey_rule *r, uint32_t from, uint32_t to);
-/* Element i of multi-buffer ob, through the transforms xf (slot as det_app_buffer); NULL
- * past the last element (or when the parser has none now). */
-const uint8_t *det_multi_element(struct osprey_detect_worker *w, struct mon_ctx *ctx,
-                                 struct mon_flow *f, uint8_t ob, const struct det_xform *xf,
-                                 int slot, uint32_t i, uint32_t *len);
+/* Element i of a derived multi-buffer (DOB_REQ_HEADER_LINES …, multibuf.c), untransformed;
+ * NULL past the last element. det_app_buffer_at serves it. */
+const uint8_t *det_multi_derived(struct osprey_detect_worker *w, struct mon_ctx *ctx,
+                                 struct mon_flow *f, uint8_t ob, int slot, uint32_t i,
+                                 uint32_t *len);
 
-/* The one stored transform chain with these keyword ids (owned by d); NULL: out of memory. */
+/* Element i of ob (Suricata's multiple buffer matching: tls.certs, tls.alpn,
+ * tls.subjectaltname, http.request_header, dns.*.rrname …): a content run or bsize on a
+ * multi-buffer holds when it holds within one element, the fast pattern is looked for in each.
+ * Other buffers have element 0 only. NULL past the last one. */
+const uint8_t *det_app_buffer_at(struct osprey_detect_worker *w, struct mon_ctx *ctx,
+                                 struct mon_flow *f, uint8_t base, uint8_t ob,
+                                 const struct det_xform *xf, int slot, uint32_t i,
+                                 uint32_t *len, uint64_t *origin);
+/* Is ob a multi-buffer (a content list must match within one of its elements): one of the
+ * parsers' (osprey_buf_is_multi) or a derived one (multibuf.c)? */
+bool det_app_multi(uint8_t ob);
+/* The rule direction a TLS buffer implies: 1 to server (client hello only), 2 to client
+ * (server hello, certificate only), 0 none (either side, or not a TLS buffer). */
+int det_app_tls_side(unsigned rule_buffer);
+/* The one stored transform chain with these keyword ids, arguments as written and parsed
+ * (owned by d); NULL: out of memory or a bad argument. */
 const struct det_xform *det_xform_intern(struct osprey_detect *d, const uint16_t *kw,
+                                         const char *const *val, const void *const *arg,
                                          uint32_t n);
+void det_xform_free(struct det_xform *x);
 /* The base event's name, for --dump-chains. */
 const char *det_base_name(uint8_t base);
 /* A parser or derived buffer's name, for --dump-chains. */

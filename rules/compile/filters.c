@@ -6,8 +6,10 @@
 #include <string.h>
 
 #include "detect_int.h"
+#include "tls_units.h"
 #include "opt_eval.h"
 #include "osprey_parsers.h"
+#include "pkt_units.h"
 
 const uint8_t *det_buffer(struct mon_ctx *ctx, struct mon_flow *f, int side, uint8_t kind,
                           uint32_t *len, uint64_t *origin)
@@ -31,7 +33,7 @@ const uint8_t *det_buffer(struct mon_ctx *ctx, struct mon_flow *f, int side, uin
  * a UDP query with a wrong checksum still alerts). */
 static bool pkt_inspectable(const struct mon_packet *p)
 {
-    return p && p->ipver;
+    return p && p->ipver && !(p->flags & MON_PKT_PSEUDO);
 }
 
 /* ---- the multi-event filter ---- */
@@ -85,42 +87,6 @@ static int on_match(unsigned int id, unsigned long long from, unsigned long long
     return 0;
 }
 
-/* A multi-buffer: each element is scanned on its own (a pattern never spans two); a pattern
- * found in several elements is raised once. */
-#define MULTI_IDS 64
-struct multi_ids {
-    uint32_t id[MULTI_IDS], n;
-};
-
-static int on_multi_match(unsigned int id, unsigned long long from, unsigned long long to,
-                          unsigned int flags, void *arg)
-{
-    (void)from, (void)to, (void)flags;
-    struct multi_ids *r = arg;
-    for (uint32_t i = 0; i < r->n; i++)
-        if (r->id[i] == id)
-            return 0;
-    if (r->n < MULTI_IDS)
-        r->id[r->n++] = id;
-    return r->n == MULTI_IDS; /* full: stop, what was found is raised */
-}
-
-static bool multi_scan(struct mon_ctx *ctx, struct mon_flow *f, struct det_flow *df,
-                       const struct det_mpm *m)
-{
-    struct multi_ids r = {.n = 0};
-    const uint8_t *e;
-    uint32_t len;
-    for (uint32_t i = 0; r.n < MULTI_IDS &&
-                         (e = det_multi_element(df->w, ctx, f, m->ob, m->xf, 0, i, &len));
-         i++)
-        hs_scan(m->db, (const char *)e, len, 0, df->w->scratch, on_multi_match, &r);
-    int raised = 0;
-    for (uint32_t i = 0; i < r.n; i++)
-        raised += mon_raise_event(ctx, m->ev[r.id[i]]) == MON_OK;
-    return raised > 0;
-}
-
 bool det_mpm_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_t ev,
                     void *arg)
 {
@@ -133,10 +99,13 @@ bool det_mpm_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event
     const uint8_t *buf;
     uint32_t len, from = 0;
     uint64_t origin;
-    if (m->kind == DK_APP && det_multi_ob(m->ob))
-        return multi_scan(ctx, f, df, m);
     if (m->kind == DK_APP) {
         buf = det_app_buffer(df->w, ctx, f, m->base, m->ob, m->xf, 0, &len, &origin);
+        /* a multi-buffer: every element is scanned (a pattern found in two raises once) */
+        for (uint32_t i = 1; buf && det_app_multi(m->ob); i++) {
+            hs_scan(m->db, (const char *)buf, len, 0, df->w->scratch, on_match, &sc);
+            buf = det_app_buffer_at(df->w, ctx, f, m->base, m->ob, m->xf, 0, i, &len, &origin);
+        }
     } else if (m->kind == DK_PKT) {
         if (!pkt_inspectable(mon_getlastpkt(ctx)))
             return false;
@@ -227,9 +196,17 @@ static bool one_way(const struct det_header *h, struct osprey_ip src, uint16_t s
     return !h->ports || (in_portset(h->sp, sp) && in_portset(h->dp, dp));
 }
 
+static bool ipset_is_any(const struct osprey_ip_set *s)
+{
+    return s->n == 1 && !s->r[0].lo.hi && !s->r[0].lo.lo && s->r[0].hi.hi == UINT64_MAX &&
+           s->r[0].hi.lo == UINT64_MAX;
+}
+
 static bool header_match(const struct det_header *h, const struct mon_packet *p,
                          const struct mon_flow *f, int side)
 {
+    if (!p->ipver) /* no IP header decoded: only pkthdr rules on any address see it */
+        return h->any_packet && ipset_is_any(h->src) && ipset_is_any(h->dst);
     uint8_t proto = p->proto == 58 ? 1 : p->proto;
     if (h->proto && h->proto != proto)
         return false;
@@ -258,7 +235,10 @@ bool det_header_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_ev
     (void)ev;
     const struct det_header *h = arg;
     const struct mon_packet *p = mon_getlastpkt(ctx);
-    if (!p || !p->ipver || (h->kind == DK_PKT && !pkt_inspectable(p)))
+    /* decoder-event rules are about the packet's structure: a bad checksum does not hide it
+     * (the fragment that completes a datagram carries the datagram's checksum result) */
+    if (!p || (!p->ipver && !h->any_packet) ||
+        (h->kind == DK_PKT && h->base != DB_DECODE && !pkt_inspectable(p)))
         return false;
     struct det_flow *df = f ? mon_get_uctx(ctx, f) : NULL;
     if (df && det_flow_stopped(df))
@@ -273,9 +253,18 @@ bool det_hdx_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event
     const struct det_hdx *x = arg;
     const struct mon_packet *p = mon_getlastpkt(ctx);
     struct det_flow *df = f ? mon_get_uctx(ctx, f) : NULL;
-    if (!p || !p->ipver || !df || det_flow_stopped(df) ||
-        (x->kind == DK_PKT && !pkt_inspectable(p)))
+    /* decoder-event rules see packets without flow state, and without IP (pkthdr) */
+    if (!p || ((!p->ipver || !df) && x->base != DB_DECODE) || (df && det_flow_stopped(df)) ||
+        (x->kind == DK_PKT && x->base != DB_DECODE && !pkt_inspectable(p)))
         return false;
+    if (!df) {
+        /* DECODE_EVENT: a packet without flow state has no cache; its headers are checked now */
+        int raised = 0;
+        for (uint32_t i = 0; i < x->n; i++)
+            if (header_match(x->hdr[i], p, f, side))
+                raised += mon_raise_event(ctx, x->ev[i]) == MON_OK;
+        return raised > 0;
+    }
     struct det_hcache *c = &df->hc[x->base][det_to_server(side, x->base) ? 0 : 1];
     if (!c->done) {
         /* once per flow direction: addresses, ports and protocol are the flow's */
@@ -298,6 +287,13 @@ bool det_hdx_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event
 
 bool det_barrier_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_t ev,
                         void *arg)
+{
+    (void)ctx, (void)f, (void)side, (void)ev, (void)arg;
+    return true;
+}
+
+bool det_pkt_root_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_t ev,
+                         void *arg)
 {
     (void)ctx, (void)f, (void)side, (void)ev, (void)arg;
     return true;
@@ -356,19 +352,6 @@ static void hdr_view(const struct mon_packet *p, struct hdr_view *h)
     }
 }
 
-/* A payload run or bsize on a multi-buffer holds when it holds on one element. */
-static bool multi_unit(struct mon_ctx *ctx, struct mon_flow *f, struct det_flow *df,
-                       const struct det_unit *u)
-{
-    const uint8_t *e;
-    uint32_t len;
-    for (uint32_t i = 0; (e = det_multi_element(df->w, ctx, f, u->ob, u->xf, 1, i, &len)); i++)
-        if (u->type == DU_PAYLOAD ? det_payload_match(u, e, len, 0, df->w->md)
-                                  : cmp_match(u->cmp, len))
-            return true;
-    return false;
-}
-
 bool det_unit_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_t ev,
                      void *arg)
 {
@@ -380,27 +363,72 @@ bool det_unit_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_even
         uint32_t len;
         if (!df)
             return false;
-        if (u->kind == DK_APP && det_multi_ob(u->ob))
-            return multi_unit(ctx, f, df, u);
-        uint64_t origin;
-        const uint8_t *buf =
-            u->kind == DK_APP
-                ? det_app_buffer(df->w, ctx, f, u->base, u->ob, u->xf, 1, &len, &origin)
-                : det_buffer(ctx, f, side, u->kind, &len, &origin);
+        uint64_t origin = 0;
+        const uint8_t *buf;
+        if (u->kind == DK_APP)
+            buf = det_app_buffer(df->w, ctx, f, u->base, u->ob, u->xf, 1, &len, &origin);
+        else if (det_ob_is_hdr(u->ob)) /* ipv4.hdr, tcp.hdr … of the packet */
+            buf = det_hdr_buffer(mon_getlastpkt(ctx), u->ob, &len);
+        else
+            buf = det_buffer(ctx, f, side, u->kind, &len, &origin);
+        if (u->kind == DK_APP && det_app_multi(u->ob)) {
+            /* Suricata's multiple buffer matching: the run matches within one element */
+            if (!buf)
+                return u->or_absent;
+            for (uint32_t i = 1; buf; i++) {
+                if (det_payload_match(u, buf, len, origin, df->w->md))
+                    return true;
+                buf = det_app_buffer_at(df->w, ctx, f, u->base, u->ob, u->xf, 1, i, &len,
+                                        &origin);
+            }
+            return false;
+        }
         /* as Suricata, payload options never inspect a packet without payload (a rule of
          * negated contents only would match every bare ACK) */
         if (u->kind == DK_PKT && !len)
             return false;
-        return buf && det_payload_match(u, buf, len, origin, df->w->md);
+        if (!buf)
+            return u->or_absent;
+        return det_payload_match(u, buf, len, origin, df->w->md);
     }
-    case DU_BUFLEN: {
+    case DU_BUFLEN:
+    case DU_ABSENT: {
         struct det_flow *df = f ? mon_get_uctx(ctx, f) : NULL;
         uint32_t len;
         uint64_t origin;
-        if (df && det_multi_ob(u->ob))
-            return multi_unit(ctx, f, df, u);
-        return df && det_app_buffer(df->w, ctx, f, u->base, u->ob, u->xf, 1, &len, &origin) &&
-               cmp_match(u->cmp, len);
+        if (!df)
+            return false;
+        const uint8_t *b = det_app_buffer_at(df->w, ctx, f, u->base, u->ob, u->xf, 1, 0, &len,
+                                             &origin);
+        if (u->type == DU_ABSENT || !b)
+            return u->type == DU_ABSENT ? !b : u->or_absent;
+        for (uint32_t i = 1; b; i++) { /* a multi-buffer: any element */
+            if (cmp_match(u->cmp, len))
+                return true;
+            b = det_app_buffer_at(df->w, ctx, f, u->base, u->ob, u->xf, 1, i, &len, &origin);
+        }
+        return false;
+    }
+    case DU_TLS:
+        return f && det_tls_match(u->tls, ctx, f);
+    case DU_DATASET: {
+        if (u->addr) { /* ip.src, ip.dst: 4 bytes for IPv4, 16 for IPv6 */
+            const struct mon_packet *p = mon_getlastpkt(ctx);
+            if (!p || !p->ipver)
+                return false;
+            const struct mon_addr *a = u->addr == 1 ? &p->src : &p->dst;
+            return det_dataset_match(u->set, u->ds, a->b, p->ipver == 4 ? 4 : 16);
+        }
+        struct det_flow *df = f ? mon_get_uctx(ctx, f) : NULL;
+        uint32_t len;
+        uint64_t origin;
+        if (!df)
+            return false;
+        const uint8_t *buf =
+            u->kind == DK_APP
+                ? det_app_buffer(df->w, ctx, f, u->base, u->ob, u->xf, 1, &len, &origin)
+                : det_buffer(ctx, f, side, u->kind, &len, &origin);
+        return buf && det_dataset_match(u->set, u->ds, buf, len);
     }
     case DU_APPPROTO: {
         if (!f)
@@ -487,6 +515,10 @@ bool det_unit_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_even
         }
         return cmp_match(u->cmp, u->field == DNS_F_OPCODE ? (di.flags >> 11) & 0xf : di.rcode);
     }
+    case DU_PKTPROP:
+        return det_pktprop_match(u->pp, mon_getlastpkt(ctx), f);
+    case DU_EVENT:
+        return det_event_match(ctx, f, u);
     case DU_DSIZE: {
         const struct mon_packet *p = mon_getlastpkt(ctx);
         return p && cmp_match(u->cmp, p->payload_len);

@@ -3,8 +3,10 @@
  * its own: a content run or bsize holds when it holds within one element (a content never
  * spans two headers), and the fast pattern is searched in each element (filters.c).
  *
- * One mechanism for every list buffer: a new one adds its DOB_ id (detect_int.h), its MAP row
- * (app.c) and its element walk here. */
+ * One mechanism for every list buffer: det_app_buffer_at (app.c) serves element i of any
+ * multi-buffer (det_app_multi), the parsers' (tls.certs, tls.alpn …: osprey_parsers_buffer_at)
+ * and these derived ones alike. A new derived one adds its DOB_ id (detect_int.h), its MAP
+ * row and det_app_multi case (app.c) and its element walk here. */
 #include <string.h>
 
 #include "detect_int.h"
@@ -73,9 +75,9 @@ static const uint8_t *response_name(const struct osprey_dns_info *di, uint32_t i
     return NULL;
 }
 
-const uint8_t *det_multi_element(struct osprey_detect_worker *w, struct mon_ctx *ctx,
-                                 struct mon_flow *f, uint8_t ob, const struct det_xform *xf,
-                                 int slot, uint32_t i, uint32_t *len)
+const uint8_t *det_multi_derived(struct osprey_detect_worker *w, struct mon_ctx *ctx,
+                                 struct mon_flow *f, uint8_t ob, int slot, uint32_t i,
+                                 uint32_t *len)
 {
     *len = 0;
     if (!f)
@@ -123,5 +125,6 @@ const uint8_t *det_multi_element(struct osprey_detect_worker *w, struct mon_ctx 
     default:
         return NULL;
     }
-    return e ? det_app_xform(w, xf, slot, e, el, len) : NULL;
+    *len = e ? el : 0;
+    return e;
 }

@@ -2,6 +2,10 @@
  * relative matching: each option may start where the previous match ended, and when a
  * relative option fails the previous content or pcre tries its next occurrence. The options'
  * own tests live beside their parsers (opt_content.c, opt_pcre.c, opt_compare.c). */
+#include <stdlib.h>
+
+#include "base64.h"
+#include "entropy.h"
 #include "detect_int.h"
 #include "opt_eval.h"
 
@@ -153,6 +157,37 @@ static bool byte_item(struct run *r, uint32_t i, int64_t prev_end)
     return false;
 }
 
+/* base64_decode: decode from (relative: the previous match's end, else the start) + offset,
+ * `bytes` characters or to the end, as RFC 4648 (up to the first character outside the
+ * alphabet); nothing decoded fails. The items after it (base64_data) run on the decoded
+ * bytes, positions from 0; the buffer is restored for a backtrack. */
+static bool base64_item(struct run *r, uint32_t i, int64_t prev_end)
+{
+    const struct opt_base64 *b = r->it[i].arg;
+    int64_t from = (b->relative ? prev_end : 0) + b->offset;
+    if (from < r->origin || from >= r->len)
+        return false;
+    int64_t n = r->len - from;
+    if (b->bytes && b->bytes < n)
+        n = b->bytes;
+    uint8_t *dec = malloc((size_t)n * 3 / 4 + 3);
+    if (!dec)
+        return false;
+    uint32_t dn = b64_decode(r->buf + (from - r->origin), (uint32_t)n, dec, B64_RFC4648);
+    struct run saved = *r;
+    r->buf = dec;
+    r->origin = 0;
+    r->len = dn;
+    for (int k = 0; k < RUN_TRACKED; k++)
+        r->absent_from[k] = INT64_MAX;
+    bool ok = dn > 0 && run_from(r, i + 1, 0);
+    uint32_t budget = r->budget;
+    *r = saved;
+    r->budget = budget;
+    free(dec);
+    return ok;
+}
+
 static bool run_from(struct run *r, uint32_t i, int64_t prev_end)
 {
     if (i == r->n)
@@ -164,6 +199,13 @@ static bool run_from(struct run *r, uint32_t i, int64_t prev_end)
         return content(r, i, prev_end);
     case PI_PCRE:
         return pcre(r, i, prev_end);
+    case PI_BASE64:
+        return base64_item(r, i, prev_end);
+    case PI_ENTROPY:
+        /* the whole buffer from its start: a stream window that lost its first bytes has
+         * not the same entropy, so it does not match */
+        return r->origin == 0 && entropy_match(r->it[i].arg, r->buf, (uint32_t)r->len) &&
+               run_from(r, i + 1, prev_end);
     case PI_ISDATAAT: {
         const struct opt_isdataat *d = r->it[i].arg;
         struct opt_isdataat bound;

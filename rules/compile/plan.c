@@ -7,8 +7,10 @@
 #include "buffers.h"
 #include "opt_eval.h"
 #include "osprey_parsers.h"
+#include "pkt_units.h"
 #include "registry.h"
 #include "ruleset.h"
+#include "tls_units.h"
 
 static uint8_t proto_of(const char *p, bool *ok)
 {
@@ -19,8 +21,11 @@ static uint8_t proto_of(const char *p, bool *ok)
         return 17;
     if (!strcmp(p, "icmp"))
         return 1;
-    if (!strcmp(p, "ip"))
+    if (!strcmp(p, "ip") || !strcmp(p, "pkthdr")) /* pkthdr: any packet (Suricata) */
         return 0;
+    struct det_hdr_proto hp; /* tcp-pkt, tcp-stream, ipv4, ipv6, icmpv4, icmpv6 */
+    if (det_hdr_proto_of(p, &hp))
+        return hp.l4;
     *ok = false;
     return 0;
 }
@@ -58,13 +63,24 @@ static int bit_ids(struct osprey_detect *d, const struct opt_bits *b, uint32_t *
 
 static uint8_t group_app(uint8_t base)
 {
-    return base >= DB_TLS_CLIENT_HELLO ? OSPREY_APP_TLS
-         : base >= DB_DNS_QUERY        ? OSPREY_APP_DNS
-                                       : OSPREY_APP_HTTP;
+    switch (base) {
+    case DB_TLS_CLIENT_HELLO:
+    case DB_TLS_SERVER_HELLO:
+    case DB_TLS_CERTIFICATE:
+    case DB_TLS_CLIENT_CERTIFICATE:
+        return OSPREY_APP_TLS;
+    case DB_DNS_QUERY:
+    case DB_DNS_RESPONSE:
+        return OSPREY_APP_DNS;
+    default:
+        return OSPREY_APP_HTTP;
+    }
 }
 
 struct app_need {
     uint8_t base;        /* the latest base event the buffers need (DB_PKT: none) */
+    uint8_t side;        /* the rule's direction for the TLS units: 0 either, 1 to server,
+                            2 to client */
     bool raw;            /* payload options on the packet/stream too */
     uint32_t nbufs;      /* distinct buffers (roughly: changes of buffer in rule order) */
     unsigned last_buf;
@@ -75,6 +91,18 @@ static bool payload_kw(const struct opt_def *def)
     return def->kind == OPT_PAYLOAD;
 }
 
+/* An application event the rule needs: the latest one is its base. NULL, or why not. */
+static const char *app_base_add(struct osprey_detect *d, uint8_t base, struct app_need *need)
+{
+    if (!d->parsers)
+        return "application-layer buffers need the parsers";
+    if (det_base_is_app(need->base) && group_app(need->base) != group_app(base))
+        return "buffers of two application protocols";
+    if (base > need->base)
+        need->base = base;
+    return NULL;
+}
+
 /* Option i's contribution to the rule's buffers; NULL, or why it cannot be compiled. */
 static const char *app_need_add(struct osprey_detect *d, const struct osprey_rule *r,
                                 uint32_t i, bool to_client, struct app_need *need)
@@ -83,10 +111,23 @@ static const char *app_need_add(struct osprey_detect *d, const struct osprey_rul
     const struct opt_def *def = opt_def_by_id(o->kw);
     unsigned buf = o->buffer;
     to_client = det_app_opt_to_client(r, i, to_client);
+    if (det_tls_keyword(def->name)) /* a TLS unit: under the event its value comes with */
+        return app_base_add(d, det_tls_base(o, need->side), need);
+    if (buf == BUF_BASE64)
+        return NULL; /* base64_data: the buffer of its base64_decode */
     if (det_app_match_buffer(def->name) != BUF_COUNT)
         buf = det_app_match_buffer(def->name);
     else if (!payload_kw(def))
         return NULL;
+    if (det_hdr_buffer_of(buf) >= 0) { /* a header of the packet (pkt_units.c) */
+        if (!strcmp(def->name, "bsize") || !strcmp(def->name, "bufferlen"))
+            return "a buffer length on a packet header";
+        return o->nxforms ? "a transform on a packet header" : NULL;
+    }
+    if (buf == BUF_IP_SRC || buf == BUF_IP_DST) /* the packet's address */
+        return strcmp(def->name, "dataset") && strcmp(def->name, "datarep")
+                   ? "ip.src/ip.dst with an option other than dataset/datarep"
+                   : NULL;
     if (buf == BUF_PKT || buf == BUF_RAW) {
         if (!strcmp(def->name, "bsize") || !strcmp(def->name, "bufferlen"))
             return "a buffer length on the packet payload";
@@ -96,17 +137,14 @@ static const char *app_need_add(struct osprey_detect *d, const struct osprey_rul
     uint8_t ob, base;
     if (det_app_buffer_of(buf, to_client, &ob, &base) < 0)
         return "a buffer Osprey does not fill yet";
-    if (!d->parsers)
-        return "application-layer buffers need the parsers";
     for (uint32_t k = 0; k < o->nxforms; k++) {
         const char *x = opt_def_by_id(r->opts[o->xform_at + k].kw)->name;
         if (!det_xform_supported(x))
             return "a transform Osprey does not apply yet";
     }
-    if (need->base >= DB_HTTP_REQUEST && group_app(need->base) != group_app(base))
-        return "buffers of two application protocols";
-    if (base > need->base)
-        need->base = base;
+    const char *why = app_base_add(d, base, need);
+    if (why)
+        return why;
     if (need->nbufs == 0 || need->last_buf != buf)
         need->nbufs++;
     need->last_buf = buf;
@@ -128,10 +166,15 @@ static int app_buffer_of(struct osprey_detect *d, const struct osprey_rule *r, u
     if (!o->nxforms)
         return 0;
     uint16_t kw[32];
+    const char *val[32];
+    const void *arg[32];
     uint32_t n = o->nxforms < 32 ? o->nxforms : 32;
-    for (uint32_t k = 0; k < n; k++)
+    for (uint32_t k = 0; k < n; k++) {
         kw[k] = r->opts[o->xform_at + k].kw;
-    return (*xf = det_xform_intern(d, kw, n)) ? 0 : -1;
+        val[k] = r->opts[o->xform_at + k].value;
+        arg[k] = r->opts[o->xform_at + k].arg;
+    }
+    return (*xf = det_xform_intern(d, kw, val, arg, n)) ? 0 : -1;
 }
 
 /* app-layer-protocol:[!]NAME[,mode] — the modes all mean the flow's one protocol here. */
@@ -181,7 +224,9 @@ static int int_id(struct osprey_detect *d, const char *name, uint32_t *id)
 }
 
 static const char *const META[] = {"msg", "sid", "gid", "rev", "classtype", "priority",
-                                   "reference", "metadata", "target", NULL};
+                                   "reference", "metadata", "target", "prefilter",
+                                   "requires", "bypass", /* opt_hints.c */
+                                   NULL};
 
 static bool is_meta(const char *name)
 {
@@ -200,7 +245,7 @@ static const char *bind_vars(struct det_pitem *pi, const char **vnames, uint32_t
         content_var_names(pi->arg, names);
     else if (pi->type == PI_ISDATAAT)
         isdataat_var_names(pi->arg, names);
-    else if (pi->type == PI_PCRE)
+    else if (pi->type == PI_PCRE || pi->type == PI_BASE64 || pi->type == PI_ENTROPY)
         return NULL;
     else
         byte_var_names(pi->arg, names);
@@ -228,6 +273,51 @@ static const char *bind_vars(struct det_pitem *pi, const char **vnames, uint32_t
     return NULL;
 }
 
+/* base64_data options join the run of the base64_decode before them (they read its decoded
+ * bytes); other options never join a run that has one. NULL, or why not compiled. */
+static const char *b64_join(struct plan *pl, bool decoded, struct unit_plan **last, bool *join)
+{
+    struct unit_plan *b64 = NULL;
+    for (uint32_t u = pl->nunits; u > 0 && !b64; u--)
+        for (uint32_t i = 0; pl->units[u - 1].u.type == DU_PAYLOAD && i < pl->units[u - 1].u.n;
+             i++)
+            if (pl->units[u - 1].u.items[i].type == PI_BASE64)
+                b64 = &pl->units[u - 1];
+    if (decoded) {
+        if (!b64 || b64->u.items + b64->u.n != &pl->items[pl->nitems])
+            return "base64_data options apart from their base64_decode";
+        *last = b64;
+        *join = true;
+    } else if (*last && *last == b64) {
+        *join = false; /* the decoded bytes end that run */
+    }
+    return NULL;
+}
+
+/* absent: or_else on a buffer: its units also hold when the buffer is missing (so none of
+ * their contents can be the fast pattern, which needs the buffer). */
+static void mark_or_absent(struct plan *pl, const struct det_unit *or_else, uint32_t n)
+{
+    for (uint32_t u = 0; u < pl->nunits; u++)
+        for (uint32_t k = 0; k < n; k++)
+            if ((pl->units[u].u.type == DU_PAYLOAD || pl->units[u].u.type == DU_BUFLEN) &&
+                pl->units[u].u.ob == or_else[k].ob && pl->units[u].u.xf == or_else[k].xf)
+                pl->units[u].u.or_absent = true;
+}
+
+/* pi's variables must be defined in its own run (unit u); it defines its own there. NULL, or
+ * why the rule cannot be compiled. */
+static const char *var_in_run(const struct det_pitem *pi, uint32_t u,
+                              uint32_t var_unit[BYTE_MAX_VARS])
+{
+    for (int f = 0; f < BYTE_VAR_FIELDS; f++)
+        if (pi->var[f] && var_unit[pi->var[f] - 1] != u)
+            return "a byte variable used in another buffer than the one that defines it";
+    if (pi->def)
+        var_unit[pi->def - 1] = u;
+    return NULL;
+}
+
 /* Suricata's fast-pattern priority: application buffers first, then the packet/stream, and
  * http.method last (its few values are in every request). */
 static int fp_priority(const struct det_unit *du, uint8_t kind)
@@ -245,12 +335,13 @@ static void pick_fast_pattern(struct plan *pl)
     uint32_t best = 0;
     for (uint32_t u = 0; u < pl->nunits; u++) {
         const struct det_unit *du = &pl->units[u].u;
-        if (du->type != DU_PAYLOAD)
-            continue;
+        if (du->type != DU_PAYLOAD || det_ob_is_hdr(du->ob))
+            continue; /* no fast pattern in a packet header: the header dispatcher finds it */
         int prio = fp_priority(du, pl->kind);
         for (uint32_t i = 0; i < du->n; i++) {
             const struct opt_content *ct = du->items[i].arg;
-            if (du->items[i].type != PI_CONTENT || ct->negated)
+            if (du->items[i].type != PI_CONTENT || ct->negated || du->items[i].decoded ||
+                du->or_absent)
                 continue;
             const uint8_t *p;
             uint32_t n;
@@ -303,6 +394,39 @@ static int plan_bits(struct osprey_detect *d, struct plan *pl,
     return bit_ids(d, b, ids) < 0 ? -1 : 1;
 }
 
+/* dataset / datarep: the unit on option i's buffer and its set (made, and its file read, on
+ * first use). 1; 0 with pl->why when the set cannot be used; -1 when out of memory. */
+static int plan_dataset(struct osprey_detect *d, const struct osprey_rule *r, uint32_t i,
+                        bool to_client, struct det_unit *u, struct plan *pl)
+{
+    const struct osprey_rule_option *o = &r->opts[i];
+    char why[512];
+    if (d->datasets_disabled) {
+        pl->why = "datasets are disabled (datasets.enabled: no)";
+        pl->why_opt = o;
+        return 0;
+    }
+    if (!d->datasets &&
+        !(d->datasets = det_datasets_create(d->dataset_memcap, d->dataset_hashsize)))
+        return -1;
+    struct det_dataset *set = det_dataset_open(d->datasets, o->arg, r->file, why, sizeof why);
+    if (!set) {
+        char *msg = strdup(why);
+        if (!msg || det_own(d, msg) < 0)
+            return -1;
+        pl->why = msg;
+        pl->why_opt = o;
+        return 0;
+    }
+    uint8_t ob = 0;
+    const struct det_xform *xf = NULL;
+    if (app_buffer_of(d, r, i, to_client, &ob, &xf) < 0)
+        return -1;
+    *u = (struct det_unit){.type = DU_DATASET, .ds = o->arg, .set = set, .ob = ob, .xf = xf};
+    u->addr = o->buffer == BUF_IP_SRC ? 1 : o->buffer == BUF_IP_DST ? 2 : 0;
+    return 1;
+}
+
 int make_plan(struct osprey_detect *d, const struct osprey_rule *r, enum plan_variant variant,
               struct plan *pl)
 {
@@ -328,12 +452,24 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, enum plan_va
     if (!pl->units || !pl->items || !pl->bits || !pl->conds || !pl->xbits || !pl->ints)
         return -1;
     bool dsize = false, no_stream = false, only_stream = false; /* dsize: a packet-only option */
+    struct det_hdr_proto hp;
+    bool hp_stream_only = false;
+    if (det_hdr_proto_of(r->proto, &hp)) {
+        hp_stream_only = hp.stream_only;
+        no_stream = hp.pkt_only;     /* tcp-pkt: as flow:no_stream */
+        only_stream = hp.stream_only; /* tcp-stream: as flow:only_stream */
+        if (hp.ipver)
+            pl->units[pl->nunits++].u = (struct det_unit){.type = DU_PKTPROP, .pp = hp.ipver};
+    }
+    uint8_t ev_base = DB_PKT; /* decoder or application-layer events: their base (events.c) */
     /* A rule with byte variables keeps all its payload options in one run: a variable's
      * definition is then evaluated before its uses, and again when the run backtracks. */
     const char *vnames[BYTE_MAX_VARS];
-    uint32_t nvars = 0;
+    uint32_t nvars = 0, var_unit[BYTE_MAX_VARS], nor_else = 0;
+    struct det_unit or_else[8]; /* the buffers of absent: or_else (ob, xf) */
     bool has_vars = false, to_server = false, two_sided = false;
     bool to_client = r->dir == OSPREY_DIR_TX; /* => : on the response, with the request's */
+    int tls_side = 0;
     for (uint32_t i = 0; i < r->nopts; i++) {
         const char *kw = opt_def_by_id(r->opts[i].kw)->name;
         has_vars |= !strcmp(kw, "byte_extract") || !strcmp(kw, "byte_math");
@@ -342,31 +478,43 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, enum plan_va
             to_client |= (fl & FLOW_TO_CLIENT) != 0;
             to_server |= (fl & FLOW_TO_SERVER) != 0;
         }
-        if (opt_def_by_id(r->opts[i].kw)->kind == OPT_PAYLOAD)
+        if (opt_def_by_id(r->opts[i].kw)->kind == OPT_PAYLOAD) {
             two_sided |= det_app_buffer_two_sided(r->opts[i].buffer);
-        else if (det_app_match_buffer(kw) != BUF_COUNT)
+            tls_side |= det_app_tls_side(r->opts[i].buffer);
+        } else if (det_app_match_buffer(kw) != BUF_COUNT) {
             two_sided |= det_app_buffer_two_sided(det_app_match_buffer(kw));
+        }
+        two_sided |= det_tls_two_sided(kw);
+        tls_side |= det_tls_side(kw);
+    }
+    /* a TLS buffer or option of one side only (tls.sni, tls.cert_chain_len …) gives the rule
+     * its direction, as in Suricata: tls.alpn beside tls.sni is the client's */
+    if (!to_client && !to_server && (tls_side == 1 || tls_side == 2)) {
+        to_server = tls_side == 1;
+        to_client = tls_side == 2;
+        two_sided = false;
     }
     pl->two_sided = two_sided && !to_client && !to_server && !response;
     to_client |= response;
     /* which application buffers, and so which base event, the rule needs */
-    struct app_need need = {.base = DB_PKT};
+    int side = to_client ? 2 : to_server || pl->two_sided ? 1 : 0; /* (for the TLS units) */
+    struct app_need need = {.base = DB_PKT, .side = (uint8_t)side};
     for (uint32_t i = 0; i < r->nopts; i++)
         if ((pl->why = app_need_add(d, r, i, to_client, &need))) {
             pl->why_opt = &r->opts[i];
             return 0;
         }
-    if (need.base >= DB_HTTP_REQUEST && need.raw)
+    if (det_base_is_app(need.base) && need.raw)
         d->app_raw = true; /* the stream copy is kept for them */
-    if (need.base >= DB_HTTP_REQUEST && has_vars && need.nbufs > 1) {
+    if (det_base_is_app(need.base) && has_vars && need.nbufs > 1) {
         pl->why = "byte variables across several buffers";
         return 0;
     }
-    if (need.base >= DB_HTTP_REQUEST && pl->app && pl->app != group_app(need.base)) {
+    if (det_base_is_app(need.base) && pl->app && pl->app != group_app(need.base)) {
         pl->why = "buffers of another application protocol than the header's";
         return 0;
     }
-    if (pl->app && need.base < DB_HTTP_REQUEST) {
+    if (pl->app && !det_base_is_app(need.base)) {
         /* an application protocol in the header without its buffers: the flow's app_proto
          * is checked as an option */
         pl->units[pl->nunits++].u =
@@ -410,6 +558,12 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, enum plan_va
             pi = (struct det_pitem){.type = PI_ISDATAAT,
                                     .relative = ((const struct opt_isdataat *)o->arg)->relative,
                                     .arg = o->arg};
+        } else if (!strcmp(name, "entropy")) {
+            pi = (struct det_pitem){.type = PI_ENTROPY, .arg = o->arg};
+        } else if (!strcmp(name, "base64_decode")) {
+            pi = (struct det_pitem){.type = PI_BASE64,
+                                    .relative = ((const struct opt_base64 *)o->arg)->relative,
+                                    .arg = o->arg};
         } else if (!strncmp(name, "byte_", 5)) { /* byte_test, _jump, _extract, _math */
             const struct opt_byte *b = o->arg;
             pl->why = byte_compile_check(b);
@@ -420,6 +574,9 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, enum plan_va
         }
         if (!pl->why && pi.arg)
             pl->why = bind_vars(&pi, vnames, &nvars);
+        pi.decoded = o->buffer == BUF_BASE64;
+        int hdr_ob = pi.arg ? det_hdr_buffer_of(o->buffer) : -1;
+        dsize |= hdr_ob >= 0; /* a packet header: packets only */
         if (pl->why) {
             pl->why_opt = o;
             return 0;
@@ -429,7 +586,10 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, enum plan_va
              * that run sits among the match options: order between units does not matter) */
             uint8_t ob = 0;
             const struct det_xform *xf = NULL;
-            if (need.base >= DB_HTTP_REQUEST && app_buffer_of(d, r, i, to_client, &ob, &xf) < 0)
+            if (hdr_ob >= 0)
+                ob = (uint8_t)hdr_ob;
+            else if (det_base_is_app(need.base) &&
+                     app_buffer_of(d, r, i, to_client, &ob, &xf) < 0)
                 return -1;
             struct unit_plan *last = NULL;
             for (uint32_t u = pl->nunits; u > 0 && !last; u--)
@@ -437,19 +597,30 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, enum plan_va
                     pl->units[u - 1].u.xf == xf)
                     last = &pl->units[u - 1];
             pl->items[pl->nitems] = pi;
-            /* on a multi-buffer the whole list holds within one element: one run */
-            if ((pi.relative || has_vars ||
-                 (det_multi_ob(ob) && last && det_multi_same_instance(r, last->last_opt, i))) &&
-                last &&
-                last->u.items + last->u.n == &pl->items[pl->nitems]) {
+            /* on a multi-buffer the whole list holds within one element: one run (one
+             * instance: the sticky buffer not named again in between) */
+            bool join = pi.relative || has_vars ||
+                        (det_app_multi(ob) && last &&
+                         det_multi_same_instance(r, last->last_opt, i));
+            if ((pl->why = b64_join(pl, pi.decoded, &last, &join))) {
+                pl->why_opt = o;
+                return 0;
+            }
+            if (join && last && last->u.items + last->u.n == &pl->items[pl->nitems]) {
                 last->u.n++;
                 last->last_opt = i;
             } else {
                 up->u = (struct det_unit){.type = DU_PAYLOAD, .n = 1,
                                           .items = &pl->items[pl->nitems], .ob = ob, .xf = xf};
                 pl->nunits++;
+                last = up;
             }
             pl->nitems++;
+            /* a byte variable lives in the run that defines it (ipv4.hdr then tcp.hdr are two) */
+            if ((pl->why = var_in_run(&pi, (uint32_t)(last - pl->units), var_unit))) {
+                pl->why_opt = o;
+                return 0;
+            }
         } else if (!strcmp(name, "flow")) {
             const struct opt_flow *f = o->arg;
             if ((pl->why = flow_compile_check(f))) {
@@ -503,7 +674,11 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, enum plan_va
             if (name[0] == 'i')
                 ipproto_compile(o->value, &up->u.ipp);
             pl->nunits++;
-        } else if (!strcmp(name, "flags")) {
+        } else if (pktprop_keyword(name)) {
+            dsize = true; /* packet and flow properties: evaluated per packet */
+            up->u = (struct det_unit){.type = DU_PKTPROP, .pp = o->arg};
+            pl->nunits++;
+        } else if (!strcmp(name, "flags") || !strcmp(name, "tcp.flags")) {
             dsize = true;
             up->u = (struct det_unit){.type = DU_TCPFLAGS};
             tcpflags_compile(o->value, &up->u.tf);
@@ -523,7 +698,7 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, enum plan_va
             uint8_t mask = 0, l4;
             for (uint32_t k = 0; k < sw->n; k++)
                 mask |= (uint8_t)(1u << det_app_proto_of(sw->words[k], &l4));
-            if (need.base >= DB_HTTP_REQUEST) {
+            if (det_base_is_app(need.base)) {
                 if (!(mask & (1u << group_app(need.base)))) {
                     pl->why = "a service other than the protocol of its buffers";
                     pl->why_opt = o;
@@ -542,7 +717,7 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, enum plan_va
             pl->nunits++;
         } else if (!strcmp(name, "noalert")) {
             pl->noalert = true; /* Suricata's keyword: match, change state, never alert */
-        } else if (!strcmp(name, "xbits")) {
+        } else if (!strcmp(name, "xbits") || !strcmp(name, "hostbits")) {
             const struct opt_bits *b = o->arg;
             uint32_t *ids;
             int k = plan_bits(d, pl, o, xbits_compile_check, &ids);
@@ -552,6 +727,12 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, enum plan_va
                 continue; /* noalert */
             pl->xbits[pl->nxbits++] = (struct det_bits_action){b, ids};
             d->has_xbits = true;
+        } else if (!strcmp(name, "dataset") || !strcmp(name, "datarep")) {
+            if (plan_dataset(d, r, i, to_client, &up->u, pl) <= 0)
+                return pl->why ? 0 : -1;
+            pl->nunits++;
+        } else if (!strcmp(name, "tag")) {
+            continue; /* started when the rule alerts (compile.c rule_tags, tag.c) */
         } else if (!strcmp(name, "flowint")) {
             const struct opt_flowint *fi = o->arg;
             struct det_flowint x = {fi, 0, 0};
@@ -588,6 +769,46 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, enum plan_va
                 return 0;
             }
             pl->nunits++;
+        } else if (o->arg && (!strcmp(name, "decode-event") || !strcmp(name, "stream-event") ||
+                              !strcmp(name, "app-layer-event"))) {
+            uint8_t b;
+            if (!(pl->why = det_event_unit(o->arg, &up->u, &b)) && ev_base != DB_PKT &&
+                ev_base != b)
+                pl->why = "events of two kinds (decoder, stream, application) in one rule";
+            if (pl->why) {
+                pl->why_opt = o;
+                return 0;
+            }
+            if (b != DB_APP_EVENT)
+                dsize = true; /* decoder and stream events: a property of the packet */
+            ev_base = b;
+            pl->nunits++;
+        } else if (det_tls_keyword(name)) {
+            struct det_tls *t = malloc(sizeof *t);
+            if (!t || det_own(d, t) < 0)
+                return -1;
+            if ((pl->why = det_tls_compile(o, side, t))) {
+                pl->why_opt = o;
+                return 0;
+            }
+            up->u = (struct det_unit){.type = DU_TLS, .tls = t};
+            pl->nunits++;
+        } else if (!strcmp(name, "absent")) {
+            uint8_t ob = 0;
+            const struct det_xform *xf = NULL;
+            if (!det_base_is_app(need.base) || nor_else == 8) {
+                pl->why = "absent on a buffer Osprey does not fill";
+                pl->why_opt = o;
+                return 0;
+            }
+            if (app_buffer_of(d, r, i, to_client, &ob, &xf) < 0)
+                return -1;
+            if (*(const bool *)o->arg) {
+                or_else[nor_else++] = (struct det_unit){.ob = ob, .xf = xf};
+            } else {
+                up->u = (struct det_unit){.type = DU_ABSENT, .ob = ob, .xf = xf};
+                pl->nunits++;
+            }
         } else if (!strcmp(name, "dsize")) {
             if ((pl->why = cmp_compile_check(o->arg))) {
                 pl->why_opt = o;
@@ -605,8 +826,13 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, enum plan_va
     /* Suricata inspects TCP payload rules on the reassembled stream; dsize and no_stream are
      * packet properties, and rules without payload options look at packets. */
     pl->kind = pl->proto == 6 && pl->nitems && !dsize && !no_stream ? DK_STREAM : DK_PKT;
+    if (hp_stream_only && pl->kind != DK_STREAM) {
+        pl->why = "a tcp-stream rule without payload options on the stream, or with "
+                  "packet-only options";
+        return 0;
+    }
     pl->base = pl->kind;
-    if (need.base >= DB_HTTP_REQUEST) {
+    if (det_base_is_app(need.base)) {
         if (dsize || no_stream) {
             pl->why = "packet-only options (dsize, header fields, flow:no_stream) in a rule on "
                       "application-layer buffers";
@@ -614,6 +840,13 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, enum plan_va
         }
         pl->kind = DK_APP;
         pl->base = need.base;
+    }
+    if (ev_base != DB_PKT) {
+        if ((pl->why = det_event_base_check(d, ev_base, pl->nitems, need.base,
+                                            dsize || no_stream)))
+            return 0;
+        pl->base = ev_base;
+        pl->kind = det_kind_of(ev_base);
     }
     /* Suricata inspects a TCP payload rule on the stream and on each packet's payload: offset
      * and depth count from the stream's start in one, from the payload's in the other. The
@@ -628,6 +861,7 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, enum plan_va
     }
     if (pl->kind == DK_APP)
         raw_units_last(pl);
+    mark_or_absent(pl, or_else, nor_else);
     pick_fast_pattern(pl);
     return 0;
 }

@@ -1,11 +1,25 @@
 /* runtime.c — a worker's side of detection: per-flow state, the handlers on the base events
  * (they run before the chains below them: libmon runs a node's handlers, then its children),
  * and the action handler at each chain's leaf. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "detect_int.h"
 #include "opt_eval.h"
+
+void det_new_packet(struct osprey_detect_worker *w)
+{
+    /* DECODE_EVENT runs before PKT_IN/ORPHAN for the same packet: its verdict must stay */
+    uint64_t n = mon_ctx_decode_stats(w->ctx)->pkts;
+    w->npending = 0;
+    if (n == w->verdict_of)
+        return;
+    w->verdict_of = n;
+    w->pkt_dropped = false;
+    w->pkt_reject = OSPREY_REJECT_NONE;
+    w->ntwin_hits = 0;
+}
 
 /* PKT_IN root handler: the packet's verdict starts clean, and the flow's detection state
  * exists before any chain filter looks. */
@@ -13,13 +27,11 @@ static void on_pkt(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_
 {
     (void)side, (void)ev;
     struct osprey_detect_worker *w = arg;
-    w->pkt_dropped = false;
-    w->pkt_reject = OSPREY_REJECT_NONE;
-    w->npending = 0;
-    w->ntwin_hits = 0;
+    det_new_packet(w);
+    struct det_flow *df = f ? mon_get_uctx(ctx, f) : NULL;
+    w->pkt_tagged = w->tags && det_tag_packet(w->tags, df ? &df->tag : NULL, mon_getlastpkt(ctx));
     if (!f)
         return;
-    struct det_flow *df = mon_get_uctx(ctx, f);
     if (df) {
         if (df->dropped) { /* subsequent packets of a dropped flow are dropped */
             w->pkt_dropped = true;
@@ -35,17 +47,85 @@ static void on_pkt(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_
         return; /* the flow goes uninspected; filters treat a missing state as no match */
     df->w = arg;
     mon_set_uctx(ctx, f, df);
+    if (w->policy.midstream == OSPREY_MIDSTREAM_PASS_FLOW && f->proto == 6 &&
+        (f->tcp.side[MON_SIDE_CLI].flags & MON_TCPF_MIDSTREAM)) {
+        df->pass = true; /* stream.midstream-policy pass-flow: no detection on this session */
+        w->verdicts.passed_flows++;
+        w->verdicts.midstream_passed++;
+    }
 }
 
-/* A packet that belongs to no flow detection sees (ORPHAN) still gets a clean verdict. */
+/* A packet libmon tracks no connection for (ORPHAN: a TCP flow never picked up, or no flow)
+ * gets a clean verdict and, when it has a flow, the packet rules as any packet. */
 static void on_orphan(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_t ev,
                       void *arg)
 {
-    (void)ctx, (void)f, (void)side, (void)ev;
     struct osprey_detect_worker *w = arg;
-    w->pkt_dropped = false;
-    w->pkt_reject = OSPREY_REJECT_NONE;
-    w->ntwin_hits = 0;
+    on_pkt(ctx, f, side, ev, arg); /* a clean verdict, the flow's detection state */
+    /* stream.midstream-policy for a TCP flow the stack never picked up (no side LIVE: not the
+     * late packets of a connection that ended); a RST, or a packet with a bad checksum,
+     * starts no session, so it is no midstream pick-up either (as in Suricata) */
+    const struct mon_packet *p = mon_getlastpkt(ctx);
+    bool never_picked_up =
+        f && f->proto == 6 && p && !(p->tcp_flags & MON_TH_RST) &&
+        !(p->flags & MON_PKT_BAD_L4_CSUM) &&
+        !((f->tcp.side[MON_SIDE_CLI].flags | f->tcp.side[MON_SIDE_SVR].flags) & MON_TCPF_LIVE);
+    struct det_flow *df = f ? mon_get_uctx(ctx, f) : NULL;
+    if (never_picked_up && w->policy.midstream >= OSPREY_MIDSTREAM_DROP_FLOW) {
+        w->pkt_dropped = true; /* drop-flow / reject: dropped whole, not inspected */
+        w->verdicts.dropped++;
+        w->verdicts.midstream_dropped++;
+        if (w->policy.midstream == OSPREY_MIDSTREAM_REJECT && f->pkts[0] + f->pkts[1] == 1) {
+            w->verdicts.rejected++; /* its first packet: later ones are only dropped */
+            w->pkt_reject = OSPREY_REJECT_RST;
+            w->pkt_reject_to = OSPREY_REJECT_TO_SRC;
+        }
+        return;
+    }
+    if (!df || df->pass || df->dropped)
+        return;
+    if (never_picked_up && w->policy.midstream == OSPREY_MIDSTREAM_PASS_FLOW) {
+        df->pass = true; /* pass-flow / bypass: such a session is not inspected */
+        w->verdicts.passed_flows++;
+        w->verdicts.midstream_passed++;
+        return;
+    }
+    if (w->d->pkt_root) /* the packet rules, as for any packet */
+        mon_run_event(ctx, f, side, w->d->base_ev[DB_PKT]);
+}
+
+/* ERROR on a side (receiver's phase): when its buffer could not be had for the reassembly
+ * memcap, stream.reassembly.memcap-policy acts on the flow (osprey_detect.h). */
+static void on_error(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_t ev,
+                     void *arg)
+{
+    (void)ev;
+    struct osprey_detect_worker *w = arg;
+    enum osprey_exception_policy pol = w->policy.reassembly_memcap;
+    struct det_flow *df = f ? mon_get_uctx(ctx, f) : NULL;
+    if (pol == OSPREY_EXCEPTION_IGNORE || pol == OSPREY_EXCEPTION_PASS_PACKET || !df)
+        return;
+    uint32_t bits = 0;
+    size_t len = sizeof bits;
+    if (mon_getsockopt(ctx, f, side, MON_SO_ERROR, &bits, &len) != MON_OK ||
+        !(bits & MON_ERR_MEMCAP))
+        return;
+    w->verdicts.memcap_exceptions++;
+    if (pol == OSPREY_EXCEPTION_PASS_FLOW || pol == OSPREY_EXCEPTION_BYPASS) {
+        df->pass = true;
+        return;
+    }
+    if (!w->pkt_dropped)
+        w->verdicts.dropped++;
+    w->pkt_dropped = true;
+    if (pol == OSPREY_EXCEPTION_DROP_PACKET)
+        return;
+    df->dropped = true;
+    if (pol == OSPREY_EXCEPTION_REJECT && w->pkt_reject == OSPREY_REJECT_NONE) {
+        w->verdicts.rejected++;
+        w->pkt_reject = OSPREY_REJECT_RST;
+        w->pkt_reject_to = OSPREY_REJECT_TO_SRC;
+    }
 }
 
 /* What the side's whole-stream copy (the design before the windows) allocated for n bytes:
@@ -147,8 +227,8 @@ static bool twin_matched(struct osprey_detect_worker *w, const struct det_rule *
     return false;
 }
 
-static void add_pending(struct osprey_detect_worker *w, const struct det_rule *dr,
-                        struct mon_flow *f, int side, bool deferred)
+void det_add_pending(struct osprey_detect_worker *w, const struct det_rule *dr,
+                     struct mon_flow *f, int side, bool deferred)
 {
     if (w->npending == w->cap_pending) {
         uint32_t cap = w->cap_pending ? w->cap_pending * 2 : 64;
@@ -171,7 +251,7 @@ static void on_match(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_even
     struct det_flow *df = f ? mon_get_uctx(ctx, f) : NULL;
     if (!df || det_flow_stopped(df))
         return;
-    add_pending(df->w, dr, f, side, false);
+    det_add_pending(df->w, dr, f, side, false);
 }
 
 bool det_gate_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_t ev,
@@ -190,7 +270,7 @@ bool det_gate_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_even
     if (set)
         return true;
     /* unset now: only a setter committed before it in this commit can set it; decide then */
-    add_pending(df->w, dr, f, side, true);
+    det_add_pending(df->w, dr, f, side, true);
     return false;
 }
 
@@ -221,12 +301,14 @@ static void whom(const struct det_pending *pm, const struct det_rule *dr,
 }
 
 static void set_verdict(struct osprey_detect_worker *w, struct det_flow *df,
-                        enum osprey_rule_action a, const struct mon_packet *p)
+                        const struct det_rule *dr, enum osprey_rule_action a,
+                        const struct mon_packet *p)
 {
     if (!w->pkt_dropped)
         w->verdicts.dropped++;
     w->pkt_dropped = true;
-    df->dropped = true;
+    if (dr->flow_action && df)
+        df->dropped = true;
     bool reject = a == OSPREY_ACTION_REJECT || a == OSPREY_ACTION_REJECTSRC ||
                   a == OSPREY_ACTION_REJECTDST || a == OSPREY_ACTION_REJECTBOTH;
     if (!reject || w->pkt_reject != OSPREY_REJECT_NONE)
@@ -241,14 +323,17 @@ static void set_verdict(struct osprey_detect_worker *w, struct det_flow *df,
 /* One match, in commit order. Stream rules alert once per flow side (the stream is
  * re-inspected as it grows); packet rules once per packet. pass ends inspection of the
  * flow and suppresses the matches after it (same packet included); drop, reject and sdrop
- * set the packet's verdict and drop the flow. */
+ * set the packet's verdict, and drop the flow when the rule's action scope is the flow. */
 static void commit_one(struct osprey_detect_worker *w, const struct det_pending *pm,
                        const struct mon_packet *p)
 {
     const struct det_rule *dr = pm->dr;
-    struct det_flow *df = mon_get_uctx(w->ctx, pm->f);
-    if (!df || df->pass)
+    struct det_flow *df = pm->f ? mon_get_uctx(w->ctx, pm->f) : NULL;
+    /* decoder-event rules match packets that may have no flow (and no flow state) */
+    if ((!df && dr->base != DB_DECODE) || (df && df->pass))
         return;
+    if (!df && (dr->nconds || dr->nints || dr->nbits))
+        return; /* flowbits and flowint need a flow: without one they do not hold */
     for (uint32_t i = 0; i < dr->nconds; i++)
         if (!flowbits_test(dr->conds[i].b, dr->conds[i].ids, df->bits))
             return;
@@ -267,7 +352,7 @@ static void commit_one(struct osprey_detect_worker *w, const struct det_pending 
             return;
     }
     /* the stream chain alerts once per side; the packet chain once per packet */
-    if (dr->kind == DK_STREAM && dr->twin != DET_TWIN_PACKET &&
+    if (dr->kind == DK_STREAM && df && dr->twin != DET_TWIN_PACKET &&
         fired_before(&df->side[pm->side], dr->idx))
         return;
     if (dr->twin && twin_matched(w, dr))
@@ -287,6 +372,8 @@ static void commit_one(struct osprey_detect_worker *w, const struct det_pending 
     enum osprey_rule_action act = dr->rate ? det_rate_action(w->thr, dr, p, pm->f)
                                            : dr->rule->action;
     if (act == OSPREY_ACTION_PASS) {
+        if (!df)
+            return; /* a packet without a flow: it passes, nothing to remember */
         df->pass = true;
         w->verdicts.passed_flows++;
         return;
@@ -294,7 +381,7 @@ static void commit_one(struct osprey_detect_worker *w, const struct det_pending 
     if (act == OSPREY_ACTION_DROP || act == OSPREY_ACTION_SDROP || act == OSPREY_ACTION_BLOCK ||
         act == OSPREY_ACTION_REJECT || act == OSPREY_ACTION_REJECTSRC ||
         act == OSPREY_ACTION_REJECTDST || act == OSPREY_ACTION_REJECTBOTH)
-        set_verdict(w, df, act, p);
+        set_verdict(w, df, dr, act, p);
     if (act == OSPREY_ACTION_SDROP || dr->noalert || det_suppressed(dr, p) ||
         !det_thr_allow(w->thr, dr, p, pm->f))
         return;
@@ -312,6 +399,8 @@ static void commit_one(struct osprey_detect_worker *w, const struct det_pending 
         .action = act,
     };
     w->alerts++;
+    for (uint32_t i = 0; p && i < dr->ntags; i++)
+        det_tag_start(w->tags, &df->tag, dr->tags[i], p);
     if (w->cb)
         w->cb(&a, w->arg);
 }
@@ -348,9 +437,10 @@ struct osprey_detect_worker *osprey_detect_attach(const struct osprey_detect *d,
     w->arg = arg;
     if (!(w->md = pcre_match_data_new()))
         goto fail;
-    if (d->has_thresholds && !(w->thr = det_thr_create()))
-        goto fail;
+    w->thr = d->thr; /* shared by the workers, owned by d */
     if (d->has_xbits && !(w->xb = det_xbits_create()))
+        goto fail;
+    if (d->has_tags && !(w->tags = det_tags_create()))
         goto fail;
     for (int k = 0; k < DK__COUNT; k++)
         if (d->mpm[k].db && hs_alloc_scratch(d->mpm[k].db, &w->scratch) != HS_SUCCESS)
@@ -363,6 +453,8 @@ struct osprey_detect_worker *osprey_detect_attach(const struct osprey_detect *d,
     if (mon_register(ctx, w->sock, MON_ON_PKT_IN, MON_HK_SND, on_pkt, w) != MON_OK ||
         mon_register(ctx, w->sock, MON_ON_ORPHAN, MON_HK_SND, on_orphan, w) != MON_OK)
         goto fail;
+    if (mon_register(ctx, w->sock, MON_ON_ERROR, MON_HK_RCV, on_error, w) != MON_OK)
+        goto fail;
     if ((d->stats.stream_rules || d->app_raw) &&
         mon_register(ctx, w->sock, MON_ON_CONN_NEW_DATA, MON_HK_RCV, on_data, w) != MON_OK)
         goto fail;
@@ -370,16 +462,23 @@ struct osprey_detect_worker *osprey_detect_attach(const struct osprey_detect *d,
      * parsers' events are children of a PKT_IN UDE, run by mon_run_event) on the sender's */
     for (int b = 0; b < DB__COUNT; b++)
         if (d->barrier[b] && mon_register(ctx, w->sock, d->barrier[b],
-                                          b == DB_STREAM ? MON_HK_RCV : MON_HK_SND, on_commit,
+                                          b == DB_STREAM || b == DB_PKT_RCV ? MON_HK_RCV
+                                                                            : MON_HK_SND,
+                                          on_commit,
                                           w) != MON_OK)
             goto fail;
     for (uint32_t i = 0; i < d->nrules; i++) {
         const struct det_rule *dr = &d->rules[i];
+        if (dr->base == DB_DECODE)
+            continue; /* det_events_attach */
         /* the parsers' events are children of a PKT_IN UDE run on the sender's side */
-        enum mon_hook hk = dr->kind == DK_STREAM ? MON_HK_RCV : MON_HK_SND;
+        enum mon_hook hk = dr->kind == DK_STREAM || dr->base == DB_PKT_RCV ? MON_HK_RCV
+                                                                          : MON_HK_SND;
         if (mon_register(ctx, w->sock, dr->leaf, hk, on_match, (void *)dr) != MON_OK)
             goto fail;
     }
+    if (det_events_attach(w) < 0)
+        goto fail;
     return w;
 fail:
     osprey_detect_worker_free(w);
@@ -415,9 +514,13 @@ void osprey_detect_worker_free(struct osprey_detect_worker *w)
         return;
     hs_free_scratch(w->scratch);
     pcre_match_data_free(w->md);
-    det_thr_free(w->thr);
     det_xbits_free(w->xb);
+    if (w->tags && det_tags_dropped(w->tags))
+        fprintf(stderr, "osprey: tag: host table full, %llu host tags not started\n",
+                (unsigned long long)det_tags_dropped(w->tags));
+    det_tags_free(w->tags);
     free(w->pending);
+    det_events_detach(w);
     for (int i = 0; i < 4; i++)
         free(w->xbuf[i]);
     free(w);
@@ -433,12 +536,23 @@ bool osprey_detect_packet_dropped(const struct osprey_detect_worker *w)
     return w->pkt_dropped;
 }
 
+bool osprey_detect_packet_tagged(const struct osprey_detect_worker *w)
+{
+    return w->pkt_tagged;
+}
+
 enum osprey_reject osprey_detect_packet_reject(const struct osprey_detect_worker *w,
                                                enum osprey_reject_to *to)
 {
     if (to)
         *to = (enum osprey_reject_to)w->pkt_reject_to;
     return (enum osprey_reject)w->pkt_reject;
+}
+
+void osprey_detect_worker_set_policy(struct osprey_detect_worker *w,
+                                     const struct osprey_detect_policy *p)
+{
+    w->policy = *p;
 }
 
 const struct osprey_detect_verdicts *osprey_detect_worker_verdicts(

@@ -1,10 +1,12 @@
-/* threshold.c — the per-worker table behind threshold and detection_filter.
+/* threshold.c — the table behind threshold, detection_filter and rate_filter.
  *
  * Keyed by (rule, which option, tracked key: source, destination, both, the flow or nothing).
- * Fixed size, allocated when the worker attaches: no allocation on the packet path. A full
- * neighbourhood evicts its oldest entry, which at worst lets one more alert through. With
- * several workers each counts its own traffic (Suricata shares one table; offline mode runs
- * one worker). */
+ * Fixed size, allocated with the compiled rules: no allocation on the packet path. A full
+ * neighbourhood evicts its oldest entry, which at worst lets one more alert through. One
+ * table for all workers, as Suricata's: a source's SYNs spread over the workers by flow hash
+ * still count together. A mutex guards it; it is taken only for a match of a rule that has a
+ * threshold, never per packet. */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,16 +23,25 @@ struct thr_entry_rt {
 };
 
 struct det_thr_table {
+    pthread_mutex_t lock;
     struct thr_entry_rt e[THR_SLOTS];
 };
 
 struct det_thr_table *det_thr_create(void)
 {
-    return calloc(1, sizeof(struct det_thr_table));
+    struct det_thr_table *t = calloc(1, sizeof *t);
+    if (t && pthread_mutex_init(&t->lock, NULL) != 0) {
+        free(t);
+        return NULL;
+    }
+    return t;
 }
 
 void det_thr_free(struct det_thr_table *t)
 {
+    if (!t)
+        return;
+    pthread_mutex_destroy(&t->lock);
     free(t);
 }
 
@@ -66,7 +77,7 @@ static void make_key(uint8_t key[40], const struct det_rule *dr, uint8_t k, uint
                      const struct mon_packet *p, const struct mon_flow *f)
 {
     memset(key, 0, 40);
-    memcpy(key, &dr->idx, 4);
+    memcpy(key, &dr->rule_idx, 4); /* a rule's two chains count together */
     key[4] = k;
     switch (track) {
     case THR_BY_SRC: memcpy(key + 8, p->src.b, 16); break;
@@ -91,23 +102,26 @@ enum osprey_rule_action det_rate_action(struct det_thr_table *t, const struct de
         return dr->rule->action;
     uint8_t key[40];
     make_key(key, dr, 2, r->track, p, f);
+    enum osprey_rule_action act = dr->rule->action;
+    pthread_mutex_lock(&t->lock);
     struct thr_state *st = lookup(t, key);
     uint64_t now = p->ts_us;
-    if (st->since_us) {
-        if (now - st->since_us <= (uint64_t)r->timeout * 1000000u)
-            return r->new_action; /* still within the timeout */
-        st->since_us = 0;
-    }
-    if (st->count && now - st->start_us < (uint64_t)r->seconds * 1000000u) {
-        if (++st->count > r->count) {
-            st->since_us = now ? now : 1;
-            return r->new_action;
-        }
+    if (st->since_us && now - st->since_us <= (uint64_t)r->timeout * 1000000u) {
+        act = r->new_action; /* still within the timeout */
     } else {
-        st->start_us = now;
-        st->count = 1;
+        st->since_us = 0;
+        if (st->count && now - st->start_us < (uint64_t)r->seconds * 1000000u) {
+            if (++st->count > r->count) {
+                st->since_us = now ? now : 1;
+                act = r->new_action;
+            }
+        } else {
+            st->start_us = now;
+            st->count = 1;
+        }
     }
-    return dr->rule->action;
+    pthread_mutex_unlock(&t->lock);
+    return act;
 }
 
 bool det_thr_allow(struct det_thr_table *t, const struct det_rule *dr,
@@ -121,7 +135,9 @@ bool det_thr_allow(struct det_thr_table *t, const struct det_rule *dr,
         uint8_t key[40];
         make_key(key, dr, (uint8_t)k, th->track, p, f);
         /* every option counts the event, even when an earlier one already suppressed it */
+        pthread_mutex_lock(&t->lock);
         ok &= threshold_event(th, lookup(t, key), p->ts_us);
+        pthread_mutex_unlock(&t->lock);
     }
     return ok;
 }

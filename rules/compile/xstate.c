@@ -1,5 +1,5 @@
-/* xstate.c — state beyond one flow's flowbits: xbits (Suricata's bits on an IP address or an
- * address pair, with an expiry) and flowint (integer variables of a flow).
+/* xstate.c — state beyond one flow's flowbits: xbits and hostbits (Suricata's bits on an IP
+ * address or an address pair, with an expiry) and flowint (integer variables of a flow).
  *
  * Both are evaluated when a packet's matches are committed (runtime.c), in rule order:
  * conditions (xbits isset/isnotset, flowint ==, <, isset …) must hold, actions (xbits set,
@@ -47,20 +47,24 @@ uint64_t det_xbits_dropped(const struct det_xbits *t)
     return t ? t->full : 0;
 }
 
-/* The key of a track: the source, the destination, or the pair in address order (a pair is
- * the same both ways). */
-static void make_key(uint8_t track, const struct det_who *who, uint8_t key[32])
+/* The key of a track: a host (the source or the destination address), or the pair in address
+ * order (a pair is the same both ways). A host bit lives on the address whichever side named
+ * it, as in Suricata's host table: `track ip_dst` set on a request is `track ip_src` of the
+ * reply, and hostbits share them. Returns the track the entry is stored under. */
+static uint8_t make_key(uint8_t track, const struct det_who *who, uint8_t key[32])
 {
     memset(key, 0, 32);
     if (track == TRACK_IP_SRC) {
         memcpy(key, who->src, 16);
     } else if (track == TRACK_IP_DST) {
         memcpy(key, who->dst, 16);
+        return TRACK_IP_SRC; /* the host table */
     } else {
         bool lt = memcmp(who->src, who->dst, 16) < 0;
         memcpy(key, lt ? who->src : who->dst, 16);
         memcpy(key + 16, lt ? who->dst : who->src, 16);
     }
+    return track;
 }
 
 static uint32_t hash(uint32_t id, uint8_t track, const uint8_t key[32])
@@ -101,23 +105,30 @@ static struct xb_entry *find(struct det_xbits *t, uint32_t id, uint8_t track,
     return NULL;
 }
 
+static bool test_one(struct det_xbits *t, uint8_t track, uint32_t id, const struct det_who *who,
+                     uint64_t now)
+{
+    uint8_t key[32];
+    uint8_t stored = make_key(track, who, key);
+    return t && find(t, id, stored, key, now, NULL) != NULL;
+}
+
 bool det_xbits_test(struct det_xbits *t, const struct opt_bits *b, const uint32_t *ids,
                     const struct det_who *who, uint64_t now)
 {
-    uint8_t key[32];
-    make_key(b->track, who, key);
-    bool set = t && find(t, ids[0], b->track, key, now, NULL) != NULL;
+    bool set = b->track == TRACK_IP_BOTH
+                   ? test_one(t, TRACK_IP_SRC, ids[0], who, now) &&
+                         test_one(t, TRACK_IP_DST, ids[0], who, now)
+                   : test_one(t, b->track, ids[0], who, now);
     return b->op == BITS_ISSET ? set : !set;
 }
 
-void det_xbits_apply(struct det_xbits *t, const struct opt_bits *b, const uint32_t *ids,
-                     const struct det_who *who, uint64_t now)
+static void apply_one(struct det_xbits *t, const struct opt_bits *b, uint8_t track, uint32_t id,
+                      const struct det_who *who, uint64_t now)
 {
-    if (!t)
-        return;
     uint8_t key[32];
-    make_key(b->track, who, key);
-    struct xb_entry *room, *e = find(t, ids[0], b->track, key, now, &room);
+    uint8_t stored = make_key(track, who, key);
+    struct xb_entry *room, *e = find(t, id, stored, key, now, &room);
     bool on = b->op == BITS_SET || (b->op == BITS_TOGGLE && !e);
     if (!on) {
         if (e)
@@ -129,10 +140,24 @@ void det_xbits_apply(struct det_xbits *t, const struct opt_bits *b, const uint32
         return;
     }
     e->used = 1;
-    e->id = ids[0];
-    e->track = b->track;
+    e->id = id;
+    e->track = stored;
     memcpy(e->key, key, 32);
     e->expire_us = now + (uint64_t)(b->expire ? b->expire : XB_DEFAULT_EXPIRE_S) * 1000000u;
+}
+
+void det_xbits_apply(struct det_xbits *t, const struct opt_bits *b, const uint32_t *ids,
+                     const struct det_who *who, uint64_t now)
+{
+    if (!t)
+        return;
+    if (b->track != TRACK_IP_BOTH) {
+        apply_one(t, b, b->track, ids[0], who, now);
+        return;
+    }
+    apply_one(t, b, TRACK_IP_SRC, ids[0], who, now);
+    if (memcmp(who->src, who->dst, 16)) /* the same host is one bit */
+        apply_one(t, b, TRACK_IP_DST, ids[0], who, now);
 }
 
 /* ---- flowint ---- */

@@ -132,6 +132,8 @@ void rules_print_summary(const struct osprey_ruleset *rs, FILE *out)
     fprintf(out, "      unsupported only  %u\n", s->unsupported);
     fprintf(out, "      duplicate sid     %u\n", s->duplicate_sids);
     fprintf(out, "      older revision    %u\n", s->conflicting_revs);
+    if (s->skipped)
+        fprintf(out, "    skipped (requires)  %u\n", s->skipped);
     fprintf(out, "  disabled              %u\n", s->disabled);
     fprintf(out, "    parse               %u\n", s->disabled_parsed);
     fprintf(out, "    malformed           %u\n", s->disabled_syntax_errors);

@@ -358,6 +358,8 @@ static void select_buffer(struct rule_ctx *c, uint16_t buffer)
     c->xforms = NULL;
     c->nxforms = 0;
     c->buffer_used = false;
+    c->absent_only = false;
+    c->xform_pending = false;
     c->sticky_opt = c->opt;
     c->sticky_pos = c->kwpos;
 }
@@ -474,11 +476,14 @@ static void walk_options(struct rule_ctx *c, struct otok *t, int n,
                 opt_error(c, t[i].kw, "a transform needs a sticky buffer before it");
                 return;
             }
-            if (c->buffer_used) {
-                opt_error(c, t[i].kw, "transforms must come right after the sticky buffer, "
-                                      "before anything inspects it");
-                return;
+            if (c->buffer_used && !c->xform_pending) {
+                /* Suricata 8: the options before it inspected the buffer as it was, the
+                 * ones after it inspect a new chain of transforms from this one on */
+                c->xforms = NULL;
+                c->nxforms = 0;
             }
+            if (c->buffer_used)
+                c->xform_pending = true;
             break;
         case OPT_MODIFIER:
             if (c->last_content == NULL) {
@@ -488,6 +493,11 @@ static void walk_options(struct rule_ctx *c, struct otok *t, int n,
             break;
         default:
             break;
+        }
+        if (d->kind == OPT_PAYLOAD && c->absent_only) {
+            opt_error(c, t[i].kw, "the buffer is tested with plain 'absent' (use 'absent: "
+                                  "or_else' to inspect it when present)");
+            return;
         }
         o->buffer = c->buffer;
         o->side = c->side;
@@ -499,8 +509,10 @@ static void walk_options(struct rule_ctx *c, struct otok *t, int n,
             return;
         if (d->kind == OPT_STICKY)
             o->side = c->side; /* its own argument */
-        if (d->kind == OPT_PAYLOAD)
+        if (d->kind == OPT_PAYLOAD) {
             c->buffer_used = true;
+            c->xform_pending = false;
+        }
         if (d->kind == OPT_TRANSFORM) {
             struct xform_chain *x = arena_alloc(c->ar, sizeof *x);
             if (x == NULL) {
@@ -520,6 +532,10 @@ static void walk_options(struct rule_ctx *c, struct otok *t, int n,
             }
         }
     }
+    if (!c->syntax.set && c->xform_pending)
+        rule_syntax_error(c, c->sticky_pos, "syntax error in buffers",
+                          "%s: a transform after its matches, and nothing inspects its result",
+                          c->sticky_opt->keyword);
     if (!c->syntax.set && !c->snort3 && c->sticky_opt && !c->buffer_used &&
         c->buffer != BUF_PKT)
         rule_syntax_error(c, c->sticky_pos, "syntax error in buffers",
@@ -559,6 +575,16 @@ struct osprey_rule *rule_parse(struct rule_ctx *c, char *text, uint32_t len)
     if (n < 0) {
         salvage_sid_raw(c, open, end);
         return r;
+    }
+    /* Suricata reads requires: first: a rule for a newer engine may use keywords this one
+     * does not know, and is skipped quietly when its requirements are not met */
+    for (int i = 0; i < n; i++) {
+        const char *bad;
+        if (!strcmp(t[i].kw, "requires") && t[i].val && requires_eval(c, t[i].val, &bad) == 0) {
+            c->skipped = true;
+            salvage_sid(c, t, n);
+            return r;
+        }
     }
     count_keywords(c, t, n);
     decide_dialect(c, t, n);

@@ -83,6 +83,9 @@ struct rule_ctx {
     const char *sticky_pos;
     uint8_t side;                           /* enum osprey_buffer_side of the buffer in force */
     bool buffer_used;                       /* a payload option ran on the buffer in force */
+    bool skipped;         /* requires: not met: the rule is left out without an error */
+    bool absent_only;     /* plain `absent` on the buffer in force: nothing else inspects it */
+    bool xform_pending;   /* a transform after the buffer's uses, nothing inspects it yet */
     uint32_t meta_seen;                     /* META_* given once only */
     const char *vars[RULE_MAX_VARS]; /* byte_extract / byte_math names */
     uint32_t nvars;

@@ -198,6 +198,9 @@ int ruleset_take_rule(struct osprey_ruleset *rs, uint32_t len, bool disabled)
                 return -1;
             kept = true;
         }
+    } else if (c.skipped) {
+        rs->stats.enabled++;
+        rs->stats.skipped++;
     } else {
         rs->stats.enabled++;
         char buf[384];
@@ -298,12 +301,17 @@ static int load_conf(struct osprey_ruleset *rs, const struct osprey_config *cfg,
     if (file == NULL)
         return -1;
     bool is_default = strcmp(origin, "default") == 0;
-    if (!is_default)
+    /* a threshold file that cannot be read leaves the rules as they are written (Suricata
+     * says so and runs on); an unreadable classification or reference file given on purpose
+     * stops the load, since rules would be judged against the wrong names */
+    bool warn = is_default || !strcmp(key, "threshold-file");
+    if (!warn)
         rs->stats.config_errors++;
-    return ruleset_diag(rs, is_default ? OSPREY_DIAG_WARNING : OSPREY_DIAG_CONFIG, file, 0, 0,
+    return ruleset_diag(rs, warn ? OSPREY_DIAG_WARNING : OSPREY_DIAG_CONFIG, file, 0, 0,
                         "unreadable config file", "cannot open the %s file (%s: %s)%s", what,
                         key, strerror(-3 - rc),
-                        check ? "; its names are not checked" : "") < 0
+                        check ? "; its names are not checked"
+                        : warn && !is_default ? "; the rules run without it" : "") < 0
                ? -1
                : 0;
 }

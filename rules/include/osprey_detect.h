@@ -92,6 +92,11 @@ struct osprey_detect_opts {
     /* geoip-database (a MaxMind .mmdb), or NULL/"": then rules with geoip: are not compiled.
      * Opened by the build, closed by osprey_detect_free. */
     const char *geoip_database;
+    /* datasets (dataset/datarep rules): datasets.enabled (false: those rules are not
+     * compiled), and a set's memcap and hashsize when its rule gives none (0: 16 MiB, 4096). */
+    bool datasets_disabled;
+    uint64_t dataset_memcap;
+    uint32_t dataset_hashsize;
 };
 /* osprey_detect_build with options. NULL (and osprey_detect_build): block mode; osprey itself
  * passes the configuration's detect.stream-mpm, whose default is stream. */
@@ -122,10 +127,17 @@ uint64_t osprey_detect_worker_alerts(const struct osprey_detect_worker *w);
  * raises neither: mon_process returned MON_DEC_FRAG_HELD and there is nothing to forward).
  * A packet is dropped when a drop, sdrop, reject* rule (or a rate_filter's new_action) matched
  * it (packet, stream or app-layer rule), or when it belongs to a flow such a rule
- * matched earlier: subsequent packets of a dropped flow are dropped, and no longer inspected
- * (no more alerts from that flow), as in Suricata's IPS mode. In IDS mode nothing is dropped:
+ * dropped earlier: subsequent packets of a dropped flow are dropped, and no longer inspected
+ * (no more alerts from that flow), as in Suricata's IPS mode. Which matches drop the flow is
+ * Suricata's action scope: stream and application rules, and packet rules with no option to
+ * evaluate (IP-only); the other packet rules drop their packet only. In IDS mode nothing is dropped:
  * the caller just ignores the verdict (EVE then says "allowed"). */
 bool osprey_detect_packet_dropped(const struct osprey_detect_worker *w);
+
+/* Does the last packet fall under a tag (a tag:session of its flow, a tag:host of its source
+ * or destination, started by an earlier alert)? Valid like the verdict above; the engine logs
+ * such packets (EVE "packet" records). */
+bool osprey_detect_packet_tagged(const struct osprey_detect_worker *w);
 
 /* What a reject rule asks the inline engine to send for the last packet: nothing, a TCP RST
  * (TCP flows), or an ICMP destination unreachable (port unreachable; other protocols).
@@ -137,10 +149,47 @@ enum osprey_reject_to { OSPREY_REJECT_TO_SRC, OSPREY_REJECT_TO_DST, OSPREY_REJEC
 /* The reject kind of the last packet; *to (may be NULL) gets the direction. */
 enum osprey_reject osprey_detect_packet_reject(const struct osprey_detect_worker *w,
                                                enum osprey_reject_to *to);
-/* Counters of a worker's verdicts (packets dropped, of which by a flow already dropped). */
+/* Counters of a worker's verdicts (packets dropped, of which by a flow already dropped;
+ * flows passed by a pass rule or by the midstream policy; packets dropped by the midstream
+ * policy, also counted in dropped). */
 struct osprey_detect_verdicts {
     uint64_t dropped, dropped_flow, rejected, passed_flows;
+    uint64_t midstream_passed, midstream_dropped;
+    uint64_t memcap_exceptions; /* reassembly memcap hits the memcap policy acted on */
 };
+
+/* What detection does with TCP sessions whose handshake was not seen (Suricata's
+ * stream.midstream-policy once the engine resolved auto and the master switch), in
+ * struct osprey_detect_policy:
+ *   IGNORE     nothing special;
+ *   PASS_FLOW  a session the stack picked up midstream (MON_TCPF_MIDSTREAM), or with
+ *              midstream off one it never picked up (its ORPHAN packets, which the packet
+ *              rules inspect otherwise), is not inspected at all, from its first packet;
+ *   DROP_FLOW  every packet of a TCP flow the stack did not pick up (no SYN seen, midstream
+ *              off: ORPHAN packets of a flow that never started) is dropped;
+ *   REJECT     as DROP_FLOW, and the flow's first packet is also rejected (RST). */
+enum osprey_midstream_policy {
+    OSPREY_MIDSTREAM_IGNORE, OSPREY_MIDSTREAM_PASS_FLOW, OSPREY_MIDSTREAM_DROP_FLOW,
+    OSPREY_MIDSTREAM_REJECT,
+};
+/* Suricata's exception policies for an exception in the middle of a flow (here: a side's
+ * reassembly buffer could not be had for stream.reassembly.memcap, libmon's ERROR with
+ * MON_ERR_MEMCAP). DROP_FLOW: that packet and the flow's later ones are dropped and no longer
+ * inspected; REJECT: the same, and that packet is rejected (RST); DROP_PACKET: that packet
+ * only; PASS_FLOW and BYPASS: the flow is no longer inspected, its packets go through;
+ * PASS_PACKET and IGNORE: nothing. */
+enum osprey_exception_policy {
+    OSPREY_EXCEPTION_IGNORE, OSPREY_EXCEPTION_DROP_FLOW, OSPREY_EXCEPTION_DROP_PACKET,
+    OSPREY_EXCEPTION_REJECT, OSPREY_EXCEPTION_BYPASS, OSPREY_EXCEPTION_PASS_FLOW,
+    OSPREY_EXCEPTION_PASS_PACKET,
+};
+/* How a worker treats exceptions; all zero (IGNORE) is the default after attach. */
+struct osprey_detect_policy {
+    enum osprey_midstream_policy midstream;
+    enum osprey_exception_policy reassembly_memcap; /* stream.reassembly.memcap-policy */
+};
+void osprey_detect_worker_set_policy(struct osprey_detect_worker *w,
+                                     const struct osprey_detect_policy *p);
 const struct osprey_detect_verdicts *osprey_detect_worker_verdicts(
     const struct osprey_detect_worker *w);
 

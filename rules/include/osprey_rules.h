@@ -158,6 +158,8 @@ struct osprey_rules_stats {
     uint32_t disabled_syntax_errors; /* disabled rules that do not */
     uint32_t duplicate_sids;         /* rules rejected as a duplicate of an earlier gid:sid:rev */
     uint32_t conflicting_revs;       /* rules rejected as an older revision of a loaded sid */
+    uint32_t skipped;                /* enabled rules left out quietly: their requires: is not
+                                        met (neither accepted nor rejected) */
     uint32_t config_errors;          /* bad lines in classification/reference/threshold files,
                                         unreadable rule files, bad variables */
     uint64_t arena_bytes;            /* memory held by the ruleset's AST */
@@ -206,7 +208,18 @@ const struct osprey_rules_diag *osprey_ruleset_diag(const struct osprey_ruleset 
 /* Option keywords: the table every dialect's keywords are looked up in. */
 size_t osprey_rules_keyword_count(void);
 const char *osprey_rules_keyword_name(size_t kw);
+/* Implemented: a rule using the keyword compiles (check mode and the compiler decide alike;
+ * a particular argument form may still be refused, with its reason). Otherwise the keyword is
+ * parsed and checked only, and its rules are rejected as `unsupported option KEYWORD`. */
 bool osprey_rules_keyword_implemented(size_t kw);
+/* The dialects that have keyword kw (OSPREY_KW_* bits, 0 past the end). */
+enum { OSPREY_KW_SNORT2 = 1, OSPREY_KW_SNORT3 = 2, OSPREY_KW_SURICATA = 4 };
+unsigned osprey_rules_keyword_dialects(size_t kw);
+/* What kind of option keyword kw is: "meta", "match", "payload", "modifier", "sticky",
+ * "http-legacy" or "transform" (NULL past the end). */
+const char *osprey_rules_keyword_kind(size_t kw);
+/* The buffer a sticky or http-legacy keyword selects ("http.uri" …), NULL for the others. */
+const char *osprey_rules_keyword_buffer(size_t kw);
 /* Rules using keyword kw so far: enabled ones and disabled ones (each rule counted once). */
 void osprey_ruleset_keyword_uses(const struct osprey_ruleset *rs, size_t kw, uint32_t *enabled,
                                  uint32_t *disabled);

@@ -132,7 +132,10 @@
     X(FRAME_HTTP1_REQUEST, "frame:http1.request")                                          \
     X(FRAME_HTTP1_RESPONSE, "frame:http1.response")                                        \
     X(FRAME_DNS_PDU, "frame:dns.pdu")                                                      \
-    X(FRAME_OTHER, "frame") /* the frames of protocols Osprey does not frame yet */
+    /* the frames of protocols Osprey does not frame yet */                               \
+    X(FRAME_OTHER, "frame")                                                                \
+    X(IP_SRC, "ip.src")                                                                    \
+    X(IP_DST, "ip.dst")
 
 #include <stdbool.h>
 

@@ -53,7 +53,8 @@ enum cmp_op {
     CMP_LE,
     CMP_GE,
     CMP_RANGE,      /* lo < x < hi   (a<>b) */
-    CMP_RANGE_INCL, /* lo <= x <= hi (Snort 3 a<=>b, Suricata a-b) */
+    CMP_RANGE_INCL, /* lo <= x <= hi (Snort 3 a<=>b, a-b of ttl, urilen …) */
+    CMP_OUTSIDE,    /* x <= lo or x >= hi (Suricata's !a-b: not in the range a<>b) */
 };
 struct opt_cmp {
     uint8_t op;
@@ -89,15 +90,39 @@ enum bits_op {
     BITS_NOALERT,
     BITS_RESET,
 };
-enum bits_track { TRACK_NONE, TRACK_IP_SRC, TRACK_IP_DST, TRACK_IP_PAIR, TRACK_TX };
+/* TRACK_IP_BOTH: hostbits' "both", the source and the destination host each */
+enum bits_track { TRACK_NONE, TRACK_IP_SRC, TRACK_IP_DST, TRACK_IP_PAIR, TRACK_TX, TRACK_IP_BOTH };
 struct opt_bits {
     uint8_t op;
     char join;          /* '|' (any), '&' (all) or 0 for one name */
     uint32_t n;
     const char **names;
     const char *group;  /* Snort 2 flowbits group */
-    uint8_t track;      /* xbits */
-    int64_t expire;     /* xbits, seconds; 0 = none */
+    uint8_t track;      /* xbits, hostbits */
+    int64_t expire;     /* xbits, hostbits: seconds; 0 = the default (30) */
+};
+
+/* dataset, datarep (opt_dataset.c): a named set of values the sticky buffer is looked up in */
+enum dataset_cmd { DS_SET, DS_ISSET, DS_ISNOTSET, DS_UNSET, DS_REP /* datarep */ };
+enum dataset_type { DST_NONE, DST_STRING, DST_MD5, DST_SHA256, DST_IPV4, DST_IPV6 /* ip */ };
+enum dataset_rep_op { DSR_GT, DSR_LT, DSR_GE, DSR_LE, DSR_EQ };
+struct opt_dataset {
+    uint8_t cmd, type;   /* type DST_NONE: the set's declaration (datasets: section) gives it */
+    uint8_t rep_op;      /* datarep */
+    uint16_t rep_value;  /* datarep: reputations are 0..65535 */
+    const char *name;
+    const char *load, *save, *state; /* as written; NULL when absent */
+    uint64_t memcap;     /* bytes; 0: the default */
+    uint32_t hashsize;   /* 0: the default */
+};
+
+/* tag (opt_misc.c): log the packets after the match, of the flow or of a host */
+enum tag_kind { TAG_SESSION, TAG_HOST };
+enum tag_metric { TAG_PACKETS, TAG_SECONDS, TAG_BYTES };
+struct opt_tag {
+    uint8_t kind, metric;
+    uint8_t dir;        /* TAG_HOST: 0 the source, 1 the destination */
+    uint32_t count;     /* session without a count: 256 packets, as Suricata */
 };
 
 /* flowint */
@@ -128,6 +153,7 @@ struct opt_byte {
     char op[4];                /* byte_test: < > = <= >= & ^ != ; byte_math: + - * / << >> */
     int64_t value, offset;     /* byte_test value; all: offset */
     const char *value_var, *offset_var;
+    const char *bytes_var;     /* byte_test/_jump/_math: the number of bytes from a variable */
     uint32_t multiplier;       /* 0 = none */
     int64_t post_offset;
     uint32_t align;            /* byte_extract align 2/4 */
@@ -180,6 +206,41 @@ struct opt_str {
     const uint8_t *bytes;
     uint32_t len;
     bool negated;
+};
+
+/* decode-event, stream-event, app-layer-event: one event Osprey raises (event_names.c). */
+enum { EV_DECODE, EV_STREAM, EV_APP };
+struct opt_event {
+    uint8_t kind;      /* EV_* */
+    uint8_t ipver;     /* EV_DECODE: 4 or 6 when the anomaly counts only on that IP version */
+    uint16_t code;     /* EV_DECODE: enum mon_decode_event, or mon_decode_note when note;
+                          EV_STREAM: enum mon_tcp_event */
+    bool note;         /* EV_DECODE: a decoder note (mon_packet.decode_notes), not an anomaly */
+    bool negated;      /* app-layer-event:!NAME */
+    const char *name;  /* as written (without '!') */
+    const char *not_raised; /* NULL when Osprey raises it, else the reason the rule is not
+                               loaded ("event 'NAME' is not raised by Osprey") */
+};
+
+/* from_base64 transform, base64_decode: decode `bytes` bytes (0: to the end) from `offset`. */
+struct opt_base64 {
+    uint32_t bytes, offset;
+    uint8_t mode;        /* enum b64_mode (rules/compile/base64.h): rfc4648, rfc2045, strict */
+    bool relative;       /* base64_decode: from the previous match's end */
+};
+
+/* entropy: the comparison (CMP_* of struct opt_cmp: GT GE LT LE EQ NE, RANGE exclusive) of
+ * the Shannon entropy of `bytes` bytes (0: all) from offset. */
+struct opt_entropy {
+    uint32_t bytes, offset;
+    uint8_t op;
+    bool negated;        /* !A-B */
+    double lo, hi;
+};
+
+/* zlib_deflate / gunzip transforms: the most bytes the inflated buffer may hold. */
+struct opt_inflate {
+    uint32_t max_size;
 };
 
 #endif

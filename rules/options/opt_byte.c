@@ -92,8 +92,10 @@ static int parse_flags(struct rule_ctx *c, struct opt_byte *b, int kind, struct 
                 rc = set_flag(c, b, BYTE_BIG, v, "big");
             else if (slice_eq(v, vn, "little"))
                 rc = set_flag(c, b, BYTE_LITTLE, v, "little");
+            else if (slice_eq(v, vn, "dce"))
+                rc = set_flag(c, b, BYTE_DCE, v, "dce");
             else
-                rc = opt_error(c, v, "endian must be big or little");
+                rc = opt_error(c, v, "endian must be big, little or dce");
             vn = 0;
         } else if (slice_eq(w, wn, "bitmask")) {
             if (b->bitmask)
@@ -143,6 +145,8 @@ static int parse_flags(struct rule_ctx *c, struct opt_byte *b, int kind, struct 
     /* 0 bytes: ET's "http.content_len; byte_test:0,>,1000,0,string,dec" reads the whole
      * (short) buffer as a number, and "byte_jump:0,0,relative,post_offset -13" only moves
      * by post_offset; Suricata accepts both. Anything else needs at least one byte. */
+    if (b->bytes_var)
+        return 0; /* the count is checked when the variable is bound */
     if (b->bytes == 0 && !(kind == F_JUMP || (kind == F_TEST && (b->flags & BYTE_STRING))))
         return opt_error(c, pos, "0 bytes: the count must be 1..10 (0 only for a string "
                                  "byte_test or a byte_jump)");
@@ -153,10 +157,14 @@ static int parse_flags(struct rule_ctx *c, struct opt_byte *b, int kind, struct 
     return 0;
 }
 
+/* The number of bytes; byte_test, byte_jump and byte_math (not byte_extract) also take a
+ * variable there, as Suricata does. */
 static int parse_bytes(struct rule_ctx *c, struct opt_byte *b, const char *s, size_t n)
 {
-    int64_t x;
-    if (parse_num(c, s, n, 0, 23, false, &x, "number of bytes") < 0)
+    int64_t x = 0;
+    bool var_ok = strcmp(c->def->name, "byte_extract") != 0;
+    if (parse_num_or_var(c, s, n, 0, 23, false, var_ok ? &b->bytes_var : NULL, &x,
+                         "number of bytes") < 0)
         return -1;
     b->bytes = (uint32_t)x;
     return 0;
@@ -315,7 +323,9 @@ static bool byte_read(const struct opt_byte *b, const uint8_t *buf, uint32_t len
                       int64_t prev_end, uint64_t *val, int64_t *end)
 {
     int64_t at = ((b->flags & BYTE_RELATIVE) ? prev_end : 0) + b->offset;
-    if (at < 0 || at + b->bytes > (int64_t)len || b->bytes == 0)
+    /* 0 bytes (byte_jump, or a variable that holds 0): the value 0, as Suricata's binary
+     * read of no bytes; a string of no digits is no number */
+    if (at < 0 || at + b->bytes > (int64_t)len || (b->bytes == 0 && (b->flags & BYTE_STRING)))
         return false;
     uint64_t v = 0;
     if (b->flags & BYTE_STRING) {
@@ -411,7 +421,7 @@ void byte_var_names(const struct opt_byte *b, const char *names[BYTE_VAR_FIELDS]
     names[0] = b->value_var;
     names[1] = b->offset_var;
     names[2] = b->rvalue_var;
-    names[3] = NULL;
+    names[3] = b->bytes_var;
 }
 
 bool byte_bind(const struct opt_byte *b, const int64_t vals[BYTE_VAR_FIELDS],
@@ -427,6 +437,13 @@ bool byte_bind(const struct opt_byte *b, const int64_t vals[BYTE_VAR_FIELDS],
     }
     if (b->rvalue_var)
         out->rvalue = vals[2];
+    if (b->bytes_var) {
+        /* the counts a number there may have (0: byte_jump only moves by post_offset) */
+        int64_t max = (b->flags & BYTE_STRING) ? 23 : 8;
+        if (vals[3] < (b->op[0] || b->name ? 1 : 0) || vals[3] > max)
+            return false;
+        out->bytes = (uint32_t)vals[3];
+    }
     return true;
 }
 

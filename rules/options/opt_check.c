@@ -31,6 +31,9 @@ const char *opt_compile_check(const char *name, const void *arg)
         return xbits_compile_check(arg);
     if (!strcmp(name, "service"))
         return service_compile_check(arg);
+    if (!strcmp(name, "decode-event") || !strcmp(name, "stream-event") ||
+        !strcmp(name, "app-layer-event"))
+        return event_compile_check(arg);
     if (!strcmp(name, "stream_size"))
         return stream_size_compile_check(arg);
     if (!strcmp(name, "dsize") || !strcmp(name, "bsize") || !strcmp(name, "bufferlen") ||

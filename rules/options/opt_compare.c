@@ -23,9 +23,10 @@ static int cmp_option(struct rule_ctx *c, char *val, int64_t max, unsigned flags
     return parse_cmp(c, val, strlen(val), 0, max, flags, cm);
 }
 
+/* dsize and bsize are Suricata integer keywords: A-B is exclusive, !A-B outside it */
 static int parse_dsize(struct rule_ctx *c, char *val)
 {
-    return cmp_option(c, val, 65535, 0);
+    return cmp_option(c, val, 65535, CMP_DASH_EXCL);
 }
 
 static int parse_u8(struct rule_ctx *c, char *val)
@@ -36,6 +37,42 @@ static int parse_u8(struct rule_ctx *c, char *val)
 static int parse_u16(struct rule_ctx *c, char *val)
 {
     return cmp_option(c, val, 65535, 0);
+}
+
+/* Suricata also writes tos:x10 and tos:!x10 (hex without the 0) */
+static int parse_tos(struct rule_ctx *c, char *val)
+{
+    const char *end = val + strlen(val), *p = skip_ws(val, end);
+    bool neg = *p == '!';
+    const char *x = neg ? skip_ws(p + 1, end) : p;
+    if (*x != 'x' && *x != 'X')
+        return parse_u8(c, val);
+    struct opt_cmp *cm = opt_arg_new(c, sizeof *cm);
+    if (cm == NULL)
+        return -1;
+    cm->op = neg ? CMP_NE : CMP_EQ;
+    const char *h = x + 1, *e = rtrim(h, end);
+    int64_t v = 0;
+    if (e == h || e - h > 2)
+        return opt_error(c, x, "expected 'x' and one or two hex digits");
+    for (const char *q = h; q < e; q++) {
+        if (!is_xdigit(*q))
+            return opt_error(c, q, "expected 'x' and one or two hex digits");
+        v = v * 16 + xdigit_val(*q);
+    }
+    cm->lo = v;
+    return 0;
+}
+
+/* id:"N" — Suricata takes the number quoted too */
+static int parse_id(struct rule_ctx *c, char *val)
+{
+    size_t n = strlen(val);
+    if (n >= 2 && val[0] == '"' && val[n - 1] == '"') {
+        val[n - 1] = '\0';
+        val++;
+    }
+    return parse_u16(c, val);
 }
 
 static int parse_u32(struct rule_ctx *c, char *val)
@@ -49,14 +86,15 @@ static int parse_fragoffset(struct rule_ctx *c, char *val)
 }
 
 /* "CMP[,WORD]" where WORD is one of words (or absent). */
-static int cmp_with_word(struct rule_ctx *c, char *val, int64_t max, const char *const *words)
+static int cmp_with_word(struct rule_ctx *c, char *val, int64_t max, const char *const *words,
+                         unsigned dash)
 {
     struct opt_cmp *cm = opt_arg_new(c, sizeof *cm);
     if (cm == NULL)
         return -1;
     char *comma = strchr(val, ',');
     size_t n = comma ? (size_t)(comma - val) : strlen(val);
-    if (parse_cmp(c, val, n, 0, max, CMP_DASH, cm) < 0)
+    if (parse_cmp(c, val, n, 0, max, dash, cm) < 0)
         return -1;
     if (comma) {
         const char *w = skip_ws(comma + 1, comma + 1 + strlen(comma + 1));
@@ -71,19 +109,19 @@ static int cmp_with_word(struct rule_ctx *c, char *val, int64_t max, const char 
 static int parse_urilen(struct rule_ctx *c, char *val)
 {
     static const char *const W[] = {"norm", "raw", NULL};
-    return cmp_with_word(c, val, 65535, W);
+    return cmp_with_word(c, val, 65535, W, CMP_DASH);
 }
 
 static int parse_bsize(struct rule_ctx *c, char *val)
 {
     static const char *const W[] = {NULL};
-    return cmp_with_word(c, val, UINT32_MAX, W);
+    return cmp_with_word(c, val, UINT32_MAX, W, CMP_DASH_EXCL);
 }
 
 static int parse_bufferlen(struct rule_ctx *c, char *val)
 {
     static const char *const W[] = {"relative", NULL};
-    return cmp_with_word(c, val, 65535, W);
+    return cmp_with_word(c, val, 65535, W, CMP_DASH);
 }
 
 static int parse_window(struct rule_ctx *c, char *val)
@@ -206,8 +244,8 @@ static const struct opt_def DEFS[] = {
     {"itype", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_u8, true},
     {"icode", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_u8, true},
     {"ttl", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_u8, true},
-    {"tos", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_u8, true},
-    {"id", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_u16, true},
+    {"tos", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_tos, true},
+    {"id", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_id, true},
     {"icmp_id", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_u16, true},
     {"icmp_seq", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_u16, true},
     {"seq", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_u32, true},
@@ -240,6 +278,7 @@ bool cmp_match(const struct opt_cmp *cm, int64_t x)
     case CMP_GE: return x >= cm->lo;
     case CMP_RANGE: return x > cm->lo && x < cm->hi;
     case CMP_RANGE_INCL: return x >= cm->lo && x <= cm->hi;
+    case CMP_OUTSIDE: return x <= cm->lo || x >= cm->hi;
     default: return false;
     }
 }

@@ -165,6 +165,10 @@ const char *service_compile_check(const struct opt_words *w);
 /* xbits: NULL, or why detection cannot run this form (track tx). */
 const char *xbits_compile_check(const struct opt_bits *b);
 
+/* --- decode-event, stream-event, app-layer-event (opt_events.c): NULL when Osprey raises the
+ * event named, else why the rule is not loaded --- */
+const char *event_compile_check(const struct opt_event *ev);
+
 /* --- transforms (opt_transforms.c) --- */
 #define XFORM_DIGEST_MAX 32
 /* Apply the transform named (to_lowercase, to_uppercase, strip_whitespace,

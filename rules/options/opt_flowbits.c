@@ -3,7 +3,11 @@
  *   flowbits:set|setx|unset|toggle|isset|isnotset,NAME[|NAME…|&NAME…][,GROUP];
  *   flowbits:noalert;  flowbits:reset[,GROUP];
  *   xbits:set|unset|toggle|isset|isnotset,NAME,track ip_src|ip_dst|ip_pair|tx[,expire N];
+ *   hostbits:set|unset|toggle|isset|isnotset,NAME[,src|dst|both][,expire N];  hostbits:noalert;
  *   flowint:NAME,+|-|=|==|!=|<|>|<=|>=,VALUE|VAR;  flowint:NAME,isset|notset|isnotset;
+ *
+ * hostbits are xbits on a host (Suricata stores both in its host table): `hostbits:set,x,dst`
+ * and `xbits:set,x,track ip_dst` set the same bit; the direction defaults to src.
  */
 #include <stdio.h>
 #include <string.h>
@@ -98,29 +102,46 @@ static int parse_flowbits(struct rule_ctx *c, char *val)
     return 0;
 }
 
-static int parse_xbits(struct rule_ctx *c, char *val)
+/* The fields xbits and hostbits share: OP,NAME[,more…] with OP set/unset/toggle/isset/
+ * isnotset/noalert. The fields after NAME come back through f, fl, k: 1 to parse them, 0 when
+ * done (noalert), -1 on error. */
+static int parse_host_bits_head(struct rule_ctx *c, char *val, const char *what,
+                                struct opt_bits **out, const char **f, size_t *fl, int *k)
 {
-    static const char *const XOPS[] = {"set", "unset", "toggle", "isset", "isnotset", "noalert",
-                                       NULL};
-    static const uint8_t XMAP[] = {BITS_SET, BITS_UNSET, BITS_TOGGLE, BITS_ISSET, BITS_ISNOTSET,
-                                   BITS_NOALERT};
-    static const char *const TRACKS[] = {"ip_src", "ip_dst", "ip_pair", "tx", NULL};
-    struct opt_bits *b = opt_arg_new(c, sizeof *b);
+    static const char *const OPS_X[] = {"set", "unset", "toggle", "isset", "isnotset",
+                                        "noalert", NULL};
+    static const uint8_t MAP[] = {BITS_SET, BITS_UNSET, BITS_TOGGLE, BITS_ISSET, BITS_ISNOTSET,
+                                  BITS_NOALERT};
+    struct opt_bits *b = *out = opt_arg_new(c, sizeof *b);
     if (b == NULL)
         return -1;
-    const char *f[5];
-    size_t fl[5];
-    int k = list_split(val, strlen(val), ',', f, fl, 5);
-    int op = parse_choice(c, f[0], fl[0], XOPS, "xbits operation");
+    *k = list_split(val, strlen(val), ',', f, fl, 5);
+    char label[32];
+    snprintf(label, sizeof label, "%s operation", what);
+    int op = parse_choice(c, f[0], fl[0], OPS_X, label);
     if (op < 0)
         return -1;
-    b->op = XMAP[op];
+    b->op = MAP[op];
     if (b->op == BITS_NOALERT)
-        return k > 1 ? opt_error(c, f[1], "noalert takes nothing more") : 0;
-    if (k < 3)
-        return opt_error(c, val, "expected 'OP,NAME,track ip_src|ip_dst|ip_pair[,expire N]'");
+        return *k > 1 ? opt_error(c, f[1], "noalert takes nothing more") : 0;
+    if (*k < 2 || fl[1] == 0)
+        return opt_error(c, val, "%s needs a name", what);
     if (parse_names(c, b, f[1], fl[1], false) < 0)
         return -1;
+    return 1;
+}
+
+static int parse_xbits(struct rule_ctx *c, char *val)
+{
+    static const char *const TRACKS[] = {"ip_src", "ip_dst", "ip_pair", "tx", NULL};
+    struct opt_bits *b;
+    const char *f[5];
+    size_t fl[5];
+    int k, h = parse_host_bits_head(c, val, "xbits", &b, f, fl, &k);
+    if (h <= 0)
+        return h;
+    if (k < 3)
+        return opt_error(c, val, "expected 'OP,NAME,track ip_src|ip_dst|ip_pair[,expire N]'");
     for (int i = 2; i < k; i++) {
         const char *w, *v;
         size_t wn, vn;
@@ -139,6 +160,38 @@ static int parse_xbits(struct rule_ctx *c, char *val)
     }
     if (b->track == TRACK_NONE)
         return opt_error(c, val, "missing 'track ip_src|ip_dst|ip_pair'");
+    return 0;
+}
+
+static int parse_hostbits(struct rule_ctx *c, char *val)
+{
+    static const char *const DIRS[] = {"src", "dst", "both", NULL};
+    static const uint8_t DMAP[] = {TRACK_IP_SRC, TRACK_IP_DST, TRACK_IP_BOTH};
+    struct opt_bits *b;
+    const char *f[5];
+    size_t fl[5];
+    int k, h = parse_host_bits_head(c, val, "hostbits", &b, f, fl, &k);
+    if (h <= 0)
+        return h;
+    if (k > 4)
+        return opt_error(c, f[4], "too many fields");
+    b->track = TRACK_IP_SRC;
+    for (int i = 2; i < k; i++) {
+        const char *w, *v;
+        size_t wn, vn;
+        split_word(f[i], fl[i], &w, &wn, &v, &vn);
+        if (slice_eq(w, wn, "expire")) {
+            if (parse_num(c, v, vn, 1, UINT32_MAX, false, &b->expire, "expire") < 0)
+                return -1;
+        } else if (i == 2) { /* the direction comes first */
+            int d = parse_choice(c, f[i], fl[i], DIRS, "hostbits direction");
+            if (d < 0)
+                return -1;
+            b->track = DMAP[d];
+        } else {
+            return opt_error(c, f[i], "unknown hostbits field '%.*s'", (int)fl[i], f[i]);
+        }
+    }
     return 0;
 }
 
@@ -183,6 +236,7 @@ static int parse_flowint(struct rule_ctx *c, char *val)
 static const struct opt_def DEFS[] = {
     {"flowbits", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_flowbits, true},
     {"xbits", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_xbits, true},
+    {"hostbits", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_hostbits, true},
     {"flowint", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_flowint, true},
 };
 OPT_TABLE(opt_table_flowbits, DEFS);

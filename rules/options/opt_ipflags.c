@@ -88,7 +88,7 @@ static int parse_ip_proto(struct rule_ctx *c, char *val)
 
 static const struct opt_def DEFS[] = {
     {"flags", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_flags, true},
-    {"tcp.flags", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_flags, false},
+    {"tcp.flags", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_flags, true},
     {"fragbits", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_fragbits, true},
     {"ipopts", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_ipopts, true},
     {"ip_proto", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_ip_proto, true},

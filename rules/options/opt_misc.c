@@ -18,12 +18,19 @@ static int parse_tag(struct rule_ctx *c, char *val)
     static const char *const KINDS[] = {"session", "host", "host_src", "host_dst", NULL};
     static const char *const METRICS[] = {"packets", "seconds", "bytes", NULL};
     static const char *const SIDES[] = {"src", "dst", NULL};
+    struct opt_tag *t = opt_arg_new(c, sizeof *t);
+    if (t == NULL)
+        return -1;
     const char *f[5];
     size_t fl[5];
     int k = list_split(val, strlen(val), ',', f, fl, 5);
     int kind = parse_choice(c, f[0], fl[0], KINDS, "tag type");
     if (kind < 0)
         return -1;
+    t->kind = kind == 0 ? TAG_SESSION : TAG_HOST;
+    t->dir = kind == 3;
+    t->metric = TAG_PACKETS;
+    t->count = 256;
     if (k == 1)
         return kind == 0 ? 0 : opt_error(c, val, "host tags need a count and a metric");
     const char *w, *v;
@@ -31,58 +38,56 @@ static int parse_tag(struct rule_ctx *c, char *val)
     split_word(f[1], fl[1], &w, &wn, &v, &vn);
     int64_t x;
     if (vn) {
-        /* Snort 3: "packets 5" */
+        /* Snort 3: "packets 5" (the last metric given counts) */
         for (int i = 1; i < k; i++) {
             split_word(f[i], fl[i], &w, &wn, &v, &vn);
-            if (parse_choice(c, w, wn, METRICS, "metric") < 0 ||
-                parse_num(c, v, vn, 1, UINT32_MAX, false, &x, "count") < 0)
+            int m = parse_choice(c, w, wn, METRICS, "metric");
+            if (m < 0 || parse_num(c, v, vn, 1, UINT32_MAX, false, &x, "count") < 0)
                 return -1;
+            t->metric = (uint8_t)m;
+            t->count = (uint32_t)x;
         }
         return 0;
     }
     if (parse_num(c, f[1], fl[1], 1, UINT32_MAX, false, &x, "count") < 0)
         return -1;
+    t->count = (uint32_t)x;
     if (k < 3)
         return opt_error(c, val, "missing metric (packets, seconds, bytes)");
-    if (parse_choice(c, f[2], fl[2], METRICS, "metric") < 0)
+    int m = parse_choice(c, f[2], fl[2], METRICS, "metric");
+    if (m < 0)
         return -1;
+    t->metric = (uint8_t)m;
     if (kind == 1) {
         if (k != 4)
             return opt_error(c, val, "host tags end with src or dst");
-        return parse_choice(c, f[3], fl[3], SIDES, "direction") < 0 ? -1 : 0;
+        int d = parse_choice(c, f[3], fl[3], SIDES, "direction");
+        t->dir = (uint8_t)(d == 1);
+        return d < 0 ? -1 : 0;
     }
     return k == 3 ? 0 : opt_error(c, f[3], "unexpected '%.*s'", (int)fl[3], f[3]);
 }
 
+static const char *const ASN1_KEYS[] = {"bitstring_overflow", "double_overflow", "print",
+                                        "oversize_length", "absolute_offset",
+                                        "relative_offset", NULL};
+
+static int asn1_arg(struct rule_ctx *c, void *arg, int key, const char *v, size_t vn)
+{
+    unsigned *seen = arg;
+    int64_t x;
+    *seen |= 1u << key;
+    if (key < 3)
+        return vn ? opt_error(c, v, "unexpected '%.*s'", (int)vn, v) : 0;
+    return parse_num(c, v, vn, key == 5 ? -65535 : 0, key == 3 ? UINT32_MAX : 65535, false, &x,
+                     ASN1_KEYS[key]);
+}
+
 static int parse_asn1(struct rule_ctx *c, char *val)
 {
-    struct list_iter it;
-    const char *item;
-    size_t n;
     unsigned seen = 0;
-    list_init(&it, val, strlen(val), ',');
-    while (list_next(&it, &item, &n)) {
-        const char *w, *v;
-        size_t wn, vn;
-        split_word(item, n, &w, &wn, &v, &vn);
-        static const char *const KEYS[] = {"bitstring_overflow", "double_overflow", "print",
-                                           "oversize_length", "absolute_offset",
-                                           "relative_offset", NULL};
-        int key = parse_choice(c, w, wn, KEYS, "asn1 check");
-        if (key < 0)
-            return -1;
-        if (seen & (1u << key))
-            return opt_error(c, w, "'%.*s' given twice", (int)wn, w);
-        seen |= 1u << key;
-        int64_t x;
-        if (key < 3) {
-            if (vn)
-                return opt_error(c, v, "unexpected '%.*s'", (int)vn, v);
-        } else if (parse_num(c, v, vn, key == 5 ? -65535 : 0, key == 3 ? UINT32_MAX : 65535,
-                             false, &x, KEYS[key]) < 0) {
-            return -1;
-        }
-    }
+    if (parse_named_args(c, val, ASN1_KEYS, "asn1 check", &seen, asn1_arg) < 0)
+        return -1;
     if ((seen & 48) == 48)
         return opt_error(c, val, "absolute_offset and relative_offset together");
     return 0;
@@ -103,37 +108,27 @@ static int parse_ber(struct rule_ctx *c, char *val)
     return 0;
 }
 
+static int base64_decode_arg(struct rule_ctx *c, void *arg, int k, const char *v, size_t vn)
+{
+    struct opt_base64 *b = arg;
+    int64_t x;
+    if (k == 2) {
+        b->relative = true;
+        return vn ? opt_error(c, v, "unexpected '%.*s'", (int)vn, v) : 0;
+    }
+    if (parse_num(c, v, vn, k == 0 ? 1 : 0, 65535, false, &x, k == 0 ? "bytes" : "offset") < 0)
+        return -1;
+    *(k == 0 ? &b->bytes : &b->offset) = (uint32_t)x;
+    return 0;
+}
+
 static int parse_base64_decode(struct rule_ctx *c, char *val)
 {
-    if (val == NULL)
-        return 0;
-    struct list_iter it;
-    const char *item;
-    size_t n;
-    unsigned seen = 0;
-    list_init(&it, val, strlen(val), ',');
-    while (list_next(&it, &item, &n)) {
-        const char *w, *v;
-        size_t wn, vn;
-        split_word(item, n, &w, &wn, &v, &vn);
-        unsigned bit = slice_eq(w, wn, "bytes") ? 1 : slice_eq(w, wn, "offset") ? 2
-                     : slice_eq(w, wn, "relative") ? 4 : 0;
-        if (bit == 0)
-            return opt_error(c, item, "unknown field '%.*s' (bytes, offset, relative)",
-                             (int)wn, w);
-        if (seen & bit)
-            return opt_error(c, w, "'%.*s' given twice", (int)wn, w);
-        seen |= bit;
-        int64_t x;
-        if (bit == 4) {
-            if (vn)
-                return opt_error(c, v, "unexpected '%.*s'", (int)vn, v);
-        } else if (parse_num(c, v, vn, bit == 1 ? 1 : 0, 65535, false, &x,
-                             bit == 1 ? "bytes" : "offset") < 0) {
-            return -1;
-        }
-    }
-    return 0;
+    static const char *const NAMES[] = {"bytes", "offset", "relative", NULL};
+    struct opt_base64 *b = opt_arg_new(c, sizeof *b);
+    if (b == NULL)
+        return -1;
+    return val ? parse_named_args(c, val, NAMES, "field", b, base64_decode_arg) : 0;
 }
 
 static int parse_rpc(struct rule_ctx *c, char *val)
@@ -152,11 +147,11 @@ static int parse_rpc(struct rule_ctx *c, char *val)
 }
 
 static const struct opt_def DEFS[] = {
-    {"tag", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_tag, false},
+    {"tag", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_tag, true},
     {"asn1", OPT_PAYLOAD, D_ALL, ARG_REQUIRED, 0, parse_asn1, false},
     {"ber_data", OPT_PAYLOAD, D_S3, ARG_REQUIRED, 0, parse_ber, false},
     {"ber_skip", OPT_PAYLOAD, D_S3, ARG_REQUIRED, 0, parse_ber, false},
-    {"base64_decode", OPT_PAYLOAD, D_ALL, ARG_OPTIONAL, 0, parse_base64_decode, false},
+    {"base64_decode", OPT_PAYLOAD, D_ALL, ARG_OPTIONAL, 0, parse_base64_decode, true},
     {"rpc", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_rpc, false},
     {"noalert", OPT_MATCH, D_SURI, ARG_NONE, 0, NULL, true},
     {"ftpbounce", OPT_MATCH, D_CLASSIC, ARG_NONE, 0, NULL, false},

@@ -1,6 +1,6 @@
 /* opt_pcre.c — pcre:[!]"/regex/flags"[, flow:NAME|pkt:NAME…]
  *
- * The delimiters are '/' or, Perl style, 'm' followed by any punctuation; the flags after the
+ * The quotes may be left out (pcre:/regex/flags;). The delimiters are '/' or, Perl style, 'm' followed by any punctuation; the flags after the
  * last delimiter are PCRE's (i s m x A E G), Snort/Suricata's (R relative, B raw bytes, O no
  * match limits) and the HTTP buffer letters (U I P Q H D M C K S Y V W Z) of the classic
  * grammar. The parser compiles the regex once with PCRE2 (no JIT) so a malformed pattern is
@@ -131,17 +131,24 @@ static int parse_pcre(struct rule_ctx *c, char *val)
         pc->negated = true;
         p = skip_ws(p + 1, end);
     }
-    if (*p != '"')
-        return opt_error(c, p, "the regex must be in double quotes: \"/regex/flags\"");
-    /* The string ends at the last quote: Snort 2 and Suricata leave quotes inside a regex
-     * unescaped ("/href=["']/"), so the first unescaped quote is not the end. */
-    const char *q = end;
-    while (q > p + 1 && q[-1] != '"')
+    const char *q = end, *in, *in_end;
+    if (*p == '/' && memchr(p, '"', (size_t)(end - p)) == NULL) {
+        /* Suricata also reads an unquoted pcre:/regex/flags; (no capture list then) */
+        in = p;
+        in_end = q = end;
+    } else {
+        if (*p != '"')
+            return opt_error(c, p, "the regex must be in double quotes: \"/regex/flags\"");
+        /* The string ends at the last quote: Snort 2 and Suricata leave quotes inside a regex
+         * unescaped ("/href=["']/"), so the first unescaped quote is not the end. */
+        while (q > p + 1 && q[-1] != '"')
+            q--;
+        if (q <= p + 1)
+            return opt_error(c, p, "missing closing quote");
         q--;
-    if (q <= p + 1)
-        return opt_error(c, p, "missing closing quote");
-    q--;
-    const char *in = p + 1, *in_end = q;
+        in = p + 1;
+        in_end = q;
+    }
     char delim = '/';
     if (in < in_end && *in == 'm' && in + 1 < in_end && !is_alpha(in[1]) && !is_digit(in[1]) &&
         !is_space(in[1]) && in[1] != '\\') {
@@ -160,7 +167,13 @@ static int parse_pcre(struct rule_ctx *c, char *val)
     if (last == in)
         return opt_error(c, in_end, "missing closing '%c' after the regex", close);
     const char *body_end = last - 1;
-    if (parse_flags(c, pc, last, (size_t)(in_end - last)) < 0)
+    /* Suricata also writes the capture list inside the quotes: "/re/flags, flow:name" */
+    const char *flags_end = memchr(last, ',', (size_t)(in_end - last));
+    if (flags_end == NULL)
+        flags_end = in_end;
+    if (parse_flags(c, pc, last, (size_t)(rtrim(last, flags_end) - last)) < 0)
+        return -1;
+    if (flags_end < in_end && parse_capture(c, pc, flags_end + 1, in_end) < 0)
         return -1;
     pc->regex = opt_strdup(c, in, (size_t)(body_end - in));
     if (pc->regex == NULL)
@@ -168,7 +181,7 @@ static int parse_pcre(struct rule_ctx *c, char *val)
     pc->len = (uint32_t)(body_end - in);
     if (pc->buffer_flag >= 0)
         c->opt->buffer = (uint16_t)pc->buffer_flag;
-    const char *after = skip_ws(q + 1, end);
+    const char *after = q < end ? skip_ws(q + 1, end) : end;
     if (after < end) {
         if (*after != ',')
             return opt_error(c, after, "unexpected text after the regex");

@@ -5,6 +5,8 @@
  *   tls.version:1.0|1.1|1.2|1.3|0xNNNN         tls.fingerprint:[!]"aa:bb:…" (legacy)
  *   tls.subject:[!]"…", tls.issuerdn:[!]"…"     tls.store, tls.cert_expired, tls.cert_valid,
  *   tls_cert_expired, tls_cert_valid                                       (no argument)
+ *   tls.cert_chain_len:N|<N|>N|A<>B|!N
+ *   tls_cert_notbefore / tls_cert_notafter (and tls.cert_*): DATE|<DATE|>DATE|DATE<>DATE
  *   ssh.protoversion:"2.0"|"1.x"  ssh.softwareversion:"…"   (legacy Suricata)
  */
 #include <string.h>
@@ -32,13 +34,91 @@ static int parse_ssl_version(struct rule_ctx *c, char *val)
 static int parse_tls_version(struct rule_ctx *c, char *val)
 {
     static const char *const V[] = {"1.0", "1.1", "1.2", "1.3", NULL};
+    struct opt_cmp *cm = opt_arg_new(c, sizeof *cm);
     size_t n = strlen(val);
     uint64_t x;
-    if (n > 2 && val[0] == '0' && (val[1] == 'x' || val[1] == 'X'))
-        return slice_u64(val, n, true, 0xffff, &x) ? 0
-                                                   : opt_error(c, val, "invalid version '%s'",
-                                                               val);
-    return parse_choice(c, val, n, V, "TLS version") < 0 ? -1 : 0;
+    if (cm == NULL)
+        return -1;
+    cm->op = CMP_EQ;
+    if (n > 2 && val[0] == '0' && (val[1] == 'x' || val[1] == 'X')) {
+        if (!slice_u64(val, n, true, 0xffff, &x))
+            return opt_error(c, val, "invalid version '%s'", val);
+        cm->lo = (int64_t)x;
+        return 0;
+    }
+    int k = parse_choice(c, val, n, V, "TLS version");
+    if (k < 0)
+        return -1;
+    cm->lo = 0x0301 + k; /* "1.0" is 0x0301 on the wire */
+    return 0;
+}
+
+/* A date as Suricata's tls_cert_notbefore/notafter write it: YYYY[-MM[-DD[THH[:MM[:SS]]]]]
+ * (UTC), as seconds since 1970. false when it is not one. */
+static bool date_epoch(const char *s, size_t n, int64_t *out)
+{
+    static const char SEP[] = {0, '-', '-', 'T', ':', ':'};
+    static const int LO[] = {1970, 1, 1, 0, 0, 0}, HI[] = {9999, 12, 31, 23, 59, 59};
+    int v[6] = {1970, 1, 1, 0, 0, 0};
+    size_t at = 0;
+    for (int f = 0; f < 6 && at < n; f++) {
+        if (f && s[at++] != SEP[f])
+            return false;
+        size_t w = f ? 2 : 4;
+        if (at + w > n)
+            return false;
+        v[f] = 0;
+        for (size_t k = 0; k < w; k++, at++) {
+            if (!is_digit(s[at]))
+                return false;
+            v[f] = v[f] * 10 + (s[at] - '0');
+        }
+        if (v[f] < LO[f] || v[f] > HI[f])
+            return false;
+    }
+    if (at != n)
+        return false;
+    /* days before the month, then the leap days of the years before */
+    static const int BEFORE[] = {0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334};
+    int y = v[0];
+    bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+    int64_t days = (int64_t)(y - 1970) * 365 + ((y - 1) / 4 - 1969 / 4) -
+                   ((y - 1) / 100 - 1969 / 100) + ((y - 1) / 400 - 1969 / 400) +
+                   BEFORE[v[1] - 1] + (leap && v[1] > 2) + v[2] - 1;
+    *out = days * 86400 + v[3] * 3600 + v[4] * 60 + v[5];
+    return true;
+}
+
+/* tls_cert_notbefore / tls_cert_notafter: DATE, <DATE, >DATE or DATE<>DATE (ends included,
+ * as Suricata compares them). */
+static int parse_cert_date(struct rule_ctx *c, char *val)
+{
+    struct opt_cmp *cm = opt_arg_new(c, sizeof *cm);
+    if (cm == NULL)
+        return -1;
+    const char *end = val + strlen(val), *s = skip_ws(val, end);
+    const char *range = strstr(s, "<>");
+    bool ok;
+    if (range) {
+        cm->op = CMP_RANGE_INCL;
+        ok = date_epoch(s, (size_t)(range - s), &cm->lo) &&
+             date_epoch(range + 2, (size_t)(end - range - 2), &cm->hi) && cm->lo <= cm->hi;
+    } else if (*s == '<' || *s == '>') {
+        cm->op = *s == '<' ? CMP_LE : CMP_GE;
+        s = skip_ws(s + 1, end);
+        ok = date_epoch(s, (size_t)(end - s), &cm->lo);
+    } else {
+        cm->op = CMP_EQ;
+        ok = date_epoch(s, (size_t)(end - s), &cm->lo);
+    }
+    return ok ? 0 : opt_error(c, val, "expected a date like 2015, 2015-10-22 or "
+                              "2015-10-22T14:30:00, after '<', '>' or around '<>'");
+}
+
+static int parse_chain_len(struct rule_ctx *c, char *val)
+{
+    struct opt_cmp *cm = opt_arg_new(c, sizeof *cm);
+    return cm ? parse_cmp(c, val, strlen(val), 0, UINT32_MAX, 0, cm) : -1;
 }
 
 static int parse_fingerprint(struct rule_ctx *c, char *val)
@@ -74,21 +154,28 @@ static int parse_ssh_protoversion(struct rule_ctx *c, char *val)
                                            : opt_error(c, val, "invalid version '%s'", val);
 }
 
-#define FLAG(name) {name, OPT_MATCH, D_SURI, ARG_NONE, 0, NULL, false}
+#define FLAG(name, done) {name, OPT_MATCH, D_SURI, ARG_NONE, 0, NULL, done}
+/* implemented: compiled as units by rules/compile/tls_units.c */
+#define TLS_UNIT(name, dial, parse) {name, OPT_MATCH, dial, ARG_REQUIRED, 0, parse, true}
 
 static const struct opt_def DEFS[] = {
-    {"ssl_state", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_ssl_state, false},
-    {"ssl_version", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_ssl_version, false},
-    {"tls.version", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_tls_version, false},
-    {"tls.fingerprint", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_fingerprint, false},
-    {"tls.subject", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_neg_str, false},
-    {"tls.issuerdn", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_neg_str, false},
+    TLS_UNIT("ssl_state", D_ALL, parse_ssl_state),
+    TLS_UNIT("ssl_version", D_ALL, parse_ssl_version),
+    TLS_UNIT("tls.version", D_SURI, parse_tls_version),
+    TLS_UNIT("tls.fingerprint", D_SURI, parse_fingerprint),
+    TLS_UNIT("tls.subject", D_SURI, parse_neg_str),
+    TLS_UNIT("tls.issuerdn", D_SURI, parse_neg_str),
+    TLS_UNIT("tls.cert_chain_len", D_SURI, parse_chain_len),
+    TLS_UNIT("tls_cert_notbefore", D_SURI, parse_cert_date),
+    TLS_UNIT("tls_cert_notafter", D_SURI, parse_cert_date),
+    TLS_UNIT("tls.cert_notbefore", D_SURI, parse_cert_date),
+    TLS_UNIT("tls.cert_notafter", D_SURI, parse_cert_date),
     {"ssh.protoversion", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_ssh_protoversion, false},
     {"ssh.softwareversion", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_neg_str, false},
-    FLAG("tls.store"),
-    FLAG("tls.cert_expired"),
-    FLAG("tls.cert_valid"),
-    FLAG("tls_cert_expired"),
-    FLAG("tls_cert_valid"),
+    FLAG("tls.store", false),
+    FLAG("tls.cert_expired", true),
+    FLAG("tls.cert_valid", true),
+    FLAG("tls_cert_expired", true),
+    FLAG("tls_cert_valid", true),
 };
 OPT_TABLE(opt_table_tls, DEFS);

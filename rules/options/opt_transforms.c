@@ -52,34 +52,60 @@ static int parse_pcrexform(struct rule_ctx *c, char *val)
     return 0;
 }
 
+static int from_base64_arg(struct rule_ctx *c, void *arg, int k, const char *v, size_t vn)
+{
+    static const char *const MODES[] = {"rfc4648", "rfc2045", "strict", NULL};
+    struct opt_base64 *b = arg;
+    int64_t x;
+    if (k == 2) {
+        int m = parse_choice(c, v, vn, MODES, "mode");
+        b->mode = (uint8_t)m; /* the order of MODES is enum b64_mode's */
+        return m < 0 ? -1 : 0;
+    }
+    if (parse_num(c, v, vn, 0, 65535, false, &x, "value") < 0)
+        return -1;
+    *(k == 0 ? &b->bytes : &b->offset) = (uint32_t)x;
+    return 0;
+}
+
 static int parse_from_base64(struct rule_ctx *c, char *val)
 {
+    static const char *const NAMES[] = {"bytes", "offset", "mode", NULL};
+    struct opt_base64 *b = opt_arg_new(c, sizeof *b);
+    if (b == NULL)
+        return -1;
+    return val ? parse_named_args(c, val, NAMES, "argument", b, from_base64_arg) : 0;
+}
+
+/* zlib_deflate / gunzip [: max-size N] — the inflated buffer's limit (Suricata's default). */
+static int parse_inflate(struct rule_ctx *c, char *val)
+{
+    struct opt_inflate *z = opt_arg_new(c, sizeof *z);
+    if (z == NULL)
+        return -1;
+    z->max_size = 1024;
     if (val == NULL)
         return 0;
-    static const char *const MODES[] = {"rfc4648", "rfc2045", "strict", NULL};
-    struct list_iter it;
-    const char *item;
-    size_t n;
-    unsigned seen = 0;
-    list_init(&it, val, strlen(val), ',');
-    while (list_next(&it, &item, &n)) {
-        const char *w, *v;
-        size_t wn, vn;
-        int64_t x;
-        split_word(item, n, &w, &wn, &v, &vn);
-        unsigned bit = slice_eq(w, wn, "bytes") ? 1 : slice_eq(w, wn, "offset") ? 2
-                     : slice_eq(w, wn, "mode")  ? 4 : 0;
-        if (bit == 0)
-            return opt_error(c, item, "unknown argument '%.*s' (bytes, offset, mode)", (int)wn,
-                             w);
-        if (seen & bit)
-            return opt_error(c, item, "'%.*s' given twice", (int)wn, w);
-        seen |= bit;
-        if (bit == 4 ? parse_choice(c, v, vn, MODES, "mode") < 0
-                     : parse_num(c, v, vn, 0, 65535, false, &x, "value") < 0)
-            return -1;
-    }
+    const char *w, *v;
+    size_t wn, vn;
+    int64_t x;
+    split_word(val, strlen(val), &w, &wn, &v, &vn);
+    if (!slice_eq(w, wn, "max-size"))
+        return opt_error(c, val, "unknown argument '%.*s' (max-size)", (int)wn, w);
+    if (parse_num(c, v, vn, 1, 16 * 1024 * 1024, false, &x, "max-size") < 0)
+        return -1;
+    z->max_size = (uint32_t)x;
     return 0;
+}
+
+/* luaxform:SCRIPT[, ARG …] — the script's file name (never run: no Lua in Osprey). */
+static int parse_luaxform(struct rule_ctx *c, char *val)
+{
+    size_t n = strcspn(val, ",");
+    const char *end = rtrim(val, val + n);
+    if (end == val)
+        return opt_error(c, val, "expected a Lua script name");
+    return opt_strdup(c, val, (size_t)(end - val)) ? 0 : -1;
 }
 
 #define XFORM(name) {name, OPT_TRANSFORM, D_SURI, ARG_NONE, 0, NULL, false}
@@ -96,10 +122,16 @@ static const struct opt_def DEFS[] = {
     XFORM_DONE("to_sha1"),
     XFORM_DONE("to_sha256"),
     XFORM_DONE("header_lowercase"),
-    XFORM("strip_pseudo_headers"),
-    {"xor", OPT_TRANSFORM, D_SURI, ARG_REQUIRED, 0, parse_xor, false},
-    {"pcrexform", OPT_TRANSFORM, D_SURI, ARG_REQUIRED, 0, parse_pcrexform, false},
-    {"from_base64", OPT_TRANSFORM, D_SURI, ARG_OPTIONAL, 0, parse_from_base64, false},
+    XFORM_DONE("strip_pseudo_headers"),
+    {"xor", OPT_TRANSFORM, D_SURI, ARG_REQUIRED, 0, parse_xor, true},
+    {"pcrexform", OPT_TRANSFORM, D_SURI, ARG_REQUIRED, 0, parse_pcrexform, true},
+    {"from_base64", OPT_TRANSFORM, D_SURI, ARG_OPTIONAL, 0, parse_from_base64, true},
+    {"zlib_deflate", OPT_TRANSFORM, D_SURI, ARG_OPTIONAL, 0, parse_inflate, true},
+    {"gunzip", OPT_TRANSFORM, D_SURI, ARG_OPTIONAL, 0, parse_inflate, true},
+    /* known, not applied yet: domain and tld need the public suffix list, luaxform Lua */
+    XFORM("domain"),
+    XFORM("tld"),
+    {"luaxform", OPT_TRANSFORM, D_SURI, ARG_REQUIRED, 0, parse_luaxform, false},
 };
 OPT_TABLE(opt_table_transforms, DEFS);
 
@@ -170,6 +202,19 @@ uint32_t xform_apply(const char *name, const uint8_t *in, uint32_t n, uint8_t *o
             else if (in_name && c >= 'A' && c <= 'Z')
                 c = (uint8_t)(c + 32);
             out[o++] = c;
+        }
+    } else if (!strcmp(name, "strip_pseudo_headers")) {
+        /* header lines whose name starts with ':' (HTTP/2's :method, :path …) go */
+        for (uint32_t i = 0; i < n;) {
+            uint32_t e = i;
+            while (e < n && in[e] != '\n')
+                e++;
+            e += e < n; /* the line with its '\n' */
+            if (in[i] != ':') {
+                memcpy(out + o, in + i, e - i);
+                o += e - i;
+            }
+            i = e;
         }
     } else if (!strcmp(name, "to_md5")) {
         o = digest(EVP_md5(), in, n, out);

@@ -1,6 +1,7 @@
 /* opt_util.c — shared argument grammar (see opt_util.h). */
 #include "opt_util.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "text.h"
@@ -159,7 +160,12 @@ int parse_cmp(struct rule_ctx *c, const char *s, size_t n, int64_t min, int64_t 
     if (p == end)
         return opt_error(c, s, "missing value");
     uint8_t op = CMP_EQ;
-    if (*p == '<' || *p == '>' || *p == '!' || *p == '=') {
+    bool outside = false;
+    if ((flags & CMP_DASH_EXCL) && *p == '!' && p + 1 < end && is_digit(p[1]) &&
+        memchr(p, '-', (size_t)(end - p)) && !memchr(p, '<', (size_t)(end - p))) {
+        outside = true; /* !A-B */
+        p++;
+    } else if (*p == '<' || *p == '>' || *p == '!' || *p == '=') {
         char o = *p++;
         bool eq = p < end && *p == '=';
         if (eq)
@@ -195,6 +201,9 @@ int parse_cmp(struct rule_ctx *c, const char *s, size_t n, int64_t min, int64_t 
     } else if ((flags & CMP_DASH) && *q == '-') {
         op = CMP_RANGE_INCL;
         q++;
+    } else if ((flags & CMP_DASH_EXCL) && *q == '-') {
+        op = outside ? CMP_OUTSIDE : CMP_RANGE;
+        q++;
     } else {
         return opt_error(c, q, "unexpected '%.*s' in comparison", (int)(end - q), q);
     }
@@ -207,8 +216,8 @@ int parse_cmp(struct rule_ctx *c, const char *s, size_t n, int64_t min, int64_t 
     if (out->hi < out->lo)
         return opt_error(c, s, "range %.*s is reversed", (int)n, s);
     if (op == CMP_RANGE && out->hi - out->lo < 2)
-        return opt_error(c, s, "range %.*s matches nothing ('<>' excludes both ends)", (int)n,
-                         s);
+        return opt_error(c, s, "range %.*s matches nothing ('%s' excludes both ends)", (int)n,
+                         s, memchr(s, '<', n) ? "<>" : "-");
     out->op = op;
     return 0;
 }
@@ -273,5 +282,37 @@ int parse_words(struct rule_ctx *c, const char *val, char sep, bool allow_neg,
     out->n = k;
     out->words = words;
     out->negated = neg;
+    return 0;
+}
+
+int parse_named_args(struct rule_ctx *c, const char *val, const char *const *names,
+                     const char *what, void *arg,
+                     int (*each)(struct rule_ctx *c, void *arg, int k, const char *v,
+                                 size_t vn))
+{
+    char known[96] = "";
+    for (int k = 0; names[k]; k++)
+        snprintf(known + strlen(known), sizeof known - strlen(known), "%s%s", k ? ", " : "",
+                 names[k]);
+    struct list_iter it;
+    const char *item;
+    size_t n;
+    unsigned seen = 0;
+    list_init(&it, val, strlen(val), ',');
+    while (list_next(&it, &item, &n)) {
+        const char *w, *v;
+        size_t wn, vn;
+        split_word(item, n, &w, &wn, &v, &vn);
+        int k = 0;
+        while (names[k] && !slice_eq(w, wn, names[k]))
+            k++;
+        if (!names[k])
+            return opt_error(c, item, "unknown %s '%.*s' (%s)", what, (int)wn, w, known);
+        if (seen & (1u << k))
+            return opt_error(c, w, "'%.*s' given twice", (int)wn, w);
+        seen |= 1u << k;
+        if (each(c, arg, k, v, vn) < 0)
+            return -1;
+    }
     return 0;
 }

@@ -27,9 +27,10 @@ int parse_quoted(struct rule_ctx *c, const char *s, const char *end, unsigned fl
 int parse_neg_string(struct rule_ctx *c, const char *val, bool allow_neg, unsigned qs_flags,
                      struct opt_str *out);
 
-/* Comparisons: N, =N, !N, !=N, <N, >N, <=N, >=N, A<>B, A<=>B and, with CMP_DASH, A-B. Values
- * within [min, max]. */
-enum { CMP_DASH = 1 };
+/* Comparisons: N, =N, !N, !=N, <N, >N, <=N, >=N, A<>B, A<=>B and, with CMP_DASH, A-B
+ * (inclusive); with CMP_DASH_EXCL, Suricata's integer ranges A-B (exclusive, as A<>B) and
+ * !A-B (outside it). Values within [min, max]. */
+enum { CMP_DASH = 1, CMP_DASH_EXCL = 2 };
 int parse_cmp(struct rule_ctx *c, const char *s, size_t n, int64_t min, int64_t max,
               unsigned flags, struct opt_cmp *out);
 
@@ -47,6 +48,15 @@ const char *opt_strdup(struct rule_ctx *c, const char *s, size_t n);
  * (NULL-terminated, NULL = any name). */
 int parse_words(struct rule_ctx *c, const char *val, char sep, bool allow_neg,
                 const char *const *allowed, struct opt_words *out);
+
+/* Suricata's "name value, name value …" arguments (base64_decode, from_base64, entropy):
+ * each name one of names (NULL-terminated), at most once; each(c, arg, index of the name,
+ * value, its length) parses the value (vn 0: none given). what names an item in messages
+ * ("field", "argument"). */
+int parse_named_args(struct rule_ctx *c, const char *val, const char *const *names,
+                     const char *what, void *arg,
+                     int (*each)(struct rule_ctx *c, void *arg, int k, const char *v,
+                                 size_t vn));
 
 /* One word of allowed (exact match); index or -1 after reporting. */
 int parse_choice(struct rule_ctx *c, const char *s, size_t n, const char *const *allowed,

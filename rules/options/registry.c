@@ -13,7 +13,8 @@ static const struct opt_table *const TABLES[] = {
     &opt_table_transforms, &opt_table_flow,     &opt_table_flowbits,  &opt_table_byte,
     &opt_table_compare,  &opt_table_ipflags,    &opt_table_threshold, &opt_table_events,
     &opt_table_tls,      &opt_table_file,       &opt_table_dce,       &opt_table_app,
-    &opt_table_misc,     &opt_table_geoip,
+    &opt_table_misc,     &opt_table_geoip,      &opt_table_pktprop,
+    &opt_table_hints,    &opt_table_absent,     &opt_table_entropy,    &opt_table_dataset,
 };
 #define NTABLES (sizeof TABLES / sizeof TABLES[0])
 
@@ -52,6 +53,37 @@ bool osprey_rules_keyword_implemented(size_t kw)
     return d && d->implemented;
 }
 
+_Static_assert((int)D_S2 == (int)OSPREY_KW_SNORT2 && (int)D_S3 == (int)OSPREY_KW_SNORT3 &&
+                   (int)D_SURI == (int)OSPREY_KW_SURICATA,
+               "the public dialect bits are the registry's");
+
+unsigned osprey_rules_keyword_dialects(size_t kw)
+{
+    const struct opt_def *d = opt_def_by_id(kw);
+    return d ? d->dialects : 0;
+}
+
+const char *osprey_rules_keyword_kind(size_t kw)
+{
+    static const char *const KINDS[] = {
+        [OPT_META] = "meta",         [OPT_MATCH] = "match",
+        [OPT_PAYLOAD] = "payload",   [OPT_MODIFIER] = "modifier",
+        [OPT_STICKY] = "sticky",     [OPT_HTTP_LEGACY] = "http-legacy",
+        [OPT_TRANSFORM] = "transform",
+    };
+    const struct opt_def *d = opt_def_by_id(kw);
+    if (d == NULL || d->kind >= sizeof KINDS / sizeof KINDS[0] || KINDS[d->kind] == NULL)
+        return NULL;
+    return KINDS[d->kind];
+}
+
+const char *osprey_rules_keyword_buffer(size_t kw)
+{
+    const struct opt_def *d = opt_def_by_id(kw);
+    if (d == NULL || (d->kind != OPT_STICKY && d->kind != OPT_HTTP_LEGACY))
+        return NULL;
+    return osprey_rules_buffer_name(d->buffer);
+}
 
 static int by_name(const void *a, const void *b)
 {

@@ -70,6 +70,21 @@ static void test_bind(void)
     bv[1] = INT64_MAX;
     CHECK(!byte_bind(&b, bv, &bo));
 
+    /* the number of bytes from a variable: 1..8 (a string: ..23); a byte_jump also takes 0,
+     * which reads the value 0 (it only moves by its offsets) */
+    struct opt_byte t = {.op = "=", .value = 7, .bytes_var = "n"};
+    int64_t tv[BYTE_VAR_FIELDS] = {0, 0, 0, 2};
+    CHECK(byte_bind(&t, tv, &bo) && bo.bytes == 2 && byte_test_eval(&bo, buf, 2, 0));
+    tv[3] = 1;
+    CHECK(byte_bind(&t, tv, &bo) && !byte_test_eval(&bo, buf, 2, 0)); /* reads 0 */
+    tv[3] = 0;
+    CHECK(!byte_bind(&t, tv, &bo));
+    tv[3] = 9;
+    CHECK(!byte_bind(&t, tv, &bo));
+    struct opt_byte j = {.bytes_var = "n", .flags = BYTE_RELATIVE};
+    int64_t jv[BYTE_VAR_FIELDS] = {0, 0, 0, 0}, to;
+    CHECK(byte_bind(&j, jv, &bo) && byte_jump_eval(&bo, buf, 2, 1, &to) && to == 1);
+
     struct opt_isdataat d = {.var = "n"}, dout;
     int64_t dv[BYTE_VAR_FIELDS] = {3, 0, 0, 0};
     CHECK(isdataat_bind(&d, dv, &dout) && isdataat_match(&dout, 4, 0) &&

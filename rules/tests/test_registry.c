@@ -17,10 +17,16 @@ static const char *const IMPLEMENTED[] = {
     "seq", "ack", "window", "flags", "byte_test", "byte_jump", "ip_proto", "sameip",
     "fragbits", "fragoffset", "ipopts", "byte_extract", "byte_math", "geoip",
     "xbits", "flowint", "noalert", "urilen", "bsize", "uricontent", "app-layer-protocol",
-    "service", "bufferlen", "stream_size",
+    "service", "bufferlen", "stream_size", "hostbits", "tag", "dataset", "datarep", "decode-event", "stream-event",
+    "app-layer-event", "base64_decode", "base64_data", "bypass", "requires", "absent", "entropy",
+    /* packet and flow properties (opt_pktprop.c, compile/pkt_units.c) */
+    "tcp.flags", "tcp.mss", "tcp.wscale", "icmpv6.mtu", "vlan.id", "vlan.layers", "flow.pkts",
+    "flow.bytes", "flow.age", "flow.pkts_toserver", "flow.pkts_toclient", "flow.bytes_toserver",
+    "flow.bytes_toclient", "prefilter",
     /* transforms */
     "to_lowercase", "to_uppercase", "strip_whitespace", "compress_whitespace", "dotprefix",
     "url_decode", "header_lowercase", "to_md5", "to_sha1", "to_sha256",
+    "xor", "pcrexform", "from_base64", "zlib_deflate", "gunzip", "strip_pseudo_headers",
     /* buffers the parsers fill (or detection derives from their headers) */
     "pkt_data", "file_data", "file.data", "http_uri", "http_raw_uri", "http_header",
     "http_raw_header", "http_cookie", "http_method", "http_client_body", "http_stat_code",
@@ -40,7 +46,18 @@ static const char *const IMPLEMENTED[] = {
     "http.request_header", "http.response_header", "dns.queries.rrname", "dns.answers.rrname",
     "dns.authorities.rrname", "dns.opcode", "dns.rcode", "frame",
     "dns.query.name", "dns.answer.name", "dns.additionals.rrname", "dns.response.rrname",
-    "dns.rrtype", NULL};
+    "dns.rrtype",
+    /* packet headers */
+    "ipv4.hdr", "ipv6.hdr", "tcp.hdr", "udp.hdr", "icmpv4.hdr", "icmpv6.hdr",
+    "tls_cert_fingerprint", "tls.cert_fingerprint", "tls.certs", "tls.subjectaltname",
+    "tls.random", "tls.random_time", "tls.random_bytes", "tls.alpn",
+    /* TLS options compiled as units (compile/tls_units.c) */
+    "ssl_state", "ssl_version", "tls.version", "tls.fingerprint", "tls.subject", "tls.issuerdn",
+    "tls.cert_chain_len", "tls_cert_notbefore", "tls_cert_notafter", "tls.cert_notbefore",
+    "tls.cert_notafter", "tls.cert_expired", "tls.cert_valid", "tls_cert_expired",
+    "tls_cert_valid",
+    /* the packet's address, for dataset/datarep */
+    "ip.src", "ip.dst", NULL};
 
 static bool listed(const char *name)
 {
@@ -79,9 +96,26 @@ int main(void)
             fprintf(stderr, "keyword %s: implemented=%d\n", d->name, d->implemented);
         CHECK(d->implemented == listed(d->name));
         CHECK(osprey_rules_keyword_implemented(i) == d->implemented);
+        /* the public view --list-keywords prints */
+        CHECK(osprey_rules_keyword_dialects(i) == d->dialects);
+        CHECK(osprey_rules_keyword_kind(i) != NULL);
+        const char *buf = osprey_rules_keyword_buffer(i);
+        if (d->kind == OPT_STICKY || d->kind == OPT_HTTP_LEGACY)
+            CHECK(buf != NULL && strcmp(buf, osprey_rules_buffer_name(d->buffer)) == 0);
+        else
+            CHECK(buf == NULL);
     }
     CHECK(opt_def_by_id(n) == NULL);
     CHECK(osprey_rules_keyword_name(n) == NULL);
+    CHECK(osprey_rules_keyword_dialects(n) == 0);
+    CHECK(osprey_rules_keyword_kind(n) == NULL);
+    CHECK(osprey_rules_keyword_buffer(n) == NULL);
+    int uri = opt_index_find(&ix, "http.uri", 8);
+    CHECK(uri >= 0 && strcmp(osprey_rules_keyword_kind((size_t)uri), "sticky") == 0);
+    CHECK(osprey_rules_keyword_dialects((size_t)uri) == OSPREY_KW_SURICATA);
+    int legacy = opt_index_find(&ix, "http_uri", 8);
+    CHECK(legacy >= 0 && strcmp(osprey_rules_keyword_kind((size_t)legacy), "http-legacy") == 0);
+    CHECK(strcmp(osprey_rules_keyword_buffer((size_t)legacy), "http.uri") == 0);
     CHECK(opt_index_find(&ix, "contentx", 8) == -1);
     CHECK(opt_index_find(&ix, "conten", 6) == -1);
     CHECK(opt_index_find(&ix, "content", 7) >= 0);

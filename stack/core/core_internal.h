@@ -47,6 +47,8 @@ enum {
     FF_ONE_SIDED = 1u << 1,   /* ONE_SIDED already raised */
     FF_TCP_LIVE = 1u << 2,    /* TCP connection tracked (not an orphan-only flow) */
     FF_BUFFERS = 1u << 3,     /* someone waits on events: reassemble */
+    FF_TCP_WAIT = 1u << 4,    /* TCP, first packets had a bad checksum: the connection is
+                                 looked for again at the next good one (checksum_validation) */
     FF_RESCOPE = 1u << 7,     /* rebound to a new engine: next packet finds its forest (rebind.c) */
 };
 
@@ -80,6 +82,7 @@ struct mon_ctx {
     struct mon_packet *cur;            /* packet being processed (NULL outside) */
     enum core_phase phase;
     uint64_t now;
+    uint64_t last_num;                 /* highest packet num processed (flow-end packets) */
     mon_flow_end_cb end_cb;
     void *end_arg;
     char errmsg[256];

@@ -111,6 +111,7 @@ const char *mon_event_name(mon_event_t ev)
         [MON_ON_DEPTH] = "DEPTH",
         [MON_ON_ONE_SIDED] = "ONE_SIDED",
         [MON_ON_TIMEOUT] = "TIMEOUT",
+        [MON_ON_DECODE_EVENT] = "DECODE_EVENT",
     };
     return ev < MON_EV_BUILTIN_COUNT ? names[ev] : "UDE";
 }

@@ -34,20 +34,28 @@ static void count_raised(struct mon_ctx *ctx, uint32_t bits)
             ctx->evstats.raised[e]++;
 }
 
+/* Run a packet event in both hooks of every socket whose scope takes the packet (only
+ * stream sockets when stream_only), on the sockets' forests. */
+static void run_on_sockets(struct mon_ctx *ctx, struct mon_packet *p, mon_event_t ev,
+                           bool stream_only, struct mon_flow *f, int side)
+{
+    count_raised(ctx, EV(ev));
+    for (struct mon_sock *s = ctx->socks; s; s = s->next) {
+        if ((stream_only && s->type != MON_SOCK_STREAM) || !core_sock_matches(s, p))
+            continue;
+        struct ev_forest *sf = core_sock_forest(ctx, s);
+        ctx->phase = PH_SND;
+        core_run(ctx, sf, MON_HK_SND, EV(ev), f, side);
+        ctx->phase = PH_RCV;
+        core_run(ctx, sf, MON_HK_RCV, EV(ev), f, side);
+    }
+}
+
 /* Packets that belong to no flow (non-IP, a transport header missing, no memory) are
  * ORPHANs for every stream socket whose scope takes them. */
 static void run_orphan(struct mon_ctx *ctx, struct mon_packet *p)
 {
-    count_raised(ctx, EV(MON_ON_ORPHAN));
-    for (struct mon_sock *s = ctx->socks; s; s = s->next) {
-        if (s->type != MON_SOCK_STREAM || !core_sock_matches(s, p))
-            continue;
-        struct ev_forest *sf = core_sock_forest(ctx, s);
-        ctx->phase = PH_SND;
-        core_run(ctx, sf, MON_HK_SND, EV(MON_ON_ORPHAN), NULL, MON_SIDE_CLI);
-        ctx->phase = PH_RCV;
-        core_run(ctx, sf, MON_HK_RCV, EV(MON_ON_ORPHAN), NULL, MON_SIDE_CLI);
-    }
+    run_on_sockets(ctx, p, MON_ON_ORPHAN, true, NULL, MON_SIDE_CLI);
 }
 
 static void run_raw(struct mon_ctx *ctx, struct mon_packet *p, struct mon_flow *f, int side)
@@ -70,14 +78,11 @@ static bool is_port_reuse(const struct mon_flow *f, const struct mon_packet *p)
            (p->tcp_flags & (MON_TH_SYN | MON_TH_ACK | MON_TH_RST)) == MON_TH_SYN;  /* pure SYN */
 }
 
-/* A new flow: its forest (from the scopes its first packet matches) and, for TCP, its
- * connection. Returns the built-in events the first packet raises at setup. */
-static uint32_t flow_setup(struct mon_ctx *ctx, struct mon_flow *f, int dir, struct mon_packet *p)
+/* A TCP flow's connection, from its first packet with a good checksum. Returns the events
+ * that packet raises at setup. */
+static uint32_t tcp_setup(struct mon_ctx *ctx, struct mon_flow *f, int dir, struct mon_packet *p)
 {
-    f->forest = core_scope_forest(ctx, p);
     bool watched = f->forest && ev_forest_npairs(f->forest) > 0;
-    if (p->proto != 6)
-        return EV(MON_ON_CONN_START);
     uint32_t bits = tcp_conn_init(&ctx->tcp, f, dir, p);
     if (bits & EV(MON_ON_CONN_START))
         f->mon_flags |= FF_TCP_LIVE;
@@ -87,6 +92,24 @@ static uint32_t flow_setup(struct mon_ctx *ctx, struct mon_flow *f, int dir, str
         f->tcp.side[1].buf_size = 0;
     }
     return bits;
+}
+
+/* A new flow: its forest (from the scopes its first packet matches) and, for TCP, its
+ * connection — unless the packet's checksum is bad (bad_csum): then the connection waits
+ * for the next good packet, and this one is an ORPHAN. Returns the built-in events the first
+ * packet raises at setup. */
+static uint32_t flow_setup(struct mon_ctx *ctx, struct mon_flow *f, int dir, struct mon_packet *p,
+                           bool bad_csum)
+{
+    f->forest = core_scope_forest(ctx, p);
+    if (p->proto != 6)
+        return EV(MON_ON_CONN_START);
+    if (bad_csum) {
+        f->mon_flags |= FF_TCP_WAIT;
+        ctx->tcp.stats.orphans++;
+        return EV(MON_ON_ORPHAN);
+    }
+    return tcp_setup(ctx, f, dir, p);
 }
 
 enum mon_decode_outcome mon_process(struct mon_ctx *ctx, struct mon_packet *p)
@@ -111,8 +134,14 @@ enum mon_decode_outcome mon_process(struct mon_ctx *ctx, struct mon_packet *p)
         f = mon_flow_handle(ctx->ft, p, &dir); /* may end an evicted flow first */
     }
     ctx->cur = p;
+    if (p->num > ctx->last_num)
+        ctx->last_num = p->num;
     int snd = dir == MON_FLOW_TO_SERVER ? MON_SIDE_CLI : MON_SIDE_SVR;
     int rcv = snd ^ 1;
+    /* a decoder anomaly or note: DECODE_EVENT before anything else about the packet runs
+     * (a held fragment or an invalid packet has no flow: f is NULL then) */
+    if (p->anomaly || p->decode_notes)
+        run_on_sockets(ctx, p, MON_ON_DECODE_EVENT, false, f, snd);
     run_raw(ctx, p, f, snd);
     if (!f) {
         if (o != MON_DEC_FRAG_HELD)
@@ -120,20 +149,35 @@ enum mon_decode_outcome mon_process(struct mon_ctx *ctx, struct mon_packet *p)
         goto out;
     }
 
+    /* stream checksum validation: a TCP packet with a bad checksum updates no connection */
+    bool bad_csum = p->proto == 6 && (p->flags & MON_PKT_BAD_L4_CSUM) &&
+                    ctx->tcp.cfg.checksum_validation;
+    if (bad_csum)
+        ctx->tcp.stats.invalid_checksum++;
     uint32_t setup = 0;
-    if (!f->forest)
-        setup = flow_setup(ctx, f, dir, p);
-    else if (f->mon_flags & FF_RESCOPE)
-        core_rescope(ctx, f, p); /* first packet since mon_ctx_rebind */
-    bool tcp = p->proto == 6 && (f->mon_flags & FF_TCP_LIVE);
+    if (!f->forest) {
+        setup = flow_setup(ctx, f, dir, p, bad_csum);
+    } else {
+        if (f->mon_flags & FF_RESCOPE)
+            core_rescope(ctx, f, p); /* first packet since mon_ctx_rebind */
+        if ((f->mon_flags & FF_TCP_WAIT) && !bad_csum) {
+            f->mon_flags &= ~FF_TCP_WAIT; /* the first good packet: the connection now */
+            setup = tcp_setup(ctx, f, dir, p);
+        }
+    }
+    bool live = p->proto == 6 && (f->mon_flags & FF_TCP_LIVE);
+    bool tcp = live && !bad_csum;
     uint32_t snd_bits = EV(MON_ON_PKT_IN) | setup;
-    if (p->proto == 6 && !tcp) {
+    if (p->proto == 6 && !live) {
         snd_bits = EV(MON_ON_ORPHAN); /* a TCP flow whose connection was never picked up */
         if (!setup)
             ctx->tcp.stats.orphans++; /* tcp_conn_init counted the first one */
     }
-    if (tcp && !(f->tcp.side[snd].flags & MON_TCPF_STOPPED))
+    ctx->tcp.pkt_events = 0;
+    if (tcp && !(f->tcp.side[snd].flags & MON_TCPF_STOPPED)) {
         snd_bits |= tcp_sender_update(&ctx->tcp, f, snd, p);
+        p->tcp_events = ctx->tcp.pkt_events; /* before the sender-side events run */
+    }
     if (snd_bits & EV(MON_ON_ORPHAN))
         snd_bits = EV(MON_ON_ORPHAN);
     /* the sender's update ends the connection only when the receiver is not monitored;
@@ -161,8 +205,9 @@ enum mon_decode_outcome mon_process(struct mon_ctx *ctx, struct mon_packet *p)
         }
         /* 3. receiver side */
         rcv_bits |= tcp_receiver_update(&ctx->tcp, f, snd, p);
+        p->tcp_events |= ctx->tcp.pkt_events; /* and the receiver's, before its events */
     }
-    if (!(f->mon_flags & FF_ONE_SIDED) && f->pkts[dir ^ 1] == 0 && !(p->proto == 6 && !tcp) &&
+    if (!(f->mon_flags & FF_ONE_SIDED) && f->pkts[dir ^ 1] == 0 && !(p->proto == 6 && !live) &&
         f->pkts[dir] >= ctx->tcp.cfg.one_sided_pkts) {
         f->mon_flags |= FF_ONE_SIDED;
         rcv_bits |= EV(MON_ON_ONE_SIDED);
@@ -188,7 +233,16 @@ void core_flow_end(struct mon_flow *f, void *arg)
     struct mon_ctx *ctx = arg;
     struct mon_packet *saved = ctx->cur;
     enum core_phase saved_phase = ctx->phase;
-    ctx->cur = NULL; /* an evicted flow ends while an unrelated packet is being processed */
+    /* The end's events run with a packet of their own (an evicted flow ends while an
+     * unrelated packet is being processed): what they report (an application message the
+     * end completed, an alert on it) is dated and addressed by the flow, as Suricata's
+     * flow-timeout pseudo packets are. */
+    struct mon_packet end = {
+        .ts_us = ctx->now, .num = ctx->last_num + 1, .ipver = f->ipver, .proto = f->proto,
+        .src = f->cli, .dst = f->srv, .sport = f->cport, .dport = f->sport,
+        .flags = MON_PKT_PSEUDO | (f->proto == 6 || f->proto == 17 ? MON_PKT_HAS_L4 : 0u),
+        .tcp_wscale = 0xff};
+    ctx->cur = &end;
     ctx->phase = PH_END;
     /* a TCP flow that never became a connection was only ever ORPHAN packets: it has no
      * connection to end */

@@ -27,6 +27,12 @@ static const char *const event_names[MON_DE__COUNT] = {
 #undef MON_X_NAME
 };
 
+static const char *const note_names[MON_DN__COUNT] = {
+#define MON_X_NAME(e, name) [MON_DN_##e] = name,
+    MON_DECODE_NOTES(MON_X_NAME)
+#undef MON_X_NAME
+};
+
 static const char *const outcome_names[MON_DEC__COUNT] = {
     [MON_DEC_IP] = "ip", [MON_DEC_NON_IP] = "non_ip", [MON_DEC_FRAG_HELD] = "frag_held",
     [MON_DEC_INVALID] = "invalid",
@@ -45,6 +51,11 @@ const char *mon_tunnel_name(enum mon_tunnel_kind k)
 const char *mon_decode_event_name(enum mon_decode_event e)
 {
     return (unsigned)e < MON_DE__COUNT ? event_names[e] : "unknown";
+}
+
+const char *mon_decode_note_name(enum mon_decode_note n)
+{
+    return (unsigned)n < MON_DN__COUNT ? note_names[n] : "unknown";
 }
 
 const char *mon_decode_outcome_name(enum mon_decode_outcome o)

@@ -5,14 +5,17 @@
 #define IPV4_HLEN 20u
 
 enum {
-    OPT_EOL = 0, OPT_NOP = 1, OPT_RR = 7, OPT_TS = 68, OPT_LSRR = 131, OPT_SID = 136,
-    OPT_SSRR = 137, OPT_RTRALT = 148,
+    OPT_EOL = 0, OPT_NOP = 1, OPT_RR = 7, OPT_TS = 68, OPT_SEC = 130, OPT_LSRR = 131,
+    OPT_SID = 136, OPT_SSRR = 137, OPT_RTRALT = 148,
     IP_MF = 0x2000, IP_OFFMASK = 0x1fff,
 };
 
 /* Options must tile the option area; the ones with a fixed layout are checked too, since a
- * wrong length in them is how evasion and parser bugs start. */
-static bool options_valid(const uint8_t *o, uint32_t n)
+ * wrong length in them is how evasion and parser bugs start. As Suricata tells them apart: a
+ * length that cannot be (under 2, past the option area, not the option's size) is
+ * ipv4.opt_invalid_len; a pointer outside its option, or a length byte missing, is
+ * ipv4.opt_malformed. -1: all valid. */
+static int options_check(const uint8_t *o, uint32_t n)
 {
     uint32_t i = 0;
     while (i < n) {
@@ -24,30 +27,38 @@ static bool options_valid(const uint8_t *o, uint32_t n)
             continue;
         }
         if (n - i < 2)
-            return false;
+            return MON_DE_IPV4_BAD_OPT;
         uint8_t olen = o[i + 1];
         if (olen < 2 || olen > n - i)
-            return false;
+            return MON_DE_IPV4_OPT_INVALID_LEN;
         switch (type) {
         case OPT_RR: case OPT_LSRR: case OPT_SSRR:
             /* pointer(1) then 4-byte addresses; pointer is 1-based, first slot at 4 */
-            if (olen < 3 || (olen - 3) % 4 != 0 || o[i + 2] < 4 || o[i + 2] > olen + 1)
-                return false;
+            if (olen < 3 || (olen - 3) % 4 != 0)
+                return MON_DE_IPV4_OPT_INVALID_LEN;
+            if (o[i + 2] < 4 || o[i + 2] > olen + 1)
+                return MON_DE_IPV4_BAD_OPT;
             break;
         case OPT_TS:
-            if (olen < 4 || o[i + 2] < 5 || o[i + 2] > olen + 1)
-                return false;
+            if (olen < 4)
+                return MON_DE_IPV4_OPT_INVALID_LEN;
+            if (o[i + 2] < 5 || o[i + 2] > olen + 1)
+                return MON_DE_IPV4_BAD_OPT;
+            break;
+        case OPT_SEC:
+            if (olen != 11) /* RFC 1108 */
+                return MON_DE_IPV4_OPT_INVALID_LEN;
             break;
         case OPT_SID: case OPT_RTRALT:
             if (olen != 4)
-                return false;
+                return MON_DE_IPV4_OPT_INVALID_LEN;
             break;
         default:
             break;
         }
         i += olen;
     }
-    return true;
+    return -1;
 }
 
 static enum dec_rc ipv4(struct dec *c, const uint8_t *b, uint32_t len, bool reassembled)
@@ -67,8 +78,9 @@ static enum dec_rc ipv4(struct dec *c, const uint8_t *b, uint32_t len, bool reas
      * layer padded it, and the padding is ignored from here on. */
     if (totlen > len)
         return dec_bad(c, MON_DE_IPV4_TOTLEN_OVER_CAPLEN);
-    if (!options_valid(b + IPV4_HLEN, hlen - IPV4_HLEN))
-        return dec_bad(c, MON_DE_IPV4_BAD_OPT);
+    int bad_opt = options_check(b + IPV4_HLEN, hlen - IPV4_HLEN);
+    if (bad_opt >= 0)
+        return dec_bad(c, (enum mon_decode_event)bad_opt);
 
     uint8_t saved_layers = p->nlayers;
     if (!dec_push(c, MON_L_IPV4, b, hlen))
@@ -104,8 +116,11 @@ static enum dec_rc ipv4(struct dec *c, const uint8_t *b, uint32_t len, bool reas
         uint32_t out_len;
         uint64_t before[MON_DE__COUNT];
         memcpy(before, c->d->stats.event, sizeof(before));
+        uint64_t overlaps = mon_defrag_stats(c->d->defrag)->overlaps;
         int r = mon_defrag_ipv4(c->d->defrag, b, totlen, p->ts_us, &c->d->stats, &out,
                                 &out_len);
+        if (mon_defrag_stats(c->d->defrag)->overlaps != overlaps)
+            p->decode_notes |= 1u << MON_DN_FRAG_OVERLAP;
         enum dec_rc rc = dec_defrag_result(c, r, before);
         if (rc != DEC_OK)
             return rc;

@@ -103,7 +103,7 @@ static enum dec_rc ipv6(struct dec *c, const uint8_t *b, uint32_t len, bool reas
     p->l3_len = end;
 
     uint8_t nh = b[6];
-    uint32_t off = IPV6_HLEN, prev_nh_off = 6, count = 0;
+    uint32_t off = IPV6_HLEN, prev_nh_off = 6, count = 0, frag_headers = 0;
     for (;;) {
         uint32_t size;
         switch (nh) {
@@ -147,9 +147,12 @@ static enum dec_rc ipv6(struct dec *c, const uint8_t *b, uint32_t len, bool reas
             return dec_bad(c, MON_DE_IPV6_EXTHDR_TRUNCATED);
         if (!dec_push(c, MON_L_IPV6_EXT, b + off, IPV6_FRAG_HLEN))
             return DEC_BAD;
+        if (++frag_headers > 1)
+            p->decode_notes |= 1u << MON_DN_IPV6_DUPL_FH;
         uint16_t offmf = rd16(b + off + 2);
         if ((offmf & 0xfff8) == 0 && !(offmf & 1)) {
             /* Atomic fragment (RFC 6946): a whole datagram, decoded as such. */
+            p->decode_notes |= 1u << MON_DN_IPV6_USELESS_FH;
             prev_nh_off = off;
             nh = b[off];
             off += IPV6_FRAG_HLEN;
@@ -168,8 +171,11 @@ static enum dec_rc ipv6(struct dec *c, const uint8_t *b, uint32_t len, bool reas
         uint32_t out_len;
         uint64_t before[MON_DE__COUNT];
         memcpy(before, c->d->stats.event, sizeof(before));
+        uint64_t overlaps = mon_defrag_stats(c->d->defrag)->overlaps;
         int r = mon_defrag_ipv6(c->d->defrag, b, off, prev_nh_off, end, p->ts_us,
                                 &c->d->stats, &out, &out_len);
+        if (mon_defrag_stats(c->d->defrag)->overlaps != overlaps)
+            p->decode_notes |= 1u << MON_DN_FRAG_OVERLAP;
         enum dec_rc rc = dec_defrag_result(c, r, before);
         if (rc != DEC_OK)
             return rc;

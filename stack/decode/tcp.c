@@ -44,7 +44,9 @@ static bool options(struct mon_packet *p, const uint8_t *o, uint32_t n)
                 p->flags |= MON_PKT_TCP_SACKOK;
             break;
         case OPT_SACK:
-            if (olen < 10 || (olen - 2) % 8 != 0)  /* 1..4 blocks of left/right edges */
+            /* 0..4 blocks of left/right edges: an empty SACK (length 2) is seen in the
+             * wild and is no anomaly for Suricata either (tcp-empty-sack) */
+            if ((olen - 2) % 8 != 0 || olen > 34)
                 return false;
             break;
         case OPT_TS:

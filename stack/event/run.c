@@ -28,7 +28,7 @@
  * the receiver update); mixed with others it goes before new data, as a retransmission is
  * judged before the stream moves on. */
 static const uint8_t priority[MON_EV_BUILTIN_COUNT] = {
-    MON_ON_PKT_IN,        MON_ON_ORPHAN, MON_ON_CONN_START, MON_ON_TCP_STATE_CHANGE,
+    MON_ON_DECODE_EVENT,  MON_ON_PKT_IN,        MON_ON_ORPHAN, MON_ON_CONN_START, MON_ON_TCP_STATE_CHANGE,
     MON_ON_REXMIT,        MON_ON_CONN_NEW_DATA, MON_ON_ERROR, MON_ON_DEPTH,
     MON_ON_ONE_SIDED,     MON_ON_TIMEOUT, MON_ON_CONN_END,
 };

@@ -31,7 +31,7 @@
  *      sender-side handler may drop a malicious retransmission);
  *   3. receiver-side TCP update and reassembly, then its events, on MON_HK_RCV handlers.
  * Within a phase, raised built-in events are run by priority:
- *   PKT_IN / ORPHAN → CONN_START → TCP_STATE_CHANGE → CONN_NEW_DATA → ERROR / DEPTH /
+ *   DECODE_EVENT → PKT_IN / ORPHAN → CONN_START → TCP_STATE_CHANGE → CONN_NEW_DATA → ERROR / DEPTH /
  *   ONE_SIDED → TIMEOUT → CONN_END,
  * and each event's invocation tree is walked breadth-first: a node whose filter returns
  * false is pruned with its subtree; a node that passes runs its handlers, then its
@@ -88,6 +88,9 @@ enum {
     MON_ON_DEPTH,            /* this side reached its inspection depth; reassembly stops */
     MON_ON_ONE_SIDED,        /* only one direction of the flow has been seen */
     MON_ON_TIMEOUT,          /* the flow was idle past its timeout (raised before CONN_END) */
+    MON_ON_DECODE_EVENT,     /* the packet carries a decoder anomaly or note (p->anomaly,
+                                p->decode_notes): raised once per such packet, first, on the
+                                sockets whose scope takes it, with its flow when it has one */
     MON_EV_BUILTIN_COUNT
 };
 

@@ -39,6 +39,7 @@ struct mon_defrag;
     X(IPV4_BAD_TOTLEN, "ipv4.iplen_smaller_than_hlen")         \
     X(IPV4_TOTLEN_OVER_CAPLEN, "ipv4.trunc_pkt")               \
     X(IPV4_BAD_OPT, "ipv4.opt_malformed")                      \
+    X(IPV4_OPT_INVALID_LEN, "ipv4.opt_invalid_len")            \
     X(IPV4_BAD_CSUM, "ipv4.bad_checksum")                      \
     X(IPV6_TRUNCATED, "ipv6.truncated")                        \
     X(IPV6_BAD_VERSION, "ipv6.wrong_ip_version")               \
@@ -81,6 +82,22 @@ struct mon_defrag;
     X(ICMPV6_TRUNCATED, "icmpv6.pkt_too_small")                \
     X(ICMPV6_BAD_CSUM, "icmpv6.bad_checksum")                  \
     X(LAYERS_TOO_MANY, "decoder.too_many_layers")
+
+/* Decoder observations that do not stop decoding (Suricata raises them as decoder events):
+ * recorded per packet in mon_packet.decode_notes (bit 1 << enum mon_decode_note).
+ * X(ENUM_SUFFIX, "name") — add new notes here only. */
+#define MON_DECODE_NOTES(X)                                                                \
+    X(FRAG_OVERLAP, "ipfrag.overlap")          /* a fragment overlaps held data (any bytes) */ \
+    X(IPV6_USELESS_FH, "ipv6.exthdr_useless_fh") /* an atomic fragment header (offset 0, no MF) */ \
+    X(IPV6_DUPL_FH, "ipv6.exthdr_dupl_fh")     /* a second fragment header in one chain */
+
+enum mon_decode_note {
+#define MON_X_ENUM(e, name) MON_DN_##e,
+    MON_DECODE_NOTES(MON_X_ENUM)
+#undef MON_X_ENUM
+    MON_DN__COUNT
+};
+const char *mon_decode_note_name(enum mon_decode_note n);
 
 enum mon_decode_event {
 #define MON_X_ENUM(e, name) MON_DE_##e,

@@ -53,6 +53,10 @@ enum {
     MON_PKT_HAS_L4 = 1u << 6,       /* sport/dport (or ICMP type/code) are valid */
     MON_PKT_DROPPED = 1u << 7,      /* a sender-side handler dropped it (mon_drop) */
     MON_PKT_MODIFIED = 1u << 8,     /* a sender-side handler rewrote bytes (mon_setlastpkt) */
+    MON_PKT_PSEUDO = 1u << 9,       /* no frame: the flow-end packet mon_getlastpkt gives
+                                       while a flow ends (timeout, eviction, flush): the
+                                       flow's addresses client -> server, no payload, the
+                                       time of the end, num one past the last frame's */
 };
 
 struct mon_packet {
@@ -77,6 +81,7 @@ struct mon_packet {
     uint8_t ttl;     /* TTL / hop limit of the innermost IP header */
     uint32_t flags;  /* MON_PKT_* */
     uint16_t anomaly; /* 1 + enum mon_decode_event of the last anomaly seen; 0 = none */
+    uint32_t decode_notes; /* 1 << enum mon_decode_note: what decoding noted on the way */
     struct mon_addr src, dst;
     const uint8_t *l3;  /* innermost IP header */
     uint32_t l3_len;    /* innermost IP datagram length (header + payload, as captured) */
@@ -95,6 +100,9 @@ struct mon_packet {
     uint16_t tcp_mss;       /* 0 = absent */
     uint32_t tcp_seq, tcp_ack;
     uint32_t tcp_tsval, tcp_tsecr;
+
+    /* --- filled by the TCP sender-side update (libmon's packet path) --- */
+    uint32_t tcp_events;    /* 1 << enum mon_tcp_event (mon_tcp.h) this packet raised */
 };
 
 /* TCP flag bits as on the wire. */

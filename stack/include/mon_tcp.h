@@ -27,6 +27,9 @@ struct mon_tcp_cfg {
     bool async_oneside;       /* accept flows where only one direction is seen; default false */
     uint32_t one_sided_pkts;  /* ONE_SIDED after this many packets one way with none back; default 10 */
     uint32_t max_frags;       /* out-of-order runs held per side before ERROR; default 1024 */
+    bool checksum_validation; /* a packet whose TCP checksum was validated and found wrong
+                                 (MON_PKT_BAD_L4_CSUM) changes no connection: no start, no
+                                 state, no reassembly (it is still PKT_IN); default false */
     struct mon_policy_table policy; /* overlap policy chosen by the receiving host's address */
 };
 void mon_tcp_cfg_defaults(struct mon_tcp_cfg *cfg);
@@ -69,11 +72,34 @@ enum {
     MON_TCPF_WSCALE = 1u << 12,     /* its SYN carried a window scale option */
     MON_TCPF_NOMEM = 1u << 13,      /* its buffer could not be allocated (memcap): ERROR was raised */
     MON_TCPF_RESET = 1u << 14,      /* the connection was reset (an acceptable RST) */
+    MON_TCPF_MIDSTREAM = 1u << 15,  /* the connection was picked up midstream (cfg.midstream):
+                                       its handshake was never seen; stays set, unlike PICKUP */
 };
 
 struct mon_tcp_conn {
     struct mon_tcp_side side[2];    /* [MON_SIDE_CLI], [MON_SIDE_SVR] */
 };
+
+/* TCP anomalies a packet's updates found, named as Suricata's stream events
+ * (stream-event:NAME). They are recorded per packet in mon_packet.tcp_events (bit 1 << e):
+ * the sender-side ones before the packet's SND-hook events run, the receiver-side ones
+ * (REASM_*) after the receiver update, before its RCV-hook events.
+ * X(ENUM_SUFFIX, "name") — add new events here only. */
+#define MON_TCP_EVENTS(X)                                                                  \
+    X(SYNACK_TO_SERVER, "3whs_synack_in_wrong_direction") /* the client answers its own SYN */ \
+    X(EST_SYN_DIFF_SEQ, "est_syn_resend_diff_seq")   /* established: client SYN, new ISN */    \
+    X(EST_SYNACK_DIFF_SEQ, "est_synack_resend_with_diff_seq") /* ... server SYN/ACK, new ISN */ \
+    X(REASM_GAP, "reassembly_seq_gap")               /* receiver: bytes given up for good */   \
+    X(REASM_OVERLAP_DIFF, "reassembly_overlap_different_data") /* receiver: held bytes differ */ \
+    X(REASM_DEPTH, "reassembly_depth_reached")       /* receiver: its stream reached depth */
+
+enum mon_tcp_event {
+#define MON_X_ENUM(e, name) MON_TE_##e,
+    MON_TCP_EVENTS(MON_X_ENUM)
+#undef MON_X_ENUM
+    MON_TE__COUNT
+};
+const char *mon_tcp_event_name(enum mon_tcp_event e);
 
 struct mon_tcp_stats {
     uint64_t sessions;            /* connections started (SYN or midstream pick-up) */
@@ -90,6 +116,7 @@ struct mon_tcp_stats {
     uint64_t gaps;                /* holes skipped for good */
     uint64_t depth_reached;       /* sides that reached their depth */
     uint64_t memcap_hits;         /* buffers not allocated for the memcap */
+    uint64_t invalid_checksum;    /* packets left out for a bad checksum (checksum_validation) */
     uint64_t reasm_memuse;        /* bytes in reassembly buffers now */
     uint64_t reasm_memuse_peak;
 };

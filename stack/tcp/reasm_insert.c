@@ -236,8 +236,10 @@ uint32_t reasm_insert(struct tcp_ctx *t, struct mon_reasm *r, enum mon_overlap_p
     coalesce(r, 2 * mf + 16);
     if (c.held) {
         t->stats.overlaps++;
-        if (c.diff)
+        if (c.diff) {
             t->stats.overlap_diff++;
+            t->pkt_events |= 1u << MON_TE_REASM_OVERLAP_DIFF;
+        }
     }
     return ra;
 }

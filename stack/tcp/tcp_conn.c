@@ -70,8 +70,8 @@ uint32_t tcp_conn_init(struct tcp_ctx *t, struct mon_flow *f, int dir, const str
     }
     /* A RST would only end what it starts; a packet no stack accepts starts nothing. */
     if (t->cfg.midstream && k != TCP_K_RST && k != TCP_K_NONE) {
-        S->flags |= MON_TCPF_LIVE | MON_TCPF_PICKUP;
-        R->flags |= MON_TCPF_LIVE | MON_TCPF_PICKUP;
+        S->flags |= MON_TCPF_LIVE | MON_TCPF_PICKUP | MON_TCPF_MIDSTREAM;
+        R->flags |= MON_TCPF_LIVE | MON_TCPF_PICKUP | MON_TCPF_MIDSTREAM;
         tcp_infer_isn(S, p);
         if (p->tcp_flags & MON_TH_ACK) {
             R->isn = p->tcp_ack - 1u;

@@ -42,6 +42,7 @@ struct tcp_ctx {
     struct mon_tcp_cfg cfg;
     struct mon_tcp_stats stats;
     struct tcp_note note;
+    uint32_t pkt_events;  /* 1 << enum mon_tcp_event of the packet being updated (sender side) */
 };
 
 void tcp_ctx_init(struct tcp_ctx *t, const struct mon_tcp_cfg *cfg);

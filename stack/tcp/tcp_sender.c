@@ -67,9 +67,24 @@ static void take_ack(struct mon_tcp_side *R, uint32_t ack)
     }
 }
 
+/* The stream events (mon_tcp.h) this packet shows, judged before it moves any state. */
+static void note_events(struct tcp_ctx *t, const struct mon_tcp_side *S, int snd,
+                        enum tcp_kind k, const struct mon_packet *p)
+{
+    if (k == TCP_K_SYNACK && snd == MON_SIDE_CLI && S->state == MON_TCP_SYN_SENT)
+        t->pkt_events |= 1u << MON_TE_SYNACK_TO_SERVER; /* the SYN's sender answers it */
+    bool new_isn = S->state == MON_TCP_ESTABLISHED && (S->flags & MON_TCPF_ISN_KNOWN) &&
+                   p->tcp_seq != S->isn;
+    if (new_isn && k == TCP_K_SYN && snd == MON_SIDE_CLI)
+        t->pkt_events |= 1u << MON_TE_EST_SYN_DIFF_SEQ;
+    if (new_isn && k == TCP_K_SYNACK && snd == MON_SIDE_SVR)
+        t->pkt_events |= 1u << MON_TE_EST_SYNACK_DIFF_SEQ;
+}
+
 uint32_t tcp_sender_update(struct tcp_ctx *t, struct mon_flow *f, int snd, const struct mon_packet *p)
 {
     struct mon_tcp_side *S = &f->tcp.side[snd], *R = &f->tcp.side[snd ^ 1];
+    t->pkt_events = 0;
     if (S->flags & MON_TCPF_STOPPED)
         return 0;
     if (!(S->flags & MON_TCPF_LIVE) ||
@@ -87,6 +102,7 @@ uint32_t tcp_sender_update(struct tcp_ctx *t, struct mon_flow *f, int snd, const
     enum tcp_kind k = tcp_kind_of(p->tcp_flags);
     if (!(S->flags & MON_TCPF_ISN_KNOWN) && k != TCP_K_SYN && k != TCP_K_SYNACK)
         tcp_infer_isn(S, p);
+    note_events(t, S, snd, k, p);
 
     uint8_t nx;
     if (k == TCP_K_RST && !tcp_rst_acceptable(S, R, p)) {

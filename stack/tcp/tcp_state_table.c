@@ -197,3 +197,13 @@ const char *mon_tcp_state_name(enum mon_tcp_state s)
 {
     return (unsigned)s < MON_TCP__STATE_COUNT ? state_names[s] : "UNKNOWN";
 }
+
+const char *mon_tcp_event_name(enum mon_tcp_event e)
+{
+    static const char *const N[] = {
+#define MON_X_NAME(e, name) name,
+        MON_TCP_EVENTS(MON_X_NAME)
+#undef MON_X_NAME
+    };
+    return (unsigned)e < MON_TE__COUNT ? N[e] : "?";
+}

@@ -568,8 +568,8 @@ static void test_ipv4_malformed(void)
     static const uint8_t over[] = {1, 1, 0x44, 12, 5, 0, 0, 0};    /* TS runs past */
     static const uint8_t rtralt[] = {148, 3, 0, 0};                /* router alert len 3 */
     const struct { const uint8_t *o; uint32_t n; int ev; } opts[] = {
-        {rr_ok, 8, -1}, {rr_len, 8, MON_DE_IPV4_BAD_OPT}, {over, 8, MON_DE_IPV4_BAD_OPT},
-        {rtralt, 4, MON_DE_IPV4_BAD_OPT},
+        {rr_ok, 8, -1}, {rr_len, 8, MON_DE_IPV4_OPT_INVALID_LEN},
+        {over, 8, MON_DE_IPV4_OPT_INVALID_LEN}, {rtralt, 4, MON_DE_IPV4_OPT_INVALID_LEN},
     };
     for (unsigned i = 0; i < 4; i++) {
         f.n = 0;

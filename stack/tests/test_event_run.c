@@ -233,10 +233,10 @@ static void priority_and_hooks(void)
     CHECK(strcmp(trace, want) == 0);
 
     run(f, MON_HK_RCV, B(MON_EV_BUILTIN_COUNT) - 1, NULL);
-    snprintf(want, sizeof want, "H%d H%d H%d H%d H%d H%d H%d H%d H%d H%d H%d", MON_ON_PKT_IN,
-             MON_ON_ORPHAN, MON_ON_CONN_START, MON_ON_TCP_STATE_CHANGE, MON_ON_REXMIT,
-             MON_ON_CONN_NEW_DATA, MON_ON_ERROR, MON_ON_DEPTH, MON_ON_ONE_SIDED,
-             MON_ON_TIMEOUT, MON_ON_CONN_END);
+    snprintf(want, sizeof want, "H%d H%d H%d H%d H%d H%d H%d H%d H%d H%d H%d H%d",
+             MON_ON_DECODE_EVENT, MON_ON_PKT_IN, MON_ON_ORPHAN, MON_ON_CONN_START,
+             MON_ON_TCP_STATE_CHANGE, MON_ON_REXMIT, MON_ON_CONN_NEW_DATA, MON_ON_ERROR,
+             MON_ON_DEPTH, MON_ON_ONE_SIDED, MON_ON_TIMEOUT, MON_ON_CONN_END);
     CHECK(strcmp(trace, want) == 0);
     printf("priority: %s\n", trace);
 

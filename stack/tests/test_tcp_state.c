@@ -32,6 +32,7 @@ static void test_handshake(void)
     CHECK_EQ_U(c.t.stats.sessions, 1);
     CHECK_EQ_U(c.t.stats.invalid_state, 0);
     CHECK(c.f.tcp.side[CLI].isn == 1000 && c.f.tcp.side[SVR].isn == 5000);
+    CHECK(!((c.f.tcp.side[CLI].flags | c.f.tcp.side[SVR].flags) & MON_TCPF_MIDSTREAM));
     /* data both ways */
     PH(tc_pkt(&c, CLI, F_A | F_P, 1001, 5001, "GET /", 5), 0, 0, EV_DATA);
     PH(tc_pkt(&c, SVR, F_A | F_P, 5001, 1006, "200", 3), 0, 0, EV_DATA);
@@ -226,6 +227,7 @@ static void test_midstream(void)
     /* off: the first packet is no SYN: orphan, and so is the rest */
     tc_init(&c, NULL);
     PH(tc_pkt(&c, CLI, F_A | F_P, 5000, 7000, "mid", 3), EV_ORPHAN, 0, 0);
+    CHECK(!(c.f.tcp.side[CLI].flags & MON_TCPF_MIDSTREAM));
     CHECK_EQ_U(c.t.stats.orphans, 1);
     CHECK_EQ_U(c.t.stats.sessions, 0);
     tc_free(&c);
@@ -246,6 +248,10 @@ static void test_midstream(void)
     CHECK(strcmp(buf, "middle") == 0);
     CHECK_EQ_U(tc_read(&c, CLI, buf, sizeof buf), 2);
     CHECK_EQ_U(c.t.stats.midstream, 1);
+    /* the pick-up stays known once both are ESTABLISHED (PICKUP itself is gone) */
+    for (int s = 0; s < 2; s++)
+        CHECK((c.f.tcp.side[s].flags & (MON_TCPF_MIDSTREAM | MON_TCPF_PICKUP)) ==
+              MON_TCPF_MIDSTREAM);
     /* a FIN picked up first goes straight on to FIN_WAIT_1 (one change) */
     tc_free(&c);
     tc_init(&c, &cfg);

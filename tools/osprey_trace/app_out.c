@@ -19,7 +19,7 @@ struct app_event {
 };
 
 enum { AE_DETECTED, AE_HTTP_REQ, AE_HTTP_REQ_BODY, AE_HTTP_RESP, AE_HTTP_RESP_BODY, AE_DNS_Q,
-       AE_DNS_R, AE_TLS_CH, AE_TLS_SH, AE_TLS_CERT, AE__COUNT };
+       AE_DNS_R, AE_TLS_CH, AE_TLS_SH, AE_TLS_CERT, AE_TLS_CLIENT_CERT, AE__COUNT };
 
 #define END OB__COUNT
 static const struct app_event events[AE__COUNT] = {
@@ -40,12 +40,17 @@ static const struct app_event events[AE__COUNT] = {
     [AE_DNS_Q] = {"dns_query", {OB_DNS_QUERY, END}},
     [AE_DNS_R] = {"dns_response", {OB_DNS_QUERY, END}},
     [AE_TLS_CH] = {"tls_client_hello",
-                   {OB_TLS_SNI, OB_TLS_JA3_STRING, OB_TLS_JA3_HASH, OB_TLS_JA4, OB_TLS_VERSION, END}},
+                   {OB_TLS_SNI, OB_TLS_JA3_STRING, OB_TLS_JA3_HASH, OB_TLS_JA4, OB_TLS_VERSION,
+                    OB_TLS_CLIENT_ALPN, OB_TLS_CLIENT_RANDOM, END}},
     [AE_TLS_SH] = {"tls_server_hello",
-                   {OB_TLS_JA3S_STRING, OB_TLS_JA3S_HASH, OB_TLS_VERSION, END}},
+                   {OB_TLS_JA3S_STRING, OB_TLS_JA3S_HASH, OB_TLS_VERSION, OB_TLS_SERVER_ALPN,
+                    OB_TLS_SERVER_RANDOM, END}},
     [AE_TLS_CERT] = {"tls_certificate",
                      {OB_TLS_CERT_SUBJECT, OB_TLS_CERT_ISSUER, OB_TLS_CERT_SERIAL,
-                      OB_TLS_CERT_FINGERPRINT, END}},
+                      OB_TLS_CERT_FINGERPRINT, OB_TLS_CERTS, OB_TLS_SAN, END}},
+    [AE_TLS_CLIENT_CERT] = {"tls_client_certificate",
+                            {OB_TLS_CERT_SUBJECT, OB_TLS_CERT_ISSUER, OB_TLS_CERT_SERIAL,
+                             OB_TLS_CERT_FINGERPRINT, OB_TLS_CERTS, OB_TLS_SAN, END}},
 };
 #undef END
 
@@ -121,8 +126,28 @@ static void on_app(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_
     for (const enum osprey_buf *b = ae->bufs; *b != OB__COUNT; b++) {
         uint32_t len;
         const uint8_t *d = osprey_parsers_buffer(ctx, f, *b, &len);
-        if (d)
+        if (d && osprey_buf_is_multi(*b)) { /* a multi-buffer: the list of its elements */
+            json_t *all = json_array();
+            for (uint32_t i = 0; (d = osprey_parsers_buffer_at(ctx, f, *b, i, &len)); i++)
+                json_array_append_new(all, trace_app_bytes(d, len));
+            json_object_set_new(bufs, osprey_buf_name(*b), all);
+        } else if (d) {
             json_object_set_new(bufs, osprey_buf_name(*b), trace_app_bytes(d, len));
+        }
+    }
+    struct osprey_tls_info ti;
+    if (osprey_parsers_tls_info(ctx, f, &ti)) {
+        json_t *t = json_object();
+        json_object_set_new(t, "client_version", json_integer(ti.client_version));
+        json_object_set_new(t, "server_version", json_integer(ti.server_version));
+        json_object_set_new(t, "state", json_integer(ti.state));
+        json_object_set_new(t, "last_state", json_integer(ti.last_state));
+        json_object_set_new(t, "cert_chain_len", json_integer(ti.cert_chain_len));
+        if (ti.has_validity) {
+            json_object_set_new(t, "not_before", json_integer(ti.not_before));
+            json_object_set_new(t, "not_after", json_integer(ti.not_after));
+        }
+        json_object_set_new(o, "tls", t);
     }
     json_t *dns = ae == &events[AE_DNS_Q] || ae == &events[AE_DNS_R] ? dns_json(ctx, f) : NULL;
     if (dns)
@@ -152,7 +177,7 @@ int trace_app_attach(struct trace_app *a, struct mon_ctx *ctx)
     const mon_event_t evs[AE__COUNT] = {
         e->app_detected, e->http_request, e->http_request_body, e->http_response,
         e->http_response_body, e->dns_query, e->dns_response, e->tls_client_hello,
-        e->tls_server_hello, e->tls_certificate};
+        e->tls_server_hello, e->tls_certificate, e->tls_client_certificate};
     struct mon_sock *s = mon_socket(ctx, MON_SOCK_STREAM, NULL);
     if (!s)
         return -1;

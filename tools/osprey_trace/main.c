@@ -70,6 +70,8 @@ static void on_event(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_even
 {
     struct trace *t = arg;
     const struct mon_packet *p = mon_getlastpkt(ctx);
+    if (p && (p->flags & MON_PKT_PSEUDO))
+        p = NULL; /* a flow's end: no packet of the capture */
     trace_emit(t->out, trace_event_json(p, f, side, ev));
 }
 

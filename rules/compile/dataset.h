@@ -1,0 +1,37 @@
+/* dataset.h — Suricata's datasets: named sets of values (strings, md5, sha256, IPv4, IPv6)
+ * with an optional reputation each, shared by every worker, that dataset/datarep rules look
+ * the sticky buffer up in, add it to or remove it from. Private to rules/compile/. */
+#ifndef RULES_DATASET_H
+#define RULES_DATASET_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "opt_args.h"
+
+#define DATASET_DEFAULT_MEMCAP (16u * 1024u * 1024u)
+#define DATASET_DEFAULT_HASHSIZE 4096u
+
+struct det_dataset;  /* one set */
+struct det_datasets; /* every set of a detect object, by name */
+
+/* memcap, hashsize: a set's when its rule gives none (0: the defaults above). */
+struct det_datasets *det_datasets_create(uint64_t memcap, uint32_t hashsize);
+/* Write the sets that have a save or state file, report each set's values dropped for its
+ * memcap on diag (may be NULL), free everything. */
+void det_datasets_free(struct det_datasets *all, FILE *diag);
+
+/* The set a dataset/datarep option names, created on first use (and its load or state file
+ * read; a relative file name is taken from the rule file's directory). A later option naming
+ * the same set must agree on its type. NULL with why[] filled when the set cannot be used (no
+ * type, a type conflict, a file that cannot be read or holds a bad value: "FILE:LINE: …"). */
+struct det_dataset *det_dataset_open(struct det_datasets *all, const struct opt_dataset *o,
+                                     const char *rule_file, char *why, size_t whylen);
+
+/* The option on the buffer's bytes: set (match when the value was added), unset (when it was
+ * removed), isset, isnotset, datarep (present and its reputation compares). Thread-safe. */
+bool det_dataset_match(struct det_dataset *s, const struct opt_dataset *o, const uint8_t *buf,
+                       uint32_t len);
+
+#endif

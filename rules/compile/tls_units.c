@@ -1,0 +1,205 @@
+/* tls_units.c — see tls_units.h. Semantics follow Suricata's TLS keywords:
+ *   ssl_state     the latest handshake message is one of the listed states (a negated
+ *                 state: it is not), states joined by '|' are alternatives;
+ *   ssl_version   the version of the side inspected (the client's in a to_server rule, the
+ *                 server's in a to_client one, either without direction) is in the list, or
+ *                 with '!' is not;
+ *   tls.version   the same, one version ("1.2" or 0xNNNN);
+ *   tls.cert_chain_len   a comparison on the number of certificates the server sent;
+ *   tls_cert_notbefore / notafter   a comparison of the first certificate's date (dates as
+ *                 seconds since 1970, UTC; '<' and '>' include the date itself);
+ *   tls_cert_expired / valid   notAfter is before / not before the packet's time;
+ *   tls.fingerprint, tls.subject, tls.issuerdn   the first certificate's SHA-1 fingerprint,
+ *                 subject or issuer contains the string (case sensitive but for the hex of
+ *                 the fingerprint; '!': does not). */
+#include "tls_units.h"
+
+#include <string.h>
+
+#include "osprey_parsers.h"
+#include "registry.h"
+
+static const char *const SSL_VERSIONS[] = {"sslv2", "sslv3", "tls1.0", "tls1.1", "tls1.2",
+                                           "tls1.3", NULL};
+static const uint16_t SSL_WIRE[] = {0x0002, 0x0300, 0x0301, 0x0302, 0x0303, 0x0304};
+
+static const struct {
+    const char *name;
+    uint8_t test;
+} KW[] = {
+    {"ssl_state", DT_STATE},           {"ssl_version", DT_SSL_VERSION},
+    {"tls.version", DT_VERSION},       {"tls.cert_chain_len", DT_CHAIN_LEN},
+    {"tls_cert_notbefore", DT_NOTBEFORE}, {"tls.cert_notbefore", DT_NOTBEFORE},
+    {"tls_cert_notafter", DT_NOTAFTER},   {"tls.cert_notafter", DT_NOTAFTER},
+    {"tls_cert_expired", DT_EXPIRED},  {"tls.cert_expired", DT_EXPIRED},
+    {"tls_cert_valid", DT_VALID},      {"tls.cert_valid", DT_VALID},
+    {"tls.fingerprint", DT_STRING},    {"tls.subject", DT_STRING},
+    {"tls.issuerdn", DT_STRING},
+};
+
+static int test_of(const char *keyword)
+{
+    for (size_t i = 0; i < sizeof KW / sizeof KW[0]; i++)
+        if (!strcmp(KW[i].name, keyword))
+            return KW[i].test;
+    return -1;
+}
+
+bool det_tls_keyword(const char *keyword)
+{
+    return test_of(keyword) >= 0;
+}
+
+bool det_tls_two_sided(const char *keyword)
+{
+    int t = test_of(keyword);
+    return t == DT_SSL_VERSION || t == DT_VERSION;
+}
+
+int det_tls_side(const char *keyword)
+{
+    int t = test_of(keyword);
+    return t >= DT_CHAIN_LEN ? 2 : 0; /* the options on the server's certificate */
+}
+
+static const char *name_of(const struct osprey_rule_option *o)
+{
+    return opt_def_by_id(o->kw)->name;
+}
+
+static uint32_t state_bit(const char *w)
+{
+    return !strcmp(w, "client_hello") ? OSPREY_TLS_SEEN_CLIENT_HELLO
+         : !strcmp(w, "server_hello") ? OSPREY_TLS_SEEN_SERVER_HELLO
+         : !strcmp(w, "client_keyx")  ? OSPREY_TLS_SEEN_CLIENT_KEYX
+         : !strcmp(w, "server_keyx")  ? OSPREY_TLS_SEEN_SERVER_KEYX
+                                      : OSPREY_TLS_SEEN_UNKNOWN;
+}
+
+uint8_t det_tls_base(const struct osprey_rule_option *o, int side)
+{
+    int t = test_of(name_of(o));
+    if (t == DT_STATE) {
+        /* under the hello it names (the parser runs events for the two hellos) */
+        const struct opt_words *w = o->arg;
+        for (uint32_t i = 0; i < w->n; i++)
+            if (!w->negated[i] && state_bit(w->words[i]) == OSPREY_TLS_SEEN_CLIENT_HELLO)
+                return DB_TLS_CLIENT_HELLO;
+        return DB_TLS_SERVER_HELLO;
+    }
+    if (t == DT_SSL_VERSION || t == DT_VERSION)
+        return side == 1 ? DB_TLS_CLIENT_HELLO : DB_TLS_SERVER_HELLO;
+    return DB_TLS_CERTIFICATE;
+}
+
+const char *det_tls_compile(const struct osprey_rule_option *o, int side, struct det_tls *out)
+{
+    const char *name = name_of(o);
+    memset(out, 0, sizeof *out);
+    out->test = (uint8_t)test_of(name);
+    out->side = (uint8_t)side;
+    switch (out->test) {
+    case DT_STATE: {
+        const struct opt_words *w = o->arg;
+        for (uint32_t i = 0; i < w->n; i++)
+            *(w->negated[i] ? &out->neg_set : &out->set) |= state_bit(w->words[i]);
+        break;
+    }
+    case DT_SSL_VERSION: {
+        const struct opt_words *w = o->arg;
+        for (uint32_t i = 0; i < w->n; i++) {
+            out->negated |= w->negated[i]; /* a '!' negates the whole list (Suricata 7.0.14) */
+            for (uint32_t k = 0; SSL_VERSIONS[k]; k++)
+                if (!strcmp(SSL_VERSIONS[k], w->words[i]))
+                    out->set |= 1u << k;
+        }
+        break;
+    }
+    case DT_VERSION: case DT_CHAIN_LEN: case DT_NOTBEFORE: case DT_NOTAFTER:
+        out->cmp = *(const struct opt_cmp *)o->arg;
+        break;
+    case DT_STRING: {
+        const struct opt_str *s = o->arg;
+        out->str = s->bytes;
+        out->len = s->len;
+        out->negated = s->negated;
+        out->ob = !strcmp(name, "tls.fingerprint") ? OB_TLS_CERT_FINGERPRINT
+                : !strcmp(name, "tls.subject")     ? OB_TLS_CERT_SUBJECT
+                                                   : OB_TLS_CERT_ISSUER;
+        break;
+    }
+    case DT_EXPIRED: case DT_VALID:
+        break;
+    default:
+        return "not a TLS option";
+    }
+    return NULL;
+}
+
+/* Does version v of a side pass the option? (0: that side sent no hello) */
+static bool version_ok(const struct det_tls *t, uint16_t v)
+{
+    if (!v)
+        return false;
+    if (t->test == DT_VERSION)
+        return cmp_match(&t->cmp, v);
+    for (uint32_t k = 0; k < sizeof SSL_WIRE / sizeof SSL_WIRE[0]; k++)
+        if (SSL_WIRE[k] == v)
+            return ((t->set >> k) & 1) != t->negated;
+    return false; /* a version none of the names means */
+}
+
+static uint8_t lower(uint8_t c)
+{
+    return c >= 'A' && c <= 'Z' ? (uint8_t)(c + 32) : c;
+}
+
+static bool contains(const uint8_t *h, uint32_t hn, const uint8_t *n, uint32_t nn, bool nocase)
+{
+    for (uint32_t i = 0; i + nn <= hn; i++) {
+        uint32_t k = 0;
+        while (k < nn && (nocase ? lower(h[i + k]) == lower(n[k]) : h[i + k] == n[k]))
+            k++;
+        if (k == nn)
+            return true;
+    }
+    return false;
+}
+
+bool det_tls_match(const struct det_tls *t, struct mon_ctx *ctx, struct mon_flow *f)
+{
+    struct osprey_tls_info in;
+    if (!osprey_parsers_tls_info(ctx, f, &in))
+        return false;
+    switch (t->test) {
+    case DT_STATE:
+        /* a listed state is the current one, or a negated one is not */
+        return (in.last_state & t->set) || (t->neg_set & ~in.last_state);
+    case DT_SSL_VERSION: case DT_VERSION:
+        if (t->side == 1)
+            return version_ok(t, in.client_version);
+        if (t->side == 2)
+            return version_ok(t, in.server_version);
+        return version_ok(t, in.client_version) || version_ok(t, in.server_version);
+    case DT_CHAIN_LEN:
+        return in.cert_chain_len && cmp_match(&t->cmp, in.cert_chain_len);
+    case DT_NOTBEFORE: case DT_NOTAFTER:
+        return in.has_validity &&
+               cmp_match(&t->cmp, t->test == DT_NOTBEFORE ? in.not_before : in.not_after);
+    case DT_EXPIRED: case DT_VALID: {
+        const struct mon_packet *p = mon_getlastpkt(ctx);
+        if (!in.has_validity || !p)
+            return false;
+        bool expired = (int64_t)(p->ts_us / 1000000) > in.not_after;
+        return t->test == DT_EXPIRED ? expired : !expired;
+    }
+    case DT_STRING: {
+        uint32_t n = 0;
+        const uint8_t *b = osprey_parsers_buffer(ctx, f, (enum osprey_buf)t->ob, &n);
+        /* the fingerprint is hex: Suricata compares it in lower case whatever the rule says */
+        return b && contains(b, n, t->str, t->len, t->ob == OB_TLS_CERT_FINGERPRINT) !=
+                        t->negated;
+    }
+    }
+    return false;
+}

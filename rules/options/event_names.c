@@ -1,0 +1,96 @@
+/* event_names.c — Suricata's decoder and stream event names → libmon's anomalies.
+ *
+ * A decoder event is the anomaly libmon's decoder or defrag recorded on the packet
+ * (mon_packet.anomaly, enum mon_decode_event) or a note it made without stopping
+ * (mon_packet.decode_notes, enum mon_decode_note); Suricata splits some by IP version
+ * (ipv4.frag_overlap / ipv6.frag_overlap), hence ipver. A stream event is a bit of
+ * mon_packet.tcp_events, named in mon_tcp.h already; an application-layer event one the
+ * parsers raise (osprey_parsers.h). Only these names load; every other name Suricata has is
+ * refused (rules/README.md lists what is not raised). */
+#include "event_names.h"
+
+#include <string.h>
+
+#include "mon_decode.h"
+#include "mon_tcp.h"
+#include "osprey_parsers.h"
+
+struct decode_name {
+    const char *name;
+    uint16_t code;  /* enum mon_decode_event, or enum mon_decode_note when note */
+    uint8_t ipver;  /* 0: any */
+    bool note;
+};
+
+static const struct decode_name DECODE[] = {
+    {"ipv4.pkt_too_small", MON_DE_IPV4_TRUNCATED, 0, false},
+    {"ipv4.hlen_too_small", MON_DE_IPV4_BAD_HLEN, 0, false},
+    {"ipv4.iplen_smaller_than_hlen", MON_DE_IPV4_BAD_TOTLEN, 0, false},
+    {"ipv4.trunc_pkt", MON_DE_IPV4_TOTLEN_OVER_CAPLEN, 0, false},
+    {"ipv4.opt_malformed", MON_DE_IPV4_BAD_OPT, 0, false},
+    {"ipv4.opt_invalid_len", MON_DE_IPV4_OPT_INVALID_LEN, 0, false},
+    {"ipv4.wrong_ip_version", MON_DE_IPV4_BAD_VERSION, 0, false},
+    {"ipv4.frag_pkt_too_large", MON_DE_FRAG_TOO_LARGE, 4, false},
+    {"ipv4.frag_overlap", MON_DN_FRAG_OVERLAP, 4, true}, /* any overlap, as Suricata */
+    {"ipv6.pkt_too_small", MON_DE_IPV6_TRUNCATED, 0, false},
+    {"ipv6.trunc_pkt", MON_DE_IPV6_PLEN_OVER_CAPLEN, 0, false},
+    {"ipv6.trunc_exthdr", MON_DE_IPV6_EXTHDR_TRUNCATED, 0, false},
+    {"ipv6.exthdr_invalid_optlen", MON_DE_IPV6_EXTHDR_BAD_OPTLEN, 0, false},
+    {"ipv6.wrong_ip_version", MON_DE_IPV6_BAD_VERSION, 0, false},
+    {"ipv6.frag_pkt_too_large", MON_DE_FRAG_TOO_LARGE, 6, false},
+    {"ipv6.frag_overlap", MON_DN_FRAG_OVERLAP, 6, true},
+    {"ipv6.exthdr_useless_fh", MON_DN_IPV6_USELESS_FH, 0, true},
+    {"ipv6.exthdr_dupl_fh", MON_DN_IPV6_DUPL_FH, 0, true},
+    {"ipv6.frag_invalid_length", MON_DE_FRAG_INVALID, 6, false},
+    {"icmpv4.pkt_too_small", MON_DE_ICMPV4_TRUNCATED, 0, false},
+    {"icmpv6.pkt_too_small", MON_DE_ICMPV6_TRUNCATED, 0, false},
+    {"tcp.pkt_too_small", MON_DE_TCP_TRUNCATED, 0, false},
+    {"tcp.hlen_too_small", MON_DE_TCP_BAD_HLEN, 0, false},
+    {"tcp.opt_invalid_len", MON_DE_TCP_OPT_INVALID, 0, false},
+    {"udp.hlen_too_small", MON_DE_UDP_TRUNCATED, 0, false},
+    {"udp.len_invalid", MON_DE_UDP_BAD_LEN, 0, false},
+    {"ethernet.pkt_too_small", MON_DE_ETH_TRUNCATED, 0, false},
+    {"vlan.header_too_small", MON_DE_VLAN_TRUNCATED, 0, false},
+    {"vlan.too_many_layers", MON_DE_VLAN_TOO_MANY, 0, false},
+    {"mpls.header_too_small", MON_DE_MPLS_TRUNCATED, 0, false},
+    {"mpls.unknown_payload_type", MON_DE_MPLS_UNKNOWN_PAYLOAD, 0, false},
+    {"pppoe.pkt_too_small", MON_DE_PPPOE_TRUNCATED, 0, false},
+    {"pppoe.malformed_tags", MON_DE_PPPOE_MALFORMED, 0, false},
+    {"ppp.pkt_too_small", MON_DE_PPP_TRUNCATED, 0, false},
+    {"ppp.unsup_proto", MON_DE_PPP_UNSUPPORTED, 0, false},
+    {"gre.pkt_too_small", MON_DE_GRE_TRUNCATED, 0, false},
+    {"gre.wrong_version", MON_DE_GRE_BAD_VERSION, 0, false},
+    {"erspan.header_too_small", MON_DE_ERSPAN_TRUNCATED, 0, false},
+    {"erspan.unsupported_version", MON_DE_ERSPAN_BAD_VERSION, 0, false},
+    {"ipraw.invalid_ip_version", MON_DE_IPRAW_BAD_VERSION, 0, false},
+    {"too_many_layers", MON_DE_LAYERS_TOO_MANY, 0, false},
+};
+
+bool event_lookup(int kind, const char *name, struct opt_event *out)
+{
+    out->ipver = 0;
+    if (kind == EV_DECODE) {
+        for (size_t i = 0; i < sizeof DECODE / sizeof DECODE[0]; i++)
+            if (!strcmp(DECODE[i].name, name)) {
+                out->code = DECODE[i].code;
+                out->ipver = DECODE[i].ipver;
+                out->note = DECODE[i].note;
+                return true;
+            }
+        return false;
+    }
+    if (kind == EV_STREAM) {
+        for (int e = 0; e < MON_TE__COUNT; e++)
+            if (!strcmp(mon_tcp_event_name((enum mon_tcp_event)e), name)) {
+                out->code = (uint16_t)e;
+                return true;
+            }
+        return false;
+    }
+    for (int e = 0; e < OSPREY_AE__COUNT; e++) /* EV_APP: the parsers' events */
+        if (!strcmp(osprey_app_event_name((enum osprey_app_event)e), name)) {
+            out->code = (uint16_t)e;
+            return true;
+        }
+    return false;
+}
