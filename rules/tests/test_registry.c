@@ -50,7 +50,9 @@ static const char *const IMPLEMENTED[] = {
     "ssl_state", "ssl_version", "tls.version", "tls.fingerprint", "tls.subject", "tls.issuerdn",
     "tls.cert_chain_len", "tls_cert_notbefore", "tls_cert_notafter", "tls.cert_notbefore",
     "tls.cert_notafter", "tls.cert_expired", "tls.cert_valid", "tls_cert_expired",
-    "tls_cert_valid", NULL};
+    "tls_cert_valid",
+    /* BER checks (compile/asn1.c) */
+    "asn1", NULL};
 
 static bool listed(const char *name)
 {
