@@ -42,8 +42,8 @@ def snmp(community=b"public", extra=b"", pdu_extra=b""):
     return seq(integer(1), octets(community), extra, pdu)
 
 
-def snmp_pkt(msg, sid_port=161):
-    return udp(msg, sport=40001, dport=sid_port)
+def snmp_pkt(msg, port=161):
+    return udp(msg, sport=40001, dport=port)
 
 
 def sids(tmp_path, pkts, rules):
@@ -66,10 +66,11 @@ def test_oversize_length_counts_every_node_and_stops_at_the_limit(tmp_path):
 
 # --- bitstring_overflow --------------------------------------------------------------------
 
-@pytest.mark.parametrize("bits,hit", [(b"\x01\xff", True), (b"\x01\x07", False),
-                                      (b"\x02\x11\x00", True), (b"\x02\x10\x00", False)])
+# the BIT STRING's contents: the unused-bits octet, then the bits
+@pytest.mark.parametrize("bits,hit", [(b"\xff", True), (b"\x07", False),
+                                      (b"\x11\x00", True), (b"\x10\x00", False)])
 def test_bitstring_overflow(tmp_path, bits, hit):
-    msg = snmp(extra=tlv(0x03, bits[1:]) if len(bits) else b"")
+    msg = snmp(extra=tlv(0x03, bits))
     rules = [rule("asn1:bitstring_overflow;", sid=1, proto="udp")]
     assert sids(tmp_path, [snmp_pkt(msg)], rules) == ([1] if hit else [])
 

@@ -178,6 +178,16 @@ static void test_depth_limit(void)
     }
 }
 
+static void test_deep_nesting_is_refused_without_recursion(void)
+{
+    /* 5000 levels: refused at the 31st, in bounded stack */
+    static uint8_t b[10003];
+    for (int i = 0; i < 5000; i++)
+        b[2 * i] = 0x30, b[2 * i + 1] = 0x80;
+    b[10000] = 0x03, b[10001] = 0x01, b[10002] = 0xff;
+    CHECK(!asn1_walk(&BITS, b, sizeof b));
+}
+
 static void test_offsets(void)
 {
     const uint8_t buf[] = "AA\x03\x01\xff";
@@ -212,6 +222,7 @@ int main(void)
     test_double_overflow();
     test_frame_limit();
     test_depth_limit();
+    test_deep_nesting_is_refused_without_recursion();
     test_offsets();
     return unit_report("test_asn1");
 }
