@@ -414,6 +414,18 @@ CASES = [
     ("asn1:double_overflow, double_overflow;", "asn1: 'double_overflow' given twice"),
     ("asn1:absolute_offset 1, relative_offset 1;",
      "asn1: absolute_offset and relative_offset together"),
+    ("asn1:bitstring_overflow,,double_overflow;", "asn1: empty item"),
+    ("asn1:bitstring_overflow,;", "asn1: empty item"),
+    ("asn1:oversize_length;", "asn1: oversize_length needs a number"),
+    ("asn1:oversize_length, 10;", "asn1: oversize_length needs a number"),
+    ("asn1:oversize_length 4294967296;",
+     "asn1: oversize_length 4294967296 out of range 0..4294967295"),
+    ("asn1:absolute_offset -1;", "asn1: absolute_offset -1 out of range 0..65535"),
+    ("asn1:relative_offset -65536;", "asn1: relative_offset -65536 out of range -65535..65535"),
+    ("asn1:relative_offset x;", "asn1: relative_offset: expected a number, got 'x'"),
+    ("asn1:overflow;", "asn1: unknown asn1 check 'overflow' (expected one of: "
+     "bitstring_overflow, double_overflow, print, oversize_length, absolute_offset, "
+     "relative_offset)"),
     ("service:http; ber_data:0x100;", "ber_data: BER type 0x100 out of range 0..255"),
     ("service:http; ber_data:0x02,optional;", "ber_data: unexpected 'optional'"),
     ("base64_decode:bytes 0;", "base64_decode: bytes 0 out of range 1..65535"),

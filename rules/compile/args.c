@@ -97,6 +97,13 @@ static void key_pitem(struct buf *k, const struct det_pitem *pi)
         uint8_t fl[2] = {d->negated, d->relative};
         buf_put(k, fl, sizeof fl);
         buf_put(k, &d->n, sizeof d->n);
+    } else if (pi->type == PI_ASN1) {
+        const struct opt_asn1 *a = pi->arg;
+        uint8_t fl[5] = {a->bitstring_overflow, a->double_overflow, a->has_oversize,
+                         a->has_absolute, a->has_relative};
+        buf_put(k, fl, sizeof fl);
+        buf_put(k, &a->oversize_length, sizeof a->oversize_length);
+        buf_put(k, &a->offset, sizeof a->offset);
     } else {
         /* byte_test/_jump/_extract/_math: every field evaluation reads */
         const struct opt_byte *b = pi->arg;

@@ -139,11 +139,12 @@ enum det_pitem_type { PI_CONTENT, PI_PCRE, PI_ISDATAAT, PI_BYTE_TEST, PI_BYTE_JU
                       PI_BYTE_EXTRACT, PI_BYTE_MATH,
                       PI_BASE64,     /* base64_decode: the items after it (base64_data) read
                                         the decoded bytes */
-                      PI_ENTROPY };  /* entropy: a test of the buffer, moves nothing */
+                      PI_ENTROPY,    /* entropy: a test of the buffer, moves nothing */
+                      PI_ASN1 };     /* asn1: BER objects from a position (asn1.c) */
 struct det_pitem {
     uint8_t type;
     bool relative;    /* to the previous payload match: the run backtracks into it */
-    const void *arg;  /* struct opt_content / opt_pcre / opt_isdataat / opt_byte */
+    const void *arg;  /* struct opt_content / opt_pcre / opt_isdataat / opt_byte / opt_asn1 */
     void *code;       /* PI_PCRE: the compiled regex (owned by the detect object) */
     /* byte variables, numbered per rule, stored as number + 1 (0: none): the ones the
      * option's fields name (see *_var_names in opt_eval.h), and the one it defines */

@@ -4,6 +4,7 @@
  * own tests live beside their parsers (opt_content.c, opt_pcre.c, opt_compare.c). */
 #include <stdlib.h>
 
+#include "asn1.h"
 #include "base64.h"
 #include "entropy.h"
 #include "detect_int.h"
@@ -44,9 +45,11 @@ static bool var_vals(const struct run *r, uint32_t i, int64_t v[BYTE_VAR_FIELDS]
 static bool run_from(struct run *r, uint32_t i, int64_t prev_end);
 static bool byte_item(struct run *r, uint32_t i, int64_t prev_end);
 
+/* asn1 (relative_offset) joins the run but, as in Suricata, its failure does not make the
+ * option before it try its next occurrence. */
 static bool next_is_relative(const struct run *r, uint32_t i)
 {
-    return i + 1 < r->n && r->it[i + 1].relative;
+    return i + 1 < r->n && r->it[i + 1].relative && r->it[i + 1].type != PI_ASN1;
 }
 
 static bool content(struct run *r, uint32_t i, int64_t prev_end)
@@ -217,6 +220,9 @@ static bool run_from(struct run *r, uint32_t i, int64_t prev_end)
         }
         return isdataat_match(d, r->len, prev_end) && run_from(r, i + 1, prev_end);
     }
+    case PI_ASN1: /* a test: the position stays */
+        return asn1_match(r->it[i].arg, r->buf, r->origin, r->len, prev_end) &&
+               run_from(r, i + 1, prev_end);
     default:
         return byte_item(r, i, prev_end);
     }

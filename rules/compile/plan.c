@@ -245,7 +245,8 @@ static const char *bind_vars(struct det_pitem *pi, const char **vnames, uint32_t
         content_var_names(pi->arg, names);
     else if (pi->type == PI_ISDATAAT)
         isdataat_var_names(pi->arg, names);
-    else if (pi->type == PI_PCRE || pi->type == PI_BASE64 || pi->type == PI_ENTROPY)
+    else if (pi->type == PI_PCRE || pi->type == PI_BASE64 || pi->type == PI_ENTROPY ||
+             pi->type == PI_ASN1)
         return NULL;
     else
         byte_var_names(pi->arg, names);
@@ -571,6 +572,10 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, enum plan_va
                       : name[5] == 'e' ? PI_BYTE_EXTRACT : PI_BYTE_MATH;
             pi = (struct det_pitem){.type = t, .relative = (b->flags & BYTE_RELATIVE) != 0,
                                     .arg = b};
+        } else if (!strcmp(name, "asn1")) { /* relative_offset: joins the run before it */
+            pi = (struct det_pitem){.type = PI_ASN1,
+                                    .relative = ((const struct opt_asn1 *)o->arg)->has_relative,
+                                    .arg = o->arg};
         }
         if (!pl->why && pi.arg)
             pl->why = bind_vars(&pi, vnames, &nvars);

@@ -170,6 +170,14 @@ struct opt_isdataat {
     const char *var;
 };
 
+/* asn1: which checks a decoded BER node trips, and where decoding starts */
+struct opt_asn1 {
+    bool bitstring_overflow, double_overflow, has_oversize;
+    bool has_absolute, has_relative; /* neither: at the buffer's start */
+    uint32_t oversize_length;        /* with has_oversize: a length above it trips */
+    int32_t offset;                  /* absolute_offset 0..65535 or relative_offset ±65535 */
+};
+
 /* threshold, detection_filter */
 enum thr_type { THR_LIMIT, THR_THRESHOLD, THR_BOTH, THR_BACKOFF, THR_DETECTION_FILTER };
 enum thr_track { THR_BY_SRC, THR_BY_DST, THR_BY_RULE, THR_BY_BOTH, THR_BY_FLOW };

@@ -2,8 +2,7 @@
  *
  *   tag:session[,N,packets|seconds|bytes] | host,N,packets|seconds|bytes,src|dst   (classic)
  *   tag:session|host_src|host_dst, packets N|seconds N|bytes N                     (Snort 3)
- *   asn1:bitstring_overflow, double_overflow, oversize_length N, absolute_offset N,
- *        relative_offset N                      ber_data:0xNN  ber_skip:0xNN[,optional]
+ *   ber_data:0xNN  ber_skip:0xNN[,optional]    (asn1 has its own file: opt_asn1.c)
  *   base64_decode[:bytes N][,offset N][,relative]
  *   rpc:APP,VERSION|*,PROCEDURE|*               noalert   ftpbounce
  */
@@ -68,31 +67,6 @@ static int parse_tag(struct rule_ctx *c, char *val)
     return k == 3 ? 0 : opt_error(c, f[3], "unexpected '%.*s'", (int)fl[3], f[3]);
 }
 
-static const char *const ASN1_KEYS[] = {"bitstring_overflow", "double_overflow", "print",
-                                        "oversize_length", "absolute_offset",
-                                        "relative_offset", NULL};
-
-static int asn1_arg(struct rule_ctx *c, void *arg, int key, const char *v, size_t vn)
-{
-    unsigned *seen = arg;
-    int64_t x;
-    *seen |= 1u << key;
-    if (key < 3)
-        return vn ? opt_error(c, v, "unexpected '%.*s'", (int)vn, v) : 0;
-    return parse_num(c, v, vn, key == 5 ? -65535 : 0, key == 3 ? UINT32_MAX : 65535, false, &x,
-                     ASN1_KEYS[key]);
-}
-
-static int parse_asn1(struct rule_ctx *c, char *val)
-{
-    unsigned seen = 0;
-    if (parse_named_args(c, val, ASN1_KEYS, "asn1 check", &seen, asn1_arg) < 0)
-        return -1;
-    if ((seen & 48) == 48)
-        return opt_error(c, val, "absolute_offset and relative_offset together");
-    return 0;
-}
-
 static int parse_ber(struct rule_ctx *c, char *val)
 {
     const char *comma = strchr(val, ',');
@@ -148,7 +122,6 @@ static int parse_rpc(struct rule_ctx *c, char *val)
 
 static const struct opt_def DEFS[] = {
     {"tag", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_tag, true},
-    {"asn1", OPT_PAYLOAD, D_ALL, ARG_REQUIRED, 0, parse_asn1, false},
     {"ber_data", OPT_PAYLOAD, D_S3, ARG_REQUIRED, 0, parse_ber, false},
     {"ber_skip", OPT_PAYLOAD, D_S3, ARG_REQUIRED, 0, parse_ber, false},
     {"base64_decode", OPT_PAYLOAD, D_ALL, ARG_OPTIONAL, 0, parse_base64_decode, true},

@@ -57,7 +57,9 @@ static const char *const IMPLEMENTED[] = {
     "tls.cert_notafter", "tls.cert_expired", "tls.cert_valid", "tls_cert_expired",
     "tls_cert_valid",
     /* the packet's address, for dataset/datarep */
-    "ip.src", "ip.dst", NULL};
+    "ip.src", "ip.dst",
+    /* BER checks (compile/asn1.c) */
+    "asn1", NULL};
 
 static bool listed(const char *name)
 {
