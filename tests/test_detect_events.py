@@ -9,6 +9,8 @@ Suricata's; a name Osprey never raises rejects the rule with the reason, and the
 still load."""
 import struct
 
+import pytest
+
 from scapy.layers.dns import DNS, DNSQR
 from scapy.layers.inet import IP, TCP, UDP, ICMP
 from scapy.layers.inet6 import IPv6, IPv6ExtHdrFragment, ICMPv6EchoRequest
@@ -376,3 +378,33 @@ def test_http_request_transfer_encoding_and_authorization_events(tmp_path):
     c = Conv().handshake().send(True, fine).close()
     (tmp_path / "b").mkdir()
     assert alerts(tmp_path / "b", c.pkts, rules) == []
+
+
+def certificate_message(*certs):
+    """A Certificate handshake message holding the given DER blobs (as bytes, unchecked)."""
+    body = b"".join(len(c).to_bytes(3, "big") + c for c in certs)
+    return record(b"\x0b" + (len(body) + 3).to_bytes(3, "big") + len(body).to_bytes(3, "big")
+                  + body)
+
+
+@pytest.mark.parametrize("cert,expect", [
+    # a DER element whose header is cut short (its long-form length bytes missing)
+    (b"\x30\x82\x01", [(1, 6)]),
+    # a DER element whose contents are shorter than its length: an invalid certificate
+    (b"\x30\x82\x01\x00" + b"\x30\x03\x02\x01", [(2, 6)]),
+])
+def test_tls_certificate_length_and_decoding_events(tmp_path, cert, expect):
+    rules = [app("tls.certificate_invalid_length", 1, "tls"),
+             app("tls.invalid_certificate", 2, "tls")]
+    assert alerts(tmp_path, tls_conv(certificate_message(cert)), rules) == expect
+
+
+def test_tls_certificate_longer_than_its_message(tmp_path):
+    msg = certificate_message(b"\x30\x03\x02\x01\x01")
+    # the certificate says 0x000500 bytes where 5 follow
+    hs = bytearray(msg[5:])
+    hs[7:10] = (0x500).to_bytes(3, "big")
+    got = alerts(tmp_path, tls_conv(record(bytes(hs))),
+                 [app("tls.certificate_invalid_length", 1, "tls"),
+                  app("tls.invalid_certificate", 2, "tls")])
+    assert got == [(1, 6)]

@@ -128,7 +128,9 @@ struct osprey_parser_events {
     X(TLS_INVALID_RECORD_VERSION, "tls.invalid_record_version")                             \
     X(TLS_INVALID_HANDSHAKE_MESSAGE, "tls.invalid_handshake_message") /* an unknown type */ \
     X(TLS_INVALID_CERTIFICATE, "tls.invalid_certificate") /* the server's certificate does not \
-                                                             decode */
+                                                             decode */                       \
+    X(TLS_CERTIFICATE_INVALID_LENGTH, "tls.certificate_invalid_length") /* a certificate's   \
+                  length past its message, or a DER element's header cut short */
 
 enum osprey_app_event {
 #define OSPREY_X_ENUM(e, name) OSPREY_AE_##e,

@@ -14,16 +14,25 @@ struct der {
 };
 
 /* One TLV at the front of *in: its tag and contents; *in moves past it. false if bad. */
+/* Set when a read failed in an element's header: a tag without its length, a length form that
+ * is not allowed, length bytes cut short (Suricata's certificate_invalid_length; contents
+ * shorter than their length are an invalid certificate). Per thread: workers decode at once. */
+static _Thread_local bool der_size_error;
+
 static bool tlv(struct der *in, uint8_t *tag, struct der *val)
 {
-    if (in->n < 2)
+    if (in->n < 2) {
+        der_size_error |= in->n == 1; /* a tag without its length */
         return false;
+    }
     *tag = in->p[0];
     size_t len = in->p[1], hl = 2;
     if (len & 0x80) {
         unsigned k = len & 0x7f;
-        if (k == 0 || k > 4 || in->n < 2 + k)
+        if (k == 0 || k > 4 || in->n < 2 + k) {
+            der_size_error = true;
             return false;
+        }
         len = 0;
         for (unsigned i = 0; i < k; i++)
             len = len << 8 | in->p[2 + i];
@@ -240,15 +249,20 @@ int tls_certificate(struct tls_state *t, const uint8_t *d, size_t n, bool client
     info->cert_chain_len = 0;
     info->has_validity = false;
     struct der first = {NULL, 0};
+    bool overrun = false;
     for (size_t at = 3; at + 3 <= 3 + total;) {
         size_t len = (size_t)d[at] << 16 | (size_t)d[at + 1] << 8 | d[at + 2];
-        if (len > 3 + total - at - 3)
+        if (len > 3 + total - at - 3) {
+            overrun = true;
             break;
+        }
         if (!first.p)
             first = (struct der){d + at + 3, len};
         tls_put_el(t, OB_TLS_CERTS, d + at + 3, len);
         info->cert_chain_len++;
         at += 3 + len;
     }
-    return first.p ? first_certificate(t, first, info) : -1;
+    der_size_error = false;
+    int rc = first.p ? first_certificate(t, first, info) : -1;
+    return overrun || (rc < 0 && der_size_error) ? -2 : rc;
 }

@@ -83,6 +83,8 @@ static void handshake(struct pflow *pf, struct mon_flow *f, int dir, uint8_t typ
     } else if (type == 11) { /* the server's chain, or the client's (mutual authentication) */
         if ((rc = tls_certificate(t, d, n, dir == 0)) == 0)
             pflow_run(pf, f, dir, dir ? ev->tls_certificate : ev->tls_client_certificate);
+        else if (rc == -2)
+            pflow_anomaly(pf, f, dir, OSPREY_AE_TLS_CERTIFICATE_INVALID_LENGTH);
         else if (rc < 0)
             pflow_anomaly(pf, f, dir, OSPREY_AE_TLS_INVALID_CERTIFICATE);
         rc = rc > 0 ? 0 : rc; /* an empty client Certificate is no error */
