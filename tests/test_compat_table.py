@@ -60,7 +60,7 @@ def test_verdicts_on_known_keywords():
     rows = table_rows(generated())
     assert rows["content"] == ("supported", "")
     assert rows["http.uri"] == ("supported", "")
-    assert rows["tcp.seq"] == ("supported", "as `seq`")  # Osprey knows the alias only
+    assert rows["tcp.seq"] == ("supported", "")  # Suricata's name, beside Snort's seq
     assert rows["ssh.proto"] == ("parsed, not compiled",
                                  "needs an SSH parser (Osprey has none)")
     assert rows["ldap.request.operation"] == ("not recognised",

@@ -133,6 +133,9 @@ def test_ip_and_icmp_header_options(tmp_path, opt, hit):
     ("flags:*SF;", 4), ("flags:!A;", 1), ("flags:PA;", 2), ("flags:S,12;", 1),
     ("flags:0;", 0), ("window:65535;", 10), ("window:!65535;", 0), ("seq:1000;", 1),
     ("ack:1001;", 1),
+    # Suricata's own spellings
+    ("tcp.window:65535;", 10), ("tcp.window:!65535;", 0), ("tcp.seq:1000;", 1),
+    ("tcp.ack:1001;", 1), ("tcp.seq:1001;", 2),  # the handshake ACK and the request
 ])
 def test_tcp_header_options(tmp_path, opt, count):
     # SYN, SYN-ACK, ACK, PA, A, PA, A, FA, FA, A: scapy's window is 8192

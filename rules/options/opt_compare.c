@@ -251,6 +251,10 @@ static const struct opt_def DEFS[] = {
     {"seq", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_u32, true},
     {"ack", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_u32, true},
     {"window", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_window, true},
+    /* Suricata's own names for the same fields */
+    {"tcp.seq", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_u32, true},
+    {"tcp.ack", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_u32, true},
+    {"tcp.window", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_window, true},
     {"fragoffset", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_fragoffset, true},
     {"stream_size", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_stream_size, true},
 };
@@ -338,6 +342,10 @@ bool hdr_field(int field, const struct hdr_view *h, int64_t *v)
 
 int hdr_field_of(const char *keyword)
 {
+    if (!strncmp(keyword, "tcp.", 4) && (!strcmp(keyword + 4, "seq") ||
+                                         !strcmp(keyword + 4, "ack") ||
+                                         !strcmp(keyword + 4, "window")))
+        keyword += 4; /* tcp.seq, tcp.ack, tcp.window: Suricata's names of seq, ack, window */
     static const char *const NAMES[] = {"itype", "icode", "ttl", "tos", "id", "icmp_id",
                                         "icmp_seq", "seq", "ack", "window", "fragoffset",
                                         NULL};
