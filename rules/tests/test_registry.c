@@ -14,7 +14,7 @@ static const char *const IMPLEMENTED[] = {
     "content", "nocase", "rawbytes", "depth", "offset", "distance", "within", "fast_pattern",
     "startswith", "endswith", "flow", "dsize", "pcre", "isdataat", "threshold",
     "detection_filter", "flowbits", "itype", "icode", "ttl", "tos", "id", "icmp_id", "icmp_seq",
-    "seq", "ack", "window", "flags", "byte_test", "byte_jump", "ip_proto", "sameip",
+    "seq", "ack", "window", "tcp.seq", "tcp.ack", "tcp.window", "flags", "byte_test", "byte_jump", "ip_proto", "sameip",
     "fragbits", "fragoffset", "ipopts", "byte_extract", "byte_math", "geoip",
     "xbits", "flowint", "noalert", "urilen", "bsize", "uricontent", "app-layer-protocol",
     "service", "bufferlen", "stream_size", "hostbits", "tag", "dataset", "datarep", "decode-event", "stream-event",
