@@ -327,3 +327,11 @@ def test_isdataat_absolute_and_relative_count_differently(tmp_path):
         "isdataat:33,relative;", 'content:"a"; depth:1; isdataat:31,relative;',
         'content:"a"; depth:1; isdataat:32,relative;', 'content:"a"; isdataat:!32,relative;'])]
     assert detect(tmp_path, pkts, rules).sids == [1, 3, 4, 6, 8]
+
+
+def test_base64_decode_of_a_long_field(tmp_path):
+    # 4 KB of encoded data (decoded past the small stack area): the tail is still found
+    import base64
+    blob = base64.b64encode(b"A" * 3000 + b"needle-at-the-end").decode()
+    body = 'http.uri; content:"q="; base64_decode:relative; base64_data; content:"needle-at-the-end";'
+    assert sids(tmp_path, get(f"/b64?q={blob}".encode()), [body]) == [1]

@@ -173,7 +173,10 @@ static bool base64_item(struct run *r, uint32_t i, int64_t prev_end)
     int64_t n = r->len - from;
     if (b->bytes && b->bytes < n)
         n = b->bytes;
-    uint8_t *dec = malloc((size_t)n * 3 / 4 + 3);
+    /* most encoded fields are small: decode on the stack, allocate only for a long one */
+    uint8_t small[2048];
+    size_t need = (size_t)n * 3 / 4 + 3;
+    uint8_t *dec = need <= sizeof small ? small : malloc(need);
     if (!dec)
         return false;
     uint32_t dn = b64_decode(r->buf + (from - r->origin), (uint32_t)n, dec, B64_RFC4648);
@@ -187,7 +190,8 @@ static bool base64_item(struct run *r, uint32_t i, int64_t prev_end)
     uint32_t budget = r->budget;
     *r = saved;
     r->budget = budget;
-    free(dec);
+    if (dec != small)
+        free(dec);
     return ok;
 }
 
