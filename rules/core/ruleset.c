@@ -301,10 +301,11 @@ static int load_conf(struct osprey_ruleset *rs, const struct osprey_config *cfg,
     if (file == NULL)
         return -1;
     bool is_default = strcmp(origin, "default") == 0;
-    /* a threshold file that cannot be read leaves the rules as they are written (Suricata
-     * says so and runs on); an unreadable classification or reference file given on purpose
-     * stops the load, since rules would be judged against the wrong names */
-    bool warn = is_default || !strcmp(key, "threshold-file");
+    /* a file whose names no rule is checked against (threshold.config) leaves the rules as
+     * they are written when it cannot be read (Suricata says so and runs on); an unreadable
+     * classification or reference file given on purpose stops the load, since rules would be
+     * judged against the wrong names */
+    bool warn = is_default || !check;
     if (!warn)
         rs->stats.config_errors++;
     return ruleset_diag(rs, warn ? OSPREY_DIAG_WARNING : OSPREY_DIAG_CONFIG, file, 0, 0,
