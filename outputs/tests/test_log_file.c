@@ -8,7 +8,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include "../../stack/tests/unit.h"
+#include "unit.h"
 #include "osprey_log_file.h"
 
 static char dir[256];

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../../stack/tests/unit.h"
+#include "unit.h"
 #include "osprey_unified2.h"
 
 static uint32_t be32(const uint8_t *p)

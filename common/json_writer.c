@@ -1,14 +1,12 @@
-/* json_writer.c — see json_writer.h. */
-#include "json_writer.h"
+/* json_writer.c — see osprey_json_writer.h; also EVE's timestamp format. */
+#include "osprey_json_writer.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include "osprey_outputs.h"
-
-void jw_init(struct jw *w)
+void osprey_jw_init(struct osprey_jw *w)
 {
     memset(w, 0, sizeof *w);
     w->cap = 1024;
@@ -17,7 +15,7 @@ void jw_init(struct jw *w)
     w->depth = -1;
 }
 
-static bool reserve(struct jw *w, size_t n)
+static bool reserve(struct osprey_jw *w, size_t n)
 {
     if (w->oom)
         return false;
@@ -36,7 +34,7 @@ static bool reserve(struct jw *w, size_t n)
     return true;
 }
 
-static void put(struct jw *w, const char *s, size_t n)
+static void put(struct osprey_jw *w, const char *s, size_t n)
 {
     if (reserve(w, n)) {
         memcpy(w->buf + w->len, s, n);
@@ -44,7 +42,7 @@ static void put(struct jw *w, const char *s, size_t n)
     }
 }
 
-static void putc1(struct jw *w, char c)
+static void putc1(struct osprey_jw *w, char c)
 {
     if (reserve(w, 1))
         w->buf[w->len++] = c;
@@ -84,7 +82,7 @@ static size_t utf8_len(const uint8_t *s, size_t n)
     return k;
 }
 
-static void string(struct jw *w, const uint8_t *s, size_t n)
+static void string(struct osprey_jw *w, const uint8_t *s, size_t n)
 {
     static const char hex[] = "0123456789abcdef";
     putc1(w, '"');
@@ -121,7 +119,7 @@ static void string(struct jw *w, const uint8_t *s, size_t n)
 }
 
 /* The comma and "key": before a value at the current depth. */
-static void key(struct jw *w, const char *k)
+static void key(struct osprey_jw *w, const char *k)
 {
     if (w->depth >= 0) {
         if (w->more[w->depth])
@@ -134,55 +132,55 @@ static void key(struct jw *w, const char *k)
     }
 }
 
-static void push(struct jw *w, char c)
+static void push(struct osprey_jw *w, char c)
 {
     putc1(w, c);
-    if (w->depth + 1 >= JW_MAX_DEPTH) {
+    if (w->depth + 1 >= OSPREY_JW_MAX_DEPTH) {
         w->oom = true; /* deeper than any record we write: a programming error */
         return;
     }
     w->more[++w->depth] = false;
 }
 
-void jw_open(struct jw *w, const char *k)
+void osprey_jw_open(struct osprey_jw *w, const char *k)
 {
     key(w, k);
     push(w, '{');
 }
 
-void jw_close(struct jw *w)
+void osprey_jw_close(struct osprey_jw *w)
 {
     putc1(w, '}');
     if (w->depth >= 0)
         w->depth--;
 }
 
-void jw_array(struct jw *w, const char *k)
+void osprey_jw_array(struct osprey_jw *w, const char *k)
 {
     key(w, k);
     push(w, '[');
 }
 
-void jw_array_end(struct jw *w)
+void osprey_jw_array_end(struct osprey_jw *w)
 {
     putc1(w, ']');
     if (w->depth >= 0)
         w->depth--;
 }
 
-void jw_str(struct jw *w, const char *k, const char *s)
+void osprey_jw_str(struct osprey_jw *w, const char *k, const char *s)
 {
     key(w, k);
     string(w, (const uint8_t *)s, strlen(s));
 }
 
-void jw_strn(struct jw *w, const char *k, const uint8_t *s, size_t n)
+void osprey_jw_strn(struct osprey_jw *w, const char *k, const uint8_t *s, size_t n)
 {
     key(w, k);
     string(w, s, n);
 }
 
-void jw_int(struct jw *w, const char *k, int64_t v)
+void osprey_jw_int(struct osprey_jw *w, const char *k, int64_t v)
 {
     char num[24];
     int n = snprintf(num, sizeof num, "%lld", (long long)v);
@@ -190,7 +188,7 @@ void jw_int(struct jw *w, const char *k, int64_t v)
     put(w, num, (size_t)n);
 }
 
-void jw_bool(struct jw *w, const char *k, bool v)
+void osprey_jw_bool(struct osprey_jw *w, const char *k, bool v)
 {
     key(w, k);
     if (v)
@@ -199,17 +197,32 @@ void jw_bool(struct jw *w, const char *k, bool v)
         put(w, "false", 5);
 }
 
-void jw_time(struct jw *w, const char *k, uint64_t ts_us)
+void osprey_jw_timestamp(uint64_t ts_us, char *buf, size_t len)
 {
-    char ts[40];
-    osprey_eve_timestamp(ts_us, ts, sizeof ts);
-    jw_str(w, k, ts);
+    /* records come in time order: the date part is formatted once per second per thread */
+    static _Thread_local time_t last_s = (time_t)-1;
+    static _Thread_local char last[24];
+    time_t s = (time_t)(ts_us / 1000000u);
+    if (s != last_s) {
+        struct tm tm;
+        gmtime_r(&s, &tm);
+        strftime(last, sizeof last, "%Y-%m-%dT%H:%M:%S", &tm);
+        last_s = s;
+    }
+    snprintf(buf, len, "%s.%06u+0000", last, (unsigned)(ts_us % 1000000u));
 }
 
-char *jw_finish(struct jw *w)
+void osprey_jw_time(struct osprey_jw *w, const char *k, uint64_t ts_us)
+{
+    char ts[40];
+    osprey_jw_timestamp(ts_us, ts, sizeof ts);
+    osprey_jw_str(w, k, ts);
+}
+
+char *osprey_jw_finish(struct osprey_jw *w)
 {
     while (w->depth >= 0)
-        jw_close(w);
+        osprey_jw_close(w);
     put(w, "\n", 2); /* the newline and a terminating NUL */
     if (w->oom) {
         free(w->buf);
