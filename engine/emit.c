@@ -39,6 +39,15 @@ static bool has_type(const struct osprey_config *cfg, const char *type)
     return false;
 }
 
+/* The protocol whose transaction records an EVE type names (its registry name), -1: none. */
+static int app_type(const char *type)
+{
+    for (uint16_t p = OSPREY_APP_PROTO_FAILED + 1; p < osprey_app_proto_count(); p++)
+        if (!strcmp(osprey_app_proto_name(p), type))
+            return p;
+    return -1;
+}
+
 static int open_eve(struct osprey_emit *e, const struct osprey_config *cfg, const char *dir,
                     FILE *diag)
 {
@@ -52,15 +61,18 @@ static int open_eve(struct osprey_emit *e, const struct osprey_config *cfg, cons
     const char *const *t = osprey_config_list(cfg, "outputs.eve-log.types", &n);
     for (size_t i = 0; i < n; i++) {
         if (!strcmp(t[i], "alert") || !strcmp(t[i], "flow") || !strcmp(t[i], "anomaly") ||
-            !strcmp(t[i], "stats") || !strcmp(t[i], "http") || !strcmp(t[i], "dns") ||
-            !strcmp(t[i], "tls"))
+            !strcmp(t[i], "stats") || app_type(t[i]) >= 0)
             continue;
         size_t k = 0;
         while (other[k] && strcmp(other[k], t[i]))
             k++;
         if (!other[k]) {
+            /* the fixed record types, then one per protocol the parsers register */
             fprintf(diag, "osprey: outputs.eve-log.types: unknown record type '%s' (known: "
-                          "alert, anomaly, flow, stats, http, dns, tls)\n", t[i]);
+                          "alert, anomaly, flow, stats", t[i]);
+            for (uint16_t p = OSPREY_APP_PROTO_FAILED + 1; p < osprey_app_proto_count(); p++)
+                fprintf(diag, ", %s", osprey_app_proto_name(p));
+            fprintf(diag, ")\n");
             return -1;
         }
         fprintf(diag, "warning: outputs.eve-log.types: '%s' records are not written by "
@@ -71,9 +83,9 @@ static int open_eve(struct osprey_emit *e, const struct osprey_config *cfg, cons
     e->eve_anomaly = has_type(cfg, "anomaly");
     e->tagged_packets = osprey_config_bool(cfg, "outputs.eve-log.tagged-packets");
     e->eve_stats = has_type(cfg, "stats") && osprey_config_bool(cfg, "stats.enabled");
-    e->eve_http = has_type(cfg, "http");
-    e->eve_dns = has_type(cfg, "dns");
-    e->eve_tls = has_type(cfg, "tls");
+    for (uint16_t p = OSPREY_APP_PROTO_FAILED + 1; p < osprey_app_proto_count(); p++)
+        if (has_type(cfg, osprey_app_proto_name(p))) /* a protocol's transaction records */
+            osprey_app_proto_set_add(&e->eve_app, p);
     e->community_id = osprey_config_bool(cfg, "outputs.eve-log.community-id");
     e->cid_seed = (uint16_t)osprey_config_int(cfg, "outputs.eve-log.community-id-seed");
     log_path(e->eve_path, sizeof e->eve_path, dir,

@@ -8,14 +8,30 @@
 #include "emit_int.h"
 #include "flow_record.h"
 #include "osprey_parsers.h"
+#include "osprey_parsers_dns.h"
 
-static struct osprey_span buf(struct mon_ctx *ctx, const struct mon_flow *f, enum osprey_buf b)
+/* The parsers' buffer a record shows under that name (dir: 0 the request's, 1 the
+ * response's). */
+static struct osprey_span buf(struct mon_ctx *ctx, const struct mon_flow *f, const char *name,
+                              int dir)
 {
     struct osprey_span s = {0};
-    s.p = osprey_parsers_buffer(ctx, f, b, &s.n);
+    int b = osprey_buffer_find_record(name, dir);
+    if (b >= 0)
+        s.p = osprey_parsers_buffer(ctx, f, (uint16_t)b, &s.n);
     if (!s.p)
         s.n = 0;
     return s;
+}
+
+/* Field name of the current transaction, 0 when absent. */
+static int64_t field(struct mon_ctx *ctx, const struct mon_flow *f, const char *name)
+{
+    int64_t v = 0;
+    int id = osprey_field_find(name);
+    if (id < 0 || !osprey_parsers_field_at(ctx, f, (uint16_t)id, 0, &v))
+        return 0;
+    return v;
 }
 
 /* The port an authority ("host:port", "[v6]:port") names, 0 when none or not a port. */
@@ -88,11 +104,11 @@ static uint32_t dns_rrs(const struct osprey_dns_rr *in, uint32_t n, struct ospre
 /* Fill each span of to[] with the buffer of the same index in from[]; true when any has
  * bytes. */
 static bool fill_spans(struct mon_ctx *ctx, const struct mon_flow *f,
-                       struct osprey_span *const *to, const enum osprey_buf *from, size_t n)
+                       struct osprey_span *const *to, const char *const *from, int dir, size_t n)
 {
     bool any = false;
     for (size_t i = 0; i < n; i++) {
-        *to[i] = buf(ctx, f, from[i]);
+        *to[i] = buf(ctx, f, from[i], dir);
         any |= to[i]->n != 0;
     }
     return any;
@@ -102,26 +118,31 @@ bool osprey_emit_fill_app(struct mon_ctx *ctx, const struct mon_flow *f,
                           struct osprey_eve_app *out)
 {
     memset(out, 0, sizeof *out);
-    switch (osprey_parsers_app_proto(ctx, f)) {
-    case OSPREY_APP_HTTP: {
-        static const enum osprey_buf from[] = {
-            OB_HTTP_URI_RAW, OB_HTTP_USER_AGENT, OB_HTTP_RESPONSE_CONTENT_TYPE, OB_HTTP_REFERER,
-            OB_HTTP_METHOD, OB_HTTP_PROTOCOL, OB_HTTP_LOCATION,
+    const char *proto = osprey_app_proto_name(osprey_parsers_app_proto(ctx, f));
+    if (!proto)
+        return false;
+    if (!strcmp(proto, "http")) {
+        static const char *const from[] = {
+            "http.uri.raw", "http.user_agent", "http.response_content_type", "http.referer",
+            "http.method", "http.protocol", "http.location",
         };
+        static const int dir[] = {0, 0, 1, 0, 0, 0, 1};
         struct osprey_span *const to[] = {
             &out->http.url, &out->http.user_agent, &out->http.content_type, &out->http.refer,
             &out->http.method, &out->http.protocol, &out->http.redirect,
         };
         out->kind = OSPREY_EVE_APP_HTTP;
-        fill_spans(ctx, f, to, from, sizeof from / sizeof from[0]);
-        out->http.hostname = hostname(buf(ctx, f, OB_HTTP_HOST), buf(ctx, f, OB_HTTP_HOST_RAW));
-        out->http.status = osprey_parsers_http_status(ctx, f);
+        for (size_t i = 0; i < sizeof from / sizeof from[0]; i++)
+            fill_spans(ctx, f, &to[i], &from[i], dir[i], 1);
+        out->http.hostname =
+            hostname(buf(ctx, f, "http.host", 0), buf(ctx, f, "http.host.raw", 0));
+        out->http.status = (int)field(ctx, f, "http.status");
         out->http.port = request_port(out->http.url, out->http.method,
-                                      buf(ctx, f, OB_HTTP_HOST_RAW));
-        out->http.length = osprey_parsers_http_response_length(ctx, f);
+                                      buf(ctx, f, "http.host.raw", 0));
+        out->http.length = (uint64_t)field(ctx, f, "http.response_length");
         return out->http.method.n || out->http.url.n; /* a request was seen */
     }
-    case OSPREY_APP_DNS: {
+    if (!strcmp(proto, "dns")) {
         struct osprey_dns_info di;
         if (!osprey_parsers_dns_info(ctx, f, &di))
             return false;
@@ -131,17 +152,16 @@ bool osprey_emit_fill_app(struct mon_ctx *ctx, const struct mon_flow *f,
         out->dns.id = di.id;
         out->dns.flags = di.flags;
         out->dns.rcode = di.rcode;
-        out->dns.rrname = buf(ctx, f, OB_DNS_QUERY);
+        out->dns.rrname = buf(ctx, f, "dns.query", 0);
         out->dns.rrtype = di.qtype;
         out->dns.nanswers = dns_rrs(di.answers, di.nanswers, out->dns.answers);
         out->dns.nauthorities = dns_rrs(di.authorities, di.nauthorities, out->dns.authorities);
         return true;
     }
-    case OSPREY_APP_TLS: {
-        static const enum osprey_buf from[] = {
-            OB_TLS_CERT_SUBJECT, OB_TLS_CERT_ISSUER, OB_TLS_CERT_SERIAL, OB_TLS_CERT_FINGERPRINT,
-            OB_TLS_SNI, OB_TLS_VERSION, OB_TLS_JA3_HASH, OB_TLS_JA3_STRING, OB_TLS_JA3S_HASH,
-            OB_TLS_JA3S_STRING,
+    if (!strcmp(proto, "tls")) {
+        static const char *const from[] = {
+            "tls.cert_subject", "tls.cert_issuer", "tls.cert_serial", "tls.cert_fingerprint",
+            "tls.sni", "tls.version", "ja3.hash", "ja3.string", "ja3s.hash", "ja3s.string",
         };
         struct osprey_span *const to[] = {
             &out->tls.subject, &out->tls.issuerdn, &out->tls.serial, &out->tls.fingerprint,
@@ -149,17 +169,14 @@ bool osprey_emit_fill_app(struct mon_ctx *ctx, const struct mon_flow *f,
             &out->tls.ja3s_hash, &out->tls.ja3s_string,
         };
         out->kind = OSPREY_EVE_APP_TLS;
-        return fill_spans(ctx, f, to, from, sizeof from / sizeof from[0]);
+        return fill_spans(ctx, f, to, from, 1, sizeof from / sizeof from[0]);
     }
-    default:
-        return false;
-    }
+    return false;
 }
 
 void osprey_emit_tx(struct osprey_emit *e, struct mon_ctx *ctx, struct mon_flow *f, int proto)
 {
-    bool want = (proto == OSPREY_APP_HTTP && e->eve_http) ||
-                (proto == OSPREY_APP_DNS && e->eve_dns) || (proto == OSPREY_APP_TLS && e->eve_tls);
+    bool want = osprey_app_proto_set_has(&e->eve_app, (uint16_t)proto);
     if (!e->eve || !want)
         return;
     struct osprey_eve_app app;

@@ -8,6 +8,7 @@
 #include "osprey_geoip.h"
 #include "osprey_log_file.h"
 #include "osprey_outputs.h"
+#include "osprey_parsers.h"
 
 struct osprey_classid {
     char *name;
@@ -16,7 +17,8 @@ struct osprey_classid {
 
 struct osprey_emit {
     struct osprey_log_file *eve, *fast, *u2;
-    bool eve_alert, eve_flow, eve_anomaly, eve_stats, eve_http, eve_dns, eve_tls;
+    bool eve_alert, eve_flow, eve_anomaly, eve_stats;
+    struct osprey_app_proto_set eve_app; /* the protocols whose transaction records are written */
     bool tagged_packets;        /* outputs.eve-log.tagged-packets */
     bool community_id;
     uint16_t cid_seed;

@@ -42,7 +42,7 @@ const struct det_header *header_arg(struct compiler *c, const struct osprey_rule
     struct buf k = {0};
     buf_put(&k, "H", 1);
     buf_put(&k, &h.kind, 1);
-    buf_put(&k, &h.base, 1);
+    buf_put(&k, &h.base, sizeof h.base);
     buf_put(&k, &h.proto, 1);
     buf_put(&k, &h.both, 1);
     buf_put(&k, &h.any_packet, 1);
@@ -143,8 +143,8 @@ const struct det_unit *unit_arg(struct compiler *c, const struct det_unit *u)
     buf_put(&k, "U", 1);
     buf_put(&k, &u->type, 1);
     buf_put(&k, &u->kind, 1);
-    buf_put(&k, &u->base, 1);
-    buf_put(&k, &u->ob, 1);
+    buf_put(&k, &u->base, sizeof u->base);
+    buf_put(&k, &u->ob, sizeof u->ob);
     buf_put(&k, &u->xf, sizeof u->xf); /* interned: the pointer is the identity */
     buf_put(&k, &u->or_absent, 1);
     switch (u->type) {
@@ -183,7 +183,7 @@ const struct det_unit *unit_arg(struct compiler *c, const struct det_unit *u)
         buf_put(&k, u->geo, sizeof *u->geo);
         break;
     case DU_APPPROTO:
-        buf_put(&k, &u->app, 1);
+        buf_put(&k, &u->app, sizeof u->app);
         buf_put(&k, &u->app_neg, 1);
         break;
     case DU_STREAMSIZE:
@@ -202,7 +202,7 @@ const struct det_unit *unit_arg(struct compiler *c, const struct det_unit *u)
     }
     case DU_TLS: { /* its fields, then the string it looks for */
         const struct det_tls *t = u->tls;
-        uint8_t b[4] = {t->test, t->side, t->negated, t->ob};
+        uint8_t b[5] = {t->test, t->side, t->negated, (uint8_t)t->ob, (uint8_t)(t->ob >> 8)};
         buf_put(&k, b, sizeof b);
         buf_put(&k, &t->set, sizeof t->set);
         buf_put(&k, &t->neg_set, sizeof t->neg_set);
@@ -217,9 +217,9 @@ const struct det_unit *unit_arg(struct compiler *c, const struct det_unit *u)
     case DU_DATASET: /* one unit per option: a set command changes the set each time */
         buf_put(&k, &u->ds, sizeof u->ds);
         break;
-    case DU_DNSHDR:
+    case DU_FIELD:
     case DU_BUFLEN:
-        buf_put(&k, &u->field, sizeof u->field); /* DU_DNSHDR's; 0 for DU_BUFLEN */
+        buf_put(&k, &u->field, sizeof u->field); /* DU_FIELD's; 0 for DU_BUFLEN */
         buf_put(&k, &u->cmp->op, sizeof u->cmp->op);
         buf_put(&k, &u->cmp->lo, sizeof u->cmp->lo);
         buf_put(&k, &u->cmp->hi, sizeof u->cmp->hi);

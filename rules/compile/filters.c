@@ -265,7 +265,9 @@ bool det_hdx_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event
                 raised += mon_raise_event(ctx, x->ev[i]) == MON_OK;
         return raised > 0;
     }
-    struct det_hcache *c = &df->hc[x->base][det_to_server(side, x->base) ? 0 : 1];
+    if (!df->hc && !(df->hc = calloc(df->w->d->nhdx_slots, sizeof *df->hc)))
+        return false; /* out of memory: the rules without fast pattern miss this packet */
+    struct det_hcache *c = &df->hc[x->slot][det_to_server(side, x->base) ? 0 : 1];
     if (!c->done) {
         /* once per flow direction: addresses, ports and protocol are the flow's */
         c->done = true;
@@ -433,10 +435,10 @@ bool det_unit_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_even
     case DU_APPPROTO: {
         if (!f)
             return false;
-        enum osprey_app_proto a = osprey_parsers_app_proto(ctx, f);
-        bool in = (u->app >> a) & 1;
+        uint16_t a = osprey_parsers_app_proto(ctx, f);
+        bool in = osprey_app_proto_set_has(&u->app, a);
         /* negated: the protocol must be known (detection finished) and another one */
-        return u->app_neg ? a != OSPREY_APP_UNKNOWN && !in : in;
+        return u->app_neg ? a != OSPREY_APP_PROTO_UNKNOWN && !in : in;
     }
     case DU_FLOW: {
         const struct mon_packet *p = mon_getlastpkt(ctx);
@@ -499,21 +501,14 @@ bool det_unit_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_even
         uint64_t sb = (s->flags & MON_TCPF_ISN_KNOWN) ? (uint32_t)(s->snd_nxt - s->isn) : 0;
         return stream_size_match(u->cmp, cb, sb);
     }
-    case DU_DNSHDR: {
-        struct osprey_dns_info di;
-        if (!f || !osprey_parsers_dns_info(ctx, f, &di))
-            return false;
-        if (u->field == DNS_F_RRTYPE) {
-            /* any question's type; in a response, any answer's too (as Suricata 8) */
-            for (uint32_t i = 0; i < di.nqueries; i++)
-                if (cmp_match(u->cmp, di.queries[i].type))
-                    return true;
-            for (uint32_t i = 0; di.response && i < di.nanswers; i++)
-                if (cmp_match(u->cmp, di.answers[i].type))
-                    return true;
-            return false;
-        }
-        return cmp_match(u->cmp, u->field == DNS_F_OPCODE ? (di.flags >> 11) & 0xf : di.rcode);
+    case DU_FIELD: {
+        /* any element of the field (dns.rrtype: every question's type, a response's answers'
+         * too); false when the flow's transaction has none (another protocol's field) */
+        int64_t v;
+        for (uint32_t i = 0; f && osprey_parsers_field_at(ctx, f, (uint16_t)u->field, i, &v); i++)
+            if (cmp_match(u->cmp, v))
+                return true;
+        return false;
     }
     case DU_PKTPROP:
         return det_pktprop_match(u->pp, mon_getlastpkt(ctx), f);

@@ -61,24 +61,8 @@ static int bit_ids(struct osprey_detect *d, const struct opt_bits *b, uint32_t *
 
 /* ---- application-layer buffers ---- */
 
-static uint8_t group_app(uint8_t base)
-{
-    switch (base) {
-    case DB_TLS_CLIENT_HELLO:
-    case DB_TLS_SERVER_HELLO:
-    case DB_TLS_CERTIFICATE:
-    case DB_TLS_CLIENT_CERTIFICATE:
-        return OSPREY_APP_TLS;
-    case DB_DNS_QUERY:
-    case DB_DNS_RESPONSE:
-        return OSPREY_APP_DNS;
-    default:
-        return OSPREY_APP_HTTP;
-    }
-}
-
 struct app_need {
-    uint8_t base;        /* the latest base event the buffers need (DB_PKT: none) */
+    uint16_t base;       /* the latest base event the buffers need (DB_PKT: none) */
     uint8_t side;        /* the rule's direction for the TLS units: 0 either, 1 to server,
                             2 to client */
     bool raw;            /* payload options on the packet/stream too */
@@ -92,11 +76,11 @@ static bool payload_kw(const struct opt_def *def)
 }
 
 /* An application event the rule needs: the latest one is its base. NULL, or why not. */
-static const char *app_base_add(struct osprey_detect *d, uint8_t base, struct app_need *need)
+static const char *app_base_add(struct osprey_detect *d, uint16_t base, struct app_need *need)
 {
     if (!d->parsers)
         return "application-layer buffers need the parsers";
-    if (det_base_is_app(need->base) && group_app(need->base) != group_app(base))
+    if (det_base_is_app(need->base) && det_base_proto(need->base) != det_base_proto(base))
         return "buffers of two application protocols";
     if (base > need->base)
         need->base = base;
@@ -134,7 +118,7 @@ static const char *app_need_add(struct osprey_detect *d, const struct osprey_rul
         need->raw = true;
         return NULL;
     }
-    uint8_t ob, base;
+    uint16_t ob, base;
     if (det_app_buffer_of(buf, to_client, &ob, &base) < 0)
         return "a buffer Osprey does not fill yet";
     for (uint32_t k = 0; k < o->nxforms; k++) {
@@ -153,10 +137,10 @@ static const char *app_need_add(struct osprey_detect *d, const struct osprey_rul
 
 /* Option i's parser buffer and transforms (interned). -1: out of memory. */
 static int app_buffer_of(struct osprey_detect *d, const struct osprey_rule *r, uint32_t i,
-                         bool to_client, uint8_t *ob, const struct det_xform **xf)
+                         bool to_client, uint16_t *ob, const struct det_xform **xf)
 {
     const struct osprey_rule_option *o = &r->opts[i];
-    uint8_t base;
+    uint16_t base;
     *xf = NULL;
     to_client = det_app_opt_to_client(r, i, to_client);
     if (det_app_buffer_of(o->buffer, to_client, ob, &base) < 0) {
@@ -191,15 +175,16 @@ static const char *app_proto_unit(const char *value, struct det_unit *u)
             p++;
     }
     size_t n = strcspn(p, ", ");
-    static const struct { const char *name; uint8_t app; } N[] = {
-        {"http", OSPREY_APP_HTTP}, {"http1", OSPREY_APP_HTTP}, {"tls", OSPREY_APP_TLS},
-        {"ssl", OSPREY_APP_TLS},   {"dns", OSPREY_APP_DNS},    {"failed", OSPREY_APP_FAILED}};
-    for (size_t k = 0; k < sizeof N / sizeof N[0]; k++)
-        if (strlen(N[k].name) == n && !strncmp(N[k].name, p, n)) {
-            u->app = (uint8_t)(1u << N[k].app);
-            return NULL;
-        }
-    return "a protocol the parsers do not detect";
+    char name[64];
+    if (n >= sizeof name)
+        return "a protocol the parsers do not detect";
+    memcpy(name, p, n);
+    name[n] = '\0';
+    int id = osprey_app_proto_find(name); /* a registered protocol's name or alias, or "failed" */
+    if (id < 0)
+        return "a protocol the parsers do not detect";
+    osprey_app_proto_set_add(&u->app, (uint16_t)id);
+    return NULL;
 }
 
 /* The variable number of a flowint name (numbered in order of first use, across rules). */
@@ -325,7 +310,9 @@ static int fp_priority(const struct det_unit *du, uint8_t kind)
 {
     if (kind != DK_APP)
         return 1;
-    return du->ob == OB_HTTP_METHOD ? 0 : du->ob == DET_OB_RAW ? 1 : 2;
+    if (du->ob == DET_OB_RAW)
+        return 1;
+    return osprey_buffer_is_fp_last(du->ob) ? 0 : 2;
 }
 
 /* Fast pattern: the one marked, else among the contents of the highest priority the longest
@@ -419,7 +406,7 @@ static int plan_dataset(struct osprey_detect *d, const struct osprey_rule *r, ui
         pl->why_opt = o;
         return 0;
     }
-    uint8_t ob = 0;
+    uint16_t ob = 0;
     const struct det_xform *xf = NULL;
     if (app_buffer_of(d, r, i, to_client, &ob, &xf) < 0)
         return -1;
@@ -462,7 +449,7 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, enum plan_va
         if (hp.ipver)
             pl->units[pl->nunits++].u = (struct det_unit){.type = DU_PKTPROP, .pp = hp.ipver};
     }
-    uint8_t ev_base = DB_PKT; /* decoder or application-layer events: their base (events.c) */
+    uint16_t ev_base = DB_PKT; /* decoder or application-layer events: their base (events.c) */
     /* A rule with byte variables keeps all its payload options in one run: a variable's
      * definition is then evaluated before its uses, and again when the run backtracks. */
     const char *vnames[BYTE_MAX_VARS];
@@ -481,7 +468,7 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, enum plan_va
         }
         if (opt_def_by_id(r->opts[i].kw)->kind == OPT_PAYLOAD) {
             two_sided |= det_app_buffer_two_sided(r->opts[i].buffer);
-            tls_side |= det_app_tls_side(r->opts[i].buffer);
+            tls_side |= det_app_buffer_side(r->opts[i].buffer);
         } else if (det_app_match_buffer(kw) != BUF_COUNT) {
             two_sided |= det_app_buffer_two_sided(det_app_match_buffer(kw));
         }
@@ -511,15 +498,16 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, enum plan_va
         pl->why = "byte variables across several buffers";
         return 0;
     }
-    if (det_base_is_app(need.base) && pl->app && pl->app != group_app(need.base)) {
+    if (det_base_is_app(need.base) && pl->app && pl->app != det_base_proto(need.base)) {
         pl->why = "buffers of another application protocol than the header's";
         return 0;
     }
     if (pl->app && !det_base_is_app(need.base)) {
         /* an application protocol in the header without its buffers: the flow's app_proto
          * is checked as an option */
-        pl->units[pl->nunits++].u =
-            (struct det_unit){.type = DU_APPPROTO, .app = (uint8_t)(1u << pl->app)};
+        struct det_unit *au = &pl->units[pl->nunits++].u;
+        *au = (struct det_unit){.type = DU_APPPROTO};
+        osprey_app_proto_set_add(&au->app, pl->app);
     }
     for (uint32_t i = 0; i < r->nopts; i++) {
         const struct osprey_rule_option *o = &r->opts[i];
@@ -589,10 +577,10 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, enum plan_va
         if (pi.arg) {
             /* a relative option joins the run of the payload options before it (wherever
              * that run sits among the match options: order between units does not matter) */
-            uint8_t ob = 0;
+            uint16_t ob = 0;
             const struct det_xform *xf = NULL;
             if (hdr_ob >= 0)
-                ob = (uint8_t)hdr_ob;
+                ob = (uint16_t)hdr_ob;
             else if (det_base_is_app(need.base) &&
                      app_buffer_of(d, r, i, to_client, &ob, &xf) < 0)
                 return -1;
@@ -700,11 +688,12 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, enum plan_va
         } else if (!strcmp(name, "service")) {
             /* Snort 3: the flows of these services (service_compile_check: all detected) */
             const struct opt_words *sw = o->arg;
-            uint8_t mask = 0, l4;
+            struct osprey_app_proto_set mask = {{0}};
+            uint8_t l4;
             for (uint32_t k = 0; k < sw->n; k++)
-                mask |= (uint8_t)(1u << det_app_proto_of(sw->words[k], &l4));
+                osprey_app_proto_set_add(&mask, det_app_proto_of(sw->words[k], &l4));
             if (det_base_is_app(need.base)) {
-                if (!(mask & (1u << group_app(need.base)))) {
+                if (!osprey_app_proto_set_has(&mask, det_base_proto(need.base))) {
                     pl->why = "a service other than the protocol of its buffers";
                     pl->why_opt = o;
                     return 0;
@@ -754,19 +743,24 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, enum plan_va
                 pl->why_opt = o;
                 return 0;
             }
-            uint8_t ob = 0;
+            uint16_t ob = 0, ub;
             const struct det_xform *xf = NULL;
-            if (name[0] == 'u') /* urilen: the normalized URI unless ",raw" */
-                ob = cm->flags == 2 ? OB_HTTP_URI_RAW : OB_HTTP_URI;
-            else if (app_buffer_of(d, r, i, to_client, &ob, &xf) < 0)
+            if (name[0] == 'u') { /* urilen: the normalized URI unless ",raw" */
+                if (det_app_buffer_of(cm->flags == 2 ? BUF_HTTP_URI_RAW : BUF_HTTP_URI,
+                                      det_app_opt_to_client(r, i, to_client), &ob, &ub) < 0) {
+                    pl->why = "a buffer Osprey does not fill yet";
+                    pl->why_opt = o;
+                    return 0;
+                }
+            } else if (app_buffer_of(d, r, i, to_client, &ob, &xf) < 0) {
                 return -1;
+            }
             up->u = (struct det_unit){.type = DU_BUFLEN, .cmp = cm, .ob = ob, .xf = xf};
             pl->nunits++;
-        } else if (det_app_match_buffer(name) == BUF_DNS_QUERIES_RRNAME) { /* dns.opcode … */
-            up->u = (struct det_unit){.type = DU_DNSHDR, .cmp = o->arg,
-                                      .field = name[4] == 'o'   ? DNS_F_OPCODE
-                                               : name[5] == 'c' ? DNS_F_RCODE
-                                                                : DNS_F_RRTYPE};
+        } else if (det_app_match_buffer(name) != BUF_COUNT && osprey_field_find(name) >= 0) {
+            /* a comparison on the parsers' field of that name (dns.opcode …) */
+            up->u = (struct det_unit){.type = DU_FIELD, .cmp = o->arg,
+                                      .field = osprey_field_find(name)};
             pl->nunits++;
         } else if (!strcmp(name, "app-layer-protocol")) {
             if ((pl->why = app_proto_unit(o->value, &up->u))) {
@@ -776,7 +770,7 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, enum plan_va
             pl->nunits++;
         } else if (o->arg && (!strcmp(name, "decode-event") || !strcmp(name, "stream-event") ||
                               !strcmp(name, "app-layer-event"))) {
-            uint8_t b;
+            uint16_t b;
             if (!(pl->why = det_event_unit(o->arg, &up->u, &b)) && ev_base != DB_PKT &&
                 ev_base != b)
                 pl->why = "events of two kinds (decoder, stream, application) in one rule";
@@ -799,7 +793,7 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, enum plan_va
             up->u = (struct det_unit){.type = DU_TLS, .tls = t};
             pl->nunits++;
         } else if (!strcmp(name, "absent")) {
-            uint8_t ob = 0;
+            uint16_t ob = 0;
             const struct det_xform *xf = NULL;
             if (!det_base_is_app(need.base) || nor_else == 8) {
                 pl->why = "absent on a buffer Osprey does not fill";

@@ -14,10 +14,11 @@ struct unit_plan {
 struct plan {
     const char *why;               /* not compiled: this */
     const struct osprey_rule_option *why_opt;
-    uint8_t kind, proto, base;
-    uint8_t app;                   /* application protocol of the header (0: none) */
+    uint8_t kind, proto;
+    uint16_t base;
+    uint16_t app;                  /* application protocol of the header (0: none) */
     const struct opt_content *fp;  /* fast pattern, NULL = none */
-    uint8_t fp_ob;                 /* DK_APP: the fast pattern's buffer and transforms */
+    uint16_t fp_ob;                /* DK_APP: the fast pattern's buffer and transforms */
     const struct det_xform *fp_xf;
     struct unit_plan *units;
     uint32_t nunits;
