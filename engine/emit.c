@@ -39,11 +39,12 @@ static bool has_type(const struct osprey_config *cfg, const char *type)
     return false;
 }
 
-/* The protocol whose transaction records an EVE type names (its registry name), -1: none. */
+/* The protocol whose transaction records an EVE type names (the registry name of a protocol
+ * that writes EVE records), -1: none. */
 static int app_type(const char *type)
 {
     for (uint16_t p = OSPREY_APP_PROTO_FAILED + 1; p < osprey_app_proto_count(); p++)
-        if (!strcmp(osprey_app_proto_name(p), type))
+        if (osprey_app_proto_has_eve(p) && !strcmp(osprey_app_proto_name(p), type))
             return p;
     return -1;
 }
@@ -71,7 +72,8 @@ static int open_eve(struct osprey_emit *e, const struct osprey_config *cfg, cons
             fprintf(diag, "osprey: outputs.eve-log.types: unknown record type '%s' (known: "
                           "alert, anomaly, flow, stats", t[i]);
             for (uint16_t p = OSPREY_APP_PROTO_FAILED + 1; p < osprey_app_proto_count(); p++)
-                fprintf(diag, ", %s", osprey_app_proto_name(p));
+                if (osprey_app_proto_has_eve(p))
+                    fprintf(diag, ", %s", osprey_app_proto_name(p));
             fprintf(diag, ")\n");
             return -1;
         }
@@ -84,8 +86,8 @@ static int open_eve(struct osprey_emit *e, const struct osprey_config *cfg, cons
     e->tagged_packets = osprey_config_bool(cfg, "outputs.eve-log.tagged-packets");
     e->eve_stats = has_type(cfg, "stats") && osprey_config_bool(cfg, "stats.enabled");
     for (uint16_t p = OSPREY_APP_PROTO_FAILED + 1; p < osprey_app_proto_count(); p++)
-        if (has_type(cfg, osprey_app_proto_name(p))) /* a protocol's transaction records */
-            osprey_app_proto_set_add(&e->eve_app, p);
+        if (osprey_app_proto_has_eve(p) && has_type(cfg, osprey_app_proto_name(p)))
+            osprey_app_proto_set_add(&e->eve_app, p); /* a protocol's transaction records */
     e->community_id = osprey_config_bool(cfg, "outputs.eve-log.community-id");
     e->cid_seed = (uint16_t)osprey_config_int(cfg, "outputs.eve-log.community-id-seed");
     log_path(e->eve_path, sizeof e->eve_path, dir,
@@ -268,8 +270,13 @@ void osprey_emit_alert(struct osprey_emit *e, struct mon_ctx *ctx, const struct 
         osprey_emit_line(e->eve, osprey_eve_alert_line(&ev));
     if (e->fast)
         osprey_emit_line(e->fast, osprey_fast_line(&ev));
-    if (e->u2)
-        osprey_emit_u2_alert(e, a, ev.action[0] == 'b', ev.app);
+    if (e->u2) {
+        struct osprey_span ub, hb;
+        const struct osprey_span *uri = NULL, *host = NULL;
+        if (f)
+            osprey_emit_http_extra(ctx, f, &ub, &hb, &uri, &host);
+        osprey_emit_u2_alert(e, a, ev.action[0] == 'b', uri, host);
+    }
 }
 
 int osprey_emit_reopen(struct osprey_emit *e, FILE *diag)

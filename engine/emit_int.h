@@ -49,7 +49,12 @@ int osprey_emit_u2_open(struct osprey_emit *e, const struct osprey_config *cfg,
                         const char *log_dir, FILE *diag);
 /* app: the alert's http object or NULL (its URI and hostname become extra-data records). */
 void osprey_emit_u2_alert(struct osprey_emit *e, const struct osprey_alert *a, bool blocked,
-                          const struct osprey_eve_app *app);
+                          const struct osprey_span *uri, const struct osprey_span *host);
+/* An alert in an HTTP transaction: its URI and hostname for unified2's extra data (pointing
+ * into ub and hb), NULL when none. */
+void osprey_emit_http_extra(struct mon_ctx *ctx, const struct mon_flow *f,
+                            struct osprey_span *ub, struct osprey_span *hb,
+                            const struct osprey_span **uri, const struct osprey_span **host);
 void osprey_emit_u2_close(struct osprey_emit *e);
 
 #endif

@@ -72,7 +72,7 @@ int osprey_emit_u2_open(struct osprey_emit *e, const struct osprey_config *cfg,
 }
 
 void osprey_emit_u2_alert(struct osprey_emit *e, const struct osprey_alert *a, bool blocked,
-                          const struct osprey_eve_app *app)
+                          const struct osprey_span *uri, const struct osprey_span *host)
 {
     const struct mon_packet *p = a->pkt;
     if (!p->ipver)
@@ -98,12 +98,8 @@ void osprey_emit_u2_alert(struct osprey_emit *e, const struct osprey_alert *a, b
     size_t alen = p->ipver == 6 ? 16 : 4;
     memcpy(ev.src, p->src.b, alen);
     memcpy(ev.dst, p->dst.b, alen);
-    /* an alert in an HTTP transaction: its URI and Host as extra data, as Snort logs them */
-    const struct osprey_span *uri = NULL, *host = NULL;
-    if (app && app->kind == OSPREY_EVE_APP_HTTP) {
-        uri = app->http.url.n ? &app->http.url : NULL;
-        host = app->http.hostname.n ? &app->http.hostname : NULL;
-    }
+    /* an alert in an HTTP transaction: its URI and Host as extra data, as Snort logs them
+     * (uri, host: osprey_emit_http_extra) */
     size_t cap = 256 + p->caplen + 2 * 40 + (uri ? uri->n : 0) + (host ? host->n : 0), len = 0;
     uint8_t *buf = malloc(cap);
     if (!buf || osprey_u2_put_event(buf, cap, &len, &ev) < 0 ||

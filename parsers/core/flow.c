@@ -135,3 +135,10 @@ uint32_t osprey_parsers_tx_id(struct mon_ctx *ctx, const struct mon_flow *f)
     const struct osprey_proto_def *d = pf ? reg_proto(pf->proto) : NULL;
     return d && d->tx_id && pf->state ? d->tx_id(pf) : 0;
 }
+
+bool osprey_parsers_eve(struct mon_ctx *ctx, const struct mon_flow *f, struct osprey_jw *w)
+{
+    struct pflow *pf = pflow_get(ctx, f);
+    const struct osprey_proto_def *d = pf ? reg_proto(pf->proto) : NULL;
+    return d && d->eve && pf->state && d->eve(pf, w);
+}

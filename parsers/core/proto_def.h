@@ -15,6 +15,7 @@
 
 struct pflow;
 struct mon_flow;
+struct osprey_jw;
 
 enum probe_verdict { DET_NEED_MORE, DET_NO, DET_YES };
 
@@ -85,6 +86,11 @@ struct osprey_proto_def {
     const char *const *anomalies; size_t nanomalies;    /* app-layer-event names */
     const char *const *counters; size_t ncounters;      /* stats names */
     int tx_counter;                  /* the counter of transactions (-1: none) */
+    /* its EVE object ("<name>": {…}) of the current transaction, written into the open record
+     * w (common/'s JSON writer); false when there is none (w NULL: only say whether). NULL:
+     * the protocol writes no EVE records. */
+    bool (*eve)(struct pflow *pf, struct osprey_jw *w);
+    bool eve_tx_id;                  /* its record has "tx_id" at the top (Suricata's http) */
 };
 
 #define PROTO_N(a) (sizeof(a) / sizeof((a)[0]))

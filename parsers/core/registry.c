@@ -68,6 +68,18 @@ bool osprey_app_proto_suricata_stats(uint16_t proto)
     return d && d->suricata_stats;
 }
 
+bool osprey_app_proto_has_eve(uint16_t proto)
+{
+    const struct osprey_proto_def *d = reg_proto(proto);
+    return d && d->eve;
+}
+
+bool osprey_app_proto_eve_tx_id(uint16_t proto)
+{
+    const struct osprey_proto_def *d = reg_proto(proto);
+    return d && d->eve_tx_id;
+}
+
 struct reg_base reg_base_of(uint16_t id)
 {
     struct reg_base b = {0, 0, 0, 0, (uint16_t)(FIRST + NPROTOS)}; /* flows come first */

@@ -136,4 +136,5 @@ const struct osprey_proto_def dns_proto = {
     .anomalies = ANOMALIES, .nanomalies = PROTO_N(ANOMALIES),
     .counters = COUNTERS, .ncounters = PROTO_N(COUNTERS),
     .tx_counter = DNS_C_MESSAGES,
+    .eve = dns_eve,
 };

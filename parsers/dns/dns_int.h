@@ -57,4 +57,7 @@ enum dns_list { DL_QUERIES, DL_ANSWERS, DL_AUTHORITIES, DL_ADDITIONALS, DL_RESPO
 const uint8_t *dns_list_at(const struct dns_state *s, enum dns_list l, uint32_t i,
                            uint32_t *len);
 
+/* eve.c: its EVE object */
+bool dns_eve(struct pflow *pf, struct osprey_jw *w);
+
 #endif

@@ -110,6 +110,8 @@ static const struct proto_buffer BUFFERS[] = {
     REC("http.content_len", 0, REQ, HB_CONTENT_LEN),
     REC("http.server", 1, RESP, HB_SERVER),
     REC("http.location", 1, RESP, HB_LOCATION),
+    /* the request's host as EVE writes it: the Host header's case (unified2's hostname) */
+    {.name = "http.hostname", .dir = 0, .event = REQ, .record = true, .get = http_hostname},
     REC("http.response_header.raw", 1, RESP, HB_RESPONSE_HEADER_RAW),
     REC("http.response_cookie", 1, RESP, HB_RESPONSE_COOKIE),
     REC("http.response_content_type", 1, RESP, HB_RESPONSE_CONTENT_TYPE),
@@ -173,4 +175,6 @@ const struct osprey_proto_def http_proto = {
     .anomalies = ANOMALIES, .nanomalies = PROTO_N(ANOMALIES),
     .counters = COUNTERS, .ncounters = PROTO_N(COUNTERS),
     .tx_counter = HTTP_C_REQUESTS,
+    .eve = http_eve,
+    .eve_tx_id = true,
 };

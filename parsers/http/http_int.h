@@ -199,4 +199,9 @@ struct http_state {
     struct http_tx *cur;
 };
 
+/* eve.c: its EVE object; the hostname as EVE writes it (the Host header's case) */
+bool http_eve(struct pflow *pf, struct osprey_jw *w);
+const uint8_t *http_hostname(struct pflow *pf, unsigned key, uint32_t i,
+                             struct osprey_scratch *s, uint32_t *len);
+
 #endif

@@ -190,6 +190,16 @@ bool osprey_parsers_field_at(struct mon_ctx *ctx, const struct mon_flow *f, uint
 /* The current transaction's number in the flow (0, 1, …; 0 for a protocol without). */
 uint32_t osprey_parsers_tx_id(struct mon_ctx *ctx, const struct mon_flow *f);
 
+/* EVE: does the protocol write transaction records (its record type is its name)? does the
+ * record carry "tx_id" at its top (Suricata's http does; dns has its own inside)? */
+bool osprey_app_proto_has_eve(uint16_t proto);
+bool osprey_app_proto_eve_tx_id(uint16_t proto);
+struct osprey_jw;
+/* The flow's current transaction's EVE object ("http": {…} …), written into the open JSON
+ * object w (common/include/osprey_json_writer.h); false when the flow's protocol has none now
+ * (nothing written). w NULL: only whether there is one. */
+bool osprey_parsers_eve(struct mon_ctx *ctx, const struct mon_flow *f, struct osprey_jw *w);
+
 /* A transaction (HTTP request+response, DNS message, TLS handshake) is complete: called once
  * for it, with its buffers current (for EVE http/dns/tls records). */
 typedef void (*osprey_tx_fn)(struct mon_ctx *ctx, struct mon_flow *f, uint16_t proto, void *arg);

@@ -148,4 +148,5 @@ const struct osprey_proto_def tls_proto = {
     .anomalies = ANOMALIES, .nanomalies = PROTO_N(ANOMALIES),
     .counters = COUNTERS, .ncounters = PROTO_N(COUNTERS),
     .tx_counter = TLS_C_HANDSHAKES,
+    .eve = tls_eve,
 };

@@ -96,4 +96,7 @@ int tls_sha256_hex(const void *d, size_t n, char out[65]);
 /* SHA-1 as "aa:bb:…" (59 characters + NUL): the certificate fingerprint as Suricata shows it */
 int tls_sha1_colon_hex(const void *d, size_t n, char out[60]);
 
+/* eve.c: its EVE object */
+bool tls_eve(struct pflow *pf, struct osprey_jw *w);
+
 #endif
