@@ -27,6 +27,11 @@ bool buffer_inspectable(unsigned buffer)
     case BUF_ICMPV4_HDR: case BUF_ICMPV6_HDR: /* packet headers (compile/pkt_units.c) */
         return true;
     default:
-        return buffer < BUF_COUNT && osprey_buffer_find(BUFFER_NAMES[buffer], 0) >= 0;
+        return buffer_parsed(buffer);
     }
+}
+
+bool buffer_parsed(unsigned buffer)
+{
+    return buffer < BUF_COUNT && osprey_buffer_find(BUFFER_NAMES[buffer], 0) >= 0;
 }
