@@ -68,12 +68,18 @@ static const struct proto_buffer BUFFERS[] = {
     /* Suricata's dns.pdu frame: each message, both ways */
     {.name = "frame:dns.pdu", .dir = 0, .event = "dns_query", .multi = false, .late = false, .record = false, .key = DB_PDU, .get = buf},
     {.name = "frame:dns.pdu", .dir = 1, .event = "dns_response", .multi = false, .late = false, .record = false, .key = DB_PDU, .get = buf},
+    /* records (trace): each answer's name and rdata as text, empty ones too */
+    {.name = "dns.answers.name", .dir = 1, .event = "dns_response", .multi = true,
+     .record = true, .key = DL_ANSWER_NAMES, .get = buf},
+    {.name = "dns.answers.rdata", .dir = 1, .event = "dns_response", .multi = true,
+     .record = true, .key = DL_ANSWER_RDATA, .get = buf},
     /* the first question's name (EVE's rrname, trace's dns.query) */
     {.name = "dns.query", .dir = 0, .event = "dns_query", .multi = false, .late = false, .record = true, .key = DB_RRNAME, .get = buf},
 };
 #undef L
 
-enum { DF_OPCODE, DF_RCODE, DF_RRTYPE, DF_ID, DF_FLAGS };
+enum { DF_OPCODE, DF_RCODE, DF_RRTYPE, DF_ID, DF_FLAGS, DF_QTYPE, DF_ANSWER_TYPE,
+       DF_ANSWER_TTL };
 
 static bool field(struct pflow *pf, unsigned key, uint32_t i, int64_t *out)
 {
@@ -90,9 +96,16 @@ static bool field(struct pflow *pf, unsigned key, uint32_t i, int64_t *out)
             return *out = di->answers[i].type, true;
         return false;
     }
+    if (key == DF_ANSWER_TYPE || key == DF_ANSWER_TTL) { /* each kept answer's */
+        if (i >= di->nanswers)
+            return false;
+        *out = key == DF_ANSWER_TYPE ? di->answers[i].type : di->answers[i].ttl;
+        return true;
+    }
     if (i > 0)
         return false;
     switch (key) {
+    case DF_QTYPE: *out = di->qtype; return true;
     case DF_OPCODE: *out = (di->flags >> 11) & 0xf; return true;
     case DF_RCODE: *out = di->rcode; return true;
     case DF_ID: *out = di->id; return true;
@@ -107,6 +120,9 @@ static const struct proto_field FIELDS[] = {
     {"dns.rrtype", DF_RRTYPE, field, NULL}, /* multi: the questions', then a response's answers' */
     {"dns.id", DF_ID, field, NULL},
     {"dns.flags", DF_FLAGS, field, NULL},   /* as on the wire: QR, opcode, AA, TC, RD, RA, rcode */
+    {"dns.qtype", DF_QTYPE, field, NULL},   /* the first question's type */
+    {"dns.answers.type", DF_ANSWER_TYPE, field, NULL}, /* multi: each kept answer's */
+    {"dns.answers.ttl", DF_ANSWER_TTL, field, NULL},
 };
 
 static const char *const ANOMALIES[] = {

@@ -3,10 +3,46 @@
 #ifndef OSPREY_DNS_INT_H
 #define OSPREY_DNS_INT_H
 
-#include "osprey_parsers_dns.h"
 #include "parsers_int.h"
 
 extern const struct osprey_proto_def dns_proto;
+
+/* A message's header, first question and records, as the parser keeps them (names and rdata
+ * as text; in the state only their lengths, offsets in struct dns_state; dns_info fills the
+ * pointers). */
+#define OSPREY_DNS_MAX_ANSWERS 16
+struct osprey_dns_rr {
+    const uint8_t *name;     /* dotted, decompressed */
+    uint32_t name_len;
+    uint16_t type, rclass;
+    uint32_t ttl;
+    const uint8_t *rdata;    /* as text: A/AAAA addresses, CNAME/NS/PTR/MX names, one TXT
+                                string (one rr per string); other types: none (len 0) */
+    uint32_t rdata_len;
+    bool has_soa;            /* an SOA record: its fields below */
+    struct {
+        const uint8_t *mname, *rname; /* dotted, decompressed */
+        uint32_t mname_len, rname_len;
+        uint32_t serial, refresh, retry, expire, minimum;
+    } soa;
+};
+struct osprey_dns_info {
+    uint16_t id, flags;      /* flags as on the wire: QR, opcode, AA, TC, RD, RA, rcode */
+    bool response;
+    uint8_t rcode;
+    uint16_t qtype, qclass;  /* of the first question */
+    uint16_t ancount;        /* as the header says */
+    uint32_t nanswers;       /* answers decoded here (at most OSPREY_DNS_MAX_ANSWERS) */
+    struct osprey_dns_rr answers[OSPREY_DNS_MAX_ANSWERS];
+    uint32_t nauthorities;   /* the authority section, the same way */
+    struct osprey_dns_rr authorities[OSPREY_DNS_MAX_ANSWERS];
+    uint32_t nqueries;       /* the questions' names (at most OSPREY_DNS_MAX_ANSWERS) */
+    struct osprey_dns_name { const uint8_t *name; uint32_t name_len; uint16_t type; }
+        queries[OSPREY_DNS_MAX_ANSWERS];
+    uint32_t nadditionals;   /* the additional records' names, the same way */
+    struct osprey_dns_name additionals[OSPREY_DNS_MAX_ANSWERS];
+};
+
 
 /* rows of dns_proto.events / .anomalies / .counters */
 enum { DNS_EV_QUERY, DNS_EV_RESPONSE };
@@ -53,7 +89,8 @@ enum probe_verdict detect_dns(const uint8_t *d, size_t n, bool tcp);
 enum probe_verdict detect_dns_strict(const uint8_t *d, size_t n);
 
 /* lists.c: the multi-buffers over the message's records (dns.queries.rrname …), element i */
-enum dns_list { DL_QUERIES, DL_ANSWERS, DL_AUTHORITIES, DL_ADDITIONALS, DL_RESPONSE };
+enum dns_list { DL_QUERIES, DL_ANSWERS, DL_AUTHORITIES, DL_ADDITIONALS, DL_RESPONSE,
+                DL_ANSWER_NAMES, DL_ANSWER_RDATA /* records: every kept answer, empty too */ };
 const uint8_t *dns_list_at(const struct dns_state *s, enum dns_list l, uint32_t i,
                            uint32_t *len);
 

@@ -55,6 +55,14 @@ const uint8_t *dns_list_at(const struct dns_state *s, enum dns_list l, uint32_t 
     const uint8_t *e = NULL;
     uint32_t el = 0;
     switch (l) {
+    case DL_ANSWER_NAMES: /* for records: each kept answer, an empty (root) name too */
+        if (i >= di->nanswers)
+            return NULL;
+        return text_at(s, s->off[SEC_ANSWER][i].name, di->answers[i].name_len, len);
+    case DL_ANSWER_RDATA:
+        if (i >= di->nanswers)
+            return NULL;
+        return text_at(s, s->off[SEC_ANSWER][i].rdata, di->answers[i].rdata_len, len);
     case DL_RESPONSE:
         return di->response ? response_name(s, i, len) : NULL;
     case DL_ADDITIONALS:

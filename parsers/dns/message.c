@@ -214,13 +214,6 @@ bool dns_info(struct pflow *pf, struct osprey_dns_info *out)
     return true;
 }
 
-bool osprey_parsers_dns_info(struct mon_ctx *ctx, const struct mon_flow *f,
-                             struct osprey_dns_info *out)
-{
-    struct pflow *pf = pflow_get(ctx, f);
-    return pf && reg_proto(pf->proto) == &dns_proto && dns_info(pf, out);
-}
-
 uint32_t dns_tx_id(const struct pflow *pf)
 {
     const struct dns_state *s = pf->state;

@@ -51,6 +51,16 @@ static void test_udp(void)
     CHECK_EQ_U(ph_nbuf(&h, "dns.response.rrname", 1), 4);
     CHECK(ph_buf_is(&h, "dns.response.rrname", 1, 2, "c.test"));
     CHECK(ph_field(&h, "dns.rcode", 0, &v) && v == 3);
+    CHECK(ph_field(&h, "dns.qtype", 0, &v) && v == 1);
+    /* records: each answer's type, TTL, name and rdata as text */
+    CHECK(ph_field(&h, "dns.answers.type", 0, &v) && v == 5);
+    CHECK(ph_field(&h, "dns.answers.ttl", 1, &v) && v == 60);
+    CHECK(!ph_field(&h, "dns.answers.ttl", 2, &v));
+    uint32_t rl;
+    const uint8_t *rd = ph_get(&h, osprey_buffer_find_record("dns.answers.rdata", 1), 0, &rl);
+    CHECK(rd && rl == 6 && !memcmp(rd, "c.test", 6));
+    rd = ph_get(&h, osprey_buffer_find_record("dns.answers.rdata", 1), 1, &rl);
+    CHECK(rd && rl == 8 && !memcmp(rd, "10.0.0.1", 8));
     /* a response's record types: its question's, then its answers' */
     CHECK(ph_field(&h, "dns.rrtype", 1, &v) && v == 5);
     CHECK(ph_field(&h, "dns.rrtype", 2, &v) && v == 1);

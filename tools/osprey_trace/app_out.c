@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "app_out.h"
-#include "osprey_parsers_dns.h"
 #include "json_out.h"
 
 struct trace_app {
@@ -111,23 +110,46 @@ static bool event_view(uint16_t ev, struct app_event *out)
     return true;
 }
 
-/* The DNS message's header and answers, as EVE's dns record names them. */
+/* Field name's element i of the flow's transaction; false when absent. */
+static bool field_at(struct mon_ctx *ctx, const struct mon_flow *f, const char *name, uint32_t i,
+                     int64_t *v)
+{
+    int id = osprey_field_find(name);
+    return id >= 0 && osprey_parsers_field_at(ctx, f, (uint16_t)id, i, v);
+}
+
+/* Element i of the record buffer name, NULL when absent. */
+static const uint8_t *record_at(struct mon_ctx *ctx, const struct mon_flow *f, const char *name,
+                                uint32_t i, uint32_t *len)
+{
+    int b = osprey_buffer_find_record(name, 1);
+    *len = 0;
+    return b >= 0 ? osprey_parsers_buffer_at(ctx, f, (uint16_t)b, i, NULL, len) : NULL;
+}
+
+/* The DNS message's header and answers, as EVE's dns record names them (the parsers' DNS
+ * fields and record buffers). */
 static json_t *dns_json(struct mon_ctx *ctx, const struct mon_flow *f)
 {
-    struct osprey_dns_info in;
-    if (!osprey_parsers_dns_info(ctx, f, &in))
+    int64_t id, rcode, qtype, type, ttl;
+    if (!field_at(ctx, f, "dns.id", 0, &id) || !field_at(ctx, f, "dns.rcode", 0, &rcode) ||
+        !field_at(ctx, f, "dns.qtype", 0, &qtype))
         return NULL;
     json_t *o = json_object(), *ans = json_array();
-    json_object_set_new(o, "id", json_integer(in.id));
-    json_object_set_new(o, "rcode", json_integer(in.rcode));
-    json_object_set_new(o, "rrtype", json_integer(in.qtype));
-    for (uint32_t i = 0; i < in.nanswers; i++) {
-        const struct osprey_dns_rr *rr = &in.answers[i];
+    json_object_set_new(o, "id", json_integer(id));
+    json_object_set_new(o, "rcode", json_integer(rcode));
+    json_object_set_new(o, "rrtype", json_integer(qtype));
+    for (uint32_t i = 0; field_at(ctx, f, "dns.answers.type", i, &type) &&
+                         field_at(ctx, f, "dns.answers.ttl", i, &ttl);
+         i++) {
+        uint32_t nl, rl;
+        const uint8_t *name = record_at(ctx, f, "dns.answers.name", i, &nl);
+        const uint8_t *rdata = record_at(ctx, f, "dns.answers.rdata", i, &rl);
         json_t *a = json_object();
-        json_object_set_new(a, "rrname", trace_app_bytes(rr->name, rr->name_len));
-        json_object_set_new(a, "rrtype", json_integer(rr->type));
-        json_object_set_new(a, "ttl", json_integer(rr->ttl));
-        json_object_set_new(a, "rdata", trace_app_bytes(rr->rdata, rr->rdata_len));
+        json_object_set_new(a, "rrname", trace_app_bytes(name ? name : (const uint8_t *)"", nl));
+        json_object_set_new(a, "rrtype", json_integer(type));
+        json_object_set_new(a, "ttl", json_integer(ttl));
+        json_object_set_new(a, "rdata", trace_app_bytes(rdata ? rdata : (const uint8_t *)"", rl));
         json_array_append_new(ans, a);
     }
     json_object_set_new(o, "answers", ans);
