@@ -55,7 +55,7 @@ static int open_eve(struct osprey_emit *e, const struct osprey_config *cfg, cons
     /* Suricata's other record types: a suricata.yaml names them; they are not written here */
     static const char *const other[] = {
         "drop", "files", "smtp", "ftp", "ftp-data", "rdp", "nfs", "smb", "tftp", "ike",
-        "dcerpc", "krb5", "bittorrent-dht", "snmp", "rfb", "sip", "quic", "dhcp", "ssh",
+        "dcerpc", "krb5", "bittorrent-dht", "snmp", "rfb", "sip", "quic", "dhcp",
         "mqtt", "http2", "pgsql", "netflow", "metadata", "frame", "arp", "dnp3", "modbus",
         "enip", "email", "ldap", "websocket", "doh2", "template", NULL};
     size_t n;

@@ -41,10 +41,10 @@ void osprey_emit_http_extra(struct mon_ctx *ctx, const struct mon_flow *f,
                             struct osprey_span *uri, struct osprey_span *host,
                             const struct osprey_span **puri, const struct osprey_span **phost)
 {
-    /* unified2's extra data types name HTTP's URI and hostname (Snort's) */
+    /* unified2's extra data types are Snort's HTTP URI and hostname: the parsers' record
+     * buffers of those names (absent on another protocol's flow), once a record exists */
     *puri = *phost = NULL;
-    const char *p = osprey_app_proto_name(osprey_parsers_app_proto(ctx, f));
-    if (!p || strcmp(p, "http") || !osprey_parsers_eve(ctx, f, NULL))
+    if (!osprey_parsers_eve(ctx, f, NULL))
         return;
     *puri = record_buf(ctx, f, "http.uri.raw", uri);
     *phost = record_buf(ctx, f, "http.hostname", host);
