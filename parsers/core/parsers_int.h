@@ -1,5 +1,7 @@
 /* parsers_int.h — what the parsers' files share: the per-flow state, byte buffers, the
- * worker, and each protocol's entry points. Internal to parsers/. */
+ * engine-level object and the worker, and what a protocol calls back (run its events, count,
+ * raise anomalies, finish a transaction). A protocol's own entry points are in its descriptor
+ * (proto_def.h). Internal to parsers/. */
 #ifndef OSPREY_PARSERS_INT_H
 #define OSPREY_PARSERS_INT_H
 

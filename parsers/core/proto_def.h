@@ -91,6 +91,8 @@ struct osprey_proto_def {
      * the protocol writes no EVE records. */
     bool (*eve)(struct pflow *pf, struct osprey_jw *w);
     bool eve_tx_id;                  /* its record has "tx_id" at the top (Suricata's http) */
+    /* its configuration keys (osprey_parsers_cfg_key: where each goes in the parsers' cfg) */
+    const struct osprey_parsers_cfg_key *cfg_keys; size_t ncfg_keys;
 };
 
 #define PROTO_N(a) (sizeof(a) / sizeof((a)[0]))

@@ -94,6 +94,25 @@ struct reg_base reg_base_of(uint16_t id)
     return b;
 }
 
+/* ---- configuration keys, protocol after protocol ---- */
+size_t osprey_parsers_cfg_key_count(void)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < NPROTOS; i++)
+        n += PROTOS[i]->ncfg_keys;
+    return n;
+}
+
+const struct osprey_parsers_cfg_key *osprey_parsers_cfg_key(size_t k)
+{
+    for (size_t i = 0; i < NPROTOS; i++) {
+        if (k < PROTOS[i]->ncfg_keys)
+            return &PROTOS[i]->cfg_keys[k];
+        k -= PROTOS[i]->ncfg_keys;
+    }
+    return NULL;
+}
+
 /* ---- events ---- */
 static const struct proto_event *event_row(uint16_t ev, uint16_t *proto)
 {

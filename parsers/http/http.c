@@ -1,6 +1,8 @@
 /* http.c — HTTP/1.x's descriptor: probes, events, buffers (the parser's own, the derived
  * ones of derived.c, and the request buffers read late under the response), fields (status,
  * response length), anomaly names, counters. Registered in core/registry.c. */
+#include <stddef.h>
+
 #include "http_int.h"
 
 static enum probe_verdict probe_request(const uint8_t *d, size_t n, const struct mon_flow *f)
@@ -157,6 +159,21 @@ static const char *const COUNTERS[] = {
     [HTTP_C_TX_DROPPED] = "http_tx_dropped",
 };
 
+#define HTTP_KEY "app-layer.protocols.http."
+#define LIBHTP HTTP_KEY "libhtp.default-config."
+#define CFG(key, kind, member, min) {key, kind, offsetof(struct osprey_parsers_cfg, member), min}
+static const struct osprey_parsers_cfg_key CFG_KEYS[] = {
+    CFG(HTTP_KEY "header-limit", OSPREY_CFG_SIZE, http_header_limit, 64),
+    CFG(HTTP_KEY "request-body-limit", OSPREY_CFG_SIZE, http_request_body_limit, 0),
+    CFG(HTTP_KEY "response-body-limit", OSPREY_CFG_SIZE, http_response_body_limit, 0),
+    CFG(HTTP_KEY "decompress", OSPREY_CFG_BOOL, http_decompress, 0),
+    CFG(LIBHTP "response-body-decompress-layer-limit", OSPREY_CFG_UINT,
+        http_decompress_layer_limit, 0),
+    CFG(LIBHTP "lzma-enabled", OSPREY_CFG_BOOL, http_lzma_enabled, 0),
+    CFG(LIBHTP "lzma-memlimit", OSPREY_CFG_SIZE, http_lzma_memlimit, 0),
+};
+#undef CFG
+
 const struct osprey_proto_def http_proto = {
     .name = "http",
     .flow_stat = "flow.http",
@@ -177,4 +194,5 @@ const struct osprey_proto_def http_proto = {
     .tx_counter = HTTP_C_REQUESTS,
     .eve = http_eve,
     .eve_tx_id = true,
+    .cfg_keys = CFG_KEYS, .ncfg_keys = PROTO_N(CFG_KEYS),
 };

@@ -1,8 +1,10 @@
-/* osprey_parsers.h — application-layer parsers (HTTP/1.x, DNS, TLS) as a UDE library on libmon.
+/* osprey_parsers.h — application-layer parsers (HTTP/1.x, DNS, TLS, SSH … : every protocol
+ * parsers/core/registry.c registers) as a UDE library on libmon.
  *
  * Contract between parsers/ (which implements it) and its users: rules/compile (sticky
- * buffers, app-layer rule headers) and the engine's outputs (app_proto, http/dns/tls records).
- * It uses libmon's public API only, and knows nothing of rules or outputs.
+ * buffers, fields, app-layer rule headers) and the engine's outputs (app_proto, each
+ * protocol's EVE records, counters). It uses libmon's public API and common/'s JSON writer
+ * only, and knows nothing of rules or outputs.
  *
  * Model (mOS §3, UDE libraries): osprey_parsers_define() defines, on an unfrozen engine, one
  * UDE per application-layer event below libmon's built-in events (CONN_NEW_DATA for TCP, PKT_IN
@@ -147,6 +149,21 @@ struct osprey_parsers_cfg {
     uint32_t http_lzma_memlimit;     /* bytes one lzma layer may use; default 1 MiB */
 };
 void osprey_parsers_cfg_defaults(struct osprey_parsers_cfg *cfg);
+/* The configuration keys each protocol reads (its descriptor's), for whoever fills struct
+ * osprey_parsers_cfg from a configuration file: the key, what it holds, where it goes. */
+enum osprey_cfg_kind {
+    OSPREY_CFG_SIZE,  /* a byte size ("32kb"), under 4 GiB, into a uint32_t */
+    OSPREY_CFG_UINT,  /* a number, into a uint32_t */
+    OSPREY_CFG_BOOL,  /* yes/no, into a bool */
+};
+struct osprey_parsers_cfg_key {
+    const char *key;  /* "app-layer.protocols.http.header-limit" */
+    uint8_t kind;     /* enum osprey_cfg_kind */
+    size_t offset;    /* of its member in struct osprey_parsers_cfg */
+    uint32_t min;     /* SIZE: the smallest value allowed (0: any) */
+};
+size_t osprey_parsers_cfg_key_count(void);
+const struct osprey_parsers_cfg_key *osprey_parsers_cfg_key(size_t i);
 
 struct osprey_parsers;
 struct osprey_parsers_worker;

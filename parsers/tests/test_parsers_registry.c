@@ -77,6 +77,21 @@ static void test_names(void)
     CHECK(osprey_parsers_stat_count() <= OSPREY_PARSERS_STATS_MAX);
 }
 
+static void test_cfg_keys(void)
+{
+    size_t n = osprey_parsers_cfg_key_count();
+    CHECK(n > 0 && osprey_parsers_cfg_key(n) == NULL);
+    for (size_t i = 0; i < n; i++) {
+        const struct osprey_parsers_cfg_key *k = osprey_parsers_cfg_key(i);
+        size_t size = k->kind == OSPREY_CFG_BOOL ? sizeof(bool) : sizeof(uint32_t);
+        CHECK(k->kind <= OSPREY_CFG_BOOL && k->offset + size <= sizeof(struct osprey_parsers_cfg));
+        CHECK(!strncmp(k->key, "app-layer.protocols.", 20));
+        for (size_t j = 0; j < i; j++) /* each key and each member once */
+            CHECK(strcmp(osprey_parsers_cfg_key(j)->key, k->key) &&
+                  osprey_parsers_cfg_key(j)->offset != k->offset);
+    }
+}
+
 static void test_sets(void)
 {
     struct osprey_app_proto_set s = {{0}};
@@ -93,6 +108,7 @@ int main(void)
 {
     test_buffers();
     test_names();
+    test_cfg_keys();
     test_sets();
     return unit_report("test_parsers_registry");
 }
