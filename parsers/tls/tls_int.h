@@ -85,7 +85,7 @@ const char *tls_version_name(uint16_t v);
 
 /* cert.c: the Certificate message body: every certificate (TB_CERTS), the first one's
  * subject, issuer, serial, fingerprint, subjectAltNames; of the server's (client false) also
- * the chain length and the first one's validity (osprey_parsers_tls_info). 0, -1 when
+ * the chain length and the first one's validity (its fields: tls.cert_chain_len, tls.not_before …). 0, -1 when
  * malformed, -2 when a length is wrong (a certificate's runs past the message, or a DER
  * element's header is cut short), 1 for an empty client Certificate (no certificate to offer: nothing changes). */
 int tls_certificate(struct tls_state *t, const uint8_t *d, size_t n, bool client);

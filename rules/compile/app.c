@@ -1,14 +1,16 @@
 /* app.c — application-layer buffers for the compiler: which parser buffer and event a rule
  * buffer means, which header protocols are application protocols, and the buffers as the
  * units see them (through the rule's transforms). Every answer comes from the parsers'
- * registry (osprey_parsers.h), by name: no protocol is named here.
+ * registry (osprey_parsers.h), by name: no parser buffer, event or protocol is enumerated
+ * here (what is left is keyword semantics: urilen reads the URI, dns.opcode a DNS message).
  *
- * Direction matters for the HTTP buffers Suricata shares between requests and responses:
- * http.header, http.header.raw, http.cookie, http.content_type and file_data inspect the
- * response in a rule that inspects to the client (flow:to_client / from_server), the request
- * in a to_server rule, and both in a rule that names no direction (compiled twice, once per
- * side, as Suricata registers such a buffer's inspection in both directions). Request buffers stay valid under the response events of the same transaction
- * (osprey_parsers.h), so a to_client rule on http.uri runs when the response arrives. */
+ * Direction matters for the buffers Suricata shares between requests and responses
+ * (http.header, http.cookie, file_data, the TLS certificate buffers …: two rows in the
+ * registry): the response's in a rule that inspects to the client (flow:to_client /
+ * from_server), the request's in a to_server rule, and both in a rule that names no
+ * direction (compiled twice, once per side, as Suricata registers such a buffer's inspection
+ * in both directions). A request buffer read under the response (a to_client rule on
+ * http.uri) is a "late" row: it runs when the response arrives. */
 #include <stdlib.h>
 #include <string.h>
 
