@@ -51,7 +51,8 @@ void pflow_run(struct pflow *pf, struct mon_flow *f, int dir, mon_event_t ev)
 void pflow_raise(struct pflow *pf, struct mon_flow *f, int dir, unsigned ev)
 {
     const struct osprey_parsers *p = pf->w->p;
-    pflow_run(pf, f, dir, p->ev[p->base[pf->proto].event + ev]);
+    if (f->forest) /* (a flow already released has no events left to run) */
+        pflow_run(pf, f, dir, p->ev[p->base[pf->proto].event + ev]);
 }
 
 void pflow_count(struct pflow *pf, unsigned c, uint64_t n)

@@ -51,6 +51,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (uint16_t id = 0; id < osprey_app_proto_count(); id++)
         base[id] = reg_base_of(id);
     p.base = base;
+    /* the events' UDEs (never run: the flow has no forest) */
+    p.ev = calloc(osprey_event_count() + 1u, sizeof *p.ev);
+    if (!p.ev)
+        return 0;
     struct osprey_parsers_worker w;
     memset(&w, 0, sizeof w);
     w.p = &p;
@@ -86,6 +90,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     http_end(&pf, &f);
     http_free(pf.state);
+    free(p.ev);
     pbuf_free(&pf.in[0]);
     pbuf_free(&pf.in[1]);
     return 0;
