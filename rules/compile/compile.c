@@ -172,12 +172,10 @@ static bool gate_eligible(const struct osprey_rule *r, const struct plan *pl)
         if (pl->conds[i].b->op != BITS_ISSET)
             return false;
     /* units whose answer is the same at commit as during the walk (the app-layer protocol
-     * is left out: the parsers decide it on the same data) */
-    for (uint32_t u = 0; u < pl->nunits; u++) {
-        uint8_t t = pl->units[u].u.type;
-        if (t != DU_PAYLOAD && t != DU_FLOW && t != DU_STREAMSIZE && t != DU_GEOIP)
+     * is not: the parsers decide it on the same data) */
+    for (uint32_t u = 0; u < pl->nunits; u++)
+        if (!pl->units[u].u.ops->gate_safe)
             return false;
-    }
     return true;
 }
 

@@ -103,6 +103,6 @@ static int parse_asn1(struct rule_ctx *c, char *val)
 }
 
 static const struct opt_def DEFS[] = {
-    {"asn1", OPT_PAYLOAD, D_ALL, ARG_REQUIRED, 0, parse_asn1, true},
+    {"asn1", OPT_PAYLOAD, D_ALL, ARG_REQUIRED, 0, parse_asn1, true, NULL},
 };
 OPT_TABLE(opt_table_asn1, DEFS);

@@ -112,16 +112,16 @@ static int parse_frame(struct rule_ctx *c, char *val)
 }
 
 #define STICKY(name, dial, buf)                                                         \
-    {name, OPT_STICKY, dial, ARG_OPTIONAL, BUF_##buf, parse_sticky_side, false}
+    {name, OPT_STICKY, dial, ARG_OPTIONAL, BUF_##buf, parse_sticky_side, false, NULL}
 /* the buffers detection fills (buffer_inspectable) */
 #define STICKY_DONE(name, dial, buf)                                                    \
-    {name, OPT_STICKY, dial, ARG_OPTIONAL, BUF_##buf, parse_sticky_side, true}
+    {name, OPT_STICKY, dial, ARG_OPTIONAL, BUF_##buf, parse_sticky_side, true, NULL}
 #define LEGACY_DONE(name, dial, buf)                                                    \
-    {name, OPT_HTTP_LEGACY, dial, ARG_OPTIONAL, BUF_##buf, parse_http_selector, true}
+    {name, OPT_HTTP_LEGACY, dial, ARG_OPTIONAL, BUF_##buf, parse_http_selector, true, NULL}
 #define STICKY_SEL(name, dial, buf)                                                     \
-    {name, OPT_STICKY, dial, ARG_OPTIONAL, BUF_##buf, parse_http_selector, false}
+    {name, OPT_STICKY, dial, ARG_OPTIONAL, BUF_##buf, parse_http_selector, false, NULL}
 #define LEGACY(name, dial, buf)                                                         \
-    {name, OPT_HTTP_LEGACY, dial, ARG_OPTIONAL, BUF_##buf, parse_http_selector, false}
+    {name, OPT_HTTP_LEGACY, dial, ARG_OPTIONAL, BUF_##buf, parse_http_selector, false, NULL}
 
 static const struct opt_def DEFS[] = {
     /* every dialect */
@@ -155,7 +155,7 @@ static const struct opt_def DEFS[] = {
     STICKY_SEL("http_raw_body", D_S3, HTTP_RAW_BODY),
     STICKY_SEL("http_trailer", D_S3, HTTP_TRAILER),
     STICKY_SEL("http_raw_trailer", D_S3, HTTP_RAW_TRAILER),
-    {"http_param", OPT_STICKY, D_S3, ARG_REQUIRED, BUF_HTTP_PARAM, parse_http_param, false},
+    {"http_param", OPT_STICKY, D_S3, ARG_REQUIRED, BUF_HTTP_PARAM, parse_http_param, false, NULL},
     /* Snort 2 and 3 */
     STICKY("sip_header", D_S2 | D_S3, SIP_HEADER),
     STICKY("sip_body", D_S2 | D_S3, SIP_BODY),
@@ -298,6 +298,6 @@ static const struct opt_def DEFS[] = {
     STICKY_DONE("ip.src", D_SURI, IP_SRC),
     STICKY_DONE("ip.dst", D_SURI, IP_DST),
     STICKY("websocket.payload", D_SURI, WEBSOCKET_PAYLOAD),
-    {"frame", OPT_STICKY, D_SURI, ARG_REQUIRED, BUF_FRAME_OTHER, parse_frame, true},
+    {"frame", OPT_STICKY, D_SURI, ARG_REQUIRED, BUF_FRAME_OTHER, parse_frame, true, NULL},
 };
 OPT_TABLE(opt_table_buffers, DEFS);

@@ -89,6 +89,6 @@ static int parse_entropy(struct rule_ctx *c, char *val)
 }
 
 static const struct opt_def DEFS[] = {
-    {"entropy", OPT_PAYLOAD, D_SURI, ARG_REQUIRED, 0, parse_entropy, true},
+    {"entropy", OPT_PAYLOAD, D_SURI, ARG_REQUIRED, 0, parse_entropy, true, NULL},
 };
 OPT_TABLE(opt_table_entropy, DEFS);

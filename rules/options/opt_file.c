@@ -103,15 +103,15 @@ static int parse_file_type(struct rule_ctx *c, char *val)
 }
 
 static const struct opt_def DEFS[] = {
-    {"filestore", OPT_MATCH, D_SURI, ARG_OPTIONAL, 0, parse_filestore, false},
-    {"filemagic", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_neg_str, false},
-    {"filename", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_neg_str, false},
-    {"fileext", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_neg_str, false},
-    {"filemd5", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_hash_list, false},
-    {"filesha1", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_hash_list, false},
-    {"filesha256", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_hash_list, false},
-    {"filesize", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_filesize, false},
-    {"file_meta", OPT_META, D_S3, ARG_REQUIRED, 0, parse_file_meta, false},
-    {"file_type", OPT_MATCH, D_S3, ARG_REQUIRED, 0, parse_file_type, false},
+    {"filestore", OPT_MATCH, D_SURI, ARG_OPTIONAL, 0, parse_filestore, false, NULL},
+    {"filemagic", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_neg_str, false, NULL},
+    {"filename", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_neg_str, false, NULL},
+    {"fileext", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_neg_str, false, NULL},
+    {"filemd5", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_hash_list, false, NULL},
+    {"filesha1", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_hash_list, false, NULL},
+    {"filesha256", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_hash_list, false, NULL},
+    {"filesize", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_filesize, false, NULL},
+    {"file_meta", OPT_META, D_S3, ARG_REQUIRED, 0, parse_file_meta, false, NULL},
+    {"file_type", OPT_MATCH, D_S3, ARG_REQUIRED, 0, parse_file_type, false, NULL},
 };
 OPT_TABLE(opt_table_file, DEFS);

@@ -145,7 +145,7 @@ static int parse_requires(struct rule_ctx *c, char *val)
 }
 
 static const struct opt_def DEFS[] = {
-    {"bypass", OPT_MATCH, D_SURI, ARG_NONE, 0, NULL, true},
-    {"requires", OPT_META, D_SURI, ARG_REQUIRED, 0, parse_requires, true},
+    {"bypass", OPT_MATCH, D_SURI, ARG_NONE, 0, NULL, true, NULL},
+    {"requires", OPT_META, D_SURI, ARG_REQUIRED, 0, parse_requires, true, NULL},
 };
 OPT_TABLE(opt_table_hints, DEFS);

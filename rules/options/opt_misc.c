@@ -121,12 +121,12 @@ static int parse_rpc(struct rule_ctx *c, char *val)
 }
 
 static const struct opt_def DEFS[] = {
-    {"tag", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_tag, true},
-    {"ber_data", OPT_PAYLOAD, D_S3, ARG_REQUIRED, 0, parse_ber, false},
-    {"ber_skip", OPT_PAYLOAD, D_S3, ARG_REQUIRED, 0, parse_ber, false},
-    {"base64_decode", OPT_PAYLOAD, D_ALL, ARG_OPTIONAL, 0, parse_base64_decode, true},
-    {"rpc", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_rpc, false},
-    {"noalert", OPT_MATCH, D_SURI, ARG_NONE, 0, NULL, true},
-    {"ftpbounce", OPT_MATCH, D_CLASSIC, ARG_NONE, 0, NULL, false},
+    {"tag", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_tag, true, NULL},
+    {"ber_data", OPT_PAYLOAD, D_S3, ARG_REQUIRED, 0, parse_ber, false, NULL},
+    {"ber_skip", OPT_PAYLOAD, D_S3, ARG_REQUIRED, 0, parse_ber, false, NULL},
+    {"base64_decode", OPT_PAYLOAD, D_ALL, ARG_OPTIONAL, 0, parse_base64_decode, true, NULL},
+    {"rpc", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_rpc, false, NULL},
+    {"noalert", OPT_MATCH, D_SURI, ARG_NONE, 0, NULL, true, NULL},
+    {"ftpbounce", OPT_MATCH, D_CLASSIC, ARG_NONE, 0, NULL, false, NULL},
 };
 OPT_TABLE(opt_table_misc, DEFS);

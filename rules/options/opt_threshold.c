@@ -96,15 +96,18 @@ static int parse_detection_filter(struct rule_ctx *c, char *val)
 }
 
 static const struct opt_def DEFS[] = {
-    {"threshold", OPT_MATCH, D_CLASSIC, ARG_REQUIRED, 0, parse_threshold, true},
-    {"detection_filter", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_detection_filter, true},
+    {"threshold", OPT_MATCH, D_CLASSIC, ARG_REQUIRED, 0, parse_threshold, true,
+     threshold_compile_check},
+    {"detection_filter", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_detection_filter, true,
+     threshold_compile_check},
 };
 OPT_TABLE(opt_table_threshold, DEFS);
 
 /* --- compile and evaluate ------------------------------------------------------------- */
 
-const char *threshold_compile_check(const struct opt_threshold *t)
+const char *threshold_compile_check(const void *arg)
 {
+    const struct opt_threshold *t = arg;
     return t->type == THR_BACKOFF ? "type backoff" : NULL;
 }
 

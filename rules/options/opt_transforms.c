@@ -108,8 +108,8 @@ static int parse_luaxform(struct rule_ctx *c, char *val)
     return opt_strdup(c, val, (size_t)(end - val)) ? 0 : -1;
 }
 
-#define XFORM(name) {name, OPT_TRANSFORM, D_SURI, ARG_NONE, 0, NULL, false}
-#define XFORM_DONE(name) {name, OPT_TRANSFORM, D_SURI, ARG_NONE, 0, NULL, true}
+#define XFORM(name) {name, OPT_TRANSFORM, D_SURI, ARG_NONE, 0, NULL, false, NULL}
+#define XFORM_DONE(name) {name, OPT_TRANSFORM, D_SURI, ARG_NONE, 0, NULL, true, NULL}
 
 static const struct opt_def DEFS[] = {
     XFORM_DONE("to_lowercase"),
@@ -123,15 +123,15 @@ static const struct opt_def DEFS[] = {
     XFORM_DONE("to_sha256"),
     XFORM_DONE("header_lowercase"),
     XFORM_DONE("strip_pseudo_headers"),
-    {"xor", OPT_TRANSFORM, D_SURI, ARG_REQUIRED, 0, parse_xor, true},
-    {"pcrexform", OPT_TRANSFORM, D_SURI, ARG_REQUIRED, 0, parse_pcrexform, true},
-    {"from_base64", OPT_TRANSFORM, D_SURI, ARG_OPTIONAL, 0, parse_from_base64, true},
-    {"zlib_deflate", OPT_TRANSFORM, D_SURI, ARG_OPTIONAL, 0, parse_inflate, true},
-    {"gunzip", OPT_TRANSFORM, D_SURI, ARG_OPTIONAL, 0, parse_inflate, true},
+    {"xor", OPT_TRANSFORM, D_SURI, ARG_REQUIRED, 0, parse_xor, true, NULL},
+    {"pcrexform", OPT_TRANSFORM, D_SURI, ARG_REQUIRED, 0, parse_pcrexform, true, NULL},
+    {"from_base64", OPT_TRANSFORM, D_SURI, ARG_OPTIONAL, 0, parse_from_base64, true, NULL},
+    {"zlib_deflate", OPT_TRANSFORM, D_SURI, ARG_OPTIONAL, 0, parse_inflate, true, NULL},
+    {"gunzip", OPT_TRANSFORM, D_SURI, ARG_OPTIONAL, 0, parse_inflate, true, NULL},
     /* known, not applied yet: domain and tld need the public suffix list, luaxform Lua */
     XFORM("domain"),
     XFORM("tld"),
-    {"luaxform", OPT_TRANSFORM, D_SURI, ARG_REQUIRED, 0, parse_luaxform, false},
+    {"luaxform", OPT_TRANSFORM, D_SURI, ARG_REQUIRED, 0, parse_luaxform, false, NULL},
 };
 OPT_TABLE(opt_table_transforms, DEFS);
 
