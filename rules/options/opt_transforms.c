@@ -12,6 +12,7 @@
 
 #include "opt_eval.h"
 
+#include "opt_params.h"
 #include "opt_util.h"
 #include "registry.h"
 #include "text.h"
@@ -52,29 +53,24 @@ static int parse_pcrexform(struct rule_ctx *c, char *val)
     return 0;
 }
 
-static int from_base64_arg(struct rule_ctx *c, void *arg, int k, const char *v, size_t vn)
-{
-    static const char *const MODES[] = {"rfc4648", "rfc2045", "strict", NULL};
-    struct opt_base64 *b = arg;
-    int64_t x;
-    if (k == 2) {
-        int m = parse_choice(c, v, vn, MODES, "mode");
-        b->mode = (uint8_t)m; /* the order of MODES is enum b64_mode's */
-        return m < 0 ? -1 : 0;
-    }
-    if (parse_num(c, v, vn, 0, 65535, false, &x, "value") < 0)
-        return -1;
-    *(k == 0 ? &b->bytes : &b->offset) = (uint32_t)x;
-    return 0;
-}
+static const char *const B64_MODES[] = {"rfc4648", "rfc2045", "strict", NULL}; /* the
+                                                               order of enum b64_mode */
+static const struct opt_param FROM_BASE64[] = {
+    {.name = "bytes", .type = PT_NUM, .lo = 0, .hi = 65535, .what = "value",
+     PARAM_AT(struct opt_base64, bytes)},
+    {.name = "offset", .type = PT_NUM, .lo = 0, .hi = 65535, .what = "value",
+     PARAM_AT(struct opt_base64, offset)},
+    {.name = "mode", .type = PT_ENUM, .words = B64_MODES, PARAM_AT(struct opt_base64, mode)},
+};
 
 static int parse_from_base64(struct rule_ctx *c, char *val)
 {
-    static const char *const NAMES[] = {"bytes", "offset", "mode", NULL};
+    static const struct opt_params SPEC = {OPT_PARAMS(FROM_BASE64), .item = "argument",
+                                           .unknown = PU_LIST};
     struct opt_base64 *b = opt_arg_new(c, sizeof *b);
     if (b == NULL)
         return -1;
-    return val ? parse_named_args(c, val, NAMES, "argument", b, from_base64_arg) : 0;
+    return val ? opt_params_parse(c, val, &SPEC, b, NULL) : 0;
 }
 
 /* zlib_deflate / gunzip [: max-size N] — the inflated buffer's limit (Suricata's default). */
