@@ -171,7 +171,9 @@ struct det_pitem {
 };
 
 /* One option unit: a match option, or a run of payload options that depend on each other
- * (an absolute one and the relative ones after it). Interned. */
+ * (an absolute one and the relative ones after it). Interned. The fields after app_neg are
+ * one type's each (a union: its ops->key keys exactly those it reads; the ones before are
+ * keyed for every unit by args.c). */
 struct det_unit {
     const struct det_unit_ops *ops;           /* its type */
     uint8_t kind, base;
@@ -182,22 +184,32 @@ struct det_unit {
     uint8_t app;                              /* appproto: 1 << enum osprey_app_proto,
                                                  one bit per protocol accepted */
     bool app_neg;                             /* appproto: app-layer-protocol:!x */
-    uint32_t n;                               /* payload: items */
-    const struct det_pitem *items;
-    const struct opt_flow *flow;
-    const struct opt_cmp *cmp;
-    int field;                                /* hdr: HF_* (with cmp); dnshdr: DNS_F_* */
-    struct tcpflags tf;                       /* tcpflags, fragbits */
-    uint16_t ipopt;                           /* ipopts: option type or IPOPT_ANY */
-    struct ipproto ipp;                       /* ipproto */
-    const struct opt_geoip *geo;              /* geoip, with the database: */
-    const struct osprey_geoip *geodb;
-    const struct opt_pktprop *pp;             /* pktprop */
-    const struct opt_event *event;            /* event */
-    const struct det_tls *tls;                /* tls (owned by the detect object) */
-    const struct opt_dataset *ds;             /* dataset, with its set: */
-    struct det_dataset *set;
-    uint8_t addr;                             /* dataset on ip.src (1), ip.dst (2) */
+    union {
+        struct {                              /* payload */
+            uint32_t n;                       /* items */
+            const struct det_pitem *items;
+        };
+        const struct opt_flow *flow;          /* flow */
+        struct {                              /* dsize, hdr, buflen, dnshdr, streamsize */
+            const struct opt_cmp *cmp;
+            int field;                        /* hdr: HF_*; dnshdr: DNS_F_* */
+        };
+        struct tcpflags tf;                   /* tcpflags, fragbits */
+        uint16_t ipopt;                       /* ipopts: option type or IPOPT_ANY */
+        struct ipproto ipp;                   /* ipproto */
+        struct {                              /* geoip, with the database */
+            const struct opt_geoip *geo;
+            const struct osprey_geoip *geodb;
+        };
+        const struct opt_pktprop *pp;         /* pktprop */
+        const struct opt_event *event;        /* event */
+        const struct det_tls *tls;            /* tls (owned by the detect object) */
+        struct {                              /* dataset, with its set */
+            const struct opt_dataset *ds;
+            struct det_dataset *set;
+            uint8_t addr;                     /* on ip.src (1), ip.dst (2) */
+        };
+    };
 };
 
 /* Does the run match the buffer? buf[0..len) holds its bytes from position origin on (a

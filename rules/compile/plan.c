@@ -217,7 +217,8 @@ static void mark_or_absent(struct plan *pl, const struct det_unit *or_else, uint
 {
     for (uint32_t u = 0; u < pl->nunits; u++)
         for (uint32_t k = 0; k < n; k++)
-            if ((pl->units[u].u.ops == &det_unit_payload || pl->units[u].u.ops == &det_unit_buflen) &&
+            if ((pl->units[u].u.ops == &det_unit_payload ||
+                 pl->units[u].u.ops == &det_unit_buflen) &&
                 pl->units[u].u.ob == or_else[k].ob && pl->units[u].u.xf == or_else[k].xf)
                 pl->units[u].u.or_absent = true;
 }
@@ -309,7 +310,8 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, enum plan_va
         no_stream = hp.pkt_only;     /* tcp-pkt: as flow:no_stream */
         only_stream = hp.stream_only; /* tcp-stream: as flow:only_stream */
         if (hp.ipver)
-            pl->units[pl->nunits++].u = (struct det_unit){.ops = &det_unit_pktprop, .pp = hp.ipver};
+            pl->units[pl->nunits++].u =
+                (struct det_unit){.ops = &det_unit_pktprop, .pp = hp.ipver};
     }
     /* A rule with byte variables keeps all its payload options in one run: a variable's
      * definition is then evaluated before its uses, and again when the run backtracks. */
@@ -411,7 +413,8 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, enum plan_va
     }
     /* Suricata inspects TCP payload rules on the reassembled stream; dsize and no_stream are
      * packet properties, and rules without payload options look at packets. */
-    pl->kind = pl->proto == 6 && pl->nitems && !pc.packet_only && !pc.no_stream ? DK_STREAM : DK_PKT;
+    pl->kind = pl->proto == 6 && pl->nitems && !pc.packet_only && !pc.no_stream ? DK_STREAM
+                                                                                 : DK_PKT;
     if (hp_stream_only && pl->kind != DK_STREAM) {
         pl->why = "a tcp-stream rule without payload options on the stream, or with "
                   "packet-only options";

@@ -31,7 +31,6 @@ static bool buflen_eval(const struct det_unit *u, struct mon_ctx *ctx, struct mo
 
 static void buflen_key(struct buf *k, const struct det_unit *u)
 {
-    buf_put(k, &u->field, sizeof u->field); /* 0 (kept: the key of the dnshdr twin) */
     buf_put(k, &u->cmp->op, sizeof u->cmp->op);
     buf_put(k, &u->cmp->lo, sizeof u->cmp->lo);
     buf_put(k, &u->cmp->hi, sizeof u->cmp->hi);

@@ -255,9 +255,10 @@ static void payload_units(void)
     DIFFER(a, b);
 }
 
-/* Every unit type has an evaluation and a key. */
+/* Every unit type has an evaluation and a key; the per-type fields share one union. */
 static void ops_complete(void)
 {
+    CHECK(sizeof(struct det_unit) <= 64);
     const struct det_unit_ops *all[] = {
         &det_unit_payload, &det_unit_flow, &det_unit_dsize, &det_unit_hdr,
         &det_unit_tcpflags, &det_unit_fragbits, &det_unit_ipopts, &det_unit_ipproto,
