@@ -9,13 +9,15 @@
 
 static void store(void *arg, const struct opt_param *p, int64_t x)
 {
+    if (!p->size)
+        return; /* not stored (arg may then be NULL: a keyword that keeps nothing) */
     uint8_t *at = (uint8_t *)arg + p->off;
     switch (p->size) {
     case 1: { uint8_t v = (uint8_t)x; memcpy(at, &v, 1); break; }
     case 2: { uint16_t v = (uint16_t)x; memcpy(at, &v, 2); break; }
     case 4: { uint32_t v = (uint32_t)x; memcpy(at, &v, 4); break; }
     case 8: memcpy(at, &x, 8); break;
-    default: break; /* 0: not stored */
+    default: break;
     }
 }
 

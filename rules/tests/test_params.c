@@ -139,6 +139,23 @@ static void words(void)
                "name, str)"));
 }
 
+/* a keyword that keeps nothing passes no argument struct (file_meta) */
+static void nothing_kept(void)
+{
+    static const struct opt_param KEYS[] = {
+        {.name = "flag", .type = PT_FLAG},
+        {.name = "id", .type = PT_NUM, .flags = P_REQUIRED, .lo = 1, .hi = 9},
+        {.name = "kind", .type = PT_ENUM, .words = WORDS},
+        {.name = "s", .type = PT_STRING},
+    };
+    static const struct opt_params spec = {OPT_PARAMS(KEYS), .item = "field"};
+    memset(&C, 0, sizeof C);
+    C.def = &DEF;
+    C.ar = &ar;
+    CHECK(opt_params_parse(&C, "flag, id 3, kind one, s \"x\"", &spec, NULL, &seen) == 0);
+    CHECK(seen == 0xf);
+}
+
 int main(void)
 {
     arena_init(&ar);
@@ -146,6 +163,7 @@ int main(void)
     errors();
     styles();
     words();
+    nothing_kept();
     arena_free(&ar);
     return unit_report("test_params");
 }
