@@ -141,6 +141,24 @@ def test_dump_chains_shows_the_sharing(tmp_path):
     assert "UDE nodes 14 for 30 chain steps (sharing saves 16), fast patterns 1" in out
 
 
+def test_dump_chains_labels_the_units_the_rule_header_implies(tmp_path):
+    # `alert http` without http buffers checks the flow's app_proto, `alert ipv4` the IP
+    # version: units no option stands for, labelled with what they test (their ops' dump)
+    rf = tmp_path / "r.rules"
+    rf.write_text("\n".join([
+        rule('flow:to_server; content:"abc";', sid=1, proto="http"),
+        rule("dsize:>5;", sid=2, proto="ipv4"),
+        rule("ttl:3;", sid=3, proto="icmpv6"),
+    ]) + "\n")
+    out = run([binary("osprey"), "-T", "--dump-chains", "-S", str(rf)]).stdout
+    assert "  app_proto http (rule header)\n" in out
+    assert "[packet] app_proto http (rule header)\n" in out
+    assert "  ip version 4 (rule header)\n" in out
+    assert "  ip version 6 (rule header)\n" in out
+    assert 'msg:"t' not in out  # (they used to borrow the rule's first option as label)
+    assert "rules compiled 3 (packet 2, stream 1, app-layer 0), not compiled 0" in out
+
+
 def test_tcp_segment_in_ip_fragments_still_alerts(tmp_path):
     from scapy.layers.inet import fragment
     c = Conv().handshake().send(True, b"GET / HTTP/1.1\r\n\r\n")

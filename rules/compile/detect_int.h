@@ -135,6 +135,10 @@ struct det_unit_ops {
     /* Optional: make the interned copy v own what it points to (its payload items, their
      * compiled regexes), kept by d. 0, or -1 when out of memory. */
     int (*own)(struct osprey_detect *d, struct det_unit *v);
+    /* Optional: describe the compiled unit (--dump-chains labels a unit with its options'
+     * text; the units the rule header implies have none and are labelled with this, else
+     * with the name). */
+    void (*dump)(struct buf *out, const struct det_unit *u);
     bool packet_only;   /* a property of the packet: a rule with it is a packet rule */
     bool gate_safe;     /* same answer at the commit as during the walk (compile.c
                            gate_eligible: may sit behind a flowbits gate) */

@@ -2,6 +2,7 @@
  * the flow's counters (mon_flow.h) only. */
 #include "pkt_units.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "buffers.h"
@@ -225,5 +226,17 @@ static void pktprop_key(struct buf *k, const struct det_unit *u)
     buf_put(k, &pp->cmp.hi, sizeof pp->cmp.hi);
 }
 
+/* the rule protocols' IP version ("ip version 4"); the keywords' are labelled by their text */
+static void pktprop_dump(struct buf *out, const struct det_unit *u)
+{
+    char v[32];
+    if (u->pp->kind == PP_IPVER)
+        snprintf(v, sizeof v, "ip version %lld", (long long)u->pp->cmp.lo);
+    else
+        snprintf(v, sizeof v, "packet property");
+    buf_puts(out, v);
+}
+
 const struct det_unit_ops det_unit_pktprop = {
-    .name = "packet property", .eval = pktprop_eval, .key = pktprop_key, .packet_only = true};
+    .name = "packet property", .eval = pktprop_eval, .key = pktprop_key, .dump = pktprop_dump,
+    .packet_only = true};

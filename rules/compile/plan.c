@@ -310,8 +310,9 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, enum plan_va
         no_stream = hp.pkt_only;     /* tcp-pkt: as flow:no_stream */
         only_stream = hp.stream_only; /* tcp-stream: as flow:only_stream */
         if (hp.ipver)
-            pl->units[pl->nunits++].u =
-                (struct det_unit){.ops = &det_unit_pktprop, .pp = hp.ipver};
+            pl->units[pl->nunits++] = (struct unit_plan){
+                (struct det_unit){.ops = &det_unit_pktprop, .pp = hp.ipver}, PLAN_HEADER,
+                PLAN_HEADER};
     }
     /* A rule with byte variables keeps all its payload options in one run: a variable's
      * definition is then evaluated before its uses, and again when the run backtracks. */
@@ -365,8 +366,9 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, enum plan_va
     if (pl->app && !det_base_is_app(need.base)) {
         /* an application protocol in the header without its buffers: the flow's app_proto
          * is checked as an option */
-        pl->units[pl->nunits++].u =
-            (struct det_unit){.ops = &det_unit_appproto, .app = (uint8_t)(1u << pl->app)};
+        pl->units[pl->nunits++] = (struct unit_plan){
+            (struct det_unit){.ops = &det_unit_appproto, .app = (uint8_t)(1u << pl->app)},
+            PLAN_HEADER, PLAN_HEADER};
     }
     struct plan_ctx pc = {.d = d, .r = r, .pl = pl, .variant = variant, .app_base = need.base,
                           .to_client = to_client, .side = side, .has_vars = has_vars,

@@ -8,8 +8,9 @@
 /* One unit of a rule being compiled, with the option indexes it covers (for its label). */
 struct unit_plan {
     struct det_unit u;
-    uint32_t first_opt, last_opt;
+    uint32_t first_opt, last_opt;  /* PLAN_HEADER: implied by the rule header (no option) */
 };
+#define PLAN_HEADER UINT32_MAX
 
 struct plan {
     const char *why;               /* not compiled: this */

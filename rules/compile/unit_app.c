@@ -27,8 +27,22 @@ static void appproto_key(struct buf *k, const struct det_unit *u)
     buf_put(k, &u->app_neg, 1);
 }
 
+/* "app_proto http", "app_proto !tls|dns" */
+static void appproto_dump(struct buf *out, const struct det_unit *u)
+{
+    buf_puts(out, u->app_neg ? "app_proto !" : "app_proto ");
+    const char *sep = "";
+    for (unsigned a = 0; a < 8 * sizeof u->app; a++)
+        if ((u->app >> a) & 1) {
+            buf_puts(out, sep);
+            buf_puts(out, osprey_app_proto_name((enum osprey_app_proto)a));
+            sep = "|";
+        }
+}
+
 const struct det_unit_ops det_unit_appproto = {
-    .name = "app-layer-protocol", .eval = appproto_eval, .key = appproto_key};
+    .name = "app-layer-protocol", .eval = appproto_eval, .key = appproto_key,
+    .dump = appproto_dump};
 
 /* ---- dns.opcode, dns.rcode, dns.rrtype ---- */
 

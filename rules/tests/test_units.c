@@ -269,6 +269,25 @@ static void ops_complete(void)
         CHECK(all[i]->name && all[i]->eval && all[i]->key);
 }
 
+/* The units the rule header implies are labelled by their dump in --dump-chains. */
+static void dumps(void)
+{
+    struct det_unit a = {.ops = &det_unit_appproto, .app_neg = true,
+                         .app = (uint8_t)(1u << OSPREY_APP_HTTP | 1u << OSPREY_APP_DNS)};
+    struct buf b = {0};
+    a.ops->dump(&b, &a);
+    buf_put(&b, "", 1);
+    CHECK(b.p && !strcmp((const char *)b.p, "app_proto !http|dns"));
+    free(b.p);
+    static const struct opt_pktprop v6 = {.kind = PP_IPVER, .cmp = {.op = CMP_EQ, .lo = 6}};
+    a = (struct det_unit){.ops = &det_unit_pktprop, .pp = &v6};
+    b = (struct buf){0};
+    a.ops->dump(&b, &a);
+    buf_put(&b, "", 1);
+    CHECK(b.p && !strcmp((const char *)b.p, "ip version 6"));
+    free(b.p);
+}
+
 /* plan_table.c: sorted (binary search), each name an implemented keyword that is not a
  * modifier, sticky buffer or transform (make_plan folds those), each found by plan_fn_of. */
 static void plan_table(void)
@@ -328,6 +347,7 @@ int main(void)
     app_units();
     payload_units();
     ops_complete();
+    dumps();
     plan_table();
     row_checks();
     intern_free(&C.args);
