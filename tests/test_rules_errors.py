@@ -177,6 +177,12 @@ CASES = [
      "from_base64: unknown mode 'weird' (expected one of: rfc4648, rfc2045, strict)"),
     ('http.uri; from_base64:size 4; content:"a";',
      "from_base64: unknown argument 'size' (bytes, offset, mode)"),
+    ('http.request_body; zlib_deflate:size 5; content:"a";',
+     "zlib_deflate: unknown argument 'size' (max-size)"),
+    ('http.request_body; gunzip:max-size 0; content:"a";',
+     "gunzip: max-size 0 out of range 1..16777216"),
+    ('http.request_body; gunzip:max-size 5, max-size 6; content:"a";',
+     "gunzip: 'max-size' given twice"),
     ('alert http any any -> any any (msg:"t"; http_header:field; content:"a"; service:http; '
      'sid:9;)', "http_header: field needs a header name"),
     ('alert http any any -> any any (msg:"t"; http_uri:bogus; content:"a"; service:http; '

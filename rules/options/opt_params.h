@@ -3,8 +3,9 @@
  * number in a range, word of a list, name, quoted string, or its own parser), required or
  * not, repeatable or not, and where the value goes in its argument struct — and
  * opt_params_parse reads the argument, reporting through opt_error() as
- * `file:line: sid N: KEYWORD: what is wrong`. Used by base64_decode, from_base64, entropy,
- * asn1, threshold / detection_filter, file_meta and the Snort 3 HTTP buffer selectors. */
+ * `file:line: sid N: KEYWORD: what is wrong`. Used by base64_decode, from_base64,
+ * zlib_deflate, gunzip, entropy, asn1, threshold / detection_filter, file_meta and the
+ * Snort 3 HTTP buffer selectors. */
 #ifndef RULES_OPT_PARAMS_H
 #define RULES_OPT_PARAMS_H
 

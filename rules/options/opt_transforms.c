@@ -74,24 +74,20 @@ static int parse_from_base64(struct rule_ctx *c, char *val)
 }
 
 /* zlib_deflate / gunzip [: max-size N] — the inflated buffer's limit (Suricata's default). */
+static const struct opt_param INFLATE[] = {
+    {.name = "max-size", .type = PT_NUM, .lo = 1, .hi = 16 * 1024 * 1024,
+     PARAM_AT(struct opt_inflate, max_size)},
+};
+
 static int parse_inflate(struct rule_ctx *c, char *val)
 {
+    static const struct opt_params SPEC = {OPT_PARAMS(INFLATE), .item = "argument",
+                                           .unknown = PU_LIST};
     struct opt_inflate *z = opt_arg_new(c, sizeof *z);
     if (z == NULL)
         return -1;
     z->max_size = 1024;
-    if (val == NULL)
-        return 0;
-    const char *w, *v;
-    size_t wn, vn;
-    int64_t x;
-    split_word(val, strlen(val), &w, &wn, &v, &vn);
-    if (!slice_eq(w, wn, "max-size"))
-        return opt_error(c, val, "unknown argument '%.*s' (max-size)", (int)wn, w);
-    if (parse_num(c, v, vn, 1, 16 * 1024 * 1024, false, &x, "max-size") < 0)
-        return -1;
-    z->max_size = (uint32_t)x;
-    return 0;
+    return val ? opt_params_parse(c, val, &SPEC, z, NULL) : 0;
 }
 
 /* luaxform:SCRIPT[, ARG …] — the script's file name (never run: no Lua in Osprey). */
