@@ -565,7 +565,7 @@ def test_usage_errors_exit_2(args, message):
 
 
 def test_config_c_api():
-    """engine/tests/test_config_api.c: getters, osprey_config_each, origins (also in ctest)."""
+    """common/tests/test_config_api.c: getters, osprey_config_each, origins (also in ctest)."""
     exe = BUILD / "unit" / "test_config_api"
     if not exe.exists():
         pytest.fail(f"{exe} not built")
