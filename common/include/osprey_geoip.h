@@ -3,8 +3,9 @@
  * One database per run (geoip-database: PATH.mmdb), opened read-only and memory-mapped;
  * lookups are thread-safe. Country, city and ASN come from whatever the database holds
  * (a GeoIP2/GeoLite2 City database has the first three, an ASN database the last), so a
- * missing field is just left empty. Its own small library (osprey_geoip), so the rules'
- * geoip: keyword (rules/options/opt_geoip.c) uses the same lookups as EVE's geoip objects.
+ * missing field is just left empty. Its own small library on the ground floor (common/,
+ * osprey_geoip), so the rules' geoip: keyword (rules/options/opt_geoip.c) uses the same
+ * lookups as EVE's geoip objects (outputs/).
  */
 #ifndef OSPREY_GEOIP_H
 #define OSPREY_GEOIP_H
