@@ -15,6 +15,7 @@
 
 #include "control.h"
 #include "log.h"
+#include "osprey_clock.h"
 #include "reload.h"
 #include "signals.h"
 
@@ -31,13 +32,6 @@ struct osprey_control {
     pthread_t thread;
     atomic_bool stop;
 };
-
-static double wall_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_REALTIME, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
 
 static json_t *reply(bool ok, json_t *message)
 {
@@ -100,7 +94,8 @@ static json_t *stats(struct osprey_pipeline *pl)
         osprey_reload_stats(pl->reload, &rs);
     return json_pack("{s:I, s:o, s:o, s:o, s:{s:I, s:I, s:i, s:f, s:f, s:I, s:I, s:I}, "
                      "s:{s:I, s:I}}",
-                     "uptime", (json_int_t)(wall_s() - pl->t_started), "workers", workers,
+                     "uptime", (json_int_t)(osprey_clock_wall_s() - pl->t_started),
+                     "workers", workers,
                      "total", total, "detect", detect,
                      "reload", "reloads", (json_int_t)rs.reloads, "failures",
                      (json_int_t)rs.failures, "generation", (int)rs.gen, "last_ms", rs.last_ms,
@@ -118,7 +113,7 @@ static json_t *run_command(struct osprey_control *c, const char *cmd)
     if (!strcmp(cmd, "version"))
         return reply(true, json_string("osprey " OSPREY_VERSION));
     if (!strcmp(cmd, "uptime"))
-        return reply(true, json_integer((json_int_t)(wall_s() - pl->t_started)));
+        return reply(true, json_integer((json_int_t)(osprey_clock_wall_s() - pl->t_started)));
     if (!strcmp(cmd, "stats") || !strcmp(cmd, "dump-counters"))
         return reply(true, stats(pl));
     if (!strcmp(cmd, "reload-rules")) {

@@ -9,8 +9,8 @@
 
 #include "emit_int.h"
 #include "flow_record.h"
+#include "osprey_clock.h"
 #include "osprey_parsers.h"
-#include "pipeline.h"
 
 static void log_path(char *buf, size_t len, const char *dir, const char *name)
 {
@@ -100,7 +100,7 @@ struct osprey_emit *osprey_emit_open(const struct osprey_config *cfg, const char
     snprintf(e->eve_path, sizeof e->eve_path, "(eve-log disabled)");
     e->stats_interval = osprey_config_seconds(cfg, "stats.interval");
     e->stats_threads = osprey_config_bool(cfg, "stats.threads");
-    e->t_open = e->t_last_stats = osprey_now_s();
+    e->t_open = e->t_last_stats = osprey_clock_mono_s();
     const char *geo = osprey_config_str(cfg, "geoip-database");
     if (geo && geo[0]) {
         char err[4500];

@@ -3,15 +3,14 @@
  * decoder.pkts, decoder.ipv4, flow.tcp, tcp.sessions, detect.alert …). */
 #include <stdlib.h>
 #include <string.h>
-#include <sys/time.h>
 
 #include "emit_int.h"
-#include "pipeline.h"
+#include "osprey_clock.h"
 
 bool osprey_emit_stats_due(struct osprey_emit *e)
 {
     return e->eve && e->eve_stats && e->stats_interval > 0 &&
-           osprey_now_s() - e->t_last_stats >= e->stats_interval;
+           osprey_clock_mono_s() - e->t_last_stats >= e->stats_interval;
 }
 
 /* Suricata's decoder counter for each libmon layer kind; NULL: Suricata counts no such
@@ -152,7 +151,7 @@ void osprey_emit_stats(struct osprey_emit *e, const struct osprey_stats_src *src
 {
     if (!e->eve || !e->eve_stats)
         return;
-    e->t_last_stats = osprey_now_s();
+    e->t_last_stats = osprey_clock_mono_s();
     size_t tables = e->stats_threads ? (size_t)n + 1 : 1;
     struct acc a = {.cap = WORKER_COUNTERS * tables, .prefix = ""};
     a.st = calloc(a.cap, sizeof *a.st);
@@ -169,10 +168,7 @@ void osprey_emit_stats(struct osprey_emit *e, const struct osprey_stats_src *src
             a.prefix = prefix;
             worker_stats(&a, &src[i]);
         }
-        struct timeval tv;
-        gettimeofday(&tv, NULL);
-        uint64_t now_us = (uint64_t)tv.tv_sec * 1000000u + (uint64_t)tv.tv_usec;
-        osprey_emit_line(e->eve, osprey_eve_stats_line(now_us,
+        osprey_emit_line(e->eve, osprey_eve_stats_line(osprey_clock_wall_us(),
                                                        (uint64_t)(e->t_last_stats - e->t_open),
                                                        a.st, a.n));
     }

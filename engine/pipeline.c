@@ -5,18 +5,12 @@
 #include "control.h"
 #include "daemon.h"
 #include "ips_policy.h"
+#include "osprey_clock.h"
 #include "parsers_config.h"
 #include "pipeline.h"
 #include "reload.h"
 #include "signals.h"
 #include "stack_config.h"
-
-double osprey_now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
 
 int osprey_pipeline_engine(const struct osprey_config *cfg, const char *checksums,
                            struct mon_engine **eng, struct mon_decode_cfg *dcfg)
@@ -101,7 +95,7 @@ int osprey_pipeline_open(struct osprey_pipeline *pl, const struct osprey_options
 {
     *pl = (struct osprey_pipeline){.opts = opts, .cfg = cfg, .nworkers = nworkers};
     osprey_signals_install(); /* before SIGUSR2's default action could kill a long compile */
-    pl->t_start = osprey_now_s();
+    pl->t_start = osprey_clock_mono_s();
     osprey_detect_policy_load(cfg, osprey_ips_mode(opts, cfg), &pl->dpol, stderr);
     if (!(pl->w = calloc((size_t)nworkers, sizeof *pl->w))) {
         fprintf(stderr, "osprey: out of memory\n");
@@ -110,7 +104,7 @@ int osprey_pipeline_open(struct osprey_pipeline *pl, const struct osprey_options
     if (osprey_pipeline_engine(cfg, opts->checksums, &pl->eng, &pl->dcfg) < 0 ||
         osprey_pipeline_rules(opts, cfg, pl->eng, &pl->rs, &pl->det, &pl->parsers) < 0)
         return -1;
-    pl->t_compiled = osprey_now_s();
+    pl->t_compiled = osprey_clock_mono_s();
     const char *dir = opts->log_dir ? opts->log_dir : osprey_config_str(cfg, "default-log-dir");
     if (!(pl->emit = osprey_emit_open(cfg, dir, nworkers > 1, stderr)))
         return -1;
@@ -134,9 +128,7 @@ int osprey_pipeline_open(struct osprey_pipeline *pl, const struct osprey_options
         }
         mon_set_flow_end_cb(w->ctx, on_flow_end, w);
     }
-    struct timespec wall;
-    clock_gettime(CLOCK_REALTIME, &wall);
-    pl->t_started = (double)wall.tv_sec + (double)wall.tv_nsec / 1e9;
+    pl->t_started = osprey_clock_wall_s();
     /* services of a running pipeline: reloads (SIGUSR2, control socket), the control socket */
     if (osprey_reload_start(pl) < 0 || osprey_control_start(pl) < 0)
         return -1;

@@ -126,6 +126,4 @@ void osprey_pipeline_detect_opts(const struct osprey_config *cfg,
 int osprey_pipeline_engine(const struct osprey_config *cfg, const char *checksums,
                            struct mon_engine **eng, struct mon_decode_cfg *dcfg);
 
-double osprey_now_s(void); /* monotonic seconds */
-
 #endif

@@ -19,6 +19,7 @@
 #include <time.h>
 
 #include "log.h"
+#include "osprey_clock.h"
 #include "parsers_config.h"
 #include "reload.h"
 #include "signals.h"
@@ -285,7 +286,7 @@ static int do_reload(struct osprey_reload *r, char *msg, size_t len)
         return -1;
     }
     uint64_t before = osprey_rss_kb();
-    double t0 = osprey_now_s();
+    double t0 = osprey_clock_mono_s();
     osprey_log(OSPREY_LOG_NOTICE, "reload: loading the rules again (memory %llu KiB)",
                (unsigned long long)before);
     struct rl_gen g = {0};
@@ -341,7 +342,7 @@ static int do_reload(struct osprey_reload *r, char *msg, size_t len)
     }
     if (diag)
         fclose(diag);
-    double ms = (osprey_now_s() - t0) * 1e3;
+    double ms = (osprey_clock_mono_s() - t0) * 1e3;
     if (rc < 0) {
         log_diag(text, 20);
         snprintf(msg, len, "the rules were not reloaded, the running rules stay: %s", why);
@@ -507,7 +508,7 @@ void osprey_reload_switch(struct osprey_worker *w)
     if (!r->switching || gen != r->gen || w->rules_gen == gen || r->wstate[w->id] == W_NEXT) {
         w->rules_gen = gen; /* nothing left to move to (or a retry round it is not part of) */
     } else {
-        double t0 = osprey_now_s();
+        double t0 = osprey_clock_mono_s();
         w->rules_gen = gen; /* tried: a failure is not retried at every packet */
         enum wstate ws = move_worker(r, w);
         r->wstate[w->id] = (unsigned char)ws;
@@ -516,7 +517,7 @@ void osprey_reload_switch(struct osprey_worker *w)
                 pthread_cond_broadcast(&r->cv); /* the reload thread reports it */
             goto out;
         }
-        double ms = (osprey_now_s() - t0) * 1e3;
+        double ms = (osprey_clock_mono_s() - t0) * 1e3;
         if (ms > r->st.switch_ms_max)
             r->st.switch_ms_max = ms;
         osprey_log(OSPREY_LOG_INFO, "reload: worker %d switched in %.1f ms, keeping %llu flows",

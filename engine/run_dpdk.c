@@ -25,6 +25,7 @@
 #include "daemon.h"
 #include "dpdk_args.h"
 #include "mon_io.h"
+#include "osprey_clock.h"
 #include "pipeline.h"
 #include "reject.h"
 #include "run_dpdk.h"
@@ -75,13 +76,6 @@ static int parse_pair(const char *item, enum copy_mode mode, struct dpdk_pair *p
                               : "a pair A:B of two DPDK ports",
             err[0] ? ": " : "", err);
     return -1;
-}
-
-static uint64_t now_us(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_REALTIME, &t);
-    return (uint64_t)t.tv_sec * 1000000u + (uint64_t)t.tv_nsec / 1000u;
 }
 
 /* A reject rule matched: RST or ICMP unreachable frames leave after the batch, out of the
@@ -162,10 +156,10 @@ static int worker_main(void *arg)
         osprey_signal_raise(OSPREY_SIG_STOP);
         return -1;
     }
-    uint64_t last_tick = now_us();
+    uint64_t last_tick = osprey_clock_wall_us();
     while (!osprey_signal_take(OSPREY_SIG_STOP)) {
         if (worker_round(dw, batch, true) == 0) {
-            uint64_t t = now_us();
+            uint64_t t = osprey_clock_wall_us();
             if (t - last_tick >= 100000) { /* idle: let flows and fragments time out */
                 mon_tick(dw->w->ctx, t);
                 osprey_worker_idle(dw->w); /* a reload is not held up by a quiet port */
@@ -176,12 +170,12 @@ static int worker_main(void *arg)
     /* Drain: what the queues hold when the stop comes is still inspected, for at most
      * DRAIN_SECONDS. What is left after that is inline.fail-mode's: open forwards it
      * uninspected (another DRAIN_SECONDS at most), closed leaves it to die with the port. */
-    double until = osprey_now_s() + DRAIN_SECONDS;
+    double until = osprey_clock_mono_s() + DRAIN_SECONDS;
     int got = 1;
-    while (got > 0 && osprey_now_s() < until)
+    while (got > 0 && osprey_clock_mono_s() < until)
         got = worker_round(dw, batch, true);
-    until = osprey_now_s() + DRAIN_SECONDS;
-    while (got > 0 && dw->fail_open && osprey_now_s() < until)
+    until = osprey_clock_mono_s() + DRAIN_SECONDS;
+    while (got > 0 && dw->fail_open && osprey_clock_mono_s() < until)
         got = worker_round(dw, batch, false);
     osprey_worker_flush(dw->w);
     free(batch);
@@ -382,7 +376,7 @@ int osprey_run_dpdk(const struct osprey_options *opts, const struct osprey_confi
            st.threads, osprey_config_str(cfg, "dpdk.copy-mode"));
     fflush(stdout);
     osprey_daemon_ready(); /* -D: the starting command may exit 0 now */
-    double t0 = osprey_now_s();
+    double t0 = osprey_clock_mono_s();
     pthread_t service;
     int e = pthread_create(&service, NULL, service_main, &pl);
     if (e != 0) {
@@ -397,7 +391,7 @@ int osprey_run_dpdk(const struct osprey_options *opts, const struct osprey_confi
         fprintf(stderr, "osprey: cannot launch the workers on their lcores\n");
         goto out;
     }
-    double secs = osprey_now_s() - t0;
+    double secs = osprey_clock_mono_s() - t0;
     print_summary(&pl, dws, &st, secs);
     rc = OSPREY_EXIT_OK;
 out:

@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "osprey_clock.h"
 #include "reject.h"
 #include "run_inline.h"
 #include "run_live.h"
@@ -93,7 +94,7 @@ static void inline_batch(struct osprey_live_worker *lw, int k, struct mon_packet
     const struct inline_state *st = lw->set->arg;
     struct osprey_worker *w = lw->w;
     struct fwd_queue q = {.out = lw->src[1 - k]};
-    uint64_t now = st->max_delay_us ? osprey_live_now_us() : 0;
+    uint64_t now = st->max_delay_us ? osprey_clock_wall_us() : 0;
     for (int i = 0; i < n; i++) {
         struct mon_packet *p = &pkts[i];
         if (stopping || (st->max_delay_us && now > p->ts_us + st->max_delay_us)) {

@@ -18,26 +18,13 @@
 #include <sys/socket.h>
 
 #include "daemon.h"
+#include "osprey_clock.h"
 #include "run_live.h"
 #include "signals.h"
 
 #define IDLE_TICK_US 100000u   /* advance flow time after this long without frames */
 #define STATS_EVERY_US 1000000u
 #define DRAIN_MAX_US 2000000u
-
-uint64_t osprey_live_now_us(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_REALTIME, &t);
-    return (uint64_t)t.tv_sec * 1000000u + (uint64_t)t.tv_nsec / 1000u;
-}
-
-static uint64_t mono_us(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (uint64_t)t.tv_sec * 1000000u + (uint64_t)t.tv_nsec / 1000u;
-}
 
 static void cap_add(_Atomic uint64_t *c, uint64_t n)
 {
@@ -84,7 +71,7 @@ static void *worker_main(void *arg)
         pfd[k] = (struct pollfd){.fd = mon_source_fd(lw->src[k]), .events = POLLIN};
     /* intervals on the monotonic clock (a wall-clock step must not end the drain at once or
      * tick on every loop); the wall clock only for mon_tick, as frames carry wall time */
-    uint64_t last_frame = mono_us(), last_stats = last_frame, stop_at = 0;
+    uint64_t last_frame = osprey_clock_mono_us(), last_stats = last_frame, stop_at = 0;
     if (!batch) {
         fprintf(stderr, "osprey: worker %d: out of memory\n", lw->w->id);
         lw->failed = true;
@@ -92,7 +79,7 @@ static void *worker_main(void *arg)
     }
     while (batch) {
         bool stopping = osprey_signal_take(OSPREY_SIG_STOP);
-        uint64_t now = mono_us();
+        uint64_t now = osprey_clock_mono_us();
         if (stopping && !stop_at)
             stop_at = now;
         int got = 0;
@@ -134,9 +121,9 @@ static void *worker_main(void *arg)
             for (int k = 0; pr > 0 && k < lw->nsrc; k++)
                 if (pfd[k].revents & POLLERR)
                     socket_error(lw, k);
-            now = mono_us();
+            now = osprey_clock_mono_us();
             if (now - last_frame >= IDLE_TICK_US) {
-                mon_tick(lw->w->ctx, osprey_live_now_us()); /* idle flows time out */
+                mon_tick(lw->w->ctx, osprey_clock_wall_us()); /* idle flows time out */
                 osprey_worker_idle(lw->w); /* a reload is not held up by a quiet link */
                 last_frame = now;
             }
@@ -286,7 +273,7 @@ int osprey_live_run(struct osprey_live_set *set, const struct osprey_options *op
     }
     if (open_sources(set, cfg) < 0)
         goto out;
-    double t0 = osprey_now_s();
+    double t0 = osprey_clock_mono_s();
     for (; started < nw; started++) {
         int e = pthread_create(&set->lw[started].thread, NULL, worker_main, &set->lw[started]);
         if (e != 0) {
@@ -316,7 +303,7 @@ int osprey_live_run(struct osprey_live_set *set, const struct osprey_options *op
         failed |= set->lw[i].failed;
     }
     started = 0;
-    print_summary(set, osprey_now_s() - t0);
+    print_summary(set, osprey_clock_mono_s() - t0);
     rc = failed ? OSPREY_EXIT_FAILURE : OSPREY_EXIT_OK;
 out:
     for (int i = 0; set->lw && i < set->pl.nworkers; i++)

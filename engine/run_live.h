@@ -57,7 +57,4 @@ int osprey_live_run(struct osprey_live_set *set, const struct osprey_options *op
 /* `osprey -i IFACE…` / `--pcap-live IFACE…`: the live IDS. */
 int osprey_run_live(const struct osprey_options *opts, const struct osprey_config *cfg);
 
-/* CLOCK_REALTIME in microseconds (what capture timestamps are). */
-uint64_t osprey_live_now_us(void);
-
 #endif

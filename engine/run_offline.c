@@ -15,6 +15,7 @@
 
 #include "mon.h"
 #include "mon_io.h"
+#include "osprey_clock.h"
 #include "osprey_config.h"
 #include "osprey_detect.h"
 #include "run_offline.h"
@@ -78,7 +79,7 @@ static int read_captures(struct osprey_worker *w, char **files, int nfiles, uint
     uint64_t num = 0, seen_bytes = 0;
     /* On a terminal, a large capture shows its progress on stderr about once a second. */
     bool progress = isatty(STDERR_FILENO);
-    double last = osprey_now_s();
+    double last = osprey_clock_mono_s();
     for (int i = 0; i < nfiles; i++) {
         char err[512];
         struct mon_source *src = mon_source_open_file(files[i], err, sizeof err);
@@ -100,8 +101,8 @@ static int read_captures(struct osprey_worker *w, char **files, int nfiles, uint
             stop = osprey_daemon_poll(w->emit);
             if (osprey_emit_stats_due(w->emit)) /* periodic EVE stats (stats.interval) */
                 osprey_pipeline_stats(w->pl);
-            if (progress && (num & 0xfff) < (uint64_t)n && osprey_now_s() - last >= 1.0) {
-                last = osprey_now_s();
+            if (progress && (num & 0xfff) < (uint64_t)n && osprey_clock_mono_s() - last >= 1.0) {
+                last = osprey_clock_mono_s();
                 fprintf(stderr, "\rosprey: file %d/%d, %llu packets, %.1f MB read", i + 1, nfiles,
                         (unsigned long long)num, (double)seen_bytes / 1e6);
                 fflush(stderr);
@@ -151,7 +152,7 @@ int osprey_run_offline(const struct osprey_options *opts, const struct osprey_co
     for (int i = 0; i < nw; i++) /* --simulate-ips: verdicts as inline (EVE "blocked") */
         pl.w[i].inline_mode = opts->simulate_ips;
     uint64_t pkts = 0, bytes = 0;
-    double t1 = osprey_now_s();
+    double t1 = osprey_clock_mono_s();
     int read_rc;
     if (nw == 1) {
         read_rc = read_captures(&pl.w[0], files, nfiles, &pkts, &bytes);
@@ -161,7 +162,7 @@ int osprey_run_offline(const struct osprey_options *opts, const struct osprey_co
         if (read_rc == -2)
             goto out;
     }
-    double t2 = osprey_now_s();
+    double t2 = osprey_clock_mono_s();
     osprey_pipeline_quiesce(&pl); /* no reload may swap the rules read below */
     uint64_t flows = 0, alerts = 0;
     for (int i = 0; i < nw; i++) {

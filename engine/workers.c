@@ -26,6 +26,7 @@
 
 #include "daemon.h"
 #include "mon_io.h"
+#include "osprey_clock.h"
 #include "workers.h"
 
 #define WK_BATCH 64 /* frames per batch */
@@ -177,13 +178,6 @@ static int push(struct wk_ring *r, uint64_t *head, const struct mon_packet *p)
     return 0;
 }
 
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
-
 int osprey_workers_run(struct osprey_worker *ws, int n, const struct mon_decode_cfg *dcfg,
                        char **files, int nfiles, uint64_t *pkts, uint64_t *bytes)
 {
@@ -212,7 +206,7 @@ int osprey_workers_run(struct osprey_worker *ws, int n, const struct mon_decode_
     mon_decoder_init(&dec, dcfg, NULL);
     uint64_t num = 0, seen_bytes = 0;
     bool progress = isatty(STDERR_FILENO);
-    double last = now_s();
+    double last = osprey_clock_mono_s();
     for (int f = 0; f < nfiles; f++) {
         char err[512];
         struct mon_source *src = mon_source_open_file(files[f], err, sizeof err);
@@ -236,8 +230,8 @@ int osprey_workers_run(struct osprey_worker *ws, int n, const struct mon_decode_
                     rc = -1;
                 }
             }
-            if (progress && (num & 0xfff) < (uint64_t)k && now_s() - last >= 1.0) {
-                last = now_s();
+            if (progress && (num & 0xfff) < (uint64_t)k && osprey_clock_mono_s() - last >= 1.0) {
+                last = osprey_clock_mono_s();
                 fprintf(stderr, "\rosprey: file %d/%d, %llu packets, %.1f MB read", f + 1,
                         nfiles, (unsigned long long)num, (double)seen_bytes / 1e6);
                 fflush(stderr);
