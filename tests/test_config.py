@@ -571,3 +571,30 @@ def test_config_c_api():
         pytest.fail(f"{exe} not built")
     proc = run([str(exe), str(SHIPPED)])
     assert proc.stdout.endswith(" passed, 0 failed\n")
+
+
+# --- host-os-policy blocks (common/cidr.c, read when the stack is set up) ----------------------
+
+def _one_packet_pcap(tmp_path):
+    from scapy.all import IP, UDP, Ether, wrpcap
+    pcap = tmp_path / "one.pcap"
+    wrpcap(str(pcap), [Ether() / IP(src="10.0.0.1", dst="10.0.0.2") / UDP()])
+    return pcap
+
+
+@pytest.mark.parametrize("block,ok", [
+    ("10.0.0.0/8", True), ("10.1.2.3", True), ("2001:db8::/32", True), ("0.0.0.0/0", True),
+    # a prefix length is decimal digits only, within the family's bits
+    ("10.0.0.0/", False), ("10.0.0.0/+8", False), ("10.0.0.0/-5", False),
+    ("10.0.0.0/33", False), ("2001:db8::/129", False), ("10.0.0/8", False),
+    ("10.0.0.0/255.0.0.0", False),
+])
+def test_host_os_policy_blocks(tmp_path, block, ok):
+    proc = osprey("-r", str(_one_packet_pcap(tmp_path)), "-l", str(tmp_path), "-S", "/dev/null",
+                  "--set", f"host-os-policy.linux=[{block}]", check=False)
+    if ok:
+        assert proc.returncode == 0, proc.stderr
+    else:
+        assert proc.returncode == 1
+        assert (f"host-os-policy.linux: expected an address or CIDR, got '{block}'"
+                in proc.stderr)
