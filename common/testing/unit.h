@@ -1,7 +1,8 @@
-/* unit.h — the smallest test harness: CHECK records a failure and goes on; main returns the
- * failure count so ctest sees it. Ends with "N passed, N failed" like other runners. */
-#ifndef MON_UNIT_H
-#define MON_UNIT_H
+/* unit.h — the smallest test harness, shared by every library's C unit tests (CMake target
+ * osprey_unit): CHECK records a failure and goes on; main returns the failure count so ctest
+ * sees it. Ends with "N passed, N failed" like other runners. */
+#ifndef OSPREY_UNIT_H
+#define OSPREY_UNIT_H
 
 #include <stdio.h>
 
