@@ -1,6 +1,5 @@
 /* pipeline.c — the set-up every run mode shares (see pipeline.h). */
 #include <stdlib.h>
-#include <time.h>
 
 #include "control.h"
 #include "daemon.h"
