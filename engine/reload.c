@@ -428,7 +428,7 @@ int osprey_reload_start(struct osprey_pipeline *pl)
         return -1;
     }
     /* test-only fault injection: the first N attaches of reloaded rules fail as if out of
-     * memory (tests/test_reload_stuck.py); unset in any real run */
+     * memory (tests/service/test_reload_stuck.py); unset in any real run */
     const char *inj = getenv("OSPREY_TEST_RELOAD_ATTACH_FAILS");
     r->inject_fails = inj ? atoi(inj) : 0;
     pthread_mutex_init(&r->mu, NULL);

@@ -1,6 +1,6 @@
 /* test_config_api.c — the typed getters, map iteration and origins of osprey_config.
  *
- * `osprey --dump-config` (tests/test_config.py) covers parsing; this covers what the rest of
+ * `osprey --dump-config` (tests/program/test_config.py) covers parsing; this covers what the rest of
  * the code calls. argv[1], when given, is the shipped etc/osprey.yaml: it must load silently.
  */
 #include <stdio.h>
