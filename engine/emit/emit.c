@@ -10,7 +10,6 @@
 #include "emit_int.h"
 #include "flow_record.h"
 #include "osprey_parsers.h"
-#include "pipeline.h"
 
 static void log_path(char *buf, size_t len, const char *dir, const char *name)
 {
@@ -100,7 +99,6 @@ struct osprey_emit *osprey_emit_open(const struct osprey_config *cfg, const char
     snprintf(e->eve_path, sizeof e->eve_path, "(eve-log disabled)");
     e->stats_interval = osprey_config_seconds(cfg, "stats.interval");
     e->stats_threads = osprey_config_bool(cfg, "stats.threads");
-    e->t_open = e->t_last_stats = osprey_now_s();
     const char *geo = osprey_config_str(cfg, "geoip-database");
     if (geo && geo[0]) {
         char err[4500];
@@ -126,6 +124,12 @@ struct osprey_emit *osprey_emit_open(const struct osprey_config *cfg, const char
 fail:
     osprey_emit_close(e, diag);
     return NULL;
+}
+
+void osprey_emit_set_clock(struct osprey_emit *e, double (*now_s)(void))
+{
+    e->now_s = now_s;
+    e->t_open = e->t_last_stats = now_s();
 }
 
 static void no_free(struct mon_ctx *ctx, struct mon_flow *f, void *val, void *arg)

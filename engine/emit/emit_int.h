@@ -26,6 +26,7 @@ struct osprey_emit {
     _Atomic uint32_t u2_event_id;
     struct osprey_classid *classids; /* unified2 classification ids: classification-file order */
     size_t nclassids;
+    double (*now_s)(void);       /* monotonic seconds (osprey_emit_set_clock) */
     double stats_interval, t_open, t_last_stats;
     bool stats_threads;          /* stats.threads: each worker's counters too */
     char eve_path[4096];

@@ -6,12 +6,11 @@
 #include <sys/time.h>
 
 #include "emit_int.h"
-#include "pipeline.h"
 
 bool osprey_emit_stats_due(struct osprey_emit *e)
 {
-    return e->eve && e->eve_stats && e->stats_interval > 0 &&
-           osprey_now_s() - e->t_last_stats >= e->stats_interval;
+    return e->eve && e->eve_stats && e->stats_interval > 0 && e->now_s &&
+           e->now_s() - e->t_last_stats >= e->stats_interval;
 }
 
 /* Suricata's decoder counter for each libmon layer kind; NULL: Suricata counts no such
@@ -152,7 +151,8 @@ void osprey_emit_stats(struct osprey_emit *e, const struct osprey_stats_src *src
 {
     if (!e->eve || !e->eve_stats)
         return;
-    e->t_last_stats = osprey_now_s();
+    if (e->now_s)
+        e->t_last_stats = e->now_s();
     size_t tables = e->stats_threads ? (size_t)n + 1 : 1;
     struct acc a = {.cap = WORKER_COUNTERS * tables, .prefix = ""};
     a.st = calloc(a.cap, sizeof *a.st);

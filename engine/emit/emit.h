@@ -44,6 +44,9 @@ struct osprey_stats_src {
  * writable, the GeoIP database cannot be read). */
 struct osprey_emit *osprey_emit_open(const struct osprey_config *cfg, const char *log_dir,
                                      bool threads, FILE *diag);
+/* The clock periodic stats are timed by (monotonic seconds): the process's, given by the
+ * pipeline so the emitter calls nothing above it. Before the first stats_due. */
+void osprey_emit_set_clock(struct osprey_emit *e, double (*now_s)(void));
 /* Before mon_engine_freeze: take the per-flow slot that remembers "this flow alerted".
  * 0, or -1 (printed on diag). */
 int osprey_emit_bind(struct osprey_emit *e, struct mon_engine *eng, FILE *diag);
