@@ -71,6 +71,8 @@ void osprey_pipeline_detect_opts(const struct osprey_config *cfg,
 static void on_alert(const struct osprey_alert *a, void *arg)
 {
     struct osprey_worker *w = arg;
+    if (!(a->pkt->flags & MON_PKT_PSEUDO)) /* not a flow's end: the packet being processed */
+        w->pkt_alerts++;
     osprey_emit_alert(w->emit, w->ctx, a, w->inline_mode);
 }
 
@@ -153,10 +155,10 @@ enum mon_decode_outcome osprey_worker_packet(struct osprey_worker *w, struct mon
     /* reloaded rules are picked up between two packets (service/reload.c) */
     if (atomic_load_explicit(&w->pl->rules_gen, memory_order_relaxed) != w->rules_gen)
         w->pl->svc->worker_switch(w);
+    w->pkt_alerts = 0;
     enum mon_decode_outcome oc = mon_process(w->ctx, p);
-    osprey_emit_packet(w->emit, &w->ew, w->ctx, p);
-    if (w->dw && oc != MON_DEC_FRAG_HELD && osprey_detect_packet_tagged(w->dw))
-        osprey_emit_tagged(w->emit, p);
+    bool tagged = w->dw && oc != MON_DEC_FRAG_HELD && osprey_detect_packet_tagged(w->dw);
+    osprey_emit_packet(w->emit, &w->ew, w->ctx, p, tagged, w->pkt_alerts != 0);
     return oc;
 }
 

@@ -49,6 +49,7 @@ struct osprey_worker {
     uint64_t alerts_before;     /* alerts of the rules it ran before its last reload */
     struct osprey_parsers_stats app_before; /* its parsers' counters before the last reload */
     struct osprey_emit_worker ew; /* the emitter's per-worker state (emit.h) */
+    uint32_t pkt_alerts;        /* alerts raised while the current packet was processed */
 };
 
 struct osprey_pipeline;

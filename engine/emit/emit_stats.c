@@ -9,7 +9,7 @@
 
 bool osprey_emit_stats_due(struct osprey_emit *e)
 {
-    return e->eve && e->eve_stats && e->stats_interval > 0 && e->now_s &&
+    return (e->takes & OSPREY_REC_STATS) && e->stats_interval > 0 && e->now_s &&
            e->now_s() - e->t_last_stats >= e->stats_interval;
 }
 
@@ -149,7 +149,7 @@ static void worker_stats(struct acc *a, const struct osprey_stats_src *w)
 
 void osprey_emit_stats(struct osprey_emit *e, const struct osprey_stats_src *src, int n)
 {
-    if (!e->eve || !e->eve_stats)
+    if (!(e->takes & OSPREY_REC_STATS))
         return;
     if (e->now_s)
         e->t_last_stats = e->now_s();
@@ -157,9 +157,8 @@ void osprey_emit_stats(struct osprey_emit *e, const struct osprey_stats_src *src
     struct acc a = {.cap = WORKER_COUNTERS * tables, .prefix = ""};
     a.st = calloc(a.cap, sizeof *a.st);
     a.names = calloc(a.cap, sizeof *a.names);
-    if (!a.st || !a.names) {
-        osprey_log_drop(e->eve, "out of memory");
-    } else {
+    struct osprey_stats_rec rec = {.uptime_s = (uint64_t)(e->t_last_stats - e->t_open)};
+    if (a.st && a.names) { /* else rec.st stays NULL: the sinks count a lost record */
         for (int i = 0; i < n; i++)
             worker_stats(&a, &src[i]);
         /* Suricata names its worker threads W#01, W#02 …; the same here, in worker order */
@@ -171,11 +170,12 @@ void osprey_emit_stats(struct osprey_emit *e, const struct osprey_stats_src *src
         }
         struct timeval tv;
         gettimeofday(&tv, NULL);
-        uint64_t now_us = (uint64_t)tv.tv_sec * 1000000u + (uint64_t)tv.tv_usec;
-        osprey_emit_line(e->eve, osprey_eve_stats_line(now_us,
-                                                       (uint64_t)(e->t_last_stats - e->t_open),
-                                                       a.st, a.n));
+        rec.ts_us = (uint64_t)tv.tv_sec * 1000000u + (uint64_t)tv.tv_usec;
+        rec.st = a.st;
+        rec.n = a.n;
     }
+    EMIT_EACH_SINK(e, OSPREY_REC_STATS, k)
+        k->def->stats(k->s, &rec);
     free(a.st);
     free(a.names);
 }
