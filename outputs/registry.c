@@ -5,13 +5,14 @@
 
 #include "osprey_output.h"
 
-extern const struct osprey_output_def eve_out, fast_out, u2_out;
+extern const struct osprey_output_def eve_out, fast_out, u2_out, pcap_out;
 
 /* Order: the order in which a record reaches the sinks (and their lost-record messages). */
 const struct osprey_output_def *const OSPREY_OUTPUTS[] = {
     &eve_out,
     &fast_out,
     &u2_out,
+    &pcap_out,
     NULL,
 };
 

@@ -220,11 +220,6 @@ uint64_t osprey_emit_write_errors(const struct osprey_emit *e)
     return n;
 }
 
-bool osprey_emit_wants_packets(const struct osprey_emit *e)
-{
-    return (e->takes & OSPREY_REC_PACKET) != 0;
-}
-
 const char *osprey_emit_eve_path(const struct osprey_emit *e)
 {
     for (size_t i = 0; i < e->nsinks; i++)

@@ -80,8 +80,6 @@ int osprey_emit_reopen(struct osprey_emit *e, FILE *diag);
 
 /* Records that could not be written so far, all outputs. */
 uint64_t osprey_emit_write_errors(const struct osprey_emit *e);
-/* Does some output take every packet (osprey_emit_packet's alerted then matters)? */
-bool osprey_emit_wants_packets(const struct osprey_emit *e);
 /* The eve.json path (for the summary line); "(eve-log disabled)" when EVE is off. */
 const char *osprey_emit_eve_path(const struct osprey_emit *e);
 
