@@ -67,7 +67,7 @@ static const struct cfg_key SCHEMA[] = {
 
     STR("default-log-dir", "/var/log/osprey/", "directory where output files are written"),
 
-    /* stats and outputs (outputs/, engine/emit.c); `outputs:` is suricata.yaml's list of
+    /* stats and outputs (outputs/ sinks, engine/emit/); `outputs:` is suricata.yaml's list of
      * one-key maps, read as outputs.<name>.<key> */
     BOOL("stats.enabled", "yes", "write stats records (eve-log type stats)"),
     SECS("stats.interval", "8", "seconds between stats records (one more at exit)"),
@@ -94,6 +94,11 @@ static const struct cfg_key SCHEMA[] = {
     STR("outputs.unified2-alert.filename", "unified2.alert", "unified2 name; files are NAME.<seconds>"),
     SIZE("outputs.unified2-alert.limit", "32mb", "size of a unified2 file before the next starts"),
     INT("outputs.unified2-alert.sensor-id", "0", 0, UINT32_MAX, "sensor id in unified2 records"),
+    BOOL("outputs.pcap-log.enabled", "no", "write the packets to pcap files (Suricata's pcap-log)"),
+    STR("outputs.pcap-log.filename", "log.pcap", "pcap name; files are NAME.<seconds>"),
+    SIZE("outputs.pcap-log.limit", "1000mb", "size of a pcap file before the next starts"),
+    ENUM("outputs.pcap-log.conditional", "all", "all|alerts|tag",
+         "which packets: all, those an alert was raised on, those a tag: rule tagged"),
     STR("geoip-database", "", "MaxMind .mmdb: alerts get src_geoip/dest_geoip, geoip: rules work"),
 
     /* datasets: the sets of dataset/datarep rules (rules/compile/dataset.c) */
@@ -200,7 +205,7 @@ static const struct cfg_key SCHEMA[] = {
     ENUM("detect.prefilter.default", "mpm", "mpm|auto", "accepted for suricata.yaml; no effect"),
     BOOL("detect.guess-applayer-tx", "no", "accepted for suricata.yaml; no effect"),
 
-    /* daemon life (engine/daemon.c, log.c, control.c) */
+    /* daemon life (engine/service/: daemon.c, log.c, control.c) */
     STR("pid-file", "", "write the process id here; refuse to start if it names a running one"),
     ENUM("logging.default-log-level", "notice", "error|warning|notice|info|debug",
          "Osprey's own messages at this level and more severe"),
@@ -228,7 +233,7 @@ static const struct cfg_key SCHEMA[] = {
     ENUM("inline.fail-mode", "closed", "closed|open", "overloaded/stopping: drop uninspected (closed) or forward"),
     INT("inline.max-delay", "0", 0, 60000, "ms a frame may wait in the ring before fail-mode applies; 0 = never"),
 
-    /* dpdk: osprey --dpdk (engine/run_dpdk.c) */
+    /* dpdk: osprey --dpdk (engine/run/run_dpdk.c) */
     LIST("dpdk.eal-args", "[]", "DPDK EAL arguments (cores, memory, devices, --file-prefix)"),
     LIST("dpdk.interfaces", "[]", "ports: A:B pairs bridged both ways; single ports too with copy-mode none"),
     ENUM("dpdk.copy-mode", "ips", "ips|tap|none", "ips enforces drops; tap forwards all; none = IDS"),

@@ -1,4 +1,4 @@
-"""osprey --dpdk: inline IPS on DPDK ports (engine/run_dpdk.c, stack/io/dpdk.c).
+"""osprey --dpdk: inline IPS on DPDK ports (engine/run/run_dpdk.c, stack/io/dpdk.c).
 
 The EAL runs without hugepages or NICs: --no-huge --no-pci and virtual devices. net_pcap
 ports read a scapy-built capture and write what osprey forwards into another, which is

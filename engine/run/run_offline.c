@@ -18,9 +18,11 @@
 #include "osprey_clock.h"
 #include "osprey_config.h"
 #include "osprey_detect.h"
-#include "run_offline.h"
+#include "capture_files.h"
 #include "daemon.h"
 #include "pipeline.h"
+#include "run_offline.h"
+#include "services.h"
 #include "signals.h"
 #include "workers.h"
 
@@ -68,60 +70,13 @@ static int capture_list(const char *path, char ***out, int *n)
     return *out ? 0 : -1;
 }
 
-/* Read every capture; returns 0, or -1 after a read error (the rest is still read). */
-static int read_captures(struct osprey_worker *w, char **files, int nfiles, uint64_t *pkts,
-                         uint64_t *bytes)
+/* Single mode: the batch goes through the one worker on this thread. */
+static int single_batch(void *arg, struct mon_packet *batch, int n)
 {
-    struct mon_packet *batch = calloc(MON_IO_BATCH, sizeof *batch);
-    if (!batch)
-        return -1;
-    int rc = 0;
-    uint64_t num = 0, seen_bytes = 0;
-    /* On a terminal, a large capture shows its progress on stderr about once a second. */
-    bool progress = isatty(STDERR_FILENO);
-    double last = osprey_clock_mono_s();
-    for (int i = 0; i < nfiles; i++) {
-        char err[512];
-        struct mon_source *src = mon_source_open_file(files[i], err, sizeof err);
-        if (!src) {
-            fprintf(stderr, "osprey: %s\n", err);
-            rc = -1;
-            continue;
-        }
-        int n = 0;
-        bool stop = false;
-        while (!stop && (n = mon_source_read(src, batch, MON_IO_BATCH)) > 0) {
-            for (int k = 0; k < n; k++) {
-                batch[k].num = ++num; /* pcap_cnt runs on across the files of a directory */
-                seen_bytes += batch[k].caplen;
-                osprey_worker_packet(w, &batch[k]);
-            }
-            /* SIGTERM/SIGINT: the batch read is processed, then the run ends as at EOF;
-             * SIGHUP reopens the log files (daemon.c) */
-            stop = osprey_daemon_poll(w->emit);
-            if (osprey_emit_stats_due(w->emit)) /* periodic EVE stats (stats.interval) */
-                osprey_pipeline_stats(w->pl);
-            if (progress && (num & 0xfff) < (uint64_t)n && osprey_clock_mono_s() - last >= 1.0) {
-                last = osprey_clock_mono_s();
-                fprintf(stderr, "\rosprey: file %d/%d, %llu packets, %.1f MB read", i + 1, nfiles,
-                        (unsigned long long)num, (double)seen_bytes / 1e6);
-                fflush(stderr);
-            }
-        }
-        if (n < 0) {
-            fprintf(stderr, "osprey: %s: read error: %s\n", files[i], src->err);
-            rc = -1;
-        }
-        *bytes += src->bytes;
-        mon_source_close(src);
-        if (stop)
-            break;
-    }
-    if (progress)
-        fprintf(stderr, "\r\033[K"); /* clear the progress line before the summary */
-    *pkts = num;
-    free(batch);
-    return rc;
+    struct osprey_worker *w = arg;
+    for (int k = 0; k < n; k++)
+        osprey_worker_packet(w, &batch[k]);
+    return 0;
 }
 
 /* Worker threads: 1 for --runmode single (the default), else threading.workers (0 = CPUs). */
@@ -145,7 +100,7 @@ int osprey_run_offline(const struct osprey_options *opts, const struct osprey_co
     int rc = OSPREY_EXIT_FAILURE;
     osprey_signals_install(); /* SIGHUP reopens the outputs, SIGTERM ends the run cleanly */
     if (capture_list(opts->read_path, &files, &nfiles) < 0 ||
-        osprey_pipeline_open(&pl, opts, cfg, worker_count(opts, cfg)) < 0)
+        osprey_pipeline_open(&pl, opts, cfg, worker_count(opts, cfg), &osprey_services) < 0)
         goto out;
     osprey_daemon_ready(); /* -D: the starting command may exit 0 now */
     int nw = pl.nworkers;
@@ -155,7 +110,7 @@ int osprey_run_offline(const struct osprey_options *opts, const struct osprey_co
     double t1 = osprey_clock_mono_s();
     int read_rc;
     if (nw == 1) {
-        read_rc = read_captures(&pl.w[0], files, nfiles, &pkts, &bytes);
+        read_rc = osprey_capture_files(&pl, files, nfiles, single_batch, &pl.w[0], &pkts, &bytes);
         osprey_worker_flush(&pl.w[0]);
     } else {
         read_rc = osprey_workers_run(pl.w, nw, &pl.dcfg, files, nfiles, &pkts, &bytes);

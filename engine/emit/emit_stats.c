@@ -9,8 +9,8 @@
 
 bool osprey_emit_stats_due(struct osprey_emit *e)
 {
-    return e->eve && e->eve_stats && e->stats_interval > 0 &&
-           osprey_clock_mono_s() - e->t_last_stats >= e->stats_interval;
+    return (e->takes & OSPREY_REC_STATS) && e->stats_interval > 0 && e->now_s &&
+           e->now_s() - e->t_last_stats >= e->stats_interval;
 }
 
 /* Suricata's decoder counter for each libmon layer kind; NULL: Suricata counts no such
@@ -149,16 +149,16 @@ static void worker_stats(struct acc *a, const struct osprey_stats_src *w)
 
 void osprey_emit_stats(struct osprey_emit *e, const struct osprey_stats_src *src, int n)
 {
-    if (!e->eve || !e->eve_stats)
+    if (!(e->takes & OSPREY_REC_STATS))
         return;
-    e->t_last_stats = osprey_clock_mono_s();
+    if (e->now_s)
+        e->t_last_stats = e->now_s();
     size_t tables = e->stats_threads ? (size_t)n + 1 : 1;
     struct acc a = {.cap = WORKER_COUNTERS * tables, .prefix = ""};
     a.st = calloc(a.cap, sizeof *a.st);
     a.names = calloc(a.cap, sizeof *a.names);
-    if (!a.st || !a.names) {
-        osprey_log_drop(e->eve, "out of memory");
-    } else {
+    struct osprey_stats_rec rec = {.uptime_s = (uint64_t)(e->t_last_stats - e->t_open)};
+    if (a.st && a.names) { /* else rec.st stays NULL: the sinks count a lost record */
         for (int i = 0; i < n; i++)
             worker_stats(&a, &src[i]);
         /* Suricata names its worker threads W#01, W#02 …; the same here, in worker order */
@@ -168,10 +168,12 @@ void osprey_emit_stats(struct osprey_emit *e, const struct osprey_stats_src *src
             a.prefix = prefix;
             worker_stats(&a, &src[i]);
         }
-        osprey_emit_line(e->eve, osprey_eve_stats_line(osprey_clock_wall_us(),
-                                                       (uint64_t)(e->t_last_stats - e->t_open),
-                                                       a.st, a.n));
+        rec.ts_us = osprey_clock_wall_us();
+        rec.st = a.st;
+        rec.n = a.n;
     }
+    EMIT_EACH_SINK(e, OSPREY_REC_STATS, k)
+        k->def->stats(k->s, &rec);
     free(a.st);
     free(a.names);
 }

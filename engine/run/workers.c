@@ -24,7 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "daemon.h"
+#include "capture_files.h"
 #include "mon_io.h"
 #include "osprey_clock.h"
 #include "workers.h"
@@ -178,14 +178,39 @@ static int push(struct wk_ring *r, uint64_t *head, const struct mon_packet *p)
     return 0;
 }
 
+/* What the reader does with a batch: decode each frame only to find its address pair, copy
+ * it into the ring of the worker that pair hashes to. */
+struct reader {
+    struct mon_decoder dec; /* the reader's own: finds the address pair, no defrag */
+    struct wk_ring *rings;
+    uint64_t *heads;
+    int n;
+};
+
+static int deal(void *arg, struct mon_packet *batch, int k)
+{
+    struct reader *rd = arg;
+    int rc = 0;
+    for (int j = 0; j < k; j++) {
+        struct mon_packet *p = &batch[j];
+        mon_decode(&rd->dec, p);
+        int w = osprey_workers_pick(p, rd->n);
+        if (push(&rd->rings[w], &rd->heads[w], p) < 0) {
+            fprintf(stderr, "osprey: out of memory copying frame %llu\n",
+                    (unsigned long long)p->num);
+            rc = -1;
+        }
+    }
+    return rc;
+}
+
 int osprey_workers_run(struct osprey_worker *ws, int n, const struct mon_decode_cfg *dcfg,
                        char **files, int nfiles, uint64_t *pkts, uint64_t *bytes)
 {
     struct wk_ring *rings = calloc((size_t)n, sizeof *rings);
     uint64_t *heads = calloc((size_t)n, sizeof *heads);
-    struct mon_packet *batch = calloc(MON_IO_BATCH, sizeof *batch);
     int started = 0, rc = 0;
-    if (!rings || !heads || !batch) {
+    if (!rings || !heads) {
         rc = -2;
         goto out;
     }
@@ -202,58 +227,11 @@ int osprey_workers_run(struct osprey_worker *ws, int n, const struct mon_decode_
             rc = -2;
             goto stop;
         }
-    struct mon_decoder dec; /* the reader's own: finds the address pair, no defrag */
-    mon_decoder_init(&dec, dcfg, NULL);
-    uint64_t num = 0, seen_bytes = 0;
-    bool progress = isatty(STDERR_FILENO);
-    double last = osprey_clock_mono_s();
-    for (int f = 0; f < nfiles; f++) {
-        char err[512];
-        struct mon_source *src = mon_source_open_file(files[f], err, sizeof err);
-        if (!src) {
-            fprintf(stderr, "osprey: %s\n", err);
-            rc = -1;
-            continue;
-        }
-        int k;
-        bool stop = false;
-        while (!stop && (k = mon_source_read(src, batch, MON_IO_BATCH)) > 0) {
-            for (int j = 0; j < k; j++) {
-                struct mon_packet *p = &batch[j];
-                p->num = ++num; /* pcap_cnt: the global position, whichever worker */
-                seen_bytes += p->caplen;
-                mon_decode(&dec, p);
-                int w = osprey_workers_pick(p, n);
-                if (push(&rings[w], &heads[w], p) < 0) {
-                    fprintf(stderr, "osprey: out of memory copying frame %llu\n",
-                            (unsigned long long)num);
-                    rc = -1;
-                }
-            }
-            if (progress && (num & 0xfff) < (uint64_t)k && osprey_clock_mono_s() - last >= 1.0) {
-                last = osprey_clock_mono_s();
-                fprintf(stderr, "\rosprey: file %d/%d, %llu packets, %.1f MB read", f + 1,
-                        nfiles, (unsigned long long)num, (double)seen_bytes / 1e6);
-                fflush(stderr);
-            }
-            /* as single mode does between batches: SIGTERM/SIGINT end the run as at EOF
-             * (the batch read is processed), SIGHUP reopens the outputs, periodic stats */
-            stop = osprey_daemon_poll(ws[0].emit);
-            if (osprey_emit_stats_due(ws[0].emit))
-                osprey_pipeline_stats(ws[0].pl);
-        }
-        if (k < 0) {
-            fprintf(stderr, "osprey: %s: read error: %s\n", files[f], src->err);
-            rc = -1;
-        }
-        *bytes += src->bytes;
-        mon_source_close(src);
-        if (stop)
-            break;
-    }
-    if (progress)
-        fprintf(stderr, "\r\033[K");
-    *pkts = num;
+    struct reader rd = {.rings = rings, .heads = heads, .n = n};
+    mon_decoder_init(&rd.dec, dcfg, NULL);
+    /* pcap_cnt is the global position, whichever worker; between batches the reader does
+     * what single mode's loop does (capture_files.c) */
+    rc = osprey_capture_files(ws[0].pl, files, nfiles, deal, &rd, pkts, bytes);
 stop:
     for (int i = 0; i < started; i++) {
         struct wk_ring *r = &rings[i];
@@ -272,6 +250,5 @@ out:
         }
     free(rings);
     free(heads);
-    free(batch);
     return rc;
 }

@@ -1,6 +1,7 @@
 /* emit.h — where the engine's records go: detection alerts and libmon structures are turned
- * into outputs/ records (EVE alert, flow, anomaly and stats lines; fast.log; unified2) and
- * written to every output the configuration enables (`outputs:` in etc/osprey.yaml).
+ * into outputs/ records (osprey_outputs.h, osprey_output.h), each built once and handed to
+ * every output sink of outputs/registry.c the configuration enables (`outputs:` in
+ * etc/osprey.yaml) that takes its kind.
  *
  * Run-mode independent: any run loop (offline, live, inline, daemon) uses it the same way.
  *   open → bind (before mon_engine_freeze) → per worker thread: alert / packet / tx / flow →
@@ -44,6 +45,9 @@ struct osprey_stats_src {
  * writable, the GeoIP database cannot be read). */
 struct osprey_emit *osprey_emit_open(const struct osprey_config *cfg, const char *log_dir,
                                      bool threads, FILE *diag);
+/* The clock periodic stats are timed by (monotonic seconds): the process's, given by the
+ * pipeline so the emitter calls nothing above it. Before the first stats_due. */
+void osprey_emit_set_clock(struct osprey_emit *e, double (*now_s)(void));
 /* Before mon_engine_freeze: take the per-flow slot that remembers "this flow alerted".
  * 0, or -1 (printed on diag). */
 int osprey_emit_bind(struct osprey_emit *e, struct mon_engine *eng, FILE *diag);
@@ -52,12 +56,13 @@ int osprey_emit_bind(struct osprey_emit *e, struct mon_engine *eng, FILE *diag);
  * inline_mode: drop/reject verdicts are enforced, so such alerts are "blocked". */
 void osprey_emit_alert(struct osprey_emit *e, struct mon_ctx *ctx, const struct osprey_alert *a,
                        bool inline_mode);
-/* After mon_process of p: its decoder and stream anomalies, if any. */
+/* After mon_process of p: its decoder and stream anomalies, if any; then p itself to the
+ * outputs that take every packet, or, when it falls under a tag (tagged:
+ * osprey_detect_packet_tagged), to those that take tagged packets (EVE "packet" records when
+ * alerts and outputs.eve-log.tagged-packets are on). alerted: an alert was raised on p. */
 void osprey_emit_packet(struct osprey_emit *e, struct osprey_emit_worker *ew,
-                        struct mon_ctx *ctx, const struct mon_packet *p);
-/* After mon_process of p: p falls under a tag (osprey_detect_packet_tagged), an EVE
- * "packet" record when alerts and outputs.eve-log.tagged-packets are on. */
-void osprey_emit_tagged(struct osprey_emit *e, const struct mon_packet *p);
+                        struct mon_ctx *ctx, const struct mon_packet *p, bool tagged,
+                        bool alerted);
 /* An application transaction completed (the parsers' tx callback; proto: enum
  * osprey_app_proto): an http, dns or tls record when that type is enabled. */
 void osprey_emit_tx(struct osprey_emit *e, struct mon_ctx *ctx, struct mon_flow *f, int proto);

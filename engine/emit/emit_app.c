@@ -158,10 +158,8 @@ bool osprey_emit_fill_app(struct mon_ctx *ctx, const struct mon_flow *f,
 
 void osprey_emit_tx(struct osprey_emit *e, struct mon_ctx *ctx, struct mon_flow *f, int proto)
 {
-    bool want = (proto == OSPREY_APP_HTTP && e->eve_http) ||
-                (proto == OSPREY_APP_DNS && e->eve_dns) || (proto == OSPREY_APP_TLS && e->eve_tls);
-    if (!e->eve || !want)
-        return;
+    if (proto < 0 || proto >= OSPREY_APP__COUNT || !e->tx[proto])
+        return; /* no sink takes this protocol's transactions */
     struct osprey_eve_app app;
     if (!osprey_emit_fill_app(ctx, f, &app))
         return;
@@ -187,5 +185,7 @@ void osprey_emit_tx(struct osprey_emit *e, struct mon_ctx *ctx, struct mon_flow 
                             f->cport, f->sport, cid, sizeof cid);
         t.community_id = cid;
     }
-    osprey_emit_line(e->eve, osprey_eve_tx_line(&t));
+    EMIT_EACH_SINK(e, OSPREY_REC_TX, k)
+        if (k->tx[proto])
+            k->def->tx(k->s, &t);
 }

@@ -19,6 +19,7 @@
 #include "daemon.h"
 #include "osprey_clock.h"
 #include "run_live.h"
+#include "services.h"
 #include "signals.h"
 
 #define IDLE_TICK_US 100000u   /* advance flow time after this long without frames */
@@ -258,7 +259,7 @@ int osprey_live_run(struct osprey_live_set *set, const struct osprey_options *op
     int rc = OSPREY_EXIT_FAILURE, started = 0;
     osprey_signals_install();
     int nw = worker_count(set, cfg);
-    if (osprey_pipeline_open(&set->pl, opts, cfg, nw) < 0)
+    if (osprey_pipeline_open(&set->pl, opts, cfg, nw, &osprey_services) < 0)
         goto out;
     if (!(set->lw = calloc((size_t)nw, sizeof *set->lw))) {
         fprintf(stderr, "osprey: out of memory\n");

@@ -9,7 +9,7 @@
 
 void osprey_emit_flow(struct osprey_emit *e, struct mon_ctx *ctx, const struct mon_flow *f)
 {
-    if (!e->eve || !e->eve_flow)
+    if (!(e->takes & OSPREY_REC_FLOW))
         return;
     struct osprey_flow_text t;
     struct osprey_eve_flow r;
@@ -33,7 +33,8 @@ void osprey_emit_flow(struct osprey_emit *e, struct mon_ctx *ctx, const struct m
                             cid, sizeof cid);
         r.community_id = cid;
     }
-    osprey_emit_line(e->eve, osprey_eve_flow_line(&r));
+    EMIT_EACH_SINK(e, OSPREY_REC_FLOW, k)
+        k->def->flow(k->s, &r);
 }
 
 /* The 5-tuple of a packet as EVE writes it (strings in the caller's buffers); false without
@@ -75,40 +76,63 @@ static void anomaly(struct osprey_emit *e, const struct mon_packet *p, const cha
         .dest_port = t.dport,
         .proto = t.proto,
     };
-    osprey_emit_line(e->eve, osprey_eve_anomaly_line(&a));
+    EMIT_EACH_SINK(e, OSPREY_REC_ANOMALY, k)
+        k->def->anomaly(k->s, &a);
 }
 
-void osprey_emit_tagged(struct osprey_emit *e, const struct mon_packet *p)
+void osprey_emit_rec_packet(const struct mon_packet *p, struct osprey_rec_packet *out)
 {
-    if (!e->eve || !e->eve_alert || !e->tagged_packets)
-        return;
-    struct tuple_text t;
-    bool ip = tuple_of(p, &t);
-    struct osprey_eve_packet r = {
+    *out = (struct osprey_rec_packet){
         .ts_us = p->ts_us,
-        .pcap_cnt = p->num,
-        .src_ip = ip ? t.src : NULL,
-        .dest_ip = ip ? t.dst : NULL,
-        .src_port = t.sport,
-        .dest_port = t.dport,
-        .proto = t.proto,
+        .num = p->num,
+        .ipver = p->ipver,
+        .src = p->src.b,
+        .dst = p->dst.b,
+        .proto = p->proto,
+        .sport = p->sport,
+        .dport = p->dport,
+        .icmp_type = p->icmp_type,
+        .icmp_code = p->icmp_code,
+        .vlan_id = p->nvlan ? (uint16_t)(p->vlan[0] & 0x0fff) : 0,
+        .linktype = p->linktype,
         .frame = p->frame,
         .caplen = p->caplen,
-        .linktype = p->linktype,
+        .wirelen = p->wirelen,
     };
-    osprey_emit_line(e->eve, osprey_eve_packet_line(&r));
 }
 
-void osprey_emit_packet(struct osprey_emit *e, struct osprey_emit_worker *ew,
-                        struct mon_ctx *ctx, const struct mon_packet *p)
+/* The packet to the sinks that take every packet, or (tagged) those that take tagged ones. */
+static void packet_rec(struct osprey_emit *e, const struct mon_packet *p, bool tagged,
+                       bool alerted)
 {
-    if (e->alerted_slot >= 0) { /* the worker's clock, found from the context by flow records */
-        ew->clock_us = p->ts_us;
-        if (mon_ctx_slot_get(ctx, e->alerted_slot) != ew)
-            mon_ctx_slot_set(ctx, e->alerted_slot, ew);
+    struct tuple_text t;
+    struct osprey_eve_packet ev;
+    struct osprey_packet_rec r = {.tagged = tagged, .alerted = alerted};
+    if (tagged && (e->takes & OSPREY_REC_TAGGED)) {
+        bool ip = tuple_of(p, &t);
+        ev = (struct osprey_eve_packet){
+            .ts_us = p->ts_us,
+            .pcap_cnt = p->num,
+            .src_ip = ip ? t.src : NULL,
+            .dest_ip = ip ? t.dst : NULL,
+            .src_port = t.sport,
+            .dest_port = t.dport,
+            .proto = t.proto,
+            .frame = p->frame,
+            .caplen = p->caplen,
+            .linktype = p->linktype,
+        };
+        r.eve = &ev;
     }
-    if (!e->eve || !e->eve_anomaly)
-        return;
+    osprey_emit_rec_packet(p, &r.pkt);
+    EMIT_EACH_SINK(e, tagged ? OSPREY_REC_PACKET | OSPREY_REC_TAGGED : OSPREY_REC_PACKET, k)
+        k->def->packet(k->s, &r);
+}
+
+/* The packet's decoder and stream anomalies. */
+static void anomalies(struct osprey_emit *e, struct osprey_emit_worker *ew, struct mon_ctx *ctx,
+                      const struct mon_packet *p)
+{
     /* A bad checksum is counted (stats: decoder.event.*.bad_checksum) but is no decoder
      * event in Suricata either: captures with checksum offload would flood eve.json. */
     enum mon_decode_event de = (enum mon_decode_event)(p->anomaly - 1);
@@ -141,4 +165,20 @@ void osprey_emit_packet(struct osprey_emit *e, struct osprey_emit_worker *ew,
             anomaly(e, p, "stream", names[i]);
         ew->stream_seen[i] = now[i];
     }
+}
+
+void osprey_emit_packet(struct osprey_emit *e, struct osprey_emit_worker *ew,
+                        struct mon_ctx *ctx, const struct mon_packet *p, bool tagged,
+                        bool alerted)
+{
+    if (e->alerted_slot >= 0) { /* the worker's clock, found from the context by flow records */
+        ew->clock_us = p->ts_us;
+        if (mon_ctx_slot_get(ctx, e->alerted_slot) != ew)
+            mon_ctx_slot_set(ctx, e->alerted_slot, ew);
+    }
+    if (e->takes & OSPREY_REC_ANOMALY)
+        anomalies(e, ew, ctx, p);
+    /* after its anomalies, as a tagged packet's record followed them before the table */
+    if ((e->takes & OSPREY_REC_PACKET) || (tagged && (e->takes & OSPREY_REC_TAGGED)))
+        packet_rec(e, p, tagged, alerted);
 }

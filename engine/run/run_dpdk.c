@@ -28,6 +28,7 @@
 #include "pipeline.h"
 #include "reject.h"
 #include "run_dpdk.h"
+#include "services.h"
 #include "signals.h"
 
 #define MAX_PAIRS 16
@@ -351,7 +352,7 @@ int osprey_run_dpdk(const struct osprey_options *opts, const struct osprey_confi
         fprintf(stderr, "osprey: %s\n", err);
         goto out;
     }
-    if (osprey_pipeline_open(&pl, opts, cfg, st.threads) < 0)
+    if (osprey_pipeline_open(&pl, opts, cfg, st.threads, &osprey_services) < 0)
         goto out;
     dws = calloc((size_t)st.threads, sizeof *dws);
     args = calloc((size_t)st.threads, sizeof *args);

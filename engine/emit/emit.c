@@ -1,6 +1,6 @@
-/* emit.c — the emitter's outputs (open, reopen, close) and alerts into EVE, fast.log and
- * unified2. Flow and anomaly records: emit_records.c; stats: emit_stats.c; unified2:
- * emit_u2.c. */
+/* emit.c — the emitter's outputs (the sinks of outputs/registry.c: open, reopen, close) and
+ * alerts, built once and handed to every sink that takes them. Flow, anomaly and packet
+ * records: emit_records.c; stats: emit_stats.c; transactions: emit_app.c. */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <stdlib.h>
@@ -12,79 +12,37 @@
 #include "osprey_clock.h"
 #include "osprey_parsers.h"
 
-static void log_path(char *buf, size_t len, const char *dir, const char *name)
+/* Open the sink def when outputs.<name>.enabled is on; 0 (also when off), -1 when it failed. */
+static int open_sink(struct osprey_emit *e, const struct osprey_output_def *def,
+                     const struct osprey_config *cfg, const char *log_dir, FILE *diag)
 {
-    if (name[0] == '/')
-        snprintf(buf, len, "%s", name);
-    else
-        snprintf(buf, len, "%s/%s", dir, name);
-}
-
-static struct osprey_log_file *open_log(const struct osprey_log_cfg *lc, FILE *diag)
-{
-    char err[4500];
-    struct osprey_log_file *lf = osprey_log_open(lc, err, sizeof err);
-    if (!lf)
-        fprintf(diag, "osprey: cannot open output %s\n", err);
-    return lf;
-}
-
-static bool has_type(const struct osprey_config *cfg, const char *type)
-{
-    size_t n;
-    const char *const *t = osprey_config_list(cfg, "outputs.eve-log.types", &n);
-    for (size_t i = 0; i < n; i++)
-        if (!strcmp(t[i], type))
-            return true;
-    return false;
-}
-
-static int open_eve(struct osprey_emit *e, const struct osprey_config *cfg, const char *dir,
-                    FILE *diag)
-{
-    /* Suricata's other record types: a suricata.yaml names them; they are not written here */
-    static const char *const other[] = {
-        "drop", "files", "smtp", "ftp", "ftp-data", "rdp", "nfs", "smb", "tftp", "ike",
-        "dcerpc", "krb5", "bittorrent-dht", "snmp", "rfb", "sip", "quic", "dhcp", "ssh",
-        "mqtt", "http2", "pgsql", "netflow", "metadata", "frame", "arp", "dnp3", "modbus",
-        "enip", "email", "ldap", "websocket", "doh2", "template", NULL};
-    size_t n;
-    const char *const *t = osprey_config_list(cfg, "outputs.eve-log.types", &n);
-    for (size_t i = 0; i < n; i++) {
-        if (!strcmp(t[i], "alert") || !strcmp(t[i], "flow") || !strcmp(t[i], "anomaly") ||
-            !strcmp(t[i], "stats") || !strcmp(t[i], "http") || !strcmp(t[i], "dns") ||
-            !strcmp(t[i], "tls"))
-            continue;
-        size_t k = 0;
-        while (other[k] && strcmp(other[k], t[i]))
-            k++;
-        if (!other[k]) {
-            fprintf(diag, "osprey: outputs.eve-log.types: unknown record type '%s' (known: "
-                          "alert, anomaly, flow, stats, http, dns, tls)\n", t[i]);
-            return -1;
-        }
-        fprintf(diag, "warning: outputs.eve-log.types: '%s' records are not written by "
-                      "osprey (ignored)\n", t[i]);
+    char section[96], key[128];
+    snprintf(section, sizeof section, "outputs.%s", def->name);
+    snprintf(key, sizeof key, "%s.enabled", section);
+    if (!osprey_config_bool(cfg, key))
+        return 0;
+    if (e->nsinks == sizeof e->sinks / sizeof e->sinks[0]) {
+        fprintf(diag, "osprey: too many outputs\n");
+        return -1;
     }
-    e->eve_alert = has_type(cfg, "alert");
-    e->eve_flow = has_type(cfg, "flow");
-    e->eve_anomaly = has_type(cfg, "anomaly");
-    e->tagged_packets = osprey_config_bool(cfg, "outputs.eve-log.tagged-packets");
-    e->eve_stats = has_type(cfg, "stats") && osprey_config_bool(cfg, "stats.enabled");
-    e->eve_http = has_type(cfg, "http");
-    e->eve_dns = has_type(cfg, "dns");
-    e->eve_tls = has_type(cfg, "tls");
-    e->community_id = osprey_config_bool(cfg, "outputs.eve-log.community-id");
-    e->cid_seed = (uint16_t)osprey_config_int(cfg, "outputs.eve-log.community-id-seed");
-    log_path(e->eve_path, sizeof e->eve_path, dir,
-             osprey_config_str(cfg, "outputs.eve-log.filename"));
-    struct osprey_log_cfg lc = {
-        .path = e->eve_path,
-        .kind = (enum osprey_log_kind)osprey_log_kind_parse(
-            osprey_config_str(cfg, "outputs.eve-log.filetype")),
-        .append = osprey_config_bool(cfg, "outputs.eve-log.append"),
-    };
-    return (e->eve = open_log(&lc, diag)) ? 0 : -1;
+    struct osprey_output_env env = {.cfg = cfg, .section = section, .log_dir = log_dir};
+    void *s = def->open(&env, diag);
+    if (!s)
+        return -1;
+    struct osprey_emit_sink *k = &e->sinks[e->nsinks++];
+    *k = (struct osprey_emit_sink){.def = def, .s = s, .takes = def->takes(s)};
+    for (int p = 0; def->takes_tx && (k->takes & OSPREY_REC_TX) && p < OSPREY_APP__COUNT; p++) {
+        const char *name = osprey_app_proto_name((enum osprey_app_proto)p);
+        k->tx[p] = name && def->takes_tx(s, name);
+        e->tx[p] |= k->tx[p];
+    }
+    e->takes |= k->takes;
+    uint16_t seed;
+    if (!e->community_id && def->community_id && def->community_id(s, &seed)) {
+        e->community_id = true; /* the record is built once: the first sink's seed */
+        e->cid_seed = seed;
+    }
+    return 0;
 }
 
 struct osprey_emit *osprey_emit_open(const struct osprey_config *cfg, const char *log_dir,
@@ -97,10 +55,8 @@ struct osprey_emit *osprey_emit_open(const struct osprey_config *cfg, const char
         return NULL;
     }
     e->alerted_slot = -1;
-    snprintf(e->eve_path, sizeof e->eve_path, "(eve-log disabled)");
     e->stats_interval = osprey_config_seconds(cfg, "stats.interval");
     e->stats_threads = osprey_config_bool(cfg, "stats.threads");
-    e->t_open = e->t_last_stats = osprey_clock_mono_s();
     const char *geo = osprey_config_str(cfg, "geoip-database");
     if (geo && geo[0]) {
         char err[4500];
@@ -109,23 +65,19 @@ struct osprey_emit *osprey_emit_open(const struct osprey_config *cfg, const char
             goto fail;
         }
     }
-    if (osprey_config_bool(cfg, "outputs.eve-log.enabled") && open_eve(e, cfg, log_dir, diag) < 0)
-        goto fail;
-    if (osprey_config_bool(cfg, "outputs.fast.enabled")) {
-        char path[4200];
-        log_path(path, sizeof path, log_dir, osprey_config_str(cfg, "outputs.fast.filename"));
-        struct osprey_log_cfg lc = {.path = path,
-                                    .append = osprey_config_bool(cfg, "outputs.fast.append")};
-        if (!(e->fast = open_log(&lc, diag)))
+    for (size_t i = 0; osprey_output_sinks[i]; i++)
+        if (open_sink(e, osprey_output_sinks[i], cfg, log_dir, diag) < 0)
             goto fail;
-    }
-    if (osprey_config_bool(cfg, "outputs.unified2-alert.enabled") &&
-        osprey_emit_u2_open(e, cfg, log_dir, diag) < 0)
-        goto fail;
     return e;
 fail:
     osprey_emit_close(e, diag);
     return NULL;
+}
+
+void osprey_emit_set_clock(struct osprey_emit *e, double (*now_s)(void))
+{
+    e->now_s = now_s;
+    e->t_open = e->t_last_stats = now_s();
 }
 
 static void no_free(struct mon_ctx *ctx, struct mon_flow *f, void *val, void *arg)
@@ -135,7 +87,7 @@ static void no_free(struct mon_ctx *ctx, struct mon_flow *f, void *val, void *ar
 
 int osprey_emit_bind(struct osprey_emit *e, struct mon_engine *eng, FILE *diag)
 {
-    if (!e->eve || !e->eve_flow)
+    if (!(e->takes & OSPREY_REC_FLOW))
         return 0;
     int slot = mon_uctx_slot_alloc(eng, no_free, NULL);
     if (slot < 0) {
@@ -152,16 +104,6 @@ int osprey_emit_bind(struct osprey_emit *e, struct mon_engine *eng, FILE *diag)
     if (e->alerted_slot < 0)
         e->alerted_slot = slot;
     return 0;
-}
-
-void osprey_emit_line(struct osprey_log_file *lf, char *line)
-{
-    if (!line) {
-        osprey_log_drop(lf, "out of memory");
-        return;
-    }
-    osprey_log_write(lf, line, strlen(line));
-    free(line);
 }
 
 void osprey_emit_alert(struct osprey_emit *e, struct mon_ctx *ctx, const struct osprey_alert *a,
@@ -252,41 +194,39 @@ void osprey_emit_alert(struct osprey_emit *e, struct mon_ctx *ctx, const struct 
         ev.src_geo = &sgeo;
         ev.dest_geo = &dgeo;
     }
-    if (e->eve && e->eve_alert)
-        osprey_emit_line(e->eve, osprey_eve_alert_line(&ev));
-    if (e->fast)
-        osprey_emit_line(e->fast, osprey_fast_line(&ev));
-    if (e->u2)
-        osprey_emit_u2_alert(e, a, ev.action[0] == 'b', ev.app);
+    struct osprey_alert_rec rec = {
+        .eve = &ev,
+        .classtype = r->classtype,
+        .blocked = ev.action[0] == 'b',
+    };
+    osprey_emit_rec_packet(a->pkt, &rec.pkt); /* as captured (not the turned flow-end one) */
+    EMIT_EACH_SINK(e, OSPREY_REC_ALERT, k)
+        k->def->alert(k->s, &rec);
 }
 
 int osprey_emit_reopen(struct osprey_emit *e, FILE *diag)
 {
     int rc = 0;
-    struct osprey_log_file *all[] = {e->eve, e->fast, e->u2};
-    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
-        char err[4500];
-        if (all[i] && osprey_log_reopen(all[i]) < 0) {
-            fprintf(diag, "osprey: reopen: %s\n", osprey_log_error(all[i], err, sizeof err));
+    for (size_t i = 0; i < e->nsinks; i++)
+        if (e->sinks[i].def->reopen(e->sinks[i].s, diag) < 0)
             rc = -1;
-        }
-    }
     return rc;
 }
 
 uint64_t osprey_emit_write_errors(const struct osprey_emit *e)
 {
     uint64_t n = 0;
-    struct osprey_log_file *all[] = {e->eve, e->fast, e->u2};
-    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
-        if (all[i])
-            n += osprey_log_lost(all[i]);
+    for (size_t i = 0; i < e->nsinks; i++)
+        n += e->sinks[i].def->lost(e->sinks[i].s);
     return n;
 }
 
 const char *osprey_emit_eve_path(const struct osprey_emit *e)
 {
-    return e->eve_path;
+    for (size_t i = 0; i < e->nsinks; i++)
+        if (!strcmp(e->sinks[i].def->name, "eve-log") && e->sinks[i].def->path)
+            return e->sinks[i].def->path(e->sinks[i].s);
+    return "(eve-log disabled)";
 }
 
 int osprey_emit_close(struct osprey_emit *e, FILE *diag)
@@ -294,22 +234,9 @@ int osprey_emit_close(struct osprey_emit *e, FILE *diag)
     if (!e)
         return 0;
     int rc = 0;
-    struct osprey_log_file *all[] = {e->eve, e->fast, e->u2};
-    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
-        if (!all[i])
-            continue;
-        uint64_t lost = osprey_log_lost(all[i]);
-        if (lost) {
-            char name[4300], err[4500];
-            fprintf(diag, "osprey: %s: %llu records could not be written (%s)\n",
-                    osprey_log_current(all[i], name, sizeof name), (unsigned long long)lost,
-                    osprey_log_error(all[i], err, sizeof err));
+    for (size_t i = 0; i < e->nsinks; i++)
+        if (e->sinks[i].def->close(e->sinks[i].s, diag) < 0)
             rc = -1;
-        }
-    }
-    osprey_log_close(e->eve);
-    osprey_log_close(e->fast);
-    osprey_emit_u2_close(e);
     osprey_geoip_close(e->geo);
     free(e);
     return rc;
