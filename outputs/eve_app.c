@@ -9,18 +9,18 @@
 #include "eve_json.h"
 #include "osprey_outputs.h"
 
-static void span(struct jw *w, const char *key, struct osprey_span s)
+static void span(struct osprey_jw *w, const char *key, struct osprey_span s)
 {
     if (s.n)
-        jw_strn(w, key, s.p, s.n);
+        osprey_jw_strn(w, key, s.p, s.n);
 }
 
-static void http_object(struct jw *w, const struct osprey_eve_app *a)
+static void http_object(struct osprey_jw *w, const struct osprey_eve_app *a)
 {
-    jw_open(w, "http");
+    osprey_jw_open(w, "http");
     span(w, "hostname", a->http.hostname);
     if (a->http.port)
-        jw_int(w, "http_port", a->http.port);
+        osprey_jw_int(w, "http_port", a->http.port);
     span(w, "url", a->http.url);
     span(w, "http_user_agent", a->http.user_agent);
     /* the media type only, as Suricata: "text/html; charset=utf-8" is "text/html" */
@@ -33,10 +33,10 @@ static void http_object(struct jw *w, const struct osprey_eve_app *a)
     span(w, "http_method", a->http.method);
     span(w, "protocol", a->http.protocol);
     if (a->http.status)
-        jw_int(w, "status", a->http.status);
+        osprey_jw_int(w, "status", a->http.status);
     span(w, "redirect", a->http.redirect);
-    jw_int(w, "length", (int64_t)a->http.length);
-    jw_close(w);
+    osprey_jw_int(w, "length", (int64_t)a->http.length);
+    osprey_jw_close(w);
 }
 
 /* Suricata 7's names of record types (none for SVCB: a number). */
@@ -64,7 +64,7 @@ static const char *rrtype_name(uint16_t t)
     }
 }
 
-static void rrtype(struct jw *w, const char *key, uint16_t t)
+static void rrtype(struct osprey_jw *w, const char *key, uint16_t t)
 {
     const char *name = rrtype_name(t);
     char num[8];
@@ -72,10 +72,10 @@ static void rrtype(struct jw *w, const char *key, uint16_t t)
         snprintf(num, sizeof num, "%u", t); /* Suricata writes unnamed types as their number */
         name = num;
     }
-    jw_str(w, key, name);
+    osprey_jw_str(w, key, name);
 }
 
-static void rcode(struct jw *w, uint8_t rc)
+static void rcode(struct osprey_jw *w, uint8_t rc)
 {
     static const char *const names[] = {
         "NOERROR", "FORMERR", "SERVFAIL", "NXDOMAIN", "NOTIMP", "REFUSED", "YXDOMAIN",
@@ -87,20 +87,20 @@ static void rcode(struct jw *w, uint8_t rc)
         snprintf(num, sizeof num, "%u", rc);
         name = num;
     }
-    jw_str(w, "rcode", name);
+    osprey_jw_str(w, "rcode", name);
 }
 
-static void soa_object(struct jw *w, const char *key, const struct osprey_eve_dns_rr *rr)
+static void soa_object(struct osprey_jw *w, const char *key, const struct osprey_eve_dns_rr *rr)
 {
-    jw_open(w, key);
+    osprey_jw_open(w, key);
     span(w, "mname", rr->mname);
     span(w, "rname", rr->rname);
-    jw_int(w, "serial", rr->serial);
-    jw_int(w, "refresh", rr->refresh);
-    jw_int(w, "retry", rr->retry);
-    jw_int(w, "expire", rr->expire);
-    jw_int(w, "minimum", rr->minimum);
-    jw_close(w);
+    osprey_jw_int(w, "serial", rr->serial);
+    osprey_jw_int(w, "refresh", rr->refresh);
+    osprey_jw_int(w, "retry", rr->retry);
+    osprey_jw_int(w, "expire", rr->expire);
+    osprey_jw_int(w, "minimum", rr->minimum);
+    osprey_jw_close(w);
 }
 
 /* What a record says, for "grouped": its rdata text or its SOA object; false: nothing. */
@@ -109,29 +109,29 @@ static bool rr_value(const struct osprey_eve_dns_rr *rr)
     return rr->rdata.n || rr->has_soa;
 }
 
-static void rr_array(struct jw *w, const char *key, const struct osprey_eve_dns_rr *rrs,
+static void rr_array(struct osprey_jw *w, const char *key, const struct osprey_eve_dns_rr *rrs,
                      uint32_t n)
 {
     if (!n)
         return;
-    jw_array(w, key);
+    osprey_jw_array(w, key);
     for (uint32_t i = 0; i < n; i++) {
-        jw_open(w, NULL);
+        osprey_jw_open(w, NULL);
         span(w, "rrname", rrs[i].rrname);
         rrtype(w, "rrtype", rrs[i].rrtype);
-        jw_int(w, "ttl", rrs[i].ttl);
+        osprey_jw_int(w, "ttl", rrs[i].ttl);
         if (rrs[i].has_soa)
             soa_object(w, "soa", &rrs[i]);
         else
             span(w, "rdata", rrs[i].rdata);
-        jw_close(w);
+        osprey_jw_close(w);
     }
-    jw_array_end(w);
+    osprey_jw_array_end(w);
 }
 
 /* Suricata's "grouped" form of the answers: {"A": [rdata …], "SOA": [{…}], …}, types in
  * order of first appearance, records with nothing to say left out. */
-static void dns_grouped(struct jw *w, const struct osprey_eve_app *a, uint32_t n)
+static void dns_grouped(struct osprey_jw *w, const struct osprey_eve_app *a, uint32_t n)
 {
     const struct osprey_eve_dns_rr *rr = a->dns.answers;
     bool opened = false;
@@ -142,7 +142,7 @@ static void dns_grouped(struct jw *w, const struct osprey_eve_app *a, uint32_t n
         if (seen)
             continue;
         if (!opened)
-            jw_open(w, "grouped");
+            osprey_jw_open(w, "grouped");
         opened = true;
         const char *name = rrtype_name(rr[i].rrtype);
         char num[8];
@@ -150,52 +150,52 @@ static void dns_grouped(struct jw *w, const struct osprey_eve_app *a, uint32_t n
             snprintf(num, sizeof num, "%u", rr[i].rrtype);
             name = num;
         }
-        jw_array(w, name);
+        osprey_jw_array(w, name);
         for (uint32_t k = i; k < n; k++) {
             if (rr[k].rrtype != rr[i].rrtype || !rr_value(&rr[k]))
                 continue;
             if (rr[k].has_soa)
                 soa_object(w, NULL, &rr[k]);
             else
-                jw_strn(w, NULL, rr[k].rdata.p, rr[k].rdata.n);
+                osprey_jw_strn(w, NULL, rr[k].rdata.p, rr[k].rdata.n);
         }
-        jw_array_end(w);
+        osprey_jw_array_end(w);
     }
     if (opened)
-        jw_close(w);
+        osprey_jw_close(w);
 }
 
 /* Suricata's dns version 2: a query {version, type, id, rrname, rrtype, tx_id, opcode}; an
  * answer {version, type, id, flags, qr, aa, tc, rd, ra, opcode, rrname, rrtype, rcode,
  * answers, grouped, authorities}. */
-static void dns_object(struct jw *w, const struct osprey_eve_app *a)
+static void dns_object(struct osprey_jw *w, const struct osprey_eve_app *a)
 {
     uint16_t fl = a->dns.flags;
-    jw_open(w, "dns");
-    jw_int(w, "version", 2);
-    jw_str(w, "type", a->dns.response ? "answer" : "query");
-    jw_int(w, "id", a->dns.id);
+    osprey_jw_open(w, "dns");
+    osprey_jw_int(w, "version", 2);
+    osprey_jw_str(w, "type", a->dns.response ? "answer" : "query");
+    osprey_jw_int(w, "id", a->dns.id);
     if (!a->dns.response) {
         span(w, "rrname", a->dns.rrname);
         rrtype(w, "rrtype", a->dns.rrtype);
-        jw_int(w, "tx_id", a->dns.tx_id);
-        jw_int(w, "opcode", (fl >> 11) & 0xf);
-        jw_close(w);
+        osprey_jw_int(w, "tx_id", a->dns.tx_id);
+        osprey_jw_int(w, "opcode", (fl >> 11) & 0xf);
+        osprey_jw_close(w);
         return;
     }
     char hex[8];
     snprintf(hex, sizeof hex, "%04x", fl);
-    jw_str(w, "flags", hex);
-    jw_bool(w, "qr", true);
+    osprey_jw_str(w, "flags", hex);
+    osprey_jw_bool(w, "qr", true);
     if (fl & 0x0400)
-        jw_bool(w, "aa", true);
+        osprey_jw_bool(w, "aa", true);
     if (fl & 0x0200)
-        jw_bool(w, "tc", true);
+        osprey_jw_bool(w, "tc", true);
     if (fl & 0x0100)
-        jw_bool(w, "rd", true);
+        osprey_jw_bool(w, "rd", true);
     if (fl & 0x0080)
-        jw_bool(w, "ra", true);
-    jw_int(w, "opcode", (fl >> 11) & 0xf);
+        osprey_jw_bool(w, "ra", true);
+    osprey_jw_int(w, "opcode", (fl >> 11) & 0xf);
     span(w, "rrname", a->dns.rrname);
     rrtype(w, "rrtype", a->dns.rrtype);
     rcode(w, a->dns.rcode);
@@ -206,23 +206,23 @@ static void dns_object(struct jw *w, const struct osprey_eve_app *a)
     rr_array(w, "answers", a->dns.answers, n);
     dns_grouped(w, a, n);
     rr_array(w, "authorities", a->dns.authorities, na);
-    jw_close(w);
+    osprey_jw_close(w);
 }
 
-static void hash_pair(struct jw *w, const char *key, struct osprey_span hash,
+static void hash_pair(struct osprey_jw *w, const char *key, struct osprey_span hash,
                       struct osprey_span str)
 {
     if (!hash.n)
         return;
-    jw_open(w, key);
+    osprey_jw_open(w, key);
     span(w, "hash", hash);
     span(w, "string", str);
-    jw_close(w);
+    osprey_jw_close(w);
 }
 
-static void tls_object(struct jw *w, const struct osprey_eve_app *a)
+static void tls_object(struct osprey_jw *w, const struct osprey_eve_app *a)
 {
-    jw_open(w, "tls");
+    osprey_jw_open(w, "tls");
     span(w, "subject", a->tls.subject);
     span(w, "issuerdn", a->tls.issuerdn);
     span(w, "serial", a->tls.serial);
@@ -231,10 +231,10 @@ static void tls_object(struct jw *w, const struct osprey_eve_app *a)
     span(w, "version", a->tls.version);
     hash_pair(w, "ja3", a->tls.ja3_hash, a->tls.ja3_string);
     hash_pair(w, "ja3s", a->tls.ja3s_hash, a->tls.ja3s_string);
-    jw_close(w);
+    osprey_jw_close(w);
 }
 
-const char *osprey_eve_app_write(struct jw *w, const struct osprey_eve_app *app)
+const char *osprey_eve_app_write(struct osprey_jw *w, const struct osprey_eve_app *app)
 {
     if (!app)
         return NULL;
@@ -261,13 +261,13 @@ char *osprey_eve_tx_line(const struct osprey_eve_tx *t)
     const char *name = app_name(t->app);
     if (!name)
         return NULL;
-    struct jw w;
+    struct osprey_jw w;
     osprey_eve_jw_head(&w, t->ts_us, t->flow_id, t->pcap_cnt, name);
     osprey_eve_jw_tuple(&w, t->src_ip, t->src_port, t->dest_ip, t->dest_port, t->proto);
     if (t->community_id)
-        jw_str(&w, "community_id", t->community_id);
+        osprey_jw_str(&w, "community_id", t->community_id);
     if (t->app->kind == OSPREY_EVE_APP_HTTP) /* Suricata: dns has its own inside, tls none */
-        jw_int(&w, "tx_id", t->tx_id);
+        osprey_jw_int(&w, "tx_id", t->tx_id);
     osprey_eve_app_write(&w, t->app);
-    return jw_finish(&w);
+    return osprey_jw_finish(&w);
 }

@@ -178,9 +178,6 @@ char *osprey_fast_line(const struct osprey_eve_alert *a);
  * error. (Kept for tools; the engine writes through osprey_log_file.) */
 int osprey_eve_alert_write(FILE *out, const struct osprey_eve_alert *a);
 
-/* "2024-01-31T12:00:00.123456+0000" (UTC) into buf (at least 32 bytes). */
-void osprey_eve_timestamp(uint64_t ts_us, char *buf, size_t len);
-
 /* Community ID v1 ("1:base64(sha1)") of a 5-tuple; addresses are 4 or 16 raw bytes in network
  * order, ports host order (ICMP: type and code, as the spec says). out: at least 40 bytes. */
 void osprey_community_id(uint16_t seed, const uint8_t *src, const uint8_t *dst, size_t alen,
