@@ -10,7 +10,7 @@ and a summary line. Run it after a change that adds or implements a keyword:
     python3 tools/compat-table.py --stdout         # print the block instead of writing it
     python3 tools/compat-table.py --osprey build-asan/bin/osprey
 
-tests/test_compat_table.py fails when README.md differs from what this prints.
+tests/rules/test_compat_table.py fails when README.md differs from what this prints.
 """
 import argparse
 import csv

@@ -99,6 +99,16 @@ static void label_opts(struct buf *b, const struct osprey_rule *r, uint32_t from
     }
 }
 
+/* A unit no option stands for: what it tests (its ops' dump, else its type's name). */
+static void label_unit(struct buf *b, const struct det_unit *u)
+{
+    if (u->ops->dump)
+        u->ops->dump(b, u);
+    else
+        buf_puts(b, u->ops->name);
+    buf_puts(b, " (rule header)");
+}
+
 static int64_t hdx_child(struct compiler *c, struct det_hdx *x, const struct det_header *h,
                          const char *label)
 {
@@ -172,12 +182,10 @@ static bool gate_eligible(const struct osprey_rule *r, const struct plan *pl)
         if (pl->conds[i].b->op != BITS_ISSET)
             return false;
     /* units whose answer is the same at commit as during the walk (the app-layer protocol
-     * is left out: the parsers decide it on the same data) */
-    for (uint32_t u = 0; u < pl->nunits; u++) {
-        uint8_t t = pl->units[u].u.type;
-        if (t != DU_PAYLOAD && t != DU_FLOW && t != DU_STREAMSIZE && t != DU_GEOIP)
+     * is not: the parsers decide it on the same data) */
+    for (uint32_t u = 0; u < pl->nunits; u++)
+        if (!pl->units[u].u.ops->gate_safe)
             return false;
-    }
     return true;
 }
 
@@ -398,7 +406,10 @@ static int compile_rule(struct compiler *c, const struct osprey_rule *r,
         lb.n = 0;
         if (variant == PV_PACKET)
             buf_puts(&lb, "[packet] "); /* the units of the packet chain read the packet */
-        label_opts(&lb, r, pl.units[u].first_opt, pl.units[u].last_opt);
+        if (pl.units[u].first_opt == PLAN_HEADER) /* the rule header's (ipv4, http …) */
+            label_unit(&lb, a);
+        else
+            label_opts(&lb, r, pl.units[u].first_opt, pl.units[u].last_opt);
         if (lb.oom || (parent = define(c, (mon_event_t)parent, det_unit_filter, (void *)a,
                                        (char *)lb.p)) < 0) {
             free(late);

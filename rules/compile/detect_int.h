@@ -129,20 +129,41 @@ struct det_header {
                              when the addresses are any */
 };
 
-enum det_unit_type { DU_PAYLOAD, DU_FLOW, DU_DSIZE, DU_HDR, DU_TCPFLAGS,
-                     DU_IPPROTO, DU_SAMEIP, DU_FRAGBITS, DU_IPOPTS,
-                     DU_APPPROTO,   /* the flow's app_proto (rule header, app-layer-protocol) */
-                     DU_BUFLEN,     /* urilen, bsize: the length of an application buffer */
-                     DU_GEOIP,      /* geoip: the countries of the addresses (opt_geoip.c) */
-                     DU_STREAMSIZE,    /* stream_size: the bytes each end sent */
-                     DU_ABSENT,        /* absent: the application buffer is missing */
-                     DU_PKTPROP,       /* tcp.mss, vlan.id, flow.pkts …: pkt_units.c */
-                     DU_EVENT,         /* decode-event, stream-event (events.c) */
-                     DU_TLS,          /* tls.version, ssl_state, tls.cert_chain_len …
-                                          (tls_units.c) */
-                     DU_DATASET,       /* dataset, datarep: the buffer in a set (dataset.c) */
-                     DU_FIELD };       /* dns.opcode, dns.rcode, dns.rrtype: a comparison
-                                          on a parsers' field (any element of a multi one) */
+/* What one type of option unit does: one const instance per type, defined beside its
+ * evaluation (unit_*.c, tls_units.c, events.c, pkt_units.c). A new unit type is a new
+ * instance; nothing switches over types. */
+struct det_unit;
+struct buf;
+struct det_unit_ops {
+    const char *name;   /* the unit type, for dumps and tests */
+    /* Does the unit hold for what is being inspected now (the filter of its UDE)? */
+    bool (*eval)(const struct det_unit *u, struct mon_ctx *ctx, struct mon_flow *f, int side);
+    /* The interning key of the unit's own fields: exactly what eval reads of them (the
+     * fields every unit has — type, kind, base, ob, xf, or_absent — are keyed by args.c).
+     * Forget one and two different units become one UDE. */
+    void (*key)(struct buf *k, const struct det_unit *u);
+    /* Optional: make the interned copy v own what it points to (its payload items, their
+     * compiled regexes), kept by d. 0, or -1 when out of memory. */
+    int (*own)(struct osprey_detect *d, struct det_unit *v);
+    /* Optional: describe the compiled unit (--dump-chains labels a unit with its options'
+     * text; the units the rule header implies have none and are labelled with this, else
+     * with the name). */
+    void (*dump)(struct buf *out, const struct det_unit *u);
+    bool packet_only;   /* a property of the packet: a rule with it is a packet rule */
+    bool gate_safe;     /* same answer at the commit as during the walk (compile.c
+                           gate_eligible: may sit behind a flowbits gate) */
+};
+extern const struct det_unit_ops det_unit_payload, /* payload runs (unit_payload.c) */
+    det_unit_flow, det_unit_dsize, det_unit_hdr, det_unit_tcpflags, det_unit_fragbits,
+    det_unit_ipopts, det_unit_ipproto, det_unit_sameip, det_unit_geoip,
+    det_unit_streamsize,               /* packet and flow properties (unit_pkt.c) */
+    det_unit_buflen, det_unit_absent, det_unit_dataset, /* an application buffer (unit_buf.c) */
+    det_unit_appproto,  /* the flow's app_proto (rule header, app-layer-protocol; unit_app.c) */
+    det_unit_field,     /* dns.opcode, dns.rcode, dns.rrtype: a comparison on a parsers'
+                           field, any element of a multi one (unit_app.c) */
+    det_unit_pktprop,   /* tcp.mss, vlan.id, flow.pkts … (pkt_units.c) */
+    det_unit_event,     /* decode-event, stream-event, app-layer-event (events.c) */
+    det_unit_tls;       /* tls.version, ssl_state, tls.cert_chain_len … (tls_units.c) */
 struct det_tls;
 
 /* One payload option of a run (payload.c evaluates runs). */
@@ -165,33 +186,48 @@ struct det_pitem {
 };
 
 /* One option unit: a match option, or a run of payload options that depend on each other
- * (an absolute one and the relative ones after it). Interned. */
+ * (an absolute one and the relative ones after it). Interned. The fields after app_neg are
+ * one type's each (a union: its ops->key keys exactly those it reads; the ones before are
+ * keyed for every unit by args.c). */
 struct det_unit {
-    uint8_t type, kind;
+    const struct det_unit_ops *ops;           /* its type */
+    uint8_t kind;
     uint16_t base;
     uint16_t ob;                              /* DK_APP: the parser buffer (registry id) */
     const struct det_xform *xf;               /* DK_APP: its transforms */
-    bool or_absent;                           /* DU_PAYLOAD, DU_BUFLEN after absent: or_else:
+    bool or_absent;                           /* payload and buflen units after absent: or_else:
                                                  also holds when the buffer is missing */
-    struct osprey_app_proto_set app;              /* DU_APPPROTO: the protocols accepted */
-    bool app_neg;                             /* DU_APPPROTO: app-layer-protocol:!x */
-    uint32_t n;                               /* DU_PAYLOAD: items */
-    const struct det_pitem *items;
-    const struct opt_flow *flow;
-    const struct opt_cmp *cmp;
-    int field;                                /* DU_HDR: HF_* (with cmp); DU_FIELD: the
-                                                 parsers' field id (osprey_field_find) */
-    struct tcpflags tf;                       /* DU_TCPFLAGS, DU_FRAGBITS */
-    uint16_t ipopt;                           /* DU_IPOPTS: option type or IPOPT_ANY */
-    struct ipproto ipp;                       /* DU_IPPROTO */
-    const struct opt_geoip *geo;              /* DU_GEOIP, with the database: */
-    const struct osprey_geoip *geodb;
-    const struct opt_pktprop *pp;             /* DU_PKTPROP */
-    const struct opt_event *event;            /* DU_EVENT */
-    const struct det_tls *tls;                /* DU_TLS (owned by the detect object) */
-    const struct opt_dataset *ds;             /* DU_DATASET, with its set: */
-    struct det_dataset *set;
-    uint8_t addr;                             /* DU_DATASET on ip.src (1), ip.dst (2) */
+    union {
+        struct {                              /* appproto */
+            struct osprey_app_proto_set app;  /* the protocols accepted */
+            bool app_neg;                     /* app-layer-protocol:!x */
+        };
+        struct {                              /* payload */
+            uint32_t n;                       /* items */
+            const struct det_pitem *items;
+        };
+        const struct opt_flow *flow;          /* flow */
+        struct {                              /* dsize, hdr, buflen, field, streamsize */
+            const struct opt_cmp *cmp;
+            int field;                        /* hdr: HF_*; field: the parsers' field id
+                                                 (osprey_field_find) */
+        };
+        struct tcpflags tf;                   /* tcpflags, fragbits */
+        uint16_t ipopt;                       /* ipopts: option type or IPOPT_ANY */
+        struct ipproto ipp;                   /* ipproto */
+        struct {                              /* geoip, with the database */
+            const struct opt_geoip *geo;
+            const struct osprey_geoip *geodb;
+        };
+        const struct opt_pktprop *pp;         /* pktprop */
+        const struct opt_event *event;        /* event */
+        const struct det_tls *tls;            /* tls (owned by the detect object) */
+        struct {                              /* dataset, with its set */
+            const struct opt_dataset *ds;
+            struct det_dataset *set;
+            uint8_t addr;                     /* on ip.src (1), ip.dst (2) */
+        };
+    };
 };
 
 /* Does the run match the buffer? buf[0..len) holds its bytes from position origin on (a
@@ -394,7 +430,7 @@ const char *det_event_unit(const struct opt_event *ev, struct det_unit *u, uint1
  * application-layer event without the parsers). */
 const char *det_event_base_check(const struct osprey_detect *d, uint16_t base, uint32_t nitems,
                                  uint16_t app_base, bool packet_only);
-/* DU_EVENT: does the packet being inspected carry the event? */
+/* event: does the packet being inspected carry the event? */
 bool det_event_match(struct mon_ctx *ctx, struct mon_flow *f, const struct det_unit *u);
 struct osprey_detect_worker;
 /* Register the leaves of the decoder-event rules (their matches may have no flow state to

@@ -13,6 +13,7 @@
  *                 subject or issuer contains the string (case sensitive but for the hex of
  *                 the fingerprint; '!': does not). */
 #include "tls_units.h"
+#include "intern.h"
 
 #include <string.h>
 
@@ -232,3 +233,30 @@ bool det_tls_match(const struct det_tls *t, struct mon_ctx *ctx, struct mon_flow
     }
     return false;
 }
+
+/* ---- the unit (struct det_unit_ops) ---- */
+
+static bool tls_eval(const struct det_unit *u, struct mon_ctx *ctx, struct mon_flow *f,
+                     int side)
+{
+    (void)side;
+    return f && det_tls_match(u->tls, ctx, f);
+}
+
+static void tls_key(struct buf *k, const struct det_unit *u)
+{
+    /* its fields, then the string it looks for */
+    const struct det_tls *t = u->tls;
+    uint8_t b[4] = {t->test, t->side, t->negated, t->ob};
+    buf_put(k, b, sizeof b);
+    buf_put(k, &t->set, sizeof t->set);
+    buf_put(k, &t->neg_set, sizeof t->neg_set);
+    buf_put(k, &t->cmp.op, sizeof t->cmp.op);
+    buf_put(k, &t->cmp.lo, sizeof t->cmp.lo);
+    buf_put(k, &t->cmp.hi, sizeof t->cmp.hi);
+    buf_put(k, &t->len, sizeof t->len);
+    if (t->len)
+        buf_put(k, t->str, t->len);
+}
+
+const struct det_unit_ops det_unit_tls = {.name = "tls", .eval = tls_eval, .key = tls_key};

@@ -526,7 +526,7 @@ static void walk_options(struct rule_ctx *c, struct otok *t, int n,
         }
         if (c->unsupported_kw < 0) {
             bool done = opt_def_implemented(d);
-            const char *why = done ? opt_compile_check(d->name, o->arg) : NULL;
+            const char *why = done ? opt_compile_check(d, o->arg) : NULL;
             if (!done || why) {
                 c->unsupported_kw = t[i].id;
                 c->unsupported_why = why;

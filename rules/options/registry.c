@@ -27,6 +27,11 @@ size_t opt_def_count(void)
     return n;
 }
 
+const char *opt_compile_check(const struct opt_def *def, const void *arg)
+{
+    return arg && def->check ? def->check(arg) : NULL;
+}
+
 const struct opt_def *opt_def_by_id(size_t kw)
 {
     for (size_t t = 0; t < NTABLES; t++) {
