@@ -145,6 +145,7 @@ static const struct cfg_key SCHEMA[] = {
          "undo Content-Encoding: lzma (liblzma)"),
     SIZE("app-layer.protocols.http.libhtp.default-config.lzma-memlimit", "1mb",
          "memory one lzma layer may use"),
+    BOOL("app-layer.protocols.sip.enabled", "yes", "parse SIP messages (UDP and TCP)"),
 
     /* stream: TCP tracking and reassembly (libmon's TCP layer) */
     SIZE("stream.reassembly.memcap", "256mb", "memory for all reassembly buffers of a worker"),
