@@ -27,6 +27,9 @@ static void message(struct pflow *pf, struct mon_flow *f, int dir, struct sip_st
 {
     uint32_t shed = 0;
     enum sip_parse r = sip_msg_parse(&st->msg, d, n, &shed);
+    if (r == SIP_OK && st->msg.response != (dir == 1))
+        r = SIP_INVALID; /* a request to the client, a response to the server: Suricata reads
+                            each direction as one kind only */
     if (r != SIP_OK) {
         st->msg.line.set = false; /* no message in force */
         pflow_count(pf, SIP_C_MALFORMED, 1);
