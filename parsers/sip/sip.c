@@ -160,7 +160,7 @@ static const struct proto_buffer BUFFERS[] = {
     BOTH("sdp.encryption_key", SB_SDP_KEY, false),
     BOTH("sdp.attribute", SB_SDP_ATTRIBUTE, true),
     BOTH("sdp.media.media", SB_SDP_M_MEDIA, true),
-    BOTH("sdp.media.media_info", SB_SDP_M_INFO, true),
+    BOTH("sdp.media.media_info", SB_SDP_M_INFO, true), /* docs: sdp.media.session_info */
     BOTH("sdp.media.connection_data", SB_SDP_M_CONN, true),
     BOTH("sdp.media.encryption_key", SB_SDP_M_KEY, true),
     /* Suricata's SIP frames: the message, its start line (with CRLF), its header lines (with

@@ -309,6 +309,7 @@ static const struct opt_def DEFS[] = {
     STICKY("sdp.attribute", D_SURI, SDP_ATTRIBUTE),
     STICKY("sdp.media.media", D_SURI, SDP_MEDIA_MEDIA),
     STICKY("sdp.media.media_info", D_SURI, SDP_MEDIA_MEDIA_INFO),
+    STICKY("sdp.media.session_info", D_SURI, SDP_MEDIA_MEDIA_INFO), /* its docs' spelling */
     STICKY("sdp.media.connection_data", D_SURI, SDP_MEDIA_CONNECTION_DATA),
     STICKY("sdp.media.encryption_key", D_SURI, SDP_MEDIA_ENCRYPTION_KEY),
     STICKY("snmp.community", D_SURI, SNMP_COMMUNITY),
