@@ -151,6 +151,8 @@ enum sip_parse sip_msg_parse(struct sip_msg *m, const uint8_t *d, size_t n, uint
     memset(m, 0, sizeof *m);
     m->raw = raw;
     pbuf_reset(&m->raw);
+    if (!n)
+        return SIP_INCOMPLETE; /* nothing: no copy to point into */
     if (n > SIP_MSG_MAX) {
         m->body_cut = true;
         n = SIP_MSG_MAX;

@@ -51,6 +51,8 @@ static void message(struct pflow *pf, struct mon_flow *f, int dir, struct sip_st
 
 void sip_parse_dgram(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d, size_t n)
 {
+    if (!n)
+        return; /* an empty datagram carries no message */
     struct sip_state *st = state_of(pf);
     if (!st) {
         pf->dead[dir] = true;
