@@ -26,6 +26,8 @@ const char *osprey_suricata_decode_event(enum mon_decode_event e)
     case MON_DE_IPV6_PLEN_OVER_CAPLEN: return "ipv6.trunc_pkt";
     case MON_DE_IPV6_EXTHDR_TRUNCATED: return "ipv6.trunc_exthdr";
     case MON_DE_IPV6_EXTHDR_BAD_OPTLEN: return "ipv6.exthdr_invalid_optlen";
+    case MON_DE_IPV6_IPV4_IN_IPV6_BAD_VERSION: return "ipv6.ipv4_in_ipv6_wrong_version";
+    case MON_DE_IPV6_IPV6_IN_IPV6_BAD_VERSION: return "ipv6.ipv6_in_ipv6_wrong_version";
     case MON_DE_GRE_TRUNCATED: return "gre.pkt_too_small";
     case MON_DE_GRE_BAD_VERSION: return "gre.wrong_version";
     case MON_DE_ERSPAN_TRUNCATED: return "erspan.header_too_small";

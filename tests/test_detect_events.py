@@ -144,6 +144,27 @@ def test_ipv6_useless_and_duplicate_fragment_headers(tmp_path):
     assert got == [(1, 1), (1, 2), (2, 2)]
 
 
+def test_wrong_inner_version_in_an_ipv6_tunnel(tmp_path):
+    # IPv6 next header 4 (IPv4) or 41 (IPv6) whose header has another version: the IPv6
+    # decoder's own events (as Suricata), the packet invalid, its proto the outer next header
+    v4 = bytearray(bytes(IP(src="10.0.0.1", dst="10.0.0.2") / UDP(sport=1, dport=2) / b"x"))
+    v6 = bytearray(bytes(IPv6(src="fd00::1", dst="fd00::2") / UDP(sport=1, dport=2) / b"x"))
+    good4 = IPv6(src="fd01::1", dst="fd01::2", nh=4) / Raw(bytes(v4))
+    v4[0] = 0x55
+    v6[0] = 0x40
+    bad4 = IPv6(src="fd01::1", dst="fd01::2", nh=4) / Raw(bytes(v4))
+    bad6 = IPv6(src="fd01::1", dst="fd01::2", nh=41) / Raw(bytes(v6))
+    short = IPv6(src="fd01::1", dst="fd01::2", nh=4) / Raw(bytes(v4[:12]))  # too short to say
+    r = detect(tmp_path, [good4, bad4, bad6, short],
+               [dec("ipv6.ipv4_in_ipv6_wrong_version", 1),
+                dec("ipv6.ipv6_in_ipv6_wrong_version", 2),
+                dec("ipv4.wrong_ip_version", 3), dec("ipv6.wrong_ip_version", 4),
+                dec("ipv4.pkt_too_small", 5)])
+    got = sorted((a["alert"]["signature_id"], a["pcap_cnt"], a["proto"], a["ip_v"])
+                 for a in r.alerts)
+    assert got == [(1, 2, "IP-in-IP", 6), (2, 3, "IPv6", 6), (5, 4, "IP-in-IP", 6)]
+
+
 def test_decoder_event_on_a_flow_packet_alerts_once(tmp_path):
     # an atomic fragment still decodes to a whole datagram: it belongs to a flow, runs
     # PKT_IN rules, and the decoder-event rule alerts once for it

@@ -42,6 +42,8 @@ static const struct decode_name DECODE[] = {
     {"ipv6.exthdr_useless_fh", MON_DN_IPV6_USELESS_FH, 0, true},
     {"ipv6.exthdr_dupl_fh", MON_DN_IPV6_DUPL_FH, 0, true},
     {"ipv6.frag_invalid_length", MON_DE_FRAG_INVALID, 6, false},
+    {"ipv6.ipv4_in_ipv6_wrong_version", MON_DE_IPV6_IPV4_IN_IPV6_BAD_VERSION, 0, false},
+    {"ipv6.ipv6_in_ipv6_wrong_version", MON_DE_IPV6_IPV6_IN_IPV6_BAD_VERSION, 0, false},
     {"icmpv4.pkt_too_small", MON_DE_ICMPV4_TRUNCATED, 0, false},
     {"icmpv6.pkt_too_small", MON_DE_ICMPV6_TRUNCATED, 0, false},
     {"tcp.pkt_too_small", MON_DE_TCP_TRUNCATED, 0, false},

@@ -49,6 +49,8 @@ struct mon_defrag;
     X(IPV6_EXTHDR_BAD_OPTLEN, "ipv6.exthdr_invalid_optlen")    \
     X(IPV6_BAD_JUMBO, "ipv6.bad_jumbogram")                    \
     X(IPV6_ZERO_LEN_PAYLOAD, "ipv6.zero_len_payload")          \
+    X(IPV6_IPV4_IN_IPV6_BAD_VERSION, "ipv6.ipv4_in_ipv6_wrong_version") \
+    X(IPV6_IPV6_IN_IPV6_BAD_VERSION, "ipv6.ipv6_in_ipv6_wrong_version") \
     X(FRAG_INVALID, "ipfrag.invalid")                          \
     X(FRAG_OVERLAP_DIFF, "ipfrag.overlap_different_data")      \
     X(FRAG_TOO_LARGE, "ipfrag.pkt_too_large")                  \
