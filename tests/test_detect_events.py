@@ -206,6 +206,33 @@ def test_syn_with_a_new_isn_in_an_established_connection(tmp_path):
     assert got == [(1, 6), (2, 7)]
 
 
+@pytest.mark.parametrize("syn_ts", [(500, 0), None])
+def test_server_echoing_a_timestamp_the_syn_did_not_send(tmp_path, syn_ts):
+    # a forged RST and FIN from the "server" before its SYN/ACK, echoing TSecr 100 where the
+    # client's SYN sent TSval 500 (or no timestamp): pkt_invalid_timestamp, and the
+    # connection ignores them — the real handshake and the data after it still count
+    def ts(p, val, ecr):
+        p[TCP].options = [("Timestamp", (val, ecr))]
+        return p
+
+    c = Conv()
+    syn = c._pkt(True, "S")
+    if syn_ts:
+        ts(syn, *syn_ts)
+    c.seq[True] += 1
+    rst = ts(c._pkt(False, "RA", seq=0), 100, 100)
+    fin = ts(c._pkt(False, "FA", seq=0), 100, 100)
+    synack = c._pkt(False, "SA")
+    if syn_ts:
+        ts(synack, 900, 500)  # echoes the SYN's TSval: fine
+    c.seq[False] += 1
+    c.pkts = [syn, rst, fin, synack, c._pkt(True, "A")]
+    c.send(True, b"hello")
+    got = alerts(tmp_path, c.pkts, [stream("pkt_invalid_timestamp", 1),
+                                    rule('content:"hello";', sid=2)])
+    assert got == [(1, 2), (1, 3), (2, 6)]
+
+
 def test_stream_event_rule_with_other_options(tmp_path):
     c = Conv().handshake().send(True, b"hello")
     c.pkts.append(c._pkt(True, "S", seq=777))
@@ -247,7 +274,7 @@ def test_names_osprey_never_raises_reject_the_rule(tmp_path):
     text = "\n".join([
         dec("ipv4.trunc_pkt", 1),
         dec("ipv6.rh_type_0", 2),
-        rule("stream-event:pkt_invalid_timestamp;", sid=3),
+        rule("stream-event:pkt_invalid_ack;", sid=3),
         rule("app-layer-event:http.request_field_too_long;", sid=4, proto="http"),
         rule("stream-event:3whs_synack_in_wrong_direction;", sid=5),
     ]) + "\n"
@@ -256,7 +283,7 @@ def test_names_osprey_never_raises_reject_the_rule(tmp_path):
     assert lines == [
         "t.rules:2: sid 2: unsupported option decode-event: event 'ipv6.rh_type_0' is not "
         "raised by Osprey",
-        "t.rules:3: sid 3: unsupported option stream-event: event 'pkt_invalid_timestamp' is "
+        "t.rules:3: sid 3: unsupported option stream-event: event 'pkt_invalid_ack' is "
         "not raised by Osprey",
         "t.rules:4: sid 4: unsupported option app-layer-event: event "
         "'http.request_field_too_long' is not raised by Osprey"]

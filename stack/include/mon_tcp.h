@@ -78,6 +78,7 @@ enum {
 
 struct mon_tcp_conn {
     struct mon_tcp_side side[2];    /* [MON_SIDE_CLI], [MON_SIDE_SVR] */
+    uint32_t syn_tsval[2];          /* TSval of each side's latest SYN; 0 = none (or no TS) */
 };
 
 /* TCP anomalies a packet's updates found, named as Suricata's stream events
@@ -89,6 +90,8 @@ struct mon_tcp_conn {
     X(SYNACK_TO_SERVER, "3whs_synack_in_wrong_direction") /* the client answers its own SYN */ \
     X(EST_SYN_DIFF_SEQ, "est_syn_resend_diff_seq")   /* established: client SYN, new ISN */    \
     X(EST_SYNACK_DIFF_SEQ, "est_synack_resend_with_diff_seq") /* ... server SYN/ACK, new ISN */ \
+    X(BAD_TIMESTAMP, "pkt_invalid_timestamp")         /* 3WHS: the server echoes a TSval the \
+                                                        client's SYN did not send: ignored */ \
     X(REASM_GAP, "reassembly_seq_gap")               /* receiver: bytes given up for good */   \
     X(REASM_OVERLAP_DIFF, "reassembly_overlap_different_data") /* receiver: held bytes differ */ \
     X(REASM_DEPTH, "reassembly_depth_reached")       /* receiver: its stream reached depth */

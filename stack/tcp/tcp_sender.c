@@ -10,7 +10,7 @@
 
 /* A SYN or SYN-ACK: its ISN and options; window scaling is settled once both SYNs are known. */
 static void take_syn(struct mon_tcp_side *S, struct mon_tcp_side *R, const struct mon_packet *p,
-                     enum tcp_kind k)
+                     enum tcp_kind k, uint32_t *f_tsval)
 {
     /* The first SYN sets the ISN; a SYN with another ISN replaces it while nothing but the
      * SYN was sent and the endpoint is not synchronized (a new attempt). */
@@ -33,6 +33,7 @@ static void take_syn(struct mon_tcp_side *S, struct mon_tcp_side *R, const struc
         S->flags |= MON_TCPF_SACK;
     if (p->flags & MON_PKT_TCP_HAS_TS)
         S->flags |= MON_TCPF_TS;
+    f_tsval[0] = (p->flags & MON_PKT_TCP_HAS_TS) ? p->tcp_tsval : 0;
     if (S->flags & MON_TCPF_GOT_SYN) {
         /* The peer's SYN was seen too: RFC 7323, scaling holds only if both offered it. */
         if (!((S->flags & MON_TCPF_WSCALE) && (R->flags & MON_TCPF_WSCALE)))
@@ -65,6 +66,21 @@ static void take_ack(struct mon_tcp_side *R, uint32_t ack)
         R->snd_una = ack;
         R->snd_nxt = ack;
     }
+}
+
+/* While the client waits for the SYN-ACK, a server packet with a timestamp must echo the
+ * TSval of the client's SYN (0 allowed when the SYN had one), or nothing when the SYN had no
+ * timestamp: otherwise it answers a SYN it never saw (an evasion: a forged RST or FIN before
+ * the real handshake), and the connection ignores it (Suricata's pkt_invalid_timestamp). */
+static bool synsent_ts_bad(const struct mon_flow *f, int snd, const struct mon_packet *p)
+{
+    if (snd != MON_SIDE_SVR || f->tcp.side[MON_SIDE_CLI].state != MON_TCP_SYN_SENT ||
+        !(p->flags & MON_PKT_TCP_HAS_TS))
+        return false;
+    uint32_t sent = f->tcp.syn_tsval[MON_SIDE_CLI];
+    if (f->tcp.side[MON_SIDE_CLI].flags & MON_TCPF_TS)
+        return sent != 0 && p->tcp_tsecr != 0 && p->tcp_tsecr != sent;
+    return p->tcp_tsecr != 0;
 }
 
 /* The stream events (mon_tcp.h) this packet shows, judged before it moves any state. */
@@ -105,6 +121,12 @@ uint32_t tcp_sender_update(struct tcp_ctx *t, struct mon_flow *f, int snd, const
     note_events(t, S, snd, k, p);
 
     uint8_t nx;
+    if (synsent_ts_bad(f, snd, p)) {
+        t->pkt_events |= 1u << MON_TE_BAD_TIMESTAMP;
+        t->stats.invalid_state++;
+        v = TCP_PKT_INVALID;
+        goto out;
+    }
     if (k == TCP_K_RST && !tcp_rst_acceptable(S, R, p)) {
         t->stats.rst_out_of_window++; /* a blind or stale RST: the receiver ignores it */
         v = TCP_PKT_RST_IGNORED;
@@ -125,7 +147,7 @@ uint32_t tcp_sender_update(struct tcp_ctx *t, struct mon_flow *f, int snd, const
     }
     S->flags |= MON_TCPF_SEEN;
     if (k == TCP_K_SYN || k == TCP_K_SYNACK) {
-        take_syn(S, R, p, k);
+        take_syn(S, R, p, k, &f->tcp.syn_tsval[snd]);
         S->rcv_wnd = p->tcp_win; /* RFC 7323 §2.2: the window of a SYN is never scaled */
     } else if (k != TCP_K_RST) {
         S->rcv_wnd = (uint32_t)p->tcp_win << tcp_wscale(S);
