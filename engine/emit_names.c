@@ -37,6 +37,7 @@ const char *osprey_suricata_decode_event(enum mon_decode_event e)
     case MON_DE_TCP_OPT_INVALID: return "tcp.opt_invalid_len";
     case MON_DE_UDP_TRUNCATED: return "udp.pkt_too_small";
     case MON_DE_UDP_BAD_LEN: return "udp.len_invalid";
+    case MON_DE_SCTP_TRUNCATED: return "sctp.pkt_too_small";
     case MON_DE_ICMPV4_TRUNCATED: return "icmpv4.pkt_too_small";
     case MON_DE_ICMPV6_TRUNCATED: return "icmpv6.pkt_too_small";
     /* Suricata's decoder.max-layers: a tunnel nested too deep is the same limit */

@@ -233,6 +233,24 @@ def test_server_echoing_a_timestamp_the_syn_did_not_send(tmp_path, syn_ts):
     assert got == [(1, 2), (1, 3), (2, 6)]
 
 
+@pytest.mark.parametrize("echo", [500, 600])
+def test_synack_may_echo_the_first_or_the_retransmitted_syn(tmp_path, echo):
+    c = Conv()
+    syn = c._pkt(True, "S")
+    syn[TCP].options = [("Timestamp", (500, 0))]
+    again = c._pkt(True, "S")
+    again[TCP].options = [("Timestamp", (600, 0))]
+    c.seq[True] += 1
+    synack = c._pkt(False, "SA")
+    synack[TCP].options = [("Timestamp", (900, echo))]
+    c.seq[False] += 1
+    c.pkts = [syn, again, synack, c._pkt(True, "A")]
+    c.send(True, b"hello")
+    got = alerts(tmp_path, c.pkts, [stream("pkt_invalid_timestamp", 1),
+                                    rule('content:"hello";', sid=2)])
+    assert got == [(2, 5)]
+
+
 def test_stream_event_rule_with_other_options(tmp_path):
     c = Conv().handshake().send(True, b"hello")
     c.pkts.append(c._pkt(True, "S", seq=777))

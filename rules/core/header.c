@@ -60,7 +60,7 @@ bool header_proto_implemented(const char *canon)
      * application protocols the parsers (parsers/) detect */
     static const char *const done[] = {"ip", "tcp", "udp", "icmp", "http", "http1", "tls", "ssl",
                                        "dns", "ipv4", "ipv6", "tcp-pkt", "tcp-stream", "icmpv4",
-                                       "icmpv6", "pkthdr"};
+                                       "icmpv6", "pkthdr", "sctp"};
     for (size_t i = 0; i < sizeof done / sizeof done[0]; i++)
         if (!strcmp(canon, done[i]))
             return true;

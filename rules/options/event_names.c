@@ -51,6 +51,7 @@ static const struct decode_name DECODE[] = {
     {"tcp.opt_invalid_len", MON_DE_TCP_OPT_INVALID, 0, false},
     {"udp.hlen_too_small", MON_DE_UDP_TRUNCATED, 0, false},
     {"udp.len_invalid", MON_DE_UDP_BAD_LEN, 0, false},
+    {"sctp.pkt_too_small", MON_DE_SCTP_TRUNCATED, 0, false},
     {"ethernet.pkt_too_small", MON_DE_ETH_TRUNCATED, 0, false},
     {"vlan.header_too_small", MON_DE_VLAN_TRUNCATED, 0, false},
     {"vlan.too_many_layers", MON_DE_VLAN_TOO_MANY, 0, false},

@@ -178,6 +178,8 @@ enum dec_rc dec_ip_payload(struct dec *c, uint8_t proto, const uint8_t *b, uint3
         return dec_tcp(c, b, len);
     case DEC_IP_UDP:
         return dec_udp(c, b, len);
+    case DEC_IP_SCTP:
+        return dec_sctp(c, b, len);
     case DEC_IP_ICMP:
         if (p->ipver == 4)
             return dec_icmpv4(c, b, len);

@@ -55,7 +55,7 @@ enum {
 enum {
     DEC_IP_HOPOPTS = 0, DEC_IP_ICMP = 1, DEC_IP_IPIP = 4, DEC_IP_TCP = 6, DEC_IP_UDP = 17,
     DEC_IP_IPV6 = 41, DEC_IP_ROUTING = 43, DEC_IP_FRAGMENT = 44, DEC_IP_GRE = 47,
-    DEC_IP_ESP = 50, DEC_IP_AH = 51, DEC_IP_ICMPV6 = 58, DEC_IP_NONE = 59,
+    DEC_IP_ESP = 50, DEC_IP_AH = 51, DEC_IP_ICMPV6 = 58, DEC_IP_NONE = 59, DEC_IP_SCTP = 132,
     DEC_IP_DSTOPTS = 60, DEC_IP_MOBILITY = 135, DEC_IP_HIP = 139, DEC_IP_SHIM6 = 140,
 };
 
@@ -120,6 +120,7 @@ enum dec_rc dec_teredo(struct dec *c, const uint8_t *b, uint32_t len, bool *take
 /* Transport. */
 enum dec_rc dec_tcp(struct dec *c, const uint8_t *b, uint32_t len);
 enum dec_rc dec_udp(struct dec *c, const uint8_t *b, uint32_t len);
+enum dec_rc dec_sctp(struct dec *c, const uint8_t *b, uint32_t len);
 enum dec_rc dec_icmpv4(struct dec *c, const uint8_t *b, uint32_t len);
 enum dec_rc dec_icmpv6(struct dec *c, const uint8_t *b, uint32_t len);
 

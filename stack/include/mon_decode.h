@@ -79,6 +79,7 @@ struct mon_defrag;
     X(UDP_TRUNCATED, "udp.pkt_too_small")                      \
     X(UDP_BAD_LEN, "udp.len_invalid")                          \
     X(UDP_BAD_CSUM, "udp.bad_checksum")                        \
+    X(SCTP_TRUNCATED, "sctp.pkt_too_small")                    \
     X(ICMPV4_TRUNCATED, "icmpv4.pkt_too_small")                \
     X(ICMPV4_BAD_CSUM, "icmpv4.bad_checksum")                  \
     X(ICMPV6_TRUNCATED, "icmpv6.pkt_too_small")                \

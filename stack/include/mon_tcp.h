@@ -78,7 +78,7 @@ enum {
 
 struct mon_tcp_conn {
     struct mon_tcp_side side[2];    /* [MON_SIDE_CLI], [MON_SIDE_SVR] */
-    uint32_t syn_tsval[2];          /* TSval of each side's latest SYN; 0 = none (or no TS) */
+    uint32_t syn_tsval[2];          /* TSvals of the client's first and latest SYN; 0 = none */
 };
 
 /* TCP anomalies a packet's updates found, named as Suricata's stream events
