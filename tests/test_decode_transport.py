@@ -155,3 +155,21 @@ def test_transport_cut_by_capture(trace):
     # the capture is shorter than the IP datagram: reported at IP, never past the capture
     expect_anomaly(trace, cut(v4() / TCP() / (b"x" * 40), 14 + 20 + 10), "ipv4.trunc_pkt")
     expect_anomaly(trace, cut(v6() / UDP() / (b"x" * 40), 14 + 40 + 4), "ipv6.trunc_pkt")
+
+
+# ---- SCTP ----------------------------------------------------------------------------------
+
+def test_sctp_common_header(trace):
+    # ports and verification tag (12 bytes); the chunks behind it are payload
+    chunk = b"\x00\x03\x00\x08ping"  # a DATA-like chunk: type, flags, length, bytes
+    pkt = v4(proto=132) / Raw(b"\x00\x07\x00\x09" + b"\x00\x00\x00\x01" + b"\x00" * 4 + chunk)
+    rec, t = run1(trace, pkt, "-k", "none")
+    expect(rec, layers=["ethernet", "ipv4", "sctp"], proto="SCTP", src_port=7, dest_port=9,
+           payload_len=len(chunk))
+    assert t.anomalies() == {}
+
+
+@pytest.mark.parametrize("n", [1, 8, 11])
+def test_sctp_truncated(trace, n):
+    expect_anomaly(trace, v4(proto=132) / Raw(b"\x00" * n), "sctp.pkt_too_small",
+                   layers=["ethernet", "ipv4"])

@@ -165,6 +165,22 @@ def test_wrong_inner_version_in_an_ipv6_tunnel(tmp_path):
     assert got == [(1, 2, "IP-in-IP", 6), (2, 3, "IPv6", 6), (5, 4, "IP-in-IP", 6)]
 
 
+def test_sctp_rules_and_a_short_sctp_header(tmp_path):
+    # `alert sctp` rules see SCTP packets with their ports; a header shorter than 12 bytes is
+    # sctp.pkt_too_small, reported with the IP addresses, proto SCTP and ports 0
+    sctp = IP(src=CLI, dst=SRV, proto=132) / Raw(b"\x00\x07\x00\x09" + b"\x00" * 8 + b"data")
+    short = IP(src=CLI, dst=SRV, proto=132) / Raw(b"\x00\x07\x00")
+    r = detect(tmp_path, [sctp, short],
+               [rule("", sid=1, proto="sctp", hdr="any 7 -> any 9"),
+                rule("", sid=2, proto="sctp", hdr="any 9 -> any 7"),
+                rule('content:"data";', sid=3, proto="sctp"),
+                dec("sctp.pkt_too_small", 4, proto="sctp"),
+                rule("", sid=5, proto="udp")])
+    got = sorted((a["alert"]["signature_id"], a["pcap_cnt"], a["proto"], a.get("src_port"),
+                  a.get("dest_port")) for a in r.alerts)
+    assert got == [(1, 1, "SCTP", 7, 9), (3, 1, "SCTP", 7, 9), (4, 2, "SCTP", 0, 0)]
+
+
 def test_decoder_event_on_a_flow_packet_alerts_once(tmp_path):
     # an atomic fragment still decodes to a whole datagram: it belongs to a flow, runs
     # PKT_IN rules, and the decoder-event rule alerts once for it
