@@ -267,6 +267,22 @@ def test_synack_may_echo_the_first_or_the_retransmitted_syn(tmp_path, echo):
     assert got == [(2, 5)]
 
 
+def test_syn_flood_in_one_handshake(tmp_path):
+    # the client's SYN, then 12 SYNs with new ISNs (and one plain retransmission): the 11th
+    # and 12th new ISNs are past the 10 a handshake takes (3whs_syn_flood); the SYN/ACK of
+    # the latest SYN still completes the handshake
+    c = Conv()
+    syns = [c._pkt(True, "S", seq=100 + 1000 * i) for i in range(13)]
+    syns.insert(5, c._pkt(True, "S", seq=100 + 1000 * 4))  # packet 6 repeats packet 5
+    c.seq[True] = 100 + 1000 * 12 + 1
+    synack = c._pkt(False, "SA")
+    c.seq[False] += 1
+    c.pkts = syns + [synack, c._pkt(True, "A")]
+    c.send(True, b"hello")
+    got = alerts(tmp_path, c.pkts, [stream("3whs_syn_flood", 1), rule('content:"hello";', sid=2)])
+    assert got == [(1, 13), (1, 14), (2, 17)]
+
+
 def test_stream_event_rule_with_other_options(tmp_path):
     c = Conv().handshake().send(True, b"hello")
     c.pkts.append(c._pkt(True, "S", seq=777))

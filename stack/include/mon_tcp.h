@@ -79,6 +79,7 @@ enum {
 struct mon_tcp_conn {
     struct mon_tcp_side side[2];    /* [MON_SIDE_CLI], [MON_SIDE_SVR] */
     uint32_t syn_tsval[2];          /* TSvals of the client's first and latest SYN; 0 = none */
+    uint16_t syn_new_isns;          /* client SYNs with a new ISN while it waited (SYN_SENT) */
 };
 
 /* TCP anomalies a packet's updates found, named as Suricata's stream events
@@ -92,6 +93,8 @@ struct mon_tcp_conn {
     X(EST_SYNACK_DIFF_SEQ, "est_synack_resend_with_diff_seq") /* ... server SYN/ACK, new ISN */ \
     X(BAD_TIMESTAMP, "pkt_invalid_timestamp")         /* 3WHS: the server echoes a TSval the \
                                                         client's SYN did not send: ignored */ \
+    X(SYN_FLOOD, "3whs_syn_flood")                   /* a client SYN with a new ISN beyond \
+                                                        TCP_MAX_SYN_QUEUED in one handshake */ \
     X(REASM_GAP, "reassembly_seq_gap")               /* receiver: bytes given up for good */   \
     X(REASM_OVERLAP_DIFF, "reassembly_overlap_different_data") /* receiver: held bytes differ */ \
     X(REASM_DEPTH, "reassembly_depth_reached")       /* receiver: its stream reached depth */

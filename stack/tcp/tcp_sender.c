@@ -88,6 +88,22 @@ static bool synsent_ts_bad(const struct mon_flow *f, int snd, const struct mon_p
     return ecr != 0;
 }
 
+/* A client SYN with yet another ISN while it waits for the SYN-ACK: past TCP_MAX_SYN_QUEUED
+ * such attempts, each more is a SYN flood on one connection (Suricata's 3whs_syn_flood, where
+ * stream.max-syn-queued bounds the SYNs it keeps to match the SYN-ACK against). The latest
+ * SYN still sets the ISN (take_syn): its SYN-ACK is the one that completes the handshake. */
+static void note_syn_flood(struct tcp_ctx *t, struct mon_flow *f, const struct mon_tcp_side *S,
+                           int snd, enum tcp_kind k, const struct mon_packet *p)
+{
+    if (k != TCP_K_SYN || snd != MON_SIDE_CLI || S->state != MON_TCP_SYN_SENT ||
+        !(S->flags & MON_TCPF_ISN_KNOWN) || p->tcp_seq == S->isn)
+        return;
+    if (f->tcp.syn_new_isns < UINT16_MAX)
+        f->tcp.syn_new_isns++;
+    if (f->tcp.syn_new_isns > TCP_MAX_SYN_QUEUED)
+        t->pkt_events |= 1u << MON_TE_SYN_FLOOD;
+}
+
 /* The stream events (mon_tcp.h) this packet shows, judged before it moves any state. */
 static void note_events(struct tcp_ctx *t, const struct mon_tcp_side *S, int snd,
                         enum tcp_kind k, const struct mon_packet *p)
@@ -124,6 +140,7 @@ uint32_t tcp_sender_update(struct tcp_ctx *t, struct mon_flow *f, int snd, const
     if (!(S->flags & MON_TCPF_ISN_KNOWN) && k != TCP_K_SYN && k != TCP_K_SYNACK)
         tcp_infer_isn(S, p);
     note_events(t, S, snd, k, p);
+    note_syn_flood(t, f, S, snd, k, p);
 
     uint8_t nx;
     if (synsent_ts_bad(f, snd, p)) {
