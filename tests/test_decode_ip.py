@@ -39,8 +39,8 @@ def test_ipv4_valid_options(trace):
 
 
 def test_ipv4_unknown_protocol_payload(trace):
-    rec, _ = run1(trace, v4(proto=132) / (b"\x00" * 12))
-    expect(rec, layers=["ethernet", "ipv4"], proto="SCTP", payload_len=12)
+    rec, _ = run1(trace, v4(proto=103) / (b"\x00" * 12))  # PIM: no decoder
+    expect(rec, layers=["ethernet", "ipv4"], proto="103", payload_len=12)
     assert "src_port" not in rec
 
 
@@ -180,8 +180,14 @@ def test_ipv6_payload_length_over_capture(trace):
 
 
 def test_ipv6_zero_payload_length(trace):
-    expect_anomaly(trace, v6(plen=0) / UDP() / b"x", "ipv6.zero_len_payload",
-                   layers=["ethernet"])
+    # the datagram is empty: its transport header is missing (as Suricata reports it)
+    expect_anomaly(trace, v6(plen=0) / UDP() / b"x", "udp.pkt_too_small",
+                   layers=["ethernet", "ipv6"])
+    expect_anomaly(trace, v6(plen=0) / TCP() / b"x", "tcp.pkt_too_small",
+                   layers=["ethernet", "ipv6"])
+    # hop-by-hop options without a jumbo payload option: still a zero length that cannot be
+    pkt = v6(plen=0) / IPv6ExtHdrHopByHop(nh=59) / b"x"
+    expect_anomaly(trace, pkt, "ipv6.zero_len_payload", layers=["ethernet"])
 
 
 def test_ipv6_exthdr_truncated(trace):

@@ -144,7 +144,7 @@ def test_icmpv6(trace):
     expect(rec, icmp_type=1, icmp_code=4)
 
 
-@pytest.mark.parametrize("n", [1, 4, 7])  # 0 bytes would be ipv6.zero_len_payload
+@pytest.mark.parametrize("n", [1, 4, 7])  # 0 bytes: test_decode_ip.py test_ipv6_zero_payload_length
 def test_icmpv6_truncated(trace, n):
     pkt = eth() / IPv6(src="2001:db8::10", dst="2001:db8::20", nh=58) / \
         Raw(bytes(ICMPv6EchoRequest())[:n])
