@@ -477,6 +477,7 @@ struct det_pending {
     int side;
     uint32_t seq;               /* order of arrival: ties keep it */
     bool deferred;              /* stopped at its flowbits gate: units run at commit */
+    bool retried;               /* a packet rule's match tried again (runtime.c: retry) */
 };
 
 /* Nothing more to inspect on this flow: a pass rule or a drop matched. */
@@ -501,6 +502,9 @@ struct osprey_detect_worker {
                                                 its PKT_IN): the other chain stays quiet */
     uint32_t ntwin_hits;
     uint32_t npending, cap_pending;
+    struct det_pending *retry;  /* packet-rule matches the packet's flowbits refused at its
+                                   commit: tried again at its later commits (runtime.c) */
+    uint32_t nretry, cap_retry;
     bool pkt_dropped;           /* verdict of the last packet (reset at its PKT_IN) */
     bool pkt_tagged;            /* the last packet falls under a tag (set at its PKT_IN) */
     struct det_tags *tags;      /* host tags (tag.c), when a rule tags */

@@ -16,6 +16,7 @@ void det_new_packet(struct osprey_detect_worker *w)
     if (n == w->verdict_of)
         return;
     w->verdict_of = n;
+    w->nretry = 0;
     w->pkt_dropped = false;
     w->pkt_reject = OSPREY_REJECT_NONE;
     w->ntwin_hits = 0;
@@ -227,19 +228,27 @@ static bool twin_matched(struct osprey_detect_worker *w, const struct det_rule *
     return false;
 }
 
+/* Append to a growing array of matches; false: out of memory (the match is lost). */
+static bool pending_push(struct det_pending **arr, uint32_t *n, uint32_t *cap,
+                         struct det_pending pm)
+{
+    if (*n == *cap) {
+        uint32_t c = *cap ? *cap * 2 : 64;
+        struct det_pending *p = realloc(*arr, c * sizeof *p);
+        if (!p)
+            return false;
+        *arr = p;
+        *cap = c;
+    }
+    (*arr)[(*n)++] = pm;
+    return true;
+}
+
 void det_add_pending(struct osprey_detect_worker *w, const struct det_rule *dr,
                      struct mon_flow *f, int side, bool deferred)
 {
-    if (w->npending == w->cap_pending) {
-        uint32_t cap = w->cap_pending ? w->cap_pending * 2 : 64;
-        struct det_pending *p = realloc(w->pending, cap * sizeof *p);
-        if (!p)
-            return; /* out of memory: this match is lost, nothing else */
-        w->pending = p;
-        w->cap_pending = cap;
-    }
-    w->pending[w->npending] = (struct det_pending){dr, f, side, w->npending, deferred};
-    w->npending++;
+    pending_push(&w->pending, &w->npending, &w->cap_pending,
+                 (struct det_pending){dr, f, side, w->npending, deferred, false});
 }
 
 /* The leaf: every option of the chain held. The match waits for the phase's commit. */
@@ -335,8 +344,14 @@ static void commit_one(struct osprey_detect_worker *w, const struct det_pending 
     if (!df && (dr->nconds || dr->nints || dr->nbits))
         return; /* flowbits and flowint need a flow: without one they do not hold */
     for (uint32_t i = 0; i < dr->nconds; i++)
-        if (!flowbits_test(dr->conds[i].b, dr->conds[i].ids, df->bits))
+        if (!flowbits_test(dr->conds[i].b, dr->conds[i].ids, df->bits)) {
+            /* Suricata runs a packet's packet and stream rules in one pass, flowbit setters
+             * first; here a stream rule of the same packet (inline, its data in order) commits
+             * later, at the receiver's phase: the reader is tried again there */
+            if (dr->base == DB_PKT && !pm->retried)
+                pending_push(&w->retry, &w->nretry, &w->cap_retry, *pm);
             return;
+        }
     /* a rule its flowbits gate deferred: its units see the same packet and window now */
     for (uint32_t i = 0; pm->deferred && i < dr->nlate; i++)
         if (!det_unit_filter(w->ctx, pm->f, pm->side, 0, (void *)dr->late[i]))
@@ -414,6 +429,13 @@ static void on_commit(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_eve
 {
     (void)f, (void)side, (void)ev;
     struct osprey_detect_worker *w = arg;
+    for (uint32_t i = 0; i < w->nretry; i++) { /* refused at an earlier commit of the packet */
+        struct det_pending pm = w->retry[i];
+        pm.retried = true;
+        pm.seq = w->npending;
+        pending_push(&w->pending, &w->npending, &w->cap_pending, pm);
+    }
+    w->nretry = 0;
     if (!w->npending)
         return;
     if (w->npending > 1)
@@ -520,6 +542,7 @@ void osprey_detect_worker_free(struct osprey_detect_worker *w)
                 (unsigned long long)det_tags_dropped(w->tags));
     det_tags_free(w->tags);
     free(w->pending);
+    free(w->retry);
     det_events_detach(w);
     for (int i = 0; i < 4; i++)
         free(w->xbuf[i]);
