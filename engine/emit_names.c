@@ -12,6 +12,12 @@ const char *osprey_suricata_decode_event(enum mon_decode_event e)
     case MON_DE_VLAN_TOO_MANY: return "vlan.too_many_layers";
     case MON_DE_MPLS_TRUNCATED: return "mpls.header_too_small";
     case MON_DE_MPLS_UNKNOWN_PAYLOAD: return "mpls.unknown_payload_type";
+    case MON_DE_NSH_TRUNCATED: return "nsh.header_too_small";
+    case MON_DE_NSH_BAD_VERSION: return "nsh.unsupported_version";
+    case MON_DE_NSH_BAD_LEN: return "nsh.bad_header_length";
+    case MON_DE_NSH_RESERVED_TYPE: return "nsh.reserved_type";
+    case MON_DE_NSH_UNSUPPORTED_TYPE: return "nsh.unsupported_type";
+    case MON_DE_NSH_UNKNOWN_PAYLOAD: return "nsh.unknown_payload";
     case MON_DE_PPPOE_TRUNCATED: return "pppoe.pkt_too_small";
     case MON_DE_PPP_TRUNCATED: return "ppp.pkt_too_small";
     case MON_DE_PPP_UNSUPPORTED: return "ppp.unsup_proto";

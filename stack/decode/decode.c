@@ -138,6 +138,8 @@ enum dec_rc dec_ethertype(struct dec *c, uint16_t type, const uint8_t *b, uint32
         return dec_ipv6(c, b, len);
     case DEC_ETH_VLAN: case DEC_ETH_QINQ: case DEC_ETH_QINQ_OLD1: case DEC_ETH_QINQ_OLD2:
         return dec_vlan(c, b, len);
+    case DEC_ETH_NSH:
+        return dec_nsh(c, b, len);
     case DEC_ETH_MPLS_UC: case DEC_ETH_MPLS_MC:
         return dec_mpls(c, b, len);
     case DEC_ETH_PPPOE_SESS:

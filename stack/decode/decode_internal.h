@@ -48,7 +48,7 @@ enum {
     DEC_ETH_QINQ_OLD2 = 0x9200, DEC_ETH_MPLS_UC = 0x8847, DEC_ETH_MPLS_MC = 0x8848,
     DEC_ETH_PPPOE_DISC = 0x8863, DEC_ETH_PPPOE_SESS = 0x8864, DEC_ETH_TEB = 0x6558,
     DEC_ETH_ERSPAN2 = 0x88be, DEC_ETH_ERSPAN3 = 0x22eb, DEC_ETH_PPP = 0x880b,
-    DEC_ETH_WCCP = 0x883e,
+    DEC_ETH_WCCP = 0x883e, DEC_ETH_NSH = 0x894f,
 };
 
 /* IP protocol numbers. */
@@ -90,6 +90,7 @@ enum dec_rc dec_defrag_result(struct dec *c, int r, const uint64_t *before);
 enum dec_rc dec_ethernet(struct dec *c, const uint8_t *b, uint32_t len);
 enum dec_rc dec_vlan(struct dec *c, const uint8_t *b, uint32_t len);
 enum dec_rc dec_mpls(struct dec *c, const uint8_t *b, uint32_t len);
+enum dec_rc dec_nsh(struct dec *c, const uint8_t *b, uint32_t len);
 enum dec_rc dec_pppoe_session(struct dec *c, const uint8_t *b, uint32_t len);
 enum dec_rc dec_pppoe_discovery(struct dec *c, const uint8_t *b, uint32_t len);
 enum dec_rc dec_ppp(struct dec *c, const uint8_t *b, uint32_t len);

@@ -29,6 +29,12 @@ struct mon_defrag;
     X(MPLS_TRUNCATED, "mpls.truncated")                        \
     X(MPLS_BAD_LABEL, "mpls.bad_label")                        \
     X(MPLS_UNKNOWN_PAYLOAD, "mpls.unknown_payload")            \
+    X(NSH_TRUNCATED, "nsh.header_too_small")                   \
+    X(NSH_BAD_VERSION, "nsh.unsupported_version")              \
+    X(NSH_BAD_LEN, "nsh.bad_header_length")                    \
+    X(NSH_RESERVED_TYPE, "nsh.reserved_type")                  \
+    X(NSH_UNSUPPORTED_TYPE, "nsh.unsupported_type")            \
+    X(NSH_UNKNOWN_PAYLOAD, "nsh.unknown_payload")              \
     X(PPPOE_TRUNCATED, "pppoe.truncated")                      \
     X(PPPOE_MALFORMED, "pppoe.malformed")                      \
     X(PPP_TRUNCATED, "ppp.truncated")                          \
