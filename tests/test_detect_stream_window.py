@@ -62,3 +62,20 @@ def test_each_side_alerts_once_on_the_stream_and_per_packet(tmp_path):
     r = detect(tmp_path, pkts, [rule('flow:to_server,only_stream; content:"MARK";', sid=4),
                                 rule('flow:to_server; content:"MARK";', sid=5)])
     assert [a["alert"]["signature_id"] for a in r.alerts] == [4, 5, 5]
+
+
+def test_bytes_after_a_hole_are_inspected_when_the_flow_ends(tmp_path):
+    # "VERY", 4 bytes never seen, "DATA"; the server acknowledges all 12 bytes and nobody
+    # closes: at the flow's end the held bytes after the hole are reassembled and inspected,
+    # on the flow-end pseudo packet (Suricata's "stream (flow timeout)"), numbered one past
+    # the last frame
+    c = Conv().handshake()
+    c.raw(True, b"VERY", 0)
+    c.raw(True, b"DATA", 8)
+    c.seq[True] += 12
+    c.pkts.append(c._pkt(False, "A"))
+    r = detect(tmp_path, c.pkts, [rule('content:"DATA";', sid=3, proto="tcp-stream"),
+                                  rule('content:"VERY";', sid=5, proto="tcp-stream")])
+    got = sorted((a["alert"]["signature_id"], a["pcap_cnt"]) for a in r.alerts)
+    # VERY came in order: inspected on its own packet (4)
+    assert got == [(3, 7), (5, 4)]

@@ -171,6 +171,16 @@ static bool apply(struct tcp_ctx *t, struct mon_tcp_side *R, uint8_t nx)
     return true;
 }
 
+uint32_t tcp_conn_flush(struct tcp_ctx *t, struct mon_flow *f, int side)
+{
+    struct mon_tcp_side *R = &f->tcp.side[side];
+    if (!R->rbuf || (R->flags & (MON_TCPF_DEPTH | MON_TCPF_ENDED | MON_TCPF_STOPPED)))
+        return 0;
+    uint32_t ev = ra_events(R, reasm_flush(t, R->rbuf));
+    R->rcv_off = R->rbuf->tail;
+    return ev;
+}
+
 uint32_t tcp_receiver_update(struct tcp_ctx *t, struct mon_flow *f, int snd, const struct mon_packet *p)
 {
     struct mon_tcp_side *S = &f->tcp.side[snd], *R = &f->tcp.side[snd ^ 1];
