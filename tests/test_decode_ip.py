@@ -252,6 +252,19 @@ def test_ipv6_fragments_reassembled(trace):
     assert t.anomalies() == {}
 
 
+@pytest.mark.parametrize("nh", [6, 17, 58, 50])
+def test_ipv6_nothing_left_behind_extension_headers(trace, nh):
+    # an atomic fragment header (or options) naming TCP/UDP/ICMPv6/ESP, then under 2 bytes:
+    # the extension header chain is cut short (Suricata's ipv6.trunc_exthdr), whatever the
+    # upper layer; with no next header (59) that is fine
+    for ext in (IPv6ExtHdrFragment(nh=nh, offset=0, m=0), IPv6ExtHdrDestOpt(nh=nh)):
+        for tail in (b"", b"x"):
+            expect_anomaly(trace, v6() / ext / tail, "ipv6.exthdr_truncated")
+    rec, t = run1(trace, v6() / IPv6ExtHdrDestOpt(nh=59))
+    expect(rec, layers=["ethernet", "ipv6", "ipv6_ext"])
+    assert t.anomalies() == {}
+
+
 def test_ipv6_atomic_fragment(trace):
     pkt = v6() / IPv6ExtHdrFragment(m=0, offset=0, id=5) / UDP(sport=7, dport=8) / b"a"
     rec, t = run1(trace, pkt)

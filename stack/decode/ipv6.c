@@ -133,7 +133,11 @@ static enum dec_rc ipv6(struct dec *c, const uint8_t *b, uint32_t len, bool reas
         case DEC_IP_FRAGMENT:
             break;
         default:
-            /* Upper layer, ESP (encrypted: no transport header to see) or no next header. */
+            /* Upper layer, ESP (encrypted: no transport header to see) or no next header.
+             * Behind extension headers, fewer than 2 bytes left for it is the chain cut
+             * short (Suricata's ipv6.trunc_exthdr), not a short transport header. */
+            if (count && nh != DEC_IP_NONE && end - off < 2)
+                return dec_bad(c, MON_DE_IPV6_EXTHDR_TRUNCATED);
             p->proto = nh;
             return dec_ip_payload(c, nh, b + off, end - off);
         }
