@@ -48,6 +48,7 @@ DEFAULTS = {
     "stream.reassembly.depth": 1024 * 1024,
     "stream.reassembly.buffer-size": 65536,
     "stream.reassembly.max-fragments": 1024,
+    "stream.reassembly.urgent.policy": "inline",
     "stream.midstream": False,
     "stream.async-oneside": False,
     "stream.midstream-policy": "auto",

@@ -320,3 +320,32 @@ def test_interleaved_flows(trace, tmp_path):
     assert stream(tmp_path / "s", flow=1) == b"flow-a second"
     assert stream(tmp_path / "s", flow=2) == b"flow-b second"
     assert t.stats["tcp"]["sessions"] == 2
+
+
+# ---- urgent data (stream.reassembly.urgent.policy) ---------------------------------------
+
+@pytest.mark.parametrize("policy,expect", [
+    ("inline", b"GET /malicXYious"),   # every byte is stream
+    ("oob", b"GET /malicXious"),       # the last urgent byte (Y) taken out, the rest joins up
+    ("gap", b"GET /malicXious"),       # taken out leaving a hole: a gap once acknowledged
+])
+def test_urgent_byte_policy(trace, tmp_path, policy, expect):
+    c = Conn().handshake()
+    c.c("PA", b"GET /malic", off=0)
+    urg = c.c("PAU", b"XY", off=10)
+    urg["TCP"].urgptr = 2          # RFC 6093: seq + 2 - 1 is the last urgent byte
+    c.c("PA", b"ious", off=12)
+    c.s("A", ack=16)
+    t = run(trace, tmp_path, c, "--set", f"stream.reassembly.urgent.policy={policy}")
+    assert stream(tmp_path / "s") == expect
+    assert t.stats["tcp"]["gaps"] == (1 if policy == "gap" else 0)
+
+
+def test_urgent_pointer_past_the_segment_or_without_urg_changes_nothing(trace, tmp_path):
+    c = Conn().handshake()
+    c.c("PA", b"ab", off=0)["TCP"].urgptr = 1          # a pointer without the URG flag
+    c.c("PAU", b"cd", off=2)["TCP"].urgptr = 9         # the urgent byte is further on
+    c.c("PA", b"ef", off=4)
+    c.s("A", ack=6)
+    run(trace, tmp_path, c, "--set", "stream.reassembly.urgent.policy=oob")
+    assert stream(tmp_path / "s") == b"abcdef"

@@ -26,6 +26,8 @@
 #define EXCEPTION_POLICIES "auto|ignore|drop-flow|drop-packet|reject|bypass|pass-flow|pass-packet"
 /* a suricata.yaml boolean, or auto (decided by the run mode) */
 #define BOOL_OR_AUTO "auto|yes|no|true|false|on|off|1|0"
+/* stream.reassembly.urgent.policy (Suricata's drop, which drops the packet, is not offered) */
+#define URGENT_POLICIES "inline|oob|gap"
 
 /* Suricata's host-os-policy names: OSes and the two plain policies. */
 #define OS_POLICY_NAMES                                                                    \
@@ -149,6 +151,8 @@ static const struct cfg_key SCHEMA[] = {
     SIZE("stream.reassembly.buffer-size", "64kb", "reassembly buffer per side; 0 = no reassembly"),
     INT("stream.reassembly.max-fragments", "1024", 1, COUNT_MAX,
         "out-of-order runs held per side before a gap is declared"),
+    ENUM("stream.reassembly.urgent.policy", "inline", URGENT_POLICIES,
+         "the last urgent byte: inline (in the stream), oob (taken out), gap (a hole)"),
     BOOL("stream.midstream", "false", "pick up TCP sessions whose handshake was not seen"),
     BOOL("stream.async-oneside", "false", "accept TCP sessions seen in one direction only"),
     ENUM("stream.midstream-policy", "auto", EXCEPTION_POLICIES,

@@ -462,6 +462,7 @@ struct det_flow {
     struct det_hcache hc[DB__COUNT][2]; /* [base][0 = to server, 1 = to client] */
     bool pass;                  /* a pass rule matched: no more alerts on this flow */
     bool dropped;               /* a drop/reject/sdrop rule matched: its packets are dropped */
+    uint64_t dropped_on;        /* the packet (decoder count) a rule dropped it on; 0: other */
     struct det_side side[2];    /* indexed by receiving side (MON_SIDE_SVR = to server) */
     int64_t *ints;              /* flowint values (allocated on first use), and which are set */
     uint8_t *intset;
@@ -479,12 +480,6 @@ struct det_pending {
     bool deferred;              /* stopped at its flowbits gate: units run at commit */
     bool retried;               /* a packet rule's match tried again (runtime.c: retry) */
 };
-
-/* Nothing more to inspect on this flow: a pass rule or a drop matched. */
-static inline bool det_flow_stopped(const struct det_flow *df)
-{
-    return df->pass || df->dropped;
-}
 
 struct osprey_detect_worker {
     const struct osprey_detect *d;
@@ -519,6 +514,14 @@ struct osprey_detect_worker {
     uint64_t verdict_of;        /* the packet (decoder count) whose verdict is being built */
     uint32_t xcap[4];
 };
+
+/* Nothing more to inspect on this flow: a pass rule or a drop matched. A rule's drop stops
+ * it from the next packet on: the phases of the packet that matched it are still inspected,
+ * as Suricata inspects all of a packet's rules in one pass. */
+static inline bool det_flow_stopped(const struct det_flow *df)
+{
+    return df->pass || (df->dropped && df->dropped_on != df->w->verdict_of);
+}
 
 /* Threshold state per (rule, option, tracked key): a fixed table per worker. */
 struct det_thr_table *det_thr_create(void);

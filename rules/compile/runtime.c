@@ -316,8 +316,10 @@ static void set_verdict(struct osprey_detect_worker *w, struct det_flow *df,
     if (!w->pkt_dropped)
         w->verdicts.dropped++;
     w->pkt_dropped = true;
-    if (dr->flow_action && df)
+    if (dr->flow_action && df && !df->dropped) {
         df->dropped = true;
+        df->dropped_on = w->verdict_of;
+    }
     bool reject = a == OSPREY_ACTION_REJECT || a == OSPREY_ACTION_REJECTSRC ||
                   a == OSPREY_ACTION_REJECTDST || a == OSPREY_ACTION_REJECTBOTH;
     if (!reject || w->pkt_reject != OSPREY_REJECT_NONE)

@@ -110,6 +110,7 @@ void dec_ip_enter(struct dec *c)
     p->tcp_flags = 0;
     p->tcp_wscale = 0xff;
     p->tcp_win = 0;
+    p->tcp_urp = 0;
     p->tcp_mss = 0;
     p->tcp_seq = p->tcp_ack = 0;
     p->tcp_tsval = p->tcp_tsecr = 0;

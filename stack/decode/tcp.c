@@ -102,6 +102,7 @@ enum dec_rc dec_tcp(struct dec *c, const uint8_t *b, uint32_t len)
     p->tcp_seq = rd32(b + 4);
     p->tcp_ack = rd32(b + 8);
     p->tcp_win = rd16(b + 14);
+    p->tcp_urp = rd16(b + 18);
     p->flags |= MON_PKT_HAS_L4;
     p->l4 = b;
     p->l4_len = len;

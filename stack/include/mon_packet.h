@@ -98,6 +98,7 @@ struct mon_packet {
     uint8_t tcp_flags;
     uint8_t tcp_wscale;     /* window scale option, 0xff = absent */
     uint16_t tcp_win;
+    uint16_t tcp_urp;       /* urgent pointer (meaningful with MON_TH_URG) */
     uint16_t tcp_mss;       /* 0 = absent */
     uint32_t tcp_seq, tcp_ack;
     uint32_t tcp_tsval, tcp_tsecr;

@@ -19,6 +19,14 @@ enum mon_tcp_state {
 };
 const char *mon_tcp_state_name(enum mon_tcp_state s);  /* "ESTABLISHED", ... */
 
+/* What the byte an urgent pointer marks is (RFC 6093: the last urgent byte, before
+ * seq + urgent pointer), as Suricata's stream.reassembly.urgent.policy. */
+enum mon_urgent_policy {
+    MON_URG_INLINE, /* part of the stream, like any byte (what most stacks deliver) */
+    MON_URG_OOB,    /* out of band: taken out, the bytes around it join up */
+    MON_URG_GAP,    /* out of band, and a hole in the stream where it was */
+};
+
 struct mon_tcp_cfg {
     uint32_t buf_size;        /* reassembly buffer per side (bytes); 0 = no reassembly; default 65536 */
     uint32_t depth;           /* inspection depth per side (bytes of stream); 0 = unlimited; default 1 MiB */
@@ -27,6 +35,7 @@ struct mon_tcp_cfg {
     bool async_oneside;       /* accept flows where only one direction is seen; default false */
     uint32_t one_sided_pkts;  /* ONE_SIDED after this many packets one way with none back; default 10 */
     uint32_t max_frags;       /* out-of-order runs held per side before ERROR; default 1024 */
+    uint8_t urgent_policy;    /* enum mon_urgent_policy; default MON_URG_INLINE */
     bool checksum_validation; /* a packet whose TCP checksum was validated and found wrong
                                  (MON_PKT_BAD_L4_CSUM) changes no connection: no start, no
                                  state, no reassembly (it is still PKT_IN); default false */
