@@ -74,7 +74,10 @@ def test_tcp_header_length(trace):
 def test_tcp_bad_options(trace, opts):
     pkt = v4() / TCP(sport=1, dport=2, options=[("NOP", None)] * len(opts))
     pkt = patch(pkt, 14 + 20 + 20, opts)
-    expect_anomaly(trace, pkt, "tcp.opt_invalid_len", layers=["ethernet", "ipv4"])
+    # noted, and the segment still decodes (ports, flags), its options not taken
+    rec = expect_anomaly(trace, pkt, "tcp.opt_invalid_len", outcome="ip",
+                         layers=["ethernet", "ipv4", "tcp"])
+    expect(rec, anomaly="tcp.opt_invalid_len", src_port=1, dest_port=2, tcp_flags="S")
 
 
 # ---- UDP -----------------------------------------------------------------------------------

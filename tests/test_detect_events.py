@@ -88,6 +88,18 @@ def test_empty_sack_is_no_invalid_option_length(tmp_path):
     assert got == [(1, 5)]
 
 
+def test_bad_tcp_option_length_still_a_tcp_packet(tmp_path):
+    # a SYN whose TCP-AO option is 3 bytes long (at least 4): tcp.opt_invalid_len is raised,
+    # and the segment still is TCP — its flow starts, its header is inspected (CVE-2019-12260)
+    syn = IP(src=CLI, dst=SRV) / TCP(sport=1234, dport=443, flags="S",
+                                     options=[(29, b"\x61"), ("NOP", None)])
+    got = alerts(tmp_path, [syn],
+                 [dec("tcp.opt_invalid_len", 1),
+                  rule('flow:to_server; tcp.hdr; content:"|1d 03 61|"; offset:20; depth:3;',
+                       sid=2)])
+    assert got == [(1, 1), (2, 1)]
+
+
 def frag6(ident, offset, m, data, src="2001:db8::1", dst="2001:db8::2"):
     return (IPv6(src=src, dst=dst) /
             IPv6ExtHdrFragment(id=ident, offset=offset, m=m, nh=58) / Raw(data))
