@@ -33,7 +33,7 @@ DEFAULTS = {
     "host-os-policy.default": "bsd",
     "defrag.memcap": 32 * 2**20,
     "defrag.timeout": 60,
-    "defrag.max-frags": 256,
+    "defrag.max-frags": 8192,
     "defrag.trackers": 65535,
     "flow.memcap": 128 * 2**20,
     "flow.hash-size": 65536,

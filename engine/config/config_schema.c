@@ -123,7 +123,9 @@ static const struct cfg_key SCHEMA[] = {
 
     SIZE("defrag.memcap", "32mb", "memory for IP fragments being reassembled"),
     SECS("defrag.timeout", "60", "a datagram still incomplete after this is dropped"),
-    INT("defrag.max-frags", "256", 1, COUNT_MAX, "most fragments kept per datagram"),
+    /* Suricata's max-frags (65535) bounds all fragments held; ours one datagram's: 8192 lets a
+     * 64 KiB+ datagram of small fragments through (1024 fragments of 85 bytes, bug 6942) */
+    INT("defrag.max-frags", "8192", 1, COUNT_MAX, "most fragments kept per datagram"),
     INT("defrag.trackers", "65535", 1, COUNT_MAX, "most datagrams reassembled at once"),
 
     SIZE("flow.memcap", "128mb", "memory for the flow table"),
