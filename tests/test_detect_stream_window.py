@@ -79,3 +79,20 @@ def test_bytes_after_a_hole_are_inspected_when_the_flow_ends(tmp_path):
     got = sorted((a["alert"]["signature_id"], a["pcap_cnt"]) for a in r.alerts)
     # VERY came in order: inspected on its own packet (4)
     assert got == [(3, 7), (5, 4)]
+
+
+@pytest.mark.parametrize("flags,args", [("A", []), ("PA", []), ("", ["--set", "stream.midstream=true"])])
+def test_payload_of_a_tcp_packet_no_connection_takes_is_inspected(tmp_path, flags, args):
+    # a data packet of a connection never picked up (midstream off), or one no TCP stack
+    # accepts (no flags at all, even with midstream on): no stream, but Suricata still
+    # inspects the packet's payload — the TCP payload rules' packet chains match, once; the
+    # stream-only rule, and a rule needing an established session, do not
+    from scapy.layers.inet import IP, TCP
+    pkt = IP(src="10.1.0.1", dst="10.1.0.2") / TCP(sport=80, dport=80, flags=flags) / b"hello"
+    rules = [rule('content:"hello";', sid=1),
+             rule('content:"hello";', sid=2, proto="tcp-stream"),
+             rule('flow:established; content:"hello";', sid=3),
+             rule('content:"hel"; content:"lo"; distance:0;', sid=4),
+             rule('content:"bye";', sid=5)]
+    r = detect(tmp_path, [pkt], rules, *args)
+    assert sorted(a["alert"]["signature_id"] for a in r.alerts) == [1, 4]

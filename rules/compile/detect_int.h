@@ -330,6 +330,8 @@ bool det_pkt_root_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_
 struct osprey_detect {
     const struct osprey_ruleset *rs;
     bool pkt_root;                   /* base_ev[DB_PKT] is the packet root UDE */
+    bool stream_root;                /* base_ev[DB_STREAM] is the stream root UDE (a UDE, so
+                                        that ORPHAN can run it on a packet's payload) */
     mon_event_t barrier[DB__COUNT];  /* commit barrier leaf per base (0 = none) */
     uint32_t max_chain[DB__COUNT];
     uint32_t base_rules[DB__COUNT];  /* rules per base */
@@ -501,6 +503,8 @@ struct osprey_detect_worker {
                                    commit: tried again at its later commits (runtime.c) */
     uint32_t nretry, cap_retry;
     bool pkt_dropped;           /* verdict of the last packet (reset at its PKT_IN) */
+    bool orphan_scan;           /* the stream chains run on an ORPHAN packet's payload: only
+                                   the packet chains (DET_TWIN_PACKET) may match */
     bool pkt_tagged;            /* the last packet falls under a tag (set at its PKT_IN) */
     struct det_tags *tags;      /* host tags (tag.c), when a rule tags */
     uint8_t pkt_reject;         /* enum osprey_reject */

@@ -56,6 +56,31 @@ static void on_pkt(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_
     }
 }
 
+/* The payload of a TCP packet no connection takes (never picked up, a segment no stack
+ * accepts, data after the end) is still inspected by the TCP payload rules' packet chains,
+ * as Suricata inspects such a packet's payload: the stream chains run with the payload as
+ * the receiving side's only bytes (the side's window is set aside meanwhile), and only their
+ * packet twins may match. */
+static void orphan_payload(struct osprey_detect_worker *w, struct mon_ctx *ctx,
+                           struct mon_flow *f, int rcv, struct det_flow *df,
+                           const struct mon_packet *p)
+{
+    const struct det_mpm *m = &w->d->mpm[DK_STREAM];
+    struct det_side saved = df->side[rcv];
+    struct det_side *s = &df->side[rcv];
+    *s = (struct det_side){.buf = (uint8_t *)(uintptr_t)p->payload, .len = p->payload_len,
+                           .cap = p->payload_len};
+    if (m->streaming && m->db) /* detect.stream-mpm: stream — a stream of its own */
+        det_mpm_feed(m, s, w->scratch, p->payload, p->payload_len);
+    w->orphan_scan = true;
+    mon_run_event(ctx, f, rcv, w->d->base_ev[DB_STREAM]);
+    w->orphan_scan = false;
+    det_mpm_close(s, w->scratch);
+    free(s->seen);
+    free(df->side[rcv].fired);
+    df->side[rcv] = saved;
+}
+
 /* A packet libmon tracks no connection for (ORPHAN: a TCP flow never picked up, or no flow)
  * gets a clean verdict and, when it has a flow, the packet rules as any packet. */
 static void on_orphan(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_t ev,
@@ -93,6 +118,8 @@ static void on_orphan(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_eve
     }
     if (w->d->pkt_root) /* the packet rules, as for any packet */
         mon_run_event(ctx, f, side, w->d->base_ev[DB_PKT]);
+    if (w->d->stream_root && f->proto == 6 && p && p->payload_len && !det_flow_stopped(df))
+        orphan_payload(w, ctx, f, side ^ 1, df, p);
 }
 
 /* ERROR on a side (receiver's phase): when its buffer could not be had for the reassembly
@@ -258,7 +285,7 @@ static void on_match(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_even
     (void)ev;
     const struct det_rule *dr = arg;
     struct det_flow *df = f ? mon_get_uctx(ctx, f) : NULL;
-    if (!df || det_flow_stopped(df))
+    if (!df || det_flow_stopped(df) || (df->w->orphan_scan && dr->twin != DET_TWIN_PACKET))
         return;
     det_add_pending(df->w, dr, f, side, false);
 }
@@ -269,7 +296,7 @@ bool det_gate_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_even
     (void)ev;
     const struct det_rule *dr = arg;
     struct det_flow *df = f ? mon_get_uctx(ctx, f) : NULL;
-    if (!df || det_flow_stopped(df))
+    if (!df || det_flow_stopped(df) || (df->w->orphan_scan && dr->twin != DET_TWIN_PACKET))
         return false; /* the leaf would not take the match either */
     if (dr->rate) /* a rate_filter may make it a drop: keep the walk's order */
         return true;
