@@ -81,12 +81,19 @@ def test_bytes_after_a_hole_are_inspected_when_the_flow_ends(tmp_path):
     assert got == [(3, 7), (5, 4)]
 
 
-@pytest.mark.parametrize("flags,args", [("A", []), ("PA", []), ("", ["--set", "stream.midstream=true"])])
-def test_payload_of_a_tcp_packet_no_connection_takes_is_inspected(tmp_path, flags, args):
-    # a data packet of a connection never picked up (midstream off), or one no TCP stack
-    # accepts (no flags at all, even with midstream on): no stream, but Suricata still
-    # inspects the packet's payload — the TCP payload rules' packet chains match, once; the
-    # stream-only rule, and a rule needing an established session, do not
+@pytest.mark.parametrize("flags,args,expect", [
+    ("", ["--set", "stream.midstream=true"], [1, 4]),
+    ("", [], [1, 4]),
+    ("U", ["--set", "stream.midstream=true"], [1, 4]),
+    ("PA", [], []),  # a session not picked up for want of midstream: not inspected
+])
+def test_payload_of_a_tcp_packet_no_connection_takes_is_inspected(tmp_path, flags, args,
+                                                                  expect):
+    # a segment no TCP stack accepts (no ACK: no flags at all, or URG alone) starts no
+    # connection, midstream or not, but Suricata still inspects the packet's payload: the TCP
+    # payload rules' packet chains match, once; the stream-only rule, and a rule needing an
+    # established session, do not. A mid-session ACK without midstream is Suricata's
+    # midstream exception instead: not tracked, not inspected.
     from scapy.layers.inet import IP, TCP
     pkt = IP(src="10.1.0.1", dst="10.1.0.2") / TCP(sport=80, dport=80, flags=flags) / b"hello"
     rules = [rule('content:"hello";', sid=1),
@@ -95,4 +102,15 @@ def test_payload_of_a_tcp_packet_no_connection_takes_is_inspected(tmp_path, flag
              rule('content:"hel"; content:"lo"; distance:0;', sid=4),
              rule('content:"bye";', sid=5)]
     r = detect(tmp_path, [pkt], rules, *args)
-    assert sorted(a["alert"]["signature_id"] for a in r.alerts) == [1, 4]
+    assert sorted(a["alert"]["signature_id"] for a in r.alerts) == expect
+
+
+def test_data_after_a_reset_is_inspected_as_a_packet(tmp_path):
+    # after an accepted RST the connection is over: a later data segment is no stream data,
+    # but its payload is still inspected by the packet chains
+    c = Conv().handshake().send(True, b"first")
+    c.pkts.append(c._pkt(True, "R"))
+    c.raw(True, b"after the end", 0)
+    r = detect(tmp_path, c.pkts, [rule('content:"after";', sid=1),
+                                  rule('content:"after";', sid=2, proto="tcp-stream")])
+    assert sorted((a["alert"]["signature_id"], a["pcap_cnt"]) for a in r.alerts) == [(1, 7)]
