@@ -88,6 +88,21 @@ def test_empty_sack_is_no_invalid_option_length(tmp_path):
     assert got == [(1, 5)]
 
 
+def test_packet_rules_see_an_ip_packet_whose_transport_header_is_broken(tmp_path):
+    # the TCP header says 24 bytes, 20 are in the datagram: tcp.pkt_too_small, no flow. The
+    # IPv4 header is fine, so, as Suricata, the packet rules still see the packet by its
+    # addresses and protocol; rules on its payload or on a flow do not match it
+    short = IP(src=CLI, dst=SRV) / TCP(sport=1, dport=23, flags="S", dataofs=6)
+    short = IP(bytes(short)[:40])
+    got = alerts(tmp_path, [short],
+                 [rule("", sid=1, proto="ip"), rule("", sid=2, proto="tcp"),
+                  rule("", sid=3, proto="udp"), rule("", sid=4, proto="ip",
+                                                     hdr=f"{SRV} any -> any any"),
+                  rule("flow:to_server;", sid=5), rule('content:"x";', sid=6, proto="ip"),
+                  dec("tcp.pkt_too_small", 7)])
+    assert got == [(1, 1), (2, 1), (7, 1)]
+
+
 def test_bad_tcp_option_length_still_a_tcp_packet(tmp_path):
     # a SYN whose TCP-AO option is 3 bytes long (at least 4): tcp.opt_invalid_len is raised,
     # and the segment still is TCP — its flow starts, its header is inspected (CVE-2019-12260)

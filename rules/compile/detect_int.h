@@ -515,6 +515,8 @@ struct osprey_detect_worker {
     uint8_t *xbuf[4];           /* transformed [0, 1] and derived [2, 3] buffers (app.c) */
     struct osprey_dns_info dns_info[2]; /* multibuf.c: the DNS message being walked, per slot */
     struct det_decode_leaf *oleaf; /* events.c: the decoder-event rules' leaf arguments */
+    struct det_pkt_leaf *pleaf;    /* runtime.c: the packet rules' leaf arguments */
+    uint32_t npleaf;
     uint64_t verdict_of;        /* the packet (decoder count) whose verdict is being built */
     uint32_t xcap[4];
 };

@@ -97,6 +97,14 @@ static void on_orphan(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_eve
         !(p->flags & MON_PKT_BAD_L4_CSUM) &&
         !((f->tcp.side[MON_SIDE_CLI].flags | f->tcp.side[MON_SIDE_SVR].flags) & MON_TCPF_LIVE);
     struct det_flow *df = f ? mon_get_uctx(ctx, f) : NULL;
+    if (!f) {
+        /* no flow at all: an IP packet whose transport header is broken (decoding stopped
+         * after the IP header). Suricata still runs its packet rules: `alert ip` sees its
+         * addresses, a tcp rule its protocol (rules needing a flow or a payload do not match) */
+        if (p && p->ipver && w->d->pkt_root)
+            mon_run_event(ctx, NULL, side, w->d->base_ev[DB_PKT]);
+        return;
+    }
     if (never_picked_up && w->policy.midstream >= OSPREY_MIDSTREAM_DROP_FLOW) {
         w->pkt_dropped = true; /* drop-flow / reject: dropped whole, not inspected */
         w->verdicts.dropped++;
@@ -295,6 +303,23 @@ static void on_match(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_even
     det_add_pending(df->w, dr, f, side, false);
 }
 
+/* The leaf of a packet rule (per worker, so that a packet without a flow finds its worker). */
+struct det_pkt_leaf {
+    struct osprey_detect_worker *w;
+    const struct det_rule *dr;
+};
+
+static void on_pkt_match(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_t ev,
+                         void *arg)
+{
+    const struct det_pkt_leaf *l = arg;
+    if (!f) {
+        det_add_pending(l->w, l->dr, NULL, side, false);
+        return;
+    }
+    on_match(ctx, f, side, ev, (void *)(uintptr_t)l->dr);
+}
+
 bool det_gate_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_t ev,
                      void *arg)
 {
@@ -372,8 +397,9 @@ static void commit_one(struct osprey_detect_worker *w, const struct det_pending 
 {
     const struct det_rule *dr = pm->dr;
     struct det_flow *df = pm->f ? mon_get_uctx(w->ctx, pm->f) : NULL;
-    /* decoder-event rules match packets that may have no flow (and no flow state) */
-    if ((!df && dr->base != DB_DECODE) || (df && df->pass))
+    /* decoder-event rules match packets that may have no flow (and no flow state), packet
+     * rules IP packets with no flow at all (on_orphan) */
+    if ((!df && dr->base != DB_DECODE && !(!pm->f && dr->base == DB_PKT)) || (df && df->pass))
         return;
     if (!df && (dr->nconds || dr->nints || dr->nbits))
         return; /* flowbits and flowint need a flow: without one they do not hold */
@@ -523,6 +549,8 @@ struct osprey_detect_worker *osprey_detect_attach(const struct osprey_detect *d,
                                           on_commit,
                                           w) != MON_OK)
             goto fail;
+    if (d->base_rules[DB_PKT] && !(w->pleaf = calloc(d->base_rules[DB_PKT], sizeof *w->pleaf)))
+        goto fail;
     for (uint32_t i = 0; i < d->nrules; i++) {
         const struct det_rule *dr = &d->rules[i];
         if (dr->base == DB_DECODE)
@@ -530,6 +558,15 @@ struct osprey_detect_worker *osprey_detect_attach(const struct osprey_detect *d,
         /* the parsers' events are children of a PKT_IN UDE run on the sender's side */
         enum mon_hook hk = dr->kind == DK_STREAM || dr->base == DB_PKT_RCV ? MON_HK_RCV
                                                                           : MON_HK_SND;
+        if (dr->base == DB_PKT) {
+            if (w->npleaf == d->base_rules[DB_PKT])
+                goto fail; /* (base_rules counts them: cannot happen) */
+            struct det_pkt_leaf *l = &w->pleaf[w->npleaf++];
+            *l = (struct det_pkt_leaf){w, dr};
+            if (mon_register(ctx, w->sock, dr->leaf, hk, on_pkt_match, l) != MON_OK)
+                goto fail;
+            continue;
+        }
         if (mon_register(ctx, w->sock, dr->leaf, hk, on_match, (void *)dr) != MON_OK)
             goto fail;
     }
@@ -576,6 +613,7 @@ void osprey_detect_worker_free(struct osprey_detect_worker *w)
                 (unsigned long long)det_tags_dropped(w->tags));
     det_tags_free(w->tags);
     free(w->pending);
+    free(w->pleaf);
     free(w->retry);
     det_events_detach(w);
     for (int i = 0; i < 4; i++)

@@ -21,9 +21,12 @@ void core_run(struct mon_ctx *ctx, struct ev_forest *forest, int hook, uint32_t 
      * could free this one while its trees are being walked. */
     ev_forest_retain(forest);
     int saved_hook = ctx->hook_now;
+    struct ev_forest *saved_forest = ctx->forest_now;
     ctx->hook_now = hook;
+    ctx->forest_now = forest;
     ev_run(ctx->runner, forest, hook, wanted, ctx, f, side, &ctx->evstats);
     ctx->hook_now = saved_hook;
+    ctx->forest_now = saved_forest;
     ev_forest_release(ctx->forests, forest);
 }
 
