@@ -1,22 +1,12 @@
 /* pipeline.c — the set-up every run mode shares (see pipeline.h). */
 #include <stdlib.h>
-#include <time.h>
 
-#include "control.h"
-#include "daemon.h"
 #include "ips_policy.h"
+#include "osprey_clock.h"
 #include "parsers_config.h"
 #include "pipeline.h"
-#include "reload.h"
 #include "signals.h"
 #include "stack_config.h"
-
-double osprey_now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
 
 int osprey_pipeline_engine(const struct osprey_config *cfg, const char *checksums,
                            struct mon_engine **eng, struct mon_decode_cfg *dcfg)
@@ -74,11 +64,13 @@ void osprey_pipeline_detect_opts(const struct osprey_config *cfg,
 static void on_alert(const struct osprey_alert *a, void *arg)
 {
     struct osprey_worker *w = arg;
+    if (!(a->pkt->flags & MON_PKT_PSEUDO)) /* not a flow's end: the packet being processed */
+        w->pkt_alerts++;
     osprey_emit_alert(w->emit, w->ctx, a, w->inline_mode);
 }
 
 /* A parsed http/dns/tls transaction: its EVE record (emit_app.c). */
-static void on_tx(struct mon_ctx *ctx, struct mon_flow *f, enum osprey_app_proto p, void *arg)
+static void on_tx(struct mon_ctx *ctx, struct mon_flow *f, uint16_t p, void *arg)
 {
     struct osprey_worker *w = arg;
     osprey_emit_tx(w->emit, ctx, f, (int)p);
@@ -97,11 +89,12 @@ static void on_flow_end(struct mon_flow *f, void *arg)
 }
 
 int osprey_pipeline_open(struct osprey_pipeline *pl, const struct osprey_options *opts,
-                         const struct osprey_config *cfg, int nworkers)
+                         const struct osprey_config *cfg, int nworkers,
+                         const struct osprey_pipeline_services *svc)
 {
     *pl = (struct osprey_pipeline){.opts = opts, .cfg = cfg, .nworkers = nworkers};
     osprey_signals_install(); /* before SIGUSR2's default action could kill a long compile */
-    pl->t_start = osprey_now_s();
+    pl->t_start = osprey_clock_mono_s();
     osprey_detect_policy_load(cfg, osprey_ips_mode(opts, cfg), &pl->dpol, stderr);
     if (!(pl->w = calloc((size_t)nworkers, sizeof *pl->w))) {
         fprintf(stderr, "osprey: out of memory\n");
@@ -110,10 +103,11 @@ int osprey_pipeline_open(struct osprey_pipeline *pl, const struct osprey_options
     if (osprey_pipeline_engine(cfg, opts->checksums, &pl->eng, &pl->dcfg) < 0 ||
         osprey_pipeline_rules(opts, cfg, pl->eng, &pl->rs, &pl->det, &pl->parsers) < 0)
         return -1;
-    pl->t_compiled = osprey_now_s();
+    pl->t_compiled = osprey_clock_mono_s();
     const char *dir = opts->log_dir ? opts->log_dir : osprey_config_str(cfg, "default-log-dir");
     if (!(pl->emit = osprey_emit_open(cfg, dir, nworkers > 1, stderr)))
         return -1;
+    osprey_emit_set_clock(pl->emit, osprey_clock_mono_s);
     if (osprey_emit_bind(pl->emit, pl->eng, stderr) < 0)
         return -1;
     if (mon_engine_freeze(pl->eng) != MON_OK)
@@ -134,11 +128,11 @@ int osprey_pipeline_open(struct osprey_pipeline *pl, const struct osprey_options
         }
         mon_set_flow_end_cb(w->ctx, on_flow_end, w);
     }
-    struct timespec wall;
-    clock_gettime(CLOCK_REALTIME, &wall);
-    pl->t_started = (double)wall.tv_sec + (double)wall.tv_nsec / 1e9;
-    /* services of a running pipeline: reloads (SIGUSR2, control socket), the control socket */
-    if (osprey_reload_start(pl) < 0 || osprey_control_start(pl) < 0)
+    pl->t_started = osprey_clock_wall_s();
+    /* services of a running pipeline: reloads (SIGUSR2, control socket), the control socket;
+     * set only now, so quiesce() before this point has nothing to stop */
+    pl->svc = svc;
+    if (svc && svc->start(pl) < 0)
         return -1;
     return 0;
 nomem:
@@ -149,20 +143,20 @@ nomem:
 
 enum mon_decode_outcome osprey_worker_packet(struct osprey_worker *w, struct mon_packet *p)
 {
-    /* reloaded rules are picked up between two packets (reload.c) */
+    /* reloaded rules are picked up between two packets (service/reload.c) */
     if (atomic_load_explicit(&w->pl->rules_gen, memory_order_relaxed) != w->rules_gen)
-        osprey_reload_switch(w);
+        w->pl->svc->worker_switch(w);
+    w->pkt_alerts = 0;
     enum mon_decode_outcome oc = mon_process(w->ctx, p);
-    osprey_emit_packet(w->emit, &w->ew, w->ctx, p);
-    if (w->dw && oc != MON_DEC_FRAG_HELD && osprey_detect_packet_tagged(w->dw))
-        osprey_emit_tagged(w->emit, p);
+    bool tagged = w->dw && oc != MON_DEC_FRAG_HELD && osprey_detect_packet_tagged(w->dw);
+    osprey_emit_packet(w->emit, &w->ew, w->ctx, p, tagged, w->pkt_alerts != 0);
     return oc;
 }
 
 void osprey_worker_idle(struct osprey_worker *w)
 {
     if (atomic_load_explicit(&w->pl->rules_gen, memory_order_relaxed) != w->rules_gen)
-        osprey_reload_switch(w);
+        w->pl->svc->worker_switch(w);
 }
 
 struct osprey_detect_worker *osprey_worker_attach(struct osprey_worker *w,
@@ -205,8 +199,8 @@ void osprey_worker_flush(struct osprey_worker *w)
 
 void osprey_pipeline_quiesce(struct osprey_pipeline *pl)
 {
-    osprey_control_stop(pl);
-    osprey_reload_stop(pl); /* after it, every worker runs pl->eng/det */
+    if (pl->svc)
+        pl->svc->stop(pl); /* after it, every worker runs pl->eng/det */
 }
 
 int osprey_pipeline_close(struct osprey_pipeline *pl)

@@ -49,6 +49,20 @@ struct osprey_worker {
     uint64_t alerts_before;     /* alerts of the rules it ran before its last reload */
     struct osprey_parsers_stats app_before; /* its parsers' counters before the last reload */
     struct osprey_emit_worker ew; /* the emitter's per-worker state (emit.h) */
+    uint32_t pkt_alerts;        /* alerts raised while the current packet was processed */
+};
+
+struct osprey_pipeline;
+
+/* The services that run beside an open pipeline (service/: rule reloads, the control socket).
+ * The run mode hands them to osprey_pipeline_open; the pipeline calls them through these
+ * pointers and so includes nothing above it (service/ calls down into the pipeline). */
+struct osprey_pipeline_services {
+    int (*start)(struct osprey_pipeline *pl);      /* workers are set up; 0 or -1 (logged) */
+    void (*stop)(struct osprey_pipeline *pl);      /* quiesce: no thread touches the rules */
+    void (*worker_switch)(struct osprey_worker *w); /* pl->rules_gen moved on: new rules */
+    void (*lock)(struct osprey_pipeline *pl);      /* hold off switches while reading w->dw */
+    void (*unlock)(struct osprey_pipeline *pl);
 };
 
 struct osprey_pipeline {
@@ -65,15 +79,18 @@ struct osprey_pipeline {
     struct osprey_worker *w;      /* [nworkers] */
     double t_start, t_compiled;   /* monotonic seconds: open() began, rules compiled */
     _Atomic unsigned rules_gen;   /* bumped when reloaded rules are ready (reload.c) */
-    struct osprey_reload *reload; /* SIGUSR2 / control-socket reloads (reload.c) */
-    struct osprey_control *control; /* the Unix control socket (control.c); NULL when off */
+    const struct osprey_pipeline_services *svc; /* NULL = none */
+    struct osprey_reload *reload; /* SIGUSR2 / control-socket reloads (service/reload.c) */
+    struct osprey_control *control; /* the Unix control socket (service/control.c); NULL when off */
     double t_started;             /* wall-clock seconds at open() (uptime) */
 };
 
 /* Set up everything for nworkers workers, writing into the log directory (-l, else
- * default-log-dir). Returns 0, or -1 after printing why on stderr; close() in either case. */
+ * default-log-dir), then start svc (NULL = none; the run modes pass osprey_services,
+ * service/services.h). Returns 0, or -1 after printing why on stderr; close() in either case. */
 int osprey_pipeline_open(struct osprey_pipeline *pl, const struct osprey_options *opts,
-                         const struct osprey_config *cfg, int nworkers);
+                         const struct osprey_config *cfg, int nworkers,
+                         const struct osprey_pipeline_services *svc);
 /* The run loop is over (no worker runs any more): stop the reload and control-socket threads,
  * so pl->det/rs/eng stay put while the summary reads them. close() does it too. */
 void osprey_pipeline_quiesce(struct osprey_pipeline *pl);
@@ -125,7 +142,5 @@ void osprey_pipeline_detect_opts(const struct osprey_config *cfg,
 /* The libmon engine the configuration describes (checksums: -k, NULL = config's). */
 int osprey_pipeline_engine(const struct osprey_config *cfg, const char *checksums,
                            struct mon_engine **eng, struct mon_decode_cfg *dcfg);
-
-double osprey_now_s(void); /* monotonic seconds */
 
 #endif

@@ -2,7 +2,6 @@
 #include <stdlib.h>
 
 #include "pipeline.h"
-#include "reload.h"
 
 void osprey_pipeline_stats(struct osprey_pipeline *pl)
 {
@@ -17,7 +16,8 @@ void osprey_pipeline_stats(struct osprey_pipeline *pl)
         return;
     }
     int n = 0;
-    osprey_reload_lock(pl->reload); /* a worker's rules (w->dw) may be swapped by a reload */
+    if (pl->svc) /* a worker's rules (w->dw) may be swapped by a reload */
+        pl->svc->lock(pl);
     for (int i = 0; i < pl->nworkers; i++) {
         if (!pl->w[i].ctx || !pl->w[i].dw)
             continue; /* open() failed before this worker was set up */
@@ -32,7 +32,8 @@ void osprey_pipeline_stats(struct osprey_pipeline *pl)
         }
         n++;
     }
-    osprey_reload_unlock(pl->reload);
+    if (pl->svc)
+        pl->svc->unlock(pl);
     if (n == pl->nworkers)
         osprey_emit_stats(pl->emit, src, n);
     free(src);

@@ -1,5 +1,5 @@
 /* eve_alert.c — EVE "alert" records, keys in Suricata's order (consumers that diff against
- * Suricata's output see the same layout); and the timestamp format every record uses. */
+ * Suricata's output see the same layout). */
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -7,25 +7,10 @@
 #include "eve_json.h"
 #include "osprey_outputs.h"
 
-void osprey_eve_timestamp(uint64_t ts_us, char *buf, size_t len)
-{
-    /* records come in time order: the date part is formatted once per second per thread */
-    static _Thread_local time_t last_s = (time_t)-1;
-    static _Thread_local char last[24];
-    time_t s = (time_t)(ts_us / 1000000u);
-    if (s != last_s) {
-        struct tm tm;
-        gmtime_r(&s, &tm);
-        strftime(last, sizeof last, "%Y-%m-%dT%H:%M:%S", &tm);
-        last_s = s;
-    }
-    snprintf(buf, len, "%s.%06u+0000", last, (unsigned)(ts_us % 1000000u));
-}
-
 void osprey_eve_put_time(json_t *o, const char *key, uint64_t ts_us)
 {
     char ts[40];
-    osprey_eve_timestamp(ts_us, ts, sizeof ts);
+    osprey_jw_timestamp(ts_us, ts, sizeof ts);
     json_object_set_new(o, key, json_string(ts));
 }
 
@@ -48,123 +33,123 @@ char *osprey_eve_line(json_t *o)
     return line;
 }
 
-void osprey_eve_jw_port(struct jw *w, const char *key, int port)
+void osprey_eve_jw_port(struct osprey_jw *w, const char *key, int port)
 {
     if (port >= 0)
-        jw_int(w, key, port);
+        osprey_jw_int(w, key, port);
 }
 
-void osprey_eve_jw_head(struct jw *w, uint64_t ts_us, uint64_t flow_id, uint64_t pcap_cnt,
+void osprey_eve_jw_head(struct osprey_jw *w, uint64_t ts_us, uint64_t flow_id, uint64_t pcap_cnt,
                         const char *event_type)
 {
-    jw_init(w);
-    jw_open(w, NULL);
-    jw_time(w, "timestamp", ts_us);
+    osprey_jw_init(w);
+    osprey_jw_open(w, NULL);
+    osprey_jw_time(w, "timestamp", ts_us);
     if (flow_id)
-        jw_int(w, "flow_id", (int64_t)(flow_id & INT64_MAX));
+        osprey_jw_int(w, "flow_id", (int64_t)(flow_id & INT64_MAX));
     if (pcap_cnt)
-        jw_int(w, "pcap_cnt", (int64_t)pcap_cnt);
-    jw_str(w, "event_type", event_type);
+        osprey_jw_int(w, "pcap_cnt", (int64_t)pcap_cnt);
+    osprey_jw_str(w, "event_type", event_type);
 }
 
-void osprey_eve_jw_tuple(struct jw *w, const char *src_ip, int src_port, const char *dest_ip,
+void osprey_eve_jw_tuple(struct osprey_jw *w, const char *src_ip, int src_port, const char *dest_ip,
                          int dest_port, const char *proto)
 {
-    jw_str(w, "src_ip", src_ip);
+    osprey_jw_str(w, "src_ip", src_ip);
     osprey_eve_jw_port(w, "src_port", src_port);
-    jw_str(w, "dest_ip", dest_ip);
+    osprey_jw_str(w, "dest_ip", dest_ip);
     osprey_eve_jw_port(w, "dest_port", dest_port);
     if (proto)
-        jw_str(w, "proto", proto);
+        osprey_jw_str(w, "proto", proto);
 }
 
 /* Suricata groups metadata values under their key, keeping first-seen key order. */
-static void metadata(struct jw *w, const struct osprey_eve_alert *a)
+static void metadata(struct osprey_jw *w, const struct osprey_eve_alert *a)
 {
-    jw_open(w, "metadata");
+    osprey_jw_open(w, "metadata");
     for (uint32_t i = 0; i < a->nmeta; i++) {
         bool seen = false;
         for (uint32_t j = 0; j < i && !seen; j++)
             seen = !strcmp(a->meta[j].key, a->meta[i].key);
         if (seen)
             continue;
-        jw_array(w, a->meta[i].key);
+        osprey_jw_array(w, a->meta[i].key);
         for (uint32_t j = i; j < a->nmeta; j++)
             if (!strcmp(a->meta[j].key, a->meta[i].key))
-                jw_str(w, NULL, a->meta[j].value);
-        jw_array_end(w);
+                osprey_jw_str(w, NULL, a->meta[j].value);
+        osprey_jw_array_end(w);
     }
-    jw_close(w);
+    osprey_jw_close(w);
 }
 
-static void geo(struct jw *w, const char *key, const struct osprey_geo *g)
+static void geo(struct osprey_jw *w, const char *key, const struct osprey_geo *g)
 {
     if (!g || !g->found)
         return;
-    jw_open(w, key);
+    osprey_jw_open(w, key);
     if (g->country_iso[0])
-        jw_str(w, "country_iso_code", g->country_iso);
+        osprey_jw_str(w, "country_iso_code", g->country_iso);
     if (g->country_name[0])
-        jw_str(w, "country_name", g->country_name);
+        osprey_jw_str(w, "country_name", g->country_name);
     if (g->city[0])
-        jw_str(w, "city_name", g->city);
+        osprey_jw_str(w, "city_name", g->city);
     if (g->asn)
-        jw_int(w, "asn", g->asn);
+        osprey_jw_int(w, "asn", g->asn);
     if (g->as_org[0])
-        jw_str(w, "as_org", g->as_org);
-    jw_close(w);
+        osprey_jw_str(w, "as_org", g->as_org);
+    osprey_jw_close(w);
 }
 
 char *osprey_eve_alert_line(const struct osprey_eve_alert *a)
 {
-    struct jw w;
+    struct osprey_jw w;
     osprey_eve_jw_head(&w, a->ts_us, a->flow_id, a->pcap_cnt, "alert");
-    jw_str(&w, "src_ip", a->src_ip);
+    osprey_jw_str(&w, "src_ip", a->src_ip);
     osprey_eve_jw_port(&w, "src_port", a->src_port);
-    jw_str(&w, "dest_ip", a->dest_ip);
+    osprey_jw_str(&w, "dest_ip", a->dest_ip);
     osprey_eve_jw_port(&w, "dest_port", a->dest_port);
     if (a->ip_v) /* Suricata 8: the alerting packet's IP version, before proto */
-        jw_int(&w, "ip_v", a->ip_v);
+        osprey_jw_int(&w, "ip_v", a->ip_v);
     if (a->proto)
-        jw_str(&w, "proto", a->proto);
+        osprey_jw_str(&w, "proto", a->proto);
     if (a->icmp) {
-        jw_int(&w, "icmp_type", a->icmp_type);
-        jw_int(&w, "icmp_code", a->icmp_code);
+        osprey_jw_int(&w, "icmp_type", a->icmp_type);
+        osprey_jw_int(&w, "icmp_code", a->icmp_code);
     }
     if (a->direction)
-        jw_str(&w, "direction", a->direction);
+        osprey_jw_str(&w, "direction", a->direction);
     if (a->community_id)
-        jw_str(&w, "community_id", a->community_id);
-    jw_open(&w, "alert");
-    jw_str(&w, "action", a->action);
-    jw_int(&w, "gid", a->gid);
-    jw_int(&w, "signature_id", a->sid);
-    jw_int(&w, "rev", a->rev);
-    jw_str(&w, "signature", a->signature ? a->signature : "");
-    jw_str(&w, "category", a->category ? a->category : "");
-    jw_int(&w, "severity", a->severity);
+        osprey_jw_str(&w, "community_id", a->community_id);
+    osprey_jw_open(&w, "alert");
+    osprey_jw_str(&w, "action", a->action);
+    osprey_jw_int(&w, "gid", a->gid);
+    osprey_jw_int(&w, "signature_id", a->sid);
+    osprey_jw_int(&w, "rev", a->rev);
+    osprey_jw_str(&w, "signature", a->signature ? a->signature : "");
+    osprey_jw_str(&w, "category", a->category ? a->category : "");
+    osprey_jw_int(&w, "severity", a->severity);
     if (a->nmeta)
         metadata(&w, a);
-    jw_close(&w);
+    osprey_jw_close(&w);
     osprey_eve_app_write(&w, a->app);
     if (a->app_proto)
-        jw_str(&w, "app_proto", a->app_proto);
+        osprey_jw_str(&w, "app_proto", a->app_proto);
     if (a->has_flow) {
-        jw_open(&w, "flow");
-        jw_int(&w, "pkts_toserver", (int64_t)a->flow.pkts_toserver);
-        jw_int(&w, "pkts_toclient", (int64_t)a->flow.pkts_toclient);
-        jw_int(&w, "bytes_toserver", (int64_t)a->flow.bytes_toserver);
-        jw_int(&w, "bytes_toclient", (int64_t)a->flow.bytes_toclient);
-        jw_time(&w, "start", a->flow.start_us);
-        jw_str(&w, "src_ip", a->flow.src_ip);
-        jw_str(&w, "dest_ip", a->flow.dest_ip);
+        osprey_jw_open(&w, "flow");
+        osprey_jw_int(&w, "pkts_toserver", (int64_t)a->flow.pkts_toserver);
+        osprey_jw_int(&w, "pkts_toclient", (int64_t)a->flow.pkts_toclient);
+        osprey_jw_int(&w, "bytes_toserver", (int64_t)a->flow.bytes_toserver);
+        osprey_jw_int(&w, "bytes_toclient", (int64_t)a->flow.bytes_toclient);
+        osprey_jw_time(&w, "start", a->flow.start_us);
+        osprey_jw_str(&w, "src_ip", a->flow.src_ip);
+        osprey_jw_str(&w, "dest_ip", a->flow.dest_ip);
         osprey_eve_jw_port(&w, "src_port", a->flow.src_port);
         osprey_eve_jw_port(&w, "dest_port", a->flow.dest_port);
-        jw_close(&w);
+        osprey_jw_close(&w);
     }
     geo(&w, "src_geoip", a->src_geo);
     geo(&w, "dest_geoip", a->dest_geo);
-    return jw_finish(&w);
+    return osprey_jw_finish(&w);
 }
 
 int osprey_eve_alert_write(FILE *out, const struct osprey_eve_alert *a)

@@ -5,19 +5,19 @@
 
 char *osprey_eve_anomaly_line(const struct osprey_eve_anomaly *a)
 {
-    struct jw w;
+    struct osprey_jw w;
     osprey_eve_jw_head(&w, a->ts_us, a->flow_id, a->pcap_cnt, "anomaly");
     if (a->src_ip && a->dest_ip)
         osprey_eve_jw_tuple(&w, a->src_ip, a->src_port, a->dest_ip, a->dest_port, NULL);
     if (a->proto)
-        jw_str(&w, "proto", a->proto);
-    jw_open(&w, "anomaly");
+        osprey_jw_str(&w, "proto", a->proto);
+    osprey_jw_open(&w, "anomaly");
     if (a->app_proto)
-        jw_str(&w, "app_proto", a->app_proto);
-    jw_str(&w, "type", a->type);
-    jw_str(&w, "event", a->event);
+        osprey_jw_str(&w, "app_proto", a->app_proto);
+    osprey_jw_str(&w, "type", a->type);
+    osprey_jw_str(&w, "event", a->event);
     if (a->layer)
-        jw_str(&w, "layer", a->layer);
-    jw_close(&w);
-    return jw_finish(&w);
+        osprey_jw_str(&w, "layer", a->layer);
+    osprey_jw_close(&w);
+    return osprey_jw_finish(&w);
 }

@@ -29,14 +29,14 @@ char *osprey_eve_packet_line(const struct osprey_eve_packet *p)
     char *b64 = base64(p->frame, p->caplen);
     if (!b64)
         return NULL;
-    struct jw w;
+    struct osprey_jw w;
     osprey_eve_jw_head(&w, p->ts_us, p->flow_id, p->pcap_cnt, "packet");
     if (p->src_ip && p->dest_ip)
         osprey_eve_jw_tuple(&w, p->src_ip, p->src_port, p->dest_ip, p->dest_port, p->proto);
-    jw_str(&w, "packet", b64);
-    jw_open(&w, "packet_info");
-    jw_int(&w, "linktype", p->linktype);
-    jw_close(&w);
+    osprey_jw_str(&w, "packet", b64);
+    osprey_jw_open(&w, "packet_info");
+    osprey_jw_int(&w, "linktype", p->linktype);
+    osprey_jw_close(&w);
     free(b64);
-    return jw_finish(&w);
+    return osprey_jw_finish(&w);
 }

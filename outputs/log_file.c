@@ -23,6 +23,8 @@ struct osprey_log_file {
     uint64_t size;           /* bytes in the current file */
     uint64_t last_stamp;     /* timestamped: the seconds in the current name */
     uint64_t lost, records;
+    uint8_t *hdr;            /* osprey_log_set_header: starts every new file */
+    size_t hdr_len;
     char err[4400];
     char path[4096];
     char current[4200];
@@ -172,7 +174,11 @@ int osprey_log_write(struct osprey_log_file *lf, const void *rec, size_t len)
     }
     if (lf->fd < 0 && lf->kind != OSPREY_LOG_REGULAR)
         open_locked(lf); /* a socket whose reader went away: try again */
-    if (lf->fd >= 0 && write_whole(lf, rec, len) == 0) {
+    if (lf->fd >= 0 && lf->hdr_len && lf->size == 0 && lf->kind == OSPREY_LOG_REGULAR &&
+        write_whole(lf, lf->hdr, lf->hdr_len) == 0)
+        lf->size = lf->hdr_len; /* a failed record below leaves the header, a valid file */
+    if (lf->fd >= 0 && (!lf->hdr_len || lf->size || lf->kind != OSPREY_LOG_REGULAR) &&
+        write_whole(lf, rec, len) == 0) {
         lf->size += len;
         lf->records++;
         rc = 0;
@@ -181,6 +187,21 @@ int osprey_log_write(struct osprey_log_file *lf, const void *rec, size_t len)
     }
     pthread_mutex_unlock(&lf->lock);
     return rc;
+}
+
+int osprey_log_set_header(struct osprey_log_file *lf, const void *hdr, size_t len)
+{
+    uint8_t *copy = len ? malloc(len) : NULL;
+    if (len && !copy)
+        return -1;
+    if (len)
+        memcpy(copy, hdr, len);
+    pthread_mutex_lock(&lf->lock);
+    free(lf->hdr);
+    lf->hdr = copy;
+    lf->hdr_len = len;
+    pthread_mutex_unlock(&lf->lock);
+    return 0;
 }
 
 void osprey_log_drop(struct osprey_log_file *lf, const char *why)
@@ -238,5 +259,6 @@ void osprey_log_close(struct osprey_log_file *lf)
         return;
     close_locked(lf);
     pthread_mutex_destroy(&lf->lock);
+    free(lf->hdr);
     free(lf);
 }

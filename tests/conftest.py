@@ -8,11 +8,14 @@ import ipaddress
 import json
 import os
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+# The helper modules (tests/lib/*_helpers.py) are imported by bare name from any subfolder.
+sys.path.insert(0, str(Path(__file__).resolve().parent / "lib"))
 BUILD = Path(os.environ.get("OSPREY_BUILD", ROOT / "build")).resolve()
 BIN = BUILD / "bin"
 CORPUS = Path(os.environ.get("OSPREY_CORPUS", ROOT.parent / "shared" / "corpus")).resolve()

@@ -23,13 +23,13 @@ fi
 # Python test tools: use the interpreter the tests will run with.
 PY=${PYTHON:-python3}
 # cryptography: the TLS parser tests build real X.509 certificates; jsonschema: EVE records
-# are validated against Suricata's EVE schema (tests/test_eve_schema.py).
+# are validated against Suricata's EVE schema (tests/outputs/test_eve_schema.py).
 if ! "$PY" -c 'import pytest, scapy, xdist, cryptography, jsonschema' 2>/dev/null; then
   echo "install-deps: installing pytest, pytest-xdist, scapy, cryptography and jsonschema for $PY"
   "$PY" -m pip install -q pytest pytest-xdist scapy cryptography jsonschema 2>/dev/null || "$PY" -m pip install -q --break-system-packages pytest pytest-xdist scapy cryptography jsonschema
 fi
 
-# Output tests (tests/test_outputs_*.py): idstools reads unified2 back (idstools-u2json);
+# Output tests (tests/outputs/test_outputs_*.py): idstools reads unified2 back (idstools-u2json);
 # MaxMind's own test databases (shipped in the maxminddb source distribution) for GeoIP.
 if ! command -v idstools-u2json >/dev/null 2>&1; then
   echo "install-deps: installing idstools for $PY"

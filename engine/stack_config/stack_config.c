@@ -1,10 +1,11 @@
 /* stack_config.c — YAML keys → struct mon_decode_cfg / mon_defrag_cfg / mon_flow_cfg. */
 #include "stack_config.h"
 
-#include <arpa/inet.h>
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "osprey_cidr.h"
 
 int osprey_parse_port_list(const char *s, uint16_t *ports, size_t max)
 {
@@ -26,42 +27,17 @@ int osprey_parse_port_list(const char *s, uint16_t *ports, size_t max)
     return n > 0 ? 0 : -1;
 }
 
-int osprey_parse_cidr(const char *s, struct mon_host_policy *out)
+/* One host-os-policy address or CIDR (the item has no space: the list split it) → an entry
+ * whose policy is still to set. */
+static int host_entry(const char *item, struct mon_host_policy *out)
 {
-    char buf[64];
-    while (isspace((unsigned char)*s))
-        s++;
-    size_t len = strcspn(s, " \t");
-    if (len == 0 || len >= sizeof buf)
+    struct osprey_cidr c;
+    if (osprey_cidr_parse(item, strlen(item), 0, &c) != 0)
         return -1;
-    memcpy(buf, s, len);
-    buf[len] = 0;
-    char *slash = strchr(buf, '/');
-    long prefix = -1;
-    if (slash) {
-        char *end;
-        *slash = 0;
-        prefix = strtol(slash + 1, &end, 10);
-        if (*end || end == slash + 1)
-            return -1;
-    }
     memset(out, 0, sizeof *out);
-    if (inet_pton(AF_INET, buf, out->net.b) == 1) {
-        out->ipver = 4;
-        if (prefix < 0)
-            prefix = 32;
-        if (prefix > 32)
-            return -1;
-    } else if (inet_pton(AF_INET6, buf, out->net.b) == 1) {
-        out->ipver = 6;
-        if (prefix < 0)
-            prefix = 128;
-        if (prefix > 128)
-            return -1;
-    } else {
-        return -1;
-    }
-    out->prefix = (uint8_t)prefix;
+    out->ipver = c.ipver;
+    out->prefix = c.prefix;
+    memcpy(out->net.b, c.addr, sizeof c.addr);
     return 0;
 }
 
@@ -112,7 +88,7 @@ static void collect_hosts(const char *key, const char *value, const char *file, 
         item[len] = 0;
         q += len;
         struct mon_host_policy hp;
-        if (osprey_parse_cidr(item, &hp) != 0) {
+        if (host_entry(item, &hp) != 0) {
             fprintf(hc->diag, "%s:%d: host-os-policy.%s: expected an address or CIDR, got '%s'\n",
                     file, line, key, item);
             hc->err = -1;

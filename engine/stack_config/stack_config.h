@@ -35,7 +35,4 @@ void osprey_stack_cfg_engine(const struct osprey_stack_cfg *s, const char *check
 /* Parse "80", "[80, 8080]" or "[80,8080]" into a 0-terminated array of at most max-1 ports. */
 int osprey_parse_port_list(const char *s, uint16_t *ports, size_t max);
 
-/* Parse "1.2.3.4", "10.0.0.0/8", "2001:db8::/32" into a host-policy entry (policy unset). */
-int osprey_parse_cidr(const char *s, struct mon_host_policy *out);
-
 #endif

@@ -39,6 +39,10 @@ struct osprey_log_file *osprey_log_open(const struct osprey_log_cfg *cfg, char *
 /* Write one whole record. 0, or -1 when it was lost (counted; the reason is kept for
  * osprey_log_error). */
 int osprey_log_write(struct osprey_log_file *lf, const void *rec, size_t len);
+/* Regular files: bytes written at the start of every new file before its first record (a
+ * pcap file header), copied; a file that already holds bytes (append) gets none. Set it
+ * before the first write whose file needs it; len 0 = none. 0, or -1 (no memory). */
+int osprey_log_set_header(struct osprey_log_file *lf, const void *hdr, size_t len);
 /* Count one record as lost without writing it (e.g. it could not be built: no memory). */
 void osprey_log_drop(struct osprey_log_file *lf, const char *why);
 /* Close and open again under the same name (a timestamped file starts a new name). 0, or -1

@@ -1,5 +1,6 @@
 /* test_log_file.c — log_file.c: whole records, append/truncate, rollover into timestamped
- * names past the limit, reopen after a rename, a lost record counted, unix_dgram. */
+ * names past the limit, reopen after a rename, a file header on every new file, a lost record
+ * counted, unix_dgram. */
 #include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,7 +9,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include "../../stack/tests/unit.h"
+#include "unit.h"
 #include "osprey_log_file.h"
 
 static char dir[256];
@@ -89,6 +90,49 @@ static void test_rollover(void)
     osprey_log_close(lf);
 }
 
+/* A file header (pcap-log) starts every new file, rolled over or reopened; an appended file
+ * that already holds bytes gets none. */
+static void test_header(void)
+{
+    char path[300], err[512], cur[400], first[400], buf[128];
+    snprintf(path, sizeof path, "%s/log.pcap", dir);
+    struct osprey_log_cfg c = {.path = path, .timestamped = true, .limit = 100};
+    struct osprey_log_file *lf = osprey_log_open(&c, err, sizeof err);
+    CHECK(lf != NULL);
+    CHECK(osprey_log_set_header(lf, "HDR!", 4) == 0);
+    snprintf(first, sizeof first, "%s", osprey_log_current(lf, cur, sizeof cur));
+    char rec[40];
+    memset(rec, 'r', sizeof rec);
+    for (int i = 0; i < 3; i++) /* header + 2 records fit under 100 */
+        CHECK(osprey_log_write(lf, rec, sizeof rec) == 0);
+    CHECK_EQ_U(fsize(first), 84);
+    CHECK_EQ_U(fsize(osprey_log_current(lf, cur, sizeof cur)), 44);
+    FILE *f = fopen(cur, "rb");
+    CHECK(f && fread(buf, 1, sizeof buf, f) == 44 && memcmp(buf, "HDR!rrrr", 8) == 0);
+    if (f)
+        fclose(f);
+    CHECK(osprey_log_reopen(lf) == 0); /* a new name: a new header */
+    CHECK(osprey_log_write(lf, rec, sizeof rec) == 0);
+    CHECK_EQ_U(fsize(osprey_log_current(lf, cur, sizeof cur)), 44);
+    CHECK_EQ_U(osprey_log_records(lf), 4);
+    osprey_log_close(lf);
+    /* appending to a file that holds bytes: no second header */
+    snprintf(path, sizeof path, "%s/plain.pcap", dir);
+    struct osprey_log_cfg a = {.path = path, .append = true};
+    lf = osprey_log_open(&a, err, sizeof err);
+    CHECK(lf && osprey_log_set_header(lf, "HDR!", 4) == 0);
+    CHECK(osprey_log_write(lf, "one", 3) == 0);
+    osprey_log_close(lf);
+    lf = osprey_log_open(&a, err, sizeof err);
+    CHECK(lf && osprey_log_set_header(lf, "HDR!", 4) == 0);
+    CHECK(osprey_log_write(lf, "two", 3) == 0);
+    osprey_log_close(lf);
+    f = fopen(path, "rb");
+    CHECK(f && fread(buf, 1, sizeof buf, f) == 10 && memcmp(buf, "HDR!onetwo", 10) == 0);
+    if (f)
+        fclose(f);
+}
+
 static void test_open_errors(void)
 {
     char err[512];
@@ -135,6 +179,7 @@ int main(void)
         return 1;
     test_regular_append_and_reopen();
     test_rollover();
+    test_header();
     test_open_errors();
     test_dgram();
     char cmd[300];

@@ -1,10 +1,10 @@
 /* test_unified2.c — unified2 record layouts, byte for byte (Snort's serial headers and
  * big-endian fields), and the builders refusing what does not fit. With an argument, also
- * writes those records to that file for tests/test_outputs_unified2.py to read with idstools. */
+ * writes those records to that file for tests/outputs/test_outputs_unified2.py to read with idstools. */
 #include <stdio.h>
 #include <string.h>
 
-#include "../../stack/tests/unit.h"
+#include "unit.h"
 #include "osprey_unified2.h"
 
 static uint32_t be32(const uint8_t *p)

@@ -10,11 +10,12 @@
 #include <stdlib.h>
 
 #include "detect_int.h"
+#include "intern.h"
 #include "osprey_parsers.h"
 
-const char *det_event_unit(const struct opt_event *ev, struct det_unit *u, uint8_t *base)
+const char *det_event_unit(const struct opt_event *ev, struct det_unit *u, uint16_t *base)
 {
-    *u = (struct det_unit){.type = DU_EVENT, .event = ev};
+    *u = (struct det_unit){.ops = &det_unit_event, .event = ev};
     if (ev->not_raised) /* (the ruleset refuses such rules before they get here) */
         return ev->not_raised;
     *base = ev->kind == EV_DECODE ? DB_DECODE : ev->kind == EV_APP ? DB_APP_EVENT : DB_PKT_RCV;
@@ -23,8 +24,8 @@ const char *det_event_unit(const struct opt_event *ev, struct det_unit *u, uint8
     return NULL;
 }
 
-const char *det_event_base_check(const struct osprey_detect *d, uint8_t base, uint32_t nitems,
-                                 uint8_t app_base, bool packet_only)
+const char *det_event_base_check(const struct osprey_detect *d, uint16_t base, uint32_t nitems,
+                                 uint16_t app_base, bool packet_only)
 {
     if (base == DB_PKT_RCV)
         return NULL; /* a stream event: a packet rule like any other */
@@ -110,3 +111,26 @@ void det_events_detach(struct osprey_detect_worker *w)
     free(w->oleaf);
     w->oleaf = NULL;
 }
+
+/* ---- the unit (struct det_unit_ops) ---- */
+
+static bool event_eval(const struct det_unit *u, struct mon_ctx *ctx, struct mon_flow *f,
+                       int side)
+{
+    (void)side;
+    return det_event_match(ctx, f, u);
+}
+
+static void event_key(struct buf *k, const struct det_unit *u)
+{
+    /* what det_event_match reads */
+    buf_put(k, &u->event->kind, sizeof u->event->kind);
+    buf_put(k, &u->event->ipver, sizeof u->event->ipver);
+    buf_put(k, &u->event->code, sizeof u->event->code);
+    buf_put(k, &u->event->note, sizeof u->event->note);
+}
+
+/* (decoder and stream events make a rule a packet rule: plan_events.c says so, as an
+ * application-layer event does not) */
+const struct det_unit_ops det_unit_event = {
+    .name = "event", .eval = event_eval, .key = event_key};

@@ -1,12 +1,11 @@
 /* filters.c — the UDE filters of the chains: the multi-event fast-pattern filter, the header
- * filter and the option units. Filters only read (the mpm filter also records which patterns
- * a stream has shown, so later data re-raises them), and never allocate except to grow that
- * per-flow record. */
+ * filter and the option units' filter (each unit type evaluates itself: det_unit_ops).
+ * Filters only read (the mpm filter also records which patterns a stream has shown, so later
+ * data re-raises them), and never allocate except to grow that per-flow record. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "detect_int.h"
-#include "tls_units.h"
 #include "opt_eval.h"
 #include "osprey_parsers.h"
 #include "pkt_units.h"
@@ -268,7 +267,9 @@ bool det_hdx_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event
                 raised += mon_raise_event(ctx, x->ev[i]) == MON_OK;
         return raised > 0;
     }
-    struct det_hcache *c = &df->hc[x->base][det_to_server(side, x->base) ? 0 : 1];
+    if (!df->hc && !(df->hc = calloc(df->w->d->nhdx_slots, sizeof *df->hc)))
+        return false; /* out of memory: the rules without fast pattern miss this packet */
+    struct det_hcache *c = &df->hc[x->slot][det_to_server(side, x->base) ? 0 : 1];
     if (!c->done) {
         /* once per flow direction: addresses, ports and protocol are the flow's */
         c->done = true;
@@ -304,228 +305,10 @@ bool det_pkt_root_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_
 
 /* ---- option units ---- */
 
-/* TCP: both ends established (or past it, closing). The ACK that completes the handshake
- * counts too, as in Suricata, although the server's end only moves after the packet's
- * sender-side phase, where packet rules run. */
-/* A TCP connection is established for a packet when both sides were before it came: the
- * handshake's ACK finds the server still in SYN_RCVD and is not (Suricata gives the state the
- * packet finds). */
-static bool established(const struct mon_flow *f)
-{
-    if (f->proto != 6)
-        return f->state == MON_FLOW_ESTABLISHED;
-    uint8_t c = f->tcp.side[MON_SIDE_CLI].state, s = f->tcp.side[MON_SIDE_SVR].state;
-    return c >= MON_TCP_ESTABLISHED && s >= MON_TCP_ESTABLISHED;
-}
-
-static void hdr_view(const struct mon_packet *p, struct hdr_view *h)
-{
-    memset(h, 0, sizeof *h);
-    h->ipver = p->ipver;
-    h->ttl = p->ttl;
-    if (p->ipver == 4 && p->l3 && p->l3_len >= 20) {
-        h->tos = p->l3[1];
-        h->ip_id = (uint16_t)(p->l3[4] << 8 | p->l3[5]);
-        /* a datagram defrag rebuilt carries offset 0: rules see whole datagrams, not the
-         * fragments it held */
-        h->frag_off = (uint16_t)((p->l3[6] & 0x1f) << 8 | p->l3[7]);
-    } else if (p->ipver == 6 && p->l3 && p->l3_len >= 2) {
-        h->tos = (uint8_t)((p->l3[0] & 0x0f) << 4 | p->l3[1] >> 4); /* traffic class */
-    }
-    h->is_icmp = (p->proto == 1 || p->proto == 58) && (p->flags & MON_PKT_HAS_L4);
-    if (h->is_icmp) {
-        h->icmp_type = p->icmp_type;
-        h->icmp_code = p->icmp_code;
-        uint8_t t = p->icmp_type;
-        h->icmp_echo = p->l4 && p->l4_len >= 8 &&
-                       (p->proto == 1 ? (t == 0 || t == 8 || t == 13 || t == 14 || t == 15 ||
-                                         t == 16)
-                                      : (t == 128 || t == 129));
-        if (h->icmp_echo) {
-            h->icmp_id = (uint16_t)(p->l4[4] << 8 | p->l4[5]);
-            h->icmp_seq = (uint16_t)(p->l4[6] << 8 | p->l4[7]);
-        }
-    }
-    h->is_tcp = p->proto == 6 && (p->flags & MON_PKT_HAS_L4);
-    if (h->is_tcp) {
-        h->tcp_flags = p->tcp_flags;
-        h->tcp_seq = p->tcp_seq;
-        h->tcp_ack = p->tcp_ack;
-        h->tcp_win = p->tcp_win;
-    }
-}
-
 bool det_unit_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_t ev,
                      void *arg)
 {
     (void)ev;
     const struct det_unit *u = arg;
-    switch (u->type) {
-    case DU_PAYLOAD: {
-        struct det_flow *df = f ? mon_get_uctx(ctx, f) : NULL;
-        uint32_t len;
-        if (!df)
-            return false;
-        uint64_t origin = 0;
-        const uint8_t *buf;
-        if (u->kind == DK_APP)
-            buf = det_app_buffer(df->w, ctx, f, u->base, u->ob, u->xf, 1, &len, &origin);
-        else if (det_ob_is_hdr(u->ob)) /* ipv4.hdr, tcp.hdr … of the packet */
-            buf = det_hdr_buffer(mon_getlastpkt(ctx), u->ob, &len);
-        else
-            buf = det_buffer(ctx, f, side, u->kind, &len, &origin);
-        if (u->kind == DK_APP && det_app_multi(u->ob)) {
-            /* Suricata's multiple buffer matching: the run matches within one element */
-            if (!buf)
-                return u->or_absent;
-            for (uint32_t i = 1; buf; i++) {
-                if (det_payload_match(u, buf, len, origin, df->w->md))
-                    return true;
-                buf = det_app_buffer_at(df->w, ctx, f, u->base, u->ob, u->xf, 1, i, &len,
-                                        &origin);
-            }
-            return false;
-        }
-        /* as Suricata, payload options never inspect a packet without payload (a rule of
-         * negated contents only would match every bare ACK) */
-        if (u->kind == DK_PKT && !len)
-            return false;
-        if (!buf)
-            return u->or_absent;
-        return det_payload_match(u, buf, len, origin, df->w->md);
-    }
-    case DU_BUFLEN:
-    case DU_ABSENT: {
-        struct det_flow *df = f ? mon_get_uctx(ctx, f) : NULL;
-        uint32_t len;
-        uint64_t origin;
-        if (!df)
-            return false;
-        const uint8_t *b = det_app_buffer_at(df->w, ctx, f, u->base, u->ob, u->xf, 1, 0, &len,
-                                             &origin);
-        if (u->type == DU_ABSENT || !b)
-            return u->type == DU_ABSENT ? !b : u->or_absent;
-        for (uint32_t i = 1; b; i++) { /* a multi-buffer: any element */
-            if (cmp_match(u->cmp, len))
-                return true;
-            b = det_app_buffer_at(df->w, ctx, f, u->base, u->ob, u->xf, 1, i, &len, &origin);
-        }
-        return false;
-    }
-    case DU_TLS:
-        return f && det_tls_match(u->tls, ctx, f);
-    case DU_DATASET: {
-        if (u->addr) { /* ip.src, ip.dst: 4 bytes for IPv4, 16 for IPv6 */
-            const struct mon_packet *p = mon_getlastpkt(ctx);
-            if (!p || !p->ipver)
-                return false;
-            const struct mon_addr *a = u->addr == 1 ? &p->src : &p->dst;
-            return det_dataset_match(u->set, u->ds, a->b, p->ipver == 4 ? 4 : 16);
-        }
-        struct det_flow *df = f ? mon_get_uctx(ctx, f) : NULL;
-        uint32_t len;
-        uint64_t origin;
-        if (!df)
-            return false;
-        const uint8_t *buf =
-            u->kind == DK_APP
-                ? det_app_buffer(df->w, ctx, f, u->base, u->ob, u->xf, 1, &len, &origin)
-                : det_buffer(ctx, f, side, u->kind, &len, &origin);
-        return buf && det_dataset_match(u->set, u->ds, buf, len);
-    }
-    case DU_APPPROTO: {
-        if (!f)
-            return false;
-        enum osprey_app_proto a = osprey_parsers_app_proto(ctx, f);
-        bool in = (u->app >> a) & 1;
-        /* negated: the protocol must be known (detection finished) and another one */
-        return u->app_neg ? a != OSPREY_APP_UNKNOWN && !in : in;
-    }
-    case DU_FLOW: {
-        const struct mon_packet *p = mon_getlastpkt(ctx);
-        struct flow_view v = {
-            .has_flow = f != NULL,
-            .to_server = det_to_server(side, u->base),
-            .established = f && established(f),
-            .stream = u->kind != DK_PKT,
-            .reassembled = p && (p->flags & MON_PKT_REASSEMBLED),
-        };
-        return flow_match(u->flow, &v);
-    }
-    case DU_HDR: {
-        const struct mon_packet *p = mon_getlastpkt(ctx);
-        struct hdr_view h;
-        int64_t v;
-        if (!p)
-            return false;
-        hdr_view(p, &h);
-        return hdr_field(u->field, &h, &v) && cmp_match(u->cmp, v);
-    }
-    case DU_TCPFLAGS: {
-        const struct mon_packet *p = mon_getlastpkt(ctx);
-        return p && p->proto == 6 && (p->flags & MON_PKT_HAS_L4) &&
-               tcpflags_match(&u->tf, p->tcp_flags);
-    }
-    case DU_FRAGBITS: {
-        const struct mon_packet *p = mon_getlastpkt(ctx);
-        return p && p->ipver == 4 && p->l3 && p->l3_len >= 20 &&
-               fragbits_match(&u->tf, p->l3[6]);
-    }
-    case DU_IPOPTS: {
-        const struct mon_packet *p = mon_getlastpkt(ctx);
-        if (!p || p->ipver != 4 || !p->l3 || p->l3_len < 20)
-            return false;
-        uint32_t hlen = (uint32_t)(p->l3[0] & 0x0f) * 4;
-        if (hlen > p->l3_len)
-            hlen = p->l3_len;
-        return hlen > 20 && ipopts_match(u->ipopt, p->l3 + 20, hlen - 20);
-    }
-    case DU_IPPROTO: {
-        const struct mon_packet *p = mon_getlastpkt(ctx);
-        return p && p->ipver && ipproto_match(&u->ipp, p->proto);
-    }
-    case DU_SAMEIP: {
-        const struct mon_packet *p = mon_getlastpkt(ctx);
-        return p && p->ipver && !memcmp(p->src.b, p->dst.b, sizeof p->src.b);
-    }
-    case DU_GEOIP: {
-        const struct mon_packet *p = mon_getlastpkt(ctx);
-        return p && p->ipver && geoip_match(u->geo, u->geodb, p->src.b, p->dst.b, p->ipver);
-    }
-    case DU_STREAMSIZE: {
-        if (!f || f->proto != 6)
-            return false;
-        /* what each end sent, from its ISN: snd_nxt is past the current packet already */
-        const struct mon_tcp_side *c = &f->tcp.side[MON_SIDE_CLI];
-        const struct mon_tcp_side *s = &f->tcp.side[MON_SIDE_SVR];
-        uint64_t cb = (c->flags & MON_TCPF_ISN_KNOWN) ? (uint32_t)(c->snd_nxt - c->isn) : 0;
-        uint64_t sb = (s->flags & MON_TCPF_ISN_KNOWN) ? (uint32_t)(s->snd_nxt - s->isn) : 0;
-        return stream_size_match(u->cmp, cb, sb);
-    }
-    case DU_DNSHDR: {
-        struct osprey_dns_info di;
-        if (!f || !osprey_parsers_dns_info(ctx, f, &di))
-            return false;
-        if (u->field == DNS_F_RRTYPE) {
-            /* any question's type; in a response, any answer's too (as Suricata 8) */
-            for (uint32_t i = 0; i < di.nqueries; i++)
-                if (cmp_match(u->cmp, di.queries[i].type))
-                    return true;
-            for (uint32_t i = 0; di.response && i < di.nanswers; i++)
-                if (cmp_match(u->cmp, di.answers[i].type))
-                    return true;
-            return false;
-        }
-        return cmp_match(u->cmp, u->field == DNS_F_OPCODE ? (di.flags >> 11) & 0xf : di.rcode);
-    }
-    case DU_PKTPROP:
-        return det_pktprop_match(u->pp, mon_getlastpkt(ctx), f);
-    case DU_EVENT:
-        return det_event_match(ctx, f, u);
-    case DU_DSIZE: {
-        const struct mon_packet *p = mon_getlastpkt(ctx);
-        return p && cmp_match(u->cmp, p->payload_len);
-    }
-    }
-    return false;
+    return u->ops->eval(u, ctx, f, side); /* unit_*.c, tls_units.c, events.c, pkt_units.c */
 }

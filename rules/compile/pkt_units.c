@@ -2,9 +2,12 @@
  * the flow's counters (mon_flow.h) only. */
 #include "pkt_units.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "buffers.h"
+#include "detect_int.h"
+#include "intern.h"
 #include "opt_eval.h"
 
 int det_hdr_buffer_of(unsigned rule_buffer)
@@ -54,7 +57,7 @@ static uint32_t icmpv4_hdr_len(const struct mon_packet *p)
     return n;
 }
 
-const uint8_t *det_hdr_buffer(const struct mon_packet *p, uint8_t ob, uint32_t *len)
+const uint8_t *det_hdr_buffer(const struct mon_packet *p, uint16_t ob, uint32_t *len)
 {
     *len = 0;
     if (!p || !p->ipver || !p->l3)
@@ -203,3 +206,37 @@ bool det_hdr_proto_of(const char *proto, struct det_hdr_proto *out)
         }
     return false;
 }
+
+/* ---- the unit (struct det_unit_ops) ---- */
+
+static bool pktprop_eval(const struct det_unit *u, struct mon_ctx *ctx, struct mon_flow *f,
+                         int side)
+{
+    (void)side;
+    return det_pktprop_match(u->pp, mon_getlastpkt(ctx), f);
+}
+
+static void pktprop_key(struct buf *k, const struct det_unit *u)
+{
+    const struct opt_pktprop *pp = u->pp;
+    uint8_t fl[3] = {pp->kind, pp->dir, (uint8_t)pp->layer};
+    buf_put(k, fl, sizeof fl);
+    buf_put(k, &pp->cmp.op, sizeof pp->cmp.op);
+    buf_put(k, &pp->cmp.lo, sizeof pp->cmp.lo);
+    buf_put(k, &pp->cmp.hi, sizeof pp->cmp.hi);
+}
+
+/* the rule protocols' IP version ("ip version 4"); the keywords' are labelled by their text */
+static void pktprop_dump(struct buf *out, const struct det_unit *u)
+{
+    char v[32];
+    if (u->pp->kind == PP_IPVER)
+        snprintf(v, sizeof v, "ip version %lld", (long long)u->pp->cmp.lo);
+    else
+        snprintf(v, sizeof v, "packet property");
+    buf_puts(out, v);
+}
+
+const struct det_unit_ops det_unit_pktprop = {
+    .name = "packet property", .eval = pktprop_eval, .key = pktprop_key, .dump = pktprop_dump,
+    .packet_only = true};

@@ -8,16 +8,18 @@
 /* One unit of a rule being compiled, with the option indexes it covers (for its label). */
 struct unit_plan {
     struct det_unit u;
-    uint32_t first_opt, last_opt;
+    uint32_t first_opt, last_opt;  /* PLAN_HEADER: implied by the rule header (no option) */
 };
+#define PLAN_HEADER UINT32_MAX
 
 struct plan {
     const char *why;               /* not compiled: this */
     const struct osprey_rule_option *why_opt;
-    uint8_t kind, proto, base;
-    uint8_t app;                   /* application protocol of the header (0: none) */
+    uint8_t kind, proto;
+    uint16_t base;
+    uint16_t app;                  /* application protocol of the header (0: none) */
     const struct opt_content *fp;  /* fast pattern, NULL = none */
-    uint8_t fp_ob;                 /* DK_APP: the fast pattern's buffer and transforms */
+    uint16_t fp_ob;                /* DK_APP: the fast pattern's buffer and transforms */
     const struct det_xform *fp_xf;
     struct unit_plan *units;
     uint32_t nunits;
@@ -51,5 +53,82 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, enum plan_va
               struct plan *pl);
 /* Release what make_plan allocated (whatever it returned). */
 void plan_free(struct plan *pl);
+
+/* ---- keyword plan functions: how one option becomes part of the plan ----
+ * make_plan walks the rule's options; each one that is not a modifier, a sticky buffer or a
+ * transform goes to its keyword's plan function (plan_table.c): it adds units
+ * (plan_add_unit), payload items, flowbits, thresholds … to ctx->pl, or sets ctx->pl->why
+ * (the rule is not compiled; the option is blamed). */
+struct plan_ctx {
+    struct osprey_detect *d;
+    const struct osprey_rule *r;
+    struct plan *pl;
+    enum plan_variant variant;
+    uint32_t i;                         /* the option being planned */
+    const struct osprey_rule_option *o;
+    const char *name;                   /* its keyword */
+    uint16_t app_base;                  /* the application event the buffers need (DB_PKT:
+                                           none) */
+    bool to_client;                     /* the rule inspects responses */
+    int side;                           /* direction for the TLS units: 0 either, 1 to
+                                           server, 2 to client */
+    bool has_vars;                      /* byte_extract/byte_math: one payload run */
+    const char *vnames[BYTE_MAX_VARS];  /* byte variables, numbered per rule */
+    uint32_t nvars, var_unit[BYTE_MAX_VARS];
+    struct det_unit or_else[8];         /* the buffers of absent: or_else (ob, xf) */
+    uint32_t nor_else;
+    bool packet_only;                   /* a packet-only option (dsize, header fields …); a
+                                           unit whose ops say packet_only sets it too */
+    bool no_stream, only_stream;        /* flow:no_stream / only_stream (and tcp-pkt, …) */
+    uint16_t ev_base;                   /* decoder/stream/app-layer event rules: their base */
+};
+/* 0 (ctx->pl->why set when the rule cannot be compiled), -1 when out of memory. */
+typedef int (*plan_fn)(struct plan_ctx *ctx);
+
+/* The plan function of a keyword (plan_table.c), NULL: not compiled yet. */
+plan_fn plan_fn_of(const char *keyword);
+/* The table's i-th keyword (NULL past the end): for its tests. */
+const char *plan_table_name(size_t i);
+
+/* Shared by the plan functions (plan.c). */
+/* Append unit u for the option being planned. */
+void plan_add_unit(struct plan_ctx *ctx, struct det_unit u);
+/* The option's parser buffer and transforms (interned); DET_OB_RAW when it inspects the
+ * packet/stream. -1: out of memory. */
+int plan_app_buffer(struct plan_ctx *ctx, uint16_t *ob, const struct det_xform **xf);
+
+/* The keywords' plan functions, by family (named in plan_table.c). */
+int plan_meta(struct plan_ctx *ctx);             /* plan_state.c: nothing to evaluate */
+int plan_threshold(struct plan_ctx *ctx);
+int plan_flowbits(struct plan_ctx *ctx);
+int plan_xbits(struct plan_ctx *ctx);            /* xbits, hostbits */
+int plan_flowint(struct plan_ctx *ctx);
+int plan_noalert(struct plan_ctx *ctx);
+int plan_content(struct plan_ctx *ctx);          /* plan_payload.c */
+int plan_pcre(struct plan_ctx *ctx);
+int plan_isdataat(struct plan_ctx *ctx);
+int plan_entropy(struct plan_ctx *ctx);
+int plan_base64_decode(struct plan_ctx *ctx);
+int plan_byte(struct plan_ctx *ctx);             /* byte_test, _jump, _extract, _math */
+int plan_asn1(struct plan_ctx *ctx);
+int plan_flow(struct plan_ctx *ctx);             /* plan_pkt.c */
+int plan_dsize(struct plan_ctx *ctx);
+int plan_hdr_field(struct plan_ctx *ctx);        /* ttl, itype, seq … */
+int plan_geoip(struct plan_ctx *ctx);
+int plan_ip_proto(struct plan_ctx *ctx);
+int plan_sameip(struct plan_ctx *ctx);
+int plan_pktprop(struct plan_ctx *ctx);          /* tcp.mss, vlan.id, flow.pkts … */
+int plan_tcpflags(struct plan_ctx *ctx);         /* flags, tcp.flags */
+int plan_fragbits(struct plan_ctx *ctx);
+int plan_ipopts(struct plan_ctx *ctx);
+int plan_stream_size(struct plan_ctx *ctx);
+int plan_buflen(struct plan_ctx *ctx);           /* plan_app.c: urilen, bsize, bufferlen */
+int plan_absent(struct plan_ctx *ctx);
+int plan_dataset(struct plan_ctx *ctx);          /* dataset, datarep */
+int plan_dns_field(struct plan_ctx *ctx);        /* dns.opcode, dns.rcode, dns.rrtype */
+int plan_event(struct plan_ctx *ctx);            /* decode-, stream-, app-layer-event */
+int plan_tls(struct plan_ctx *ctx);              /* ssl_state, tls.version … */
+int plan_service(struct plan_ctx *ctx);          /* plan.c */
+int plan_app_layer_protocol(struct plan_ctx *ctx);
 
 #endif

@@ -6,11 +6,11 @@
  *   rate_filter gen_id G, sig_id S, track T, count C, seconds S, new_action A, timeout T
  *   changes the rule's action for T seconds once it matched more than C times in S seconds
  *   (threshold.c). */
-#include <arpa/inet.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "detect_int.h"
+#include "osprey_cidr.h"
 #include "ruleset.h"
 
 static bool applies(const struct thr_entry *e, const struct osprey_rule *r)
@@ -23,31 +23,12 @@ static bool applies(const struct thr_entry *e, const struct osprey_rule *r)
 /* One address or CIDR of an ip list. */
 static bool parse_net(const char *s, size_t n, struct det_suppress *out)
 {
-    char buf[64];
-    if (n == 0 || n >= sizeof buf)
+    struct osprey_cidr c;
+    if (osprey_cidr_parse(s, n, 0, &c) != 0)
         return false;
-    memcpy(buf, s, n);
-    buf[n] = 0;
-    char *slash = strchr(buf, '/');
-    long prefix = -1;
-    if (slash) {
-        *slash = 0;
-        char *end;
-        prefix = strtol(slash + 1, &end, 10);
-        if (*end || prefix < 0)
-            return false;
-    }
-    memset(out->net, 0, sizeof out->net);
-    if (inet_pton(AF_INET, buf, out->net) == 1)
-        out->ipver = 4;
-    else if (inet_pton(AF_INET6, buf, out->net) == 1)
-        out->ipver = 6;
-    else
-        return false;
-    long max = out->ipver == 4 ? 32 : 128;
-    if (prefix > max)
-        return false;
-    out->prefix = (uint8_t)(prefix < 0 ? max : prefix);
+    out->ipver = c.ipver;
+    out->prefix = c.prefix;
+    memcpy(out->net, c.addr, sizeof out->net);
     return true;
 }
 

@@ -1,11 +1,11 @@
 /* expr.c — evaluation of address and port expressions (grammar and meaning in expr.h). */
 #include "expr.h"
 
-#include <arpa/inet.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "osprey_cidr.h"
 #include "text.h"
 
 #define MAX_DEPTH 32
@@ -70,25 +70,17 @@ static const char *syntax_key(const struct ectx *e)
 
 /* --- literals ---------------------------------------------------------------------------- */
 
-static int parse_ip(const char *s, size_t n, u128 *out, bool *v4)
+/* An address or block as a 128-bit number: IPv4 as ::ffff:a.b.c.d. */
+static void cidr_u128(const struct osprey_cidr *c, u128 *out, bool *v4)
 {
-    char buf[64];
-    if (n == 0 || n >= sizeof buf)
-        return -1;
-    memcpy(buf, s, n);
-    buf[n] = '\0';
     unsigned char b[16];
-    if (memchr(s, ':', n)) {
-        if (inet_pton(AF_INET6, buf, b) != 1)
-            return -1;
-        *v4 = false;
-    } else {
-        /* inet_pton(AF_INET) wants exactly four decimal parts; Snort and Suricata too. */
-        if (inet_pton(AF_INET, buf, b + 12) != 1)
-            return -1;
+    *v4 = c->ipver == 4;
+    if (*v4) {
         memset(b, 0, 10);
         b[10] = b[11] = 0xff;
-        *v4 = true;
+        memcpy(b + 12, c->addr, 4);
+    } else {
+        memcpy(b, c->addr, 16);
     }
     uint64_t hi = 0, lo = 0;
     for (int i = 0; i < 8; i++) {
@@ -97,6 +89,15 @@ static int parse_ip(const char *s, size_t n, u128 *out, bool *v4)
     }
     out->hi = hi;
     out->lo = lo;
+}
+
+/* inet_pton(AF_INET) wants exactly four decimal parts; Snort and Suricata too. */
+static int parse_ip(const char *s, size_t n, u128 *out, bool *v4)
+{
+    struct osprey_cidr c;
+    if (osprey_ip_parse(s, n, &c) < 0)
+        return -1;
+    cidr_u128(&c, out, v4);
     return 0;
 }
 
@@ -128,38 +129,28 @@ static int addr_literal(struct ectx *e, const char *s, size_t n, struct rset *ou
                         "address range '%.*s' is empty or mixes IPv4 and IPv6", (int)n, s);
     } else {
         size_t an = slash ? (size_t)(slash - s) : n;
-        if (parse_ip(s, an, &lo, &v4) < 0)
+        /* a prefix length or, after an IPv4 address, a dotted netmask of contiguous ones */
+        struct osprey_cidr c;
+        int rc = osprey_cidr_parse(s, n, OSPREY_CIDR_NETMASK, &c);
+        const char *m = slash ? slash + 1 : s + n;
+        size_t mn = (size_t)(s + n - m);
+        if (rc == OSPREY_CIDR_EADDR)
             return fail(e, s, false, "syntax error in address", "invalid address '%.*s'",
                         (int)an, s);
+        if (rc == OSPREY_CIDR_ENETMASK)
+            return fail(e, m, false, "syntax error in address", "invalid netmask '%.*s'",
+                        (int)mn, m);
+        if (rc == OSPREY_CIDR_EGAPS)
+            return fail(e, m, false, "syntax error in address",
+                        "netmask '%.*s' is not contiguous", (int)mn, m);
+        if (rc < 0)
+            return fail(e, m, false, "syntax error in address",
+                        "invalid prefix length '/%.*s' (0..%d)", (int)mn, m,
+                        c.ipver == 4 ? 32 : 128);
+        cidr_u128(&c, &lo, &v4);
         hi = lo;
         if (slash) {
-            const char *m = slash + 1;
-            size_t mn = (size_t)(s + n - m);
-            uint64_t bits;
-            unsigned total;
-            if (v4 && memchr(m, '.', mn)) {
-                /* A dotted netmask: must be contiguous ones. */
-                u128 mask;
-                bool mv4;
-                if (parse_ip(m, mn, &mask, &mv4) < 0 || !mv4)
-                    return fail(e, m, false, "syntax error in address",
-                                "invalid netmask '%.*s'", (int)mn, m);
-                uint32_t mm = (uint32_t)mask.lo;
-                if (mm & (~mm >> 1))
-                    return fail(e, m, false, "syntax error in address",
-                                "netmask '%.*s' is not contiguous", (int)mn, m);
-                bits = 0;
-                while (mm & 0x80000000u) {
-                    bits++;
-                    mm <<= 1;
-                }
-                total = (unsigned)bits + 96;
-            } else {
-                if (!slice_u64(m, mn, false, v4 ? 32 : 128, &bits))
-                    return fail(e, m, false, "syntax error in address",
-                                "invalid prefix length '/%.*s' (0..%d)", (int)mn, m, v4 ? 32 : 128);
-                total = (unsigned)bits + (v4 ? 96 : 0);
-            }
+            unsigned total = c.prefix + (v4 ? 96u : 0u);
             u128 mask = prefix_mask(total);
             lo.hi &= mask.hi;
             lo.lo &= mask.lo;

@@ -31,6 +31,6 @@ static int parse_absent(struct rule_ctx *c, char *val)
 }
 
 static const struct opt_def DEFS[] = {
-    {"absent", OPT_PAYLOAD, D_SURI, ARG_OPTIONAL, 0, parse_absent, true},
+    {"absent", OPT_PAYLOAD, D_SURI, ARG_OPTIONAL, 0, parse_absent, true, NULL},
 };
 OPT_TABLE(opt_table_absent, DEFS);

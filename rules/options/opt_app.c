@@ -9,6 +9,7 @@
 #include <strings.h>
 
 #include "opt_util.h"
+#include "osprey_parsers.h"
 #include "registry.h"
 #include "text.h"
 
@@ -18,18 +19,16 @@ static int parse_service(struct rule_ctx *c, char *val)
     return w ? parse_words(c, val, ',', false, NULL, w) : -1;
 }
 
-/* Detection restricts the rule to flows of the services listed: each must be one the parsers
- * detect, or the rule would run on part of what it names. */
-const char *service_compile_check(const struct opt_words *w)
+/* Detection restricts the rule to flows of the services listed: each must be a protocol the
+ * parsers register (its name or an alias, osprey_parsers.h), or the rule would run on part of
+ * what it names. */
+const char *service_compile_check(const void *arg)
 {
-    static const char *const DETECTED[] = {"http", "ssl", "tls", "dns", NULL};
-    for (uint32_t i = 0; i < w->n; i++) {
-        size_t k = 0;
-        while (DETECTED[k] && strcmp(DETECTED[k], w->words[i]))
-            k++;
-        if (!DETECTED[k] || (w->negated && w->negated[i]))
+    const struct opt_words *w = arg;
+    for (uint32_t i = 0; i < w->n; i++)
+        if (osprey_app_proto_find(w->words[i]) <= OSPREY_APP_PROTO_FAILED ||
+            (w->negated && w->negated[i]))
             return "a service the parsers do not detect";
-    }
     return NULL;
 }
 
@@ -119,12 +118,12 @@ static int parse_dns_rrtype(struct rule_ctx *c, char *val)
 }
 
 static const struct opt_def DEFS[] = {
-    {"service", OPT_META, D_S3, ARG_REQUIRED, 0, parse_service, true},
-    {"sip_method", OPT_MATCH, D_S2 | D_S3, ARG_REQUIRED, 0, parse_sip_method, false},
-    {"sip_stat_code", OPT_MATCH, D_S2 | D_S3, ARG_REQUIRED, 0, parse_sip_stat_code, false},
-    {"ftpdata_command", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_ftpdata_command, false},
-    {"dns.opcode", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_dns_opcode, true},
-    {"dns.rcode", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_dns_rcode, true},
-    {"dns.rrtype", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_dns_rrtype, true},
+    {"service", OPT_META, D_S3, ARG_REQUIRED, 0, parse_service, true, service_compile_check},
+    {"sip_method", OPT_MATCH, D_S2 | D_S3, ARG_REQUIRED, 0, parse_sip_method, false, NULL},
+    {"sip_stat_code", OPT_MATCH, D_S2 | D_S3, ARG_REQUIRED, 0, parse_sip_stat_code, false, NULL},
+    {"ftpdata_command", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_ftpdata_command, false, NULL},
+    {"dns.opcode", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_dns_opcode, true, NULL},
+    {"dns.rcode", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_dns_rcode, true, NULL},
+    {"dns.rrtype", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_dns_rrtype, true, NULL},
 };
 OPT_TABLE(opt_table_app, DEFS);

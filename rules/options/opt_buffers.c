@@ -10,49 +10,50 @@
 #include <string.h>
 
 #include "buffers.h"
+#include "opt_params.h"
 #include "opt_util.h"
 #include "registry.h"
 #include "text.h"
 
-/* Snort 3 selectors of the HTTP buffers. */
+/* Snort 3 selectors of the HTTP buffers (any number of each; nothing is kept): the message
+ * ones of every HTTP buffer, a header's field, the URI's parts (an unknown one is reported
+ * with the URI parts only). */
+#define MESSAGE_SELECTORS                                                                  \
+    {.name = "request", .type = PT_FLAG, .flags = P_REPEAT | P_UNLISTED},                  \
+    {.name = "with_body", .type = PT_FLAG, .flags = P_REPEAT | P_UNLISTED},                \
+    {.name = "with_header", .type = PT_FLAG, .flags = P_REPEAT | P_UNLISTED},              \
+    {.name = "with_trailer", .type = PT_FLAG, .flags = P_REPEAT | P_UNLISTED}
+static const struct opt_param SELECTORS[] = {MESSAGE_SELECTORS};
+static const struct opt_param HEADER_SELECTORS[] = {
+    {.name = "field", .type = PT_NAME, .flags = P_REPEAT, .what = "a header name"},
+    MESSAGE_SELECTORS};
+static const struct opt_param URI_SELECTORS[] = {
+    {.name = "path", .type = PT_FLAG, .flags = P_REPEAT},
+    {.name = "query", .type = PT_FLAG, .flags = P_REPEAT},
+    {.name = "fragment", .type = PT_FLAG, .flags = P_REPEAT},
+    {.name = "host", .type = PT_FLAG, .flags = P_REPEAT},
+    {.name = "port", .type = PT_FLAG, .flags = P_REPEAT},
+    {.name = "scheme", .type = PT_FLAG, .flags = P_REPEAT},
+    {.name = "user_info", .type = PT_FLAG, .flags = P_REPEAT},
+    MESSAGE_SELECTORS};
+
 static int parse_http_selector(struct rule_ctx *c, char *val)
 {
+    static const struct opt_params SPEC = {OPT_PARAMS(SELECTORS), .item = "selector",
+                                           .empty = "empty selector"};
+    static const struct opt_params HEADER = {OPT_PARAMS(HEADER_SELECTORS), .item = "selector",
+                                             .empty = "empty selector"};
+    static const struct opt_params URI = {OPT_PARAMS(URI_SELECTORS), .item = "URI part",
+                                          .unknown = PU_CHOICE, .empty = "empty selector"};
     if (val == NULL)
         return 0;
     if (!c->snort3)
         return opt_error(c, val, "takes no argument (selectors are Snort 3 syntax)");
-    static const char *const URI_PARTS[] = {"path", "query", "fragment", "host", "port",
-                                            "scheme", "user_info", NULL};
-    const bool uri = c->def->buffer == BUF_HTTP_URI || c->def->buffer == BUF_HTTP_URI_RAW;
-    const bool header = c->def->buffer == BUF_HTTP_HEADER ||
-                        c->def->buffer == BUF_HTTP_HEADER_RAW;
-    struct list_iter it;
-    const char *item;
-    size_t n;
-    list_init(&it, val, strlen(val), ',');
-    while (list_next(&it, &item, &n)) {
-        const char *w, *v;
-        size_t wn, vn;
-        split_word(item, n, &w, &wn, &v, &vn);
-        if (n == 0)
-            return opt_error(c, item, "empty selector");
-        if (header && slice_eq(w, wn, "field")) {
-            if (vn == 0 || !is_name(v, vn, NULL))
-                return opt_error(c, w, "field needs a header name");
-            continue;
-        }
-        bool known = slice_eq(w, wn, "request") || slice_eq(w, wn, "with_body") ||
-                     slice_eq(w, wn, "with_header") || slice_eq(w, wn, "with_trailer");
-        if (!known && uri && parse_choice(c, w, wn, URI_PARTS, "URI part") < 0)
-            return -1;
-        if (known || uri) {
-            if (vn)
-                return opt_error(c, v, "unexpected '%.*s'", (int)vn, v);
-            continue;
-        }
-        return opt_error(c, w, "unknown selector '%.*s'", (int)wn, w);
-    }
-    return 0;
+    unsigned b = c->def->buffer;
+    const struct opt_params *spec = b == BUF_HTTP_URI || b == BUF_HTTP_URI_RAW ? &URI
+                                  : b == BUF_HTTP_HEADER || b == BUF_HTTP_HEADER_RAW ? &HEADER
+                                                                                     : &SPEC;
+    return opt_params_parse(c, val, spec, NULL, NULL);
 }
 
 /* Snort 3 http_param:"name"[,nocase] */
@@ -112,16 +113,16 @@ static int parse_frame(struct rule_ctx *c, char *val)
 }
 
 #define STICKY(name, dial, buf)                                                         \
-    {name, OPT_STICKY, dial, ARG_OPTIONAL, BUF_##buf, parse_sticky_side, false}
+    {name, OPT_STICKY, dial, ARG_OPTIONAL, BUF_##buf, parse_sticky_side, false, NULL}
 /* the buffers detection fills (buffer_inspectable) */
 #define STICKY_DONE(name, dial, buf)                                                    \
-    {name, OPT_STICKY, dial, ARG_OPTIONAL, BUF_##buf, parse_sticky_side, true}
+    {name, OPT_STICKY, dial, ARG_OPTIONAL, BUF_##buf, parse_sticky_side, true, NULL}
 #define LEGACY_DONE(name, dial, buf)                                                    \
-    {name, OPT_HTTP_LEGACY, dial, ARG_OPTIONAL, BUF_##buf, parse_http_selector, true}
+    {name, OPT_HTTP_LEGACY, dial, ARG_OPTIONAL, BUF_##buf, parse_http_selector, true, NULL}
 #define STICKY_SEL(name, dial, buf)                                                     \
-    {name, OPT_STICKY, dial, ARG_OPTIONAL, BUF_##buf, parse_http_selector, false}
+    {name, OPT_STICKY, dial, ARG_OPTIONAL, BUF_##buf, parse_http_selector, false, NULL}
 #define LEGACY(name, dial, buf)                                                         \
-    {name, OPT_HTTP_LEGACY, dial, ARG_OPTIONAL, BUF_##buf, parse_http_selector, false}
+    {name, OPT_HTTP_LEGACY, dial, ARG_OPTIONAL, BUF_##buf, parse_http_selector, false, NULL}
 
 static const struct opt_def DEFS[] = {
     /* every dialect */
@@ -155,7 +156,7 @@ static const struct opt_def DEFS[] = {
     STICKY_SEL("http_raw_body", D_S3, HTTP_RAW_BODY),
     STICKY_SEL("http_trailer", D_S3, HTTP_TRAILER),
     STICKY_SEL("http_raw_trailer", D_S3, HTTP_RAW_TRAILER),
-    {"http_param", OPT_STICKY, D_S3, ARG_REQUIRED, BUF_HTTP_PARAM, parse_http_param, false},
+    {"http_param", OPT_STICKY, D_S3, ARG_REQUIRED, BUF_HTTP_PARAM, parse_http_param, false, NULL},
     /* Snort 2 and 3 */
     STICKY("sip_header", D_S2 | D_S3, SIP_HEADER),
     STICKY("sip_body", D_S2 | D_S3, SIP_BODY),
@@ -298,6 +299,6 @@ static const struct opt_def DEFS[] = {
     STICKY_DONE("ip.src", D_SURI, IP_SRC),
     STICKY_DONE("ip.dst", D_SURI, IP_DST),
     STICKY("websocket.payload", D_SURI, WEBSOCKET_PAYLOAD),
-    {"frame", OPT_STICKY, D_SURI, ARG_REQUIRED, BUF_FRAME_OTHER, parse_frame, true},
+    {"frame", OPT_STICKY, D_SURI, ARG_REQUIRED, BUF_FRAME_OTHER, parse_frame, true, NULL},
 };
 OPT_TABLE(opt_table_buffers, DEFS);

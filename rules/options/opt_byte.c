@@ -299,18 +299,20 @@ static int parse_byte_math(struct rule_ctx *c, char *val)
 }
 
 static const struct opt_def DEFS[] = {
-    {"byte_test", OPT_PAYLOAD, D_ALL, ARG_REQUIRED, 0, parse_byte_test, true},
-    {"byte_jump", OPT_PAYLOAD, D_ALL, ARG_REQUIRED, 0, parse_byte_jump, true},
-    {"byte_extract", OPT_PAYLOAD, D_ALL, ARG_REQUIRED, 0, parse_byte_extract, true},
-    {"byte_math", OPT_PAYLOAD, D_ALL, ARG_REQUIRED, 0, parse_byte_math, true},
+    {"byte_test", OPT_PAYLOAD, D_ALL, ARG_REQUIRED, 0, parse_byte_test, true, byte_compile_check},
+    {"byte_jump", OPT_PAYLOAD, D_ALL, ARG_REQUIRED, 0, parse_byte_jump, true, byte_compile_check},
+    {"byte_extract", OPT_PAYLOAD, D_ALL, ARG_REQUIRED, 0, parse_byte_extract, true,
+     byte_compile_check},
+    {"byte_math", OPT_PAYLOAD, D_ALL, ARG_REQUIRED, 0, parse_byte_math, true, byte_compile_check},
 };
 OPT_TABLE(opt_table_byte, DEFS);
 
 /* --- compile and evaluate (byte_test, byte_jump, byte_extract, byte_math) --------------- */
 
 /* Variables (value, offset) are resolved by the compiler and bound at run time. */
-const char *byte_compile_check(const struct opt_byte *b)
+const char *byte_compile_check(const void *arg)
 {
+    const struct opt_byte *b = arg;
     if (b->flags & BYTE_DCE)
         return "dce (needs the DCE/RPC parser)";
     return NULL;

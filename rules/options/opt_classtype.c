@@ -44,7 +44,7 @@ static int parse_priority(struct rule_ctx *c, char *val)
 }
 
 static const struct opt_def DEFS[] = {
-    {"classtype", OPT_META, D_ALL, ARG_REQUIRED, 0, parse_classtype, true},
-    {"priority", OPT_META, D_ALL, ARG_REQUIRED, 0, parse_priority, true},
+    {"classtype", OPT_META, D_ALL, ARG_REQUIRED, 0, parse_classtype, true, NULL},
+    {"priority", OPT_META, D_ALL, ARG_REQUIRED, 0, parse_priority, true, NULL},
 };
 OPT_TABLE(opt_table_classtype, DEFS);

@@ -208,8 +208,9 @@ static int parse_stream_size(struct rule_ctx *c, char *val)
     return 0;
 }
 
-const char *stream_size_compile_check(const struct opt_cmp *cm)
+const char *stream_size_compile_check(const void *arg)
 {
+    const struct opt_cmp *cm = arg;
     if (cm->flags == 0)
         return "a Snort 3 comparison without a direction";
     if (cm->op > CMP_GE)
@@ -236,39 +237,49 @@ bool stream_size_match(const struct opt_cmp *cm, uint64_t client, uint64_t serve
 }
 
 static const struct opt_def DEFS[] = {
-    {"dsize", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_dsize, true},
-    {"urilen", OPT_MATCH, D_CLASSIC, ARG_REQUIRED, 0, parse_urilen, true},
-    {"bsize", OPT_PAYLOAD, D_SURI, ARG_REQUIRED, 0, parse_bsize, true},
-    {"bufferlen", OPT_PAYLOAD, D_S3, ARG_REQUIRED, 0, parse_bufferlen, true},
-    {"isdataat", OPT_PAYLOAD, D_ALL, ARG_REQUIRED, 0, parse_isdataat, true},
-    {"itype", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_u8, true},
-    {"icode", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_u8, true},
-    {"ttl", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_u8, true},
-    {"tos", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_tos, true},
-    {"id", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_id, true},
-    {"icmp_id", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_u16, true},
-    {"icmp_seq", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_u16, true},
-    {"seq", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_u32, true},
-    {"ack", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_u32, true},
-    {"window", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_window, true},
+    {"dsize", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_dsize, true, cmp_compile_check},
+    {"urilen", OPT_MATCH, D_CLASSIC, ARG_REQUIRED, 0, parse_urilen, true, urilen_compile_check},
+    {"bsize", OPT_PAYLOAD, D_SURI, ARG_REQUIRED, 0, parse_bsize, true, cmp_compile_check},
+    {"bufferlen", OPT_PAYLOAD, D_S3, ARG_REQUIRED, 0, parse_bufferlen, true, cmp_compile_check},
+    {"isdataat", OPT_PAYLOAD, D_ALL, ARG_REQUIRED, 0, parse_isdataat, true, isdataat_compile_check},
+    {"itype", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_u8, true, cmp_compile_check},
+    {"icode", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_u8, true, cmp_compile_check},
+    {"ttl", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_u8, true, cmp_compile_check},
+    {"tos", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_tos, true, cmp_compile_check},
+    {"id", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_id, true, cmp_compile_check},
+    {"icmp_id", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_u16, true, cmp_compile_check},
+    {"icmp_seq", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_u16, true, cmp_compile_check},
+    {"seq", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_u32, true, cmp_compile_check},
+    {"ack", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_u32, true, cmp_compile_check},
+    {"window", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_window, true, cmp_compile_check},
     /* Suricata's own names for the same fields */
-    {"tcp.seq", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_u32, true},
-    {"tcp.ack", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_u32, true},
-    {"tcp.window", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_window, true},
-    {"fragoffset", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_fragoffset, true},
-    {"stream_size", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_stream_size, true},
+    {"tcp.seq", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_u32, true, cmp_compile_check},
+    {"tcp.ack", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_u32, true, cmp_compile_check},
+    {"tcp.window", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_window, true, cmp_compile_check},
+    {"fragoffset", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_fragoffset, true, cmp_compile_check},
+    {"stream_size", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_stream_size, true,
+     stream_size_compile_check},
 };
 OPT_TABLE(opt_table_compare, DEFS);
 
 /* --- compile and evaluate (dsize and the other plain comparisons) ---------------------- */
 
-const char *cmp_compile_check(const struct opt_cmp *cm)
+const char *cmp_compile_check(const void *arg)
 {
+    const struct opt_cmp *cm = arg;
     if (cm->var)
         return "a byte variable as the value";
     if (cm->flags)
         return "a comparison modifier";
     return NULL;
+}
+
+const char *urilen_compile_check(const void *arg)
+{
+    /* its norm/raw modifier is honoured (the flags); a byte variable is not */
+    struct opt_cmp plain = *(const struct opt_cmp *)arg;
+    plain.flags = 0;
+    return cmp_compile_check(&plain) ? "a byte variable as the value" : NULL;
 }
 
 bool cmp_match(const struct opt_cmp *cm, int64_t x)
@@ -287,8 +298,9 @@ bool cmp_match(const struct opt_cmp *cm, int64_t x)
     }
 }
 
-const char *isdataat_compile_check(const struct opt_isdataat *d)
+const char *isdataat_compile_check(const void *arg)
 {
+    const struct opt_isdataat *d = arg;
     (void)d; /* a variable size is bound at run time (isdataat_bind) */
     return NULL;
 }

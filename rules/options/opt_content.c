@@ -300,25 +300,26 @@ static int parse_replace(struct rule_ctx *c, char *val)
 }
 
 static const struct opt_def DEFS[] = {
-    {"content", OPT_PAYLOAD, D_ALL, ARG_REQUIRED, 0, parse_content, true},
-    {"uricontent", OPT_PAYLOAD, D_CLASSIC, ARG_REQUIRED, 0, parse_uricontent, true},
-    {"nocase", OPT_MODIFIER, D_ALL, ARG_NONE, 0, parse_nocase, true},
-    {"rawbytes", OPT_MODIFIER, D_CLASSIC, ARG_NONE, 0, parse_rawbytes, true},
-    {"depth", OPT_MODIFIER, D_CLASSIC, ARG_REQUIRED, 0, parse_depth, true},
-    {"offset", OPT_MODIFIER, D_CLASSIC, ARG_REQUIRED, 0, parse_offset, true},
-    {"distance", OPT_MODIFIER, D_CLASSIC, ARG_REQUIRED, 0, parse_distance, true},
-    {"within", OPT_MODIFIER, D_CLASSIC, ARG_REQUIRED, 0, parse_within, true},
-    {"fast_pattern", OPT_MODIFIER, D_CLASSIC, ARG_OPTIONAL, 0, parse_fast_pattern, true},
-    {"startswith", OPT_MODIFIER, D_SURI, ARG_NONE, 0, parse_startswith, true},
-    {"endswith", OPT_MODIFIER, D_SURI, ARG_NONE, 0, parse_endswith, true},
-    {"replace", OPT_MODIFIER, D_CLASSIC, ARG_REQUIRED, 0, parse_replace, false},
+    {"content", OPT_PAYLOAD, D_ALL, ARG_REQUIRED, 0, parse_content, true, content_compile_check},
+    {"uricontent", OPT_PAYLOAD, D_CLASSIC, ARG_REQUIRED, 0, parse_uricontent, true, NULL},
+    {"nocase", OPT_MODIFIER, D_ALL, ARG_NONE, 0, parse_nocase, true, NULL},
+    {"rawbytes", OPT_MODIFIER, D_CLASSIC, ARG_NONE, 0, parse_rawbytes, true, NULL},
+    {"depth", OPT_MODIFIER, D_CLASSIC, ARG_REQUIRED, 0, parse_depth, true, NULL},
+    {"offset", OPT_MODIFIER, D_CLASSIC, ARG_REQUIRED, 0, parse_offset, true, NULL},
+    {"distance", OPT_MODIFIER, D_CLASSIC, ARG_REQUIRED, 0, parse_distance, true, NULL},
+    {"within", OPT_MODIFIER, D_CLASSIC, ARG_REQUIRED, 0, parse_within, true, NULL},
+    {"fast_pattern", OPT_MODIFIER, D_CLASSIC, ARG_OPTIONAL, 0, parse_fast_pattern, true, NULL},
+    {"startswith", OPT_MODIFIER, D_SURI, ARG_NONE, 0, parse_startswith, true, NULL},
+    {"endswith", OPT_MODIFIER, D_SURI, ARG_NONE, 0, parse_endswith, true, NULL},
+    {"replace", OPT_MODIFIER, D_CLASSIC, ARG_REQUIRED, 0, parse_replace, false, NULL},
 };
 OPT_TABLE(opt_table_content, DEFS);
 
 /* --- compile and evaluate ------------------------------------------------------------- */
 
-const char *content_compile_check(const struct opt_content *ct)
+const char *content_compile_check(const void *arg)
 {
+    const struct opt_content *ct = arg;
     if (!buffer_inspectable(ct->buffer))
         return "content in a buffer Osprey does not fill yet";
     if (ct->has_replace)

@@ -139,7 +139,7 @@ static int parse_datarep(struct rule_ctx *c, char *val)
 }
 
 static const struct opt_def DEFS[] = {
-    {"dataset", OPT_PAYLOAD, D_SURI, ARG_REQUIRED, 0, parse_dataset, true},
-    {"datarep", OPT_PAYLOAD, D_SURI, ARG_REQUIRED, 0, parse_datarep, true},
+    {"dataset", OPT_PAYLOAD, D_SURI, ARG_REQUIRED, 0, parse_dataset, true, NULL},
+    {"datarep", OPT_PAYLOAD, D_SURI, ARG_REQUIRED, 0, parse_datarep, true, NULL},
 };
 OPT_TABLE(opt_table_dataset, DEFS);

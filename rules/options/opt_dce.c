@@ -91,7 +91,7 @@ static int parse_dce_opnum(struct rule_ctx *c, char *val)
 }
 
 static const struct opt_def DEFS[] = {
-    {"dce_iface", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_dce_iface, false},
-    {"dce_opnum", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_dce_opnum, false},
+    {"dce_iface", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_dce_iface, false, NULL},
+    {"dce_opnum", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_dce_opnum, false, NULL},
 };
 OPT_TABLE(opt_table_dce, DEFS);

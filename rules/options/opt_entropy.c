@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "opt_params.h"
 #include "opt_util.h"
 #include "registry.h"
 #include "text.h"
@@ -62,26 +63,27 @@ static int parse_value(struct rule_ctx *c, struct opt_entropy *e, const char *s,
     return 0;
 }
 
-static int entropy_arg(struct rule_ctx *c, void *arg, int k, const char *v, size_t vn)
+static int value_arg(struct rule_ctx *c, void *arg, const char *v, size_t vn)
 {
-    struct opt_entropy *e = arg;
-    int64_t x;
-    if (k == 2)
-        return parse_value(c, e, v, vn);
-    if (parse_num(c, v, vn, k == 0 ? 1 : 0, 65535, false, &x, k == 0 ? "bytes" : "offset") < 0)
-        return -1;
-    *(k == 0 ? &e->bytes : &e->offset) = (uint32_t)x;
-    return 0;
+    return parse_value(c, arg, v, vn);
 }
+
+static const struct opt_param ENTROPY[] = {
+    {.name = "bytes", .type = PT_NUM, .lo = 1, .hi = 65535, PARAM_AT(struct opt_entropy, bytes)},
+    {.name = "offset", .type = PT_NUM, .lo = 0, .hi = 65535,
+     PARAM_AT(struct opt_entropy, offset)},
+    {.name = "value", .type = PT_CUSTOM, .parse = value_arg},
+};
 
 static int parse_entropy(struct rule_ctx *c, char *val)
 {
-    static const char *const NAMES[] = {"bytes", "offset", "value", NULL};
+    static const struct opt_params SPEC = {OPT_PARAMS(ENTROPY), .item = "field",
+                                           .unknown = PU_LIST};
     struct opt_entropy *e = opt_arg_new(c, sizeof *e);
     if (e == NULL)
         return -1;
     e->op = 0xff; /* no value yet */
-    if (parse_named_args(c, val, NAMES, "field", e, entropy_arg) < 0)
+    if (opt_params_parse(c, val, &SPEC, e, NULL) < 0)
         return -1;
     if (e->op == 0xff)
         return opt_error(c, val, "needs a value comparison ('value > 4.5')");
@@ -89,6 +91,6 @@ static int parse_entropy(struct rule_ctx *c, char *val)
 }
 
 static const struct opt_def DEFS[] = {
-    {"entropy", OPT_PAYLOAD, D_SURI, ARG_REQUIRED, 0, parse_entropy, true},
+    {"entropy", OPT_PAYLOAD, D_SURI, ARG_REQUIRED, 0, parse_entropy, true, NULL},
 };
 OPT_TABLE(opt_table_entropy, DEFS);

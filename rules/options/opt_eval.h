@@ -14,7 +14,7 @@
 #include "opt_args.h"
 
 /* --- content (opt_content.c) --- */
-const char *content_compile_check(const struct opt_content *ct);
+const char *content_compile_check(const void *arg); /* struct opt_content */
 /* Relative to the previous payload match (distance/within): joins the previous unit. */
 bool content_is_relative(const struct opt_content *ct);
 /* The bytes a fast-pattern matcher looks for (the fast_pattern slice, else all of it). */
@@ -48,7 +48,7 @@ bool isdataat_bind(const struct opt_isdataat *d, const int64_t vals[BYTE_VAR_FIE
                    struct opt_isdataat *out);
 
 /* --- pcre (opt_pcre.c) --- */
-const char *pcre_compile_check(const struct opt_pcre *pc);
+const char *pcre_compile_check(const void *arg); /* struct opt_pcre */
 /* Compile with PCRE2 and JIT it (the JIT is optional: without it pcre2_match interprets).
  * NULL when out of memory. */
 void *pcre_compile_code(const struct opt_pcre *pc);
@@ -61,7 +61,7 @@ bool pcre_search(const void *code, void *md, const uint8_t *buf, uint32_t len, u
                  uint32_t *mstart, uint32_t *mend);
 
 /* --- byte_test, byte_jump, byte_extract, byte_math (opt_byte.c) --- */
-const char *byte_compile_check(const struct opt_byte *b);
+const char *byte_compile_check(const void *arg); /* struct opt_byte */
 bool byte_test_eval(const struct opt_byte *b, const uint8_t *buf, uint32_t len,
                     int64_t prev_end);
 bool byte_jump_eval(const struct opt_byte *b, const uint8_t *buf, uint32_t len,
@@ -74,7 +74,7 @@ bool byte_math_eval(const struct opt_byte *b, const uint8_t *buf, uint32_t len,
                     int64_t prev_end, int64_t *val, int64_t *new_end);
 
 /* --- isdataat (opt_compare.c) --- */
-const char *isdataat_compile_check(const struct opt_isdataat *d);
+const char *isdataat_compile_check(const void *arg); /* struct opt_isdataat */
 bool isdataat_match(const struct opt_isdataat *d, uint32_t len, int64_t prev_end);
 
 /* --- flow (opt_flow.c) --- */
@@ -85,18 +85,20 @@ struct flow_view {
     bool stream;       /* inspecting the reassembled stream (not a packet) */
     bool reassembled;  /* the packet came out of IP defragmentation */
 };
-const char *flow_compile_check(const struct opt_flow *f);
+const char *flow_compile_check(const void *arg); /* struct opt_flow */
 bool flow_match(const struct opt_flow *f, const struct flow_view *v);
 
 /* --- stream_size (opt_compare.c): the bytes each end sent, as sequence numbers count them
  * (the SYN and FIN included), compared; cm->flags says whose --- */
 enum { STREAM_SIZE_SERVER = 1, STREAM_SIZE_CLIENT, STREAM_SIZE_BOTH, STREAM_SIZE_EITHER,
        STREAM_SIZE_TO_SERVER, STREAM_SIZE_TO_CLIENT, STREAM_SIZE_TO_BOTH, STREAM_SIZE_TO_EITHER };
-const char *stream_size_compile_check(const struct opt_cmp *cm);
+const char *stream_size_compile_check(const void *arg); /* struct opt_cmp */
 bool stream_size_match(const struct opt_cmp *cm, uint64_t client, uint64_t server);
 
 /* --- numeric comparisons (opt_compare.c) --- */
-const char *cmp_compile_check(const struct opt_cmp *cm);
+const char *cmp_compile_check(const void *arg); /* struct opt_cmp */
+/* urilen: as cmp_compile_check, its norm/raw modifier honoured */
+const char *urilen_compile_check(const void *arg); /* struct opt_cmp */
 bool cmp_match(const struct opt_cmp *cm, int64_t x);
 
 /* --- header fields: itype icode ttl tos id icmp_id icmp_seq seq ack window (opt_compare.c) */
@@ -111,8 +113,6 @@ struct hdr_view {          /* what the packet says, filled by the caller */
 };
 int hdr_field_of(const char *keyword); /* HF_*, or -1 */
 
-/* NULL when this implemented option's arguments compile, or why not (opt_check.c). */
-const char *opt_compile_check(const char *name, const void *arg);
 bool hdr_field(int field, const struct hdr_view *h, int64_t *v);
 
 /* --- flags (opt_ipflags.c) --- */
@@ -151,23 +151,23 @@ struct thr_state {
     uint32_t count;    /* events in the window */
     uint64_t since_us; /* rate_filter: when the new action took over (0 = it has not) */
 };
-const char *threshold_compile_check(const struct opt_threshold *t);
+const char *threshold_compile_check(const void *arg); /* struct opt_threshold */
 /* One more match of the rule for this tracked key at now_us: may it alert? */
 bool threshold_event(const struct opt_threshold *t, struct thr_state *st, uint64_t now_us);
 
 /* --- flowbits (opt_flowbits.c) --- */
-const char *flowbits_compile_check(const struct opt_bits *b);
+const char *flowbits_compile_check(const void *arg); /* struct opt_bits */
 /* ids[i]: the bit of names[i]; bits: the flow's bitmap. */
 bool flowbits_test(const struct opt_bits *b, const uint32_t *ids, const uint64_t *bits);
 void flowbits_apply(const struct opt_bits *b, const uint32_t *ids, uint64_t *bits);
 /* service (opt_app.c): NULL when every service listed is one the parsers detect. */
-const char *service_compile_check(const struct opt_words *w);
+const char *service_compile_check(const void *arg); /* struct opt_words */
 /* xbits: NULL, or why detection cannot run this form (track tx). */
-const char *xbits_compile_check(const struct opt_bits *b);
+const char *xbits_compile_check(const void *arg); /* struct opt_bits */
 
 /* --- decode-event, stream-event, app-layer-event (opt_events.c): NULL when Osprey raises the
  * event named, else why the rule is not loaded --- */
-const char *event_compile_check(const struct opt_event *ev);
+const char *event_compile_check(const void *arg); /* struct opt_event */
 
 /* --- transforms (opt_transforms.c) --- */
 #define XFORM_DIGEST_MAX 32

@@ -60,8 +60,9 @@ static int typed_event(struct rule_ctx *c, const char *p, int kind, bool negated
     return 0;
 }
 
-const char *event_compile_check(const struct opt_event *ev)
+const char *event_compile_check(const void *arg)
 {
+    const struct opt_event *ev = arg;
     return ev->not_raised;
 }
 
@@ -116,13 +117,17 @@ static int parse_csum(struct rule_ctx *c, char *val)
     return parse_choice(c, val, strlen(val), V, "checksum state") < 0 ? -1 : 0;
 }
 
-#define CSUM(name) {name, OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_csum, false}
+#define CSUM(name) {name, OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_csum, false, NULL}
 
 static const struct opt_def DEFS[] = {
-    {"app-layer-event", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_app_layer_event, true},
-    {"decode-event", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_decode_event, true},
-    {"stream-event", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_stream_event, true},
-    {"app-layer-protocol", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_app_layer_protocol, true},
+    {"app-layer-event", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_app_layer_event, true,
+     event_compile_check},
+    {"decode-event", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_decode_event, true,
+     event_compile_check},
+    {"stream-event", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_stream_event, true,
+     event_compile_check},
+    {"app-layer-protocol", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_app_layer_protocol, true,
+     NULL},
     CSUM("ipv4-csum"),
     CSUM("tcpv4-csum"),
     CSUM("tcpv6-csum"),

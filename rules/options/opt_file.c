@@ -8,6 +8,7 @@
  */
 #include <string.h>
 
+#include "opt_params.h"
 #include "opt_util.h"
 #include "registry.h"
 #include "text.h"
@@ -50,44 +51,20 @@ static int parse_filesize(struct rule_ctx *c, char *val)
     return cm ? parse_cmp(c, val, strlen(val), 0, INT64_MAX, CMP_DASH, cm) : -1;
 }
 
+/* file_meta: nothing is kept (Snort 3's file identification is not run) */
+static const struct opt_param FILE_META[] = {
+    {.name = "type", .type = PT_NAME, .flags = P_REQUIRED, .what = "a name"},
+    {.name = "id", .type = PT_NUM, .flags = P_REQUIRED, .lo = 1, .hi = UINT32_MAX},
+    {.name = "category", .type = PT_STRING},
+    {.name = "group", .type = PT_STRING},
+    {.name = "version", .type = PT_STRING},
+};
+
 static int parse_file_meta(struct rule_ctx *c, char *val)
 {
-    unsigned seen = 0;
-    struct list_iter it;
-    const char *item;
-    size_t n;
-    list_init(&it, val, strlen(val), ',');
-    while (list_next(&it, &item, &n)) {
-        const char *w, *v;
-        size_t wn, vn;
-        split_word(item, n, &w, &wn, &v, &vn);
-        unsigned bit = slice_eq(w, wn, "type")       ? 1
-                     : slice_eq(w, wn, "id")         ? 2
-                     : slice_eq(w, wn, "category")   ? 4
-                     : slice_eq(w, wn, "group")      ? 8
-                     : slice_eq(w, wn, "version")    ? 16 : 0;
-        if (bit == 0)
-            return opt_error(c, item, "unknown field '%.*s'", (int)wn, w);
-        if (seen & bit)
-            return opt_error(c, w, "'%.*s' given twice", (int)wn, w);
-        seen |= bit;
-        int64_t x;
-        const uint8_t *s;
-        uint32_t sl;
-        const char *after;
-        if (bit == 1) {
-            if (!is_name(v, vn, NULL))
-                return opt_error(c, w, "type needs a name");
-        } else if (bit == 2) {
-            if (parse_num(c, v, vn, 1, UINT32_MAX, false, &x, "id") < 0)
-                return -1;
-        } else if (parse_quoted(c, v, v + vn, 0, &s, &sl, &after) < 0) {
-            return -1;
-        } else if (after != v + vn) {
-            return opt_error(c, after, "unexpected text after the string");
-        }
-    }
-    return (seen & 3) == 3 ? 0 : opt_error(c, val, "needs type and id");
+    static const struct opt_params SPEC = {OPT_PARAMS(FILE_META), .item = "field",
+                                           .missing = "needs type and id"};
+    return opt_params_parse(c, val, &SPEC, NULL, NULL);
 }
 
 static int parse_file_type(struct rule_ctx *c, char *val)
@@ -103,15 +80,15 @@ static int parse_file_type(struct rule_ctx *c, char *val)
 }
 
 static const struct opt_def DEFS[] = {
-    {"filestore", OPT_MATCH, D_SURI, ARG_OPTIONAL, 0, parse_filestore, false},
-    {"filemagic", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_neg_str, false},
-    {"filename", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_neg_str, false},
-    {"fileext", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_neg_str, false},
-    {"filemd5", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_hash_list, false},
-    {"filesha1", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_hash_list, false},
-    {"filesha256", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_hash_list, false},
-    {"filesize", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_filesize, false},
-    {"file_meta", OPT_META, D_S3, ARG_REQUIRED, 0, parse_file_meta, false},
-    {"file_type", OPT_MATCH, D_S3, ARG_REQUIRED, 0, parse_file_type, false},
+    {"filestore", OPT_MATCH, D_SURI, ARG_OPTIONAL, 0, parse_filestore, false, NULL},
+    {"filemagic", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_neg_str, false, NULL},
+    {"filename", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_neg_str, false, NULL},
+    {"fileext", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_neg_str, false, NULL},
+    {"filemd5", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_hash_list, false, NULL},
+    {"filesha1", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_hash_list, false, NULL},
+    {"filesha256", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_hash_list, false, NULL},
+    {"filesize", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_filesize, false, NULL},
+    {"file_meta", OPT_META, D_S3, ARG_REQUIRED, 0, parse_file_meta, false, NULL},
+    {"file_type", OPT_MATCH, D_S3, ARG_REQUIRED, 0, parse_file_type, false, NULL},
 };
 OPT_TABLE(opt_table_file, DEFS);

@@ -57,14 +57,15 @@ static int parse_flow(struct rule_ctx *c, char *val)
 }
 
 static const struct opt_def DEFS[] = {
-    {"flow", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_flow, true},
+    {"flow", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_flow, true, flow_compile_check},
 };
 OPT_TABLE(opt_table_flow, DEFS);
 
 /* --- compile and evaluate ------------------------------------------------------------- */
 
-const char *flow_compile_check(const struct opt_flow *f)
+const char *flow_compile_check(const void *arg)
 {
+    const struct opt_flow *f = arg;
     (void)f; /* every flow word is honoured */
     return NULL;
 }

@@ -234,24 +234,26 @@ static int parse_flowint(struct rule_ctx *c, char *val)
 }
 
 static const struct opt_def DEFS[] = {
-    {"flowbits", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_flowbits, true},
-    {"xbits", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_xbits, true},
-    {"hostbits", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_hostbits, true},
-    {"flowint", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_flowint, true},
+    {"flowbits", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_flowbits, true, flowbits_compile_check},
+    {"xbits", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_xbits, true, xbits_compile_check},
+    {"hostbits", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_hostbits, true, NULL},
+    {"flowint", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_flowint, true, NULL},
 };
 OPT_TABLE(opt_table_flowbits, DEFS);
 
 /* --- compile and evaluate (flowbits here; xbits and flowint in rules/compile/xstate.c) --- */
 
-const char *xbits_compile_check(const struct opt_bits *b)
+const char *xbits_compile_check(const void *arg)
 {
+    const struct opt_bits *b = arg;
     if (b->track == TRACK_TX)
         return "track tx";
     return NULL;
 }
 
-const char *flowbits_compile_check(const struct opt_bits *b)
+const char *flowbits_compile_check(const void *arg)
 {
+    const struct opt_bits *b = arg;
     if (b->op == BITS_SETX || b->op == BITS_RESET)
         return "setx/reset";
     if (b->group)

@@ -49,7 +49,7 @@ static int parse_geoip(struct rule_ctx *c, char *val)
 }
 
 static const struct opt_def DEFS[] = {
-    {"geoip", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_geoip, true},
+    {"geoip", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_geoip, true, NULL},
 };
 OPT_TABLE(opt_table_geoip, DEFS);
 

@@ -99,7 +99,7 @@ static int version_met(const char *s, size_t n)
 static bool keyword_met(struct rule_ctx *c, const char *w, size_t n)
 {
     int id = opt_index_find(&c->rs->index, w, n);
-    return id >= 0 && c->rs->index.defs[id]->implemented;
+    return id >= 0 && opt_def_implemented(c->rs->index.defs[id]);
 }
 
 int requires_eval(struct rule_ctx *c, const char *val, const char **bad)
@@ -145,7 +145,7 @@ static int parse_requires(struct rule_ctx *c, char *val)
 }
 
 static const struct opt_def DEFS[] = {
-    {"bypass", OPT_MATCH, D_SURI, ARG_NONE, 0, NULL, true},
-    {"requires", OPT_META, D_SURI, ARG_REQUIRED, 0, parse_requires, true},
+    {"bypass", OPT_MATCH, D_SURI, ARG_NONE, 0, NULL, true, NULL},
+    {"requires", OPT_META, D_SURI, ARG_REQUIRED, 0, parse_requires, true, NULL},
 };
 OPT_TABLE(opt_table_hints, DEFS);

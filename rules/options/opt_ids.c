@@ -34,8 +34,8 @@ static int parse_rev(struct rule_ctx *c, char *val)
 }
 
 static const struct opt_def DEFS[] = {
-    {"sid", OPT_META, D_ALL, ARG_REQUIRED, 0, parse_sid, true},
-    {"gid", OPT_META, D_ALL, ARG_REQUIRED, 0, parse_gid, true},
-    {"rev", OPT_META, D_ALL, ARG_REQUIRED, 0, parse_rev, true},
+    {"sid", OPT_META, D_ALL, ARG_REQUIRED, 0, parse_sid, true, NULL},
+    {"gid", OPT_META, D_ALL, ARG_REQUIRED, 0, parse_gid, true, NULL},
+    {"rev", OPT_META, D_ALL, ARG_REQUIRED, 0, parse_rev, true, NULL},
 };
 OPT_TABLE(opt_table_ids, DEFS);

@@ -87,12 +87,12 @@ static int parse_ip_proto(struct rule_ctx *c, char *val)
 }
 
 static const struct opt_def DEFS[] = {
-    {"flags", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_flags, true},
-    {"tcp.flags", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_flags, true},
-    {"fragbits", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_fragbits, true},
-    {"ipopts", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_ipopts, true},
-    {"ip_proto", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_ip_proto, true},
-    {"sameip", OPT_MATCH, D_ALL, ARG_NONE, 0, NULL, true},
+    {"flags", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_flags, true, NULL},
+    {"tcp.flags", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_flags, true, NULL},
+    {"fragbits", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_fragbits, true, NULL},
+    {"ipopts", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_ipopts, true, NULL},
+    {"ip_proto", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_ip_proto, true, NULL},
+    {"sameip", OPT_MATCH, D_ALL, ARG_NONE, 0, NULL, true, NULL},
 };
 OPT_TABLE(opt_table_ipflags, DEFS);
 

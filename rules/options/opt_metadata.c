@@ -42,6 +42,6 @@ static int parse_metadata(struct rule_ctx *c, char *val)
 }
 
 static const struct opt_def DEFS[] = {
-    {"metadata", OPT_META, D_ALL, ARG_REQUIRED, 0, parse_metadata, true},
+    {"metadata", OPT_META, D_ALL, ARG_REQUIRED, 0, parse_metadata, true, NULL},
 };
 OPT_TABLE(opt_table_metadata, DEFS);

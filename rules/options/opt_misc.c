@@ -8,6 +8,7 @@
  */
 #include <string.h>
 
+#include "opt_params.h"
 #include "opt_util.h"
 #include "registry.h"
 #include "text.h"
@@ -82,27 +83,21 @@ static int parse_ber(struct rule_ctx *c, char *val)
     return 0;
 }
 
-static int base64_decode_arg(struct rule_ctx *c, void *arg, int k, const char *v, size_t vn)
-{
-    struct opt_base64 *b = arg;
-    int64_t x;
-    if (k == 2) {
-        b->relative = true;
-        return vn ? opt_error(c, v, "unexpected '%.*s'", (int)vn, v) : 0;
-    }
-    if (parse_num(c, v, vn, k == 0 ? 1 : 0, 65535, false, &x, k == 0 ? "bytes" : "offset") < 0)
-        return -1;
-    *(k == 0 ? &b->bytes : &b->offset) = (uint32_t)x;
-    return 0;
-}
+static const struct opt_param BASE64_DECODE[] = {
+    {.name = "bytes", .type = PT_NUM, .lo = 1, .hi = 65535, PARAM_AT(struct opt_base64, bytes)},
+    {.name = "offset", .type = PT_NUM, .lo = 0, .hi = 65535,
+     PARAM_AT(struct opt_base64, offset)},
+    {.name = "relative", .type = PT_FLAG, PARAM_AT(struct opt_base64, relative)},
+};
 
 static int parse_base64_decode(struct rule_ctx *c, char *val)
 {
-    static const char *const NAMES[] = {"bytes", "offset", "relative", NULL};
+    static const struct opt_params SPEC = {OPT_PARAMS(BASE64_DECODE), .item = "field",
+                                           .unknown = PU_LIST};
     struct opt_base64 *b = opt_arg_new(c, sizeof *b);
     if (b == NULL)
         return -1;
-    return val ? parse_named_args(c, val, NAMES, "field", b, base64_decode_arg) : 0;
+    return val ? opt_params_parse(c, val, &SPEC, b, NULL) : 0;
 }
 
 static int parse_rpc(struct rule_ctx *c, char *val)
@@ -121,12 +116,12 @@ static int parse_rpc(struct rule_ctx *c, char *val)
 }
 
 static const struct opt_def DEFS[] = {
-    {"tag", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_tag, true},
-    {"ber_data", OPT_PAYLOAD, D_S3, ARG_REQUIRED, 0, parse_ber, false},
-    {"ber_skip", OPT_PAYLOAD, D_S3, ARG_REQUIRED, 0, parse_ber, false},
-    {"base64_decode", OPT_PAYLOAD, D_ALL, ARG_OPTIONAL, 0, parse_base64_decode, true},
-    {"rpc", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_rpc, false},
-    {"noalert", OPT_MATCH, D_SURI, ARG_NONE, 0, NULL, true},
-    {"ftpbounce", OPT_MATCH, D_CLASSIC, ARG_NONE, 0, NULL, false},
+    {"tag", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_tag, true, NULL},
+    {"ber_data", OPT_PAYLOAD, D_S3, ARG_REQUIRED, 0, parse_ber, false, NULL},
+    {"ber_skip", OPT_PAYLOAD, D_S3, ARG_REQUIRED, 0, parse_ber, false, NULL},
+    {"base64_decode", OPT_PAYLOAD, D_ALL, ARG_OPTIONAL, 0, parse_base64_decode, true, NULL},
+    {"rpc", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_rpc, false, NULL},
+    {"noalert", OPT_MATCH, D_SURI, ARG_NONE, 0, NULL, true, NULL},
+    {"ftpbounce", OPT_MATCH, D_CLASSIC, ARG_NONE, 0, NULL, false, NULL},
 };
 OPT_TABLE(opt_table_misc, DEFS);

@@ -32,6 +32,6 @@ static int parse_msg(struct rule_ctx *c, char *val)
 }
 
 static const struct opt_def DEFS[] = {
-    {"msg", OPT_META, D_ALL, ARG_REQUIRED, 0, parse_msg, true},
+    {"msg", OPT_META, D_ALL, ARG_REQUIRED, 0, parse_msg, true, NULL},
 };
 OPT_TABLE(opt_table_msg, DEFS);

@@ -192,14 +192,15 @@ static int parse_pcre(struct rule_ctx *c, char *val)
 }
 
 static const struct opt_def DEFS[] = {
-    {"pcre", OPT_PAYLOAD, D_ALL, ARG_REQUIRED, 0, parse_pcre, true},
+    {"pcre", OPT_PAYLOAD, D_ALL, ARG_REQUIRED, 0, parse_pcre, true, pcre_compile_check},
 };
 OPT_TABLE(opt_table_pcre, DEFS);
 
 /* --- compile and evaluate ------------------------------------------------------------- */
 
-const char *pcre_compile_check(const struct opt_pcre *pc)
+const char *pcre_compile_check(const void *arg)
 {
+    const struct opt_pcre *pc = arg;
     if (pc->buffer_flag >= 0 && !buffer_inspectable((unsigned)pc->buffer_flag))
         return "an HTTP buffer flag for a buffer Osprey does not fill yet";
     if (pc->capture)

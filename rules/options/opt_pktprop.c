@@ -169,21 +169,21 @@ static int parse_bytes_toclient(struct rule_ctx *c, char *val)
 }
 
 static const struct opt_def DEFS[] = {
-    {"tcp.mss", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_tcp_mss, true},
-    {"tcp.wscale", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_tcp_wscale, true},
-    {"icmpv6.mtu", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_icmpv6_mtu, true},
-    {"vlan.id", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_vlan_id, true},
-    {"vlan.layers", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_vlan_layers, true},
-    {"flow.pkts", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_flow_pkts, true},
-    {"flow.bytes", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_flow_bytes, true},
-    {"flow.age", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_flow_age, true},
-    {"flow.pkts_toserver", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_pkts_toserver, true},
-    {"flow.pkts_toclient", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_pkts_toclient, true},
-    {"flow.bytes_toserver", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_bytes_toserver, true},
-    {"flow.bytes_toclient", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_bytes_toclient, true},
+    {"tcp.mss", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_tcp_mss, true, NULL},
+    {"tcp.wscale", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_tcp_wscale, true, NULL},
+    {"icmpv6.mtu", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_icmpv6_mtu, true, NULL},
+    {"vlan.id", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_vlan_id, true, NULL},
+    {"vlan.layers", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_vlan_layers, true, NULL},
+    {"flow.pkts", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_flow_pkts, true, NULL},
+    {"flow.bytes", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_flow_bytes, true, NULL},
+    {"flow.age", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_flow_age, true, NULL},
+    {"flow.pkts_toserver", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_pkts_toserver, true, NULL},
+    {"flow.pkts_toclient", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_pkts_toclient, true, NULL},
+    {"flow.bytes_toserver", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_bytes_toserver, true, NULL},
+    {"flow.bytes_toclient", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_bytes_toclient, true, NULL},
     /* Suricata: use the rule's non-content keyword (vlan.id, flow.pkts …) as its prefilter; an
      * engine hint that changes no match */
-    {"prefilter", OPT_META, D_SURI, ARG_NONE, 0, NULL, true},
+    {"prefilter", OPT_META, D_SURI, ARG_NONE, 0, NULL, true, NULL},
 };
 OPT_TABLE(opt_table_pktprop, DEFS);
 

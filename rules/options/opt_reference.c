@@ -44,6 +44,6 @@ static int parse_reference(struct rule_ctx *c, char *val)
 }
 
 static const struct opt_def DEFS[] = {
-    {"reference", OPT_META, D_ALL, ARG_REQUIRED, 0, parse_reference, true},
+    {"reference", OPT_META, D_ALL, ARG_REQUIRED, 0, parse_reference, true, NULL},
 };
 OPT_TABLE(opt_table_reference, DEFS);

@@ -19,6 +19,6 @@ static int parse_target(struct rule_ctx *c, char *val)
 }
 
 static const struct opt_def DEFS[] = {
-    {"target", OPT_META, D_SURI, ARG_REQUIRED, 0, parse_target, true},
+    {"target", OPT_META, D_SURI, ARG_REQUIRED, 0, parse_target, true, NULL},
 };
 OPT_TABLE(opt_table_target, DEFS);

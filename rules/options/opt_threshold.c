@@ -8,80 +8,62 @@
 #include <string.h>
 
 #include "opt_eval.h"
+#include "opt_params.h"
 #include "opt_util.h"
 #include "registry.h"
 #include "text.h"
 
-enum { T_TYPE = 1, T_TRACK = 2, T_COUNT = 4, T_SECONDS = 8, T_MULT = 16 };
+enum { T_TYPE = 1, T_TRACK = 2, T_COUNT = 4, T_SECONDS = 8, T_MULT = 16 }; /* THRESHOLD[] bits */
+
+static const char *const TYPES[] = {"limit", "threshold", "both", "backoff", NULL};
+static const char *const TRACKS[] = {"by_src", "by_dst", "by_rule", "by_both", "by_flow", NULL};
+static const char *const FTRACKS[] = {"by_src", "by_dst", "by_rule", NULL};
+
+/* Which of them are required depends on the type: parse_common checks. */
+static const struct opt_param THRESHOLD[] = {
+    {.name = "type", .type = PT_ENUM, .words = TYPES, PARAM_AT(struct opt_threshold, type)},
+    {.name = "track", .type = PT_ENUM, .words = TRACKS, PARAM_AT(struct opt_threshold, track)},
+    {.name = "count", .type = PT_NUM, .lo = 1, .hi = UINT32_MAX,
+     PARAM_AT(struct opt_threshold, count)},
+    {.name = "seconds", .type = PT_NUM, .lo = 1, .hi = UINT32_MAX,
+     PARAM_AT(struct opt_threshold, seconds)},
+    {.name = "multiplier", .type = PT_NUM, .lo = 1, .hi = UINT32_MAX,
+     PARAM_AT(struct opt_threshold, multiplier)},
+};
+static const struct opt_param DETECTION_FILTER[] = {
+    {.name = "track", .type = PT_ENUM, .flags = P_REQUIRED, .words = FTRACKS,
+     PARAM_AT(struct opt_threshold, track)},
+    {.name = "count", .type = PT_NUM, .flags = P_REQUIRED, .lo = 1, .hi = UINT32_MAX,
+     PARAM_AT(struct opt_threshold, count)},
+    {.name = "seconds", .type = PT_NUM, .flags = P_REQUIRED, .lo = 1, .hi = UINT32_MAX,
+     PARAM_AT(struct opt_threshold, seconds)},
+};
 
 static int parse_common(struct rule_ctx *c, char *val, bool filter)
 {
-    static const char *const TYPES[] = {"limit", "threshold", "both", "backoff", NULL};
-    static const char *const TRACKS[] = {"by_src", "by_dst", "by_rule", "by_both", "by_flow",
-                                         NULL};
-    static const char *const FTRACKS[] = {"by_src", "by_dst", "by_rule", NULL};
+    static const struct opt_params SPEC = {OPT_PARAMS(THRESHOLD), .item = "field",
+                                           .empty = "empty field"};
+    static const struct opt_params FSPEC = {OPT_PARAMS(DETECTION_FILTER), .item = "field",
+                                            .empty = "empty field"};
     struct opt_threshold *t = opt_arg_new(c, sizeof *t);
     if (t == NULL)
         return -1;
-    if (filter)
+    if (filter) {
         t->type = THR_DETECTION_FILTER;
-    unsigned seen = 0;
-    struct list_iter it;
-    const char *item;
-    size_t n;
-    list_init(&it, val, strlen(val), ',');
-    while (list_next(&it, &item, &n)) {
-        const char *w, *v;
-        size_t wn, vn;
-        split_word(item, n, &w, &wn, &v, &vn);
-        unsigned bit = slice_eq(w, wn, "type")         ? T_TYPE
-                     : slice_eq(w, wn, "track")        ? T_TRACK
-                     : slice_eq(w, wn, "count")        ? T_COUNT
-                     : slice_eq(w, wn, "seconds")      ? T_SECONDS
-                     : slice_eq(w, wn, "multiplier")   ? T_MULT : 0;
-        if (bit == 0 || (filter && (bit == T_TYPE || bit == T_MULT)))
-            return opt_error(c, item, n ? "unknown field '%.*s'" : "empty field%.*s", (int)wn,
-                             w);
-        if (seen & bit)
-            return opt_error(c, w, "'%.*s' given twice", (int)wn, w);
-        seen |= bit;
-        int64_t x;
-        int k;
-        switch (bit) {
-        case T_TYPE:
-            if ((k = parse_choice(c, v, vn, TYPES, "type")) < 0)
-                return -1;
-            t->type = (uint8_t)k;
-            break;
-        case T_TRACK:
-            if ((k = parse_choice(c, v, vn, filter ? FTRACKS : TRACKS, "track")) < 0)
-                return -1;
-            t->track = (uint8_t)k;
-            break;
-        default:
-            if (parse_num(c, v, vn, 1, UINT32_MAX, false, &x, bit == T_COUNT ? "count"
-                                                          : bit == T_SECONDS ? "seconds"
-                                                                             : "multiplier") < 0)
-                return -1;
-            if (bit == T_COUNT)
-                t->count = (uint32_t)x;
-            else if (bit == T_SECONDS)
-                t->seconds = (uint32_t)x;
-            else
-                t->multiplier = (uint32_t)x;
-        }
+        return opt_params_parse(c, val, &FSPEC, t, NULL);
     }
-    unsigned need = filter ? T_TRACK | T_COUNT | T_SECONDS
-                  : t->type == THR_BACKOFF && (seen & T_TYPE) ? T_TYPE | T_TRACK | T_COUNT | T_MULT
-                                                               : T_TYPE | T_TRACK | T_COUNT | T_SECONDS;
+    uint32_t seen;
+    if (opt_params_parse(c, val, &SPEC, t, &seen) < 0)
+        return -1;
+    unsigned need = T_TYPE | T_TRACK | T_COUNT |
+                    (t->type == THR_BACKOFF && (seen & T_TYPE) ? T_MULT : T_SECONDS);
     if ((seen & T_MULT) && !(need & T_MULT))
         return opt_error(c, val, "multiplier is only for type backoff");
     if ((seen & T_SECONDS) && !(need & T_SECONDS))
         return opt_error(c, val, "type backoff takes no seconds");
-    static const char *const NAMES[] = {"type", "track", "count", "seconds", "multiplier"};
     unsigned missing = need & ~seen;
     if (missing)
-        return opt_error(c, val, "missing '%s'", NAMES[__builtin_ctz(missing)]);
+        return opt_error(c, val, "missing '%s'", THRESHOLD[__builtin_ctz(missing)].name);
     return 0;
 }
 
@@ -96,15 +78,18 @@ static int parse_detection_filter(struct rule_ctx *c, char *val)
 }
 
 static const struct opt_def DEFS[] = {
-    {"threshold", OPT_MATCH, D_CLASSIC, ARG_REQUIRED, 0, parse_threshold, true},
-    {"detection_filter", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_detection_filter, true},
+    {"threshold", OPT_MATCH, D_CLASSIC, ARG_REQUIRED, 0, parse_threshold, true,
+     threshold_compile_check},
+    {"detection_filter", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_detection_filter, true,
+     threshold_compile_check},
 };
 OPT_TABLE(opt_table_threshold, DEFS);
 
 /* --- compile and evaluate ------------------------------------------------------------- */
 
-const char *threshold_compile_check(const struct opt_threshold *t)
+const char *threshold_compile_check(const void *arg)
 {
+    const struct opt_threshold *t = arg;
     return t->type == THR_BACKOFF ? "type backoff" : NULL;
 }
 

@@ -154,9 +154,9 @@ static int parse_ssh_protoversion(struct rule_ctx *c, char *val)
                                            : opt_error(c, val, "invalid version '%s'", val);
 }
 
-#define FLAG(name, done) {name, OPT_MATCH, D_SURI, ARG_NONE, 0, NULL, done}
+#define FLAG(name, done) {name, OPT_MATCH, D_SURI, ARG_NONE, 0, NULL, done, NULL}
 /* implemented: compiled as units by rules/compile/tls_units.c */
-#define TLS_UNIT(name, dial, parse) {name, OPT_MATCH, dial, ARG_REQUIRED, 0, parse, true}
+#define TLS_UNIT(name, dial, parse) {name, OPT_MATCH, dial, ARG_REQUIRED, 0, parse, true, NULL}
 
 static const struct opt_def DEFS[] = {
     TLS_UNIT("ssl_state", D_ALL, parse_ssl_state),
@@ -170,8 +170,8 @@ static const struct opt_def DEFS[] = {
     TLS_UNIT("tls_cert_notafter", D_SURI, parse_cert_date),
     TLS_UNIT("tls.cert_notbefore", D_SURI, parse_cert_date),
     TLS_UNIT("tls.cert_notafter", D_SURI, parse_cert_date),
-    {"ssh.protoversion", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_ssh_protoversion, false},
-    {"ssh.softwareversion", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_neg_str, false},
+    {"ssh.protoversion", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_ssh_protoversion, false, NULL},
+    {"ssh.softwareversion", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_neg_str, false, NULL},
     FLAG("tls.store", false),
     FLAG("tls.cert_expired", true),
     FLAG("tls.cert_valid", true),

@@ -12,6 +12,7 @@
 
 #include "opt_eval.h"
 
+#include "opt_params.h"
 #include "opt_util.h"
 #include "registry.h"
 #include "text.h"
@@ -52,50 +53,41 @@ static int parse_pcrexform(struct rule_ctx *c, char *val)
     return 0;
 }
 
-static int from_base64_arg(struct rule_ctx *c, void *arg, int k, const char *v, size_t vn)
-{
-    static const char *const MODES[] = {"rfc4648", "rfc2045", "strict", NULL};
-    struct opt_base64 *b = arg;
-    int64_t x;
-    if (k == 2) {
-        int m = parse_choice(c, v, vn, MODES, "mode");
-        b->mode = (uint8_t)m; /* the order of MODES is enum b64_mode's */
-        return m < 0 ? -1 : 0;
-    }
-    if (parse_num(c, v, vn, 0, 65535, false, &x, "value") < 0)
-        return -1;
-    *(k == 0 ? &b->bytes : &b->offset) = (uint32_t)x;
-    return 0;
-}
+static const char *const B64_MODES[] = {"rfc4648", "rfc2045", "strict", NULL}; /* the
+                                                               order of enum b64_mode */
+static const struct opt_param FROM_BASE64[] = {
+    {.name = "bytes", .type = PT_NUM, .lo = 0, .hi = 65535, .what = "value",
+     PARAM_AT(struct opt_base64, bytes)},
+    {.name = "offset", .type = PT_NUM, .lo = 0, .hi = 65535, .what = "value",
+     PARAM_AT(struct opt_base64, offset)},
+    {.name = "mode", .type = PT_ENUM, .words = B64_MODES, PARAM_AT(struct opt_base64, mode)},
+};
 
 static int parse_from_base64(struct rule_ctx *c, char *val)
 {
-    static const char *const NAMES[] = {"bytes", "offset", "mode", NULL};
+    static const struct opt_params SPEC = {OPT_PARAMS(FROM_BASE64), .item = "argument",
+                                           .unknown = PU_LIST};
     struct opt_base64 *b = opt_arg_new(c, sizeof *b);
     if (b == NULL)
         return -1;
-    return val ? parse_named_args(c, val, NAMES, "argument", b, from_base64_arg) : 0;
+    return val ? opt_params_parse(c, val, &SPEC, b, NULL) : 0;
 }
 
 /* zlib_deflate / gunzip [: max-size N] — the inflated buffer's limit (Suricata's default). */
+static const struct opt_param INFLATE[] = {
+    {.name = "max-size", .type = PT_NUM, .lo = 1, .hi = 16 * 1024 * 1024,
+     PARAM_AT(struct opt_inflate, max_size)},
+};
+
 static int parse_inflate(struct rule_ctx *c, char *val)
 {
+    static const struct opt_params SPEC = {OPT_PARAMS(INFLATE), .item = "argument",
+                                           .unknown = PU_LIST};
     struct opt_inflate *z = opt_arg_new(c, sizeof *z);
     if (z == NULL)
         return -1;
     z->max_size = 1024;
-    if (val == NULL)
-        return 0;
-    const char *w, *v;
-    size_t wn, vn;
-    int64_t x;
-    split_word(val, strlen(val), &w, &wn, &v, &vn);
-    if (!slice_eq(w, wn, "max-size"))
-        return opt_error(c, val, "unknown argument '%.*s' (max-size)", (int)wn, w);
-    if (parse_num(c, v, vn, 1, 16 * 1024 * 1024, false, &x, "max-size") < 0)
-        return -1;
-    z->max_size = (uint32_t)x;
-    return 0;
+    return val ? opt_params_parse(c, val, &SPEC, z, NULL) : 0;
 }
 
 /* luaxform:SCRIPT[, ARG …] — the script's file name (never run: no Lua in Osprey). */
@@ -108,8 +100,8 @@ static int parse_luaxform(struct rule_ctx *c, char *val)
     return opt_strdup(c, val, (size_t)(end - val)) ? 0 : -1;
 }
 
-#define XFORM(name) {name, OPT_TRANSFORM, D_SURI, ARG_NONE, 0, NULL, false}
-#define XFORM_DONE(name) {name, OPT_TRANSFORM, D_SURI, ARG_NONE, 0, NULL, true}
+#define XFORM(name) {name, OPT_TRANSFORM, D_SURI, ARG_NONE, 0, NULL, false, NULL}
+#define XFORM_DONE(name) {name, OPT_TRANSFORM, D_SURI, ARG_NONE, 0, NULL, true, NULL}
 
 static const struct opt_def DEFS[] = {
     XFORM_DONE("to_lowercase"),
@@ -123,15 +115,15 @@ static const struct opt_def DEFS[] = {
     XFORM_DONE("to_sha256"),
     XFORM_DONE("header_lowercase"),
     XFORM_DONE("strip_pseudo_headers"),
-    {"xor", OPT_TRANSFORM, D_SURI, ARG_REQUIRED, 0, parse_xor, true},
-    {"pcrexform", OPT_TRANSFORM, D_SURI, ARG_REQUIRED, 0, parse_pcrexform, true},
-    {"from_base64", OPT_TRANSFORM, D_SURI, ARG_OPTIONAL, 0, parse_from_base64, true},
-    {"zlib_deflate", OPT_TRANSFORM, D_SURI, ARG_OPTIONAL, 0, parse_inflate, true},
-    {"gunzip", OPT_TRANSFORM, D_SURI, ARG_OPTIONAL, 0, parse_inflate, true},
+    {"xor", OPT_TRANSFORM, D_SURI, ARG_REQUIRED, 0, parse_xor, true, NULL},
+    {"pcrexform", OPT_TRANSFORM, D_SURI, ARG_REQUIRED, 0, parse_pcrexform, true, NULL},
+    {"from_base64", OPT_TRANSFORM, D_SURI, ARG_OPTIONAL, 0, parse_from_base64, true, NULL},
+    {"zlib_deflate", OPT_TRANSFORM, D_SURI, ARG_OPTIONAL, 0, parse_inflate, true, NULL},
+    {"gunzip", OPT_TRANSFORM, D_SURI, ARG_OPTIONAL, 0, parse_inflate, true, NULL},
     /* known, not applied yet: domain and tld need the public suffix list, luaxform Lua */
     XFORM("domain"),
     XFORM("tld"),
-    {"luaxform", OPT_TRANSFORM, D_SURI, ARG_REQUIRED, 0, parse_luaxform, false},
+    {"luaxform", OPT_TRANSFORM, D_SURI, ARG_REQUIRED, 0, parse_luaxform, false, NULL},
 };
 OPT_TABLE(opt_table_transforms, DEFS);
 

@@ -285,34 +285,3 @@ int parse_words(struct rule_ctx *c, const char *val, char sep, bool allow_neg,
     return 0;
 }
 
-int parse_named_args(struct rule_ctx *c, const char *val, const char *const *names,
-                     const char *what, void *arg,
-                     int (*each)(struct rule_ctx *c, void *arg, int k, const char *v,
-                                 size_t vn))
-{
-    char known[96] = "";
-    for (int k = 0; names[k]; k++)
-        snprintf(known + strlen(known), sizeof known - strlen(known), "%s%s", k ? ", " : "",
-                 names[k]);
-    struct list_iter it;
-    const char *item;
-    size_t n;
-    unsigned seen = 0;
-    list_init(&it, val, strlen(val), ',');
-    while (list_next(&it, &item, &n)) {
-        const char *w, *v;
-        size_t wn, vn;
-        split_word(item, n, &w, &wn, &v, &vn);
-        int k = 0;
-        while (names[k] && !slice_eq(w, wn, names[k]))
-            k++;
-        if (!names[k])
-            return opt_error(c, item, "unknown %s '%.*s' (%s)", what, (int)wn, w, known);
-        if (seen & (1u << k))
-            return opt_error(c, w, "'%.*s' given twice", (int)wn, w);
-        seen |= 1u << k;
-        if (each(c, arg, k, v, vn) < 0)
-            return -1;
-    }
-    return 0;
-}

@@ -49,15 +49,6 @@ const char *opt_strdup(struct rule_ctx *c, const char *s, size_t n);
 int parse_words(struct rule_ctx *c, const char *val, char sep, bool allow_neg,
                 const char *const *allowed, struct opt_words *out);
 
-/* Suricata's "name value, name value …" arguments (base64_decode, from_base64, entropy):
- * each name one of names (NULL-terminated), at most once; each(c, arg, index of the name,
- * value, its length) parses the value (vn 0: none given). what names an item in messages
- * ("field", "argument"). */
-int parse_named_args(struct rule_ctx *c, const char *val, const char *const *names,
-                     const char *what, void *arg,
-                     int (*each)(struct rule_ctx *c, void *arg, int k, const char *v,
-                                 size_t vn));
-
 /* One word of allowed (exact match); index or -1 after reporting. */
 int parse_choice(struct rule_ctx *c, const char *s, size_t n, const char *const *allowed,
                  const char *what);

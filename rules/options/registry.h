@@ -2,9 +2,11 @@
  *
  * Each options file (opt_*.c) owns the rows of its keywords: name, which dialects have it,
  * what kind of option it is (how it interacts with buffers and contents), whether it takes an
- * argument, the argument parser, and whether the engine implements it. The next step adds a
- * compile function beside each parser and flips `implemented`. registry.c only lists the
- * files' tables; a keyword's id is its position in that concatenation.
+ * argument, the argument parser, whether the engine implements it and, for an implemented one,
+ * which of its argument forms the engine does not run yet (check). How an implemented option
+ * becomes units of a rule's chain is the compiler's: rules/compile/plan_table.c names the plan
+ * function of each keyword (the options library does not know the compiler). registry.c only
+ * lists the files' tables; a keyword's id is its position in that concatenation.
  */
 #ifndef RULES_REGISTRY_H
 #define RULES_REGISTRY_H
@@ -44,6 +46,11 @@ enum opt_argmode {
  * set c->opt->arg and return 0, or report through opt_error() and return -1. */
 typedef int (*opt_parse_fn)(struct rule_ctx *c, char *val);
 
+/* Can the detection engine run an implemented option with this parsed argument (c->opt->arg,
+ * never NULL here)? NULL, or why not: the rule is then refused as unsupported, with that
+ * reason (check mode -T and the compiler ask the same function). */
+typedef const char *(*opt_check_fn)(const void *arg);
+
 struct opt_def {
     const char *name;
     uint8_t kind;     /* enum opt_kind */
@@ -52,6 +59,8 @@ struct opt_def {
     uint16_t buffer;  /* OPT_STICKY, OPT_HTTP_LEGACY: the buffer selected */
     opt_parse_fn parse;
     bool implemented;
+    opt_check_fn check; /* implemented options: the argument forms not run yet (NULL: all
+                           run). How an option compiles is rules/compile/plan_table.c's. */
 };
 
 struct opt_table {
@@ -61,6 +70,11 @@ struct opt_table {
 
 #define OPT_TABLE(name, rows)                                                   \
     const struct opt_table name = {rows, sizeof rows / sizeof rows[0]}
+
+/* Is the keyword implemented: its row says so, or it is a sticky buffer whose buffer a parser
+ * registers (parsers/include/osprey_parsers.h), so a protocol's buffers become implemented
+ * when it arrives, with no change here? */
+bool opt_def_implemented(const struct opt_def *d);
 
 /* The tables, one per options file. */
 extern const struct opt_table opt_table_msg, opt_table_ids, opt_table_classtype,
@@ -75,6 +89,9 @@ extern const struct opt_table opt_table_msg, opt_table_ids, opt_table_classtype,
  * val is malformed (*bad: the requirement at fault). */
 struct rule_ctx;
 int requires_eval(struct rule_ctx *c, const char *val, const char **bad);
+
+/* NULL when this implemented option's argument compiles, or why not (def->check). */
+const char *opt_compile_check(const struct opt_def *def, const void *arg);
 
 /* Keyword id → definition (NULL past the end), and the number of keywords. */
 const struct opt_def *opt_def_by_id(size_t kw);

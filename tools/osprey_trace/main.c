@@ -54,7 +54,7 @@ static void usage(FILE *f)
 static void on_flow_end(struct mon_flow *f, void *arg)
 {
     struct trace *t = arg;
-    /* the same flow record as osprey's eve.json (engine/flow_record.c, outputs/eve_flow.c) */
+    /* the same flow record as osprey's eve.json (engine/emit/flow_record.c, outputs/eve_flow.c) */
     struct osprey_flow_text text;
     struct osprey_eve_flow r;
     osprey_flow_record(f, &text, &r);

@@ -1,0 +1,38 @@
+/* clock.c — see osprey_clock.h. */
+#include "osprey_clock.h"
+
+#include <time.h>
+
+static double seconds(clockid_t id)
+{
+    struct timespec t;
+    clock_gettime(id, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+static uint64_t micros(clockid_t id)
+{
+    struct timespec t;
+    clock_gettime(id, &t);
+    return (uint64_t)t.tv_sec * 1000000u + (uint64_t)t.tv_nsec / 1000u;
+}
+
+double osprey_clock_mono_s(void)
+{
+    return seconds(CLOCK_MONOTONIC);
+}
+
+uint64_t osprey_clock_mono_us(void)
+{
+    return micros(CLOCK_MONOTONIC);
+}
+
+double osprey_clock_wall_s(void)
+{
+    return seconds(CLOCK_REALTIME);
+}
+
+uint64_t osprey_clock_wall_us(void)
+{
+    return micros(CLOCK_REALTIME);
+}

@@ -1,0 +1,258 @@
+/* config_schema.c — every configuration key, its type, default and doc.
+ *
+ * Adding a key is adding one line here (and documenting it in etc/osprey.yaml). Rows are in
+ * suricata.yaml's order, which is also the order of `osprey --dump-config`. Defaults follow
+ * Suricata's where it has one, so a suricata.yaml section means the same thing here.
+ */
+#include "config_schema.h"
+
+#include <stdint.h>
+
+#define KEY(p, t, d, lo, hi, w, doc) {(p), CK_KEY, (t), (d), (lo), (hi), (w), (doc)}
+#define BOOL(p, d, doc)              KEY(p, CT_BOOL, d, 0, 0, NULL, doc)
+#define INT(p, d, lo, hi, doc)       KEY(p, CT_INT, d, lo, hi, NULL, doc)
+#define SIZE(p, d, doc)              KEY(p, CT_SIZE, d, 0, 0, NULL, doc)
+#define SECS(p, d, doc)              KEY(p, CT_SECONDS, d, 0, 0, NULL, doc)
+#define STR(p, d, doc)               KEY(p, CT_STRING, d, 0, 0, NULL, doc)
+#define ENUM(p, d, words, doc)       KEY(p, CT_ENUM, d, 0, 0, words, doc)
+#define LIST(p, d, doc)              KEY(p, CT_LIST, d, 0, 0, NULL, doc)
+#define MAP(p, t, names, doc)        {(p), CK_MAP, (t), NULL, 0, 0, (names), (doc)}
+#define ENTRY(p, d)                  {(p), CK_ENTRY, CT_STRING, (d), 0, 0, NULL, NULL}
+
+#define COUNT_MAX INT32_MAX
+
+/* Suricata's exception policies (what to do with a flow at an exception: a midstream
+ * pick-up, an app-layer parser error …); "auto" is drop-flow in IPS mode, ignore in IDS. */
+#define EXCEPTION_POLICIES "auto|ignore|drop-flow|drop-packet|reject|bypass|pass-flow|pass-packet"
+/* a suricata.yaml boolean, or auto (decided by the run mode) */
+#define BOOL_OR_AUTO "auto|yes|no|true|false|on|off|1|0"
+/* stream.reassembly.urgent.policy (Suricata's drop, which drops the packet, is not offered) */
+#define URGENT_POLICIES "inline|oob|gap"
+
+/* Suricata's host-os-policy names: OSes and the two plain policies. */
+#define OS_POLICY_NAMES                                                                    \
+    "windows|bsd|bsd-right|old-linux|linux|old-solaris|solaris|hpux10|hpux11|irix|macos|" \
+    "vista|windows2k3|first|last"
+
+static const struct cfg_key SCHEMA[] = {
+    /* vars: names usable in rules as $NAME. A file's entries are merged over these. */
+    MAP("vars.address-groups.*", CT_STRING, NULL, "address variable usable in rules as $NAME"),
+    ENTRY("vars.address-groups.HOME_NET", "[192.168.0.0/16,10.0.0.0/8,172.16.0.0/12]"),
+    ENTRY("vars.address-groups.EXTERNAL_NET", "!$HOME_NET"),
+    ENTRY("vars.address-groups.HTTP_SERVERS", "$HOME_NET"),
+    ENTRY("vars.address-groups.SMTP_SERVERS", "$HOME_NET"),
+    ENTRY("vars.address-groups.SQL_SERVERS", "$HOME_NET"),
+    ENTRY("vars.address-groups.DNS_SERVERS", "$HOME_NET"),
+    ENTRY("vars.address-groups.TELNET_SERVERS", "$HOME_NET"),
+    ENTRY("vars.address-groups.AIM_SERVERS", "$HOME_NET"),
+    ENTRY("vars.address-groups.DC_SERVERS", "$HOME_NET"),
+    ENTRY("vars.address-groups.DNP3_SERVER", "$HOME_NET"),
+    ENTRY("vars.address-groups.DNP3_CLIENT", "$HOME_NET"),
+    ENTRY("vars.address-groups.MODBUS_CLIENT", "$HOME_NET"),
+    ENTRY("vars.address-groups.MODBUS_SERVER", "$HOME_NET"),
+    ENTRY("vars.address-groups.ENIP_CLIENT", "$HOME_NET"),
+    ENTRY("vars.address-groups.ENIP_SERVER", "$HOME_NET"),
+    ENTRY("vars.address-groups.SIP_SERVERS", "$HOME_NET"),
+    MAP("vars.port-groups.*", CT_STRING, NULL, "port variable usable in rules as $NAME"),
+    ENTRY("vars.port-groups.HTTP_PORTS", "80"),
+    ENTRY("vars.port-groups.SHELLCODE_PORTS", "!80"),
+    ENTRY("vars.port-groups.ORACLE_PORTS", "1521"),
+    ENTRY("vars.port-groups.SSH_PORTS", "22"),
+    ENTRY("vars.port-groups.DNP3_PORTS", "20000"),
+    ENTRY("vars.port-groups.MODBUS_PORTS", "502"),
+    ENTRY("vars.port-groups.FILE_DATA_PORTS", "[$HTTP_PORTS,110,143]"),
+    ENTRY("vars.port-groups.FTP_PORTS", "21"),
+    ENTRY("vars.port-groups.GENEVE_PORTS", "6081"),
+    ENTRY("vars.port-groups.VXLAN_PORTS", "4789"),
+    ENTRY("vars.port-groups.TEREDO_PORTS", "3544"),
+    ENTRY("vars.port-groups.SIP_PORTS", "[5060,5061,5600]"),
+
+    STR("default-log-dir", "/var/log/osprey/", "directory where output files are written"),
+
+    /* stats and outputs (outputs/ sinks, engine/emit/); `outputs:` is suricata.yaml's list of
+     * one-key maps, read as outputs.<name>.<key> */
+    BOOL("stats.enabled", "yes", "write stats records (eve-log type stats)"),
+    SECS("stats.interval", "8", "seconds between stats records (one more at exit)"),
+    BOOL("stats.threads", "no", "also each worker's counters, under threads.W#NN"),
+    /* Suricata's per-event counters in stats records; Osprey always counts its anomalies by
+     * reason (decoder.event.*, stream anomalies), so both are accepted and change nothing */
+    BOOL("stats.decoder-events", "yes", "accepted for suricata.yaml; anomalies are always counted"),
+    BOOL("stats.stream-events", "no", "accepted for suricata.yaml; anomalies are always counted"),
+    BOOL("outputs.fast.enabled", "yes", "write fast.log (one line per alert)"),
+    STR("outputs.fast.filename", "fast.log", "fast.log file name (relative: under the log dir)"),
+    BOOL("outputs.fast.append", "yes", "keep what the file holds (no: truncate at start)"),
+    BOOL("outputs.eve-log.enabled", "yes", "write EVE JSON records"),
+    ENUM("outputs.eve-log.filetype", "regular", "regular|unix_stream|unix_dgram",
+         "EVE to a file or a Unix socket"),
+    STR("outputs.eve-log.filename", "eve.json", "EVE file or socket (relative: under the log dir)"),
+    BOOL("outputs.eve-log.append", "no", "keep what the file holds (no: truncate at start)"),
+    BOOL("outputs.eve-log.community-id", "no", "add community_id to alert and flow records"),
+    INT("outputs.eve-log.community-id-seed", "0", 0, 65535, "seed of the community_id hash"),
+    BOOL("outputs.eve-log.tagged-packets", "yes",
+         "with alert records: the packets tag: rules tagged, as packet records"),
+    LIST("outputs.eve-log.types", "[alert, anomaly, flow, stats]",
+         "record types: alert, anomaly, flow, stats, http, dns, tls"),
+    BOOL("outputs.unified2-alert.enabled", "yes", "write unified2 (Snort's binary alerts)"),
+    STR("outputs.unified2-alert.filename", "unified2.alert", "unified2 name; files are NAME.<seconds>"),
+    SIZE("outputs.unified2-alert.limit", "32mb", "size of a unified2 file before the next starts"),
+    INT("outputs.unified2-alert.sensor-id", "0", 0, UINT32_MAX, "sensor id in unified2 records"),
+    BOOL("outputs.pcap-log.enabled", "no", "write the packets to pcap files (Suricata's pcap-log)"),
+    STR("outputs.pcap-log.filename", "log.pcap", "pcap name; files are NAME.<seconds>"),
+    SIZE("outputs.pcap-log.limit", "1000mb", "size of a pcap file before the next starts"),
+    ENUM("outputs.pcap-log.conditional", "all", "all|alerts|tag",
+         "which packets: all, those an alert was raised on, those a tag: rule tagged"),
+    STR("geoip-database", "", "MaxMind .mmdb: alerts get src_geoip/dest_geoip, geoip: rules work"),
+
+    /* datasets: the sets of dataset/datarep rules (rules/compile/dataset.c) */
+    BOOL("datasets.enabled", "yes", "compile dataset/datarep rules (no: they are left out)"),
+    SIZE("datasets.defaults.memcap", "16mb", "memory of a set whose rule gives no memcap"),
+    INT("datasets.defaults.hashsize", "4096", 1, 16777216,
+        "hash buckets of a set whose rule gives no hashsize"),
+
+    /* rules (rules/): which rule files to load and the tables they refer to. Relative file
+     * names in rule-files are under default-rule-path; a relative path written in a config
+     * file is relative to that file's directory, a default or --set one to the working
+     * directory (osprey_config_path; defaults suit a run from the repository root). */
+    STR("default-rule-path", "/var/lib/osprey/rules", "directory of the files in rule-files"),
+    LIST("rule-files", "[]", "rule files to load (osprey -S FILE replaces the list)"),
+    STR("classification-file", "etc/classification.config", "classtypes and their priorities"),
+    STR("reference-config-file", "etc/reference.config", "reference systems and their URLs"),
+    STR("threshold-file", "etc/threshold.config", "thresholds, suppressions, rate filters"),
+    ENUM("pcap-file.checksum-checks", "auto", "auto|yes|no",
+         "verify checksums of packets read from a file (auto: off if most are bad)"),
+
+    /* host-os-policy: which overlap policy each host's OS implies (defrag, TCP). */
+    ENUM("host-os-policy.default", "bsd", "first|last|bsd|linux|windows|solaris",
+         "policy for hosts no list below names"),
+    MAP("host-os-policy.*", CT_LIST, OS_POLICY_NAMES, "addresses/CIDRs of hosts with this OS"),
+
+    SIZE("defrag.memcap", "32mb", "memory for IP fragments being reassembled"),
+    SECS("defrag.timeout", "60", "a datagram still incomplete after this is dropped"),
+    /* Suricata's max-frags (65535) bounds all fragments held; ours one datagram's: 8192 lets a
+     * 64 KiB+ datagram of small fragments through (1024 fragments of 85 bytes, bug 6942) */
+    INT("defrag.max-frags", "8192", 1, COUNT_MAX, "most fragments kept per datagram"),
+    INT("defrag.trackers", "65535", 1, COUNT_MAX, "most datagrams reassembled at once"),
+
+    SIZE("flow.memcap", "128mb", "memory for the flow table"),
+    INT("flow.hash-size", "65536", 1, COUNT_MAX, "buckets in the flow hash"),
+    INT("flow.prealloc", "10000", 0, COUNT_MAX, "flows allocated at start"),
+    INT("flow.hash-seed", "0", 0, UINT32_MAX, "flow hash key; 0 = random at start"),
+
+    /* app-layer: the parsers (parsers/, engine/stack_config/parsers_config.c) */
+    SIZE("app-layer.protocols.http.header-limit", "32kb", "bytes of an HTTP start line + headers kept"),
+    SIZE("app-layer.protocols.http.request-body-limit", "1mb", "request body bytes kept (decoded); 0 = unlimited"),
+    SIZE("app-layer.protocols.http.response-body-limit", "1mb", "response body bytes kept (decoded); 0 = unlimited"),
+    BOOL("app-layer.protocols.http.decompress", "yes", "gunzip/inflate response bodies"),
+    INT("app-layer.protocols.http.libhtp.default-config.response-body-decompress-layer-limit",
+        "2", 1, 8, "Content-Encoding layers undone (a single named coding is always undone)"),
+    BOOL("app-layer.protocols.http.libhtp.default-config.lzma-enabled", "no",
+         "undo Content-Encoding: lzma (liblzma)"),
+    SIZE("app-layer.protocols.http.libhtp.default-config.lzma-memlimit", "1mb",
+         "memory one lzma layer may use"),
+
+    /* stream: TCP tracking and reassembly (libmon's TCP layer) */
+    SIZE("stream.reassembly.memcap", "256mb", "memory for all reassembly buffers of a worker"),
+    ENUM("stream.reassembly.memcap-policy", "auto", EXCEPTION_POLICIES,
+         "a side's buffer cannot be had for the memcap (auto: drop-flow in IPS, ignore in IDS)"),
+    SIZE("stream.reassembly.depth", "1mb", "bytes of each stream inspected; 0 = unlimited"),
+    SIZE("stream.reassembly.buffer-size", "64kb", "reassembly buffer per side; 0 = no reassembly"),
+    INT("stream.reassembly.max-fragments", "1024", 1, COUNT_MAX,
+        "out-of-order runs held per side before a gap is declared"),
+    ENUM("stream.reassembly.urgent.policy", "inline", URGENT_POLICIES,
+         "the last urgent byte: inline (in the stream), oob (taken out), gap (a hole)"),
+    BOOL("stream.midstream", "false", "pick up TCP sessions whose handshake was not seen"),
+    BOOL("stream.async-oneside", "false", "accept TCP sessions seen in one direction only"),
+    ENUM("stream.midstream-policy", "auto", EXCEPTION_POLICIES,
+         "a session whose handshake was not seen: see etc/osprey.yaml"),
+    /* Suricata's default is yes; ours is no: Suricata still matches content rules on such a
+     * packet's own payload, Osprey's TCP content rules see the stream only (etc/osprey.yaml) */
+    BOOL("stream.checksum-validation", "no",
+         "a TCP packet with a bad checksum (when checksums are checked) updates no session"),
+    ENUM("stream.inline", "auto", BOOL_OR_AUTO,
+         "inline stream mode (auto: in the inline modes and --simulate-ips)"),
+    INT("stream.one-sided-packets", "10", 1, COUNT_MAX,
+        "packets one way with none back before a flow is reported one-sided"),
+
+    SECS("flow-timeouts.default.new", "30", "other protocols: idle timeout before a reply"),
+    SECS("flow-timeouts.default.established", "300", "other protocols: idle timeout after"),
+    SECS("flow-timeouts.default.closed", "0", "other protocols: timeout once closed"),
+    SECS("flow-timeouts.tcp.new", "60", "TCP: idle timeout during the handshake"),
+    SECS("flow-timeouts.tcp.established", "600", "TCP: idle timeout once established"),
+    SECS("flow-timeouts.tcp.closed", "60", "TCP: timeout after FIN/RST"),
+    SECS("flow-timeouts.udp.new", "30", "UDP: idle timeout before a reply"),
+    SECS("flow-timeouts.udp.established", "300", "UDP: idle timeout after a reply"),
+    SECS("flow-timeouts.icmp.new", "30", "ICMP: idle timeout before a reply"),
+    SECS("flow-timeouts.icmp.established", "300", "ICMP: idle timeout after a reply"),
+
+    /* decoder: tunnels decoded when their UDP port matches. */
+    BOOL("decoder.teredo.enabled", "yes", "decode Teredo (IPv6 in UDP)"),
+    STR("decoder.teredo.ports", "3544", "UDP ports carrying Teredo"),
+    BOOL("decoder.vxlan.enabled", "yes", "decode VXLAN"),
+    STR("decoder.vxlan.ports", "4789", "UDP ports carrying VXLAN"),
+    BOOL("decoder.geneve.enabled", "yes", "decode Geneve"),
+    STR("decoder.geneve.ports", "6081", "UDP ports carrying Geneve"),
+    BOOL("decoder.gtpu.enabled", "yes", "decode GTP-U"),
+    STR("decoder.gtpu.ports", "2152", "UDP ports carrying GTP-U"),
+    BOOL("decoder.gre-udp.enabled", "yes", "decode GRE in UDP (RFC 8086)"),
+    STR("decoder.gre-udp.ports", "4754", "UDP ports carrying GRE"),
+    BOOL("decoder.mpls-udp.enabled", "yes", "decode MPLS in UDP (RFC 7510)"),
+    STR("decoder.mpls-udp.ports", "6635", "UDP ports carrying MPLS"),
+    INT("decoder.max-layers", "8", 1, 8, "most encapsulations (tunnels, tag stacks) decoded in one packet"),
+
+    /* exception policies: the master switch; a specific key that is set wins */
+    ENUM("exception-policy", "auto", EXCEPTION_POLICIES,
+         "every exception policy not set on its own (auto: drop-flow in IPS, ignore in IDS)"),
+
+    /* detect: how rules are matched (rules/compile/) */
+    ENUM("detect.stream-mpm", "stream", "block|stream",
+         "fast patterns on TCP streams: block scans of new bytes, or a Hyperscan stream per side"),
+    /* Suricata's prefilter engine choice and its guess of the transaction an alert belongs
+     * to: how it finds matches and what it logs beside them, never which rules match */
+    ENUM("detect.prefilter.default", "mpm", "mpm|auto", "accepted for suricata.yaml; no effect"),
+    BOOL("detect.guess-applayer-tx", "no", "accepted for suricata.yaml; no effect"),
+
+    /* daemon life (engine/service/: daemon.c, log.c, control.c) */
+    STR("pid-file", "", "write the process id here; refuse to start if it names a running one"),
+    ENUM("logging.default-log-level", "notice", "error|warning|notice|info|debug",
+         "Osprey's own messages at this level and more severe"),
+    BOOL("logging.outputs.console.enabled", "yes", "messages on stderr (off once -D detaches)"),
+    BOOL("logging.outputs.file.enabled", "no", "messages in a file (reopened on SIGHUP)"),
+    STR("logging.outputs.file.filename", "osprey.log", "the file; relative to the log directory"),
+    BOOL("logging.outputs.syslog.enabled", "no", "messages to syslog"),
+    STR("logging.outputs.syslog.facility", "local5", "daemon, user or local0..local7"),
+    BOOL("unix-command.enabled", "no", "the Unix control socket (osprey-ctl, JSON or plain lines)"),
+    STR("unix-command.filename", "/var/run/osprey/osprey-command.socket", "its path"),
+
+    INT("threading.workers", "0", 0, 1024, "worker threads of --runmode workers; 0 = one per CPU"),
+
+    /* af-packet / live / inline: osprey -i, --pcap-live, --af-packet-inline (run_live.c) */
+    INT("af-packet.threads", "0", 0, 1024, "live workers (one socket per interface each); 0 = threading.workers"),
+    INT("af-packet.cluster-id", "99", 1, 65534, "fanout group id of the first interface (next ones: +1 each)"),
+    BOOL("af-packet.defrag", "yes", "the kernel sends all fragments of a datagram to one worker"),
+    BOOL("af-packet.promisc", "yes", "put the interfaces in promiscuous mode"),
+    SIZE("af-packet.block-size", "1mb", "ring block bytes (power of two, multiple of the page size)"),
+    INT("af-packet.blocks", "16", 2, 65536, "blocks in each socket's ring"),
+    INT("af-packet.block-timeout", "10", 1, 10000, "ms before a partly filled block is handed over"),
+    SIZE("pcap.buffer-size", "32mb", "libpcap live capture (--pcap-live): kernel buffer per interface"),
+    INT("pcap.snaplen", "65535", 64, 262144, "libpcap live capture: bytes kept of each frame"),
+    ENUM("live-capture", "af-packet", "af-packet|libpcap", "how -i captures (--pcap-live = libpcap)"),
+    ENUM("inline.fail-mode", "closed", "closed|open", "overloaded/stopping: drop uninspected (closed) or forward"),
+    INT("inline.max-delay", "0", 0, 60000, "ms a frame may wait in the ring before fail-mode applies; 0 = never"),
+
+    /* dpdk: osprey --dpdk (engine/run/run_dpdk.c) */
+    LIST("dpdk.eal-args", "[]", "DPDK EAL arguments (cores, memory, devices, --file-prefix)"),
+    LIST("dpdk.interfaces", "[]", "ports: A:B pairs bridged both ways; single ports too with copy-mode none"),
+    ENUM("dpdk.copy-mode", "ips", "ips|tap|none", "ips enforces drops; tap forwards all; none = IDS"),
+    INT("dpdk.threads", "0", 0, 128, "workers, one lcore and one queue per port each; 0 = all lcores"),
+    INT("dpdk.mempool-size", "16383", 1023, INT32_MAX, "mbufs in the packet pool"),
+    INT("dpdk.mempool-cache-size", "256", 0, 512, "mbufs cached per lcore"),
+    INT("dpdk.rx-descriptors", "1024", 0, 32768, "RX ring size per queue (0 = driver's choice)"),
+    INT("dpdk.tx-descriptors", "1024", 0, 32768, "TX ring size per queue (0 = driver's choice)"),
+    BOOL("dpdk.promisc", "yes", "put the ports in promiscuous mode"),
+};
+
+const struct cfg_key *cfg_schema(size_t *count)
+{
+    *count = sizeof SCHEMA / sizeof SCHEMA[0];
+    return SCHEMA;
+}

@@ -1,0 +1,19 @@
+/* osprey_clock.h — the clocks the engine reads: monotonic time for intervals, timeouts and
+ * durations (never jumps when the wall clock is set), wall time for what is written or
+ * compared with capture timestamps (which are wall-clock microseconds).
+ *
+ * Thread-safe, no state: each call is one clock_gettime.
+ */
+#ifndef OSPREY_CLOCK_H
+#define OSPREY_CLOCK_H
+
+#include <stdint.h>
+
+/* CLOCK_MONOTONIC in seconds / microseconds. */
+double osprey_clock_mono_s(void);
+uint64_t osprey_clock_mono_us(void);
+/* CLOCK_REALTIME in seconds / microseconds since the epoch. */
+double osprey_clock_wall_s(void);
+uint64_t osprey_clock_wall_us(void);
+
+#endif

@@ -1,0 +1,232 @@
+/* json_writer.c — see osprey_json_writer.h; also EVE's timestamp format. */
+#include "osprey_json_writer.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+void osprey_jw_init(struct osprey_jw *w)
+{
+    memset(w, 0, sizeof *w);
+    w->cap = 1024;
+    w->buf = malloc(w->cap);
+    w->oom = !w->buf;
+    w->depth = -1;
+}
+
+static bool reserve(struct osprey_jw *w, size_t n)
+{
+    if (w->oom)
+        return false;
+    if (w->len + n <= w->cap)
+        return true;
+    size_t cap = w->cap * 2;
+    while (cap < w->len + n)
+        cap *= 2;
+    char *b = realloc(w->buf, cap);
+    if (!b) {
+        w->oom = true;
+        return false;
+    }
+    w->buf = b;
+    w->cap = cap;
+    return true;
+}
+
+static void put(struct osprey_jw *w, const char *s, size_t n)
+{
+    if (reserve(w, n)) {
+        memcpy(w->buf + w->len, s, n);
+        w->len += n;
+    }
+}
+
+static void putc1(struct osprey_jw *w, char c)
+{
+    if (reserve(w, 1))
+        w->buf[w->len++] = c;
+}
+
+/* Length of the valid UTF-8 sequence at s[0..n), or 0 when it is not one. */
+static size_t utf8_len(const uint8_t *s, size_t n)
+{
+    uint8_t c = s[0];
+    size_t k;
+    uint32_t cp;
+    if (c < 0x80)
+        return 1;
+    if (c >= 0xc2 && c <= 0xdf) {
+        k = 2;
+        cp = c & 0x1f;
+    } else if (c >= 0xe0 && c <= 0xef) {
+        k = 3;
+        cp = c & 0x0f;
+    } else if (c >= 0xf0 && c <= 0xf4) {
+        k = 4;
+        cp = c & 0x07;
+    } else {
+        return 0;
+    }
+    if (k > n)
+        return 0;
+    for (size_t i = 1; i < k; i++) {
+        if ((s[i] & 0xc0) != 0x80)
+            return 0;
+        cp = cp << 6 | (s[i] & 0x3f);
+    }
+    /* overlong forms, surrogates and code points past U+10FFFF are not valid UTF-8 */
+    if ((k == 3 && cp < 0x800) || (k == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+        (cp >= 0xd800 && cp <= 0xdfff))
+        return 0;
+    return k;
+}
+
+static void string(struct osprey_jw *w, const uint8_t *s, size_t n)
+{
+    static const char hex[] = "0123456789abcdef";
+    putc1(w, '"');
+    size_t i = 0;
+    while (i < n) {
+        size_t run = i; /* copy plain bytes in one go */
+        while (run < n && s[run] >= 0x20 && s[run] < 0x80 && s[run] != '"' && s[run] != '\\')
+            run++;
+        put(w, (const char *)s + i, run - i);
+        i = run;
+        if (i >= n)
+            break;
+        uint8_t c = s[i];
+        size_t k = c >= 0x80 ? utf8_len(s + i, n - i) : 1;
+        if (c >= 0x80 && k) {
+            put(w, (const char *)s + i, k);
+            i += k;
+            continue;
+        }
+        char esc[6] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 15]};
+        switch (c) {
+        case '"': put(w, "\\\"", 2); break;
+        case '\\': put(w, "\\\\", 2); break;
+        case '\n': put(w, "\\n", 2); break;
+        case '\r': put(w, "\\r", 2); break;
+        case '\t': put(w, "\\t", 2); break;
+        case '\b': put(w, "\\b", 2); break;
+        case '\f': put(w, "\\f", 2); break;
+        default: put(w, esc, 6); break; /* control characters, bytes that are not UTF-8 */
+        }
+        i++;
+    }
+    putc1(w, '"');
+}
+
+/* The comma and "key": before a value at the current depth. */
+static void key(struct osprey_jw *w, const char *k)
+{
+    if (w->depth >= 0) {
+        if (w->more[w->depth])
+            putc1(w, ',');
+        w->more[w->depth] = true;
+    }
+    if (k) {
+        string(w, (const uint8_t *)k, strlen(k));
+        putc1(w, ':');
+    }
+}
+
+static void push(struct osprey_jw *w, char c)
+{
+    putc1(w, c);
+    if (w->depth + 1 >= OSPREY_JW_MAX_DEPTH) {
+        w->oom = true; /* deeper than any record we write: a programming error */
+        return;
+    }
+    w->more[++w->depth] = false;
+}
+
+void osprey_jw_open(struct osprey_jw *w, const char *k)
+{
+    key(w, k);
+    push(w, '{');
+}
+
+void osprey_jw_close(struct osprey_jw *w)
+{
+    putc1(w, '}');
+    if (w->depth >= 0)
+        w->depth--;
+}
+
+void osprey_jw_array(struct osprey_jw *w, const char *k)
+{
+    key(w, k);
+    push(w, '[');
+}
+
+void osprey_jw_array_end(struct osprey_jw *w)
+{
+    putc1(w, ']');
+    if (w->depth >= 0)
+        w->depth--;
+}
+
+void osprey_jw_str(struct osprey_jw *w, const char *k, const char *s)
+{
+    key(w, k);
+    string(w, (const uint8_t *)s, strlen(s));
+}
+
+void osprey_jw_strn(struct osprey_jw *w, const char *k, const uint8_t *s, size_t n)
+{
+    key(w, k);
+    string(w, s, n);
+}
+
+void osprey_jw_int(struct osprey_jw *w, const char *k, int64_t v)
+{
+    char num[24];
+    int n = snprintf(num, sizeof num, "%lld", (long long)v);
+    key(w, k);
+    put(w, num, (size_t)n);
+}
+
+void osprey_jw_bool(struct osprey_jw *w, const char *k, bool v)
+{
+    key(w, k);
+    if (v)
+        put(w, "true", 4);
+    else
+        put(w, "false", 5);
+}
+
+void osprey_jw_timestamp(uint64_t ts_us, char *buf, size_t len)
+{
+    /* records come in time order: the date part is formatted once per second per thread */
+    static _Thread_local time_t last_s = (time_t)-1;
+    static _Thread_local char last[24];
+    time_t s = (time_t)(ts_us / 1000000u);
+    if (s != last_s) {
+        struct tm tm;
+        gmtime_r(&s, &tm);
+        strftime(last, sizeof last, "%Y-%m-%dT%H:%M:%S", &tm);
+        last_s = s;
+    }
+    snprintf(buf, len, "%s.%06u+0000", last, (unsigned)(ts_us % 1000000u));
+}
+
+void osprey_jw_time(struct osprey_jw *w, const char *k, uint64_t ts_us)
+{
+    char ts[40];
+    osprey_jw_timestamp(ts_us, ts, sizeof ts);
+    osprey_jw_str(w, k, ts);
+}
+
+char *osprey_jw_finish(struct osprey_jw *w)
+{
+    while (w->depth >= 0)
+        osprey_jw_close(w);
+    put(w, "\n", 2); /* the newline and a terminating NUL */
+    if (w->oom) {
+        free(w->buf);
+        return NULL;
+    }
+    return w->buf;
+}

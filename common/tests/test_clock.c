@@ -1,0 +1,52 @@
+/* test_clock.c — clock.c: the two clocks agree with clock_gettime, µs and s read the same
+ * instant, the monotonic clock does not go back and measures a sleep. */
+#include <time.h>
+
+#include "osprey_clock.h"
+#include "unit.h"
+
+static double ts_s(clockid_t id)
+{
+    struct timespec t;
+    clock_gettime(id, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+static void test_against_clock_gettime(void)
+{
+    double wall = ts_s(CLOCK_REALTIME), mono = ts_s(CLOCK_MONOTONIC);
+    /* within a second of the system's clocks (a loaded machine may stall a little) */
+    CHECK(osprey_clock_wall_s() - wall >= 0 && osprey_clock_wall_s() - wall < 1.0);
+    CHECK(osprey_clock_mono_s() - mono >= 0 && osprey_clock_mono_s() - mono < 1.0);
+    CHECK(wall > 1.6e9); /* seconds since the epoch, not since boot */
+    /* the µs readings are the same clocks (cut to the µs: up to 1 µs below a later ns read) */
+    double wall_us = (double)osprey_clock_wall_us() / 1e6;
+    double mono_us = (double)osprey_clock_mono_us() / 1e6;
+    CHECK(wall_us - wall > -2e-6 && wall_us - wall < 1.0);
+    CHECK(mono_us - mono > -2e-6 && mono_us - mono < 1.0);
+}
+
+static void test_monotonic_measures(void)
+{
+    uint64_t a = osprey_clock_mono_us();
+    double as = osprey_clock_mono_s();
+    struct timespec d = {0, 20 * 1000 * 1000}; /* 20 ms */
+    nanosleep(&d, NULL);
+    uint64_t b = osprey_clock_mono_us();
+    double bs = osprey_clock_mono_s();
+    CHECK(b - a >= 20000 && b - a < 5000000);
+    CHECK(bs - as >= 0.020 && bs - as < 5.0);
+    uint64_t prev = osprey_clock_mono_us();
+    for (int i = 0; i < 1000; i++) {
+        uint64_t now = osprey_clock_mono_us();
+        CHECK(now >= prev);
+        prev = now;
+    }
+}
+
+int main(void)
+{
+    test_against_clock_gettime();
+    test_monotonic_measures();
+    return unit_report("test_clock");
+}

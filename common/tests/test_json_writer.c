@@ -1,0 +1,79 @@
+/* test_json_writer.c — json_writer.c: nesting and commas, escapes, bytes that are not UTF-8
+ * (jansson reads the line back), EVE's timestamp format. */
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "osprey_json_writer.h"
+#include "unit.h"
+
+static void test_shape(void)
+{
+    struct osprey_jw w;
+    osprey_jw_init(&w);
+    osprey_jw_open(&w, NULL);
+    osprey_jw_str(&w, "a", "x");
+    osprey_jw_int(&w, "n", -5);
+    osprey_jw_open(&w, "o");
+    osprey_jw_bool(&w, "t", true);
+    osprey_jw_array(&w, "l");
+    osprey_jw_int(&w, NULL, 1);
+    osprey_jw_str(&w, NULL, "two");
+    osprey_jw_open(&w, NULL);
+    osprey_jw_close(&w);
+    osprey_jw_array_end(&w);
+    osprey_jw_close(&w);
+    osprey_jw_bool(&w, "f", false);
+    char *s = osprey_jw_finish(&w);
+    CHECK(s && !strcmp(s, "{\"a\":\"x\",\"n\":-5,\"o\":{\"t\":true,\"l\":[1,\"two\",{}]},"
+                          "\"f\":false}\n"));
+    free(s);
+}
+
+static void test_escapes(void)
+{
+    struct osprey_jw w;
+    osprey_jw_init(&w);
+    osprey_jw_open(&w, NULL);
+    const uint8_t raw[] = "q\"b\\n\n\x01\x7f/é\xff\xc3(\xed\xa0\x80\xf0\x9f\x98\x80";
+    osprey_jw_strn(&w, "s", raw, sizeof raw - 1);
+    char *s = osprey_jw_finish(&w);
+    /* \xff, a cut-short \xc3, and a UTF-16 surrogate encoded as UTF-8 are not UTF-8: escaped
+     * byte by byte; é and the emoji are kept as they are */
+    CHECK(s && !strcmp(s, "{\"s\":\"q\\\"b\\\\n\\n\\u0001\x7f/é\\u00ff\\u00c3(\\u00ed\\u00a0"
+                          "\\u0080\xf0\x9f\x98\x80\"}\n"));
+    json_error_t err;
+    json_t *o = s ? json_loads(s, 0, &err) : NULL;
+    CHECK(o != NULL); /* valid JSON whatever the bytes */
+    json_decref(o);
+    free(s);
+}
+
+static void test_timestamp(void)
+{
+    char ts[40];
+    osprey_jw_timestamp(1600000000123456ull, ts, sizeof ts);
+    CHECK(!strcmp(ts, "2020-09-13T12:26:40.123456+0000"));
+    /* the same second again (the cached date part), then the next one and an earlier one */
+    osprey_jw_timestamp(1600000000000001ull, ts, sizeof ts);
+    CHECK(!strcmp(ts, "2020-09-13T12:26:40.000001+0000"));
+    osprey_jw_timestamp(1600000001999999ull, ts, sizeof ts);
+    CHECK(!strcmp(ts, "2020-09-13T12:26:41.999999+0000"));
+    osprey_jw_timestamp(0, ts, sizeof ts);
+    CHECK(!strcmp(ts, "1970-01-01T00:00:00.000000+0000"));
+    struct osprey_jw w;
+    osprey_jw_init(&w);
+    osprey_jw_open(&w, NULL);
+    osprey_jw_time(&w, "t", 1600000000123456ull);
+    char *s = osprey_jw_finish(&w);
+    CHECK(s && !strcmp(s, "{\"t\":\"2020-09-13T12:26:40.123456+0000\"}\n"));
+    free(s);
+}
+
+int main(void)
+{
+    test_shape();
+    test_escapes();
+    test_timestamp();
+    return unit_report("test_json_writer");
+}

@@ -1,0 +1,27 @@
+/* capture_files.h — the capture-file loop both offline run modes share (single: run_offline.c,
+ * workers: workers.c): open each file in turn, read it in batches, number the frames, hand each
+ * batch on, and between batches do what a run loop does.
+ */
+#ifndef OSPREY_CAPTURE_FILES_H
+#define OSPREY_CAPTURE_FILES_H
+
+#include <stdint.h>
+
+#include "mon.h"
+#include "pipeline.h"
+
+/* What happens to a batch of n frames (already numbered); 0, or -1 when some frame could
+ * not be handled (counted as a failed run; the reading goes on). */
+typedef int (*osprey_capture_batch_fn)(void *arg, struct mon_packet *batch, int n);
+
+/* Read files[0..nfiles) into pl's workers through on_batch(arg, …). pcap_cnt (mon_packet.num)
+ * runs on across the files of a directory. Between batches: SIGTERM/SIGINT end the run as at
+ * EOF (the batch read is processed), SIGHUP reopens the outputs (osprey_daemon_poll), periodic
+ * stats records; on a terminal the progress is shown on stderr about once a second.
+ * *pkts and *bytes receive the frames and captured bytes read. Returns 0, or -1 after an
+ * open or read error or a failed batch (the rest is still read). */
+int osprey_capture_files(struct osprey_pipeline *pl, char **files, int nfiles,
+                         osprey_capture_batch_fn on_batch, void *arg, uint64_t *pkts,
+                         uint64_t *bytes);
+
+#endif

@@ -1,0 +1,254 @@
+/* workers.c — offline reader + N workers over single-producer/single-consumer rings.
+ *
+ * Dispatch rule: the unordered pair of OUTERMOST IP addresses, hashed. Both directions of a
+ * flow carry the same pair, and every fragment of a datagram carries its datagram's pair, so
+ * a flow and all of its fragments meet on one worker, where defrag and the flow table see
+ * exactly what single mode sees for that flow. Ports are left out on purpose (fragments after
+ * the first carry none), and so are inner addresses of tunnels: a fragmented GRE or VXLAN
+ * datagram shows its inner header only after defrag, on the worker, so hashing the inner pair
+ * would send the fragments and the unfragmented packets of one inner flow to different
+ * workers. An inner flow therefore stays on one worker as long as it travels between one pair
+ * of tunnel endpoints (either direction). Frames without IP go to worker 0.
+ *
+ * Each worker owns one ring of WK_RING batches. The reader fills the batch at head (frame
+ * copies in one growing buffer) and publishes it by advancing head; the worker processes the
+ * batch at tail and hands it back by advancing tail. head and tail are the only shared
+ * words (C11 acquire/release); an empty or full ring is waited out by yielding, then sleeping.
+ */
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "capture_files.h"
+#include "mon_io.h"
+#include "osprey_clock.h"
+#include "workers.h"
+
+#define WK_BATCH 64 /* frames per batch */
+#define WK_RING 64  /* batches per worker ring */
+
+struct wk_meta {
+    uint64_t ts_us, num;
+    size_t off;
+    uint32_t caplen, wirelen;
+    int linktype;
+};
+
+struct wk_batch {
+    int n;
+    struct wk_meta m[WK_BATCH];
+    uint8_t *data;
+    size_t used, cap;
+};
+
+struct wk_ring {
+    /* head and tail sit on cache lines of their own (padding, since calloc gives no more
+     * than max_align_t alignment) so the two threads do not bounce one line */
+    char pad0[64];
+    _Atomic uint64_t head; /* written by the reader */
+    char pad1[64 - sizeof(uint64_t)];
+    _Atomic uint64_t tail; /* written by the worker */
+    char pad2[64 - sizeof(uint64_t)];
+    atomic_bool done;      /* the reader published its last batch */
+    struct wk_batch b[WK_RING];
+    struct osprey_worker *w;
+    struct mon_packet *pkt;             /* the worker's packet slot */
+    pthread_t thread;
+};
+
+static void wk_wait(unsigned *spins)
+{
+    if (++*spins < 64) {
+        sched_yield();
+    } else {
+        struct timespec ts = {0, 50 * 1000};
+        nanosleep(&ts, NULL);
+    }
+}
+
+static void *worker_main(void *arg)
+{
+    struct wk_ring *r = arg;
+    uint64_t tail = atomic_load_explicit(&r->tail, memory_order_relaxed);
+    for (;;) {
+        unsigned spins = 0;
+        uint64_t head;
+        while ((head = atomic_load_explicit(&r->head, memory_order_acquire)) == tail) {
+            if (atomic_load_explicit(&r->done, memory_order_acquire) &&
+                atomic_load_explicit(&r->head, memory_order_acquire) == tail)
+                goto finished;
+            wk_wait(&spins);
+        }
+        for (; tail != head; tail++) {
+            struct wk_batch *b = &r->b[tail % WK_RING];
+            for (int i = 0; i < b->n; i++) {
+                const struct wk_meta *m = &b->m[i];
+                struct mon_packet *p = r->pkt;
+                p->frame = b->data + m->off;
+                p->caplen = m->caplen;
+                p->wirelen = m->wirelen;
+                p->linktype = m->linktype;
+                p->ts_us = m->ts_us;
+                p->num = m->num;
+                osprey_worker_packet(r->w, p);
+            }
+            atomic_store_explicit(&r->tail, tail + 1, memory_order_release);
+        }
+    }
+finished:
+    osprey_worker_flush(r->w);
+    return NULL;
+}
+
+int osprey_workers_pick(const struct mon_packet *p, int n)
+{
+    if (n <= 1)
+        return 0;
+    const uint8_t *ip = NULL;
+    size_t off = 0, len = 0;
+    for (int i = 0; i < p->nlayers; i++) {
+        if (p->layer[i].kind == MON_L_IPV4 && p->layer[i].len >= 20) {
+            ip = p->layer[i].hdr, off = 12, len = 4;
+            break;
+        }
+        if (p->layer[i].kind == MON_L_IPV6 && p->layer[i].len >= 40) {
+            ip = p->layer[i].hdr, off = 8, len = 16;
+            break;
+        }
+    }
+    if (!ip)
+        return 0;
+    const uint8_t *a = ip + off, *b = ip + off + len;
+    if (memcmp(a, b, len) > 0) {
+        const uint8_t *t = a;
+        a = b;
+        b = t;
+    }
+    uint64_t h = 1469598103934665603ull; /* FNV-1a over (lower, higher) */
+    for (size_t i = 0; i < len; i++)
+        h = (h ^ a[i]) * 1099511628211ull;
+    for (size_t i = 0; i < len; i++)
+        h = (h ^ b[i]) * 1099511628211ull;
+    h ^= h >> 29;
+    return (int)(h % (uint64_t)n);
+}
+
+/* The batch the reader fills for ring r, waiting while the ring is full. */
+static struct wk_batch *filling(struct wk_ring *r, uint64_t head)
+{
+    unsigned spins = 0;
+    while (head - atomic_load_explicit(&r->tail, memory_order_acquire) >= WK_RING)
+        wk_wait(&spins);
+    return &r->b[head % WK_RING];
+}
+
+static void publish(struct wk_ring *r, uint64_t *head)
+{
+    atomic_store_explicit(&r->head, ++*head, memory_order_release);
+}
+
+static int push(struct wk_ring *r, uint64_t *head, const struct mon_packet *p)
+{
+    struct wk_batch *b = filling(r, *head);
+    if (b->n == 0)
+        b->used = 0;
+    if (b->used + p->caplen > b->cap) {
+        size_t cap = b->cap ? b->cap : 65536;
+        while (cap < b->used + p->caplen)
+            cap *= 2;
+        uint8_t *d = realloc(b->data, cap);
+        if (!d)
+            return -1;
+        b->data = d;
+        b->cap = cap;
+    }
+    memcpy(b->data + b->used, p->frame, p->caplen);
+    b->m[b->n++] = (struct wk_meta){p->ts_us, p->num, b->used, p->caplen, p->wirelen,
+                                    p->linktype};
+    b->used += p->caplen;
+    if (b->n == WK_BATCH) {
+        publish(r, head);
+        filling(r, *head)->n = 0;
+    }
+    return 0;
+}
+
+/* What the reader does with a batch: decode each frame only to find its address pair, copy
+ * it into the ring of the worker that pair hashes to. */
+struct reader {
+    struct mon_decoder dec; /* the reader's own: finds the address pair, no defrag */
+    struct wk_ring *rings;
+    uint64_t *heads;
+    int n;
+};
+
+static int deal(void *arg, struct mon_packet *batch, int k)
+{
+    struct reader *rd = arg;
+    int rc = 0;
+    for (int j = 0; j < k; j++) {
+        struct mon_packet *p = &batch[j];
+        mon_decode(&rd->dec, p);
+        int w = osprey_workers_pick(p, rd->n);
+        if (push(&rd->rings[w], &rd->heads[w], p) < 0) {
+            fprintf(stderr, "osprey: out of memory copying frame %llu\n",
+                    (unsigned long long)p->num);
+            rc = -1;
+        }
+    }
+    return rc;
+}
+
+int osprey_workers_run(struct osprey_worker *ws, int n, const struct mon_decode_cfg *dcfg,
+                       char **files, int nfiles, uint64_t *pkts, uint64_t *bytes)
+{
+    struct wk_ring *rings = calloc((size_t)n, sizeof *rings);
+    uint64_t *heads = calloc((size_t)n, sizeof *heads);
+    int started = 0, rc = 0;
+    if (!rings || !heads) {
+        rc = -2;
+        goto out;
+    }
+    for (int i = 0; i < n; i++) {
+        rings[i].w = &ws[i];
+        if (!(rings[i].pkt = calloc(1, sizeof *rings[i].pkt))) {
+            rc = -2;
+            goto out;
+        }
+    }
+    for (; started < n; started++)
+        if (pthread_create(&rings[started].thread, NULL, worker_main, &rings[started]) != 0) {
+            fprintf(stderr, "osprey: cannot start worker thread %d\n", started);
+            rc = -2;
+            goto stop;
+        }
+    struct reader rd = {.rings = rings, .heads = heads, .n = n};
+    mon_decoder_init(&rd.dec, dcfg, NULL);
+    /* pcap_cnt is the global position, whichever worker; between batches the reader does
+     * what single mode's loop does (capture_files.c) */
+    rc = osprey_capture_files(ws[0].pl, files, nfiles, deal, &rd, pkts, bytes);
+stop:
+    for (int i = 0; i < started; i++) {
+        struct wk_ring *r = &rings[i];
+        if (filling(r, heads[i])->n > 0)
+            publish(r, &heads[i]);
+        atomic_store_explicit(&r->done, true, memory_order_release);
+    }
+    for (int i = 0; i < started; i++)
+        pthread_join(rings[i].thread, NULL);
+out:
+    if (rings)
+        for (int i = 0; i < n; i++) {
+            for (int b = 0; b < WK_RING; b++)
+                free(rings[i].b[b].data);
+            free(rings[i].pkt);
+        }
+    free(rings);
+    free(heads);
+    return rc;
+}

@@ -1,0 +1,120 @@
+/* test_http_units.c — HTTP's inner parts alone: URI normalization, the chunked decoder fed
+ * one byte at a time (and its lenient reading of size lines), detection verdicts on prefixes. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "http_int.h"
+#include "unit.h"
+
+static int norm_is(const char *raw, const char *want)
+{
+    uint8_t out[256];
+    uint32_t n = http_uri_normalize((const uint8_t *)raw, (uint32_t)strlen(raw), out, sizeof out);
+    int ok = n == strlen(want) && !memcmp(out, want, n);
+    if (!ok)
+        fprintf(stderr, "normalize(%s) = %.*s, want %s\n", raw, (int)n, out, want);
+    return ok;
+}
+
+static void test_uri(void)
+{
+    CHECK(http_hexval('7') == 7 && http_hexval('b') == 11 && http_hexval('F') == 15);
+    CHECK(http_hexval('g') == -1 && http_hexval('%') == -1);
+    CHECK(norm_is("/", "/"));
+    CHECK(norm_is("/a/b/c", "/a/b/c"));
+    CHECK(norm_is("/a/./b", "/a/b"));
+    CHECK(norm_is("/a/../b", "/b"));
+    CHECK(norm_is("/../../x", "/x"));
+    CHECK(norm_is("/a//b///c", "/a/b/c"));
+    CHECK(norm_is("/%2E%2e/etc/%70asswd", "/etc/passwd"));
+    CHECK(norm_is("/a/b/..", "/a/"));
+    CHECK(norm_is("/a/.", "/a/"));
+    CHECK(norm_is("/p?q=/../%41", "/p?q=/../A")); /* dot segments only in the path */
+    CHECK(norm_is("/%", "/%"));
+    CHECK(norm_is("/%4", "/%4"));
+    CHECK(norm_is("HTTP://h:1/x/../y", "/y"));
+    uint32_t hl;
+    const uint8_t *h = http_uri_host((const uint8_t *)"http://Ex.com:8/p", 17, &hl);
+    CHECK(h && hl == 8 && !memcmp(h, "Ex.com:8", 8));
+    CHECK(http_uri_host((const uint8_t *)"/p", 2, &hl) == NULL);
+    /* the output never exceeds its capacity */
+    uint8_t small[4];
+    CHECK(http_uri_normalize((const uint8_t *)"/abcdefgh", 9, small, sizeof small) <= 4);
+}
+
+struct acc {
+    char buf[256];
+    size_t n;
+};
+
+static void sink(void *arg, const uint8_t *d, size_t n)
+{
+    struct acc *a = arg;
+    if (a->n + n < sizeof a->buf) {
+        memcpy(a->buf + a->n, d, n);
+        a->n += n;
+    }
+}
+
+static void test_chunked(void)
+{
+    const char *s = "4;name=v\r\nWiki\r\n5\r\npedia\r\nE\r\n in\r\n\r\nchunks.\r\n0\r\nX-T: 1\r\n\r\nNEXT";
+    struct http_chunked c = {0};
+    struct acc a = {{0}, 0};
+    bool done = false, bad = false;
+    size_t i = 0, used = 0;
+    for (; i < strlen(s) && !done; i++) /* one byte at a time */
+        used += http_chunked_feed(&c, (const uint8_t *)s + i, 1, sink, &a, &done, &bad);
+    CHECK(done && !bad);
+    CHECK(a.n == 23 && !memcmp(a.buf, "Wikipedia in\r\n\r\nchunks.", 23));
+    CHECK_EQ_U(used, strlen(s) - 4); /* "NEXT" belongs to the next message */
+    /* the body as sent, for EVE's length: up to the end of "0\r\n", trailer not counted */
+    CHECK_EQ_U(c.framed, strlen(s) - strlen("X-T: 1\r\n\r\nNEXT"));
+    /* all at once gives the same */
+    struct http_chunked c2 = {0};
+    struct acc b = {{0}, 0};
+    size_t k = http_chunked_feed(&c2, (const uint8_t *)s, strlen(s), sink, &b, &done, &bad);
+    CHECK(done && k == strlen(s) - 4 && b.n == 23 && c2.framed == c.framed);
+    /* sizes that are none: from that line on the rest is plain body (libhtp's fallback) */
+    struct http_chunked c3 = {0};
+    struct acc p3 = {{0}, 0};
+    http_chunked_feed(&c3, (const uint8_t *)"zz\r\nmore", 8, sink, &p3, &done, &bad);
+    CHECK(!bad && !done && c3.plain && p3.n == 8 && !memcmp(p3.buf, "zz\r\nmore", 8));
+    struct http_chunked c5 = {0};
+    struct acc p5 = {{0}, 0};
+    http_chunked_feed(&c5, (const uint8_t *)"fffffffffffffffffff\r\n", 21, sink, &p5, &done, &bad);
+    CHECK(!bad && c5.plain && p5.n == 21); /* more than 64 bits of size */
+    /* blank lines before a size are skipped, junk after it ignored, a size over 2^31-1
+     * ignored (the next line is read as the size) */
+    const char *odd = "\r\n \t4x\r\nWiki\r\n80000000\r\n\x0b" "5;e\npedia\r\n0\r\n\r\n";
+    struct http_chunked c4 = {0};
+    struct acc p4 = {{0}, 0};
+    for (size_t j = 0; j < strlen(odd); j++)
+        http_chunked_feed(&c4, (const uint8_t *)odd + j, 1, sink, &p4, &done, &bad);
+    CHECK(done && !bad && !c4.plain && p4.n == 9 && !memcmp(p4.buf, "Wikipedia", 9));
+    /* a first line whose first byte past the blanks is no hex digit is decided at once */
+    struct http_chunked c6 = {0};
+    struct acc p6 = {{0}, 0};
+    http_chunked_feed(&c6, (const uint8_t *)" X5O", 4, sink, &p6, &done, &bad);
+    CHECK(c6.plain && p6.n == 4);
+}
+
+static void test_detect(void)
+{
+    CHECK(detect_http_request((const uint8_t *)"GE", 2) == DET_NEED_MORE);
+    CHECK(detect_http_request((const uint8_t *)"GET ", 4) == DET_YES);
+    CHECK(detect_http_request((const uint8_t *)"\r\nPOST /", 8) == DET_YES);
+    CHECK(detect_http_request((const uint8_t *)"GETX", 4) == DET_NO);
+    CHECK(detect_http_request((const uint8_t *)"SSH-2.0", 7) == DET_NO);
+    CHECK(detect_http_response((const uint8_t *)"HTTP/", 5) == DET_NEED_MORE);
+    CHECK(detect_http_response((const uint8_t *)"HTTP/1.0 200", 12) == DET_YES);
+    CHECK(detect_http_response((const uint8_t *)"220 smtp", 8) == DET_NO);
+}
+
+int main(void)
+{
+    test_uri();
+    test_chunked();
+    test_detect();
+    return unit_report("test_http_units");
+}

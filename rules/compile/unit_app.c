@@ -1,0 +1,72 @@
+/* unit_app.c — the units on what the parsers know of a flow besides its buffers: the flow's
+ * application protocol (the rule header's, app-layer-protocol, service: a set of registry
+ * ids) and the parsers' integer fields (dns.opcode, dns.rcode, dns.rrtype). Each type's
+ * evaluation beside its interning key and its ops. */
+#include "detect_int.h"
+#include "intern.h"
+#include "opt_eval.h"
+#include "osprey_parsers.h"
+
+/* ---- app_proto ---- */
+
+static bool appproto_eval(const struct det_unit *u, struct mon_ctx *ctx, struct mon_flow *f,
+                          int side)
+{
+    (void)side;
+    if (!f)
+        return false;
+    uint16_t a = osprey_parsers_app_proto(ctx, f);
+    bool in = osprey_app_proto_set_has(&u->app, a);
+    /* negated: the protocol must be known (detection finished) and another one */
+    return u->app_neg ? a != OSPREY_APP_PROTO_UNKNOWN && !in : in;
+}
+
+static void appproto_key(struct buf *k, const struct det_unit *u)
+{
+    buf_put(k, &u->app, sizeof u->app);
+    buf_put(k, &u->app_neg, 1);
+}
+
+/* "app_proto http", "app_proto !tls|dns" */
+static void appproto_dump(struct buf *out, const struct det_unit *u)
+{
+    buf_puts(out, u->app_neg ? "app_proto !" : "app_proto ");
+    const char *sep = "";
+    for (uint16_t a = 0; a < OSPREY_APP_PROTO_MAX; a++)
+        if (osprey_app_proto_set_has(&u->app, a)) {
+            const char *name = osprey_app_proto_name(a);
+            buf_puts(out, sep);
+            buf_puts(out, name ? name : "unknown");
+            sep = "|";
+        }
+}
+
+const struct det_unit_ops det_unit_appproto = {
+    .name = "app-layer-protocol", .eval = appproto_eval, .key = appproto_key,
+    .dump = appproto_dump};
+
+/* ---- dns.opcode, dns.rcode, dns.rrtype: a parsers' field ---- */
+
+/* Any element of the field (dns.rrtype: every question's type, a response's answers' too);
+ * false when the flow's transaction has none (another protocol's field). */
+static bool field_eval(const struct det_unit *u, struct mon_ctx *ctx, struct mon_flow *f,
+                       int side)
+{
+    (void)side;
+    int64_t v;
+    for (uint32_t i = 0; f && osprey_parsers_field_at(ctx, f, (uint16_t)u->field, i, &v); i++)
+        if (cmp_match(u->cmp, v))
+            return true;
+    return false;
+}
+
+static void field_key(struct buf *k, const struct det_unit *u)
+{
+    buf_put(k, &u->field, sizeof u->field);
+    buf_put(k, &u->cmp->op, sizeof u->cmp->op);
+    buf_put(k, &u->cmp->lo, sizeof u->cmp->lo);
+    buf_put(k, &u->cmp->hi, sizeof u->cmp->hi);
+}
+
+const struct det_unit_ops det_unit_field = {
+    .name = "parsers field", .eval = field_eval, .key = field_key};

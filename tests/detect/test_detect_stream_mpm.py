@@ -1,0 +1,117 @@
+"""detect.stream-mpm: fast patterns on reassembled TCP data found by block-mode scans of the new
+bytes ("block") or by one Hyperscan stream per flow side ("stream"). Both modes must raise
+exactly the same alerts; each case runs in both and compares with the expected sids/packets."""
+import pytest
+
+from conftest import binary, run
+from detect_helpers import Conv, detect, rule
+
+MODES = ["block", "stream"]
+
+
+def alerts(tmp_path, mode, packets, rules):
+    r = detect(tmp_path, packets, rules, "--set", f"detect.stream-mpm={mode}", name=mode)
+    return sorted((a["alert"]["signature_id"], a["pcap_cnt"], a["direction"]) for a in r.alerts)
+
+
+def both(tmp_path, packets, rules):
+    """Alerts of both modes; asserts they agree."""
+    got = {m: alerts(tmp_path, m, packets, rules) for m in MODES}
+    assert got["block"] == got["stream"]
+    return got["stream"]
+
+
+def conv(data, seg=None, order=None, client=True):
+    c = Conv().handshake()
+    c.send(client, data, seg=seg, order=order)
+    return c.close().pkts
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_pattern_split_across_segments(tmp_path, mode):
+    data = b"GET /" + b"x" * 20 + b"EVILPATTERN" + b"y" * 20
+    # 7-byte segments: EVILPATTERN (offset 25..35) spans segments 3, 4 and 5
+    got = alerts(tmp_path, mode, conv(data, seg=7), rule('content:"EVILPATTERN";'))
+    assert [s for s, _, _ in got] == [1]
+    # the alert comes with the segment completing the pattern: 3 handshake packets + 6th
+    assert got[0][1] == 3 + 6
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_out_of_order_segments(tmp_path, mode):
+    data = b"AAAAAAAA" + b"EVILPATT" + b"ERNBBBBB" + b"CCCCCCCC"
+    # segment 2 (…ERN…) before segment 1 (EVILPATT): reassembly delivers them in order
+    got = alerts(tmp_path, mode, conv(data, seg=8, order=[0, 2, 1, 3]),
+                 rule('content:"EVILPATTERN";'))
+    assert [s for s, _, _ in got] == [1]
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_split_near_miss_does_not_alert(tmp_path, mode):
+    data = b"AAAAAAAA" + b"EVILPATT" + b"XRNBBBBB"
+    assert alerts(tmp_path, mode, conv(data, seg=8), rule('content:"EVILPATTERN";')) == []
+
+
+def test_other_contents_arriving_later_still_match(tmp_path):
+    # the fast pattern is in the first data; the rule's other content arrives later
+    c = Conv().handshake()
+    c.send(True, b"LONGFASTPATTERN then ")
+    c.send(True, b"more data with tail")
+    pk = c.close().pkts
+    got = both(tmp_path, pk, rule('content:"LONGFASTPATTERN"; content:"tail"; distance:0;'))
+    assert [(s, n) for s, n, _ in got] == [(1, 6)]  # 3 + data, ack, data
+
+
+def test_stream_offsets_and_relative_options_across_segments(tmp_path):
+    data = b"HEADER01" + b"key=" + b"VALUE-" + b"12345" + b"\r\n"
+    rules = [
+        rule('content:"key=VALUE"; offset:8; depth:9;', sid=1),
+        rule('content:"key=VALUE"; offset:9;', sid=2),
+        rule('content:"key=VALUE"; content:"12345"; distance:1; within:5;', sid=3),
+        rule('content:"key=VALUE"; pcre:"/^-\\d{5}/R";', sid=4),
+        rule('content:"VALUE-"; content:!"99999";', sid=5),
+    ]
+    got = both(tmp_path, conv(data, seg=5), rules)
+    assert sorted({s for s, _, _ in got}) == [1, 3, 4, 5]
+
+
+def test_both_directions_and_one_alert_per_side(tmp_path):
+    c = Conv().handshake()
+    c.send(True, b"REQ SHAREDPATTERN one", seg=6)
+    c.send(False, b"RSP SHAREDPATTERN two", seg=4)
+    c.send(True, b"again SHAREDPATTERN", seg=3)
+    got = both(tmp_path, c.close().pkts, rule('content:"SHAREDPATTERN";'))
+    assert sorted(d for _, _, d in got) == ["to_client", "to_server"]
+
+
+def test_long_stream_both_modes_agree(tmp_path):
+    # 300 kB one way (over the 256 KiB inspected per side), acknowledged as it goes
+    data = bytearray(b"z" * 300000)
+    marks = {1: 1000, 2: 70000, 3: 140000, 4: 200000, 5: 262000, 6: 280000}
+    for sid, pos in marks.items():
+        data[pos:pos + 9] = b"MARK%05d" % sid
+    rules = [rule('content:"MARK%05d";' % sid, sid=sid) for sid in marks]
+    c = Conv().handshake()
+    for i in range(0, len(data), 16384):
+        c.send(True, bytes(data[i:i + 16384]), seg=1400)
+    got = both(tmp_path, c.close().pkts, rules)
+    # every mark inside the 256 KiB inspected per side alerts; the one past it does not
+    assert sorted(s for s, _, _ in got) == [1, 2, 3, 4, 5]
+
+
+def test_many_flows_with_many_patterns(tmp_path):
+    pk = []
+    for i in range(20):
+        c = Conv(sport=41000 + i).handshake()
+        c.send(True, b"prefix PATA%02d middle PATB%02d end" % (i, i), seg=5 + i % 7)
+        pk += c.close().pkts
+    rules = [rule('content:"PATA%02d"; content:"PATB%02d"; distance:0;' % (i, i), sid=100 + i)
+             for i in range(0, 20, 2)]
+    got = both(tmp_path, pk, rules)
+    assert sorted(s for s, _, _ in got) == list(range(100, 120, 2))
+
+
+def test_unknown_mode_is_refused(tmp_path):
+    p = run([binary("osprey"), "--set", "detect.stream-mpm=bogus", "-T", "-S", "/dev/null"],
+            check=False)
+    assert p.returncode != 0

@@ -1,0 +1,99 @@
+"""`cmake --install` gives a working Osprey: programs in bin/, the shipped configuration in
+etc/osprey/, and that configuration's relative table names found beside it whatever the working
+directory (a relative name in a config file is relative to the file, not to where osprey runs)."""
+import json
+import subprocess
+
+import pytest
+
+from conftest import BUILD, run, stamp, write_pcap
+from detect_helpers import http_conv
+
+CLIENT, SERVER = "192.168.1.10", "203.0.113.80"  # HOME_NET -> EXTERNAL_NET, as in the demo
+REQUEST = b"GET /index.html HTTP/1.1\r\nHost: demo\r\nUser-Agent: osprey-demo\r\n\r\n"
+
+
+@pytest.fixture(scope="module")
+def prefix(tmp_path_factory):
+    dest = tmp_path_factory.mktemp("prefix")
+    proc = subprocess.run(["cmake", "--install", str(BUILD), "--prefix", str(dest)],
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    return dest
+
+
+def demo_pcap(path):
+    return write_pcap(path, stamp(http_conv(req=REQUEST, src=CLIENT, dst=SERVER)))
+
+
+def alerts_of(logs):
+    recs = [json.loads(l) for l in (logs / "eve.json").read_text().splitlines()]
+    return [r for r in recs if r["event_type"] == "alert"]
+
+
+def test_install_puts_programs_and_config_in_place(prefix):
+    for name in ("osprey", "osprey-trace", "osprey-ctl"):
+        assert (prefix / "bin" / name).stat().st_mode & 0o111, name
+    conf = prefix / "etc" / "osprey"
+    assert sorted(p.name for p in conf.iterdir()) == [
+        "classification.config", "osprey.yaml", "reference.config", "rules", "threshold.config"]
+    assert [p.name for p in (conf / "rules").iterdir()] == ["osprey-demo.rules"]
+
+
+def test_installed_osprey_runs_from_another_directory(prefix, tmp_path):
+    elsewhere = tmp_path / "elsewhere"  # no etc/ here: the tables must come from etc/osprey/
+    elsewhere.mkdir()
+    pcap = demo_pcap(tmp_path / "demo.pcap")
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    conf = prefix / "etc" / "osprey"
+    proc = run([str(prefix / "bin" / "osprey"), "-c", str(conf / "osprey.yaml"), "-r", str(pcap),
+                "-S", str(conf / "rules" / "osprey-demo.rules"), "-l", str(logs)], cwd=elsewhere)
+    assert proc.stderr == ""
+    assert "10 packets, 1 flows, 4 alerts; rules: 5 loaded, 5 compiled, 0 not compiled" in proc.stdout
+    alerts = alerts_of(logs)
+    assert [(a["alert"]["signature_id"], a["src_ip"], a["pcap_cnt"]) for a in alerts] == [
+        (9000004, CLIENT, 4), (9000002, CLIENT, 4), (9000003, CLIENT, 4), (9000001, SERVER, 6)]
+    # classtypes resolved through the installed classification.config
+    assert [(a["alert"]["category"], a["alert"]["severity"]) for a in alerts] == [
+        ("Access to a Potentially Vulnerable Web Application", 2)] * 2 + [("", 3)] + [
+        ("Potentially Bad Traffic", 2)]
+
+
+def test_installed_config_checks_rules_from_another_directory(prefix, tmp_path):
+    """osprey -T with the installed config: the tables load (no 'cannot open' warning)."""
+    conf = prefix / "etc" / "osprey"
+    proc = run([str(prefix / "bin" / "osprey"), "-c", str(conf / "osprey.yaml"), "-T",
+                "-S", str(conf / "rules" / "osprey-demo.rules")], cwd=tmp_path)
+    assert proc.stderr == "" and "cannot open" not in proc.stdout
+
+
+def test_rule_files_beside_a_relative_config(prefix, tmp_path):
+    """default-rule-path "" + rule-files: names are relative to the config file's directory,
+    also when the config is named relative to the working directory."""
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "local.rules").write_text(
+        'alert tcp any any -> any 80 (msg:"local UA"; content:"osprey-demo"; sid:1; rev:1;)\n')
+    (site / "local.classification").write_text("config classification: my-class,My class,1\n")
+    (site / "osprey.yaml").write_text('default-rule-path: ""\nrule-files: [local.rules]\n'
+                                      "classification-file: local.classification\n"
+                                      "reference-config-file: \"\"\nthreshold-file: \"\"\n")
+    pcap = demo_pcap(tmp_path / "demo.pcap")
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    proc = run([str(prefix / "bin" / "osprey"), "-c", "site/osprey.yaml", "-r", str(pcap),
+                "-l", str(logs)], cwd=tmp_path)
+    assert proc.stderr == ""
+    assert [(a["alert"]["signature_id"], a["pcap_cnt"]) for a in alerts_of(logs)] == [(1, 4)]
+
+
+def test_set_values_stay_relative_to_the_working_directory(prefix, tmp_path):
+    """--set classification-file=NAME is taken from the working directory, not etc/osprey/."""
+    conf = prefix / "etc" / "osprey"
+    proc = run([str(prefix / "bin" / "osprey"), "-c", str(conf / "osprey.yaml"), "-T",
+                "--set", "classification-file=classification.config",
+                "-S", str(conf / "rules" / "osprey-demo.rules")], cwd=tmp_path, check=False)
+    assert proc.returncode == 1
+    assert ("classification.config: cannot open the classification file (classification-file: "
+            "No such file or directory)") in proc.stdout
