@@ -102,6 +102,12 @@ def test_sip_by_content_not_port(tmp_path):
     wrong = sip_udp(msgs=((True, INVITE), (False, INVITE.replace(b"bob", b"eve"))))
     rules = [rule('sip.uri; content:"eve";', sid=2, proto="sip")]
     assert detect(tmp_path, wrong, rules, name="w").sids == []
+    # a method outside the list: SIP with port 5060 as a hint only
+    ext = INVITE.replace(b"INVITE sip", b"FOOBAR sip", 1)
+    rules = [rule('sip.method; content:"FOOBAR";', sid=4, proto="sip")]
+    assert detect(tmp_path, sip_udp(msgs=((True, ext),)), rules, name="e1").sids == [4]
+    assert detect(tmp_path, sip_udp(sport=40000, dport=7000, msgs=((True, ext),)), rules,
+                  name="e2").sids == []
     # not SIP: no sip rules run
     other = [udp(b"INVITE sip:bob HTTP/1.1\r\n\r\n", sport=5060, dport=5060)]
     assert detect(tmp_path, other, [rule('content:"INVITE";', sid=3, proto="sip")],

@@ -180,6 +180,15 @@ static void test_probe(void)
     CHECK(P("REGISTER / HTTP/1.1\r\n") == DET_NO);
     CHECK(P("GET / HTTP/1.1\r\n") == DET_NO);
     CHECK(P("INVITEX sip:a SIP/2.0\r\n") == DET_NO);
+    CHECK(P("invite sip:a SIP/2.0\r\n") == DET_NO);
+    /* a method outside the list: only with port 5060 / 5061 as a hint */
+    struct mon_flow f5060 = {.cport = 40000, .sport = 5060};
+    static const char EXT[] = "FOOBAR sip:a SIP/2.0\r\n";
+    CHECK(sip_probe((const uint8_t *)EXT, sizeof EXT - 1, &f5060) == DET_YES);
+    CHECK(sip_probe((const uint8_t *)EXT, 6, &f5060) == DET_NEED_MORE);
+    CHECK(P("FOOBAR sip:a SIP/2.0\r\n") == DET_NO);
+    CHECK(P("FOO") == DET_NO);
+    CHECK(sip_probe((const uint8_t *)"FOOBAR / HTTP/1.0\r\n", 19, &f5060) == DET_NO);
 #undef P
     CHECK(osprey_buffer_two_sided("sip.from"));
     CHECK(osprey_app_proto_has_eve((uint16_t)osprey_app_proto_find("sip")));
