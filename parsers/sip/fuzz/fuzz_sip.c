@@ -1,6 +1,7 @@
 /* fuzz_sip.c — libFuzzer target: the SIP parser (messages, SDP, TCP framing) on any bytes of
  * both directions.
  *
+ * The probe looks at the bytes after the first (bit 1 of the first byte: port 5060 or not).
  * The first input byte picks the transport (bit 0: UDP datagrams, else TCP segments); the
  * rest is read as records "direction byte, length byte, bytes" (UDP: the length in units of 4
  * bytes), each one datagram or segment
@@ -82,6 +83,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct mon_flow f; /* no event forest: app events are not run, transactions are */
     memset(&f, 0, sizeof f);
     f.proto = udp ? 17 : 6;
+    f.sport = (data[0] & 2) ? 5060 : 7000; /* the probe's port hint */
+    sink += (uint32_t)sip_probe(data + 1, size - 1, &f);
     for (size_t i = 1; i + 2 <= size;) {
         int dir = data[i] & 1;
         size_t n = (size_t)data[i + 1] * (udp ? 4 : 1); /* datagrams up to 1020 bytes */
