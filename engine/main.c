@@ -4,8 +4,10 @@
  * --dump-rules, -r FILE|DIR (offline detection, run_offline.c). Live capture (-i) comes next;
  * each mode is one branch in run() fed by the same loaded configuration.
  */
+#include <limits.h>
 #include <stdio.h>
 
+#include "build_info.h"
 #include "daemon.h"
 #include "list_keywords.h"
 #include "log.h"
@@ -118,6 +120,11 @@ int main(int argc, char **argv)
     case OSPREY_OPTIONS_RUN:
         break;
     }
+    if (opts.build_info) { /* needs no configuration either */
+        int status = osprey_build_info(stdout);
+        osprey_options_free(&opts);
+        return status;
+    }
     if (opts.list_keywords) { /* needs no configuration: the registry is compiled in */
         int status = osprey_list_keywords(stdout);
         osprey_options_free(&opts);
@@ -126,6 +133,9 @@ int main(int argc, char **argv)
 
     struct osprey_config *cfg;
     int rc;
+    char installed[PATH_MAX]; /* no -c: an installed osprey reads SYSCONFDIR/osprey/osprey.yaml */
+    if (!opts.config_path)
+        opts.config_path = osprey_config_default_file(installed, sizeof installed);
     if (osprey_config_load(&cfg, opts.config_path, opts.sets, opts.nsets, stderr) < 0) {
         rc = OSPREY_EXIT_FAILURE;
     } else {

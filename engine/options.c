@@ -12,7 +12,7 @@
 /* Options with no short letter get ids above any character. */
 enum { OPT_SET = 256, OPT_DUMP_CONFIG, OPT_DUMP_RULES, OPT_DUMP_CHAINS, OPT_RUNMODE, OPT_PCAP_LIVE,
        OPT_AFP_INLINE, OPT_PREFLIGHT, OPT_PIDFILE, OPT_DPDK,
-       OPT_SIMULATE_IPS, OPT_LIST_KEYWORDS };
+       OPT_SIMULATE_IPS, OPT_LIST_KEYWORDS, OPT_BUILD_INFO };
 
 struct opt_def {
     const char *name;
@@ -24,7 +24,7 @@ struct opt_def {
 
 static const struct opt_def OPTIONS[] = {
     {"config", 'c', required_argument, "FILE",
-     "load the configuration from FILE (default: built-in defaults)"},
+     "load the configuration from FILE (default: the installed SYSCONFDIR/osprey/osprey.yaml)"},
     {"set", OPT_SET, required_argument, "KEY=VALUE",
      "override one configuration key after the file, e.g. flow.memcap=256mb (repeatable)"},
     {"dump-config", OPT_DUMP_CONFIG, no_argument, NULL,
@@ -64,6 +64,8 @@ static const struct opt_def OPTIONS[] = {
     {"pidfile", OPT_PIDFILE, required_argument, "FILE",
      "write the process id to FILE (refuse to start if it names a running process)"},
     {"version", 'V', no_argument, NULL, "print the version and exit"},
+    {"build-info", OPT_BUILD_INFO, no_argument, NULL,
+     "print the version, features and install paths (as suricata --build-info) and exit"},
     {"help", 'h', no_argument, NULL, "print this help and exit"},
 };
 #define NOPTIONS (sizeof OPTIONS / sizeof OPTIONS[0])
@@ -214,6 +216,9 @@ enum osprey_options_result osprey_options_parse(struct osprey_options *opts, int
             fprintf(out, "osprey %s\n", OSPREY_VERSION);
             osprey_options_free(opts);
             return OSPREY_OPTIONS_DONE;
+        case OPT_BUILD_INFO:
+            opts->build_info = true;
+            break;
         case 'h':
             usage(out, prog);
             osprey_options_free(opts);

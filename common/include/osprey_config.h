@@ -56,8 +56,9 @@ const char *osprey_config_origin(const struct osprey_config *cfg, const char *ke
                                  size_t len);
 
 /* File names (classification-file, default-rule-path, ...). A relative value written in the
- * config file is resolved against that file's directory; a default or --set value, an absolute
- * one, or a file in the working directory is returned as it is (osprey_config_str's string).
+ * config file is resolved against that file's directory, a relative built-in default against
+ * osprey_config_home(); a --set value, an absolute one, or a file in the working directory is
+ * returned as it is (osprey_config_str's string).
  * Otherwise the joined name is written into buf and returned; NULL if it does not fit. */
 const char *osprey_config_path(const struct osprey_config *cfg, const char *key, char *buf,
                                size_t len);
@@ -65,6 +66,14 @@ const char *osprey_config_path(const struct osprey_config *cfg, const char *key,
  * directory), written into buf; NULL when the value is a built-in default or from --set. */
 const char *osprey_config_dir(const struct osprey_config *cfg, const char *key, char *buf,
                               size_t len);
+
+/* The directory of this program's shipped configuration (config_home.c): the source tree's
+ * etc/ for a build tree's program, SYSCONFDIR/osprey of its install otherwise. Built-in
+ * default file names (classification-file …) are relative to it. NULL if it does not fit. */
+const char *osprey_config_home(char *buf, size_t len);
+/* HOME/osprey.yaml of an installed program when that file exists (what runs without -c, as
+ * Suricata reads SYSCONFDIR/suricata/suricata.yaml); NULL otherwise and in a build tree. */
+const char *osprey_config_default_file(char *buf, size_t len);
 
 /* Print the effective configuration as YAML (osprey --dump-config). */
 void osprey_config_dump(const struct osprey_config *cfg, FILE *out);
