@@ -6,6 +6,7 @@
  */
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "build_info.h"
 #include "daemon.h"
@@ -22,9 +23,14 @@
 #include "run_dpdk.h"
 #endif
 
+/* suricata-update runs `ENGINE -c FILE --dump-config` with Suricata's logging variables set
+ * (SC_LOG_LEVEL) and parses Suricata's "key = value" lines: that caller gets that form. */
 static int dump_config(const struct osprey_config *cfg)
 {
-    osprey_config_dump(cfg, stdout);
+    if (getenv("SC_LOG_LEVEL"))
+        osprey_config_dump_flat(cfg, stdout);
+    else
+        osprey_config_dump(cfg, stdout);
     if (fflush(stdout) != 0 || ferror(stdout)) {
         perror("osprey: writing the configuration");
         return OSPREY_EXIT_FAILURE;

@@ -77,5 +77,8 @@ const char *osprey_config_default_file(char *buf, size_t len);
 
 /* Print the effective configuration as YAML (osprey --dump-config). */
 void osprey_config_dump(const struct osprey_config *cfg, FILE *out);
+/* The same as Suricata's --dump-config prints it: "dotted.key = value" lines (list items as
+ * "key.N = item"), what suricata-update reads (config_dump_flat.c). */
+void osprey_config_dump_flat(const struct osprey_config *cfg, FILE *out);
 
 #endif
