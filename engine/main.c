@@ -1,6 +1,6 @@
 /* main.c — the osprey program: parse the command line, load the configuration, run a mode.
  *
- * Modes: --list-keywords, --dump-config, -T (rule check; with --dump-chains the compiled UDE forest),
+ * Modes: --build-info, --list-keywords, --dump-config, -T (rule check; with --dump-chains the compiled UDE forest),
  * --dump-rules, -r FILE|DIR (offline detection, run_offline.c). Live capture (-i) comes next;
  * each mode is one branch in run() fed by the same loaded configuration.
  */
