@@ -35,6 +35,11 @@ const char *osprey_config_str(const struct osprey_config *cfg, const char *key);
 /* osprey_config_str also reads enums (the canonical word), lists (joined as "[a, b]") and map
  * entries ("vars.address-groups.HOME_NET"); it returns NULL for an absent entry. */
 
+/* The canonical text of any key or map entry, whatever its type (what --dump-config prints);
+ * NULL for a name the schema does not have or an absent entry. Unlike the getters it never
+ * aborts: for names from outside, as the control socket's conf-get. */
+const char *osprey_config_text(const struct osprey_config *cfg, const char *key);
+
 /* Items of a list key or list-valued map entry ("host-os-policy.windows"); *count = 0 and an
  * empty array for an absent entry. Valid until osprey_config_free. */
 const char *const *osprey_config_list(const struct osprey_config *cfg, const char *key,

@@ -24,8 +24,8 @@ def test_commands_plain_and_json(stream):
     assert version["return"] == "OK" and re.fullmatch(r"osprey \S+", version["message"])
     assert hello == {"return": "OK", "message": version["message"]}
     assert uptime["return"] == "OK" and isinstance(uptime["message"], int)
-    assert set(helptext["message"]) == {"version", "uptime", "stats", "reload-rules",
-                                        "shutdown", "help"}
+    assert set(helptext["message"]) >= {"version", "uptime", "stats", "reload-rules",
+                                        "shutdown", "help", "command-list", "conf-get"}
     assert unknown == {"return": "NOK", "message": "unknown command 'frobnicate' (try help)"}
     assert notjson["return"] == "NOK" and notjson["message"].startswith("not JSON")
     assert nocmd == {"return": "NOK", "message": 'a JSON request needs "command"'}
