@@ -3,7 +3,8 @@
  * suricatasc and scripts written for it work unchanged): version, uptime, running-mode,
  * capture-mode, iface-list, iface-stat, dump-counters (and Osprey's stats), reload-rules,
  * ruleset-reload-nonblocking, ruleset-stats, ruleset-failed-rules, reopen-log-files, conf-get,
- * memcap-list/-show/-set, shutdown, command-list (and Osprey's help). */
+ * memcap-list/-show/-set, dataset-add/-remove/-lookup, shutdown, command-list (and Osprey's
+ * help). */
 #include <jansson.h>
 #include <stdio.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include "log.h"
 #include "osprey_clock.h"
 #include "osprey_config.h"
+#include "osprey_detect.h"
 #include "osprey_rules.h"
 #include "options.h"
 #include "reload.h"
@@ -221,11 +223,35 @@ static json_t *memcap(struct osprey_pipeline *pl, const char *cmd, json_t *args)
                "and restart", key);
 }
 
+/* dataset-add/-remove/-lookup {setname, settype, datavalue}: the running rules' sets (a set
+ * no rule names is not there; a reload starts the sets again from their files). */
+static json_t *dataset(struct osprey_pipeline *pl, const char *cmd, json_t *args)
+{
+    const char *set = arg(args, "setname"), *type = arg(args, "settype");
+    const char *value = arg(args, "datavalue");
+    if (!set || !type || !value)
+        return nok("%s needs setname, settype and datavalue", cmd);
+    enum osprey_dataset_op op = !strcmp(cmd, "dataset-add")      ? OSPREY_DATASET_ADD
+                                : !strcmp(cmd, "dataset-remove") ? OSPREY_DATASET_REMOVE
+                                                                 : OSPREY_DATASET_LOOKUP;
+    char why[256];
+    osprey_reload_lock(pl->reload);
+    int rc = osprey_detect_dataset(pl->det, op, set, type, value, why, sizeof why);
+    osprey_reload_unlock(pl->reload);
+    if (rc < 0)
+        return nok("%s", why);
+    static const char *const SAID[3][2] = {{"data already in set", "data added"},
+                                           {"data is not in set", "data removed"},
+                                           {"item not found in set", "item found in set"}};
+    return reply(rc == 1, json_string(SAID[op][rc]));
+}
+
 static const char *const COMMANDS[] = {
     "command-list", "help", "version", "uptime", "running-mode", "capture-mode", "iface-list",
     "iface-stat", "dump-counters", "stats", "reload-rules", "ruleset-reload-rules",
     "ruleset-reload-nonblocking", "ruleset-stats", "ruleset-failed-rules", "reopen-log-files",
-    "conf-get", "memcap-list", "memcap-show", "memcap-set", "shutdown"};
+    "conf-get", "memcap-list", "memcap-show", "memcap-set", "dataset-add", "dataset-remove",
+    "dataset-lookup", "shutdown"};
 #define NCOMMANDS (sizeof COMMANDS / sizeof *COMMANDS)
 
 json_t *osprey_control_command(struct osprey_pipeline *pl, const char *cmd, json_t *args)
@@ -280,6 +306,9 @@ json_t *osprey_control_command(struct osprey_pipeline *pl, const char *cmd, json
     if (!strncmp(cmd, "memcap-", 7) &&
         (!strcmp(cmd + 7, "list") || !strcmp(cmd + 7, "show") || !strcmp(cmd + 7, "set")))
         return memcap(pl, cmd, args);
+    if (!strcmp(cmd, "dataset-add") || !strcmp(cmd, "dataset-remove") ||
+        !strcmp(cmd, "dataset-lookup"))
+        return dataset(pl, cmd, args);
     if (!strcmp(cmd, "command-list") || !strcmp(cmd, "help")) {
         json_t *a = json_array();
         for (size_t i = 0; i < NCOMMANDS; i++)

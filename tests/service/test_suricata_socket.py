@@ -120,3 +120,34 @@ def test_suricatasc_unchanged(stream):
     assert suricatasc(o.sock, "shutdown") == {"return": "OK", "message": "Closing Osprey"}
     rc, out, err = o.close()
     assert rc == 0, err
+
+
+def test_dataset_commands(stream):
+    """dataset-add/-lookup/-remove on a set a rule opened (strings in base64, as Suricata)."""
+    ds_rule = ('alert dns any any -> any any (msg:"listed"; dns.query; '
+               'dataset:isset,badnames,type string; sid:5; rev:1;)\n')
+    o = stream(rule(1, "AAAA") + "\n" + ds_rule)
+    o.write(udp_frames(BATCH, [A]))
+    o.wait_processed(BATCH)
+    sc = SuricataSocket(o.sock)
+    assert sc.command("ruleset-stats")["message"][0]["rules_loaded"] == 2
+    name = "ZXZpbC5leGFtcGxl"  # base64 of evil.example
+    args = {"setname": "badnames", "settype": "string", "datavalue": name}
+    assert sc.command("dataset-lookup", **args) == {"return": "NOK",
+                                                    "message": "item not found in set"}
+    assert sc.command("dataset-add", **args) == {"return": "OK", "message": "data added"}
+    assert sc.command("dataset-add", **args) == {"return": "NOK",
+                                                 "message": "data already in set"}
+    assert sc.command("dataset-lookup", **args) == {"return": "OK",
+                                                    "message": "item found in set"}
+    assert sc.command("dataset-remove", **args) == {"return": "OK", "message": "data removed"}
+    assert sc.command("dataset-lookup", **args)["return"] == "NOK"
+    assert sc.command("dataset-add", setname="badnames", settype="md5", datavalue="00") == {
+        "return": "NOK", "message": "set badnames is of type string, not md5"}
+    assert sc.command("dataset-add", setname="nope", settype="string", datavalue=name) == {
+        "return": "NOK", "message": "set nope not found (no rule names it)"}
+    bad = sc.command("dataset-add", setname="badnames", settype="string", datavalue="x")
+    assert bad["return"] == "NOK" and "base64" in bad["message"]
+    sc.close()
+    rc, out, err = o.close()
+    assert rc == 0, err
