@@ -2,7 +2,6 @@
 commands with Suricata's names, arguments and reply shapes, checked with a client of our own
 (tests/lib/suricata_sc.py) and with Suricata's own suricatasc where it is installed."""
 import json
-import os
 import shutil
 import subprocess
 import time
@@ -105,8 +104,6 @@ def suricatasc(sock, command):
 
 @pytest.mark.skipif(SURICATASC is None, reason="suricatasc is not installed (Debian's suricata)")
 def test_suricatasc_unchanged(stream):
-    if os.path.exists("/usr/bin/suricatasc"):  # this machine has it: the test must run here
-        assert SURICATASC
     o = stream(rule(1, "AAAA") + "\n", "--runmode", "single")
     o.write(udp_frames(BATCH, [A, B]))
     o.wait_processed(BATCH)
