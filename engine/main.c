@@ -19,6 +19,7 @@
 #include "run_inline.h"
 #include "run_live.h"
 #include "run_offline.h"
+#include "run_unix_socket.h"
 #ifdef OSPREY_HAVE_DPDK
 #include "run_dpdk.h"
 #endif
@@ -52,6 +53,14 @@ static int run(const struct osprey_options *opts, const struct osprey_config *cf
         return osprey_rules_dump(cfg, opts->rule_files, opts->nrule_files, stdout) == 0
                    ? OSPREY_EXIT_OK
                    : OSPREY_EXIT_FAILURE;
+    if (opts->unix_socket && (opts->read_path || opts->nlive_ifaces > 0 || opts->inline_pair ||
+                              opts->dpdk)) {
+        fprintf(stderr, "osprey: --unix-socket takes its captures from pcap-file commands: "
+                        "no -r, -i, --af-packet-inline or --dpdk with it\n");
+        return OSPREY_EXIT_USAGE;
+    }
+    if (opts->unix_socket)
+        return osprey_run_unix_socket(opts, cfg);
     if (opts->read_path)
         return osprey_run_offline(opts, cfg);
     if (opts->simulate_ips) {
@@ -86,7 +95,8 @@ static int run(const struct osprey_options *opts, const struct osprey_config *cf
 /* The packet modes run as a service: logging, pid file, -D (log.c, daemon.c). */
 static int run_service(struct osprey_options *opts, const struct osprey_config *cfg)
 {
-    bool packets = opts->read_path || opts->nlive_ifaces > 0 || opts->inline_pair || opts->dpdk;
+    bool packets = opts->read_path || opts->nlive_ifaces > 0 || opts->inline_pair || opts->dpdk ||
+                   opts->unix_socket;
     if (!packets || opts->preflight || opts->test_rules || opts->dump_config || opts->dump_rules) {
         if (opts->daemon) {
             fprintf(stderr, "osprey: -D needs a packet mode (-r, -i, --af-packet-inline, "

@@ -16,6 +16,7 @@
 
 #include "control.h"
 #include "log.h"
+#include "options.h"
 
 #ifndef OSPREY_VERSION
 #define OSPREY_VERSION "unknown"
@@ -219,7 +220,8 @@ static int bind_path(struct osprey_control *c, const char *path)
 
 int osprey_control_start(struct osprey_pipeline *pl)
 {
-    if (!osprey_config_bool(pl->cfg, "unix-command.enabled"))
+    bool mode = pl->opts && pl->opts->unix_socket; /* --unix-socket: on, whatever the config */
+    if (!mode && !osprey_config_bool(pl->cfg, "unix-command.enabled"))
         return 0;
     struct osprey_control *c = calloc(1, sizeof *c);
     if (!c) {
@@ -228,7 +230,9 @@ int osprey_control_start(struct osprey_pipeline *pl)
     }
     c->pl = pl;
     c->fd = -1;
-    const char *path = osprey_config_str(pl->cfg, "unix-command.filename");
+    const char *path = mode && pl->opts->unix_socket_path
+                           ? pl->opts->unix_socket_path
+                           : osprey_config_str(pl->cfg, "unix-command.filename");
     if (bind_path(c, path) < 0) {
         if (c->fd >= 0)
             close(c->fd);

@@ -4,10 +4,13 @@
  * capture-mode, iface-list, iface-stat, dump-counters (and Osprey's stats), reload-rules,
  * ruleset-reload-nonblocking, ruleset-stats, ruleset-failed-rules, reopen-log-files, conf-get,
  * memcap-list/-show/-set, dataset-add/-remove/-lookup, shutdown, command-list (and Osprey's
- * help). */
+ * help); under --unix-socket pcap-file, pcap-file-continuous, pcap-file-number, pcap-file-list,
+ * pcap-current, pcap-last-processed, pcap-interrupt. */
 #include <jansson.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "control.h"
 #include "log.h"
@@ -16,6 +19,7 @@
 #include "osprey_detect.h"
 #include "osprey_rules.h"
 #include "options.h"
+#include "pcap_jobs.h"
 #include "reload.h"
 #include "signals.h"
 
@@ -109,7 +113,7 @@ static json_t *stats(struct osprey_pipeline *pl, uint64_t *totals)
 /* Suricata's capture-mode words for Osprey's run modes. */
 static const char *capture_mode(const struct osprey_options *o)
 {
-    if (o->read_path)
+    if (o->read_path || o->unix_socket)
         return "PCAP_FILE";
     if (o->dpdk)
         return "DPDK";
@@ -246,12 +250,64 @@ static json_t *dataset(struct osprey_pipeline *pl, const char *cmd, json_t *args
     return reply(rc == 1, json_string(SAID[op][rc]));
 }
 
+/* --unix-socket's commands: pcap-file(-continuous) {filename, output-dir, continuous,
+ * delete-when-done} queue a job; the others read or steer the queue (pcap_jobs.h). */
+static json_t *pcap(struct osprey_pipeline *pl, const char *cmd, json_t *args)
+{
+    struct osprey_pcap_jobs *q = pl->jobs;
+    if (!q)
+        return nok("%s: only in osprey --unix-socket mode", cmd);
+    if (!strcmp(cmd, "pcap-file") || !strcmp(cmd, "pcap-file-continuous")) {
+        const char *file = arg(args, "filename"), *dir = arg(args, "output-dir");
+        struct stat st;
+        if (!file || !dir)
+            return nok("%s needs filename and output-dir", cmd);
+        if (stat(file, &st) != 0)
+            return nok("File %s does not exist", file);
+        bool continuous = !strcmp(cmd, "pcap-file-continuous") ||
+                          json_is_true(json_object_get(args, "continuous"));
+        if (continuous && !S_ISDIR(st.st_mode))
+            return nok("%s: continuous needs a directory to watch", file);
+        if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+            return nok("Output directory %s does not exist", dir);
+        struct osprey_pcap_job job = {
+            .filename = (char *)file, .output_dir = (char *)dir, .continuous = continuous,
+            .delete_when_done = json_is_true(json_object_get(args, "delete-when-done"))};
+        if (osprey_pcap_jobs_add(q, &job) < 0)
+            return nok("%s: out of memory", cmd);
+        return reply(true, json_string("Successfully added file to list"));
+    }
+    if (!strcmp(cmd, "pcap-file-number"))
+        return reply(true, json_integer(osprey_pcap_jobs_count(q)));
+    if (!strcmp(cmd, "pcap-file-list")) {
+        int n;
+        char **names = osprey_pcap_jobs_list(q, &n);
+        json_t *a = json_array();
+        for (int i = 0; i < n; i++) {
+            json_array_append_new(a, json_string(names[i]));
+            free(names[i]);
+        }
+        free(names);
+        return reply(true, json_pack("{s:i, s:o}", "count", n, "files", a));
+    }
+    if (!strcmp(cmd, "pcap-current")) {
+        char cur[4096];
+        osprey_pcap_jobs_current(q, cur, sizeof cur);
+        return reply(true, json_string(cur[0] ? cur : "None"));
+    }
+    if (!strcmp(cmd, "pcap-last-processed"))
+        return reply(true, json_integer((json_int_t)osprey_pcap_jobs_last_ms(q)));
+    osprey_pcap_jobs_interrupt(q); /* pcap-interrupt */
+    return reply(true, json_string("Interrupted"));
+}
+
 static const char *const COMMANDS[] = {
     "command-list", "help", "version", "uptime", "running-mode", "capture-mode", "iface-list",
     "iface-stat", "dump-counters", "stats", "reload-rules", "ruleset-reload-rules",
     "ruleset-reload-nonblocking", "ruleset-stats", "ruleset-failed-rules", "reopen-log-files",
     "conf-get", "memcap-list", "memcap-show", "memcap-set", "dataset-add", "dataset-remove",
-    "dataset-lookup", "shutdown"};
+    "dataset-lookup", "pcap-file", "pcap-file-continuous", "pcap-file-number", "pcap-file-list",
+    "pcap-current", "pcap-last-processed", "pcap-interrupt", "shutdown"};
 #define NCOMMANDS (sizeof COMMANDS / sizeof *COMMANDS)
 
 json_t *osprey_control_command(struct osprey_pipeline *pl, const char *cmd, json_t *args)
@@ -309,6 +365,12 @@ json_t *osprey_control_command(struct osprey_pipeline *pl, const char *cmd, json
     if (!strcmp(cmd, "dataset-add") || !strcmp(cmd, "dataset-remove") ||
         !strcmp(cmd, "dataset-lookup"))
         return dataset(pl, cmd, args);
+    if (!strncmp(cmd, "pcap-", 5) &&
+        (!strcmp(cmd, "pcap-file") || !strcmp(cmd, "pcap-file-continuous") ||
+         !strcmp(cmd, "pcap-file-number") || !strcmp(cmd, "pcap-file-list") ||
+         !strcmp(cmd, "pcap-current") || !strcmp(cmd, "pcap-last-processed") ||
+         !strcmp(cmd, "pcap-interrupt")))
+        return pcap(pl, cmd, args);
     if (!strcmp(cmd, "command-list") || !strcmp(cmd, "help")) {
         json_t *a = json_array();
         for (size_t i = 0; i < NCOMMANDS; i++)
