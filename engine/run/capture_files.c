@@ -20,13 +20,14 @@ static int is_capture_name(const struct dirent *d)
     return d->d_name[0] != '.';
 }
 
-int osprey_capture_list(const char *path, char ***out, int *n)
+int osprey_capture_list(const char *path, char ***out, int *n, FILE *diag)
 {
     struct stat st;
     *out = NULL;
     *n = 0;
     if (stat(path, &st) != 0) {
-        fprintf(stderr, "osprey: %s: %s\n", path, strerror(errno));
+        if (diag)
+            fprintf(diag, "osprey: %s: %s\n", path, strerror(errno));
         return -1;
     }
     if (!S_ISDIR(st.st_mode)) {
@@ -39,7 +40,8 @@ int osprey_capture_list(const char *path, char ***out, int *n)
     struct dirent **ents;
     int k = scandir(path, &ents, is_capture_name, alphasort);
     if (k < 0) {
-        fprintf(stderr, "osprey: %s: %s\n", path, strerror(errno));
+        if (diag)
+            fprintf(diag, "osprey: %s: %s\n", path, strerror(errno));
         return -1;
     }
     *out = calloc((size_t)k + 1, sizeof **out);
@@ -52,7 +54,10 @@ int osprey_capture_list(const char *path, char ***out, int *n)
     }
     free(ents);
     if (*n == 0) {
-        fprintf(stderr, "osprey: %s: no capture files in the directory\n", path);
+        if (diag)
+            fprintf(diag, "osprey: %s: no capture files in the directory\n", path);
+        free(*out);
+        *out = NULL;
         return -1;
     }
     return *out ? 0 : -1;

@@ -6,14 +6,15 @@
 #define OSPREY_CAPTURE_FILES_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "mon.h"
 #include "pipeline.h"
 
 /* The captures to read: FILE, or the regular files of DIR in name order (hidden ones left
- * out), as malloc'd strings. 0, or -1 after printing why on stderr (no such path, an empty
- * directory). Free with osprey_capture_list_free. */
-int osprey_capture_list(const char *path, char ***out, int *n);
+ * out), as malloc'd strings. 0, or -1 after printing why on diag (NULL: quiet; no such path,
+ * an empty directory). Free with osprey_capture_list_free. */
+int osprey_capture_list(const char *path, char ***out, int *n, FILE *diag);
 void osprey_capture_list_free(char **files, int n);
 
 /* What happens to a batch of n frames (already numbered); 0, or -1 when some frame could

@@ -55,7 +55,7 @@ int osprey_run_offline(const struct osprey_options *opts, const struct osprey_co
     struct osprey_pipeline pl = {0};
     int rc = OSPREY_EXIT_FAILURE;
     osprey_signals_install(); /* SIGHUP reopens the outputs, SIGTERM ends the run cleanly */
-    if (osprey_capture_list(opts->read_path, &files, &nfiles) < 0 ||
+    if (osprey_capture_list(opts->read_path, &files, &nfiles, stderr) < 0 ||
         osprey_pipeline_open(&pl, opts, cfg, worker_count(opts, cfg), &osprey_services) < 0)
         goto out;
     osprey_daemon_ready(); /* -D: the starting command may exit 0 now */

@@ -43,7 +43,9 @@ static void read_new(struct osprey_pipeline *pl, const struct osprey_pcap_job *j
 {
     char **files;
     int n;
-    if (osprey_capture_list(job->filename, &files, &n) < 0)
+    /* a watched directory is often empty: only the first look says so */
+    FILE *diag = job->continuous ? NULL : stderr;
+    if (osprey_capture_list(job->filename, &files, &n, diag) < 0)
         return;
     for (int i = 0; i < n; i++) {
         if (seen(*done, *ndone, files[i]))
