@@ -111,13 +111,14 @@ static const struct cfg_key SCHEMA[] = {
 
     /* rules (rules/): which rule files to load and the tables they refer to. Relative file
      * names in rule-files are under default-rule-path; a relative path written in a config
-     * file is relative to that file's directory, a default or --set one to the working
-     * directory (osprey_config_path; defaults suit a run from the repository root). */
+     * file is relative to that file's directory, a default one to the program's shipped
+     * configuration (osprey_config_home), a --set one to the working directory
+     * (osprey_config_path). */
     STR("default-rule-path", "/var/lib/osprey/rules", "directory of the files in rule-files"),
     LIST("rule-files", "[]", "rule files to load (osprey -S FILE replaces the list)"),
-    STR("classification-file", "etc/classification.config", "classtypes and their priorities"),
-    STR("reference-config-file", "etc/reference.config", "reference systems and their URLs"),
-    STR("threshold-file", "etc/threshold.config", "thresholds, suppressions, rate filters"),
+    STR("classification-file", "classification.config", "classtypes and their priorities"),
+    STR("reference-config-file", "reference.config", "reference systems and their URLs"),
+    STR("threshold-file", "threshold.config", "thresholds, suppressions, rate filters"),
     ENUM("pcap-file.checksum-checks", "auto", "auto|yes|no",
          "verify checksums of packets read from a file (auto: off if most are bad)"),
 
