@@ -28,6 +28,7 @@ static void on_data(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event
 
 struct seen {
     uint64_t events, bytes;
+    int uri;              /* the buffer read at each event (http.uri), -1: none */
 };
 
 static void on_app(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_t ev, void *arg)
@@ -35,7 +36,8 @@ static void on_app(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_
     (void)side, (void)ev;
     struct seen *s = arg;
     uint32_t n = 0;
-    osprey_parsers_buffer(ctx, f, OB_HTTP_URI, &n);
+    if (s->uri >= 0)
+        osprey_parsers_buffer(ctx, f, (uint16_t)s->uri, &n);
     s->events++;
     s->bytes += n;
 }
@@ -61,13 +63,9 @@ static double run(const struct bench_capture *cap, bool parsers, struct seen *s,
     }
     mon_register(ctx, sock, MON_ON_CONN_NEW_DATA, MON_HK_RCV, on_data, NULL);
     if (parsers) {
-        const struct osprey_parser_events *e = osprey_parsers_events(p);
-        mon_event_t evs[] = {e->http_request, e->http_request_body, e->http_response,
-                             e->http_response_body, e->dns_query, e->dns_response,
-                             e->tls_client_hello, e->tls_server_hello, e->tls_certificate,
-                             e->tls_client_certificate};
-        for (size_t i = 0; i < sizeof evs / sizeof evs[0]; i++)
-            mon_register(ctx, sock, evs[i], MON_HK_ANY, on_app, s);
+        s->uri = osprey_buffer_find("http.uri", 0);
+        for (uint16_t e = 0; e < osprey_event_count(); e++) /* every protocol's events */
+            mon_register(ctx, sock, osprey_parsers_event(p, e), MON_HK_ANY, on_app, s);
     }
     struct mon_packet pkt;
     double t0 = now_s();
@@ -95,12 +93,12 @@ int main(int argc, char **argv)
     if (rc != 0)
         return rc;
     double best[2] = {1e30, 1e30};
-    struct seen s = {0, 0};
+    struct seen s = {0, 0, -1};
     struct osprey_parsers_stats st;
     memset(&st, 0, sizeof st);
     for (int r = 0; r < rounds; r++) {
         for (int mode = 0; mode < 2; mode++) {
-            s = (struct seen){0, 0};
+            s = (struct seen){0, 0, -1};
             double dt = run(&cap, mode == 1, &s, &st);
             if (dt < best[mode])
                 best[mode] = dt;
@@ -113,18 +111,13 @@ int main(int argc, char **argv)
     printf("  with the parsers        : %.3f s  %.2f Gbit/s  %.0f kpps  (parsers: +%.1f%%)\n",
            best[1], gbit / best[1], (double)cap.n / best[1] / 1e3,
            100.0 * (best[1] - best[0]) / best[0]);
-    printf("  found: flows http %llu dns %llu tls %llu failed %llu; http requests %llu responses "
-           "%llu, dns messages %llu, tls handshakes %llu; app events %llu\n",
-           (unsigned long long)st.flows[OSPREY_APP_HTTP], (unsigned long long)st.flows[OSPREY_APP_DNS],
-           (unsigned long long)st.flows[OSPREY_APP_TLS], (unsigned long long)st.flows[OSPREY_APP_FAILED],
-           (unsigned long long)st.http_requests, (unsigned long long)st.http_responses,
-           (unsigned long long)st.dns_messages, (unsigned long long)st.tls_handshakes,
-           (unsigned long long)s.events);
-    printf("  anomalies: http header-limit %llu body-limit %llu malformed %llu gzip %llu; dns "
-           "malformed %llu; tls malformed %llu\n",
-           (unsigned long long)st.http_header_limit, (unsigned long long)st.http_body_limit,
-           (unsigned long long)st.http_malformed, (unsigned long long)st.http_gzip_errors,
-           (unsigned long long)st.dns_malformed, (unsigned long long)st.tls_malformed);
+    printf("  found: flows");
+    for (uint16_t p = OSPREY_APP_PROTO_FAILED; p < osprey_app_proto_count(); p++)
+        printf(" %s %llu", osprey_app_proto_name(p), (unsigned long long)st.v[p]);
+    printf("; app events %llu\n  counters:", (unsigned long long)s.events);
+    for (uint16_t i = osprey_app_proto_count(); i < osprey_parsers_stat_count(); i++)
+        printf(" %s %llu", osprey_parsers_stat_name(i), (unsigned long long)st.v[i]);
+    printf("\n");
     bench_capture_free(&cap);
     return 0;
 }

@@ -70,7 +70,7 @@ static void on_alert(const struct osprey_alert *a, void *arg)
 }
 
 /* A parsed http/dns/tls transaction: its EVE record (emit_app.c). */
-static void on_tx(struct mon_ctx *ctx, struct mon_flow *f, enum osprey_app_proto p, void *arg)
+static void on_tx(struct mon_ctx *ctx, struct mon_flow *f, uint16_t p, void *arg)
 {
     struct osprey_worker *w = arg;
     osprey_emit_tx(w->emit, ctx, f, (int)p);

@@ -25,8 +25,17 @@ static bool has_type(const struct eve_out *o, const char *type)
     return false;
 }
 
-/* Every name in types is a record type written here, or one of Suricata's (a warning). */
-static int check_types(const struct eve_out *o, FILE *diag)
+static bool app_type(const char *const *app_types, const char *t)
+{
+    for (size_t k = 0; app_types && app_types[k]; k++)
+        if (!strcmp(app_types[k], t))
+            return true;
+    return false;
+}
+
+/* Every name in types is a record type written here (the fixed ones, and the application
+ * types the emitter hands over), or one of Suricata's (a warning). */
+static int check_types(const struct eve_out *o, const char *const *app_types, FILE *diag)
 {
     /* Suricata's other record types: a suricata.yaml names them; they are not written here */
     static const char *const other[] = {
@@ -37,15 +46,17 @@ static int check_types(const struct eve_out *o, FILE *diag)
     for (size_t i = 0; i < o->ntypes; i++) {
         const char *t = o->types[i];
         if (!strcmp(t, "alert") || !strcmp(t, "flow") || !strcmp(t, "anomaly") ||
-            !strcmp(t, "stats") || !strcmp(t, "http") || !strcmp(t, "dns") ||
-            !strcmp(t, "tls"))
+            !strcmp(t, "stats") || app_type(app_types, t))
             continue;
         size_t k = 0;
         while (other[k] && strcmp(other[k], t))
             k++;
         if (!other[k]) {
             fprintf(diag, "osprey: outputs.eve-log.types: unknown record type '%s' (known: "
-                          "alert, anomaly, flow, stats, http, dns, tls)\n", t);
+                          "alert, anomaly, flow, stats", t);
+            for (size_t k = 0; app_types && app_types[k]; k++)
+                fprintf(diag, ", %s", app_types[k]);
+            fprintf(diag, ")\n");
             return -1;
         }
         fprintf(diag, "warning: outputs.eve-log.types: '%s' records are not written by "
@@ -64,7 +75,7 @@ static void *eve_open(const struct osprey_output_env *env, FILE *diag)
         return NULL;
     }
     o->types = osprey_config_list(cfg, osprey_output_key(env, "types", k, sizeof k), &o->ntypes);
-    if (check_types(o, diag) < 0) {
+    if (check_types(o, env->app_types, diag) < 0) {
         free(o);
         return NULL;
     }

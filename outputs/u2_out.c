@@ -121,12 +121,7 @@ static void u2_alert(void *s, const struct osprey_alert_rec *a)
     memcpy(ev.src, p->src, alen);
     memcpy(ev.dst, p->dst, alen);
     /* an alert in an HTTP transaction: its URI and Host as extra data, as Snort logs them */
-    const struct osprey_eve_app *app = a->eve->app;
-    const struct osprey_span *uri = NULL, *host = NULL;
-    if (app && app->kind == OSPREY_EVE_APP_HTTP) {
-        uri = app->http.url.n ? &app->http.url : NULL;
-        host = app->http.hostname.n ? &app->http.hostname : NULL;
-    }
+    const struct osprey_span *uri = a->http_uri, *host = a->http_host;
     size_t cap = 256 + p->caplen + 2 * 40 + (uri ? uri->n : 0) + (host ? host->n : 0), len = 0;
     uint8_t *buf = malloc(cap);
     if (!buf || osprey_u2_put_event(buf, cap, &len, &ev) < 0 ||

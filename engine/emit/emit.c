@@ -25,17 +25,27 @@ static int open_sink(struct osprey_emit *e, const struct osprey_output_def *def,
         fprintf(diag, "osprey: too many outputs\n");
         return -1;
     }
-    struct osprey_output_env env = {.cfg = cfg, .section = section, .log_dir = log_dir};
+    /* the record types of the registered protocols that write records */
+    const char *app_types[OSPREY_APP_PROTO_MAX + 1];
+    size_t na = 0;
+    for (uint16_t p = OSPREY_APP_PROTO_FAILED + 1; p < osprey_app_proto_count(); p++)
+        if (osprey_app_proto_has_eve(p))
+            app_types[na++] = osprey_app_proto_name(p);
+    app_types[na] = NULL;
+    struct osprey_output_env env = {.cfg = cfg, .section = section, .log_dir = log_dir,
+                                    .app_types = app_types};
     void *s = def->open(&env, diag);
     if (!s)
         return -1;
     struct osprey_emit_sink *k = &e->sinks[e->nsinks++];
     *k = (struct osprey_emit_sink){.def = def, .s = s, .takes = def->takes(s)};
-    for (int p = 0; def->takes_tx && (k->takes & OSPREY_REC_TX) && p < OSPREY_APP__COUNT; p++) {
-        const char *name = osprey_app_proto_name((enum osprey_app_proto)p);
-        k->tx[p] = name && def->takes_tx(s, name);
-        e->tx[p] |= k->tx[p];
-    }
+    /* the transaction records of each registered protocol that writes them */
+    for (uint16_t p = OSPREY_APP_PROTO_FAILED + 1;
+         def->takes_tx && (k->takes & OSPREY_REC_TX) && p < osprey_app_proto_count(); p++)
+        if (osprey_app_proto_has_eve(p) && def->takes_tx(s, osprey_app_proto_name(p))) {
+            osprey_app_proto_set_add(&k->tx, p);
+            osprey_app_proto_set_add(&e->tx, p);
+        }
     e->takes |= k->takes;
     uint16_t seed;
     if (!e->community_id && def->community_id && def->community_id(s, &seed)) {
@@ -194,11 +204,14 @@ void osprey_emit_alert(struct osprey_emit *e, struct mon_ctx *ctx, const struct 
         ev.src_geo = &sgeo;
         ev.dest_geo = &dgeo;
     }
+    struct osprey_span ub, hb;
     struct osprey_alert_rec rec = {
         .eve = &ev,
         .classtype = r->classtype,
         .blocked = ev.action[0] == 'b',
     };
+    if (f) /* unified2's extra data */
+        osprey_emit_http_extra(ctx, f, &ub, &hb, &rec.http_uri, &rec.http_host);
     osprey_emit_rec_packet(a->pkt, &rec.pkt); /* as captured (not the turned flow-end one) */
     EMIT_EACH_SINK(e, OSPREY_REC_ALERT, k)
         k->def->alert(k->s, &rec);

@@ -6,20 +6,21 @@
 #include "osprey_geoip.h"
 #include "osprey_output.h"
 #include "osprey_outputs.h"
+#include "osprey_parsers.h"
 
 /* One open output of the table (outputs/registry.c). */
 struct osprey_emit_sink {
     const struct osprey_output_def *def;
     void *s;                     /* its instance */
     unsigned takes;              /* enum osprey_rec_kind bits */
-    bool tx[OSPREY_APP__COUNT];  /* takes transaction records of that protocol */
+    struct osprey_app_proto_set tx; /* takes transaction records of these protocols */
 };
 
 struct osprey_emit {
     struct osprey_emit_sink sinks[16];
     size_t nsinks;
     unsigned takes;              /* what any sink takes */
-    bool tx[OSPREY_APP__COUNT];  /* some sink takes transactions of that protocol */
+    struct osprey_app_proto_set tx; /* some sink takes transactions of these protocols */
     bool community_id;           /* some sink's records carry community_id (its seed below) */
     uint16_t cid_seed;
     struct osprey_geoip *geo;
@@ -34,9 +35,15 @@ struct osprey_emit {
     for (struct osprey_emit_sink *it = (e)->sinks; it < (e)->sinks + (e)->nsinks; it++) \
         if (it->takes & (k))
 
-/* The flow's http/dns/tls object now (emit_app.c); false when there is none. */
+/* The flow's application object now (emit_app.c: its protocol writes it); false when there
+ * is none. */
 bool osprey_emit_fill_app(struct mon_ctx *ctx, const struct mon_flow *f,
                           struct osprey_eve_app *out);
+/* An alert in an HTTP transaction: its URI and hostname for unified2's extra data (pointing
+ * into ub and hb), NULL when none. */
+void osprey_emit_http_extra(struct mon_ctx *ctx, const struct mon_flow *f,
+                            struct osprey_span *ub, struct osprey_span *hb,
+                            const struct osprey_span **uri, const struct osprey_span **host);
 
 /* Suricata's name of a libmon decoder event after "decoder." ("ipv4.pkt_too_small",
  * "too_many_layers"), or NULL when Suricata has none (emit_names.c). */

@@ -38,7 +38,7 @@ struct acc {
 };
 
 /* Counters a worker adds: sizes the table (totals plus, with stats.threads, each worker). */
-#define WORKER_COUNTERS (64 + MON_L__COUNT + MON_DE__COUNT)
+#define WORKER_COUNTERS (64 + MON_L__COUNT + MON_DE__COUNT + 2 * OSPREY_APP_PROTO_MAX)
 
 static void put(struct acc *a, const char *counter, uint64_t v)
 {
@@ -54,6 +54,41 @@ static void put(struct acc *a, const char *counter, uint64_t v)
     snprintf(a->names[a->n], sizeof a->names[a->n], "%s", name);
     a->st[a->n] = (struct osprey_stat){a->names[a->n], v};
     a->n++;
+}
+
+/* One more counter under a name made of parts (app_layer.flow.<proto> …). */
+static void put_name(struct acc *a, const char *prefix, const char *name, uint64_t v)
+{
+    char n[96];
+    snprintf(n, sizeof n, "%s%s", prefix, name);
+    put(a, n, v);
+}
+
+/* The parsers' counters, from the registry: the flows and transactions of the protocols
+ * Suricata counts under the same names, then (Osprey's own) those of the others, the failed
+ * flows among them: Suricata counts DNS and failed flows per transport (dns_udp, failed_tcp
+ * …), the parsers count them together. */
+static void app_stats(struct acc *a, const struct osprey_parsers_stats *ps)
+{
+    uint16_t n = osprey_parsers_stat_count();
+    for (int pass = 0; pass < 2; pass++) { /* flows, then transactions */
+        for (uint16_t i = 0; i < n; i++) {
+            uint16_t p = osprey_parsers_stat_proto(i);
+            bool flows = i < osprey_app_proto_count();
+            if (osprey_app_proto_suricata_stats(p) && (pass ? osprey_parsers_stat_is_tx(i) : flows))
+                put_name(a, pass ? "app_layer.tx." : "app_layer.flow.", osprey_app_proto_name(p),
+                         ps->v[i]);
+        }
+    }
+    for (uint16_t p = OSPREY_APP_PROTO_FAILED + 1; p < osprey_app_proto_count(); p++)
+        if (!osprey_app_proto_suricata_stats(p))
+            put_name(a, OSPREY_ONLY "app_layer.flow.", osprey_app_proto_name(p), ps->v[p]);
+    put(a, OSPREY_ONLY "app_layer.flow.failed", ps->v[OSPREY_APP_PROTO_FAILED]);
+    for (uint16_t i = 0; i < n; i++) {
+        uint16_t p = osprey_parsers_stat_proto(i);
+        if (!osprey_app_proto_suricata_stats(p) && osprey_parsers_stat_is_tx(i))
+            put_name(a, OSPREY_ONLY "app_layer.tx.", osprey_app_proto_name(p), ps->v[i]);
+    }
 }
 
 static void worker_stats(struct acc *a, const struct osprey_stats_src *w)
@@ -133,16 +168,7 @@ static void worker_stats(struct acc *a, const struct osprey_stats_src *w)
     put(a, OSPREY_ONLY "tcp.reassembly_outrun", ts->outruns);
     put(a, OSPREY_ONLY "tcp.memcap_hits", ts->memcap_hits);
     if (w->app) {
-        const struct osprey_parsers_stats *ps = w->app;
-        put(a, "app_layer.flow.http", ps->flows[OSPREY_APP_HTTP]);
-        put(a, "app_layer.flow.tls", ps->flows[OSPREY_APP_TLS]);
-        put(a, "app_layer.tx.http", ps->http_requests);
-        put(a, "app_layer.tx.tls", ps->tls_handshakes);
-        /* Suricata counts DNS and failed flows per transport (dns_udp, dns_tcp, failed_tcp …);
-         * the parsers count them together */
-        put(a, OSPREY_ONLY "app_layer.flow.dns", ps->flows[OSPREY_APP_DNS]);
-        put(a, OSPREY_ONLY "app_layer.flow.failed", ps->flows[OSPREY_APP_FAILED]);
-        put(a, OSPREY_ONLY "app_layer.tx.dns", ps->dns_messages);
+        app_stats(a, w->app);
     }
     put(a, "detect.alert", w->alerts);
 }

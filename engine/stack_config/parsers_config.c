@@ -1,4 +1,5 @@
-/* parsers_config.c — app-layer.protocols.* → struct osprey_parsers_cfg. */
+/* parsers_config.c — app-layer.protocols.* → struct osprey_parsers_cfg: the keys each
+ * protocol's descriptor lists (osprey_parsers_cfg_key), read by kind. */
 #include "parsers_config.h"
 
 static int limit(const struct osprey_config *c, const char *key, uint32_t *out, FILE *diag)
@@ -19,23 +20,26 @@ int osprey_parsers_cfg_load(const struct osprey_config *c, struct osprey_parsers
 {
     osprey_parsers_cfg_defaults(out);
     int rc = 0;
-    rc |= limit(c, "app-layer.protocols.http.header-limit", &out->http_header_limit, diag);
-    rc |= limit(c, "app-layer.protocols.http.request-body-limit", &out->http_request_body_limit,
-                diag);
-    rc |= limit(c, "app-layer.protocols.http.response-body-limit", &out->http_response_body_limit,
-                diag);
-    out->http_decompress = osprey_config_bool(c, "app-layer.protocols.http.decompress");
-#define LIBHTP "app-layer.protocols.http.libhtp.default-config."
-    out->http_decompress_layer_limit =
-        (uint32_t)osprey_config_int(c, LIBHTP "response-body-decompress-layer-limit");
-    out->http_lzma_enabled = osprey_config_bool(c, LIBHTP "lzma-enabled");
-    rc |= limit(c, LIBHTP "lzma-memlimit", &out->http_lzma_memlimit, diag);
-#undef LIBHTP
-    if (!rc && out->http_header_limit < 64) {
-        char where[256];
-        fprintf(diag, "%s: app-layer.protocols.http.header-limit: at least 64 bytes\n",
-                osprey_config_origin(c, "app-layer.protocols.http.header-limit", where, sizeof where));
-        rc = -1;
+    /* every key a protocol reads, from its descriptor (the parsers' registry) */
+    size_t n = osprey_parsers_cfg_key_count();
+    for (size_t i = 0; i < n; i++) {
+        const struct osprey_parsers_cfg_key *k = osprey_parsers_cfg_key(i);
+        void *at = (char *)out + k->offset;
+        if (k->kind == OSPREY_CFG_SIZE)
+            rc |= limit(c, k->key, at, diag);
+        else if (k->kind == OSPREY_CFG_BOOL)
+            *(bool *)at = osprey_config_bool(c, k->key);
+        else
+            *(uint32_t *)at = (uint32_t)osprey_config_int(c, k->key);
+    }
+    for (size_t i = 0; i < n && !rc; i++) {
+        const struct osprey_parsers_cfg_key *k = osprey_parsers_cfg_key(i);
+        if (k->kind == OSPREY_CFG_SIZE && *(uint32_t *)((char *)out + k->offset) < k->min) {
+            char where[256];
+            fprintf(diag, "%s: %s: at least %u bytes\n",
+                    osprey_config_origin(c, k->key, where, sizeof where), k->key, k->min);
+            rc = -1;
+        }
     }
     return rc ? -1 : 0;
 }

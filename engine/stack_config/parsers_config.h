@@ -1,5 +1,6 @@
 /* parsers_config.h — the app-layer parsers' settings from the YAML configuration
- * (app-layer.protocols.http.*), for osprey and the tools. */
+ * (app-layer.protocols.<proto>.*: the keys the protocols register), for osprey and the
+ * tools. */
 #ifndef OSPREY_PARSERS_CONFIG_H
 #define OSPREY_PARSERS_CONFIG_H
 

@@ -56,6 +56,9 @@ struct osprey_alert_rec {
     const char *classtype;      /* the rule's classtype name, NULL = none */
     bool blocked;               /* an enforced drop/reject (eve->action "blocked") */
     struct osprey_rec_packet pkt;
+    /* an alert in an HTTP transaction: its URI and hostname (unified2's extra data, as Snort
+     * logs them); NULL: none */
+    const struct osprey_span *http_uri, *http_host;
 };
 
 /* A packet after detection (OSPREY_REC_PACKET: every one; OSPREY_REC_TAGGED: tagged ones). */
@@ -79,6 +82,9 @@ struct osprey_output_env {
     const struct osprey_config *cfg; /* the whole configuration */
     const char *section;             /* "outputs.<name>": the sink's own keys */
     const char *log_dir;             /* relative file names go here */
+    /* the application record types the emitter can hand over (the protocols the parsers
+     * register that write records: "http", "dns", "tls", "ssh" …), NULL-terminated */
+    const char *const *app_types;
 };
 
 struct osprey_output_def {

@@ -26,44 +26,15 @@ struct osprey_span {
     uint32_t n;
 };
 
-/* Application-layer objects, as Suricata writes them in http/dns/tls records and alerts. */
-enum osprey_eve_app_kind { OSPREY_EVE_APP_NONE, OSPREY_EVE_APP_HTTP, OSPREY_EVE_APP_DNS,
-                           OSPREY_EVE_APP_TLS };
-#define OSPREY_EVE_DNS_MAX_ANSWERS 16
-/* A DNS resource record: rdata as text, or an SOA's fields ("soa" object instead). */
-struct osprey_eve_dns_rr {
-    struct osprey_span rrname, rdata;
-    uint16_t rrtype;
-    uint32_t ttl;
-    bool has_soa;
-    struct osprey_span mname, rname;
-    uint32_t serial, refresh, retry, expire, minimum;
-};
+/* An application-layer object, as Suricata writes it in http/dns/tls … records and alerts:
+ * the record type and a writer that puts "<name>": {…} into the open record. The protocols
+ * write their own objects (parsers/<proto>/eve.c): outputs/ knows none of them. */
+struct osprey_jw;
 struct osprey_eve_app {
-    uint8_t kind;                 /* enum osprey_eve_app_kind */
-    struct {
-        struct osprey_span hostname, url, user_agent, content_type, refer, method, protocol,
-            redirect;
-        int status;               /* 0 = no response: left out */
-        int port;                 /* "http_port": the port the request names (Host header,
-                                     absolute or CONNECT target); 0 = none: left out */
-        uint64_t length;          /* response body bytes */
-    } http;
-    struct {
-        bool response;
-        uint32_t tx_id;           /* queries: "tx_id" inside dns, as Suricata */
-        uint16_t id, flags;
-        uint8_t rcode;
-        struct osprey_span rrname;
-        uint16_t rrtype;
-        uint32_t nanswers, nauthorities;
-        struct osprey_eve_dns_rr answers[OSPREY_EVE_DNS_MAX_ANSWERS];
-        struct osprey_eve_dns_rr authorities[OSPREY_EVE_DNS_MAX_ANSWERS];
-    } dns;
-    struct {
-        struct osprey_span subject, issuerdn, serial, fingerprint, sni, version, ja3_hash,
-            ja3_string, ja3s_hash, ja3s_string;
-    } tls;
+    const char *name;             /* the record type ("http" …); NULL: none */
+    bool tx_id;                   /* the record carries "tx_id" at its top (Suricata's http) */
+    void (*write)(struct osprey_jw *w, const struct osprey_eve_app *app);
+    const void *arg[2];           /* the writer's (opaque here) */
 };
 
 /* A completed application transaction (event_type http, dns or tls). */
@@ -95,7 +66,7 @@ struct osprey_eve_alert {
     int severity;
     uint32_t nmeta;            /* grouped by key: {"key": ["v1", "v2"]} */
     const struct osprey_eve_meta *meta;
-    const struct osprey_eve_app *app; /* NULL or NONE = no http/dns/tls object */
+    const struct osprey_eve_app *app; /* NULL or no name = no application object */
     const char *app_proto;     /* NULL = left out */
     bool has_flow;
     struct {

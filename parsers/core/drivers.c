@@ -1,5 +1,6 @@
 /* drivers.c — the three filters that feed the parsers: UDP datagrams (PKT_IN), new TCP
- * stream bytes (CONN_NEW_DATA), the end of a flow (CONN_END). They always return false: the
+ * stream bytes (CONN_NEW_DATA), the end of a flow (CONN_END). Detection, parsing, gaps and
+ * ends go to the registered protocols' descriptors (registry.c): no protocol is named here. They always return false: the
  * app events run through mon_run_event, once per message.
  *
  * TCP bytes are read with mon_ppeek at the parsers' own offset, never mon_peek: the stream's
@@ -15,9 +16,25 @@ static struct osprey_parsers_worker *worker_of(struct mon_ctx *ctx, const struct
     return mon_ctx_slot_get(ctx, p->slot);
 }
 
-static bool port53(const struct mon_flow *f)
+/* The first protocol whose probes for l4 (and, on TCP, direction dir) answer YES on d;
+ * *all_no when every probe said NO. OSPREY_APP_PROTO_UNKNOWN when none said YES. */
+static uint16_t probe(uint8_t l4, int dir, const uint8_t *d, size_t n, const struct mon_flow *f,
+                      bool *all_no)
 {
-    return f->sport == 53 || f->cport == 53 || f->sport == 5353; /* DNS, mDNS */
+    *all_no = true;
+    for (uint16_t id = 2; id < osprey_app_proto_count(); id++) {
+        const struct osprey_proto_def *def = reg_proto(id);
+        for (const struct proto_probe *pr = def->probes; pr && pr->probe; pr++) {
+            if (pr->l4 != l4 || (l4 == 6 && pr->dir != dir))
+                continue;
+            enum probe_verdict v = pr->probe(d, n, f);
+            if (v == DET_YES)
+                return id;
+            if (v == DET_NEED_MORE)
+                *all_no = false;
+        }
+    }
+    return OSPREY_APP_PROTO_UNKNOWN;
 }
 
 /* ---- UDP ---- */
@@ -41,82 +58,72 @@ bool parsers_udp_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_e
         return false;
     /* PKT_IN's side is the sender; app events use the receiver's, as stream events do */
     int dir = side == MON_SIDE_CLI ? 0 : 1;
-    if (pf->proto == OSPREY_APP_UNKNOWN) {
-        enum detect_verdict v = detect_dns(pkt->payload, pkt->payload_len, false);
-        /* off port 53 a datagram must look like a plain query to be taken for DNS */
-        if (v == DET_YES && !port53(f) && detect_dns_strict(pkt->payload, pkt->payload_len) != DET_YES)
-            v = DET_NO;
-        pflow_decide(pf, f, dir, v == DET_YES ? OSPREY_APP_DNS : OSPREY_APP_FAILED);
+    if (pf->proto == OSPREY_APP_PROTO_UNKNOWN) {
+        /* the first datagram decides, whichever way it goes */
+        bool all_no;
+        uint16_t id = probe(17, 0, pkt->payload, pkt->payload_len, f, &all_no);
+        pflow_decide(pf, f, dir, id != OSPREY_APP_PROTO_UNKNOWN ? id : OSPREY_APP_PROTO_FAILED);
     }
-    if (pf->proto == OSPREY_APP_DNS)
-        dns_message(pf, f, dir, pkt->payload, pkt->payload_len);
+    const struct osprey_proto_def *d = reg_proto(pf->proto);
+    if (d && d->parse_dgram)
+        d->parse_dgram(pf, f, dir, pkt->payload, pkt->payload_len);
     return false;
 }
 
 /* ---- TCP ---- */
 static void parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d, size_t n)
 {
-    switch (pf->proto) {
-    case OSPREY_APP_HTTP: http_parse(pf, f, dir, d, n); break;
-    case OSPREY_APP_TLS: tls_parse(pf, f, dir, d, n); break;
-    case OSPREY_APP_DNS: dns_tcp_parse(pf, f, dir, d, n); break;
-    default: break;
-    }
+    const struct osprey_proto_def *def = reg_proto(pf->proto);
+    if (def && def->parse)
+        def->parse(pf, f, dir, d, n);
 }
 
 /* Detection looks at both directions, as Suricata's does: the client's first bytes, else the
  * server's (a junk request answered by "HTTP/1.1 400" is HTTP). A client that matches no
- * protocol waits for the server's first bytes, up to DETECT_MAX held. */
-static enum osprey_app_proto detect_tcp(struct pflow *pf, const struct mon_flow *f, int dir,
-                                        bool *decided)
+ * protocol waits for the server's first bytes, up to DETECT_MAX held. Probes run in registry
+ * order: the first YES wins. */
+static uint16_t detect_tcp(struct pflow *pf, const struct mon_flow *f, bool *decided)
 {
-    (void)dir;
     const struct pbuf *c = &pf->in[0], *s = &pf->in[1];
     *decided = true;
     bool client_no = false;
     if (c->len) {
-        enum detect_verdict h = detect_http_request(c->p, c->len);
-        enum detect_verdict t = detect_tls_client_hello(c->p, c->len);
-        enum detect_verdict d = port53(f) ? detect_dns(c->p, c->len, true) : DET_NO;
-        if (h == DET_YES)
-            return OSPREY_APP_HTTP;
-        if (t == DET_YES)
-            return OSPREY_APP_TLS;
-        if (d == DET_YES)
-            return OSPREY_APP_DNS;
-        client_no = h == DET_NO && t == DET_NO && d == DET_NO;
+        uint16_t id = probe(6, 0, c->p, c->len, f, &client_no);
+        if (id != OSPREY_APP_PROTO_UNKNOWN)
+            return id;
         if (!client_no && c->len < DETECT_MAX) {
             *decided = false; /* a prefix of one of them: more of the client first */
-            return OSPREY_APP_UNKNOWN;
+            return OSPREY_APP_PROTO_UNKNOWN;
         }
         client_no = true;
     }
     if (s->len) {
-        enum detect_verdict h = detect_http_response(s->p, s->len);
-        if (h == DET_YES)
-            return OSPREY_APP_HTTP;
-        if (h == DET_NO || s->len >= DETECT_MAX)
-            return OSPREY_APP_FAILED;
+        bool server_no;
+        uint16_t id = probe(6, 1, s->p, s->len, f, &server_no);
+        if (id != OSPREY_APP_PROTO_UNKNOWN)
+            return id;
+        if (server_no || s->len >= DETECT_MAX)
+            return OSPREY_APP_PROTO_FAILED;
     } else if (client_no && c->len >= DETECT_MAX) {
-        return OSPREY_APP_FAILED;
+        return OSPREY_APP_PROTO_FAILED;
     }
     *decided = false;
-    return OSPREY_APP_UNKNOWN;
+    return OSPREY_APP_PROTO_UNKNOWN;
 }
 
 static void feed(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d, size_t n)
 {
-    if (pf->proto != OSPREY_APP_UNKNOWN) {
+    if (pf->proto != OSPREY_APP_PROTO_UNKNOWN) {
         parse(pf, f, dir, d, n);
         return;
     }
     uint32_t room = DETECT_MAX - pf->in[dir].len;
     uint32_t took = pbuf_add(&pf->in[dir], d, n < room ? n : room, 0);
     bool decided;
-    enum osprey_app_proto p = detect_tcp(pf, f, dir, &decided);
+    uint16_t p = detect_tcp(pf, f, &decided);
     if (!decided) {
         if (took < n) /* out of memory while staging: give up on this flow */
-            pflow_decide(pf, f, dir, OSPREY_APP_FAILED);
+            pflow_decide(pf, f, dir, OSPREY_APP_PROTO_FAILED);
         return;
     }
     pflow_decide(pf, f, dir, p);
@@ -124,11 +131,11 @@ static void feed(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d
     for (int k = 0; k < 2; k++) {
         struct pbuf held = pf->in[k];
         memset(&pf->in[k], 0, sizeof pf->in[k]);
-        if (p != OSPREY_APP_FAILED && held.len)
+        if (p != OSPREY_APP_PROTO_FAILED && held.len)
             parse(pf, f, k, held.p, held.len);
         pbuf_free(&held);
     }
-    if (p != OSPREY_APP_FAILED && took < n)
+    if (p != OSPREY_APP_PROTO_FAILED && took < n)
         parse(pf, f, dir, d + took, n - took);
 }
 
@@ -160,7 +167,7 @@ bool parsers_tcp_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_e
     int dir = DIR_OF_SIDE(side);
     struct mon_buf_info bi;
     size_t bl = sizeof bi;
-    if (pf->dead[dir] || pf->proto == OSPREY_APP_FAILED ||
+    if (pf->dead[dir] || pf->proto == OSPREY_APP_PROTO_FAILED ||
         mon_getsockopt(ctx, f, side, MON_SO_BUF_INFO, &bi, &bl) != MON_OK)
         return false;
     if (!pf->started[dir]) {
@@ -168,7 +175,7 @@ bool parsers_tcp_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_e
         pf->off[dir] = bi.head_off;
     }
     uint8_t buf[16384];
-    while (pf->off[dir] < bi.tail_off && !pf->dead[dir] && pf->proto != OSPREY_APP_FAILED) {
+    while (pf->off[dir] < bi.tail_off && !pf->dead[dir] && pf->proto != OSPREY_APP_PROTO_FAILED) {
         uint64_t want = bi.tail_off - pf->off[dir];
         ssize_t n = mon_ppeek(ctx, f, side, buf, want < sizeof buf ? (size_t)want : sizeof buf,
                               pf->off[dir]);
@@ -176,11 +183,12 @@ bool parsers_tcp_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_e
             /* overwritten before we read it, or a hole skipped for good: go on after it
              * when the protocol can find its framing again, else give this direction up */
             uint64_t next = next_held(ctx, f, side, pf->off[dir], bi.tail_off);
-            if (!next || pf->proto != OSPREY_APP_HTTP) {
+            const struct osprey_proto_def *d = reg_proto(pf->proto);
+            if (!next || !d || !d->gap) {
                 pf->dead[dir] = true;
                 break;
             }
-            http_gap(pf, f, dir);
+            d->gap(pf, f, dir);
             pf->off[dir] = next;
             continue;
         }
@@ -196,7 +204,8 @@ bool parsers_end_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_e
 {
     (void)side, (void)ev, (void)arg;
     struct pflow *pf = pflow_get(ctx, f);
-    if (pf && pf->proto == OSPREY_APP_HTTP)
-        http_end(pf, f);
+    const struct osprey_proto_def *d = pf ? reg_proto(pf->proto) : NULL;
+    if (d && d->end)
+        d->end(pf, f);
     return false;
 }

@@ -1,5 +1,6 @@
 /* flow.c — a flow's parser state (in a libmon per-flow slot), running app events, and the
- * accessors users call from their filters and handlers. */
+ * accessors users call from their filters and handlers: every one by flat id, dispatched to
+ * the flow's protocol's descriptor (a buffer of another protocol is absent). */
 #include <stdlib.h>
 
 #include "parsers_int.h"
@@ -35,9 +36,9 @@ void pflow_free_slot(struct mon_ctx *ctx, struct mon_flow *f, void *val, void *a
     struct pflow *pf = val;
     pbuf_free(&pf->in[0]);
     pbuf_free(&pf->in[1]);
-    http_free(pf->http);
-    dns_free(pf->dns);
-    tls_free(pf->tls);
+    const struct osprey_proto_def *d = reg_proto(pf->proto);
+    if (d && pf->state)
+        d->state_free(pf->state);
     free(pf);
 }
 
@@ -47,18 +48,30 @@ void pflow_run(struct pflow *pf, struct mon_flow *f, int dir, mon_event_t ev)
         mon_run_event(pf->w->ctx, f, SIDE_OF_DIR(dir), ev);
 }
 
-void pflow_decide(struct pflow *pf, struct mon_flow *f, int dir, enum osprey_app_proto p)
+void pflow_raise(struct pflow *pf, struct mon_flow *f, int dir, unsigned ev)
 {
-    pf->proto = (uint8_t)p;
-    pf->w->st.flows[p]++;
-    pflow_run(pf, f, dir, pf->w->p->ev.app_detected);
+    const struct osprey_parsers *p = pf->w->p;
+    if (f->forest) /* (a flow already released has no events left to run) */
+        pflow_run(pf, f, dir, p->ev[p->base[pf->proto].event + ev]);
 }
 
-void pflow_anomaly(struct pflow *pf, struct mon_flow *f, int dir, enum osprey_app_event e)
+void pflow_count(struct pflow *pf, unsigned c, uint64_t n)
 {
-    int16_t saved = pf->anomaly; /* (a rule's handler cannot raise another, but be safe) */
-    pf->anomaly = (int16_t)e;
-    pflow_run(pf, f, dir, pf->w->p->ev.app_anomaly);
+    pf->w->st.v[pf->w->p->base[pf->proto].counter + c] += n;
+}
+
+void pflow_decide(struct pflow *pf, struct mon_flow *f, int dir, uint16_t proto)
+{
+    pf->proto = proto;
+    pf->w->st.v[proto]++; /* the flows' counters come first, by protocol id */
+    pflow_run(pf, f, dir, pf->w->p->app_detected);
+}
+
+void pflow_anomaly(struct pflow *pf, struct mon_flow *f, int dir, unsigned e)
+{
+    int32_t saved = pf->anomaly; /* (a rule's handler cannot raise another, but be safe) */
+    pf->anomaly = (int32_t)(pf->w->p->base[pf->proto].anomaly + e);
+    pflow_run(pf, f, dir, pf->w->p->app_anomaly);
     pf->anomaly = saved;
 }
 
@@ -68,109 +81,65 @@ int osprey_parsers_anomaly(struct mon_ctx *ctx, const struct mon_flow *f)
     return pf ? pf->anomaly : -1;
 }
 
-void pflow_tx_done(struct pflow *pf, struct mon_flow *f, enum osprey_app_proto p)
+void pflow_tx_done(struct pflow *pf, struct mon_flow *f)
 {
     if (pf->w->tx_fn)
-        pf->w->tx_fn(pf->w->ctx, f, p, pf->w->tx_arg);
+        pf->w->tx_fn(pf->w->ctx, f, pf->proto, pf->w->tx_arg);
 }
 
-enum osprey_app_proto buf_proto(enum osprey_buf b)
-{
-    if (b <= OB_HTTP_RESPONSE_BODY || (b >= OB_HTTP_START && b <= OB_HTTP_LOCATION))
-        return OSPREY_APP_HTTP;
-    return b == OB_DNS_QUERY || b == OB_DNS_PDU ? OSPREY_APP_DNS : OSPREY_APP_TLS;
-}
-
-bool buf_is_response(enum osprey_buf b)
-{
-    return (b >= OB_HTTP_STAT_CODE && b <= OB_HTTP_RESPONSE_BODY) || b == OB_HTTP_SERVER ||
-           b == OB_HTTP_LOCATION;
-}
-
-bool osprey_parsers_dns_info(struct mon_ctx *ctx, const struct mon_flow *f,
-                             struct osprey_dns_info *out)
+uint16_t osprey_parsers_app_proto(struct mon_ctx *ctx, const struct mon_flow *f)
 {
     struct pflow *pf = pflow_get(ctx, f);
-    return pf && pf->proto == OSPREY_APP_DNS && dns_info(pf, out);
-}
-
-enum osprey_app_proto osprey_parsers_app_proto(struct mon_ctx *ctx, const struct mon_flow *f)
-{
-    struct pflow *pf = pflow_get(ctx, f);
-    return pf ? (enum osprey_app_proto)pf->proto : OSPREY_APP_UNKNOWN;
-}
-
-const uint8_t *osprey_parsers_buffer(struct mon_ctx *ctx, const struct mon_flow *f,
-                                     enum osprey_buf b, uint32_t *len)
-{
-    *len = 0;
-    struct pflow *pf = pflow_get(ctx, f);
-    if (!pf || (unsigned)b >= OB__COUNT)
-        return NULL;
-    const uint8_t *r = NULL;
-    switch (buf_proto(b)) {
-    case OSPREY_APP_HTTP: r = pf->proto == OSPREY_APP_HTTP ? http_buffer(pf, b, len) : NULL; break;
-    case OSPREY_APP_DNS: r = pf->proto == OSPREY_APP_DNS ? dns_buffer(pf, b, len) : NULL; break;
-    default: r = pf->proto == OSPREY_APP_TLS ? tls_buffer(pf, b, len) : NULL; break;
-    }
-    if (!r)
-        *len = 0;
-    return r;
-}
-
-bool osprey_buf_is_multi(enum osprey_buf b)
-{
-    switch (b) {
-    case OB_TLS_CERTS:
-    case OB_TLS_SAN:
-    case OB_TLS_CLIENT_ALPN:
-    case OB_TLS_SERVER_ALPN:
-        return true;
-    default:
-        return false;
-    }
+    return pf ? pf->proto : OSPREY_APP_PROTO_UNKNOWN;
 }
 
 const uint8_t *osprey_parsers_buffer_at(struct mon_ctx *ctx, const struct mon_flow *f,
-                                        enum osprey_buf b, uint32_t i, uint32_t *len)
+                                        uint16_t b, uint32_t i, struct osprey_scratch *s,
+                                        uint32_t *len)
 {
     *len = 0;
-    if (!osprey_buf_is_multi(b))
-        return i == 0 ? osprey_parsers_buffer(ctx, f, b, len) : NULL;
     struct pflow *pf = pflow_get(ctx, f);
-    const uint8_t *r = pf && pf->proto == OSPREY_APP_TLS ? tls_buffer_at(pf, b, i, len) : NULL;
-    if (!r)
+    uint16_t proto;
+    const struct proto_buffer *r = pf ? reg_buffer(b, &proto) : NULL;
+    if (!r || proto != pf->proto || !pf->state || (i > 0 && !r->multi))
+        return NULL;
+    if (!s) {
+        s = &pf->w->scratch;
+        s->len = 0;
+    }
+    const uint8_t *d = r->get(pf, r->key, i, s, len);
+    if (!d)
         *len = 0;
-    return r;
+    return d;
 }
 
-bool osprey_parsers_tls_info(struct mon_ctx *ctx, const struct mon_flow *f,
-                             struct osprey_tls_info *out)
+const uint8_t *osprey_parsers_buffer(struct mon_ctx *ctx, const struct mon_flow *f, uint16_t b,
+                                     uint32_t *len)
 {
-    struct pflow *pf = pflow_get(ctx, f);
-    return pf && pf->proto == OSPREY_APP_TLS && tls_info(pf, out);
+    return osprey_parsers_buffer_at(ctx, f, b, 0, NULL, len);
 }
 
-int osprey_parsers_http_status(struct mon_ctx *ctx, const struct mon_flow *f)
+bool osprey_parsers_field_at(struct mon_ctx *ctx, const struct mon_flow *f, uint16_t fld,
+                             uint32_t i, int64_t *out)
 {
     struct pflow *pf = pflow_get(ctx, f);
-    return pf && pf->proto == OSPREY_APP_HTTP ? http_status(pf) : 0;
-}
-
-uint64_t osprey_parsers_http_response_length(struct mon_ctx *ctx, const struct mon_flow *f)
-{
-    struct pflow *pf = pflow_get(ctx, f);
-    return pf && pf->proto == OSPREY_APP_HTTP ? http_response_wire_len(pf) : 0;
+    uint16_t proto;
+    const struct proto_field *r = pf ? reg_field(fld, &proto) : NULL;
+    if (!r || proto != pf->proto || !pf->state)
+        return false;
+    return r->get(pf, r->key, i, out);
 }
 
 uint32_t osprey_parsers_tx_id(struct mon_ctx *ctx, const struct mon_flow *f)
 {
     struct pflow *pf = pflow_get(ctx, f);
-    if (!pf)
-        return 0;
-    if (pf->proto == OSPREY_APP_HTTP)
-        return http_tx_id(pf);
-    if (pf->proto == OSPREY_APP_DNS)
-        return dns_tx_id(pf);
-    return 0;
+    const struct osprey_proto_def *d = pf ? reg_proto(pf->proto) : NULL;
+    return d && d->tx_id && pf->state ? d->tx_id(pf) : 0;
+}
+
+bool osprey_parsers_eve(struct mon_ctx *ctx, const struct mon_flow *f, struct osprey_jw *w)
+{
+    struct pflow *pf = pflow_get(ctx, f);
+    const struct osprey_proto_def *d = pf ? reg_proto(pf->proto) : NULL;
+    return d && d->eve && pf->state && d->eve(pf, w);
 }

@@ -1,5 +1,7 @@
 /* parsers_int.h — what the parsers' files share: the per-flow state, byte buffers, the
- * worker, and each protocol's entry points. Internal to parsers/. */
+ * engine-level object and the worker, and what a protocol calls back (run its events, count,
+ * raise anomalies, finish a transaction). A protocol's own entry points are in its descriptor
+ * (proto_def.h). Internal to parsers/. */
 #ifndef OSPREY_PARSERS_INT_H
 #define OSPREY_PARSERS_INT_H
 
@@ -8,6 +10,7 @@
 #include <stdint.h>
 
 #include "osprey_parsers.h"
+#include "proto_def.h"
 
 /* ---- bounded byte buffers (bytes.c) ---- */
 struct pbuf {
@@ -27,10 +30,17 @@ struct span {
     bool set;
 };
 
+/* scratch.c: append n bytes to s (growing it); false when out of memory. */
+bool scratch_put(struct osprey_scratch *s, const void *d, size_t n);
+/* s's bytes (len 0: a non-NULL empty buffer). */
+const uint8_t *scratch_bytes(const struct osprey_scratch *s, uint32_t *len);
+
 /* ---- the engine-level object and the worker ---- */
 struct osprey_parsers {
     struct osprey_parsers_cfg cfg;
-    struct osprey_parser_events ev;
+    mon_event_t app_detected, app_anomaly;
+    mon_event_t *ev;        /* each protocol event's UDE, by flat event id */
+    struct reg_base *base;  /* each protocol id's flat bases (registry.c), cached */
     mon_event_t app_root;   /* PKT_IN UDE: parses UDP, and is the parent of every app event */
     mon_event_t tcp_data;   /* CONN_NEW_DATA UDE: parses TCP streams */
     mon_event_t tcp_end;    /* CONN_END UDE: finishes what the end of a flow completes */
@@ -42,31 +52,26 @@ struct osprey_parsers_worker {
     struct mon_ctx *ctx;
     struct mon_sock *sock;
     struct osprey_parsers_stats st;
+    struct osprey_scratch scratch; /* derived buffers asked for without a scratch */
     osprey_tx_fn tx_fn;
     void *tx_arg;
 };
 
 /* ---- per-flow state (flow.c) ---- */
-struct http_state;
-struct dns_state;
-struct tls_state;
-
 /* Directions: 0 = to server (received by MON_SIDE_SVR), 1 = to client. */
 #define DIR_OF_SIDE(side) ((side) == MON_SIDE_SVR ? 0 : 1)
 #define SIDE_OF_DIR(dir) ((dir) == 0 ? MON_SIDE_SVR : MON_SIDE_CLI)
 
 struct pflow {
     struct osprey_parsers_worker *w;
-    uint8_t proto;          /* enum osprey_app_proto */
+    uint16_t proto;         /* protocol id (registry.c) */
     bool dead[2];           /* a direction given up on (gap, malformed beyond repair) */
     bool started[2];
     struct pbuf in[2];      /* bytes read but not parsed yet, per direction (bounded) */
     uint64_t off[2];        /* next stream offset to read (mon_ppeek), per direction */
     uint64_t seen[2];       /* bytes read per direction */
-    struct http_state *http;
-    struct dns_state *dns;
-    struct tls_state *tls;
-    int16_t anomaly;        /* enum osprey_app_event being raised now, -1: none */
+    void *state;            /* the decided protocol's state (its state_free frees it) */
+    int32_t anomaly;        /* flat anomaly id being raised now, -1: none */
 };
 
 struct pflow *pflow_get(struct mon_ctx *ctx, const struct mon_flow *f);
@@ -74,58 +79,19 @@ struct pflow *pflow_make(struct osprey_parsers_worker *w, struct mon_flow *f);
 void pflow_free_slot(struct mon_ctx *ctx, struct mon_flow *f, void *val, void *arg);
 /* Run an app event (its subtree, now) for this flow with direction dir's side. */
 void pflow_run(struct pflow *pf, struct mon_flow *f, int dir, mon_event_t ev);
+/* Run the flow's protocol's event number ev (its own numbering: the descriptor's row). */
+void pflow_raise(struct pflow *pf, struct mon_flow *f, int dir, unsigned ev);
 /* The protocol is decided: count it and run app_detected. */
-void pflow_decide(struct pflow *pf, struct mon_flow *f, int dir, enum osprey_app_proto p);
-void pflow_tx_done(struct pflow *pf, struct mon_flow *f, enum osprey_app_proto p);
-/* An application-layer event seen in direction dir: run app_anomaly with it current. */
-void pflow_anomaly(struct pflow *pf, struct mon_flow *f, int dir, enum osprey_app_event e);
+void pflow_decide(struct pflow *pf, struct mon_flow *f, int dir, uint16_t proto);
+void pflow_tx_done(struct pflow *pf, struct mon_flow *f);
+/* The flow's protocol's anomaly number e (its own numbering) seen in direction dir: run
+ * app_anomaly with it current. */
+void pflow_anomaly(struct pflow *pf, struct mon_flow *f, int dir, unsigned e);
+/* Add n to the flow's protocol's counter number c (its own numbering). */
+void pflow_count(struct pflow *pf, unsigned c, uint64_t n);
 
-/* Which protocol a buffer belongs to; HTTP: whether it is the response's. */
-enum osprey_app_proto buf_proto(enum osprey_buf b);
-bool buf_is_response(enum osprey_buf b);
-
-/* ---- protocol detection (detect.c) ---- */
-enum detect_verdict { DET_NEED_MORE, DET_NO, DET_YES };
-enum detect_verdict detect_http_request(const uint8_t *d, size_t n);
-enum detect_verdict detect_http_response(const uint8_t *d, size_t n);
-enum detect_verdict detect_tls_client_hello(const uint8_t *d, size_t n);
-/* DNS message sanity (header, first question decodes). tcp: with the 2-byte length. */
-enum detect_verdict detect_dns(const uint8_t *d, size_t n, bool tcp);
-/* Stricter, for UDP off port 53: one question, a standard query or response. */
-enum detect_verdict detect_dns_strict(const uint8_t *d, size_t n);
-
-/* ---- HTTP (http/) ---- */
-void http_parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d, size_t n);
-void http_end(struct pflow *pf, struct mon_flow *f);
-/* Bytes of direction dir were lost: abandon the message in progress, find the next head. */
-void http_gap(struct pflow *pf, struct mon_flow *f, int dir);
-const uint8_t *http_buffer(struct pflow *pf, enum osprey_buf b, uint32_t *len);
-int http_status(const struct pflow *pf);
-uint64_t http_response_wire_len(const struct pflow *pf);
-uint32_t http_tx_id(const struct pflow *pf);
-void http_free(struct http_state *h);
-
-/* ---- DNS (dns/) ---- */
-#define DNS_NAME_MAX 255     /* bytes of a dotted name (RFC 1035: 255 octets on the wire) */
-#define DNS_MAX_POINTERS 16  /* compression pointers followed in one name: loops end here */
-/* Read the (possibly compressed) name at off in msg[0..n): dotted into out (cap bytes, no
- * NUL), *next = the offset just past the name where it starts. 0, or -1 when malformed
- * (out of bounds, a bad label type, too long, too many pointers: a loop). */
-int dns_name_read(const uint8_t *msg, size_t n, size_t off, uint8_t *out, uint32_t cap,
-                  uint32_t *outlen, size_t *next);
-/* One whole DNS message (UDP datagram, or a TCP message without its length). */
-void dns_message(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d, size_t n);
-void dns_tcp_parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d, size_t n);
-const uint8_t *dns_buffer(struct pflow *pf, enum osprey_buf b, uint32_t *len);
-uint32_t dns_tx_id(const struct pflow *pf);
-bool dns_info(struct pflow *pf, struct osprey_dns_info *out);
-void dns_free(struct dns_state *d);
-
-/* ---- TLS (tls/) ---- */
-void tls_parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d, size_t n);
-const uint8_t *tls_buffer(struct pflow *pf, enum osprey_buf b, uint32_t *len);
-const uint8_t *tls_buffer_at(struct pflow *pf, enum osprey_buf b, uint32_t i, uint32_t *len);
-bool tls_info(struct pflow *pf, struct osprey_tls_info *out);
-void tls_free(struct tls_state *t);
+/* ---- protocol detection helper (detect.c) ---- */
+/* PROBE_YES when d starts with word; PROBE_NEED_MORE when d is a proper prefix of it. */
+enum probe_verdict probe_prefix(const uint8_t *d, size_t n, const char *word, size_t wl);
 
 #endif

@@ -3,7 +3,7 @@
  * malformed; nothing is read outside the message. */
 #include <string.h>
 
-#include "parsers_int.h"
+#include "dns_int.h"
 
 int dns_name_read(const uint8_t *msg, size_t n, size_t off, uint8_t *out, uint32_t cap,
                   uint32_t *outlen, size_t *next)

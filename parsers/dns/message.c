@@ -8,25 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "parsers_int.h"
-
-struct dns_state {
-    uint8_t query[DNS_NAME_MAX];
-    uint32_t qlen;
-    bool has_query;
-    uint32_t txid;     /* messages seen on the flow, from 0: as Suricata 7, each query and
-                          each response is a transaction of its own */
-    uint32_t nmsg;
-    struct osprey_dns_info info;
-    struct pbuf text;  /* kept records' names and rdata; the offsets below point into it */
-    struct rr_off { uint32_t name, rdata, mname, rname; } off[2][OSPREY_DNS_MAX_ANSWERS];
-    uint32_t qoff[OSPREY_DNS_MAX_ANSWERS]; /* the kept questions' names in text */
-    uint32_t aroff[OSPREY_DNS_MAX_ANSWERS]; /* the kept additional records' names */
-    struct pbuf pdu;   /* the message as sent (OB_DNS_PDU) */
-};
-
-/* the sections whose records are kept (additionals: their names only) */
-enum { SEC_ANSWER, SEC_AUTHORITY, SEC_NONE, SEC_ADDITIONAL };
+#include "dns_int.h"
 
 static uint16_t be16(const uint8_t *p) { return (uint16_t)(p[0] << 8 | p[1]); }
 
@@ -137,14 +119,13 @@ static bool walk(struct dns_state *s, const uint8_t *d, size_t n, size_t *off, u
 
 void dns_message(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d, size_t n)
 {
-    if (!pf->dns && !(pf->dns = calloc(1, sizeof *pf->dns)))
+    if (!pf->state && !(pf->state = calloc(1, sizeof(struct dns_state))))
         return;
-    struct dns_state *s = pf->dns;
-    struct osprey_parsers_stats *st = &pf->w->st;
-    st->dns_messages++;
+    struct dns_state *s = pf->state;
+    pflow_count(pf, DNS_C_MESSAGES, 1);
     if (n < 12) {
-        st->dns_malformed++;
-        pflow_anomaly(pf, f, dir, OSPREY_AE_DNS_MALFORMED_DATA);
+        pflow_count(pf, DNS_C_MALFORMED, 1);
+        pflow_anomaly(pf, f, dir, DNS_AE_MALFORMED_DATA);
         return;
     }
     uint16_t flags = be16(d + 2);
@@ -172,21 +153,20 @@ void dns_message(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d
         !walk(s, d, n, &off, an, false, SEC_ANSWER) ||
         !walk(s, d, n, &off, ns, false, SEC_AUTHORITY) ||
         !walk(s, d, n, &off, ar, false, SEC_ADDITIONAL)) {
-        st->dns_malformed++;
-        pflow_anomaly(pf, f, dir, OSPREY_AE_DNS_MALFORMED_DATA);
+        pflow_count(pf, DNS_C_MALFORMED, 1);
+        pflow_anomaly(pf, f, dir, DNS_AE_MALFORMED_DATA);
     }
     bool response = flags & 0x8000;
     if (flags & 0x0040) /* Z: reserved, must be zero (RFC 1035 §4.1.1) */
-        pflow_anomaly(pf, f, dir, OSPREY_AE_DNS_Z_FLAG_SET);
+        pflow_anomaly(pf, f, dir, DNS_AE_Z_FLAG_SET);
     if (response != (dir == 1)) /* a response to the server, or a query to the client */
-        pflow_anomaly(pf, f, dir, response ? OSPREY_AE_DNS_NOT_REQUEST
-                                           : OSPREY_AE_DNS_NOT_RESPONSE);
+        pflow_anomaly(pf, f, dir, response ? DNS_AE_NOT_REQUEST
+                                           : DNS_AE_NOT_RESPONSE);
     if (!s->has_query)
         return;
     s->txid = s->nmsg++;
-    const struct osprey_parser_events *ev = &pf->w->p->ev;
-    pflow_run(pf, f, dir, response ? ev->dns_response : ev->dns_query);
-    pflow_tx_done(pf, f, OSPREY_APP_DNS);
+    pflow_raise(pf, f, dir, response ? DNS_EV_RESPONSE : DNS_EV_QUERY);
+    pflow_tx_done(pf, f);
 }
 
 /* DNS over TCP: each message behind a 2-byte length (RFC 1035 §4.2.2), split anywhere. */
@@ -208,24 +188,9 @@ void dns_tcp_parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t 
     }
 }
 
-const uint8_t *dns_buffer(struct pflow *pf, enum osprey_buf b, uint32_t *len)
-{
-    struct dns_state *s = pf->dns;
-    if (!s || !s->has_query)
-        return NULL;
-    if (b == OB_DNS_PDU) {
-        *len = s->pdu.len;
-        return s->pdu.len ? s->pdu.p : (const uint8_t *)"";
-    }
-    if (b != OB_DNS_QUERY)
-        return NULL;
-    *len = s->qlen;
-    return s->qlen ? s->query : (const uint8_t *)"";
-}
-
 bool dns_info(struct pflow *pf, struct osprey_dns_info *out)
 {
-    struct dns_state *s = pf->dns;
+    struct dns_state *s = pf->state;
     if (!s || !s->has_query)
         return false;
     *out = s->info;
@@ -251,11 +216,13 @@ bool dns_info(struct pflow *pf, struct osprey_dns_info *out)
 
 uint32_t dns_tx_id(const struct pflow *pf)
 {
-    return pf->dns ? pf->dns->txid : 0;
+    const struct dns_state *s = pf->state;
+    return s ? s->txid : 0;
 }
 
-void dns_free(struct dns_state *d)
+void dns_free(void *state)
 {
+    struct dns_state *d = state;
     if (d) {
         pbuf_free(&d->text);
         pbuf_free(&d->pdu);

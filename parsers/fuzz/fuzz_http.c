@@ -12,22 +12,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "parsers_int.h"
+#include "http_int.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static volatile uint32_t sink;
 
 /* A transaction is done: read each of its buffers to the last byte. */
-static void on_tx(struct mon_ctx *ctx, struct mon_flow *f, enum osprey_app_proto p, void *arg)
+static void on_tx(struct mon_ctx *ctx, struct mon_flow *f, uint16_t p, void *arg)
 {
     (void)ctx, (void)f, (void)p;
     struct pflow *pf = arg;
-    for (int b = 0; b < OB__COUNT; b++) {
-        if (buf_proto((enum osprey_buf)b) != OSPREY_APP_HTTP)
-            continue;
+    for (int b = 0; b < HB__COUNT; b++) {
         uint32_t len = 0;
-        const uint8_t *d = http_buffer(pf, (enum osprey_buf)b, &len);
+        const uint8_t *d = http_buffer(pf, (enum http_buf)b, &len);
         for (uint32_t i = 0; d && i < len; i++)
             sink += d[i];
     }
@@ -49,13 +47,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     p.cfg.http_decompress_layer_limit = 1 + ((opt >> 1) & 3);
     p.cfg.http_lzma_enabled = (opt & 8) != 0;
+    struct reg_base base[OSPREY_APP_PROTO_MAX]; /* where the counters go (registry.c) */
+    for (uint16_t id = 0; id < osprey_app_proto_count(); id++)
+        base[id] = reg_base_of(id);
+    p.base = base;
+    /* the events' UDEs (never run: the flow has no forest) */
+    p.ev = calloc(osprey_event_count() + 1u, sizeof *p.ev);
+    if (!p.ev)
+        return 0;
     struct osprey_parsers_worker w;
     memset(&w, 0, sizeof w);
     w.p = &p;
     struct pflow pf;
     memset(&pf, 0, sizeof pf);
     pf.w = &w;
-    pf.proto = OSPREY_APP_HTTP;
+    pf.proto = (uint16_t)osprey_app_proto_find("http");
     w.tx_fn = on_tx;
     w.tx_arg = &pf;
     struct mon_flow f; /* no event forest: app events are not run, transactions are */
@@ -83,7 +89,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         i += n;
     }
     http_end(&pf, &f);
-    http_free(pf.http);
+    http_free(pf.state);
+    free(p.ev);
     pbuf_free(&pf.in[0]);
     pbuf_free(&pf.in[1]);
     return 0;

@@ -49,14 +49,14 @@ static bool next_line(const uint8_t *d, uint32_t n, uint32_t *at, uint32_t *s, u
     return true;
 }
 
-static void put(struct http_msg *m, enum osprey_buf b, const uint8_t *d, uint32_t n)
+static void put(struct http_msg *m, enum http_buf b, const uint8_t *d, uint32_t n)
 {
     uint32_t off = m->copy.len;
     if (pbuf_add(&m->copy, d, n, 0) == n || !n)
         m->sp[b] = (struct span){off, n, true};
 }
 
-static void append_to(struct http_msg *m, enum osprey_buf b, const uint8_t *d, uint32_t n)
+static void append_to(struct http_msg *m, enum http_buf b, const uint8_t *d, uint32_t n)
 {
     /* the buffer being built is always the last thing in the copy */
     if (!m->sp[b].set)
@@ -64,14 +64,14 @@ static void append_to(struct http_msg *m, enum osprey_buf b, const uint8_t *d, u
     m->sp[b].len += pbuf_add(&m->copy, d, n, 0);
 }
 
-static const uint8_t *bytes(const struct http_msg *m, enum osprey_buf b)
+static const uint8_t *bytes(const struct http_msg *m, enum http_buf b)
 {
     return m->copy.p + m->sp[b].off;
 }
 
 /* The value of every header called name, joined by ", ", into buffer b. */
 static void single(struct http_msg *m, const uint8_t *d, const struct hdr *h, int nh,
-                   const char *name, enum osprey_buf b)
+                   const char *name, enum http_buf b)
 {
     size_t nl = strlen(name);
     for (int i = 0; i < nh; i++) {
@@ -118,7 +118,7 @@ static bool has_token(const uint8_t *v, uint32_t n, const char *tok)
 
 /* http.header / http.response_header: "Name: value\r\n" per header. */
 static void header_buffer(struct http_msg *m, const uint8_t *d, const struct hdr *h, int nh,
-                          enum osprey_buf hb)
+                          enum http_buf hb)
 {
     m->sp[hb] = (struct span){m->copy.len, 0, true};
     for (int i = 0; i < nh; i++) {
@@ -138,11 +138,11 @@ static int start_line(struct http_msg *m, bool request, const uint8_t *l, uint32
                       struct http_head_info *info)
 {
     if (request) {
-        put(m, OB_HTTP_REQUEST_LINE, l, n);
+        put(m, HB_REQUEST_LINE, l, n);
         uint32_t a = 0;
         while (a < n && !is_ws(l[a]))
             a++;
-        put(m, OB_HTTP_METHOD, l, a);
+        put(m, HB_METHOD, l, a);
         info->is_head = a == 4 && !memcmp(l, "HEAD", 4);
         info->is_connect = a == 7 && !memcmp(l, "CONNECT", 7);
         uint32_t b = a;
@@ -157,7 +157,7 @@ static int start_line(struct http_msg *m, bool request, const uint8_t *l, uint32
             p--;
         uint32_t ue = e;
         if (p > b && e - p >= 5 && !memcmp(l + p, "HTTP/", 5)) {
-            put(m, OB_HTTP_PROTOCOL, l + p, e - p);
+            put(m, HB_PROTOCOL, l + p, e - p);
             ue = p;
             while (ue > b && is_ws(l[ue - 1]))
                 ue--;
@@ -169,11 +169,11 @@ static int start_line(struct http_msg *m, bool request, const uint8_t *l, uint32
         for (uint32_t i = 0; i < a; i++)
             if (!is_tchar(l[i]))
                 return -1;
-        put(m, OB_HTTP_URI_RAW, l + b, ue - b);
+        put(m, HB_URI_RAW, l + b, ue - b);
         uint8_t *norm = malloc(ue - b + 1);
         if (norm) {
             uint32_t nl = http_uri_normalize(l + b, ue - b, norm, ue - b);
-            put(m, OB_HTTP_URI, norm, nl);
+            put(m, HB_URI, norm, nl);
             free(norm);
         }
         return 0;
@@ -181,7 +181,7 @@ static int start_line(struct http_msg *m, bool request, const uint8_t *l, uint32
     /* as libhtp: spaces, the protocol (any word starting "http"), the status, the rest */
     if (!http_resp_line_is_http(l, n))
         return -1;
-    put(m, OB_HTTP_RESPONSE_LINE, l, n);
+    put(m, HB_RESPONSE_LINE, l, n);
     uint32_t a = 0;
     while (a < n && (http_is_space(l[a]) || !l[a]))
         a++;
@@ -193,7 +193,7 @@ static int start_line(struct http_msg *m, bool request, const uint8_t *l, uint32
     uint32_t c = b;
     while (c < n && !http_is_space(l[c]))
         c++;
-    put(m, OB_HTTP_STAT_CODE, l + b, c - b);
+    put(m, HB_STAT_CODE, l + b, c - b);
     bool ok;
     uint64_t st = parse_u64(l + b, c - b, &ok);
     info->status = ok && c - b == 3 ? (int)st : 0;
@@ -201,7 +201,7 @@ static int start_line(struct http_msg *m, bool request, const uint8_t *l, uint32
         info->malformed = true;
     while (c < n && http_is_space(l[c]))
         c++;
-    put(m, OB_HTTP_STAT_MSG, l + c, n - c);
+    put(m, HB_STAT_MSG, l + c, n - c);
     return 0;
 }
 
@@ -381,12 +381,12 @@ static int response_head(struct http_msg *m, const uint8_t *d, uint32_t n, uint3
     }
     if (o.nh == MAX_HEADERS)
         info->malformed = true;
-    put(m, OB_HTTP_RESPONSE_HEADER_RAW, d + hstart, n > hstart ? n - hstart : 0);
-    header_buffer(m, d, h, nh, OB_HTTP_RESPONSE_HEADER);
-    single(m, d, h, nh, "Set-Cookie", OB_HTTP_RESPONSE_COOKIE);
-    single(m, d, h, nh, "Server", OB_HTTP_SERVER);
-    single(m, d, h, nh, "Location", OB_HTTP_LOCATION);
-    single(m, d, h, nh, "Content-Type", OB_HTTP_RESPONSE_CONTENT_TYPE);
+    put(m, HB_RESPONSE_HEADER_RAW, d + hstart, n > hstart ? n - hstart : 0);
+    header_buffer(m, d, h, nh, HB_RESPONSE_HEADER);
+    single(m, d, h, nh, "Set-Cookie", HB_RESPONSE_COOKIE);
+    single(m, d, h, nh, "Server", HB_SERVER);
+    single(m, d, h, nh, "Location", HB_LOCATION);
+    single(m, d, h, nh, "Content-Type", HB_RESPONSE_CONTENT_TYPE);
     response_framing(m, d, h, nh, info);
     free(rh);
     free(h);
@@ -455,28 +455,28 @@ int http_head_parse(struct http_msg *m, bool request, const uint8_t *d, uint32_t
         while (h[i].vlen && is_ws(m->copy.p[h[i].val + h[i].vlen - 1]))
             h[i].vlen--;
     /* from here on a request (responses went to response_head) */
-    put(m, OB_HTTP_HEADER_RAW, d + hstart, (ended ? at : n) - hstart);
-    header_buffer(m, d, h, nh, OB_HTTP_HEADER);
-    put(m, OB_HTTP_START, d + lstart, (ended ? at : n) - lstart);
-    single(m, d, h, nh, "Accept", OB_HTTP_ACCEPT);
-    single(m, d, h, nh, "Accept-Encoding", OB_HTTP_ACCEPT_ENC);
-    single(m, d, h, nh, "Accept-Language", OB_HTTP_ACCEPT_LANG);
-    single(m, d, h, nh, "Connection", OB_HTTP_CONNECTION);
-    single(m, d, h, nh, "Content-Length", OB_HTTP_CONTENT_LEN);
-    single(m, d, h, nh, "User-Agent", OB_HTTP_USER_AGENT);
-    single(m, d, h, nh, "Cookie", OB_HTTP_COOKIE);
-    single(m, d, h, nh, "Referer", OB_HTTP_REFERER);
-    single(m, d, h, nh, "Content-Type", OB_HTTP_CONTENT_TYPE);
-    single(m, d, h, nh, "Host", OB_HTTP_HOST_RAW);
+    put(m, HB_HEADER_RAW, d + hstart, (ended ? at : n) - hstart);
+    header_buffer(m, d, h, nh, HB_HEADER);
+    put(m, HB_START, d + lstart, (ended ? at : n) - lstart);
+    single(m, d, h, nh, "Accept", HB_ACCEPT);
+    single(m, d, h, nh, "Accept-Encoding", HB_ACCEPT_ENC);
+    single(m, d, h, nh, "Accept-Language", HB_ACCEPT_LANG);
+    single(m, d, h, nh, "Connection", HB_CONNECTION);
+    single(m, d, h, nh, "Content-Length", HB_CONTENT_LEN);
+    single(m, d, h, nh, "User-Agent", HB_USER_AGENT);
+    single(m, d, h, nh, "Cookie", HB_COOKIE);
+    single(m, d, h, nh, "Referer", HB_REFERER);
+    single(m, d, h, nh, "Content-Type", HB_CONTENT_TYPE);
+    single(m, d, h, nh, "Host", HB_HOST_RAW);
     /* http.host: from an absolute target first, else the Host header; no port, lower */
     uint32_t hl = 0;
     const uint8_t *src = NULL;
-    if (m->sp[OB_HTTP_URI_RAW].set)
-        src = http_uri_host(bytes(m, OB_HTTP_URI_RAW), m->sp[OB_HTTP_URI_RAW].len, &hl);
+    if (m->sp[HB_URI_RAW].set)
+        src = http_uri_host(bytes(m, HB_URI_RAW), m->sp[HB_URI_RAW].len, &hl);
     uint8_t host[256];
-    if (!src && m->sp[OB_HTTP_HOST_RAW].set) {
-        src = bytes(m, OB_HTTP_HOST_RAW);
-        hl = m->sp[OB_HTTP_HOST_RAW].len;
+    if (!src && m->sp[HB_HOST_RAW].set) {
+        src = bytes(m, HB_HOST_RAW);
+        hl = m->sp[HB_HOST_RAW].len;
     }
     if (src) {
         uint32_t k = 0;
@@ -489,7 +489,7 @@ int http_head_parse(struct http_msg *m, bool request, const uint8_t *d, uint32_t
         }
         while (k && host[k - 1] == '.')
             k--;
-        put(m, OB_HTTP_HOST, host, k);
+        put(m, HB_HOST, host, k);
     }
     /* framing */
     int ncl = 0;       /* Content-Length headers seen */

@@ -4,6 +4,60 @@
 
 #include "parsers_int.h"
 
+extern const struct osprey_proto_def http_proto;
+
+/* The parser's own buffers (spans of a message's copy, or its body); rows of http_proto's
+ * buffer table (http.c) name them. Request ones first, then the response's. */
+enum http_buf {
+    HB_METHOD, HB_URI, HB_URI_RAW, HB_REQUEST_LINE, HB_PROTOCOL, HB_HEADER, HB_HEADER_RAW,
+    HB_COOKIE, HB_USER_AGENT, HB_HOST, HB_HOST_RAW, HB_REFERER, HB_CONTENT_TYPE,
+    HB_REQUEST_BODY, HB_START, HB_ACCEPT, HB_ACCEPT_ENC, HB_ACCEPT_LANG, HB_CONNECTION,
+    HB_CONTENT_LEN,
+    HB_STAT_CODE, /* the response's from here */
+    HB_STAT_MSG, HB_RESPONSE_LINE, HB_RESPONSE_HEADER, HB_RESPONSE_HEADER_RAW,
+    HB_RESPONSE_COOKIE, HB_RESPONSE_CONTENT_TYPE, HB_RESPONSE_BODY, HB_SERVER, HB_LOCATION,
+    HB__COUNT
+};
+static inline bool http_buf_is_response(enum http_buf b) { return b >= HB_STAT_CODE; }
+
+/* rows of http_proto.events / .anomalies / .counters */
+enum { HTTP_EV_REQUEST, HTTP_EV_REQUEST_BODY, HTTP_EV_REQUEST_DONE, HTTP_EV_RESPONSE,
+       HTTP_EV_RESPONSE_BODY, HTTP_EV_RESPONSE_DONE };
+enum { HTTP_AE_INVALID_REQUEST_CHUNK_LEN, HTTP_AE_INVALID_RESPONSE_CHUNK_LEN,
+       HTTP_AE_DUP_CL_REQUEST, HTTP_AE_DUP_CL_RESPONSE, HTTP_AE_INVALID_TE_REQUEST,
+       HTTP_AE_AUTH_UNRECOGNIZED };
+enum { HTTP_C_REQUESTS, HTTP_C_RESPONSES, HTTP_C_HEADER_LIMIT, HTTP_C_BODY_LIMIT,
+       HTTP_C_MALFORMED, HTTP_C_GZIP_ERRORS, HTTP_C_TX_DROPPED };
+
+/* stream.c */
+void http_parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d, size_t n);
+void http_end(struct pflow *pf, struct mon_flow *f);
+/* Bytes of direction dir were lost: abandon the message in progress, find the next head. */
+void http_gap(struct pflow *pf, struct mon_flow *f, int dir);
+/* The current transaction's buffer b, NULL when it has none. */
+const uint8_t *http_buffer(struct pflow *pf, enum http_buf b, uint32_t *len);
+int http_status(const struct pflow *pf);
+uint64_t http_response_wire_len(const struct pflow *pf);
+uint32_t http_tx_id(const struct pflow *pf);
+void http_free(void *state);
+
+/* probe.c */
+enum probe_verdict detect_http_request(const uint8_t *d, size_t n);
+enum probe_verdict detect_http_response(const uint8_t *d, size_t n);
+
+/* derived.c: buffers built from the parser's (Suricata's http.header_names, http.start, the
+ * single-header buffers, http.header without cookies, the HTTP/1 frames, one element per
+ * header line), in the caller's scratch. */
+enum http_derived {
+    HD_REQ_HEADER_NAMES, HD_RESP_HEADER_NAMES, HD_REQ_START, HD_RESP_START,
+    HD_REQ_CONTENT_LEN, HD_RESP_CONTENT_LEN, HD_REQ_CONNECTION, HD_RESP_CONNECTION,
+    HD_ACCEPT, HD_ACCEPT_ENC, HD_ACCEPT_LANG, HD_LOCATION, HD_SERVER,
+    HD_REQ_HEADER, HD_RESP_HEADER, HD_REQ_FRAME, HD_RESP_FRAME,
+    HD_REQ_HEADER_LINES, HD_RESP_HEADER_LINES /* multi: one element per header */
+};
+const uint8_t *http_derived(struct pflow *pf, unsigned which, uint32_t i,
+                            struct osprey_scratch *s, uint32_t *len);
+
 #define HTTP_TX_RING 8   /* requests kept waiting for their responses (pipelining) */
 
 /* uri.c: Suricata's http.uri from the raw request target: percent-decoded, dot segments
@@ -89,7 +143,7 @@ struct http_msg {
     uint64_t wire_len;         /* body bytes as sent: chunk framing and compression included,
                                   whatever the limit kept (Suricata's http "length") */
     struct pbuf copy;          /* every head buffer lives in here */
-    struct span sp[OB__COUNT];
+    struct span sp[HB__COUNT];
     struct pbuf body;
 };
 
@@ -144,5 +198,10 @@ struct http_state {
     struct http_dir d[2];
     struct http_tx *cur;
 };
+
+/* eve.c: its EVE object; the hostname as EVE writes it (the Host header's case) */
+bool http_eve(struct pflow *pf, struct osprey_jw *w);
+const uint8_t *http_hostname(struct pflow *pf, unsigned key, uint32_t i,
+                             struct osprey_scratch *s, uint32_t *len);
 
 #endif

@@ -15,9 +15,9 @@
 
 static struct http_state *state(struct pflow *pf)
 {
-    if (!pf->http)
-        pf->http = calloc(1, sizeof *pf->http);
-    return pf->http;
+    if (!pf->state)
+        pf->state = calloc(1, sizeof(struct http_state));
+    return pf->state;
 }
 
 static void msg_clear(struct http_msg *m)
@@ -38,15 +38,15 @@ static void msg_free(struct http_msg *m)
 /* The ring slot of transaction id, made fresh when it holds another one. */
 static struct http_tx *tx_slot(struct pflow *pf, struct mon_flow *f, uint32_t id)
 {
-    struct http_state *h = pf->http;
+    struct http_state *h = ((struct http_state *)pf->state);
     struct http_tx *t = &h->tx[id % HTTP_TX_RING];
     if (t->used && t->id == id)
         return t;
     if (t->used && !t->done) {
         /* more requests outstanding than the ring holds: the oldest is reported as is */
-        pf->w->st.http_tx_dropped++;
+        pflow_count(pf, HTTP_C_TX_DROPPED, 1);
         h->cur = t;
-        pflow_tx_done(pf, f, OSPREY_APP_HTTP);
+        pflow_tx_done(pf, f);
     }
     msg_clear(&t->req);
     msg_clear(&t->resp);
@@ -69,16 +69,15 @@ static void run_body(struct pflow *pf, struct mon_flow *f, int dir, struct http_
     if (m->body_run || !m->body.len)
         return;
     m->body_run = true;
-    pf->http->cur = t;
-    const struct osprey_parser_events *ev = &pf->w->p->ev;
-    pflow_run(pf, f, dir, dir == 0 ? ev->http_request_body : ev->http_response_body);
+    ((struct http_state *)pf->state)->cur = t;
+    pflow_raise(pf, f, dir, dir == 0 ? HTTP_EV_REQUEST_BODY : HTTP_EV_RESPONSE_BODY);
 }
 
 static void body_bytes(void *arg, const uint8_t *d, size_t n)
 {
     struct body_sink *s = arg;
     struct pflow *pf = s->pf;
-    struct http_state *h = pf->http;
+    struct http_state *h = ((struct http_state *)pf->state);
     struct http_dir *hd = &h->d[s->dir];
     struct http_tx *t = &h->tx[hd->tx % HTTP_TX_RING];
     if (t->id != hd->tx || !t->used)
@@ -92,13 +91,13 @@ static void body_bytes(void *arg, const uint8_t *d, size_t n)
     if (hd->z) {
         uint32_t errs = http_decoder_errors(hd->z);
         full = http_decoder_feed(hd->z, d, n, &m->body, max);
-        pf->w->st.http_gzip_errors += http_decoder_errors(hd->z) - errs;
+        pflow_count(pf, HTTP_C_GZIP_ERRORS, http_decoder_errors(hd->z) - errs);
     }
     else
         full = pbuf_add(&m->body, d, n, max) < n;
     if (full) {
         m->cut = true;
-        pf->w->st.http_body_limit++;
+        pflow_count(pf, HTTP_C_BODY_LIMIT, 1);
         run_body(pf, s->f, s->dir, t); /* inspect what the limit let in, now */
     }
 }
@@ -122,7 +121,7 @@ static void count_wire(struct http_state *h, int dir, size_t n)
 /* A message (head and body) is complete. */
 static void msg_done(struct pflow *pf, struct mon_flow *f, int dir)
 {
-    struct http_state *h = pf->http;
+    struct http_state *h = ((struct http_state *)pf->state);
     struct http_dir *hd = &h->d[dir];
     struct http_tx *t = &h->tx[hd->tx % HTTP_TX_RING];
     http_decoder_free(hd->z);
@@ -136,14 +135,13 @@ static void msg_done(struct pflow *pf, struct mon_flow *f, int dir)
     if (!m->done_run && m->present) {
         m->done_run = true;
         h->cur = t;
-        const struct osprey_parser_events *ev = &pf->w->p->ev;
-        pflow_run(pf, f, dir, dir == 0 ? ev->http_request_done : ev->http_response_done);
+            pflow_raise(pf, f, dir, dir == 0 ? HTTP_EV_REQUEST_DONE : HTTP_EV_RESPONSE_DONE);
     }
     if (dir == 1 && !t->done) {
         t->done = true;
         h->cur = t;
-        pf->w->st.http_responses++;
-        pflow_tx_done(pf, f, OSPREY_APP_HTTP);
+        pflow_count(pf, HTTP_C_RESPONSES, 1);
+        pflow_tx_done(pf, f);
     }
 }
 
@@ -182,9 +180,8 @@ static struct http_decoder *make_decoder(const struct osprey_parsers_cfg *cfg,
 static void head_done(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d, uint32_t n,
                       uint32_t avail)
 {
-    struct http_state *h = pf->http;
+    struct http_state *h = ((struct http_state *)pf->state);
     struct http_dir *hd = &h->d[dir];
-    const struct osprey_parser_events *ev = &pf->w->p->ev;
     struct http_head_info info;
     if (dir == 1) {
         /* an interim 1xx response is not the transaction's answer (one that announces a
@@ -207,7 +204,7 @@ static void head_done(struct pflow *pf, struct mon_flow *f, int dir, const uint8
     struct http_tx *t = tx_slot(pf, f, id);
     hd->tx = id;
     if (http_head_parse(dir == 0 ? &t->req : &t->resp, dir == 0, d, n, avail, &info) != 0) {
-        pf->w->st.http_malformed++;
+        pflow_count(pf, HTTP_C_MALFORMED, 1);
         hd->st = HS_DEAD;
         return;
     }
@@ -215,8 +212,8 @@ static void head_done(struct pflow *pf, struct mon_flow *f, int dir, const uint8
         t->is_head = info.is_head;
         t->is_connect = info.is_connect;
         /* "GET HTTP/1.1" names a protocol, not a URI: only a line without one is 0.9 */
-        t->simple = !t->req.sp[OB_HTTP_PROTOCOL].len && !memmem(d, n, "HTTP/", 5);
-        pf->w->st.http_requests++;
+        t->simple = !t->req.sp[HB_PROTOCOL].len && !memmem(d, n, "HTTP/", 5);
+        pflow_count(pf, HTTP_C_REQUESTS, 1);
     } else {
         t->status = info.status;
         if ((info.status == 101 && !info.has_te && !info.has_cl) ||
@@ -224,7 +221,7 @@ static void head_done(struct pflow *pf, struct mon_flow *f, int dir, const uint8
             /* Switching Protocols, or a tunnel CONNECT opened (a 2xx to CONNECT has no body,
              * RFC 9110 §9.3.6): what follows on both sides is no longer HTTP */
             h->cur = t;
-            pflow_run(pf, f, dir, ev->http_response);
+            pflow_raise(pf, f, dir, HTTP_EV_RESPONSE);
             msg_done(pf, f, dir);
             h->d[0].st = h->d[1].st = HS_DEAD;
             pf->dead[0] = true;
@@ -232,16 +229,16 @@ static void head_done(struct pflow *pf, struct mon_flow *f, int dir, const uint8
         }
     }
     if (info.malformed)
-        pf->w->st.http_malformed++;
+        pflow_count(pf, HTTP_C_MALFORMED, 1);
     if (info.cl_ambiguous)
-        pflow_anomaly(pf, f, dir, dir == 0 ? OSPREY_AE_HTTP_DUP_CL_REQUEST
-                                           : OSPREY_AE_HTTP_DUP_CL_RESPONSE);
+        pflow_anomaly(pf, f, dir, dir == 0 ? HTTP_AE_DUP_CL_REQUEST
+                                           : HTTP_AE_DUP_CL_RESPONSE);
     if (info.te_invalid)
-        pflow_anomaly(pf, f, dir, OSPREY_AE_HTTP_INVALID_TE_REQUEST);
+        pflow_anomaly(pf, f, dir, HTTP_AE_INVALID_TE_REQUEST);
     if (info.auth_unrecognized)
-        pflow_anomaly(pf, f, dir, OSPREY_AE_HTTP_AUTH_UNRECOGNIZED);
+        pflow_anomaly(pf, f, dir, HTTP_AE_AUTH_UNRECOGNIZED);
     h->cur = t;
-    pflow_run(pf, f, dir, dir == 0 ? ev->http_request : ev->http_response);
+    pflow_raise(pf, f, dir, dir == 0 ? HTTP_EV_REQUEST : HTTP_EV_RESPONSE);
     /* framing of the body (RFC 9112 §6.3, as libhtp applies it: a 1xx/204/304 that
      * announces a length or a transfer coding has that body anyway) */
     bool no_status_body = (info.status >= 100 && info.status < 200) || info.status == 204 ||
@@ -308,9 +305,9 @@ static bool resync(struct pflow *pf, struct http_dir *hd, const uint8_t **d, siz
     }
     if (!hd->lost) {
         hd->lost = true;
-        pf->w->st.http_malformed++;
-        if (pf->http->nresp < pf->http->nreq)
-            pf->http->nresp++;
+        pflow_count(pf, HTTP_C_MALFORMED, 1);
+        if (((struct http_state *)pf->state)->nresp < ((struct http_state *)pf->state)->nreq)
+            ((struct http_state *)pf->state)->nresp++;
     }
     /* anywhere, not only at a line start: the lost bytes may end mid-line */
     const uint8_t *at = memmem(*d, *n, "HTTP/1.", 7);
@@ -361,7 +358,7 @@ static size_t body_overrun(struct pflow *pf, struct mon_flow *f, const uint8_t *
             break; /* may still become a status line */
         if (http_resp_line_is_http(l, (uint32_t)e))
             break;
-        count_wire(pf->http, 1, e);
+        count_wire(((struct http_state *)pf->state), 1, e);
         body_bytes(&sink, l, e);
         i += e;
     }
@@ -373,7 +370,7 @@ static size_t body_overrun(struct pflow *pf, struct mon_flow *f, const uint8_t *
  * the connection closes are the body of the oldest waiting request's response. */
 static void headless_response(struct pflow *pf, struct mon_flow *f)
 {
-    struct http_state *h = pf->http;
+    struct http_state *h = ((struct http_state *)pf->state);
     struct http_dir *hd = &h->d[1];
     struct pbuf *in = &pf->in[1];
     if (h->nresp >= h->nreq)
@@ -385,7 +382,7 @@ static void headless_response(struct pflow *pf, struct mon_flow *f)
     hd->st = HS_BODY_CLOSE;
     hd->scan = 0;
     struct body_sink sink = {pf, f, 1};
-    pf->w->st.http_malformed++;
+    pflow_count(pf, HTTP_C_MALFORMED, 1);
     count_wire(h, 1, in->len);
     body_bytes(&sink, in->p, in->len);
     pbuf_reset(in);
@@ -421,7 +418,7 @@ static int response_scan(const struct pbuf *in, uint32_t *scan, uint32_t *end, u
 static size_t response_head_bytes(struct pflow *pf, struct mon_flow *f, const uint8_t *d,
                                   size_t n)
 {
-    struct http_state *h = pf->http;
+    struct http_state *h = ((struct http_state *)pf->state);
     struct http_dir *hd = &h->d[1];
     struct pbuf *in = &pf->in[1];
     uint32_t limit = pf->w->p->cfg.http_header_limit;
@@ -445,7 +442,7 @@ static size_t response_head_bytes(struct pflow *pf, struct mon_flow *f, const ui
              * it is two bytes or less; otherwise the answer has no head at all */
             uint32_t text = le;
             if (in->len > end + 1 && (in->p[end] == 'H' || text <= 2)) {
-                pf->w->st.http_malformed++;
+                pflow_count(pf, HTTP_C_MALFORMED, 1);
                 pbuf_consume(in, end);
                 base -= end;
                 continue;
@@ -459,7 +456,7 @@ static size_t response_head_bytes(struct pflow *pf, struct mon_flow *f, const ui
     }
     if (in->len >= limit || took == 0) {
         /* no end within the limit: report what we have, then stop on this side */
-        pf->w->st.http_header_limit++;
+        pflow_count(pf, HTTP_C_HEADER_LIMIT, 1);
         head_done(pf, f, 1, in->p, in->len, in->len);
         pbuf_reset(in);
         hd->st = HS_DEAD;
@@ -515,7 +512,7 @@ void http_parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d,
             d += took, n -= took;
             if (in->len >= limit || took == 0) {
                 /* no end within the limit: report what we have, then stop on this side */
-                pf->w->st.http_header_limit++;
+                pflow_count(pf, HTTP_C_HEADER_LIMIT, 1);
                 head_done(pf, f, dir, in->p, in->len, in->len);
                 pbuf_reset(in);
                 hd->st = HS_DEAD;
@@ -542,16 +539,16 @@ void http_parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d,
             uint64_t framed = hd->ch.framed;
             size_t k = http_chunked_feed(&hd->ch, d, n, body_bytes, &sink, &done, &bad);
             if (hd->ch.plain && !plain) { /* not chunked after all: read as it comes */
-                pf->w->st.http_malformed++;
-                pflow_anomaly(pf, f, dir, dir == 0 ? OSPREY_AE_HTTP_INVALID_REQUEST_CHUNK_LEN
-                                                   : OSPREY_AE_HTTP_INVALID_RESPONSE_CHUNK_LEN);
+                pflow_count(pf, HTTP_C_MALFORMED, 1);
+                pflow_anomaly(pf, f, dir, dir == 0 ? HTTP_AE_INVALID_REQUEST_CHUNK_LEN
+                                                   : HTTP_AE_INVALID_RESPONSE_CHUNK_LEN);
             }
             count_wire(h, dir, (size_t)(hd->ch.framed - framed));
             d += k, n -= k;
             if (bad) {
-                pf->w->st.http_malformed++;
-                pflow_anomaly(pf, f, dir, dir == 0 ? OSPREY_AE_HTTP_INVALID_REQUEST_CHUNK_LEN
-                                                   : OSPREY_AE_HTTP_INVALID_RESPONSE_CHUNK_LEN);
+                pflow_count(pf, HTTP_C_MALFORMED, 1);
+                pflow_anomaly(pf, f, dir, dir == 0 ? HTTP_AE_INVALID_REQUEST_CHUNK_LEN
+                                                   : HTTP_AE_INVALID_RESPONSE_CHUNK_LEN);
                 msg_done(pf, f, dir);
                 hd->st = HS_DEAD;
             } else if (done) {
@@ -584,7 +581,7 @@ void http_gap(struct pflow *pf, struct mon_flow *f, int dir)
     struct http_dir *hd = &h->d[dir];
     if (hd->st == HS_DEAD)
         return;
-    pf->w->st.http_malformed++;
+    pflow_count(pf, HTTP_C_MALFORMED, 1);
     if (hd->st != HS_HEAD)
         msg_done(pf, f, dir); /* the body so far is what there is */
     else if (dir == 1 && h->nresp < h->nreq)
@@ -599,7 +596,7 @@ void http_gap(struct pflow *pf, struct mon_flow *f, int dir)
  * is reported as it is. */
 void http_end(struct pflow *pf, struct mon_flow *f)
 {
-    struct http_state *h = pf->http;
+    struct http_state *h = ((struct http_state *)pf->state);
     if (!h)
         return;
     if (h->d[0].st == HS_HEAD && pf->in[0].len && memchr(pf->in[0].p, '\n', pf->in[0].len)) {
@@ -627,21 +624,21 @@ void http_end(struct pflow *pf, struct mon_flow *f)
         if (t->used && t->id == id && !t->done) {
             t->done = true;
             h->cur = t;
-            pflow_tx_done(pf, f, OSPREY_APP_HTTP);
+            pflow_tx_done(pf, f);
         }
     }
 }
 
-const uint8_t *http_buffer(struct pflow *pf, enum osprey_buf b, uint32_t *len)
+const uint8_t *http_buffer(struct pflow *pf, enum http_buf b, uint32_t *len)
 {
-    struct http_state *h = pf->http;
+    struct http_state *h = pf->state;
     struct http_tx *t = h ? h->cur : NULL;
     if (!t)
         return NULL;
-    const struct http_msg *m = buf_is_response(b) ? &t->resp : &t->req;
+    const struct http_msg *m = http_buf_is_response(b) ? &t->resp : &t->req;
     if (!m->present)
         return NULL;
-    if (b == OB_HTTP_REQUEST_BODY || b == OB_HTTP_RESPONSE_BODY) {
+    if (b == HB_REQUEST_BODY || b == HB_RESPONSE_BODY) {
         *len = m->body.len;
         return m->body.len ? m->body.p : NULL;
     }
@@ -653,21 +650,25 @@ const uint8_t *http_buffer(struct pflow *pf, enum osprey_buf b, uint32_t *len)
 
 int http_status(const struct pflow *pf)
 {
-    return pf->http && pf->http->cur ? pf->http->cur->status : 0;
+    const struct http_state *h = pf->state;
+    return h && h->cur ? h->cur->status : 0;
 }
 
 uint64_t http_response_wire_len(const struct pflow *pf)
 {
-    return pf->http && pf->http->cur ? pf->http->cur->resp.wire_len : 0;
+    const struct http_state *h = pf->state;
+    return h && h->cur ? h->cur->resp.wire_len : 0;
 }
 
 uint32_t http_tx_id(const struct pflow *pf)
 {
-    return pf->http && pf->http->cur ? pf->http->cur->id : 0;
+    const struct http_state *h = pf->state;
+    return h && h->cur ? h->cur->id : 0;
 }
 
-void http_free(struct http_state *h)
+void http_free(void *state)
 {
+    struct http_state *h = state;
     if (!h)
         return;
     for (int i = 0; i < HTTP_TX_RING; i++) {

@@ -1,14 +1,21 @@
-/* osprey_parsers.h — application-layer parsers (HTTP/1.x, DNS, TLS) as a UDE library on libmon.
+/* osprey_parsers.h — application-layer parsers (HTTP/1.x, DNS, TLS, SSH … : every protocol
+ * parsers/core/registry.c registers) as a UDE library on libmon.
  *
  * Contract between parsers/ (which implements it) and its users: rules/compile (sticky
- * buffers, app-layer rule headers) and the engine's outputs (app_proto, http/dns/tls records).
- * It uses libmon's public API only, and knows nothing of rules or outputs.
+ * buffers, fields, app-layer rule headers) and the engine's outputs (app_proto, each
+ * protocol's EVE records, counters). It uses libmon's public API and common/'s JSON writer
+ * only, and knows nothing of rules or outputs.
  *
  * Model (mOS §3, UDE libraries): osprey_parsers_define() defines, on an unfrozen engine, one
  * UDE per application-layer event below libmon's built-in events (CONN_NEW_DATA for TCP, PKT_IN
  * for UDP). Protocol detection looks at content, not ports. A user hangs its own UDEs under
- * these events (mon_define_event(eng, ev->http_request, my_filter, arg)); inside its filters and
- * handlers, osprey_parsers_buffer() returns the current transaction's buffers.
+ * these events (mon_define_event(eng, osprey_parsers_event(p, osprey_event_find("http_request")),
+ * my_filter, arg)); inside its filters and handlers, osprey_parsers_buffer() returns the current
+ * transaction's buffers, found by name (osprey_buffer_find) once, read by id.
+ *
+ * The contract names no protocol: protocols register a descriptor in parsers/core/registry.c
+ * and everything here (protocols, events, buffers, fields, anomaly names, counters) is found
+ * by name and numbered from that table.
  *
  * Each application event runs once per message: three pipelined requests in one segment run
  * the http_request subtree three times, in order, each time with that request's buffers current.
@@ -27,118 +34,108 @@
 
 #include "mon.h"
 
-enum osprey_app_proto {
-    OSPREY_APP_UNKNOWN = 0,  /* not decided yet */
-    OSPREY_APP_HTTP,
-    OSPREY_APP_DNS,
-    OSPREY_APP_TLS,
-    OSPREY_APP_FAILED,       /* decided: none of ours (EVE: "failed") */
-    OSPREY_APP__COUNT
-};
-/* "http", "dns", "tls", "failed"; NULL for UNKNOWN (EVE leaves app_proto out). */
-const char *osprey_app_proto_name(enum osprey_app_proto p);
+/* ---- protocols ----
+ * Every protocol the parsers know registers one descriptor (parsers/core/registry.c); its id
+ * is its place in that table. Two ids are fixed: UNKNOWN (not decided yet) and FAILED (decided:
+ * none of ours). Ids are uint16_t; sets of them are osprey_app_proto_set (OSPREY_APP_PROTO_MAX ids). */
+#define OSPREY_APP_PROTO_UNKNOWN 0
+#define OSPREY_APP_PROTO_FAILED 1
+#define OSPREY_APP_PROTO_MAX 128
+/* Ids 0 .. osprey_app_proto_count() - 1 (UNKNOWN and FAILED included). */
+uint16_t osprey_app_proto_count(void);
+/* "http", "dns", "tls", "failed"; NULL for UNKNOWN (EVE leaves app_proto out) or past the end. */
+const char *osprey_app_proto_name(uint16_t proto);
+/* The protocol a name or alias ("tls", "ssl", "http1") means; -1: none. "failed" is FAILED. */
+int osprey_app_proto_find(const char *name);
+/* Its transports: 6 (TCP), 17 (UDP) or 0 (both). */
+uint8_t osprey_app_proto_l4(uint16_t proto);
+/* Whether its buffers each belong to one side of the flow, so that a rule without direction
+ * on one of them inspects that side only (TLS: the client's hello, the server's certificate). */
+bool osprey_app_proto_buffers_imply_dir(uint16_t proto);
 
-/* Buffers. Each is a byte range valid until the handler/filter that asked returns. */
-enum osprey_buf {
-    /* HTTP request (valid under http_request and http_request_body, and under the response
-     * events of the same transaction) */
-    OB_HTTP_METHOD, OB_HTTP_URI, OB_HTTP_URI_RAW, OB_HTTP_REQUEST_LINE, OB_HTTP_PROTOCOL,
-    OB_HTTP_HEADER, OB_HTTP_HEADER_RAW, OB_HTTP_COOKIE, OB_HTTP_USER_AGENT, OB_HTTP_HOST,
-    OB_HTTP_HOST_RAW, OB_HTTP_REFERER, OB_HTTP_CONTENT_TYPE, OB_HTTP_REQUEST_BODY,
-    /* HTTP response (valid under http_response and http_response_body) */
-    OB_HTTP_STAT_CODE, OB_HTTP_STAT_MSG, OB_HTTP_RESPONSE_LINE, OB_HTTP_RESPONSE_HEADER,
-    OB_HTTP_RESPONSE_HEADER_RAW, OB_HTTP_RESPONSE_COOKIE, OB_HTTP_RESPONSE_CONTENT_TYPE,
-    OB_HTTP_RESPONSE_BODY,   /* dechunked and decompressed: Suricata's file_data */
-    /* DNS (under dns_query / dns_response): the first question's name, dotted, lower case
-     * as sent, decompressed */
-    OB_DNS_QUERY,
-    /* TLS */
-    OB_TLS_SNI,              /* under tls_client_hello */
-    OB_TLS_JA3_STRING, OB_TLS_JA3_HASH, /* under tls_client_hello: "771,4865-…" and its MD5 hex */
-    OB_TLS_JA4,              /* under tls_client_hello */
-    OB_TLS_JA3S_STRING, OB_TLS_JA3S_HASH, /* under tls_server_hello */
-    OB_TLS_CERT_SUBJECT, OB_TLS_CERT_ISSUER, OB_TLS_CERT_SERIAL, /* under tls_certificate:
-                                                    RFC 2253-like "C=US, O=…, CN=…" as Suricata */
-    OB_TLS_VERSION,          /* "TLS 1.2" … under tls_client_hello / tls_server_hello */
-    /* added after the first contract (same rules as above) */
-    OB_TLS_CERT_FINGERPRINT, /* under tls_certificate: SHA-1 of the DER, "aa:bb:…" lower case */
-    OB_HTTP_START,           /* request: start line + headers as sent, up to the empty line */
-    OB_HTTP_ACCEPT, OB_HTTP_ACCEPT_ENC, OB_HTTP_ACCEPT_LANG, OB_HTTP_CONNECTION,
-    OB_HTTP_CONTENT_LEN,     /* request headers (repeated ones joined by ", ") */
-    OB_HTTP_SERVER, OB_HTTP_LOCATION, /* response headers */
-    OB_DNS_PDU,              /* under dns_query / dns_response: the message as sent (without
-                                TCP's length prefix), Suricata's dns.pdu frame */
-    /* TLS, multi-buffers (Suricata's multiple buffer matching: a rule's content list matches
-     * when it matches in one element): osprey_parsers_buffer gives the first element,
-     * osprey_parsers_buffer_at each one */
-    OB_TLS_CERTS,            /* under tls_certificate: each certificate of the server's chain,
-                                DER, in the order sent (under tls_client_certificate the
-                                client's, as the other certificate buffers) */
-    OB_TLS_SAN,              /* under tls_certificate: the first certificate's subjectAltName
-                                entries as text (DNS names, e-mail, URIs, IP addresses) */
-    OB_TLS_CLIENT_ALPN,      /* under tls_client_hello: each protocol the client offers */
-    OB_TLS_SERVER_ALPN,      /* under tls_server_hello: the protocol the server chose */
-    /* TLS, single */
-    OB_TLS_CLIENT_RANDOM,    /* under tls_client_hello: the hello's 32 random bytes */
-    OB_TLS_SERVER_RANDOM,    /* under tls_server_hello */
-    OB__COUNT
+struct osprey_app_proto_set {
+    uint64_t w[OSPREY_APP_PROTO_MAX / 64];
 };
-/* Element i (0, 1, …) of buffer b: of a multi-buffer, its i-th element; of any other buffer,
- * the buffer itself for i = 0. NULL (len 0) past the last element. */
-const uint8_t *osprey_parsers_buffer_at(struct mon_ctx *ctx, const struct mon_flow *f,
-                                        enum osprey_buf b, uint32_t i, uint32_t *len);
-bool osprey_buf_is_multi(enum osprey_buf b);
-/* Short stable name ("http.uri", "dns.query", "tls.sni", "ja3.hash" …) for debug output. */
-const char *osprey_buf_name(enum osprey_buf b);
+static inline void osprey_app_proto_set_add(struct osprey_app_proto_set *s, uint16_t p)
+{
+    if (p < OSPREY_APP_PROTO_MAX)
+        s->w[p / 64] |= (uint64_t)1 << (p % 64);
+}
+static inline bool osprey_app_proto_set_has(const struct osprey_app_proto_set *s, uint16_t p)
+{
+    return p < OSPREY_APP_PROTO_MAX && (s->w[p / 64] >> (p % 64) & 1);
+}
+static inline bool osprey_app_proto_set_empty(const struct osprey_app_proto_set *s)
+{
+    for (unsigned i = 0; i < OSPREY_APP_PROTO_MAX / 64; i++)
+        if (s->w[i])
+            return false;
+    return true;
+}
 
-/* The application events, all UDEs of the engine the parsers were defined on. */
-struct osprey_parser_events {
-    mon_event_t app_detected;        /* the flow's protocol was decided (any outcome) */
-    mon_event_t http_request;        /* request line + headers complete (to server) */
-    mon_event_t http_request_body;   /* request body complete or cut at its limit */
-    mon_event_t http_response;       /* status line + headers complete (to client) */
-    mon_event_t http_response_body;  /* response body complete or cut (also at flow end when
-                                        the response had no length) */
-    mon_event_t http_request_done;   /* the request is complete, head and body (an empty one
-                                        too), after http_request_body */
-    mon_event_t http_response_done;  /* the response is complete, the same way */
-    mon_event_t dns_query, dns_response;
-    mon_event_t tls_client_hello, tls_server_hello, tls_certificate;
-    mon_event_t tls_client_certificate; /* the client's Certificate (mutual authentication):
-                                           the certificate buffers then hold its chain */
-    mon_event_t app_anomaly;         /* an application-layer event (below) happened: runs once
-                                        per occurrence, osprey_parsers_anomaly() says which,
-                                        with the side of the direction it was seen in */
+/* ---- application events ----
+ * Each protocol's events ("http_request", "dns_query", "tls_client_hello" …), numbered flat
+ * over all protocols (0 .. osprey_event_count() - 1). Each has a direction: 0 = to server
+ * (the client's message), 1 = to client. */
+uint16_t osprey_event_count(void);
+int osprey_event_find(const char *name);           /* -1: none */
+const char *osprey_event_name(uint16_t ev);
+uint16_t osprey_event_proto(uint16_t ev);
+int osprey_event_dir(uint16_t ev);
+
+/* ---- buffers ----
+ * Each protocol's buffers, numbered flat (0 .. osprey_buffer_count() - 1): a name as rules
+ * spell it ("http.uri", "dns.query", "tls.sni" …, plus aliases), a direction, the event under
+ * which it is current, single or multi. A name whose bytes differ per direction
+ * ("http.header", "file.data", the TLS certificate buffers) is two buffers, one per
+ * direction; a request buffer also read under a response event (a to_client rule on
+ * "http.uri") is its own buffer too, marked "late". Each is a byte range valid until the
+ * handler/filter that asked returns (derived ones: until the scratch is reused). */
+uint16_t osprey_buffer_count(void);
+/* The buffer name (or alias) means in direction dir (0 to server, 1 to client): the row of
+ * that direction, else the name's only row. -1: no parser has it. */
+int osprey_buffer_find(const char *name, int dir);
+/* The same for records (EVE, trace): a buffer kept for them under that name first (the
+ * parser's own http.header with the cookies, the first question's dns.query …), else the
+ * rules' one. */
+int osprey_buffer_find_record(const char *name, int dir);
+const char *osprey_buffer_name(uint16_t b);
+int osprey_buffer_dir(uint16_t b);
+uint16_t osprey_buffer_event(uint16_t b);          /* the event it is current under */
+uint16_t osprey_buffer_proto(uint16_t b);
+bool osprey_buffer_is_multi(uint16_t b);
+/* A request buffer read under a response event (not two-sided: the same bytes). */
+bool osprey_buffer_is_late(uint16_t b);
+/* Are its few values in every message (http.method), so that a rule's fast pattern is
+ * better taken elsewhere? */
+bool osprey_buffer_is_fp_last(uint16_t b);
+/* Does the name mean different bytes in the two directions (a non-late row for each)? */
+bool osprey_buffer_two_sided(const char *name);
+
+/* Room a derived buffer (one the parsers build on demand, e.g. http.header_names) is built in:
+ * the caller's, zeroed before first use, freed with osprey_scratch_free. */
+struct osprey_scratch {
+    uint8_t *p;
+    uint32_t len, cap;
 };
+void osprey_scratch_free(struct osprey_scratch *s);
 
-/* Application-layer events: what the parsers find malformed, by Suricata's names
- * (app-layer-event:NAME). X(ENUM_SUFFIX, "name") — add new events here only. */
-#define OSPREY_APP_EVENTS(X)                                                                \
-    X(HTTP_INVALID_REQUEST_CHUNK_LEN, "http.invalid_request_chunk_len")                     \
-    X(HTTP_INVALID_RESPONSE_CHUNK_LEN, "http.invalid_response_chunk_len")                   \
-    X(HTTP_DUP_CL_REQUEST, "http.duplicate_content_length_field_in_request")  /* differing */ \
-    X(HTTP_DUP_CL_RESPONSE, "http.duplicate_content_length_field_in_response") /* values */  \
-    X(HTTP_INVALID_TE_REQUEST, "http.invalid_transfer_encoding_value_in_request")           \
-    X(HTTP_AUTH_UNRECOGNIZED, "http.request_auth_unrecognized") /* not basic/digest/bearer */ \
-    X(DNS_MALFORMED_DATA, "dns.malformed_data")   /* a message that does not decode */      \
-    X(DNS_Z_FLAG_SET, "dns.z_flag_set")           /* the reserved header bit is set */       \
-    X(DNS_NOT_REQUEST, "dns.not_request")         /* a response sent to the server */        \
-    X(DNS_NOT_RESPONSE, "dns.not_response")       /* a query sent to the client */           \
-    X(TLS_INVALID_RECORD_TYPE, "tls.invalid_record_type")                                   \
-    X(TLS_INVALID_RECORD_VERSION, "tls.invalid_record_version")                             \
-    X(TLS_INVALID_HANDSHAKE_MESSAGE, "tls.invalid_handshake_message") /* an unknown type */ \
-    X(TLS_INVALID_CERTIFICATE, "tls.invalid_certificate") /* the server's certificate does not \
-                                                             decode */                       \
-    X(TLS_CERTIFICATE_INVALID_LENGTH, "tls.certificate_invalid_length") /* a certificate's   \
-                  length past its message, or a DER element's header cut short */
+/* ---- integer fields ----
+ * What rules and records need that is not bytes (dns.opcode, tls.version, http.status …),
+ * numbered flat, read by id for the current transaction. A multi field has elements. Some
+ * fields name their values (tls.state: "client_hello" …). */
+uint16_t osprey_field_count(void);
+int osprey_field_find(const char *name);           /* -1: none */
+const char *osprey_field_name(uint16_t fld);
+uint16_t osprey_field_proto(uint16_t fld);
+/* The value a field gives name ("client_hello" of tls.state); false: no such name. */
+bool osprey_field_value(uint16_t fld, const char *name, int64_t *out);
 
-enum osprey_app_event {
-#define OSPREY_X_ENUM(e, name) OSPREY_AE_##e,
-    OSPREY_APP_EVENTS(OSPREY_X_ENUM)
-#undef OSPREY_X_ENUM
-    OSPREY_AE__COUNT
-};
-const char *osprey_app_event_name(enum osprey_app_event e);
+/* ---- application-layer anomaly events (app-layer-event:NAME, Suricata's names) ----
+ * Each protocol's, numbered flat (0 .. osprey_app_event_count() - 1). */
+uint16_t osprey_app_event_count(void);
+const char *osprey_app_event_name(uint16_t e);
+int osprey_app_event_find(const char *name);       /* -1: none */
 /* Inside app_anomaly's subtree: the event being raised; -1 elsewhere. */
 int osprey_parsers_anomaly(struct mon_ctx *ctx, const struct mon_flow *f);
 
@@ -152,6 +149,21 @@ struct osprey_parsers_cfg {
     uint32_t http_lzma_memlimit;     /* bytes one lzma layer may use; default 1 MiB */
 };
 void osprey_parsers_cfg_defaults(struct osprey_parsers_cfg *cfg);
+/* The configuration keys each protocol reads (its descriptor's), for whoever fills struct
+ * osprey_parsers_cfg from a configuration file: the key, what it holds, where it goes. */
+enum osprey_cfg_kind {
+    OSPREY_CFG_SIZE,  /* a byte size ("32kb"), under 4 GiB, into a uint32_t */
+    OSPREY_CFG_UINT,  /* a number, into a uint32_t */
+    OSPREY_CFG_BOOL,  /* yes/no, into a bool */
+};
+struct osprey_parsers_cfg_key {
+    const char *key;  /* "app-layer.protocols.http.header-limit" */
+    uint8_t kind;     /* enum osprey_cfg_kind */
+    size_t offset;    /* of its member in struct osprey_parsers_cfg */
+    uint32_t min;     /* SIZE: the smallest value allowed (0: any) */
+};
+size_t osprey_parsers_cfg_key_count(void);
+const struct osprey_parsers_cfg_key *osprey_parsers_cfg_key(size_t i);
 
 struct osprey_parsers;
 struct osprey_parsers_worker;
@@ -159,7 +171,13 @@ struct osprey_parsers_worker;
 /* Define the events on eng (not frozen). Returns 0, or -1 (out of memory / libmon error). */
 int osprey_parsers_define(struct mon_engine *eng, const struct osprey_parsers_cfg *cfg,
                           struct osprey_parsers **out);
-const struct osprey_parser_events *osprey_parsers_events(const struct osprey_parsers *p);
+/* The UDE of application event ev (osprey_event_find). */
+mon_event_t osprey_parsers_event(const struct osprey_parsers *p, uint16_t ev);
+/* The flow's protocol was decided (any outcome). */
+mon_event_t osprey_parsers_app_detected(const struct osprey_parsers *p);
+/* An anomaly event (above) happened: runs once per occurrence, osprey_parsers_anomaly() says
+ * which, with the side of the direction it was seen in. */
+mon_event_t osprey_parsers_app_anomaly(const struct osprey_parsers *p);
 void osprey_parsers_free(struct osprey_parsers *p);
 
 /* One per context, after mon_engine_freeze. Free the worker after mon_ctx_destroy (flows
@@ -171,93 +189,58 @@ struct osprey_parsers_worker *osprey_parsers_attach(const struct osprey_parsers 
 void osprey_parsers_worker_free(struct osprey_parsers_worker *w);
 
 /* Valid inside any filter or handler on that context (and in the flow-end callback). */
-enum osprey_app_proto osprey_parsers_app_proto(struct mon_ctx *ctx, const struct mon_flow *f);
-/* The current transaction's buffer b, or NULL (len 0) when it has none now. */
-const uint8_t *osprey_parsers_buffer(struct mon_ctx *ctx, const struct mon_flow *f,
-                                     enum osprey_buf b, uint32_t *len);
-/* HTTP: the current transaction's status code (0 = no response yet) and its number in the
- * flow (0, 1, … in request order). */
-int osprey_parsers_http_status(struct mon_ctx *ctx, const struct mon_flow *f);
+uint16_t osprey_parsers_app_proto(struct mon_ctx *ctx, const struct mon_flow *f);
+/* The current transaction's buffer b, or NULL (len 0) when it has none now (or the flow is
+ * another protocol's). Derived buffers are built in the worker's own scratch, valid until the
+ * next call that builds one. */
+const uint8_t *osprey_parsers_buffer(struct mon_ctx *ctx, const struct mon_flow *f, uint16_t b,
+                                     uint32_t *len);
+/* Element i (0, 1, …) of buffer b: of a multi-buffer, its i-th element; of any other buffer,
+ * the buffer itself for i = 0. NULL (len 0) past the last element. s: where a derived buffer
+ * is built (NULL: the worker's scratch). */
+const uint8_t *osprey_parsers_buffer_at(struct mon_ctx *ctx, const struct mon_flow *f,
+                                        uint16_t b, uint32_t i, struct osprey_scratch *s,
+                                        uint32_t *len);
+/* Element i of field fld of the current transaction into *out; false when absent. */
+bool osprey_parsers_field_at(struct mon_ctx *ctx, const struct mon_flow *f, uint16_t fld,
+                             uint32_t i, int64_t *out);
+/* The current transaction's number in the flow (0, 1, …; 0 for a protocol without). */
 uint32_t osprey_parsers_tx_id(struct mon_ctx *ctx, const struct mon_flow *f);
-/* HTTP: bytes of the current transaction's response body as they were sent (chunk framing
- * and compression included, limits ignored): EVE's http "length", as Suricata counts it. */
-uint64_t osprey_parsers_http_response_length(struct mon_ctx *ctx, const struct mon_flow *f);
+
+/* EVE: does the protocol write transaction records (its record type is its name)? does the
+ * record carry "tx_id" at its top (Suricata's http does; dns has its own inside)? */
+bool osprey_app_proto_has_eve(uint16_t proto);
+bool osprey_app_proto_eve_tx_id(uint16_t proto);
+struct osprey_jw;
+/* The flow's current transaction's EVE object ("http": {…} …), written into the open JSON
+ * object w (common/include/osprey_json_writer.h); false when the flow's protocol has none now
+ * (nothing written). w NULL: only whether there is one. */
+bool osprey_parsers_eve(struct mon_ctx *ctx, const struct mon_flow *f, struct osprey_jw *w);
 
 /* A transaction (HTTP request+response, DNS message, TLS handshake) is complete: called once
  * for it, with its buffers current (for EVE http/dns/tls records). */
-typedef void (*osprey_tx_fn)(struct mon_ctx *ctx, struct mon_flow *f, enum osprey_app_proto p,
-                             void *arg);
+typedef void (*osprey_tx_fn)(struct mon_ctx *ctx, struct mon_flow *f, uint16_t proto, void *arg);
 void osprey_parsers_set_tx_cb(struct osprey_parsers_worker *w, osprey_tx_fn fn, void *arg);
 
-/* DNS: the current message's header, first question and answers (for EVE dns records and
- * dns.* options). Names and rdata point into the parser's copy, valid as buffers are. */
-#define OSPREY_DNS_MAX_ANSWERS 16
-struct osprey_dns_rr {
-    const uint8_t *name;     /* dotted, decompressed */
-    uint32_t name_len;
-    uint16_t type, rclass;
-    uint32_t ttl;
-    const uint8_t *rdata;    /* as text: A/AAAA addresses, CNAME/NS/PTR/MX names, one TXT
-                                string (one rr per string); other types: none (len 0) */
-    uint32_t rdata_len;
-    bool has_soa;            /* an SOA record: its fields below */
-    struct {
-        const uint8_t *mname, *rname; /* dotted, decompressed */
-        uint32_t mname_len, rname_len;
-        uint32_t serial, refresh, retry, expire, minimum;
-    } soa;
-};
-struct osprey_dns_info {
-    uint16_t id, flags;      /* flags as on the wire: QR, opcode, AA, TC, RD, RA, rcode */
-    bool response;
-    uint8_t rcode;
-    uint16_t qtype, qclass;  /* of the first question */
-    uint16_t ancount;        /* as the header says */
-    uint32_t nanswers;       /* answers decoded here (at most OSPREY_DNS_MAX_ANSWERS) */
-    struct osprey_dns_rr answers[OSPREY_DNS_MAX_ANSWERS];
-    uint32_t nauthorities;   /* the authority section, the same way */
-    struct osprey_dns_rr authorities[OSPREY_DNS_MAX_ANSWERS];
-    uint32_t nqueries;       /* the questions' names (at most OSPREY_DNS_MAX_ANSWERS) */
-    struct osprey_dns_name { const uint8_t *name; uint32_t name_len; uint16_t type; }
-        queries[OSPREY_DNS_MAX_ANSWERS];
-    uint32_t nadditionals;   /* the additional records' names, the same way */
-    struct osprey_dns_name additionals[OSPREY_DNS_MAX_ANSWERS];
-};
-/* true and *out filled inside the dns_query / dns_response events (and the tx callback). */
-bool osprey_parsers_dns_info(struct mon_ctx *ctx, const struct mon_flow *f,
-                             struct osprey_dns_info *out);
-
-/* TLS: what the handshake showed so far (for the tls.* / ssl_* options that are not
- * buffers). Versions are wire values (0x0303 = TLS 1.2; 0x0002 = SSLv2). */
-enum {
-    OSPREY_TLS_SEEN_CLIENT_HELLO = 1 << 0, OSPREY_TLS_SEEN_SERVER_HELLO = 1 << 1,
-    OSPREY_TLS_SEEN_CLIENT_KEYX = 1 << 2, OSPREY_TLS_SEEN_SERVER_KEYX = 1 << 3,
-    OSPREY_TLS_SEEN_UNKNOWN = 1 << 4, /* a handshake message of another type */
-};
-struct osprey_tls_info {
-    uint16_t client_version;  /* the ClientHello's (legacy) version; 0: none seen */
-    uint16_t server_version;  /* the ServerHello's version, or its supported_versions choice */
-    uint16_t version;         /* negotiated: server_version, else client_version */
-    uint32_t state;           /* OSPREY_TLS_SEEN_* of the handshake messages seen */
-    uint32_t last_state;      /* the latest one (ssl_state matches on it) */
-    uint32_t cert_chain_len;  /* certificates in the server's Certificate message */
-    bool has_validity;        /* the first certificate's validity, seconds since 1970 UTC */
-    int64_t not_before, not_after;
-};
-/* true and *out filled when the flow is TLS (inside any filter or handler on the flow). */
-bool osprey_parsers_tls_info(struct mon_ctx *ctx, const struct mon_flow *f,
-                             struct osprey_tls_info *out);
-
-/* Counters of one worker (anomalies: limits hit, malformed messages, decompression errors). */
+/* Counters of one worker: the flows of each protocol (index = protocol id, FAILED included),
+ * then each protocol's own counters (limits hit, malformed messages, transactions …).
+ * Summed as an array; names from osprey_parsers_stat_name. */
+#define OSPREY_PARSERS_STATS_MAX 1024
 struct osprey_parsers_stats {
-    uint64_t flows[OSPREY_APP__COUNT];
-    uint64_t http_requests, http_responses, dns_messages, tls_handshakes;
-    uint64_t http_header_limit, http_body_limit, http_malformed, http_gzip_errors;
-    uint64_t dns_malformed, tls_malformed;
-    uint64_t http_tx_dropped;  /* more pipelined requests waiting than kept (8): the oldest
-                                  was reported without its response */
-    uint64_t tls_limit;        /* a handshake message over the 64 KiB kept, skipped */
+    uint64_t v[OSPREY_PARSERS_STATS_MAX];
 };
+uint16_t osprey_parsers_stat_count(void);
+/* Counter i's name: "flow.http", "flow.failed" for the flows, the protocol's own names for
+ * its counters ("http_requests", "dns_malformed" …); NULL past the end. */
+const char *osprey_parsers_stat_name(uint16_t i);
+/* Its protocol (the flows' counters too), and whether it counts the protocol's transactions
+ * (EVE's app_layer.tx.<proto>). */
+uint16_t osprey_parsers_stat_proto(uint16_t i);
+bool osprey_parsers_stat_is_tx(uint16_t i);
+int osprey_parsers_stat_find(const char *name);    /* -1: none */
+/* Does Suricata count this protocol's flows and transactions under the same stats names
+ * (app_layer.flow.<proto>)? Else EVE marks them Osprey's own. */
+bool osprey_app_proto_suricata_stats(uint16_t proto);
 const struct osprey_parsers_stats *osprey_parsers_worker_stats(
     const struct osprey_parsers_worker *w);
 

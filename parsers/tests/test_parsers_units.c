@@ -5,7 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dns_int.h"
 #include "http_int.h"
+#include "tls_int.h"
 #include "unit.h"
 
 static void test_pbuf(void)

@@ -83,7 +83,7 @@ static void oid_text(const struct der *o, char *out, size_t cap)
 }
 
 /* Name ::= SEQUENCE OF SET OF SEQUENCE { type OID, value ANY } into buffer b. */
-static bool name_text(struct tls_state *t, enum osprey_buf b, struct der name)
+static bool name_text(struct tls_state *t, enum tls_buf b, struct der name)
 {
     char out[1024];
     size_t k = 0;
@@ -150,7 +150,7 @@ static bool der_time(uint8_t tag, struct der v, int64_t *out)
     return true;
 }
 
-/* GeneralNames of a subjectAltName extension into OB_TLS_SAN: DNS names, e-mail addresses
+/* GeneralNames of a subjectAltName extension into TB_SAN: DNS names, e-mail addresses
  * and URIs as written, IP addresses in their usual text form; other forms are left out. */
 static void san_names(struct tls_state *t, struct der names)
 {
@@ -161,16 +161,16 @@ static void san_names(struct tls_state *t, struct der names)
     while (seq.n && tlv(&seq, &tag, &gn)) {
         char ip[48];
         if (tag == 0x81 || tag == 0x82 || tag == 0x86) {
-            tls_put_el(t, OB_TLS_SAN, gn.p, gn.n);
+            tls_put_el(t, TB_SAN, gn.p, gn.n);
         } else if (tag == 0x87 && gn.n == 4) {
             int k = snprintf(ip, sizeof ip, "%u.%u.%u.%u", gn.p[0], gn.p[1], gn.p[2], gn.p[3]);
-            tls_put_el(t, OB_TLS_SAN, ip, (size_t)k);
+            tls_put_el(t, TB_SAN, ip, (size_t)k);
         } else if (tag == 0x87 && gn.n == 16) {
             size_t k = 0;
             for (int i = 0; i < 16; i += 2)
                 k += (size_t)snprintf(ip + k, sizeof ip - k, i ? ":%x" : "%x",
                                       (unsigned)(gn.p[i] << 8 | gn.p[i + 1]));
-            tls_put_el(t, OB_TLS_SAN, ip, k);
+            tls_put_el(t, TB_SAN, ip, k);
         }
     }
 }
@@ -200,11 +200,11 @@ static void extensions(struct tls_state *t, struct der tbs)
 
 /* The first certificate's fields (its DER in first); its validity into info (the server's
  * only: the client's is not what tls_cert_* look at). */
-static int first_certificate(struct tls_state *t, struct der first, struct osprey_tls_info *info)
+static int first_certificate(struct tls_state *t, struct der first, struct tls_info *info)
 {
     char fp[60];
     if (tls_sha1_colon_hex(first.p, first.n, fp) == 0)
-        tls_put(t, OB_TLS_CERT_FINGERPRINT, fp, 59);
+        tls_put(t, TB_CERT_FINGERPRINT, fp, 59);
     struct der in = first, cert, tbs, v;
     uint8_t tag;
     if (!tlv(&in, &tag, &cert) || tag != 0x30 || !tlv(&cert, &tag, &tbs) || tag != 0x30)
@@ -219,12 +219,12 @@ static int first_certificate(struct tls_state *t, struct der first, struct ospre
     size_t k = 0;
     for (size_t i = 0; i < v.n && k + 4 < sizeof serial; i++)
         k += (size_t)snprintf(serial + k, sizeof serial - k, i ? ":%02X" : "%02X", v.p[i]);
-    tls_put(t, OB_TLS_CERT_SERIAL, serial, k);
+    tls_put(t, TB_CERT_SERIAL, serial, k);
     struct der alg, issuer, validity, subject, nb, na;
     if (!tlv(&tbs, &tag, &alg) || !tlv(&tbs, &tag, &issuer) || tag != 0x30 ||
         !tlv(&tbs, &tag, &validity) || !tlv(&tbs, &tag, &subject) || tag != 0x30)
         return -1;
-    if (!name_text(t, OB_TLS_CERT_ISSUER, issuer) || !name_text(t, OB_TLS_CERT_SUBJECT, subject))
+    if (!name_text(t, TB_CERT_ISSUER, issuer) || !name_text(t, TB_CERT_SUBJECT, subject))
         return -1;
     uint8_t tb, ta;
     info->has_validity = tlv(&validity, &tb, &nb) && tlv(&validity, &ta, &na) &&
@@ -243,9 +243,9 @@ int tls_certificate(struct tls_state *t, const uint8_t *d, size_t n, bool client
     size_t total = (size_t)d[0] << 16 | (size_t)d[1] << 8 | d[2];
     if (total > n - 3)
         total = n - 3;
-    struct osprey_tls_info scratch = {0}, *info = client ? &scratch : &t->info;
-    tls_clear_el(t, OB_TLS_CERTS);
-    tls_clear_el(t, OB_TLS_SAN);
+    struct tls_info scratch = {0}, *info = client ? &scratch : &t->info;
+    tls_clear_el(t, TB_CERTS);
+    tls_clear_el(t, TB_SAN);
     info->cert_chain_len = 0;
     info->has_validity = false;
     struct der first = {NULL, 0};
@@ -258,7 +258,7 @@ int tls_certificate(struct tls_state *t, const uint8_t *d, size_t n, bool client
         }
         if (!first.p)
             first = (struct der){d + at + 3, len};
-        tls_put_el(t, OB_TLS_CERTS, d + at + 3, len);
+        tls_put_el(t, TB_CERTS, d + at + 3, len);
         info->cert_chain_len++;
         at += 3 + len;
     }

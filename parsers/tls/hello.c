@@ -184,8 +184,8 @@ static void u16_list(struct rd *x, unsigned bytes, uint16_t *out, size_t *n)
 }
 
 /* A JA3 / JA3S string and its MD5 into the two buffers; frees the text. */
-static void put_fingerprint(struct tls_state *t, struct text *j, enum osprey_buf str,
-                            enum osprey_buf hash)
+static void put_fingerprint(struct tls_state *t, struct text *j, enum tls_buf str,
+                            enum tls_buf hash)
 {
     char md5[33];
     if (j->p && tls_md5_hex(j->p, j->len, md5) == 0) {
@@ -201,7 +201,7 @@ int tls_client_hello(struct tls_state *t, const uint8_t *d, size_t n)
     uint16_t version = (uint16_t)u16(&r);
     const uint8_t *random = take(&r, 32);
     take(&r, u8(&r));
-    tls_clear_el(t, OB_TLS_CLIENT_ALPN);
+    tls_clear_el(t, TB_CLIENT_ALPN);
     uint16_t ciphers[MAXV], exts[MAXV], groups[MAXV], sigs[MAXV];
     uint8_t pf[64];
     size_t nc = 0, ne = 0, ng = 0, ns = 0, npf = 0;
@@ -225,7 +225,7 @@ int tls_client_hello(struct tls_state *t, const uint8_t *d, size_t n)
             const uint8_t *name = take(&x, nl);
             if (name && nt == 0) {
                 sni = true;
-                tls_put(t, OB_TLS_SNI, name, nl);
+                tls_put(t, TB_SNI, name, nl);
             }
         } else if (type == 10) { /* supported_groups */
             u16_list(&x, u16(&x), groups, &ng);
@@ -242,7 +242,7 @@ int tls_client_hello(struct tls_state *t, const uint8_t *d, size_t n)
                 const uint8_t *proto = take(&x, pl);
                 if (!proto)
                     break;
-                tls_put_el(t, OB_TLS_CLIENT_ALPN, proto, pl);
+                tls_put_el(t, TB_CLIENT_ALPN, proto, pl);
                 if (first)
                     alpn = proto, alpn_len = pl;
             }
@@ -271,7 +271,7 @@ int tls_client_hello(struct tls_state *t, const uint8_t *d, size_t n)
     for (size_t i = 0; i < npf; i++)
         pf16[i] = pf[i];
     list_dec(&j, pf16, npf);
-    put_fingerprint(t, &j, OB_TLS_JA3_STRING, OB_TLS_JA3_HASH);
+    put_fingerprint(t, &j, TB_JA3_STRING, TB_JA3_HASH);
     /* JA4 */
     uint16_t v = best ? best : version;
     char a[16], b[13], c[13];
@@ -297,10 +297,10 @@ int tls_client_hello(struct tls_state *t, const uint8_t *d, size_t n)
     hash12(ext_c, nec, true, sigs, ns, c);
     char ja4[48];
     int jl = snprintf(ja4, sizeof ja4, "%s_%s_%s", a, b, c);
-    tls_put(t, OB_TLS_JA4, ja4, (size_t)jl);
+    tls_put(t, TB_JA4, ja4, (size_t)jl);
     const char *vn = tls_version_name(v);
-    tls_put(t, OB_TLS_VERSION, vn, strlen(vn));
-    tls_put(t, OB_TLS_CLIENT_RANDOM, random, 32);
+    tls_put(t, TB_VERSION, vn, strlen(vn));
+    tls_put(t, TB_CLIENT_RANDOM, random, 32);
     t->info.client_version = version;
     return 0;
 }
@@ -312,7 +312,7 @@ int tls_server_hello(struct tls_state *t, const uint8_t *d, size_t n)
     const uint8_t *random = take(&r, 32);
     take(&r, u8(&r));
     unsigned cipher = u16(&r);
-    tls_clear_el(t, OB_TLS_SERVER_ALPN);
+    tls_clear_el(t, TB_SERVER_ALPN);
     u8(&r);
     uint16_t exts[MAXV], chosen = 0;
     size_t ne = 0;
@@ -328,7 +328,7 @@ int tls_server_hello(struct tls_state *t, const uint8_t *d, size_t n)
             size_t pl = u8(&x);
             const uint8_t *proto = take(&x, pl);
             if (proto)
-                tls_put_el(t, OB_TLS_SERVER_ALPN, proto, pl);
+                tls_put_el(t, TB_SERVER_ALPN, proto, pl);
         }
     }
     if (e.bad || r.bad)
@@ -338,10 +338,10 @@ int tls_server_hello(struct tls_state *t, const uint8_t *d, size_t n)
     snprintf(num, sizeof num, "%u,%u,", version, cipher);
     tx_add(&j, num);
     list_dec(&j, exts, ne);
-    put_fingerprint(t, &j, OB_TLS_JA3S_STRING, OB_TLS_JA3S_HASH);
+    put_fingerprint(t, &j, TB_JA3S_STRING, TB_JA3S_HASH);
     const char *vn = tls_version_name(chosen ? chosen : version);
-    tls_put(t, OB_TLS_VERSION, vn, strlen(vn));
-    tls_put(t, OB_TLS_SERVER_RANDOM, random, 32);
+    tls_put(t, TB_VERSION, vn, strlen(vn));
+    tls_put(t, TB_SERVER_RANDOM, random, 32);
     t->info.server_version = chosen ? chosen : version;
     return 0;
 }

@@ -10,16 +10,16 @@
 
 #define REC_MAX (16384 + 2048 + 5) /* TLSCiphertext limit (RFC 5246 §6.2.3) + header */
 
-void tls_put(struct tls_state *t, enum osprey_buf b, const void *d, size_t n)
+void tls_put(struct tls_state *t, enum tls_buf b, const void *d, size_t n)
 {
     uint32_t off = t->copy.len;
     if (pbuf_add(&t->copy, d, n, 1u << 20) == n)
         t->sp[b] = (struct span){off, (uint32_t)n, true};
 }
 
-void tls_put_el(struct tls_state *t, enum osprey_buf b, const void *d, size_t n)
+void tls_put_el(struct tls_state *t, enum tls_buf b, const void *d, size_t n)
 {
-    unsigned m = (unsigned)(b - OB_TLS_CERTS);
+    unsigned m = (unsigned)(b - TB_CERTS);
     uint32_t off = t->copy.len;
     if (t->nel[m] == TLS_MULTI_MAX)
         return;
@@ -35,16 +35,16 @@ void tls_put_el(struct tls_state *t, enum osprey_buf b, const void *d, size_t n)
         t->el[m][t->nel[m]++] = (struct span){off, (uint32_t)n, true};
 }
 
-void tls_clear_el(struct tls_state *t, enum osprey_buf b)
+void tls_clear_el(struct tls_state *t, enum tls_buf b)
 {
-    t->nel[b - OB_TLS_CERTS] = 0;
+    t->nel[b - TB_CERTS] = 0;
 }
 
 static void report(struct pflow *pf, struct mon_flow *f)
 {
-    if (!pf->tls->reported) {
-        pf->tls->reported = true;
-        pflow_tx_done(pf, f, OSPREY_APP_TLS);
+    if (!((struct tls_state *)pf->state)->reported) {
+        ((struct tls_state *)pf->state)->reported = true;
+        pflow_tx_done(pf, f);
     }
 }
 
@@ -62,44 +62,43 @@ static bool known_handshake_type(uint8_t type)
 static void handshake(struct pflow *pf, struct mon_flow *f, int dir, uint8_t type,
                       const uint8_t *d, size_t n)
 {
-    struct tls_state *t = pf->tls;
-    const struct osprey_parser_events *ev = &pf->w->p->ev;
+    struct tls_state *t = ((struct tls_state *)pf->state);
     int rc = 0;
     /* ssl_state: the latest handshake message, and all seen */
-    uint32_t st = type == 1 && dir == 0    ? OSPREY_TLS_SEEN_CLIENT_HELLO
-                : type == 2 && dir == 1    ? OSPREY_TLS_SEEN_SERVER_HELLO
-                : type == 16 && dir == 0   ? OSPREY_TLS_SEEN_CLIENT_KEYX
-                : type == 12 && dir == 1   ? OSPREY_TLS_SEEN_SERVER_KEYX
-                                           : OSPREY_TLS_SEEN_UNKNOWN;
+    uint32_t st = type == 1 && dir == 0    ? TLS_SEEN_CLIENT_HELLO
+                : type == 2 && dir == 1    ? TLS_SEEN_SERVER_HELLO
+                : type == 16 && dir == 0   ? TLS_SEEN_CLIENT_KEYX
+                : type == 12 && dir == 1   ? TLS_SEEN_SERVER_KEYX
+                                           : TLS_SEEN_UNKNOWN;
     t->info.state |= st;
     t->info.last_state = st;
     if (type == 1 && dir == 0) {
-        pf->w->st.tls_handshakes++;
+        pflow_count(pf, TLS_C_HANDSHAKES, 1);
         if ((rc = tls_client_hello(t, d, n)) == 0)
-            pflow_run(pf, f, dir, ev->tls_client_hello);
+            pflow_raise(pf, f, dir, TLS_EV_CLIENT_HELLO);
     } else if (type == 2 && dir == 1) {
         if ((rc = tls_server_hello(t, d, n)) == 0)
-            pflow_run(pf, f, dir, ev->tls_server_hello);
+            pflow_raise(pf, f, dir, TLS_EV_SERVER_HELLO);
     } else if (type == 11) { /* the server's chain, or the client's (mutual authentication) */
         if ((rc = tls_certificate(t, d, n, dir == 0)) == 0)
-            pflow_run(pf, f, dir, dir ? ev->tls_certificate : ev->tls_client_certificate);
+            pflow_raise(pf, f, dir, dir ? TLS_EV_CERTIFICATE : TLS_EV_CLIENT_CERTIFICATE);
         else if (rc == -2)
-            pflow_anomaly(pf, f, dir, OSPREY_AE_TLS_CERTIFICATE_INVALID_LENGTH);
+            pflow_anomaly(pf, f, dir, TLS_AE_CERTIFICATE_INVALID_LENGTH);
         else if (rc < 0)
-            pflow_anomaly(pf, f, dir, OSPREY_AE_TLS_INVALID_CERTIFICATE);
+            pflow_anomaly(pf, f, dir, TLS_AE_INVALID_CERTIFICATE);
         rc = rc > 0 ? 0 : rc; /* an empty client Certificate is no error */
     } else if (type == 14 && dir == 1) { /* ServerHelloDone: the clear part is over */
         report(pf, f);
     }
     if (rc)
-        pf->w->st.tls_malformed++;
+        pflow_count(pf, TLS_C_MALFORMED, 1);
 }
 
 /* Handshake bytes of one record: split into messages (type, 3-byte length, body). */
 static void handshake_bytes(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d,
                             size_t n)
 {
-    struct tls_state *t = pf->tls;
+    struct tls_state *t = ((struct tls_state *)pf->state);
     struct pbuf *hs = &t->hs[dir];
     while (n) {
         if (t->skip[dir]) {
@@ -112,7 +111,7 @@ static void handshake_bytes(struct pflow *pf, struct mon_flow *f, int dir, const
         if (hs->len >= 4)
             need = 4 + ((uint32_t)hs->p[1] << 16 | (uint32_t)hs->p[2] << 8 | hs->p[3]);
         if (need > TLS_HS_MAX) {
-            pf->w->st.tls_limit++;
+            pflow_count(pf, TLS_C_LIMIT, 1);
             t->skip[dir] = need - hs->len;
             pbuf_reset(hs);
             continue;
@@ -125,8 +124,8 @@ static void handshake_bytes(struct pflow *pf, struct mon_flow *f, int dir, const
         d += k, n -= k;
         if (!known_handshake_type(hs->p[0])) {
             /* not a handshake message: the messages' framing is lost on this side */
-            pf->w->st.tls_malformed++;
-            pflow_anomaly(pf, f, dir, OSPREY_AE_TLS_INVALID_HANDSHAKE_MESSAGE);
+            pflow_count(pf, TLS_C_MALFORMED, 1);
+            pflow_anomaly(pf, f, dir, TLS_AE_INVALID_HANDSHAKE_MESSAGE);
             pf->dead[dir] = true;
             return;
         }
@@ -142,7 +141,7 @@ static void handshake_bytes(struct pflow *pf, struct mon_flow *f, int dir, const
 
 static void record(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *r, size_t n)
 {
-    struct tls_state *t = pf->tls;
+    struct tls_state *t = ((struct tls_state *)pf->state);
     uint8_t type = r[0];
     if (type == 20) { /* ChangeCipherSpec */
         t->encrypted[dir] = true;
@@ -153,8 +152,8 @@ static void record(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t 
     } else if (type == 23 && dir == 1) {
         report(pf, f); /* application data: TLS 1.3 hides the rest */
     } else if (type < 20 || type > 24) {
-        pf->w->st.tls_malformed++;
-        pflow_anomaly(pf, f, dir, OSPREY_AE_TLS_INVALID_RECORD_TYPE);
+        pflow_count(pf, TLS_C_MALFORMED, 1);
+        pflow_anomaly(pf, f, dir, TLS_AE_INVALID_RECORD_TYPE);
         pf->dead[dir] = true;
     }
 }
@@ -171,22 +170,22 @@ static bool sslv2_hello(const struct tls_state *t, int dir, const struct pbuf *r
 
 void tls_parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d, size_t n)
 {
-    if (!pf->tls && !(pf->tls = calloc(1, sizeof *pf->tls))) {
+    if (!pf->state && !(pf->state = calloc(1, sizeof(struct tls_state)))) {
         pf->dead[dir] = true;
         return;
     }
-    struct pbuf *rec = &pf->tls->rec[dir];
+    struct pbuf *rec = &((struct tls_state *)pf->state)->rec[dir];
     while (n && !pf->dead[dir]) {
         uint32_t need = 5;
-        bool v2 = sslv2_hello(pf->tls, dir, rec);
+        bool v2 = sslv2_hello(((struct tls_state *)pf->state), dir, rec);
         if (v2) {
             need = rec->len >= 2 ? 2u + ((uint32_t)(rec->p[0] & 0x7f) << 8 | rec->p[1]) : 2;
         } else if (rec->len >= 5) {
             need = 5u + ((uint32_t)rec->p[3] << 8 | rec->p[4]);
             if (rec->p[1] != 3 || need > REC_MAX) { /* not a TLS record: framing is lost */
-                pf->w->st.tls_malformed++;
+                pflow_count(pf, TLS_C_MALFORMED, 1);
                 if (rec->p[1] != 3)
-                    pflow_anomaly(pf, f, dir, OSPREY_AE_TLS_INVALID_RECORD_VERSION);
+                    pflow_anomaly(pf, f, dir, TLS_AE_INVALID_RECORD_VERSION);
                 pf->dead[dir] = true;
                 return;
             }
@@ -198,31 +197,31 @@ void tls_parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d, 
         }
         d += k, n -= k;
         if (v2 && rec->len >= 2 && rec->len == need) {
-            pf->tls->client_started = true;
+            ((struct tls_state *)pf->state)->client_started = true;
             if (rec->len >= 5 && rec->p[2] == 1) { /* its version, for ssl_version */
-                pf->tls->info.client_version = (uint16_t)(rec->p[3] << 8 | rec->p[4]);
-                pf->tls->info.state |= OSPREY_TLS_SEEN_CLIENT_HELLO;
-                pf->tls->info.last_state = OSPREY_TLS_SEEN_CLIENT_HELLO;
-                pflow_run(pf, f, dir, pf->w->p->ev.tls_client_hello); /* (no buffers) */
+                ((struct tls_state *)pf->state)->info.client_version = (uint16_t)(rec->p[3] << 8 | rec->p[4]);
+                ((struct tls_state *)pf->state)->info.state |= TLS_SEEN_CLIENT_HELLO;
+                ((struct tls_state *)pf->state)->info.last_state = TLS_SEEN_CLIENT_HELLO;
+                pflow_raise(pf, f, dir, TLS_EV_CLIENT_HELLO); /* (no buffers) */
             }
-            pf->w->st.tls_handshakes++;
+            pflow_count(pf, TLS_C_HANDSHAKES, 1);
             pbuf_reset(rec);
         } else if (!v2 && rec->len >= 5 &&
                    rec->len == 5u + ((uint32_t)rec->p[3] << 8 | rec->p[4])) {
             if (dir == 0)
-                pf->tls->client_started = true;
+                ((struct tls_state *)pf->state)->client_started = true;
             record(pf, f, dir, rec->p, rec->len);
             pbuf_reset(rec);
         }
     }
 }
 
-const uint8_t *tls_buffer_at(struct pflow *pf, enum osprey_buf b, uint32_t i, uint32_t *len)
+const uint8_t *tls_buffer_at(struct pflow *pf, enum tls_buf b, uint32_t i, uint32_t *len)
 {
-    struct tls_state *t = pf->tls;
+    struct tls_state *t = ((struct tls_state *)pf->state);
     const struct span *sp = NULL;
-    if (t && osprey_buf_is_multi(b))
-        sp = i < t->nel[b - OB_TLS_CERTS] ? &t->el[b - OB_TLS_CERTS][i] : NULL;
+    if (t && tls_buf_is_multi(b))
+        sp = i < t->nel[b - TB_CERTS] ? &t->el[b - TB_CERTS][i] : NULL;
     else if (t && i == 0)
         sp = &t->sp[b];
     if (!sp || !sp->set)
@@ -231,22 +230,9 @@ const uint8_t *tls_buffer_at(struct pflow *pf, enum osprey_buf b, uint32_t i, ui
     return t->copy.p + sp->off;
 }
 
-const uint8_t *tls_buffer(struct pflow *pf, enum osprey_buf b, uint32_t *len)
+void tls_free(void *state)
 {
-    return tls_buffer_at(pf, b, 0, len);
-}
-
-bool tls_info(struct pflow *pf, struct osprey_tls_info *out)
-{
-    if (!pf->tls)
-        return false;
-    *out = pf->tls->info;
-    out->version = out->server_version ? out->server_version : out->client_version;
-    return true;
-}
-
-void tls_free(struct tls_state *t)
-{
+    struct tls_state *t = state;
     if (!t)
         return;
     pbuf_free(&t->copy);

@@ -4,16 +4,61 @@
 
 #include "parsers_int.h"
 
+extern const struct osprey_proto_def tls_proto;
+
+/* The parser's buffers (spans of the flow's copy); rows of tls_proto's buffer table (tls.c)
+ * name them. The multi-buffers are contiguous, in TM_* order. */
+enum tls_buf {
+    TB_SNI, TB_JA3_STRING, TB_JA3_HASH, TB_JA4, TB_JA3S_STRING, TB_JA3S_HASH,
+    TB_CERT_SUBJECT, TB_CERT_ISSUER, TB_CERT_SERIAL, TB_VERSION, TB_CERT_FINGERPRINT,
+    TB_CERTS, TB_SAN, TB_CLIENT_ALPN, TB_SERVER_ALPN, /* multi */
+    TB_CLIENT_RANDOM, TB_SERVER_RANDOM,
+    TB__COUNT
+};
+static inline bool tls_buf_is_multi(enum tls_buf b) { return b >= TB_CERTS && b <= TB_SERVER_ALPN; }
+
+/* rows of tls_proto.events / .anomalies / .counters */
+enum { TLS_EV_CLIENT_HELLO, TLS_EV_SERVER_HELLO, TLS_EV_CERTIFICATE, TLS_EV_CLIENT_CERTIFICATE };
+enum { TLS_AE_INVALID_RECORD_TYPE, TLS_AE_INVALID_RECORD_VERSION,
+       TLS_AE_INVALID_HANDSHAKE_MESSAGE, TLS_AE_INVALID_CERTIFICATE,
+       TLS_AE_CERTIFICATE_INVALID_LENGTH };
+enum { TLS_C_HANDSHAKES, TLS_C_MALFORMED, TLS_C_LIMIT };
+
+/* The handshake messages seen (tls.state's values, ssl_state). */
+enum {
+    TLS_SEEN_CLIENT_HELLO = 1 << 0, TLS_SEEN_SERVER_HELLO = 1 << 1,
+    TLS_SEEN_CLIENT_KEYX = 1 << 2, TLS_SEEN_SERVER_KEYX = 1 << 3,
+    TLS_SEEN_UNKNOWN = 1 << 4, /* a handshake message of another type */
+};
+/* What the handshake showed so far. Versions are wire values (0x0303 = TLS 1.2; 0x0002 =
+ * SSLv2). */
+struct tls_info {
+    uint16_t client_version;  /* the ClientHello's (legacy) version; 0: none seen */
+    uint16_t server_version;  /* the ServerHello's version, or its supported_versions choice */
+    uint32_t state;           /* TLS_SEEN_* of the handshake messages seen */
+    uint32_t last_state;      /* the latest one (ssl_state matches on it) */
+    uint32_t cert_chain_len;  /* certificates in the server's Certificate message */
+    bool has_validity;        /* the first certificate's validity, seconds since 1970 UTC */
+    int64_t not_before, not_after;
+};
+
+/* record.c */
+void tls_parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d, size_t n);
+const uint8_t *tls_buffer_at(struct pflow *pf, enum tls_buf b, uint32_t i, uint32_t *len);
+void tls_free(void *state);
+/* probe.c */
+enum probe_verdict detect_tls_client_hello(const uint8_t *d, size_t n);
+
 #define TLS_HS_MAX 65536  /* bytes of one handshake message kept (certificate chains) */
 #define TLS_MULTI_MAX 32  /* elements kept per multi-buffer (certificates, names, ALPNs) */
 
-/* The multi-buffers, in the order of their enum osprey_buf values. */
+/* The multi-buffers, in the order of their enum tls_buf values. */
 enum { TM_CERTS, TM_SAN, TM_CLIENT_ALPN, TM_SERVER_ALPN, TM__COUNT };
 
 /* Every TLS buffer of the flow, kept in one copy. */
 struct tls_state {
     struct pbuf copy;
-    struct span sp[OB__COUNT];
+    struct span sp[TB__COUNT];
     struct pbuf rec[2];     /* a record being reassembled, per direction */
     struct pbuf hs[2];      /* handshake bytes not yet a whole message, per direction */
     uint32_t skip[2];       /* bytes of an oversized handshake message still to skip */
@@ -23,14 +68,14 @@ struct tls_state {
     struct span *el[TM__COUNT]; /* multi-buffer elements, in copy (malloc'd as they come:
                                    a flow without them pays nothing) */
     uint32_t nel[TM__COUNT], cap_el[TM__COUNT];
-    struct osprey_tls_info info;
+    struct tls_info info;
 };
 
-void tls_put(struct tls_state *t, enum osprey_buf b, const void *d, size_t n);
-/* Append one element to multi-buffer b (OB_TLS_CERTS …); past TLS_MULTI_MAX it is dropped. */
-void tls_put_el(struct tls_state *t, enum osprey_buf b, const void *d, size_t n);
+void tls_put(struct tls_state *t, enum tls_buf b, const void *d, size_t n);
+/* Append one element to multi-buffer b (TB_CERTS …); past TLS_MULTI_MAX it is dropped. */
+void tls_put_el(struct tls_state *t, enum tls_buf b, const void *d, size_t n);
 /* Forget multi-buffer b's elements (a new message replaces them). */
-void tls_clear_el(struct tls_state *t, enum osprey_buf b);
+void tls_clear_el(struct tls_state *t, enum tls_buf b);
 
 /* hello.c: a ClientHello / ServerHello body (after the 4-byte handshake header). 0, or -1
  * when malformed. */
@@ -38,9 +83,9 @@ int tls_client_hello(struct tls_state *t, const uint8_t *d, size_t n);
 int tls_server_hello(struct tls_state *t, const uint8_t *d, size_t n);
 const char *tls_version_name(uint16_t v);
 
-/* cert.c: the Certificate message body: every certificate (OB_TLS_CERTS), the first one's
+/* cert.c: the Certificate message body: every certificate (TB_CERTS), the first one's
  * subject, issuer, serial, fingerprint, subjectAltNames; of the server's (client false) also
- * the chain length and the first one's validity (osprey_parsers_tls_info). 0, -1 when
+ * the chain length and the first one's validity (its fields: tls.cert_chain_len, tls.not_before …). 0, -1 when
  * malformed, -2 when a length is wrong (a certificate's runs past the message, or a DER
  * element's header is cut short), 1 for an empty client Certificate (no certificate to offer: nothing changes). */
 int tls_certificate(struct tls_state *t, const uint8_t *d, size_t n, bool client);
@@ -50,5 +95,8 @@ int tls_md5_hex(const void *d, size_t n, char out[33]);
 int tls_sha256_hex(const void *d, size_t n, char out[65]);
 /* SHA-1 as "aa:bb:…" (59 characters + NUL): the certificate fingerprint as Suricata shows it */
 int tls_sha1_colon_hex(const void *d, size_t n, char out[60]);
+
+/* eve.c: its EVE object */
+bool tls_eve(struct pflow *pf, struct osprey_jw *w);
 
 #endif

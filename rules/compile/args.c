@@ -41,7 +41,7 @@ const struct det_header *header_arg(struct compiler *c, const struct osprey_rule
     struct buf k = {0};
     buf_put(&k, "H", 1);
     buf_put(&k, &h.kind, 1);
-    buf_put(&k, &h.base, 1);
+    buf_put(&k, &h.base, sizeof h.base);
     buf_put(&k, &h.proto, 1);
     buf_put(&k, &h.both, 1);
     buf_put(&k, &h.any_packet, 1);
@@ -62,8 +62,8 @@ const struct det_unit *unit_arg(struct compiler *c, const struct det_unit *u)
     buf_put(&k, "U", 1);
     buf_put(&k, &u->ops, sizeof u->ops); /* the type: one const ops per type */
     buf_put(&k, &u->kind, 1);
-    buf_put(&k, &u->base, 1);
-    buf_put(&k, &u->ob, 1);
+    buf_put(&k, &u->base, sizeof u->base);
+    buf_put(&k, &u->ob, sizeof u->ob);
     buf_put(&k, &u->xf, sizeof u->xf); /* interned: the pointer is the identity */
     buf_put(&k, &u->or_absent, 1);
     u->ops->key(&k, u); /* the type's own fields (unit_*.c …) */

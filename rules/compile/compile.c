@@ -228,7 +228,7 @@ static uint8_t order_action(enum osprey_rule_action a)
 
 /* The commit barrier of one base event: max_chain + 1 always-true UDEs deep (see
  * detect_int.h). Not listed by --dump-chains: it is no rule's. */
-static int define_barrier(struct compiler *c, uint8_t base)
+static int define_barrier(struct compiler *c, uint16_t base)
 {
     int64_t ev = c->d->base_ev[base];
     for (uint32_t i = 0; i <= c->d->max_chain[base]; i++)
@@ -239,7 +239,7 @@ static int define_barrier(struct compiler *c, uint8_t base)
 }
 
 /* The multi-event filter of one application buffer under one base event. */
-static struct det_mpm *app_mpm(struct osprey_detect *d, uint8_t base, uint8_t ob,
+static struct det_mpm *app_mpm(struct osprey_detect *d, uint16_t base, uint16_t ob,
                                const struct det_xform *xf)
 {
     for (uint32_t i = 0; i < d->napp_mpm; i++) {
@@ -356,6 +356,7 @@ static int compile_rule(struct compiler *c, const struct osprey_rule *r,
                 goto out;
             x->self = (mon_event_t)ev;
             x->defined = true;
+            x->slot = d->nhdx_slots++;
         }
         parent = x->self;
         len++;
@@ -525,8 +526,15 @@ int osprey_detect_build_opts(struct osprey_detect **out, struct mon_engine *eng,
     size_t n = osprey_ruleset_count(rs);
     /* a rule may have two chains (plan.h: enum plan_variant) */
     d->rules = calloc(n ? 2 * n : 1, sizeof *d->rules);
-    if (!d->rules) {
-        free(d);
+    /* per base: the fixed ones and one per application event the parsers register */
+    d->nbases = det_nbases();
+    d->barrier = calloc(d->nbases, sizeof *d->barrier);
+    d->max_chain = calloc(d->nbases, sizeof *d->max_chain);
+    d->base_rules = calloc(d->nbases, sizeof *d->base_rules);
+    d->base_ev = calloc(d->nbases, sizeof *d->base_ev);
+    d->hdx = calloc(d->nbases, sizeof *d->hdx);
+    if (!d->rules || !d->barrier || !d->max_chain || !d->base_rules || !d->base_ev || !d->hdx) {
+        osprey_detect_free(d);
         return -1;
     }
     for (int k = 0; k < DK__COUNT; k++) {
@@ -534,9 +542,9 @@ int osprey_detect_build_opts(struct osprey_detect **out, struct mon_engine *eng,
         d->mpm[k].base = (uint8_t)k;
     }
     d->mpm[DK_STREAM].streaming = opts && opts->stream_mpm == OSPREY_STREAM_MPM_STREAM;
-    for (int b = 0; b < DB__COUNT; b++) {
-        d->hdx[b].base = (uint8_t)b;
-        d->hdx[b].kind = det_kind_of((uint8_t)b);
+    for (uint16_t b = 0; b < d->nbases; b++) {
+        d->hdx[b].base = b;
+        d->hdx[b].kind = det_kind_of(b);
     }
     d->base_ev[DB_PKT] = MON_ON_PKT_IN;
     d->base_ev[DB_STREAM] = MON_ON_CONN_NEW_DATA;
@@ -553,26 +561,14 @@ int osprey_detect_build_opts(struct osprey_detect **out, struct mon_engine *eng,
         if (!(d->geoip = osprey_geoip_open(opts->geoip_database, err, sizeof err))) {
             if (diag)
                 fprintf(diag, "osprey: geoip-database: %s\n", err);
-            free(d->rules);
-            free(d);
+            osprey_detect_free(d);
             return -1;
         }
     }
     if (d->parsers) {
-        const struct osprey_parser_events *pe = osprey_parsers_events(d->parsers);
-        d->base_ev[DB_HTTP_REQUEST] = pe->http_request;
-        d->base_ev[DB_HTTP_REQUEST_BODY] = pe->http_request_body;
-        d->base_ev[DB_HTTP_RESPONSE] = pe->http_response;
-        d->base_ev[DB_HTTP_RESPONSE_BODY] = pe->http_response_body;
-        d->base_ev[DB_HTTP_REQUEST_DONE] = pe->http_request_done;
-        d->base_ev[DB_HTTP_RESPONSE_DONE] = pe->http_response_done;
-        d->base_ev[DB_DNS_QUERY] = pe->dns_query;
-        d->base_ev[DB_DNS_RESPONSE] = pe->dns_response;
-        d->base_ev[DB_TLS_CLIENT_HELLO] = pe->tls_client_hello;
-        d->base_ev[DB_TLS_SERVER_HELLO] = pe->tls_server_hello;
-        d->base_ev[DB_TLS_CERTIFICATE] = pe->tls_certificate;
-        d->base_ev[DB_TLS_CLIENT_CERTIFICATE] = pe->tls_client_certificate;
-        d->base_ev[DB_APP_EVENT] = pe->app_anomaly;
+        for (uint16_t e = 0; e < osprey_event_count(); e++)
+            d->base_ev[det_app_base(e)] = osprey_parsers_event(d->parsers, e);
+        d->base_ev[DB_APP_EVENT] = osprey_parsers_app_anomaly(d->parsers);
     }
     struct compiler c = {d, eng, {0}, diag};
     int rc = 0;
@@ -587,9 +583,9 @@ int osprey_detect_build_opts(struct osprey_detect **out, struct mon_engine *eng,
             rc = compile_rule(&c, r, next, &next);
     }
     intern_free(&c.args);
-    for (int b = 0; b < DB__COUNT && rc == 0; b++)
-        if (d->base_rules[b])
-            rc = define_barrier(&c, (uint8_t)b);
+    for (uint16_t i = 0; i < d->nbases && rc == 0; i++)
+        if (d->base_rules[det_base_order(i)])
+            rc = define_barrier(&c, det_base_order(i));
     if (rc == 0)
         rc = det_threshold_config(d, diag);
     if (rc == 0 && d->has_thresholds && !(d->thr = det_thr_create()))
@@ -622,10 +618,15 @@ void osprey_detect_free(struct osprey_detect *d)
     det_thr_free(d->thr);
     for (int k = 0; k < DK__COUNT; k++)
         det_mpm_free(&d->mpm[k]);
-    for (int b = 0; b < DB__COUNT; b++) {
+    for (uint16_t b = 0; d->hdx && b < d->nbases; b++) {
         free(d->hdx[b].hdr);
         free(d->hdx[b].ev);
     }
+    free(d->hdx);
+    free(d->barrier);
+    free(d->max_chain);
+    free(d->base_rules);
+    free(d->base_ev);
     for (uint32_t i = 0; i < d->napp_mpm; i++) {
         det_mpm_free(d->app_mpm[i]);
         free(d->app_mpm[i]);

@@ -19,20 +19,49 @@
  * the parsers (parsers/include/osprey_parsers.h) fill under their events. */
 enum det_kind { DK_PKT, DK_STREAM, DK__COUNT, DK_APP = DK__COUNT };
 
-/* A rule's base event: PKT_IN, CONN_NEW_DATA, or one application event (the latest one its
- * buffers need: a rule on http.uri and http.stat_code runs under http_response). */
+/* A rule's base event: PKT_IN, CONN_NEW_DATA, one of a few other engine events, or one
+ * application event (the latest one its buffers need: a rule on http.uri and http.stat_code
+ * runs under http_response). The application bases are not enumerated: base DB__FIXED + e
+ * is the parsers' event e (osprey_event_find), so a new protocol's events are bases with
+ * no change here. Arrays over the bases are sized det_nbases(). */
 enum det_base {
     DB_PKT, DB_STREAM, /* = DK_PKT, DK_STREAM */
-    DB_HTTP_REQUEST, DB_HTTP_REQUEST_BODY, DB_HTTP_REQUEST_DONE, /* DONE: message complete */
-    DB_HTTP_RESPONSE, DB_HTTP_RESPONSE_BODY, DB_HTTP_RESPONSE_DONE,
-    DB_DNS_QUERY, DB_DNS_RESPONSE, DB_TLS_CLIENT_HELLO, DB_TLS_SERVER_HELLO, DB_TLS_CERTIFICATE,
-    DB_TLS_CLIENT_CERTIFICATE, /* the client's (mutual authentication): after the server's */
     DB_DECODE, /* DECODE_EVENT: packets with a decoder anomaly or note, flow or not (events.c) */
     DB_APP_EVENT, /* the parsers' app_anomaly: one application-layer event (events.c) */
     DB_PKT_RCV, /* PKT_IN in the receiver's hook, after its update: stream-event rules */
-    DB__COUNT
+    DB__FIXED
 };
-static inline uint8_t det_kind_of(uint8_t base)
+static inline uint16_t det_nbases(void)
+{
+    return (uint16_t)(DB__FIXED + osprey_event_count());
+}
+/* The i-th base (i < det_nbases()) in definition order: packet, stream, the application
+ * events, then the other engine events (the order barriers and --dump-chains follow). */
+static inline uint16_t det_base_order(uint16_t i)
+{
+    static const uint16_t TAIL[] = {DB_DECODE, DB_APP_EVENT, DB_PKT_RCV};
+    uint16_t napp = (uint16_t)(det_nbases() - DB__FIXED);
+    if (i < 2)
+        return i;
+    if (i < 2 + napp)
+        return (uint16_t)(DB__FIXED + i - 2);
+    return TAIL[i - 2 - napp];
+}
+/* Is base one of the parsers' application events? */
+static inline bool det_base_is_app(uint16_t base)
+{
+    return base >= DB__FIXED;
+}
+/* The application event of an application base, and back. */
+static inline uint16_t det_base_event(uint16_t base)
+{
+    return (uint16_t)(base - DB__FIXED);
+}
+static inline uint16_t det_app_base(uint16_t ev)
+{
+    return (uint16_t)(DB__FIXED + ev);
+}
+static inline uint8_t det_kind_of(uint16_t base)
 {
     switch (base) {
     case DB_PKT:
@@ -46,8 +75,8 @@ static inline uint8_t det_kind_of(uint8_t base)
     }
 }
 
-/* An application buffer as a unit or multi-event filter sees it: the parser's buffer (enum
- * osprey_buf), through a chain of transforms (NULL: none). Interned. */
+/* An application buffer as a unit or multi-event filter sees it: the parser's buffer (its
+ * registry id, osprey_buffer_find), through a chain of transforms (NULL: none). Interned. */
 struct det_xform {
     uint32_t n;
     const uint16_t *kw;   /* transform keyword ids, in rule order */
@@ -59,7 +88,7 @@ struct det_xform {
  * of every rule inspecting that buffer; pattern id i raises child event ev[i]. */
 struct det_mpm {
     uint8_t kind;
-    uint8_t base, ob;      /* DK_APP: the base event and parser buffer it scans */
+    uint16_t base, ob;     /* DK_APP: the base event and parser buffer it scans */
     const struct det_xform *xf;
     uint32_t n, cap;
     const uint8_t **pat;   /* pattern bytes (the AST's) */
@@ -77,7 +106,9 @@ struct det_mpm {
  * child event per distinct header. Which headers a flow direction matches never changes, so
  * the filter works it out once per flow direction and then only re-raises (per-flow cache). */
 struct det_hdx {
-    uint8_t kind, base;
+    uint8_t kind;
+    uint16_t base;
+    uint16_t slot;        /* its per-flow cache: det_flow.hc[slot] (hdx defined in order) */
     uint32_t n, cap;
     const struct det_header **hdr;
     mon_event_t *ev;
@@ -87,7 +118,8 @@ struct det_hdx {
 
 /* Header filter argument (interned: identical headers share one). */
 struct det_header {
-    uint8_t kind, base;
+    uint8_t kind;
+    uint16_t base;
     uint8_t proto;        /* 0 = any IP, 6, 17, 1 (ICMP and ICMPv6) */
     bool both;            /* <> */
     bool ports;           /* compare ports (TCP/UDP rules) */
@@ -96,28 +128,6 @@ struct det_header {
     bool any_packet;      /* pkthdr: a packet without IP (decoding stopped first) matches
                              when the addresses are any */
 };
-
-/* Is base one of the parsers' application events (HTTP, DNS, TLS)? */
-static inline bool det_base_is_app(uint8_t base)
-{
-    switch (base) {
-    case DB_HTTP_REQUEST:
-    case DB_HTTP_REQUEST_BODY:
-    case DB_HTTP_REQUEST_DONE:
-    case DB_HTTP_RESPONSE:
-    case DB_HTTP_RESPONSE_BODY:
-    case DB_HTTP_RESPONSE_DONE:
-    case DB_DNS_QUERY:
-    case DB_DNS_RESPONSE:
-    case DB_TLS_CLIENT_HELLO:
-    case DB_TLS_SERVER_HELLO:
-    case DB_TLS_CERTIFICATE:
-    case DB_TLS_CLIENT_CERTIFICATE:
-        return true;
-    default:
-        return false;
-    }
-}
 
 /* What one type of option unit does: one const instance per type, defined beside its
  * evaluation (unit_*.c, tls_units.c, events.c, pkt_units.c). A new unit type is a new
@@ -149,7 +159,8 @@ extern const struct det_unit_ops det_unit_payload, /* payload runs (unit_payload
     det_unit_streamsize,               /* packet and flow properties (unit_pkt.c) */
     det_unit_buflen, det_unit_absent, det_unit_dataset, /* an application buffer (unit_buf.c) */
     det_unit_appproto,  /* the flow's app_proto (rule header, app-layer-protocol; unit_app.c) */
-    det_unit_dnshdr,    /* dns.opcode, dns.rcode, dns.rrtype (unit_app.c) */
+    det_unit_field,     /* dns.opcode, dns.rcode, dns.rrtype: a comparison on a parsers'
+                           field, any element of a multi one (unit_app.c) */
     det_unit_pktprop,   /* tcp.mss, vlan.id, flow.pkts … (pkt_units.c) */
     det_unit_event,     /* decode-event, stream-event, app-layer-event (events.c) */
     det_unit_tls;       /* tls.version, ssl_state, tls.cert_chain_len … (tls_units.c) */
@@ -180,23 +191,26 @@ struct det_pitem {
  * keyed for every unit by args.c). */
 struct det_unit {
     const struct det_unit_ops *ops;           /* its type */
-    uint8_t kind, base;
-    uint8_t ob;                               /* DK_APP: the parser buffer (enum osprey_buf) */
+    uint8_t kind;
+    uint16_t base;
+    uint16_t ob;                              /* DK_APP: the parser buffer (registry id) */
     const struct det_xform *xf;               /* DK_APP: its transforms */
     bool or_absent;                           /* payload and buflen units after absent: or_else:
                                                  also holds when the buffer is missing */
-    uint8_t app;                              /* appproto: 1 << enum osprey_app_proto,
-                                                 one bit per protocol accepted */
-    bool app_neg;                             /* appproto: app-layer-protocol:!x */
     union {
+        struct {                              /* appproto */
+            struct osprey_app_proto_set app;  /* the protocols accepted */
+            bool app_neg;                     /* app-layer-protocol:!x */
+        };
         struct {                              /* payload */
             uint32_t n;                       /* items */
             const struct det_pitem *items;
         };
         const struct opt_flow *flow;          /* flow */
-        struct {                              /* dsize, hdr, buflen, dnshdr, streamsize */
+        struct {                              /* dsize, hdr, buflen, field, streamsize */
             const struct opt_cmp *cmp;
-            int field;                        /* hdr: HF_*; dnshdr: DNS_F_* */
+            int field;                        /* hdr: HF_*; field: the parsers' field id
+                                                 (osprey_field_find) */
         };
         struct tcpflags tf;                   /* tcpflags, fragbits */
         uint16_t ipopt;                       /* ipopts: option type or IPOPT_ANY */
@@ -304,7 +318,8 @@ struct det_rule {
     int severity;
     uint32_t nmeta;
     struct osprey_detect_meta *meta;
-    uint8_t kind, base;
+    uint8_t kind;
+    uint16_t base;
     uint8_t twin;                         /* enum det_twin: a TCP rule's stream or packet
                                              chain; the rule matches a packet once through
                                              either */
@@ -364,10 +379,11 @@ bool det_pkt_root_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_
 struct osprey_detect {
     const struct osprey_ruleset *rs;
     bool pkt_root;                   /* base_ev[DB_PKT] is the packet root UDE */
-    mon_event_t barrier[DB__COUNT];  /* commit barrier leaf per base (0 = none) */
-    uint32_t max_chain[DB__COUNT];
-    uint32_t base_rules[DB__COUNT];  /* rules per base */
-    mon_event_t base_ev[DB__COUNT];  /* the base events (app ones from the parsers) */
+    uint16_t nbases;                 /* det_nbases(): the arrays below */
+    mon_event_t *barrier;            /* commit barrier leaf per base (0 = none) */
+    uint32_t *max_chain;
+    uint32_t *base_rules;            /* rules per base */
+    mon_event_t *base_ev;            /* the base events (app ones from the parsers) */
     const struct osprey_parsers *parsers; /* NULL: application-layer rules are not compiled */
     struct osprey_geoip *geoip;           /* geoip-database; NULL: geoip: rules not compiled */
     struct det_mpm mpm[DK__COUNT];
@@ -376,7 +392,8 @@ struct osprey_detect {
     bool app_raw;                    /* application rules inspect the stream too */
     struct det_xform **xfs;          /* transform chains in use */
     uint32_t nxfs;
-    struct det_hdx hdx[DB__COUNT];
+    struct det_hdx *hdx;             /* per base */
+    uint16_t nhdx_slots;             /* header dispatchers defined: det_flow.hc's size */
     struct det_rule *rules;
     uint32_t nrules;
     struct det_node *nodes;
@@ -407,12 +424,12 @@ struct osprey_detect {
  * packets that carry them mostly have no flow), DB_APP_EVENT (application-layer events),
  * DB_PKT_RCV (stream events: packet rules after the receiver update). NULL, or why not
  * compiled. */
-const char *det_event_unit(const struct opt_event *ev, struct det_unit *u, uint8_t *base);
+const char *det_event_unit(const struct opt_event *ev, struct det_unit *u, uint16_t *base);
 /* Whether a rule on event base `base` can run its other options: NULL, or why not (payload
  * options, application buffers, packet-only options beside an application-layer event, an
  * application-layer event without the parsers). */
-const char *det_event_base_check(const struct osprey_detect *d, uint8_t base, uint32_t nitems,
-                                 uint8_t app_base, bool packet_only);
+const char *det_event_base_check(const struct osprey_detect *d, uint16_t base, uint32_t nitems,
+                                 uint16_t app_base, bool packet_only);
 /* event: does the packet being inspected carry the event? */
 bool det_event_match(struct mon_ctx *ctx, struct mon_flow *f, const struct det_unit *u);
 struct osprey_detect_worker;
@@ -493,7 +510,8 @@ struct det_hcache {             /* headers (det_hdx indexes) this flow direction
 
 struct det_flow {
     struct osprey_detect_worker *w;
-    struct det_hcache hc[DB__COUNT][2]; /* [base][0 = to server, 1 = to client] */
+    struct det_hcache (*hc)[2]; /* [hdx slot][0 = to server, 1 = to client]: only the bases
+                                   the ruleset uses, allocated at the first header dispatch */
     bool pass;                  /* a pass rule matched: no more alerts on this flow */
     bool dropped;               /* a drop/reject/sdrop rule matched: its packets are dropped */
     struct det_side side[2];    /* indexed by receiving side (MON_SIDE_SVR = to server) */
@@ -543,11 +561,11 @@ struct osprey_detect_worker {
     struct osprey_detect_policy policy; /* exceptions and stream.inline (osprey_detect.h) */
     struct osprey_detect_verdicts verdicts;
     struct osprey_detect_mem mem;
-    uint8_t *xbuf[4];           /* transformed [0, 1] and derived [2, 3] buffers (app.c) */
-    struct osprey_dns_info dns_info[2]; /* multibuf.c: the DNS message being walked, per slot */
+    uint8_t *xbuf[2];           /* transformed buffers, per slot (app.c) */
+    struct osprey_scratch dscratch[2]; /* derived application buffers, per slot (app.c) */
     struct det_decode_leaf *oleaf; /* events.c: the decoder-event rules' leaf arguments */
     uint64_t verdict_of;        /* the packet (decoder count) whose verdict is being built */
-    uint32_t xcap[4];
+    uint32_t xcap[2];
 };
 
 /* Threshold state per (rule, option, tracked key): a fixed table per worker. */
@@ -563,7 +581,7 @@ const uint8_t *det_buffer(struct mon_ctx *ctx, struct mon_flow *f, int side, uin
                           uint32_t *len, uint64_t *origin);
 /* Application events carry their direction (requests to the server, responses to the
  * client); PKT_IN comes with the sender's side, CONN_NEW_DATA with the receiver's. */
-static inline bool det_to_server(int side, uint8_t base)
+static inline bool det_to_server(int side, uint16_t base)
 {
     switch (base) {
     case DB_PKT:
@@ -573,22 +591,16 @@ static inline bool det_to_server(int side, uint8_t base)
     case DB_PKT_RCV:
     case DB_APP_EVENT: /* run with the receiver's side, as the parsers' events */
         return side == MON_SIDE_SVR;
-    case DB_HTTP_REQUEST:
-    case DB_HTTP_REQUEST_BODY:
-    case DB_HTTP_REQUEST_DONE:
-    case DB_DNS_QUERY:
-    case DB_TLS_CLIENT_HELLO:
-    case DB_TLS_CLIENT_CERTIFICATE:
-        return true;
     default:
-        return false;
+        return osprey_event_dir(det_base_event(base)) == 0;
     }
 }
 
 /* ---- application layer (app.c) ---- */
-/* The rule buffer (BUF_*) → parser buffer (OB_*) and the base event that fills it, for a
- * rule that inspects to the server (to_server true) or to the client. -1: not supported. */
-int det_app_buffer_of(unsigned rule_buffer, bool to_client, uint8_t *ob, uint8_t *base);
+/* The parser buffer (registry id) a rule buffer means and the base event that fills it, for
+ * a rule that inspects to the server (to_client false) or to the client. -1: no parser has
+ * it. */
+int det_app_buffer_of(unsigned rule_buffer, bool to_client, uint16_t *ob, uint16_t *base);
 /* Whether a rule buffer means another parser buffer in the response than in the request
  * (http.header, file_data …): a rule that names no direction inspects both. */
 bool det_app_buffer_two_sided(unsigned rule_buffer);
@@ -596,44 +608,28 @@ bool det_app_buffer_two_sided(unsigned rule_buffer);
  * => rule, where the sticky buffer's to_client / to_server argument picks the side of a
  * buffer both messages have (the request's without one). */
 bool det_app_opt_to_client(const struct osprey_rule *r, uint32_t i, bool to_client);
-/* The application protocol (enum osprey_app_proto) of a header protocol word, 0 if none;
- * *l4 gets the transport (6, 17 or 0 = either). */
-uint8_t det_app_proto_of(const char *proto, uint8_t *l4);
+/* The application protocol (registry id) of a header protocol word, 0 if none; *l4 gets the
+ * transport (6, 17 or 0 = either). */
+uint16_t det_app_proto_of(const char *proto, uint8_t *l4);
+/* The application protocol of an application base. */
+static inline uint16_t det_base_proto(uint16_t base)
+{
+    return osprey_event_proto(det_base_event(base));
+}
 /* Can the compiler apply this transform keyword? */
 bool det_xform_supported(const char *keyword);
 /* The application buffer ob as transformed by xf, NULL when the parser has none now. The
  * result lives until the next call with the same slot (0: filters of the mpm, 1: units). */
-#define DET_OB_RAW 0xff /* in an application rule: the packet payload (UDP) or the stream of
-                          * the event's direction (TCP), as Suricata's unmodified contents */
-/* Buffers Osprey derives from the parsers' headers (app.c): Suricata's http.header_names,
- * http.start and single-header buffers, request and response side. */
-enum det_ob_derived {
-    DET_OB_DERIVED = 0xc0,
-    DOB_REQ_HEADER_NAMES = DET_OB_DERIVED, DOB_RESP_HEADER_NAMES, DOB_REQ_START, DOB_RESP_START,
-    DOB_REQ_CONTENT_LEN, DOB_RESP_CONTENT_LEN, DOB_REQ_CONNECTION, DOB_RESP_CONNECTION,
-    DOB_ACCEPT, DOB_ACCEPT_ENC, DOB_ACCEPT_LANG, DOB_LOCATION, DOB_SERVER,
-    DOB_REQ_HEADER, DOB_RESP_HEADER, /* http.header without Cookie / Set-Cookie, as Suricata's */
-    DOB_REQ_FRAME, DOB_RESP_FRAME,   /* frame:http1.request / response: the whole message */
-    /* tls.random_time (its first 4 bytes) and tls.random_bytes (the other 28) of the
-     * client's and the server's random */
-    DOB_TLS_CLIENT_RANDOM_TIME, DOB_TLS_SERVER_RANDOM_TIME,
-    DOB_TLS_CLIENT_RANDOM_BYTES, DOB_TLS_SERVER_RANDOM_BYTES,
-    /* multi-buffers derived from the parsers' data (multibuf.c), served element by element
-     * by det_app_buffer_at as the parsers' multi-buffers (det_app_multi) */
-    DOB_REQ_HEADER_LINES, DOB_RESP_HEADER_LINES, /* http.request_header / response_header */
-    DOB_DNS_QUERIES_RRNAME, DOB_DNS_ANSWERS_RRNAME, DOB_DNS_AUTHORITIES_RRNAME,
-    DOB_DNS_ADDITIONALS_RRNAME, DOB_DNS_RESPONSE_RRNAME, /* dns.*.rrname:
-                                                   each record's name, requests and responses */
-    DOB__END
-};
+#define DET_OB_RAW 0xffff /* in an application rule: the packet payload (UDP) or the stream
+                           * of the event's direction (TCP), as Suricata's unmodified contents */
 const uint8_t *det_app_buffer(struct osprey_detect_worker *w, struct mon_ctx *ctx,
-                              struct mon_flow *f, uint8_t base, uint8_t ob,
+                              struct mon_flow *f, uint16_t base, uint16_t ob,
                               const struct det_xform *xf, int slot, uint32_t *len,
                               uint64_t *origin);
-/* The rule buffer whose events a match keyword inspects (urilen: the URI's; dns.opcode and
- * dns.rcode: the DNS message's), BUF_COUNT for the other keywords. */
+/* The rule buffer whose events a match keyword inspects (urilen: the URI's; a keyword on a
+ * parsers' field: the field's protocol's, see det_app_field_buffer), BUF_COUNT for the other
+ * keywords. */
 unsigned det_app_match_buffer(const char *keyword);
-enum { DNS_F_OPCODE, DNS_F_RCODE, DNS_F_RRTYPE };
 
 /* b (n bytes) through the transforms xf (NULL: b itself), in the worker's slot. */
 const uint8_t *det_app_xform(struct osprey_detect_worker *w, const struct det_xform *xf,
@@ -643,26 +639,20 @@ const uint8_t *det_app_xform(struct osprey_detect_worker *w, const struct det_xf
  * keyword between them)? `dns.query; content:"a"; dns.query; content:"b";` names two
  * instances, which may match two different elements (multibuf.c). */
 bool det_multi_same_instance(const struct osprey_rule *r, uint32_t from, uint32_t to);
-/* Element i of a derived multi-buffer (DOB_REQ_HEADER_LINES …, multibuf.c), untransformed;
- * NULL past the last element. det_app_buffer_at serves it. */
-const uint8_t *det_multi_derived(struct osprey_detect_worker *w, struct mon_ctx *ctx,
-                                 struct mon_flow *f, uint8_t ob, int slot, uint32_t i,
-                                 uint32_t *len);
 
 /* Element i of ob (Suricata's multiple buffer matching: tls.certs, tls.alpn,
  * tls.subjectaltname, http.request_header, dns.*.rrname …): a content run or bsize on a
  * multi-buffer holds when it holds within one element, the fast pattern is looked for in each.
  * Other buffers have element 0 only. NULL past the last one. */
 const uint8_t *det_app_buffer_at(struct osprey_detect_worker *w, struct mon_ctx *ctx,
-                                 struct mon_flow *f, uint8_t base, uint8_t ob,
+                                 struct mon_flow *f, uint16_t base, uint16_t ob,
                                  const struct det_xform *xf, int slot, uint32_t i,
                                  uint32_t *len, uint64_t *origin);
-/* Is ob a multi-buffer (a content list must match within one of its elements): one of the
- * parsers' (osprey_buf_is_multi) or a derived one (multibuf.c)? */
-bool det_app_multi(uint8_t ob);
-/* The rule direction a TLS buffer implies: 1 to server (client hello only), 2 to client
- * (server hello, certificate only), 0 none (either side, or not a TLS buffer). */
-int det_app_tls_side(unsigned rule_buffer);
+/* Is ob a multi-buffer (a content list must match within one of its elements)? */
+bool det_app_multi(uint16_t ob);
+/* The rule direction a buffer implies: 1 to server, 2 to client, 0 none (either side: the
+ * buffer is two-sided, or its protocol's buffers imply no direction, as HTTP's and DNS's). */
+int det_app_buffer_side(unsigned rule_buffer);
 /* The one stored transform chain with these keyword ids, arguments as written and parsed
  * (owned by d); NULL: out of memory or a bad argument. */
 const struct det_xform *det_xform_intern(struct osprey_detect *d, const uint16_t *kw,
@@ -670,8 +660,8 @@ const struct det_xform *det_xform_intern(struct osprey_detect *d, const uint16_t
                                          uint32_t n);
 void det_xform_free(struct det_xform *x);
 /* The base event's name, for --dump-chains. */
-const char *det_base_name(uint8_t base);
-/* A parser or derived buffer's name, for --dump-chains. */
-const char *det_ob_name(uint8_t ob);
+const char *det_base_name(uint16_t base);
+/* A parser buffer's name, for --dump-chains. */
+const char *det_ob_name(uint16_t ob);
 
 #endif

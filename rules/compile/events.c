@@ -13,7 +13,7 @@
 #include "intern.h"
 #include "osprey_parsers.h"
 
-const char *det_event_unit(const struct opt_event *ev, struct det_unit *u, uint8_t *base)
+const char *det_event_unit(const struct opt_event *ev, struct det_unit *u, uint16_t *base)
 {
     *u = (struct det_unit){.ops = &det_unit_event, .event = ev};
     if (ev->not_raised) /* (the ruleset refuses such rules before they get here) */
@@ -24,8 +24,8 @@ const char *det_event_unit(const struct opt_event *ev, struct det_unit *u, uint8
     return NULL;
 }
 
-const char *det_event_base_check(const struct osprey_detect *d, uint8_t base, uint32_t nitems,
-                                 uint8_t app_base, bool packet_only)
+const char *det_event_base_check(const struct osprey_detect *d, uint16_t base, uint32_t nitems,
+                                 uint16_t app_base, bool packet_only)
 {
     if (base == DB_PKT_RCV)
         return NULL; /* a stream event: a packet rule like any other */

@@ -264,7 +264,9 @@ bool det_hdx_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event
                 raised += mon_raise_event(ctx, x->ev[i]) == MON_OK;
         return raised > 0;
     }
-    struct det_hcache *c = &df->hc[x->base][det_to_server(side, x->base) ? 0 : 1];
+    if (!df->hc && !(df->hc = calloc(df->w->d->nhdx_slots, sizeof *df->hc)))
+        return false; /* out of memory: the rules without fast pattern miss this packet */
+    struct det_hcache *c = &df->hc[x->slot][det_to_server(side, x->base) ? 0 : 1];
     if (!c->done) {
         /* once per flow direction: addresses, ports and protocol are the flow's */
         c->done = true;

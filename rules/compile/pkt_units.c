@@ -57,7 +57,7 @@ static uint32_t icmpv4_hdr_len(const struct mon_packet *p)
     return n;
 }
 
-const uint8_t *det_hdr_buffer(const struct mon_packet *p, uint8_t ob, uint32_t *len)
+const uint8_t *det_hdr_buffer(const struct mon_packet *p, uint16_t ob, uint32_t *len)
 {
     *len = 0;
     if (!p || !p->ipver || !p->l3)

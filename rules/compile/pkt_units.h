@@ -13,12 +13,12 @@
 
 /* A payload unit's buffer (struct det_unit.ob) when it inspects a header of the packet. */
 enum det_ob_hdr {
-    DET_OB_HDR = 0xe0,
+    DET_OB_HDR = 0xff00, /* above every parser buffer id, below DET_OB_RAW */
     DOB_IPV4_HDR = DET_OB_HDR, DOB_IPV6_HDR, DOB_TCP_HDR, DOB_UDP_HDR, DOB_ICMPV4_HDR,
     DOB_ICMPV6_HDR,
     DET_OB_HDR_END
 };
-static inline bool det_ob_is_hdr(uint8_t ob)
+static inline bool det_ob_is_hdr(uint16_t ob)
 {
     return ob >= DET_OB_HDR && ob < DET_OB_HDR_END;
 }
@@ -28,7 +28,7 @@ int det_hdr_buffer_of(unsigned rule_buffer);
 
 /* The bytes of header ob in packet p (options and extension headers included, as Suricata
  * defines each), NULL when the packet has no such header. */
-const uint8_t *det_hdr_buffer(const struct mon_packet *p, uint8_t ob, uint32_t *len);
+const uint8_t *det_hdr_buffer(const struct mon_packet *p, uint16_t ob, uint32_t *len);
 
 /* Does the packet (and its flow, NULL if none) have the property? */
 bool det_pktprop_match(const struct opt_pktprop *pp, const struct mon_packet *p,

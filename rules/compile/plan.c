@@ -34,24 +34,8 @@ static uint8_t proto_of(const char *p, bool *ok)
 
 /* ---- application-layer buffers ---- */
 
-static uint8_t group_app(uint8_t base)
-{
-    switch (base) {
-    case DB_TLS_CLIENT_HELLO:
-    case DB_TLS_SERVER_HELLO:
-    case DB_TLS_CERTIFICATE:
-    case DB_TLS_CLIENT_CERTIFICATE:
-        return OSPREY_APP_TLS;
-    case DB_DNS_QUERY:
-    case DB_DNS_RESPONSE:
-        return OSPREY_APP_DNS;
-    default:
-        return OSPREY_APP_HTTP;
-    }
-}
-
 struct app_need {
-    uint8_t base;        /* the latest base event the buffers need (DB_PKT: none) */
+    uint16_t base;       /* the latest base event the buffers need (DB_PKT: none) */
     uint8_t side;        /* the rule's direction for the TLS units: 0 either, 1 to server,
                             2 to client */
     bool raw;            /* payload options on the packet/stream too */
@@ -65,11 +49,11 @@ static bool payload_kw(const struct opt_def *def)
 }
 
 /* An application event the rule needs: the latest one is its base. NULL, or why not. */
-static const char *app_base_add(struct osprey_detect *d, uint8_t base, struct app_need *need)
+static const char *app_base_add(struct osprey_detect *d, uint16_t base, struct app_need *need)
 {
     if (!d->parsers)
         return "application-layer buffers need the parsers";
-    if (det_base_is_app(need->base) && group_app(need->base) != group_app(base))
+    if (det_base_is_app(need->base) && det_base_proto(need->base) != det_base_proto(base))
         return "buffers of two application protocols";
     if (base > need->base)
         need->base = base;
@@ -107,7 +91,7 @@ static const char *app_need_add(struct osprey_detect *d, const struct osprey_rul
         need->raw = true;
         return NULL;
     }
-    uint8_t ob, base;
+    uint16_t ob, base;
     if (det_app_buffer_of(buf, to_client, &ob, &base) < 0)
         return "a buffer Osprey does not fill yet";
     for (uint32_t k = 0; k < o->nxforms; k++) {
@@ -126,10 +110,10 @@ static const char *app_need_add(struct osprey_detect *d, const struct osprey_rul
 
 /* Option i's parser buffer and transforms (interned). -1: out of memory. */
 static int app_buffer_of(struct osprey_detect *d, const struct osprey_rule *r, uint32_t i,
-                         bool to_client, uint8_t *ob, const struct det_xform **xf)
+                         bool to_client, uint16_t *ob, const struct det_xform **xf)
 {
     const struct osprey_rule_option *o = &r->opts[i];
-    uint8_t base;
+    uint16_t base;
     *xf = NULL;
     to_client = det_app_opt_to_client(r, i, to_client);
     if (det_app_buffer_of(o->buffer, to_client, ob, &base) < 0) {
@@ -164,29 +148,31 @@ static const char *app_proto_unit(const char *value, struct det_unit *u)
             p++;
     }
     size_t n = strcspn(p, ", ");
-    static const struct { const char *name; uint8_t app; } N[] = {
-        {"http", OSPREY_APP_HTTP}, {"http1", OSPREY_APP_HTTP}, {"tls", OSPREY_APP_TLS},
-        {"ssl", OSPREY_APP_TLS},   {"dns", OSPREY_APP_DNS},    {"failed", OSPREY_APP_FAILED}};
-    for (size_t k = 0; k < sizeof N / sizeof N[0]; k++)
-        if (strlen(N[k].name) == n && !strncmp(N[k].name, p, n)) {
-            u->app = (uint8_t)(1u << N[k].app);
-            return NULL;
-        }
-    return "a protocol the parsers do not detect";
+    char name[64];
+    if (n >= sizeof name)
+        return "a protocol the parsers do not detect";
+    memcpy(name, p, n);
+    name[n] = '\0';
+    int id = osprey_app_proto_find(name); /* a registered protocol's name or alias, or "failed" */
+    if (id < 0)
+        return "a protocol the parsers do not detect";
+    osprey_app_proto_set_add(&u->app, (uint16_t)id);
+    return NULL;
 }
 
 /* service: (Snort 3) the flows of these services (service_compile_check: all detected). */
 int plan_service(struct plan_ctx *ctx)
 {
     const struct opt_words *sw = ctx->o->arg;
-    uint8_t mask = 0, l4;
+    struct det_unit u = {.ops = &det_unit_appproto};
+    uint8_t l4;
     for (uint32_t k = 0; k < sw->n; k++)
-        mask |= (uint8_t)(1u << det_app_proto_of(sw->words[k], &l4));
+        osprey_app_proto_set_add(&u.app, det_app_proto_of(sw->words[k], &l4));
     if (det_base_is_app(ctx->app_base)) {
-        if (!(mask & (1u << group_app(ctx->app_base))))
+        if (!osprey_app_proto_set_has(&u.app, det_base_proto(ctx->app_base)))
             ctx->pl->why = "a service other than the protocol of its buffers";
     } else {
-        plan_add_unit(ctx, (struct det_unit){.ops = &det_unit_appproto, .app = mask});
+        plan_add_unit(ctx, u);
     }
     return 0;
 }
@@ -206,7 +192,7 @@ void plan_add_unit(struct plan_ctx *ctx, struct det_unit u)
     up->first_opt = up->last_opt = ctx->i;
 }
 
-int plan_app_buffer(struct plan_ctx *ctx, uint8_t *ob, const struct det_xform **xf)
+int plan_app_buffer(struct plan_ctx *ctx, uint16_t *ob, const struct det_xform **xf)
 {
     return app_buffer_of(ctx->d, ctx->r, ctx->i, ctx->to_client, ob, xf);
 }
@@ -229,7 +215,9 @@ static int fp_priority(const struct det_unit *du, uint8_t kind)
 {
     if (kind != DK_APP)
         return 1;
-    return du->ob == OB_HTTP_METHOD ? 0 : du->ob == DET_OB_RAW ? 1 : 2;
+    if (du->ob == DET_OB_RAW)
+        return 1;
+    return osprey_buffer_is_fp_last(du->ob) ? 0 : 2;
 }
 
 /* Fast pattern: the one marked, else among the contents of the highest priority the longest
@@ -329,7 +317,7 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, enum plan_va
         }
         if (opt_def_by_id(r->opts[i].kw)->kind == OPT_PAYLOAD) {
             two_sided |= det_app_buffer_two_sided(r->opts[i].buffer);
-            tls_side |= det_app_tls_side(r->opts[i].buffer);
+            tls_side |= det_app_buffer_side(r->opts[i].buffer);
         } else if (det_app_match_buffer(kw) != BUF_COUNT) {
             two_sided |= det_app_buffer_two_sided(det_app_match_buffer(kw));
         }
@@ -359,16 +347,16 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, enum plan_va
         pl->why = "byte variables across several buffers";
         return 0;
     }
-    if (det_base_is_app(need.base) && pl->app && pl->app != group_app(need.base)) {
+    if (det_base_is_app(need.base) && pl->app && pl->app != det_base_proto(need.base)) {
         pl->why = "buffers of another application protocol than the header's";
         return 0;
     }
     if (pl->app && !det_base_is_app(need.base)) {
         /* an application protocol in the header without its buffers: the flow's app_proto
          * is checked as an option */
-        pl->units[pl->nunits++] = (struct unit_plan){
-            (struct det_unit){.ops = &det_unit_appproto, .app = (uint8_t)(1u << pl->app)},
-            PLAN_HEADER, PLAN_HEADER};
+        struct det_unit au = {.ops = &det_unit_appproto};
+        osprey_app_proto_set_add(&au.app, pl->app);
+        pl->units[pl->nunits++] = (struct unit_plan){au, PLAN_HEADER, PLAN_HEADER};
     }
     struct plan_ctx pc = {.d = d, .r = r, .pl = pl, .variant = variant, .app_base = need.base,
                           .to_client = to_client, .side = side, .has_vars = has_vars,

@@ -15,10 +15,11 @@ struct unit_plan {
 struct plan {
     const char *why;               /* not compiled: this */
     const struct osprey_rule_option *why_opt;
-    uint8_t kind, proto, base;
-    uint8_t app;                   /* application protocol of the header (0: none) */
+    uint8_t kind, proto;
+    uint16_t base;
+    uint16_t app;                  /* application protocol of the header (0: none) */
     const struct opt_content *fp;  /* fast pattern, NULL = none */
-    uint8_t fp_ob;                 /* DK_APP: the fast pattern's buffer and transforms */
+    uint16_t fp_ob;                /* DK_APP: the fast pattern's buffer and transforms */
     const struct det_xform *fp_xf;
     struct unit_plan *units;
     uint32_t nunits;
@@ -66,7 +67,7 @@ struct plan_ctx {
     uint32_t i;                         /* the option being planned */
     const struct osprey_rule_option *o;
     const char *name;                   /* its keyword */
-    uint8_t app_base;                   /* the application event the buffers need (DB_PKT:
+    uint16_t app_base;                  /* the application event the buffers need (DB_PKT:
                                            none) */
     bool to_client;                     /* the rule inspects responses */
     int side;                           /* direction for the TLS units: 0 either, 1 to
@@ -79,7 +80,7 @@ struct plan_ctx {
     bool packet_only;                   /* a packet-only option (dsize, header fields …); a
                                            unit whose ops say packet_only sets it too */
     bool no_stream, only_stream;        /* flow:no_stream / only_stream (and tcp-pkt, …) */
-    uint8_t ev_base;                    /* decoder/stream/app-layer event rules: their base */
+    uint16_t ev_base;                   /* decoder/stream/app-layer event rules: their base */
 };
 /* 0 (ctx->pl->why set when the rule cannot be compiled), -1 when out of memory. */
 typedef int (*plan_fn)(struct plan_ctx *ctx);
@@ -94,7 +95,7 @@ const char *plan_table_name(size_t i);
 void plan_add_unit(struct plan_ctx *ctx, struct det_unit u);
 /* The option's parser buffer and transforms (interned); DET_OB_RAW when it inspects the
  * packet/stream. -1: out of memory. */
-int plan_app_buffer(struct plan_ctx *ctx, uint8_t *ob, const struct det_xform **xf);
+int plan_app_buffer(struct plan_ctx *ctx, uint16_t *ob, const struct det_xform **xf);
 
 /* The keywords' plan functions, by family (named in plan_table.c). */
 int plan_meta(struct plan_ctx *ctx);             /* plan_state.c: nothing to evaluate */

@@ -18,12 +18,18 @@ int plan_buflen(struct plan_ctx *ctx) /* urilen, bsize, bufferlen (Snort 3's bsi
     plain.flags = uri ? 0 : plain.flags; /* urilen's norm/raw: below */
     if ((ctx->pl->why = cmp_compile_check(&plain)))
         return 0;
-    uint8_t ob = 0;
+    uint16_t ob = 0, ub;
     const struct det_xform *xf = NULL;
-    if (uri) /* urilen: the normalized URI unless ",raw" */
-        ob = cm->flags == 2 ? OB_HTTP_URI_RAW : OB_HTTP_URI;
-    else if (plan_app_buffer(ctx, &ob, &xf) < 0)
+    if (uri) { /* urilen: the normalized URI unless ",raw" */
+        if (det_app_buffer_of(cm->flags == 2 ? BUF_HTTP_URI_RAW : BUF_HTTP_URI,
+                              det_app_opt_to_client(ctx->r, ctx->i, ctx->to_client), &ob,
+                              &ub) < 0) {
+            ctx->pl->why = "a buffer Osprey does not fill yet";
+            return 0;
+        }
+    } else if (plan_app_buffer(ctx, &ob, &xf) < 0) {
         return -1;
+    }
     plan_add_unit(ctx, (struct det_unit){.ops = &det_unit_buflen, .cmp = cm, .ob = ob,
                                          .xf = xf});
     return 0;
@@ -31,7 +37,7 @@ int plan_buflen(struct plan_ctx *ctx) /* urilen, bsize, bufferlen (Snort 3's bsi
 
 int plan_absent(struct plan_ctx *ctx)
 {
-    uint8_t ob = 0;
+    uint16_t ob = 0;
     const struct det_xform *xf = NULL;
     if (!det_base_is_app(ctx->app_base) || ctx->nor_else == 8) {
         ctx->pl->why = "absent on a buffer Osprey does not fill";
@@ -69,7 +75,7 @@ int plan_dataset(struct plan_ctx *ctx)
         ctx->pl->why = msg;
         return 0;
     }
-    uint8_t ob = 0;
+    uint16_t ob = 0;
     const struct det_xform *xf = NULL;
     if (plan_app_buffer(ctx, &ob, &xf) < 0)
         return -1;
@@ -80,13 +86,16 @@ int plan_dataset(struct plan_ctx *ctx)
     return 0;
 }
 
-int plan_dns_field(struct plan_ctx *ctx) /* dns.opcode, dns.rcode, dns.rrtype */
+/* dns.opcode, dns.rcode, dns.rrtype: a comparison on the parsers' field of that name */
+int plan_dns_field(struct plan_ctx *ctx)
 {
-    const char *name = ctx->name;
-    plan_add_unit(ctx, (struct det_unit){.ops = &det_unit_dnshdr, .cmp = ctx->o->arg,
-                                         .field = name[4] == 'o'   ? DNS_F_OPCODE
-                                                  : name[5] == 'c' ? DNS_F_RCODE
-                                                                   : DNS_F_RRTYPE});
+    int fld = osprey_field_find(ctx->name);
+    if (fld < 0) {
+        ctx->pl->why = "a field no parser registers";
+        return 0;
+    }
+    plan_add_unit(ctx, (struct det_unit){.ops = &det_unit_field, .cmp = ctx->o->arg,
+                                         .field = fld});
     return 0;
 }
 
@@ -96,7 +105,7 @@ int plan_event(struct plan_ctx *ctx) /* decode-event, stream-event, app-layer-ev
         ctx->pl->why = "option not compiled yet";
         return 0;
     }
-    uint8_t b = DB_PKT;
+    uint16_t b = DB_PKT;
     struct det_unit u;
     if (!(ctx->pl->why = det_event_unit(ctx->o->arg, &u, &b)) && ctx->ev_base != DB_PKT &&
         ctx->ev_base != b)

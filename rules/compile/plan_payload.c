@@ -98,10 +98,10 @@ static int add_item(struct plan_ctx *ctx, struct det_pitem pi, const char *why)
         return 0;
     /* a relative option joins the run of the payload options before it (wherever that run
      * sits among the match options: order between units does not matter) */
-    uint8_t ob = 0;
+    uint16_t ob = 0;
     const struct det_xform *xf = NULL;
     if (hdr_ob >= 0)
-        ob = (uint8_t)hdr_ob;
+        ob = (uint16_t)hdr_ob;
     else if (det_base_is_app(ctx->app_base) && plan_app_buffer(ctx, &ob, &xf) < 0)
         return -1;
     struct unit_plan *last = NULL;

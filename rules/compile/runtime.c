@@ -460,13 +460,15 @@ struct osprey_detect_worker *osprey_detect_attach(const struct osprey_detect *d,
         goto fail;
     /* stream rules run on the receiver's side; packet rules and application rules (the
      * parsers' events are children of a PKT_IN UDE, run by mon_run_event) on the sender's */
-    for (int b = 0; b < DB__COUNT; b++)
+    for (uint16_t i = 0; i < d->nbases; i++) {
+        uint16_t b = det_base_order(i);
         if (d->barrier[b] && mon_register(ctx, w->sock, d->barrier[b],
                                           b == DB_STREAM || b == DB_PKT_RCV ? MON_HK_RCV
                                                                             : MON_HK_SND,
                                           on_commit,
                                           w) != MON_OK)
             goto fail;
+    }
     for (uint32_t i = 0; i < d->nrules; i++) {
         const struct det_rule *dr = &d->rules[i];
         if (dr->base == DB_DECODE)
@@ -491,9 +493,10 @@ void osprey_detect_flow_end(struct osprey_detect_worker *w, struct mon_flow *f)
     struct det_flow *df = f->uctx;
     if (!df)
         return;
-    for (int b = 0; b < DB__COUNT; b++)
+    for (uint16_t x = 0; df->hc && x < df->w->d->nhdx_slots; x++)
         for (int dir = 0; dir < 2; dir++)
-            free(df->hc[b][dir].ids);
+            free(df->hc[x][dir].ids);
+    free(df->hc);
     for (int s = 0; s < 2; s++) {
         df->w->mem.window_bytes -= df->side[s].cap;
         df->w->mem.copy_bytes -= copy_cap(df->side[s].base + df->side[s].len);
@@ -521,8 +524,10 @@ void osprey_detect_worker_free(struct osprey_detect_worker *w)
     det_tags_free(w->tags);
     free(w->pending);
     det_events_detach(w);
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < 2; i++) {
         free(w->xbuf[i]);
+        osprey_scratch_free(&w->dscratch[i]);
+    }
     free(w);
 }
 

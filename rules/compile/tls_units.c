@@ -68,29 +68,42 @@ static const char *name_of(const struct osprey_rule_option *o)
     return opt_def_by_id(o->kw)->name;
 }
 
-static uint32_t state_bit(const char *w)
+/* The parsers' TLS field of that name (registry id; the parsers register them all). */
+static uint16_t fld(const char *name)
 {
-    return !strcmp(w, "client_hello") ? OSPREY_TLS_SEEN_CLIENT_HELLO
-         : !strcmp(w, "server_hello") ? OSPREY_TLS_SEEN_SERVER_HELLO
-         : !strcmp(w, "client_keyx")  ? OSPREY_TLS_SEEN_CLIENT_KEYX
-         : !strcmp(w, "server_keyx")  ? OSPREY_TLS_SEEN_SERVER_KEYX
-                                      : OSPREY_TLS_SEEN_UNKNOWN;
+    int f = osprey_field_find(name);
+    return f < 0 ? UINT16_MAX : (uint16_t)f;
 }
 
-uint8_t det_tls_base(const struct osprey_rule_option *o, int side)
+/* A handshake state's bit: the value tls.state gives its name, else "unknown"'s. */
+static uint32_t state_bit(const char *w)
+{
+    int64_t v = 0;
+    if (!osprey_field_value(fld("tls.state"), w, &v))
+        osprey_field_value(fld("tls.state"), "unknown", &v);
+    return (uint32_t)v;
+}
+
+/* The base of the TLS event of that name. */
+static uint16_t tls_base(const char *event)
+{
+    return det_app_base((uint16_t)osprey_event_find(event));
+}
+
+uint16_t det_tls_base(const struct osprey_rule_option *o, int side)
 {
     int t = test_of(name_of(o));
     if (t == DT_STATE) {
         /* under the hello it names (the parser runs events for the two hellos) */
         const struct opt_words *w = o->arg;
         for (uint32_t i = 0; i < w->n; i++)
-            if (!w->negated[i] && state_bit(w->words[i]) == OSPREY_TLS_SEEN_CLIENT_HELLO)
-                return DB_TLS_CLIENT_HELLO;
-        return DB_TLS_SERVER_HELLO;
+            if (!w->negated[i] && state_bit(w->words[i]) == state_bit("client_hello"))
+                return tls_base("tls_client_hello");
+        return tls_base("tls_server_hello");
     }
     if (t == DT_SSL_VERSION || t == DT_VERSION)
-        return side == 1 ? DB_TLS_CLIENT_HELLO : DB_TLS_SERVER_HELLO;
-    return DB_TLS_CERTIFICATE;
+        return tls_base(side == 1 ? "tls_client_hello" : "tls_server_hello");
+    return tls_base("tls_certificate");
 }
 
 const char *det_tls_compile(const struct osprey_rule_option *o, int side, struct det_tls *out)
@@ -99,6 +112,12 @@ const char *det_tls_compile(const struct osprey_rule_option *o, int side, struct
     memset(out, 0, sizeof *out);
     out->test = (uint8_t)test_of(name);
     out->side = (uint8_t)side;
+    out->f_client = fld("tls.client_version");
+    out->f_server = fld("tls.server_version");
+    out->f_state = fld("tls.last_state");
+    out->f_chain = fld("tls.cert_chain_len");
+    out->f_before = fld("tls.not_before");
+    out->f_after = fld("tls.not_after");
     switch (out->test) {
     case DT_STATE: {
         const struct opt_words *w = o->arg;
@@ -124,9 +143,15 @@ const char *det_tls_compile(const struct osprey_rule_option *o, int side, struct
         out->str = s->bytes;
         out->len = s->len;
         out->negated = s->negated;
-        out->ob = !strcmp(name, "tls.fingerprint") ? OB_TLS_CERT_FINGERPRINT
-                : !strcmp(name, "tls.subject")     ? OB_TLS_CERT_SUBJECT
-                                                   : OB_TLS_CERT_ISSUER;
+        /* the server's certificate */
+        const char *b = !strcmp(name, "tls.fingerprint") ? "tls.cert_fingerprint"
+                      : !strcmp(name, "tls.subject")     ? "tls.cert_subject"
+                                                         : "tls.cert_issuer";
+        int id = osprey_buffer_find(b, 1);
+        if (id < 0)
+            return "a buffer Osprey does not fill yet";
+        out->ob = (uint16_t)id;
+        out->hex = b[9] == 'f'; /* the fingerprint: hex, compared in lower case */
         break;
     }
     case DT_EXPIRED: case DT_VALID:
@@ -169,37 +194,41 @@ static bool contains(const uint8_t *h, uint32_t hn, const uint8_t *n, uint32_t n
 
 bool det_tls_match(const struct det_tls *t, struct mon_ctx *ctx, struct mon_flow *f)
 {
-    struct osprey_tls_info in;
-    if (!osprey_parsers_tls_info(ctx, f, &in))
+    int64_t v = 0, c = 0, sv = 0;
+    /* a TLS flow with its handshake state: every field but the validity reads */
+    if (!osprey_parsers_field_at(ctx, f, t->f_state, 0, &v))
         return false;
     switch (t->test) {
     case DT_STATE:
         /* a listed state is the current one, or a negated one is not */
-        return (in.last_state & t->set) || (t->neg_set & ~in.last_state);
+        return ((uint32_t)v & t->set) || (t->neg_set & ~(uint32_t)v);
     case DT_SSL_VERSION: case DT_VERSION:
+        osprey_parsers_field_at(ctx, f, t->f_client, 0, &c);
+        osprey_parsers_field_at(ctx, f, t->f_server, 0, &sv);
         if (t->side == 1)
-            return version_ok(t, in.client_version);
+            return version_ok(t, (uint16_t)c);
         if (t->side == 2)
-            return version_ok(t, in.server_version);
-        return version_ok(t, in.client_version) || version_ok(t, in.server_version);
+            return version_ok(t, (uint16_t)sv);
+        return version_ok(t, (uint16_t)c) || version_ok(t, (uint16_t)sv);
     case DT_CHAIN_LEN:
-        return in.cert_chain_len && cmp_match(&t->cmp, in.cert_chain_len);
+        return osprey_parsers_field_at(ctx, f, t->f_chain, 0, &v) && v &&
+               cmp_match(&t->cmp, v);
     case DT_NOTBEFORE: case DT_NOTAFTER:
-        return in.has_validity &&
-               cmp_match(&t->cmp, t->test == DT_NOTBEFORE ? in.not_before : in.not_after);
+        return osprey_parsers_field_at(ctx, f, t->test == DT_NOTBEFORE ? t->f_before
+                                                                      : t->f_after, 0, &v) &&
+               cmp_match(&t->cmp, v);
     case DT_EXPIRED: case DT_VALID: {
         const struct mon_packet *p = mon_getlastpkt(ctx);
-        if (!in.has_validity || !p)
+        if (!osprey_parsers_field_at(ctx, f, t->f_after, 0, &v) || !p)
             return false;
-        bool expired = (int64_t)(p->ts_us / 1000000) > in.not_after;
+        bool expired = (int64_t)(p->ts_us / 1000000) > v;
         return t->test == DT_EXPIRED ? expired : !expired;
     }
     case DT_STRING: {
         uint32_t n = 0;
-        const uint8_t *b = osprey_parsers_buffer(ctx, f, (enum osprey_buf)t->ob, &n);
+        const uint8_t *b = osprey_parsers_buffer(ctx, f, t->ob, &n);
         /* the fingerprint is hex: Suricata compares it in lower case whatever the rule says */
-        return b && contains(b, n, t->str, t->len, t->ob == OB_TLS_CERT_FINGERPRINT) !=
-                        t->negated;
+        return b && contains(b, n, t->str, t->len, t->hex) != t->negated;
     }
     }
     return false;

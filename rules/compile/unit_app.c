@@ -1,7 +1,7 @@
 /* unit_app.c — the units on what the parsers know of a flow besides its buffers: the flow's
- * application protocol (the rule header's, app-layer-protocol, service) and the DNS header
- * fields (dns.opcode, dns.rcode, dns.rrtype). Each type's evaluation beside its interning key
- * and its ops. */
+ * application protocol (the rule header's, app-layer-protocol, service: a set of registry
+ * ids) and the parsers' integer fields (dns.opcode, dns.rcode, dns.rrtype). Each type's
+ * evaluation beside its interning key and its ops. */
 #include "detect_int.h"
 #include "intern.h"
 #include "opt_eval.h"
@@ -15,10 +15,10 @@ static bool appproto_eval(const struct det_unit *u, struct mon_ctx *ctx, struct 
     (void)side;
     if (!f)
         return false;
-    enum osprey_app_proto a = osprey_parsers_app_proto(ctx, f);
-    bool in = (u->app >> a) & 1;
+    uint16_t a = osprey_parsers_app_proto(ctx, f);
+    bool in = osprey_app_proto_set_has(&u->app, a);
     /* negated: the protocol must be known (detection finished) and another one */
-    return u->app_neg ? a != OSPREY_APP_UNKNOWN && !in : in;
+    return u->app_neg ? a != OSPREY_APP_PROTO_UNKNOWN && !in : in;
 }
 
 static void appproto_key(struct buf *k, const struct det_unit *u)
@@ -32,10 +32,11 @@ static void appproto_dump(struct buf *out, const struct det_unit *u)
 {
     buf_puts(out, u->app_neg ? "app_proto !" : "app_proto ");
     const char *sep = "";
-    for (unsigned a = 0; a < 8 * sizeof u->app; a++)
-        if ((u->app >> a) & 1) {
+    for (uint16_t a = 0; a < OSPREY_APP_PROTO_MAX; a++)
+        if (osprey_app_proto_set_has(&u->app, a)) {
+            const char *name = osprey_app_proto_name(a);
             buf_puts(out, sep);
-            buf_puts(out, osprey_app_proto_name((enum osprey_app_proto)a));
+            buf_puts(out, name ? name : "unknown");
             sep = "|";
         }
 }
@@ -44,29 +45,22 @@ const struct det_unit_ops det_unit_appproto = {
     .name = "app-layer-protocol", .eval = appproto_eval, .key = appproto_key,
     .dump = appproto_dump};
 
-/* ---- dns.opcode, dns.rcode, dns.rrtype ---- */
+/* ---- dns.opcode, dns.rcode, dns.rrtype: a parsers' field ---- */
 
-static bool dnshdr_eval(const struct det_unit *u, struct mon_ctx *ctx, struct mon_flow *f,
-                        int side)
+/* Any element of the field (dns.rrtype: every question's type, a response's answers' too);
+ * false when the flow's transaction has none (another protocol's field). */
+static bool field_eval(const struct det_unit *u, struct mon_ctx *ctx, struct mon_flow *f,
+                       int side)
 {
     (void)side;
-    struct osprey_dns_info di;
-    if (!f || !osprey_parsers_dns_info(ctx, f, &di))
-        return false;
-    if (u->field == DNS_F_RRTYPE) {
-        /* any question's type; in a response, any answer's too (as Suricata 8) */
-        for (uint32_t i = 0; i < di.nqueries; i++)
-            if (cmp_match(u->cmp, di.queries[i].type))
-                return true;
-        for (uint32_t i = 0; di.response && i < di.nanswers; i++)
-            if (cmp_match(u->cmp, di.answers[i].type))
-                return true;
-        return false;
-    }
-    return cmp_match(u->cmp, u->field == DNS_F_OPCODE ? (di.flags >> 11) & 0xf : di.rcode);
+    int64_t v;
+    for (uint32_t i = 0; f && osprey_parsers_field_at(ctx, f, (uint16_t)u->field, i, &v); i++)
+        if (cmp_match(u->cmp, v))
+            return true;
+    return false;
 }
 
-static void dnshdr_key(struct buf *k, const struct det_unit *u)
+static void field_key(struct buf *k, const struct det_unit *u)
 {
     buf_put(k, &u->field, sizeof u->field);
     buf_put(k, &u->cmp->op, sizeof u->cmp->op);
@@ -74,5 +68,5 @@ static void dnshdr_key(struct buf *k, const struct det_unit *u)
     buf_put(k, &u->cmp->hi, sizeof u->cmp->hi);
 }
 
-const struct det_unit_ops det_unit_dnshdr = {
-    .name = "dns header", .eval = dnshdr_eval, .key = dnshdr_key};
+const struct det_unit_ops det_unit_field = {
+    .name = "parsers field", .eval = field_eval, .key = field_key};

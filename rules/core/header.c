@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "osprey_parsers.h"
 #include "text.h"
 
 static const char *const ACTIONS[] = {
@@ -56,15 +57,14 @@ static const struct {
 
 bool header_proto_implemented(const char *canon)
 {
-    /* packet protocols the compiler (rules/compile) builds header filters for, and the
-     * application protocols the parsers (parsers/) detect */
-    static const char *const done[] = {"ip", "tcp", "udp", "icmp", "http", "http1", "tls", "ssl",
-                                       "dns", "ipv4", "ipv6", "tcp-pkt", "tcp-stream", "icmpv4",
-                                       "icmpv6", "pkthdr"};
+    /* packet protocols the compiler (rules/compile) builds header filters for */
+    static const char *const done[] = {"ip", "tcp", "udp", "icmp", "ipv4", "ipv6", "tcp-pkt",
+                                       "tcp-stream", "icmpv4", "icmpv6", "pkthdr"};
     for (size_t i = 0; i < sizeof done / sizeof done[0]; i++)
         if (!strcmp(canon, done[i]))
             return true;
-    return false;
+    /* and the application protocols the parsers register (a name or alias: "ssl") */
+    return osprey_app_proto_find(canon) > OSPREY_APP_PROTO_FAILED;
 }
 
 const char *header_proto(const char *s, size_t n)

@@ -525,8 +525,9 @@ static void walk_options(struct rule_ctx *c, struct otok *t, int n,
             c->xforms = x;
         }
         if (c->unsupported_kw < 0) {
-            const char *why = d->implemented ? opt_compile_check(d, o->arg) : NULL;
-            if (!d->implemented || why) {
+            bool done = opt_def_implemented(d);
+            const char *why = done ? opt_compile_check(d, o->arg) : NULL;
+            if (!done || why) {
                 c->unsupported_kw = t[i].id;
                 c->unsupported_why = why;
             }

@@ -149,5 +149,7 @@ enum rule_buffer {
 /* Can detection inspect this buffer (packet, stream, or an application buffer the parsers
  * fill)? Content and pcre in any other buffer reject their rule. */
 bool buffer_inspectable(unsigned buffer);
+/* Does a parser register this buffer (an application buffer: found by its name)? */
+bool buffer_parsed(unsigned buffer);
 
 #endif

@@ -87,8 +87,8 @@ bool event_lookup(int kind, const char *name, struct opt_event *out)
             }
         return false;
     }
-    for (int e = 0; e < OSPREY_AE__COUNT; e++) /* EV_APP: the parsers' events */
-        if (!strcmp(osprey_app_event_name((enum osprey_app_event)e), name)) {
+    for (uint16_t e = 0; e < osprey_app_event_count(); e++) /* EV_APP: the parsers' events */
+        if (!strcmp(osprey_app_event_name(e), name)) {
             out->code = (uint16_t)e;
             return true;
         }

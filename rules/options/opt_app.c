@@ -9,6 +9,7 @@
 #include <strings.h>
 
 #include "opt_util.h"
+#include "osprey_parsers.h"
 #include "registry.h"
 #include "text.h"
 
@@ -18,19 +19,16 @@ static int parse_service(struct rule_ctx *c, char *val)
     return w ? parse_words(c, val, ',', false, NULL, w) : -1;
 }
 
-/* Detection restricts the rule to flows of the services listed: each must be one the parsers
- * detect, or the rule would run on part of what it names. */
+/* Detection restricts the rule to flows of the services listed: each must be a protocol the
+ * parsers register (its name or an alias, osprey_parsers.h), or the rule would run on part of
+ * what it names. */
 const char *service_compile_check(const void *arg)
 {
     const struct opt_words *w = arg;
-    static const char *const DETECTED[] = {"http", "ssl", "tls", "dns", NULL};
-    for (uint32_t i = 0; i < w->n; i++) {
-        size_t k = 0;
-        while (DETECTED[k] && strcmp(DETECTED[k], w->words[i]))
-            k++;
-        if (!DETECTED[k] || (w->negated && w->negated[i]))
+    for (uint32_t i = 0; i < w->n; i++)
+        if (osprey_app_proto_find(w->words[i]) <= OSPREY_APP_PROTO_FAILED ||
+            (w->negated && w->negated[i]))
             return "a service the parsers do not detect";
-    }
     return NULL;
 }
 

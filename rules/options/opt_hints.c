@@ -99,7 +99,7 @@ static int version_met(const char *s, size_t n)
 static bool keyword_met(struct rule_ctx *c, const char *w, size_t n)
 {
     int id = opt_index_find(&c->rs->index, w, n);
-    return id >= 0 && c->rs->index.defs[id]->implemented;
+    return id >= 0 && opt_def_implemented(c->rs->index.defs[id]);
 }
 
 int requires_eval(struct rule_ctx *c, const char *val, const char **bad)

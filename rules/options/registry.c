@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "buffers.h"
 #include "osprey_rules.h"
 
 /* Order fixes the keyword ids (and the order of the check report's table). */
@@ -52,10 +53,17 @@ const char *osprey_rules_keyword_name(size_t kw)
     return d ? d->name : NULL;
 }
 
+bool opt_def_implemented(const struct opt_def *d)
+{
+    if (d->implemented)
+        return true;
+    return (d->kind == OPT_STICKY || d->kind == OPT_HTTP_LEGACY) && buffer_parsed(d->buffer);
+}
+
 bool osprey_rules_keyword_implemented(size_t kw)
 {
     const struct opt_def *d = opt_def_by_id(kw);
-    return d && d->implemented;
+    return d && opt_def_implemented(d);
 }
 
 _Static_assert((int)D_S2 == (int)OSPREY_KW_SNORT2 && (int)D_S3 == (int)OSPREY_KW_SNORT3 &&

@@ -71,6 +71,11 @@ struct opt_table {
 #define OPT_TABLE(name, rows)                                                   \
     const struct opt_table name = {rows, sizeof rows / sizeof rows[0]}
 
+/* Is the keyword implemented: its row says so, or it is a sticky buffer whose buffer a parser
+ * registers (parsers/include/osprey_parsers.h), so a protocol's buffers become implemented
+ * when it arrives, with no change here? */
+bool opt_def_implemented(const struct opt_def *d);
+
 /* The tables, one per options file. */
 extern const struct opt_table opt_table_msg, opt_table_ids, opt_table_classtype,
     opt_table_reference, opt_table_metadata, opt_table_target, opt_table_content, opt_table_pcre,

@@ -37,13 +37,15 @@ static const struct opt_cmp *cmp(int i, uint8_t op, int64_t lo, int64_t hi, uint
 static void common_fields(void)
 {
     const struct opt_cmp *c0 = cmp(0, CMP_EQ, 5, 0, 0);
-    struct det_unit a = {.ops = &det_unit_buflen, .kind = DK_APP, .base = DB_HTTP_REQUEST,
-                         .ob = 3, .cmp = c0};
+    uint16_t req = det_app_base((uint16_t)osprey_event_find("http_request"));
+    uint16_t resp = det_app_base((uint16_t)osprey_event_find("http_response"));
+    struct det_unit a = {.ops = &det_unit_buflen, .kind = DK_APP, .base = req, .ob = 3,
+                         .cmp = c0};
     struct det_unit b = a;
     SAME(a, b);
     b.kind = DK_PKT;
     DIFFER(a, b);
-    b = a, b.base = DB_HTTP_RESPONSE;
+    b = a, b.base = resp;
     DIFFER(a, b);
     b = a, b.ob = 4;
     DIFFER(a, b);
@@ -80,7 +82,7 @@ static void packet_units(void)
     cmp_units(&det_unit_dsize, false);
     cmp_units(&det_unit_hdr, true);
     cmp_units(&det_unit_buflen, false);
-    cmp_units(&det_unit_dnshdr, true);
+    cmp_units(&det_unit_field, true);
 
     struct opt_flow f1 = {FLOW_TO_SERVER}, f2 = {FLOW_TO_CLIENT}, f3 = {FLOW_TO_SERVER};
     struct det_unit a = {.ops = &det_unit_flow, .flow = &f1}, b = a;
@@ -146,8 +148,10 @@ static void packet_units(void)
 
 static void app_units(void)
 {
-    struct det_unit a = {.ops = &det_unit_appproto, .app = 2}, b = a;
-    b.app = 4;
+    struct det_unit a = {.ops = &det_unit_appproto}, b;
+    osprey_app_proto_set_add(&a.app, 2);
+    b = a;
+    osprey_app_proto_set_add(&b.app, 100); /* past the 64 ids of one word */
     DIFFER(a, b);
     b = a, b.app_neg = true;
     DIFFER(a, b);
@@ -263,7 +267,7 @@ static void ops_complete(void)
         &det_unit_payload, &det_unit_flow, &det_unit_dsize, &det_unit_hdr,
         &det_unit_tcpflags, &det_unit_fragbits, &det_unit_ipopts, &det_unit_ipproto,
         &det_unit_sameip, &det_unit_geoip, &det_unit_streamsize, &det_unit_buflen,
-        &det_unit_absent, &det_unit_dataset, &det_unit_appproto, &det_unit_dnshdr,
+        &det_unit_absent, &det_unit_dataset, &det_unit_appproto, &det_unit_field,
         &det_unit_pktprop, &det_unit_event, &det_unit_tls};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
         CHECK(all[i]->name && all[i]->eval && all[i]->key);
@@ -272,8 +276,9 @@ static void ops_complete(void)
 /* The units the rule header implies are labelled by their dump in --dump-chains. */
 static void dumps(void)
 {
-    struct det_unit a = {.ops = &det_unit_appproto, .app_neg = true,
-                         .app = (uint8_t)(1u << OSPREY_APP_HTTP | 1u << OSPREY_APP_DNS)};
+    struct det_unit a = {.ops = &det_unit_appproto, .app_neg = true};
+    osprey_app_proto_set_add(&a.app, (uint16_t)osprey_app_proto_find("http"));
+    osprey_app_proto_set_add(&a.app, (uint16_t)osprey_app_proto_find("dns"));
     struct buf b = {0};
     a.ops->dump(&b, &a);
     buf_put(&b, "", 1);

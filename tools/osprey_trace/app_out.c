@@ -11,69 +11,167 @@ struct trace_app {
     struct osprey_parsers *p;
     struct osprey_parsers_worker *w;
     FILE *out;
+    struct app_event *ev;      /* per event printed (app_detected first) */
+    uint32_t nev;
 };
+
+/* How trace shows an event: the buffers printed (record names, osprey_buffer_find_record),
+ * and the fields put in an object named after the protocol. The events of the first three
+ * protocols are shown as the tests read them; a protocol missing here shows every event with
+ * every buffer current under it and all its fields. */
+struct view {
+    const char *event;
+    const char *bufs[24];     /* NULL-terminated */
+    const char *fields_of;    /* the protocol whose fields go in its object, NULL: none */
+};
+
+static const struct view VIEWS[] = {
+    {"http_request",
+     {"http.method", "http.uri", "http.uri.raw", "http.request_line", "http.protocol",
+      "http.header", "http.header.raw", "http.cookie", "http.user_agent", "http.host",
+      "http.host.raw", "http.referer", "http.content_type", "http.start", "http.accept",
+      "http.accept_enc", "http.accept_lang", "http.connection", "http.content_len", NULL},
+     NULL},
+    {"http_request_body", {"http.request_body", NULL}, NULL},
+    {"http_response",
+     {"http.stat_code", "http.stat_msg", "http.response_line", "http.response_header",
+      "http.response_header.raw", "http.response_cookie", "http.response_content_type",
+      "http.server", "http.location", "http.uri" /* its request's, same tx */, NULL},
+     NULL},
+    {"http_response_body", {"http.response_body", NULL}, NULL},
+    {"dns_query", {"dns.query", NULL}, NULL},
+    {"dns_response", {"dns.query", NULL}, NULL},
+    {"tls_client_hello",
+     {"tls.sni", "ja3.string", "ja3.hash", "ja4.hash", "tls.version", "tls.alpn", "tls.random",
+      NULL},
+     "tls"},
+    {"tls_server_hello",
+     {"ja3s.string", "ja3s.hash", "tls.version", "tls.alpn.server", "tls.random.server", NULL},
+     "tls"},
+    {"tls_certificate",
+     {"tls.cert_subject", "tls.cert_issuer", "tls.cert_serial", "tls.cert_fingerprint",
+      "tls.certs", "tls.subjectaltname", NULL},
+     "tls"},
+    {"tls_client_certificate",
+     {"tls.cert_subject", "tls.cert_issuer", "tls.cert_serial", "tls.cert_fingerprint",
+      "tls.certs", "tls.subjectaltname", NULL},
+     "tls"},
+};
+/* events of the protocols above that trace does not show */
+static const char *const QUIET[] = {"http_request_done", "http_response_done", NULL};
 
 struct app_event {
+    struct trace_app *a;
     const char *name;
-    enum osprey_buf bufs[24]; /* the buffers printed, OB__COUNT-terminated */
+    int dir;                  /* the event's direction: its buffers' */
+    uint16_t bufs[64];
+    uint32_t nbufs;
+    int fields_of;            /* protocol id whose fields are shown, -1: none */
+    bool dns;                 /* the DNS message object */
 };
 
-enum { AE_DETECTED, AE_HTTP_REQ, AE_HTTP_REQ_BODY, AE_HTTP_RESP, AE_HTTP_RESP_BODY, AE_DNS_Q,
-       AE_DNS_R, AE_TLS_CH, AE_TLS_SH, AE_TLS_CERT, AE_TLS_CLIENT_CERT, AE__COUNT };
+static bool shown_by_view(const char *proto)
+{
+    for (size_t i = 0; i < sizeof VIEWS / sizeof VIEWS[0]; i++)
+        if (!strncmp(VIEWS[i].event, proto, strlen(proto)) && VIEWS[i].event[strlen(proto)] == '_')
+            return true;
+    return false;
+}
 
-#define END OB__COUNT
-static const struct app_event events[AE__COUNT] = {
-    [AE_DETECTED] = {"app_detected", {END}},
-    [AE_HTTP_REQ] = {"http_request",
-                     {OB_HTTP_METHOD, OB_HTTP_URI, OB_HTTP_URI_RAW, OB_HTTP_REQUEST_LINE,
-                      OB_HTTP_PROTOCOL, OB_HTTP_HEADER, OB_HTTP_HEADER_RAW, OB_HTTP_COOKIE,
-                      OB_HTTP_USER_AGENT, OB_HTTP_HOST, OB_HTTP_HOST_RAW, OB_HTTP_REFERER,
-                      OB_HTTP_CONTENT_TYPE, OB_HTTP_START, OB_HTTP_ACCEPT, OB_HTTP_ACCEPT_ENC,
-                      OB_HTTP_ACCEPT_LANG, OB_HTTP_CONNECTION, OB_HTTP_CONTENT_LEN, END}},
-    [AE_HTTP_REQ_BODY] = {"http_request_body", {OB_HTTP_REQUEST_BODY, END}},
-    [AE_HTTP_RESP] = {"http_response",
-                      {OB_HTTP_STAT_CODE, OB_HTTP_STAT_MSG, OB_HTTP_RESPONSE_LINE,
-                       OB_HTTP_RESPONSE_HEADER, OB_HTTP_RESPONSE_HEADER_RAW,
-                       OB_HTTP_RESPONSE_COOKIE, OB_HTTP_RESPONSE_CONTENT_TYPE, OB_HTTP_SERVER,
-                       OB_HTTP_LOCATION, OB_HTTP_URI /* its request's, same tx */, END}},
-    [AE_HTTP_RESP_BODY] = {"http_response_body", {OB_HTTP_RESPONSE_BODY, END}},
-    [AE_DNS_Q] = {"dns_query", {OB_DNS_QUERY, END}},
-    [AE_DNS_R] = {"dns_response", {OB_DNS_QUERY, END}},
-    [AE_TLS_CH] = {"tls_client_hello",
-                   {OB_TLS_SNI, OB_TLS_JA3_STRING, OB_TLS_JA3_HASH, OB_TLS_JA4, OB_TLS_VERSION,
-                    OB_TLS_CLIENT_ALPN, OB_TLS_CLIENT_RANDOM, END}},
-    [AE_TLS_SH] = {"tls_server_hello",
-                   {OB_TLS_JA3S_STRING, OB_TLS_JA3S_HASH, OB_TLS_VERSION, OB_TLS_SERVER_ALPN,
-                    OB_TLS_SERVER_RANDOM, END}},
-    [AE_TLS_CERT] = {"tls_certificate",
-                     {OB_TLS_CERT_SUBJECT, OB_TLS_CERT_ISSUER, OB_TLS_CERT_SERIAL,
-                      OB_TLS_CERT_FINGERPRINT, OB_TLS_CERTS, OB_TLS_SAN, END}},
-    [AE_TLS_CLIENT_CERT] = {"tls_client_certificate",
-                            {OB_TLS_CERT_SUBJECT, OB_TLS_CERT_ISSUER, OB_TLS_CERT_SERIAL,
-                             OB_TLS_CERT_FINGERPRINT, OB_TLS_CERTS, OB_TLS_SAN, END}},
-};
-#undef END
+/* The event's view: from VIEWS, or every buffer current under it for a protocol trace does
+ * not know. false: not shown. */
+static bool event_view(uint16_t ev, struct app_event *out)
+{
+    const char *name = osprey_event_name(ev);
+    uint16_t proto = osprey_event_proto(ev);
+    *out = (struct app_event){.name = name, .dir = osprey_event_dir(ev), .fields_of = -1};
+    for (size_t k = 0; QUIET[k]; k++)
+        if (!strcmp(QUIET[k], name))
+            return false;
+    for (size_t i = 0; i < sizeof VIEWS / sizeof VIEWS[0]; i++) {
+        if (strcmp(VIEWS[i].event, name))
+            continue;
+        for (size_t k = 0; VIEWS[i].bufs[k] && out->nbufs < 64; k++) {
+            int b = osprey_buffer_find_record(VIEWS[i].bufs[k], out->dir);
+            if (b >= 0)
+                out->bufs[out->nbufs++] = (uint16_t)b;
+        }
+        if (VIEWS[i].fields_of)
+            out->fields_of = osprey_app_proto_find(VIEWS[i].fields_of);
+        out->dns = !strncmp(name, "dns_", 4);
+        return true;
+    }
+    if (shown_by_view(osprey_app_proto_name(proto)))
+        return false;
+    for (uint16_t b = 0; b < osprey_buffer_count() && out->nbufs < 64; b++)
+        if (osprey_buffer_event(b) == ev)
+            out->bufs[out->nbufs++] = b;
+    out->fields_of = proto;
+    return true;
+}
 
-/* The DNS message's header and answers, as EVE's dns record names them. */
+/* Field name's element i of the flow's transaction; false when absent. */
+static bool field_at(struct mon_ctx *ctx, const struct mon_flow *f, const char *name, uint32_t i,
+                     int64_t *v)
+{
+    int id = osprey_field_find(name);
+    return id >= 0 && osprey_parsers_field_at(ctx, f, (uint16_t)id, i, v);
+}
+
+/* Element i of the record buffer name, NULL when absent. */
+static const uint8_t *record_at(struct mon_ctx *ctx, const struct mon_flow *f, const char *name,
+                                uint32_t i, uint32_t *len)
+{
+    int b = osprey_buffer_find_record(name, 1);
+    *len = 0;
+    return b >= 0 ? osprey_parsers_buffer_at(ctx, f, (uint16_t)b, i, NULL, len) : NULL;
+}
+
+/* The DNS message's header and answers, as EVE's dns record names them (the parsers' DNS
+ * fields and record buffers). */
 static json_t *dns_json(struct mon_ctx *ctx, const struct mon_flow *f)
 {
-    struct osprey_dns_info in;
-    if (!osprey_parsers_dns_info(ctx, f, &in))
+    int64_t id, rcode, qtype, type, ttl;
+    if (!field_at(ctx, f, "dns.id", 0, &id) || !field_at(ctx, f, "dns.rcode", 0, &rcode) ||
+        !field_at(ctx, f, "dns.qtype", 0, &qtype))
         return NULL;
     json_t *o = json_object(), *ans = json_array();
-    json_object_set_new(o, "id", json_integer(in.id));
-    json_object_set_new(o, "rcode", json_integer(in.rcode));
-    json_object_set_new(o, "rrtype", json_integer(in.qtype));
-    for (uint32_t i = 0; i < in.nanswers; i++) {
-        const struct osprey_dns_rr *rr = &in.answers[i];
+    json_object_set_new(o, "id", json_integer(id));
+    json_object_set_new(o, "rcode", json_integer(rcode));
+    json_object_set_new(o, "rrtype", json_integer(qtype));
+    for (uint32_t i = 0; field_at(ctx, f, "dns.answers.type", i, &type) &&
+                         field_at(ctx, f, "dns.answers.ttl", i, &ttl);
+         i++) {
+        uint32_t nl, rl;
+        const uint8_t *name = record_at(ctx, f, "dns.answers.name", i, &nl);
+        const uint8_t *rdata = record_at(ctx, f, "dns.answers.rdata", i, &rl);
         json_t *a = json_object();
-        json_object_set_new(a, "rrname", trace_app_bytes(rr->name, rr->name_len));
-        json_object_set_new(a, "rrtype", json_integer(rr->type));
-        json_object_set_new(a, "ttl", json_integer(rr->ttl));
-        json_object_set_new(a, "rdata", trace_app_bytes(rr->rdata, rr->rdata_len));
+        json_object_set_new(a, "rrname", trace_app_bytes(name ? name : (const uint8_t *)"", nl));
+        json_object_set_new(a, "rrtype", json_integer(type));
+        json_object_set_new(a, "ttl", json_integer(ttl));
+        json_object_set_new(a, "rdata", trace_app_bytes(rdata ? rdata : (const uint8_t *)"", rl));
         json_array_append_new(ans, a);
     }
     json_object_set_new(o, "answers", ans);
+    return o;
+}
+
+/* The protocol's fields of the current transaction, named without the "<proto>." prefix
+ * (an absent one left out); NULL when the flow has none. */
+static json_t *fields_json(struct mon_ctx *ctx, const struct mon_flow *f, uint16_t proto)
+{
+    json_t *o = NULL;
+    size_t pl = strlen(osprey_app_proto_name(proto));
+    for (uint16_t i = 0; i < osprey_field_count(); i++) {
+        int64_t v;
+        if (osprey_field_proto(i) != proto || !osprey_parsers_field_at(ctx, f, i, 0, &v))
+            continue;
+        if (!o)
+            o = json_object();
+        const char *n = osprey_field_name(i);
+        json_object_set_new(o, strlen(n) > pl && n[pl] == '.' ? n + pl + 1 : n,
+                            json_integer(v));
+    }
     return o;
 }
 
@@ -120,36 +218,28 @@ static void on_app(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_
     json_object_set_new(o, "app_proto", proto ? json_string(proto) : json_null());
     json_object_set_new(o, "direction", json_string(side == MON_SIDE_SVR ? "toserver" : "toclient"));
     json_object_set_new(o, "tx_id", json_integer(osprey_parsers_tx_id(ctx, f)));
-    if (proto && !strcmp(proto, "http") && osprey_parsers_http_status(ctx, f))
-        json_object_set_new(o, "status", json_integer(osprey_parsers_http_status(ctx, f)));
+    int64_t status = 0;
+    int sf = osprey_field_find("http.status");
+    if (sf >= 0 && osprey_parsers_field_at(ctx, f, (uint16_t)sf, 0, &status) && status)
+        json_object_set_new(o, "status", json_integer(status));
     json_t *bufs = json_object();
-    for (const enum osprey_buf *b = ae->bufs; *b != OB__COUNT; b++) {
+    for (uint32_t k = 0; k < ae->nbufs; k++) {
+        uint16_t b = ae->bufs[k];
         uint32_t len;
-        const uint8_t *d = osprey_parsers_buffer(ctx, f, *b, &len);
-        if (d && osprey_buf_is_multi(*b)) { /* a multi-buffer: the list of its elements */
+        const uint8_t *d = osprey_parsers_buffer(ctx, f, b, &len);
+        if (d && osprey_buffer_is_multi(b)) { /* a multi-buffer: the list of its elements */
             json_t *all = json_array();
-            for (uint32_t i = 0; (d = osprey_parsers_buffer_at(ctx, f, *b, i, &len)); i++)
+            for (uint32_t i = 0; (d = osprey_parsers_buffer_at(ctx, f, b, i, NULL, &len)); i++)
                 json_array_append_new(all, trace_app_bytes(d, len));
-            json_object_set_new(bufs, osprey_buf_name(*b), all);
+            json_object_set_new(bufs, osprey_buffer_name(b), all);
         } else if (d) {
-            json_object_set_new(bufs, osprey_buf_name(*b), trace_app_bytes(d, len));
+            json_object_set_new(bufs, osprey_buffer_name(b), trace_app_bytes(d, len));
         }
     }
-    struct osprey_tls_info ti;
-    if (osprey_parsers_tls_info(ctx, f, &ti)) {
-        json_t *t = json_object();
-        json_object_set_new(t, "client_version", json_integer(ti.client_version));
-        json_object_set_new(t, "server_version", json_integer(ti.server_version));
-        json_object_set_new(t, "state", json_integer(ti.state));
-        json_object_set_new(t, "last_state", json_integer(ti.last_state));
-        json_object_set_new(t, "cert_chain_len", json_integer(ti.cert_chain_len));
-        if (ti.has_validity) {
-            json_object_set_new(t, "not_before", json_integer(ti.not_before));
-            json_object_set_new(t, "not_after", json_integer(ti.not_after));
-        }
-        json_object_set_new(o, "tls", t);
-    }
-    json_t *dns = ae == &events[AE_DNS_Q] || ae == &events[AE_DNS_R] ? dns_json(ctx, f) : NULL;
+    json_t *fl = ae->fields_of >= 0 ? fields_json(ctx, f, (uint16_t)ae->fields_of) : NULL;
+    if (fl)
+        json_object_set_new(o, osprey_app_proto_name((uint16_t)ae->fields_of), fl);
+    json_t *dns = ae->dns ? dns_json(ctx, f) : NULL;
     if (dns)
         json_object_set_new(o, "dns", dns);
     json_object_set_new(o, "buffers", bufs);
@@ -173,17 +263,27 @@ int trace_app_attach(struct trace_app *a, struct mon_ctx *ctx)
 {
     if (!(a->w = osprey_parsers_attach(a->p, ctx)))
         return -1;
-    const struct osprey_parser_events *e = osprey_parsers_events(a->p);
-    const mon_event_t evs[AE__COUNT] = {
-        e->app_detected, e->http_request, e->http_request_body, e->http_response,
-        e->http_response_body, e->dns_query, e->dns_response, e->tls_client_hello,
-        e->tls_server_hello, e->tls_certificate, e->tls_client_certificate};
+    uint16_t n = osprey_event_count();
+    if (!(a->ev = calloc((size_t)n + 1, sizeof *a->ev)))
+        return -1;
     struct mon_sock *s = mon_socket(ctx, MON_SOCK_STREAM, NULL);
     if (!s)
         return -1;
-    for (int i = 0; i < AE__COUNT; i++)
-        if (mon_register(ctx, s, evs[i], MON_HK_ANY, on_app, (void *)&events[i]) != MON_OK)
+    a->ev[0] = (struct app_event){.a = a, .name = "app_detected", .fields_of = -1};
+    if (mon_register(ctx, s, osprey_parsers_app_detected(a->p), MON_HK_ANY, on_app,
+                     &a->ev[0]) != MON_OK)
+        return -1;
+    a->nev = 1;
+    for (uint16_t e = 0; e < n; e++) {
+        struct app_event *ae = &a->ev[a->nev];
+        if (!event_view(e, ae))
+            continue;
+        ae->a = a;
+        a->nev++;
+        if (mon_register(ctx, s, osprey_parsers_event(a->p, e), MON_HK_ANY, on_app, ae) !=
+            MON_OK)
             return -1;
+    }
     return 0;
 }
 
@@ -196,24 +296,12 @@ json_t *trace_app_stats_json(const struct trace_app *a)
 {
     const struct osprey_parsers_stats *s = osprey_parsers_worker_stats(a->w);
     json_t *o = json_object(), *fl = json_object();
-    for (int p = OSPREY_APP_HTTP; p < OSPREY_APP__COUNT; p++)
-        json_object_set_new(fl, osprey_app_proto_name((enum osprey_app_proto)p),
-                            json_integer((json_int_t)s->flows[p]));
+    /* the flows of each protocol (FAILED included), then every protocol's own counters */
+    for (uint16_t p = OSPREY_APP_PROTO_FAILED; p < osprey_app_proto_count(); p++)
+        json_object_set_new(fl, osprey_app_proto_name(p), json_integer((json_int_t)s->v[p]));
     json_object_set_new(o, "flows", fl);
-#define C(name) json_object_set_new(o, #name, json_integer((json_int_t)s->name))
-    C(http_requests);
-    C(http_responses);
-    C(dns_messages);
-    C(tls_handshakes);
-    C(http_header_limit);
-    C(http_body_limit);
-    C(http_malformed);
-    C(http_gzip_errors);
-    C(http_tx_dropped);
-    C(dns_malformed);
-    C(tls_malformed);
-    C(tls_limit);
-#undef C
+    for (uint16_t i = osprey_app_proto_count(); i < osprey_parsers_stat_count(); i++)
+        json_object_set_new(o, osprey_parsers_stat_name(i), json_integer((json_int_t)s->v[i]));
     return o;
 }
 
@@ -223,5 +311,6 @@ void trace_app_free(struct trace_app *a)
         return;
     osprey_parsers_worker_free(a->w);
     osprey_parsers_free(a->p);
+    free(a->ev);
     free(a);
 }

@@ -1,0 +1,112 @@
+/* proto_def.h — what a protocol registers: its descriptor (struct osprey_proto_def), defined
+ * in parsers/<proto>/<proto>.c and listed once in core/registry.c. Everything the core and
+ * the parsers' users know of a protocol comes from here. Internal to parsers/.
+ *
+ * A row's `key` is the protocol's own number for it (its enum), handed back to its getter:
+ * the flat ids users see are the registry's. */
+#ifndef OSPREY_PROTO_DEF_H
+#define OSPREY_PROTO_DEF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "osprey_parsers.h"
+
+struct pflow;
+struct mon_flow;
+struct osprey_jw;
+
+enum probe_verdict { DET_NEED_MORE, DET_NO, DET_YES };
+
+/* A look at the first bytes of a flow: the client's (dir 0) or the server's (dir 1) stream
+ * on TCP, the first datagram on UDP. YES, NO, or NEED_MORE while the bytes so far are a
+ * prefix of a YES. f gives the ports for a probe that needs them (DNS off port 53). */
+struct proto_probe {
+    uint8_t l4;              /* 6 or 17 */
+    uint8_t dir;             /* TCP: 0 the client's bytes, 1 the server's */
+    enum probe_verdict (*probe)(const uint8_t *d, size_t n, const struct mon_flow *f);
+};
+
+/* A protocol lists its events in the order a transaction reaches them: a rule that needs the
+ * buffers of two runs under the later one (its base, rules/compile). */
+struct proto_event {
+    const char *name;        /* "http_request" … */
+    uint8_t dir;             /* 0: the client's message (to server), 1: the server's */
+};
+
+typedef const uint8_t *(*proto_buf_fn)(struct pflow *pf, unsigned key, uint32_t i,
+                                       struct osprey_scratch *s, uint32_t *len);
+struct proto_buffer {
+    const char *name;        /* as rules spell it (Suricata's) */
+    const char *alias[3];    /* other spellings of the same buffer (NULL-terminated) */
+    uint8_t dir;             /* 0 request / to server, 1 response / to client */
+    const char *event;       /* the event it is current under (a rule on it runs there) */
+    bool multi;              /* a list: element i, a content list matches within one */
+    bool late;               /* a request buffer read under a response event */
+    bool record;             /* for records only (EVE, trace): rules do not find it */
+    unsigned key;            /* handed to get */
+    proto_buf_fn get;        /* element i (0 only for a single buffer); NULL: none now */
+    bool fp_last;            /* its few values are in every message (http.method): a fast
+                                pattern there only when the rule has no other */
+};
+
+struct proto_value {         /* a named value of a field */
+    const char *name;
+    int64_t value;
+};
+typedef bool (*proto_field_fn)(struct pflow *pf, unsigned key, uint32_t i, int64_t *out);
+struct proto_field {
+    const char *name;
+    unsigned key;
+    proto_field_fn get;      /* element i (0 only for a single field); false: absent */
+    const struct proto_value *values; /* NULL or {NULL}-terminated */
+};
+
+struct osprey_proto_def {
+    const char *name;                /* "tls": EVE's app_proto, the rule header word */
+    const char *flow_stat;           /* its flows' counter name: "flow.tls" */
+    const char *alias[3];            /* other header / service words ("ssl"), NULL-terminated */
+    uint8_t l4;                      /* 6, 17 or 0 (both) */
+    bool buffers_imply_dir;          /* see osprey_app_proto_buffers_imply_dir */
+    bool suricata_stats;             /* see osprey_app_proto_suricata_stats */
+    const struct proto_probe *probes;   /* in order of preference, ended by probe NULL */
+    /* bytes of direction dir (TCP stream chunk, or one UDP datagram) */
+    void (*parse)(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d, size_t n);
+    void (*parse_dgram)(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d,
+                        size_t n);
+    /* bytes of direction dir were lost: NULL = the direction is given up */
+    void (*gap)(struct pflow *pf, struct mon_flow *f, int dir);
+    void (*end)(struct pflow *pf, struct mon_flow *f);  /* the flow ends (NULL: nothing to do) */
+    void (*state_free)(void *state);
+    uint32_t (*tx_id)(const struct pflow *pf);          /* NULL: 0 */
+    const struct proto_event *events; size_t nevents;
+    const struct proto_buffer *buffers; size_t nbuffers;
+    const struct proto_field *fields; size_t nfields;
+    const char *const *anomalies; size_t nanomalies;    /* app-layer-event names */
+    const char *const *counters; size_t ncounters;      /* stats names */
+    int tx_counter;                  /* the counter of transactions (-1: none) */
+    /* its EVE object ("<name>": {…}) of the current transaction, written into the open record
+     * w (common/'s JSON writer); false when there is none (w NULL: only say whether). NULL:
+     * the protocol writes no EVE records. */
+    bool (*eve)(struct pflow *pf, struct osprey_jw *w);
+    bool eve_tx_id;                  /* its record has "tx_id" at the top (Suricata's http) */
+    /* its configuration keys (osprey_parsers_cfg_key: where each goes in the parsers' cfg) */
+    const struct osprey_parsers_cfg_key *cfg_keys; size_t ncfg_keys;
+};
+
+#define PROTO_N(a) (sizeof(a) / sizeof((a)[0]))
+
+/* ---- the registry (registry.c) ---- */
+/* Registered protocol id (>= 2) → its descriptor; NULL for UNKNOWN / FAILED / past the end. */
+const struct osprey_proto_def *reg_proto(uint16_t id);
+/* Where a protocol's rows start in the flat id spaces. */
+struct reg_base {
+    uint16_t event, buffer, field, anomaly, counter;
+};
+struct reg_base reg_base_of(uint16_t id);
+/* Flat buffer / field id → its row and protocol; NULL past the end. */
+const struct proto_buffer *reg_buffer(uint16_t b, uint16_t *proto);
+const struct proto_field *reg_field(uint16_t fld, uint16_t *proto);
+
+#endif

@@ -1,0 +1,426 @@
+/* registry.c — the one list of protocols, and the flat id spaces computed from it.
+ *
+ * A protocol's id is its place in PROTOS plus 2 (0 = UNKNOWN, 1 = FAILED). Its events,
+ * buffers, fields, anomaly names and counters are numbered flat, protocol after protocol, in
+ * table order: ids are allocated here, never enumerated elsewhere. Adding a protocol is a
+ * folder parsers/<proto>/ with its descriptor and one row below (parsers/README.md). */
+#include <string.h>
+
+#include "proto_def.h"
+
+extern const struct osprey_proto_def http_proto, dns_proto, tls_proto, ssh_proto;
+
+/* Table order is also the order detection tries the probes in: the first YES wins (HTTP,
+ * then a TLS ClientHello, then DNS, as detection has always preferred them). */
+static const struct osprey_proto_def *const PROTOS[] = {&http_proto, &tls_proto, &dns_proto,
+                                                        &ssh_proto};
+
+#define NPROTOS (sizeof PROTOS / sizeof PROTOS[0])
+#define FIRST 2 /* after UNKNOWN and FAILED */
+_Static_assert(NPROTOS + FIRST <= OSPREY_APP_PROTO_MAX, "protocol ids fit osprey_app_proto_set");
+
+const struct osprey_proto_def *reg_proto(uint16_t id)
+{
+    return id >= FIRST && id < FIRST + NPROTOS ? PROTOS[id - FIRST] : NULL;
+}
+
+uint16_t osprey_app_proto_count(void)
+{
+    return (uint16_t)(FIRST + NPROTOS);
+}
+
+const char *osprey_app_proto_name(uint16_t proto)
+{
+    if (proto == OSPREY_APP_PROTO_FAILED)
+        return "failed";
+    const struct osprey_proto_def *d = reg_proto(proto);
+    return d ? d->name : NULL;
+}
+
+int osprey_app_proto_find(const char *name)
+{
+    if (!strcmp(name, "failed"))
+        return OSPREY_APP_PROTO_FAILED;
+    for (size_t i = 0; i < NPROTOS; i++) {
+        if (!strcmp(PROTOS[i]->name, name))
+            return (int)(FIRST + i);
+        for (size_t a = 0; a < PROTO_N(PROTOS[i]->alias) && PROTOS[i]->alias[a]; a++)
+            if (!strcmp(PROTOS[i]->alias[a], name))
+                return (int)(FIRST + i);
+    }
+    return -1;
+}
+
+uint8_t osprey_app_proto_l4(uint16_t proto)
+{
+    const struct osprey_proto_def *d = reg_proto(proto);
+    return d ? d->l4 : 0;
+}
+
+bool osprey_app_proto_buffers_imply_dir(uint16_t proto)
+{
+    const struct osprey_proto_def *d = reg_proto(proto);
+    return d && d->buffers_imply_dir;
+}
+
+bool osprey_app_proto_suricata_stats(uint16_t proto)
+{
+    const struct osprey_proto_def *d = reg_proto(proto);
+    return d && d->suricata_stats;
+}
+
+bool osprey_app_proto_has_eve(uint16_t proto)
+{
+    const struct osprey_proto_def *d = reg_proto(proto);
+    return d && d->eve;
+}
+
+bool osprey_app_proto_eve_tx_id(uint16_t proto)
+{
+    const struct osprey_proto_def *d = reg_proto(proto);
+    return d && d->eve_tx_id;
+}
+
+struct reg_base reg_base_of(uint16_t id)
+{
+    struct reg_base b = {0, 0, 0, 0, (uint16_t)(FIRST + NPROTOS)}; /* flows come first */
+    for (size_t i = 0; i < NPROTOS && FIRST + i < id; i++) {
+        b.event = (uint16_t)(b.event + PROTOS[i]->nevents);
+        b.buffer = (uint16_t)(b.buffer + PROTOS[i]->nbuffers);
+        b.field = (uint16_t)(b.field + PROTOS[i]->nfields);
+        b.anomaly = (uint16_t)(b.anomaly + PROTOS[i]->nanomalies);
+        b.counter = (uint16_t)(b.counter + PROTOS[i]->ncounters);
+    }
+    return b;
+}
+
+/* ---- configuration keys, protocol after protocol ---- */
+size_t osprey_parsers_cfg_key_count(void)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < NPROTOS; i++)
+        n += PROTOS[i]->ncfg_keys;
+    return n;
+}
+
+const struct osprey_parsers_cfg_key *osprey_parsers_cfg_key(size_t k)
+{
+    for (size_t i = 0; i < NPROTOS; i++) {
+        if (k < PROTOS[i]->ncfg_keys)
+            return &PROTOS[i]->cfg_keys[k];
+        k -= PROTOS[i]->ncfg_keys;
+    }
+    return NULL;
+}
+
+/* ---- events ---- */
+static const struct proto_event *event_row(uint16_t ev, uint16_t *proto)
+{
+    for (size_t i = 0; i < NPROTOS; i++) {
+        if (ev < PROTOS[i]->nevents) {
+            *proto = (uint16_t)(FIRST + i);
+            return &PROTOS[i]->events[ev];
+        }
+        ev = (uint16_t)(ev - PROTOS[i]->nevents);
+    }
+    return NULL;
+}
+
+uint16_t osprey_event_count(void)
+{
+    return reg_base_of(FIRST + NPROTOS).event;
+}
+
+int osprey_event_find(const char *name)
+{
+    for (uint16_t e = 0, p, n = osprey_event_count(); e < n; e++)
+        if (!strcmp(event_row(e, &p)->name, name))
+            return e;
+    return -1;
+}
+
+const char *osprey_event_name(uint16_t ev)
+{
+    uint16_t p;
+    const struct proto_event *r = event_row(ev, &p);
+    return r ? r->name : NULL;
+}
+
+uint16_t osprey_event_proto(uint16_t ev)
+{
+    uint16_t p = OSPREY_APP_PROTO_UNKNOWN;
+    event_row(ev, &p);
+    return p;
+}
+
+int osprey_event_dir(uint16_t ev)
+{
+    uint16_t p;
+    const struct proto_event *r = event_row(ev, &p);
+    return r ? r->dir : 0;
+}
+
+/* ---- buffers ---- */
+const struct proto_buffer *reg_buffer(uint16_t b, uint16_t *proto)
+{
+    for (size_t i = 0; i < NPROTOS; i++) {
+        if (b < PROTOS[i]->nbuffers) {
+            *proto = (uint16_t)(FIRST + i);
+            return &PROTOS[i]->buffers[b];
+        }
+        b = (uint16_t)(b - PROTOS[i]->nbuffers);
+    }
+    return NULL;
+}
+
+uint16_t osprey_buffer_count(void)
+{
+    return reg_base_of(FIRST + NPROTOS).buffer;
+}
+
+static bool buffer_named(const struct proto_buffer *r, const char *name)
+{
+    if (!strcmp(r->name, name))
+        return true;
+    for (size_t a = 0; a < PROTO_N(r->alias) && r->alias[a]; a++)
+        if (!strcmp(r->alias[a], name))
+            return true;
+    return false;
+}
+
+int osprey_buffer_find(const char *name, int dir)
+{
+    int any = -1;
+    uint16_t p;
+    for (uint16_t b = 0, n = osprey_buffer_count(); b < n; b++) {
+        const struct proto_buffer *r = reg_buffer(b, &p);
+        if (r->record || !buffer_named(r, name))
+            continue;
+        if (r->dir == dir)
+            return b;
+        if (any < 0)
+            any = b;
+    }
+    return any;
+}
+
+int osprey_buffer_find_record(const char *name, int dir)
+{
+    uint16_t p;
+    for (uint16_t b = 0, n = osprey_buffer_count(); b < n; b++) {
+        const struct proto_buffer *r = reg_buffer(b, &p);
+        if (r->record && !strcmp(r->name, name))
+            return b;
+    }
+    return osprey_buffer_find(name, dir);
+}
+
+bool osprey_buffer_two_sided(const char *name)
+{
+    bool side[2] = {false, false};
+    uint16_t p;
+    for (uint16_t b = 0, n = osprey_buffer_count(); b < n; b++) {
+        const struct proto_buffer *r = reg_buffer(b, &p);
+        if (!r->record && !r->late && buffer_named(r, name))
+            side[r->dir & 1] = true;
+    }
+    return side[0] && side[1];
+}
+
+const char *osprey_buffer_name(uint16_t b)
+{
+    uint16_t p;
+    const struct proto_buffer *r = reg_buffer(b, &p);
+    return r ? r->name : NULL;
+}
+
+int osprey_buffer_dir(uint16_t b)
+{
+    uint16_t p;
+    const struct proto_buffer *r = reg_buffer(b, &p);
+    return r ? r->dir : 0;
+}
+
+uint16_t osprey_buffer_event(uint16_t b)
+{
+    uint16_t p;
+    const struct proto_buffer *r = reg_buffer(b, &p);
+    if (!r)
+        return 0;
+    const struct osprey_proto_def *d = reg_proto(p);
+    for (size_t e = 0; e < d->nevents; e++)
+        if (!strcmp(d->events[e].name, r->event))
+            return (uint16_t)(reg_base_of(p).event + e);
+    return 0; /* a descriptor names its own events (tests/test_registry checks) */
+}
+
+uint16_t osprey_buffer_proto(uint16_t b)
+{
+    uint16_t p = OSPREY_APP_PROTO_UNKNOWN;
+    reg_buffer(b, &p);
+    return p;
+}
+
+bool osprey_buffer_is_multi(uint16_t b)
+{
+    uint16_t p;
+    const struct proto_buffer *r = reg_buffer(b, &p);
+    return r && r->multi;
+}
+
+bool osprey_buffer_is_late(uint16_t b)
+{
+    uint16_t p;
+    const struct proto_buffer *r = reg_buffer(b, &p);
+    return r && r->late;
+}
+
+bool osprey_buffer_is_fp_last(uint16_t b)
+{
+    uint16_t p;
+    const struct proto_buffer *r = reg_buffer(b, &p);
+    return r && r->fp_last;
+}
+
+/* ---- fields ---- */
+const struct proto_field *reg_field(uint16_t fld, uint16_t *proto)
+{
+    for (size_t i = 0; i < NPROTOS; i++) {
+        if (fld < PROTOS[i]->nfields) {
+            *proto = (uint16_t)(FIRST + i);
+            return &PROTOS[i]->fields[fld];
+        }
+        fld = (uint16_t)(fld - PROTOS[i]->nfields);
+    }
+    return NULL;
+}
+
+uint16_t osprey_field_count(void)
+{
+    return reg_base_of(FIRST + NPROTOS).field;
+}
+
+int osprey_field_find(const char *name)
+{
+    uint16_t p;
+    for (uint16_t i = 0, n = osprey_field_count(); i < n; i++)
+        if (!strcmp(reg_field(i, &p)->name, name))
+            return i;
+    return -1;
+}
+
+const char *osprey_field_name(uint16_t fld)
+{
+    uint16_t p;
+    const struct proto_field *r = reg_field(fld, &p);
+    return r ? r->name : NULL;
+}
+
+uint16_t osprey_field_proto(uint16_t fld)
+{
+    uint16_t p = OSPREY_APP_PROTO_UNKNOWN;
+    reg_field(fld, &p);
+    return p;
+}
+
+bool osprey_field_value(uint16_t fld, const char *name, int64_t *out)
+{
+    uint16_t p;
+    const struct proto_field *r = reg_field(fld, &p);
+    for (const struct proto_value *v = r ? r->values : NULL; v && v->name; v++)
+        if (!strcmp(v->name, name)) {
+            *out = v->value;
+            return true;
+        }
+    return false;
+}
+
+/* ---- anomaly events ---- */
+uint16_t osprey_app_event_count(void)
+{
+    return reg_base_of(FIRST + NPROTOS).anomaly;
+}
+
+const char *osprey_app_event_name(uint16_t e)
+{
+    for (size_t i = 0; i < NPROTOS; i++) {
+        if (e < PROTOS[i]->nanomalies)
+            return PROTOS[i]->anomalies[e];
+        e = (uint16_t)(e - PROTOS[i]->nanomalies);
+    }
+    return NULL;
+}
+
+int osprey_app_event_find(const char *name)
+{
+    for (uint16_t e = 0, n = osprey_app_event_count(); e < n; e++)
+        if (!strcmp(osprey_app_event_name(e), name))
+            return e;
+    return -1;
+}
+
+/* ---- counters: the flows of each protocol id, then each protocol's own ---- */
+uint16_t osprey_parsers_stat_count(void)
+{
+    return reg_base_of(FIRST + NPROTOS).counter;
+}
+
+static const char *counter_row(uint16_t i, uint16_t *proto, bool *tx)
+{
+    *tx = false;
+    if (i < FIRST + NPROTOS) {
+        *proto = i;
+        return NULL;
+    }
+    i = (uint16_t)(i - FIRST - NPROTOS);
+    for (size_t k = 0; k < NPROTOS; k++) {
+        if (i < PROTOS[k]->ncounters) {
+            *proto = (uint16_t)(FIRST + k);
+            *tx = PROTOS[k]->tx_counter == (int)i;
+            return PROTOS[k]->counters[i];
+        }
+        i = (uint16_t)(i - PROTOS[k]->ncounters);
+    }
+    *proto = OSPREY_APP_PROTO_UNKNOWN;
+    return NULL;
+}
+
+const char *osprey_parsers_stat_name(uint16_t i)
+{
+    uint16_t p;
+    bool tx;
+    const char *n = counter_row(i, &p, &tx);
+    if (n)
+        return n;
+    if (i >= FIRST + NPROTOS)
+        return NULL;
+    if (i < FIRST)
+        return i == OSPREY_APP_PROTO_FAILED ? "flow.failed" : "flow.unknown";
+    return PROTOS[i - FIRST]->flow_stat;
+}
+
+uint16_t osprey_parsers_stat_proto(uint16_t i)
+{
+    uint16_t p;
+    bool tx;
+    counter_row(i, &p, &tx);
+    return p;
+}
+
+bool osprey_parsers_stat_is_tx(uint16_t i)
+{
+    uint16_t p;
+    bool tx;
+    counter_row(i, &p, &tx);
+    return tx;
+}
+
+int osprey_parsers_stat_find(const char *name)
+{
+    for (uint16_t i = 0, n = osprey_parsers_stat_count(); i < n; i++) {
+        const char *s = osprey_parsers_stat_name(i);
+        if (s && !strcmp(s, name))
+            return i;
+    }
+    return -1;
+}

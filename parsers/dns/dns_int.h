@@ -1,0 +1,100 @@
+/* dns_int.h — what the DNS parser's files share: its state, names, its own numbering of
+ * events, anomalies and counters (rows of its descriptor, dns.c). Internal to parsers/dns. */
+#ifndef OSPREY_DNS_INT_H
+#define OSPREY_DNS_INT_H
+
+#include "parsers_int.h"
+
+extern const struct osprey_proto_def dns_proto;
+
+/* A message's header, first question and records, as the parser keeps them (names and rdata
+ * as text; in the state only their lengths, offsets in struct dns_state; dns_info fills the
+ * pointers). */
+#define OSPREY_DNS_MAX_ANSWERS 16
+struct osprey_dns_rr {
+    const uint8_t *name;     /* dotted, decompressed */
+    uint32_t name_len;
+    uint16_t type, rclass;
+    uint32_t ttl;
+    const uint8_t *rdata;    /* as text: A/AAAA addresses, CNAME/NS/PTR/MX names, one TXT
+                                string (one rr per string); other types: none (len 0) */
+    uint32_t rdata_len;
+    bool has_soa;            /* an SOA record: its fields below */
+    struct {
+        const uint8_t *mname, *rname; /* dotted, decompressed */
+        uint32_t mname_len, rname_len;
+        uint32_t serial, refresh, retry, expire, minimum;
+    } soa;
+};
+struct osprey_dns_info {
+    uint16_t id, flags;      /* flags as on the wire: QR, opcode, AA, TC, RD, RA, rcode */
+    bool response;
+    uint8_t rcode;
+    uint16_t qtype, qclass;  /* of the first question */
+    uint16_t ancount;        /* as the header says */
+    uint32_t nanswers;       /* answers decoded here (at most OSPREY_DNS_MAX_ANSWERS) */
+    struct osprey_dns_rr answers[OSPREY_DNS_MAX_ANSWERS];
+    uint32_t nauthorities;   /* the authority section, the same way */
+    struct osprey_dns_rr authorities[OSPREY_DNS_MAX_ANSWERS];
+    uint32_t nqueries;       /* the questions' names (at most OSPREY_DNS_MAX_ANSWERS) */
+    struct osprey_dns_name { const uint8_t *name; uint32_t name_len; uint16_t type; }
+        queries[OSPREY_DNS_MAX_ANSWERS];
+    uint32_t nadditionals;   /* the additional records' names, the same way */
+    struct osprey_dns_name additionals[OSPREY_DNS_MAX_ANSWERS];
+};
+
+
+/* rows of dns_proto.events / .anomalies / .counters */
+enum { DNS_EV_QUERY, DNS_EV_RESPONSE };
+enum { DNS_AE_MALFORMED_DATA, DNS_AE_Z_FLAG_SET, DNS_AE_NOT_REQUEST, DNS_AE_NOT_RESPONSE };
+enum { DNS_C_MESSAGES, DNS_C_MALFORMED };
+
+#define DNS_NAME_MAX 255     /* bytes of a dotted name (RFC 1035: 255 octets on the wire) */
+#define DNS_MAX_POINTERS 16  /* compression pointers followed in one name: loops end here */
+/* Read the (possibly compressed) name at off in msg[0..n): dotted into out (cap bytes, no
+ * NUL), *next = the offset just past the name where it starts. 0, or -1 when malformed
+ * (out of bounds, a bad label type, too long, too many pointers: a loop). */
+int dns_name_read(const uint8_t *msg, size_t n, size_t off, uint8_t *out, uint32_t cap,
+                  uint32_t *outlen, size_t *next);
+
+struct dns_state {
+    uint8_t query[DNS_NAME_MAX];
+    uint32_t qlen;
+    bool has_query;
+    uint32_t txid;     /* messages seen on the flow, from 0: as Suricata 7, each query and
+                          each response is a transaction of its own */
+    uint32_t nmsg;
+    struct osprey_dns_info info; /* names and rdata: lengths only, offsets below */
+    struct pbuf text;  /* kept records' names and rdata; the offsets below point into it */
+    struct rr_off { uint32_t name, rdata, mname, rname; } off[2][OSPREY_DNS_MAX_ANSWERS];
+    uint32_t qoff[OSPREY_DNS_MAX_ANSWERS]; /* the kept questions' names in text */
+    uint32_t aroff[OSPREY_DNS_MAX_ANSWERS]; /* the kept additional records' names */
+    struct pbuf pdu;   /* the message as sent (frame:dns.pdu) */
+};
+
+/* the sections whose records are kept (additionals: their names only) */
+enum { SEC_ANSWER, SEC_AUTHORITY, SEC_NONE, SEC_ADDITIONAL };
+
+/* message.c */
+/* One whole DNS message (UDP datagram, or a TCP message without its length). */
+void dns_message(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d, size_t n);
+void dns_tcp_parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d, size_t n);
+uint32_t dns_tx_id(const struct pflow *pf);
+bool dns_info(struct pflow *pf, struct osprey_dns_info *out);
+void dns_free(void *state);
+
+/* probe.c */
+enum probe_verdict detect_dns(const uint8_t *d, size_t n, bool tcp);
+/* Stricter, for UDP off port 53: one question, a standard query or response. */
+enum probe_verdict detect_dns_strict(const uint8_t *d, size_t n);
+
+/* lists.c: the multi-buffers over the message's records (dns.queries.rrname …), element i */
+enum dns_list { DL_QUERIES, DL_ANSWERS, DL_AUTHORITIES, DL_ADDITIONALS, DL_RESPONSE,
+                DL_ANSWER_NAMES, DL_ANSWER_RDATA /* records: every kept answer, empty too */ };
+const uint8_t *dns_list_at(const struct dns_state *s, enum dns_list l, uint32_t i,
+                           uint32_t *len);
+
+/* eve.c: its EVE object */
+bool dns_eve(struct pflow *pf, struct osprey_jw *w);
+
+#endif

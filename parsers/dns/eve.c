@@ -1,0 +1,188 @@
+/* eve.c — DNS's EVE object, Suricata's dns version 2 (moved here from outputs/): a query
+ * {version, type, id, rrname, rrtype, tx_id, opcode}; an answer {version, type, id, flags, qr,
+ * aa, tc, rd, ra, opcode, rrname, rrtype, rcode, answers, grouped, authorities}. */
+#include <stdio.h>
+#include <string.h>
+
+#include "dns_int.h"
+#include "osprey_json_writer.h"
+
+#define EVE_MAX_ANSWERS 16  /* records written per section */
+
+static void span(struct osprey_jw *w, const char *key, const uint8_t *p, uint32_t n)
+{
+    if (n)
+        osprey_jw_strn(w, key, p, n);
+}
+
+/* Suricata 7's names of record types (none for SVCB: a number). */
+static const char *rrtype_name(uint16_t t)
+{
+    static const char *const low[] = {
+        [1] = "A", [2] = "NS", [3] = "MD", [4] = "MF", [5] = "CNAME", [6] = "SOA", [7] = "MB",
+        [8] = "MG", [9] = "MR", [10] = "NULL", [11] = "WKS", [12] = "PTR", [13] = "HINFO",
+        [14] = "MINFO", [15] = "MX", [16] = "TXT", [17] = "RP", [18] = "AFSDB", [19] = "X25",
+        [20] = "ISDN", [21] = "RT", [22] = "NSAP", [23] = "NSAPPTR", [24] = "SIG", [25] = "KEY",
+        [26] = "PX", [27] = "GPOS", [28] = "AAAA", [29] = "LOC", [30] = "NXT", [33] = "SRV",
+        [34] = "ATMA", [35] = "NAPTR", [36] = "KX", [37] = "CERT", [38] = "A6", [39] = "DNAME",
+        [41] = "OPT", [42] = "APL", [43] = "DS", [44] = "SSHFP", [45] = "IPSECKEY",
+        [46] = "RRSIG", [47] = "NSEC", [48] = "DNSKEY", [49] = "DHCID", [50] = "NSEC3",
+        [51] = "NSEC3PARAM", [52] = "TLSA", [55] = "HIP", [59] = "CDS", [60] = "CDNSKEY",
+        [65] = "HTTPS", [99] = "SPF",
+    };
+    switch (t) {
+    case 249: return "TKEY";
+    case 250: return "TSIG";
+    case 254: return "MAILA";
+    case 255: return "ANY";
+    case 256: return "URI";
+    default: return t < sizeof low / sizeof low[0] ? low[t] : NULL;
+    }
+}
+
+static void rrtype(struct osprey_jw *w, const char *key, uint16_t t)
+{
+    const char *name = rrtype_name(t);
+    char num[8];
+    if (!name) {
+        snprintf(num, sizeof num, "%u", t); /* Suricata writes unnamed types as their number */
+        name = num;
+    }
+    osprey_jw_str(w, key, name);
+}
+
+static void rcode(struct osprey_jw *w, uint8_t rc)
+{
+    static const char *const names[] = {
+        "NOERROR", "FORMERR", "SERVFAIL", "NXDOMAIN", "NOTIMP", "REFUSED", "YXDOMAIN",
+        "YXRRSET", "NXRRSET", "NOTAUTH", "NOTZONE",
+    };
+    char num[8];
+    const char *name = rc < sizeof names / sizeof names[0] ? names[rc] : NULL;
+    if (!name) {
+        snprintf(num, sizeof num, "%u", rc);
+        name = num;
+    }
+    osprey_jw_str(w, "rcode", name);
+}
+
+static void soa_object(struct osprey_jw *w, const char *key, const struct osprey_dns_rr *rr)
+{
+    osprey_jw_open(w, key);
+    span(w, "mname", rr->soa.mname, rr->soa.mname_len);
+    span(w, "rname", rr->soa.rname, rr->soa.rname_len);
+    osprey_jw_int(w, "serial", rr->soa.serial);
+    osprey_jw_int(w, "refresh", rr->soa.refresh);
+    osprey_jw_int(w, "retry", rr->soa.retry);
+    osprey_jw_int(w, "expire", rr->soa.expire);
+    osprey_jw_int(w, "minimum", rr->soa.minimum);
+    osprey_jw_close(w);
+}
+
+/* What a record says, for "grouped": its rdata text or its SOA object; false: nothing. */
+static bool rr_value(const struct osprey_dns_rr *rr)
+{
+    return rr->rdata_len || rr->has_soa;
+}
+
+static void rr_array(struct osprey_jw *w, const char *key, const struct osprey_dns_rr *rrs,
+                     uint32_t n)
+{
+    if (!n)
+        return;
+    osprey_jw_array(w, key);
+    for (uint32_t i = 0; i < n; i++) {
+        osprey_jw_open(w, NULL);
+        span(w, "rrname", rrs[i].name, rrs[i].name_len);
+        rrtype(w, "rrtype", rrs[i].type);
+        osprey_jw_int(w, "ttl", rrs[i].ttl);
+        if (rrs[i].has_soa)
+            soa_object(w, "soa", &rrs[i]);
+        else
+            span(w, "rdata", rrs[i].rdata, rrs[i].rdata_len);
+        osprey_jw_close(w);
+    }
+    osprey_jw_array_end(w);
+}
+
+/* Suricata's "grouped" form of the answers: {"A": [rdata …], "SOA": [{…}], …}, types in
+ * order of first appearance, records with nothing to say left out. */
+static void dns_grouped(struct osprey_jw *w, const struct osprey_dns_rr *rr, uint32_t n)
+{
+    bool opened = false;
+    for (uint32_t i = 0; i < n; i++) {
+        bool seen = !rr_value(&rr[i]);
+        for (uint32_t k = 0; k < i && !seen; k++)
+            seen = rr[k].type == rr[i].type && rr_value(&rr[k]);
+        if (seen)
+            continue;
+        if (!opened)
+            osprey_jw_open(w, "grouped");
+        opened = true;
+        const char *name = rrtype_name(rr[i].type);
+        char num[8];
+        if (!name) {
+            snprintf(num, sizeof num, "%u", rr[i].type);
+            name = num;
+        }
+        osprey_jw_array(w, name);
+        for (uint32_t k = i; k < n; k++) {
+            if (rr[k].type != rr[i].type || !rr_value(&rr[k]))
+                continue;
+            if (rr[k].has_soa)
+                soa_object(w, NULL, &rr[k]);
+            else
+                osprey_jw_strn(w, NULL, rr[k].rdata, rr[k].rdata_len);
+        }
+        osprey_jw_array_end(w);
+    }
+    if (opened)
+        osprey_jw_close(w);
+}
+
+bool dns_eve(struct pflow *pf, struct osprey_jw *w)
+{
+    struct osprey_dns_info di;
+    if (!dns_info(pf, &di))
+        return false;
+    if (!w)
+        return true;
+    const struct dns_state *s = pf->state;
+    const uint8_t *rrname = s->qlen ? s->query : (const uint8_t *)"";
+    uint16_t fl = di.flags;
+    osprey_jw_open(w, "dns");
+    osprey_jw_int(w, "version", 2);
+    osprey_jw_str(w, "type", di.response ? "answer" : "query");
+    osprey_jw_int(w, "id", di.id);
+    if (!di.response) {
+        span(w, "rrname", rrname, s->qlen);
+        rrtype(w, "rrtype", di.qtype);
+        osprey_jw_int(w, "tx_id", s->txid);
+        osprey_jw_int(w, "opcode", (fl >> 11) & 0xf);
+        osprey_jw_close(w);
+        return true;
+    }
+    char hex[8];
+    snprintf(hex, sizeof hex, "%04x", fl);
+    osprey_jw_str(w, "flags", hex);
+    osprey_jw_bool(w, "qr", true);
+    if (fl & 0x0400)
+        osprey_jw_bool(w, "aa", true);
+    if (fl & 0x0200)
+        osprey_jw_bool(w, "tc", true);
+    if (fl & 0x0100)
+        osprey_jw_bool(w, "rd", true);
+    if (fl & 0x0080)
+        osprey_jw_bool(w, "ra", true);
+    osprey_jw_int(w, "opcode", (fl >> 11) & 0xf);
+    span(w, "rrname", rrname, s->qlen);
+    rrtype(w, "rrtype", di.qtype);
+    rcode(w, di.rcode);
+    uint32_t n = di.nanswers < EVE_MAX_ANSWERS ? di.nanswers : EVE_MAX_ANSWERS;
+    uint32_t na = di.nauthorities < EVE_MAX_ANSWERS ? di.nauthorities : EVE_MAX_ANSWERS;
+    rr_array(w, "answers", di.answers, n);
+    dns_grouped(w, di.answers, n);
+    rr_array(w, "authorities", di.authorities, na);
+    osprey_jw_close(w);
+    return true;
+}

@@ -1,0 +1,198 @@
+/* http.c — HTTP/1.x's descriptor: probes, events, buffers (the parser's own, the derived
+ * ones of derived.c, and the request buffers read late under the response), fields (status,
+ * response length), anomaly names, counters. Registered in core/registry.c. */
+#include <stddef.h>
+
+#include "http_int.h"
+
+static enum probe_verdict probe_request(const uint8_t *d, size_t n, const struct mon_flow *f)
+{
+    (void)f;
+    return detect_http_request(d, n);
+}
+
+static enum probe_verdict probe_response(const uint8_t *d, size_t n, const struct mon_flow *f)
+{
+    (void)f;
+    return detect_http_response(d, n);
+}
+
+static const struct proto_probe PROBES[] = {
+    {6, 0, probe_request}, {6, 1, probe_response}, {0, 0, NULL}};
+
+static const struct proto_event EVENTS[] = {
+    [HTTP_EV_REQUEST] = {"http_request", 0},           /* request line + headers complete */
+    [HTTP_EV_REQUEST_BODY] = {"http_request_body", 0}, /* complete or cut at its limit */
+    /* the message is complete, head and body (an empty one too): Suricata's HTTP/1 frames */
+    [HTTP_EV_REQUEST_DONE] = {"http_request_done", 0},
+    [HTTP_EV_RESPONSE] = {"http_response", 1},         /* status line + headers complete */
+    /* complete or cut (also at flow end when the response had no length) */
+    [HTTP_EV_RESPONSE_BODY] = {"http_response_body", 1},
+    [HTTP_EV_RESPONSE_DONE] = {"http_response_done", 1},
+};
+
+static const uint8_t *own(struct pflow *pf, unsigned key, uint32_t i, struct osprey_scratch *s,
+                          uint32_t *len)
+{
+    (void)i, (void)s;
+    return http_buffer(pf, (enum http_buf)key, len);
+}
+
+#define REQ "http_request"
+#define RESP "http_response"
+/* the parser's buffer: in its direction, or a request's read late under the response */
+#define O(name_, dir_, ev_, key_) \
+    {.name = name_, .dir = dir_, .event = ev_, .multi = false, .late = false, .record = false, .key = key_, .get = own}
+#define LATE(name_, key_) \
+    {.name = name_, .dir = 1, .event = RESP, .multi = false, .late = true, .record = false, .key = key_, .get = own}
+/* derived (derived.c); D_LATE: a request's, read under the response */
+#define D(name_, dir_, ev_, multi_, key_) \
+    {.name = name_, .dir = dir_, .event = ev_, .multi = multi_, .late = false, .record = false, .key = key_, .get = http_derived}
+#define D_LATE(name_, multi_, key_) \
+    {.name = name_, .dir = 1, .event = RESP, .multi = multi_, .late = true, .record = false, .key = key_, .get = http_derived}
+/* for records only (EVE, trace): the parser's own under the names they print */
+#define REC(name_, dir_, ev_, key_) \
+    {.name = name_, .dir = dir_, .event = ev_, .multi = false, .late = false, .record = true, .key = key_, .get = own}
+
+static const struct proto_buffer BUFFERS[] = {
+    /* the method: a fast pattern only when the rule has no other */
+    {.name = "http.method", .dir = 0, .event = REQ, .multi = false, .late = false, .record = false, .key = HB_METHOD, .get = own, .fp_last = true},
+    {.name = "http.method", .dir = 1, .event = RESP, .multi = false, .late = true, .record = false, .key = HB_METHOD, .get = own, .fp_last = true},
+    O("http.uri", 0, REQ, HB_URI),                   LATE("http.uri", HB_URI),
+    O("http.uri.raw", 0, REQ, HB_URI_RAW),           LATE("http.uri.raw", HB_URI_RAW),
+    O("http.request_line", 0, REQ, HB_REQUEST_LINE), LATE("http.request_line", HB_REQUEST_LINE),
+    O("http.protocol", 0, REQ, HB_PROTOCOL),         LATE("http.protocol", HB_PROTOCOL),
+    O("http.user_agent", 0, REQ, HB_USER_AGENT),     LATE("http.user_agent", HB_USER_AGENT),
+    O("http.host", 0, REQ, HB_HOST),                 LATE("http.host", HB_HOST),
+    O("http.host.raw", 0, REQ, HB_HOST_RAW),         LATE("http.host.raw", HB_HOST_RAW),
+    O("http.referer", 0, REQ, HB_REFERER),           LATE("http.referer", HB_REFERER),
+    /* two-sided: the request's in a to_server rule, the response's in a to_client one */
+    D("http.header", 0, REQ, false, HD_REQ_HEADER),  D("http.header", 1, RESP, false, HD_RESP_HEADER),
+    O("http.header.raw", 0, REQ, HB_HEADER_RAW),
+    O("http.header.raw", 1, RESP, HB_RESPONSE_HEADER_RAW),
+    O("http.cookie", 0, REQ, HB_COOKIE),             O("http.cookie", 1, RESP, HB_RESPONSE_COOKIE),
+    O("http.content_type", 0, REQ, HB_CONTENT_TYPE),
+    O("http.content_type", 1, RESP, HB_RESPONSE_CONTENT_TYPE),
+    {.name = "http.request_body", .alias = {"file.data", NULL}, .dir = 0, .event = "http_request_body", .multi = false, .late = false, .record = false, .key = HB_REQUEST_BODY, .get = own},
+    LATE("http.request_body", HB_REQUEST_BODY),
+    {.name = "http.response_body", .alias = {"file.data", NULL}, .dir = 1, .event = "http_response_body", .multi = false, .late = false, .record = false, .key = HB_RESPONSE_BODY, .get = own},
+    O("http.stat_code", 1, RESP, HB_STAT_CODE),
+    O("http.stat_msg", 1, RESP, HB_STAT_MSG),
+    O("http.response_line", 1, RESP, HB_RESPONSE_LINE),
+    D("http.header_names", 0, REQ, false, HD_REQ_HEADER_NAMES),
+    D("http.header_names", 1, RESP, false, HD_RESP_HEADER_NAMES),
+    D("http.start", 0, REQ, false, HD_REQ_START),    D("http.start", 1, RESP, false, HD_RESP_START),
+    D("http.content_len", 0, REQ, false, HD_REQ_CONTENT_LEN),
+    D("http.content_len", 1, RESP, false, HD_RESP_CONTENT_LEN),
+    D("http.connection", 0, REQ, false, HD_REQ_CONNECTION),
+    D("http.connection", 1, RESP, false, HD_RESP_CONNECTION),
+    D("http.accept", 0, REQ, false, HD_ACCEPT),      D_LATE("http.accept", false, HD_ACCEPT),
+    D("http.accept_enc", 0, REQ, false, HD_ACCEPT_ENC),
+    D_LATE("http.accept_enc", false, HD_ACCEPT_ENC),
+    D("http.accept_lang", 0, REQ, false, HD_ACCEPT_LANG),
+    D_LATE("http.accept_lang", false, HD_ACCEPT_LANG),
+    D("http.location", 1, RESP, false, HD_LOCATION),
+    D("http.server", 1, RESP, false, HD_SERVER),
+    /* Suricata's HTTP/1 frames: the whole message, once it is complete */
+    D("frame:http1.request", 0, "http_request_done", false, HD_REQ_FRAME),
+    D_LATE("frame:http1.request", false, HD_REQ_FRAME),
+    D("frame:http1.response", 1, "http_response_done", false, HD_RESP_FRAME),
+    /* multi-buffers: one element per header */
+    D("http.request_header", 0, REQ, true, HD_REQ_HEADER_LINES),
+    D_LATE("http.request_header", true, HD_REQ_HEADER_LINES),
+    D("http.response_header", 1, RESP, true, HD_RESP_HEADER_LINES),
+    /* records: the parser's normalized headers (cookies included) and single headers */
+    REC("http.header", 0, REQ, HB_HEADER),
+    REC("http.response_header", 1, RESP, HB_RESPONSE_HEADER),
+    REC("http.start", 0, REQ, HB_START),
+    REC("http.accept", 0, REQ, HB_ACCEPT),
+    REC("http.accept_enc", 0, REQ, HB_ACCEPT_ENC),
+    REC("http.accept_lang", 0, REQ, HB_ACCEPT_LANG),
+    REC("http.connection", 0, REQ, HB_CONNECTION),
+    REC("http.content_len", 0, REQ, HB_CONTENT_LEN),
+    REC("http.server", 1, RESP, HB_SERVER),
+    REC("http.location", 1, RESP, HB_LOCATION),
+    /* the request's host as EVE writes it: the Host header's case (unified2's hostname) */
+    {.name = "http.hostname", .dir = 0, .event = REQ, .record = true, .get = http_hostname},
+    REC("http.response_header.raw", 1, RESP, HB_RESPONSE_HEADER_RAW),
+    REC("http.response_cookie", 1, RESP, HB_RESPONSE_COOKIE),
+    REC("http.response_content_type", 1, RESP, HB_RESPONSE_CONTENT_TYPE),
+};
+
+enum { HF_STATUS, HF_RESPONSE_LENGTH };
+
+static bool field(struct pflow *pf, unsigned key, uint32_t i, int64_t *out)
+{
+    const struct http_state *h = pf->state;
+    if (!h || !h->cur || i > 0)
+        return false;
+    /* status: 0 when no response yet; response length: the body as sent (chunk framing
+     * and compression included, limits ignored), EVE's http "length" as Suricata counts it */
+    *out = key == HF_STATUS ? http_status(pf) : (int64_t)http_response_wire_len(pf);
+    return true;
+}
+
+static const struct proto_field FIELDS[] = {
+    {"http.status", HF_STATUS, field, NULL},
+    {"http.response_length", HF_RESPONSE_LENGTH, field, NULL},
+};
+
+static const char *const ANOMALIES[] = {
+    [HTTP_AE_INVALID_REQUEST_CHUNK_LEN] = "http.invalid_request_chunk_len",
+    [HTTP_AE_INVALID_RESPONSE_CHUNK_LEN] = "http.invalid_response_chunk_len",
+    /* Content-Length repeated with differing values */
+    [HTTP_AE_DUP_CL_REQUEST] = "http.duplicate_content_length_field_in_request",
+    [HTTP_AE_DUP_CL_RESPONSE] = "http.duplicate_content_length_field_in_response",
+    [HTTP_AE_INVALID_TE_REQUEST] = "http.invalid_transfer_encoding_value_in_request",
+    [HTTP_AE_AUTH_UNRECOGNIZED] = "http.request_auth_unrecognized", /* not basic/digest/bearer */
+};
+
+static const char *const COUNTERS[] = {
+    [HTTP_C_REQUESTS] = "http_requests",
+    [HTTP_C_RESPONSES] = "http_responses",
+    [HTTP_C_HEADER_LIMIT] = "http_header_limit",
+    [HTTP_C_BODY_LIMIT] = "http_body_limit",
+    [HTTP_C_MALFORMED] = "http_malformed",
+    [HTTP_C_GZIP_ERRORS] = "http_gzip_errors",
+    /* more pipelined requests waiting than kept (8): the oldest was reported without its
+     * response */
+    [HTTP_C_TX_DROPPED] = "http_tx_dropped",
+};
+
+#define HTTP_KEY "app-layer.protocols.http."
+#define LIBHTP HTTP_KEY "libhtp.default-config."
+#define CFG(key, kind, member, min) {key, kind, offsetof(struct osprey_parsers_cfg, member), min}
+static const struct osprey_parsers_cfg_key CFG_KEYS[] = {
+    CFG(HTTP_KEY "header-limit", OSPREY_CFG_SIZE, http_header_limit, 64),
+    CFG(HTTP_KEY "request-body-limit", OSPREY_CFG_SIZE, http_request_body_limit, 0),
+    CFG(HTTP_KEY "response-body-limit", OSPREY_CFG_SIZE, http_response_body_limit, 0),
+    CFG(HTTP_KEY "decompress", OSPREY_CFG_BOOL, http_decompress, 0),
+    CFG(LIBHTP "response-body-decompress-layer-limit", OSPREY_CFG_UINT,
+        http_decompress_layer_limit, 0),
+    CFG(LIBHTP "lzma-enabled", OSPREY_CFG_BOOL, http_lzma_enabled, 0),
+    CFG(LIBHTP "lzma-memlimit", OSPREY_CFG_SIZE, http_lzma_memlimit, 0),
+};
+#undef CFG
+
+const struct osprey_proto_def http_proto = {
+    .name = "http",
+    .flow_stat = "flow.http",
+    .alias = {"http1", NULL},
+    .l4 = 6,
+    .suricata_stats = true,
+    .probes = PROBES,
+    .parse = http_parse,
+    .gap = http_gap,
+    .end = http_end,
+    .state_free = http_free,
+    .tx_id = http_tx_id,
+    .events = EVENTS, .nevents = PROTO_N(EVENTS),
+    .buffers = BUFFERS, .nbuffers = PROTO_N(BUFFERS),
+    .fields = FIELDS, .nfields = PROTO_N(FIELDS),
+    .anomalies = ANOMALIES, .nanomalies = PROTO_N(ANOMALIES),
+    .counters = COUNTERS, .ncounters = PROTO_N(COUNTERS),
+    .tx_counter = HTTP_C_REQUESTS,
+    .eve = http_eve,
+    .eve_tx_id = true,
+    .cfg_keys = CFG_KEYS, .ncfg_keys = PROTO_N(CFG_KEYS),
+};

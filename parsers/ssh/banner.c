@@ -1,0 +1,96 @@
+/* banner.c — the SSH identification strings, one per side (RFC 4253 §4.2): lines are read
+ * up to LF (a CR before it dropped); the first one starting with "SSH-" is the banner, split
+ * into its protocol version (ssh.proto) and software version (ssh.software); lines before it
+ * (a server may send some) are skipped. After its banner a side carries binary packets: it is
+ * not parsed further. The flow is one transaction, reported once both banners are in (or at
+ * its end, with what came). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ssh_int.h"
+
+bool ssh_banner_split(const uint8_t *l, uint32_t n, struct span *proto, struct span *software)
+{
+    *proto = *software = (struct span){0, 0, false};
+    if (n < 4 || memcmp(l, "SSH-", 4))
+        return false;
+    uint32_t i = 4;
+    while (i < n && l[i] != '-' && l[i] != ' ')
+        i++;
+    *proto = (struct span){4, i - 4, true};
+    if (i >= n || l[i] != '-')
+        return true; /* no software version */
+    uint32_t s = ++i;
+    while (i < n && l[i] != ' ')
+        i++;
+    *software = (struct span){s, i - s, true};
+    return true;
+}
+
+static void report(struct pflow *pf, struct mon_flow *f, struct ssh_state *st)
+{
+    if (st->reported)
+        return;
+    st->reported = true;
+    pflow_tx_done(pf, f);
+}
+
+/* A whole line of direction dir (without LF) is in side->line. */
+static void line_done(struct pflow *pf, struct mon_flow *f, int dir, struct ssh_state *st)
+{
+    struct ssh_side *side = &st->side[dir];
+    if (side->line.len && side->line.p[side->line.len - 1] == '\r')
+        side->line.len--;
+    if (!ssh_banner_split(side->line.p, side->line.len, &side->proto, &side->software)) {
+        if (dir == 0) /* only a server may send other lines first */
+            pflow_count(pf, SSH_C_MALFORMED, 1);
+        pbuf_reset(&side->line);
+        return;
+    }
+    side->done = true;
+    pf->dead[dir] = true; /* binary packets from here on */
+    pflow_count(pf, SSH_C_BANNERS, 1);
+    pflow_raise(pf, f, dir, dir == 0 ? SSH_EV_CLIENT_BANNER : SSH_EV_SERVER_BANNER);
+    if (st->side[0].done && st->side[1].done)
+        report(pf, f, st);
+}
+
+void ssh_parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d, size_t n)
+{
+    if (!pf->state && !(pf->state = calloc(1, sizeof(struct ssh_state)))) {
+        pf->dead[dir] = true;
+        return;
+    }
+    struct ssh_state *st = pf->state;
+    struct ssh_side *side = &st->side[dir];
+    while (n && !side->done) {
+        const uint8_t *lf = memchr(d, '\n', n);
+        size_t k = lf ? (size_t)(lf - d) : n;
+        if (pbuf_add(&side->line, d, k, SSH_LINE_MAX) != k) { /* a line past the limit */
+            pflow_count(pf, SSH_C_MALFORMED, 1);
+            pf->dead[dir] = true;
+            return;
+        }
+        if (!lf)
+            return;
+        d += k + 1, n -= k + 1;
+        line_done(pf, f, dir, st);
+    }
+}
+
+void ssh_end(struct pflow *pf, struct mon_flow *f)
+{
+    struct ssh_state *st = pf->state;
+    if (st && (st->side[0].done || st->side[1].done))
+        report(pf, f, st);
+}
+
+void ssh_free(void *state)
+{
+    struct ssh_state *st = state;
+    if (!st)
+        return;
+    pbuf_free(&st->side[0].line);
+    pbuf_free(&st->side[1].line);
+    free(st);
+}

@@ -1,0 +1,145 @@
+/* proto_harness.h — bytes in, buffers out: one protocol's descriptor driven without libmon.
+ *
+ * A test makes a flow of a registered protocol (ph_init), feeds it bytes of either direction
+ * (ph_feed: the descriptor's parse, or parse_dgram for UDP) and reads what the registry serves
+ * by name: buffers and their elements (ph_buf), fields (ph_field), counters (ph_count). Events
+ * are not run (the flow has no event forest): the transaction in force is the latest one, as
+ * in the tx callback, which the harness counts (ph.txs). Header-only, for parsers/tests. */
+#ifndef OSPREY_PROTO_HARNESS_H
+#define OSPREY_PROTO_HARNESS_H
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "parsers_int.h"
+
+struct ph {
+    struct osprey_parsers p;
+    struct osprey_parsers_worker w;
+    struct pflow pf;
+    struct mon_flow f;
+    const struct osprey_proto_def *def;
+    struct reg_base base[OSPREY_APP_PROTO_MAX];
+    struct osprey_scratch s;
+    uint32_t txs;                 /* transactions reported */
+};
+
+static void ph_on_tx(struct mon_ctx *ctx, struct mon_flow *f, uint16_t p, void *arg)
+{
+    (void)ctx, (void)f, (void)p;
+    ((struct ph *)arg)->txs++;
+}
+
+/* A flow of protocol name over l4 (6, 17) between ports cport → sport, decided. */
+static inline void ph_init(struct ph *h, const char *name, uint8_t l4, uint16_t cport,
+                           uint16_t sport)
+{
+    memset(h, 0, sizeof *h);
+    osprey_parsers_cfg_defaults(&h->p.cfg);
+    for (uint16_t id = 0; id < osprey_app_proto_count(); id++)
+        h->base[id] = reg_base_of(id);
+    h->p.base = h->base;
+    h->p.ev = calloc(osprey_event_count() + 1u, sizeof *h->p.ev);
+    h->w.p = &h->p;
+    h->w.tx_fn = ph_on_tx;
+    h->w.tx_arg = h;
+    h->pf.w = &h->w;
+    h->pf.anomaly = -1;
+    int id = osprey_app_proto_find(name);
+    h->pf.proto = id > 0 ? (uint16_t)id : OSPREY_APP_PROTO_FAILED;
+    h->def = reg_proto(h->pf.proto);
+    h->f.proto = l4;
+    h->f.cport = cport;
+    h->f.sport = sport;
+}
+
+/* Bytes of direction dir (0: the client's): a stream chunk on TCP, one datagram on UDP. */
+static inline void ph_feed(struct ph *h, int dir, const void *d, size_t n)
+{
+    if (h->f.proto == 17 && h->def->parse_dgram)
+        h->def->parse_dgram(&h->pf, &h->f, dir, d, n);
+    else if (h->def->parse && !h->pf.dead[dir])
+        h->def->parse(&h->pf, &h->f, dir, d, n);
+}
+
+static inline void ph_end(struct ph *h)
+{
+    if (h->def->end)
+        h->def->end(&h->pf, &h->f);
+}
+
+/* Element i of the buffer name means in direction dir, NULL when absent (as the registry's
+ * users get it: osprey_parsers_buffer_at). */
+static inline const uint8_t *ph_get(struct ph *h, int b, uint32_t i, uint32_t *len)
+{
+    *len = 0;
+    uint16_t proto;
+    const struct proto_buffer *r = b >= 0 ? reg_buffer((uint16_t)b, &proto) : NULL;
+    if (!r || proto != h->pf.proto || !h->pf.state || (i > 0 && !r->multi))
+        return NULL;
+    h->s.len = 0;
+    const uint8_t *d = r->get(&h->pf, r->key, i, &h->s, len);
+    if (!d)
+        *len = 0;
+    return d;
+}
+
+static inline const uint8_t *ph_buf(struct ph *h, const char *name, int dir, uint32_t i,
+                                    uint32_t *len)
+{
+    return ph_get(h, osprey_buffer_find(name, dir), i, len);
+}
+
+/* The same for a record's buffer of that name (osprey_buffer_find_record). */
+static inline bool ph_rec_is(struct ph *h, const char *name, int dir, const char *want)
+{
+    uint32_t n;
+    const uint8_t *d = ph_get(h, osprey_buffer_find_record(name, dir), 0, &n);
+    return d && n == strlen(want) && !memcmp(d, want, n);
+}
+
+/* Does buffer name (direction dir, element i) hold exactly the string want? */
+static inline bool ph_buf_is(struct ph *h, const char *name, int dir, uint32_t i,
+                             const char *want)
+{
+    uint32_t n;
+    const uint8_t *d = ph_buf(h, name, dir, i, &n);
+    return d && n == strlen(want) && !memcmp(d, want, n);
+}
+
+/* The number of elements of buffer name in direction dir. */
+static inline uint32_t ph_nbuf(struct ph *h, const char *name, int dir)
+{
+    uint32_t n, i = 0;
+    while (ph_buf(h, name, dir, i, &n))
+        i++;
+    return i;
+}
+
+static inline bool ph_field(struct ph *h, const char *name, uint32_t i, int64_t *out)
+{
+    int id = osprey_field_find(name);
+    uint16_t proto;
+    const struct proto_field *r = id >= 0 ? reg_field((uint16_t)id, &proto) : NULL;
+    if (!r || proto != h->pf.proto || !h->pf.state)
+        return false;
+    return r->get(&h->pf, r->key, i, out);
+}
+
+static inline uint64_t ph_count(struct ph *h, const char *name)
+{
+    int i = osprey_parsers_stat_find(name);
+    return i < 0 ? ~0ull : h->w.st.v[i];
+}
+
+static inline void ph_free(struct ph *h)
+{
+    if (h->def && h->pf.state)
+        h->def->state_free(h->pf.state);
+    pbuf_free(&h->pf.in[0]);
+    pbuf_free(&h->pf.in[1]);
+    osprey_scratch_free(&h->s);
+    free(h->p.ev);
+}
+
+#endif

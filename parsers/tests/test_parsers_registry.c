@@ -1,0 +1,114 @@
+/* test_parsers_registry.c — what every descriptor in core/registry.c must hold, checked over
+ * the whole table (a new protocol's rows are checked with no change here): each buffer is
+ * current under an event of its own protocol, a (name, direction) means one buffer, names of
+ * protocols, events, fields, anomalies and counters are unique, ids are dense. */
+#include <stdio.h>
+#include <string.h>
+
+#include "parsers_int.h"
+#include "unit.h"
+
+static bool named(const struct proto_buffer *r, const char *n)
+{
+    if (!strcmp(r->name, n))
+        return true;
+    for (size_t a = 0; a < PROTO_N(r->alias) && r->alias[a]; a++)
+        if (!strcmp(r->alias[a], n))
+            return true;
+    return false;
+}
+
+static void test_buffers(void)
+{
+    uint16_t nb = osprey_buffer_count(), p, q;
+    CHECK(nb > 0);
+    for (uint16_t b = 0; b < nb; b++) {
+        const struct proto_buffer *r = reg_buffer(b, &p);
+        CHECK(r && r->get && r->dir <= 1);
+        uint16_t ev = osprey_buffer_event(b);
+        /* the event it names is its protocol's, and exists */
+        CHECK(osprey_event_proto(ev) == p && !strcmp(osprey_event_name(ev), r->event));
+        if (r->late) /* read under the response */
+            CHECK(r->dir == 1 && osprey_event_dir(ev) == 1);
+        if (r->record)
+            continue;
+        /* each of its names means it in its direction, and no other row there */
+        const char *names[4] = {r->name, r->alias[0], r->alias[1], r->alias[2]};
+        for (int k = 0; k < 4 && names[k]; k++) {
+            CHECK(osprey_buffer_find(names[k], r->dir) == b);
+            int same = 0;
+            for (uint16_t o = 0; o < nb; o++) {
+                const struct proto_buffer *x = reg_buffer(o, &q);
+                same += !x->record && x->dir == r->dir && named(x, names[k]);
+            }
+            CHECK_EQ_U(same, 1);
+        }
+    }
+    CHECK(reg_buffer(nb, &p) == NULL);
+}
+
+static void test_names(void)
+{
+    /* protocols: ids dense from 2, names and aliases found back, UNKNOWN unnamed */
+    uint16_t np = osprey_app_proto_count();
+    CHECK(np > 2 && np <= OSPREY_APP_PROTO_MAX);
+    CHECK(osprey_app_proto_name(OSPREY_APP_PROTO_UNKNOWN) == NULL);
+    CHECK(!strcmp(osprey_app_proto_name(OSPREY_APP_PROTO_FAILED), "failed"));
+    for (uint16_t id = 2; id < np; id++) {
+        const struct osprey_proto_def *d = reg_proto(id);
+        CHECK(d && osprey_app_proto_find(d->name) == id);
+        for (size_t a = 0; a < PROTO_N(d->alias) && d->alias[a]; a++)
+            CHECK(osprey_app_proto_find(d->alias[a]) == id);
+        CHECK(d->probes && d->state_free && (d->parse || d->parse_dgram));
+        CHECK(d->tx_counter < (int)d->ncounters);
+        char flow[64];
+        snprintf(flow, sizeof flow, "flow.%s", d->name);
+        CHECK(d->flow_stat && !strcmp(d->flow_stat, flow));
+    }
+    for (uint16_t e = 0; e < osprey_event_count(); e++)
+        CHECK(osprey_event_find(osprey_event_name(e)) == e);
+    for (uint16_t f = 0; f < osprey_field_count(); f++)
+        CHECK(osprey_field_find(osprey_field_name(f)) == f);
+    for (uint16_t e = 0; e < osprey_app_event_count(); e++)
+        CHECK(osprey_app_event_find(osprey_app_event_name(e)) == e);
+    for (uint16_t i = 0; i < osprey_parsers_stat_count(); i++)
+        CHECK(i == OSPREY_APP_PROTO_UNKNOWN ||
+              osprey_parsers_stat_find(osprey_parsers_stat_name(i)) == i);
+    CHECK(osprey_parsers_stat_count() <= OSPREY_PARSERS_STATS_MAX);
+}
+
+static void test_cfg_keys(void)
+{
+    size_t n = osprey_parsers_cfg_key_count();
+    CHECK(n > 0 && osprey_parsers_cfg_key(n) == NULL);
+    for (size_t i = 0; i < n; i++) {
+        const struct osprey_parsers_cfg_key *k = osprey_parsers_cfg_key(i);
+        size_t size = k->kind == OSPREY_CFG_BOOL ? sizeof(bool) : sizeof(uint32_t);
+        CHECK(k->kind <= OSPREY_CFG_BOOL && k->offset + size <= sizeof(struct osprey_parsers_cfg));
+        CHECK(!strncmp(k->key, "app-layer.protocols.", 20));
+        for (size_t j = 0; j < i; j++) /* each key and each member once */
+            CHECK(strcmp(osprey_parsers_cfg_key(j)->key, k->key) &&
+                  osprey_parsers_cfg_key(j)->offset != k->offset);
+    }
+}
+
+static void test_sets(void)
+{
+    struct osprey_app_proto_set s = {{0}};
+    CHECK(osprey_app_proto_set_empty(&s));
+    osprey_app_proto_set_add(&s, 1);
+    osprey_app_proto_set_add(&s, 100);
+    osprey_app_proto_set_add(&s, OSPREY_APP_PROTO_MAX); /* out of range: ignored */
+    CHECK(osprey_app_proto_set_has(&s, 1) && osprey_app_proto_set_has(&s, 100));
+    CHECK(!osprey_app_proto_set_has(&s, 64) && !osprey_app_proto_set_has(&s, 0));
+    CHECK(!osprey_app_proto_set_has(&s, OSPREY_APP_PROTO_MAX));
+}
+
+int main(void)
+{
+    test_buffers();
+    test_names();
+    test_cfg_keys();
+    test_sets();
+    return unit_report("test_parsers_registry");
+}

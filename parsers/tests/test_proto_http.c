@@ -1,0 +1,105 @@
+/* test_proto_http.c — HTTP's descriptor, bytes in, buffers out: the parser's own buffers, the
+ * derived ones (http.header without cookies, header_names, start, single headers, frames,
+ * header lines), the late request buffers under the response, fields and counters. */
+#include "proto_harness.h"
+#include "unit.h"
+
+static const char REQ[] = "POST /a/../b?x=1 HTTP/1.1\r\n"
+                          "Host: Example.COM:8080\r\n"
+                          "Cookie: s=1\r\n"
+                          "Accept: text/html\r\n"
+                          "Accept: */*\r\n"
+                          "Content-Length: 4\r\n"
+                          "\r\n"
+                          "body";
+static const char RESP[] = "HTTP/1.1 302 Found\r\n"
+                           "Set-Cookie: t=2\r\n"
+                           "Location: /there\r\n"
+                           "Server: osprey-test\r\n"
+                           "Content-Length: 2\r\n"
+                           "\r\n"
+                           "ok";
+
+static void test_request_and_response(void)
+{
+    struct ph h;
+    ph_init(&h, "http", 6, 40000, 80);
+    ph_feed(&h, 0, REQ, sizeof REQ - 1);
+    CHECK(ph_buf_is(&h, "http.method", 0, 0, "POST"));
+    CHECK(ph_buf_is(&h, "http.uri", 0, 0, "/b?x=1"));
+    CHECK(ph_buf_is(&h, "http.uri.raw", 0, 0, "/a/../b?x=1"));
+    CHECK(ph_buf_is(&h, "http.host", 0, 0, "example.com"));
+    CHECK(ph_buf_is(&h, "http.cookie", 0, 0, "s=1"));
+    CHECK(ph_rec_is(&h, "http.header", 0,
+                    "Host: Example.COM:8080\r\nCookie: s=1\r\nAccept: text/html\r\n"
+                    "Accept: */*\r\nContent-Length: 4\r\n"));
+    /* Suricata's http.header leaves the cookie out */
+    CHECK(ph_buf_is(&h, "http.header", 0, 0,
+                    "Host: Example.COM:8080\r\nAccept: text/html\r\nAccept: */*\r\n"
+                    "Content-Length: 4\r\n"));
+    CHECK(ph_buf_is(&h, "http.header_names", 0, 0,
+                    "\r\nHost\r\nCookie\r\nAccept\r\nAccept\r\nContent-Length\r\n\r\n"));
+    CHECK(ph_buf_is(&h, "http.accept", 0, 0, "text/html, */*"));
+    CHECK(ph_buf_is(&h, "http.content_len", 0, 0, "4"));
+    CHECK(!ph_buf(&h, "http.connection", 0, 0, &(uint32_t){0})); /* no such header */
+    CHECK(ph_buf_is(&h, "file.data", 0, 0, "body"));
+    CHECK(ph_buf_is(&h, "http.request_body", 0, 0, "body"));
+    /* one element per header line */
+    CHECK_EQ_U(ph_nbuf(&h, "http.request_header", 0), 5);
+    CHECK(ph_buf_is(&h, "http.request_header", 0, 1, "Cookie: s=1"));
+    CHECK(ph_buf_is(&h, "frame:http1.request", 0, 0,
+                    "POST /a/../b?x=1 HTTP/1.1\r\nHost: Example.COM:8080\r\nCookie: s=1\r\n"
+                    "Accept: text/html\r\nAccept: */*\r\nContent-Length: 4\r\n\r\nbody"));
+    CHECK_EQ_U(ph_count(&h, "http_requests"), 1);
+
+    ph_feed(&h, 1, RESP, sizeof RESP - 1);
+    CHECK(ph_buf_is(&h, "http.stat_code", 1, 0, "302"));
+    CHECK(ph_buf_is(&h, "http.header", 1, 0,
+                    "Location: /there\r\nServer: osprey-test\r\nContent-Length: 2\r\n"));
+    CHECK(ph_buf_is(&h, "http.cookie", 1, 0, "t=2"));
+    CHECK(ph_buf_is(&h, "http.location", 1, 0, "/there"));
+    CHECK(ph_buf_is(&h, "http.server", 0, 0, "osprey-test")); /* a response's: either way */
+    CHECK(ph_buf_is(&h, "file.data", 1, 0, "ok"));
+    /* a request buffer read under the response: the same bytes */
+    CHECK(ph_buf_is(&h, "http.uri", 1, 0, "/b?x=1"));
+    CHECK(ph_buf_is(&h, "http.accept", 1, 0, "text/html, */*"));
+    int64_t v = 0;
+    CHECK(ph_field(&h, "http.status", 0, &v) && v == 302);
+    CHECK(ph_field(&h, "http.response_length", 0, &v) && v == 2);
+    CHECK(!ph_field(&h, "dns.rcode", 0, &v)); /* another protocol's field */
+    CHECK_EQ_U(h.txs, 1);
+    CHECK_EQ_U(h.def->tx_id(&h.pf), 0);
+    ph_free(&h);
+}
+
+static void test_rows(void)
+{
+    /* the directions of the names */
+    CHECK(osprey_buffer_two_sided("http.header"));
+    CHECK(osprey_buffer_two_sided("file.data"));
+    CHECK(!osprey_buffer_two_sided("http.uri"));
+    CHECK(!osprey_buffer_two_sided("http.request_body"));
+    CHECK(!osprey_buffer_two_sided("http.accept"));
+    int b = osprey_buffer_find("http.uri", 1);
+    CHECK(b >= 0 && osprey_buffer_is_late((uint16_t)b) &&
+          !strcmp(osprey_event_name(osprey_buffer_event((uint16_t)b)), "http_response"));
+    b = osprey_buffer_find("file.data", 0);
+    CHECK(b >= 0 && !strcmp(osprey_event_name(osprey_buffer_event((uint16_t)b)),
+                            "http_request_body"));
+    b = osprey_buffer_find("http.method", 0);
+    CHECK(b >= 0 && osprey_buffer_is_fp_last((uint16_t)b));
+    /* records keep the parser's own header buffer, cookies included */
+    b = osprey_buffer_find_record("http.header", 0);
+    CHECK(b >= 0 && b != osprey_buffer_find("http.header", 0));
+    /* events run in the order a transaction reaches them */
+    CHECK(osprey_event_find("http_request") < osprey_event_find("http_request_done"));
+    CHECK(osprey_event_find("http_request_done") < osprey_event_find("http_response"));
+    CHECK(osprey_app_proto_find("http1") == osprey_app_proto_find("http"));
+}
+
+int main(void)
+{
+    test_request_and_response();
+    test_rows();
+    return unit_report("test_proto_http");
+}

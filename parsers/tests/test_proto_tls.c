@@ -1,0 +1,110 @@
+/* test_proto_tls.c — TLS's descriptor, bytes in, buffers out: a ClientHello built here (SNI,
+ * ALPN, random) gives its buffers, tls.random_time / random_bytes (slices of the random), the
+ * fields (version, handshake state by name), and the hello split over records and segments. */
+#include "proto_harness.h"
+#include "unit.h"
+
+static size_t put16(uint8_t *p, size_t at, unsigned v)
+{
+    p[at] = (uint8_t)(v >> 8);
+    p[at + 1] = (uint8_t)v;
+    return at + 2;
+}
+
+/* A TLS 1.2 ClientHello record for sni with ALPN "h2", "http/1.1"; random bytes 0, 1, … 31. */
+static size_t client_hello(uint8_t *out, const char *sni)
+{
+    uint8_t b[512];
+    size_t n = 0, sl = strlen(sni);
+    n = put16(b, n, 0x0303);
+    for (int i = 0; i < 32; i++)
+        b[n++] = (uint8_t)i;
+    b[n++] = 0;                      /* session id */
+    n = put16(b, n, 2);
+    n = put16(b, n, 0x1301);         /* one cipher suite */
+    b[n++] = 1;
+    b[n++] = 0;                      /* null compression */
+    size_t ext_len_at = n;
+    n += 2;
+    n = put16(b, n, 0);              /* server_name */
+    n = put16(b, n, (unsigned)(sl + 5));
+    n = put16(b, n, (unsigned)(sl + 3));
+    b[n++] = 0;
+    n = put16(b, n, (unsigned)sl);
+    memcpy(b + n, sni, sl);
+    n += sl;
+    static const uint8_t alpn[] = {2, 'h', '2', 8, 'h', 't', 't', 'p', '/', '1', '.', '1'};
+    n = put16(b, n, 16);             /* application_layer_protocol_negotiation */
+    n = put16(b, n, sizeof alpn + 2);
+    n = put16(b, n, sizeof alpn);
+    memcpy(b + n, alpn, sizeof alpn);
+    n += sizeof alpn;
+    put16(b, ext_len_at, (unsigned)(n - ext_len_at - 2));
+    size_t k = 0;
+    out[k++] = 0x16;
+    k = put16(out, k, 0x0301);
+    k = put16(out, k, (unsigned)(n + 4));
+    out[k++] = 1;                    /* ClientHello */
+    out[k++] = 0;
+    k = put16(out, k, (unsigned)n);
+    memcpy(out + k, b, n);
+    return k + n;
+}
+
+static void test_client_hello(void)
+{
+    uint8_t rec[600];
+    size_t n = client_hello(rec, "www.example.org");
+    struct ph h;
+    ph_init(&h, "tls", 6, 40000, 443);
+    /* detection's probe says yes on the record's first 6 bytes */
+    CHECK(h.def->probes[0].probe(rec, 6, &h.f) == DET_YES);
+    for (size_t i = 0; i < n; i += 7) /* split anywhere */
+        ph_feed(&h, 0, rec + i, n - i < 7 ? n - i : 7);
+    CHECK(ph_buf_is(&h, "tls.sni", 0, 0, "www.example.org"));
+    CHECK(ph_rec_is(&h, "tls.version", 0, "TLS 1.2"));
+    CHECK_EQ_U(ph_nbuf(&h, "tls.alpn", 0), 2);
+    CHECK(ph_buf_is(&h, "tls.alpn", 0, 1, "http/1.1"));
+    uint32_t len;
+    const uint8_t *r = ph_buf(&h, "tls.random", 0, 0, &len);
+    CHECK(r && len == 32 && r[31] == 31);
+    const uint8_t *t = ph_buf(&h, "tls.random_time", 0, 0, &len);
+    CHECK(t && len == 4 && t[0] == 0 && t[3] == 3);
+    const uint8_t *rb = ph_buf(&h, "tls.random_bytes", 0, 0, &len);
+    CHECK(rb && len == 28 && rb[0] == 4);
+    CHECK(ph_buf(&h, "ja3.hash", 0, 0, &len) && len == 32);
+    CHECK(ph_buf(&h, "ja4.hash", 0, 0, &len) && len > 0);
+    CHECK(!ph_buf(&h, "ja3s.hash", 1, 0, &len)); /* no server hello yet */
+    int64_t v = 0, hello = 0;
+    CHECK(ph_field(&h, "tls.client_version", 0, &v) && v == 0x0303);
+    CHECK(osprey_field_value((uint16_t)osprey_field_find("tls.state"), "client_hello", &hello));
+    CHECK(ph_field(&h, "tls.last_state", 0, &v) && v == hello);
+    CHECK(!ph_field(&h, "tls.not_after", 0, &v)); /* no certificate: absent */
+    CHECK_EQ_U(ph_count(&h, "tls_handshakes"), 1);
+    ph_free(&h);
+}
+
+static void test_rows(void)
+{
+    /* its buffers imply a side: the client's hello, the server's certificate */
+    uint16_t tls = (uint16_t)osprey_app_proto_find("ssl");
+    CHECK(tls == osprey_app_proto_find("tls") && osprey_app_proto_buffers_imply_dir(tls));
+    CHECK(!osprey_app_proto_buffers_imply_dir((uint16_t)osprey_app_proto_find("http")));
+    CHECK(osprey_buffer_two_sided("tls.cert_subject"));
+    CHECK(osprey_buffer_two_sided("tls.alpn"));
+    CHECK(!osprey_buffer_two_sided("tls.sni"));
+    int b = osprey_buffer_find("tls.alpn", 1);
+    CHECK(b >= 0 && !strcmp(osprey_buffer_name((uint16_t)b), "tls.alpn.server"));
+    b = osprey_buffer_find("tls.cert_subject", 0);
+    CHECK(b >= 0 && !strcmp(osprey_event_name(osprey_buffer_event((uint16_t)b)),
+                            "tls_client_certificate"));
+    CHECK(osprey_buffer_find("tls.version", 0) < 0); /* records only: tls.version is a keyword */
+    CHECK(osprey_app_event_find("tls.invalid_record_type") >= 0);
+}
+
+int main(void)
+{
+    test_client_hello();
+    test_rows();
+    return unit_report("test_proto_tls");
+}
