@@ -5,10 +5,13 @@
  * Creates TOPIC with one partition, prints the bootstrap servers as the first line of stdout,
  * then prints each message of the partition, from its start, one per line, until a message
  * holds an EVE stats record (the last one of an osprey run) or 30 s without one.
+ * A line "down" or "up" on stdin takes the broker down (connections closed, new ones
+ * refused) or brings it back: a broker restart, for the reconnect test.
  * Not a ctest (its name has no test_ prefix): the pytest runs it beside osprey.
  */
 #include <librdkafka/rdkafka.h>
 #include <librdkafka/rdkafka_mock.h>
+#include <poll.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -51,6 +54,15 @@ int main(int argc, char **argv)
     int rc = 1;
     time_t give_up = time(NULL) + 30;
     while (time(NULL) < give_up && rc) {
+        struct pollfd in = {.fd = 0, .events = POLLIN};
+        char cmd[16];
+        if (poll(&in, 1, 0) == 1 && fgets(cmd, sizeof cmd, stdin)) {
+            if (!strcmp(cmd, "down\n"))
+                rd_kafka_mock_broker_set_down(mc, 1);
+            else if (!strcmp(cmd, "up\n"))
+                rd_kafka_mock_broker_set_up(mc, 1);
+            give_up = time(NULL) + 30;
+        }
         rd_kafka_message_t *m = rd_kafka_consume(rkt, 0, 200);
         if (!m)
             continue;
