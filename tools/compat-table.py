@@ -44,7 +44,7 @@ SECTIONS = {
     "dns-keywords": ("DNS", "the DNS parser (parsers/dns)"),
     "mdns-keywords": ("mDNS", "an mDNS parser (Osprey has none)"),
     "tls-keywords": ("SSL/TLS", "the TLS parser (parsers/tls)"),
-    "ssh-keywords": ("SSH", "an SSH parser (Osprey has none)"),
+    "ssh-keywords": ("SSH", "SSH key exchange parsing (Osprey reads the banners only)"),
     "ja-keywords": ("JA3/JA4", "the TLS parser (parsers/tls)"),
     "modbus-keyword": ("Modbus", "a Modbus parser (Osprey has none)"),
     "dcerpc-keywords": ("DCERPC", "a DCERPC parser (Osprey has none)"),

@@ -5,7 +5,7 @@
  * http_parse as segments of either side, with an occasional hole (http_gap); the flow then
  * ends (http_end). Each finished transaction has every buffer read back in full. The
  * sanitizers do the checking: no crash, leak, overflow or undefined behaviour on any input.
- * Run it with parsers/fuzz/run.sh.
+ * Run it with parsers/http/fuzz/run.sh.
  */
 #include <stddef.h>
 #include <stdint.h>

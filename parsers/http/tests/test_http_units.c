@@ -1,27 +1,10 @@
-/* test_parsers_units.c — the parsers' inner parts alone: bounded buffers, URI
- * normalization, the chunked decoder fed one byte at a time (and its lenient reading of
- * size lines), DNS names with compression
- * and loops, protocol detection verdicts on prefixes. */
+/* test_http_units.c — HTTP's inner parts alone: URI normalization, the chunked decoder fed
+ * one byte at a time (and its lenient reading of size lines), detection verdicts on prefixes. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "dns_int.h"
 #include "http_int.h"
-#include "tls_int.h"
 #include "unit.h"
-
-static void test_pbuf(void)
-{
-    struct pbuf b = {0};
-    CHECK_EQ_U(pbuf_add(&b, "hello world", 11, 5), 5);
-    CHECK_EQ_U(pbuf_add(&b, "x", 1, 5), 0); /* at the limit: nothing more */
-    CHECK(b.len == 5 && !memcmp(b.p, "hello", 5));
-    pbuf_consume(&b, 2);
-    CHECK(b.len == 3 && !memcmp(b.p, "llo", 3));
-    CHECK_EQ_U(pbuf_add(&b, "abc", 3, 0), 3);
-    pbuf_free(&b);
-    CHECK(b.p == NULL && b.len == 0);
-}
 
 static int norm_is(const char *raw, const char *want)
 {
@@ -116,59 +99,6 @@ static void test_chunked(void)
     CHECK(c6.plain && p6.n == 4);
 }
 
-static void test_dns_names(void)
-{
-    /* header (12 bytes) + "www.example.com" + a pointer name "mail" + ptr to offset 16 */
-    uint8_t m[64] = {0};
-    size_t at = 12;
-    const char *labels[] = {"www", "example", "com"};
-    for (int i = 0; i < 3; i++) {
-        m[at++] = (uint8_t)strlen(labels[i]);
-        memcpy(m + at, labels[i], strlen(labels[i]));
-        at += strlen(labels[i]);
-    }
-    m[at++] = 0;
-    size_t second = at;
-    m[at++] = 4;
-    memcpy(m + at, "mail", 4);
-    at += 4;
-    m[at++] = 0xc0;
-    m[at++] = 16; /* -> "example.com" */
-    size_t n = at;
-    uint8_t out[DNS_NAME_MAX];
-    uint32_t ol;
-    size_t next;
-    CHECK(dns_name_read(m, n, 12, out, sizeof out, &ol, &next) == 0);
-    CHECK(ol == 15 && !memcmp(out, "www.example.com", 15) && next == second);
-    CHECK(dns_name_read(m, n, second, out, sizeof out, &ol, &next) == 0);
-    CHECK(ol == 16 && !memcmp(out, "mail.example.com", 16) && next == n);
-    /* a pointer to itself, a two-step cycle, a pointer out of the message, a cut label */
-    uint8_t loop[16] = {0};
-    loop[12] = 0xc0, loop[13] = 12;
-    CHECK(dns_name_read(loop, 14, 12, out, sizeof out, &ol, &next) == -1);
-    loop[12] = 0xc0, loop[13] = 14, loop[14] = 0xc0, loop[15] = 12;
-    CHECK(dns_name_read(loop, 16, 12, out, sizeof out, &ol, &next) == -1);
-    loop[12] = 0xc0, loop[13] = 200;
-    CHECK(dns_name_read(loop, 14, 12, out, sizeof out, &ol, &next) == -1);
-    loop[12] = 10;
-    CHECK(dns_name_read(loop, 14, 12, out, sizeof out, &ol, &next) == -1);
-    loop[12] = 0x40; /* an extended label type */
-    CHECK(dns_name_read(loop, 14, 12, out, sizeof out, &ol, &next) == -1);
-    /* a name longer than 255 octets on the wire */
-    uint8_t big[400] = {0};
-    size_t p = 12;
-    for (int i = 0; i < 5; i++) {
-        big[p++] = 63;
-        memset(big + p, 'a', 63);
-        p += 63;
-    }
-    big[p++] = 0;
-    CHECK(dns_name_read(big, p, 12, out, sizeof out, &ol, &next) == -1);
-    /* the root name */
-    uint8_t root[13] = {0};
-    CHECK(dns_name_read(root, 13, 12, out, sizeof out, &ol, &next) == 0 && ol == 0 && next == 13);
-}
-
 static void test_detect(void)
 {
     CHECK(detect_http_request((const uint8_t *)"GE", 2) == DET_NEED_MORE);
@@ -179,37 +109,12 @@ static void test_detect(void)
     CHECK(detect_http_response((const uint8_t *)"HTTP/", 5) == DET_NEED_MORE);
     CHECK(detect_http_response((const uint8_t *)"HTTP/1.0 200", 12) == DET_YES);
     CHECK(detect_http_response((const uint8_t *)"220 smtp", 8) == DET_NO);
-    CHECK(detect_tls_client_hello((const uint8_t *)"\x16\x03\x01\x00\x10\x01", 6) == DET_YES);
-    CHECK(detect_tls_client_hello((const uint8_t *)"\x16\x03", 2) == DET_NEED_MORE);
-    CHECK(detect_tls_client_hello((const uint8_t *)"\x16\x03\x01\x00\x10\x02", 6) == DET_NO);
-    CHECK(detect_tls_client_hello((const uint8_t *)"\x17\x03\x01", 3) == DET_NO);
-    /* SSLv2-framed ClientHello: offering TLS 1.0, SSLv2 itself; a server hello is not one */
-    CHECK(detect_tls_client_hello((const uint8_t *)"\x80\x55\x01\x03\x01", 5) == DET_YES);
-    CHECK(detect_tls_client_hello((const uint8_t *)"\x80\x2e\x01\x00\x02", 5) == DET_YES);
-    CHECK(detect_tls_client_hello((const uint8_t *)"\x80\x55\x01", 3) == DET_NEED_MORE);
-    CHECK(detect_tls_client_hello((const uint8_t *)"\x80\x55\x04\x00\x02", 5) == DET_NO);
-    CHECK(detect_tls_client_hello((const uint8_t *)"\x80\x55\x01\x03\x07", 5) == DET_NO);
-    static const uint8_t q[] = {0x12, 0x34, 0x01, 0x00, 0, 1, 0, 0, 0, 0, 0, 0,
-                                1, 'a', 0, 0, 1, 0, 1};
-    CHECK(detect_dns(q, sizeof q, false) == DET_YES);
-    CHECK(detect_dns_strict(q, sizeof q) == DET_YES);
-    CHECK(detect_dns(q, 10, false) == DET_NO);
-    uint8_t tcp[2 + sizeof q] = {0, sizeof q};
-    memcpy(tcp + 2, q, sizeof q);
-    CHECK(detect_dns(tcp, sizeof tcp, true) == DET_YES);
-    CHECK(detect_dns(tcp, 8, true) == DET_NEED_MORE);
-    uint8_t bad[sizeof q];
-    memcpy(bad, q, sizeof q);
-    bad[5] = 0; /* no question */
-    CHECK(detect_dns(bad, sizeof bad, false) == DET_NO);
 }
 
 int main(void)
 {
-    test_pbuf();
     test_uri();
     test_chunked();
-    test_dns_names();
     test_detect();
-    return unit_report("test_parsers_units");
+    return unit_report("test_http_units");
 }
