@@ -305,6 +305,7 @@ struct det_rule {
     uint32_t ntags;
     uint8_t order_action, order_bits;     /* enum det_order_action, det_order_bits */
     bool noalert;                         /* flowbits:noalert: matches, never alerts */
+    bool pass_alerts;                     /* `alert`: a pass rule that alerts too */
     bool flow_action;                     /* its drop drops the flow, not just the packet:
                                              Suricata's action scope (stream and app rules,
                                              and packet rules with no option to evaluate,

@@ -512,6 +512,7 @@ static void walk_options(struct rule_ctx *c, struct otok *t, int n,
         if (d->kind == OPT_PAYLOAD) {
             c->buffer_used = true;
             c->xform_pending = false;
+            c->last_payload_opt = o;
         }
         if (d->kind == OPT_TRANSFORM) {
             struct xform_chain *x = arena_alloc(c->ar, sizeof *x);

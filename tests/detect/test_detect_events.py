@@ -296,6 +296,21 @@ def test_dns_malformed_message_once_per_message(tmp_path):
     assert got == [(1, 2), (1, 3)]
 
 
+def test_dns_invalid_authorities_and_additionals(tmp_path):
+    """Questions and answers make the message: a later section that does not decode raises
+    its own event (as Suricata), not dns.malformed_data, and the message still runs."""
+    good = dns_msg(id=1, rd=1)
+    # the header promises one authority (or one additional) record that is not there
+    no_auth = good[:8] + struct.pack(">H", 1) + good[10:]
+    no_add = good[:10] + struct.pack(">H", 1)
+    no_add += good[12:]
+    rules = [app("dns.malformed_data", 1, "dns"), app("dns.invalid_authorities", 2, "dns"),
+             app("dns.invalid_additionals", 3, "dns"),
+             rule('dns.query; content:"example.com"; bsize:11;', sid=4, proto="dns")]
+    got = alerts(tmp_path, [udp(no_auth), udp(no_add), udp(good)], rules)
+    assert got == [(2, 1), (3, 2), (4, 1), (4, 2), (4, 3)]
+
+
 def tls_conv(server_bytes):
     hs, _ = client_hello()
     c = Conv(dport=443).handshake().send(True, record(hs)).send(False, server_bytes)
