@@ -395,6 +395,24 @@ def test_http_request_transfer_encoding_and_authorization_events(tmp_path):
     assert alerts(tmp_path / "b", c.pkts, rules) == []
 
 
+def test_http_request_line_missing_protocol(tmp_path):
+    """A request line without protocol followed by header lines is a request with headers
+    (libhtp's probe: a ':' before a space), not HTTP/0.9: the event, and its headers are
+    the request's."""
+    rules = [app("http.request_line_missing_protocol", 1, "http"),
+             rule('http.user_agent; content:"myscript"; bsize:8;', sid=2, proto="http")]
+    odd = b"GET /\nFakeHeader\nHost: localhost\nUser-Agent: myscript\n\n"
+    c = Conv().handshake().send(True, odd).send(False, b"<html>hi</html>").close()
+    assert alerts(tmp_path, c.pkts, rules) == [(1, 4), (2, 4)]
+    # near misses: HTTP/0.9 (nothing, or another request, after the line), and HTTP/1.0
+    for i, req in enumerate([b"GET /\r\n", b"GET /a\nGET /b\n",
+                             b"GET / HTTP/1.0\nUser-Agent: myscript\n\n"]):
+        c = Conv().handshake().send(True, req).close()
+        (tmp_path / str(i)).mkdir()
+        got = alerts(tmp_path / str(i), c.pkts, rules)
+        assert got == ([(2, 4)] if i == 2 else [])
+
+
 def certificate_message(*certs):
     """A Certificate handshake message holding the given DER blobs (as bytes, unchecked)."""
     body = b"".join(len(c).to_bytes(3, "big") + c for c in certs)
