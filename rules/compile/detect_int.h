@@ -617,6 +617,11 @@ static inline uint16_t det_base_proto(uint16_t base)
 {
     return osprey_event_proto(det_base_event(base));
 }
+/* The last event of base's message: the events of a protocol are listed in the order a
+ * transaction reaches them, so it is the last of the run of events with base's protocol and
+ * direction (http_request_body -> http_request_done). `absent` runs there: only then is a
+ * buffer known to be missing. */
+uint16_t det_app_base_last_of_message(uint16_t base);
 /* Can the compiler apply this transform keyword? */
 bool det_xform_supported(const char *keyword);
 /* The application buffer ob as transformed by xf, NULL when the parser has none now. The

@@ -99,6 +99,8 @@ static const char *app_need_add(struct osprey_detect *d, const struct osprey_rul
         if (!det_xform_supported(x))
             return "a transform Osprey does not apply yet";
     }
+    if (!strcmp(def->name, "absent")) /* known missing only once the message is whole */
+        base = det_app_base_last_of_message(base);
     const char *why = app_base_add(d, base, need);
     if (why)
         return why;
