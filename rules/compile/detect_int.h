@@ -156,7 +156,7 @@ struct det_unit_ops {
 extern const struct det_unit_ops det_unit_payload, /* payload runs (unit_payload.c) */
     det_unit_flow, det_unit_dsize, det_unit_hdr, det_unit_tcpflags, det_unit_fragbits,
     det_unit_ipopts, det_unit_ipproto, det_unit_sameip, det_unit_geoip,
-    det_unit_streamsize,               /* packet and flow properties (unit_pkt.c) */
+    det_unit_streamsize, det_unit_flow_start, /* packet and flow properties (unit_pkt.c) */
     det_unit_buflen, det_unit_absent, det_unit_dataset, /* an application buffer (unit_buf.c) */
     det_unit_appproto,  /* the flow's app_proto (rule header, app-layer-protocol; unit_app.c) */
     det_unit_field,     /* dns.opcode, dns.rcode, dns.rrtype: a comparison on a parsers'
