@@ -148,6 +148,8 @@ static const char *const ANOMALIES[] = {
     /* a request line without protocol followed by header lines: read as a request with
      * headers, not as HTTP/0.9 */
     [HTTP_AE_MISSING_PROTOCOL] = "http.request_line_missing_protocol",
+    /* a request head line longer than libhtp's field limit (HTTP_FIELD_LIMIT) */
+    [HTTP_AE_FIELD_TOO_LONG] = "http.request_field_too_long",
 };
 
 static const char *const COUNTERS[] = {

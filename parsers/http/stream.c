@@ -268,6 +268,21 @@ static void head_done(struct pflow *pf, struct mon_flow *f, int dir, const uint8
         hd->z = make_decoder(&pf->w->p->cfg, &info);
 }
 
+/* Follow the length of the request head's line being received over its new bytes: past
+ * HTTP_FIELD_LIMIT, http.request_field_too_long (once per head, on the packet that crossed
+ * it). */
+static void field_length(struct pflow *pf, struct mon_flow *f, struct http_dir *hd,
+                         const uint8_t *d, size_t n)
+{
+    for (size_t i = 0; i < n && !hd->field_long; i++) {
+        hd->line_len = d[i] == '\n' ? 0 : hd->line_len + 1;
+        if (hd->line_len > HTTP_FIELD_LIMIT) {
+            hd->field_long = true;
+            pflow_anomaly(pf, f, 0, HTTP_AE_FIELD_TOO_LONG);
+        }
+    }
+}
+
 /* Do the bytes after a request line without protocol look like a header line (libhtp's
  * probe: a ':' comes before a space or tab that is not followed by one)? Then the protocol
  * is missing (http.request_line_missing_protocol) and headers follow: not HTTP/0.9. */
@@ -522,6 +537,9 @@ void http_parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d,
             uint32_t e = simple_request_end(in);
             if (!e)
                 e = head_end(in, hd->scan);
+            if (!before)
+                hd->line_len = 0, hd->field_long = false; /* a new head */
+            field_length(pf, f, hd, d, e ? e - before : took); /* the head's bytes only */
             hd->scan = in->len > 3 ? in->len - 3 : 0;
             if (e) {
                 uint32_t used = e - before; /* of this chunk's bytes, those of the head */

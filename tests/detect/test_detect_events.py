@@ -227,7 +227,7 @@ def test_names_osprey_never_raises_reject_the_rule(tmp_path):
         dec("ipv4.trunc_pkt", 1),
         dec("ipv6.rh_type_0", 2),
         rule("stream-event:pkt_invalid_timestamp;", sid=3),
-        rule("app-layer-event:http.request_field_too_long;", sid=4, proto="http"),
+        rule("app-layer-event:http.response_field_too_long;", sid=4, proto="http"),
         rule("stream-event:3whs_synack_in_wrong_direction;", sid=5),
     ]) + "\n"
     proc, lines, summary = check_text(tmp_path, text)
@@ -238,7 +238,7 @@ def test_names_osprey_never_raises_reject_the_rule(tmp_path):
         "t.rules:3: sid 3: unsupported option stream-event: event 'pkt_invalid_timestamp' is "
         "not raised by Osprey",
         "t.rules:4: sid 4: unsupported option app-layer-event: event "
-        "'http.request_field_too_long' is not raised by Osprey"]
+        "'http.response_field_too_long' is not raised by Osprey"]
 
 
 def test_malformed_event_names_are_syntax_errors(tmp_path):
@@ -411,6 +411,24 @@ def test_http_request_line_missing_protocol(tmp_path):
         (tmp_path / str(i)).mkdir()
         got = alerts(tmp_path / str(i), c.pkts, rules)
         assert got == ([(2, 4)] if i == 2 else [])
+
+
+def test_http_request_field_too_long(tmp_path):
+    """A request head line past libhtp's field limit (18,000 bytes) raises the event once, on
+    the packet that crossed the limit, wherever the line is cut into segments."""
+    rules = [app("http.request_field_too_long", 1, "http"),
+             rule('http.method; content:"GET";', sid=2, proto="http")]
+    # the line "X-Long: xxx…" starts at byte 16: its 18,001st byte is byte 18,016, in the
+    # 19th 1000-byte segment (packet 3 + 19 = 22)
+    req = b"GET / HTTP/1.1\r\nX-Long: " + b"x" * 20000 + b"\r\nY: " + b"y" * 20000 + b"\r\n\r\n"
+    c = Conv().handshake().send(True, req, seg=1000).close()
+    got = alerts(tmp_path, c.pkts, rules)
+    assert (1, 22) in got and [s for s, _ in got].count(1) == 1
+    # near miss: a line of 17,998 bytes
+    ok = b"GET / HTTP/1.1\r\nX-Long: " + b"x" * 17990 + b"\r\n\r\n"
+    c = Conv().handshake().send(True, ok, seg=1000).close()
+    (tmp_path / "b").mkdir()
+    assert [s for s, _ in alerts(tmp_path / "b", c.pkts, rules)] == [2]
 
 
 def certificate_message(*certs):
