@@ -23,6 +23,7 @@ void opt_relative_to_previous(struct rule_ctx *c)
     if (c->snort3 || c->buffer != BUF_PKT || c->last_payload_opt == NULL)
         return;
     c->opt->buffer = c->last_payload_opt->buffer;
+    c->opt->side = c->last_payload_opt->side;
 }
 
 const char *opt_strdup(struct rule_ctx *c, const char *s, size_t n)
