@@ -60,7 +60,7 @@ SECTIONS = {
     "sip-keywords": ("SIP", "a SIP parser (Osprey has none)"),
     "sdp-keywords": ("SDP", "an SDP parser (Osprey has none)"),
     "rfb-keywords": ("RFB", "an RFB parser (Osprey has none)"),
-    "mqtt-keywords": ("MQTT", "an MQTT parser (Osprey has none)"),
+    "mqtt-keywords": ("MQTT", "the MQTT parser (parsers/mqtt)"),
     "ike-keywords": ("IKE", "an IKE parser (Osprey has none)"),
     "http2-keywords": ("HTTP2", "an HTTP/2 parser (Osprey has none)"),
     "quic-keywords": ("QUIC", "a QUIC parser (Osprey has none)"),
