@@ -47,6 +47,7 @@ struct mqtt_msg {
     uint8_t type, flags;            /* the fixed header's type and low nibble */
     uint8_t qos;                    /* (flags >> 1) & 3 */
     uint8_t version;                /* the protocol version it was read with */
+    uint8_t dir;                    /* 0: the client's, 1: the server's */
     bool truncated;
     uint32_t skipped;               /* truncated: the bytes not read */
     uint8_t *body;

@@ -53,13 +53,15 @@ static void anomaly(struct pflow *pf, struct mon_flow *f, int dir, struct mqtt_t
     st->cur = saved;
 }
 
-/* tx is complete (and no longer listed): its rules, its record, then it is gone */
+/* tx is complete (and no longer listed): its rules, its record, then it is gone. Its rules
+ * run on the side of its first packet: a flow:to_server rule sees a CONNECT with its
+ * CONNACK, as Suricata's to_server inspection sees the CONNECT's transaction. */
 static void tx_finish(struct pflow *pf, struct mon_flow *f, int dir, struct mqtt_tx *tx)
 {
     struct mqtt_state *st = pf->state;
     st->cur = tx;
     pflow_count(pf, MQTT_C_TX, 1);
-    pflow_raise(pf, f, dir, MQTT_EV_TX);
+    pflow_raise(pf, f, tx->nmsg ? tx->msg[0].dir : dir, MQTT_EV_TX);
     pflow_tx_done(pf, f);
     st->cur = NULL;
     tx_free(tx);
@@ -160,6 +162,7 @@ static void on_msg(struct pflow *pf, struct mon_flow *f, int dir, struct mqtt_ms
 {
     struct mqtt_state *st = pf->state;
     pflow_count(pf, MQTT_C_MESSAGES, 1);
+    m->dir = (uint8_t)dir;
     if (m->truncated) { /* only its fixed header: a transaction alone (Suricata's too) */
         alone(pf, f, dir, m, -1);
         return;

@@ -82,6 +82,10 @@ def mqtt_rule(body, sid=1):
     ('mqtt.subscribe.topic; content:"b/+"; bsize:3;', 1),   # one element of the list
     ('mqtt.subscribe.topic; content:"a/"; content:"+";', 0),  # within one element
     ('mqtt.unsubscribe.topic; content:"a";', 0),
+    # a transaction is seen on the side of its first packet (the client's here)
+    ('flow:to_server; mqtt.connect.username; content:"admin";', 1),
+    ('flow:to_server; mqtt.type:CONNACK;', 1),
+    ('flow:to_client; mqtt.connect.username; content:"admin";', 0),
 ])
 def test_mqtt_rules(tmp_path, body, hits):
     r = detect(tmp_path, session(), [mqtt_rule(body)])
