@@ -55,6 +55,9 @@ static int parse_type(struct rule_ctx *c, char *val)
         cm->lo = t;
         return 0;
     }
+    if (isalpha((unsigned char)v[neg]))
+        return opt_error(c, v + neg, "unknown type '%.*s' (CONNECT … AUTH, or 0..15)", (int)n,
+                         v + neg);
     return parse_cmp(c, val, strlen(val), 0, 15, CMP_DASH_EXCL, cm);
 }
 
