@@ -40,6 +40,9 @@ enum { MQ_CONNECT = 1, MQ_CONNACK, MQ_PUBLISH, MQ_PUBACK, MQ_PUBREC, MQ_PUBREL, 
 
 #define MQTT_TOPICS_MAX 64 /* topics of one SUBSCRIBE / UNSUBSCRIBE kept (more: counted) */
 #define MQTT_TX_MSGS 4     /* messages of one transaction (PUBLISH, PUBREC, PUBREL, PUBCOMP) */
+/* bytes of packets the waiting transactions of one flow keep (max-tx × max-msg-length would
+ * be 4 GiB): past it the oldest waiting transaction is finished early (counted) */
+#define MQTT_OPEN_BYTES_MAX (16u << 20)
 
 /* One control packet. Spans point into body (its variable header and payload, a bounded
  * copy); a packet longer than max-msg-length keeps only its fixed header (truncated). */
@@ -85,6 +88,7 @@ struct mqtt_tx {
     bool awaits;                    /* incomplete: waiting for the message matching pkt_id */
     uint32_t pkt_id;                /* the packet id awaited (MQTT_CONNECT_ID for a CONNACK) */
     uint64_t id;
+    uint64_t bytes;                 /* its packets' copies */
 };
 #define MQTT_CONNECT_ID 0x10000u
 
@@ -97,6 +101,7 @@ struct mqtt_state {
     struct mqtt_dir dir[2];
     struct mqtt_tx *open, *open_tail; /* incomplete transactions, oldest first */
     uint32_t nopen;
+    uint64_t open_bytes;            /* the waiting transactions' bytes */
     struct mqtt_tx *cur;            /* the transaction rules and EVE read now */
     uint64_t next_id;
     uint8_t version;                /* from the CONNECT (0: none seen; read as 3.1.1) */

@@ -8,7 +8,8 @@
  *
  * Limits: a packet longer than max-msg-length keeps its fixed header only (truncated, the
  * rest skipped, counted); at most max-tx transactions wait for an answer (the oldest is
- * finished with mqtt.too_many_transactions, counted); MQTT_TX_MSGS packets per
+ * finished with mqtt.too_many_transactions, counted), and they keep at most
+ * MQTT_OPEN_BYTES_MAX bytes (the oldest finished early, counted); MQTT_TX_MSGS packets per
  * transaction and MQTT_TOPICS_MAX topics per packet are kept (more: counted). */
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +37,7 @@ static void tx_add(struct pflow *pf, struct mqtt_tx *tx, struct mqtt_msg *m)
     if (m->ntopics > MQTT_TOPICS_MAX)
         pflow_count(pf, MQTT_C_SHED, m->ntopics - MQTT_TOPICS_MAX);
     if (tx->nmsg < MQTT_TX_MSGS) {
+        tx->bytes += m->len;
         tx->msg[tx->nmsg++] = *m;
         return;
     }
@@ -79,6 +81,7 @@ static void tx_unlink(struct mqtt_state *st, struct mqtt_tx *tx)
         st->open_tail = prev;
     tx->next = NULL;
     st->nopen--;
+    st->open_bytes -= tx->bytes;
 }
 
 static struct mqtt_tx *tx_find(struct mqtt_state *st, uint32_t pkt_id)
@@ -87,6 +90,19 @@ static struct mqtt_tx *tx_find(struct mqtt_state *st, uint32_t pkt_id)
         if (t->pkt_id == pkt_id)
             return t;
     return NULL;
+}
+
+/* Past MQTT_OPEN_BYTES_MAX kept by waiting transactions, the oldest (but keep) are
+ * finished early. */
+static void shed_bytes(struct pflow *pf, struct mon_flow *f, int dir, struct mqtt_tx *keep)
+{
+    struct mqtt_state *st = pf->state;
+    while (st->open_bytes > MQTT_OPEN_BYTES_MAX && st->open && st->open != keep) {
+        struct mqtt_tx *old = st->open;
+        tx_unlink(st, old);
+        pflow_count(pf, MQTT_C_TX_SHED, 1);
+        tx_finish(pf, f, dir, old);
+    }
 }
 
 /* tx waits for the packet answering pkt_id; past max-tx waiting, the oldest is finished */
@@ -102,6 +118,7 @@ static void tx_open(struct pflow *pf, struct mon_flow *f, int dir, struct mqtt_t
         st->open = tx;
     st->open_tail = tx;
     st->nopen++;
+    st->open_bytes += tx->bytes;
     if (st->nopen > pf->w->p->cfg.mqtt_max_tx) {
         struct mqtt_tx *old = st->open;
         tx_unlink(st, old);
@@ -109,6 +126,7 @@ static void tx_open(struct pflow *pf, struct mon_flow *f, int dir, struct mqtt_t
         anomaly(pf, f, dir, old, MQTT_AE_TOO_MANY_TX);
         tx_finish(pf, f, dir, old);
     }
+    shed_bytes(pf, f, dir, tx);
 }
 
 /* a packet that is a transaction alone, with anomaly e (-1: none) */
@@ -151,10 +169,14 @@ static void answers(struct pflow *pf, struct mon_flow *f, int dir, struct mqtt_m
         alone(pf, f, dir, m, (int)missing);
         return;
     }
+    uint64_t before = tx->bytes;
     tx_add(pf, tx, m);
+    st->open_bytes += tx->bytes - before; /* (still listed) */
     if (final) {
         tx_unlink(st, tx);
         tx_finish(pf, f, dir, tx);
+    } else {
+        shed_bytes(pf, f, dir, tx);
     }
 }
 

@@ -225,6 +225,29 @@ static void test_limits(void)
     CHECK_EQ_U(h.txs, 4);
     ph_free(&h);
 
+    /* the bytes waiting transactions keep are bounded: the oldest is finished early */
+    start(&h, 1883);
+    feed_hex(&h, 0, "100e00044d5154540402003c00025031");
+    feed_hex(&h, 1, "20020000");
+    uint32_t body = 1000000, total = 4 + body;
+    uint8_t *pub = calloc(1, total);
+    for (int i = 1; i <= 17; i++) { /* PUBLISH QoS 1, topic "t", id i: never acked */
+        pub[0] = 0x32;
+        pub[1] = (uint8_t)(0x80 | (body & 0x7f));
+        pub[2] = (uint8_t)(0x80 | ((body >> 7) & 0x7f));
+        pub[3] = (uint8_t)(body >> 14);
+        pub[4] = 0, pub[5] = 1, pub[6] = 't', pub[7] = 0, pub[8] = (uint8_t)i;
+        ph_feed(&h, 0, pub, total);
+    }
+    free(pub);
+    CHECK_EQ_U(ph_count(&h, "mqtt_tx_shed"), 1); /* 17 MB > 16 MiB */
+    CHECK_EQ_U(h.txs, 2);
+    CHECK(((struct mqtt_state *)h.pf.state)->open_bytes <= MQTT_OPEN_BYTES_MAX);
+    ph_end(&h);
+    CHECK_EQ_U(h.txs, 18);
+    CHECK_EQ_U(((struct mqtt_state *)h.pf.state)->open_bytes, 0);
+    ph_free(&h);
+
     /* more topics than kept: counted */
     start(&h, 1883);
     feed_hex(&h, 0, "100e00044d5154540402003c00025031");
