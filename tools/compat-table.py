@@ -60,7 +60,7 @@ SECTIONS = {
     "sip-keywords": ("SIP", "the SIP parser (parsers/sip)"),
     "sdp-keywords": ("SDP", "the SIP parser's SDP bodies (parsers/sip)"),
     "rfb-keywords": ("RFB", "an RFB parser (Osprey has none)"),
-    "mqtt-keywords": ("MQTT", "an MQTT parser (Osprey has none)"),
+    "mqtt-keywords": ("MQTT", "the MQTT parser (parsers/mqtt)"),
     "ike-keywords": ("IKE", "an IKE parser (Osprey has none)"),
     "http2-keywords": ("HTTP2", "an HTTP/2 parser (Osprey has none)"),
     "quic-keywords": ("QUIC", "a QUIC parser (Osprey has none)"),

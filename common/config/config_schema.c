@@ -184,6 +184,10 @@ static const struct cfg_key SCHEMA[] = {
     SIZE("app-layer.protocols.http.libhtp.default-config.lzma-memlimit", "1mb",
          "memory one lzma layer may use"),
     BOOL("app-layer.protocols.sip.enabled", "yes", "parse SIP messages (UDP and TCP)"),
+    SIZE("app-layer.protocols.mqtt.max-msg-length", "1mb",
+         "MQTT packet bytes read; a longer packet keeps its fixed header only (truncated)"),
+    INT("app-layer.protocols.mqtt.max-tx", "4096", 1, UINT32_MAX,
+        "MQTT transactions waiting for an answer; past it the oldest is finished"),
 
     /* stream: TCP tracking and reassembly (libmon's TCP layer) */
     SIZE("stream.reassembly.memcap", "256mb", "memory for all reassembly buffers of a worker"),

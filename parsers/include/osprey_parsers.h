@@ -151,6 +151,8 @@ struct osprey_parsers_cfg {
     bool http_lzma_enabled;          /* Content-Encoding: lzma undone (liblzma); default false */
     uint32_t http_lzma_memlimit;     /* bytes one lzma layer may use; default 1 MiB */
     bool sip_enabled;                /* SIP messages parsed (app-layer.protocols.sip.enabled); default true */
+    uint32_t mqtt_max_msg_length;    /* MQTT packet bytes read; longer: truncated (1 MiB) */
+    uint32_t mqtt_max_tx;            /* MQTT transactions waiting for an answer (4096) */
 };
 void osprey_parsers_cfg_defaults(struct osprey_parsers_cfg *cfg);
 /* The configuration keys each protocol reads (its descriptor's), for whoever fills struct

@@ -52,6 +52,8 @@ unsigned det_app_match_buffer(const char *keyword)
     if (!strcmp(keyword, "dns.opcode") || !strcmp(keyword, "dns.rcode") ||
         !strcmp(keyword, "dns.rrtype"))
         return BUF_DNS_QUERIES_RRNAME; /* any DNS message, request or response */
+    if (!strncmp(keyword, "mqtt.", 5) && osprey_field_find(keyword) >= 0)
+        return BUF_MQTT_PUBLISH_TOPIC; /* the MQTT fields: under its transaction event */
     return BUF_COUNT;
 }
 

@@ -136,6 +136,7 @@
     X(MQTT_CONNECT_PASSWORD, "mqtt.connect.password")                                      \
     X(MQTT_CONNECT_WILLTOPIC, "mqtt.connect.willtopic")                                    \
     X(MQTT_CONNECT_WILLMESSAGE, "mqtt.connect.willmessage")                                \
+    X(MQTT_CONNECT_PROTOCOL_STRING, "mqtt.connect.protocol_string")                        \
     X(MQTT_PUBLISH_TOPIC, "mqtt.publish.topic")                                            \
     X(MQTT_PUBLISH_MESSAGE, "mqtt.publish.message")                                        \
     X(MQTT_SUBSCRIBE_TOPIC, "mqtt.subscribe.topic")                                        \

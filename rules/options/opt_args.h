@@ -55,6 +55,8 @@ enum cmp_op {
     CMP_RANGE,      /* lo < x < hi   (a<>b) */
     CMP_RANGE_INCL, /* lo <= x <= hi (Snort 3 a<=>b, a-b of ttl, urilen …) */
     CMP_OUTSIDE,    /* x <= lo or x >= hi (Suricata's !a-b: not in the range a<>b) */
+    CMP_MASK,       /* (x & hi) == lo: flag words (mqtt.flags: the bits named in hi, those
+                       wanted set in lo) */
 };
 struct opt_cmp {
     uint8_t op;

@@ -324,6 +324,7 @@ static const struct opt_def DEFS[] = {
     STICKY("mqtt.connect.password", D_SURI, MQTT_CONNECT_PASSWORD),
     STICKY("mqtt.connect.willtopic", D_SURI, MQTT_CONNECT_WILLTOPIC),
     STICKY("mqtt.connect.willmessage", D_SURI, MQTT_CONNECT_WILLMESSAGE),
+    STICKY("mqtt.connect.protocol_string", D_SURI, MQTT_CONNECT_PROTOCOL_STRING),
     STICKY("mqtt.publish.topic", D_SURI, MQTT_PUBLISH_TOPIC),
     STICKY("mqtt.publish.message", D_SURI, MQTT_PUBLISH_MESSAGE),
     STICKY("mqtt.subscribe.topic", D_SURI, MQTT_SUBSCRIBE_TOPIC),

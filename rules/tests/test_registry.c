@@ -48,6 +48,9 @@ static const char *const IMPLEMENTED[] = {
     "dns.authorities.rrname", "dns.opcode", "dns.rcode", "frame",
     "dns.query.name", "dns.answer.name", "dns.additionals.rrname", "dns.response.rrname",
     "dns.rrtype",
+    /* the MQTT parser's integer fields (rules/options/opt_mqtt.c) */
+    "mqtt.type", "mqtt.flags", "mqtt.qos", "mqtt.reason_code", "mqtt.connack.return_code",
+    "mqtt.protocol_version", "mqtt.connect.flags", "mqtt.connack.session_present",
     /* packet headers */
     "ipv4.hdr", "ipv6.hdr", "tcp.hdr", "udp.hdr", "icmpv4.hdr", "icmpv6.hdr",
     "tls_cert_fingerprint", "tls.cert_fingerprint", "tls.certs", "tls.subjectaltname",
