@@ -52,6 +52,9 @@ unsigned det_app_match_buffer(const char *keyword)
     if (!strcmp(keyword, "dns.opcode") || !strcmp(keyword, "dns.rcode") ||
         !strcmp(keyword, "dns.rrtype"))
         return BUF_DNS_QUERIES_RRNAME; /* any DNS message, request or response */
+    if (!strcmp(keyword, "dce_iface") || !strcmp(keyword, "dce_opnum") ||
+        !strcmp(keyword, "dcerpc.iface") || !strcmp(keyword, "dcerpc.opnum"))
+        return BUF_DCE_STUB; /* a DCERPC request (or its response) is in */
     return BUF_COUNT;
 }
 

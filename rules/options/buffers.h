@@ -132,6 +132,9 @@
     X(FRAME_HTTP1_REQUEST, "frame:http1.request")                                          \
     X(FRAME_HTTP1_RESPONSE, "frame:http1.response")                                        \
     X(FRAME_DNS_PDU, "frame:dns.pdu")                                                      \
+    X(FRAME_DCERPC_PDU, "frame:dcerpc.pdu")                                                \
+    X(FRAME_DCERPC_HDR, "frame:dcerpc.hdr")                                                \
+    X(FRAME_DCERPC_DATA, "frame:dcerpc.data")                                              \
     /* the frames of protocols Osprey does not frame yet */                               \
     X(FRAME_OTHER, "frame")                                                                \
     X(IP_SRC, "ip.src")                                                                    \

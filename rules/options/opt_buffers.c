@@ -88,9 +88,9 @@ static int parse_sticky_side(struct rule_ctx *c, char *val)
 }
 
 /* frame:NAME — Suricata's frames: PROTO.TYPE, or TYPE alone for the rule's protocol
- * (`alert http1 … frame:request`). HTTP/1's request and response and DNS's pdu are filled;
- * the others
- * select a buffer detection does not fill (their contents reject the rule). */
+ * (`alert http1 … frame:request`). HTTP/1's request and response, DNS's pdu and DCERPC's
+ * pdu, hdr and data are filled; the others select a buffer detection does not fill (their
+ * contents reject the rule). */
 static int parse_frame(struct rule_ctx *c, char *val)
 {
     const char *name = val, *dot = strchr(val, '.');
@@ -107,6 +107,12 @@ static int parse_frame(struct rule_ctx *c, char *val)
         b = BUF_FRAME_HTTP1_RESPONSE;
     else if (slice_eq(p, pn, "dns") && !strcmp(type, "pdu"))
         b = BUF_FRAME_DNS_PDU;
+    else if (slice_eq(p, pn, "dcerpc") && !strcmp(type, "pdu"))
+        b = BUF_FRAME_DCERPC_PDU;
+    else if (slice_eq(p, pn, "dcerpc") && !strcmp(type, "hdr"))
+        b = BUF_FRAME_DCERPC_HDR;
+    else if (slice_eq(p, pn, "dcerpc") && !strcmp(type, "data"))
+        b = BUF_FRAME_DCERPC_DATA;
     c->buffer = b;
     c->opt->buffer = b;
     return 0;
