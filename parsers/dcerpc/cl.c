@@ -28,6 +28,7 @@ void dce_parse_dgram(struct pflow *pf, struct mon_flow *f, int dir, const uint8_
     struct dce_side *s = &st->side[dir];
     st->udp = true;
     s->little = little;
+    st->last_dir = (uint8_t)dir;
     pflow_count(pf, DCE_C_PDUS, 1);
     pbuf_reset(&s->pdu);
     pbuf_add(&s->pdu, d, n < 65535 ? n : 65535, 65535); /* for its frames */

@@ -73,7 +73,13 @@ static const struct proto_buffer BUFFERS[] = {
 static bool field(struct pflow *pf, unsigned key, uint32_t i, int64_t *out)
 {
     const struct dce_state *st = pf->state;
-    if (i > 0 || !st || !st->tx_open || !st->has_req)
+    if (i > 0 || !st)
+        return false;
+    if (key == DF_LE) { /* the byte order of the PDU read last (its stub is inspected now) */
+        *out = st->side[st->last_dir].little;
+        return true;
+    }
+    if (!st->tx_open || !st->has_req)
         return false;
     const uint8_t *u = NULL;
     uint32_t ver = 0;
@@ -92,9 +98,6 @@ static bool field(struct pflow *pf, unsigned key, uint32_t i, int64_t *out)
         return true;
     case DF_FIRST_FRAG:
         *out = st->first_frag;
-        return true;
-    case DF_LE:
-        *out = st->side[0].little;
         return true;
     case DF_IFACE_VER:
         *out = ver;

@@ -51,6 +51,7 @@ struct dce_state {
     uint32_t nctx;
     uint32_t pend_at, pend_n;  /* the contexts of the last bind / alter_context, to be acked */
     bool udp;
+    uint8_t last_dir;          /* the direction of the PDU read last */
     /* the transaction in force */
     bool tx_open, tx_reported;
     uint8_t req_type, resp_type;

@@ -148,6 +148,7 @@ static void pdu(struct pflow *pf, struct mon_flow *f, int dir, struct dce_state 
     uint16_t auth = dce_u16(p + 10, little);
     uint32_t call_id = dce_u32(p + 12, little);
     s->little = little;
+    st->last_dir = (uint8_t)dir;
     uint32_t end = len; /* the body ends before the auth verifier (and its 8-byte header) */
     if (auth && (uint32_t)auth + 8 <= len - DCE_CO_HDR)
         end = len - auth - 8;

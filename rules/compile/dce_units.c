@@ -8,7 +8,8 @@
  *               with PFC_FIRST_FRAG;
  *   dce_opnum   the request's opnum is one of the listed ones or in a listed range.
  * The rule runs under the DCERPC request (or response) event: app.c's det_app_match_buffer
- * gives these keywords the stub buffer's base. */
+ * gives these keywords the stub buffer's base. Also here: the byte order byte_test / byte_jump
+ * / byte_extract / byte_math with `dce` read in (the PDU's data representation). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -78,6 +79,27 @@ static bool dce_eval(const struct det_unit *u, struct mon_ctx *ctx, struct mon_f
 static void dce_key(struct buf *k, const struct det_unit *u)
 {
     buf_put(k, u->dce, sizeof *u->dce); /* zeroed before it was filled: no stray padding */
+}
+
+bool det_dce_items(const struct det_unit *u)
+{
+    for (uint32_t i = 0; i < u->n; i++) {
+        uint8_t t = u->items[i].type;
+        if ((t == PI_BYTE_TEST || t == PI_BYTE_JUMP || t == PI_BYTE_EXTRACT ||
+             t == PI_BYTE_MATH) &&
+            (((const struct opt_byte *)u->items[i].arg)->flags & BYTE_DCE))
+            return true;
+    }
+    return false;
+}
+
+bool det_dce_little(struct mon_ctx *ctx, struct mon_flow *f)
+{
+    static int le = -2; /* the field's id, looked up once (the registry is constant) */
+    if (le == -2)
+        le = osprey_field_find("dcerpc.little_endian");
+    int64_t v;
+    return le >= 0 && osprey_parsers_field_at(ctx, f, (uint16_t)le, 0, &v) && v;
 }
 
 const struct det_unit_ops det_unit_dce = {.name = "dce", .eval = dce_eval, .key = dce_key};

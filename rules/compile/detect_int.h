@@ -167,6 +167,10 @@ extern const struct det_unit_ops det_unit_payload, /* payload runs (unit_payload
     det_unit_dce;       /* dce_iface, dce_opnum (dce_units.c) */
 struct det_tls;
 struct det_dce;
+/* dce_units.c: does the run read a byte field in DCERPC's byte order (byte_* with dce); the
+ * byte order of the flow's DCERPC transaction (true: little endian; false without one). */
+bool det_dce_items(const struct det_unit *u);
+bool det_dce_little(struct mon_ctx *ctx, struct mon_flow *f);
 
 /* One payload option of a run (payload.c evaluates runs). */
 enum det_pitem_type { PI_CONTENT, PI_PCRE, PI_ISDATAAT, PI_BYTE_TEST, PI_BYTE_JUMP,
