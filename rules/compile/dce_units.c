@@ -102,6 +102,14 @@ bool det_dce_little(struct mon_ctx *ctx, struct mon_flow *f)
     return le >= 0 && osprey_parsers_field_at(ctx, f, (uint16_t)le, 0, &v) && v;
 }
 
+bool det_dce_flow(struct mon_ctx *ctx, struct mon_flow *f)
+{
+    static int dce = -2; /* the protocol's id, looked up once */
+    if (dce == -2)
+        dce = osprey_app_proto_find("dcerpc");
+    return f && dce >= 0 && osprey_parsers_app_proto(ctx, f) == (uint16_t)dce;
+}
+
 const struct det_unit_ops det_unit_dce = {.name = "dce", .eval = dce_eval, .key = dce_key};
 
 int plan_dce(struct plan_ctx *ctx)

@@ -168,9 +168,10 @@ extern const struct det_unit_ops det_unit_payload, /* payload runs (unit_payload
 struct det_tls;
 struct det_dce;
 /* dce_units.c: does the run read a byte field in DCERPC's byte order (byte_* with dce); the
- * byte order of the flow's DCERPC transaction (true: little endian; false without one). */
+ * byte order of the flow's last DCERPC PDU (true: little endian; false without one). */
 bool det_dce_items(const struct det_unit *u);
 bool det_dce_little(struct mon_ctx *ctx, struct mon_flow *f);
+bool det_dce_flow(struct mon_ctx *ctx, struct mon_flow *f); /* the flow is DCERPC */
 
 /* One payload option of a run (payload.c evaluates runs). */
 enum det_pitem_type { PI_CONTENT, PI_PCRE, PI_ISDATAAT, PI_BYTE_TEST, PI_BYTE_JUMP,

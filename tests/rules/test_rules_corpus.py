@@ -57,7 +57,10 @@ COUNTS = {
 # in both) then took ET 2019 and ET 2025 up by 4.
 # The SSH parser (parsers/ssh/, the example protocol the parsers' registry was shown with)
 # then took ET 2019 up by 3 and ET 2025 by 6: their `alert ssh` rules and ssh_proto.
-ACCEPTED = {"et2019": 19331, "et2025": 14833, "snort3": 3390, "snort2": 561, "suricata": 57,
+# The DCERPC parser (parsers/dcerpc/: dce_iface, dce_opnum, dce_stub_data, byte_* with dce)
+# then took Snort 3 up by 6 (its community rules on dce_stub_data / dce_iface); the ET rules
+# with dce_iface are disabled ones.
+ACCEPTED = {"et2019": 19331, "et2025": 14833, "snort3": 3396, "snort2": 561, "suricata": 57,
             "snort3-file-magic": 0}
 
 # Every diagnostic that is not "unsupported option X", exactly.
