@@ -163,6 +163,9 @@
     X(FRAME_SIP_RESPONSE_LINE, "frame:sip.response.line")                                  \
     X(FRAME_SIP_RESPONSE_HEADERS, "frame:sip.response.headers")                            \
     X(FRAME_SIP_RESPONSE_BODY, "frame:sip.response.body")                                  \
+    X(FRAME_DCERPC_PDU, "frame:dcerpc.pdu")                                                \
+    X(FRAME_DCERPC_HDR, "frame:dcerpc.hdr")                                                \
+    X(FRAME_DCERPC_DATA, "frame:dcerpc.data")                                              \
     /* the frames of protocols Osprey does not frame yet */                               \
     X(FRAME_OTHER, "frame")                                                                \
     X(IP_SRC, "ip.src")                                                                    \

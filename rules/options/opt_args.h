@@ -65,6 +65,18 @@ struct opt_cmp {
     uint32_t flags;  /* keyword specific: urilen norm/raw, bufferlen relative, … */
 };
 
+/* dce_iface / dcerpc.iface, dce_opnum / dcerpc.opnum (opt_dce.c) */
+#define OPT_DCE_RANGES 32
+struct opt_dce {
+    bool iface;                 /* dce_iface (else dce_opnum) */
+    uint8_t uuid[16];           /* the interface, in the text's byte order */
+    char ver_op;                /* '<', '>', '=', '!' or 0: any version */
+    uint16_t ver;
+    bool any_frag;              /* also a request that did not start with its first fragment */
+    uint32_t n;                 /* opnum ranges */
+    uint16_t lo[OPT_DCE_RANGES], hi[OPT_DCE_RANGES];
+};
+
 /* flow */
 enum {
     FLOW_TO_SERVER = 1 << 0,

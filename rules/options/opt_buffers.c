@@ -105,9 +105,9 @@ static uint16_t frame_by_name(const char *val, const char *proto)
 }
 
 /* frame:NAME — Suricata's frames: PROTO.TYPE, or TYPE alone for the rule's protocol
- * (`alert http1 … frame:request`). HTTP/1's request and response, DNS's pdu and SIP's frames
- * (buffers.h lists them) are filled; the others select a buffer detection does not fill
- * (their contents reject the rule). */
+ * (`alert http1 … frame:request`). HTTP/1's request and response, DNS's pdu, SIP's frames and
+ * DCERPC's pdu, hdr and data (buffers.h lists them) are filled; the others select a buffer
+ * detection does not fill (their contents reject the rule). */
 static int parse_frame(struct rule_ctx *c, char *val)
 {
     const char *name = val, *dot = strchr(val, '.');
@@ -124,6 +124,12 @@ static int parse_frame(struct rule_ctx *c, char *val)
         b = BUF_FRAME_HTTP1_RESPONSE;
     else if (slice_eq(p, pn, "dns") && !strcmp(type, "pdu"))
         b = BUF_FRAME_DNS_PDU;
+    else if (slice_eq(p, pn, "dcerpc") && !strcmp(type, "pdu"))
+        b = BUF_FRAME_DCERPC_PDU;
+    else if (slice_eq(p, pn, "dcerpc") && !strcmp(type, "hdr"))
+        b = BUF_FRAME_DCERPC_HDR;
+    else if (slice_eq(p, pn, "dcerpc") && !strcmp(type, "data"))
+        b = BUF_FRAME_DCERPC_DATA;
     else /* another listed frame "frame:PROTO.TYPE" (SIP's), named in full or by its type
             under the rule's protocol (`alert sip … frame:request.line`) */
         b = frame_by_name(val, proto);

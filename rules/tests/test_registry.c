@@ -63,7 +63,9 @@ static const char *const IMPLEMENTED[] = {
     /* the packet's address, for dataset/datarep */
     "ip.src", "ip.dst",
     /* BER checks (compile/asn1.c) */
-    "asn1", NULL};
+    "asn1",
+    /* DCERPC's interface and opnum (compile/dce_units.c) */
+    "dce_iface", "dce_opnum", "dcerpc.iface", "dcerpc.opnum", NULL};
 
 static bool listed(const char *name)
 {

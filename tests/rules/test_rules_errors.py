@@ -286,8 +286,6 @@ CASES = [
      "byte_math: 'bytes' needs a value"),
     ("byte_math:bytes 2, offset 0, oper +, rvalue 1, result r, endian middle;",
      "byte_math: endian must be big, little or dce"),
-    ("byte_math:bytes 2, offset 0, oper +, rvalue 1, result r, endian dce;",
-     "unsupported option byte_math: dce (needs the DCE/RPC parser)"),
     ("isdataat:10,sideways;", "isdataat: unexpected 'sideways' (relative, rawbytes)"),
     ("isdataat:x;",
      "isdataat: size: 'x' is neither a number nor a byte_extract/byte_math variable defined "
