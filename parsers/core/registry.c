@@ -9,11 +9,12 @@
 #include "proto_def.h"
 
 extern const struct osprey_proto_def http_proto, dns_proto, tls_proto, ssh_proto;
+extern const struct osprey_proto_def ftp_proto;
 
 /* Table order is also the order detection tries the probes in: the first YES wins (HTTP,
  * then a TLS ClientHello, then DNS, as detection has always preferred them). */
 static const struct osprey_proto_def *const PROTOS[] = {&http_proto, &tls_proto, &dns_proto,
-                                                        &ssh_proto};
+                                                        &ssh_proto, &ftp_proto};
 
 #define NPROTOS (sizeof PROTOS / sizeof PROTOS[0])
 #define FIRST 2 /* after UNKNOWN and FAILED */

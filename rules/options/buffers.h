@@ -122,6 +122,10 @@
     X(IKE_KEY_EXCHANGE, "ike.key_exchange_payload")                                        \
     X(IKE_NONCE, "ike.nonce_payload")                                                      \
     X(RFB_NAME, "rfb.name")                                                                \
+    X(FTP_COMMAND, "ftp.command")                                                          \
+    X(FTP_COMMAND_DATA, "ftp.command_data")                                                \
+    X(FTP_REPLY, "ftp.reply")                                                              \
+    X(FTP_COMPLETION_CODE, "ftp.completion_code")                                          \
     X(TCP_HDR, "tcp.hdr")                                                                  \
     X(UDP_HDR, "udp.hdr")                                                                  \
     X(IPV4_HDR, "ipv4.hdr")                                                                \

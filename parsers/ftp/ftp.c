@@ -1,0 +1,137 @@
+/* ftp.c — FTP's descriptor: the probes (a client's command, a server's 220 greeting), one
+ * event per command and one per finished reply, the buffers Suricata's rules name
+ * (ftp.command, ftp.command_data, the multi-buffers ftp.reply and ftp.completion_code), the
+ * fields (ftp.dynamic_port, ftp.mode, ftp.reply_received), Suricata's anomaly names, counters
+ * and the EVE `ftp` object. Registered in core/registry.c. */
+#include "ftp_int.h"
+
+static const struct proto_probe PROBES[] = {
+    {6, 0, ftp_probe_client}, {6, 1, ftp_probe_server}, {0, 0, NULL}};
+
+static const struct proto_event EVENTS[] = {
+    [FTP_EV_REQUEST] = {"ftp_request", 0},
+    [FTP_EV_REPLY] = {"ftp_reply", 1},
+};
+
+static const struct ftp_tx *cur(struct pflow *pf)
+{
+    const struct ftp_state *st = pf->state;
+    return st ? st->cur : NULL;
+}
+
+static const uint8_t *get(struct pflow *pf, unsigned key, uint32_t i, struct osprey_scratch *s,
+                          uint32_t *len)
+{
+    (void)s;
+    const struct ftp_tx *t = cur(pf);
+    if (!t)
+        return NULL;
+    switch (key) {
+    case FB_COMMAND:
+        if (!t->has_cmd)
+            return NULL;
+        *len = t->verb_len;
+        return t->cmd.p;
+    case FB_COMMAND_DATA:
+        if (!t->has_cmd || t->verb_len >= t->cmd.len)
+            return NULL;
+        *len = t->cmd.len - t->verb_len - 1;
+        return t->cmd.p + t->verb_len + 1;
+    case FB_REPLY:
+        if (i >= t->nlines)
+            return NULL;
+        *len = t->len[i];
+        return t->reply.p ? t->reply.p + t->off[i] : (const uint8_t *)"";
+    case FB_CODE: { /* element i: the i-th line that has a code */
+        for (uint32_t k = 0; k < t->nlines; k++)
+            if (t->has_code[k] && i-- == 0) {
+                *len = 3;
+                return (const uint8_t *)t->code[k];
+            }
+        return NULL;
+    }
+    case FB_LINE:
+        if (!t->has_cmd)
+            return NULL;
+        *len = t->cmd.len;
+        return t->cmd.p ? t->cmd.p : (const uint8_t *)"";
+    }
+    return NULL;
+}
+
+/* The command's buffers are read under the reply too (a to_client rule on ftp.command):
+ * late rows. The reply's are current when the reply is finished. */
+static const struct proto_buffer BUFFERS[] = {
+    {.name = "ftp.command", .dir = 0, .event = "ftp_request", .key = FB_COMMAND, .get = get},
+    {.name = "ftp.command", .dir = 1, .event = "ftp_reply", .late = true, .key = FB_COMMAND,
+     .get = get},
+    {.name = "ftp.command_data", .dir = 0, .event = "ftp_request", .key = FB_COMMAND_DATA,
+     .get = get},
+    {.name = "ftp.command_data", .dir = 1, .event = "ftp_reply", .late = true,
+     .key = FB_COMMAND_DATA, .get = get},
+    {.name = "ftp.reply", .dir = 1, .event = "ftp_reply", .multi = true, .key = FB_REPLY,
+     .get = get},
+    {.name = "ftp.completion_code", .dir = 1, .event = "ftp_reply", .multi = true,
+     .key = FB_CODE, .get = get},
+    /* the whole command line, for records (osprey-trace) */
+    {.name = "ftp.request_line", .dir = 0, .event = "ftp_request", .record = true,
+     .key = FB_LINE, .get = get},
+};
+
+static bool field(struct pflow *pf, unsigned key, uint32_t i, int64_t *out)
+{
+    const struct ftp_tx *t = cur(pf);
+    if (!t || i > 0)
+        return false;
+    switch (key) {
+    case FF_DYN_PORT:
+        *out = t->dyn_port;
+        return t->dyn_port >= 0;
+    case FF_MODE:
+        *out = t->mode;
+        return t->mode != FTP_MODE_NONE;
+    case FF_REPLY_RECEIVED:
+        *out = t->reply_received;
+        return true;
+    }
+    return false;
+}
+
+static const struct proto_value MODES[] = {
+    {"active", FTP_MODE_ACTIVE}, {"passive", FTP_MODE_PASSIVE}, {NULL, 0}};
+static const struct proto_value YESNO[] = {{"no", 0}, {"yes", 1}, {NULL, 0}};
+
+static const struct proto_field FIELDS[] = {
+    {"ftp.dynamic_port", FF_DYN_PORT, field, NULL},
+    {"ftp.mode", FF_MODE, field, MODES},
+    {"ftp.reply_received", FF_REPLY_RECEIVED, field, YESNO},
+};
+
+static const char *const ANOMALIES[] = {
+    [FTP_A_REQ_TOO_LONG] = "ftp.request_command_too_long",
+    [FTP_A_RESP_TOO_LONG] = "ftp.response_command_too_long",
+};
+
+static const char *const COUNTERS[] = {
+    [FTP_C_TXS] = "ftp_transactions",
+    [FTP_C_TX_SHED] = "ftp_tx_shed",       /* reported unanswered: FTP_TX_MAX were waiting */
+    [FTP_C_LINES_SHED] = "ftp_lines_shed", /* reply lines past FTP_REPLY_LINES */
+};
+
+const struct osprey_proto_def ftp_proto = {
+    .name = "ftp",
+    .flow_stat = "flow.ftp",
+    .l4 = 6,
+    .suricata_stats = true,
+    .probes = PROBES,
+    .parse = ftp_parse,
+    .end = ftp_end,
+    .state_free = ftp_free,
+    .events = EVENTS, .nevents = PROTO_N(EVENTS),
+    .buffers = BUFFERS, .nbuffers = PROTO_N(BUFFERS),
+    .fields = FIELDS, .nfields = PROTO_N(FIELDS),
+    .anomalies = ANOMALIES, .nanomalies = PROTO_N(ANOMALIES),
+    .counters = COUNTERS, .ncounters = PROTO_N(COUNTERS),
+    .tx_counter = FTP_C_TXS,
+    .eve = ftp_eve,
+};

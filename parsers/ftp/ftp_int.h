@@ -1,0 +1,69 @@
+/* ftp_int.h — what the FTP parser's files share: its state (commands and replies as
+ * transactions) and its own numbering of events, anomalies, counters, buffers and fields
+ * (rows of its descriptor, ftp.c). Internal to parsers/ftp. */
+#ifndef OSPREY_FTP_INT_H
+#define OSPREY_FTP_INT_H
+
+#include "parsers_int.h"
+
+extern const struct osprey_proto_def ftp_proto;
+
+/* rows of ftp_proto.events / .anomalies / .counters; buffer and field keys */
+enum { FTP_EV_REQUEST, FTP_EV_REPLY };
+enum { FTP_A_REQ_TOO_LONG, FTP_A_RESP_TOO_LONG };
+enum { FTP_C_TXS, FTP_C_TX_SHED, FTP_C_LINES_SHED };
+enum ftp_buf { FB_COMMAND, FB_COMMAND_DATA, FB_REPLY, FB_CODE, FB_LINE };
+enum ftp_fld { FF_DYN_PORT, FF_MODE, FF_REPLY_RECEIVED };
+enum ftp_mode { FTP_MODE_NONE, FTP_MODE_ACTIVE, FTP_MODE_PASSIVE };
+
+#define FTP_LINE_MAX 4096   /* bytes of a command or reply line kept (Suricata's
+                               max-line-length default): the rest is cut, and flagged */
+#define FTP_TX_MAX 64       /* commands waiting for their reply; past it the oldest is
+                               reported without one (counted: ftp_tx_shed) */
+#define FTP_REPLY_LINES 32  /* reply lines kept per transaction (more: ftp_lines_shed) */
+
+struct ftp_tx {
+    bool has_cmd;             /* false: a reply nobody asked for (the greeting) */
+    struct pbuf cmd;          /* the command line without its line end (<= FTP_LINE_MAX) */
+    uint32_t verb_len;        /* the command word; its data follows one space */
+    struct pbuf reply;        /* the reply lines' texts, back to back */
+    uint32_t off[FTP_REPLY_LINES], len[FTP_REPLY_LINES];
+    char code[FTP_REPLY_LINES][3];
+    bool has_code[FTP_REPLY_LINES];
+    uint32_t nlines;
+    bool cmd_trunc, reply_trunc, reply_received;
+    int32_t dyn_port;         /* -1: none announced */
+    uint8_t mode;             /* enum ftp_mode */
+};
+
+struct ftp_side {
+    struct pbuf line;         /* the line being read (its first FTP_LINE_MAX bytes) */
+    bool over;                /* the line went past FTP_LINE_MAX: the rest is skipped */
+};
+
+struct ftp_state {
+    struct ftp_side side[2];
+    struct ftp_tx *q[FTP_TX_MAX]; /* transactions not finished, oldest first */
+    uint32_t nq;
+    char multi[3];            /* a multi-line reply's code while one is open */
+    bool in_multi;
+    struct ftp_tx *cur;       /* the transaction rules and records read now */
+    struct ftp_tx *last;      /* the latest finished one (kept for late readers) */
+};
+
+/* control.c */
+void ftp_parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d, size_t n);
+void ftp_end(struct pflow *pf, struct mon_flow *f);
+void ftp_free(void *state);
+/* The port a PORT / EPRT argument or a 227 / 229 reply text announces; -1 when none. */
+int32_t ftp_port_of_port(const uint8_t *d, size_t n);
+int32_t ftp_port_of_eprt(const uint8_t *d, size_t n);
+int32_t ftp_port_of_227(const uint8_t *d, size_t n);
+int32_t ftp_port_of_229(const uint8_t *d, size_t n);
+/* probe.c */
+enum probe_verdict ftp_probe_client(const uint8_t *d, size_t n, const struct mon_flow *f);
+enum probe_verdict ftp_probe_server(const uint8_t *d, size_t n, const struct mon_flow *f);
+/* eve.c */
+bool ftp_eve(struct pflow *pf, struct osprey_jw *w);
+
+#endif
