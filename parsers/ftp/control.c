@@ -229,6 +229,8 @@ static void reply_line(struct pflow *pf, struct mon_flow *f, struct ftp_state *s
     if (!last || l[0] == '1') /* more lines, or a preliminary reply: more to come */
         return;
     pflow_raise(pf, f, 1, FTP_EV_REPLY);
+    if (t->has_cmd)
+        pflow_raise(pf, f, 0, FTP_EV_DONE);
     tx_finish(pf, f, st, t);
 }
 

@@ -11,6 +11,9 @@ static const struct proto_probe PROBES[] = {
 static const struct proto_event EVENTS[] = {
     [FTP_EV_REQUEST] = {"ftp_request", 0},
     [FTP_EV_REPLY] = {"ftp_reply", 1},
+    /* the command's side once its reply is in: Suricata inspects a transaction's to_server
+     * side until it is done, so a to_server rule sees what the reply announced (PASV) */
+    [FTP_EV_DONE] = {"ftp_request_done", 0},
 };
 
 static const struct ftp_tx *cur(struct pflow *pf)
@@ -50,6 +53,9 @@ static const uint8_t *get(struct pflow *pf, unsigned key, uint32_t i, struct osp
             }
         return NULL;
     }
+    case FB_TX:
+        *len = t->cmd.len;
+        return t->cmd.p ? t->cmd.p : (const uint8_t *)"";
     case FB_LINE:
         if (!t->has_cmd)
             return NULL;
@@ -73,6 +79,12 @@ static const struct proto_buffer BUFFERS[] = {
      .get = get},
     {.name = "ftp.completion_code", .dir = 1, .event = "ftp_reply", .multi = true,
      .key = FB_CODE, .get = get},
+    /* the transaction itself (its command line, or nothing for a greeting): what the field
+     * keywords ftp.mode and ftp.dynamic_port run on, in both directions as Suricata inspects
+     * a transaction per direction (ftp.reply_received runs on the reply side) */
+    {.name = "ftp.transaction", .dir = 0, .event = "ftp_request_done", .key = FB_TX,
+     .get = get},
+    {.name = "ftp.transaction", .dir = 1, .event = "ftp_reply", .key = FB_TX, .get = get},
     /* the whole command line, for records (osprey-trace) */
     {.name = "ftp.request_line", .dir = 0, .event = "ftp_request", .record = true,
      .key = FB_LINE, .get = get},
@@ -90,9 +102,9 @@ static bool field(struct pflow *pf, unsigned key, uint32_t i, int64_t *out)
     case FF_MODE:
         *out = t->mode;
         return t->mode != FTP_MODE_NONE;
-    case FF_REPLY_RECEIVED:
+    case FF_REPLY_RECEIVED: /* a command's: a greeting answers none */
         *out = t->reply_received;
-        return true;
+        return t->has_cmd;
     }
     return false;
 }

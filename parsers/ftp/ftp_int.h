@@ -9,10 +9,10 @@
 extern const struct osprey_proto_def ftp_proto;
 
 /* rows of ftp_proto.events / .anomalies / .counters; buffer and field keys */
-enum { FTP_EV_REQUEST, FTP_EV_REPLY };
+enum { FTP_EV_REQUEST, FTP_EV_REPLY, FTP_EV_DONE };
 enum { FTP_A_REQ_TOO_LONG, FTP_A_RESP_TOO_LONG };
 enum { FTP_C_TXS, FTP_C_TX_SHED, FTP_C_LINES_SHED };
-enum ftp_buf { FB_COMMAND, FB_COMMAND_DATA, FB_REPLY, FB_CODE, FB_LINE };
+enum ftp_buf { FB_COMMAND, FB_COMMAND_DATA, FB_REPLY, FB_CODE, FB_TX, FB_LINE };
 enum ftp_fld { FF_DYN_PORT, FF_MODE, FF_REPLY_RECEIVED };
 enum ftp_mode { FTP_MODE_NONE, FTP_MODE_ACTIVE, FTP_MODE_PASSIVE };
 

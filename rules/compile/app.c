@@ -2,7 +2,8 @@
  * buffer means, which header protocols are application protocols, and the buffers as the
  * units see them (through the rule's transforms). Every answer comes from the parsers'
  * registry (osprey_parsers.h), by name: no parser buffer, event or protocol is enumerated
- * here (what is left is keyword semantics: urilen reads the URI, dns.opcode a DNS message).
+ * here (what is left is keyword semantics: urilen reads the URI, dns.opcode a DNS message,
+ * ftp.mode an FTP transaction).
  *
  * Direction matters for the buffers Suricata shares between requests and responses
  * (http.header, http.cookie, file_data, the TLS certificate buffers …: two rows in the
@@ -52,6 +53,10 @@ unsigned det_app_match_buffer(const char *keyword)
     if (!strcmp(keyword, "dns.opcode") || !strcmp(keyword, "dns.rcode") ||
         !strcmp(keyword, "dns.rrtype"))
         return BUF_DNS_QUERIES_RRNAME; /* any DNS message, request or response */
+    if (!strcmp(keyword, "ftp.dynamic_port") || !strcmp(keyword, "ftp.mode"))
+        return BUF_FTP_TRANSACTION; /* an FTP transaction, either side, once answered */
+    if (!strcmp(keyword, "ftp.reply_received"))
+        return BUF_FTP_COMPLETION_CODE; /* the reply side of an FTP transaction */
     return BUF_COUNT;
 }
 

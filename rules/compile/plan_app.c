@@ -86,7 +86,8 @@ int plan_dataset(struct plan_ctx *ctx)
     return 0;
 }
 
-/* dns.opcode, dns.rcode, dns.rrtype: a comparison on the parsers' field of that name */
+/* dns.opcode, dns.rcode, dns.rrtype, ftp.dynamic_port, ftp.mode, ftp.reply_received: a
+ * comparison on the parsers' field of that name */
 int plan_dns_field(struct plan_ctx *ctx)
 {
     int fld = osprey_field_find(ctx->name);

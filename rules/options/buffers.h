@@ -126,6 +126,8 @@
     X(FTP_COMMAND_DATA, "ftp.command_data")                                                \
     X(FTP_REPLY, "ftp.reply")                                                              \
     X(FTP_COMPLETION_CODE, "ftp.completion_code")                                          \
+    /* an FTP command or its reply: what ftp.mode … run on (no keyword names it) */      \
+    X(FTP_TRANSACTION, "ftp.transaction")                                                  \
     X(TCP_HDR, "tcp.hdr")                                                                  \
     X(UDP_HDR, "udp.hdr")                                                                  \
     X(IPV4_HDR, "ipv4.hdr")                                                                \
