@@ -48,6 +48,9 @@ static const char *const IMPLEMENTED[] = {
     "dns.authorities.rrname", "dns.opcode", "dns.rcode", "frame",
     "dns.query.name", "dns.answer.name", "dns.additionals.rrname", "dns.response.rrname",
     "dns.rrtype",
+    "ftp.dynamic_port",
+    "ftp.mode",
+    "ftp.reply_received",
     /* packet headers */
     "ipv4.hdr", "ipv6.hdr", "tcp.hdr", "udp.hdr", "icmpv4.hdr", "icmpv6.hdr",
     "tls_cert_fingerprint", "tls.cert_fingerprint", "tls.certs", "tls.subjectaltname",
