@@ -141,6 +141,7 @@ void osprey_parsers_worker_free(struct osprey_parsers_worker *w)
     if (!w)
         return;
     osprey_scratch_free(&w->scratch);
+    pexpect_free(&w->expect);
     free(w); /* its socket goes with the context; flows' state with their flows */
 }
 

@@ -66,6 +66,8 @@ struct proto_field {
 struct osprey_proto_def {
     const char *name;                /* "tls": EVE's app_proto, the rule header word */
     const char *flow_stat;           /* its flows' counter name: "flow.tls" */
+    const char *eve_name;            /* its EVE record type when not its name ("ftp_data"
+                                        for ftp-data); NULL: the name */
     const char *alias[3];            /* other header / service words ("ssl"), NULL-terminated */
     uint8_t l4;                      /* 6, 17 or 0 (both) */
     bool buffers_imply_dir;          /* see osprey_app_proto_buffers_imply_dir */

@@ -141,6 +141,24 @@ static bool is_verb(const struct ftp_tx *t, const char *v)
     return t->verb_len == strlen(v) && !strncasecmp((const char *)t->cmd.p, v, t->verb_len);
 }
 
+/* RETR / STOR: the data connection to the port last announced will carry that file. */
+static void expect_data(struct pflow *pf, struct mon_flow *f, struct ftp_state *st,
+                        const struct ftp_tx *t, const uint8_t *arg, size_t an)
+{
+    int id = osprey_app_proto_find(ftp_data_proto.name);
+    if (st->dyn_port <= 0 || id <= OSPREY_APP_PROTO_FAILED)
+        return;
+    struct ftp_data_state *ds = calloc(1, sizeof *ds);
+    if (!ds || pbuf_add(&ds->name, arg, an, FTP_LINE_MAX) != an) {
+        ftp_data_free(ds);
+        return;
+    }
+    ds->command = is_verb(t, "RETR") ? FD_CMD_RETR : FD_CMD_STOR;
+    pflow_count(pf, FTP_C_EXPECT, 1);
+    if (pexpect_add(pf->w, f, (uint16_t)st->dyn_port, (uint16_t)id, ds, ftp_data_free))
+        pflow_count(pf, FTP_C_EXPECT_SHED, 1);
+}
+
 static void command_line(struct pflow *pf, struct mon_flow *f, struct ftp_state *st,
                          const uint8_t *l, uint32_t n, bool trunc)
 {
@@ -171,6 +189,10 @@ static void command_line(struct pflow *pf, struct mon_flow *f, struct ftp_state 
     }
     st->q[st->nq++] = t;
     st->cur = t;
+    if (t->mode == FTP_MODE_ACTIVE && t->dyn_port >= 0)
+        st->dyn_port = t->dyn_port;
+    if (is_verb(t, "RETR") || is_verb(t, "STOR"))
+        expect_data(pf, f, st, t, arg, an);
     if (trunc)
         pflow_anomaly(pf, f, 0, FTP_A_REQ_TOO_LONG);
     pflow_raise(pf, f, 0, FTP_EV_REQUEST);
@@ -223,6 +245,8 @@ static void reply_line(struct pflow *pf, struct mon_flow *f, struct ftp_state *s
         t->dyn_port = ftp_port_of_229(l + skip, n - skip);
         t->mode = FTP_MODE_PASSIVE;
     }
+    if (t->mode == FTP_MODE_PASSIVE && t->dyn_port >= 0)
+        st->dyn_port = t->dyn_port;
     st->cur = t;
     if (trunc)
         pflow_anomaly(pf, f, 1, FTP_A_RESP_TOO_LONG);

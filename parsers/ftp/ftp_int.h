@@ -6,12 +6,12 @@
 
 #include "parsers_int.h"
 
-extern const struct osprey_proto_def ftp_proto;
+extern const struct osprey_proto_def ftp_proto, ftp_data_proto;
 
 /* rows of ftp_proto.events / .anomalies / .counters; buffer and field keys */
 enum { FTP_EV_REQUEST, FTP_EV_REPLY, FTP_EV_DONE };
 enum { FTP_A_REQ_TOO_LONG, FTP_A_RESP_TOO_LONG };
-enum { FTP_C_TXS, FTP_C_TX_SHED, FTP_C_LINES_SHED };
+enum { FTP_C_TXS, FTP_C_TX_SHED, FTP_C_LINES_SHED, FTP_C_EXPECT, FTP_C_EXPECT_SHED };
 enum ftp_buf { FB_COMMAND, FB_COMMAND_DATA, FB_REPLY, FB_CODE, FB_TX, FB_LINE };
 enum ftp_fld { FF_DYN_PORT, FF_MODE, FF_REPLY_RECEIVED };
 enum ftp_mode { FTP_MODE_NONE, FTP_MODE_ACTIVE, FTP_MODE_PASSIVE };
@@ -49,6 +49,21 @@ struct ftp_state {
     bool in_multi;
     struct ftp_tx *cur;       /* the transaction rules and records read now */
     struct ftp_tx *last;      /* the latest finished one (kept for late readers) */
+    int32_t dyn_port;         /* the data port last announced (PORT, EPRT, PASV, EPSV) */
+};
+
+/* ---- ftp-data: the data connection a RETR / STOR announced ---- */
+enum { FD_EV_TO_SERVER, FD_EV_TO_CLIENT };
+enum { FD_C_FILES, FD_C_BYTES_SHED };
+enum { FD_CMD_STOR = 1, FD_CMD_RETR = 2 };
+#define FTP_DATA_MAX (1u << 20) /* bytes of a transfer kept for file.data (more: counted) */
+
+struct ftp_data_state {
+    uint8_t command;          /* FD_CMD_*: what the control connection asked */
+    struct pbuf name;         /* the command's argument: the file's name */
+    struct pbuf data[2];      /* the bytes each way (the file one way), FTP_DATA_MAX each */
+    bool raised[2];           /* each direction's event ran (once) */
+    bool reported;
 };
 
 /* control.c */
@@ -60,6 +75,11 @@ int32_t ftp_port_of_port(const uint8_t *d, size_t n);
 int32_t ftp_port_of_eprt(const uint8_t *d, size_t n);
 int32_t ftp_port_of_227(const uint8_t *d, size_t n);
 int32_t ftp_port_of_229(const uint8_t *d, size_t n);
+/* data.c: ftp-data's parser and EVE object */
+void ftp_data_parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d, size_t n);
+void ftp_data_end(struct pflow *pf, struct mon_flow *f);
+void ftp_data_free(void *state);
+bool ftp_data_eve(struct pflow *pf, struct osprey_jw *w);
 /* probe.c */
 enum probe_verdict ftp_probe_client(const uint8_t *d, size_t n, const struct mon_flow *f);
 enum probe_verdict ftp_probe_server(const uint8_t *d, size_t n, const struct mon_flow *f);

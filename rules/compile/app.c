@@ -57,12 +57,20 @@ unsigned det_app_match_buffer(const char *keyword)
         return BUF_FTP_TRANSACTION; /* an FTP transaction, either side, once answered */
     if (!strcmp(keyword, "ftp.reply_received"))
         return BUF_FTP_COMPLETION_CODE; /* the reply side of an FTP transaction */
+    if (!strcmp(keyword, "ftpdata_command"))
+        return BUF_FILE_DATA; /* an ftp-data connection, either way */
     return BUF_COUNT;
 }
 
 int det_app_buffer_of(unsigned rule_buffer, bool to_client, uint16_t *ob, uint16_t *base)
 {
-    int b = osprey_buffer_find(parser_name(rule_buffer), to_client ? 1 : 0);
+    return det_app_buffer_of_in(rule_buffer, to_client, 0, ob, base);
+}
+
+int det_app_buffer_of_in(unsigned rule_buffer, bool to_client, uint16_t app, uint16_t *ob,
+                         uint16_t *base)
+{
+    int b = osprey_buffer_find_in(parser_name(rule_buffer), to_client ? 1 : 0, app);
     if (b < 0)
         return -1;
     *ob = (uint16_t)b;

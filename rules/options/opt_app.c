@@ -56,11 +56,6 @@ static int parse_sip_stat_code(struct rule_ctx *c, char *val)
     return 0;
 }
 
-static int parse_ftpdata_command(struct rule_ctx *c, char *val)
-{
-    static const char *const CMDS[] = {"stor", "retr", NULL};
-    return parse_choice(c, val, strlen(val), CMDS, "command") < 0 ? -1 : 0;
-}
 
 /* Suricata's integer keywords: N, !N, <N, >N …, and A-B meaning A < x < B. */
 static int parse_dns_uint(struct rule_ctx *c, char *val, struct opt_cmp *cm, int64_t max)
@@ -146,6 +141,14 @@ static int parse_ftp_named(struct rule_ctx *c, char *val, const char *const *nam
     return 0;
 }
 
+/* ftpdata_command: the ftp-data connection's command (the parsers' values: stor 1, retr 2) */
+static int parse_ftpdata_command(struct rule_ctx *c, char *val)
+{
+    static const char *const NAMES[] = {"stor", "retr", NULL};
+    static const int VALUES[] = {1, 2};
+    return parse_ftp_named(c, val, NAMES, VALUES);
+}
+
 static int parse_ftp_mode(struct rule_ctx *c, char *val)
 {
     static const char *const NAMES[] = {"active", "passive", NULL};
@@ -164,7 +167,7 @@ static const struct opt_def DEFS[] = {
     {"service", OPT_META, D_S3, ARG_REQUIRED, 0, parse_service, true, service_compile_check},
     {"sip_method", OPT_MATCH, D_S2 | D_S3, ARG_REQUIRED, 0, parse_sip_method, false, NULL},
     {"sip_stat_code", OPT_MATCH, D_S2 | D_S3, ARG_REQUIRED, 0, parse_sip_stat_code, false, NULL},
-    {"ftpdata_command", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_ftpdata_command, false, NULL},
+    {"ftpdata_command", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_ftpdata_command, true, NULL},
     {"dns.opcode", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_dns_opcode, true, NULL},
     {"dns.rcode", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_dns_rcode, true, NULL},
     {"dns.rrtype", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_dns_rrtype, true, NULL},

@@ -51,6 +51,7 @@ static const char *const IMPLEMENTED[] = {
     "ftp.dynamic_port",
     "ftp.mode",
     "ftp.reply_received",
+    "ftpdata_command",
     /* packet headers */
     "ipv4.hdr", "ipv6.hdr", "tcp.hdr", "udp.hdr", "icmpv4.hdr", "icmpv6.hdr",
     "tls_cert_fingerprint", "tls.cert_fingerprint", "tls.certs", "tls.subjectaltname",
