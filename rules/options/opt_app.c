@@ -123,7 +123,7 @@ static int parse_ftp_port(struct rule_ctx *c, char *val)
 /* ftp.mode / ftp.reply_received: one named value (the parsers' field values: active 1,
  * passive 2; no 0, yes 1), kept as an equality */
 static int parse_ftp_named(struct rule_ctx *c, char *val, const char *const *names,
-                           const int *values)
+                           const int *values, const char *what)
 {
     struct opt_cmp *cm = opt_arg_new(c, sizeof *cm);
     if (!cm)
@@ -133,7 +133,7 @@ static int parse_ftp_named(struct rule_ctx *c, char *val, const char *const *nam
     size_t n = strlen(val);
     while (n && val[n - 1] == ' ')
         n--;
-    int k = parse_choice(c, val, n, names, "value");
+    int k = parse_choice(c, val, n, names, what);
     if (k < 0)
         return -1;
     cm->op = CMP_EQ;
@@ -146,21 +146,21 @@ static int parse_ftpdata_command(struct rule_ctx *c, char *val)
 {
     static const char *const NAMES[] = {"stor", "retr", NULL};
     static const int VALUES[] = {1, 2};
-    return parse_ftp_named(c, val, NAMES, VALUES);
+    return parse_ftp_named(c, val, NAMES, VALUES, "command");
 }
 
 static int parse_ftp_mode(struct rule_ctx *c, char *val)
 {
     static const char *const NAMES[] = {"active", "passive", NULL};
     static const int VALUES[] = {1, 2};
-    return parse_ftp_named(c, val, NAMES, VALUES);
+    return parse_ftp_named(c, val, NAMES, VALUES, "mode");
 }
 
 static int parse_ftp_reply_received(struct rule_ctx *c, char *val)
 {
     static const char *const NAMES[] = {"yes", "on", "no", "off", NULL};
     static const int VALUES[] = {1, 1, 0, 0};
-    return parse_ftp_named(c, val, NAMES, VALUES);
+    return parse_ftp_named(c, val, NAMES, VALUES, "value");
 }
 
 static const struct opt_def DEFS[] = {

@@ -38,7 +38,7 @@ def test_protocols(tmp_path, proto, canon):
     r = dump1(tmp_path, f"alert {proto} any any -> any any ({META})")
     assert r["proto"] == canon
     # the packet protocols, the parsers' protocols, and pkthdr (any packet: decoder-event rules)
-    if canon in ("ip", "tcp", "udp", "icmp", "http", "dns", "tls", "ssh", "ipv6", "tcp-pkt",
+    if canon in ("ip", "tcp", "udp", "icmp", "http", "dns", "tls", "ssh", "ftp", "ftp-data", "ipv6", "tcp-pkt",
                  "pkthdr"):
         assert r["status"] == "accepted"
     else:  # parsed, but detection does not run this protocol yet
