@@ -73,6 +73,8 @@ struct osprey_proto_def {
     bool buffers_imply_dir;          /* see osprey_app_proto_buffers_imply_dir */
     bool suricata_stats;             /* see osprey_app_proto_suricata_stats */
     const struct proto_probe *probes;   /* in order of preference, ended by probe NULL */
+    bool expected;                   /* no probes: a flow is this protocol only when another
+                                        announced it (core/expect.c: ftp-data) */
     /* bytes of direction dir (TCP stream chunk, or one UDP datagram) */
     void (*parse)(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d, size_t n);
     void (*parse_dgram)(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d,

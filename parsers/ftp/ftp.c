@@ -128,6 +128,8 @@ static const char *const COUNTERS[] = {
     [FTP_C_TXS] = "ftp_transactions",
     [FTP_C_TX_SHED] = "ftp_tx_shed",       /* reported unanswered: FTP_TX_MAX were waiting */
     [FTP_C_LINES_SHED] = "ftp_lines_shed", /* reply lines past FTP_REPLY_LINES */
+    [FTP_C_EXPECT] = "ftp_expect",         /* data connections announced (RETR / STOR) */
+    [FTP_C_EXPECT_SHED] = "ftp_expect_shed", /* expectations shed: the table was full */
 };
 
 const struct osprey_proto_def ftp_proto = {
