@@ -50,6 +50,17 @@ int32_t ftp_port_of_port(const uint8_t *d, size_t n)
     return numbers(d, n, v, 6) == 6 ? v[4] * 256 + v[5] : -1;
 }
 
+bool ftp_port_elsewhere(const uint8_t *d, size_t n, const uint8_t *addr)
+{
+    int v[6];
+    if (numbers(d, n, v, 6) != 6)
+        return false;
+    for (int i = 0; i < 4; i++)
+        if (v[i] != addr[i])
+            return true;
+    return false;
+}
+
 int32_t ftp_port_of_227(const uint8_t *d, size_t n)
 {
     /* "Entering Passive Mode (h1,h2,h3,h4,p1,p2)": the first run of six numbers */
@@ -181,6 +192,9 @@ static void command_line(struct pflow *pf, struct mon_flow *f, struct ftp_state 
     if (is_verb(t, "PORT")) {
         t->dyn_port = ftp_port_of_port(arg, an);
         t->mode = FTP_MODE_ACTIVE;
+        t->is_port = true;
+        /* the data connection sent to a third host: an FTP bounce (IPv4's PORT only) */
+        t->bounce = f->ipver == 4 && ftp_port_elsewhere(arg, an, f->cli.b);
     } else if (is_verb(t, "EPRT")) {
         t->dyn_port = ftp_port_of_eprt(arg, an);
         t->mode = FTP_MODE_ACTIVE;

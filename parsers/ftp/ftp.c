@@ -102,6 +102,9 @@ static bool field(struct pflow *pf, unsigned key, uint32_t i, int64_t *out)
     case FF_MODE:
         *out = t->mode;
         return t->mode != FTP_MODE_NONE;
+    case FF_BOUNCE: /* a PORT command's */
+        *out = t->bounce;
+        return t->is_port;
     case FF_REPLY_RECEIVED: /* a command's: a greeting answers none */
         *out = t->reply_received;
         return t->has_cmd;
@@ -117,6 +120,7 @@ static const struct proto_field FIELDS[] = {
     {"ftp.dynamic_port", FF_DYN_PORT, field, NULL},
     {"ftp.mode", FF_MODE, field, MODES},
     {"ftp.reply_received", FF_REPLY_RECEIVED, field, YESNO},
+    {"ftpbounce", FF_BOUNCE, field, YESNO}, /* a PORT to another host than the client */
 };
 
 static const char *const ANOMALIES[] = {

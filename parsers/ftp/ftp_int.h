@@ -13,7 +13,7 @@ enum { FTP_EV_REQUEST, FTP_EV_REPLY, FTP_EV_DONE };
 enum { FTP_A_REQ_TOO_LONG, FTP_A_RESP_TOO_LONG };
 enum { FTP_C_TXS, FTP_C_TX_SHED, FTP_C_LINES_SHED, FTP_C_EXPECT, FTP_C_EXPECT_SHED };
 enum ftp_buf { FB_COMMAND, FB_COMMAND_DATA, FB_REPLY, FB_CODE, FB_TX, FB_LINE };
-enum ftp_fld { FF_DYN_PORT, FF_MODE, FF_REPLY_RECEIVED };
+enum ftp_fld { FF_DYN_PORT, FF_MODE, FF_REPLY_RECEIVED, FF_BOUNCE };
 enum ftp_mode { FTP_MODE_NONE, FTP_MODE_ACTIVE, FTP_MODE_PASSIVE };
 
 #define FTP_LINE_MAX 4096   /* bytes of a command or reply line kept (Suricata's
@@ -34,6 +34,8 @@ struct ftp_tx {
     bool cmd_trunc, reply_trunc, reply_received;
     int32_t dyn_port;         /* -1: none announced */
     uint8_t mode;             /* enum ftp_mode */
+    bool is_port;             /* a PORT command (ftpbounce looks at those) */
+    bool bounce;              /* a PORT naming another host than the client (ftpbounce) */
 };
 
 struct ftp_side {
@@ -72,6 +74,9 @@ void ftp_end(struct pflow *pf, struct mon_flow *f);
 void ftp_free(void *state);
 /* The port a PORT / EPRT argument or a 227 / 229 reply text announces; -1 when none. */
 int32_t ftp_port_of_port(const uint8_t *d, size_t n);
+/* Does a PORT argument name another IPv4 address than addr (4 bytes)? False when it names
+ * none. */
+bool ftp_port_elsewhere(const uint8_t *d, size_t n, const uint8_t *addr);
 int32_t ftp_port_of_eprt(const uint8_t *d, size_t n);
 int32_t ftp_port_of_227(const uint8_t *d, size_t n);
 int32_t ftp_port_of_229(const uint8_t *d, size_t n);

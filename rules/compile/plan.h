@@ -126,6 +126,7 @@ int plan_buflen(struct plan_ctx *ctx);           /* plan_app.c: urilen, bsize, b
 int plan_absent(struct plan_ctx *ctx);
 int plan_dataset(struct plan_ctx *ctx);          /* dataset, datarep */
 int plan_dns_field(struct plan_ctx *ctx); /* dns.opcode … ftp.mode: a parsers field */
+int plan_ftpbounce(struct plan_ctx *ctx);
 int plan_event(struct plan_ctx *ctx);            /* decode-, stream-, app-layer-event */
 int plan_tls(struct plan_ctx *ctx);              /* ssl_state, tls.version … */
 int plan_service(struct plan_ctx *ctx);          /* plan.c */

@@ -100,6 +100,19 @@ int plan_dns_field(struct plan_ctx *ctx)
     return 0;
 }
 
+/* ftpbounce: a PORT command naming another host than the client (the parsers' field) */
+int plan_ftpbounce(struct plan_ctx *ctx)
+{
+    static const struct opt_cmp yes = {.op = CMP_EQ, .lo = 1};
+    int fld = osprey_field_find("ftpbounce");
+    if (fld < 0) {
+        ctx->pl->why = "a field no parser registers";
+        return 0;
+    }
+    plan_add_unit(ctx, (struct det_unit){.ops = &det_unit_field, .cmp = &yes, .field = fld});
+    return 0;
+}
+
 int plan_event(struct plan_ctx *ctx) /* decode-event, stream-event, app-layer-event */
 {
     if (!ctx->o->arg) {

@@ -52,6 +52,7 @@ static const struct plan_row {
     {"ftp.dynamic_port", plan_dns_field},
     {"ftp.mode", plan_dns_field},
     {"ftp.reply_received", plan_dns_field},
+    {"ftpbounce", plan_ftpbounce},
     {"ftpdata_command", plan_dns_field},
     {"geoip", plan_geoip},
     {"gid", plan_meta},

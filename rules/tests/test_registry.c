@@ -52,6 +52,7 @@ static const char *const IMPLEMENTED[] = {
     "ftp.mode",
     "ftp.reply_received",
     "ftpdata_command",
+    "ftpbounce",
     /* packet headers */
     "ipv4.hdr", "ipv6.hdr", "tcp.hdr", "udp.hdr", "icmpv4.hdr", "icmpv6.hdr",
     "tls_cert_fingerprint", "tls.cert_fingerprint", "tls.certs", "tls.subjectaltname",

@@ -126,3 +126,11 @@ def test_ftp_data_record(tmp_path):
     v = Draft7Validator(SCHEMA)
     for r in out.records:
         assert not list(v.iter_errors(r)), r
+
+
+def test_ftpbounce(tmp_path):
+    # a PORT naming a third host is a bounce; the client's own address is not
+    rules = [rule("ftpbounce;", sid=3, proto="tcp")]
+    assert detect(tmp_path, session(), rules).sids == []
+    c = control(port_cmd=b"PORT 192,168,7,7,0,80\r\n").close()
+    assert detect(tmp_path, c.pkts, rules, name="b").sids == [3]
