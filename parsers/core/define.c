@@ -32,6 +32,8 @@ void osprey_parsers_cfg_defaults(struct osprey_parsers_cfg *cfg)
     cfg->http_decompress = true;
     cfg->http_decompress_layer_limit = 2;
     cfg->http_lzma_memlimit = 1u << 20;
+    cfg->ftp_max_tx = 256;
+    cfg->ftp_max_line = 4096;
 }
 
 static int child(struct mon_engine *eng, mon_event_t parent, mon_event_t *out)

@@ -160,7 +160,7 @@ static void expect_data(struct pflow *pf, struct mon_flow *f, struct ftp_state *
     if (st->dyn_port <= 0 || id <= OSPREY_APP_PROTO_FAILED)
         return;
     struct ftp_data_state *ds = calloc(1, sizeof *ds);
-    if (!ds || pbuf_add(&ds->name, arg, an, FTP_LINE_MAX) != an) {
+    if (!ds || pbuf_add(&ds->name, arg, an, 0) != an) {
         ftp_data_free(ds);
         return;
     }
@@ -173,12 +173,17 @@ static void expect_data(struct pflow *pf, struct mon_flow *f, struct ftp_state *
 static void command_line(struct pflow *pf, struct mon_flow *f, struct ftp_state *st,
                          const uint8_t *l, uint32_t n, bool trunc)
 {
-    if (st->nq == FTP_TX_MAX) { /* no reply for the oldest: report it without one */
+    uint32_t max = pf->w->p->cfg.ftp_max_tx;
+    if (st->nq >= (max && max < FTP_TX_MAX ? max : FTP_TX_MAX)) {
+        /* more commands waiting than allowed: Suricata's too_many_transactions, and the
+         * client's side is not parsed further (what waits is still answered) */
         pflow_count(pf, FTP_C_TX_SHED, 1);
-        tx_finish(pf, f, st, st->q[0]);
+        pflow_anomaly(pf, f, 0, FTP_A_TOO_MANY_TX);
+        pf->dead[0] = true;
+        return;
     }
     struct ftp_tx *t = tx_new();
-    if (!t || pbuf_add(&t->cmd, l, n, FTP_LINE_MAX) != n) {
+    if (!t || pbuf_add(&t->cmd, l, n, 0) != n) {
         tx_free(t);
         pf->dead[0] = true;
         return;
@@ -295,13 +300,14 @@ void ftp_parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d, 
     }
     struct ftp_state *st = pf->state;
     struct ftp_side *s = &st->side[dir];
+    uint32_t max = pf->w->p->cfg.ftp_max_line ? pf->w->p->cfg.ftp_max_line : FTP_LINE_MAX;
     while (n && !pf->dead[dir]) {
         const uint8_t *lf = memchr(d, '\n', n);
         size_t k = lf ? (size_t)(lf - d) : n;
         if (!s->over) {
-            uint32_t room = FTP_LINE_MAX - s->line.len;
+            uint32_t room = max - s->line.len;
             size_t take = k < room ? k : room;
-            if (pbuf_add(&s->line, d, take, FTP_LINE_MAX) != take) {
+            if (pbuf_add(&s->line, d, take, max) != take) {
                 pf->dead[dir] = true;
                 return;
             }

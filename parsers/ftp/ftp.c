@@ -3,6 +3,8 @@
  * (ftp.command, ftp.command_data, the multi-buffers ftp.reply and ftp.completion_code), the
  * fields (ftp.dynamic_port, ftp.mode, ftp.reply_received), Suricata's anomaly names, counters
  * and the EVE `ftp` object. Registered in core/registry.c. */
+#include <stddef.h>
+
 #include "ftp_int.h"
 
 static const struct proto_probe PROBES[] = {
@@ -126,15 +128,24 @@ static const struct proto_field FIELDS[] = {
 static const char *const ANOMALIES[] = {
     [FTP_A_REQ_TOO_LONG] = "ftp.request_command_too_long",
     [FTP_A_RESP_TOO_LONG] = "ftp.response_command_too_long",
+    [FTP_A_TOO_MANY_TX] = "ftp.too_many_transactions",
 };
 
 static const char *const COUNTERS[] = {
     [FTP_C_TXS] = "ftp_transactions",
-    [FTP_C_TX_SHED] = "ftp_tx_shed",       /* reported unanswered: FTP_TX_MAX were waiting */
+    [FTP_C_TX_SHED] = "ftp_tx_shed",       /* a command past max-tx: the side given up */
     [FTP_C_LINES_SHED] = "ftp_lines_shed", /* reply lines past FTP_REPLY_LINES */
     [FTP_C_EXPECT] = "ftp_expect",         /* data connections announced (RETR / STOR) */
     [FTP_C_EXPECT_SHED] = "ftp_expect_shed", /* expectations shed: the table was full */
 };
+
+#define FTP_KEY "app-layer.protocols.ftp."
+#define CFG(key, kind, member, min) {key, kind, offsetof(struct osprey_parsers_cfg, member), min}
+static const struct osprey_parsers_cfg_key CFG_KEYS[] = {
+    CFG(FTP_KEY "max-tx", OSPREY_CFG_UINT, ftp_max_tx, 1),
+    CFG(FTP_KEY "max-line-length", OSPREY_CFG_SIZE, ftp_max_line, 64),
+};
+#undef CFG
 
 const struct osprey_proto_def ftp_proto = {
     .name = "ftp",
@@ -152,4 +163,5 @@ const struct osprey_proto_def ftp_proto = {
     .counters = COUNTERS, .ncounters = PROTO_N(COUNTERS),
     .tx_counter = FTP_C_TXS,
     .eve = ftp_eve,
+    .cfg_keys = CFG_KEYS, .ncfg_keys = PROTO_N(CFG_KEYS),
 };

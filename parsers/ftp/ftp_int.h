@@ -10,16 +10,17 @@ extern const struct osprey_proto_def ftp_proto, ftp_data_proto;
 
 /* rows of ftp_proto.events / .anomalies / .counters; buffer and field keys */
 enum { FTP_EV_REQUEST, FTP_EV_REPLY, FTP_EV_DONE };
-enum { FTP_A_REQ_TOO_LONG, FTP_A_RESP_TOO_LONG };
+enum { FTP_A_REQ_TOO_LONG, FTP_A_RESP_TOO_LONG, FTP_A_TOO_MANY_TX };
 enum { FTP_C_TXS, FTP_C_TX_SHED, FTP_C_LINES_SHED, FTP_C_EXPECT, FTP_C_EXPECT_SHED };
 enum ftp_buf { FB_COMMAND, FB_COMMAND_DATA, FB_REPLY, FB_CODE, FB_TX, FB_LINE };
 enum ftp_fld { FF_DYN_PORT, FF_MODE, FF_REPLY_RECEIVED, FF_BOUNCE };
 enum ftp_mode { FTP_MODE_NONE, FTP_MODE_ACTIVE, FTP_MODE_PASSIVE };
 
-#define FTP_LINE_MAX 4096   /* bytes of a command or reply line kept (Suricata's
-                               max-line-length default): the rest is cut, and flagged */
-#define FTP_TX_MAX 64       /* commands waiting for their reply; past it the oldest is
-                               reported without one (counted: ftp_tx_shed) */
+#define FTP_LINE_MAX 4096   /* bytes of a command or reply line kept by default (Suricata's
+                               max-line-length; cfg ftp_max_line): the rest is cut, flagged */
+#define FTP_TX_MAX 256      /* commands waiting for their reply at most (cfg ftp_max_tx, its
+                               default); past the limit: too_many_transactions, and the
+                               client's side is no longer parsed (counted: ftp_tx_shed) */
 #define FTP_REPLY_LINES 32  /* reply lines kept per transaction (more: ftp_lines_shed) */
 
 struct ftp_tx {

@@ -150,6 +150,8 @@ struct osprey_parsers_cfg {
     uint32_t http_decompress_layer_limit; /* Content-Encoding layers undone; default 2 */
     bool http_lzma_enabled;          /* Content-Encoding: lzma undone (liblzma); default false */
     uint32_t http_lzma_memlimit;     /* bytes one lzma layer may use; default 1 MiB */
+    uint32_t ftp_max_tx;             /* FTP commands waiting for replies; default 256 */
+    uint32_t ftp_max_line;           /* bytes of an FTP line kept; default 4096 */
 };
 void osprey_parsers_cfg_defaults(struct osprey_parsers_cfg *cfg);
 /* The configuration keys each protocol reads (its descriptor's), for whoever fills struct

@@ -134,3 +134,17 @@ def test_ftpbounce(tmp_path):
     assert detect(tmp_path, session(), rules).sids == []
     c = control(port_cmd=b"PORT 192,168,7,7,0,80\r\n").close()
     assert detect(tmp_path, c.pkts, rules, name="b").sids == [3]
+
+
+def test_ftp_max_tx(tmp_path):
+    # app-layer.protocols.ftp.max-tx: a burst past it raises ftp.too_many_transactions once
+    # and the client's side is no longer parsed (the CWD after it runs no rule)
+    c = Conv(sport=40021, dport=21).handshake().send(False, b"220 ready\r\n")
+    c.send(True, b"PWD\r\nPWD\r\nPWD\r\n").send(False, b'257 "/"\r\n')
+    c.send(True, b"CWD /tmp\r\n").send(False, b"250 ok\r\n").close()
+    rules = ['alert ftp any any -> any any (msg:"burst"; flow:to_server; '
+             'app-layer-event:ftp.too_many_transactions; sid:3;)',
+             rule('ftp.command; content:"CWD";', sid=4, proto="ftp")]
+    assert detect(tmp_path, c.pkts, rules, "--set",
+                  "app-layer.protocols.ftp.max-tx=1").sids == [3]
+    assert detect(tmp_path, c.pkts, rules, name="d").sids == [4]

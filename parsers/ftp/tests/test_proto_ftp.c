@@ -86,21 +86,42 @@ static void test_limits(void)
     CHECK_EQ_U(st->q[0]->cmd.len, FTP_LINE_MAX); /* "RETR " and 4091 bytes of data */
     CHECK(st->q[0]->cmd_trunc && !st->q[1]->cmd_trunc);
     CHECK(ph_buf_is(&h, "ftp.command_data", 0, 0, "index.html"));
-    /* pipelined commands past FTP_TX_MAX: the oldest reported unanswered, counted */
-    for (int i = 0; i < FTP_TX_MAX; i++)
+    /* pipelined commands past max-tx (here 8): too_many_transactions, the client's side
+     * given up; what waits is still answered */
+    h.p.cfg.ftp_max_tx = 8;
+    for (int i = 0; i < 10; i++)
         feed_str(&h, 0, "NOOP\r\n");
-    CHECK_EQ_U(st->nq, FTP_TX_MAX);
-    CHECK_EQ_U(ph_count(&h, "ftp_tx_shed"), 2);
-    CHECK_EQ_U(h.txs, 2);
+    CHECK_EQ_U(st->nq, 8);
+    CHECK_EQ_U(ph_count(&h, "ftp_tx_shed"), 1);
+    CHECK(h.pf.dead[0]);
+    CHECK_EQ_U(h.txs, 0);
     /* replies go to the oldest waiting */
     feed_str(&h, 1, "200 ok\r\n");
-    CHECK_EQ_U(st->nq, FTP_TX_MAX - 1);
+    CHECK_EQ_U(st->nq, 7);
+    CHECK_EQ_U(h.txs, 1);
     /* reply lines past FTP_REPLY_LINES are counted, not kept */
     feed_str(&h, 1, "211-features\r\n");
     for (int i = 0; i < FTP_REPLY_LINES; i++)
         feed_str(&h, 1, " MDTM\r\n");
     feed_str(&h, 1, "211 End\r\n");
     CHECK_EQ_U(ph_count(&h, "ftp_lines_shed"), 2);
+    ph_free(&h);
+}
+
+static void test_max_line(void)
+{
+    struct ph h;
+    ph_init(&h, "ftp", 6, 40000, 21);
+    h.p.cfg.ftp_max_line = 64; /* app-layer.protocols.ftp.max-line-length */
+    char big[200];
+    memset(big, 'x', sizeof big);
+    feed_str(&h, 1, "227 ");
+    ph_feed(&h, 1, big, sizeof big);
+    feed_str(&h, 1, "\r\n");
+    uint32_t n;
+    CHECK(ph_buf(&h, "ftp.reply", 1, 0, &n) && n == 60);
+    struct ftp_state *st = h.pf.state;
+    CHECK(st->last && st->last->reply_trunc);
     ph_free(&h);
 }
 
@@ -183,6 +204,7 @@ int main(void)
 {
     test_session();
     test_limits();
+    test_max_line();
     test_ports_and_probes();
     test_data_connection();
     return unit_report("test_proto_ftp");
