@@ -26,6 +26,8 @@
 #define EXCEPTION_POLICIES "auto|ignore|drop-flow|drop-packet|reject|bypass|pass-flow|pass-packet"
 /* a suricata.yaml boolean, or auto (decided by the run mode) */
 #define BOOL_OR_AUTO "auto|yes|no|true|false|on|off|1|0"
+/* stream.reassembly.urgent.policy (Suricata's drop, which drops the packet, is not offered) */
+#define URGENT_POLICIES "inline|oob|gap"
 
 /* Suricata's host-os-policy names: OSes and the two plain policies. */
 #define OS_POLICY_NAMES                                                                    \
@@ -126,7 +128,9 @@ static const struct cfg_key SCHEMA[] = {
 
     SIZE("defrag.memcap", "32mb", "memory for IP fragments being reassembled"),
     SECS("defrag.timeout", "60", "a datagram still incomplete after this is dropped"),
-    INT("defrag.max-frags", "256", 1, COUNT_MAX, "most fragments kept per datagram"),
+    /* Suricata's max-frags (65535) bounds all fragments held; ours one datagram's: 8192 lets a
+     * 64 KiB+ datagram of small fragments through (1024 fragments of 85 bytes, bug 6942) */
+    INT("defrag.max-frags", "8192", 1, COUNT_MAX, "most fragments kept per datagram"),
     INT("defrag.trackers", "65535", 1, COUNT_MAX, "most datagrams reassembled at once"),
 
     SIZE("flow.memcap", "128mb", "memory for the flow table"),
@@ -156,6 +160,8 @@ static const struct cfg_key SCHEMA[] = {
     SIZE("stream.reassembly.buffer-size", "64kb", "reassembly buffer per side; 0 = no reassembly"),
     INT("stream.reassembly.max-fragments", "1024", 1, COUNT_MAX,
         "out-of-order runs held per side before a gap is declared"),
+    ENUM("stream.reassembly.urgent.policy", "inline", URGENT_POLICIES,
+         "the last urgent byte: inline (in the stream), oob (taken out), gap (a hole)"),
     BOOL("stream.midstream", "false", "pick up TCP sessions whose handshake was not seen"),
     BOOL("stream.async-oneside", "false", "accept TCP sessions seen in one direction only"),
     ENUM("stream.midstream-policy", "auto", EXCEPTION_POLICIES,

@@ -12,6 +12,12 @@ const char *osprey_suricata_decode_event(enum mon_decode_event e)
     case MON_DE_VLAN_TOO_MANY: return "vlan.too_many_layers";
     case MON_DE_MPLS_TRUNCATED: return "mpls.header_too_small";
     case MON_DE_MPLS_UNKNOWN_PAYLOAD: return "mpls.unknown_payload_type";
+    case MON_DE_NSH_TRUNCATED: return "nsh.header_too_small";
+    case MON_DE_NSH_BAD_VERSION: return "nsh.unsupported_version";
+    case MON_DE_NSH_BAD_LEN: return "nsh.bad_header_length";
+    case MON_DE_NSH_RESERVED_TYPE: return "nsh.reserved_type";
+    case MON_DE_NSH_UNSUPPORTED_TYPE: return "nsh.unsupported_type";
+    case MON_DE_NSH_UNKNOWN_PAYLOAD: return "nsh.unknown_payload";
     case MON_DE_PPPOE_TRUNCATED: return "pppoe.pkt_too_small";
     case MON_DE_PPP_TRUNCATED: return "ppp.pkt_too_small";
     case MON_DE_PPP_UNSUPPORTED: return "ppp.unsup_proto";
@@ -26,6 +32,8 @@ const char *osprey_suricata_decode_event(enum mon_decode_event e)
     case MON_DE_IPV6_PLEN_OVER_CAPLEN: return "ipv6.trunc_pkt";
     case MON_DE_IPV6_EXTHDR_TRUNCATED: return "ipv6.trunc_exthdr";
     case MON_DE_IPV6_EXTHDR_BAD_OPTLEN: return "ipv6.exthdr_invalid_optlen";
+    case MON_DE_IPV6_IPV4_IN_IPV6_BAD_VERSION: return "ipv6.ipv4_in_ipv6_wrong_version";
+    case MON_DE_IPV6_IPV6_IN_IPV6_BAD_VERSION: return "ipv6.ipv6_in_ipv6_wrong_version";
     case MON_DE_GRE_TRUNCATED: return "gre.pkt_too_small";
     case MON_DE_GRE_BAD_VERSION: return "gre.wrong_version";
     case MON_DE_ERSPAN_TRUNCATED: return "erspan.header_too_small";
@@ -35,6 +43,7 @@ const char *osprey_suricata_decode_event(enum mon_decode_event e)
     case MON_DE_TCP_OPT_INVALID: return "tcp.opt_invalid_len";
     case MON_DE_UDP_TRUNCATED: return "udp.pkt_too_small";
     case MON_DE_UDP_BAD_LEN: return "udp.len_invalid";
+    case MON_DE_SCTP_TRUNCATED: return "sctp.pkt_too_small";
     case MON_DE_ICMPV4_TRUNCATED: return "icmpv4.pkt_too_small";
     case MON_DE_ICMPV6_TRUNCATED: return "icmpv6.pkt_too_small";
     /* Suricata's decoder.max-layers: a tunnel nested too deep is the same limit */

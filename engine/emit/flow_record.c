@@ -18,6 +18,7 @@ const char *osprey_proto_name(uint8_t p, char *buf, size_t len)
     case 51: return "AH";
     case 2: return "IGMP";
     case 41: return "IPv6";
+    case 4: return "IP-in-IP"; /* IPv4 in IP: Suricata's name, not IANA's "IPv4" */
     case 103: return "PIM";
     case 112: return "VRRP";
     case 136: return "UDPLite";

@@ -166,6 +166,9 @@ int osprey_stack_cfg_load(const struct osprey_config *c, struct osprey_stack_cfg
     tc->depth = (uint32_t)depth;
     tc->buf_size = (uint32_t)bufsz;
     tc->max_frags = (uint32_t)osprey_config_int(c, "stream.reassembly.max-fragments");
+    const char *urg = osprey_config_str(c, "stream.reassembly.urgent.policy");
+    tc->urgent_policy = !strcmp(urg, "oob") ? MON_URG_OOB
+                        : !strcmp(urg, "gap") ? MON_URG_GAP : MON_URG_INLINE;
     /* a stream.midstream-policy set to anything but ignore/pass-flow (auto is ignore with
      * midstream on) keeps sessions from being picked up midstream, as in Suricata */
     const char *mp = osprey_config_str(c, "stream.midstream-policy");

@@ -35,7 +35,7 @@ const struct det_header *header_arg(struct compiler *c, const struct osprey_rule
 {
     uint8_t proto = pl->proto;
     struct det_header h = {pl->kind, pl->base, proto, r->dir != OSPREY_DIR_TO,
-                           proto == 6 || proto == 17 || pl->app,
+                           proto == 6 || proto == 17 || proto == 132 || pl->app,
                            r->src.addr, r->dst.addr, r->src.port, r->dst.port,
                            !strcmp(r->proto, "pkthdr")};
     struct buf k = {0};

@@ -289,6 +289,16 @@ static int compile_rule(struct compiler *c, const struct osprey_rule *r,
         d->base_ev[DB_PKT] = (mon_event_t)ev;
         d->pkt_root = true;
     }
+    if (pl.base == DB_STREAM && !d->stream_root) {
+        int64_t ev = define(c, MON_ON_CONN_NEW_DATA, det_pkt_root_filter, NULL,
+                            "stream data (also the payload of a TCP packet of no connection)");
+        if (ev < 0) {
+            plan_free(&pl);
+            return -1;
+        }
+        d->base_ev[DB_STREAM] = (mon_event_t)ev;
+        d->stream_root = true;
+    }
     mon_event_t base = d->base_ev[pl.base];
     int64_t parent = base;
     uint32_t len = 0;

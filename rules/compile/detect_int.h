@@ -379,6 +379,8 @@ bool det_pkt_root_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_
 struct osprey_detect {
     const struct osprey_ruleset *rs;
     bool pkt_root;                   /* base_ev[DB_PKT] is the packet root UDE */
+    bool stream_root;                /* base_ev[DB_STREAM] is the stream root UDE (a UDE, so
+                                        that ORPHAN can run it on a packet's payload) */
     uint16_t nbases;                 /* det_nbases(): the arrays below */
     mon_event_t *barrier;            /* commit barrier leaf per base (0 = none) */
     uint32_t *max_chain;
@@ -514,6 +516,7 @@ struct det_flow {
                                    the ruleset uses, allocated at the first header dispatch */
     bool pass;                  /* a pass rule matched: no more alerts on this flow */
     bool dropped;               /* a drop/reject/sdrop rule matched: its packets are dropped */
+    uint64_t dropped_on;        /* the packet (decoder count) a rule dropped it on; 0: other */
     struct det_side side[2];    /* indexed by receiving side (MON_SIDE_SVR = to server) */
     int64_t *ints;              /* flowint values (allocated on first use), and which are set */
     uint8_t *intset;
@@ -529,13 +532,8 @@ struct det_pending {
     int side;
     uint32_t seq;               /* order of arrival: ties keep it */
     bool deferred;              /* stopped at its flowbits gate: units run at commit */
+    bool retried;               /* a packet rule's match tried again (runtime.c: retry) */
 };
-
-/* Nothing more to inspect on this flow: a pass rule or a drop matched. */
-static inline bool det_flow_stopped(const struct det_flow *df)
-{
-    return df->pass || df->dropped;
-}
 
 struct osprey_detect_worker {
     const struct osprey_detect *d;
@@ -553,7 +551,12 @@ struct osprey_detect_worker {
                                                 its PKT_IN): the other chain stays quiet */
     uint32_t ntwin_hits;
     uint32_t npending, cap_pending;
+    struct det_pending *retry;  /* packet-rule matches the packet's flowbits refused at its
+                                   commit: tried again at its later commits (runtime.c) */
+    uint32_t nretry, cap_retry;
     bool pkt_dropped;           /* verdict of the last packet (reset at its PKT_IN) */
+    bool orphan_scan;           /* the stream chains run on an ORPHAN packet's payload: only
+                                   the packet chains (DET_TWIN_PACKET) may match */
     bool pkt_tagged;            /* the last packet falls under a tag (set at its PKT_IN) */
     struct det_tags *tags;      /* host tags (tag.c), when a rule tags */
     uint8_t pkt_reject;         /* enum osprey_reject */
@@ -564,9 +567,19 @@ struct osprey_detect_worker {
     uint8_t *xbuf[2];           /* transformed buffers, per slot (app.c) */
     struct osprey_scratch dscratch[2]; /* derived application buffers, per slot (app.c) */
     struct det_decode_leaf *oleaf; /* events.c: the decoder-event rules' leaf arguments */
+    struct det_pkt_leaf *pleaf;    /* runtime.c: the packet rules' leaf arguments */
+    uint32_t npleaf;
     uint64_t verdict_of;        /* the packet (decoder count) whose verdict is being built */
     uint32_t xcap[2];
 };
+
+/* Nothing more to inspect on this flow: a pass rule or a drop matched. A rule's drop stops
+ * it from the next packet on: the phases of the packet that matched it are still inspected,
+ * as Suricata inspects all of a packet's rules in one pass. */
+static inline bool det_flow_stopped(const struct det_flow *df)
+{
+    return df->pass || (df->dropped && df->dropped_on != df->w->verdict_of);
+}
 
 /* Threshold state per (rule, option, tracked key): a fixed table per worker. */
 struct det_thr_table *det_thr_create(void);

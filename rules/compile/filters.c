@@ -252,12 +252,15 @@ bool det_hdx_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event
     const struct det_hdx *x = arg;
     const struct mon_packet *p = mon_getlastpkt(ctx);
     struct det_flow *df = f ? mon_get_uctx(ctx, f) : NULL;
-    /* decoder-event rules see packets without flow state, and without IP (pkthdr) */
-    if (!p || ((!p->ipver || !df) && x->base != DB_DECODE) || (df && det_flow_stopped(df)) ||
+    /* decoder-event rules see packets without flow state, and without IP (pkthdr); packet
+     * rules an IP packet with no flow at all (its transport header broken: on_orphan) */
+    bool flowless = !f && x->base == DB_PKT && p && p->ipver;
+    if (!p || ((!p->ipver || !df) && x->base != DB_DECODE && !flowless) ||
+        (df && det_flow_stopped(df)) ||
         (x->kind == DK_PKT && x->base != DB_DECODE && !pkt_inspectable(p)))
         return false;
     if (!df) {
-        /* DECODE_EVENT: a packet without flow state has no cache; its headers are checked now */
+        /* no flow state (DECODE_EVENT, or a flowless packet): no cache; headers checked now */
         int raised = 0;
         for (uint32_t i = 0; i < x->n; i++)
             if (header_match(x->hdr[i], p, f, side))

@@ -21,6 +21,8 @@ static uint8_t proto_of(const char *p, bool *ok)
         return 17;
     if (!strcmp(p, "icmp"))
         return 1;
+    if (!strcmp(p, "sctp"))
+        return 132;
     if (!strcmp(p, "ip") || !strcmp(p, "pkthdr")) /* pkthdr: any packet (Suricata) */
         return 0;
     struct det_hdr_proto hp; /* tcp-pkt, tcp-stream, ipv4, ipv6, icmpv4, icmpv6 */

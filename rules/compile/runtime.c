@@ -16,6 +16,7 @@ void det_new_packet(struct osprey_detect_worker *w)
     if (n == w->verdict_of)
         return;
     w->verdict_of = n;
+    w->nretry = 0;
     w->pkt_dropped = false;
     w->pkt_reject = OSPREY_REJECT_NONE;
     w->ntwin_hits = 0;
@@ -55,6 +56,31 @@ static void on_pkt(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_
     }
 }
 
+/* The payload of a TCP packet no connection takes (a segment no stack accepts, such as one
+ * without flags; data after the end) is still inspected by the TCP payload rules' packet chains,
+ * as Suricata inspects such a packet's payload: the stream chains run with the payload as
+ * the receiving side's only bytes (the side's window is set aside meanwhile), and only their
+ * packet twins may match. */
+static void orphan_payload(struct osprey_detect_worker *w, struct mon_ctx *ctx,
+                           struct mon_flow *f, int rcv, struct det_flow *df,
+                           const struct mon_packet *p)
+{
+    const struct det_mpm *m = &w->d->mpm[DK_STREAM];
+    struct det_side saved = df->side[rcv];
+    struct det_side *s = &df->side[rcv];
+    *s = (struct det_side){.buf = (uint8_t *)(uintptr_t)p->payload, .len = p->payload_len,
+                           .cap = p->payload_len};
+    if (m->streaming && m->db) /* detect.stream-mpm: stream — a stream of its own */
+        det_mpm_feed(m, s, w->scratch, p->payload, p->payload_len);
+    w->orphan_scan = true;
+    mon_run_event(ctx, f, rcv, w->d->base_ev[DB_STREAM]);
+    w->orphan_scan = false;
+    det_mpm_close(s, w->scratch);
+    free(s->seen);
+    free(df->side[rcv].fired);
+    df->side[rcv] = saved;
+}
+
 /* A packet libmon tracks no connection for (ORPHAN: a TCP flow never picked up, or no flow)
  * gets a clean verdict and, when it has a flow, the packet rules as any packet. */
 static void on_orphan(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_t ev,
@@ -71,6 +97,14 @@ static void on_orphan(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_eve
         !(p->flags & MON_PKT_BAD_L4_CSUM) &&
         !((f->tcp.side[MON_SIDE_CLI].flags | f->tcp.side[MON_SIDE_SVR].flags) & MON_TCPF_LIVE);
     struct det_flow *df = f ? mon_get_uctx(ctx, f) : NULL;
+    if (!f) {
+        /* no flow at all: an IP packet whose transport header is broken (decoding stopped
+         * after the IP header). Suricata still runs its packet rules: `alert ip` sees its
+         * addresses, a tcp rule its protocol (rules needing a flow or a payload do not match) */
+        if (p && p->ipver && w->d->pkt_root)
+            mon_run_event(ctx, NULL, side, w->d->base_ev[DB_PKT]);
+        return;
+    }
     if (never_picked_up && w->policy.midstream >= OSPREY_MIDSTREAM_DROP_FLOW) {
         w->pkt_dropped = true; /* drop-flow / reject: dropped whole, not inspected */
         w->verdicts.dropped++;
@@ -92,6 +126,13 @@ static void on_orphan(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_eve
     }
     if (w->d->pkt_root) /* the packet rules, as for any packet */
         mon_run_event(ctx, f, side, w->d->base_ev[DB_PKT]);
+    /* a session left unpicked for want of midstream (or by its policy) stays uninspected,
+     * Suricata's midstream exception; a segment no session could take (no ACK, e.g. no
+     * flags at all) or data after the end is still inspected as a packet */
+    bool midstream_exception = never_picked_up && (p->tcp_flags & MON_TH_ACK);
+    if (w->d->stream_root && f->proto == 6 && p && p->payload_len && !midstream_exception &&
+        !det_flow_stopped(df))
+        orphan_payload(w, ctx, f, side ^ 1, df, p);
 }
 
 /* ERROR on a side (receiver's phase): when its buffer could not be had for the reassembly
@@ -227,19 +268,27 @@ static bool twin_matched(struct osprey_detect_worker *w, const struct det_rule *
     return false;
 }
 
+/* Append to a growing array of matches; false: out of memory (the match is lost). */
+static bool pending_push(struct det_pending **arr, uint32_t *n, uint32_t *cap,
+                         struct det_pending pm)
+{
+    if (*n == *cap) {
+        uint32_t c = *cap ? *cap * 2 : 64;
+        struct det_pending *p = realloc(*arr, c * sizeof *p);
+        if (!p)
+            return false;
+        *arr = p;
+        *cap = c;
+    }
+    (*arr)[(*n)++] = pm;
+    return true;
+}
+
 void det_add_pending(struct osprey_detect_worker *w, const struct det_rule *dr,
                      struct mon_flow *f, int side, bool deferred)
 {
-    if (w->npending == w->cap_pending) {
-        uint32_t cap = w->cap_pending ? w->cap_pending * 2 : 64;
-        struct det_pending *p = realloc(w->pending, cap * sizeof *p);
-        if (!p)
-            return; /* out of memory: this match is lost, nothing else */
-        w->pending = p;
-        w->cap_pending = cap;
-    }
-    w->pending[w->npending] = (struct det_pending){dr, f, side, w->npending, deferred};
-    w->npending++;
+    pending_push(&w->pending, &w->npending, &w->cap_pending,
+                 (struct det_pending){dr, f, side, w->npending, deferred, false});
 }
 
 /* The leaf: every option of the chain held. The match waits for the phase's commit. */
@@ -249,9 +298,26 @@ static void on_match(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_even
     (void)ev;
     const struct det_rule *dr = arg;
     struct det_flow *df = f ? mon_get_uctx(ctx, f) : NULL;
-    if (!df || det_flow_stopped(df))
+    if (!df || det_flow_stopped(df) || (df->w->orphan_scan && dr->twin != DET_TWIN_PACKET))
         return;
     det_add_pending(df->w, dr, f, side, false);
+}
+
+/* The leaf of a packet rule (per worker, so that a packet without a flow finds its worker). */
+struct det_pkt_leaf {
+    struct osprey_detect_worker *w;
+    const struct det_rule *dr;
+};
+
+static void on_pkt_match(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_t ev,
+                         void *arg)
+{
+    const struct det_pkt_leaf *l = arg;
+    if (!f) {
+        det_add_pending(l->w, l->dr, NULL, side, false);
+        return;
+    }
+    on_match(ctx, f, side, ev, (void *)(uintptr_t)l->dr);
 }
 
 bool det_gate_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_t ev,
@@ -260,7 +326,7 @@ bool det_gate_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_even
     (void)ev;
     const struct det_rule *dr = arg;
     struct det_flow *df = f ? mon_get_uctx(ctx, f) : NULL;
-    if (!df || det_flow_stopped(df))
+    if (!df || det_flow_stopped(df) || (df->w->orphan_scan && dr->twin != DET_TWIN_PACKET))
         return false; /* the leaf would not take the match either */
     if (dr->rate) /* a rate_filter may make it a drop: keep the walk's order */
         return true;
@@ -307,8 +373,10 @@ static void set_verdict(struct osprey_detect_worker *w, struct det_flow *df,
     if (!w->pkt_dropped)
         w->verdicts.dropped++;
     w->pkt_dropped = true;
-    if (dr->flow_action && df)
+    if (dr->flow_action && df && !df->dropped) {
         df->dropped = true;
+        df->dropped_on = w->verdict_of;
+    }
     bool reject = a == OSPREY_ACTION_REJECT || a == OSPREY_ACTION_REJECTSRC ||
                   a == OSPREY_ACTION_REJECTDST || a == OSPREY_ACTION_REJECTBOTH;
     if (!reject || w->pkt_reject != OSPREY_REJECT_NONE)
@@ -329,14 +397,21 @@ static void commit_one(struct osprey_detect_worker *w, const struct det_pending 
 {
     const struct det_rule *dr = pm->dr;
     struct det_flow *df = pm->f ? mon_get_uctx(w->ctx, pm->f) : NULL;
-    /* decoder-event rules match packets that may have no flow (and no flow state) */
-    if ((!df && dr->base != DB_DECODE) || (df && df->pass))
+    /* decoder-event rules match packets that may have no flow (and no flow state), packet
+     * rules IP packets with no flow at all (on_orphan) */
+    if ((!df && dr->base != DB_DECODE && !(!pm->f && dr->base == DB_PKT)) || (df && df->pass))
         return;
     if (!df && (dr->nconds || dr->nints || dr->nbits))
         return; /* flowbits and flowint need a flow: without one they do not hold */
     for (uint32_t i = 0; i < dr->nconds; i++)
-        if (!flowbits_test(dr->conds[i].b, dr->conds[i].ids, df->bits))
+        if (!flowbits_test(dr->conds[i].b, dr->conds[i].ids, df->bits)) {
+            /* Suricata runs a packet's packet and stream rules in one pass, flowbit setters
+             * first; here a stream rule of the same packet (inline, its data in order) commits
+             * later, at the receiver's phase: the reader is tried again there */
+            if (dr->base == DB_PKT && !pm->retried)
+                pending_push(&w->retry, &w->nretry, &w->cap_retry, *pm);
             return;
+        }
     /* a rule its flowbits gate deferred: its units see the same packet and window now */
     for (uint32_t i = 0; pm->deferred && i < dr->nlate; i++)
         if (!det_unit_filter(w->ctx, pm->f, pm->side, 0, (void *)dr->late[i]))
@@ -414,6 +489,13 @@ static void on_commit(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_eve
 {
     (void)f, (void)side, (void)ev;
     struct osprey_detect_worker *w = arg;
+    for (uint32_t i = 0; i < w->nretry; i++) { /* refused at an earlier commit of the packet */
+        struct det_pending pm = w->retry[i];
+        pm.retried = true;
+        pm.seq = w->npending;
+        pending_push(&w->pending, &w->npending, &w->cap_pending, pm);
+    }
+    w->nretry = 0;
     if (!w->npending)
         return;
     if (w->npending > 1)
@@ -469,6 +551,8 @@ struct osprey_detect_worker *osprey_detect_attach(const struct osprey_detect *d,
                                           w) != MON_OK)
             goto fail;
     }
+    if (d->base_rules[DB_PKT] && !(w->pleaf = calloc(d->base_rules[DB_PKT], sizeof *w->pleaf)))
+        goto fail;
     for (uint32_t i = 0; i < d->nrules; i++) {
         const struct det_rule *dr = &d->rules[i];
         if (dr->base == DB_DECODE)
@@ -476,6 +560,15 @@ struct osprey_detect_worker *osprey_detect_attach(const struct osprey_detect *d,
         /* the parsers' events are children of a PKT_IN UDE run on the sender's side */
         enum mon_hook hk = dr->kind == DK_STREAM || dr->base == DB_PKT_RCV ? MON_HK_RCV
                                                                           : MON_HK_SND;
+        if (dr->base == DB_PKT) {
+            if (w->npleaf == d->base_rules[DB_PKT])
+                goto fail; /* (base_rules counts them: cannot happen) */
+            struct det_pkt_leaf *l = &w->pleaf[w->npleaf++];
+            *l = (struct det_pkt_leaf){w, dr};
+            if (mon_register(ctx, w->sock, dr->leaf, hk, on_pkt_match, l) != MON_OK)
+                goto fail;
+            continue;
+        }
         if (mon_register(ctx, w->sock, dr->leaf, hk, on_match, (void *)dr) != MON_OK)
             goto fail;
     }
@@ -523,6 +616,8 @@ void osprey_detect_worker_free(struct osprey_detect_worker *w)
                 (unsigned long long)det_tags_dropped(w->tags));
     det_tags_free(w->tags);
     free(w->pending);
+    free(w->pleaf);
+    free(w->retry);
     det_events_detach(w);
     for (int i = 0; i < 2; i++) {
         free(w->xbuf[i]);

@@ -59,7 +59,7 @@ bool header_proto_implemented(const char *canon)
 {
     /* packet protocols the compiler (rules/compile) builds header filters for */
     static const char *const done[] = {"ip", "tcp", "udp", "icmp", "ipv4", "ipv6", "tcp-pkt",
-                                       "tcp-stream", "icmpv4", "icmpv6", "pkthdr"};
+                                       "tcp-stream", "icmpv4", "icmpv6", "pkthdr", "sctp"};
     for (size_t i = 0; i < sizeof done / sizeof done[0]; i++)
         if (!strcmp(canon, done[i]))
             return true;

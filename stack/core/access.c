@@ -90,7 +90,9 @@ int mon_raise_event(struct mon_ctx *ctx, mon_event_t child)
 
 int mon_run_event(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_t ev)
 {
-    if (!f || !f->forest)
+    /* a packet without a flow (ORPHAN, DECODE_EVENT): the socket's forest being walked */
+    struct ev_forest *forest = f ? f->forest : ctx->forest_now;
+    if (!forest)
         return core_err(ctx, MON_EINVAL, "mon_run_event needs a flow with events");
     if (ev < MON_EV_BUILTIN_COUNT || !ev_exists(ctx->eng->reg, ev))
         return core_err(ctx, MON_ENOENT, "mon_run_event: %u is not a user-defined event", ev);
@@ -100,7 +102,6 @@ int mon_run_event(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_t
     if (!rn && !(rn = ctx->nested[ctx->nest] = ev_runner_create(ctx->eng->reg)))
         return core_err(ctx, MON_ENOMEM, "no memory for a runner");
     /* hold the forest: a handler may re-register on this flow and swap f->forest */
-    struct ev_forest *forest = f->forest;
     ev_forest_retain(forest);
     int saved_hook = ctx->hook_now, found = 0, rc = MON_OK;
     ctx->nest++;

@@ -71,6 +71,7 @@ struct mon_ctx {
     struct ev_runner *nested[CORE_RUN_NEST];
     unsigned nest;
     int hook_now;                      /* hook of the walk running now, -1 outside */
+    struct ev_forest *forest_now;      /* forest of the walk running now (core_run), or NULL */
     void *slot_val[MON_UCTX_SLOTS];    /* mon_ctx_slot_set: a library's per-worker object */
     struct mon_event_stats evstats;
 

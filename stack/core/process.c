@@ -21,9 +21,12 @@ void core_run(struct mon_ctx *ctx, struct ev_forest *forest, int hook, uint32_t 
      * could free this one while its trees are being walked. */
     ev_forest_retain(forest);
     int saved_hook = ctx->hook_now;
+    struct ev_forest *saved_forest = ctx->forest_now;
     ctx->hook_now = hook;
+    ctx->forest_now = forest;
     ev_run(ctx->runner, forest, hook, wanted, ctx, f, side, &ctx->evstats);
     ctx->hook_now = saved_hook;
+    ctx->forest_now = saved_forest;
     ev_forest_release(ctx->forests, forest);
 }
 
@@ -257,6 +260,15 @@ void core_flow_end(struct mon_flow *f, void *arg)
             bits |= EV(MON_ON_CONN_END);
         if (orphan_only)
             bits = 0;
+        /* a connection cut short (no close seen): each stream's bytes held after a hole are
+         * read now, before its end, as Suricata's flow-timeout reassembly does */
+        for (int side = 0; f->proto == 6 && !orphan_only && side < 2; side++) {
+            uint32_t more = tcp_conn_flush(&ctx->tcp, f, side);
+            if (!more)
+                continue;
+            count_raised(ctx, more);
+            core_run(ctx, f->forest, MON_HK_RCV, more, f, side);
+        }
         f->mon_flags |= FF_CONN_END | FF_ONE_SIDED;
         count_raised(ctx, bits);
         core_run(ctx, f->forest, MON_HK_RCV, bits, f, MON_SIDE_CLI);

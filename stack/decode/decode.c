@@ -110,6 +110,7 @@ void dec_ip_enter(struct dec *c)
     p->tcp_flags = 0;
     p->tcp_wscale = 0xff;
     p->tcp_win = 0;
+    p->tcp_urp = 0;
     p->tcp_mss = 0;
     p->tcp_seq = p->tcp_ack = 0;
     p->tcp_tsval = p->tcp_tsecr = 0;
@@ -138,6 +139,8 @@ enum dec_rc dec_ethertype(struct dec *c, uint16_t type, const uint8_t *b, uint32
         return dec_ipv6(c, b, len);
     case DEC_ETH_VLAN: case DEC_ETH_QINQ: case DEC_ETH_QINQ_OLD1: case DEC_ETH_QINQ_OLD2:
         return dec_vlan(c, b, len);
+    case DEC_ETH_NSH:
+        return dec_nsh(c, b, len);
     case DEC_ETH_MPLS_UC: case DEC_ETH_MPLS_MC:
         return dec_mpls(c, b, len);
     case DEC_ETH_PPPOE_SESS:
@@ -178,6 +181,8 @@ enum dec_rc dec_ip_payload(struct dec *c, uint8_t proto, const uint8_t *b, uint3
         return dec_tcp(c, b, len);
     case DEC_IP_UDP:
         return dec_udp(c, b, len);
+    case DEC_IP_SCTP:
+        return dec_sctp(c, b, len);
     case DEC_IP_ICMP:
         if (p->ipver == 4)
             return dec_icmpv4(c, b, len);
@@ -187,10 +192,15 @@ enum dec_rc dec_ip_payload(struct dec *c, uint8_t proto, const uint8_t *b, uint3
             return dec_icmpv6(c, b, len);
         break;
     case DEC_IP_IPIP:
+        /* IPv6 names the wrong inner version its own way (Suricata's ipv6.*_in_ipv6_*) */
+        if (p->ipver == 6 && len >= 20 && b[0] >> 4 != 4) /* a whole header */
+            return dec_bad(c, MON_DE_IPV6_IPV4_IN_IPV6_BAD_VERSION);
         if (!dec_tunnel(c, MON_T_IPIP))
             return DEC_BAD;
         return dec_ipv4(c, b, len);
     case DEC_IP_IPV6:
+        if (p->ipver == 6 && len >= 40 && b[0] >> 4 != 6)
+            return dec_bad(c, MON_DE_IPV6_IPV6_IN_IPV6_BAD_VERSION);
         if (!dec_tunnel(c, MON_T_IPIP))
             return DEC_BAD;
         return dec_ipv6(c, b, len);

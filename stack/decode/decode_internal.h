@@ -48,14 +48,14 @@ enum {
     DEC_ETH_QINQ_OLD2 = 0x9200, DEC_ETH_MPLS_UC = 0x8847, DEC_ETH_MPLS_MC = 0x8848,
     DEC_ETH_PPPOE_DISC = 0x8863, DEC_ETH_PPPOE_SESS = 0x8864, DEC_ETH_TEB = 0x6558,
     DEC_ETH_ERSPAN2 = 0x88be, DEC_ETH_ERSPAN3 = 0x22eb, DEC_ETH_PPP = 0x880b,
-    DEC_ETH_WCCP = 0x883e,
+    DEC_ETH_WCCP = 0x883e, DEC_ETH_NSH = 0x894f,
 };
 
 /* IP protocol numbers. */
 enum {
     DEC_IP_HOPOPTS = 0, DEC_IP_ICMP = 1, DEC_IP_IPIP = 4, DEC_IP_TCP = 6, DEC_IP_UDP = 17,
     DEC_IP_IPV6 = 41, DEC_IP_ROUTING = 43, DEC_IP_FRAGMENT = 44, DEC_IP_GRE = 47,
-    DEC_IP_ESP = 50, DEC_IP_AH = 51, DEC_IP_ICMPV6 = 58, DEC_IP_NONE = 59,
+    DEC_IP_ESP = 50, DEC_IP_AH = 51, DEC_IP_ICMPV6 = 58, DEC_IP_NONE = 59, DEC_IP_SCTP = 132,
     DEC_IP_DSTOPTS = 60, DEC_IP_MOBILITY = 135, DEC_IP_HIP = 139, DEC_IP_SHIM6 = 140,
 };
 
@@ -90,6 +90,7 @@ enum dec_rc dec_defrag_result(struct dec *c, int r, const uint64_t *before);
 enum dec_rc dec_ethernet(struct dec *c, const uint8_t *b, uint32_t len);
 enum dec_rc dec_vlan(struct dec *c, const uint8_t *b, uint32_t len);
 enum dec_rc dec_mpls(struct dec *c, const uint8_t *b, uint32_t len);
+enum dec_rc dec_nsh(struct dec *c, const uint8_t *b, uint32_t len);
 enum dec_rc dec_pppoe_session(struct dec *c, const uint8_t *b, uint32_t len);
 enum dec_rc dec_pppoe_discovery(struct dec *c, const uint8_t *b, uint32_t len);
 enum dec_rc dec_ppp(struct dec *c, const uint8_t *b, uint32_t len);
@@ -120,6 +121,7 @@ enum dec_rc dec_teredo(struct dec *c, const uint8_t *b, uint32_t len, bool *take
 /* Transport. */
 enum dec_rc dec_tcp(struct dec *c, const uint8_t *b, uint32_t len);
 enum dec_rc dec_udp(struct dec *c, const uint8_t *b, uint32_t len);
+enum dec_rc dec_sctp(struct dec *c, const uint8_t *b, uint32_t len);
 enum dec_rc dec_icmpv4(struct dec *c, const uint8_t *b, uint32_t len);
 enum dec_rc dec_icmpv6(struct dec *c, const uint8_t *b, uint32_t len);
 

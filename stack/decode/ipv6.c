@@ -47,12 +47,10 @@ static uint32_t datagram_len(struct dec *c, const uint8_t *b, uint32_t len)
         }
         return IPV6_HLEN + plen;
     }
-    if (b[6] == DEC_IP_NONE)  /* an empty datagram is fine */
+    /* An empty datagram: its next header's decoder finds nothing to read (TCP, UDP, ICMPv6:
+     * their pkt_too_small, as in Suricata); no next header, or one with no decoder, is fine. */
+    if (b[6] != DEC_IP_HOPOPTS)
         return IPV6_HLEN;
-    if (b[6] != DEC_IP_HOPOPTS) {
-        dec_bad(c, MON_DE_IPV6_ZERO_LEN_PAYLOAD);
-        return 0;
-    }
     /* Payload length 0 with hop-by-hop options: only valid as a jumbogram. */
     if (len - IPV6_HLEN < 2 || (b[IPV6_HLEN + 1] + 1u) * 8u > len - IPV6_HLEN) {
         dec_bad(c, MON_DE_IPV6_EXTHDR_TRUNCATED);
@@ -135,7 +133,11 @@ static enum dec_rc ipv6(struct dec *c, const uint8_t *b, uint32_t len, bool reas
         case DEC_IP_FRAGMENT:
             break;
         default:
-            /* Upper layer, ESP (encrypted: no transport header to see) or no next header. */
+            /* Upper layer, ESP (encrypted: no transport header to see) or no next header.
+             * Behind extension headers, fewer than 2 bytes left for it is the chain cut
+             * short (Suricata's ipv6.trunc_exthdr), not a short transport header. */
+            if (count && nh != DEC_IP_NONE && end - off < 2)
+                return dec_bad(c, MON_DE_IPV6_EXTHDR_TRUNCATED);
             p->proto = nh;
             return dec_ip_payload(c, nh, b + off, end - off);
         }

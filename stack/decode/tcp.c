@@ -88,12 +88,13 @@ enum dec_rc dec_tcp(struct dec *c, const uint8_t *b, uint32_t len)
         return dec_bad(c, MON_DE_TCP_TRUNCATED);
     p->tcp_flags = b[13];
     if (!options(p, b + TCP_HLEN, hlen - TCP_HLEN)) {
-        p->tcp_flags = 0;
+        /* the options are not taken, the header is: a bad option length is noted and the
+         * segment decodes on (Suricata goes on too: its flow, stream and rules see it) */
         p->tcp_mss = 0;
         p->tcp_wscale = 0xff;
         p->flags &= ~(uint32_t)(MON_PKT_TCP_HAS_TS | MON_PKT_TCP_SACKOK);
         p->tcp_tsval = p->tcp_tsecr = 0;
-        return dec_bad(c, MON_DE_TCP_OPT_INVALID);
+        dec_note(c, MON_DE_TCP_OPT_INVALID);
     }
     if (!dec_push(c, MON_L_TCP, b, hlen))
         return DEC_BAD;
@@ -102,6 +103,7 @@ enum dec_rc dec_tcp(struct dec *c, const uint8_t *b, uint32_t len)
     p->tcp_seq = rd32(b + 4);
     p->tcp_ack = rd32(b + 8);
     p->tcp_win = rd16(b + 14);
+    p->tcp_urp = rd16(b + 18);
     p->flags |= MON_PKT_HAS_L4;
     p->l4 = b;
     p->l4_len = len;

@@ -15,7 +15,8 @@ void mon_defrag_cfg_defaults(struct mon_defrag_cfg *cfg)
     cfg->policy.dflt = MON_POLICY_BSD; /* Suricata's default */
     cfg->memcap = (size_t)32 << 20;
     cfg->timeout_s = 60;
-    cfg->max_frags = 256;
+    cfg->max_frags = 8192; /* a 64 KiB+ datagram of small fragments fits (Suricata has no such
+                              per-datagram limit) */
     cfg->max_trackers = 65536;
 }
 

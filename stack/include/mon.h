@@ -150,7 +150,9 @@ int mon_raise_event(struct mon_ctx *ctx, mon_event_t child);
  * nested 4 levels deep (a handler of the run event may call it again). mon_raise_event
  * inside it raises children of the filter being evaluated by this run. Returns the number of
  * hooks that had the event (0: nobody waits for it on this flow), or MON_EINVAL (no flow or
- * forest), MON_ENOENT (not a UDE), MON_ESTATE (nested too deep), MON_ENOMEM. */
+ * forest), MON_ENOENT (not a UDE), MON_ESTATE (nested too deep), MON_ENOMEM. f may be NULL
+ * in a handler of a packet that has no flow (ORPHAN, DECODE_EVENT): the subtree then runs in
+ * the forest being walked (the socket's), its filters and handlers given no flow. */
 int mon_run_event(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_t ev);
 /* The hook of the walk running now (MON_HK_SND or MON_HK_RCV), -1 outside any: lets a
  * filter that sits in both hooks' trees (PKT_IN) act once per packet. */

@@ -29,6 +29,12 @@ struct mon_defrag;
     X(MPLS_TRUNCATED, "mpls.truncated")                        \
     X(MPLS_BAD_LABEL, "mpls.bad_label")                        \
     X(MPLS_UNKNOWN_PAYLOAD, "mpls.unknown_payload")            \
+    X(NSH_TRUNCATED, "nsh.header_too_small")                   \
+    X(NSH_BAD_VERSION, "nsh.unsupported_version")              \
+    X(NSH_BAD_LEN, "nsh.bad_header_length")                    \
+    X(NSH_RESERVED_TYPE, "nsh.reserved_type")                  \
+    X(NSH_UNSUPPORTED_TYPE, "nsh.unsupported_type")            \
+    X(NSH_UNKNOWN_PAYLOAD, "nsh.unknown_payload")              \
     X(PPPOE_TRUNCATED, "pppoe.truncated")                      \
     X(PPPOE_MALFORMED, "pppoe.malformed")                      \
     X(PPP_TRUNCATED, "ppp.truncated")                          \
@@ -49,6 +55,8 @@ struct mon_defrag;
     X(IPV6_EXTHDR_BAD_OPTLEN, "ipv6.exthdr_invalid_optlen")    \
     X(IPV6_BAD_JUMBO, "ipv6.bad_jumbogram")                    \
     X(IPV6_ZERO_LEN_PAYLOAD, "ipv6.zero_len_payload")          \
+    X(IPV6_IPV4_IN_IPV6_BAD_VERSION, "ipv6.ipv4_in_ipv6_wrong_version") \
+    X(IPV6_IPV6_IN_IPV6_BAD_VERSION, "ipv6.ipv6_in_ipv6_wrong_version") \
     X(FRAG_INVALID, "ipfrag.invalid")                          \
     X(FRAG_OVERLAP_DIFF, "ipfrag.overlap_different_data")      \
     X(FRAG_TOO_LARGE, "ipfrag.pkt_too_large")                  \
@@ -77,6 +85,7 @@ struct mon_defrag;
     X(UDP_TRUNCATED, "udp.pkt_too_small")                      \
     X(UDP_BAD_LEN, "udp.len_invalid")                          \
     X(UDP_BAD_CSUM, "udp.bad_checksum")                        \
+    X(SCTP_TRUNCATED, "sctp.pkt_too_small")                    \
     X(ICMPV4_TRUNCATED, "icmpv4.pkt_too_small")                \
     X(ICMPV4_BAD_CSUM, "icmpv4.bad_checksum")                  \
     X(ICMPV6_TRUNCATED, "icmpv6.pkt_too_small")                \

@@ -20,7 +20,7 @@ struct mon_defrag_cfg {
     struct mon_policy_table policy;  /* chosen by the datagram's destination address */
     size_t memcap;                   /* bytes held in fragments + trackers; default 32 MiB */
     uint32_t timeout_s;              /* a datagram not complete by then is dropped; default 60 */
-    uint32_t max_frags;              /* fragments per datagram; default 256 */
+    uint32_t max_frags;              /* fragments per datagram; default 8192 */
     uint32_t max_trackers;           /* datagrams in reassembly at once; default 65536 */
 };
 

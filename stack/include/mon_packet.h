@@ -21,6 +21,7 @@ enum mon_layer_kind {
     MON_L_NULL, MON_L_IPV4, MON_L_IPV6, MON_L_IPV6_EXT, MON_L_GRE, MON_L_ERSPAN,
     MON_L_VXLAN, MON_L_GENEVE, MON_L_GTPU, MON_L_TEREDO, MON_L_TCP, MON_L_UDP,
     MON_L_ICMP, MON_L_ICMPV6, MON_L_NFLOG, MON_L_ARP, MON_L_OTHER, MON_L_FDDI, MON_L_CHDLC,
+    MON_L_SCTP, MON_L_NSH,
     MON_L__COUNT
 };
 
@@ -90,13 +91,14 @@ struct mon_packet {
     const uint8_t *payload;
     uint32_t payload_len;
 
-    uint16_t sport, dport;  /* TCP/UDP ports */
+    uint16_t sport, dport;  /* TCP/UDP/SCTP ports */
     uint8_t icmp_type, icmp_code;
     uint16_t icmp_id;       /* echo/timestamp/info id, when the type has one */
 
     uint8_t tcp_flags;
     uint8_t tcp_wscale;     /* window scale option, 0xff = absent */
     uint16_t tcp_win;
+    uint16_t tcp_urp;       /* urgent pointer (meaningful with MON_TH_URG) */
     uint16_t tcp_mss;       /* 0 = absent */
     uint32_t tcp_seq, tcp_ack;
     uint32_t tcp_tsval, tcp_tsecr;

@@ -19,6 +19,14 @@ enum mon_tcp_state {
 };
 const char *mon_tcp_state_name(enum mon_tcp_state s);  /* "ESTABLISHED", ... */
 
+/* What the byte an urgent pointer marks is (RFC 6093: the last urgent byte, before
+ * seq + urgent pointer), as Suricata's stream.reassembly.urgent.policy. */
+enum mon_urgent_policy {
+    MON_URG_INLINE, /* part of the stream, like any byte (what most stacks deliver) */
+    MON_URG_OOB,    /* out of band: taken out, the bytes around it join up */
+    MON_URG_GAP,    /* out of band, and a hole in the stream where it was */
+};
+
 struct mon_tcp_cfg {
     uint32_t buf_size;        /* reassembly buffer per side (bytes); 0 = no reassembly; default 65536 */
     uint32_t depth;           /* inspection depth per side (bytes of stream); 0 = unlimited; default 1 MiB */
@@ -27,6 +35,7 @@ struct mon_tcp_cfg {
     bool async_oneside;       /* accept flows where only one direction is seen; default false */
     uint32_t one_sided_pkts;  /* ONE_SIDED after this many packets one way with none back; default 10 */
     uint32_t max_frags;       /* out-of-order runs held per side before ERROR; default 1024 */
+    uint8_t urgent_policy;    /* enum mon_urgent_policy; default MON_URG_INLINE */
     bool checksum_validation; /* a packet whose TCP checksum was validated and found wrong
                                  (MON_PKT_BAD_L4_CSUM) changes no connection: no start, no
                                  state, no reassembly (it is still PKT_IN); default false */
@@ -78,6 +87,8 @@ enum {
 
 struct mon_tcp_conn {
     struct mon_tcp_side side[2];    /* [MON_SIDE_CLI], [MON_SIDE_SVR] */
+    uint32_t syn_tsval[2];          /* TSvals of the client's first and latest SYN; 0 = none */
+    uint16_t syn_new_isns;          /* client SYNs with a new ISN while it waited (SYN_SENT) */
 };
 
 /* TCP anomalies a packet's updates found, named as Suricata's stream events
@@ -89,6 +100,10 @@ struct mon_tcp_conn {
     X(SYNACK_TO_SERVER, "3whs_synack_in_wrong_direction") /* the client answers its own SYN */ \
     X(EST_SYN_DIFF_SEQ, "est_syn_resend_diff_seq")   /* established: client SYN, new ISN */    \
     X(EST_SYNACK_DIFF_SEQ, "est_synack_resend_with_diff_seq") /* ... server SYN/ACK, new ISN */ \
+    X(BAD_TIMESTAMP, "pkt_invalid_timestamp")         /* 3WHS: the server echoes a TSval the \
+                                                        client's SYN did not send: ignored */ \
+    X(SYN_FLOOD, "3whs_syn_flood")                   /* a client SYN with a new ISN beyond \
+                                                        TCP_MAX_SYN_QUEUED in one handshake */ \
     X(REASM_GAP, "reassembly_seq_gap")               /* receiver: bytes given up for good */   \
     X(REASM_OVERLAP_DIFF, "reassembly_overlap_different_data") /* receiver: held bytes differ */ \
     X(REASM_DEPTH, "reassembly_depth_reached")       /* receiver: its stream reached depth */

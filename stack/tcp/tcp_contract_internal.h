@@ -76,6 +76,11 @@ bool tcp_is_rexmit(struct tcp_ctx *t, struct mon_flow *f, int snd, const struct 
  * is counted. */
 uint32_t tcp_receiver_update(struct tcp_ctx *t, struct mon_flow *f, int snd, const struct mon_packet *p);
 
+/* A flow ends (timeout, eviction, end of input) while its connection has not: what side's
+ * stream holds after its holes becomes readable, as at a close. Returns CONN_NEW_DATA and
+ * ERROR (gap) as phase 3 would, or 0 when nothing was held. */
+uint32_t tcp_conn_flush(struct tcp_ctx *t, struct mon_flow *f, int side);
+
 /* Release a flow's buffers (flow end). */
 void tcp_conn_free(struct tcp_ctx *t, struct mon_flow *f);
 

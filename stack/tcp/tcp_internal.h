@@ -23,6 +23,9 @@ static inline bool seq_geq(uint32_t a, uint32_t b) { return (int32_t)(a - b) >= 
 /* The largest window a peer can advertise (65535 << 14): acks and segments further than this
  * from what we know are not believed. */
 #define TCP_MAX_WIN (65535u << 14)
+/* New-ISN SYNs one handshake takes before they are a SYN flood (Suricata's
+ * stream.max-syn-queued default). */
+#define TCP_MAX_SYN_QUEUED 10u
 
 /* Sequence number of stream offset off, for a sender whose ISN is isn. */
 static inline uint32_t tcp_off_seq(uint32_t isn, uint64_t off)

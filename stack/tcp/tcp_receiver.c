@@ -93,21 +93,19 @@ static uint32_t get_buffer(struct tcp_ctx *t, struct mon_tcp_side *R)
 
 /* The packet's data into R's stream. *fin_ok: its FIN is inside R's window; *oow: the
  * packet was counted out of window. */
-static uint32_t take_data(struct tcp_ctx *t, struct mon_tcp_side *S, struct mon_tcp_side *R,
-                          const struct mon_packet *p, bool *fin_ok, bool *oow)
+/* Bytes [data, data+len) at sequence seq into R's stream, within its window and depth. */
+static uint32_t take_bytes(struct tcp_ctx *t, struct mon_tcp_side *S, struct mon_tcp_side *R,
+                           uint32_t seq, const uint8_t *data, uint32_t len, bool *oow)
 {
-    uint32_t ev = 0, len = p->payload_len;
-    int64_t o = tcp_seq_off(R, S->isn, p->tcp_seq + !!(p->tcp_flags & MON_TH_SYN));
+    uint32_t ev = 0;
+    int64_t o = tcp_seq_off(R, S->isn, seq);
     int64_t edge = tcp_window_end(S, R);
-    /* the FIN takes the sequence number after the data; a zero window still takes it at
-     * the edge (stacks accept a FIN there) */
-    *fin_ok = o + (int64_t)len <= edge;
-    *oow = false;
     if (!len)
         return 0;
     int64_t e = o + (int64_t)len;
     if (e > edge) { /* beyond the window R offered: R drops it, so do we */
-        t->stats.out_of_window++;
+        if (!*oow)
+            t->stats.out_of_window++;
         *oow = true;
         e = edge > o ? edge : o;
     }
@@ -129,7 +127,7 @@ static uint32_t take_data(struct tcp_ctx *t, struct mon_tcp_side *S, struct mon_
         ue = R->depth; /* bytes past the depth are never reassembled */
     if ((uint64_t)s < ue) {
         struct reasm_seg y = {.o = (uint64_t)s, .len = (uint32_t)((int64_t)len - (s - o)),
-                              .data = p->payload + (s - o)};
+                              .data = data + (s - o)};
         ev |= ra_events(R, reasm_insert(t, R->rbuf, (enum mon_overlap_policy)R->policy, &y,
                                         (uint64_t)s, ue, t->cfg.max_frags));
         R->rcv_off = R->rbuf->tail;
@@ -138,6 +136,28 @@ static uint32_t take_data(struct tcp_ctx *t, struct mon_tcp_side *S, struct mon_
     if (ue < (uint64_t)e && R->rcv_off >= ue && (uint64_t)s <= R->rcv_off)
         R->rcv_off = (uint64_t)e;
     return ev;
+}
+
+/* The packet's payload into R's stream. With an urgent pointer inside it and a policy other
+ * than inline, the last urgent byte (seq + pointer - 1) is left out: OOB joins the bytes
+ * around it — the sender's stream offsets move down one from there on, which moving its ISN
+ * up one does for every later conversion — and GAP leaves a hole. */
+static uint32_t take_data(struct tcp_ctx *t, struct mon_tcp_side *S, struct mon_tcp_side *R,
+                          const struct mon_packet *p, bool *fin_ok, bool *oow)
+{
+    uint32_t len = p->payload_len, seq = p->tcp_seq + !!(p->tcp_flags & MON_TH_SYN);
+    /* the FIN takes the sequence number after the data; a zero window still takes it at
+     * the edge (stacks accept a FIN there) */
+    *fin_ok = tcp_seq_off(R, S->isn, seq) + (int64_t)len <= tcp_window_end(S, R);
+    *oow = false;
+    uint32_t urg = p->tcp_urp;
+    if (t->cfg.urgent_policy == MON_URG_INLINE || !(p->tcp_flags & MON_TH_URG) || urg == 0 ||
+        urg > len)
+        return take_bytes(t, S, R, seq, p->payload, len, oow);
+    uint32_t ev = take_bytes(t, S, R, seq, p->payload, urg - 1, oow);
+    if (t->cfg.urgent_policy == MON_URG_OOB)
+        S->isn++;
+    return ev | take_bytes(t, S, R, seq + urg, p->payload + urg, len - urg, oow);
 }
 
 /* Without phase 1's note (the sender is stopped): judge the packet here. */
@@ -169,6 +189,16 @@ static bool apply(struct tcp_ctx *t, struct mon_tcp_side *R, uint8_t nx)
     if (nx < MON_TCP__STATE_COUNT)
         R->state = nx;
     return true;
+}
+
+uint32_t tcp_conn_flush(struct tcp_ctx *t, struct mon_flow *f, int side)
+{
+    struct mon_tcp_side *R = &f->tcp.side[side];
+    if (!R->rbuf || (R->flags & (MON_TCPF_DEPTH | MON_TCPF_ENDED | MON_TCPF_STOPPED)))
+        return 0;
+    uint32_t ev = ra_events(R, reasm_flush(t, R->rbuf));
+    R->rcv_off = R->rbuf->tail;
+    return ev;
 }
 
 uint32_t tcp_receiver_update(struct tcp_ctx *t, struct mon_flow *f, int snd, const struct mon_packet *p)

@@ -8,9 +8,10 @@
  */
 #include "tcp_internal.h"
 
-/* A SYN or SYN-ACK: its ISN and options; window scaling is settled once both SYNs are known. */
+/* A SYN or SYN-ACK: its ISN and options; window scaling is settled once both SYNs are known.
+ * tsval: where a client's SYN keeps its TSvals (NULL for the server's). */
 static void take_syn(struct mon_tcp_side *S, struct mon_tcp_side *R, const struct mon_packet *p,
-                     enum tcp_kind k)
+                     enum tcp_kind k, uint32_t *tsval)
 {
     /* The first SYN sets the ISN; a SYN with another ISN replaces it while nothing but the
      * SYN was sent and the endpoint is not synchronized (a new attempt). */
@@ -21,7 +22,12 @@ static void take_syn(struct mon_tcp_side *S, struct mon_tcp_side *R, const struc
         S->snd_nxt = p->tcp_seq + 1u;
         S->snd_una = p->tcp_seq; /* its SYN is not acknowledged yet */
         S->flags |= MON_TCPF_ISN_KNOWN;
+        if (tsval)
+            tsval[0] = (p->flags & MON_PKT_TCP_HAS_TS) ? p->tcp_tsval : 0;
     }
+    /* a retransmitted SYN carries a later TSval, and the SYN-ACK may answer either copy */
+    if (tsval)
+        tsval[1] = (p->flags & MON_PKT_TCP_HAS_TS) ? p->tcp_tsval : 0;
     if (p->tcp_wscale != 0xff) {
         S->wscale = p->tcp_wscale > 14 ? 14 : p->tcp_wscale; /* RFC 7323 §2.3: at most 14 */
         S->flags |= MON_TCPF_WSCALE;
@@ -67,6 +73,37 @@ static void take_ack(struct mon_tcp_side *R, uint32_t ack)
     }
 }
 
+/* While the client waits for the SYN-ACK, a server packet with a timestamp must echo the
+ * TSval of the client's first or latest SYN (0 allowed when the SYN had one), or nothing when the SYN had no
+ * timestamp: otherwise it answers a SYN it never saw (an evasion: a forged RST or FIN before
+ * the real handshake), and the connection ignores it (Suricata's pkt_invalid_timestamp). */
+static bool synsent_ts_bad(const struct mon_flow *f, int snd, const struct mon_packet *p)
+{
+    if (snd != MON_SIDE_SVR || f->tcp.side[MON_SIDE_CLI].state != MON_TCP_SYN_SENT ||
+        !(p->flags & MON_PKT_TCP_HAS_TS))
+        return false;
+    const uint32_t *sent = f->tcp.syn_tsval, ecr = p->tcp_tsecr;
+    if (f->tcp.side[MON_SIDE_CLI].flags & MON_TCPF_TS)
+        return sent[0] != 0 && ecr != 0 && ecr != sent[0] && ecr != sent[1];
+    return ecr != 0;
+}
+
+/* A client SYN with yet another ISN while it waits for the SYN-ACK: past TCP_MAX_SYN_QUEUED
+ * such attempts, each more is a SYN flood on one connection (Suricata's 3whs_syn_flood, where
+ * stream.max-syn-queued bounds the SYNs it keeps to match the SYN-ACK against). The latest
+ * SYN still sets the ISN (take_syn): its SYN-ACK is the one that completes the handshake. */
+static void note_syn_flood(struct tcp_ctx *t, struct mon_flow *f, const struct mon_tcp_side *S,
+                           int snd, enum tcp_kind k, const struct mon_packet *p)
+{
+    if (k != TCP_K_SYN || snd != MON_SIDE_CLI || S->state != MON_TCP_SYN_SENT ||
+        !(S->flags & MON_TCPF_ISN_KNOWN) || p->tcp_seq == S->isn)
+        return;
+    if (f->tcp.syn_new_isns < UINT16_MAX)
+        f->tcp.syn_new_isns++;
+    if (f->tcp.syn_new_isns > TCP_MAX_SYN_QUEUED)
+        t->pkt_events |= 1u << MON_TE_SYN_FLOOD;
+}
+
 /* The stream events (mon_tcp.h) this packet shows, judged before it moves any state. */
 static void note_events(struct tcp_ctx *t, const struct mon_tcp_side *S, int snd,
                         enum tcp_kind k, const struct mon_packet *p)
@@ -103,8 +140,15 @@ uint32_t tcp_sender_update(struct tcp_ctx *t, struct mon_flow *f, int snd, const
     if (!(S->flags & MON_TCPF_ISN_KNOWN) && k != TCP_K_SYN && k != TCP_K_SYNACK)
         tcp_infer_isn(S, p);
     note_events(t, S, snd, k, p);
+    note_syn_flood(t, f, S, snd, k, p);
 
     uint8_t nx;
+    if (synsent_ts_bad(f, snd, p)) {
+        t->pkt_events |= 1u << MON_TE_BAD_TIMESTAMP;
+        t->stats.invalid_state++;
+        v = TCP_PKT_INVALID;
+        goto out;
+    }
     if (k == TCP_K_RST && !tcp_rst_acceptable(S, R, p)) {
         t->stats.rst_out_of_window++; /* a blind or stale RST: the receiver ignores it */
         v = TCP_PKT_RST_IGNORED;
@@ -125,7 +169,7 @@ uint32_t tcp_sender_update(struct tcp_ctx *t, struct mon_flow *f, int snd, const
     }
     S->flags |= MON_TCPF_SEEN;
     if (k == TCP_K_SYN || k == TCP_K_SYNACK) {
-        take_syn(S, R, p, k);
+        take_syn(S, R, p, k, snd == MON_SIDE_CLI ? f->tcp.syn_tsval : NULL);
         S->rcv_wnd = p->tcp_win; /* RFC 7323 §2.2: the window of a SYN is never scaled */
     } else if (k != TCP_K_RST) {
         S->rcv_wnd = (uint32_t)p->tcp_win << tcp_wscale(S);

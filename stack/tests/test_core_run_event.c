@@ -1,6 +1,7 @@
 /* test_core_run_event.c — what UDE libraries need from libmon: per-flow slots with
  * destructors (mon_uctx_slot_alloc …) and running an event's subtree synchronously once per
- * application message (mon_run_event), including multi-event filters and nesting. */
+ * application message (mon_run_event), including multi-event filters, nesting, and a packet
+ * that has no flow. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -202,9 +203,58 @@ static void test_run_event(void)
     mon_engine_destroy(e);
 }
 
+/* ---- a packet without a flow ---- */
+static mon_event_t ev_pkt_ude;
+static int flowless_runs, flowless_rc;
+
+static bool always(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_t ev, void *arg)
+{
+    (void)ctx, (void)f, (void)side, (void)ev, (void)arg;
+    return true;
+}
+
+static void count_flowless(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_t ev,
+                           void *arg)
+{
+    (void)ctx, (void)side, (void)ev, (void)arg;
+    if (!f)
+        flowless_runs++;
+}
+
+static void on_orphan_run(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_t ev,
+                          void *arg)
+{
+    (void)ev, (void)arg;
+    if (!f)
+        flowless_rc = mon_run_event(ctx, NULL, side, ev_pkt_ude);
+}
+
+static void test_run_event_without_flow(void)
+{
+    struct mon_engine *e = engine();
+    ev_pkt_ude = (mon_event_t)mon_define_event(e, MON_ON_PKT_IN, always, NULL);
+    mon_engine_freeze(e);
+    struct mon_ctx *ctx = mon_ctx_create(e, 0);
+    struct mon_sock *s = mon_socket(ctx, MON_SOCK_STREAM, NULL);
+    mon_register(ctx, s, MON_ON_ORPHAN, MON_HK_SND, on_orphan_run, NULL);
+    mon_register(ctx, s, ev_pkt_ude, MON_HK_SND, count_flowless, NULL);
+    struct test_frame t;
+    /* a UDP length that disagrees with the datagram: invalid, no flow, ORPHAN: the UDE's
+     * subtree runs in the socket's forest with no flow */
+    struct mon_packet *p = tf_build(&t, A, 5000, B, 53, 17, 0, 0, 0, "q", 1);
+    t.b[14 + 20 + 5] = 3;
+    mon_process(ctx, p);
+    CHECK_EQ_U(flowless_rc, 1);
+    CHECK_EQ_U(flowless_runs, 1);
+    CHECK(mon_run_event(ctx, NULL, 0, ev_pkt_ude) == MON_EINVAL); /* outside a walk */
+    mon_ctx_destroy(ctx);
+    mon_engine_destroy(e);
+}
+
 int main(void)
 {
     test_slots();
     test_run_event();
+    test_run_event_without_flow();
     return unit_report("test_core_run_event");
 }

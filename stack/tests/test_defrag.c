@@ -166,7 +166,7 @@ static void test_defaults(void)
     mon_defrag_cfg_defaults(&cfg);
     CHECK_EQ_U(cfg.memcap, 32u << 20);
     CHECK_EQ_U(cfg.timeout_s, 60);
-    CHECK_EQ_U(cfg.max_frags, 256);
+    CHECK_EQ_U(cfg.max_frags, 8192);
     CHECK_EQ_U(cfg.max_trackers, 65536);
     CHECK_EQ_U(cfg.policy.dflt, MON_POLICY_BSD);
     CHECK_EQ_U(cfg.policy.n, 0);

@@ -39,8 +39,8 @@ def test_ipv4_valid_options(trace):
 
 
 def test_ipv4_unknown_protocol_payload(trace):
-    rec, _ = run1(trace, v4(proto=132) / (b"\x00" * 12))
-    expect(rec, layers=["ethernet", "ipv4"], proto="SCTP", payload_len=12)
+    rec, _ = run1(trace, v4(proto=103) / (b"\x00" * 12))  # PIM: no decoder
+    expect(rec, layers=["ethernet", "ipv4"], proto="103", payload_len=12)
     assert "src_port" not in rec
 
 
@@ -180,8 +180,14 @@ def test_ipv6_payload_length_over_capture(trace):
 
 
 def test_ipv6_zero_payload_length(trace):
-    expect_anomaly(trace, v6(plen=0) / UDP() / b"x", "ipv6.zero_len_payload",
-                   layers=["ethernet"])
+    # the datagram is empty: its transport header is missing (as Suricata reports it)
+    expect_anomaly(trace, v6(plen=0) / UDP() / b"x", "udp.pkt_too_small",
+                   layers=["ethernet", "ipv6"])
+    expect_anomaly(trace, v6(plen=0) / TCP() / b"x", "tcp.pkt_too_small",
+                   layers=["ethernet", "ipv6"])
+    # hop-by-hop options without a jumbo payload option: still a zero length that cannot be
+    pkt = v6(plen=0) / IPv6ExtHdrHopByHop(nh=59) / b"x"
+    expect_anomaly(trace, pkt, "ipv6.zero_len_payload", layers=["ethernet"])
 
 
 def test_ipv6_exthdr_truncated(trace):
@@ -243,6 +249,19 @@ def test_ipv6_fragments_reassembled(trace):
     assert [r["outcome"] for r in t.packets] == ["frag_held"] * (len(fr) - 1) + ["ip"]
     expect(t.packets[-1], layers=["ethernet", "ipv6", "icmpv6"], flags=["fragment", "reassembled"],
            icmp_type=128, icmp_code=0, payload_len=120)
+    assert t.anomalies() == {}
+
+
+@pytest.mark.parametrize("nh", [6, 17, 58, 50])
+def test_ipv6_nothing_left_behind_extension_headers(trace, nh):
+    # an atomic fragment header (or options) naming TCP/UDP/ICMPv6/ESP, then under 2 bytes:
+    # the extension header chain is cut short (Suricata's ipv6.trunc_exthdr), whatever the
+    # upper layer; with no next header (59) that is fine
+    for ext in (IPv6ExtHdrFragment(nh=nh, offset=0, m=0), IPv6ExtHdrDestOpt(nh=nh)):
+        for tail in (b"", b"x"):
+            expect_anomaly(trace, v6() / ext / tail, "ipv6.exthdr_truncated")
+    rec, t = run1(trace, v6() / IPv6ExtHdrDestOpt(nh=59))
+    expect(rec, layers=["ethernet", "ipv6", "ipv6_ext"])
     assert t.anomalies() == {}
 
 

@@ -74,7 +74,10 @@ def test_tcp_header_length(trace):
 def test_tcp_bad_options(trace, opts):
     pkt = v4() / TCP(sport=1, dport=2, options=[("NOP", None)] * len(opts))
     pkt = patch(pkt, 14 + 20 + 20, opts)
-    expect_anomaly(trace, pkt, "tcp.opt_invalid_len", layers=["ethernet", "ipv4"])
+    # noted, and the segment still decodes (ports, flags), its options not taken
+    rec = expect_anomaly(trace, pkt, "tcp.opt_invalid_len", outcome="ip",
+                         layers=["ethernet", "ipv4", "tcp"])
+    expect(rec, anomaly="tcp.opt_invalid_len", src_port=1, dest_port=2, tcp_flags="S")
 
 
 # ---- UDP -----------------------------------------------------------------------------------
@@ -144,7 +147,7 @@ def test_icmpv6(trace):
     expect(rec, icmp_type=1, icmp_code=4)
 
 
-@pytest.mark.parametrize("n", [1, 4, 7])  # 0 bytes would be ipv6.zero_len_payload
+@pytest.mark.parametrize("n", [1, 4, 7])  # 0 bytes: test_decode_ip.py test_ipv6_zero_payload_length
 def test_icmpv6_truncated(trace, n):
     pkt = eth() / IPv6(src="2001:db8::10", dst="2001:db8::20", nh=58) / \
         Raw(bytes(ICMPv6EchoRequest())[:n])
@@ -155,3 +158,21 @@ def test_transport_cut_by_capture(trace):
     # the capture is shorter than the IP datagram: reported at IP, never past the capture
     expect_anomaly(trace, cut(v4() / TCP() / (b"x" * 40), 14 + 20 + 10), "ipv4.trunc_pkt")
     expect_anomaly(trace, cut(v6() / UDP() / (b"x" * 40), 14 + 40 + 4), "ipv6.trunc_pkt")
+
+
+# ---- SCTP ----------------------------------------------------------------------------------
+
+def test_sctp_common_header(trace):
+    # ports and verification tag (12 bytes); the chunks behind it are payload
+    chunk = b"\x00\x03\x00\x08ping"  # a DATA-like chunk: type, flags, length, bytes
+    pkt = v4(proto=132) / Raw(b"\x00\x07\x00\x09" + b"\x00\x00\x00\x01" + b"\x00" * 4 + chunk)
+    rec, t = run1(trace, pkt, "-k", "none")
+    expect(rec, layers=["ethernet", "ipv4", "sctp"], proto="SCTP", src_port=7, dest_port=9,
+           payload_len=len(chunk))
+    assert t.anomalies() == {}
+
+
+@pytest.mark.parametrize("n", [1, 8, 11])
+def test_sctp_truncated(trace, n):
+    expect_anomaly(trace, v4(proto=132) / Raw(b"\x00" * n), "sctp.pkt_too_small",
+                   layers=["ethernet", "ipv4"])

@@ -476,3 +476,37 @@ def test_too_many_layers(trace):
     pkt = pkt / UDP()
     rec = expect_anomaly(trace, pkt, "decoder.too_many_layers")
     assert len(rec["layers"]) == 24
+
+
+# ---- NSH (RFC 8300) ------------------------------------------------------------------------
+
+def nsh(np, md=1, words=None, ver=0, ctx=None):
+    """Base + service path header (SPI 1, SI 255), then the context headers."""
+    ctx = (b"\0" * 16 if md == 1 else b"") if ctx is None else ctx
+    words = (8 + len(ctx)) // 4 if words is None else words
+    return Raw(bytes([ver << 6, words & 0x3f, md, np]) + b"\x00\x00\x01\xff" + ctx)
+
+
+@pytest.mark.parametrize("md,ctx", [(1, None), (2, b""), (2, b"\x00\x01\x02\x01abcd")])
+def test_nsh_carries_ip_and_ethernet(trace, md, ctx):
+    rec, t = run1(trace, eth(type=0x894f) / nsh(1, md, ctx=ctx) / IN4, "-k", "none")
+    expect(rec, layers=["ethernet", "nsh", "ipv4", "udp"], **INNER4)
+    assert t.anomalies() == {}
+    rec, _ = run1(trace, eth(type=0x894f) / nsh(2, md, ctx=ctx) / IN6, "-k", "none")
+    expect(rec, layers=["ethernet", "nsh", "ipv6", "udp"], **INNER6)
+    rec, _ = run1(trace, eth(type=0x894f) / nsh(3, md, ctx=ctx) / eth() / IN4, "-k", "none")
+    expect(rec, layers=["ethernet", "nsh", "ethernet", "ipv4", "udp"], **INNER4)
+
+
+def test_nsh_malformed(trace):
+    e = eth(type=0x894f)
+    expect_anomaly(trace, e / Raw(b"\x00\x06\x01"), "nsh.header_too_small",
+                   layers=["ethernet"])
+    expect_anomaly(trace, e / nsh(1, ver=1) / IN4, "nsh.unsupported_version")
+    expect_anomaly(trace, e / nsh(1, md=1, words=5) / IN4, "nsh.bad_header_length")
+    expect_anomaly(trace, e / nsh(1, md=2, words=1) / IN4, "nsh.bad_header_length")
+    expect_anomaly(trace, e / nsh(1, md=2, words=20), "nsh.header_too_small")
+    expect_anomaly(trace, e / nsh(1, md=0) / IN4, "nsh.reserved_type")
+    expect_anomaly(trace, e / nsh(1, md=3, ctx=b"") / IN4, "nsh.unsupported_type")
+    expect_anomaly(trace, e / nsh(9) / IN4, "nsh.unknown_payload", outcome="non_ip",
+                   layers=["ethernet", "nsh"])

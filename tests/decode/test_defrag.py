@@ -287,6 +287,17 @@ def test_tracker_limit(trace):
     assert t.anomalies() == {"ipfrag.memcap": 2}
 
 
+def test_a_large_datagram_of_small_fragments_by_default(trace):
+    # 60000 bytes in 750 fragments of 80: the default per-datagram limit (8192) lets it
+    # through, as Suricata does (it has no per-datagram limit)
+    payload = b"z" * (750 * 80 - 8)
+    whole = l4_header(4, "udp", payload, DST4) + payload
+    pkts = [frag4(o, whole[o:o + 80], o + 80 < len(whole)) for o in range(0, len(whole), 80)]
+    t = trace(stamp(pkts), "--packets")
+    assert len(reassembled(t)) == 1
+    assert t.anomalies() == {}
+
+
 def test_max_frags_drops_the_datagram(trace):
     payload = b"m" * 56
     whole = l4_header(4, "udp", payload, DST4) + payload  # 64 bytes in 8 fragments

@@ -88,6 +88,33 @@ def test_empty_sack_is_no_invalid_option_length(tmp_path):
     assert got == [(1, 5)]
 
 
+def test_packet_rules_see_an_ip_packet_whose_transport_header_is_broken(tmp_path):
+    # the TCP header says 24 bytes, 20 are in the datagram: tcp.pkt_too_small, no flow. The
+    # IPv4 header is fine, so, as Suricata, the packet rules still see the packet by its
+    # addresses and protocol; rules on its payload or on a flow do not match it
+    short = IP(src=CLI, dst=SRV) / TCP(sport=1, dport=23, flags="S", dataofs=6)
+    short = IP(bytes(short)[:40])
+    got = alerts(tmp_path, [short],
+                 [rule("", sid=1, proto="ip"), rule("", sid=2, proto="tcp"),
+                  rule("", sid=3, proto="udp"), rule("", sid=4, proto="ip",
+                                                     hdr=f"{SRV} any -> any any"),
+                  rule("flow:to_server;", sid=5), rule('content:"x";', sid=6, proto="ip"),
+                  dec("tcp.pkt_too_small", 7)])
+    assert got == [(1, 1), (2, 1), (7, 1)]
+
+
+def test_bad_tcp_option_length_still_a_tcp_packet(tmp_path):
+    # a SYN whose TCP-AO option is 3 bytes long (at least 4): tcp.opt_invalid_len is raised,
+    # and the segment still is TCP — its flow starts, its header is inspected (CVE-2019-12260)
+    syn = IP(src=CLI, dst=SRV) / TCP(sport=1234, dport=443, flags="S",
+                                     options=[(29, b"\x61"), ("NOP", None)])
+    got = alerts(tmp_path, [syn],
+                 [dec("tcp.opt_invalid_len", 1),
+                  rule('flow:to_server; tcp.hdr; content:"|1d 03 61|"; offset:20; depth:3;',
+                       sid=2)])
+    assert got == [(1, 1), (2, 1)]
+
+
 def frag6(ident, offset, m, data, src="2001:db8::1", dst="2001:db8::2"):
     return (IPv6(src=src, dst=dst) /
             IPv6ExtHdrFragment(id=ident, offset=offset, m=m, nh=58) / Raw(data))
@@ -144,6 +171,43 @@ def test_ipv6_useless_and_duplicate_fragment_headers(tmp_path):
     assert got == [(1, 1), (1, 2), (2, 2)]
 
 
+def test_wrong_inner_version_in_an_ipv6_tunnel(tmp_path):
+    # IPv6 next header 4 (IPv4) or 41 (IPv6) whose header has another version: the IPv6
+    # decoder's own events (as Suricata), the packet invalid, its proto the outer next header
+    v4 = bytearray(bytes(IP(src="10.0.0.1", dst="10.0.0.2") / UDP(sport=1, dport=2) / b"x"))
+    v6 = bytearray(bytes(IPv6(src="fd00::1", dst="fd00::2") / UDP(sport=1, dport=2) / b"x"))
+    good4 = IPv6(src="fd01::1", dst="fd01::2", nh=4) / Raw(bytes(v4))
+    v4[0] = 0x55
+    v6[0] = 0x40
+    bad4 = IPv6(src="fd01::1", dst="fd01::2", nh=4) / Raw(bytes(v4))
+    bad6 = IPv6(src="fd01::1", dst="fd01::2", nh=41) / Raw(bytes(v6))
+    short = IPv6(src="fd01::1", dst="fd01::2", nh=4) / Raw(bytes(v4[:12]))  # too short to say
+    r = detect(tmp_path, [good4, bad4, bad6, short],
+               [dec("ipv6.ipv4_in_ipv6_wrong_version", 1),
+                dec("ipv6.ipv6_in_ipv6_wrong_version", 2),
+                dec("ipv4.wrong_ip_version", 3), dec("ipv6.wrong_ip_version", 4),
+                dec("ipv4.pkt_too_small", 5)])
+    got = sorted((a["alert"]["signature_id"], a["pcap_cnt"], a["proto"], a["ip_v"])
+                 for a in r.alerts)
+    assert got == [(1, 2, "IP-in-IP", 6), (2, 3, "IPv6", 6), (5, 4, "IP-in-IP", 6)]
+
+
+def test_sctp_rules_and_a_short_sctp_header(tmp_path):
+    # `alert sctp` rules see SCTP packets with their ports; a header shorter than 12 bytes is
+    # sctp.pkt_too_small, reported with the IP addresses, proto SCTP and ports 0
+    sctp = IP(src=CLI, dst=SRV, proto=132) / Raw(b"\x00\x07\x00\x09" + b"\x00" * 8 + b"data")
+    short = IP(src=CLI, dst=SRV, proto=132) / Raw(b"\x00\x07\x00")
+    r = detect(tmp_path, [sctp, short],
+               [rule("", sid=1, proto="sctp", hdr="any 7 -> any 9"),
+                rule("", sid=2, proto="sctp", hdr="any 9 -> any 7"),
+                rule('content:"data";', sid=3, proto="sctp"),
+                dec("sctp.pkt_too_small", 4, proto="sctp"),
+                rule("", sid=5, proto="udp")])
+    got = sorted((a["alert"]["signature_id"], a["pcap_cnt"], a["proto"], a.get("src_port"),
+                  a.get("dest_port")) for a in r.alerts)
+    assert got == [(1, 1, "SCTP", 7, 9), (3, 1, "SCTP", 7, 9), (4, 2, "SCTP", 0, 0)]
+
+
 def test_decoder_event_on_a_flow_packet_alerts_once(tmp_path):
     # an atomic fragment still decodes to a whole datagram: it belongs to a flow, runs
     # PKT_IN rules, and the decoder-event rule alerts once for it
@@ -183,6 +247,67 @@ def test_syn_with_a_new_isn_in_an_established_connection(tmp_path):
                   stream("3whs_synack_in_wrong_direction", 3)])
     # packets: 3 handshake, data, ack, then the SYN (6) and the SYN/ACK (7)
     assert got == [(1, 6), (2, 7)]
+
+
+@pytest.mark.parametrize("syn_ts", [(500, 0), None])
+def test_server_echoing_a_timestamp_the_syn_did_not_send(tmp_path, syn_ts):
+    # a forged RST and FIN from the "server" before its SYN/ACK, echoing TSecr 100 where the
+    # client's SYN sent TSval 500 (or no timestamp): pkt_invalid_timestamp, and the
+    # connection ignores them — the real handshake and the data after it still count
+    def ts(p, val, ecr):
+        p[TCP].options = [("Timestamp", (val, ecr))]
+        return p
+
+    c = Conv()
+    syn = c._pkt(True, "S")
+    if syn_ts:
+        ts(syn, *syn_ts)
+    c.seq[True] += 1
+    rst = ts(c._pkt(False, "RA", seq=0), 100, 100)
+    fin = ts(c._pkt(False, "FA", seq=0), 100, 100)
+    synack = c._pkt(False, "SA")
+    if syn_ts:
+        ts(synack, 900, 500)  # echoes the SYN's TSval: fine
+    c.seq[False] += 1
+    c.pkts = [syn, rst, fin, synack, c._pkt(True, "A")]
+    c.send(True, b"hello")
+    got = alerts(tmp_path, c.pkts, [stream("pkt_invalid_timestamp", 1),
+                                    rule('content:"hello";', sid=2)])
+    assert got == [(1, 2), (1, 3), (2, 6)]
+
+
+@pytest.mark.parametrize("echo", [500, 600])
+def test_synack_may_echo_the_first_or_the_retransmitted_syn(tmp_path, echo):
+    c = Conv()
+    syn = c._pkt(True, "S")
+    syn[TCP].options = [("Timestamp", (500, 0))]
+    again = c._pkt(True, "S")
+    again[TCP].options = [("Timestamp", (600, 0))]
+    c.seq[True] += 1
+    synack = c._pkt(False, "SA")
+    synack[TCP].options = [("Timestamp", (900, echo))]
+    c.seq[False] += 1
+    c.pkts = [syn, again, synack, c._pkt(True, "A")]
+    c.send(True, b"hello")
+    got = alerts(tmp_path, c.pkts, [stream("pkt_invalid_timestamp", 1),
+                                    rule('content:"hello";', sid=2)])
+    assert got == [(2, 5)]
+
+
+def test_syn_flood_in_one_handshake(tmp_path):
+    # the client's SYN, then 12 SYNs with new ISNs (and one plain retransmission): the 11th
+    # and 12th new ISNs are past the 10 a handshake takes (3whs_syn_flood); the SYN/ACK of
+    # the latest SYN still completes the handshake
+    c = Conv()
+    syns = [c._pkt(True, "S", seq=100 + 1000 * i) for i in range(13)]
+    syns.insert(5, c._pkt(True, "S", seq=100 + 1000 * 4))  # packet 6 repeats packet 5
+    c.seq[True] = 100 + 1000 * 12 + 1
+    synack = c._pkt(False, "SA")
+    c.seq[False] += 1
+    c.pkts = syns + [synack, c._pkt(True, "A")]
+    c.send(True, b"hello")
+    got = alerts(tmp_path, c.pkts, [stream("3whs_syn_flood", 1), rule('content:"hello";', sid=2)])
+    assert got == [(1, 13), (1, 14), (2, 17)]
 
 
 def test_stream_event_rule_with_other_options(tmp_path):
@@ -226,7 +351,7 @@ def test_names_osprey_never_raises_reject_the_rule(tmp_path):
     text = "\n".join([
         dec("ipv4.trunc_pkt", 1),
         dec("ipv6.rh_type_0", 2),
-        rule("stream-event:pkt_invalid_timestamp;", sid=3),
+        rule("stream-event:pkt_invalid_ack;", sid=3),
         rule("app-layer-event:http.request_field_too_long;", sid=4, proto="http"),
         rule("stream-event:3whs_synack_in_wrong_direction;", sid=5),
     ]) + "\n"
@@ -235,7 +360,7 @@ def test_names_osprey_never_raises_reject_the_rule(tmp_path):
     assert lines == [
         "t.rules:2: sid 2: unsupported option decode-event: event 'ipv6.rh_type_0' is not "
         "raised by Osprey",
-        "t.rules:3: sid 3: unsupported option stream-event: event 'pkt_invalid_timestamp' is "
+        "t.rules:3: sid 3: unsupported option stream-event: event 'pkt_invalid_ack' is "
         "not raised by Osprey",
         "t.rules:4: sid 4: unsupported option app-layer-event: event "
         "'http.request_field_too_long' is not raised by Osprey"]

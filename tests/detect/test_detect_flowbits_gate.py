@@ -66,3 +66,21 @@ def test_a_packet_rule_setting_the_bit_on_the_same_packet(tmp_path):
                       'flowbits:noalert;', sid=7)  # dsize: a packet rule
     got = sids(tmp_path, [b"SETTER-CONTENT READER-CONTENT"], [READER, pkt_setter])
     assert got == [(1, 4)]
+
+
+def test_packet_rule_reads_a_bit_a_stream_rule_sets_on_the_same_packet(tmp_path):
+    # inline (--simulate-ips) the server's response is inspected as a stream on the packet
+    # that brings it, at the receiver's phase — after the packet rules. Suricata runs both in
+    # one pass, setters first: the packet rule that reads the bit (sid 22) alerts on that
+    # same packet. A reader whose bit is never set (sid 23) stays quiet; an empty-packet
+    # reader (sid 24) alerts once on each later empty packet, from the bit set before.
+    resp = b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n"
+    c = Conv().handshake().send(True, b"GET / HTTP/1.1\r\nHost: x\r\n\r\n").send(False, resp)
+    rules = [rule('flow:to_client; content:"HTTP"; flowbits:set,common;', sid=11),
+             rule(f"flowbits:isset,common; dsize:{len(resp)};", sid=22),
+             rule(f"flowbits:isset,never; dsize:{len(resp)};", sid=23),
+             rule("flowbits:isset,common; dsize:0;", sid=24)]
+    r = detect(tmp_path, c.close().pkts, rules, "--simulate-ips")
+    got = sorted((a["alert"]["signature_id"], a["pcap_cnt"]) for a in r.alerts)
+    # packets: 3 handshake, request (4), its ACK (5), response (6), its ACK (7), close
+    assert got == [(11, 6), (22, 6), (24, 7), (24, 8), (24, 9), (24, 10)]

@@ -136,9 +136,10 @@ def test_dump_chains_shows_the_sharing(tmp_path):
     assert "rules compiled 3 (packet 0, stream 3, app-layer 0), not compiled 0" in out
     # each rule has a stream chain and a packet chain ("[packet]" units read the packet that
     # brought the data) under the same fast pattern: 5 steps per chain (mpm, pattern, header,
-    # flow, content run); sid 2 shares 4 of sid 1's, sid 3 the first 2
+    # flow, content run); sid 2 shares 4 of sid 1's, sid 3 the first 2; one more node: the
+    # stream root above the mpm (ORPHAN runs it on a packet's payload)
     assert out.count("[packet] flow:to_client;") == 2
-    assert "UDE nodes 14 for 30 chain steps (sharing saves 16), fast patterns 1" in out
+    assert "UDE nodes 15 for 30 chain steps (sharing saves 15), fast patterns 1" in out
 
 
 def test_dump_chains_labels_the_units_the_rule_header_implies(tmp_path):

@@ -90,3 +90,17 @@ def test_pass_writes_no_record_and_ends_the_flow(tmp_path):
              rule('flow:to_server; content:"secret";', sid=2)]
     r = detect(tmp_path, c.pkts, rules)
     assert r.alerts == []
+
+
+def test_a_drop_lets_the_rest_of_its_packet_be_inspected(tmp_path):
+    # the request's packet matches a drop rule on the URI (application phase, first) and
+    # a stream rule on the same bytes (the receiver's phase, after it): Suricata inspects a
+    # packet's rules in one pass, so both alert; the flow's later packets are not inspected
+    c = Conv().handshake().send(True, b"GET /malicious HTTP/1.1\r\nHost: x\r\n\r\n")
+    c.send(False, b"HTTP/1.1 200 OK\r\nContent-Length: 9\r\n\r\nmalicious").close()
+    rules = [rule('http.uri; content:"malicious";', sid=2, action="drop"),
+             rule('content:"malicious";', sid=1, action="drop")]
+    for args in ([], ["--simulate-ips"]):
+        r = detect(tmp_path, c.pkts, rules, *args)
+        assert sorted((a["alert"]["signature_id"], a["pcap_cnt"]) for a in r.alerts) == \
+            [(1, 4), (2, 4)]

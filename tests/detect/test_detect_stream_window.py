@@ -62,3 +62,55 @@ def test_each_side_alerts_once_on_the_stream_and_per_packet(tmp_path):
     r = detect(tmp_path, pkts, [rule('flow:to_server,only_stream; content:"MARK";', sid=4),
                                 rule('flow:to_server; content:"MARK";', sid=5)])
     assert [a["alert"]["signature_id"] for a in r.alerts] == [4, 5, 5]
+
+
+def test_bytes_after_a_hole_are_inspected_when_the_flow_ends(tmp_path):
+    # "VERY", 4 bytes never seen, "DATA"; the server acknowledges all 12 bytes and nobody
+    # closes: at the flow's end the held bytes after the hole are reassembled and inspected,
+    # on the flow-end pseudo packet (Suricata's "stream (flow timeout)"), numbered one past
+    # the last frame
+    c = Conv().handshake()
+    c.raw(True, b"VERY", 0)
+    c.raw(True, b"DATA", 8)
+    c.seq[True] += 12
+    c.pkts.append(c._pkt(False, "A"))
+    r = detect(tmp_path, c.pkts, [rule('content:"DATA";', sid=3, proto="tcp-stream"),
+                                  rule('content:"VERY";', sid=5, proto="tcp-stream")])
+    got = sorted((a["alert"]["signature_id"], a["pcap_cnt"]) for a in r.alerts)
+    # VERY came in order: inspected on its own packet (4)
+    assert got == [(3, 7), (5, 4)]
+
+
+@pytest.mark.parametrize("flags,args,expect", [
+    ("", ["--set", "stream.midstream=true"], [1, 4]),
+    ("", [], [1, 4]),
+    ("U", ["--set", "stream.midstream=true"], [1, 4]),
+    ("PA", [], []),  # a session not picked up for want of midstream: not inspected
+])
+def test_payload_of_a_tcp_packet_no_connection_takes_is_inspected(tmp_path, flags, args,
+                                                                  expect):
+    # a segment no TCP stack accepts (no ACK: no flags at all, or URG alone) starts no
+    # connection, midstream or not, but Suricata still inspects the packet's payload: the TCP
+    # payload rules' packet chains match, once; the stream-only rule, and a rule needing an
+    # established session, do not. A mid-session ACK without midstream is Suricata's
+    # midstream exception instead: not tracked, not inspected.
+    from scapy.layers.inet import IP, TCP
+    pkt = IP(src="10.1.0.1", dst="10.1.0.2") / TCP(sport=80, dport=80, flags=flags) / b"hello"
+    rules = [rule('content:"hello";', sid=1),
+             rule('content:"hello";', sid=2, proto="tcp-stream"),
+             rule('flow:established; content:"hello";', sid=3),
+             rule('content:"hel"; content:"lo"; distance:0;', sid=4),
+             rule('content:"bye";', sid=5)]
+    r = detect(tmp_path, [pkt], rules, *args)
+    assert sorted(a["alert"]["signature_id"] for a in r.alerts) == expect
+
+
+def test_data_after_a_reset_is_inspected_as_a_packet(tmp_path):
+    # after an accepted RST the connection is over: a later data segment is no stream data,
+    # but its payload is still inspected by the packet chains
+    c = Conv().handshake().send(True, b"first")
+    c.pkts.append(c._pkt(True, "R"))
+    c.raw(True, b"after the end", 0)
+    r = detect(tmp_path, c.pkts, [rule('content:"after";', sid=1),
+                                  rule('content:"after";', sid=2, proto="tcp-stream")])
+    assert sorted((a["alert"]["signature_id"], a["pcap_cnt"]) for a in r.alerts) == [(1, 7)]

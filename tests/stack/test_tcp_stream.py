@@ -85,7 +85,8 @@ def test_max_fragments(trace, tmp_path):
     t = run(trace, tmp_path, c, "--set", "stream.reassembly.max-fragments=2")
     assert [e for e in events(t) if e[0] in "67"] == [
         "6 server CONN_NEW_DATA", "6 server ERROR", "7 server CONN_NEW_DATA"]
-    assert stream(tmp_path / "s") == b"bcd"
+    # the flow ends without a close: "f", held after the hole at 5, is read then
+    assert stream(tmp_path / "s") == b"bcdf"
 
 
 # ---- retransmissions -------------------------------------------------------------------------
@@ -108,8 +109,9 @@ def test_retransmissions(trace, tmp_path):
         "4 server CONN_NEW_DATA", "8 server CONN_NEW_DATA", "11 server CONN_NEW_DATA"]
     tcp = t.stats["tcp"]
     assert tcp["rexmit"] == 5 and tcp["rexmit_diff"] == 2
-    # bytes in order are final: the different copies changed nothing
-    assert stream(tmp_path / "s") == b"0123456789abcd"
+    # bytes in order are final: the different copies changed nothing; KLMNO, held after the
+    # hole at 14, is read when the flow ends without a close
+    assert stream(tmp_path / "s") == b"0123456789abcdKLMNO"
 
 
 def test_rexmit_past_depth_and_without_buffer(trace, tmp_path):
@@ -318,3 +320,32 @@ def test_interleaved_flows(trace, tmp_path):
     assert stream(tmp_path / "s", flow=1) == b"flow-a second"
     assert stream(tmp_path / "s", flow=2) == b"flow-b second"
     assert t.stats["tcp"]["sessions"] == 2
+
+
+# ---- urgent data (stream.reassembly.urgent.policy) ---------------------------------------
+
+@pytest.mark.parametrize("policy,expect", [
+    ("inline", b"GET /malicXYious"),   # every byte is stream
+    ("oob", b"GET /malicXious"),       # the last urgent byte (Y) taken out, the rest joins up
+    ("gap", b"GET /malicXious"),       # taken out leaving a hole: a gap once acknowledged
+])
+def test_urgent_byte_policy(trace, tmp_path, policy, expect):
+    c = Conn().handshake()
+    c.c("PA", b"GET /malic", off=0)
+    urg = c.c("PAU", b"XY", off=10)
+    urg["TCP"].urgptr = 2          # RFC 6093: seq + 2 - 1 is the last urgent byte
+    c.c("PA", b"ious", off=12)
+    c.s("A", ack=16)
+    t = run(trace, tmp_path, c, "--set", f"stream.reassembly.urgent.policy={policy}")
+    assert stream(tmp_path / "s") == expect
+    assert t.stats["tcp"]["gaps"] == (1 if policy == "gap" else 0)
+
+
+def test_urgent_pointer_past_the_segment_or_without_urg_changes_nothing(trace, tmp_path):
+    c = Conn().handshake()
+    c.c("PA", b"ab", off=0)["TCP"].urgptr = 1          # a pointer without the URG flag
+    c.c("PAU", b"cd", off=2)["TCP"].urgptr = 9         # the urgent byte is further on
+    c.c("PA", b"ef", off=4)
+    c.s("A", ack=6)
+    run(trace, tmp_path, c, "--set", "stream.reassembly.urgent.policy=oob")
+    assert stream(tmp_path / "s") == b"abcdef"
