@@ -1,11 +1,11 @@
 /* data.c — ftp-data: a data connection the control connection announced (PORT / EPRT /
  * PASV / EPSV, then RETR or STOR: core/expect.c hands the flow its state with the command and
  * the file's name). What it carries is the file: its bytes, each way, are kept (FTP_DATA_MAX,
- * the rest counted) and inspected as file.data once the connection ends. Each direction's
- * event runs once: the other direction's when the first bytes come (the connection is still
- * established then: ftpdata_command with flow:established, on the side without the file),
- * the one carrying the file when the connection ends (the whole file). The one transaction
- * is then reported (EVE ftp_data{filename, command}, as Suricata writes it). */
+ * the rest counted) and inspected as file.data once the connection ends (each direction's
+ * event, once: the whole file). When the first bytes come, each direction's open event runs
+ * once: ftpdata_command is read there, while the connection is still established
+ * (flow:established). The one transaction is reported at the end (EVE ftp_data{filename,
+ * command}, as Suricata writes it). */
 #include <stdlib.h>
 
 #include "ftp_int.h"
@@ -21,9 +21,10 @@ void ftp_data_parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t
     uint32_t took = pbuf_add(&ds->data[dir], d, n, FTP_DATA_MAX);
     if (took < n)
         pflow_count(pf, FD_C_BYTES_SHED, n - took);
-    if (n && !ds->raised[!dir]) {
-        ds->raised[!dir] = true;
-        pflow_raise(pf, f, !dir, !dir ? FD_EV_TO_CLIENT : FD_EV_TO_SERVER);
+    if (n && !ds->opened) { /* the transfer began: each side's open event, once */
+        ds->opened = true;
+        pflow_raise(pf, f, 0, FD_EV_OPEN_TO_SERVER);
+        pflow_raise(pf, f, 1, FD_EV_OPEN_TO_CLIENT);
     }
 }
 
@@ -33,11 +34,8 @@ void ftp_data_end(struct pflow *pf, struct mon_flow *f)
     if (!ds || ds->reported)
         return;
     ds->reported = true;
-    for (int k = 0; k < 2; k++)
-        if (!ds->raised[k]) {
-            ds->raised[k] = true;
-            pflow_raise(pf, f, k, k ? FD_EV_TO_CLIENT : FD_EV_TO_SERVER);
-        }
+    pflow_raise(pf, f, 0, FD_EV_TO_SERVER);
+    pflow_raise(pf, f, 1, FD_EV_TO_CLIENT);
     pflow_count(pf, FD_C_FILES, 1);
     pflow_tx_done(pf, f);
 }

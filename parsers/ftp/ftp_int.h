@@ -56,7 +56,7 @@ struct ftp_state {
 };
 
 /* ---- ftp-data: the data connection a RETR / STOR announced ---- */
-enum { FD_EV_TO_SERVER, FD_EV_TO_CLIENT };
+enum { FD_EV_OPEN_TO_SERVER, FD_EV_OPEN_TO_CLIENT, FD_EV_TO_SERVER, FD_EV_TO_CLIENT };
 enum { FD_C_FILES, FD_C_BYTES_SHED };
 enum { FD_CMD_STOR = 1, FD_CMD_RETR = 2 };
 #define FTP_DATA_MAX (1u << 20) /* bytes of a transfer kept for file.data (more: counted) */
@@ -65,7 +65,7 @@ struct ftp_data_state {
     uint8_t command;          /* FD_CMD_*: what the control connection asked */
     struct pbuf name;         /* the command's argument: the file's name */
     struct pbuf data[2];      /* the bytes each way (the file one way), FTP_DATA_MAX each */
-    bool raised[2];           /* each direction's event ran (once) */
+    bool opened;              /* the open events ran (the first bytes came) */
     bool reported;
 };
 

@@ -60,7 +60,7 @@ unsigned det_app_match_buffer(const char *keyword)
     if (!strcmp(keyword, "ftpbounce"))
         return BUF_FTP_COMMAND; /* an FTP command, when it comes */
     if (!strcmp(keyword, "ftpdata_command"))
-        return BUF_FILE_DATA; /* an ftp-data connection, either way */
+        return BUF_FTP_DATA_TRANSACTION; /* an ftp-data connection, either way, opened */
     return BUF_COUNT;
 }
 

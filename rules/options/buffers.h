@@ -128,6 +128,7 @@
     X(FTP_COMPLETION_CODE, "ftp.completion_code")                                          \
     /* an FTP command or its reply: what ftp.mode … run on (no keyword names it) */      \
     X(FTP_TRANSACTION, "ftp.transaction")                                                  \
+    X(FTP_DATA_TRANSACTION, "ftp_data.transaction")                                        \
     X(TCP_HDR, "tcp.hdr")                                                                  \
     X(UDP_HDR, "udp.hdr")                                                                  \
     X(IPV4_HDR, "ipv4.hdr")                                                                \

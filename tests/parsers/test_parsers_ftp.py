@@ -148,3 +148,26 @@ def test_ftp_max_tx(tmp_path):
     assert detect(tmp_path, c.pkts, rules, "--set",
                   "app-layer.protocols.ftp.max-tx=1").sids == [3]
     assert detect(tmp_path, c.pkts, rules, name="d").sids == [4]
+
+
+def test_ftp_passive_upload(tmp_path):
+    # PASV: the server listens (227's port); the client connects and sends the file (STOR)
+    c = Conv(sport=40021, dport=21).handshake().send(False, b"220 ready\r\n")
+    c.send(True, b"PASV\r\n").send(False, b"227 Entering Passive Mode (10,0,0,2,195,80).\r\n")
+    c.send(True, b"STOR up.txt\r\n").send(False, b"150 Ok to send data.\r\n")
+    n = len(c.pkts)
+    d = Conv(sport=40100, dport=195 * 256 + 80).handshake().send(True, FILE).close()
+    c.send(False, b"226 Transfer complete.\r\n").close()
+    pkts = c.pkts[:n] + d.pkts + c.pkts[n:]
+    rules = [rule("flow:established,to_server; ftpdata_command:stor;", sid=1,
+                  proto="ftp-data"),
+             rule('flow:to_server; file.data; content:"root:x";', sid=2, proto="ftp-data"),
+             rule('flow:to_server; ftp.dynamic_port:50000;', sid=3, proto="ftp"),
+             rule('flow:to_server; ftp.mode:passive; ftp.command; content:"PASV";', sid=4,
+                  proto="ftp")]
+    assert sorted(detect(tmp_path, pkts, rules).sids) == [1, 2, 3, 4]
+    out = osprey_out(tmp_path, pkts, [], "--set",
+                     "outputs.eve-log.types=[flow,ftp,ftp_data]", name="o")
+    (r,) = out.of("ftp_data")
+    assert r["ftp_data"] == {"filename": "up.txt", "command": "STOR"}
+    assert (r["src_port"], r["dest_port"]) == (40100, 50000)
