@@ -1,11 +1,14 @@
 /* main.c — the osprey program: parse the command line, load the configuration, run a mode.
  *
- * Modes: --list-keywords, --dump-config, -T (rule check; with --dump-chains the compiled UDE forest),
+ * Modes: --build-info, --list-keywords, --dump-config, -T (rule check; with --dump-chains the compiled UDE forest),
  * --dump-rules, -r FILE|DIR (offline detection, run_offline.c). Live capture (-i) comes next;
  * each mode is one branch in run() fed by the same loaded configuration.
  */
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 
+#include "build_info.h"
 #include "daemon.h"
 #include "list_keywords.h"
 #include "log.h"
@@ -16,13 +19,19 @@
 #include "run_inline.h"
 #include "run_live.h"
 #include "run_offline.h"
+#include "run_unix_socket.h"
 #ifdef OSPREY_HAVE_DPDK
 #include "run_dpdk.h"
 #endif
 
+/* suricata-update runs `ENGINE -c FILE --dump-config` with Suricata's logging variables set
+ * (SC_LOG_LEVEL) and parses Suricata's "key = value" lines: that caller gets that form. */
 static int dump_config(const struct osprey_config *cfg)
 {
-    osprey_config_dump(cfg, stdout);
+    if (getenv("SC_LOG_LEVEL"))
+        osprey_config_dump_flat(cfg, stdout);
+    else
+        osprey_config_dump(cfg, stdout);
     if (fflush(stdout) != 0 || ferror(stdout)) {
         perror("osprey: writing the configuration");
         return OSPREY_EXIT_FAILURE;
@@ -44,6 +53,14 @@ static int run(const struct osprey_options *opts, const struct osprey_config *cf
         return osprey_rules_dump(cfg, opts->rule_files, opts->nrule_files, stdout) == 0
                    ? OSPREY_EXIT_OK
                    : OSPREY_EXIT_FAILURE;
+    if (opts->unix_socket && (opts->read_path || opts->nlive_ifaces > 0 || opts->inline_pair ||
+                              opts->dpdk)) {
+        fprintf(stderr, "osprey: --unix-socket takes its captures from pcap-file commands: "
+                        "no -r, -i, --af-packet-inline or --dpdk with it\n");
+        return OSPREY_EXIT_USAGE;
+    }
+    if (opts->unix_socket)
+        return osprey_run_unix_socket(opts, cfg);
     if (opts->read_path)
         return osprey_run_offline(opts, cfg);
     if (opts->simulate_ips) {
@@ -78,7 +95,8 @@ static int run(const struct osprey_options *opts, const struct osprey_config *cf
 /* The packet modes run as a service: logging, pid file, -D (log.c, daemon.c). */
 static int run_service(struct osprey_options *opts, const struct osprey_config *cfg)
 {
-    bool packets = opts->read_path || opts->nlive_ifaces > 0 || opts->inline_pair || opts->dpdk;
+    bool packets = opts->read_path || opts->nlive_ifaces > 0 || opts->inline_pair || opts->dpdk ||
+                   opts->unix_socket;
     if (!packets || opts->preflight || opts->test_rules || opts->dump_config || opts->dump_rules) {
         if (opts->daemon) {
             fprintf(stderr, "osprey: -D needs a packet mode (-r, -i, --af-packet-inline, "
@@ -118,6 +136,11 @@ int main(int argc, char **argv)
     case OSPREY_OPTIONS_RUN:
         break;
     }
+    if (opts.build_info) { /* needs no configuration either */
+        int status = osprey_build_info(stdout);
+        osprey_options_free(&opts);
+        return status;
+    }
     if (opts.list_keywords) { /* needs no configuration: the registry is compiled in */
         int status = osprey_list_keywords(stdout);
         osprey_options_free(&opts);
@@ -126,6 +149,9 @@ int main(int argc, char **argv)
 
     struct osprey_config *cfg;
     int rc;
+    char installed[PATH_MAX]; /* no -c: an installed osprey reads SYSCONFDIR/osprey/osprey.yaml */
+    if (!opts.config_path)
+        opts.config_path = osprey_config_default_file(installed, sizeof installed);
     if (osprey_config_load(&cfg, opts.config_path, opts.sets, opts.nsets, stderr) < 0) {
         rc = OSPREY_EXIT_FAILURE;
     } else {

@@ -12,7 +12,7 @@
 /* Options with no short letter get ids above any character. */
 enum { OPT_SET = 256, OPT_DUMP_CONFIG, OPT_DUMP_RULES, OPT_DUMP_CHAINS, OPT_RUNMODE, OPT_PCAP_LIVE,
        OPT_AFP_INLINE, OPT_PREFLIGHT, OPT_PIDFILE, OPT_DPDK,
-       OPT_SIMULATE_IPS, OPT_LIST_KEYWORDS };
+       OPT_SIMULATE_IPS, OPT_LIST_KEYWORDS, OPT_BUILD_INFO, OPT_UNIX_SOCKET };
 
 struct opt_def {
     const char *name;
@@ -24,7 +24,7 @@ struct opt_def {
 
 static const struct opt_def OPTIONS[] = {
     {"config", 'c', required_argument, "FILE",
-     "load the configuration from FILE (default: built-in defaults)"},
+     "load the configuration from FILE (default: the installed SYSCONFDIR/osprey/osprey.yaml)"},
     {"set", OPT_SET, required_argument, "KEY=VALUE",
      "override one configuration key after the file, e.g. flow.memcap=256mb (repeatable)"},
     {"dump-config", OPT_DUMP_CONFIG, no_argument, NULL,
@@ -59,11 +59,16 @@ static const struct opt_def OPTIONS[] = {
      "inline IPS (or IDS) on the DPDK ports of the config's dpdk: section"},
     {"preflight", OPT_PREFLIGHT, no_argument, NULL,
      "with -i, --af-packet-inline or --dpdk: check the set-up, print what to fix, exit"},
+    {"unix-socket", OPT_UNIX_SOCKET, optional_argument, "PATH",
+     "wait for pcap-file jobs on the control socket (PATH, else unix-command.filename), "
+     "rules loaded once (as suricata --unix-socket)"},
     {"daemon", 'D', no_argument, NULL,
      "run in the background once set up; messages go to the log file or syslog"},
     {"pidfile", OPT_PIDFILE, required_argument, "FILE",
      "write the process id to FILE (refuse to start if it names a running process)"},
     {"version", 'V', no_argument, NULL, "print the version and exit"},
+    {"build-info", OPT_BUILD_INFO, no_argument, NULL,
+     "print the version, features and install paths (as suricata --build-info) and exit"},
     {"help", 'h', no_argument, NULL, "print this help and exit"},
 };
 #define NOPTIONS (sizeof OPTIONS / sizeof OPTIONS[0])
@@ -77,8 +82,9 @@ static void usage(FILE *out, const char *prog)
         char head[64];
         int n = o->id < 256 ? snprintf(head, sizeof head, "-%c, ", o->id)
                             : snprintf(head, sizeof head, "    ");
-        snprintf(head + n, sizeof head - (size_t)n, "--%s%s%s", o->name, o->arg ? " " : "",
-                 o->arg ? o->arg : "");
+        bool opt = o->has_arg == optional_argument;
+        snprintf(head + n, sizeof head - (size_t)n, "--%s%s%s%s", o->name,
+                 opt ? "[=" : o->arg ? " " : "", o->arg ? o->arg : "", opt ? "]" : "");
         fprintf(out, "  %-24s %s\n", head, o->help);
     }
     fprintf(out, "\nExit status: 0 on success, 1 on a configuration or run error, "
@@ -214,6 +220,13 @@ enum osprey_options_result osprey_options_parse(struct osprey_options *opts, int
             fprintf(out, "osprey %s\n", OSPREY_VERSION);
             osprey_options_free(opts);
             return OSPREY_OPTIONS_DONE;
+        case OPT_UNIX_SOCKET:
+            opts->unix_socket = true;
+            opts->unix_socket_path = optarg; /* NULL: unix-command.filename */
+            break;
+        case OPT_BUILD_INFO:
+            opts->build_info = true;
+            break;
         case 'h':
             usage(out, prog);
             osprey_options_free(opts);

@@ -18,7 +18,7 @@ enum {
 };
 
 struct osprey_options {
-    const char *config_path; /* -c FILE; NULL = built-in defaults */
+    const char *config_path; /* -c FILE; NULL = the installed osprey.yaml or built-in defaults */
     const char **sets;       /* --set KEY=VALUE, in command-line order */
     int nsets;
     bool dump_config;        /* --dump-config */
@@ -28,6 +28,9 @@ struct osprey_options {
     bool dump_rules;         /* --dump-rules */
     bool dump_chains;        /* --dump-chains (with -T) */
     bool list_keywords;      /* --list-keywords: the keyword registry as CSV, no config */
+    bool build_info;         /* --build-info: version, features, paths (build_info.c) */
+    bool unix_socket;        /* --unix-socket[=PATH]: pcap-file jobs (run_unix_socket.c) */
+    const char *unix_socket_path; /* its PATH; NULL = unix-command.filename */
     const char *read_path;   /* -r FILE|DIR: offline mode */
     const char *log_dir;     /* -l DIR; NULL = default-log-dir */
     const char *checksums;   /* -k none|all; NULL = the configuration's */

@@ -53,6 +53,7 @@ struct osprey_worker {
 };
 
 struct osprey_pipeline;
+struct osprey_pcap_jobs;
 
 /* The services that run beside an open pipeline (service/: rule reloads, the control socket).
  * The run mode hands them to osprey_pipeline_open; the pipeline calls them through these
@@ -83,6 +84,8 @@ struct osprey_pipeline {
     struct osprey_reload *reload; /* SIGUSR2 / control-socket reloads (service/reload.c) */
     struct osprey_control *control; /* the Unix control socket (service/control.c); NULL when off */
     double t_started;             /* wall-clock seconds at open() (uptime) */
+    struct osprey_pcap_jobs *jobs; /* --unix-socket: the pcap-file queue (service/pcap_jobs.h);
+                                      NULL in the other modes */
 };
 
 /* Set up everything for nworkers workers, writing into the log directory (-l, else

@@ -1,6 +1,7 @@
 /* eve_out.c — the EVE JSON sink (outputs.eve-log): alert, flow, anomaly, packet (tagged),
- * http/dns/tls and stats records as one JSON line each, to a file or a Unix socket
- * (outputs.eve-log.filetype), the record types outputs.eve-log.types names. */
+ * http/dns/tls and stats records as one JSON line each, to a file, a Unix socket, Redis,
+ * Kafka or syslog (outputs.eve-log.filetype: osprey_log_file.h), the record types
+ * outputs.eve-log.types names. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -95,16 +96,23 @@ static void *eve_open(const struct osprey_output_env *env, FILE *diag)
                                               osprey_output_key(env, "community-id-seed", k, sizeof k));
     osprey_output_path(env, osprey_config_str(cfg, osprey_output_key(env, "filename", k, sizeof k)),
                        o->path, sizeof o->path);
+    const char *filetype = osprey_config_str(cfg, osprey_output_key(env, "filetype", k, sizeof k));
+    bool transport = osprey_log_is_transport(filetype);
     struct osprey_log_cfg lc = {
         .path = o->path,
-        .kind = (enum osprey_log_kind)osprey_log_kind_parse(
-            osprey_config_str(cfg, osprey_output_key(env, "filetype", k, sizeof k))),
+        .kind = transport ? OSPREY_LOG_REGULAR
+                          : (enum osprey_log_kind)osprey_log_kind_parse(filetype),
         .append = osprey_config_bool(cfg, osprey_output_key(env, "append", k, sizeof k)),
+        .filetype = transport ? filetype : NULL, /* redis, kafka, syslog: keys under ours */
+        .conf = cfg,
+        .section = env->section,
     };
     if (!(o->lf = osprey_output_log_open(&lc, diag))) {
         free(o);
         return NULL;
     }
+    if (transport) /* the summary names where records go, not the unused filename */
+        osprey_log_current(o->lf, o->path, sizeof o->path);
     return o;
 }
 
@@ -161,6 +169,11 @@ static void eve_stats(void *s, const struct osprey_stats_rec *st)
     osprey_output_line(o->lf, osprey_eve_stats_line(st->ts_us, st->uptime_s, st->st, st->n));
 }
 
+static void eve_counters(void *s, osprey_log_counter_fn put, void *ctx)
+{
+    osprey_log_counters(((struct eve_out *)s)->lf, put, ctx);
+}
+
 static int eve_reopen(void *s, FILE *diag)
 {
     return osprey_output_log_reopen(((struct eve_out *)s)->lf, diag);
@@ -196,6 +209,7 @@ const struct osprey_output_def eve_out = {
     .anomaly = eve_anomaly,
     .packet = eve_packet,
     .stats = eve_stats,
+    .counters = eve_counters,
     .reopen = eve_reopen,
     .lost = eve_lost,
     .path = eve_path,

@@ -1,5 +1,7 @@
-/* log_file.c — whole records to a regular file or a Unix socket (see osprey_log_file.h). */
+/* log_file.c — whole records to a regular file or a Unix socket (see osprey_log_file.h), or
+ * handed to the transport the filetype names (log_backend.h). */
 #include "osprey_log_file.h"
+#include "log_backend.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -25,6 +27,9 @@ struct osprey_log_file {
     uint64_t lost, records;
     uint8_t *hdr;            /* osprey_log_set_header: starts every new file */
     size_t hdr_len;
+    const struct log_backend *be; /* a transport: everything below the lock is its own */
+    void *bs;
+    bool flushed;
     char err[4400];
     char path[4096];
     char current[4200];
@@ -119,7 +124,15 @@ struct osprey_log_file *osprey_log_open(const struct osprey_log_cfg *cfg, char *
     lf->timestamped = cfg->timestamped && cfg->kind == OSPREY_LOG_REGULAR;
     lf->limit = lf->timestamped ? cfg->limit : 0;
     lf->fd = -1;
-    snprintf(lf->path, sizeof lf->path, "%s", cfg->path);
+    snprintf(lf->path, sizeof lf->path, "%s", cfg->path ? cfg->path : "");
+    if ((lf->be = log_backend_find(cfg->filetype))) {
+        if (!(lf->bs = lf->be->open(cfg, lf->current, sizeof lf->current, err, errlen))) {
+            pthread_mutex_destroy(&lf->lock);
+            free(lf);
+            return NULL;
+        }
+        return lf;
+    }
     if (open_locked(lf) < 0) {
         snprintf(err, errlen, "%s", lf->err);
         pthread_mutex_destroy(&lf->lock);
@@ -166,6 +179,11 @@ static int write_whole(struct osprey_log_file *lf, const void *rec, size_t len)
 
 int osprey_log_write(struct osprey_log_file *lf, const void *rec, size_t len)
 {
+    if (lf->be) { /* the transport frames the record: no newline */
+        if (len && ((const char *)rec)[len - 1] == '\n')
+            len--;
+        return lf->be->write(lf->bs, rec, len);
+    }
     int rc = -1;
     pthread_mutex_lock(&lf->lock);
     if (lf->limit && lf->size && lf->size + len > lf->limit) {
@@ -206,6 +224,7 @@ int osprey_log_set_header(struct osprey_log_file *lf, const void *hdr, size_t le
 
 void osprey_log_drop(struct osprey_log_file *lf, const char *why)
 {
+    /* a transport's lost count is its own: this one (a record never built) is kept here */
     pthread_mutex_lock(&lf->lock);
     lf->lost++;
     snprintf(lf->err, sizeof lf->err, "%s", why);
@@ -214,6 +233,8 @@ void osprey_log_drop(struct osprey_log_file *lf, const char *why)
 
 int osprey_log_reopen(struct osprey_log_file *lf)
 {
+    if (lf->be)
+        return 0; /* nothing to rotate: a transport reconnects by itself */
     pthread_mutex_lock(&lf->lock);
     close_locked(lf);
     int rc = open_locked(lf);
@@ -226,7 +247,7 @@ uint64_t osprey_log_lost(struct osprey_log_file *lf)
     pthread_mutex_lock(&lf->lock);
     uint64_t n = lf->lost;
     pthread_mutex_unlock(&lf->lock);
-    return n;
+    return n + (lf->be ? lf->be->dropped(lf->bs) : 0);
 }
 
 uint64_t osprey_log_records(struct osprey_log_file *lf)
@@ -234,7 +255,7 @@ uint64_t osprey_log_records(struct osprey_log_file *lf)
     pthread_mutex_lock(&lf->lock);
     uint64_t n = lf->records;
     pthread_mutex_unlock(&lf->lock);
-    return n;
+    return n + (lf->be ? lf->be->written(lf->bs) : 0);
 }
 
 const char *osprey_log_error(struct osprey_log_file *lf, char *buf, size_t len)
@@ -242,6 +263,8 @@ const char *osprey_log_error(struct osprey_log_file *lf, char *buf, size_t len)
     pthread_mutex_lock(&lf->lock);
     snprintf(buf, len, "%s", lf->err);
     pthread_mutex_unlock(&lf->lock);
+    if (lf->be && !buf[0])
+        lf->be->error(lf->bs, buf, len);
     return buf;
 }
 
@@ -257,8 +280,31 @@ void osprey_log_close(struct osprey_log_file *lf)
 {
     if (!lf)
         return;
+    if (lf->be) {
+        osprey_log_flush(lf);
+        lf->be->close(lf->bs);
+    }
     close_locked(lf);
     pthread_mutex_destroy(&lf->lock);
     free(lf->hdr);
     free(lf);
+}
+
+void osprey_log_flush(struct osprey_log_file *lf)
+{
+    if (lf->be && !lf->flushed) {
+        lf->flushed = true;
+        lf->be->flush(lf->bs);
+    }
+}
+
+void osprey_log_counters(struct osprey_log_file *lf, osprey_log_counter_fn put, void *ctx)
+{
+    if (lf->be && lf->be->counters)
+        lf->be->counters(lf->bs, put, ctx);
+}
+
+bool osprey_log_is_transport(const char *filetype)
+{
+    return log_backend_find(filetype) != NULL;
 }

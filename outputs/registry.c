@@ -65,6 +65,7 @@ int osprey_output_log_close(struct osprey_log_file *lf, FILE *diag)
     if (!lf)
         return 0;
     int rc = 0;
+    osprey_log_flush(lf); /* a transport's queue is delivered, or counted as lost, first */
     uint64_t lost = osprey_log_lost(lf);
     if (lost) {
         char name[4300], err[4500];

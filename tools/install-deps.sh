@@ -6,8 +6,10 @@ set -euo pipefail
 debs=(build-essential cmake ninja-build pkg-config
       libpcap-dev libyaml-dev libjansson-dev libhyperscan-dev libpcre2-dev
       libmaxminddb-dev zlib1g-dev liblzma-dev libssl-dev dpdk-dev libdpdk-dev
+      libhiredis-dev librdkafka-dev redis-server  # EVE to Redis / Kafka; redis-server: tests
       python3 python3-pip python3-venv clang libclang-rt-14-dev
-      iproute2 ethtool iputils-ping)  # live/inline tests: netns, veth, offloads, ping
+      iproute2 ethtool iputils-ping  # live/inline tests: netns, veth, offloads, ping
+      suricata-update man-db)  # tests/program: the suricata-update workflow, osprey(8) renders
 missing=()
 for p in "${debs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

@@ -116,3 +116,15 @@ const char *osprey_config_origin(const struct osprey_config *cfg, const char *ke
         snprintf(buf, len, "%s", v->origin.file);
     return buf;
 }
+
+const char *osprey_config_text(const struct osprey_config *cfg, const char *key)
+{
+    const char *name;
+    long i = cfg_find_key(cfg, key);
+    if (i >= 0)
+        return cfg->slot[i].value.text;
+    if ((i = cfg_find_map_of_entry(cfg, key, &name)) < 0)
+        return NULL;
+    const struct cfg_entry *e = cfg_find_entry(&cfg->slot[i], name);
+    return e ? e->value.text : NULL;
+}

@@ -2,7 +2,9 @@
  *
  * A relative name written in a config file means "next to that file" (so an installed
  * /etc/osprey/osprey.yaml can say `classification-file: classification.config` and work from
- * any directory); a built-in default or a --set value stays relative to the working directory.
+ * any directory); a built-in default is relative to the program's shipped configuration
+ * (osprey_config_home: the installed SYSCONFDIR/osprey, or the source etc/ of a build tree);
+ * a --set value stays relative to the working directory.
  */
 #include "config_internal.h"
 #include "osprey_config.h"
@@ -43,6 +45,13 @@ const char *osprey_config_path(const struct osprey_config *cfg, const char *key,
 {
     const char *text = osprey_config_str(cfg, key);
     char dir[4096];
+    const struct cfg_value *v = value_of(cfg, key);
+    if (text && text[0] && text[0] != '/' && v->origin.file == CFG_ORIGIN_DEFAULT) {
+        if (!osprey_config_home(dir, sizeof dir) ||
+            (size_t)snprintf(buf, len, "%s/%s", dir, text) >= len)
+            return NULL;
+        return buf;
+    }
     if (!text || !text[0] || text[0] == '/' ||
         !osprey_config_dir(cfg, key, dir, sizeof dir) || !dir[0])
         return text;

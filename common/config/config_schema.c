@@ -82,8 +82,8 @@ static const struct cfg_key SCHEMA[] = {
     STR("outputs.fast.filename", "fast.log", "fast.log file name (relative: under the log dir)"),
     BOOL("outputs.fast.append", "yes", "keep what the file holds (no: truncate at start)"),
     BOOL("outputs.eve-log.enabled", "yes", "write EVE JSON records"),
-    ENUM("outputs.eve-log.filetype", "regular", "regular|unix_stream|unix_dgram",
-         "EVE to a file or a Unix socket"),
+    ENUM("outputs.eve-log.filetype", "regular", "regular|unix_stream|unix_dgram|redis|kafka|syslog",
+         "EVE to a file, a Unix socket, Redis, Kafka or the local syslog"),
     STR("outputs.eve-log.filename", "eve.json", "EVE file or socket (relative: under the log dir)"),
     BOOL("outputs.eve-log.append", "no", "keep what the file holds (no: truncate at start)"),
     BOOL("outputs.eve-log.community-id", "no", "add community_id to alert and flow records"),
@@ -92,6 +92,39 @@ static const struct cfg_key SCHEMA[] = {
          "with alert records: the packets tag: rules tagged, as packet records"),
     LIST("outputs.eve-log.types", "[alert, anomaly, flow, stats]",
          "record types: alert, anomaly, flow, stats, http, dns, tls"),
+    /* filetype redis (outputs/log_redis.c): Suricata's keys and defaults; memcap is Osprey's */
+    STR("outputs.eve-log.redis.server", "127.0.0.1", "Redis server (host name or address)"),
+    INT("outputs.eve-log.redis.port", "6379", 1, 65535, "Redis port"),
+    ENUM("outputs.eve-log.redis.mode", "list", "list|lpush|rpush|channel|publish|xadd|stream",
+         "list/lpush, rpush: a list; channel/publish: PUBLISH; xadd/stream: a stream"),
+    STR("outputs.eve-log.redis.key", "suricata", "the list, channel or stream name"),
+    BOOL("outputs.eve-log.redis.async", "yes", "accepted for suricata.yaml; writes are always queued"),
+    BOOL("outputs.eve-log.redis.pipelining.enabled", "no", "send batch-size commands per round trip"),
+    INT("outputs.eve-log.redis.pipelining.batch-size", "10", 1, 100000,
+        "most commands per round trip when pipelining"),
+    INT("outputs.eve-log.redis.stream-maxlen", "100000", 0, INT64_MAX,
+        "xadd: MAXLEN of the stream (0: none)"),
+    BOOL("outputs.eve-log.redis.stream-trim-exact", "no", "xadd: trim to exactly MAXLEN (no: ~)"),
+    SIZE("outputs.eve-log.redis.memcap", "32mb",
+         "records queued while Redis is slow or away; past it they are dropped (counted)"),
+    /* filetype kafka (outputs/log_kafka.c, librdkafka) */
+    STR("outputs.eve-log.kafka.brokers", "127.0.0.1:9092", "bootstrap brokers, host:port[,…]"),
+    STR("outputs.eve-log.kafka.topic", "suricata", "the topic records are produced to"),
+    INT("outputs.eve-log.kafka.partition", "-1", -1, INT32_MAX,
+        "fixed partition (order kept per partition); -1: librdkafka's partitioner"),
+    INT("outputs.eve-log.kafka.batch-size", "10000", 1, 1000000, "most messages per batch"),
+    INT("outputs.eve-log.kafka.linger-ms", "5", 0, 900000, "wait up to this to fill a batch"),
+    ENUM("outputs.eve-log.kafka.compression", "none", "none|gzip|snappy|lz4|zstd",
+         "compression of the batches"),
+    SIZE("outputs.eve-log.kafka.memcap", "32mb",
+         "records queued while the brokers are slow or away; past it they are dropped (counted)"),
+    SECS("outputs.eve-log.kafka.message-timeout", "30",
+         "a record not acknowledged after this is dropped (counted)"),
+    /* filetype syslog (outputs/log_syslog.c): Suricata's keys; the socket is Osprey's */
+    STR("outputs.eve-log.identity", "osprey", "syslog: the program name of each message"),
+    STR("outputs.eve-log.facility", "local5", "syslog: facility (kern … local7)"),
+    STR("outputs.eve-log.level", "Info", "syslog: level (Emergency … Debug)"),
+    STR("outputs.eve-log.syslog.socket", "/dev/log", "syslog: the local syslog datagram socket"),
     BOOL("outputs.unified2-alert.enabled", "yes", "write unified2 (Snort's binary alerts)"),
     STR("outputs.unified2-alert.filename", "unified2.alert", "unified2 name; files are NAME.<seconds>"),
     SIZE("outputs.unified2-alert.limit", "32mb", "size of a unified2 file before the next starts"),
@@ -111,13 +144,14 @@ static const struct cfg_key SCHEMA[] = {
 
     /* rules (rules/): which rule files to load and the tables they refer to. Relative file
      * names in rule-files are under default-rule-path; a relative path written in a config
-     * file is relative to that file's directory, a default or --set one to the working
-     * directory (osprey_config_path; defaults suit a run from the repository root). */
+     * file is relative to that file's directory, a default one to the program's shipped
+     * configuration (osprey_config_home), a --set one to the working directory
+     * (osprey_config_path). */
     STR("default-rule-path", "/var/lib/osprey/rules", "directory of the files in rule-files"),
     LIST("rule-files", "[]", "rule files to load (osprey -S FILE replaces the list)"),
-    STR("classification-file", "etc/classification.config", "classtypes and their priorities"),
-    STR("reference-config-file", "etc/reference.config", "reference systems and their URLs"),
-    STR("threshold-file", "etc/threshold.config", "thresholds, suppressions, rate filters"),
+    STR("classification-file", "classification.config", "classtypes and their priorities"),
+    STR("reference-config-file", "reference.config", "reference systems and their URLs"),
+    STR("threshold-file", "threshold.config", "thresholds, suppressions, rate filters"),
     ENUM("pcap-file.checksum-checks", "auto", "auto|yes|no",
          "verify checksums of packets read from a file (auto: off if most are bad)"),
 

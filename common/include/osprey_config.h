@@ -35,6 +35,11 @@ const char *osprey_config_str(const struct osprey_config *cfg, const char *key);
 /* osprey_config_str also reads enums (the canonical word), lists (joined as "[a, b]") and map
  * entries ("vars.address-groups.HOME_NET"); it returns NULL for an absent entry. */
 
+/* The canonical text of any key or map entry, whatever its type (what --dump-config prints);
+ * NULL for a name the schema does not have or an absent entry. Unlike the getters it never
+ * aborts: for names from outside, as the control socket's conf-get. */
+const char *osprey_config_text(const struct osprey_config *cfg, const char *key);
+
 /* Items of a list key or list-valued map entry ("host-os-policy.windows"); *count = 0 and an
  * empty array for an absent entry. Valid until osprey_config_free. */
 const char *const *osprey_config_list(const struct osprey_config *cfg, const char *key,
@@ -56,8 +61,9 @@ const char *osprey_config_origin(const struct osprey_config *cfg, const char *ke
                                  size_t len);
 
 /* File names (classification-file, default-rule-path, ...). A relative value written in the
- * config file is resolved against that file's directory; a default or --set value, an absolute
- * one, or a file in the working directory is returned as it is (osprey_config_str's string).
+ * config file is resolved against that file's directory, a relative built-in default against
+ * osprey_config_home(); a --set value, an absolute one, or a file in the working directory is
+ * returned as it is (osprey_config_str's string).
  * Otherwise the joined name is written into buf and returned; NULL if it does not fit. */
 const char *osprey_config_path(const struct osprey_config *cfg, const char *key, char *buf,
                                size_t len);
@@ -66,7 +72,18 @@ const char *osprey_config_path(const struct osprey_config *cfg, const char *key,
 const char *osprey_config_dir(const struct osprey_config *cfg, const char *key, char *buf,
                               size_t len);
 
+/* The directory of this program's shipped configuration (config_home.c): the source tree's
+ * etc/ for a build tree's program, SYSCONFDIR/osprey of its install otherwise. Built-in
+ * default file names (classification-file …) are relative to it. NULL if it does not fit. */
+const char *osprey_config_home(char *buf, size_t len);
+/* HOME/osprey.yaml of an installed program when that file exists (what runs without -c, as
+ * Suricata reads SYSCONFDIR/suricata/suricata.yaml); NULL otherwise and in a build tree. */
+const char *osprey_config_default_file(char *buf, size_t len);
+
 /* Print the effective configuration as YAML (osprey --dump-config). */
 void osprey_config_dump(const struct osprey_config *cfg, FILE *out);
+/* The same as Suricata's --dump-config prints it: "dotted.key = value" lines (list items as
+ * "key.N = item"), what suricata-update reads (config_dump_flat.c). */
+void osprey_config_dump_flat(const struct osprey_config *cfg, FILE *out);
 
 #endif

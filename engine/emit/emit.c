@@ -217,6 +217,24 @@ void osprey_emit_alert(struct osprey_emit *e, struct mon_ctx *ctx, const struct 
         k->def->alert(k->s, &rec);
 }
 
+int osprey_emit_redirect(struct osprey_emit *e, const struct osprey_config *cfg,
+                         const char *log_dir, FILE *diag)
+{
+    int rc = 0;
+    for (size_t i = 0; i < e->nsinks; i++)
+        if (e->sinks[i].def->close(e->sinks[i].s, diag) < 0)
+            rc = -1;
+    /* the same configuration opens the same sinks: what they take stays as it was */
+    e->nsinks = 0;
+    e->takes = 0;
+    memset(&e->tx, 0, sizeof e->tx);
+    e->community_id = false;
+    for (size_t i = 0; osprey_output_sinks[i]; i++)
+        if (open_sink(e, osprey_output_sinks[i], cfg, log_dir, diag) < 0)
+            rc = -1;
+    return rc;
+}
+
 int osprey_emit_reopen(struct osprey_emit *e, FILE *diag)
 {
     int rc = 0;

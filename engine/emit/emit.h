@@ -78,6 +78,12 @@ void osprey_emit_stats(struct osprey_emit *e, const struct osprey_stats_src *src
  * records are counted as lost until a later reopen works). */
 int osprey_emit_reopen(struct osprey_emit *e, FILE *diag);
 
+/* `osprey --unix-socket`, between two pcap-file jobs (no worker emits): close every output and
+ * open the same ones (cfg: the configuration emit_open had) in log_dir. 0, or -1 (printed on
+ * diag; the sinks that could not be opened are left out). */
+int osprey_emit_redirect(struct osprey_emit *e, const struct osprey_config *cfg,
+                         const char *log_dir, FILE *diag);
+
 /* Records that could not be written so far, all outputs. */
 uint64_t osprey_emit_write_errors(const struct osprey_emit *e);
 /* The eve.json path (for the summary line); "(eve-log disabled)" when EVE is off. */

@@ -173,6 +173,23 @@ static void worker_stats(struct acc *a, const struct osprey_stats_src *w)
     put(a, "detect.alert", w->alerts);
 }
 
+/* A sink's own counter (osprey_output_def.counters): osprey.output.<sink>.<name>. */
+struct sink_put {
+    struct acc *a;
+    const char *sink;
+};
+
+static void put_sink(void *ctx, const char *counter, uint64_t v)
+{
+    struct sink_put *sp = ctx;
+    char name[96];
+    snprintf(name, sizeof name, OSPREY_ONLY "output.%s.%s", sp->sink, counter);
+    put(sp->a, name, v);
+}
+
+/* Room for the sinks' own counters (a few per transport) beside the workers'. */
+#define SINK_COUNTERS 64
+
 void osprey_emit_stats(struct osprey_emit *e, const struct osprey_stats_src *src, int n)
 {
     if (!(e->takes & OSPREY_REC_STATS))
@@ -180,13 +197,19 @@ void osprey_emit_stats(struct osprey_emit *e, const struct osprey_stats_src *src
     if (e->now_s)
         e->t_last_stats = e->now_s();
     size_t tables = e->stats_threads ? (size_t)n + 1 : 1;
-    struct acc a = {.cap = WORKER_COUNTERS * tables, .prefix = ""};
+    struct acc a = {.cap = WORKER_COUNTERS * tables + SINK_COUNTERS, .prefix = ""};
     a.st = calloc(a.cap, sizeof *a.st);
     a.names = calloc(a.cap, sizeof *a.names);
     struct osprey_stats_rec rec = {.uptime_s = (uint64_t)(e->t_last_stats - e->t_open)};
     if (a.st && a.names) { /* else rec.st stays NULL: the sinks count a lost record */
         for (int i = 0; i < n; i++)
             worker_stats(&a, &src[i]);
+        /* Suricata has no counters for its EVE transports: the sinks' go under osprey. */
+        for (size_t i = 0; i < e->nsinks; i++)
+            if (e->sinks[i].def->counters) {
+                struct sink_put sp = {&a, e->sinks[i].def->name};
+                e->sinks[i].def->counters(e->sinks[i].s, put_sink, &sp);
+            }
         /* Suricata names its worker threads W#01, W#02 …; the same here, in worker order */
         char prefix[32];
         for (int i = 0; e->stats_threads && i < n; i++) {

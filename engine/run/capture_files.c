@@ -1,13 +1,74 @@
 /* capture_files.c — the capture-file loop of the offline run modes (capture_files.h). */
+#include <dirent.h>
+#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "capture_files.h"
 #include "daemon.h"
 #include "mon_io.h"
 #include "osprey_clock.h"
+#include "pcap_jobs.h"
+#include "signals.h"
+
+static int is_capture_name(const struct dirent *d)
+{
+    return d->d_name[0] != '.';
+}
+
+int osprey_capture_list(const char *path, char ***out, int *n, FILE *diag)
+{
+    struct stat st;
+    *out = NULL;
+    *n = 0;
+    if (stat(path, &st) != 0) {
+        if (diag)
+            fprintf(diag, "osprey: %s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    if (!S_ISDIR(st.st_mode)) {
+        *out = malloc(sizeof **out);
+        if (!*out || !((*out)[0] = strdup(path)))
+            return -1;
+        *n = 1;
+        return 0;
+    }
+    struct dirent **ents;
+    int k = scandir(path, &ents, is_capture_name, alphasort);
+    if (k < 0) {
+        if (diag)
+            fprintf(diag, "osprey: %s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    *out = calloc((size_t)k + 1, sizeof **out);
+    for (int i = 0; i < k; i++) {
+        char full[4096];
+        snprintf(full, sizeof full, "%s/%s", path, ents[i]->d_name);
+        if (*out && stat(full, &st) == 0 && S_ISREG(st.st_mode))
+            (*out)[(*n)++] = strdup(full);
+        free(ents[i]);
+    }
+    free(ents);
+    if (*n == 0) {
+        if (diag)
+            fprintf(diag, "osprey: %s: no capture files in the directory\n", path);
+        free(*out);
+        *out = NULL;
+        return -1;
+    }
+    return *out ? 0 : -1;
+}
+
+void osprey_capture_list_free(char **files, int n)
+{
+    for (int i = 0; files && i < n; i++)
+        free(files[i]);
+    free(files);
+}
 
 int osprey_capture_files(struct osprey_pipeline *pl, char **files, int nfiles,
                          osprey_capture_batch_fn on_batch, void *arg, uint64_t *pkts,
@@ -41,6 +102,10 @@ int osprey_capture_files(struct osprey_pipeline *pl, char **files, int nfiles,
             /* SIGTERM/SIGINT: the batch read is processed, then the run ends as at EOF;
              * SIGHUP reopens the log files (daemon.c) */
             stop = osprey_daemon_poll(pl->emit);
+            if (stop && pl->jobs) /* --unix-socket: its loop ends on it too */
+                osprey_signal_raise(OSPREY_SIG_STOP);
+            else if (pl->jobs && osprey_pcap_jobs_interrupted(pl->jobs))
+                stop = true; /* pcap-interrupt: this job ends as at EOF */
             if (osprey_emit_stats_due(pl->emit)) /* periodic EVE stats (stats.interval) */
                 osprey_pipeline_stats(pl);
             if (progress && (num & 0xfff) < (uint64_t)n && osprey_clock_mono_s() - last >= 1.0) {

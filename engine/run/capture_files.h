@@ -6,9 +6,16 @@
 #define OSPREY_CAPTURE_FILES_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "mon.h"
 #include "pipeline.h"
+
+/* The captures to read: FILE, or the regular files of DIR in name order (hidden ones left
+ * out), as malloc'd strings. 0, or -1 after printing why on diag (NULL: quiet; no such path,
+ * an empty directory). Free with osprey_capture_list_free. */
+int osprey_capture_list(const char *path, char ***out, int *n, FILE *diag);
+void osprey_capture_list_free(char **files, int n);
 
 /* What happens to a batch of n frames (already numbered); 0, or -1 when some frame could
  * not be handled (counted as a failed run; the reading goes on). */
@@ -19,7 +26,8 @@ typedef int (*osprey_capture_batch_fn)(void *arg, struct mon_packet *batch, int 
  * EOF (the batch read is processed), SIGHUP reopens the outputs (osprey_daemon_poll), periodic
  * stats records; on a terminal the progress is shown on stderr about once a second.
  * *pkts and *bytes receive the frames and captured bytes read. Returns 0, or -1 after an
- * open or read error or a failed batch (the rest is still read). */
+ * open or read error or a failed batch (the rest is still read). Under --unix-socket
+ * (pl->jobs), pcap-interrupt ends the reading as SIGTERM does, SIGTERM the whole run. */
 int osprey_capture_files(struct osprey_pipeline *pl, char **files, int nfiles,
                          osprey_capture_batch_fn on_batch, void *arg, uint64_t *pkts,
                          uint64_t *bytes);

@@ -26,50 +26,6 @@
 #include "signals.h"
 #include "workers.h"
 
-static int is_capture_name(const struct dirent *d)
-{
-    return d->d_name[0] != '.';
-}
-
-/* The captures to read: FILE, or the files of DIR in name order. */
-static int capture_list(const char *path, char ***out, int *n)
-{
-    struct stat st;
-    *out = NULL;
-    *n = 0;
-    if (stat(path, &st) != 0) {
-        fprintf(stderr, "osprey: %s: %s\n", path, strerror(errno));
-        return -1;
-    }
-    if (!S_ISDIR(st.st_mode)) {
-        *out = malloc(sizeof **out);
-        if (!*out || !((*out)[0] = strdup(path)))
-            return -1;
-        *n = 1;
-        return 0;
-    }
-    struct dirent **ents;
-    int k = scandir(path, &ents, is_capture_name, alphasort);
-    if (k < 0) {
-        fprintf(stderr, "osprey: %s: %s\n", path, strerror(errno));
-        return -1;
-    }
-    *out = calloc((size_t)k + 1, sizeof **out);
-    for (int i = 0; i < k; i++) {
-        char full[4096];
-        snprintf(full, sizeof full, "%s/%s", path, ents[i]->d_name);
-        if (*out && stat(full, &st) == 0 && S_ISREG(st.st_mode))
-            (*out)[(*n)++] = strdup(full);
-        free(ents[i]);
-    }
-    free(ents);
-    if (*n == 0) {
-        fprintf(stderr, "osprey: %s: no capture files in the directory\n", path);
-        return -1;
-    }
-    return *out ? 0 : -1;
-}
-
 /* Single mode: the batch goes through the one worker on this thread. */
 static int single_batch(void *arg, struct mon_packet *batch, int n)
 {
@@ -99,7 +55,7 @@ int osprey_run_offline(const struct osprey_options *opts, const struct osprey_co
     struct osprey_pipeline pl = {0};
     int rc = OSPREY_EXIT_FAILURE;
     osprey_signals_install(); /* SIGHUP reopens the outputs, SIGTERM ends the run cleanly */
-    if (capture_list(opts->read_path, &files, &nfiles) < 0 ||
+    if (osprey_capture_list(opts->read_path, &files, &nfiles, stderr) < 0 ||
         osprey_pipeline_open(&pl, opts, cfg, worker_count(opts, cfg), &osprey_services) < 0)
         goto out;
     osprey_daemon_ready(); /* -D: the starting command may exit 0 now */

@@ -1,4 +1,6 @@
-/* control.c — the Unix control socket: one thread, one client at a time (see control.h). */
+/* control.c — the Unix control socket: one thread, one client at a time (see control.h); the
+ * framing of Suricata's protocol (a JSON object, newline or not; plain lines) and the hello.
+ * The commands are control_cmds.c's. */
 #include <errno.h>
 #include <jansson.h>
 #include <poll.h>
@@ -14,9 +16,7 @@
 
 #include "control.h"
 #include "log.h"
-#include "osprey_clock.h"
-#include "reload.h"
-#include "signals.h"
+#include "options.h"
 
 #ifndef OSPREY_VERSION
 #define OSPREY_VERSION "unknown"
@@ -37,104 +37,8 @@ static json_t *reply(bool ok, json_t *message)
     return json_pack("{s:s, s:o}", "return", ok ? "OK" : "NOK", "message", message);
 }
 
-/* The counters of a worker, in stats order. Kept in one table so per-worker objects and the
- * totals always have the same keys. */
-static const char *const COUNTERS[] = {
-    "packets", "bytes", "invalid", "flows", "flows_active", "flow_memuse", "flow_memcap_hits",
-    "tcp_sessions", "tcp_reassembly_memuse", "tcp_memcap_hits", "tcp_gaps", "alerts",
-    "dropped", "rejected", "kernel_packets", "kernel_drops", "forwarded", "drop_fail_closed",
-    "fail_open", "tx_errors"};
-#define NCOUNTERS (sizeof COUNTERS / sizeof *COUNTERS)
-
-/* One worker's counters (r->mu held: w->dw cannot change under us). The stack's counters are
- * the worker's own and read while it runs: a snapshot, each value whole on 64-bit machines. */
-static json_t *worker_stats(const struct osprey_worker *w, uint64_t *tot)
-{
-    const struct mon_decode_stats *ds = mon_ctx_decode_stats(w->ctx);
-    const struct mon_flow_stats *fs = mon_flow_stats(mon_ctx_flows(w->ctx));
-    const struct mon_tcp_stats *ts = mon_ctx_tcp_stats(w->ctx);
-    const struct osprey_detect_verdicts *dv = osprey_detect_worker_verdicts(w->dw);
-    const struct osprey_capture_stats *c = &w->cap;
-    const uint64_t v[NCOUNTERS] = {
-        ds->pkts, ds->bytes, ds->outcome[MON_DEC_INVALID], fs->created, fs->active,
-        fs->memuse, fs->memcap_hits, ts->sessions, ts->reasm_memuse, ts->memcap_hits, ts->gaps,
-        osprey_worker_alerts(w), dv->dropped, dv->rejected,
-        atomic_load(&c->kernel_packets), atomic_load(&c->kernel_drops),
-        atomic_load(&c->forwarded), atomic_load(&c->drop_fail_closed),
-        atomic_load(&c->fail_open), atomic_load(&c->tx_errors),
-    };
-    json_t *o = json_object();
-    for (size_t i = 0; i < NCOUNTERS; i++) {
-        tot[i] += v[i];
-        json_object_set_new(o, COUNTERS[i], json_integer((json_int_t)v[i]));
-    }
-    return o;
-}
-
-static json_t *stats(struct osprey_pipeline *pl)
-{
-    uint64_t tot[NCOUNTERS] = {0};
-    json_t *workers = json_array();
-    osprey_reload_lock(pl->reload);
-    for (int i = 0; i < pl->nworkers; i++) {
-        json_t *w = worker_stats(&pl->w[i], tot);
-        json_object_set_new(w, "id", json_integer(i));
-        json_array_append_new(workers, w);
-    }
-    const struct osprey_detect_stats *d = osprey_detect_stats(pl->det);
-    json_t *detect = json_pack("{s:i, s:i, s:i}", "rules", (int)d->rules, "compiled",
-                               (int)d->compiled, "not_compiled", (int)d->not_compiled);
-    osprey_reload_unlock(pl->reload);
-    json_t *total = json_object();
-    for (size_t i = 0; i < NCOUNTERS; i++)
-        json_object_set_new(total, COUNTERS[i], json_integer((json_int_t)tot[i]));
-    struct osprey_reload_stats rs = {0};
-    if (pl->reload)
-        osprey_reload_stats(pl->reload, &rs);
-    return json_pack("{s:I, s:o, s:o, s:o, s:{s:I, s:I, s:i, s:f, s:f, s:I, s:I, s:I}, "
-                     "s:{s:I, s:I}}",
-                     "uptime", (json_int_t)(osprey_clock_wall_s() - pl->t_started),
-                     "workers", workers,
-                     "total", total, "detect", detect,
-                     "reload", "reloads", (json_int_t)rs.reloads, "failures",
-                     (json_int_t)rs.failures, "generation", (int)rs.gen, "last_ms", rs.last_ms,
-                     "switch_ms_max", rs.switch_ms_max,
-                     "rss_before_kb", (json_int_t)rs.rss_before_kb, "rss_during_kb",
-                     (json_int_t)rs.rss_during_kb, "rss_after_kb", (json_int_t)rs.rss_after_kb,
-                     "memory", "rss_kb", (json_int_t)osprey_rss_kb(), "peak_kb",
-                     (json_int_t)osprey_rss_peak_kb());
-}
-
-/* One command → one answer. */
-static json_t *run_command(struct osprey_control *c, const char *cmd)
-{
-    struct osprey_pipeline *pl = c->pl;
-    if (!strcmp(cmd, "version"))
-        return reply(true, json_string("osprey " OSPREY_VERSION));
-    if (!strcmp(cmd, "uptime"))
-        return reply(true, json_integer((json_int_t)(osprey_clock_wall_s() - pl->t_started)));
-    if (!strcmp(cmd, "stats") || !strcmp(cmd, "dump-counters"))
-        return reply(true, stats(pl));
-    if (!strcmp(cmd, "reload-rules")) {
-        char msg[1024];
-        osprey_log(OSPREY_LOG_NOTICE, "control socket: reload-rules");
-        int rc = osprey_reload_request(pl->reload, msg, sizeof msg);
-        return reply(rc == 0, json_string(msg));
-    }
-    if (!strcmp(cmd, "shutdown")) {
-        osprey_log(OSPREY_LOG_NOTICE, "control socket: shutdown");
-        osprey_signal_raise(OSPREY_SIG_STOP);
-        return reply(true, json_string("Closing Osprey"));
-    }
-    if (!strcmp(cmd, "help") || !strcmp(cmd, "command-list"))
-        return reply(true, json_pack("[s, s, s, s, s, s]", "version", "uptime", "stats",
-                                     "reload-rules", "shutdown", "help"));
-    char msg[256];
-    snprintf(msg, sizeof msg, "unknown command '%.64s' (try help)", cmd);
-    return reply(false, json_string(msg));
-}
-
-/* A line: a plain command, or JSON {"command": ...} / {"version": ...}. */
+/* A message: a plain command line, or JSON {"command": ..., "arguments": {...}} /
+ * {"version": ...} (Suricata's client hello). */
 static json_t *run_line(struct osprey_control *c, char *line)
 {
     size_t n = strlen(line);
@@ -143,14 +47,14 @@ static json_t *run_line(struct osprey_control *c, char *line)
     while (*line == ' ' || *line == '\t')
         line++;
     if (*line != '{')
-        return run_command(c, line);
+        return osprey_control_command(c->pl, line, NULL);
     json_error_t err;
     json_t *req = json_loads(line, 0, &err), *ans;
     const char *cmd = req ? json_string_value(json_object_get(req, "command")) : NULL;
     if (!req || !json_is_object(req))
         ans = reply(false, json_sprintf("not JSON: %s", err.text));
     else if (cmd)
-        ans = run_command(c, cmd);
+        ans = osprey_control_command(c->pl, cmd, json_object_get(req, "arguments"));
     else if (json_object_get(req, "version"))
         ans = reply(true, json_string("osprey " OSPREY_VERSION)); /* the client's hello */
     else
@@ -172,6 +76,45 @@ static bool send_all(int fd, const char *s, size_t n)
     return true;
 }
 
+/* The length of the first whole message in buf[0..used), 0 if none yet. Suricata's clients
+ * send a JSON object without a newline (suricatasc's {"version": "0.2"} hello) or with one;
+ * a JSON message ends at its closing brace (strings and escapes skipped), a plain command at
+ * its newline. */
+static size_t message_end(const char *buf, size_t used)
+{
+    size_t i = 0;
+    while (i < used && (buf[i] == ' ' || buf[i] == '\t' || buf[i] == '\r' || buf[i] == '\n'))
+        i++;
+    if (i == used || buf[i] != '{') {
+        const char *nl = memchr(buf, '\n', used);
+        return nl ? (size_t)(nl - buf) + 1 : 0;
+    }
+    int depth = 0;
+    bool str = false, esc = false;
+    for (; i < used; i++) {
+        char ch = buf[i];
+        if (str) {
+            if (esc)
+                esc = false;
+            else if (ch == '\\')
+                esc = true;
+            else if (ch == '"')
+                str = false;
+        } else if (ch == '"') {
+            str = true;
+        } else if (ch == '{') {
+            depth++;
+        } else if (ch == '}' && --depth == 0) {
+            size_t end = i + 1; /* take the newline after it too, when there is one */
+            return end < used && buf[end] == '\n' ? end + 1 : end;
+        }
+    }
+    /* not closed: a broken line ends at a newline (answered "not JSON"), else wait for more
+     * (compact JSON, as every Suricata client sends, holds no newline) */
+    const char *nl = memchr(buf, '\n', used);
+    return nl ? (size_t)(nl - buf) + 1 : 0;
+}
+
 /* Serve one client until it hangs up (or we stop). */
 static void serve(struct osprey_control *c, int fd)
 {
@@ -191,14 +134,18 @@ static void serve(struct osprey_control *c, int fd)
             return;
         used += (size_t)k;
         buf[used] = '\0';
-        char *nl;
-        while ((nl = memchr(buf, '\n', used)) != NULL) {
-            *nl = '\0';
-            json_t *ans = *buf ? run_line(c, buf) : NULL;
-            size_t rest = used - (size_t)(nl + 1 - buf);
-            memmove(buf, nl + 1, rest);
-            used = rest;
+        size_t end;
+        while ((end = message_end(buf, used)) > 0) {
+            char saved = buf[end - 1];
+            buf[end - 1] = saved == '\n' ? '\0' : saved;
+            char msg[CTL_LINE_MAX + 1];
+            size_t mlen = saved == '\n' ? end - 1 : end;
+            memcpy(msg, buf, mlen);
+            msg[mlen] = '\0';
+            memmove(buf, buf + end, used - end);
+            used -= end;
             buf[used] = '\0';
+            json_t *ans = msg[strspn(msg, " \t\r\n")] ? run_line(c, msg) : NULL;
             if (!ans)
                 continue;
             char *text = json_dumps(ans, JSON_COMPACT);
@@ -273,7 +220,8 @@ static int bind_path(struct osprey_control *c, const char *path)
 
 int osprey_control_start(struct osprey_pipeline *pl)
 {
-    if (!osprey_config_bool(pl->cfg, "unix-command.enabled"))
+    bool mode = pl->opts && pl->opts->unix_socket; /* --unix-socket: on, whatever the config */
+    if (!mode && !osprey_config_bool(pl->cfg, "unix-command.enabled"))
         return 0;
     struct osprey_control *c = calloc(1, sizeof *c);
     if (!c) {
@@ -282,7 +230,9 @@ int osprey_control_start(struct osprey_pipeline *pl)
     }
     c->pl = pl;
     c->fd = -1;
-    const char *path = osprey_config_str(pl->cfg, "unix-command.filename");
+    const char *path = mode && pl->opts->unix_socket_path
+                           ? pl->opts->unix_socket_path
+                           : osprey_config_str(pl->cfg, "unix-command.filename");
     if (bind_path(c, path) < 0) {
         if (c->fd >= 0)
             close(c->fd);

@@ -1,14 +1,19 @@
 /* control.h — the Unix control socket (unix-command.enabled, unix-command.filename).
  *
- * A thread started with the pipeline listens on a Unix stream socket. A client sends one
- * command per line, either a plain word (`stats`) or JSON as Suricata's unix socket takes it
- * (`{"command": "stats"}`; a `{"version": "0.2"}` hello is answered OK). Every answer is one
- * JSON line: {"return": "OK"|"NOK", "message": ...}. Commands: version, uptime, stats
- * (per-worker and total counters), reload-rules (waits for the compile: OK or NOK with the
- * reason), shutdown (stops like SIGTERM), help.
+ * A thread started with the pipeline listens on a Unix stream socket and speaks Suricata's
+ * unix-socket protocol, so suricatasc works unchanged: a client sends JSON objects
+ * (`{"command": "iface-stat", "arguments": {"iface": "eth0"}}`; the `{"version": "0.2"}` hello,
+ * sent without a newline, is answered OK) or plain command lines (`stats`). Every answer is one
+ * JSON line: {"return": "OK"|"NOK", "message": ...}. The commands (control_cmds.c): Suricata's
+ * (command-list, version, uptime, running-mode, capture-mode, iface-list, iface-stat,
+ * dump-counters, reload-rules (waits for the compile: OK or NOK with the reason),
+ * ruleset-reload-nonblocking, ruleset-stats, ruleset-failed-rules, reopen-log-files, conf-get,
+ * memcap-list/-show/-set, shutdown (stops like SIGTERM)) and Osprey's stats and help.
  */
 #ifndef OSPREY_CONTROL_H
 #define OSPREY_CONTROL_H
+
+#include <jansson.h>
 
 #include "pipeline.h"
 
@@ -19,5 +24,8 @@ struct osprey_control;
 int osprey_control_start(struct osprey_pipeline *pl);
 /* Stop the thread, remove the socket file. NULL-safe. */
 void osprey_control_stop(struct osprey_pipeline *pl);
+
+/* One command with its "arguments" object (NULL: none) → its answer (control_cmds.c). */
+json_t *osprey_control_command(struct osprey_pipeline *pl, const char *cmd, json_t *args);
 
 #endif

@@ -1,4 +1,5 @@
-/* osprey_log_file.h — where an output's records go: a regular file or a Unix socket.
+/* osprey_log_file.h — where an output's records go: a regular file, a Unix socket, or a
+ * transport the filetype names (redis, kafka, syslog: log_backend.h, one file each).
  *
  * Every output (eve.json, fast.log, unified2) writes whole records through this one
  * interface. A record is handed over in one call and either lands whole or not at all:
@@ -12,6 +13,10 @@
  * PATH.<unix seconds> and a new one is started when the next record would pass `limit`.
  * Reopen (SIGHUP): the file is closed and opened again under its name, so a log rotator can
  * rename it first; records in flight are written whole to one file or the other.
+ * Transports (cfg.filetype "redis", "kafka", "syslog"): each record is handed over without
+ * its trailing newline (the transport frames it: a list element, a Kafka message, a syslog
+ * datagram) and queued, never blocking the caller for long; what cannot be delivered is
+ * counted as lost. Their counters (osprey_log_counters) go into the stats records.
  * All calls are thread-safe: each file has its own lock.
  */
 #ifndef OSPREY_LOG_FILE_H
@@ -21,6 +26,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct osprey_config;
+
 enum osprey_log_kind { OSPREY_LOG_REGULAR, OSPREY_LOG_UNIX_STREAM, OSPREY_LOG_UNIX_DGRAM };
 
 struct osprey_log_cfg {
@@ -29,7 +36,15 @@ struct osprey_log_cfg {
     bool append;               /* regular: keep what is there (else truncate on first open) */
     bool timestamped;          /* regular: write PATH.<seconds>, new name on each rollover */
     uint64_t limit;            /* timestamped: bytes per file before a rollover; 0 = none */
+    /* A transport instead of path/kind: "redis", "kafka", "syslog" (NULL or another name: the
+     * file or socket above). It reads its own keys under section ("outputs.eve-log"). */
+    const char *filetype;
+    const struct osprey_config *conf;
+    const char *section;
 };
+
+/* A counter of a transport: name relative to it ("redis.dropped"). */
+typedef void (*osprey_log_counter_fn)(void *ctx, const char *name, uint64_t value);
 
 struct osprey_log_file;
 
@@ -54,7 +69,14 @@ const char *osprey_log_error(struct osprey_log_file *lf, char *buf, size_t len);
 /* Records written, and the name of the file written now (timestamped: PATH.<seconds>). */
 uint64_t osprey_log_records(struct osprey_log_file *lf);
 const char *osprey_log_current(struct osprey_log_file *lf, char *buf, size_t len);
+/* Transports: deliver what is queued (waits a few seconds at most), count the rest as lost;
+ * records written later are lost. Files: nothing. Close does it too. */
+void osprey_log_flush(struct osprey_log_file *lf);
 void osprey_log_close(struct osprey_log_file *lf);
+/* A transport's counters through put (files and sockets have none). */
+void osprey_log_counters(struct osprey_log_file *lf, osprey_log_counter_fn put, void *ctx);
+/* Is filetype a transport (redis, kafka, syslog) rather than a file or socket kind? */
+bool osprey_log_is_transport(const char *filetype);
 
 /* "regular", "unix_stream", "unix_dgram" → kind; -1 for anything else. */
 int osprey_log_kind_parse(const char *s);

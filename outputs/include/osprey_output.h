@@ -103,6 +103,10 @@ struct osprey_output_def {
     void (*anomaly)(void *s, const struct osprey_eve_anomaly *a);
     void (*packet)(void *s, const struct osprey_packet_rec *p);
     void (*stats)(void *s, const struct osprey_stats_rec *st);
+    /* Its own counters for the stats records (a transport's written/dropped records …), names
+     * relative to the sink ("redis.dropped": stats osprey.output.<name>.redis.dropped);
+     * called between batches like stats. NULL = none. */
+    void (*counters)(void *s, osprey_log_counter_fn put, void *ctx);
     /* SIGHUP/logrotate: reopen its files under their names. 0, or -1 (printed on diag). */
     int (*reopen)(void *s, FILE *diag);
     uint64_t (*lost)(void *s);                         /* records not written so far */

@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "compiler.h"
+#include "dataset.h"
 #include "detect_int.h"
 #include "intern.h"
 #include "osprey_parsers.h"
@@ -675,4 +676,10 @@ void osprey_detect_free(struct osprey_detect *d)
 const struct osprey_detect_stats *osprey_detect_stats(const struct osprey_detect *d)
 {
     return &d->stats;
+}
+
+int osprey_detect_dataset(struct osprey_detect *d, enum osprey_dataset_op op, const char *set,
+                          const char *type, const char *value, char *why, size_t whylen)
+{
+    return det_dataset_edit(d->datasets, op, set, type, value, why, whylen);
 }

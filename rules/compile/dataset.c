@@ -453,3 +453,50 @@ bool det_dataset_match(struct det_dataset *s, const struct opt_dataset *o, const
     pthread_mutex_unlock(&s->mu);
     return r;
 }
+
+/* ---- edits from outside the rules (the control socket's dataset-add/-remove/-lookup) ---- */
+
+int det_dataset_edit(struct det_datasets *all, enum osprey_dataset_op op, const char *name,
+                     const char *type, const char *value, char *why, size_t whylen)
+{
+    struct det_dataset *s = all ? all->sets : NULL;
+    while (s && strcmp(s->name, name))
+        s = s->next;
+    if (!s) {
+        snprintf(why, whylen, "set %s not found (no rule names it)", name);
+        return -1;
+    }
+    if (strcmp(type, type_name(s->type))) {
+        snprintf(why, whylen, "set %s is of type %s, not %s", name, type_name(s->type), type);
+        return -1;
+    }
+    size_t n = strlen(value);
+    uint8_t *v = malloc(n + 32);
+    int len = v ? value_from_text(s->type, value, n, v) : -1;
+    if (len < 0) {
+        free(v);
+        snprintf(why, whylen, "'%.64s' is not a %s value%s", value, type,
+                 s->type == DST_STRING ? " (strings are given in base64)" : "");
+        return -1;
+    }
+    int rc;
+    pthread_mutex_lock(&s->mu);
+    struct ds_node **p = slot_of(s, v, (uint32_t)len);
+    if (op == OSPREY_DATASET_ADD) {
+        rc = add_locked(s, v, (uint32_t)len, 0, false);
+        if (rc < 0)
+            snprintf(why, whylen, "set %s is full (its memcap)", name);
+    } else if (op == OSPREY_DATASET_REMOVE && *p) {
+        struct ds_node *gone = *p;
+        *p = gone->next;
+        s->memuse -= sizeof *gone + gone->len;
+        s->count--;
+        free(gone);
+        rc = 1;
+    } else {
+        rc = *p != NULL;
+    }
+    pthread_mutex_unlock(&s->mu);
+    free(v);
+    return rc;
+}

@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "opt_args.h"
+#include "osprey_detect.h"
 
 #define DATASET_DEFAULT_MEMCAP (16u * 1024u * 1024u)
 #define DATASET_DEFAULT_HASHSIZE 4096u
@@ -33,5 +34,11 @@ struct det_dataset *det_dataset_open(struct det_datasets *all, const struct opt_
  * removed), isset, isnotset, datarep (present and its reputation compares). Thread-safe. */
 bool det_dataset_match(struct det_dataset *s, const struct opt_dataset *o, const uint8_t *buf,
                        uint32_t len);
+
+/* dataset-add/-remove/-lookup of a set some rule opened, by name and Suricata's type word
+ * (string values in base64, as in dataset files): 1 added/removed/found, 0 present already/not
+ * there, -1 with why[] filled (no such set, another type, a bad value, memcap). Thread-safe. */
+int det_dataset_edit(struct det_datasets *all, enum osprey_dataset_op op, const char *name,
+                     const char *type, const char *value, char *why, size_t whylen);
 
 #endif

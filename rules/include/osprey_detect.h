@@ -108,6 +108,15 @@ int osprey_detect_stream_mpm_parse(const char *s);
 void osprey_detect_free(struct osprey_detect *d);
 const struct osprey_detect_stats *osprey_detect_stats(const struct osprey_detect *d);
 
+/* A dataset's values from outside the rules (Suricata's dataset-add/-remove/-lookup unix-socket
+ * commands): set by name, type as Suricata spells it (string, md5, sha256, ipv4, ip), value as
+ * in a dataset file (strings in base64). 1 added/removed/found, 0 already there/not there, -1
+ * with why[] filled (no rule opened that set, another type, a bad value, the set's memcap).
+ * Safe while workers match. */
+enum osprey_dataset_op { OSPREY_DATASET_ADD, OSPREY_DATASET_REMOVE, OSPREY_DATASET_LOOKUP };
+int osprey_detect_dataset(struct osprey_detect *d, enum osprey_dataset_op op, const char *set,
+                          const char *type, const char *value, char *why, size_t whylen);
+
 /* `osprey -T --dump-chains`: the forest, one line per UDE, indented under its parent. */
 void osprey_detect_dump_chains(const struct osprey_detect *d, FILE *out);
 

@@ -3,8 +3,12 @@ import glob
 import json
 import os
 import subprocess
+import time
 
-from conftest import binary, run, stamp, write_pcap
+import pytest
+from scapy.utils import PcapWriter
+
+from conftest import SAN_ENV, binary, run, stamp, write_pcap
 from detect_helpers import rule
 
 TEST_DATA = os.environ.get("OSPREY_TEST_DATA", "/usr/local/share/osprey/test-data")
@@ -46,4 +50,45 @@ def u2json(files):
     return [json.loads(l) for l in proc.stdout.splitlines() if l.strip()]
 
 
-__all__ = ["Out", "osprey_out", "u2json", "rule", "TEST_DATA"]
+class Feeder:
+    """osprey -r reading a FIFO: the test writes packets while osprey runs."""
+
+    def __init__(self, tmp_path, rules, *args):
+        self.fifo = tmp_path / "in.pcap"
+        os.mkfifo(self.fifo)
+        rf = tmp_path / "r.rules"
+        rf.write_text("\n".join(rules) + "\n")
+        self.logdir = tmp_path / "log"
+        self.logdir.mkdir()
+        env = dict(os.environ, **SAN_ENV)
+        self.proc = subprocess.Popen(
+            [binary("osprey"), "-r", str(self.fifo), "-S", str(rf), "-l", str(self.logdir),
+             *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+        self.w = PcapWriter(str(self.fifo), linktype=228, sync=True)  # raw IPv4
+        self.t = 1_600_000_000.0
+
+    def send(self, pkts):
+        for p in pkts:
+            p.time = self.t
+            self.t += 0.001
+            self.w.write(p)
+        self.w.flush()
+
+    def wait_for(self, cond, what, timeout=20):
+        end = time.time() + timeout
+        while time.time() < end:
+            if cond():
+                return
+            time.sleep(0.05)
+        pytest.fail(f"timed out waiting for {what}")
+
+    def finish(self, rc=0):
+        """rc: the exit status expected (1: an output lost records)."""
+        self.w.close()
+        out, err = self.proc.communicate(timeout=60)
+        assert "Sanitizer" not in err and "runtime error" not in err, err
+        assert self.proc.returncode == rc, err
+        return out, err
+
+
+__all__ = ["Out", "Feeder", "osprey_out", "u2json", "rule", "TEST_DATA"]

@@ -13,11 +13,10 @@ from scapy.layers.inet import IP, ICMP, UDP
 from scapy.layers.inet6 import IPv6
 from scapy.layers.l2 import Ether
 from scapy.packet import Raw
-from scapy.utils import PcapWriter
 
-from conftest import ROOT, SAN_ENV, binary, eve_ip, stamp
+from conftest import ROOT, eve_ip, stamp
 from detect_helpers import http_conv, udp
-from outputs_helpers import osprey_out, rule, u2json
+from outputs_helpers import Feeder, osprey_out, rule, u2json
 
 GET = rule('content:"GET";', sid=1)
 
@@ -117,46 +116,6 @@ def test_eve_socket_nobody_listens_is_a_clear_error(tmp_path):
                      "--set", f"outputs.eve-log.filename={tmp_path / 'none.sock'}", check=False)
     assert out.proc.returncode == 1
     assert "none.sock" in out.proc.stderr and "No such file or directory" in out.proc.stderr
-
-
-class Feeder:
-    """osprey -r reading a FIFO: the test writes packets while osprey runs."""
-
-    def __init__(self, tmp_path, rules, *args):
-        self.fifo = tmp_path / "in.pcap"
-        os.mkfifo(self.fifo)
-        rf = tmp_path / "r.rules"
-        rf.write_text("\n".join(rules) + "\n")
-        self.logdir = tmp_path / "log"
-        self.logdir.mkdir()
-        env = dict(os.environ, **SAN_ENV)
-        self.proc = subprocess.Popen(
-            [binary("osprey"), "-r", str(self.fifo), "-S", str(rf), "-l", str(self.logdir),
-             *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
-        self.w = PcapWriter(str(self.fifo), linktype=228, sync=True)  # raw IPv4
-        self.t = 1_600_000_000.0
-
-    def send(self, pkts):
-        for p in pkts:
-            p.time = self.t
-            self.t += 0.001
-            self.w.write(p)
-        self.w.flush()
-
-    def wait_for(self, cond, what, timeout=20):
-        end = time.time() + timeout
-        while time.time() < end:
-            if cond():
-                return
-            time.sleep(0.05)
-        pytest.fail(f"timed out waiting for {what}")
-
-    def finish(self):
-        self.w.close()
-        out, err = self.proc.communicate(timeout=60)
-        assert "Sanitizer" not in err and "runtime error" not in err, err
-        assert self.proc.returncode == 0, err
-        return out, err
 
 
 def lines(path):

@@ -41,9 +41,9 @@ DEFAULTS = {
     "flow.hash-seed": 0,
     "default-rule-path": "/var/lib/osprey/rules",
     "rule-files": [],
-    "classification-file": "etc/classification.config",
-    "reference-config-file": "etc/reference.config",
-    "threshold-file": "etc/threshold.config",
+    "classification-file": "classification.config",
+    "reference-config-file": "reference.config",
+    "threshold-file": "threshold.config",
     "stream.reassembly.memcap": 256 * 1024 * 1024,
     "stream.reassembly.depth": 1024 * 1024,
     "stream.reassembly.buffer-size": 65536,
@@ -139,6 +139,28 @@ DEFAULTS = {
     "outputs.eve-log.community-id-seed": 0,
     "outputs.eve-log.tagged-packets": True,
     "outputs.eve-log.types": ["alert", "anomaly", "flow", "stats"],
+    "outputs.eve-log.redis.server": "127.0.0.1",
+    "outputs.eve-log.redis.port": 6379,
+    "outputs.eve-log.redis.mode": "list",
+    "outputs.eve-log.redis.key": "suricata",
+    "outputs.eve-log.redis.async": True,
+    "outputs.eve-log.redis.pipelining.enabled": False,
+    "outputs.eve-log.redis.pipelining.batch-size": 10,
+    "outputs.eve-log.redis.stream-maxlen": 100000,
+    "outputs.eve-log.redis.stream-trim-exact": False,
+    "outputs.eve-log.redis.memcap": 32 * 1024 * 1024,
+    "outputs.eve-log.kafka.brokers": "127.0.0.1:9092",
+    "outputs.eve-log.kafka.topic": "suricata",
+    "outputs.eve-log.kafka.partition": "-1",  # parse_dump reads no negative numbers
+    "outputs.eve-log.kafka.batch-size": 10000,
+    "outputs.eve-log.kafka.linger-ms": 5,
+    "outputs.eve-log.kafka.compression": "none",
+    "outputs.eve-log.kafka.memcap": 32 * 1024 * 1024,
+    "outputs.eve-log.kafka.message-timeout": 30,
+    "outputs.eve-log.identity": "osprey",
+    "outputs.eve-log.facility": "local5",
+    "outputs.eve-log.level": "Info",
+    "outputs.eve-log.syslog.socket": "/dev/log",
     "outputs.unified2-alert.enabled": True,
     "outputs.unified2-alert.filename": "unified2.alert",
     "outputs.unified2-alert.limit": 32 * 1024 * 1024,
@@ -279,7 +301,10 @@ def test_shipped_config_sets_every_key():
     for key in DEFAULTS:
         if key.startswith("outputs."):  # suricata.yaml's list: "  - fast:", then its keys
             _, name, leaf = key.split(".", 2)
-            assert f"\n  - {name}:" in text and f"\n      {leaf}:" in text, key
+            assert f"\n  - {name}:" in text, key
+            # nested keys (redis.pipelining.enabled) one level deeper each
+            for depth, part in enumerate(leaf.split(".")):
+                assert f"\n{' ' * (6 + 2 * depth)}{part}:" in text, key
         elif not key.startswith("vars."):
             assert f"\n{' ' * 2 * key.count('.')}{key.split('.')[-1]}:" in text, key
 

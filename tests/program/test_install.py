@@ -1,7 +1,9 @@
-"""`cmake --install` gives a working Osprey: programs in bin/, the shipped configuration in
-etc/osprey/, and that configuration's relative table names found beside it whatever the working
-directory (a relative name in a config file is relative to the file, not to where osprey runs)."""
+"""`cmake --install` gives a working Osprey laid out as Suricata is: programs in bin/, the shipped
+configuration in etc/osprey/ (read without -c, from any directory), the systemd unit, the
+logrotate file and osprey(8); relative table names in a config file are found beside it whatever
+the working directory (a relative name in a config file is relative to the file)."""
 import json
+import re
 import subprocess
 
 import pytest
@@ -38,6 +40,60 @@ def test_install_puts_programs_and_config_in_place(prefix):
     assert sorted(p.name for p in conf.iterdir()) == [
         "classification.config", "osprey.yaml", "reference.config", "rules", "threshold.config"]
     assert [p.name for p in (conf / "rules").iterdir()] == ["osprey-demo.rules"]
+    assert (prefix / "var" / "lib" / "osprey" / "rules").is_dir()
+    assert (prefix / "var" / "log" / "osprey").is_dir()
+
+
+def test_install_puts_service_files_in_place(prefix):
+    """systemd unit, logrotate file and osprey(8), naming the configured prefix's paths."""
+    unit = (prefix / "lib" / "systemd" / "system" / "osprey.service").read_text()
+    assert re.search(r"^ExecStart=/\S+/bin/osprey -c /\S+/osprey/osprey.yaml ", unit, re.M)
+    assert "ExecReload=/bin/kill -USR2 $MAINPID" in unit and "@" not in unit
+    rotate = (prefix / "etc" / "logrotate.d" / "osprey").read_text()
+    assert re.search(r"^/\S+/log/osprey/\*.log /\S+/log/osprey/\*.json", rotate, re.M) and "kill -HUP" in rotate
+    page = (prefix / "share" / "man" / "man8" / "osprey.8").read_text()
+    assert page.startswith(".\\\" osprey.8") and ".TH OSPREY 8" in page and "@" not in page
+    man = subprocess.run(["man", "-l", str(prefix / "share" / "man" / "man8" / "osprey.8")],
+                         capture_output=True, text=True, env={"MANWIDTH": "80", "PATH": "/usr/bin:/bin"})
+    if man.returncode == 0 or "not found" not in man.stderr:  # man-db renders it where present
+        assert man.returncode == 0 and "suricata-update" in man.stdout, man.stderr
+    # the installed osprey.yaml names the prefix's rule and log directories
+    yaml = (prefix / "etc" / "osprey" / "osprey.yaml").read_text()
+    assert re.search(r"^default-rule-path: /\S+/lib/osprey/rules$", yaml, re.M)
+    assert re.search(r"^default-log-dir: /\S+/log/osprey/$", yaml, re.M)
+
+
+def test_installed_osprey_needs_no_config_option(prefix, tmp_path):
+    """No -c, another working directory: the installed etc/osprey/osprey.yaml and its tables
+    are read (classtypes resolved, no warning), as suricata reads its installed yaml."""
+    pcap = demo_pcap(tmp_path / "demo.pcap")
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    conf = prefix / "etc" / "osprey"
+    proc = run([str(prefix / "bin" / "osprey"), "-r", str(pcap),
+                "-S", str(conf / "rules" / "osprey-demo.rules"), "-l", str(logs)], cwd=tmp_path)
+    assert proc.stderr == "" and "warning" not in proc.stdout
+    assert "10 packets, 1 flows, 4 alerts" in proc.stdout
+    assert [(a["alert"]["signature_id"], a["alert"]["category"]) for a in alerts_of(logs)][-1] \
+        == (9000001, "Potentially Bad Traffic")
+    dump = run([str(prefix / "bin" / "osprey"), "--dump-config"], cwd=tmp_path).stdout
+    # the installed file was loaded (its default-log-dir, not the built-in /var/log/osprey/)
+    assert re.search(r"^default-log-dir: \"/\S*/var/log/osprey/\"$", dump, re.M)
+
+
+def test_build_info_as_suricata_prints_it(prefix):
+    """--build-info: the lines suricata-update reads (Features, --prefix, --sysconfdir,
+    --localstatedir, --datarootdir) in Suricata's layout."""
+    out = run([str(prefix / "bin" / "osprey"), "--build-info"]).stdout
+    lines = out.splitlines()
+    assert lines[0] == "This is Osprey version 0.1.0 RELEASE"
+    assert lines[1].startswith("Features: ") and "AF_PACKET" in lines[1].split()
+    assert lines[2].startswith("SIMD support:")
+    assert re.search(r"^(GCC|Clang) version \S+.*, C version \d+$", out, re.M)
+    paths = {m[0]: m[1] for m in re.findall(r"^  (--\w+) +(\S+)$", out, re.M)}
+    assert set(paths) == {"--prefix", "--sysconfdir", "--localstatedir", "--datarootdir"}
+    assert all(p.startswith("/") for p in paths.values())
+    assert run([str(prefix / "bin" / "osprey"), "-V"]).stdout == "osprey 0.1.0\n"
 
 
 def test_installed_osprey_runs_from_another_directory(prefix, tmp_path):

@@ -37,9 +37,9 @@ def test_outputs_as_a_map_works_too(tmp_path):
 def test_outputs_bad_shapes(tmp_path):
     assert load_fails(tmp_path, "outputs:\n  - fast\n") == \
         "F:2: outputs: expected a map, got a list\n"
-    assert load_fails(tmp_path, "outputs:\n  - eve-log:\n      filetype: syslog\n") == \
+    assert load_fails(tmp_path, "outputs:\n  - eve-log:\n      filetype: carrier-pigeon\n") == \
         "F:3: outputs.eve-log.filetype: expected one of regular, unix_stream, unix_dgram, " \
-        "got 'syslog'\n"
+        "redis, kafka, syslog, got 'carrier-pigeon'\n"
 
 
 def test_eve_types_with_suricata_options(tmp_path):

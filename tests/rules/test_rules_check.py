@@ -1,7 +1,9 @@
 """`osprey -T`: which files are loaded, what is printed for each rejected rule, the summary, the
 exit status, and the configuration files behind classtypes, references and thresholds."""
 import re
+import shutil
 
+from conftest import binary, run
 from rules_helpers import check_files, check_text, osprey, parse_check, write_rules
 
 GOOD = 'alert tcp any any -> any any (msg:"ok {0}"; sid:{0}; rev:1; classtype:misc-activity;)\n'
@@ -171,15 +173,24 @@ def test_classification_and_reference_files(tmp_path):
 
 
 def test_missing_configuration_files(tmp_path):
-    # the built-in defaults are relative to the working directory: only a warning there
+    # the built-in defaults name the program's shipped tables (for build/bin/osprey the source
+    # etc/), whatever the working directory: no warning from elsewhere
     proc = osprey("-T", "-S", str(write_rules(tmp_path, GOOD.format(1))), cwd=tmp_path)
     lines, s = parse_check(proc.stdout)[:2]
+    assert lines == [] and proc.returncode == 0 and s["accepted"] == 1
+    # a copy of the program with no etc/osprey/ beside it: the defaults name nothing, a warning
+    (tmp_path / "bin").mkdir()
+    copy = tmp_path / "bin" / "osprey"
+    shutil.copy2(binary("osprey"), copy)
+    proc = run([str(copy), "-T", "-S", str(write_rules(tmp_path, GOOD.format(1)))], cwd=tmp_path)
+    lines, s = parse_check(proc.stdout)[:2]
+    home = tmp_path / "bin" / ".." / "etc" / "osprey"
     assert lines == [
-        "warning: etc/classification.config: cannot open the classification file "
+        f"warning: {home}/classification.config: cannot open the classification file "
         "(classification-file: No such file or directory); its names are not checked",
-        "warning: etc/reference.config: cannot open the reference file (reference-config-file: "
+        f"warning: {home}/reference.config: cannot open the reference file (reference-config-file: "
         "No such file or directory); its names are not checked",
-        "warning: etc/threshold.config: cannot open the threshold file (threshold-file: No such "
+        f"warning: {home}/threshold.config: cannot open the threshold file (threshold-file: No such "
         "file or directory)",
     ]
     assert proc.returncode == 0 and s["accepted"] == 1

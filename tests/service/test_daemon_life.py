@@ -5,6 +5,7 @@ file is replaced."""
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import time
@@ -140,16 +141,18 @@ def test_stale_pid_file_is_replaced_and_removed(tmp_path):
 
 
 def test_daemon_started_where_the_default_tables_are_missing(tmp_path):
-    """-D from a directory without etc/: the built-in table paths name nothing there, which is
+    """-D with no shipped tables: the built-in table paths name nothing, which is
     a warning (as without -D), not an error that stops the rules loading."""
     from reload_helpers import pcap_header, pcap_records
     pcap = tmp_path / "t.pcap"
     pcap.write_bytes(pcap_header() + pcap_records(udp_frames(3, [A])))
     (tmp_path / "r.rules").write_text(rule(1, "AAAA") + "\n")
     pidfile = tmp_path / "osprey.pid"
-    p = run([binary("osprey"), "-D", "--pidfile", str(pidfile), "-r", "t.pcap", "-S", "r.rules",
-             "-l", "."], cwd=tmp_path)
-    assert "warning: etc/classification.config: cannot open" in p.stderr
+    (tmp_path / "bin").mkdir()  # a copy of the program with no etc/osprey/ beside it
+    shutil.copy2(binary("osprey"), tmp_path / "bin" / "osprey")
+    p = run([str(tmp_path / "bin" / "osprey"), "-D", "--pidfile", str(pidfile), "-r", "t.pcap",
+             "-S", "r.rules", "-l", "."], cwd=tmp_path)
+    assert f"warning: {tmp_path}/bin/../etc/osprey/classification.config: cannot open" in p.stderr
     assert "could not be loaded" not in p.stderr
     wait_for(lambda: not pidfile.exists(), 60, "the daemon to finish the capture")
     recs = [json.loads(l) for l in (tmp_path / "eve.json").read_text().splitlines()]
@@ -177,7 +180,7 @@ def test_daemon_with_relative_paths_reloads_from_its_start_directory(stream, tmp
     """-D leaves its start directory: relative -S/-l/-r/--pidfile and relative paths in the
     configuration still name the same files, at start and on a reload."""
     (tmp_path / "my.classification").write_text("config classification: odd,Odd Traffic,2\n")
-    (tmp_path / "etc").mkdir()  # the default reference/threshold files, relative: etc/...
+    (tmp_path / "etc").mkdir()  # decoys: the defaults are the shipped tables, not cwd etc/
     (tmp_path / "etc" / "reference.config").write_text("")
     (tmp_path / "etc" / "threshold.config").write_text("")
     o = stream(rule(1, "AAAA") + "\n", "--pidfile", "osprey.pid", "--set",

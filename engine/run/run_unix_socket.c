@@ -1,0 +1,119 @@
+/* run_unix_socket.c — `osprey --unix-socket[=PATH]` (run_unix_socket.h).
+ *
+ * One pipeline (rules compiled once, one worker) and the control socket; the loop takes the
+ * jobs the pcap-file commands queue (service/pcap_jobs.h) one at a time: the outputs are moved
+ * to the job's output directory, its files are read as -r reads them, its flows ended (their
+ * records written there), then the file is deleted if asked. A continuous job watches its
+ * directory for new files until pcap-interrupt. SIGTERM or the shutdown command ends the run.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "capture_files.h"
+#include "daemon.h"
+#include "log.h"
+#include "pcap_jobs.h"
+#include "pipeline.h"
+#include "run_unix_socket.h"
+#include "services.h"
+#include "signals.h"
+
+static int one_batch(void *arg, struct mon_packet *batch, int n)
+{
+    struct osprey_worker *w = arg;
+    for (int k = 0; k < n; k++)
+        osprey_worker_packet(w, &batch[k]);
+    return 0;
+}
+
+static bool seen(char **done, int ndone, const char *name)
+{
+    for (int i = 0; i < ndone; i++)
+        if (!strcmp(done[i], name))
+            return true;
+    return false;
+}
+
+/* Read the files of the job not read yet (all of them, but for a continuous job's directory
+ * on a later look); they are added to *done. */
+static void read_new(struct osprey_pipeline *pl, const struct osprey_pcap_job *job,
+                     char ***done, int *ndone, uint64_t *pkts)
+{
+    char **files;
+    int n;
+    /* a watched directory is often empty: only the first look says so */
+    FILE *diag = job->continuous ? NULL : stderr;
+    if (osprey_capture_list(job->filename, &files, &n, diag) < 0)
+        return;
+    for (int i = 0; i < n; i++) {
+        if (seen(*done, *ndone, files[i]))
+            continue;
+        uint64_t p = 0, b = 0;
+        osprey_capture_files(pl, &files[i], 1, one_batch, &pl->w[0], &p, &b);
+        *pkts += p;
+        if (job->delete_when_done && unlink(files[i]) != 0)
+            osprey_log(OSPREY_LOG_WARNING, "pcap-file: cannot delete %s", files[i]);
+        char **grown = realloc(*done, (size_t)(*ndone + 1) * sizeof **done);
+        if (grown) {
+            *done = grown;
+            (*done)[(*ndone)++] = files[i];
+            files[i] = NULL;
+        }
+    }
+    osprey_capture_list_free(files, n);
+}
+
+static void run_job(struct osprey_pipeline *pl, const struct osprey_pcap_job *job)
+{
+    osprey_log(OSPREY_LOG_INFO, "pcap-file: %s -> %s", job->filename, job->output_dir);
+    if (osprey_emit_redirect(pl->emit, pl->cfg, job->output_dir, stderr) < 0)
+        osprey_log(OSPREY_LOG_ERROR, "pcap-file: cannot open the outputs in %s",
+                   job->output_dir);
+    char **done = NULL;
+    int ndone = 0;
+    uint64_t pkts = 0;
+    read_new(pl, job, &done, &ndone, &pkts);
+    /* continuous: look again every 200 ms until pcap-interrupt or the end of the run */
+    bool stop = false;
+    while (job->continuous && !osprey_pcap_jobs_interrupted(pl->jobs) &&
+           !(stop = osprey_signal_take(OSPREY_SIG_STOP))) {
+        usleep(200 * 1000);
+        read_new(pl, job, &done, &ndone, &pkts);
+    }
+    if (stop) /* the run loop ends on it */
+        osprey_signal_raise(OSPREY_SIG_STOP);
+    osprey_capture_list_free(done, ndone);
+    osprey_worker_flush(&pl->w[0]); /* every flow of the job ends: its records go with it */
+    osprey_log(OSPREY_LOG_INFO, "pcap-file: %s done, %llu packets", job->filename,
+               (unsigned long long)pkts);
+    osprey_pcap_jobs_done(pl->jobs, pkts ? pl->w[0].ew.clock_us / 1000 : 0);
+}
+
+int osprey_run_unix_socket(const struct osprey_options *opts, const struct osprey_config *cfg)
+{
+    struct osprey_pipeline pl = {0};
+    struct osprey_pcap_jobs *q = osprey_pcap_jobs_create();
+    int rc = OSPREY_EXIT_FAILURE;
+    osprey_signals_install();
+    if (!q || osprey_pipeline_open(&pl, opts, cfg, 1, &osprey_services) < 0)
+        goto out;
+    pl.jobs = q; /* before any client: the socket answers only once the daemon is ready */
+    osprey_daemon_ready();
+    printf("osprey: waiting for pcap-file jobs on the control socket\n");
+    fflush(stdout);
+    struct osprey_pcap_job job;
+    while (!osprey_signal_take(OSPREY_SIG_STOP)) {
+        if (osprey_signal_take(OSPREY_SIG_REOPEN))
+            osprey_emit_reopen(pl.emit, stderr);
+        if (osprey_pcap_jobs_next(q, 200, &job))
+            run_job(&pl, &job);
+    }
+    rc = OSPREY_EXIT_OK;
+out:
+    if (osprey_pipeline_close(&pl) < 0)
+        rc = OSPREY_EXIT_FAILURE;
+    osprey_pcap_jobs_free(q);
+    return rc;
+}
