@@ -623,6 +623,10 @@ static inline bool det_to_server(int side, uint16_t base)
  * a rule that inspects to the server (to_client false) or to the client. -1: no parser has
  * it. */
 int det_app_buffer_of(unsigned rule_buffer, bool to_client, uint16_t *ob, uint16_t *base);
+/* The same for a rule whose header names application protocol app (0: none): that
+ * protocol's row of a name several register (file.data: HTTP's, ftp-data's). */
+int det_app_buffer_of_in(unsigned rule_buffer, bool to_client, uint16_t app, uint16_t *ob,
+                         uint16_t *base);
 /* Whether a rule buffer means another parser buffer in the response than in the request
  * (http.header, file_data …): a rule that names no direction inspects both. */
 bool det_app_buffer_two_sided(unsigned rule_buffer);

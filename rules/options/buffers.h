@@ -146,6 +146,13 @@
     X(IKE_KEY_EXCHANGE, "ike.key_exchange_payload")                                        \
     X(IKE_NONCE, "ike.nonce_payload")                                                      \
     X(RFB_NAME, "rfb.name")                                                                \
+    X(FTP_COMMAND, "ftp.command")                                                          \
+    X(FTP_COMMAND_DATA, "ftp.command_data")                                                \
+    X(FTP_REPLY, "ftp.reply")                                                              \
+    X(FTP_COMPLETION_CODE, "ftp.completion_code")                                          \
+    /* an FTP command or its reply: what ftp.mode … run on (no keyword names it) */      \
+    X(FTP_TRANSACTION, "ftp.transaction")                                                  \
+    X(FTP_DATA_TRANSACTION, "ftp_data.transaction")                                        \
     X(TCP_HDR, "tcp.hdr")                                                                  \
     X(UDP_HDR, "udp.hdr")                                                                  \
     X(IPV4_HDR, "ipv4.hdr")                                                                \

@@ -51,6 +51,11 @@ static const char *const IMPLEMENTED[] = {
     /* the MQTT parser's integer fields (rules/options/opt_mqtt.c) */
     "mqtt.type", "mqtt.flags", "mqtt.qos", "mqtt.reason_code", "mqtt.connack.return_code",
     "mqtt.protocol_version", "mqtt.connect.flags", "mqtt.connack.session_present",
+    "ftp.dynamic_port",
+    "ftp.mode",
+    "ftp.reply_received",
+    "ftpdata_command",
+    "ftpbounce",
     /* packet headers */
     "ipv4.hdr", "ipv6.hdr", "tcp.hdr", "udp.hdr", "icmpv4.hdr", "icmpv6.hdr",
     "tls_cert_fingerprint", "tls.cert_fingerprint", "tls.certs", "tls.subjectaltname",

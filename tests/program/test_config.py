@@ -84,6 +84,8 @@ DEFAULTS = {
     "detect.prefilter.default": "mpm",
     "detect.guess-applayer-tx": False,
     "threading.workers": 0,
+    "app-layer.protocols.ftp.max-tx": 256,
+    "app-layer.protocols.ftp.max-line-length": 4096,
     "app-layer.protocols.http.header-limit": 32768,
     "app-layer.protocols.http.request-body-limit": 1048576,
     "app-layer.protocols.http.response-body-limit": 1048576,
