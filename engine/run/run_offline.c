@@ -19,6 +19,7 @@
 #include "osprey_config.h"
 #include "osprey_detect.h"
 #include "capture_files.h"
+#include "capture_watch.h"
 #include "daemon.h"
 #include "pipeline.h"
 #include "run_offline.h"
@@ -33,6 +34,30 @@ static int single_batch(void *arg, struct mon_packet *batch, int n)
     for (int k = 0; k < n; k++)
         osprey_worker_packet(w, &batch[k]);
     return 0;
+}
+
+/* pcap-file.continuous: the files of dir that appear after the first reading (files[0..n),
+ * handed over to the watcher, *n set to 0), until SIGTERM/SIGINT. */
+static int watch(struct osprey_pipeline *pl, const char *dir, char **files, int *n,
+                 uint64_t *pkts, uint64_t *bytes)
+{
+    struct osprey_capture_watch w = {0};
+    int rc = 0;
+    for (int i = 0; i < *n; i++)
+        if (osprey_capture_watch_add(&w, files[i]) < 0)
+            free(files[i]);
+    *n = 0;
+    while (!osprey_signal_take(OSPREY_SIG_STOP)) {
+        osprey_daemon_poll(pl->emit); /* SIGHUP reopens the outputs while idle too */
+        usleep(200 * 1000);
+        uint64_t p = 0, b = 0;
+        if (osprey_capture_read_new(pl, dir, true, false, single_batch, &pl->w[0], &w, &p, &b) < 0)
+            rc = -1;
+        *pkts += p; /* pcap_cnt of each later file starts again at 1 (as --unix-socket's) */
+        *bytes += b;
+    }
+    osprey_capture_watch_free(&w);
+    return rc;
 }
 
 /* Worker threads: 1 for --runmode single (the default), else threading.workers (0 = CPUs). */
@@ -65,8 +90,15 @@ int osprey_run_offline(const struct osprey_options *opts, const struct osprey_co
     uint64_t pkts = 0, bytes = 0;
     double t1 = osprey_clock_mono_s();
     int read_rc;
+    bool continuous = osprey_config_bool(cfg, "pcap-file.continuous");
+    if (continuous && nw > 1) {
+        fprintf(stderr, "osprey: pcap-file.continuous runs with --runmode single\n");
+        goto out;
+    }
     if (nw == 1) {
         read_rc = osprey_capture_files(&pl, files, nfiles, single_batch, &pl.w[0], &pkts, &bytes);
+        if (continuous) /* the directory again every 200 ms until SIGTERM/SIGINT */
+            read_rc |= watch(&pl, opts->read_path, files, &nfiles, &pkts, &bytes);
         osprey_worker_flush(&pl.w[0]);
     } else {
         read_rc = osprey_workers_run(pl.w, nw, &pl.dcfg, files, nfiles, &pkts, &bytes);
