@@ -22,6 +22,7 @@
 #include "capture_watch.h"
 #include "daemon.h"
 #include "pipeline.h"
+#include "report_html.h"
 #include "run_offline.h"
 #include "services.h"
 #include "signals.h"
@@ -78,6 +79,7 @@ int osprey_run_offline(const struct osprey_options *opts, const struct osprey_co
     char **files = NULL;
     int nfiles = 0;
     struct osprey_pipeline pl = {0};
+    char *eve = NULL; /* --report: the EVE file to read */
     int rc = OSPREY_EXIT_FAILURE;
     osprey_signals_install(); /* SIGHUP reopens the outputs, SIGTERM ends the run cleanly */
     if (osprey_capture_list(opts->read_path, &files, &nfiles, stderr) < 0 ||
@@ -140,9 +142,14 @@ int osprey_run_offline(const struct osprey_options *opts, const struct osprey_co
                (unsigned long long)v.midstream_dropped, (unsigned long long)v.rejected);
     }
     rc = read_rc < 0 ? OSPREY_EXIT_FAILURE : OSPREY_EXIT_OK;
+    if (opts->report) /* the path outlives the emitter: the report reads the closed file */
+        eve = strdup(osprey_emit_eve_path(pl.emit));
 out:
     if (osprey_pipeline_close(&pl) < 0)
         rc = OSPREY_EXIT_FAILURE;
+    if (rc == OSPREY_EXIT_OK && opts->report && osprey_report_html(eve, opts->report) < 0)
+        rc = OSPREY_EXIT_FAILURE;
+    free(eve);
     for (int i = 0; i < nfiles; i++)
         free(files[i]);
     free(files);
