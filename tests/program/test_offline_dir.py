@@ -126,3 +126,11 @@ def test_continuous_needs_single_runmode(tmp_path):
                 "--runmode", "workers", "--set", "pcap-file.continuous=yes"], check=False)
     assert proc.returncode == 1
     assert "pcap-file.continuous runs with --runmode single" in proc.stderr
+
+
+def test_suricata_option_names(tmp_path):
+    """--pcap-file-delete is Suricata's command-line name of pcap-file.delete-when-done."""
+    d = tree(tmp_path)
+    _, got = osprey_dir(tmp_path, d, "--pcap-file-delete")
+    assert sorted({a["alert"]["signature_id"] for a in got}) == [1, 2, 3]
+    assert not (d / "zz-first.pcap").exists() and (d / ".hidden.pcap").exists()
