@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -14,6 +15,18 @@
 #include "osprey_config.h"
 #include "pcap_jobs.h"
 #include "signals.h"
+
+enum osprey_capture_delete osprey_capture_delete_mode(const struct osprey_config *cfg)
+{
+    const char *v = osprey_config_str(cfg, "pcap-file.delete-when-done");
+    if (!v)
+        return OSPREY_DELETE_NO;
+    if (!strcasecmp(v, "non-alerts"))
+        return OSPREY_DELETE_NON_ALERTS;
+    if (!strcasecmp(v, "yes") || !strcasecmp(v, "true") || !strcasecmp(v, "on") || !strcmp(v, "1"))
+        return OSPREY_DELETE_YES;
+    return OSPREY_DELETE_NO;
+}
 
 /* The progress line: packets, the share of the files' bytes read, the packet rate and the
  * time left at the byte rate so far. The bytes of the file being read are estimated from its
@@ -59,7 +72,7 @@ int osprey_capture_files(struct osprey_pipeline *pl, char **files, int nfiles,
     int rc = 0;
     uint64_t num = 0;
     /* -r: pcap-file.delete-when-done (a --unix-socket job says it per job: run_unix_socket.c) */
-    bool del = !pl->jobs && osprey_config_bool(pl->cfg, "pcap-file.delete-when-done");
+    bool del = !pl->jobs && osprey_capture_delete_mode(pl->cfg) == OSPREY_DELETE_YES;
     /* On a terminal, the progress is shown on stderr: at the start, about once a second, and
      * at the end (then cleared for the summary). */
     struct progress pr = {.on = isatty(STDERR_FILENO), .t0 = osprey_clock_mono_s()};

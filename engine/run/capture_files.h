@@ -18,6 +18,12 @@
 int osprey_capture_list(const char *path, char ***out, int *n, FILE *diag);
 void osprey_capture_list_free(char **files, int n);
 
+/* pcap-file.delete-when-done, as Suricata's key: no, yes (each file read to its end), or
+ * non-alerts (Suricata 8: only a file that raised no alert; Osprey decides on the whole run,
+ * after its last flows ended, so a file with an alert is never deleted). */
+enum osprey_capture_delete { OSPREY_DELETE_NO, OSPREY_DELETE_YES, OSPREY_DELETE_NON_ALERTS };
+enum osprey_capture_delete osprey_capture_delete_mode(const struct osprey_config *cfg);
+
 /* What happens to a batch of n frames (already numbered); 0, or -1 when some frame could
  * not be handled (counted as a failed run; the reading goes on). */
 typedef int (*osprey_capture_batch_fn)(void *arg, struct mon_packet *batch, int n);

@@ -93,8 +93,14 @@ int osprey_run_offline(const struct osprey_options *opts, const struct osprey_co
     double t1 = osprey_clock_mono_s();
     int read_rc;
     bool continuous = osprey_config_bool(cfg, "pcap-file.continuous");
+    enum osprey_capture_delete del = osprey_capture_delete_mode(cfg);
     if (continuous && nw > 1) {
         fprintf(stderr, "osprey: pcap-file.continuous runs with --runmode single\n");
+        goto out;
+    }
+    if (continuous && del == OSPREY_DELETE_NON_ALERTS) {
+        fprintf(stderr, "osprey: pcap-file.delete-when-done: non-alerts is for a run that "
+                        "ends, not with pcap-file.continuous\n");
         goto out;
     }
     if (nw == 1) {
@@ -142,6 +148,11 @@ int osprey_run_offline(const struct osprey_options *opts, const struct osprey_co
                (unsigned long long)v.midstream_dropped, (unsigned long long)v.rejected);
     }
     rc = read_rc < 0 ? OSPREY_EXIT_FAILURE : OSPREY_EXIT_OK;
+    /* non-alerts: the flows have all ended (flow-timeout alerts counted); a run that read
+     * everything and raised no alert deletes its files */
+    for (int i = 0; del == OSPREY_DELETE_NON_ALERTS && !alerts && read_rc == 0 && i < nfiles; i++)
+        if (unlink(files[i]) != 0)
+            fprintf(stderr, "osprey: cannot delete %s: %s\n", files[i], strerror(errno));
     if (opts->report) /* the path outlives the emitter: the report reads the closed file */
         eve = strdup(osprey_emit_eve_path(pl.emit));
 out:

@@ -134,3 +134,16 @@ def test_suricata_option_names(tmp_path):
     _, got = osprey_dir(tmp_path, d, "--pcap-file-delete")
     assert sorted({a["alert"]["signature_id"] for a in got}) == [1, 2, 3]
     assert not (d / "zz-first.pcap").exists() and (d / ".hidden.pcap").exists()
+
+
+def test_delete_non_alerts(tmp_path):
+    """Suricata 8's delete-when-done: non-alerts — a run with an alert keeps its captures, one
+    without deletes them."""
+    d = tree(tmp_path)
+    _, got = osprey_dir(tmp_path, d, "--set", "pcap-file.delete-when-done=non-alerts")
+    assert got and (d / "zz-first.pcap").exists() and (d / "a" / "aa-third.pcap").exists()
+    quiet = tmp_path / "quiet"
+    pkts = [IP(src="10.0.0.1", dst="10.0.0.2") / UDP(sport=1, dport=53) / Raw(b"nothing")]
+    write_pcap(quiet / "q.pcap" if quiet.mkdir() is None else None, stamp(pkts))
+    _, got = osprey_dir(tmp_path, quiet, "--set", "pcap-file.delete-when-done=non-alerts")
+    assert got == [] and not (quiet / "q.pcap").exists()
