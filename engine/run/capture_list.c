@@ -124,7 +124,8 @@ int osprey_capture_list(const char *path, char ***out, int *n, FILE *diag)
         *out = malloc((size_t)e.n * sizeof **out);
     if (!*out)
         rc = -1;
-    qsort(e.v, (size_t)e.n, sizeof *e.v, by_capture_time);
+    if (e.n > 0) /* an empty directory has no array at all */
+        qsort(e.v, (size_t)e.n, sizeof *e.v, by_capture_time);
     for (int i = 0; i < e.n; i++) {
         if (rc == 0)
             (*out)[(*n)++] = e.v[i].path;
