@@ -51,6 +51,8 @@ static void progress_show(struct progress *pr, const struct mon_source *src, uin
     pr->last = now;
     uint64_t cur = src ? 24 + src->bytes + 16 * src->frames : 0;
     uint64_t read = pr->done + (cur < size ? cur : size);
+    if (read > pr->total) /* a file grew since it was first measured */
+        pr->total = read;
     double pct = pr->total ? 100.0 * (double)read / (double)pr->total : 100.0;
     double secs = now - pr->t0 > 1e-3 ? now - pr->t0 : 1e-3;
     double left = read ? (double)(pr->total - read) * secs / (double)read : 0;
