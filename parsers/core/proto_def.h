@@ -33,6 +33,8 @@ struct proto_probe {
 struct proto_event {
     const char *name;        /* "http_request" … */
     uint8_t dir;             /* 0: the client's message (to server), 1: the server's */
+    const char *hook;        /* Suricata 8's rule hook it is (`tls:client_hello_done`), or
+                                NULL: such a rule runs under this event */
 };
 
 typedef const uint8_t *(*proto_buf_fn)(struct pflow *pf, unsigned key, uint32_t i,

@@ -139,6 +139,16 @@ int osprey_event_find(const char *name)
     return -1;
 }
 
+int osprey_event_find_hook(uint16_t proto, const char *hook)
+{
+    for (uint16_t e = 0, p = 0, n = osprey_event_count(); e < n; e++) {
+        const struct proto_event *r = event_row(e, &p);
+        if (r && p == proto && r->hook && !strcmp(r->hook, hook))
+            return e;
+    }
+    return -1;
+}
+
 const char *osprey_event_name(uint16_t ev)
 {
     uint16_t p;

@@ -130,6 +130,9 @@ static const char *const ANOMALIES[] = {
     [DNS_AE_Z_FLAG_SET] = "dns.z_flag_set",         /* the reserved header bit is set */
     [DNS_AE_NOT_REQUEST] = "dns.not_request",       /* a response sent to the server */
     [DNS_AE_NOT_RESPONSE] = "dns.not_response",     /* a query sent to the client */
+    /* the header and answers decode, a later section does not: the message stands */
+    [DNS_AE_INVALID_AUTHORITIES] = "dns.invalid_authorities",
+    [DNS_AE_INVALID_ADDITIONALS] = "dns.invalid_additionals",
 };
 
 static const char *const COUNTERS[] = {

@@ -46,7 +46,8 @@ struct osprey_dns_info {
 
 /* rows of dns_proto.events / .anomalies / .counters */
 enum { DNS_EV_QUERY, DNS_EV_RESPONSE };
-enum { DNS_AE_MALFORMED_DATA, DNS_AE_Z_FLAG_SET, DNS_AE_NOT_REQUEST, DNS_AE_NOT_RESPONSE };
+enum { DNS_AE_MALFORMED_DATA, DNS_AE_Z_FLAG_SET, DNS_AE_NOT_REQUEST, DNS_AE_NOT_RESPONSE,
+       DNS_AE_INVALID_AUTHORITIES, DNS_AE_INVALID_ADDITIONALS };
 enum { DNS_C_MESSAGES, DNS_C_MALFORMED };
 
 #define DNS_NAME_MAX 255     /* bytes of a dotted name (RFC 1035: 255 octets on the wire) */

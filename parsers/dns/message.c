@@ -149,12 +149,17 @@ void dns_message(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d
     pbuf_reset(&s->pdu);
     pbuf_add(&s->pdu, d, n, 1u << 16); /* a DNS message is at most 64 KiB */
     size_t off = 12;
+    /* Suricata's reading: the questions and answers make the message; authorities or
+     * additionals that do not decode are an event of their own (the additionals are not
+     * read after bad authorities), not a malformed message */
     if (!walk(s, d, n, &off, qd, true, SEC_NONE) ||
-        !walk(s, d, n, &off, an, false, SEC_ANSWER) ||
-        !walk(s, d, n, &off, ns, false, SEC_AUTHORITY) ||
-        !walk(s, d, n, &off, ar, false, SEC_ADDITIONAL)) {
+        !walk(s, d, n, &off, an, false, SEC_ANSWER)) {
         pflow_count(pf, DNS_C_MALFORMED, 1);
         pflow_anomaly(pf, f, dir, DNS_AE_MALFORMED_DATA);
+    } else if (!walk(s, d, n, &off, ns, false, SEC_AUTHORITY)) {
+        pflow_anomaly(pf, f, dir, DNS_AE_INVALID_AUTHORITIES);
+    } else if (!walk(s, d, n, &off, ar, false, SEC_ADDITIONAL)) {
+        pflow_anomaly(pf, f, dir, DNS_AE_INVALID_ADDITIONALS);
     }
     bool response = flags & 0x8000;
     if (flags & 0x0040) /* Z: reserved, must be zero (RFC 1035 §4.1.1) */

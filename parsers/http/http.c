@@ -145,6 +145,11 @@ static const char *const ANOMALIES[] = {
     [HTTP_AE_DUP_CL_RESPONSE] = "http.duplicate_content_length_field_in_response",
     [HTTP_AE_INVALID_TE_REQUEST] = "http.invalid_transfer_encoding_value_in_request",
     [HTTP_AE_AUTH_UNRECOGNIZED] = "http.request_auth_unrecognized", /* not basic/digest/bearer */
+    /* a request line without protocol followed by header lines: read as a request with
+     * headers, not as HTTP/0.9 */
+    [HTTP_AE_MISSING_PROTOCOL] = "http.request_line_missing_protocol",
+    /* a request head line longer than libhtp's field limit (HTTP_FIELD_LIMIT) */
+    [HTTP_AE_FIELD_TOO_LONG] = "http.request_field_too_long",
 };
 
 static const char *const COUNTERS[] = {

@@ -25,7 +25,7 @@ enum { HTTP_EV_REQUEST, HTTP_EV_REQUEST_BODY, HTTP_EV_REQUEST_DONE, HTTP_EV_RESP
        HTTP_EV_RESPONSE_BODY, HTTP_EV_RESPONSE_DONE };
 enum { HTTP_AE_INVALID_REQUEST_CHUNK_LEN, HTTP_AE_INVALID_RESPONSE_CHUNK_LEN,
        HTTP_AE_DUP_CL_REQUEST, HTTP_AE_DUP_CL_RESPONSE, HTTP_AE_INVALID_TE_REQUEST,
-       HTTP_AE_AUTH_UNRECOGNIZED };
+       HTTP_AE_AUTH_UNRECOGNIZED, HTTP_AE_MISSING_PROTOCOL, HTTP_AE_FIELD_TOO_LONG };
 enum { HTTP_C_REQUESTS, HTTP_C_RESPONSES, HTTP_C_HEADER_LIMIT, HTTP_C_BODY_LIMIT,
        HTTP_C_MALFORMED, HTTP_C_GZIP_ERRORS, HTTP_C_TX_DROPPED };
 
@@ -190,7 +190,13 @@ struct http_dir {
     struct http_decoder *z;
     uint32_t tx;               /* id of the message being parsed */
     bool lost;                 /* responses: skipping to the next status line */
+    uint32_t line_len;         /* requests: bytes of the head's line being received */
+    bool field_long;           /* requests: http.request_field_too_long raised for this head */
 };
+
+/* libhtp's hard limit of one request head line (its field_limit): a longer line raises
+ * http.request_field_too_long, once per head. */
+#define HTTP_FIELD_LIMIT 18000u
 
 struct http_state {
     struct http_tx tx[HTTP_TX_RING];

@@ -213,6 +213,9 @@ static void head_done(struct pflow *pf, struct mon_flow *f, int dir, const uint8
         t->is_connect = info.is_connect;
         /* "GET HTTP/1.1" names a protocol, not a URI: only a line without one is 0.9 */
         t->simple = !t->req.sp[HB_PROTOCOL].len && !memmem(d, n, "HTTP/", 5);
+        const uint8_t *nl = memchr(d, '\n', n);
+        if (t->simple && nl && (size_t)(nl + 1 - d) < n && nl[1] != '\n' && nl[1] != '\r')
+            pflow_anomaly(pf, f, dir, HTTP_AE_MISSING_PROTOCOL); /* header lines follow */
         pflow_count(pf, HTTP_C_REQUESTS, 1);
     } else {
         t->status = info.status;
@@ -265,8 +268,40 @@ static void head_done(struct pflow *pf, struct mon_flow *f, int dir, const uint8
         hd->z = make_decoder(&pf->w->p->cfg, &info);
 }
 
-/* An HTTP/0.9 request: its first line is complete and names no protocol. Its head is that
- * line alone. Returns the offset past it, or 0. */
+/* Follow the length of the request head's line being received over its new bytes: past
+ * HTTP_FIELD_LIMIT, http.request_field_too_long (once per head, on the packet that crossed
+ * it). */
+static void field_length(struct pflow *pf, struct mon_flow *f, struct http_dir *hd,
+                         const uint8_t *d, size_t n)
+{
+    for (size_t i = 0; i < n && !hd->field_long; i++) {
+        hd->line_len = d[i] == '\n' ? 0 : hd->line_len + 1;
+        if (hd->line_len > HTTP_FIELD_LIMIT) {
+            hd->field_long = true;
+            pflow_anomaly(pf, f, 0, HTTP_AE_FIELD_TOO_LONG);
+        }
+    }
+}
+
+/* Do the bytes after a request line without protocol look like a header line (libhtp's
+ * probe: a ':' comes before a space or tab that is not followed by one)? Then the protocol
+ * is missing (http.request_line_missing_protocol) and headers follow: not HTTP/0.9. */
+static bool header_follows(const uint8_t *p, size_t n)
+{
+    bool after_space = false;
+    for (size_t i = 0; i < n; i++) {
+        if (p[i] == ':')
+            return i > 0;
+        if (p[i] == ' ' || p[i] == '\t')
+            after_space = true;
+        else if (after_space || (i == 0 && (p[i] == '\r' || p[i] == '\n')))
+            return false;
+    }
+    return false;
+}
+
+/* An HTTP/0.9 request: its first line is complete and names no protocol (and no header
+ * line follows it). Its head is that line alone. Returns the offset past it, or 0. */
 static uint32_t simple_request_end(const struct pbuf *b)
 {
     const uint8_t *nl = memchr(b->p, '\n', b->len);
@@ -276,6 +311,8 @@ static uint32_t simple_request_end(const struct pbuf *b)
     for (uint32_t i = 0; i + 5 <= e; i++)
         if (!memcmp(b->p + i, "HTTP/", 5))
             return 0;
+    if (header_follows(b->p + e + 1, b->len - e - 1))
+        return 0;
     return e + 1;
 }
 
@@ -500,6 +537,9 @@ void http_parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d,
             uint32_t e = simple_request_end(in);
             if (!e)
                 e = head_end(in, hd->scan);
+            if (!before)
+                hd->line_len = 0, hd->field_long = false; /* a new head */
+            field_length(pf, f, hd, d, e ? e - before : took); /* the head's bytes only */
             hd->scan = in->len > 3 ? in->len - 3 : 0;
             if (e) {
                 uint32_t used = e - before; /* of this chunk's bytes, those of the head */

@@ -82,6 +82,9 @@ int osprey_event_find(const char *name);           /* -1: none */
 const char *osprey_event_name(uint16_t ev);
 uint16_t osprey_event_proto(uint16_t ev);
 int osprey_event_dir(uint16_t ev);
+/* The event of Suricata 8's rule hook `<proto>:<hook>` (a protocol's progress state such as
+ * tls:client_hello_done), -1 when the protocol registers no such hook. */
+int osprey_event_find_hook(uint16_t proto, const char *hook);
 
 /* ---- buffers ----
  * Each protocol's buffers, numbered flat (0 .. osprey_buffer_count() - 1): a name as rules

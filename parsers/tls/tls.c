@@ -12,7 +12,7 @@ static enum probe_verdict probe_client(const uint8_t *d, size_t n, const struct 
 static const struct proto_probe PROBES[] = {{6, 0, probe_client}, {0, 0, NULL}};
 
 static const struct proto_event EVENTS[] = {
-    [TLS_EV_CLIENT_HELLO] = {"tls_client_hello", 0},
+    [TLS_EV_CLIENT_HELLO] = {"tls_client_hello", 0, "client_hello_done"},
     [TLS_EV_SERVER_HELLO] = {"tls_server_hello", 1},
     [TLS_EV_CERTIFICATE] = {"tls_certificate", 1},
     /* the client's Certificate (mutual authentication): the certificate buffers then hold

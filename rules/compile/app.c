@@ -65,6 +65,16 @@ int det_app_buffer_of(unsigned rule_buffer, bool to_client, uint16_t *ob, uint16
     return 0;
 }
 
+uint16_t det_app_base_last_of_message(uint16_t base)
+{
+    uint16_t ev = det_base_event(base);
+    while (ev + 1 < osprey_event_count() &&
+           osprey_event_proto((uint16_t)(ev + 1)) == osprey_event_proto(ev) &&
+           osprey_event_dir((uint16_t)(ev + 1)) == osprey_event_dir(ev))
+        ev++;
+    return det_app_base(ev);
+}
+
 bool det_app_opt_to_client(const struct osprey_rule *r, uint32_t i, bool to_client)
 {
     if (r->dir != OSPREY_DIR_TX)

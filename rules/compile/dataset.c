@@ -8,7 +8,9 @@
  *
  * Files, one value a line, optionally ",REPUTATION": strings in base64 (as Suricata writes
  * them), digests in hex, addresses in text. `load` reads a file at start; `save` writes the
- * set at exit; `state` does both (a missing state file is an empty set).
+ * set at exit; `state` does both (a missing state file is an empty set). Suricata 8's
+ * `format json` / `ndjson` load files hold objects: the value is each one's `value_key`
+ * (dataset_json.c), a string as it is (not base64), digests and addresses as text.
  */
 #include "dataset.h"
 
@@ -285,6 +287,75 @@ static int load_file(struct det_dataset *s, const char *path, bool missing_ok, c
     return rc;
 }
 
+struct json_load {
+    struct det_dataset *s;
+    const char *path;
+    uint8_t *v; /* room for one value (the file's length + 16) */
+    char *why;
+    size_t whylen;
+};
+
+static int json_value(void *arg, const char *t, size_t n)
+{
+    struct json_load *l = arg;
+    int len = (int)n;
+    if (l->s->type == DST_STRING && n > 0)
+        memcpy(l->v, t, n);
+    else
+        len = n ? value_from_text(l->s->type, t, n, l->v) : -1;
+    if (len < 0) {
+        snprintf(l->why, l->whylen, "set %s: %s: bad value '%.*s'", l->s->name, l->path,
+                 (int)(n > 80 ? 80 : n), t);
+        return -1;
+    }
+    add_locked(l->s, l->v, (uint32_t)len, 0, false);
+    return 0;
+}
+
+/* Read a `format json` / `ndjson` load file into the set. 0, or -1 with why. */
+static int load_json(struct det_dataset *s, const struct opt_dataset *o, const char *path,
+                     char *why, size_t whylen)
+{
+    FILE *fp = fopen(path, "r");
+    if (!fp) {
+        snprintf(why, whylen, "set %s: cannot read %s: %s", s->name, path, strerror(errno));
+        return -1;
+    }
+    char *text = NULL;
+    size_t n = 0, cap = 0;
+    int rc = 0;
+    for (;;) {
+        if (n + 4096 > cap) {
+            char *t = realloc(text, cap = cap * 2 + 8192);
+            if (!t) {
+                rc = -1;
+                break;
+            }
+            text = t;
+        }
+        size_t k = fread(text + n, 1, cap - n, fp);
+        n += k;
+        if (k == 0)
+            break;
+    }
+    fclose(fp);
+    struct json_load l = {s, path, rc == 0 ? malloc(n + 16) : NULL, why, whylen};
+    why[0] = 0;
+    if (!l.v || ds_json_values(text, n, o->format == DSF_NDJSON, o->array_key, o->value_key,
+                               json_value, &l) < 0) {
+        if (!l.v)
+            snprintf(why, whylen, "out of memory");
+        else if (!why[0]) /* (a bad value wrote its own) */
+            snprintf(why, whylen, "set %s: %s: not the JSON of format %s%s%s", s->name, path,
+                     o->format == DSF_NDJSON ? "ndjson" : "json",
+                     o->array_key ? " with array_key " : "", o->array_key ? o->array_key : "");
+        rc = -1;
+    }
+    free(l.v);
+    free(text);
+    return rc;
+}
+
 static void save_file(const struct det_dataset *s, FILE *diag)
 {
     char *tmp = malloc(strlen(s->save_path) + 5);
@@ -388,7 +459,10 @@ struct det_dataset *det_dataset_open(struct det_datasets *all, const struct opt_
     }
     const char *in = o->state ? o->state : o->load;
     char *path = in ? resolve(in, rule_file) : NULL;
-    if ((in && !path) || (path && load_file(s, path, o->state != NULL, why, whylen) < 0)) {
+    int loaded = !path                   ? 0
+                 : o->format != DSF_CSV ? load_json(s, o, path, why, whylen)
+                                        : load_file(s, path, o->state != NULL, why, whylen);
+    if ((in && !path) || loaded < 0) {
         if (!path)
             snprintf(why, whylen, "out of memory");
         free(path);

@@ -41,4 +41,13 @@ bool det_dataset_match(struct det_dataset *s, const struct opt_dataset *o, const
 int det_dataset_edit(struct det_datasets *all, enum osprey_dataset_op op, const char *name,
                      const char *type, const char *value, char *why, size_t whylen);
 
+/* dataset_json.c: each value of a `format json` document (its array, or the array at the
+ * dotted array_key of its root object) or `ndjson` text (an object a line): the member at
+ * the dotted value_key of each object, a string unescaped, a number or literal as written;
+ * objects without it are skipped. fn returns 0, or -1 to stop. 0, or -1 (malformed, or fn
+ * stopped). */
+typedef int (*ds_json_value_fn)(void *arg, const char *v, size_t n);
+int ds_json_values(const char *text, size_t n, bool ndjson, const char *array_key,
+                   const char *value_key, ds_json_value_fn fn, void *arg);
+
 #endif

@@ -156,7 +156,7 @@ struct det_unit_ops {
 extern const struct det_unit_ops det_unit_payload, /* payload runs (unit_payload.c) */
     det_unit_flow, det_unit_dsize, det_unit_hdr, det_unit_tcpflags, det_unit_fragbits,
     det_unit_ipopts, det_unit_ipproto, det_unit_sameip, det_unit_geoip,
-    det_unit_streamsize,               /* packet and flow properties (unit_pkt.c) */
+    det_unit_streamsize, det_unit_flow_start, /* packet and flow properties (unit_pkt.c) */
     det_unit_buflen, det_unit_absent, det_unit_dataset, /* an application buffer (unit_buf.c) */
     det_unit_appproto,  /* the flow's app_proto (rule header, app-layer-protocol; unit_app.c) */
     det_unit_field,     /* dns.opcode, dns.rcode, dns.rrtype: a comparison on a parsers'
@@ -305,6 +305,7 @@ struct det_rule {
     uint32_t ntags;
     uint8_t order_action, order_bits;     /* enum det_order_action, det_order_bits */
     bool noalert;                         /* flowbits:noalert: matches, never alerts */
+    bool pass_alerts;                     /* `alert`: a pass rule that alerts too */
     bool flow_action;                     /* its drop drops the flow, not just the packet:
                                              Suricata's action scope (stream and app rules,
                                              and packet rules with no option to evaluate,
@@ -629,6 +630,11 @@ static inline uint16_t det_base_proto(uint16_t base)
 {
     return osprey_event_proto(det_base_event(base));
 }
+/* The last event of base's message: the events of a protocol are listed in the order a
+ * transaction reaches them, so it is the last of the run of events with base's protocol and
+ * direction (http_request_body -> http_request_done). `absent` runs there: only then is a
+ * buffer known to be missing. */
+uint16_t det_app_base_last_of_message(uint16_t base);
 /* Can the compiler apply this transform keyword? */
 bool det_xform_supported(const char *keyword);
 /* The application buffer ob as transformed by xf, NULL when the parser has none now. The

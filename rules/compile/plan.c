@@ -101,6 +101,8 @@ static const char *app_need_add(struct osprey_detect *d, const struct osprey_rul
         if (!det_xform_supported(x))
             return "a transform Osprey does not apply yet";
     }
+    if (!strcmp(def->name, "absent")) /* known missing only once the message is whole */
+        base = det_app_base_last_of_message(base);
     const char *why = app_base_add(d, base, need);
     if (why)
         return why;
@@ -268,6 +270,25 @@ static void raw_units_last(struct plan *pl)
     memcpy(pl->units, tmp, pl->nunits * sizeof *tmp);
 }
 
+/* Suricata 8's rule hook in the header: an application protocol's progress state is the
+ * parsers' event registered under its name (the rule runs there: *base); the packet hook
+ * flow_start is a unit (the first packet of each direction). NULL, or why not. */
+static const char *hook_of(const struct osprey_rule *r, struct plan *pl, uint16_t *base)
+{
+    if (pl->app) {
+        int ev = osprey_event_find_hook(pl->app, r->hook);
+        if (ev < 0)
+            return "a rule hook Osprey does not run yet";
+        *base = det_app_base((uint16_t)ev);
+        return NULL;
+    }
+    if (strcmp(r->hook, "flow_start"))
+        return "a rule hook Osprey does not run yet";
+    pl->units[pl->nunits++] = (struct unit_plan){(struct det_unit){.ops = &det_unit_flow_start},
+                                                 PLAN_HEADER, PLAN_HEADER};
+    return NULL;
+}
+
 int make_plan(struct osprey_detect *d, const struct osprey_rule *r, enum plan_variant variant,
               struct plan *pl)
 {
@@ -338,6 +359,10 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, enum plan_va
     /* which application buffers, and so which base event, the rule needs */
     int side = to_client ? 2 : to_server || pl->two_sided ? 1 : 0; /* (for the TLS units) */
     struct app_need need = {.base = DB_PKT, .side = (uint8_t)side};
+    uint16_t hook_base = DB_PKT;
+    if (r->hook && (pl->why = hook_of(r, pl, &hook_base)))
+        return 0;
+    need.base = hook_base;
     for (uint32_t i = 0; i < r->nopts; i++)
         if ((pl->why = app_need_add(d, r, i, to_client, &need))) {
             pl->why_opt = &r->opts[i];
@@ -347,6 +372,10 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, enum plan_va
         d->app_raw = true; /* the stream copy is kept for them */
     if (det_base_is_app(need.base) && has_vars && need.nbufs > 1) {
         pl->why = "byte variables across several buffers";
+        return 0;
+    }
+    if (det_base_is_app(hook_base) && need.base != hook_base) {
+        pl->why = "buffers of a later state than the rule's hook";
         return 0;
     }
     if (det_base_is_app(need.base) && pl->app && pl->app != det_base_proto(need.base)) {

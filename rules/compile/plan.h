@@ -35,6 +35,7 @@ struct plan {
     struct det_flowint *ints;      /* flowint, in rule order */
     uint32_t nints;
     bool noalert;
+    bool pass_alerts;              /* the `alert` keyword: a pass rule that alerts too */
     bool two_sided;                /* no direction, a buffer with a response side: the
                                       rule is compiled again as PV_RESPONSE */
     bool also_packet;              /* a TCP stream rule: compiled again as PV_PACKET */
@@ -104,6 +105,7 @@ int plan_flowbits(struct plan_ctx *ctx);
 int plan_xbits(struct plan_ctx *ctx);            /* xbits, hostbits */
 int plan_flowint(struct plan_ctx *ctx);
 int plan_noalert(struct plan_ctx *ctx);
+int plan_alert(struct plan_ctx *ctx);
 int plan_content(struct plan_ctx *ctx);          /* plan_payload.c */
 int plan_pcre(struct plan_ctx *ctx);
 int plan_isdataat(struct plan_ctx *ctx);

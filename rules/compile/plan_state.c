@@ -1,6 +1,6 @@
 /* plan_state.c — the plan functions of the keywords that are not units of the chain: they
  * change the rule's state at its commit or describe it (flowbits, xbits, hostbits, flowint,
- * threshold, detection_filter, noalert), or have nothing to evaluate (msg, sid … and tag,
+ * threshold, detection_filter, noalert, alert), or have nothing to evaluate (msg, sid … and tag,
  * which compile.c starts when the rule alerts). */
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +25,14 @@ int plan_threshold(struct plan_ctx *ctx) /* threshold, detection_filter */
 int plan_noalert(struct plan_ctx *ctx)
 {
     ctx->pl->noalert = true; /* Suricata's keyword: match, change state, never alert */
+    return 0;
+}
+
+int plan_alert(struct plan_ctx *ctx)
+{
+    /* Suricata 8's keyword: a pass rule alerts as well (its alert's action is "allowed");
+     * every other action alerts anyway */
+    ctx->pl->pass_alerts = true;
     return 0;
 }
 

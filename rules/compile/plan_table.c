@@ -14,6 +14,7 @@ static const struct plan_row {
 } ROWS[] = {
     {"absent", plan_absent},
     {"ack", plan_hdr_field},
+    {"alert", plan_alert},
     {"app-layer-event", plan_event},
     {"app-layer-protocol", plan_app_layer_protocol},
     {"asn1", plan_asn1},

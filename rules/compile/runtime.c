@@ -390,7 +390,8 @@ static void set_verdict(struct osprey_detect_worker *w, struct det_flow *df,
 
 /* One match, in commit order. Stream rules alert once per flow side (the stream is
  * re-inspected as it grows); packet rules once per packet. pass ends inspection of the
- * flow and suppresses the matches after it (same packet included); drop, reject and sdrop
+ * flow and suppresses the matches after it (same packet included); a pass rule with
+ * `alert` alerts too; drop, reject and sdrop
  * set the packet's verdict, and drop the flow when the rule's action scope is the flow. */
 static void commit_one(struct osprey_detect_worker *w, const struct det_pending *pm,
                        const struct mon_packet *p)
@@ -447,11 +448,12 @@ static void commit_one(struct osprey_detect_worker *w, const struct det_pending 
     enum osprey_rule_action act = dr->rate ? det_rate_action(w->thr, dr, p, pm->f)
                                            : dr->rule->action;
     if (act == OSPREY_ACTION_PASS) {
-        if (!df)
-            return; /* a packet without a flow: it passes, nothing to remember */
-        df->pass = true;
-        w->verdicts.passed_flows++;
-        return;
+        if (df) { /* (a packet without a flow: it passes, nothing to remember) */
+            df->pass = true;
+            w->verdicts.passed_flows++;
+        }
+        if (!dr->pass_alerts)
+            return;
     }
     if (act == OSPREY_ACTION_DROP || act == OSPREY_ACTION_SDROP || act == OSPREY_ACTION_BLOCK ||
         act == OSPREY_ACTION_REJECT || act == OSPREY_ACTION_REJECTSRC ||

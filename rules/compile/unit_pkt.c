@@ -49,6 +49,26 @@ static void flow_key(struct buf *k, const struct det_unit *u)
 const struct det_unit_ops det_unit_flow = {
     .name = "flow", .eval = flow_eval, .key = flow_key, .gate_safe = true};
 
+/* ---- the flow_start rule hook (`tcp:flow_start`) ---- */
+
+/* Suricata 8's packet hook flow_start: the first packet of the flow in its direction. */
+static bool flow_start_eval(const struct det_unit *u, struct mon_ctx *ctx, struct mon_flow *f,
+                            int side)
+{
+    (void)ctx;
+    return f && f->pkts[det_to_server(side, u->base) ? MON_FLOW_TO_SERVER
+                                                      : MON_FLOW_TO_CLIENT] == 1;
+}
+
+static void flow_start_key(struct buf *k, const struct det_unit *u)
+{
+    (void)k, (void)u; /* no field: every flow_start unit is the same */
+}
+
+const struct det_unit_ops det_unit_flow_start = {
+    .name = "flow_start", .eval = flow_start_eval, .key = flow_start_key,
+    .packet_only = true};
+
 /* ---- dsize ---- */
 
 static bool dsize_eval(const struct det_unit *u, struct mon_ctx *ctx, struct mon_flow *f,

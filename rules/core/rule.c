@@ -144,7 +144,26 @@ static char *parse_header(struct rule_ctx *c, char *text, char *end)
         rule_syntax_error(c, open, "syntax error in header", "header: missing protocol");
         return NULL;
     }
-    r->proto = header_proto(f[1].s, f[1].n);
+    /* Suricata 8's rule hooks: `proto:hook` (the compiler knows which hooks run) */
+    const char *colon = memchr(f[1].s, ':', f[1].n);
+    size_t pn = colon ? (size_t)(colon - f[1].s) : f[1].n;
+    if (colon) {
+        size_t hn = f[1].n - pn - 1;
+        if (!hn || !is_name(colon + 1, hn, NULL)) {
+            rule_syntax_error(c, colon, "syntax error in header",
+                              "header: invalid rule hook '%.*s'", (int)hn, colon + 1);
+            return NULL;
+        }
+        char *hook = arena_alloc(c->ar, hn + 1);
+        if (hook == NULL) {
+            rule_oom(c);
+            return NULL;
+        }
+        memcpy(hook, colon + 1, hn);
+        hook[hn] = 0;
+        r->hook = hook;
+    }
+    r->proto = header_proto(f[1].s, pn);
     if (r->proto == NULL) {
         rule_syntax_error(c, f[1].s, "syntax error in header", "header: unknown protocol '%.*s'",
                           (int)f[1].n, f[1].s);
@@ -512,6 +531,7 @@ static void walk_options(struct rule_ctx *c, struct otok *t, int n,
         if (d->kind == OPT_PAYLOAD) {
             c->buffer_used = true;
             c->xform_pending = false;
+            c->last_payload_opt = o;
         }
         if (d->kind == OPT_TRANSFORM) {
             struct xform_chain *x = arena_alloc(c->ar, sizeof *x);

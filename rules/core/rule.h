@@ -78,6 +78,7 @@ struct rule_ctx {
     uint16_t xform_at, nxforms;     /* the transforms as a range of the options */
     struct opt_content *last_content;
     struct osprey_rule_option *last_content_opt;
+    struct osprey_rule_option *last_payload_opt; /* the payload option before this one */
     bool fast_pattern_seen;
     struct osprey_rule_option *sticky_opt; /* last sticky buffer selected */
     const char *sticky_pos;

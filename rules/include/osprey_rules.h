@@ -120,6 +120,8 @@ struct osprey_rule {
     enum osprey_rule_dialect dialect; /* as detected (never AUTO) */
     enum osprey_rule_action action;
     const char *proto;     /* canonical protocol word: "tcp", "http", "file" … */
+    const char *hook;      /* Suricata 8's rule hook (`tls:client_hello_done`,
+                              `tcp:flow_start`): the word after the protocol's ':', or NULL */
     bool headerless;       /* Snort 3 `alert http (...)`: addresses and ports are any */
     struct osprey_rule_endpoint src, dst;
     enum osprey_rule_dir dir;

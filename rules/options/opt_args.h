@@ -106,12 +106,16 @@ struct opt_bits {
 enum dataset_cmd { DS_SET, DS_ISSET, DS_ISNOTSET, DS_UNSET, DS_REP /* datarep */ };
 enum dataset_type { DST_NONE, DST_STRING, DST_MD5, DST_SHA256, DST_IPV4, DST_IPV6 /* ip */ };
 enum dataset_rep_op { DSR_GT, DSR_LT, DSR_GE, DSR_LE, DSR_EQ };
+enum dataset_format { DSF_CSV, DSF_JSON, DSF_NDJSON }; /* of the load file */
 struct opt_dataset {
     uint8_t cmd, type;   /* type DST_NONE: the set's declaration (datasets: section) gives it */
     uint8_t rep_op;      /* datarep */
+    uint8_t format;      /* enum dataset_format */
+    bool remove_key;     /* json: the value's key left out of the context (read, kept) */
     uint16_t rep_value;  /* datarep: reputations are 0..65535 */
     const char *name;
     const char *load, *save, *state; /* as written; NULL when absent */
+    const char *context_key, *value_key, *array_key; /* json / ndjson (dotted paths) */
     uint64_t memcap;     /* bytes; 0: the default */
     uint32_t hashsize;   /* 0: the default */
 };

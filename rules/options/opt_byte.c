@@ -73,8 +73,10 @@ static int parse_flags(struct rule_ctx *c, struct opt_byte *b, int kind, struct 
         split_word(fs->f[i], fs->n[i], &w, &wn, &v, &vn);
         int64_t x;
         int rc = 0;
-        if (slice_eq(w, wn, "relative"))
+        if (slice_eq(w, wn, "relative")) {
             rc = set_flag(c, b, BYTE_RELATIVE, w, "relative");
+            opt_relative_to_previous(c);
+        }
         else if (slice_eq(w, wn, "big"))
             rc = set_flag(c, b, BYTE_BIG, w, "big");
         else if (slice_eq(w, wn, "little"))

@@ -162,6 +162,7 @@ static int parse_isdataat(struct rule_ctx *c, char *val)
                 return -1;
         } else if (slice_eq(item, n, "relative") && !d->relative) {
             d->relative = true;
+            opt_relative_to_previous(c);
         } else if (slice_eq(item, n, "rawbytes") && !d->rawbytes) {
             d->rawbytes = true;
         } else {

@@ -2,7 +2,8 @@
  * added to or removed from a named set of values (Suricata's datasets).
  *
  *   dataset:set|isset|isnotset|unset,NAME[,type string|md5|sha256|ipv4|ipv6|ip]
- *           [,load FILE][,save FILE][,state FILE][,memcap SIZE][,hashsize N];
+ *           [,load FILE][,save FILE][,state FILE][,memcap SIZE][,hashsize N]
+ *           [,format csv|json|ndjson][,value_key K][,array_key K][,context_key K][,remove_key];
  *   datarep:NAME,>|<|>=|<=|==,VALUE[,type …][,load FILE][,memcap SIZE][,hashsize N];
  *
  * The store is rules/compile/dataset.c. SIZE is a number with an optional kb/mb/gb suffix.
@@ -49,6 +50,10 @@ static int parse_fields(struct rule_ctx *c, struct opt_dataset *ds, const char *
         const char *w, *v;
         size_t wn, vn;
         split_word(f[i], fl[i], &w, &wn, &v, &vn);
+        if (!rep && vn == 0 && slice_eq(w, wn, "remove_key")) {
+            ds->remove_key = true;
+            continue;
+        }
         if (vn == 0)
             return opt_error(c, f[i], "'%.*s' needs a value", (int)wn, w);
         if (slice_eq(w, wn, "type")) {
@@ -62,6 +67,18 @@ static int parse_fields(struct rule_ctx *c, struct opt_dataset *ds, const char *
             ds->save = opt_strdup(c, v, vn);
         } else if (!rep && slice_eq(w, wn, "state")) {
             ds->state = opt_strdup(c, v, vn);
+        } else if (!rep && slice_eq(w, wn, "format")) {
+            static const char *const FORMATS[] = {"csv", "json", "ndjson", NULL};
+            int fm = parse_choice(c, v, vn, FORMATS, "dataset format");
+            if (fm < 0)
+                return -1;
+            ds->format = (uint8_t)fm;
+        } else if (!rep && slice_eq(w, wn, "context_key")) {
+            ds->context_key = opt_strdup(c, v, vn);
+        } else if (!rep && slice_eq(w, wn, "value_key")) {
+            ds->value_key = opt_strdup(c, v, vn);
+        } else if (!rep && slice_eq(w, wn, "array_key")) {
+            ds->array_key = opt_strdup(c, v, vn);
         } else if (slice_eq(w, wn, "memcap")) {
             if (parse_size(c, v, vn, &ds->memcap) < 0)
                 return -1;
@@ -77,6 +94,13 @@ static int parse_fields(struct rule_ctx *c, struct opt_dataset *ds, const char *
     }
     if (ds->state && (ds->load || ds->save))
         return opt_error(c, f[0], "state cannot be combined with load or save");
+    if (ds->format != DSF_CSV && !ds->value_key)
+        return opt_error(c, f[0], "format %s needs value_key",
+                         ds->format == DSF_JSON ? "json" : "ndjson");
+    if (ds->format != DSF_CSV && (ds->save || ds->state))
+        return opt_error(c, f[0], "a json set is read only (no save or state)");
+    if (ds->array_key && ds->format != DSF_JSON)
+        return opt_error(c, f[0], "array_key needs format json");
     return 0;
 }
 
@@ -95,11 +119,11 @@ static int parse_dataset(struct rule_ctx *c, char *val)
     struct opt_dataset *ds = opt_arg_new(c, sizeof *ds);
     if (ds == NULL)
         return -1;
-    const char *f[12];
-    size_t fl[12];
-    int k = list_split(val, strlen(val), ',', f, fl, 12);
-    if (k > 10)
-        return opt_error(c, f[10], "too many fields");
+    const char *f[16];
+    size_t fl[16];
+    int k = list_split(val, strlen(val), ',', f, fl, 16);
+    if (k > 14)
+        return opt_error(c, f[14], "too many fields");
     int cmd = parse_choice(c, f[0], fl[0], CMDS, "dataset command");
     if (cmd < 0)
         return -1;

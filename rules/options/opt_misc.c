@@ -5,6 +5,7 @@
  *   ber_data:0xNN  ber_skip:0xNN[,optional]    (asn1 has its own file: opt_asn1.c)
  *   base64_decode[:bytes N][,offset N][,relative]
  *   rpc:APP,VERSION|*,PROCEDURE|*               noalert   ftpbounce
+ *   alert   (Suricata 8: a pass rule that also alerts; other actions alert already)
  */
 #include <string.h>
 
@@ -122,6 +123,7 @@ static const struct opt_def DEFS[] = {
     {"base64_decode", OPT_PAYLOAD, D_ALL, ARG_OPTIONAL, 0, parse_base64_decode, true, NULL},
     {"rpc", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_rpc, false, NULL},
     {"noalert", OPT_MATCH, D_SURI, ARG_NONE, 0, NULL, true, NULL},
+    {"alert", OPT_MATCH, D_SURI, ARG_NONE, 0, NULL, true, NULL},
     {"ftpbounce", OPT_MATCH, D_CLASSIC, ARG_NONE, 0, NULL, false, NULL},
 };
 OPT_TABLE(opt_table_misc, DEFS);

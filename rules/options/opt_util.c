@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "buffers.h"
 #include "text.h"
 
 void *opt_arg_new(struct rule_ctx *c, size_t size)
@@ -15,6 +16,14 @@ void *opt_arg_new(struct rule_ctx *c, size_t size)
     }
     c->opt->arg = p;
     return p;
+}
+
+void opt_relative_to_previous(struct rule_ctx *c)
+{
+    if (c->snort3 || c->buffer != BUF_PKT || c->last_payload_opt == NULL)
+        return;
+    c->opt->buffer = c->last_payload_opt->buffer;
+    c->opt->side = c->last_payload_opt->side;
 }
 
 const char *opt_strdup(struct rule_ctx *c, const char *s, size_t n)

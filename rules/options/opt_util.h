@@ -15,6 +15,11 @@
 /* Zeroed argument struct in the AST arena, already hung on the current option. */
 void *opt_arg_new(struct rule_ctx *c, size_t size);
 
+/* A relative option (isdataat, byte_*) of a classic rule with no sticky buffer in force
+ * inspects the buffer of the payload option before it, as Suricata attaches it to the
+ * previous match's list: `uricontent:"x"; isdataat:!10,relative;` reads the URI. */
+void opt_relative_to_previous(struct rule_ctx *c);
+
 /* Decode the quoted string starting at s (which must point at '"') and ending before end.
  * QS_CONTENT: |41 42| hex and only the escapes \" \\ \; \: \| ; otherwise a backslash before
  * any other character is kept as written (msg texts do that). *after is set past the closing

@@ -268,7 +268,7 @@ static void ops_complete(void)
         &det_unit_tcpflags, &det_unit_fragbits, &det_unit_ipopts, &det_unit_ipproto,
         &det_unit_sameip, &det_unit_geoip, &det_unit_streamsize, &det_unit_buflen,
         &det_unit_absent, &det_unit_dataset, &det_unit_appproto, &det_unit_field,
-        &det_unit_pktprop, &det_unit_event, &det_unit_tls};
+        &det_unit_pktprop, &det_unit_event, &det_unit_tls, &det_unit_flow_start};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
         CHECK(all[i]->name && all[i]->eval && all[i]->key);
 }

@@ -118,6 +118,33 @@ def test_an_empty_header_is_an_empty_buffer_not_a_missing_one(tmp_path):
     assert sids(tmp_path, http(req=none), rules, name="b") == []
 
 
+@pytest.mark.parametrize("body,hit", [
+    # a relative isdataat / byte_* with no sticky buffer follows the content before it into
+    # its buffer (Suricata attaches it to the previous match's list): the URI here
+    ('uricontent:"user="; isdataat:!5,relative;', True),   # "root" ends the URI
+    ('uricontent:"user="; isdataat:!4,relative;', False),
+    ('content:"user="; http_uri; isdataat:!5,relative;', True),
+    ('uricontent:"?user"; byte_test:1,=,0x3d,0,relative;', True),
+    ('uricontent:"?user"; byte_test:1,=,0x3d,1,relative;', False),
+    # a byte variable taken from the URI moves a later URI content
+    ('uricontent:"/log"; byte_extract:1,1,n,relative; uricontent:"user"; distance:0;', True),
+    # without relative it stays on the packet's payload
+    ('uricontent:"user="; isdataat:!5;', False),
+])
+def test_relative_options_follow_the_uri_content(tmp_path, body, hit):
+    r = sids(tmp_path, http(), [rule(f"flow:established,to_server; {body}", sid=7)])
+    assert r == ([7] if hit else [])
+
+
+def test_byte_extract_from_the_uri_sets_a_uri_distance(tmp_path):
+    req = b"GET /this2_string HTTP/1.1\r\nHost: x\r\n\r\n"
+    base = 'uricontent:"this"; byte_extract:1,0,one,string,dec,relative; uricontent:"ring"; '
+    rules = [rule(base + "distance:one;", sid=1), rule(base + "within:one;", sid=2),
+             rule(base + "distance:one; within:4;", sid=3)]
+    # one = 2: "ring" starts 3 bytes after the digit ("_st"), so within 2 it is not
+    assert sids(tmp_path, http(req=req, resp=None), rules) == [1]
+
+
 def test_request_body(tmp_path):
     req = (b"POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 11\r\n\r\ncmd=id;ls -")
     rules = [rule('flow:to_server; content:"cmd=id"; http_client_body;', sid=1),

@@ -124,6 +124,57 @@ def test_bad_dataset_rejects_that_rule_only(tmp_path, body, why):
                          other='dns.query; content:"x";')
 
 
+def test_json_and_ndjson_load_files(tmp_path):
+    """Suricata 8's `format json` / `ndjson`: each object's value_key (dotted), from the
+    document's array or the one at array_key; strings as they are (not base64)."""
+    md5 = hashlib.md5(b"evil.example").hexdigest()
+    (tmp_path / "top.json").write_text(
+        '[{"host": "evil.example", "year": 2005}, {"other": 1}, '
+        '{"host": "w\\u00e9.example"}, 7]')
+    (tmp_path / "nested.json").write_text(
+        '{"info": {"threat": [{"host": {"fqdn": "worse.example"}}, {"host": {}}]}, "x": [1]}')
+    (tmp_path / "lines.ndjson").write_text(
+        '{"h": "evil.example"}\n\n{"h": "worse.example", "n": [1, {"a": null}]}\n')
+    (tmp_path / "md5.json").write_text(f'[{{"hash": "{md5}"}}]')
+    rules = [
+        rule("dns.query; dataset:isset,top,type string,load top.json,format json,"
+             "context_key t,value_key host;", sid=1, proto="dns"),
+        rule("dns.query; dataset:isset,nested,type string,load nested.json,format json,"
+             "value_key host.fqdn,array_key info.threat;", sid=2, proto="dns"),
+        rule("dns.query; dataset:isset,lines,type string,load lines.ndjson,format ndjson,"
+             "value_key h;", sid=3, proto="dns"),
+        rule("dns.query; to_md5; dataset:isset,digest,type md5,load md5.json,format json,"
+             "value_key hash,remove_key;", sid=4, proto="dns"),
+    ]
+    pkts = [q("evil.example"), q("worse.example", 5354), q("other.example", 5355)]
+    assert pairs(detect(tmp_path, pkts, rules)) == [(1, 1), (1, 3), (1, 4), (2, 2), (2, 3)]
+
+
+@pytest.mark.parametrize("body,text,why", [
+    ("format json", "[1,", "not the JSON of format json"),
+    ("format json,array_key a.b", '{"a": {"c": []}}', "with array_key a.b"),
+    ("format ndjson", '{"v": "x"} junk', "not the JSON of format ndjson"),
+    ("format json", '{"v": "x"}', "not the JSON of format json"),
+])
+def test_bad_json_load_file_rejects_its_rule(tmp_path, body, text, why):
+    (tmp_path / "j").write_text(text)
+    check_rejected_alone(tmp_path, f"dns.query; dataset:isset,j,type string,load j,{body},"
+                         "value_key v;", why, q("x.example"), proto="dns",
+                         other='dns.query; content:"x";')
+
+
+@pytest.mark.parametrize("body,why", [
+    ("dataset:isset,n,type string,load a,format json;", "format json needs value_key"),
+    ("dataset:isset,n,type string,load a,format xml,value_key v;", "dataset format"),
+    ("dataset:isset,n,type string,load a,format ndjson,value_key v,array_key x;",
+     "array_key needs format json"),
+    ("dataset:set,n,type string,save a,format json,value_key v;", "read only"),
+])
+def test_bad_json_dataset_arguments(tmp_path, body, why):
+    check_rejected_alone(tmp_path, "dns.query; " + body, why, q("x.example"), proto="dns",
+                         other='dns.query; content:"x";')
+
+
 def test_bad_value_in_a_file_names_file_and_line(tmp_path):
     (tmp_path / "h.lst").write_text("00112233445566778899aabbccddeeff\nnot-hex\n")
     rules = [rule("dns.query; to_md5; dataset:isset,h,type md5,load h.lst;", sid=7,

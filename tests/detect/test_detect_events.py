@@ -352,7 +352,7 @@ def test_names_osprey_never_raises_reject_the_rule(tmp_path):
         dec("ipv4.trunc_pkt", 1),
         dec("ipv6.rh_type_0", 2),
         rule("stream-event:pkt_invalid_ack;", sid=3),
-        rule("app-layer-event:http.request_field_too_long;", sid=4, proto="http"),
+        rule("app-layer-event:http.response_field_too_long;", sid=4, proto="http"),
         rule("stream-event:3whs_synack_in_wrong_direction;", sid=5),
     ]) + "\n"
     proc, lines, summary = check_text(tmp_path, text)
@@ -363,7 +363,7 @@ def test_names_osprey_never_raises_reject_the_rule(tmp_path):
         "t.rules:3: sid 3: unsupported option stream-event: event 'pkt_invalid_ack' is "
         "not raised by Osprey",
         "t.rules:4: sid 4: unsupported option app-layer-event: event "
-        "'http.request_field_too_long' is not raised by Osprey"]
+        "'http.response_field_too_long' is not raised by Osprey"]
 
 
 def test_malformed_event_names_are_syntax_errors(tmp_path):
@@ -419,6 +419,21 @@ def test_dns_malformed_message_once_per_message(tmp_path):
                   app("dns.malformed_data", 2, "dns", body="flow:to_client; "),
                   app("dns.malformed_data", 3, "tls")])
     assert got == [(1, 2), (1, 3)]
+
+
+def test_dns_invalid_authorities_and_additionals(tmp_path):
+    """Questions and answers make the message: a later section that does not decode raises
+    its own event (as Suricata), not dns.malformed_data, and the message still runs."""
+    good = dns_msg(id=1, rd=1)
+    # the header promises one authority (or one additional) record that is not there
+    no_auth = good[:8] + struct.pack(">H", 1) + good[10:]
+    no_add = good[:10] + struct.pack(">H", 1)
+    no_add += good[12:]
+    rules = [app("dns.malformed_data", 1, "dns"), app("dns.invalid_authorities", 2, "dns"),
+             app("dns.invalid_additionals", 3, "dns"),
+             rule('dns.query; content:"example.com"; bsize:11;', sid=4, proto="dns")]
+    got = alerts(tmp_path, [udp(no_auth), udp(no_add), udp(good)], rules)
+    assert got == [(2, 1), (3, 2), (4, 1), (4, 2), (4, 3)]
 
 
 def tls_conv(server_bytes):
@@ -503,6 +518,42 @@ def test_http_request_transfer_encoding_and_authorization_events(tmp_path):
     c = Conv().handshake().send(True, fine).close()
     (tmp_path / "b").mkdir()
     assert alerts(tmp_path / "b", c.pkts, rules) == []
+
+
+def test_http_request_line_missing_protocol(tmp_path):
+    """A request line without protocol followed by header lines is a request with headers
+    (libhtp's probe: a ':' before a space), not HTTP/0.9: the event, and its headers are
+    the request's."""
+    rules = [app("http.request_line_missing_protocol", 1, "http"),
+             rule('http.user_agent; content:"myscript"; bsize:8;', sid=2, proto="http")]
+    odd = b"GET /\nFakeHeader\nHost: localhost\nUser-Agent: myscript\n\n"
+    c = Conv().handshake().send(True, odd).send(False, b"<html>hi</html>").close()
+    assert alerts(tmp_path, c.pkts, rules) == [(1, 4), (2, 4)]
+    # near misses: HTTP/0.9 (nothing, or another request, after the line), and HTTP/1.0
+    for i, req in enumerate([b"GET /\r\n", b"GET /a\nGET /b\n",
+                             b"GET / HTTP/1.0\nUser-Agent: myscript\n\n"]):
+        c = Conv().handshake().send(True, req).close()
+        (tmp_path / str(i)).mkdir()
+        got = alerts(tmp_path / str(i), c.pkts, rules)
+        assert got == ([(2, 4)] if i == 2 else [])
+
+
+def test_http_request_field_too_long(tmp_path):
+    """A request head line past libhtp's field limit (18,000 bytes) raises the event once, on
+    the packet that crossed the limit, wherever the line is cut into segments."""
+    rules = [app("http.request_field_too_long", 1, "http"),
+             rule('http.method; content:"GET";', sid=2, proto="http")]
+    # the line "X-Long: xxx…" starts at byte 16: its 18,001st byte is byte 18,016, in the
+    # 19th 1000-byte segment (packet 3 + 19 = 22)
+    req = b"GET / HTTP/1.1\r\nX-Long: " + b"x" * 20000 + b"\r\nY: " + b"y" * 20000 + b"\r\n\r\n"
+    c = Conv().handshake().send(True, req, seg=1000).close()
+    got = alerts(tmp_path, c.pkts, rules)
+    assert (1, 22) in got and [s for s, _ in got].count(1) == 1
+    # near miss: a line of 17,998 bytes
+    ok = b"GET / HTTP/1.1\r\nX-Long: " + b"x" * 17990 + b"\r\n\r\n"
+    c = Conv().handshake().send(True, ok, seg=1000).close()
+    (tmp_path / "b").mkdir()
+    assert [s for s, _ in alerts(tmp_path / "b", c.pkts, rules)] == [2]
 
 
 def certificate_message(*certs):

@@ -92,6 +92,28 @@ def test_pass_writes_no_record_and_ends_the_flow(tmp_path):
     assert r.alerts == []
 
 
+def test_pass_rule_with_alert_keyword_alerts_as_allowed(tmp_path):
+    """Suricata 8's `alert` keyword: a pass rule that matches also alerts (action "allowed");
+    it still passes the flow and suppresses the other matches of its packet."""
+    c = Conv().handshake().send(True, b"hello").send(True, b"secret").close()
+    rules = [rule('flow:to_server; content:"hello"; alert;', sid=1, action="pass"),
+             rule('flow:to_server; content:"hello";', sid=2),
+             rule('flow:to_server; content:"secret";', sid=3)]
+    r = detect(tmp_path, c.pkts, rules)
+    assert [(a["alert"]["signature_id"], a["alert"]["action"], a["pcap_cnt"])
+            for a in r.alerts] == [(1, "allowed", 4)]
+    # near miss: the same pass rule without `alert` stays quiet
+    rules[0] = rule('flow:to_server; content:"hello";', sid=1, action="pass")
+    assert detect(tmp_path, c.pkts, rules, name="b").alerts == []
+
+
+def test_alert_keyword_on_alert_and_drop_rules_changes_nothing(tmp_path):
+    rules = [rule('content:"x"; alert;', sid=1, proto="udp"),
+             rule('content:"x"; alert;', sid=2, proto="udp", action="drop")]
+    r = detect(tmp_path, [udp(b"x")], rules)
+    assert r.sids == [1, 2]
+
+
 def test_a_drop_lets_the_rest_of_its_packet_be_inspected(tmp_path):
     # the request's packet matches a drop rule on the URI (application phase, first) and
     # a stream rule on the same bytes (the receiver's phase, after it): Suricata inspects a

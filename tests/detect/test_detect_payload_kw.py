@@ -243,6 +243,25 @@ def test_absent(tmp_path, referer, expect):
     assert sids(tmp_path, pkts, bodies) == expect
 
 
+@pytest.mark.parametrize("req,expect", [
+    (b"POST /p HTTP/1.1\r\nHost: x\r\n\r\n", [1, 2, 3]),          # no body at all
+    (b"POST /p HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n\r\nxyz", [2, 4]),
+    (b"POST /p HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n\r\nabc", [4]),
+])
+def test_absent_request_body_is_known_when_the_request_is_done(tmp_path, req, expect):
+    """A body buffer is missing only once the whole request is in: absent runs at the end of
+    the message (http_request_done), also for a request that never gets a body event."""
+    pkts = Conv().handshake().send(True, req).close().pkts
+    bodies = ['http.request_body; absent;',
+              'http.request_body; absent: or_else; content:!"abc";',
+              'http.request_body; absent; http.method; content:"POST";',
+              'http.request_body; bsize:3;']
+    r = detect(tmp_path, pkts, [rule(f"flow:established,to_server; {b}", sid=i + 1,
+                                     proto="http") for i, b in enumerate(bodies)])
+    assert r.sids == expect
+    assert {a["pcap_cnt"] for a in r.alerts} == {4}
+
+
 def test_absent_argument_errors(tmp_path):
     from rules_helpers import osprey
     f = tmp_path / "a.rules"
