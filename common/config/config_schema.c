@@ -178,6 +178,8 @@ static const struct cfg_key SCHEMA[] = {
     INT("flow.hash-seed", "0", 0, UINT32_MAX, "flow hash key; 0 = random at start"),
 
     /* app-layer: the parsers (parsers/, engine/stack_config/parsers_config.c) */
+    INT("app-layer.protocols.ftp.max-tx", "256", 1, 256, "FTP commands waiting for their replies; past it: ftp.too_many_transactions, the client's side no longer parsed"),
+    SIZE("app-layer.protocols.ftp.max-line-length", "4kb", "bytes of an FTP command or reply line kept (the rest cut and flagged)"),
     SIZE("app-layer.protocols.http.header-limit", "32kb", "bytes of an HTTP start line + headers kept"),
     SIZE("app-layer.protocols.http.request-body-limit", "1mb", "request body bytes kept (decoded); 0 = unlimited"),
     SIZE("app-layer.protocols.http.response-body-limit", "1mb", "response body bytes kept (decoded); 0 = unlimited"),
@@ -188,6 +190,11 @@ static const struct cfg_key SCHEMA[] = {
          "undo Content-Encoding: lzma (liblzma)"),
     SIZE("app-layer.protocols.http.libhtp.default-config.lzma-memlimit", "1mb",
          "memory one lzma layer may use"),
+    BOOL("app-layer.protocols.sip.enabled", "yes", "parse SIP messages (UDP and TCP)"),
+    SIZE("app-layer.protocols.mqtt.max-msg-length", "1mb",
+         "MQTT packet bytes read; a longer packet keeps its fixed header only (truncated)"),
+    INT("app-layer.protocols.mqtt.max-tx", "4096", 1, UINT32_MAX,
+        "MQTT transactions waiting for an answer; past it the oldest is finished"),
 
     /* stream: TCP tracking and reassembly (libmon's TCP layer) */
     SIZE("stream.reassembly.memcap", "256mb", "memory for all reassembly buffers of a worker"),

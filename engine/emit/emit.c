@@ -30,7 +30,7 @@ static int open_sink(struct osprey_emit *e, const struct osprey_output_def *def,
     size_t na = 0;
     for (uint16_t p = OSPREY_APP_PROTO_FAILED + 1; p < osprey_app_proto_count(); p++)
         if (osprey_app_proto_has_eve(p))
-            app_types[na++] = osprey_app_proto_name(p);
+            app_types[na++] = osprey_app_proto_eve_name(p);
     app_types[na] = NULL;
     struct osprey_output_env env = {.cfg = cfg, .section = section, .log_dir = log_dir,
                                     .app_types = app_types};
@@ -42,7 +42,7 @@ static int open_sink(struct osprey_emit *e, const struct osprey_output_def *def,
     /* the transaction records of each registered protocol that writes them */
     for (uint16_t p = OSPREY_APP_PROTO_FAILED + 1;
          def->takes_tx && (k->takes & OSPREY_REC_TX) && p < osprey_app_proto_count(); p++)
-        if (osprey_app_proto_has_eve(p) && def->takes_tx(s, osprey_app_proto_name(p))) {
+        if (osprey_app_proto_has_eve(p) && def->takes_tx(s, osprey_app_proto_eve_name(p))) {
             osprey_app_proto_set_add(&k->tx, p);
             osprey_app_proto_set_add(&e->tx, p);
         }

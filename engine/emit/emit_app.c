@@ -21,7 +21,7 @@ bool osprey_emit_fill_app(struct mon_ctx *ctx, const struct mon_flow *f,
     uint16_t proto = osprey_parsers_app_proto(ctx, f);
     if (!osprey_app_proto_has_eve(proto) || !osprey_parsers_eve(ctx, f, NULL))
         return false;
-    *out = (struct osprey_eve_app){.name = osprey_app_proto_name(proto),
+    *out = (struct osprey_eve_app){.name = osprey_app_proto_eve_name(proto),
                                    .tx_id = osprey_app_proto_eve_tx_id(proto),
                                    .write = write_app,
                                    .arg = {ctx, f}};

@@ -76,18 +76,18 @@ static void app_stats(struct acc *a, const struct osprey_parsers_stats *ps)
             uint16_t p = osprey_parsers_stat_proto(i);
             bool flows = i < osprey_app_proto_count();
             if (osprey_app_proto_suricata_stats(p) && (pass ? osprey_parsers_stat_is_tx(i) : flows))
-                put_name(a, pass ? "app_layer.tx." : "app_layer.flow.", osprey_app_proto_name(p),
+                put_name(a, pass ? "app_layer.tx." : "app_layer.flow.", osprey_app_proto_eve_name(p),
                          ps->v[i]);
         }
     }
     for (uint16_t p = OSPREY_APP_PROTO_FAILED + 1; p < osprey_app_proto_count(); p++)
         if (!osprey_app_proto_suricata_stats(p))
-            put_name(a, OSPREY_ONLY "app_layer.flow.", osprey_app_proto_name(p), ps->v[p]);
+            put_name(a, OSPREY_ONLY "app_layer.flow.", osprey_app_proto_eve_name(p), ps->v[p]);
     put(a, OSPREY_ONLY "app_layer.flow.failed", ps->v[OSPREY_APP_PROTO_FAILED]);
     for (uint16_t i = 0; i < n; i++) {
         uint16_t p = osprey_parsers_stat_proto(i);
         if (!osprey_app_proto_suricata_stats(p) && osprey_parsers_stat_is_tx(i))
-            put_name(a, OSPREY_ONLY "app_layer.tx.", osprey_app_proto_name(p), ps->v[i]);
+            put_name(a, OSPREY_ONLY "app_layer.tx.", osprey_app_proto_eve_name(p), ps->v[i]);
     }
 }
 

@@ -32,6 +32,11 @@ void osprey_parsers_cfg_defaults(struct osprey_parsers_cfg *cfg)
     cfg->http_decompress = true;
     cfg->http_decompress_layer_limit = 2;
     cfg->http_lzma_memlimit = 1u << 20;
+    cfg->sip_enabled = true;
+    cfg->mqtt_max_msg_length = 1u << 20;
+    cfg->mqtt_max_tx = 4096;
+    cfg->ftp_max_tx = 256;
+    cfg->ftp_max_line = 4096;
 }
 
 static int child(struct mon_engine *eng, mon_event_t parent, mon_event_t *out)
@@ -141,6 +146,7 @@ void osprey_parsers_worker_free(struct osprey_parsers_worker *w)
     if (!w)
         return;
     osprey_scratch_free(&w->scratch);
+    pexpect_free(&w->expect);
     free(w); /* its socket goes with the context; flows' state with their flows */
 }
 

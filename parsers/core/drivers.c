@@ -113,6 +113,12 @@ static uint16_t detect_tcp(struct pflow *pf, const struct mon_flow *f, bool *dec
 
 static void feed(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d, size_t n)
 {
+    /* a connection another flow announced (FTP's data connection) is decided without probes */
+    if (pf->proto == OSPREY_APP_PROTO_UNKNOWN && !pf->in[0].len && !pf->in[1].len &&
+        pexpect_claim(pf, f, dir)) {
+        parse(pf, f, dir, d, n);
+        return;
+    }
     if (pf->proto != OSPREY_APP_PROTO_UNKNOWN) {
         parse(pf, f, dir, d, n);
         return;

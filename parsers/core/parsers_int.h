@@ -35,6 +35,22 @@ bool scratch_put(struct osprey_scratch *s, const void *d, size_t n);
 /* s's bytes (len 0: a non-NULL empty buffer). */
 const uint8_t *scratch_bytes(const struct osprey_scratch *s, uint32_t *len);
 
+/* ---- expectations: connections a protocol announced (expect.c) ---- */
+#define PEXPECT_MAX 1024                      /* per worker; past it the oldest is shed */
+#define PEXPECT_TIMEOUT_US (60ull * 1000000)  /* unclaimed this long after: forgotten */
+struct pexpect {
+    struct mon_addr a, b;    /* the announcing flow's addresses (either side may connect) */
+    uint8_t ipver;
+    uint16_t port;           /* the new flow's server port */
+    uint16_t proto;          /* its protocol id; 0: a free entry */
+    uint64_t expire_us;
+    void *data;              /* becomes the new flow's state (free: while unclaimed) */
+    void (*free)(void *);
+};
+struct pexpect_table {
+    struct pexpect *e;       /* PEXPECT_MAX entries, made on first use */
+};
+
 /* ---- the engine-level object and the worker ---- */
 struct osprey_parsers {
     struct osprey_parsers_cfg cfg;
@@ -53,6 +69,7 @@ struct osprey_parsers_worker {
     struct mon_sock *sock;
     struct osprey_parsers_stats st;
     struct osprey_scratch scratch; /* derived buffers asked for without a scratch */
+    struct pexpect_table expect;   /* announced connections (expect.c) */
     osprey_tx_fn tx_fn;
     void *tx_arg;
 };
@@ -89,6 +106,16 @@ void pflow_tx_done(struct pflow *pf, struct mon_flow *f);
 void pflow_anomaly(struct pflow *pf, struct mon_flow *f, int dir, unsigned e);
 /* Add n to the flow's protocol's counter number c (its own numbering). */
 void pflow_count(struct pflow *pf, unsigned c, uint64_t n);
+
+/* Expect a TCP flow between ctl's two addresses to server port `port`: it will be protocol
+ * proto's with state data (freed with free_fn if never claimed). True when the table was full
+ * and the oldest expectation was shed (the caller counts it). */
+bool pexpect_add(struct osprey_parsers_worker *w, const struct mon_flow *ctl, uint16_t port,
+                 uint16_t proto, void *data, void (*free_fn)(void *));
+/* A new flow (no protocol yet, first bytes in direction dir): when an expectation matches,
+ * decide its protocol, give it the expectation's state and return true. */
+bool pexpect_claim(struct pflow *pf, struct mon_flow *f, int dir);
+void pexpect_free(struct pexpect_table *t);
 
 /* ---- protocol detection helper (detect.c) ---- */
 /* PROBE_YES when d starts with word; PROBE_NEED_MORE when d is a proper prefix of it. */

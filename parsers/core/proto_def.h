@@ -68,11 +68,15 @@ struct proto_field {
 struct osprey_proto_def {
     const char *name;                /* "tls": EVE's app_proto, the rule header word */
     const char *flow_stat;           /* its flows' counter name: "flow.tls" */
+    const char *eve_name;            /* its EVE record type when not its name ("ftp_data"
+                                        for ftp-data); NULL: the name */
     const char *alias[3];            /* other header / service words ("ssl"), NULL-terminated */
     uint8_t l4;                      /* 6, 17 or 0 (both) */
     bool buffers_imply_dir;          /* see osprey_app_proto_buffers_imply_dir */
     bool suricata_stats;             /* see osprey_app_proto_suricata_stats */
     const struct proto_probe *probes;   /* in order of preference, ended by probe NULL */
+    bool expected;                   /* no probes: a flow is this protocol only when another
+                                        announced it (core/expect.c: ftp-data) */
     /* bytes of direction dir (TCP stream chunk, or one UDP datagram) */
     void (*parse)(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d, size_t n);
     void (*parse_dgram)(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d,

@@ -9,11 +9,17 @@
 #include "proto_def.h"
 
 extern const struct osprey_proto_def http_proto, dns_proto, tls_proto, ssh_proto;
+extern const struct osprey_proto_def sip_proto;
+extern const struct osprey_proto_def mqtt_proto;
+extern const struct osprey_proto_def dcerpc_proto, smb_proto;
+extern const struct osprey_proto_def ftp_proto, ftp_data_proto;
 
 /* Table order is also the order detection tries the probes in: the first YES wins (HTTP,
  * then a TLS ClientHello, then DNS, as detection has always preferred them). */
 static const struct osprey_proto_def *const PROTOS[] = {&http_proto, &tls_proto, &dns_proto,
-                                                        &ssh_proto};
+                                                        &ssh_proto, &sip_proto, &mqtt_proto,
+                                                        &dcerpc_proto, &smb_proto, &ftp_proto,
+                                                        &ftp_data_proto};
 
 #define NPROTOS (sizeof PROTOS / sizeof PROTOS[0])
 #define FIRST 2 /* after UNKNOWN and FAILED */
@@ -73,6 +79,12 @@ bool osprey_app_proto_has_eve(uint16_t proto)
 {
     const struct osprey_proto_def *d = reg_proto(proto);
     return d && d->eve;
+}
+
+const char *osprey_app_proto_eve_name(uint16_t proto)
+{
+    const struct osprey_proto_def *d = reg_proto(proto);
+    return !d ? NULL : d->eve_name ? d->eve_name : d->name;
 }
 
 bool osprey_app_proto_eve_tx_id(uint16_t proto)
@@ -200,11 +212,16 @@ static bool buffer_named(const struct proto_buffer *r, const char *name)
 
 int osprey_buffer_find(const char *name, int dir)
 {
+    return osprey_buffer_find_in(name, dir, 0);
+}
+
+int osprey_buffer_find_in(const char *name, int dir, uint16_t proto)
+{
     int any = -1;
     uint16_t p;
     for (uint16_t b = 0, n = osprey_buffer_count(); b < n; b++) {
         const struct proto_buffer *r = reg_buffer(b, &p);
-        if (r->record || !buffer_named(r, name))
+        if (r->record || !buffer_named(r, name) || (proto && p != proto))
             continue;
         if (r->dir == dir)
             return b;

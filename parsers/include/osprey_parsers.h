@@ -98,6 +98,9 @@ uint16_t osprey_buffer_count(void);
 /* The buffer name (or alias) means in direction dir (0 to server, 1 to client): the row of
  * that direction, else the name's only row. -1: no parser has it. */
 int osprey_buffer_find(const char *name, int dir);
+/* The same among protocol proto's rows only (a name several protocols register: file.data
+ * is HTTP's and ftp-data's); proto 0: any protocol, as osprey_buffer_find. */
+int osprey_buffer_find_in(const char *name, int dir, uint16_t proto);
 /* The same for records (EVE, trace): a buffer kept for them under that name first (the
  * parser's own http.header with the cookies, the first question's dns.query …), else the
  * rules' one. */
@@ -150,6 +153,11 @@ struct osprey_parsers_cfg {
     uint32_t http_decompress_layer_limit; /* Content-Encoding layers undone; default 2 */
     bool http_lzma_enabled;          /* Content-Encoding: lzma undone (liblzma); default false */
     uint32_t http_lzma_memlimit;     /* bytes one lzma layer may use; default 1 MiB */
+    bool sip_enabled;                /* SIP messages parsed (app-layer.protocols.sip.enabled); default true */
+    uint32_t mqtt_max_msg_length;    /* MQTT packet bytes read; longer: truncated (1 MiB) */
+    uint32_t mqtt_max_tx;            /* MQTT transactions waiting for an answer (4096) */
+    uint32_t ftp_max_tx;             /* FTP commands waiting for replies; default 256 */
+    uint32_t ftp_max_line;           /* bytes of an FTP line kept; default 4096 */
 };
 void osprey_parsers_cfg_defaults(struct osprey_parsers_cfg *cfg);
 /* The configuration keys each protocol reads (its descriptor's), for whoever fills struct
@@ -213,6 +221,8 @@ uint32_t osprey_parsers_tx_id(struct mon_ctx *ctx, const struct mon_flow *f);
 /* EVE: does the protocol write transaction records (its record type is its name)? does the
  * record carry "tx_id" at its top (Suricata's http does; dns has its own inside)? */
 bool osprey_app_proto_has_eve(uint16_t proto);
+/* Its EVE record type ("ftp_data" for ftp-data; else its name). */
+const char *osprey_app_proto_eve_name(uint16_t proto);
 bool osprey_app_proto_eve_tx_id(uint16_t proto);
 struct osprey_jw;
 /* The flow's current transaction's EVE object ("http": {…} …), written into the open JSON

@@ -163,8 +163,15 @@ extern const struct det_unit_ops det_unit_payload, /* payload runs (unit_payload
                            field, any element of a multi one (unit_app.c) */
     det_unit_pktprop,   /* tcp.mss, vlan.id, flow.pkts … (pkt_units.c) */
     det_unit_event,     /* decode-event, stream-event, app-layer-event (events.c) */
-    det_unit_tls;       /* tls.version, ssl_state, tls.cert_chain_len … (tls_units.c) */
+    det_unit_tls,       /* tls.version, ssl_state, tls.cert_chain_len … (tls_units.c) */
+    det_unit_dce;       /* dce_iface, dce_opnum (dce_units.c) */
 struct det_tls;
+struct det_dce;
+/* dce_units.c: does the run read a byte field in DCERPC's byte order (byte_* with dce); the
+ * byte order of the flow's last DCERPC PDU (true: little endian; false without one). */
+bool det_dce_items(const struct det_unit *u);
+bool det_dce_little(struct mon_ctx *ctx, struct mon_flow *f);
+bool det_dce_flow(struct mon_ctx *ctx, struct mon_flow *f); /* the flow is DCERPC */
 
 /* One payload option of a run (payload.c evaluates runs). */
 enum det_pitem_type { PI_CONTENT, PI_PCRE, PI_ISDATAAT, PI_BYTE_TEST, PI_BYTE_JUMP,
@@ -222,6 +229,7 @@ struct det_unit {
         const struct opt_pktprop *pp;         /* pktprop */
         const struct opt_event *event;        /* event */
         const struct det_tls *tls;            /* tls (owned by the detect object) */
+        const struct det_dce *dce;            /* dce (owned by the detect object) */
         struct {                              /* dataset, with its set */
             const struct opt_dataset *ds;
             struct det_dataset *set;
@@ -615,6 +623,10 @@ static inline bool det_to_server(int side, uint16_t base)
  * a rule that inspects to the server (to_client false) or to the client. -1: no parser has
  * it. */
 int det_app_buffer_of(unsigned rule_buffer, bool to_client, uint16_t *ob, uint16_t *base);
+/* The same for a rule whose header names application protocol app (0: none): that
+ * protocol's row of a name several register (file.data: HTTP's, ftp-data's). */
+int det_app_buffer_of_in(unsigned rule_buffer, bool to_client, uint16_t app, uint16_t *ob,
+                         uint16_t *base);
 /* Whether a rule buffer means another parser buffer in the response than in the request
  * (http.header, file_data …): a rule that names no direction inspects both. */
 bool det_app_buffer_two_sided(unsigned rule_buffer);

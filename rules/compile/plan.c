@@ -94,7 +94,8 @@ static const char *app_need_add(struct osprey_detect *d, const struct osprey_rul
         return NULL;
     }
     uint16_t ob, base;
-    if (det_app_buffer_of(buf, to_client, &ob, &base) < 0)
+    uint8_t l4;
+    if (det_app_buffer_of_in(buf, to_client, det_app_proto_of(r->proto, &l4), &ob, &base) < 0)
         return "a buffer Osprey does not fill yet";
     for (uint32_t k = 0; k < o->nxforms; k++) {
         const char *x = opt_def_by_id(r->opts[o->xform_at + k].kw)->name;
@@ -120,7 +121,9 @@ static int app_buffer_of(struct osprey_detect *d, const struct osprey_rule *r, u
     uint16_t base;
     *xf = NULL;
     to_client = det_app_opt_to_client(r, i, to_client);
-    if (det_app_buffer_of(o->buffer, to_client, ob, &base) < 0) {
+    uint8_t l4;
+    if (det_app_buffer_of_in(o->buffer, to_client, det_app_proto_of(r->proto, &l4), ob,
+                             &base) < 0) {
         *ob = DET_OB_RAW; /* the packet/stream, under the application event */
         return 0;
     }

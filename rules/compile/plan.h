@@ -127,9 +127,11 @@ int plan_stream_size(struct plan_ctx *ctx);
 int plan_buflen(struct plan_ctx *ctx);           /* plan_app.c: urilen, bsize, bufferlen */
 int plan_absent(struct plan_ctx *ctx);
 int plan_dataset(struct plan_ctx *ctx);          /* dataset, datarep */
-int plan_dns_field(struct plan_ctx *ctx);        /* dns.opcode, dns.rcode, dns.rrtype */
+int plan_dns_field(struct plan_ctx *ctx); /* dns.opcode … ftp.mode: a parsers field */
+int plan_ftpbounce(struct plan_ctx *ctx);
 int plan_event(struct plan_ctx *ctx);            /* decode-, stream-, app-layer-event */
 int plan_tls(struct plan_ctx *ctx);              /* ssl_state, tls.version … */
+int plan_dce(struct plan_ctx *ctx);              /* dce_iface, dce_opnum (dce_units.c) */
 int plan_service(struct plan_ctx *ctx);          /* plan.c */
 int plan_app_layer_protocol(struct plan_ctx *ctx);
 

@@ -86,7 +86,8 @@ int plan_dataset(struct plan_ctx *ctx)
     return 0;
 }
 
-/* dns.opcode, dns.rcode, dns.rrtype: a comparison on the parsers' field of that name */
+/* dns.opcode, dns.rcode, dns.rrtype, the mqtt.* integers, ftp.dynamic_port, ftp.mode,
+ * ftp.reply_received: a comparison on the parsers' field of that name */
 int plan_dns_field(struct plan_ctx *ctx)
 {
     int fld = osprey_field_find(ctx->name);
@@ -96,6 +97,19 @@ int plan_dns_field(struct plan_ctx *ctx)
     }
     plan_add_unit(ctx, (struct det_unit){.ops = &det_unit_field, .cmp = ctx->o->arg,
                                          .field = fld});
+    return 0;
+}
+
+/* ftpbounce: a PORT command naming another host than the client (the parsers' field) */
+int plan_ftpbounce(struct plan_ctx *ctx)
+{
+    static const struct opt_cmp yes = {.op = CMP_EQ, .lo = 1};
+    int fld = osprey_field_find("ftpbounce");
+    if (fld < 0) {
+        ctx->pl->why = "a field no parser registers";
+        return 0;
+    }
+    plan_add_unit(ctx, (struct det_unit){.ops = &det_unit_field, .cmp = &yes, .field = fld});
     return 0;
 }
 

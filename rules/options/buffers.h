@@ -101,6 +101,29 @@
     X(SIP_RESPONSE_LINE, "sip.response_line")                                              \
     X(SIP_HEADER, "sip_header")                                                            \
     X(SIP_BODY, "sip_body")                                                                \
+    X(SIP_FROM, "sip.from")                                                                \
+    X(SIP_TO, "sip.to")                                                                    \
+    X(SIP_VIA, "sip.via")                                                                  \
+    X(SIP_USER_AGENT, "sip.user_agent")                                                    \
+    X(SIP_CONTENT_TYPE, "sip.content_type")                                                \
+    X(SIP_CONTENT_LENGTH, "sip.content_length")                                            \
+    X(SDP_ORIGIN, "sdp.origin")                                                            \
+    X(SDP_SESSION_NAME, "sdp.session_name")                                                \
+    X(SDP_SESSION_INFO, "sdp.session_info")                                                \
+    X(SDP_URI, "sdp.uri")                                                                  \
+    X(SDP_EMAIL, "sdp.email")                                                              \
+    X(SDP_PHONE_NUMBER, "sdp.phone_number")                                                \
+    X(SDP_CONNECTION_DATA, "sdp.connection_data")                                          \
+    X(SDP_BANDWIDTH, "sdp.bandwidth")                                                      \
+    X(SDP_TIME, "sdp.time")                                                                \
+    X(SDP_REPEAT_TIME, "sdp.repeat_time")                                                  \
+    X(SDP_TIMEZONE, "sdp.timezone")                                                        \
+    X(SDP_ENCRYPTION_KEY, "sdp.encryption_key")                                            \
+    X(SDP_ATTRIBUTE, "sdp.attribute")                                                      \
+    X(SDP_MEDIA_MEDIA, "sdp.media.media")                                                  \
+    X(SDP_MEDIA_MEDIA_INFO, "sdp.media.media_info")                                        \
+    X(SDP_MEDIA_CONNECTION_DATA, "sdp.media.connection_data")                              \
+    X(SDP_MEDIA_ENCRYPTION_KEY, "sdp.media.encryption_key")                                \
     X(SNMP_COMMUNITY, "snmp.community")                                                    \
     X(SNMP_USM, "snmp.usm")                                                                \
     X(QUIC_SNI, "quic.sni")                                                                \
@@ -113,6 +136,7 @@
     X(MQTT_CONNECT_PASSWORD, "mqtt.connect.password")                                      \
     X(MQTT_CONNECT_WILLTOPIC, "mqtt.connect.willtopic")                                    \
     X(MQTT_CONNECT_WILLMESSAGE, "mqtt.connect.willmessage")                                \
+    X(MQTT_CONNECT_PROTOCOL_STRING, "mqtt.connect.protocol_string")                        \
     X(MQTT_PUBLISH_TOPIC, "mqtt.publish.topic")                                            \
     X(MQTT_PUBLISH_MESSAGE, "mqtt.publish.message")                                        \
     X(MQTT_SUBSCRIBE_TOPIC, "mqtt.subscribe.topic")                                        \
@@ -122,6 +146,13 @@
     X(IKE_KEY_EXCHANGE, "ike.key_exchange_payload")                                        \
     X(IKE_NONCE, "ike.nonce_payload")                                                      \
     X(RFB_NAME, "rfb.name")                                                                \
+    X(FTP_COMMAND, "ftp.command")                                                          \
+    X(FTP_COMMAND_DATA, "ftp.command_data")                                                \
+    X(FTP_REPLY, "ftp.reply")                                                              \
+    X(FTP_COMPLETION_CODE, "ftp.completion_code")                                          \
+    /* an FTP command or its reply: what ftp.mode … run on (no keyword names it) */      \
+    X(FTP_TRANSACTION, "ftp.transaction")                                                  \
+    X(FTP_DATA_TRANSACTION, "ftp_data.transaction")                                        \
     X(TCP_HDR, "tcp.hdr")                                                                  \
     X(UDP_HDR, "udp.hdr")                                                                  \
     X(IPV4_HDR, "ipv4.hdr")                                                                \
@@ -132,6 +163,16 @@
     X(FRAME_HTTP1_REQUEST, "frame:http1.request")                                          \
     X(FRAME_HTTP1_RESPONSE, "frame:http1.response")                                        \
     X(FRAME_DNS_PDU, "frame:dns.pdu")                                                      \
+    X(FRAME_SIP_PDU, "frame:sip.pdu")                                                      \
+    X(FRAME_SIP_REQUEST_LINE, "frame:sip.request.line")                                    \
+    X(FRAME_SIP_REQUEST_HEADERS, "frame:sip.request.headers")                              \
+    X(FRAME_SIP_REQUEST_BODY, "frame:sip.request.body")                                    \
+    X(FRAME_SIP_RESPONSE_LINE, "frame:sip.response.line")                                  \
+    X(FRAME_SIP_RESPONSE_HEADERS, "frame:sip.response.headers")                            \
+    X(FRAME_SIP_RESPONSE_BODY, "frame:sip.response.body")                                  \
+    X(FRAME_DCERPC_PDU, "frame:dcerpc.pdu")                                                \
+    X(FRAME_DCERPC_HDR, "frame:dcerpc.hdr")                                                \
+    X(FRAME_DCERPC_DATA, "frame:dcerpc.data")                                              \
     /* the frames of protocols Osprey does not frame yet */                               \
     X(FRAME_OTHER, "frame")                                                                \
     X(IP_SRC, "ip.src")                                                                    \

@@ -3,6 +3,7 @@
  *   service:http[,smtp…]                 (Snort 3: the services the rule applies to)
  *   sip_method:[!]invite[,options…]      sip_stat_code:200[,1…]   (Snort 2/3)
  *   ftpdata_command:stor|retr            dns.opcode:[!]N            (Suricata)
+ *   ftp.dynamic_port:<cmp>   ftp.mode:active|passive   ftp.reply_received:yes|no (Suricata 8)
  */
 #include <stdio.h>
 #include <string.h>
@@ -55,11 +56,6 @@ static int parse_sip_stat_code(struct rule_ctx *c, char *val)
     return 0;
 }
 
-static int parse_ftpdata_command(struct rule_ctx *c, char *val)
-{
-    static const char *const CMDS[] = {"stor", "retr", NULL};
-    return parse_choice(c, val, strlen(val), CMDS, "command") < 0 ? -1 : 0;
-}
 
 /* Suricata's integer keywords: N, !N, <N, >N …, and A-B meaning A < x < B. */
 static int parse_dns_uint(struct rule_ctx *c, char *val, struct opt_cmp *cm, int64_t max)
@@ -117,13 +113,67 @@ static int parse_dns_rrtype(struct rule_ctx *c, char *val)
     return parse_dns_uint(c, val, cm, 65535);
 }
 
+/* ftp.dynamic_port: the port a PORT / EPRT / PASV / EPSV announced, a comparison */
+static int parse_ftp_port(struct rule_ctx *c, char *val)
+{
+    struct opt_cmp *cm = opt_arg_new(c, sizeof *cm);
+    return cm ? parse_dns_uint(c, val, cm, 65535) : -1;
+}
+
+/* ftp.mode / ftp.reply_received: one named value (the parsers' field values: active 1,
+ * passive 2; no 0, yes 1), kept as an equality */
+static int parse_ftp_named(struct rule_ctx *c, char *val, const char *const *names,
+                           const int *values, const char *what)
+{
+    struct opt_cmp *cm = opt_arg_new(c, sizeof *cm);
+    if (!cm)
+        return -1;
+    while (*val == ' ')
+        val++;
+    size_t n = strlen(val);
+    while (n && val[n - 1] == ' ')
+        n--;
+    int k = parse_choice(c, val, n, names, what);
+    if (k < 0)
+        return -1;
+    cm->op = CMP_EQ;
+    cm->lo = values[k];
+    return 0;
+}
+
+/* ftpdata_command: the ftp-data connection's command (the parsers' values: stor 1, retr 2) */
+static int parse_ftpdata_command(struct rule_ctx *c, char *val)
+{
+    static const char *const NAMES[] = {"stor", "retr", NULL};
+    static const int VALUES[] = {1, 2};
+    return parse_ftp_named(c, val, NAMES, VALUES, "command");
+}
+
+static int parse_ftp_mode(struct rule_ctx *c, char *val)
+{
+    static const char *const NAMES[] = {"active", "passive", NULL};
+    static const int VALUES[] = {1, 2};
+    return parse_ftp_named(c, val, NAMES, VALUES, "mode");
+}
+
+static int parse_ftp_reply_received(struct rule_ctx *c, char *val)
+{
+    static const char *const NAMES[] = {"yes", "on", "no", "off", NULL};
+    static const int VALUES[] = {1, 1, 0, 0};
+    return parse_ftp_named(c, val, NAMES, VALUES, "value");
+}
+
 static const struct opt_def DEFS[] = {
     {"service", OPT_META, D_S3, ARG_REQUIRED, 0, parse_service, true, service_compile_check},
     {"sip_method", OPT_MATCH, D_S2 | D_S3, ARG_REQUIRED, 0, parse_sip_method, false, NULL},
     {"sip_stat_code", OPT_MATCH, D_S2 | D_S3, ARG_REQUIRED, 0, parse_sip_stat_code, false, NULL},
-    {"ftpdata_command", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_ftpdata_command, false, NULL},
+    {"ftpdata_command", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_ftpdata_command, true, NULL},
     {"dns.opcode", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_dns_opcode, true, NULL},
     {"dns.rcode", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_dns_rcode, true, NULL},
     {"dns.rrtype", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_dns_rrtype, true, NULL},
+    {"ftp.dynamic_port", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_ftp_port, true, NULL},
+    {"ftp.mode", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_ftp_mode, true, NULL},
+    {"ftp.reply_received", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_ftp_reply_received, true,
+     NULL},
 };
 OPT_TABLE(opt_table_app, DEFS);

@@ -55,12 +55,26 @@ enum cmp_op {
     CMP_RANGE,      /* lo < x < hi   (a<>b) */
     CMP_RANGE_INCL, /* lo <= x <= hi (Snort 3 a<=>b, a-b of ttl, urilen …) */
     CMP_OUTSIDE,    /* x <= lo or x >= hi (Suricata's !a-b: not in the range a<>b) */
+    CMP_MASK,       /* (x & hi) == lo: flag words (mqtt.flags: the bits named in hi, those
+                       wanted set in lo) */
 };
 struct opt_cmp {
     uint8_t op;
     int64_t lo, hi; /* hi only for ranges */
     const char *var; /* a byte variable instead of a number (bsize, some Snort 3 options) */
     uint32_t flags;  /* keyword specific: urilen norm/raw, bufferlen relative, … */
+};
+
+/* dce_iface / dcerpc.iface, dce_opnum / dcerpc.opnum (opt_dce.c) */
+#define OPT_DCE_RANGES 32
+struct opt_dce {
+    bool iface;                 /* dce_iface (else dce_opnum) */
+    uint8_t uuid[16];           /* the interface, in the text's byte order */
+    char ver_op;                /* '<', '>', '=', '!' or 0: any version */
+    uint16_t ver;
+    bool any_frag;              /* also a request that did not start with its first fragment */
+    uint32_t n;                 /* opnum ranges */
+    uint16_t lo[OPT_DCE_RANGES], hi[OPT_DCE_RANGES];
 };
 
 /* flow */

@@ -7,6 +7,7 @@
  * decides (rule.c). Snort 3 buffers take optional selectors (`http_header:field user-agent`,
  * `http_uri:path`); classic ones take no argument.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "buffers.h"
@@ -87,10 +88,26 @@ static int parse_sticky_side(struct rule_ctx *c, char *val)
     return 0;
 }
 
+/* The listed buffer "frame:<val>", else "frame:<proto>.<val>"; BUF_FRAME_OTHER: none. */
+static uint16_t frame_by_name(const char *val, const char *proto)
+{
+    char full[128];
+    for (int pass = 0; pass < 2; pass++) {
+        int k = pass == 0 ? snprintf(full, sizeof full, "frame:%s", val)
+                          : snprintf(full, sizeof full, "frame:%s.%s", proto, val);
+        if (k < 0 || (size_t)k >= sizeof full || (pass == 1 && !*proto))
+            continue;
+        for (unsigned b = 0; b < BUF_COUNT; b++)
+            if (b != BUF_FRAME_OTHER && !strcmp(osprey_rules_buffer_name(b), full))
+                return (uint16_t)b;
+    }
+    return BUF_FRAME_OTHER;
+}
+
 /* frame:NAME — Suricata's frames: PROTO.TYPE, or TYPE alone for the rule's protocol
- * (`alert http1 … frame:request`). HTTP/1's request and response and DNS's pdu are filled;
- * the others
- * select a buffer detection does not fill (their contents reject the rule). */
+ * (`alert http1 … frame:request`). HTTP/1's request and response, DNS's pdu, SIP's frames and
+ * DCERPC's pdu, hdr and data (buffers.h lists them) are filled; the others select a buffer
+ * detection does not fill (their contents reject the rule). */
 static int parse_frame(struct rule_ctx *c, char *val)
 {
     const char *name = val, *dot = strchr(val, '.');
@@ -107,6 +124,15 @@ static int parse_frame(struct rule_ctx *c, char *val)
         b = BUF_FRAME_HTTP1_RESPONSE;
     else if (slice_eq(p, pn, "dns") && !strcmp(type, "pdu"))
         b = BUF_FRAME_DNS_PDU;
+    else if (slice_eq(p, pn, "dcerpc") && !strcmp(type, "pdu"))
+        b = BUF_FRAME_DCERPC_PDU;
+    else if (slice_eq(p, pn, "dcerpc") && !strcmp(type, "hdr"))
+        b = BUF_FRAME_DCERPC_HDR;
+    else if (slice_eq(p, pn, "dcerpc") && !strcmp(type, "data"))
+        b = BUF_FRAME_DCERPC_DATA;
+    else /* another listed frame "frame:PROTO.TYPE" (SIP's), named in full or by its type
+            under the rule's protocol (`alert sip … frame:request.line`) */
+        b = frame_by_name(val, proto);
     c->buffer = b;
     c->opt->buffer = b;
     return 0;
@@ -268,6 +294,30 @@ static const struct opt_def DEFS[] = {
     STICKY("sip.stat_msg", D_SURI, SIP_STAT_MSG),
     STICKY("sip.request_line", D_SURI, SIP_REQUEST_LINE),
     STICKY("sip.response_line", D_SURI, SIP_RESPONSE_LINE),
+    STICKY("sip.from", D_SURI, SIP_FROM),
+    STICKY("sip.to", D_SURI, SIP_TO),
+    STICKY("sip.via", D_SURI, SIP_VIA),
+    STICKY("sip.user_agent", D_SURI, SIP_USER_AGENT),
+    STICKY("sip.content_type", D_SURI, SIP_CONTENT_TYPE),
+    STICKY("sip.content_length", D_SURI, SIP_CONTENT_LENGTH),
+    STICKY("sdp.origin", D_SURI, SDP_ORIGIN),
+    STICKY("sdp.session_name", D_SURI, SDP_SESSION_NAME),
+    STICKY("sdp.session_info", D_SURI, SDP_SESSION_INFO),
+    STICKY("sdp.uri", D_SURI, SDP_URI),
+    STICKY("sdp.email", D_SURI, SDP_EMAIL),
+    STICKY("sdp.phone_number", D_SURI, SDP_PHONE_NUMBER),
+    STICKY("sdp.connection_data", D_SURI, SDP_CONNECTION_DATA),
+    STICKY("sdp.bandwidth", D_SURI, SDP_BANDWIDTH),
+    STICKY("sdp.time", D_SURI, SDP_TIME),
+    STICKY("sdp.repeat_time", D_SURI, SDP_REPEAT_TIME),
+    STICKY("sdp.timezone", D_SURI, SDP_TIMEZONE),
+    STICKY("sdp.encryption_key", D_SURI, SDP_ENCRYPTION_KEY),
+    STICKY("sdp.attribute", D_SURI, SDP_ATTRIBUTE),
+    STICKY("sdp.media.media", D_SURI, SDP_MEDIA_MEDIA),
+    STICKY("sdp.media.media_info", D_SURI, SDP_MEDIA_MEDIA_INFO),
+    STICKY("sdp.media.session_info", D_SURI, SDP_MEDIA_MEDIA_INFO), /* its docs' spelling */
+    STICKY("sdp.media.connection_data", D_SURI, SDP_MEDIA_CONNECTION_DATA),
+    STICKY("sdp.media.encryption_key", D_SURI, SDP_MEDIA_ENCRYPTION_KEY),
     STICKY("snmp.community", D_SURI, SNMP_COMMUNITY),
     STICKY("snmp.usm", D_SURI, SNMP_USM),
     STICKY("quic.sni", D_SURI, QUIC_SNI),
@@ -280,6 +330,7 @@ static const struct opt_def DEFS[] = {
     STICKY("mqtt.connect.password", D_SURI, MQTT_CONNECT_PASSWORD),
     STICKY("mqtt.connect.willtopic", D_SURI, MQTT_CONNECT_WILLTOPIC),
     STICKY("mqtt.connect.willmessage", D_SURI, MQTT_CONNECT_WILLMESSAGE),
+    STICKY("mqtt.connect.protocol_string", D_SURI, MQTT_CONNECT_PROTOCOL_STRING),
     STICKY("mqtt.publish.topic", D_SURI, MQTT_PUBLISH_TOPIC),
     STICKY("mqtt.publish.message", D_SURI, MQTT_PUBLISH_MESSAGE),
     STICKY("mqtt.subscribe.topic", D_SURI, MQTT_SUBSCRIBE_TOPIC),
@@ -289,6 +340,10 @@ static const struct opt_def DEFS[] = {
     STICKY("ike.key_exchange_payload", D_SURI, IKE_KEY_EXCHANGE),
     STICKY("ike.nonce_payload", D_SURI, IKE_NONCE),
     STICKY("rfb.name", D_SURI, RFB_NAME),
+    STICKY("ftp.command", D_SURI, FTP_COMMAND),
+    STICKY("ftp.command_data", D_SURI, FTP_COMMAND_DATA),
+    STICKY("ftp.reply", D_SURI, FTP_REPLY),
+    STICKY("ftp.completion_code", D_SURI, FTP_COMPLETION_CODE),
     STICKY_DONE("tcp.hdr", D_SURI, TCP_HDR),
     STICKY_DONE("udp.hdr", D_SURI, UDP_HDR),
     STICKY_DONE("ipv4.hdr", D_SURI, IPV4_HDR),

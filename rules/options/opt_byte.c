@@ -315,10 +315,11 @@ OPT_TABLE(opt_table_byte, DEFS);
 const char *byte_compile_check(const void *arg)
 {
     const struct opt_byte *b = arg;
-    if (b->flags & BYTE_DCE)
-        return "dce (needs the DCE/RPC parser)";
+    (void)b; /* dce: the DCERPC PDU's byte order (byte_dce_little) */
     return NULL;
 }
+
+_Thread_local bool byte_dce_little;
 
 /* Read the field at (relative ? prev_end : 0) + offset, as Suricata does: big endian unless
  * little, or `bytes` characters of a number in base 10/16/8 with string; then the bitmask,
@@ -349,10 +350,11 @@ static bool byte_read(const struct opt_byte *b, const uint8_t *buf, uint32_t len
             v = v * base + (unsigned)d;
         }
     } else {
+        bool little = (b->flags & BYTE_LITTLE) || ((b->flags & BYTE_DCE) && byte_dce_little);
         if (b->bytes > 8)
             return false;
         for (uint32_t i = 0; i < b->bytes; i++) {
-            uint32_t k = (b->flags & BYTE_LITTLE) ? b->bytes - 1 - i : i;
+            uint32_t k = little ? b->bytes - 1 - i : i;
             v = v << 8 | buf[at + k];
         }
     }

@@ -295,6 +295,7 @@ bool cmp_match(const struct opt_cmp *cm, int64_t x)
     case CMP_RANGE: return x > cm->lo && x < cm->hi;
     case CMP_RANGE_INCL: return x >= cm->lo && x <= cm->hi;
     case CMP_OUTSIDE: return x <= cm->lo || x >= cm->hi;
+    case CMP_MASK: return (x & cm->hi) == cm->lo;
     default: return false;
     }
 }

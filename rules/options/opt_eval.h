@@ -62,6 +62,10 @@ bool pcre_search(const void *code, void *md, const uint8_t *buf, uint32_t len, u
 
 /* --- byte_test, byte_jump, byte_extract, byte_math (opt_byte.c) --- */
 const char *byte_compile_check(const void *arg); /* struct opt_byte */
+/* The byte order a `dce` field is read in: the data representation of the DCERPC PDU whose
+ * stub is being inspected (true: little endian). Set per worker thread by the payload unit
+ * (rules/compile/unit_payload.c) before it runs items that read it. */
+extern _Thread_local bool byte_dce_little;
 bool byte_test_eval(const struct opt_byte *b, const uint8_t *buf, uint32_t len,
                     int64_t prev_end);
 bool byte_jump_eval(const struct opt_byte *b, const uint8_t *buf, uint32_t len,

@@ -48,6 +48,14 @@ static const char *const IMPLEMENTED[] = {
     "dns.authorities.rrname", "dns.opcode", "dns.rcode", "frame",
     "dns.query.name", "dns.answer.name", "dns.additionals.rrname", "dns.response.rrname",
     "dns.rrtype",
+    /* the MQTT parser's integer fields (rules/options/opt_mqtt.c) */
+    "mqtt.type", "mqtt.flags", "mqtt.qos", "mqtt.reason_code", "mqtt.connack.return_code",
+    "mqtt.protocol_version", "mqtt.connect.flags", "mqtt.connack.session_present",
+    "ftp.dynamic_port",
+    "ftp.mode",
+    "ftp.reply_received",
+    "ftpdata_command",
+    "ftpbounce",
     /* packet headers */
     "ipv4.hdr", "ipv6.hdr", "tcp.hdr", "udp.hdr", "icmpv4.hdr", "icmpv6.hdr",
     "tls_cert_fingerprint", "tls.cert_fingerprint", "tls.certs", "tls.subjectaltname",
@@ -60,7 +68,9 @@ static const char *const IMPLEMENTED[] = {
     /* the packet's address, for dataset/datarep */
     "ip.src", "ip.dst",
     /* BER checks (compile/asn1.c) */
-    "asn1", NULL};
+    "asn1",
+    /* DCERPC's interface and opnum (compile/dce_units.c) */
+    "dce_iface", "dce_opnum", "dcerpc.iface", "dcerpc.opnum", NULL};
 
 static bool listed(const char *name)
 {

@@ -62,8 +62,10 @@ def test_verdicts_on_known_keywords():
     assert rows["http.uri"] == ("supported", "")
     assert rows["tcp.seq"] == ("supported", "")  # Suricata's name, beside Snort's seq
     assert rows["ssh.proto"] == ("supported", "")  # the SSH parser registers it
-    assert rows["sip.uri"] == ("parsed, not compiled",
-                               "needs a SIP parser (Osprey has none)")
+    assert rows["sip.uri"] == ("supported", "")  # the SIP parser registers it
+    assert rows["sdp.media.media"] == ("supported", "")
+    assert rows["rfb.name"] == ("parsed, not compiled",
+                                "needs an RFB parser (Osprey has none)")
     assert rows["ldap.request.operation"] == ("not recognised",
                                               "needs an LDAP parser (Osprey has none)")
 

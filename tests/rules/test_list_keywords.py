@@ -42,7 +42,8 @@ def test_header_and_known_rows_exactly():
         "to_lowercase,suricata,transform,implemented,",
         "flow,snort2|snort3|suricata,match,implemented,",
         "ssh.proto,suricata,sticky,implemented,ssh.proto",  # a parser registers it
-        "sip.uri,suricata,sticky,parsed-only,sip.uri",
+        "sip.uri,suricata,sticky,implemented,sip.uri",  # the SIP parser registers it
+        "rfb.name,suricata,sticky,parsed-only,rfb.name",
         "filestore,suricata,match,parsed-only,",
     ]:
         assert lines.count(row) == 1, row
@@ -99,7 +100,7 @@ def test_status_is_what_a_rule_using_it_gets(tmp_path):
         "http.uri": 'alert http any any -> any any (msg:"b"; http.uri; content:"/x"; sid:2;)',
         "dsize": 'alert udp any any -> any any (msg:"c"; dsize:>10; sid:3;)',
         "filestore": 'alert http any any -> any any (msg:"d"; filestore; sid:4;)',
-        "sip.uri": 'alert tcp any any -> any any (msg:"e"; sip.uri; content:"x"; sid:5;)',
+        "rfb.name": 'alert tcp any any -> any any (msg:"e"; rfb.name; content:"x"; sid:5;)',
     }
     proc = check_rules(tmp_path, list(cases.values()))
     for sid, kw in enumerate(cases, 1):

@@ -286,8 +286,6 @@ CASES = [
      "byte_math: 'bytes' needs a value"),
     ("byte_math:bytes 2, offset 0, oper +, rvalue 1, result r, endian middle;",
      "byte_math: endian must be big, little or dce"),
-    ("byte_math:bytes 2, offset 0, oper +, rvalue 1, result r, endian dce;",
-     "unsupported option byte_math: dce (needs the DCE/RPC parser)"),
     ("isdataat:10,sideways;", "isdataat: unexpected 'sideways' (relative, rawbytes)"),
     ("isdataat:x;",
      "isdataat: size: 'x' is neither a number nor a byte_extract/byte_math variable defined "
@@ -440,6 +438,15 @@ CASES = [
     ("base64_decode:relative,relative;", "base64_decode: 'relative' given twice"),
     ("rpc:1,2,3,4;", "rpc: expected 'APPLICATION[,VERSION|*[,PROCEDURE|*]]'"),
     ("rpc:*,2;", "rpc: number: expected a number, got '*'"),
+    # --- MQTT integers (opt_mqtt.c) -------------------------------------------------------
+    ("mqtt.flags:foo;", "mqtt.flags: unknown flag 'foo'"),
+    ("mqtt.flags:retain,!retain;", "mqtt.flags: flag 'retain' named twice"),
+    ("mqtt.connect.flags:will,bogus;", "mqtt.connect.flags: unknown flag 'bogus'"),
+    ("mqtt.qos:3;", "mqtt.qos: value 3 out of range 0..2"),
+    ("mqtt.type:BOGUS;", "mqtt.type: unknown type 'BOGUS' (CONNECT … AUTH, or 0..15)"),
+    ("mqtt.type:16;", "mqtt.type: value 16 out of range 0..15"),
+    ("mqtt.connack.session_present:maybe;", "mqtt.connack.session_present: unknown value "
+     "'maybe' (expected one of: false, true, no, yes)"),
 ]
 
 

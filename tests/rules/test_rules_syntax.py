@@ -38,8 +38,8 @@ def test_protocols(tmp_path, proto, canon):
     r = dump1(tmp_path, f"alert {proto} any any -> any any ({META})")
     assert r["proto"] == canon
     # the packet protocols, the parsers' protocols, and pkthdr (any packet: decoder-event rules)
-    if canon in ("ip", "tcp", "udp", "icmp", "http", "dns", "tls", "ssh", "ipv6", "tcp-pkt",
-                 "pkthdr"):
+    if canon in ("ip", "tcp", "udp", "icmp", "http", "dns", "tls", "ssh", "ftp", "ftp-data", "ipv6",
+                 "tcp-pkt", "pkthdr", "smb"):
         assert r["status"] == "accepted"
     else:  # parsed, but detection does not run this protocol yet
         assert r["status"] == "rejected" and r["reason"] == f"unsupported protocol {canon}"

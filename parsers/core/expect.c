@@ -1,0 +1,98 @@
+/* expect.c — expectations: a protocol announces a connection to come (FTP's PORT / PASV:
+ * the data connection) and the flow that matches it is that protocol's without probing.
+ *
+ * libmon keys flows by 5-tuple, so an expectation holds what is known in advance: the two
+ * addresses of the announcing flow (either may connect) and the port the new flow's server
+ * listens on. A new TCP flow looks here before its first bytes are probed; the first match
+ * decides it and hands it the announcer's state. The table is per worker (flows of one
+ * control connection stay on one worker when the capture hashes by address pair), bounded
+ * (PEXPECT_MAX: past it the oldest is shed, and the caller counts it) and each entry expires
+ * PEXPECT_TIMEOUT_US after it was made. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "parsers_int.h"
+
+static void drop(struct pexpect *e)
+{
+    if (e->data && e->free)
+        e->free(e->data);
+    memset(e, 0, sizeof *e);
+}
+
+bool pexpect_add(struct osprey_parsers_worker *w, const struct mon_flow *ctl, uint16_t port,
+                 uint16_t proto, void *data, void (*free_fn)(void *))
+{
+    struct pexpect_table *t = &w->expect;
+    bool shed = false;
+    if (!t->e && !(t->e = calloc(PEXPECT_MAX, sizeof *t->e))) {
+        if (data && free_fn)
+            free_fn(data);
+        return true;
+    }
+    uint32_t slot = PEXPECT_MAX, oldest = 0;
+    for (uint32_t i = 0; i < PEXPECT_MAX; i++) {
+        struct pexpect *e = &t->e[i];
+        if (e->proto && e->expire_us < ctl->last_us)
+            drop(e); /* expired */
+        if (!e->proto && slot == PEXPECT_MAX)
+            slot = i;
+        if (e->proto && e->expire_us < t->e[oldest].expire_us)
+            oldest = i;
+    }
+    if (slot == PEXPECT_MAX) { /* full: the oldest goes */
+        drop(&t->e[oldest]);
+        slot = oldest;
+        shed = true;
+    }
+    struct pexpect *e = &t->e[slot];
+    e->a = ctl->cli;
+    e->b = ctl->srv;
+    e->ipver = ctl->ipver;
+    e->port = port;
+    e->proto = proto;
+    e->expire_us = ctl->last_us + PEXPECT_TIMEOUT_US;
+    e->data = data;
+    e->free = free_fn;
+    return shed;
+}
+
+static bool same(const struct mon_addr *x, const struct mon_addr *y)
+{
+    return !memcmp(x->b, y->b, sizeof x->b);
+}
+
+bool pexpect_claim(struct pflow *pf, struct mon_flow *f, int dir)
+{
+    struct pexpect_table *t = &pf->w->expect;
+    if (!t->e || f->proto != 6)
+        return false;
+    for (uint32_t i = 0; i < PEXPECT_MAX; i++) {
+        struct pexpect *e = &t->e[i];
+        if (!e->proto || e->ipver != f->ipver || e->port != f->sport)
+            continue;
+        if (e->expire_us < f->first_us) {
+            drop(e);
+            continue;
+        }
+        if (!((same(&e->a, &f->cli) && same(&e->b, &f->srv)) ||
+              (same(&e->a, &f->srv) && same(&e->b, &f->cli))))
+            continue;
+        uint16_t proto = e->proto;
+        void *data = e->data;
+        e->data = NULL; /* the flow's now */
+        drop(e);
+        pflow_decide(pf, f, dir, proto);
+        pf->state = data;
+        return true;
+    }
+    return false;
+}
+
+void pexpect_free(struct pexpect_table *t)
+{
+    for (uint32_t i = 0; t->e && i < PEXPECT_MAX; i++)
+        drop(&t->e[i]);
+    free(t->e);
+    t->e = NULL;
+}

@@ -1,0 +1,162 @@
+"""SIP (parsers/sip/): requests and responses over UDP and TCP as transactions, end to end —
+detection by the first line (not the port), the sip.* buffers per direction (compact header
+forms, repeated headers), SDP's sdp.* buffers, the SIP frames, `alert sip`, the EVE sip record
+and object (validated against Suricata's EVE schema), app-layer.protocols.sip.enabled,
+osprey-trace --app."""
+import json
+from pathlib import Path
+
+import pytest
+from jsonschema import Draft7Validator
+
+from detect_helpers import Conv, detect, rule, udp
+from outputs_helpers import osprey_out
+from parsers_helpers import app_trace
+
+SCHEMA = Path(__file__).resolve().parents[3] / "shared" / "conformance" / "eve-schema.json"
+
+SDP = (b"v=0\r\n"
+       b"o=alice 1 1 IN IP4 10.0.0.1\r\n"
+       b"s=call\r\n"
+       b"c=IN IP4 10.0.0.1\r\n"
+       b"b=AS:64\r\n"
+       b"t=0 0\r\n"
+       b"a=sendrecv\r\n"
+       b"m=audio 4000 RTP/AVP 0\r\n"
+       b"i=voice\r\n"
+       b"a=rtpmap:0 PCMU/8000\r\n")
+INVITE = (b"INVITE sip:bob@example.com SIP/2.0\r\n"
+          b"v: SIP/2.0/UDP 10.0.0.1:5060;branch=z9hG4bK1\r\n"
+          b"f: \"Alice\" <sip:alice@example.com>;tag=1\r\n"
+          b"t: <sip:bob@example.com>\r\n"
+          b"To: <sip:carol@example.com>\r\n"
+          b"Call-ID: 1@10.0.0.1\r\n"
+          b"CSeq: 1 INVITE\r\n"
+          b"User-Agent: Phone 1.0\r\n"
+          b"c: application/sdp\r\n"
+          b"l: " + str(len(SDP)).encode() + b"\r\n"
+          b"\r\n" + SDP)
+OK = (b"SIP/2.0 200 OK\r\n"
+      b"Via: SIP/2.0/UDP 10.0.0.1:5060;branch=z9hG4bK1\r\n"
+      b"From: \"Alice\" <sip:alice@example.com>;tag=1\r\n"
+      b"To: <sip:bob@example.com>;tag=2\r\n"
+      b"Content-Length: 0\r\n"
+      b"\r\n")
+
+
+def sip_udp(sport=5060, dport=5060, msgs=((True, INVITE), (False, OK))):
+    return [udp(m, sport=sport, dport=dport) if c else
+            udp(m, src="10.0.0.2", dst="10.0.0.1", sport=dport, dport=sport) for c, m in msgs]
+
+
+def sip_tcp(dport=5060, seg=None):
+    return Conv(sport=40060, dport=dport).handshake().send(True, INVITE, seg=seg) \
+        .send(False, OK).close().pkts
+
+
+RULES = [
+    ('flow:to_server; sip.method; content:"INVITE"; bsize:6;', True),
+    ('flow:to_server; sip.uri; content:"sip:bob@example.com"; bsize:19;', True),
+    ('flow:to_server; sip.request_line; content:"INVITE sip:bob@example.com SIP/2.0"; '
+     'bsize:34;', True),
+    ('flow:to_client; sip.stat_code; content:"200"; bsize:3;', True),
+    ('flow:to_client; sip.stat_msg; content:"OK"; bsize:2;', True),
+    ('flow:to_client; sip.response_line; content:"SIP/2.0 200 OK"; bsize:14;', True),
+    ('flow:to_client; sip.protocol; content:"SIP/2.0"; bsize:7;', True),
+    ('flow:to_server; sip.from; content:"Alice";', True),          # compact "f"
+    ('flow:to_server; sip.to; content:"carol";', True),            # the second To
+    ('flow:to_client; sip.to; content:"carol";', False),
+    ('flow:to_server; sip.via; content:"z9hG4bK1";', True),
+    ('flow:to_server; sip.user_agent; content:"Phone 1.0"; bsize:9;', True),
+    ('flow:to_server; sip.content_type; content:"application/sdp";', True),
+    ('flow:to_client; sip.content_length; content:"0"; bsize:1;', True),
+    ('sip.method; content:"200";', False),
+    ('sdp.origin; content:"alice 1 1 IN IP4 10.0.0.1"; bsize:25;', True),
+    ('sdp.session_name; content:"call"; bsize:4;', True),
+    ('sdp.bandwidth; content:"AS:64";', True),
+    ('sdp.attribute; content:"rtpmap";', False),                   # the media's attribute
+    ('sdp.media.media; content:"audio 4000";', True),
+    ('sdp.media.media_info; content:"voice";', True),
+    ('sdp.session_info; content:"x";', False),
+    ('flow:to_server; frame:sip.request.line; content:"SIP/2.0|0d 0a|"; endswith;', True),
+    ('flow:to_server; frame:request.headers; content:"v:"; startswith; '
+     'content:"|0d 0a|"; endswith;', True),
+    ('flow:to_server; frame:request.body; content:"v=0"; startswith;', True),
+    ('flow:to_client; frame:response.body; content:"x";', False),  # Content-Length: 0
+    ('flow:to_client; frame:pdu; content:"SIP/2.0 200 OK|0d 0a|"; startswith;', True),
+]
+
+
+@pytest.mark.parametrize("body,hit", RULES)
+def test_sip_rules_udp_and_tcp(tmp_path, body, hit):
+    r = rule(body, sid=1, proto="sip")
+    assert detect(tmp_path, sip_udp(), [r], name="u").sids == ([1] if hit else []), "udp"
+    assert detect(tmp_path, sip_tcp(seg=50), [r], name="t").sids == ([1] if hit else []), "tcp"
+
+
+def test_sip_by_content_not_port(tmp_path):
+    rules = [rule('sip.method; content:"INVITE";', sid=1, proto="sip")]
+    assert detect(tmp_path, sip_udp(sport=40000, dport=7000), rules, name="u").sids == [1]
+    assert detect(tmp_path, sip_tcp(dport=7000), rules, name="t").sids == [1]
+    # a request sent to the client is not taken as one (Suricata reads each way as one kind)
+    wrong = sip_udp(msgs=((True, INVITE), (False, INVITE.replace(b"bob", b"eve"))))
+    rules = [rule('sip.uri; content:"eve";', sid=2, proto="sip")]
+    assert detect(tmp_path, wrong, rules, name="w").sids == []
+    # a method outside the list: SIP with port 5060 as a hint only
+    ext = INVITE.replace(b"INVITE sip", b"FOOBAR sip", 1)
+    rules = [rule('sip.method; content:"FOOBAR";', sid=4, proto="sip")]
+    assert detect(tmp_path, sip_udp(msgs=((True, ext),)), rules, name="e1").sids == [4]
+    assert detect(tmp_path, sip_udp(sport=40000, dport=7000, msgs=((True, ext),)), rules,
+                  name="e2").sids == []
+    # not SIP: no sip rules run
+    other = [udp(b"INVITE sip:bob HTTP/1.1\r\n\r\n", sport=5060, dport=5060)]
+    assert detect(tmp_path, other, [rule('content:"INVITE";', sid=3, proto="sip")],
+                  name="o").sids == []
+
+
+def test_sip_disabled(tmp_path):
+    rules = [rule('sip.method; content:"INVITE";', sid=1, proto="sip")]
+    r = detect(tmp_path, sip_udp(), rules, "--set", "app-layer.protocols.sip.enabled=no")
+    assert r.sids == []
+
+
+def test_sip_eve_records(tmp_path):
+    rules = ['alert sip any any -> any any (msg:"invite"; flow:to_server; sip.method; '
+             'content:"INVITE"; sid:7;)']
+    out = osprey_out(tmp_path, sip_udp(), rules, "--set",
+                     "outputs.eve-log.types=[alert,flow,sip]")
+    req, resp = out.of("sip")
+    assert req["sip"] == {
+        "method": "INVITE", "uri": "sip:bob@example.com", "version": "SIP/2.0",
+        "request_line": "INVITE sip:bob@example.com SIP/2.0",
+        "sdp": {"version": 0, "origin": "alice 1 1 IN IP4 10.0.0.1", "session_name": "call",
+                "connection_data": "IN IP4 10.0.0.1", "bandwidths": ["AS:64"],
+                "time_descriptions": [{"time": "0 0"}], "attributes": ["sendrecv"],
+                "media_descriptions": [{"media": "audio 4000 RTP/AVP 0", "media_info": "voice",
+                                        "attributes": ["rtpmap:0 PCMU/8000"]}]}}
+    assert resp["sip"] == {"version": "SIP/2.0", "code": "200", "reason": "OK",
+                           "response_line": "SIP/2.0 200 OK"}
+    assert req["proto"] == "UDP" and req["src_port"] == 5060
+    (a,) = out.of("alert")
+    assert a["alert"]["signature_id"] == 7 and a["app_proto"] == "sip"
+    assert a["sip"] == req["sip"]
+    (f,) = out.of("flow")
+    assert f["app_proto"] == "sip"
+    v = Draft7Validator(json.loads(SCHEMA.read_text()))
+    for rec in out.of("sip") + out.of("alert"):
+        errors = [e.message for e in v.iter_errors(rec)]
+        assert errors == [], errors
+    tcp = osprey_out(tmp_path, sip_tcp(seg=7), rules, "--set",
+                     "outputs.eve-log.types=[alert,sip]", name="tcp")
+    assert [r["sip"].get("method", r["sip"].get("code")) for r in tcp.of("sip")] == \
+        ["INVITE", "200"]
+    assert all(r["proto"] == "TCP" for r in tcp.of("sip"))
+
+
+def test_sip_trace(trace):
+    a = app_trace(trace, sip_udp())
+    assert [e["event"] for e in a.events] == ["app_detected", "sip_request", "sip_response"]
+    req = a.bufs("sip_request")[0]
+    assert req["sip.method"] == b"INVITE" and req["sip.to"] == [b"<sip:bob@example.com>", b"<sip:carol@example.com>"]
+    assert a.bufs("sip_response")[0]["sip.stat_code"] == b"200"
+    assert a.stats["flows"]["sip"] == 1 and a.stats["sip_messages"] == 2
