@@ -12,7 +12,8 @@
 /* Options with no short letter get ids above any character. */
 enum { OPT_SET = 256, OPT_DUMP_CONFIG, OPT_DUMP_RULES, OPT_DUMP_CHAINS, OPT_RUNMODE, OPT_PCAP_LIVE,
        OPT_AFP_INLINE, OPT_PREFLIGHT, OPT_PIDFILE, OPT_DPDK,
-       OPT_SIMULATE_IPS, OPT_LIST_KEYWORDS, OPT_BUILD_INFO, OPT_UNIX_SOCKET };
+       OPT_SIMULATE_IPS, OPT_LIST_KEYWORDS, OPT_BUILD_INFO, OPT_UNIX_SOCKET, OPT_REPORT,
+       OPT_PCAP_FILE_CONTINUOUS, OPT_PCAP_FILE_DELETE };
 
 struct opt_def {
     const char *name;
@@ -40,7 +41,14 @@ static const struct opt_def OPTIONS[] = {
     {"list-keywords", OPT_LIST_KEYWORDS, no_argument, NULL,
      "print every rule keyword Osprey knows as CSV (dialects, kind, implemented) and exit"},
     {"read", 'r', required_argument, "FILE|DIR",
-     "read a capture (or every file of DIR in name order) and write LOGDIR/eve.json"},
+     "read a capture (or every file under DIR, in capture-time order) and write "
+     "LOGDIR/eve.json"},
+    {"pcap-file-continuous", OPT_PCAP_FILE_CONTINUOUS, no_argument, NULL,
+     "with -r DIR: keep reading the new files of DIR until SIGTERM (pcap-file.continuous)"},
+    {"pcap-file-delete", OPT_PCAP_FILE_DELETE, no_argument, NULL,
+     "with -r: delete each capture once read (pcap-file.delete-when-done)"},
+    {"report", OPT_REPORT, required_argument, "FILE.html",
+     "with -r: write an HTML report of the run's eve.json to FILE.html (osprey-report)"},
     {"log-dir", 'l', required_argument, "DIR",
      "directory for eve.json (default: default-log-dir)"},
     {"checksums", 'k', required_argument, "none|all",
@@ -165,6 +173,16 @@ enum osprey_options_result osprey_options_parse(struct osprey_options *opts, int
         case 'l':
             opts->log_dir = optarg;
             break;
+        case OPT_REPORT:
+            opts->report = optarg;
+            break;
+        /* Suricata's options for these keys: a --set each (sets has room for every argument) */
+        case OPT_PCAP_FILE_CONTINUOUS:
+            opts->sets[opts->nsets++] = "pcap-file.continuous=yes";
+            break;
+        case OPT_PCAP_FILE_DELETE:
+            opts->sets[opts->nsets++] = "pcap-file.delete-when-done=yes";
+            break;
         case 'k':
             if (strcmp(optarg, "none") && strcmp(optarg, "all")) {
                 fprintf(err, "%s: -k takes 'none' or 'all', not '%s'\n", prog, optarg);
@@ -246,6 +264,10 @@ enum osprey_options_result osprey_options_parse(struct osprey_options *opts, int
     }
     if (optind < argc) {
         fprintf(err, "%s: unexpected argument '%s'\n", prog, argv[optind]);
+        goto bad;
+    }
+    if (opts->report && !opts->read_path) {
+        fprintf(err, "%s: --report goes with -r (an offline run)\n", prog);
         goto bad;
     }
     return OSPREY_OPTIONS_RUN;

@@ -33,6 +33,7 @@ struct osprey_options {
     const char *unix_socket_path; /* its PATH; NULL = unix-command.filename */
     const char *read_path;   /* -r FILE|DIR: offline mode */
     const char *log_dir;     /* -l DIR; NULL = default-log-dir */
+    const char *report;      /* --report FILE.html: osprey-report on eve.json after -r */
     const char *checksums;   /* -k none|all; NULL = the configuration's */
     const char *runmode;     /* --runmode single|workers */
     const char **live_ifaces; /* -i IFACE / --pcap-live IFACE: live IDS, in order */

@@ -9,7 +9,8 @@ debs=(build-essential cmake ninja-build pkg-config
       libhiredis-dev librdkafka-dev redis-server  # EVE to Redis / Kafka; redis-server: tests
       python3 python3-pip python3-venv clang libclang-rt-14-dev
       iproute2 ethtool iputils-ping  # live/inline tests: netns, veth, offloads, ping
-      suricata-update man-db)  # tests/program: the suricata-update workflow, osprey(8) renders
+      suricata-update man-db  # tests/program: the suricata-update workflow, osprey(8) renders
+      chromium)  # tests/program/test_report.py renders osprey-report's page headless
 missing=()
 for p in "${debs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

@@ -9,6 +9,8 @@
  *    own directory, so a tree installed with `cmake --install --prefix OTHER` (a staging or
  *    test prefix) finds its own etc/osprey/ rather than the configured prefix's;
  *  - /proc unreadable: the compiled-in SYSCONFDIR/osprey.
+ * Companion programs (osprey_config_companion) are found beside the running binary: installed
+ * in the same BINDIR, or copied into the build's bin/ by CMake.
  */
 #include "osprey_config.h"
 
@@ -67,6 +69,21 @@ const char *osprey_config_default_file(char *buf, size_t len)
         return NULL;
     struct stat st;
     if (!put(buf, len, home, "osprey.yaml") || stat(buf, &st) != 0)
+        return NULL;
+    return buf;
+}
+
+const char *osprey_config_companion(const char *name, char *buf, size_t len)
+{
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0)
+        return NULL;
+    exe[n] = '\0';
+    char *slash = strrchr(exe, '/');
+    if (slash)
+        *slash = '\0';
+    if (!put(buf, len, exe, name) || access(buf, X_OK) != 0)
         return NULL;
     return buf;
 }

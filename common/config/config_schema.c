@@ -154,6 +154,11 @@ static const struct cfg_key SCHEMA[] = {
     STR("threshold-file", "threshold.config", "thresholds, suppressions, rate filters"),
     ENUM("pcap-file.checksum-checks", "auto", "auto|yes|no",
          "verify checksums of packets read from a file (auto: off if most are bad)"),
+    BOOL("pcap-file.continuous", "no",
+         "-r DIR: keep watching the directory for new captures until SIGTERM/SIGINT"),
+    ENUM("pcap-file.delete-when-done", "no", "no|yes|non-alerts|true|false|on|off|1|0",
+         "-r: delete each capture file once it is read (non-alerts: only if the run raised "
+         "no alert)"),
 
     /* host-os-policy: which overlap policy each host's OS implies (defrag, TCP). */
     ENUM("host-os-policy.default", "bsd", "first|last|bsd|linux|windows|solaris",

@@ -79,6 +79,10 @@ const char *osprey_config_home(char *buf, size_t len);
 /* HOME/osprey.yaml of an installed program when that file exists (what runs without -c, as
  * Suricata reads SYSCONFDIR/suricata/suricata.yaml); NULL otherwise and in a build tree. */
 const char *osprey_config_default_file(char *buf, size_t len);
+/* A companion program installed beside this one (BINDIR/name; a build tree's bin/ holds a copy
+ * of each script companion, e.g. osprey-report): its path in buf, or NULL when it is not there
+ * or not executable. */
+const char *osprey_config_companion(const char *name, char *buf, size_t len);
 
 /* Print the effective configuration as YAML (osprey --dump-config). */
 void osprey_config_dump(const struct osprey_config *cfg, FILE *out);

@@ -1,10 +1,10 @@
 /* capture_files.c — the capture-file loop of the offline run modes (capture_files.h). */
-#include <dirent.h>
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -12,62 +12,56 @@
 #include "daemon.h"
 #include "mon_io.h"
 #include "osprey_clock.h"
+#include "osprey_config.h"
 #include "pcap_jobs.h"
 #include "signals.h"
 
-static int is_capture_name(const struct dirent *d)
+enum osprey_capture_delete osprey_capture_delete_mode(const struct osprey_config *cfg)
 {
-    return d->d_name[0] != '.';
+    const char *v = osprey_config_str(cfg, "pcap-file.delete-when-done");
+    if (!v)
+        return OSPREY_DELETE_NO;
+    if (!strcasecmp(v, "non-alerts"))
+        return OSPREY_DELETE_NON_ALERTS;
+    if (!strcasecmp(v, "yes") || !strcasecmp(v, "true") || !strcasecmp(v, "on") || !strcmp(v, "1"))
+        return OSPREY_DELETE_YES;
+    return OSPREY_DELETE_NO;
 }
 
-int osprey_capture_list(const char *path, char ***out, int *n, FILE *diag)
+/* The progress line: packets, the share of the files' bytes read, the packet rate and the
+ * time left at the byte rate so far. The bytes of the file being read are estimated from its
+ * frames (a 16-byte pcap record header each): libmon does not expose the file offset. */
+struct progress {
+    bool on;            /* stderr is a terminal */
+    double t0, last;    /* start, last line */
+    uint64_t total;     /* bytes of all the files (their sizes on disk) */
+    uint64_t done;      /* bytes of the files finished */
+};
+
+static uint64_t file_size(const char *path)
 {
     struct stat st;
-    *out = NULL;
-    *n = 0;
-    if (stat(path, &st) != 0) {
-        if (diag)
-            fprintf(diag, "osprey: %s: %s\n", path, strerror(errno));
-        return -1;
-    }
-    if (!S_ISDIR(st.st_mode)) {
-        *out = malloc(sizeof **out);
-        if (!*out || !((*out)[0] = strdup(path)))
-            return -1;
-        *n = 1;
-        return 0;
-    }
-    struct dirent **ents;
-    int k = scandir(path, &ents, is_capture_name, alphasort);
-    if (k < 0) {
-        if (diag)
-            fprintf(diag, "osprey: %s: %s\n", path, strerror(errno));
-        return -1;
-    }
-    *out = calloc((size_t)k + 1, sizeof **out);
-    for (int i = 0; i < k; i++) {
-        char full[4096];
-        snprintf(full, sizeof full, "%s/%s", path, ents[i]->d_name);
-        if (*out && stat(full, &st) == 0 && S_ISREG(st.st_mode))
-            (*out)[(*n)++] = strdup(full);
-        free(ents[i]);
-    }
-    free(ents);
-    if (*n == 0) {
-        if (diag)
-            fprintf(diag, "osprey: %s: no capture files in the directory\n", path);
-        free(*out);
-        *out = NULL;
-        return -1;
-    }
-    return *out ? 0 : -1;
+    return stat(path, &st) == 0 ? (uint64_t)st.st_size : 0;
 }
 
-void osprey_capture_list_free(char **files, int n)
+static void progress_show(struct progress *pr, const struct mon_source *src, uint64_t size,
+                          uint64_t pkts, int file, int nfiles)
 {
-    for (int i = 0; files && i < n; i++)
-        free(files[i]);
-    free(files);
+    double now = osprey_clock_mono_s();
+    pr->last = now;
+    uint64_t cur = src ? 24 + src->bytes + 16 * src->frames : 0;
+    uint64_t read = pr->done + (cur < size ? cur : size);
+    if (read > pr->total) /* a file grew since it was first measured */
+        pr->total = read;
+    double pct = pr->total ? 100.0 * (double)read / (double)pr->total : 100.0;
+    double secs = now - pr->t0 > 1e-3 ? now - pr->t0 : 1e-3;
+    double left = read ? (double)(pr->total - read) * secs / (double)read : 0;
+    unsigned l = (unsigned)(left + 0.5);
+    fprintf(stderr, "\rosprey: %llu packets, %.0f%% of %.1f MB, %.0f packets/s, %u:%02u:%02u left"
+            " (file %d/%d)\033[K", (unsigned long long)pkts, pct > 100 ? 100 : pct,
+            (double)pr->total / 1e6, (double)pkts / secs, l / 3600, l / 60 % 60, l % 60,
+            file, nfiles);
+    fflush(stderr);
 }
 
 int osprey_capture_files(struct osprey_pipeline *pl, char **files, int nfiles,
@@ -78,28 +72,33 @@ int osprey_capture_files(struct osprey_pipeline *pl, char **files, int nfiles,
     if (!batch)
         return -1;
     int rc = 0;
-    uint64_t num = 0, seen_bytes = 0;
-    /* On a terminal, a large capture shows its progress on stderr about once a second. */
-    bool progress = isatty(STDERR_FILENO);
-    double last = osprey_clock_mono_s();
+    uint64_t num = 0;
+    /* -r: pcap-file.delete-when-done (a --unix-socket job says it per job: run_unix_socket.c) */
+    bool del = !pl->jobs && osprey_capture_delete_mode(pl->cfg) == OSPREY_DELETE_YES;
+    /* On a terminal, the progress is shown on stderr: at the start, about once a second, and
+     * at the end (then cleared for the summary). */
+    struct progress pr = {.on = isatty(STDERR_FILENO), .t0 = osprey_clock_mono_s()};
+    for (int i = 0; pr.on && i < nfiles; i++)
+        pr.total += file_size(files[i]);
     for (int i = 0; i < nfiles; i++) {
         char err[512];
+        uint64_t size = pr.on ? file_size(files[i]) : 0;
         struct mon_source *src = mon_source_open_file(files[i], err, sizeof err);
         if (!src) {
-            fprintf(stderr, "osprey: %s\n", err);
+            fprintf(stderr, "%sosprey: %s\n", pr.on ? "\r\033[K" : "", err);
             rc = -1;
+            pr.done += size;
             continue;
         }
         int n = 0;
         bool stop = false;
         while (!stop && (n = mon_source_read(src, batch, MON_IO_BATCH)) > 0) {
-            for (int k = 0; k < n; k++) {
+            for (int k = 0; k < n; k++)
                 batch[k].num = ++num; /* pcap_cnt runs on across the files of a directory */
-                seen_bytes += batch[k].caplen;
-            }
             if (on_batch(arg, batch, n) < 0)
                 rc = -1;
-            /* SIGTERM/SIGINT: the batch read is processed, then the run ends as at EOF;
+            /* SIGTERM/SIGINT: the batch read is processed, then the run ends as at EOF (the
+             * flag stays raised: a continuous -r or --unix-socket loop ends on it too);
              * SIGHUP reopens the log files (daemon.c) */
             stop = osprey_daemon_poll(pl->emit);
             if (stop && pl->jobs) /* --unix-socket: its loop ends on it too */
@@ -108,24 +107,27 @@ int osprey_capture_files(struct osprey_pipeline *pl, char **files, int nfiles,
                 stop = true; /* pcap-interrupt: this job ends as at EOF */
             if (osprey_emit_stats_due(pl->emit)) /* periodic EVE stats (stats.interval) */
                 osprey_pipeline_stats(pl);
-            if (progress && (num & 0xfff) < (uint64_t)n && osprey_clock_mono_s() - last >= 1.0) {
-                last = osprey_clock_mono_s();
-                fprintf(stderr, "\rosprey: file %d/%d, %llu packets, %.1f MB read", i + 1, nfiles,
-                        (unsigned long long)num, (double)seen_bytes / 1e6);
-                fflush(stderr);
-            }
+            if (pr.on && (num == (uint64_t)n || osprey_clock_mono_s() - pr.last >= 1.0))
+                progress_show(&pr, src, size, num, i + 1, nfiles);
         }
         if (n < 0) {
-            fprintf(stderr, "osprey: %s: read error: %s\n", files[i], src->err);
+            fprintf(stderr, "%sosprey: %s: read error: %s\n", pr.on ? "\r\033[K" : "",
+                    files[i], src->err);
             rc = -1;
         }
         *bytes += src->bytes;
         mon_source_close(src);
+        pr.done += size;
+        /* a file read to its end (not cut short by a signal or a read error) is done */
+        if (del && !stop && n == 0 && unlink(files[i]) != 0)
+            fprintf(stderr, "osprey: cannot delete %s: %s\n", files[i], strerror(errno));
         if (stop)
             break;
     }
-    if (progress)
-        fprintf(stderr, "\r\033[K"); /* clear the progress line before the summary */
+    if (pr.on) { /* the last state, then the line cleared before the summary */
+        progress_show(&pr, NULL, 0, num, nfiles, nfiles);
+        fprintf(stderr, "\r\033[K");
+    }
     *pkts = num;
     free(batch);
     return rc;

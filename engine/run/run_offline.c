@@ -19,8 +19,10 @@
 #include "osprey_config.h"
 #include "osprey_detect.h"
 #include "capture_files.h"
+#include "capture_watch.h"
 #include "daemon.h"
 #include "pipeline.h"
+#include "report_html.h"
 #include "run_offline.h"
 #include "services.h"
 #include "signals.h"
@@ -33,6 +35,30 @@ static int single_batch(void *arg, struct mon_packet *batch, int n)
     for (int k = 0; k < n; k++)
         osprey_worker_packet(w, &batch[k]);
     return 0;
+}
+
+/* pcap-file.continuous: the files of dir that appear after the first reading (files[0..n),
+ * handed over to the watcher, *n set to 0), until SIGTERM/SIGINT. */
+static int watch(struct osprey_pipeline *pl, const char *dir, char **files, int *n,
+                 uint64_t *pkts, uint64_t *bytes)
+{
+    struct osprey_capture_watch w = {0};
+    int rc = 0;
+    for (int i = 0; i < *n; i++)
+        if (osprey_capture_watch_add(&w, files[i]) < 0)
+            free(files[i]);
+    *n = 0;
+    while (!osprey_signal_take(OSPREY_SIG_STOP)) {
+        osprey_daemon_poll(pl->emit); /* SIGHUP reopens the outputs while idle too */
+        usleep(200 * 1000);
+        uint64_t p = 0, b = 0;
+        if (osprey_capture_read_new(pl, dir, true, false, single_batch, &pl->w[0], &w, &p, &b) < 0)
+            rc = -1;
+        *pkts += p; /* pcap_cnt of each later file starts again at 1 (as --unix-socket's) */
+        *bytes += b;
+    }
+    osprey_capture_watch_free(&w);
+    return rc;
 }
 
 /* Worker threads: 1 for --runmode single (the default), else threading.workers (0 = CPUs). */
@@ -53,6 +79,7 @@ int osprey_run_offline(const struct osprey_options *opts, const struct osprey_co
     char **files = NULL;
     int nfiles = 0;
     struct osprey_pipeline pl = {0};
+    char *eve = NULL; /* --report: the EVE file to read */
     int rc = OSPREY_EXIT_FAILURE;
     osprey_signals_install(); /* SIGHUP reopens the outputs, SIGTERM ends the run cleanly */
     if (osprey_capture_list(opts->read_path, &files, &nfiles, stderr) < 0 ||
@@ -65,8 +92,21 @@ int osprey_run_offline(const struct osprey_options *opts, const struct osprey_co
     uint64_t pkts = 0, bytes = 0;
     double t1 = osprey_clock_mono_s();
     int read_rc;
+    bool continuous = osprey_config_bool(cfg, "pcap-file.continuous");
+    enum osprey_capture_delete del = osprey_capture_delete_mode(cfg);
+    if (continuous && nw > 1) {
+        fprintf(stderr, "osprey: pcap-file.continuous runs with --runmode single\n");
+        goto out;
+    }
+    if (continuous && del == OSPREY_DELETE_NON_ALERTS) {
+        fprintf(stderr, "osprey: pcap-file.delete-when-done: non-alerts is for a run that "
+                        "ends, not with pcap-file.continuous\n");
+        goto out;
+    }
     if (nw == 1) {
         read_rc = osprey_capture_files(&pl, files, nfiles, single_batch, &pl.w[0], &pkts, &bytes);
+        if (continuous) /* the directory again every 200 ms until SIGTERM/SIGINT */
+            read_rc |= watch(&pl, opts->read_path, files, &nfiles, &pkts, &bytes);
         osprey_worker_flush(&pl.w[0]);
     } else {
         read_rc = osprey_workers_run(pl.w, nw, &pl.dcfg, files, nfiles, &pkts, &bytes);
@@ -108,9 +148,19 @@ int osprey_run_offline(const struct osprey_options *opts, const struct osprey_co
                (unsigned long long)v.midstream_dropped, (unsigned long long)v.rejected);
     }
     rc = read_rc < 0 ? OSPREY_EXIT_FAILURE : OSPREY_EXIT_OK;
+    /* non-alerts: the flows have all ended (flow-timeout alerts counted); a run that read
+     * everything and raised no alert deletes its files */
+    for (int i = 0; del == OSPREY_DELETE_NON_ALERTS && !alerts && read_rc == 0 && i < nfiles; i++)
+        if (unlink(files[i]) != 0)
+            fprintf(stderr, "osprey: cannot delete %s: %s\n", files[i], strerror(errno));
+    if (opts->report) /* the path outlives the emitter: the report reads the closed file */
+        eve = strdup(osprey_emit_eve_path(pl.emit));
 out:
     if (osprey_pipeline_close(&pl) < 0)
         rc = OSPREY_EXIT_FAILURE;
+    if (rc == OSPREY_EXIT_OK && opts->report && osprey_report_html(eve, opts->report) < 0)
+        rc = OSPREY_EXIT_FAILURE;
+    free(eve);
     for (int i = 0; i < nfiles; i++)
         free(files[i]);
     free(files);

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "capture_files.h"
+#include "capture_watch.h"
 #include "daemon.h"
 #include "log.h"
 #include "pcap_jobs.h"
@@ -28,63 +28,28 @@ static int one_batch(void *arg, struct mon_packet *batch, int n)
     return 0;
 }
 
-static bool seen(char **done, int ndone, const char *name)
-{
-    for (int i = 0; i < ndone; i++)
-        if (!strcmp(done[i], name))
-            return true;
-    return false;
-}
-
-/* Read the files of the job not read yet (all of them, but for a continuous job's directory
- * on a later look); they are added to *done. */
-static void read_new(struct osprey_pipeline *pl, const struct osprey_pcap_job *job,
-                     char ***done, int *ndone, uint64_t *pkts)
-{
-    char **files;
-    int n;
-    /* a watched directory is often empty: only the first look says so */
-    FILE *diag = job->continuous ? NULL : stderr;
-    if (osprey_capture_list(job->filename, &files, &n, diag) < 0)
-        return;
-    for (int i = 0; i < n; i++) {
-        if (seen(*done, *ndone, files[i]))
-            continue;
-        uint64_t p = 0, b = 0;
-        osprey_capture_files(pl, &files[i], 1, one_batch, &pl->w[0], &p, &b);
-        *pkts += p;
-        if (job->delete_when_done && unlink(files[i]) != 0)
-            osprey_log(OSPREY_LOG_WARNING, "pcap-file: cannot delete %s", files[i]);
-        char **grown = realloc(*done, (size_t)(*ndone + 1) * sizeof **done);
-        if (grown) {
-            *done = grown;
-            (*done)[(*ndone)++] = files[i];
-            files[i] = NULL;
-        }
-    }
-    osprey_capture_list_free(files, n);
-}
-
 static void run_job(struct osprey_pipeline *pl, const struct osprey_pcap_job *job)
 {
     osprey_log(OSPREY_LOG_INFO, "pcap-file: %s -> %s", job->filename, job->output_dir);
     if (osprey_emit_redirect(pl->emit, pl->cfg, job->output_dir, stderr) < 0)
         osprey_log(OSPREY_LOG_ERROR, "pcap-file: cannot open the outputs in %s",
                    job->output_dir);
-    char **done = NULL;
-    int ndone = 0;
-    uint64_t pkts = 0;
-    read_new(pl, job, &done, &ndone, &pkts);
+    struct osprey_capture_watch w = {0};
+    uint64_t pkts = 0, bytes = 0;
+    /* a watched directory is often empty: it is not reported */
+    osprey_capture_read_new(pl, job->filename, job->continuous, job->delete_when_done, one_batch,
+                            &pl->w[0], &w, &pkts, &bytes);
     /* continuous: look again every 200 ms until pcap-interrupt or the end of the run */
     bool stop = false;
     while (job->continuous && !osprey_pcap_jobs_interrupted(pl->jobs) &&
            !(stop = osprey_signal_take(OSPREY_SIG_STOP))) {
         usleep(200 * 1000);
-        read_new(pl, job, &done, &ndone, &pkts);
+        osprey_capture_read_new(pl, job->filename, true, job->delete_when_done, one_batch,
+                                &pl->w[0], &w, &pkts, &bytes);
     }
     if (stop) /* the run loop ends on it */
         osprey_signal_raise(OSPREY_SIG_STOP);
-    osprey_capture_list_free(done, ndone);
+    osprey_capture_watch_free(&w);
     osprey_worker_flush(&pl->w[0]); /* every flow of the job ends: its records go with it */
     osprey_log(OSPREY_LOG_INFO, "pcap-file: %s done, %llu packets", job->filename,
                (unsigned long long)pkts);

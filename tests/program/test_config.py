@@ -30,6 +30,8 @@ DEFAULTS = {
     "vars.port-groups.SIP_PORTS": "[5060,5061,5600]",
     "default-log-dir": "/var/log/osprey/",
     "pcap-file.checksum-checks": "auto",
+    "pcap-file.continuous": False,
+    "pcap-file.delete-when-done": False,
     "host-os-policy.default": "bsd",
     "defrag.memcap": 32 * 2**20,
     "defrag.timeout": 60,

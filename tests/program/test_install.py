@@ -34,7 +34,7 @@ def alerts_of(logs):
 
 
 def test_install_puts_programs_and_config_in_place(prefix):
-    for name in ("osprey", "osprey-trace", "osprey-ctl"):
+    for name in ("osprey", "osprey-trace", "osprey-ctl", "osprey-report"):
         assert (prefix / "bin" / name).stat().st_mode & 0o111, name
     conf = prefix / "etc" / "osprey"
     assert sorted(p.name for p in conf.iterdir()) == [
@@ -114,6 +114,29 @@ def test_installed_osprey_runs_from_another_directory(prefix, tmp_path):
     assert [(a["alert"]["category"], a["alert"]["severity"]) for a in alerts] == [
         ("Access to a Potentially Vulnerable Web Application", 2)] * 2 + [("", 3)] + [
         ("Potentially Bad Traffic", 2)]
+
+
+def test_installed_osprey_finds_its_report_companion(prefix, tmp_path):
+    """--report runs the osprey-report installed beside the binary (not the build tree's)."""
+    pcap = demo_pcap(tmp_path / "demo.pcap")
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    conf = prefix / "etc" / "osprey"
+    page = tmp_path / "run.html"
+    proc = run([str(prefix / "bin" / "osprey"), "-r", str(pcap), "-S",
+                str(conf / "rules" / "osprey-demo.rules"), "-l", str(logs), "--report", str(page)],
+               cwd=tmp_path)
+    assert f"osprey: report in {page}" in proc.stdout
+    assert re.search(r'id="card-alerts"><b>4</b>', page.read_text())
+    # without the companion the run says so and fails
+    (prefix / "bin" / "osprey-report").rename(prefix / "bin" / "osprey-report.off")
+    try:
+        proc = run([str(prefix / "bin" / "osprey"), "-r", str(pcap), "-S",
+                    str(conf / "rules" / "osprey-demo.rules"), "-l", str(logs), "--report",
+                    str(page)], cwd=tmp_path, check=False)
+    finally:
+        (prefix / "bin" / "osprey-report.off").rename(prefix / "bin" / "osprey-report")
+    assert proc.returncode == 1 and "osprey-report is not installed beside osprey" in proc.stderr
 
 
 def test_installed_config_checks_rules_from_another_directory(prefix, tmp_path):
