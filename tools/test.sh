@@ -22,8 +22,9 @@ export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:exitcode=87
 ctest --test-dir build-asan --output-on-failure -j "$JOBS"
 # a short fuzzing run of the rule parser (clang libFuzzer, ASan + UBSan)
 rules/fuzz/run.sh "${OSPREY_FUZZ_SECONDS:-30}" 2>&1 | tail -3
-parsers/http/fuzz/run.sh "${OSPREY_FUZZ_SECONDS:-30}" 2>&1 | tail -3  # and of the HTTP parser
-parsers/sip/fuzz/run.sh "${OSPREY_FUZZ_SECONDS:-30}" 2>&1 | tail -3   # and of the SIP parser
-parsers/mqtt/fuzz/run.sh "${OSPREY_FUZZ_SECONDS:-30}" 2>&1 | tail -3  # and of the MQTT parser
+# and of every protocol parser that has a fuzz target (parsers/<proto>/fuzz/run.sh)
+for fz in parsers/*/fuzz/run.sh; do
+  "$fz" "${OSPREY_FUZZ_SECONDS:-30}" 2>&1 | tail -3
+done
 # pytest last, so its summary closes the output
 OSPREY_BUILD=build-asan python3 -m pytest -q -n "$JOBS" tests "$@"
