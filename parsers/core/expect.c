@@ -13,11 +13,12 @@
 
 #include "parsers_int.h"
 
-static void drop(struct pexpect *e)
+static void drop(struct pexpect_table *t, struct pexpect *e)
 {
     if (e->data && e->free)
         e->free(e->data);
     memset(e, 0, sizeof *e);
+    t->live--;
 }
 
 bool pexpect_add(struct osprey_parsers_worker *w, const struct mon_flow *ctl, uint16_t port,
@@ -34,14 +35,14 @@ bool pexpect_add(struct osprey_parsers_worker *w, const struct mon_flow *ctl, ui
     for (uint32_t i = 0; i < PEXPECT_MAX; i++) {
         struct pexpect *e = &t->e[i];
         if (e->proto && e->expire_us < ctl->last_us)
-            drop(e); /* expired */
+            drop(t, e); /* expired */
         if (!e->proto && slot == PEXPECT_MAX)
             slot = i;
         if (e->proto && e->expire_us < t->e[oldest].expire_us)
             oldest = i;
     }
     if (slot == PEXPECT_MAX) { /* full: the oldest goes */
-        drop(&t->e[oldest]);
+        drop(t, &t->e[oldest]);
         slot = oldest;
         shed = true;
     }
@@ -54,6 +55,7 @@ bool pexpect_add(struct osprey_parsers_worker *w, const struct mon_flow *ctl, ui
     e->expire_us = ctl->last_us + PEXPECT_TIMEOUT_US;
     e->data = data;
     e->free = free_fn;
+    t->live++;
     return shed;
 }
 
@@ -65,14 +67,14 @@ static bool same(const struct mon_addr *x, const struct mon_addr *y)
 bool pexpect_claim(struct pflow *pf, struct mon_flow *f, int dir)
 {
     struct pexpect_table *t = &pf->w->expect;
-    if (!t->e || f->proto != 6)
+    if (!t->live || f->proto != 6) /* the common case: no expectation, no scan */
         return false;
     for (uint32_t i = 0; i < PEXPECT_MAX; i++) {
         struct pexpect *e = &t->e[i];
         if (!e->proto || e->ipver != f->ipver || e->port != f->sport)
             continue;
         if (e->expire_us < f->first_us) {
-            drop(e);
+            drop(t, e);
             continue;
         }
         if (!((same(&e->a, &f->cli) && same(&e->b, &f->srv)) ||
@@ -81,7 +83,7 @@ bool pexpect_claim(struct pflow *pf, struct mon_flow *f, int dir)
         uint16_t proto = e->proto;
         void *data = e->data;
         e->data = NULL; /* the flow's now */
-        drop(e);
+        drop(t, e);
         pflow_decide(pf, f, dir, proto);
         pf->state = data;
         return true;
@@ -92,7 +94,8 @@ bool pexpect_claim(struct pflow *pf, struct mon_flow *f, int dir)
 void pexpect_free(struct pexpect_table *t)
 {
     for (uint32_t i = 0; t->e && i < PEXPECT_MAX; i++)
-        drop(&t->e[i]);
+        if (t->e[i].proto)
+            drop(t, &t->e[i]);
     free(t->e);
     t->e = NULL;
 }

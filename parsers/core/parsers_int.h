@@ -49,6 +49,7 @@ struct pexpect {
 };
 struct pexpect_table {
     struct pexpect *e;       /* PEXPECT_MAX entries, made on first use */
+    uint32_t live;           /* entries in use: a new flow scans the table only when some are */
 };
 
 /* ---- the engine-level object and the worker ---- */
