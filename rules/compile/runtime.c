@@ -70,8 +70,8 @@ static void orphan_payload(struct osprey_detect_worker *w, struct mon_ctx *ctx,
     struct det_side *s = &df->side[rcv];
     *s = (struct det_side){.buf = (uint8_t *)(uintptr_t)p->payload, .len = p->payload_len,
                            .cap = p->payload_len};
-    if (m->streaming && m->db) /* detect.stream-mpm: stream — a stream of its own */
-        det_mpm_feed(m, s, w->scratch, p->payload, p->payload_len);
+    if (m->streaming && m->ready) /* detect.stream-mpm: stream — a stream of its own */
+        det_mpm_feed(m, s, w->scratch, &w->pf, f, rcv, p->payload, p->payload_len);
     w->orphan_scan = true;
     mon_run_event(ctx, f, rcv, w->d->base_ev[DB_STREAM]);
     w->orphan_scan = false;
@@ -227,7 +227,7 @@ static void on_data(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event
             break;
         if (!s->full) {
             if (m->streaming) /* the bytes just appended, nothing before them */
-                det_mpm_feed(m, s, w->scratch, s->buf + s->len, (size_t)n);
+                det_mpm_feed(m, s, w->scratch, &w->pf, f, side, s->buf + s->len, (size_t)n);
             s->len += (uint32_t)n;
         }
     }
@@ -527,10 +527,10 @@ struct osprey_detect_worker *osprey_detect_attach(const struct osprey_detect *d,
     if (d->has_tags && !(w->tags = det_tags_create()))
         goto fail;
     for (int k = 0; k < DK__COUNT; k++)
-        if (d->mpm[k].db && hs_alloc_scratch(d->mpm[k].db, &w->scratch) != HS_SUCCESS)
+        if (det_mpm_scratch(&d->mpm[k], &w->scratch) < 0)
             goto fail;
     for (uint32_t i = 0; i < d->napp_mpm; i++)
-        if (d->app_mpm[i]->db && hs_alloc_scratch(d->app_mpm[i]->db, &w->scratch) != HS_SUCCESS)
+        if (det_mpm_scratch(d->app_mpm[i], &w->scratch) < 0)
             goto fail;
     if (!(w->sock = mon_socket(ctx, MON_SOCK_STREAM, NULL)))
         goto fail;
@@ -661,6 +661,12 @@ const struct osprey_detect_verdicts *osprey_detect_worker_verdicts(
     const struct osprey_detect_worker *w)
 {
     return &w->verdicts;
+}
+
+const struct osprey_detect_prefilter *osprey_detect_worker_prefilter(
+    const struct osprey_detect_worker *w)
+{
+    return &w->pf;
 }
 
 const struct osprey_detect_mem *osprey_detect_worker_mem(const struct osprey_detect_worker *w)

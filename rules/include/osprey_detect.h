@@ -212,6 +212,16 @@ struct osprey_detect_mem {
 };
 const struct osprey_detect_mem *osprey_detect_worker_mem(const struct osprey_detect_worker *w);
 
+/* The fast-pattern prefilter's work: buffers scanned (and their bytes), patterns found that
+ * raised their rules, patterns found that no rule using them can match at the buffer's ports
+ * (not raised), and the header checks of the rules raised, with how many passed — what
+ * failed is the prefilter's false positives. */
+struct osprey_detect_prefilter {
+    uint64_t scans, bytes, raised, unwanted, header_checks, header_passed;
+};
+const struct osprey_detect_prefilter *osprey_detect_worker_prefilter(
+    const struct osprey_detect_worker *w);
+
 /* Load rules the way osprey does: -S files, or the configuration's rule-files. Rejected rules
  * are reported on diag. Returns 0, 1 when a file could not be read or no file was given (the
  * ruleset is still returned), -1 when out of memory. */
