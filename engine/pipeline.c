@@ -81,6 +81,14 @@ void osprey_worker_tx_hook(struct osprey_worker *w, struct osprey_parsers_worker
     osprey_parsers_set_tx_cb(pw, on_tx, w);
 }
 
+/* A TCP connection closed: detection lets its stream windows go (the flow lives on). */
+static void on_conn_closed(struct mon_flow *f, void *arg)
+{
+    struct osprey_worker *w = arg;
+    osprey_detect_conn_closed(w->dw, f);
+    osprey_parsers_conn_closed(w->ctx, f);
+}
+
 static void on_flow_end(struct mon_flow *f, void *arg)
 {
     struct osprey_worker *w = arg;
@@ -127,6 +135,7 @@ int osprey_pipeline_open(struct osprey_pipeline *pl, const struct osprey_options
             return -1;
         }
         mon_set_flow_end_cb(w->ctx, on_flow_end, w);
+        mon_set_conn_closed_cb(w->ctx, on_conn_closed, w);
     }
     pl->t_started = osprey_clock_wall_s();
     /* services of a running pipeline: reloads (SIGUSR2, control socket), the control socket;

@@ -85,6 +85,9 @@ struct osprey_proto_def {
     void (*gap)(struct pflow *pf, struct mon_flow *f, int dir);
     void (*end)(struct pflow *pf, struct mon_flow *f);  /* the flow ends (NULL: nothing to do) */
     void (*state_free)(void *state);
+    /* optional: the TCP connection closed (nothing more will be parsed) — drop what only
+     * parsing and body inspection need (bodies, decoders), keep what EVE records read */
+    void (*state_trim)(void *state);
     uint32_t (*tx_id)(const struct pflow *pf);          /* NULL: 0 */
     const struct proto_event *events; size_t nevents;
     const struct proto_buffer *buffers; size_t nbuffers;

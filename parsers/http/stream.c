@@ -706,6 +706,20 @@ uint32_t http_tx_id(const struct pflow *pf)
     return h && h->cur ? h->cur->id : 0;
 }
 
+void http_trim(void *state)
+{
+    struct http_state *h = state;
+    for (int i = 0; i < HTTP_TX_RING; i++) {
+        pbuf_free(&h->tx[i].req.body);
+        pbuf_free(&h->tx[i].resp.body);
+    }
+    for (int i = 0; i < 2; i++) {
+        http_decoder_free(h->d[i].z);
+        h->d[i].z = NULL;
+        h->d[i].st = HS_DEAD;
+    }
+}
+
 void http_free(void *state)
 {
     struct http_state *h = state;

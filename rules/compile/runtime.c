@@ -582,6 +582,40 @@ fail:
     return NULL;
 }
 
+/* Release one side's stream: its window, Hyperscan streams and pattern record. The side
+ * then looks as a side past its inspection cap (nothing kept, nothing more inspected). */
+static void side_release(struct det_flow *df, struct det_side *s)
+{
+    if (s->released)
+        return;
+    s->released = true;
+    df->w->mem.window_bytes -= s->cap;
+    df->w->mem.copy_bytes -= copy_cap(s->base + s->len);
+    det_mpm_close(s, df->w->scratch);
+    free(s->buf);
+    free(s->seen);
+    free(s->fired);
+    s->base += s->len;
+    s->scanned = s->base;
+    s->buf = NULL;
+    s->len = s->cap = 0;
+    s->seen = NULL;
+    s->nseen = s->cap_seen = s->seen_hint = 0;
+    s->fired = NULL;
+    s->nfired = s->cap_fired = 0;
+    s->full = true;
+}
+
+void osprey_detect_conn_closed(struct osprey_detect_worker *w, struct mon_flow *f)
+{
+    (void)w;
+    struct det_flow *df = f->uctx;
+    if (!df)
+        return;
+    for (int s = 0; s < 2; s++)
+        side_release(df, &df->side[s]);
+}
+
 void osprey_detect_flow_end(struct osprey_detect_worker *w, struct mon_flow *f)
 {
     (void)w;
@@ -592,14 +626,8 @@ void osprey_detect_flow_end(struct osprey_detect_worker *w, struct mon_flow *f)
         for (int dir = 0; dir < 2; dir++)
             free(df->hc[x][dir].ids);
     free(df->hc);
-    for (int s = 0; s < 2; s++) {
-        df->w->mem.window_bytes -= df->side[s].cap;
-        df->w->mem.copy_bytes -= copy_cap(df->side[s].base + df->side[s].len);
-        det_mpm_close(&df->side[s], df->w->scratch);
-        free(df->side[s].buf);
-        free(df->side[s].seen);
-        free(df->side[s].fired);
-    }
+    for (int s = 0; s < 2; s++)
+        side_release(df, &df->side[s]);
     free(df->ints);
     free(df->intset);
     free(df);

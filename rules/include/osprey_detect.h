@@ -127,6 +127,9 @@ struct osprey_detect_worker *osprey_detect_attach(const struct osprey_detect *d,
                                                   void *arg);
 /* Release a flow's detection state: call from the context's flow-end callback. */
 void osprey_detect_flow_end(struct osprey_detect_worker *w, struct mon_flow *f);
+/* The flow's TCP connection closed (mon_set_conn_closed_cb): its stream windows and
+ * Hyperscan streams go (no stream byte follows); the flow's other state stays. */
+void osprey_detect_conn_closed(struct osprey_detect_worker *w, struct mon_flow *f);
 /* Destroy after mon_ctx_destroy (whose flush ends every flow). */
 void osprey_detect_worker_free(struct osprey_detect_worker *w);
 uint64_t osprey_detect_worker_alerts(const struct osprey_detect_worker *w);
