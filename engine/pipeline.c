@@ -54,6 +54,9 @@ void osprey_pipeline_detect_opts(const struct osprey_config *cfg,
 {
     *o = (struct osprey_detect_opts){
         .stream_mpm = osprey_detect_stream_mpm_parse(osprey_config_str(cfg, "detect.stream-mpm")),
+        .mpm_cache_dir = osprey_config_bool(cfg, "detect.sgh-mpm-caching")
+                             ? osprey_config_str(cfg, "detect.sgh-mpm-caching-path")
+                             : NULL,
         .parsers = parsers,
         .geoip_database = osprey_config_str(cfg, "geoip-database"),
         .datasets_disabled = !osprey_config_bool(cfg, "datasets.enabled"),

@@ -252,6 +252,10 @@ static const struct cfg_key SCHEMA[] = {
     /* detect: how rules are matched (rules/compile/) */
     ENUM("detect.stream-mpm", "stream", "block|stream",
          "fast patterns on TCP streams: block scans of new bytes, or a Hyperscan stream per side"),
+    BOOL("detect.sgh-mpm-caching", "yes",
+         "keep compiled fast-pattern databases on disk and read them back at the next start"),
+    STR("detect.sgh-mpm-caching-path", "/var/lib/osprey/cache/hs",
+        "where detect.sgh-mpm-caching keeps them (created if missing)"),
     /* Suricata's prefilter engine choice and its guess of the transaction an alert belongs
      * to: how it finds matches and what it logs beside them, never which rules match */
     ENUM("detect.prefilter.default", "mpm", "mpm|auto", "accepted for suricata.yaml; no effect"),

@@ -256,6 +256,7 @@ static struct det_mpm *app_mpm(struct osprey_detect *d, uint16_t base, uint16_t 
     if (!m)
         return NULL;
     m->kind = DK_APP;
+    m->cache = d->mpm_cache;
     m->base = base;
     m->ob = ob;
     m->xf = xf;
@@ -558,6 +559,13 @@ int osprey_detect_build_opts(struct osprey_detect **out, struct mon_engine *eng,
         d->mpm[k].grouped = true; /* port groups (mpm_group.c) */
     }
     d->mpm[DK_STREAM].streaming = opts && opts->stream_mpm == OSPREY_STREAM_MPM_STREAM;
+    if (opts && opts->mpm_cache_dir && *opts->mpm_cache_dir &&
+        !(d->mpm_cache = strdup(opts->mpm_cache_dir))) {
+        osprey_detect_free(d);
+        return -1;
+    }
+    for (int k = 0; k < DK__COUNT; k++)
+        d->mpm[k].cache = d->mpm_cache;
     for (uint16_t b = 0; b < d->nbases; b++) {
         d->hdx[b].base = b;
         d->hdx[b].kind = det_kind_of(b);
@@ -643,6 +651,7 @@ void osprey_detect_free(struct osprey_detect *d)
         free(d->hdx[b].ev);
     }
     free(d->hdx);
+    free(d->mpm_cache);
     free(d->barrier);
     free(d->max_chain);
     free(d->base_rules);

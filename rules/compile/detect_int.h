@@ -121,6 +121,7 @@ struct det_mpm {
     mon_event_t self;      /* the filter's own UDE (under the base event) */
     bool defined;
     bool streaming;        /* DK_STREAM only: db is HS_MODE_STREAM, fed per flow side */
+    const char *cache;     /* directory of compiled databases kept between runs, or NULL */
     bool grouped;          /* DK_PKT, DK_STREAM: per class and port (mpm_group.c) */
     bool ready;            /* compiled, with some database to scan */
     hs_database_t *db;     /* not grouped: every pattern */
@@ -458,6 +459,7 @@ bool det_pkt_root_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_
                          void *arg);
 
 struct osprey_detect {
+    char *mpm_cache;                 /* opts->mpm_cache_dir, owned */
     const struct osprey_ruleset *rs;
     bool pkt_root;                   /* base_ev[DB_PKT] is the packet root UDE */
     bool stream_root;                /* base_ev[DB_STREAM] is the stream root UDE (a UDE, so
@@ -547,6 +549,11 @@ int det_mpm_compile(struct det_mpm *m, FILE *diag);
 /* Compile one database over patterns ids[0..n) of m (mpm.c). */
 int det_mpm_compile_db(const struct det_mpm *m, const uint32_t *ids, uint32_t n,
                        hs_database_t **db, FILE *diag);
+/* The on-disk database cache (mpm_cache.c): 0 and *db when this exact database is there. */
+int det_mpm_cache_load(const struct det_mpm *m, const uint32_t *ids, const unsigned *flags,
+                       uint32_t n, unsigned mode, hs_database_t **db);
+void det_mpm_cache_store(const struct det_mpm *m, const uint32_t *ids, const unsigned *flags,
+                         uint32_t n, unsigned mode, const hs_database_t *db);
 /* Have stream matcher `stream` find payload pattern id of app matcher m as well (mpm.c). */
 int det_mpm_via_stream(struct det_mpm *m, struct det_mpm *stream, uint32_t id);
 /* Grouped kinds: record that pattern id serves a rule with header h (mpm_group.c). */

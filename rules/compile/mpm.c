@@ -79,6 +79,10 @@ int det_mpm_compile_db(const struct det_mpm *m, const uint32_t *ids, uint32_t n,
     /* streaming: no start of match needed (the chain finds where), so no SOM horizon and the
      * smallest stream state */
     unsigned mode = m->streaming ? HS_MODE_STREAM : HS_MODE_BLOCK;
+    if (m->cache && det_mpm_cache_load(m, ids, flags, n, mode, db) == 0) {
+        rc = 0;
+        goto out;
+    }
     if (hs_compile_lit_multi(pats, flags, ids, lens, n, mode, NULL, db, &err) != HS_SUCCESS) {
         if (diag)
             fprintf(diag, "osprey: Hyperscan: %s\n", err ? err->message : "compile failed");
@@ -86,6 +90,8 @@ int det_mpm_compile_db(const struct det_mpm *m, const uint32_t *ids, uint32_t n,
         *db = NULL;
         goto out;
     }
+    if (m->cache)
+        det_mpm_cache_store(m, ids, flags, n, mode, *db);
     rc = 0;
 out:
     free(flags);

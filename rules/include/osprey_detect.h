@@ -84,6 +84,9 @@ enum osprey_stream_mpm { OSPREY_STREAM_MPM_BLOCK, OSPREY_STREAM_MPM_STREAM };
 struct osprey_parsers;
 struct osprey_detect_opts {
     enum osprey_stream_mpm stream_mpm;
+    /* detect.sgh-mpm-caching-path when detect.sgh-mpm-caching is on, else NULL: compiled
+     * fast-pattern databases are kept there and read back by later starts (mpm_cache.c) */
+    const char *mpm_cache_dir;
     /* The application-layer parsers defined on the same engine (osprey_parsers_define, before
      * this build), or NULL: then rules on app-layer buffers or protocols (http.uri, alert
      * http …) are not compiled. Attach a parsers worker to each context before
