@@ -116,6 +116,15 @@ struct reg_base {
 struct reg_base reg_base_of(uint16_t id);
 /* Flat buffer / field id → its row and protocol; NULL past the end. */
 const struct proto_buffer *reg_buffer(uint16_t b, uint16_t *proto);
+/* buffer_index.c: the buffers named `name` (their name or an alias), ascending ids. */
+struct buffer_name {
+    const char *name;
+    uint16_t b;
+    uint16_t proto;
+    bool alias;
+    const struct proto_buffer *row;
+};
+uint32_t buffer_names(const char *name, const struct buffer_name **out);
 const struct proto_field *reg_field(uint16_t fld, uint16_t *proto);
 
 #endif

@@ -142,6 +142,11 @@ static void msg_done(struct pflow *pf, struct mon_flow *f, int dir)
         h->cur = t;
         pflow_count(pf, HTTP_C_RESPONSES, 1);
         pflow_tx_done(pf, f);
+        /* every event of the transaction has run and its record is written: no rule reads
+         * its bodies again (a later event is a later transaction's), so they go now rather
+         * than stay with the flow (the ring slot would keep their capacity) */
+        pbuf_free(&t->req.body);
+        pbuf_free(&t->resp.body);
     }
 }
 

@@ -587,7 +587,8 @@ struct det_seen {
 };
 
 struct det_side {
-    uint8_t *buf;               /* the window: stream bytes [base, base + len) */
+    uint8_t *buf;               /* the window: stream bytes [base, base + len), inside mem */
+    uint8_t *mem;               /* the allocation (cap bytes) the window slides up in */
     uint32_t len, cap;
     uint64_t base;              /* stream offset of buf[0] */
     uint64_t scanned;           /* stream offset the multi-event filter has seen up to */

@@ -196,28 +196,39 @@ static void on_data(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event
     const struct det_mpm *m = &w->d->mpm[DK_STREAM];
     struct det_side *s = &df->side[side];
     uint64_t was = s->base + s->len, cap_was = s->cap;
-    if (s->len > DET_WINDOW) { /* slide: the rules saw these bytes with the last delivery */
+    if (s->len > DET_WINDOW) {
+        /* slide: the rules saw these bytes with the last delivery. The window moves up its
+         * allocation and is copied back to its start only when the allocation's end is
+         * reached: one copy per window's worth of data, not one per delivery */
         uint32_t drop = s->len - DET_WINDOW;
-        memmove(s->buf, s->buf + drop, DET_WINDOW);
+        s->buf += drop;
         s->len = DET_WINDOW;
         s->base += drop;
     }
     for (;;) {
         if (!s->full && s->base + s->len >= DET_STREAM_MAX)
             s->full = true; /* at the inspection cap: read on, keep nothing */
-        if (s->len == s->cap && !s->full) {
-            uint32_t cap = s->cap ? s->cap * 2 : 1024; /* most sides stay small */
-            uint8_t *b = realloc(s->buf, cap);
-            if (!b) {
-                s->full = true; /* out of memory: stop inspecting this side */
+        uint32_t off = s->mem ? (uint32_t)(s->buf - s->mem) : 0;
+        if (off + s->len == s->cap && !s->full) {
+            if (off && off >= s->cap / 2) {
+                memmove(s->mem, s->buf, s->len);
+                s->buf = s->mem;
+                off = 0;
             } else {
-                s->buf = b;
-                s->cap = cap;
+                uint32_t cap = s->cap ? s->cap * 2 : 1024; /* most sides stay small */
+                uint8_t *b = realloc(s->mem, cap);
+                if (!b) {
+                    s->full = true; /* out of memory: stop inspecting this side */
+                } else {
+                    s->mem = b;
+                    s->buf = b + off;
+                    s->cap = cap;
+                }
             }
         }
         uint8_t sink[4096];
         uint8_t *to = s->full ? sink : s->buf + s->len;
-        size_t room = s->full ? sizeof sink : s->cap - s->len;
+        size_t room = s->full ? sizeof sink : s->cap - off - s->len;
         if (!s->full && s->base + s->len + room > DET_STREAM_MAX)
             room = (size_t)(DET_STREAM_MAX - (s->base + s->len));
         ssize_t n = mon_peek(ctx, f, side, to, room);
@@ -592,12 +603,12 @@ static void side_release(struct det_flow *df, struct det_side *s)
     df->w->mem.window_bytes -= s->cap;
     df->w->mem.copy_bytes -= copy_cap(s->base + s->len);
     det_mpm_close(s, df->w->scratch);
-    free(s->buf);
+    free(s->mem);
     free(s->seen);
     free(s->fired);
     s->base += s->len;
     s->scanned = s->base;
-    s->buf = NULL;
+    s->buf = s->mem = NULL;
     s->len = s->cap = 0;
     s->seen = NULL;
     s->nseen = s->cap_seen = s->seen_hint = 0;
