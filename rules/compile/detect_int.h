@@ -657,10 +657,11 @@ const uint8_t *det_app_buffer(struct osprey_detect_worker *w, struct mon_ctx *ct
                               struct mon_flow *f, uint16_t base, uint16_t ob,
                               const struct det_xform *xf, int slot, uint32_t *len,
                               uint64_t *origin);
-/* The rule buffer whose events a match keyword inspects (urilen: the URI's; a keyword on a
- * parsers' field: the field's protocol's, see det_app_field_buffer), BUF_COUNT for the other
- * keywords. */
-unsigned det_app_match_buffer(const char *keyword);
+/* The rule buffer whose events a match keyword inspects, as its keyword row says
+ * (opt_def.buffer: urilen the URI's, a keyword on a parsers' field its protocol's message),
+ * BUF_COUNT for the other keywords. */
+struct opt_def;
+unsigned det_app_match_buffer(const struct opt_def *def);
 
 /* b (n bytes) through the transforms xf (NULL: b itself), in the worker's slot. */
 const uint8_t *det_app_xform(struct osprey_detect_worker *w, const struct det_xform *xf,
