@@ -64,6 +64,8 @@ void pflow_decide(struct pflow *pf, struct mon_flow *f, int dir, uint16_t proto)
 {
     pf->proto = proto;
     pf->w->st.v[proto]++; /* the flows' counters come first, by protocol id */
+    if (!parsers_parses(pf->w->p, proto) && proto > OSPREY_APP_PROTO_FAILED)
+        pf->dead[0] = pf->dead[1] = true; /* detection-only: its bytes are not read on */
     pflow_run(pf, f, dir, pf->w->p->app_detected);
 }
 

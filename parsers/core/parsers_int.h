@@ -92,6 +92,22 @@ struct pflow {
     int32_t anomaly;        /* flat anomaly id being raised now, -1: none */
 };
 
+/* The flow's protocol's settings (its descriptor's cfg_size struct, registry slot). */
+static inline const void *pflow_cfg(const struct pflow *pf)
+{
+    return pf->w->p->cfg.proto + pf->w->p->base[pf->proto].cfg;
+}
+/* Protocol proto's settings slot in cfg (for tests and defaults: writable). */
+static inline void *parsers_proto_cfg(struct osprey_parsers_cfg *cfg, uint16_t proto)
+{
+    return cfg->proto + reg_base_of(proto).cfg;
+}
+/* Is protocol proto parsed here (app-layer.protocols.<name>.enabled: yes)? */
+static inline bool parsers_parses(const struct osprey_parsers *p, uint16_t proto)
+{
+    return proto < OSPREY_APP_PROTO_MAX && p->cfg.mode[proto] == OSPREY_APP_ENABLED;
+}
+
 struct pflow *pflow_get(struct mon_ctx *ctx, const struct mon_flow *f);
 struct pflow *pflow_make(struct osprey_parsers_worker *w, struct mon_flow *f);
 void pflow_free_slot(struct mon_ctx *ctx, struct mon_flow *f, void *val, void *arg);

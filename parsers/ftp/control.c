@@ -173,7 +173,7 @@ static void expect_data(struct pflow *pf, struct mon_flow *f, struct ftp_state *
 static void command_line(struct pflow *pf, struct mon_flow *f, struct ftp_state *st,
                          const uint8_t *l, uint32_t n, bool trunc)
 {
-    uint32_t max = pf->w->p->cfg.ftp_max_tx;
+    uint32_t max = ((const struct ftp_cfg *)pflow_cfg(pf))->max_tx;
     if (st->nq >= (max && max < FTP_TX_MAX ? max : FTP_TX_MAX)) {
         /* more commands waiting than allowed: Suricata's too_many_transactions, and the
          * client's side is not parsed further (what waits is still answered) */
@@ -300,7 +300,9 @@ void ftp_parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d, 
     }
     struct ftp_state *st = pf->state;
     struct ftp_side *s = &st->side[dir];
-    uint32_t max = pf->w->p->cfg.ftp_max_line ? pf->w->p->cfg.ftp_max_line : FTP_LINE_MAX;
+    uint32_t max = ((const struct ftp_cfg *)pflow_cfg(pf))->max_line;
+    if (!max)
+        max = FTP_LINE_MAX;
     while (n && !pf->dead[dir]) {
         const uint8_t *lf = memchr(d, '\n', n);
         size_t k = lf ? (size_t)(lf - d) : n;

@@ -10,12 +10,9 @@
 
 #include "sip_int.h"
 
-/* The flow's state; NULL when out of memory or SIP is disabled (app-layer.protocols.sip.enabled:
- * the flow is still told SIP by its probe, but no message is parsed). */
+/* The flow's state; NULL when out of memory. */
 static struct sip_state *state_of(struct pflow *pf)
 {
-    if (!pf->w->p->cfg.sip_enabled)
-        return NULL;
     if (!pf->state)
         pf->state = calloc(1, sizeof(struct sip_state));
     return pf->state;

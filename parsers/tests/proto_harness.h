@@ -53,6 +53,12 @@ static inline void ph_init(struct ph *h, const char *name, uint8_t l4, uint16_t 
     h->f.sport = sport;
 }
 
+/* The flow's protocol's settings (its descriptor's struct), to change before feeding. */
+static inline void *ph_cfg(struct ph *h)
+{
+    return parsers_proto_cfg(&h->p.cfg, h->pf.proto);
+}
+
 /* Bytes of direction dir (0: the client's): a stream chunk on TCP, one datagram on UDP. */
 static inline void ph_feed(struct ph *h, int dir, const void *d, size_t n)
 {

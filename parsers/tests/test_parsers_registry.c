@@ -84,14 +84,32 @@ static void test_cfg_keys(void)
 {
     size_t n = osprey_parsers_cfg_key_count();
     CHECK(n > 0 && osprey_parsers_cfg_key(n) == NULL);
+    CHECK(reg_cfg_bytes() <= OSPREY_PARSERS_CFG_BYTES); /* the slots fit their room */
+    struct osprey_parsers_cfg cfg;
+    osprey_parsers_cfg_defaults(&cfg);
+    for (uint16_t id = 0; id < osprey_app_proto_count(); id++)
+        CHECK(cfg.mode[id] == OSPREY_APP_ENABLED); /* every protocol on by default */
+    unsigned char *lo = (unsigned char *)&cfg, *hi = lo + sizeof cfg;
     for (size_t i = 0; i < n; i++) {
         const struct osprey_parsers_cfg_key *k = osprey_parsers_cfg_key(i);
         size_t size = k->kind == OSPREY_CFG_BOOL ? sizeof(bool) : sizeof(uint32_t);
-        CHECK(k->kind <= OSPREY_CFG_BOOL && k->offset + size <= sizeof(struct osprey_parsers_cfg));
+        unsigned char *at = osprey_parsers_cfg_at(&cfg, i);
+        CHECK(k->kind <= OSPREY_CFG_BOOL && at >= lo && at + size <= hi);
+        /* in a protocol's slot, past the modes (the descriptors' own structs) */
+        CHECK(at >= cfg.proto && at + size <= cfg.proto + reg_cfg_bytes());
         CHECK(!strncmp(k->key, "app-layer.protocols.", 20));
         for (size_t j = 0; j < i; j++) /* each key and each member once */
             CHECK(strcmp(osprey_parsers_cfg_key(j)->key, k->key) &&
-                  osprey_parsers_cfg_key(j)->offset != k->offset);
+                  osprey_parsers_cfg_at(&cfg, j) != (void *)at);
+    }
+    /* a protocol's defaults land in its own slot: HTTP's header limit (32 KiB) */
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(osprey_parsers_cfg_key(i)->key, "app-layer.protocols.http.header-limit"))
+            CHECK_EQ_U(*(uint32_t *)osprey_parsers_cfg_at(&cfg, i), 32768);
+    /* the slots do not overlap: each protocol's starts past the one before it */
+    for (uint16_t id = 3; id < osprey_app_proto_count(); id++) {
+        const struct osprey_proto_def *prev = reg_proto((uint16_t)(id - 1));
+        CHECK(reg_base_of(id).cfg >= reg_base_of((uint16_t)(id - 1)).cfg + prev->cfg_size);
     }
 }
 

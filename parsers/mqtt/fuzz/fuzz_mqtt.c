@@ -58,8 +58,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     memset(&p, 0, sizeof p);
     osprey_parsers_cfg_defaults(&p.cfg);
     if (opt & 1) { /* small limits: the truncated and shed paths */
-        p.cfg.mqtt_max_msg_length = 16 + (opt >> 4);
-        p.cfg.mqtt_max_tx = 1 + ((opt >> 1) & 3);
+        struct mqtt_cfg *mc = parsers_proto_cfg(&p.cfg, (uint16_t)osprey_app_proto_find("mqtt"));
+        mc->max_msg_length = 16 + (opt >> 4);
+        mc->max_tx = 1 + ((opt >> 1) & 3);
     }
     struct reg_base base[OSPREY_APP_PROTO_MAX]; /* where the counters go (registry.c) */
     for (uint16_t id = 0; id < osprey_app_proto_count(); id++)

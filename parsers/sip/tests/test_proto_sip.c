@@ -195,23 +195,11 @@ static void test_probe(void)
     CHECK_EQ_U(osprey_app_proto_l4((uint16_t)osprey_app_proto_find("sip")), 0);
 }
 
-static void test_disabled(void)
-{
-    struct ph h;
-    ph_init(&h, "sip", 17, 5060, 5060);
-    h.p.cfg.sip_enabled = false; /* app-layer.protocols.sip.enabled: no */
-    feed_str(&h, 0, INVITE);
-    CHECK_EQ_U(h.txs, 0);
-    CHECK(!ph_buf(&h, "sip.method", 0, 0, &(uint32_t){0}));
-    ph_free(&h);
-}
-
 int main(void)
 {
     test_udp_request_response();
     test_tcp_framing();
     test_limits();
     test_probe();
-    test_disabled();
     return unit_report("test_proto_sip");
 }
