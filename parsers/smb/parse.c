@@ -34,10 +34,17 @@ static void pending_add(struct pflow *pf, struct smb_state *st, uint8_t ver, uin
         pflow_count(pf, SMB_C_PENDING_SHED, 1);
         return;
     }
-    struct smb_pending *q = &st->pend[st->npend++];
+    uint8_t path[SMB_PATH_MAX];
+    uint32_t len = smb_path(path, p, n, unicode);
+    struct smb_pending *q = &st->pend[st->npend];
+    pbuf_reset(&q->path);
+    if (pbuf_add(&q->path, path, len, SMB_PATH_MAX) != len) {
+        pflow_count(pf, SMB_C_PENDING_SHED, 1); /* out of memory */
+        return;
+    }
     q->ver = ver;
     q->id = id;
-    q->len = smb_path(q->path, p, n, unicode);
+    st->npend++;
 }
 
 /* The response to tree connect id: its request's path becomes the share in force. */
@@ -49,12 +56,15 @@ static void answered(struct pflow *pf, struct mon_flow *f, struct smb_state *st,
         if (q->ver != ver || q->id != id)
             continue;
         if (ok) {
-            memcpy(st->share, q->path, q->len);
-            st->share_len = q->len;
+            memcpy(st->share, q->path.p, q->path.len);
+            st->share_len = q->path.len;
             st->is_pipe = pipe;
             st->has_tree = true;
         }
+        /* the last waiting one takes its place; its copy goes to the end, reused later */
+        struct smb_pending done = *q;
         st->pend[i] = st->pend[--st->npend];
+        st->pend[st->npend] = done;
         if (ok) {
             pflow_count(pf, SMB_C_TREES, 1);
             pflow_raise(pf, f, 1, SMB_EV_TREE);
@@ -176,5 +186,7 @@ void smb_free(void *state)
         return;
     pbuf_free(&st->side[0].msg);
     pbuf_free(&st->side[1].msg);
+    for (uint32_t i = 0; i < SMB_PENDING_MAX; i++) /* the waiting ones and reused copies */
+        pbuf_free(&st->pend[i].path);
     free(st);
 }

@@ -112,7 +112,16 @@ static void test_smb1_and_limits(void)
         ph_feed(&h, 0, b, nbss(b, m, 44 + pl + 8));
     }
     CHECK_EQ_U(ph_count(&h, "smb_pending_shed"), 3);
+    /* answering one frees its slot for the next request, with its own path */
+    r[30] = 100;
+    ph_feed(&h, 1, b, nbss(b, r, 57));
+    CHECK(ph_buf_is(&h, "smb.named_pipe", 1, 0, "\\\\h\\IPC$"));
+    m[30] = 200;
+    ph_feed(&h, 0, b, nbss(b, m, 44 + pl + 8));
+    CHECK_EQ_U(ph_count(&h, "smb_pending_shed"), 3);
     ph_free(&h);
+    /* a flow's state is small: the paths waiting are copied at their length */
+    CHECK(sizeof(struct smb_state) <= SMB_STATE_MAX);
 }
 
 static void test_probe_and_path(void)
