@@ -11,6 +11,7 @@
 
 #include "osprey_parsers.h"
 #include "proto_def.h"
+#include "wire.h"
 
 /* ---- bounded byte buffers (bytes.c) ---- */
 struct pbuf {
@@ -34,6 +35,19 @@ struct span {
 bool scratch_put(struct osprey_scratch *s, const void *d, size_t n);
 /* s's bytes (len 0: a non-NULL empty buffer). */
 const uint8_t *scratch_bytes(const struct osprey_scratch *s, uint32_t *len);
+
+/* ---- text the protocols share (text.c) ---- */
+/* The line of d[at..n) that ends at the next LF: *end its end (a CR before the LF dropped)
+ * and *next the byte after the LF; true. With no LF there: the line runs to n (a CR at n
+ * dropped), *next = n, and false (a caller that wants whole lines only stops there). */
+bool pline_next(const uint8_t *d, size_t n, size_t at, size_t *end, size_t *next);
+/* The decimal digits at the start of d[0..n) into *out (saturating at UINT32_MAX); returns
+ * how many digits there were (0: none, *out 0). */
+size_t pdec_u32(const uint8_t *d, size_t n, uint32_t *out);
+/* n bytes as 2n lowercase hex digits and a NUL into out (2n + 1 bytes). */
+void phex(char *out, const uint8_t *d, size_t n);
+/* A UUID's 16 bytes (in text order) as "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx". */
+void puuid_text(char out[37], const uint8_t u[16]);
 
 /* ---- expectations: connections a protocol announced (expect.c) ---- */
 #define PEXPECT_MAX 1024                      /* per worker; past it the oldest is shed */

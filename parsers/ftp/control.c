@@ -29,12 +29,11 @@ static int numbers(const uint8_t *d, size_t n, int *out, int max)
             i++;
         if (i >= n || !isdigit(d[i]))
             break;
-        int v = 0;
-        while (i < n && isdigit(d[i]) && v <= 255)
-            v = v * 10 + (d[i++] - '0');
+        uint32_t v;
+        i += pdec_u32(d + i, n - i, &v);
         if (v > 255)
             return -1;
-        out[k++] = v;
+        out[k++] = (int)v;
         while (i < n && d[i] == ' ')
             i++;
         if (i >= n || d[i] != ',')
@@ -76,11 +75,10 @@ int32_t ftp_port_of_227(const uint8_t *d, size_t n)
 /* A decimal port 1-65535 in d[i..] up to the delimiter dl. */
 static int32_t port_to(const uint8_t *d, size_t n, size_t i, uint8_t dl)
 {
-    int32_t v = 0;
-    size_t s = i;
-    while (i < n && isdigit(d[i]) && v <= 65535)
-        v = v * 10 + (d[i++] - '0');
-    return i > s && i < n && d[i] == dl && v > 0 && v <= 65535 ? v : -1;
+    uint32_t v;
+    size_t k = i < n ? pdec_u32(d + i, n - i, &v) : 0;
+    i += k;
+    return k && i < n && d[i] == dl && v > 0 && v <= 65535 ? (int32_t)v : -1;
 }
 
 int32_t ftp_port_of_eprt(const uint8_t *d, size_t n)

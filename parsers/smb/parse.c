@@ -11,15 +11,11 @@
 
 #include "smb_int.h"
 
-static uint16_t le16(const uint8_t *p) { return (uint16_t)(p[0] | p[1] << 8); }
-static uint32_t le32(const uint8_t *p) { return (uint32_t)le16(p) | (uint32_t)le16(p + 2) << 16; }
-static uint64_t le64(const uint8_t *p) { return (uint64_t)le32(p) | (uint64_t)le32(p + 4) << 32; }
-
 uint32_t smb_path(uint8_t *out, const uint8_t *p, uint32_t n, bool unicode)
 {
     uint32_t k = 0;
     for (uint32_t i = 0; i < n && k < SMB_PATH_MAX; i += unicode ? 2 : 1) {
-        uint32_t c = unicode ? (i + 1 < n ? le16(p + i) : 0) : p[i];
+        uint32_t c = unicode ? (i + 1 < n ? rd_le16(p + i) : 0) : p[i];
         if (!c)
             break;
         out[k++] = c < 0x80 ? (uint8_t)c : '?';
@@ -79,22 +75,22 @@ static void smb1(struct pflow *pf, struct mon_flow *f, int dir, struct smb_state
 {
     if (n < 35 || m[4] != 0x75) /* TREE_CONNECT_ANDX */
         return;
-    bool reply = m[9] & 0x80, unicode = le16(m + 10) & 0x8000;
-    uint16_t mid = le16(m + 30);
+    bool reply = m[9] & 0x80, unicode = rd_le16(m + 10) & 0x8000;
+    uint16_t mid = rd_le16(m + 30);
     uint32_t wc = m[32], bc_at = 33 + 2 * wc;
     if (bc_at + 2 > n)
         return;
-    uint32_t bytes = bc_at + 2, bc = le16(m + bc_at);
+    uint32_t bytes = bc_at + 2, bc = rd_le16(m + bc_at);
     if (bytes + bc > n)
         bc = n - bytes;
     if (!reply && dir == 0 && wc == 4) {
-        uint32_t at = bytes + le16(m + 39); /* past the password */
+        uint32_t at = bytes + rd_le16(m + 39); /* past the password */
         if (unicode && (at & 1))
             at++;
         if (at < bytes + bc)
             pending_add(pf, st, 1, mid, m + at, bytes + bc - at, unicode);
     } else if (reply && dir == 1) {
-        bool ok = le32(m + 5) == 0;
+        bool ok = rd_le32(m + 5) == 0;
         bool pipe = bc >= 3 && !memcmp(m + bytes, "IPC", 3);
         answered(pf, f, st, 1, mid, ok, pipe);
     }
@@ -106,18 +102,18 @@ static void smb2(struct pflow *pf, struct mon_flow *f, int dir, struct smb_state
     for (uint32_t guard = 0; n >= 64 && guard < 64; guard++) {
         if (memcmp(m, "\xfeSMB", 4))
             return;
-        bool reply = le32(m + 16) & 1;
-        uint64_t id = le64(m + 24);
-        if (le16(m + 12) == 3 && n >= 72) { /* TREE_CONNECT */
+        bool reply = rd_le32(m + 16) & 1;
+        uint64_t id = rd_le64(m + 24);
+        if (rd_le16(m + 12) == 3 && n >= 72) { /* TREE_CONNECT */
             if (!reply && dir == 0) {
-                uint32_t off = le16(m + 68), len = le16(m + 70);
+                uint32_t off = rd_le16(m + 68), len = rd_le16(m + 70);
                 if (off < n)
                     pending_add(pf, st, 2, id, m + off, len < n - off ? len : n - off, true);
             } else if (reply && dir == 1) {
-                answered(pf, f, st, 2, id, le32(m + 8) == 0, m[66] == 2);
+                answered(pf, f, st, 2, id, rd_le32(m + 8) == 0, m[66] == 2);
             }
         }
-        uint32_t next = le32(m + 20);
+        uint32_t next = rd_le32(m + 20);
         if (!next || next >= n || next < 64)
             return;
         m += next, n -= next;
