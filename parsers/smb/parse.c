@@ -52,7 +52,8 @@ static void answered(struct pflow *pf, struct mon_flow *f, struct smb_state *st,
         if (q->ver != ver || q->id != id)
             continue;
         if (ok) {
-            memcpy(st->share, q->path.p, q->path.len);
+            if (q->path.len) /* an empty path has no copy (p NULL) */
+                memcpy(st->share, q->path.p, q->path.len);
             st->share_len = q->path.len;
             st->is_pipe = pipe;
             st->has_tree = true;
