@@ -145,6 +145,7 @@ static inline void ph_free(struct ph *h)
     pbuf_free(&h->pf.in[0]);
     pbuf_free(&h->pf.in[1]);
     osprey_scratch_free(&h->s);
+    pexpect_free(&h->w.expect);
     free(h->p.ev);
 }
 
