@@ -13,6 +13,11 @@ static inline uint16_t rd_be16(const uint8_t *p)
     return (uint16_t)(p[0] << 8 | p[1]);
 }
 
+static inline uint32_t rd_be24(const uint8_t *p) /* TLS handshake, NetBIOS lengths */
+{
+    return (uint32_t)p[0] << 16 | (uint32_t)p[1] << 8 | p[2];
+}
+
 static inline uint32_t rd_be32(const uint8_t *p)
 {
     return (uint32_t)rd_be16(p) << 16 | rd_be16(p + 2);

@@ -154,7 +154,7 @@ void smb_parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d, 
             n--;
             if (s->nb_len < 4)
                 continue;
-            s->left = (uint32_t)s->nb[1] << 16 | (uint32_t)s->nb[2] << 8 | s->nb[3];
+            s->left = rd_be24(s->nb + 1);
             pbuf_reset(&s->msg);
             if (!s->left) {
                 s->nb_len = 0;

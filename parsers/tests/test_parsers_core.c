@@ -23,6 +23,7 @@ static void test_wire(void)
 {
     const uint8_t b[8] = {1, 2, 3, 4, 5, 6, 7, 8};
     CHECK_EQ_U(rd_be16(b), 0x0102);
+    CHECK_EQ_U(rd_be24(b), 0x010203);
     CHECK_EQ_U(rd_be32(b), 0x01020304);
     CHECK_EQ_U(rd_le16(b), 0x0201);
     CHECK_EQ_U(rd_le32(b), 0x04030201);
