@@ -13,14 +13,17 @@
 
 /* The next line of d[at..n): its content [at, *end) and where the line after starts (*next);
  * false when there is no LF before n. */
-size_t sip_head_end(const uint8_t *d, size_t n)
+size_t sip_head_end(const uint8_t *d, size_t n, size_t *from)
 {
-    size_t at = 0, end, next;
+    size_t at = *from, end, next;
     while (at < n && pline_next(d, n, at, &end, &next)) {
-        if (end == at && at > 0)
+        if (end == at && at > 0) {
+            *from = at; /* found again at once while the body comes */
             return next;
+        }
         at = next;
     }
+    *from = at; /* the line not ended yet: where the look goes on with more bytes */
     return 0;
 }
 
