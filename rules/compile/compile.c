@@ -563,6 +563,8 @@ int osprey_detect_build_opts(struct osprey_detect **out, struct mon_engine *eng,
     d->base_ev[DB_DECODE] = MON_ON_DECODE_EVENT;
     d->base_ev[DB_PKT_RCV] = MON_ON_PKT_IN; /* its rules and barrier in the RCV hook */
     d->parsers = opts ? opts->parsers : NULL;
+    d->dce_proto = osprey_app_proto_find("dcerpc");
+    d->dce_le_field = osprey_field_find("dcerpc.little_endian");
     if (opts) {
         d->datasets_disabled = opts->datasets_disabled;
         d->dataset_memcap = opts->dataset_memcap;

@@ -170,8 +170,9 @@ struct det_dce;
 /* dce_units.c: does the run read a byte field in DCERPC's byte order (byte_* with dce); the
  * byte order of the flow's last DCERPC PDU (true: little endian; false without one). */
 bool det_dce_items(const struct det_unit *u);
-bool det_dce_little(struct mon_ctx *ctx, struct mon_flow *f);
-bool det_dce_flow(struct mon_ctx *ctx, struct mon_flow *f); /* the flow is DCERPC */
+bool det_dce_little(const struct osprey_detect *d, struct mon_ctx *ctx, struct mon_flow *f);
+/* the flow is DCERPC */
+bool det_dce_flow(const struct osprey_detect *d, struct mon_ctx *ctx, struct mon_flow *f);
 
 /* One payload option of a run (payload.c evaluates runs). */
 enum det_pitem_type { PI_CONTENT, PI_PCRE, PI_ISDATAAT, PI_BYTE_TEST, PI_BYTE_JUMP,
@@ -396,6 +397,8 @@ struct osprey_detect {
     uint32_t *base_rules;            /* rules per base */
     mon_event_t *base_ev;            /* the base events (app ones from the parsers) */
     const struct osprey_parsers *parsers; /* NULL: application-layer rules are not compiled */
+    int dce_proto, dce_le_field;     /* DCERPC's app id and its little_endian field (-1: none),
+                                        looked up once per ruleset for byte_* dce (dce_units.c) */
     struct osprey_geoip *geoip;           /* geoip-database; NULL: geoip: rules not compiled */
     struct det_mpm mpm[DK__COUNT];
     struct det_mpm **app_mpm;        /* DK_APP: one per (base, buffer, transforms) */
