@@ -34,6 +34,33 @@ void osprey_parsers_cfg_defaults(struct osprey_parsers_cfg *cfg)
     }
 }
 
+int parsers_index(struct osprey_parsers *p)
+{
+    p->nbuf = osprey_buffer_count();
+    p->nfld = osprey_field_count();
+    p->brow = calloc(p->nbuf + 1u, sizeof *p->brow);
+    p->bproto = calloc(p->nbuf + 1u, sizeof *p->bproto);
+    p->frow = calloc(p->nfld + 1u, sizeof *p->frow);
+    p->fproto = calloc(p->nfld + 1u, sizeof *p->fproto);
+    if (!p->brow || !p->bproto || !p->frow || !p->fproto) {
+        p->nbuf = p->nfld = 0; /* nothing found through a half-made index */
+        return -1;
+    }
+    for (uint16_t b = 0; b < p->nbuf; b++)
+        p->brow[b] = reg_buffer(b, &p->bproto[b]);
+    for (uint16_t f = 0; f < p->nfld; f++)
+        p->frow[f] = reg_field(f, &p->fproto[f]);
+    return 0;
+}
+
+void parsers_index_free(struct osprey_parsers *p)
+{
+    free(p->brow);
+    free(p->bproto);
+    free(p->frow);
+    free(p->fproto);
+}
+
 static int child(struct mon_engine *eng, mon_event_t parent, mon_event_t *out)
 {
     int64_t e = mon_alloc_event(eng, parent);
@@ -69,7 +96,7 @@ int osprey_parsers_define(struct mon_engine *eng, const struct osprey_parsers_cf
     uint16_t np = osprey_app_proto_count(), ne = osprey_event_count();
     p->ev = calloc(ne ? ne : 1, sizeof *p->ev);
     p->base = calloc(np, sizeof *p->base);
-    if (!p->ev || !p->base || child(eng, p->app_root, &p->app_detected))
+    if (!p->ev || !p->base || parsers_index(p) || child(eng, p->app_root, &p->app_detected))
         goto fail;
     for (uint16_t i = 0; i < np; i++)
         p->base[i] = reg_base_of(i);
@@ -106,6 +133,7 @@ void osprey_parsers_free(struct osprey_parsers *p)
         return;
     free(p->ev);
     free(p->base);
+    parsers_index_free(p);
     free(p);
 }
 

@@ -72,6 +72,12 @@ struct osprey_parsers {
     mon_event_t app_detected, app_anomaly;
     mon_event_t *ev;        /* each protocol event's UDE, by flat event id */
     struct reg_base *base;  /* each protocol id's flat bases (registry.c), cached */
+    /* flat buffer / field id → its row and protocol (parsers_index): the accessors' look-up
+     * on the packet path is one load, not a walk of the registry */
+    const struct proto_buffer **brow;
+    const struct proto_field **frow;
+    uint16_t *bproto, *fproto;
+    uint16_t nbuf, nfld;
     mon_event_t app_root;   /* PKT_IN UDE: parses UDP, and is the parent of every app event */
     mon_event_t tcp_data;   /* CONN_NEW_DATA UDE: parses TCP streams */
     mon_event_t tcp_end;    /* CONN_END UDE: finishes what the end of a flow completes */
@@ -147,6 +153,10 @@ bool pexpect_add(struct osprey_parsers_worker *w, const struct mon_flow *ctl, ui
  * decide its protocol, give it the expectation's state and return true. */
 bool pexpect_claim(struct pflow *pf, struct mon_flow *f, int dir);
 void pexpect_free(struct pexpect_table *t);
+
+/* define.c: build / free p's id → row indexes (brow, frow …); -1 when out of memory. */
+int parsers_index(struct osprey_parsers *p);
+void parsers_index_free(struct osprey_parsers *p);
 
 /* ---- protocol detection helper (detect.c) ---- */
 /* PROBE_YES when d starts with word; PROBE_NEED_MORE when d is a proper prefix of it. */

@@ -40,6 +40,7 @@ static inline void ph_init(struct ph *h, const char *name, uint8_t l4, uint16_t 
         h->base[id] = reg_base_of(id);
     h->p.base = h->base;
     h->p.ev = calloc(osprey_event_count() + 1u, sizeof *h->p.ev);
+    parsers_index(&h->p); /* (out of memory: the accessors find nothing) */
     h->w.p = &h->p;
     h->w.tx_fn = ph_on_tx;
     h->w.tx_arg = h;
@@ -146,6 +147,7 @@ static inline void ph_free(struct ph *h)
     pbuf_free(&h->pf.in[1]);
     osprey_scratch_free(&h->s);
     pexpect_free(&h->w.expect);
+    parsers_index_free(&h->p);
     free(h->p.ev);
 }
 

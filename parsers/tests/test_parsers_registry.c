@@ -80,6 +80,25 @@ static void test_names(void)
     CHECK(osprey_parsers_stat_count() <= OSPREY_PARSERS_STATS_MAX);
 }
 
+/* The accessors' index (flat id → row, protocol) is the registry's answer for every id. */
+static void test_index(void)
+{
+    struct osprey_parsers p;
+    memset(&p, 0, sizeof p);
+    CHECK(parsers_index(&p) == 0);
+    CHECK_EQ_U(p.nbuf, osprey_buffer_count());
+    CHECK_EQ_U(p.nfld, osprey_field_count());
+    for (uint16_t b = 0; b < p.nbuf; b++) {
+        uint16_t proto;
+        CHECK(p.brow[b] == reg_buffer(b, &proto) && p.bproto[b] == proto);
+    }
+    for (uint16_t f = 0; f < p.nfld; f++) {
+        uint16_t proto;
+        CHECK(p.frow[f] == reg_field(f, &proto) && p.fproto[f] == proto);
+    }
+    parsers_index_free(&p);
+}
+
 static void test_cfg_keys(void)
 {
     size_t n = osprey_parsers_cfg_key_count();
@@ -129,6 +148,7 @@ int main(void)
 {
     test_buffers();
     test_names();
+    test_index();
     test_cfg_keys();
     test_sets();
     return unit_report("test_parsers_registry");
