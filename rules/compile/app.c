@@ -31,9 +31,9 @@ static const char *parser_name(unsigned rule_buffer)
     return osprey_rules_buffer_name(rule_buffer);
 }
 
-bool det_app_multi(uint16_t ob)
+bool det_app_multi(const struct osprey_detect *d, uint16_t ob)
 {
-    return ob != DET_OB_RAW && osprey_buffer_is_multi(ob);
+    return ob != DET_OB_RAW && ob < d->nob && d->ob_multi[ob];
 }
 
 int det_app_buffer_side(unsigned rule_buffer)
@@ -154,7 +154,7 @@ const uint8_t *det_app_buffer_at(struct osprey_detect_worker *w, struct mon_ctx 
         return NULL;
     uint32_t n = 0;
     const uint8_t *b;
-    if (i > 0 && !det_app_multi(ob))
+    if (i > 0 && !det_app_multi(w->d, ob))
         return NULL;
     if (ob == DET_OB_RAW) {
         int side = det_to_server(0, base) ? MON_SIDE_SVR : MON_SIDE_CLI; /* the receiver */

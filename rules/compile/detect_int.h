@@ -397,6 +397,9 @@ struct osprey_detect {
     uint32_t *base_rules;            /* rules per base */
     mon_event_t *base_ev;            /* the base events (app ones from the parsers) */
     const struct osprey_parsers *parsers; /* NULL: application-layer rules are not compiled */
+    bool *ob_multi;                  /* parser buffer id → a multi-buffer? (det_app_multi: one
+                                        load on the packet path, not a registry walk) */
+    uint16_t nob;
     int dce_proto, dce_le_field;     /* DCERPC's app id and its little_endian field (-1: none),
                                         looked up once per ruleset for byte_* dce (dce_units.c) */
     struct osprey_geoip *geoip;           /* geoip-database; NULL: geoip: rules not compiled */
@@ -684,7 +687,7 @@ const uint8_t *det_app_buffer_at(struct osprey_detect_worker *w, struct mon_ctx 
                                  const struct det_xform *xf, int slot, uint32_t i,
                                  uint32_t *len, uint64_t *origin);
 /* Is ob a multi-buffer (a content list must match within one of its elements)? */
-bool det_app_multi(uint16_t ob);
+bool det_app_multi(const struct osprey_detect *d, uint16_t ob);
 /* The rule direction a buffer implies: 1 to server, 2 to client, 0 none (either side: the
  * buffer is two-sided, or its protocol's buffers imply no direction, as HTTP's and DNS's). */
 int det_app_buffer_side(unsigned rule_buffer);

@@ -101,7 +101,7 @@ bool det_mpm_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event
     if (m->kind == DK_APP) {
         buf = det_app_buffer(df->w, ctx, f, m->base, m->ob, m->xf, 0, &len, &origin);
         /* a multi-buffer: every element is scanned (a pattern found in two raises once) */
-        for (uint32_t i = 1; buf && det_app_multi(m->ob); i++) {
+        for (uint32_t i = 1; buf && det_app_multi(df->w->d, m->ob); i++) {
             hs_scan(m->db, (const char *)buf, len, 0, df->w->scratch, on_match, &sc);
             buf = det_app_buffer_at(df->w, ctx, f, m->base, m->ob, m->xf, 0, i, &len, &origin);
         }

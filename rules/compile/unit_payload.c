@@ -30,7 +30,7 @@ static bool payload_eval(const struct det_unit *u, struct mon_ctx *ctx, struct m
         buf = det_hdr_buffer(mon_getlastpkt(ctx), u->ob, &len);
     else
         buf = det_buffer(ctx, f, side, u->kind, &len, &origin);
-    if (u->kind == DK_APP && det_app_multi(u->ob)) {
+    if (u->kind == DK_APP && det_app_multi(df->w->d, u->ob)) {
         /* Suricata's multiple buffer matching: the run matches within one element */
         if (!buf)
             return u->or_absent;
