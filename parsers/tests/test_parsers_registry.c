@@ -115,6 +115,11 @@ static void test_cfg_keys(void)
         unsigned char *at = osprey_parsers_cfg_at(&cfg, i);
         CHECK(k->kind <= OSPREY_CFG_BOOL && at >= lo && at + size <= hi);
         /* in a protocol's slot, past the modes (the descriptors' own structs) */
+        if (at < cfg.proto || at + size > cfg.proto + reg_cfg_bytes())
+            fprintf(stderr, "key %s: not in its protocol's settings slot (a row written for "
+                            "a member of struct osprey_parsers_cfg: give the protocol a "
+                            "settings struct, cfg_size and cfg_defaults, parsers/README.md "
+                            "step 7)\n", k->key);
         CHECK(at >= cfg.proto && at + size <= cfg.proto + reg_cfg_bytes());
         CHECK(!strncmp(k->key, "app-layer.protocols.", 20));
         for (size_t j = 0; j < i; j++) /* each key and each member once */
