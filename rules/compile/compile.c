@@ -575,6 +575,16 @@ int osprey_detect_build_opts(struct osprey_detect **out, struct mon_engine *eng,
     d->base_ev[DB_DECODE] = MON_ON_DECODE_EVENT;
     d->base_ev[DB_PKT_RCV] = MON_ON_PKT_IN; /* its rules and barrier in the RCV hook */
     d->parsers = opts ? opts->parsers : NULL;
+    d->nob = osprey_buffer_count();
+    d->ob_multi = calloc(d->nob + 1u, sizeof *d->ob_multi);
+    if (det_own(d, d->ob_multi) < 0) { /* (frees it) */
+        osprey_detect_free(d);
+        return -1;
+    }
+    for (uint16_t b = 0; b < d->nob; b++)
+        d->ob_multi[b] = osprey_buffer_is_multi(b);
+    d->dce_proto = osprey_app_proto_find("dcerpc");
+    d->dce_le_field = osprey_field_find("dcerpc.little_endian");
     if (opts) {
         d->datasets_disabled = opts->datasets_disabled;
         d->dataset_memcap = opts->dataset_memcap;

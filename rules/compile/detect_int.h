@@ -243,8 +243,9 @@ struct det_dce;
 /* dce_units.c: does the run read a byte field in DCERPC's byte order (byte_* with dce); the
  * byte order of the flow's last DCERPC PDU (true: little endian; false without one). */
 bool det_dce_items(const struct det_unit *u);
-bool det_dce_little(struct mon_ctx *ctx, struct mon_flow *f);
-bool det_dce_flow(struct mon_ctx *ctx, struct mon_flow *f); /* the flow is DCERPC */
+bool det_dce_little(const struct osprey_detect *d, struct mon_ctx *ctx, struct mon_flow *f);
+/* the flow is DCERPC */
+bool det_dce_flow(const struct osprey_detect *d, struct mon_ctx *ctx, struct mon_flow *f);
 
 /* One payload option of a run (payload.c evaluates runs). */
 enum det_pitem_type { PI_CONTENT, PI_PCRE, PI_ISDATAAT, PI_BYTE_TEST, PI_BYTE_JUMP,
@@ -470,6 +471,11 @@ struct osprey_detect {
     uint32_t *base_rules;            /* rules per base */
     mon_event_t *base_ev;            /* the base events (app ones from the parsers) */
     const struct osprey_parsers *parsers; /* NULL: application-layer rules are not compiled */
+    bool *ob_multi;                  /* parser buffer id → a multi-buffer? (det_app_multi: one
+                                        load on the packet path, not a registry walk) */
+    uint16_t nob;
+    int dce_proto, dce_le_field;     /* DCERPC's app id and its little_endian field (-1: none),
+                                        looked up once per ruleset for byte_* dce (dce_units.c) */
     struct osprey_geoip *geoip;           /* geoip-database; NULL: geoip: rules not compiled */
     struct det_mpm mpm[DK__COUNT];
     struct det_mpm **app_mpm;        /* DK_APP: one per (base, buffer, transforms) */
@@ -762,10 +768,11 @@ const uint8_t *det_app_buffer(struct osprey_detect_worker *w, struct mon_ctx *ct
                               struct mon_flow *f, uint16_t base, uint16_t ob,
                               const struct det_xform *xf, int slot, uint32_t *len,
                               uint64_t *origin);
-/* The rule buffer whose events a match keyword inspects (urilen: the URI's; a keyword on a
- * parsers' field: the field's protocol's, see det_app_field_buffer), BUF_COUNT for the other
- * keywords. */
-unsigned det_app_match_buffer(const char *keyword);
+/* The rule buffer whose events a match keyword inspects, as its keyword row says
+ * (opt_def.buffer: urilen the URI's, a keyword on a parsers' field its protocol's message),
+ * BUF_COUNT for the other keywords. */
+struct opt_def;
+unsigned det_app_match_buffer(const struct opt_def *def);
 
 /* b (n bytes) through the transforms xf (NULL: b itself), in the worker's slot. */
 const uint8_t *det_app_xform(struct osprey_detect_worker *w, const struct det_xform *xf,
@@ -785,7 +792,7 @@ const uint8_t *det_app_buffer_at(struct osprey_detect_worker *w, struct mon_ctx 
                                  const struct det_xform *xf, int slot, uint32_t i,
                                  uint32_t *len, uint64_t *origin);
 /* Is ob a multi-buffer (a content list must match within one of its elements)? */
-bool det_app_multi(uint16_t ob);
+bool det_app_multi(const struct osprey_detect *d, uint16_t ob);
 /* The rule direction a buffer implies: 1 to server, 2 to client, 0 none (either side: the
  * buffer is two-sided, or its protocol's buffers imply no direction, as HTTP's and DNS's). */
 int det_app_buffer_side(unsigned rule_buffer);
