@@ -454,6 +454,7 @@ static int compile_rule(struct compiler *c, const struct osprey_rule *r,
     d->has_thresholds |= pl.thr[0] || pl.thr[1];
     dr->noalert = pl.noalert;
     dr->pass_alerts = pl.pass_alerts;
+    d->hold_alerts |= r->action == OSPREY_ACTION_PASS; /* held.c */
     dr->flow_action = pl.kind != DK_PKT ||
                       (pl.nunits == 0 && !pl.nconds && !pl.nxbits && !pl.nints);
     if (pl.nbits) {

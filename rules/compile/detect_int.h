@@ -420,6 +420,8 @@ struct osprey_detect {
     bool has_xbits;
     bool has_tags;
     bool has_thresholds;
+    bool hold_alerts;                /* a pass rule or a rate_filter: alerts wait for the
+                                        packet's end (held.c) */
     struct det_thr_table *thr;       /* one for all workers (threshold.c) */
     struct det_datasets *datasets;  /* dataset/datarep sets (dataset.c), made on first use */
     bool datasets_disabled;         /* osprey_detect_opts' datasets settings */
@@ -544,6 +546,11 @@ struct det_pending {
     bool retried;               /* a packet rule's match tried again (runtime.c: retry) */
 };
 
+/* An alert held to the end of its packet (held.c). */
+struct det_held {
+    struct osprey_alert a;
+};
+
 struct osprey_detect_worker {
     const struct osprey_detect *d;
     struct mon_ctx *ctx;
@@ -564,6 +571,12 @@ struct osprey_detect_worker {
                                    commit: tried again at its later commits (runtime.c) */
     uint32_t nretry, cap_retry;
     bool pkt_dropped;           /* verdict of the last packet (reset at its PKT_IN) */
+    bool pkt_flow_dropped;      /* ... because its flow was dropped before it */
+    bool pkt_rule_drop;         /* ... because a rule of this packet dropped it */
+    bool pkt_pass;              /* a pass rule matched this packet (held.c) */
+    struct det_flow *drop_df;   /* the flow a rule of this packet dropped, if any */
+    struct det_held *held;      /* the packet's alerts, held to its end (held.c) */
+    uint32_t nheld, cap_held;
     bool orphan_scan;           /* the stream chains run on an ORPHAN packet's payload: only
                                    the packet chains (DET_TWIN_PACKET) may match */
     bool pkt_tagged;            /* the last packet falls under a tag (set at its PKT_IN) */
@@ -585,6 +598,11 @@ struct osprey_detect_worker {
 /* Nothing more to inspect on this flow: a pass rule or a drop matched. A rule's drop stops
  * it from the next packet on: the phases of the packet that matched it are still inspected,
  * as Suricata inspects all of a packet's rules in one pass. */
+/* held.c: an alert of the packet being processed (given now, or held to its end), and a
+ * pass rule's match on it (cancels the held alerts and the packet's drop). */
+void det_alert(struct osprey_detect_worker *w, const struct osprey_alert *a);
+void det_pass_packet(struct osprey_detect_worker *w);
+
 static inline bool det_flow_stopped(const struct det_flow *df)
 {
     return df->pass || (df->dropped && df->dropped_on != df->w->verdict_of);

@@ -143,6 +143,14 @@ uint64_t osprey_detect_worker_alerts(const struct osprey_detect_worker *w);
  * the caller just ignores the verdict (EVE then says "allowed"). */
 bool osprey_detect_packet_dropped(const struct osprey_detect_worker *w);
 
+/* The end of a packet: call after each mon_process (and after mon_flush). A ruleset with a
+ * pass rule holds the packet's alerts until then, so that a pass rule a later phase of the
+ * packet matches (its stream, its application events) still cancels the alerts and the drop
+ * of the other rules, as Suricata resolves a packet's alerts by action priority (pass
+ * first). The held alerts are given to the callback here (and at a flow's end, before its
+ * state goes); the verdict above is final only after this call. */
+void osprey_detect_packet_end(struct osprey_detect_worker *w);
+
 /* Does the last packet fall under a tag (a tag:session of its flow, a tag:host of its source
  * or destination, started by an earlier alert)? Valid like the verdict above; the engine logs
  * such packets (EVE "packet" records). */

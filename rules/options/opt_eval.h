@@ -154,6 +154,7 @@ struct thr_state {
     uint64_t start_us; /* the current window's first event */
     uint32_t count;    /* events in the window */
     uint64_t since_us; /* rate_filter: when the new action took over (0 = it has not) */
+    uint64_t next;     /* threshold type backoff: the event that alerts next after `count` */
 };
 const char *threshold_compile_check(const void *arg); /* struct opt_threshold */
 /* One more match of the rule for this tracked key at now_us: may it alert? */
