@@ -51,7 +51,8 @@ struct osprey_alert {
     bool to_server;               /* direction of the inspected data */
     bool from_stream;             /* matched on the reassembled stream */
     enum osprey_rule_action action; /* the rule's action: ALERT, LOG, DROP, REJECT* … (sdrop
-                                       and pass never reach the callback) */
+                                       never reaches the callback; pass only with the rule's
+                                       `alert` keyword) */
 };
 typedef void (*osprey_alert_fn)(const struct osprey_alert *a, void *arg);
 
