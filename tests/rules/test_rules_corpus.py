@@ -80,8 +80,8 @@ COUNTS = {
 # decoder event rules with `threshold:type backoff, track by_flow`); no ET or Snort rule uses it.
 # The checksum keywords (ipv4-csum, tcpv4-csum … valid|invalid; not igmp-csum) then took them to
 # 92: their decoder-events.rules checksum rules. dns.name_too_long (a DNS name cut at 1025
-# bytes) then took them to 93.
-ACCEPTED = {"et2019": 19418, "et2025": 14913, "snort3": 3490, "snort2": 561, "suricata": 93,
+# bytes) then took them to 93, http.too_many_encoding_layers to 94.
+ACCEPTED = {"et2019": 19418, "et2025": 14913, "snort3": 3490, "snort2": 561, "suricata": 94,
             "snort3-file-magic": 0}
 
 # Every diagnostic that is not "unsupported option X", exactly.
