@@ -406,12 +406,19 @@ static int compile_rule(struct compiler *c, const struct osprey_rule *r,
         }
         len++;
     }
+    const struct det_unit *capu[DET_MAX_CAP_UNITS];
+    uint8_t ncapu = 0;
     for (uint32_t u = 0; u < pl.nunits; u++) {
         const struct det_unit *a = unit_arg(c, &pl.units[u].u);
         if (!a) {
             free(late);
             goto out;
         }
+        for (uint32_t i = 0; a->ops == &det_unit_payload && i < a->n; i++)
+            if (a->items[i].cap && ncapu < DET_MAX_CAP_UNITS) { /* captures.c */
+                capu[ncapu++] = a;
+                break;
+            }
         if (late)
             late[u] = a;
         lb.n = 0;
@@ -431,6 +438,8 @@ static int compile_rule(struct compiler *c, const struct osprey_rule *r,
     struct det_rule *dr = &d->rules[d->nrules];
     memset(dr, 0, sizeof *dr);
     dr->rule = r;
+    memcpy(dr->capu, capu, ncapu * sizeof capu[0]);
+    dr->ncapu = ncapu;
     dr->kind = pl.kind;
     dr->base = pl.base;
     dr->twin = variant == PV_PACKET ? DET_TWIN_PACKET : pl.also_packet ? DET_TWIN_STREAM

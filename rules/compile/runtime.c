@@ -19,6 +19,7 @@ void det_new_packet(struct osprey_detect_worker *w)
     w->nretry = 0;
     if (w->nheld) /* a caller that did not call osprey_detect_packet_end */
         osprey_detect_packet_end(w);
+    det_caps_packet_end(w); /* (after the held alerts: they point into its variables) */
     w->pkt_dropped = false;
     w->pkt_flow_dropped = false;
     w->pkt_rule_drop = false;
@@ -493,6 +494,8 @@ static void commit_one(struct osprey_detect_worker *w, const struct det_pending 
                        (dr->kind == DK_APP && pm->f->proto == 6),
         .action = act,
     };
+    if (w->d->has_caps) /* the variables pcre captures set, for this alert's record */
+        a.vars = det_caps_apply(w, dr, df, &a.nvars);
     for (uint32_t i = 0; p && i < dr->ntags; i++)
         det_tag_start(w->tags, &df->tag, dr->tags[i], p);
     det_alert(w, &a);
@@ -621,6 +624,7 @@ void osprey_detect_flow_end(struct osprey_detect_worker *w, struct mon_flow *f)
     }
     free(df->ints);
     free(df->intset);
+    det_vars_free(df->vars);
     free(df);
     f->uctx = NULL;
 }
@@ -637,6 +641,7 @@ void osprey_detect_worker_free(struct osprey_detect_worker *w)
                 (unsigned long long)det_tags_dropped(w->tags));
     det_tags_free(w->tags);
     free(w->held);
+    det_caps_free(w->caps);
     free(w->pending);
     free(w->pleaf);
     free(w->retry);

@@ -40,6 +40,17 @@ struct osprey_detect_meta {
 };
 
 /* What an alert reports: the rule, and where it fired. Valid during the callback only. */
+/* A value a pcre captured (Suricata's `(?P<flow_name>…)`, `, pkt:name` …): the flow's
+ * variables and the packet's go into EVE's metadata.flowvars / metadata.pktvars, an alert
+ * variable into the alert's context. */
+enum osprey_var_scope { OSPREY_VAR_FLOW, OSPREY_VAR_PKT, OSPREY_VAR_ALERT };
+struct osprey_detect_var {
+    uint8_t scope;             /* enum osprey_var_scope */
+    const char *name;
+    const uint8_t *value;
+    uint32_t len;
+};
+
 struct osprey_alert {
     const struct osprey_rule *rule;
     const char *category;      /* classtype description, "" without a classtype */
@@ -50,6 +61,8 @@ struct osprey_alert {
     struct mon_flow *flow;        /* NULL for a packet without a flow */
     bool to_server;               /* direction of the inspected data */
     bool from_stream;             /* matched on the reassembled stream */
+    uint32_t nvars;               /* captured variables: the flow's, the packet's, this */
+    const struct osprey_detect_var *vars; /* alert's (valid until the callback returns) */
     enum osprey_rule_action action; /* the rule's action: ALERT, LOG, DROP, REJECT* … (sdrop
                                        never reaches the callback; pass only with the rule's
                                        `alert` keyword) */

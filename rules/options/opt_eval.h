@@ -9,6 +9,7 @@
 #define RULES_OPT_EVAL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "opt_args.h"
@@ -59,6 +60,9 @@ void pcre_match_data_free(void *md);
 /* Search buf[from..len); on a match, *mstart and *mend are its bounds. md: pcre2_match_data. */
 bool pcre_search(const void *code, void *md, const uint8_t *buf, uint32_t len, uint32_t from,
                  uint32_t *mstart, uint32_t *mend);
+/* The groups of the last match in md (pairs of offsets, PCRE2_UNSET for a group that took
+ * no part), at most max: their count. */
+uint32_t pcre_groups(void *md, size_t *ov, uint32_t max);
 
 /* --- byte_test, byte_jump, byte_extract, byte_math (opt_byte.c) --- */
 const char *byte_compile_check(const void *arg); /* struct opt_byte */
