@@ -82,8 +82,10 @@ static void pass(const char *name, const struct osprey_ruleset *rs,
         struct mon_packet p = fr[i].p;
         p.num = i + 1;
         mon_process(ctx, &p);
+        osprey_detect_packet_end(w);
     }
     mon_flush(ctx);
+    osprey_detect_packet_end(w);
     double t3 = now(), c3 = cpu();
     struct osprey_detect_mem mem = {0};
     if (w)

@@ -168,6 +168,7 @@ enum mon_decode_outcome osprey_worker_packet(struct osprey_worker *w, struct mon
         w->pl->svc->worker_switch(w);
     w->pkt_alerts = 0;
     enum mon_decode_outcome oc = mon_process(w->ctx, p);
+    osprey_detect_packet_end(w->dw); /* alerts a pass rule could still cancel: given now */
     bool tagged = w->dw && oc != MON_DEC_FRAG_HELD && osprey_detect_packet_tagged(w->dw);
     osprey_emit_packet(w->emit, &w->ew, w->ctx, p, tagged, w->pkt_alerts != 0);
     return oc;
@@ -215,6 +216,7 @@ void osprey_worker_app_stats(const struct osprey_worker *w, struct osprey_parser
 void osprey_worker_flush(struct osprey_worker *w)
 {
     mon_flush(w->ctx);
+    osprey_detect_packet_end(w->dw);
 }
 
 void osprey_pipeline_quiesce(struct osprey_pipeline *pl)

@@ -100,6 +100,34 @@ static void geo(struct osprey_jw *w, const char *key, const struct osprey_geo *g
     osprey_jw_close(w);
 }
 
+/* Captured variables of one scope: as an object (alert.context), or as Suricata's list of
+ * one-key objects (metadata.flowvars / pktvars). */
+static void vars(struct osprey_jw *w, const struct osprey_eve_alert *a, int scope,
+                 const char *key)
+{
+    bool any = false;
+    for (uint32_t i = 0; i < a->nvars; i++)
+        any |= a->vars[i].scope == scope;
+    if (!any)
+        return;
+    if (scope == OSPREY_EVE_CONTEXT) {
+        osprey_jw_open(w, key);
+        for (uint32_t i = 0; i < a->nvars; i++)
+            if (a->vars[i].scope == scope)
+                osprey_jw_strn(w, a->vars[i].name, a->vars[i].value, a->vars[i].len);
+        osprey_jw_close(w);
+        return;
+    }
+    osprey_jw_array(w, key);
+    for (uint32_t i = 0; i < a->nvars; i++)
+        if (a->vars[i].scope == scope) {
+            osprey_jw_open(w, NULL);
+            osprey_jw_strn(w, a->vars[i].name, a->vars[i].value, a->vars[i].len);
+            osprey_jw_close(w);
+        }
+    osprey_jw_array_end(w);
+}
+
 char *osprey_eve_alert_line(const struct osprey_eve_alert *a)
 {
     struct osprey_jw w;
@@ -130,7 +158,19 @@ char *osprey_eve_alert_line(const struct osprey_eve_alert *a)
     osprey_jw_int(&w, "severity", a->severity);
     if (a->nmeta)
         metadata(&w, a);
+    vars(&w, a, OSPREY_EVE_CONTEXT, "context");
     osprey_jw_close(&w);
+    bool fv = false, pv = false;
+    for (uint32_t i = 0; i < a->nvars; i++) {
+        fv |= a->vars[i].scope == OSPREY_EVE_FLOWVAR;
+        pv |= a->vars[i].scope == OSPREY_EVE_PKTVAR;
+    }
+    if (fv || pv) {
+        osprey_jw_open(&w, "metadata");
+        vars(&w, a, OSPREY_EVE_FLOWVAR, "flowvars");
+        vars(&w, a, OSPREY_EVE_PKTVAR, "pktvars");
+        osprey_jw_close(&w);
+    }
     osprey_eve_app_write(&w, a->app);
     if (a->app_proto)
         osprey_jw_str(&w, "app_proto", a->app_proto);

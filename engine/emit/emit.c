@@ -140,6 +140,11 @@ void osprey_emit_alert(struct osprey_emit *e, struct mon_ctx *ctx, const struct 
     uint32_t nmeta = a->nmeta < 64 ? a->nmeta : 64;
     for (uint32_t i = 0; i < nmeta; i++)
         meta[i] = (struct osprey_eve_meta){a->meta[i].key, a->meta[i].value};
+    struct osprey_eve_var vars[64];
+    uint32_t nvars = a->nvars < 64 ? a->nvars : 64;
+    for (uint32_t i = 0; i < nvars; i++) /* the detection's scopes are EVE's, in order */
+        vars[i] = (struct osprey_eve_var){a->vars[i].scope, a->vars[i].name, a->vars[i].value,
+                                          a->vars[i].len};
     const struct osprey_rule *r = a->rule;
     struct osprey_geo sgeo, dgeo;
     struct osprey_eve_alert ev = {
@@ -165,6 +170,8 @@ void osprey_emit_alert(struct osprey_emit *e, struct mon_ctx *ctx, const struct 
         .severity = a->severity,
         .nmeta = nmeta,
         .meta = meta,
+        .nvars = nvars,
+        .vars = vars,
     };
     if (p->proto == 1 || p->proto == 58) {
         ev.icmp = true;

@@ -48,6 +48,16 @@ struct osprey_eve_tx {
     const struct osprey_eve_app *app;
 };
 
+/* A variable a rule captured: the flow's and the packet's go into the record's
+ * metadata.flowvars / metadata.pktvars, an alert's into alert.context (Suricata's keys). */
+enum osprey_eve_var_scope { OSPREY_EVE_FLOWVAR, OSPREY_EVE_PKTVAR, OSPREY_EVE_CONTEXT };
+struct osprey_eve_var {
+    int scope;                 /* enum osprey_eve_var_scope */
+    const char *name;
+    const uint8_t *value;
+    uint32_t len;
+};
+
 struct osprey_eve_alert {
     uint64_t ts_us;            /* packet time, microseconds since the epoch */
     uint64_t flow_id;          /* 0 = no flow: key left out */
@@ -66,6 +76,8 @@ struct osprey_eve_alert {
     int severity;
     uint32_t nmeta;            /* grouped by key: {"key": ["v1", "v2"]} */
     const struct osprey_eve_meta *meta;
+    uint32_t nvars;            /* captured variables, in order (0 = no context, no metadata) */
+    const struct osprey_eve_var *vars;
     const struct osprey_eve_app *app; /* NULL or no name = no application object */
     const char *app_proto;     /* NULL = left out */
     bool has_flow;

@@ -133,6 +133,7 @@ static const char *const ANOMALIES[] = {
     /* the header and answers decode, a later section does not: the message stands */
     [DNS_AE_INVALID_AUTHORITIES] = "dns.invalid_authorities",
     [DNS_AE_INVALID_ADDITIONALS] = "dns.invalid_additionals",
+    [DNS_AE_NAME_TOO_LONG] = "dns.name_too_long", /* a name cut at DNS_NAME_MAX bytes */
 };
 
 static const char *const COUNTERS[] = {

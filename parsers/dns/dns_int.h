@@ -47,19 +47,23 @@ struct osprey_dns_info {
 /* rows of dns_proto.events / .anomalies / .counters */
 enum { DNS_EV_QUERY, DNS_EV_RESPONSE };
 enum { DNS_AE_MALFORMED_DATA, DNS_AE_Z_FLAG_SET, DNS_AE_NOT_REQUEST, DNS_AE_NOT_RESPONSE,
-       DNS_AE_INVALID_AUTHORITIES, DNS_AE_INVALID_ADDITIONALS };
+       DNS_AE_INVALID_AUTHORITIES, DNS_AE_INVALID_ADDITIONALS, DNS_AE_NAME_TOO_LONG };
 enum { DNS_C_MESSAGES, DNS_C_MALFORMED };
 
-#define DNS_NAME_MAX 255     /* bytes of a dotted name (RFC 1035: 255 octets on the wire) */
-#define DNS_MAX_POINTERS 16  /* compression pointers followed in one name: loops end here */
+/* Names as Suricata reads them: a dotted name is kept up to DNS_NAME_MAX bytes, a longer one
+ * is cut there (and the message raises dns.name_too_long); a name of more than
+ * DNS_NAME_STEPS labels and pointers is a loop (malformed). */
+#define DNS_NAME_MAX 1025
+#define DNS_NAME_STEPS 255
 /* Read the (possibly compressed) name at off in msg[0..n): dotted into out (cap bytes, no
- * NUL), *next = the offset just past the name where it starts. 0, or -1 when malformed
- * (out of bounds, a bad label type, too long, too many pointers: a loop). */
+ * NUL; cut at cap, *truncated then set), *next = the offset just past the name where it
+ * starts. 0, or -1 when malformed (out of bounds, a bad label type, a loop). */
 int dns_name_read(const uint8_t *msg, size_t n, size_t off, uint8_t *out, uint32_t cap,
-                  uint32_t *outlen, size_t *next);
+                  uint32_t *outlen, size_t *next, bool *truncated);
 
 struct dns_state {
     uint8_t query[DNS_NAME_MAX];
+    bool truncated;          /* a name of this message was cut at DNS_NAME_MAX bytes */
     uint32_t qlen;
     bool has_query;
     uint32_t txid;     /* messages seen on the flow, from 0: as Suricata 7, each query and

@@ -1,24 +1,24 @@
-/* dns_name.c — domain names with compression (RFC 1035 §4.1.4), bounded: a pointer chain
- * longer than DNS_MAX_POINTERS (a loop, or an attack on the parser) makes the name
- * malformed; nothing is read outside the message. */
+/* dns_name.c — domain names with compression (RFC 1035 §4.1.4), bounded as Suricata reads
+ * them: more than DNS_NAME_STEPS labels and pointers (a loop, or an attack on the parser)
+ * make the name malformed; a dotted name longer than the caller's room is cut there and
+ * flagged, and the walk goes on to find where it ends; nothing is read outside the message. */
 #include <string.h>
 
 #include "dns_int.h"
 
 int dns_name_read(const uint8_t *msg, size_t n, size_t off, uint8_t *out, uint32_t cap,
-                  uint32_t *outlen, size_t *next)
+                  uint32_t *outlen, size_t *next, bool *truncated)
 {
     uint32_t len = 0;
-    int jumps = 0;
-    bool jumped = false;
-    size_t total = 0; /* wire length of the labels, RFC limit 255 */
+    int steps = 0;
+    bool jumped = false, cut = false;
     *outlen = 0;
     for (;;) {
-        if (off >= n)
+        if (off >= n || ++steps > DNS_NAME_STEPS)
             return -1;
         uint8_t l = msg[off];
         if ((l & 0xc0) == 0xc0) {
-            if (off + 1 >= n || ++jumps > DNS_MAX_POINTERS)
+            if (off + 1 >= n)
                 return -1;
             size_t to = (size_t)(l & 0x3f) << 8 | msg[off + 1];
             if (!jumped) {
@@ -34,17 +34,25 @@ int dns_name_read(const uint8_t *msg, size_t n, size_t off, uint8_t *out, uint32
             if (!jumped)
                 *next = off + 1;
             *outlen = len;
+            if (cut && truncated)
+                *truncated = true;
             return 0;
         }
-        if (off + 1 + l > n || (total += (size_t)l + 1) > DNS_NAME_MAX)
+        if (off + 1 + l > n)
             return -1;
-        if (len && len < cap)
-            out[len++] = '.';
-        uint32_t take = l;
-        if (take > cap - len)
-            take = cap - len;
-        memcpy(out + len, msg + off + 1, take);
-        len += take;
+        if (!cut) {
+            /* the dot and the label, as far as they fit; what does not is cut */
+            uint32_t want = (len ? 1u : 0u) + l;
+            if (want > cap - len)
+                cut = true;
+            uint32_t take = want < cap - len ? want : cap - len;
+            if (take && len) {
+                out[len++] = '.';
+                take--;
+            }
+            memcpy(out + len, msg + off + 1, take);
+            len += take;
+        }
         off += (size_t)l + 1;
     }
 }

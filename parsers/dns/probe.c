@@ -28,7 +28,7 @@ enum probe_verdict detect_dns(const uint8_t *d, size_t n, bool tcp)
     uint8_t name[DNS_NAME_MAX];
     uint32_t nl;
     size_t next;
-    if (dns_name_read(d, n, 12, name, sizeof name, &nl, &next) != 0 || next + 4 > n)
+    if (dns_name_read(d, n, 12, name, sizeof name, &nl, &next, NULL) != 0 || next + 4 > n)
         return tcp && n < msglen ? DET_NEED_MORE : DET_NO;
     uint16_t qclass = rd_be16(d + next + 2) & 0x7fff; /* mDNS: the top bit asks for unicast */
     if (qclass != 1 && qclass != 3 && qclass != 4 && qclass != 255 && !(flags & 0x8000))

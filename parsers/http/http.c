@@ -150,6 +150,9 @@ static const char *const ANOMALIES[] = {
     [HTTP_AE_MISSING_PROTOCOL] = "http.request_line_missing_protocol",
     /* a request head line longer than libhtp's field limit (HTTP_FIELD_LIMIT) */
     [HTTP_AE_FIELD_TOO_LONG] = "http.request_field_too_long",
+    /* a Content-Encoding list longer than the decompression layer limit (libhtp's check:
+     * every listed coding counts, identity and unknown ones too) */
+    [HTTP_AE_TOO_MANY_LAYERS] = "http.too_many_encoding_layers",
 };
 
 static const char *const COUNTERS[] = {

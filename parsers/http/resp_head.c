@@ -260,14 +260,20 @@ int http_resp_headers(const uint8_t *d, uint32_t n, uint32_t *pos, struct rh_out
     uint32_t i = *pos;
     bool any = false;
     for (;;) {
+        uint32_t start = i;
         int r = header(d, n, i, o);
         if (r >= 0) {
             i = (uint32_t)r;
             any = true;
             *pos = i;
             int e = eol_regular(d, n, i);
-            if (e == 1 && i + 1 == n)
-                return RH_MORE; /* a lone CR or LF last: "\r\n" / "\n\r" may follow */
+            if (e == 1 && i + 1 == n) {
+                /* a lone CR or LF last: "\r\n" / "\n\r" may follow. Read again from the
+                 * header before it (a line end is no header to resume at: an LF-only head
+                 * whose empty line ends a segment would take the body for headers) */
+                *pos = start;
+                return RH_MORE;
+            }
             if (e) {
                 *pos = i + (uint32_t)e;
                 return RH_DONE;

@@ -268,8 +268,12 @@ static void head_done(struct pflow *pf, struct mon_flow *f, int dir, const uint8
     } else {
         msg_done(pf, f, dir);
     }
-    /* both ways: Suricata has libhtp decompress request bodies too */
     const struct http_cfg *cfg = pflow_cfg(pf);
+    /* more listed codings than the layer limit: decoding stops at the limit (make_decoder),
+     * and libhtp says so */
+    if (!info.ce_single && (uint32_t)info.ncodings > cfg->decompress_layer_limit)
+        pflow_anomaly(pf, f, dir, HTTP_AE_TOO_MANY_LAYERS);
+    /* both ways: Suricata has libhtp decompress request bodies too */
     if (hd->st != HS_HEAD && info.ncodings && cfg->decompress)
         hd->z = make_decoder(cfg, &info);
 }

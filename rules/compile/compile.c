@@ -424,12 +424,19 @@ static int compile_rule(struct compiler *c, const struct osprey_rule *r,
         }
         len++;
     }
+    const struct det_unit *capu[DET_MAX_CAP_UNITS];
+    uint8_t ncapu = 0;
     for (uint32_t u = 0; u < pl.nunits; u++) {
         const struct det_unit *a = unit_arg(c, &pl.units[u].u);
         if (!a) {
             free(late);
             goto out;
         }
+        for (uint32_t i = 0; a->ops == &det_unit_payload && i < a->n; i++)
+            if (a->items[i].cap && ncapu < DET_MAX_CAP_UNITS) { /* captures.c */
+                capu[ncapu++] = a;
+                break;
+            }
         if (late)
             late[u] = a;
         lb.n = 0;
@@ -455,6 +462,8 @@ static int compile_rule(struct compiler *c, const struct osprey_rule *r,
     struct det_rule *dr = &d->rules[d->nrules];
     memset(dr, 0, sizeof *dr);
     dr->rule = r;
+    memcpy(dr->capu, capu, ncapu * sizeof capu[0]);
+    dr->ncapu = ncapu;
     dr->prof_ids = prof_ids;
     dr->nprof = nprof;
     prof_ids = NULL;
@@ -481,6 +490,7 @@ static int compile_rule(struct compiler *c, const struct osprey_rule *r,
     d->has_thresholds |= pl.thr[0] || pl.thr[1];
     dr->noalert = pl.noalert;
     dr->pass_alerts = pl.pass_alerts;
+    d->hold_alerts |= r->action == OSPREY_ACTION_PASS; /* held.c */
     dr->flow_action = pl.kind != DK_PKT ||
                       (pl.nunits == 0 && !pl.nconds && !pl.nxbits && !pl.nints);
     if (pl.nbits) {

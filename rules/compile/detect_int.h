@@ -269,8 +269,22 @@ enum det_pitem_type { PI_CONTENT, PI_PCRE, PI_ISDATAAT, PI_BYTE_TEST, PI_BYTE_JU
                                         the decoded bytes */
                       PI_ENTROPY,    /* entropy: a test of the buffer, moves nothing */
                       PI_ASN1 };     /* asn1: BER objects from a position (asn1.c) */
+struct det_caps;  /* a worker's captures of the packet (captures.c) */
+struct det_vars;  /* a flow's variables (captures.c) */
+
+/* A pcre's captures into variables (captures.c): which group goes to which variable. */
+#define DET_MAX_CAPS 8
+struct det_capspec {
+    uint8_t n;
+    struct {
+        uint8_t group, scope; /* enum osprey_var_scope */
+        const char *name;
+    } c[DET_MAX_CAPS];
+};
+
 struct det_pitem {
     uint8_t type;
+    const struct det_capspec *cap; /* PI_PCRE with captures (owned by the detect object) */
     bool relative;    /* to the previous payload match: the run backtracks into it */
     const void *arg;  /* struct opt_content / opt_pcre / opt_isdataat / opt_byte / opt_asn1 */
     void *code;       /* PI_PCRE: the compiled regex (owned by the detect object) */
@@ -330,7 +344,7 @@ struct det_unit {
 /* Does the run match the buffer? buf[0..len) holds its bytes from position origin on (a
  * stream window; 0 for whole buffers). md: the worker's pcre2 match data. */
 bool det_payload_match(const struct det_unit *u, const uint8_t *buf, uint32_t len,
-                       uint64_t origin, void *md);
+                       uint64_t origin, void *md, struct det_caps **caps);
 
 /* A flowbits action (set, unset, toggle) run when the rule matches. */
 struct det_bits_action {
@@ -386,7 +400,10 @@ enum det_order_bits { DOB_SET, DOB_SET_READ, DOB_READ, DOB_NONE };
 
 enum det_twin { DET_TWIN_NONE, DET_TWIN_STREAM, DET_TWIN_PACKET };
 
+#define DET_MAX_CAP_UNITS 4
 struct det_rule {
+    const struct det_unit *capu[DET_MAX_CAP_UNITS]; /* its payload units with captures */
+    uint8_t ncapu;
     const struct osprey_rule *rule;
     uint32_t *prof_ids;                   /* profiling: its chain's unit slots, in order */
     uint32_t nprof;
@@ -520,6 +537,9 @@ struct osprey_detect {
     bool has_xbits;
     bool has_tags;
     bool has_thresholds;
+    bool has_caps;                   /* a pcre captures into variables (captures.c) */
+    bool hold_alerts;                /* a pass rule or a rate_filter: alerts wait for the
+                                        packet's end (held.c) */
     struct det_thr_table *thr;       /* one for all workers (threshold.c) */
     struct det_datasets *datasets;  /* dataset/datarep sets (dataset.c), made on first use */
     bool datasets_disabled;         /* osprey_detect_opts' datasets settings */
@@ -654,6 +674,7 @@ struct det_flow {
     struct osprey_detect_worker *w;
     struct det_hcache (*hc)[2]; /* [hdx slot][0 = to server, 1 = to client]: only the bases
                                    the ruleset uses, allocated at the first header dispatch */
+    struct det_vars *vars;      /* flow variables pcre captures set (captures.c) */
     bool pass;                  /* a pass rule matched: no more alerts on this flow */
     bool dropped;               /* a drop/reject/sdrop rule matched: its packets are dropped */
     uint64_t dropped_on;        /* the packet (decoder count) a rule dropped it on; 0: other */
@@ -673,6 +694,11 @@ struct det_pending {
     uint32_t seq;               /* order of arrival: ties keep it */
     bool deferred;              /* stopped at its flowbits gate: units run at commit */
     bool retried;               /* a packet rule's match tried again (runtime.c: retry) */
+};
+
+/* An alert held to the end of its packet (held.c). */
+struct det_held {
+    struct osprey_alert a;
 };
 
 struct osprey_detect_worker {
@@ -697,6 +723,13 @@ struct osprey_detect_worker {
                                    commit: tried again at its later commits (runtime.c) */
     uint32_t nretry, cap_retry;
     bool pkt_dropped;           /* verdict of the last packet (reset at its PKT_IN) */
+    bool pkt_flow_dropped;      /* ... because its flow was dropped before it */
+    bool pkt_rule_drop;         /* ... because a rule of this packet dropped it */
+    bool pkt_pass;              /* a pass rule matched this packet (held.c) */
+    struct det_flow *drop_df;   /* the flow a rule of this packet dropped, if any */
+    struct det_held *held;      /* the packet's alerts, held to its end (held.c) */
+    struct det_caps *caps;      /* this packet's pcre captures and variables (captures.c) */
+    uint32_t nheld, cap_held;
     bool orphan_scan;           /* the stream chains run on an ORPHAN packet's payload: only
                                    the packet chains (DET_TWIN_PACKET) may match */
     bool pkt_tagged;            /* the last packet falls under a tag (set at its PKT_IN) */
@@ -719,6 +752,26 @@ struct osprey_detect_worker {
 /* Nothing more to inspect on this flow: a pass rule or a drop matched. A rule's drop stops
  * it from the next packet on: the phases of the packet that matched it are still inspected,
  * as Suricata inspects all of a packet's rules in one pass. */
+/* captures.c: pcre captures into variables. The spec of a compiled pcre item (NULL: it
+ * captures nothing; -1 out of memory), the record of a match's groups (ov: pcre2's ovector
+ * over subj), the variables of a rule's match for its alert (flow variables set on df; the
+ * returned array lives until the packet's end; NULL with *n 0 when none), the per-packet
+ * reset, and a flow's variables freed. */
+int det_capspec_build(struct osprey_detect *d, struct det_pitem *pi);
+void det_caps_record(struct det_caps **caps, const struct det_pitem *pi, const uint8_t *subj,
+                     const size_t *ov, uint32_t nov);
+const struct osprey_detect_var *det_caps_apply(struct osprey_detect_worker *w,
+                                               const struct det_rule *dr, struct det_flow *df,
+                                               uint32_t *n);
+void det_caps_packet_end(struct osprey_detect_worker *w);
+void det_vars_free(struct det_vars *v);
+void det_caps_free(struct det_caps *caps);
+
+/* held.c: an alert of the packet being processed (given now, or held to its end), and a
+ * pass rule's match on it (cancels the held alerts and the packet's drop). */
+void det_alert(struct osprey_detect_worker *w, const struct osprey_alert *a);
+void det_pass_packet(struct osprey_detect_worker *w);
+
 static inline bool det_flow_stopped(const struct det_flow *df)
 {
     return df->pass || (df->dropped && df->dropped_on != df->w->verdict_of);

@@ -28,6 +28,7 @@ struct run {
      * was searched to the buffer's end in vain: from any later end it is not there either */
     int64_t absent_from[RUN_TRACKED];
     int64_t vars[BYTE_MAX_VARS]; /* byte_extract / byte_math values, by number */
+    struct det_caps **caps;      /* where a capturing pcre records its groups (captures.c) */
 };
 
 /* The values of the variables item i names (0 where it names none); false: it names none. */
@@ -110,8 +111,14 @@ static bool pcre(struct run *r, uint32_t i, int64_t prev_end)
         return run_from(r, i + 1, prev_end);
     }
     while (from <= slen && pcre_search(r->it[i].code, r->md, subj, slen, from, &ms, &me)) {
-        if (run_from(r, i + 1, base + me))
+        const struct det_pitem *pi = &r->it[i];
+        size_t ov[2 * 16];
+        uint32_t nov = pi->cap && r->caps ? pcre_groups(r->md, ov, 16) : 0;
+        if (run_from(r, i + 1, base + me)) {
+            if (nov) /* the run matched with this occurrence: its groups are the values */
+                det_caps_record(r->caps, pi, subj, ov, nov);
             return true;
+        }
         if (!next_is_relative(r, i) || r->budget > RUN_BUDGET)
             return false;
         from = ms + 1;
@@ -234,10 +241,10 @@ static bool run_from(struct run *r, uint32_t i, int64_t prev_end)
 }
 
 bool det_payload_match(const struct det_unit *u, const uint8_t *buf, uint32_t len,
-                       uint64_t origin, void *md)
+                       uint64_t origin, void *md, struct det_caps **caps)
 {
     struct run r = {u->items, u->n, buf, (int64_t)origin, (int64_t)origin + len, md, 0, {0},
-                    {0}};
+                    {0}, caps};
     for (int k = 0; k < RUN_TRACKED; k++)
         r.absent_from[k] = INT64_MAX;
     return run_from(&r, 0, 0);

@@ -149,6 +149,25 @@ static bool flow_count(const struct opt_pktprop *pp, const struct mon_flow *f)
     }
 }
 
+/* ipv4-csum, tcpv4-csum …: the decoder's checksum verdict on a packet of that IP version and
+ * protocol (none for another). When checksums are not validated (-k none, or `auto` gave up)
+ * the decoder flags nothing: every checksum is valid, as Suricata's keywords answer for a
+ * packet whose checksum it ignores. */
+static bool csum_match(const struct opt_pktprop *pp, const struct mon_packet *p)
+{
+    if (p->ipver != pp->dir)
+        return false;
+    bool bad;
+    if (pp->layer == 0) {
+        bad = (p->flags & MON_PKT_BAD_IP_CSUM) != 0;
+    } else {
+        if (p->proto != (uint8_t)pp->layer || !(p->flags & MON_PKT_HAS_L4))
+            return false;
+        bad = (p->flags & MON_PKT_BAD_L4_CSUM) != 0;
+    }
+    return bad == (pp->cmp.lo == 1);
+}
+
 bool det_pktprop_match(const struct opt_pktprop *pp, const struct mon_packet *p,
                        const struct mon_flow *f)
 {
@@ -181,6 +200,8 @@ bool det_pktprop_match(const struct opt_pktprop *pp, const struct mon_packet *p,
                                             (int64_t)(f->first_us / 1000000));
     case PP_IPVER:
         return cmp_match(&pp->cmp, p->ipver);
+    case PP_CSUM:
+        return csum_match(pp, p);
     }
     return false;
 }

@@ -17,7 +17,14 @@ void det_new_packet(struct osprey_detect_worker *w)
         return;
     w->verdict_of = n;
     w->nretry = 0;
+    if (w->nheld) /* a caller that did not call osprey_detect_packet_end */
+        osprey_detect_packet_end(w);
+    det_caps_packet_end(w); /* (after the held alerts: they point into its variables) */
     w->pkt_dropped = false;
+    w->pkt_flow_dropped = false;
+    w->pkt_rule_drop = false;
+    w->pkt_pass = false;
+    w->drop_df = NULL;
     w->pkt_reject = OSPREY_REJECT_NONE;
     w->ntwin_hits = 0;
 }
@@ -38,6 +45,7 @@ static void on_pkt(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_
     if (df) {
         if (df->dropped) { /* subsequent packets of a dropped flow are dropped */
             w->pkt_dropped = true;
+            w->pkt_flow_dropped = true;
             w->verdicts.dropped++;
             w->verdicts.dropped_flow++;
         }
@@ -387,12 +395,15 @@ static void set_verdict(struct osprey_detect_worker *w, struct det_flow *df,
                         const struct det_rule *dr, enum osprey_rule_action a,
                         const struct mon_packet *p)
 {
-    if (!w->pkt_dropped)
+    if (!w->pkt_dropped) {
         w->verdicts.dropped++;
+        w->pkt_rule_drop = true; /* a later pass of this packet may take it back (held.c) */
+    }
     w->pkt_dropped = true;
     if (dr->flow_action && df && !df->dropped) {
         df->dropped = true;
         df->dropped_on = w->verdict_of;
+        w->drop_df = df;
     }
     bool reject = a == OSPREY_ACTION_REJECT || a == OSPREY_ACTION_REJECTSRC ||
                   a == OSPREY_ACTION_REJECTDST || a == OSPREY_ACTION_REJECTBOTH;
@@ -406,9 +417,9 @@ static void set_verdict(struct osprey_detect_worker *w, struct det_flow *df,
 }
 
 /* One match, in commit order. Stream rules alert once per flow side (the stream is
- * re-inspected as it grows); packet rules once per packet. pass ends inspection of the
- * flow and suppresses the matches after it (same packet included); a pass rule with
- * `alert` alerts too; drop, reject and sdrop
+ * re-inspected as it grows); packet rules once per packet. pass cancels the packet's other
+ * alerts and its drop, before it (held.c) and after it, and ends inspection of the flow; a
+ * pass rule with `alert` alerts too; drop, reject and sdrop
  * set the packet's verdict, and drop the flow when the rule's action scope is the flow. */
 static void commit_one(struct osprey_detect_worker *w, const struct det_pending *pm,
                        const struct mon_packet *p)
@@ -465,12 +476,20 @@ static void commit_one(struct osprey_detect_worker *w, const struct det_pending 
     enum osprey_rule_action act = dr->rate ? det_rate_action(w->thr, dr, p, pm->f)
                                            : dr->rule->action;
     if (act == OSPREY_ACTION_PASS) {
-        if (df) { /* (a packet without a flow: it passes, nothing to remember) */
+        /* the flow passes, and the packet's other alerts go (held.c). (Suricata passes only
+         * the packet for a packet rule that is not IP-only; Osprey passes the flow: its
+         * packet rules can run before the packet's application data is parsed, so a
+         * packet-scoped pass would let a drop-all rule catch the packet that brings the
+         * protocol a `pass <app>` rule lets through.) */
+        if (df) {
             df->pass = true;
             w->verdicts.passed_flows++;
         }
+        det_pass_packet(w);
         if (!dr->pass_alerts)
             return;
+    } else if (w->pkt_pass) {
+        return; /* a pass rule matched this packet earlier: no verdict, no alert */
     }
     if (act == OSPREY_ACTION_DROP || act == OSPREY_ACTION_SDROP || act == OSPREY_ACTION_BLOCK ||
         act == OSPREY_ACTION_REJECT || act == OSPREY_ACTION_REJECTSRC ||
@@ -492,11 +511,11 @@ static void commit_one(struct osprey_detect_worker *w, const struct det_pending 
                        (dr->kind == DK_APP && pm->f->proto == 6),
         .action = act,
     };
-    w->alerts++;
+    if (w->d->has_caps) /* the variables pcre captures set, for this alert's record */
+        a.vars = det_caps_apply(w, dr, df, &a.nvars);
     for (uint32_t i = 0; p && i < dr->ntags; i++)
         det_tag_start(w->tags, &df->tag, dr->tags[i], p);
-    if (w->cb)
-        w->cb(&a, w->arg);
+    det_alert(w, &a);
 }
 
 /* The commit barrier's handler: every chain of this phase has been walked. Matches are
@@ -640,8 +659,11 @@ void osprey_detect_flow_end(struct osprey_detect_worker *w, struct mon_flow *f)
 {
     (void)w;
     struct det_flow *df = f->uctx;
+    osprey_detect_packet_end(w); /* held alerts may name this flow: they go before it */
     if (!df)
         return;
+    if (w && w->drop_df == df)
+        w->drop_df = NULL;
     for (uint16_t x = 0; df->hc && x < df->w->d->nhdx_slots; x++)
         for (int dir = 0; dir < 2; dir++)
             free(df->hc[x][dir].ids);
@@ -650,6 +672,7 @@ void osprey_detect_flow_end(struct osprey_detect_worker *w, struct mon_flow *f)
         side_release(df, &df->side[s]);
     free(df->ints);
     free(df->intset);
+    det_vars_free(df->vars);
     free(df);
     f->uctx = NULL;
 }
@@ -665,6 +688,8 @@ void osprey_detect_worker_free(struct osprey_detect_worker *w)
         fprintf(stderr, "osprey: tag: host table full, %llu host tags not started\n",
                 (unsigned long long)det_tags_dropped(w->tags));
     det_tags_free(w->tags);
+    free(w->held);
+    det_caps_free(w->caps);
     free(w->pending);
     free(w->prof);
     free(w->prof_matches);

@@ -83,6 +83,7 @@ static int add_rate(struct osprey_detect *d, const struct thr_entry *e, FILE *di
         if (applies(e, d->rules[i].rule)) {
             d->rules[i].rate = r;
             d->has_thresholds = true; /* the state lives in the threshold table */
+            d->hold_alerts |= r->new_action == OSPREY_ACTION_PASS; /* held.c */
         }
     return 0;
 }

@@ -35,7 +35,7 @@ static bool payload_eval(const struct det_unit *u, struct mon_ctx *ctx, struct m
         if (!buf)
             return u->or_absent;
         for (uint32_t i = 1; buf; i++) {
-            if (det_payload_match(u, buf, len, origin, df->w->md))
+            if (det_payload_match(u, buf, len, origin, df->w->md, &df->w->caps))
                 return true;
             buf = det_app_buffer_at(df->w, ctx, f, u->base, u->ob, u->xf, 1, i, &len,
                                     &origin);
@@ -48,7 +48,7 @@ static bool payload_eval(const struct det_unit *u, struct mon_ctx *ctx, struct m
         return false;
     if (!buf)
         return u->or_absent;
-    return det_payload_match(u, buf, len, origin, df->w->md);
+    return det_payload_match(u, buf, len, origin, df->w->md, &df->w->caps);
 }
 
 static void key_content(struct buf *k, const struct opt_content *ct)
@@ -86,6 +86,8 @@ static void key_pitem(struct buf *k, const struct det_pitem *pi)
         buf_put(k, &pc->pcre2_options, sizeof pc->pcre2_options);
         buf_put(k, &pc->len, sizeof pc->len);
         buf_put(k, pc->regex, pc->len);
+        if (pc->capture) /* the variables it sets (captures.c) */
+            buf_puts(k, pc->capture);
     } else if (pi->type == PI_ISDATAAT) {
         const struct opt_isdataat *d = pi->arg;
         uint8_t fl[2] = {d->negated, d->relative};
@@ -152,6 +154,8 @@ static int payload_own(struct osprey_detect *d, struct det_unit *v)
                 pcre_free_code(items[i].code);
                 return -1;
             }
+            if (det_capspec_build(d, &items[i]) < 0)
+                return -1;
         }
     v->items = items;
     return 0;

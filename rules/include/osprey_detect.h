@@ -40,6 +40,17 @@ struct osprey_detect_meta {
 };
 
 /* What an alert reports: the rule, and where it fired. Valid during the callback only. */
+/* A value a pcre captured (Suricata's `(?P<flow_name>…)`, `, pkt:name` …): the flow's
+ * variables and the packet's go into EVE's metadata.flowvars / metadata.pktvars, an alert
+ * variable into the alert's context. */
+enum osprey_var_scope { OSPREY_VAR_FLOW, OSPREY_VAR_PKT, OSPREY_VAR_ALERT };
+struct osprey_detect_var {
+    uint8_t scope;             /* enum osprey_var_scope */
+    const char *name;
+    const uint8_t *value;
+    uint32_t len;
+};
+
 struct osprey_alert {
     const struct osprey_rule *rule;
     const char *category;      /* classtype description, "" without a classtype */
@@ -50,8 +61,11 @@ struct osprey_alert {
     struct mon_flow *flow;        /* NULL for a packet without a flow */
     bool to_server;               /* direction of the inspected data */
     bool from_stream;             /* matched on the reassembled stream */
+    uint32_t nvars;               /* captured variables: the flow's, the packet's, this */
+    const struct osprey_detect_var *vars; /* alert's (valid until the callback returns) */
     enum osprey_rule_action action; /* the rule's action: ALERT, LOG, DROP, REJECT* … (sdrop
-                                       and pass never reach the callback) */
+                                       never reaches the callback; pass only with the rule's
+                                       `alert` keyword) */
 };
 typedef void (*osprey_alert_fn)(const struct osprey_alert *a, void *arg);
 
@@ -163,6 +177,14 @@ uint64_t osprey_detect_worker_alerts(const struct osprey_detect_worker *w);
  * evaluate (IP-only); the other packet rules drop their packet only. In IDS mode nothing is dropped:
  * the caller just ignores the verdict (EVE then says "allowed"). */
 bool osprey_detect_packet_dropped(const struct osprey_detect_worker *w);
+
+/* The end of a packet: call after each mon_process (and after mon_flush). A ruleset with a
+ * pass rule holds the packet's alerts until then, so that a pass rule a later phase of the
+ * packet matches (its stream, its application events) still cancels the alerts and the drop
+ * of the other rules, as Suricata resolves a packet's alerts by action priority (pass
+ * first). The held alerts are given to the callback here (and at a flow's end, before its
+ * state goes); the verdict above is final only after this call. */
+void osprey_detect_packet_end(struct osprey_detect_worker *w);
 
 /* Does the last packet fall under a tag (a tag:session of its flow, a tag:host of its source
  * or destination, started by an earlier alert)? Valid like the verdict above; the engine logs

@@ -9,6 +9,7 @@
 #define RULES_OPT_EVAL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "opt_args.h"
@@ -65,6 +66,9 @@ void pcre_match_data_free(void *md);
 /* Search buf[from..len); on a match, *mstart and *mend are its bounds. md: pcre2_match_data. */
 bool pcre_search(const void *code, void *md, const uint8_t *buf, uint32_t len, uint32_t from,
                  uint32_t *mstart, uint32_t *mend);
+/* The groups of the last match in md (pairs of offsets, PCRE2_UNSET for a group that took
+ * no part), at most max: their count. */
+uint32_t pcre_groups(void *md, size_t *ov, uint32_t max);
 
 /* --- byte_test, byte_jump, byte_extract, byte_math (opt_byte.c) --- */
 const char *byte_compile_check(const void *arg); /* struct opt_byte */
@@ -160,6 +164,7 @@ struct thr_state {
     uint64_t start_us; /* the current window's first event */
     uint32_t count;    /* events in the window */
     uint64_t since_us; /* rate_filter: when the new action took over (0 = it has not) */
+    uint64_t next;     /* threshold type backoff: the event that alerts next after `count` */
 };
 const char *threshold_compile_check(const void *arg); /* struct opt_threshold */
 /* One more match of the rule for this tracked key at now_us: may it alert? */

@@ -10,6 +10,7 @@
 
 #include "event_names.h"
 #include "opt_eval.h"
+#include "opt_pktprop.h"
 #include "opt_util.h"
 #include "registry.h"
 #include "text.h"
@@ -111,13 +112,37 @@ static int parse_app_layer_protocol(struct rule_ctx *c, char *val)
     return 0;
 }
 
-static int parse_csum(struct rule_ctx *c, char *val)
+/* valid|invalid: a packet property (opt_pktprop.h PP_CSUM; rules/compile/pkt_units.c reads
+ * the decoder's verdict) on IP version ipver and protocol proto (0: the IPv4 header). */
+static int parse_csum(struct rule_ctx *c, char *val, uint8_t ipver, uint8_t proto)
 {
     static const char *const V[] = {"valid", "invalid", NULL};
-    return parse_choice(c, val, strlen(val), V, "checksum state") < 0 ? -1 : 0;
+    int k = parse_choice(c, val, strlen(val), V, "checksum state");
+    if (k < 0)
+        return -1;
+    struct opt_pktprop *pp = opt_arg_new(c, sizeof *pp);
+    if (!pp)
+        return -1;
+    *pp = (struct opt_pktprop){.kind = PP_CSUM, .dir = ipver, .layer = (int8_t)proto,
+                               .cmp = {.op = CMP_EQ, .lo = k}};
+    return 0;
 }
 
-#define CSUM(name) {name, OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_csum, false, NULL}
+#define CSUM_PARSER(fn, ipver, proto)                                                         \
+    static int fn(struct rule_ctx *c, char *val)                                              \
+    {                                                                                         \
+        return parse_csum(c, val, ipver, proto);                                              \
+    }
+CSUM_PARSER(parse_ipv4_csum, 4, 0)
+CSUM_PARSER(parse_tcpv4_csum, 4, 6)
+CSUM_PARSER(parse_tcpv6_csum, 6, 6)
+CSUM_PARSER(parse_udpv4_csum, 4, 17)
+CSUM_PARSER(parse_udpv6_csum, 6, 17)
+CSUM_PARSER(parse_icmpv4_csum, 4, 1)
+CSUM_PARSER(parse_icmpv6_csum, 6, 58)
+CSUM_PARSER(parse_igmp_csum, 4, 2)
+
+#define CSUM(name, fn, impl) {name, OPT_MATCH, D_SURI, ARG_REQUIRED, 0, fn, impl, NULL}
 
 static const struct opt_def DEFS[] = {
     {"app-layer-event", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_app_layer_event, true,
@@ -128,13 +153,14 @@ static const struct opt_def DEFS[] = {
      event_compile_check},
     {"app-layer-protocol", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_app_layer_protocol, true,
      NULL},
-    CSUM("ipv4-csum"),
-    CSUM("tcpv4-csum"),
-    CSUM("tcpv6-csum"),
-    CSUM("udpv4-csum"),
-    CSUM("udpv6-csum"),
-    CSUM("icmpv4-csum"),
-    CSUM("icmpv6-csum"),
-    CSUM("igmp-csum"),
+    CSUM("ipv4-csum", parse_ipv4_csum, true),
+    CSUM("tcpv4-csum", parse_tcpv4_csum, true),
+    CSUM("tcpv6-csum", parse_tcpv6_csum, true),
+    CSUM("udpv4-csum", parse_udpv4_csum, true),
+    CSUM("udpv6-csum", parse_udpv6_csum, true),
+    CSUM("icmpv4-csum", parse_icmpv4_csum, true),
+    CSUM("icmpv6-csum", parse_icmpv6_csum, true),
+    /* libmon does not check IGMP checksums: unsupported */
+    CSUM("igmp-csum", parse_igmp_csum, false),
 };
 OPT_TABLE(opt_table_events, DEFS);

@@ -205,9 +205,18 @@ const char *pcre_compile_check(const void *arg)
     const struct opt_pcre *pc = arg;
     if (pc->buffer_flag >= 0 && !buffer_inspectable((unsigned)pc->buffer_flag))
         return "an HTTP buffer flag for a buffer Osprey does not fill yet";
-    if (pc->capture)
-        return "capturing into variables";
     return NULL;
+}
+
+uint32_t pcre_groups(void *md, size_t *ov, uint32_t max)
+{
+    uint32_t n = pcre2_get_ovector_count(md);
+    if (n > max)
+        n = max;
+    const PCRE2_SIZE *o = pcre2_get_ovector_pointer(md);
+    for (uint32_t i = 0; i < 2 * n; i++)
+        ov[i] = o[i];
+    return n;
 }
 
 void *pcre_compile_code(const struct opt_pcre *pc)

@@ -5,6 +5,8 @@
  *   vlan.id:CMP[,LAYER|all|any]       LAYER 0..2 from the outermost, -1..-3 from the innermost
  *   flow.pkts:DIR,CMP  flow.bytes:DIR,CMP   DIR toserver|toclient|either
  *   flow.pkts_toserver:CMP … flow.bytes_toclient:CMP (older spellings)   flow.age:CMP (seconds)
+ *   ipv4-csum, tcpv4-csum, tcpv6-csum, udpv4-csum, udpv6-csum, icmpv4-csum, icmpv6-csum:
+ *        valid|invalid (parsed in opt_events.c)
  *   CMP: N, =N, !N, <N, >N, <=N, >=N, A-B and A<>B (both: A < x < B, Suricata's ranges),
  *        !A-B (x <= A or x >= B)
  * The compiler (rules/compile/pkt_units.c) reads the packet and flow for them.
@@ -21,6 +23,8 @@ enum pktprop_kind {
     PP_TCP_MSS, PP_TCP_WSCALE, PP_ICMPV6_MTU, PP_VLAN_ID, PP_VLAN_LAYERS,
     PP_FLOW_PKTS, PP_FLOW_BYTES, PP_FLOW_AGE,
     PP_IPVER,     /* not a keyword: the ipv4/ipv6/icmpv4/icmpv6 rule protocols */
+    PP_CSUM,      /* ipv4-csum, tcpv4-csum … (opt_events.c): `dir` holds the IP version, `layer`
+                     the L4 protocol (0: the IPv4 header's own checksum), cmp.lo 1 for invalid */
 };
 enum pktprop_dir { PP_DIR_TOSERVER = 1, PP_DIR_TOCLIENT, PP_DIR_EITHER };
 enum { PP_LAYER_ANY = 100, PP_LAYER_ALL = 101 };

@@ -2,7 +2,8 @@
  *
  *   threshold:type limit|threshold|both|backoff, track by_src|by_dst|by_rule|by_both|by_flow,
  *             count N, seconds N          (backoff: count N, multiplier N, no seconds)
- *   detection_filter:track by_src|by_dst|by_rule, count N, seconds N
+ *   detection_filter:track by_src|by_dst|by_rule|by_both|by_flow, count N, seconds N
+ * (the track words are enum thr_track's order: the parser stores the word's index)
  * Fields in any order, each once, all required.
  */
 #include <string.h>
@@ -17,7 +18,6 @@ enum { T_TYPE = 1, T_TRACK = 2, T_COUNT = 4, T_SECONDS = 8, T_MULT = 16 }; /* TH
 
 static const char *const TYPES[] = {"limit", "threshold", "both", "backoff", NULL};
 static const char *const TRACKS[] = {"by_src", "by_dst", "by_rule", "by_both", "by_flow", NULL};
-static const char *const FTRACKS[] = {"by_src", "by_dst", "by_rule", NULL};
 
 /* Which of them are required depends on the type: parse_common checks. */
 static const struct opt_param THRESHOLD[] = {
@@ -31,7 +31,7 @@ static const struct opt_param THRESHOLD[] = {
      PARAM_AT(struct opt_threshold, multiplier)},
 };
 static const struct opt_param DETECTION_FILTER[] = {
-    {.name = "track", .type = PT_ENUM, .flags = P_REQUIRED, .words = FTRACKS,
+    {.name = "track", .type = PT_ENUM, .flags = P_REQUIRED, .words = TRACKS,
      PARAM_AT(struct opt_threshold, track)},
     {.name = "count", .type = PT_NUM, .flags = P_REQUIRED, .lo = 1, .hi = UINT32_MAX,
      PARAM_AT(struct opt_threshold, count)},
@@ -89,17 +89,40 @@ OPT_TABLE(opt_table_threshold, DEFS);
 
 const char *threshold_compile_check(const void *arg)
 {
-    const struct opt_threshold *t = arg;
-    return t->type == THR_BACKOFF ? "type backoff" : NULL;
+    (void)arg;
+    return NULL;
+}
+
+/* Suricata's backoff: the first `count` events alert, then the count*multiplier-th, then
+ * every time the event number is multiplied again (count 1, multiplier 10: the 1st, 10th,
+ * 100th …). It has no window: the count of a tracked key never restarts. */
+static bool backoff_event(const struct opt_threshold *t, struct thr_state *st, uint64_t now_us)
+{
+    if (st->count == 0)
+        st->start_us = now_us; /* (only for the table's eviction of its oldest entries) */
+    if (st->count < UINT32_MAX)
+        st->count++;
+    if (st->count <= t->count) {
+        if (st->count == t->count)
+            st->next = (uint64_t)t->count * t->multiplier;
+        return true;
+    }
+    if (st->count != st->next)
+        return false;
+    st->next *= t->multiplier;
+    return true;
 }
 
 /* Suricata's meanings, per tracked key and window of `seconds` from its first event:
  *   limit      the first `count` events alert;
  *   threshold  every `count`-th event alerts;
  *   both       the `count`-th event alerts, once per window;
- *   detection_filter  every event after the first `count` alerts. */
+ *   detection_filter  every event after the first `count` alerts;
+ *   backoff    see backoff_event. */
 bool threshold_event(const struct opt_threshold *t, struct thr_state *st, uint64_t now_us)
 {
+    if (t->type == THR_BACKOFF)
+        return backoff_event(t, st, now_us);
     if (st->count == 0 || now_us - st->start_us >= (uint64_t)t->seconds * 1000000u) {
         st->start_us = now_us;
         st->count = 0;

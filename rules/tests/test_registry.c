@@ -25,6 +25,9 @@ static const char *const IMPLEMENTED[] = {
     "tcp.flags", "tcp.mss", "tcp.wscale", "icmpv6.mtu", "vlan.id", "vlan.layers", "flow.pkts",
     "flow.bytes", "flow.age", "flow.pkts_toserver", "flow.pkts_toclient", "flow.bytes_toserver",
     "flow.bytes_toclient", "prefilter",
+    /* checksum verdicts (opt_events.c, compile/pkt_units.c; igmp-csum stays unsupported) */
+    "ipv4-csum", "tcpv4-csum", "tcpv6-csum", "udpv4-csum", "udpv6-csum", "icmpv4-csum",
+    "icmpv6-csum",
     /* transforms */
     "to_lowercase", "to_uppercase", "strip_whitespace", "compress_whitespace", "dotprefix",
     "url_decode", "header_lowercase", "to_md5", "to_sha1", "to_sha256",

@@ -16,7 +16,7 @@ from scapy.layers.inet import IP, TCP, UDP, ICMP
 from scapy.layers.inet6 import IPv6, IPv6ExtHdrFragment, ICMPv6EchoRequest
 from scapy.packet import Raw
 
-from detect_helpers import CLI, SRV, Conv, detect, rule, udp
+from detect_helpers import CLI, SRV, Conv, detect, http_conv, rule, udp
 from tls_hello_helpers import client_hello, record
 from rules_helpers import check_text
 
@@ -584,3 +584,20 @@ def test_tls_certificate_longer_than_its_message(tmp_path):
                  [app("tls.certificate_invalid_length", 1, "tls"),
                   app("tls.invalid_certificate", 2, "tls")])
     assert got == [(1, 6)]
+
+
+def test_http_too_many_encoding_layers(tmp_path):
+    """A Content-Encoding list longer than the decompression layer limit (2 by default; every
+    listed coding counts, identity too, as libhtp counts them) raises
+    http.too_many_encoding_layers; a list within the limit does not."""
+    import gzip as gz
+    body = gz.compress(gz.compress(b"hello"))
+    rules = [rule("app-layer-event:http.too_many_encoding_layers;", sid=1, proto="http")]
+
+    def resp(ce):
+        return (b"HTTP/1.1 200 OK\r\nContent-Encoding: " + ce + b"\r\nContent-Length: "
+                + str(len(body)).encode() + b"\r\n\r\n" + body)
+    r = detect(tmp_path, http_conv(resp=resp(b"identity, gzip, gzip")), rules)
+    assert [a["alert"]["signature_id"] for a in r.alerts] == [1]
+    r = detect(tmp_path, http_conv(resp=resp(b"gzip, gzip")), rules, name="two")
+    assert r.alerts == []

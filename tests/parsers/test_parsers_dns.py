@@ -103,3 +103,26 @@ def test_truncated_messages(trace):
     a = app_trace(trace, pkts)
     assert a.bufs("dns_query") == [{"dns.query": b"cut.example"}]
     assert a.stats["dns_malformed"] == 2
+
+
+def test_long_names_are_kept_cut_at_1025_bytes_with_an_event(trace):
+    """Suricata's reading of names: one longer than 255 octets on the wire is no malformed
+    message; one longer than 1025 dotted bytes is kept cut there and raises
+    dns.name_too_long (app-layer-event)."""
+    mid = [b"a" * 63] * 5                     # 319 bytes dotted: read whole, no event
+    big = [bytes([0x61 + i]) * 63 for i in range(20)]  # 1279 bytes dotted: cut at 1025
+    pkts = [dns_packet(header(1) + name(*mid) + struct.pack(">HH", 1, 1)),
+            dns_packet(header(2) + name(*big) + struct.pack(">HH", 1, 1))]
+    a = app_trace(trace, pkts)
+    assert a.bufs("dns_query") == [{"dns.query": b".".join(mid)},
+                                   {"dns.query": b".".join(big)[:1025]}]
+    assert a.stats["dns_malformed"] == 0
+
+
+def test_name_too_long_event_alerts_on_the_long_name_only(tmp_path):
+    from detect_helpers import detect, rule
+    big = [bytes([0x61 + i]) * 63 for i in range(20)]
+    pkts = [dns_packet(header(1) + name(*([b"a" * 63] * 5)) + struct.pack(">HH", 1, 1)),
+            dns_packet(header(2) + name(*big) + struct.pack(">HH", 1, 1))]
+    r = detect(tmp_path, pkts, [rule("app-layer-event:dns.name_too_long;", proto="dns")])
+    assert [a["pcap_cnt"] for a in r.alerts] == [2]

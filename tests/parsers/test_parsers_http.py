@@ -281,3 +281,24 @@ def test_more_single_header_buffers(trace):
     assert b["http.start"] == req[:-2]
     r = a.bufs("http_response")[0]
     assert (r["http.server"], r["http.location"]) == (b"nginx", b"/next")
+
+
+def test_lf_only_response_head_ending_a_segment(tmp_path):
+    """A response head with LF-only lines whose empty line is the segment's last byte: the
+    body in the next segment is the body, not more headers (the head ends there)."""
+    from detect_helpers import detect, rule
+    rules = [rule('http.stat_code; content:"200"; http.response_header; content:"first";', sid=1,
+                  proto="http"),
+             rule('file_data; content:"see you later";', sid=2, proto="http")]
+
+    def conv(parts):
+        c = Conv().handshake().send(True, b"GET /when HTTP/1.1\r\nHost: x\r\n\r\n")
+        for p in parts:
+            c.send(False, p)
+        return c.close().pkts
+    head = b"HTTP/1.0 200 OK\nServer: custom\nX-first: secret\nContent-Length: 14\n\n"
+    r = detect(tmp_path, conv([head, b"see you later!"]), rules, "-k", "none")
+    assert sorted(r.sids) == [1, 2]
+    # near miss: the same bytes in one segment
+    r = detect(tmp_path, conv([head + b"see you later!"]), rules, "-k", "none", name="one")
+    assert sorted(r.sids) == [1, 2]

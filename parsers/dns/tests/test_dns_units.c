@@ -28,35 +28,50 @@ static void test_dns_names(void)
     uint8_t out[DNS_NAME_MAX];
     uint32_t ol;
     size_t next;
-    CHECK(dns_name_read(m, n, 12, out, sizeof out, &ol, &next) == 0);
+    CHECK(dns_name_read(m, n, 12, out, sizeof out, &ol, &next, NULL) == 0);
     CHECK(ol == 15 && !memcmp(out, "www.example.com", 15) && next == second);
-    CHECK(dns_name_read(m, n, second, out, sizeof out, &ol, &next) == 0);
+    CHECK(dns_name_read(m, n, second, out, sizeof out, &ol, &next, NULL) == 0);
     CHECK(ol == 16 && !memcmp(out, "mail.example.com", 16) && next == n);
     /* a pointer to itself, a two-step cycle, a pointer out of the message, a cut label */
     uint8_t loop[16] = {0};
     loop[12] = 0xc0, loop[13] = 12;
-    CHECK(dns_name_read(loop, 14, 12, out, sizeof out, &ol, &next) == -1);
+    CHECK(dns_name_read(loop, 14, 12, out, sizeof out, &ol, &next, NULL) == -1);
     loop[12] = 0xc0, loop[13] = 14, loop[14] = 0xc0, loop[15] = 12;
-    CHECK(dns_name_read(loop, 16, 12, out, sizeof out, &ol, &next) == -1);
+    CHECK(dns_name_read(loop, 16, 12, out, sizeof out, &ol, &next, NULL) == -1);
     loop[12] = 0xc0, loop[13] = 200;
-    CHECK(dns_name_read(loop, 14, 12, out, sizeof out, &ol, &next) == -1);
+    CHECK(dns_name_read(loop, 14, 12, out, sizeof out, &ol, &next, NULL) == -1);
     loop[12] = 10;
-    CHECK(dns_name_read(loop, 14, 12, out, sizeof out, &ol, &next) == -1);
+    CHECK(dns_name_read(loop, 14, 12, out, sizeof out, &ol, &next, NULL) == -1);
     loop[12] = 0x40; /* an extended label type */
-    CHECK(dns_name_read(loop, 14, 12, out, sizeof out, &ol, &next) == -1);
-    /* a name longer than 255 octets on the wire */
-    uint8_t big[400] = {0};
+    CHECK(dns_name_read(loop, 14, 12, out, sizeof out, &ol, &next, NULL) == -1);
+    /* a name longer than 255 octets on the wire reads whole, as Suricata reads it; one longer
+     * than DNS_NAME_MAX dotted is cut there and flagged, and ends where it ends */
+    uint8_t big[1600] = {0};
     size_t p = 12;
-    for (int i = 0; i < 5; i++) {
+    for (int i = 0; i < 20; i++) {
         big[p++] = 63;
         memset(big + p, 'a', 63);
         p += 63;
+        if (i == 4)
+            big[p] = 0; /* (for the 5-label read below) */
     }
     big[p++] = 0;
-    CHECK(dns_name_read(big, p, 12, out, sizeof out, &ol, &next) == -1);
+    bool cut = false;
+    uint8_t five[400];
+    memcpy(five, big, 12 + 5 * 64);
+    five[12 + 5 * 64] = 0;
+    CHECK(dns_name_read(five, 12 + 5 * 64 + 1, 12, out, sizeof out, &ol, &next, &cut) == 0);
+    CHECK(ol == 5 * 64 - 1 && !cut && next == 12 + 5 * 64 + 1);
+    CHECK(dns_name_read(big, p, 12, out, sizeof out, &ol, &next, &cut) == 0);
+    CHECK(ol == DNS_NAME_MAX && cut && next == p && out[63] == '.' && out[1024] == 'a');
+    /* more than DNS_NAME_STEPS labels: a loop */
+    uint8_t many[12 + 2 * 300 + 1] = {0};
+    for (int i = 0; i < 300; i++)
+        many[12 + 2 * i] = 1, many[13 + 2 * i] = 'x';
+    CHECK(dns_name_read(many, sizeof many, 12, out, sizeof out, &ol, &next, NULL) == -1);
     /* the root name */
     uint8_t root[13] = {0};
-    CHECK(dns_name_read(root, 13, 12, out, sizeof out, &ol, &next) == 0 && ol == 0 && next == 13);
+    CHECK(dns_name_read(root, 13, 12, out, sizeof out, &ol, &next, NULL) == 0 && ol == 0 && next == 13);
 }
 
 static void test_detect(void)
