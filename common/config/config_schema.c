@@ -191,6 +191,8 @@ static const struct cfg_key SCHEMA[] = {
     SIZE("app-layer.protocols.http.libhtp.default-config.lzma-memlimit", "1mb",
          "memory one lzma layer may use"),
     BOOL("app-layer.protocols.sip.enabled", "yes", "parse SIP messages (UDP and TCP)"),
+    BOOL("app-layer.protocols.smb.enabled", "yes",
+         "parse SMB messages (NetBIOS session service and direct TCP, any port)"),
     SIZE("app-layer.protocols.mqtt.max-msg-length", "1mb",
          "MQTT packet bytes read; a longer packet keeps its fixed header only (truncated)"),
     INT("app-layer.protocols.mqtt.max-tx", "4096", 1, UINT32_MAX,

@@ -33,6 +33,7 @@ void osprey_parsers_cfg_defaults(struct osprey_parsers_cfg *cfg)
     cfg->http_decompress_layer_limit = 2;
     cfg->http_lzma_memlimit = 1u << 20;
     cfg->sip_enabled = true;
+    cfg->smb_enabled = true;
     cfg->mqtt_max_msg_length = 1u << 20;
     cfg->mqtt_max_tx = 4096;
     cfg->ftp_max_tx = 256;

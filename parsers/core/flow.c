@@ -30,16 +30,66 @@ struct pflow *pflow_make(struct osprey_parsers_worker *w, struct mon_flow *f)
     return pf;
 }
 
-void pflow_free_slot(struct mon_ctx *ctx, struct mon_flow *f, void *val, void *arg)
+static void pflow_free(struct pflow *pf)
 {
-    (void)ctx, (void)f, (void)arg;
-    struct pflow *pf = val;
+    if (pf->guest)
+        pflow_free(pf->guest);
     pbuf_free(&pf->in[0]);
     pbuf_free(&pf->in[1]);
     const struct osprey_proto_def *d = reg_proto(pf->proto);
     if (d && pf->state)
         d->state_free(pf->state);
     free(pf);
+}
+
+void pflow_free_slot(struct mon_ctx *ctx, struct mon_flow *f, void *val, void *arg)
+{
+    (void)ctx, (void)f, (void)arg;
+    pflow_free(val);
+}
+
+struct pflow *pflow_guest(struct pflow *host, const char *name)
+{
+    int id = osprey_app_proto_find(name);
+    if (id < 0 || !osprey_app_proto_carries(host->proto, (uint16_t)id))
+        return NULL;
+    if (host->guest)
+        return host->guest->proto == id ? host->guest : NULL;
+    struct pflow *g = calloc(1, sizeof *g);
+    if (!g)
+        return NULL;
+    g->w = host->w;
+    g->proto = (uint16_t)id;
+    g->anomaly = -1;
+    g->host = host;
+    host->guest = g;
+    return g;
+}
+
+void pflow_guest_feed(struct pflow *g, struct mon_flow *f, int dir, const uint8_t *d, size_t n)
+{
+    const struct osprey_proto_def *def = reg_proto(g->proto);
+    if (def && def->parse && !g->dead[dir] && n)
+        def->parse(g, f, dir, d, n);
+}
+
+bool pflow_guest_eve(struct pflow *g, struct osprey_jw *w)
+{
+    const struct osprey_proto_def *def = g ? reg_proto(g->proto) : NULL;
+    bool (*fn)(struct pflow *, struct osprey_jw *) = !def ? NULL
+                                                     : def->eve_carried ? def->eve_carried
+                                                                        : def->eve;
+    return fn && g->state && fn(g, w);
+}
+
+/* The pflow whose protocol is proto: the flow's own, or the guest it carries. */
+static struct pflow *pflow_of(struct pflow *pf, uint16_t proto)
+{
+    if (!pf)
+        return NULL;
+    if (pf->proto == proto)
+        return pf;
+    return pf->guest && pf->guest->proto == proto ? pf->guest : NULL;
 }
 
 void pflow_run(struct pflow *pf, struct mon_flow *f, int dir, mon_event_t ev)
@@ -83,6 +133,8 @@ int osprey_parsers_anomaly(struct mon_ctx *ctx, const struct mon_flow *f)
 
 void pflow_tx_done(struct pflow *pf, struct mon_flow *f)
 {
+    if (pf->host) /* a guest's transaction: the host's record carries it */
+        return;
     if (pf->w->tx_fn)
         pf->w->tx_fn(pf->w->ctx, f, pf->proto, pf->w->tx_arg);
 }
@@ -101,7 +153,9 @@ const uint8_t *osprey_parsers_buffer_at(struct mon_ctx *ctx, const struct mon_fl
     struct pflow *pf = pflow_get(ctx, f);
     uint16_t proto;
     const struct proto_buffer *r = pf ? reg_buffer(b, &proto) : NULL;
-    if (!r || proto != pf->proto || !pf->state || (i > 0 && !r->multi))
+    if (r)
+        pf = pflow_of(pf, proto);
+    if (!r || !pf || !pf->state || (i > 0 && !r->multi))
         return NULL;
     if (!s) {
         s = &pf->w->scratch;
@@ -125,7 +179,9 @@ bool osprey_parsers_field_at(struct mon_ctx *ctx, const struct mon_flow *f, uint
     struct pflow *pf = pflow_get(ctx, f);
     uint16_t proto;
     const struct proto_field *r = pf ? reg_field(fld, &proto) : NULL;
-    if (!r || proto != pf->proto || !pf->state)
+    if (r)
+        pf = pflow_of(pf, proto);
+    if (!r || !pf || !pf->state)
         return false;
     return r->get(pf, r->key, i, out);
 }

@@ -62,6 +62,8 @@ unsigned det_app_match_buffer(const char *keyword)
         return BUF_FTP_TRANSACTION; /* an FTP transaction, either side, once answered */
     if (!strcmp(keyword, "ftp.reply_received"))
         return BUF_FTP_COMPLETION_CODE; /* the reply side of an FTP transaction */
+    if (!strcmp(keyword, "smb.version"))
+        return BUF_SMB_TRANSACTION; /* each SMB request and response */
     if (!strcmp(keyword, "ftpbounce"))
         return BUF_FTP_COMMAND; /* an FTP command, when it comes */
     if (!strcmp(keyword, "ftpdata_command"))
