@@ -73,6 +73,26 @@ void pflow_guest_feed(struct pflow *g, struct mon_flow *f, int dir, const uint8_
         def->parse(g, f, dir, d, n);
 }
 
+enum probe_verdict pflow_guest_probe(const struct pflow *host, const char *name, int dir,
+                                     const uint8_t *d, size_t n)
+{
+    int id = osprey_app_proto_find(name);
+    const struct osprey_proto_def *def = id > 0 ? reg_proto((uint16_t)id) : NULL;
+    if (!def || !osprey_app_proto_carries(host->proto, (uint16_t)id))
+        return DET_NO;
+    enum probe_verdict v = DET_NO;
+    for (const struct proto_probe *p = def->probes; p && p->probe; p++) {
+        if (p->l4 != 6 || p->dir != dir)
+            continue;
+        enum probe_verdict r = p->probe(d, n, NULL);
+        if (r == DET_YES)
+            return r;
+        if (r == DET_NEED_MORE)
+            v = r;
+    }
+    return v;
+}
+
 bool pflow_guest_eve(struct pflow *g, struct osprey_jw *w)
 {
     const struct osprey_proto_def *def = g ? reg_proto(g->proto) : NULL;

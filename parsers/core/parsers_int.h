@@ -119,6 +119,10 @@ void pflow_count(struct pflow *pf, unsigned c, uint64_t n);
  * protocol the host carries. */
 struct pflow *pflow_guest(struct pflow *host, const char *name);
 void pflow_guest_feed(struct pflow *g, struct mon_flow *f, int dir, const uint8_t *d, size_t n);
+/* Do bytes d[0..n) of direction dir start the guest protocol name (its own TCP probes)? A
+ * host asks before feeding a channel that may or may not carry it (a named pipe). */
+enum probe_verdict pflow_guest_probe(const struct pflow *host, const char *name, int dir,
+                                     const uint8_t *d, size_t n);
 /* The guest's EVE object written into the host's open one (false: it has none). */
 bool pflow_guest_eve(struct pflow *g, struct osprey_jw *w);
 

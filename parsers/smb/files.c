@@ -26,9 +26,11 @@ struct smb_file *smb_file_find(struct smb_state *st, const uint8_t *fid, uint8_t
 }
 
 struct smb_file *smb_file_open(struct pflow *pf, struct smb_state *st, const uint8_t *fid,
-                               uint8_t fid_len, const uint8_t *name, uint32_t name_len,
-                               bool pipe)
+                               uint8_t fid_len, const struct smb_req *create)
 {
+    const uint8_t *name = create->name.p;
+    uint32_t name_len = create->name.len;
+    bool pipe = create->pipe;
     if (fid_len > sizeof st->file[0].fid)
         return NULL;
     struct smb_file *fl = smb_file_find(st, fid, fid_len);
@@ -46,6 +48,7 @@ struct smb_file *smb_file_open(struct pflow *pf, struct smb_state *st, const uin
     pbuf_reset(&fl->data[1]);
     fl->used = true;
     fl->pipe = pipe;
+    fl->guess = create->tree_unknown;
     memcpy(fl->fid, fid, fid_len);
     fl->fid_len = fid_len;
     fl->name_len = name_len < SMB_PATH_MAX ? name_len : SMB_PATH_MAX;
@@ -55,11 +58,24 @@ struct smb_file *smb_file_open(struct pflow *pf, struct smb_state *st, const uin
     return fl;
 }
 
-void smb_pipe_data(struct pflow *pf, struct mon_flow *f, struct smb_state *st, int dir,
-                   const uint8_t *d, uint32_t n)
+/* A pipe carries DCERPC when its first bytes are a DCERPC header (psexec's stdin / stdout
+ * pipes carry other bytes: those are not DCERPC's, and would break its framing). */
+static bool is_dce(struct pflow *pf, struct smb_file *fl, int dir, const uint8_t *d,
+                   uint32_t n)
+{
+    if (!fl)
+        return pflow_guest_probe(pf, "dcerpc", dir, d, n) == DET_YES;
+    if (!fl->dce)
+        fl->dce = pflow_guest_probe(pf, "dcerpc", dir, d, n) == DET_YES ? 1 : 2;
+    return fl->dce == 1;
+}
+
+void smb_pipe_data(struct pflow *pf, struct mon_flow *f, struct smb_state *st,
+                   struct smb_file *fl, int dir, const uint8_t *d, uint32_t n)
 {
     struct pflow *g = pflow_guest(pf, "dcerpc");
-    if (!g || !n)
+    /* (a pipe not seen opened: its bytes go on once DCERPC was seen on the flow) */
+    if (!g || !n || (fl ? !is_dce(pf, fl, dir, d, n) : !g->state && !is_dce(pf, NULL, dir, d, n)))
         return;
     st->tx.dcerpc = true;
     pflow_count(pf, SMB_C_PIPE_BYTES, n);
@@ -69,8 +85,12 @@ void smb_pipe_data(struct pflow *pf, struct mon_flow *f, struct smb_state *st, i
 void smb_file_data(struct pflow *pf, struct mon_flow *f, struct smb_state *st,
                    struct smb_file *fl, int dir, uint64_t off, const uint8_t *d, uint32_t n)
 {
+    if (fl->guess && n) { /* its tree unknown (midstream): DCERPC bytes make it a pipe */
+        fl->guess = false;
+        fl->pipe = is_dce(pf, fl, dir, d, n);
+    }
     if (fl->pipe) {
-        smb_pipe_data(pf, f, st, dir, d, n);
+        smb_pipe_data(pf, f, st, fl, dir, d, n);
         return;
     }
     struct pbuf *b = &fl->data[dir];

@@ -98,6 +98,7 @@ static void nt_create(struct smb_state *st, const struct smb1_cmd *c, struct smb
     pbuf_add(&q->name, name, l, SMB_PATH_MAX);
     const struct smb_tree *t = smb_tree_find(st, c->tid);
     q->pipe = t ? t->pipe : false;
+    q->tree_unknown = !t;
 }
 
 /* The data a read response or write request carries: at DataOffset (from the header). */
@@ -121,8 +122,11 @@ static void trans(struct pflow *pf, struct mon_flow *f, struct smb_state *st,
     if (!c->reply) {
         if (c->wc < 16 || smb_le16(c->m + c->w + 28) != 0x26)
             return;
-        if (q)
+        if (q) {
             q->pipe = true;
+            memcpy(q->fid, c->m + c->w + 30, 2);
+            q->fid_len = 2;
+        }
     } else if (!q || !q->pipe) {
         return;
     }
@@ -130,7 +134,8 @@ static void trans(struct pflow *pf, struct mon_flow *f, struct smb_state *st,
     const uint8_t *d = data_at(c, smb_le16(c->m + c->w + off_at),
                                smb_le16(c->m + c->w + cnt_at), &got);
     if (d)
-        smb_pipe_data(pf, f, st, dir, d, got);
+        smb_pipe_data(pf, f, st, q && q->fid_len ? smb_file_find(st, q->fid, 2) : NULL, dir,
+                      d, got);
 }
 
 /* One command of the chain; returns the next command's offset (0: none). */
@@ -165,7 +170,7 @@ static uint32_t command(struct pflow *pf, struct mon_flow *f, int dir, struct sm
         if (!c->reply)
             nt_create(st, c, q);
         else if (q && c->status == 0 && c->wc >= 34) {
-            smb_file_open(pf, st, w + 5, 2, q->name.p, q->name.len, q->pipe);
+            smb_file_open(pf, st, w + 5, 2, q);
             memcpy(q->fid, w + 5, 2);
             q->fid_len = 2;
         }

@@ -45,6 +45,7 @@ static void request(struct pflow *pf, struct mon_flow *f, struct smb_state *st,
             q->disposition = smb_le32(b + 36);
             const struct smb_tree *t = smb_tree_find(st, tree);
             q->pipe = t && t->pipe;
+            q->tree_unknown = !t;
             if ((d = span(m, n, smb_le16(b + 44), smb_le16(b + 46), &got))) {
                 uint8_t name[SMB_PATH_MAX];
                 uint32_t l = smb_path(name, d, got, true);
@@ -82,7 +83,7 @@ static void request(struct pflow *pf, struct mon_flow *f, struct smb_state *st,
             if (q)
                 memcpy(q->fid, b + 8, 16), q->fid_len = 16, q->pipe = true;
             if ((d = span(m, n, smb_le32(b + 24), smb_le32(b + 28), &got)))
-                smb_pipe_data(pf, f, st, 0, d, got);
+                smb_pipe_data(pf, f, st, smb_file_find(st, b + 8, 16), 0, d, got);
         }
         break;
     default:
@@ -130,7 +131,7 @@ static void response(struct pflow *pf, struct mon_flow *f, struct smb_state *st,
         break;
     case SMB2_CREATE:
         if (q && ok && n >= HDR + 80) {
-            smb_file_open(pf, st, b + 64, 16, q->name.p, q->name.len, q->pipe);
+            smb_file_open(pf, st, b + 64, 16, q);
             memcpy(q->fid, b + 64, 16);
             q->fid_len = 16;
         }
@@ -146,7 +147,7 @@ static void response(struct pflow *pf, struct mon_flow *f, struct smb_state *st,
     case SMB2_IOCTL:
         if (q && q->pipe && (ok || status == STATUS_BUFFER_OVERFLOW) && n >= HDR + 40 &&
             (d = span(m, n, smb_le32(b + 32), smb_le32(b + 36), &got)))
-            smb_pipe_data(pf, f, st, 1, d, got);
+            smb_pipe_data(pf, f, st, smb_file_find(st, q->fid, 16), 1, d, got);
         break;
     default:
         break;

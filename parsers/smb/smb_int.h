@@ -68,6 +68,7 @@ struct smb_req {
     uint32_t tree;          /* the tree it was sent on */
     uint32_t disposition;   /* a create's */
     bool pipe;              /* a tree connect's path names IPC$; a create on a pipe tree */
+    bool tree_unknown;      /* a create on a tree not seen connected (midstream) */
     struct pbuf name;       /* a tree connect's path, a create's file name */
     struct pbuf dialects;   /* an SMB1 negotiate's dialect strings */
 };
@@ -81,6 +82,8 @@ struct smb_tree {
 
 struct smb_file {
     bool used, pipe, overlap;
+    bool guess;             /* its tree was not seen: a pipe if its first bytes are DCERPC */
+    uint8_t dce;            /* a pipe's bytes: 0 undecided, 1 DCERPC (to the guest), 2 not */
     uint8_t fid[16];
     uint8_t fid_len;
     uint8_t name[SMB_PATH_MAX];
@@ -169,15 +172,14 @@ void smb_tree_connected(struct pflow *pf, struct mon_flow *f, struct smb_state *
                         uint8_t ver, const struct smb_req *q, bool pipe);
 /* files.c: the file producer (one place: open with a name, data at an offset, close) */
 struct smb_file *smb_file_open(struct pflow *pf, struct smb_state *st, const uint8_t *fid,
-                               uint8_t fid_len, const uint8_t *name, uint32_t name_len,
-                               bool pipe);
+                               uint8_t fid_len, const struct smb_req *create);
 struct smb_file *smb_file_find(struct smb_state *st, const uint8_t *fid, uint8_t fid_len);
 /* Bytes of the file at offset, written (dir 0) or read (dir 1): a pipe's go to DCERPC. */
 void smb_file_data(struct pflow *pf, struct mon_flow *f, struct smb_state *st,
                    struct smb_file *fl, int dir, uint64_t off, const uint8_t *d, uint32_t n);
-/* Bytes of a named pipe not tied to an open file (an SMB1 transaction, an ioctl). */
-void smb_pipe_data(struct pflow *pf, struct mon_flow *f, struct smb_state *st, int dir,
-                   const uint8_t *d, uint32_t n);
+/* Bytes of a named pipe (an SMB1 transaction, an ioctl; fl the pipe's file if known). */
+void smb_pipe_data(struct pflow *pf, struct mon_flow *f, struct smb_state *st,
+                   struct smb_file *fl, int dir, const uint8_t *d, uint32_t n);
 void smb_file_close(struct pflow *pf, struct mon_flow *f, struct smb_state *st,
                     struct smb_file *fl);
 /* ntlmssp.c: an NTLMSSP AUTHENTICATE message in a security blob into the transaction */
