@@ -96,7 +96,7 @@ void smb_file_data(struct pflow *pf, struct mon_flow *f, struct smb_state *st,
     struct pbuf *b = &fl->data[dir];
     if (n && off < fl->end[dir] && !fl->overlap) { /* over bytes already seen */
         fl->overlap = true;
-        pflow_anomaly(pf, f, dir, SMB_AE_FILE_OVERLAP);
+        smb_tx_anomaly(pf, f, st, dir, SMB_AE_FILE_OVERLAP);
     }
     if (off + n > fl->end[dir])
         fl->end[dir] = off + n;

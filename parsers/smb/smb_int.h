@@ -112,6 +112,7 @@ struct smb_tx {
     uint8_t user[SMB_NTLM_MAX], domain[SMB_NTLM_MAX], host[SMB_NTLM_MAX];
     uint32_t user_len, domain_len, host_len;
     bool dcerpc;            /* its bytes went to the DCERPC guest (named pipe) */
+    uint32_t events;        /* app-layer events set on it (bits of SMB_AE_*) */
 };
 
 struct smb_state {
@@ -126,6 +127,7 @@ struct smb_state {
     bool is_pipe, has_tree;
     struct smb_tx tx;
     uint64_t ntx;
+    uint32_t ev_pending;    /* events of the request being read, for its transaction */
     uint8_t version;        /* the header of the last message: 1 or 2 */
     uint16_t dialect;       /* SMB2's negotiated dialect (0x0202 …); 0 none yet */
     char dialect1[32];      /* SMB1's negotiated dialect's name */
@@ -164,6 +166,11 @@ void smb_tx_begin(struct pflow *pf, struct mon_flow *f, struct smb_state *st, ui
 struct smb_tx *smb_tx_answer(struct smb_state *st, uint8_t ver, uint16_t cmd, uint32_t status,
                              const struct smb_req *q);
 void smb_tx_finish(struct pflow *pf, struct mon_flow *f, struct smb_state *st);
+/* An app-layer event of the request being read: raised now, and set on its transaction, whose
+ * response raises it again to the client (Suricata inspects a transaction's events both
+ * ways). */
+void smb_tx_anomaly(struct pflow *pf, struct mon_flow *f, struct smb_state *st, int dir,
+                    unsigned e);
 void smb_tree_set(struct smb_state *st, uint32_t id, bool pipe, const uint8_t *name,
                   uint32_t len);
 const struct smb_tree *smb_tree_find(const struct smb_state *st, uint32_t id);

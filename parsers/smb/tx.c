@@ -98,7 +98,17 @@ void smb_tx_begin(struct pflow *pf, struct mon_flow *f, struct smb_state *st, ui
     tx->ver = ver;
     tx->cmd = cmd;
     tx->has_req = true;
+    tx->events = st->ev_pending;
+    st->ev_pending = 0;
     tx_fill(st, tx, q);
+}
+
+void smb_tx_anomaly(struct pflow *pf, struct mon_flow *f, struct smb_state *st, int dir,
+                    unsigned e)
+{
+    pflow_anomaly(pf, f, dir, e);
+    if (dir == 0)
+        st->ev_pending |= 1u << e;
 }
 
 struct smb_tx *smb_tx_answer(struct smb_state *st, uint8_t ver, uint16_t cmd, uint32_t status,
@@ -127,7 +137,9 @@ struct smb_tx *smb_tx_answer(struct smb_state *st, uint8_t ver, uint16_t cmd, ui
 
 void smb_tx_finish(struct pflow *pf, struct mon_flow *f, struct smb_state *st)
 {
-    (void)st;
+    for (unsigned e = 0; e < 32; e++)
+        if (st->tx.events & 1u << e)
+            pflow_anomaly(pf, f, 1, e);
     pflow_raise(pf, f, 1, SMB_EV_RESPONSE);
     pflow_count(pf, SMB_C_TXS, 1);
     pflow_tx_done(pf, f);
