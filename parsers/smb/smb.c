@@ -75,14 +75,14 @@ static const uint8_t *get(struct pflow *pf, unsigned key, uint32_t i, struct osp
     {.name = n, .dir = d, .event = (d) ? "smb_pdu_to_client" : "smb_pdu_to_server",          \
      .key = FRAME(kind, ver), .get = get}
 static const struct proto_buffer BUFFERS[] = {
-    /* a tree connect answered: SMB1's both ways (Suricata's transaction is there from the
-     * request), SMB2's to the client */
+    /* a tree connect answered. SMB1's share both ways (Suricata's transaction is there from
+     * the request, the share inspected as the request comes and again with the answer), a
+     * named pipe to the client (only the answer says it is one); SMB2's to the client (its
+     * transaction is made when the answer comes) */
     {.name = "smb.share", .alias = {"smb_share"}, .dir = 0,
      .event = "smb_tree_connect_to_server", .key = SMBB_SHARE, .get = get},
     {.name = "smb.share", .alias = {"smb_share"}, .dir = 1, .event = "smb_tree_connect",
      .key = SMBB_SHARE, .get = get},
-    {.name = "smb.named_pipe", .alias = {"smb_named_pipe"}, .dir = 0,
-     .event = "smb_tree_connect_to_server", .key = SMBB_PIPE, .get = get},
     {.name = "smb.named_pipe", .alias = {"smb_named_pipe"}, .dir = 1,
      .event = "smb_tree_connect", .key = SMBB_PIPE, .get = get},
     {.name = "smb.ntlmssp_user", .dir = 0, .event = "smb_request", .key = SMBB_NTLM_USER,
