@@ -130,7 +130,6 @@ static const char *const ANOMALIES[] = {
     [SMB_AE_RESP_TO_SERVER] = "smb.response_to_server",
     [SMB_AE_NBSS_TYPE] = "smb.unusual_nbss_type",     /* not a NetBIOS session type */
     [SMB_AE_NTLMSSP_REQ] = "smb.malformed_ntlmssp_request",
-    [SMB_AE_DUP_NEGOTIATE] = "smb.duplicate_negotiate",
 };
 
 static const char *const COUNTERS[] = {

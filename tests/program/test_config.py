@@ -96,6 +96,7 @@ DEFAULTS = {
     "app-layer.protocols.http.libhtp.default-config.lzma-enabled": False,
     "app-layer.protocols.http.libhtp.default-config.lzma-memlimit": 1048576,
     "app-layer.protocols.sip.enabled": True,
+    "app-layer.protocols.smb.enabled": True,
     "app-layer.protocols.mqtt.max-msg-length": 1048576,
     "app-layer.protocols.mqtt.max-tx": 4096,
     "af-packet.threads": 0,
