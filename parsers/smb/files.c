@@ -77,7 +77,7 @@ void smb_pipe_data(struct pflow *pf, struct mon_flow *f, struct smb_state *st,
     /* (a pipe not seen opened: its bytes go on once DCERPC was seen on the flow) */
     if (!g || !n || (fl ? !is_dce(pf, fl, dir, d, n) : !g->state && !is_dce(pf, NULL, dir, d, n)))
         return;
-    st->tx.dcerpc = true;
+    st->dce_pending = true;
     pflow_count(pf, SMB_C_PIPE_BYTES, n);
     pflow_guest_feed(g, f, dir, d, n);
 }

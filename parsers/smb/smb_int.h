@@ -127,7 +127,8 @@ struct smb_state {
     bool is_pipe, has_tree;
     struct smb_tx tx;
     uint64_t ntx;
-    uint32_t ev_pending;    /* events of the request being read, for its transaction */
+    uint32_t ev_pending;    /* events of the message being read, for its transaction */
+    bool dce_pending;       /* its bytes went to DCERPC (its transaction's dcerpc object) */
     uint8_t version;        /* the header of the last message: 1 or 2 */
     uint16_t dialect;       /* SMB2's negotiated dialect (0x0202 …); 0 none yet */
     char dialect1[32];      /* SMB1's negotiated dialect's name */

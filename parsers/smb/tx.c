@@ -99,7 +99,9 @@ void smb_tx_begin(struct pflow *pf, struct mon_flow *f, struct smb_state *st, ui
     tx->cmd = cmd;
     tx->has_req = true;
     tx->events = st->ev_pending;
+    tx->dcerpc = st->dce_pending;
     st->ev_pending = 0;
+    st->dce_pending = false;
     tx_fill(st, tx, q);
 }
 
@@ -132,6 +134,8 @@ struct smb_tx *smb_tx_answer(struct smb_state *st, uint8_t ver, uint16_t cmd, ui
     }
     tx->has_resp = true;
     tx->status = status;
+    tx->dcerpc |= st->dce_pending;
+    st->dce_pending = false;
     return tx;
 }
 

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "osprey_json_writer.h"
 #include "smb_int.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -67,9 +68,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (!pf.dead[dir])
             smb_parse(&pf, &f, dir, data + i, n);
         read_all(&pf);
+        if (pf.guest && pf.guest->state) { /* the EVE object (with the guest's) */
+            struct osprey_jw jw;
+            osprey_jw_init(&jw);
+            osprey_jw_open(&jw, NULL);
+            smb_eve(&pf, &jw);
+            free(osprey_jw_finish(&jw));
+        }
         i += n;
     }
     smb_free(pf.state);
+    if (pf.guest) { /* the DCERPC its named pipes carried */
+        const struct osprey_proto_def *g = reg_proto(pf.guest->proto);
+        if (g && pf.guest->state)
+            g->state_free(pf.guest->state);
+        free(pf.guest);
+    }
     pbuf_free(&pf.in[0]);
     pbuf_free(&pf.in[1]);
     free(p.ev);
