@@ -132,6 +132,8 @@ struct smb_tx *smb_tx_answer(struct smb_state *st, uint8_t ver, uint16_t cmd, ui
         memcpy(tx->fid, q->fid, q->fid_len);
         tx->fid_len = q->fid_len;
     }
+    if (tx->is_tree && q) /* (the answer says whether it is a pipe) */
+        tx->is_pipe = q->pipe;
     tx->has_resp = true;
     tx->status = status;
     tx->dcerpc |= st->dce_pending;
