@@ -52,7 +52,8 @@ struct smb_file *smb_file_open(struct pflow *pf, struct smb_state *st, const uin
     memcpy(fl->fid, fid, fid_len);
     fl->fid_len = fid_len;
     fl->name_len = name_len < SMB_PATH_MAX ? name_len : SMB_PATH_MAX;
-    memcpy(fl->name, name, fl->name_len);
+    if (fl->name_len)
+        memcpy(fl->name, name, fl->name_len);
     if (!pipe)
         pflow_count(pf, SMB_C_FILES, 1);
     return fl;

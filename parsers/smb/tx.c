@@ -50,7 +50,8 @@ static void tx_name(struct smb_tx *tx, const uint8_t *p, uint32_t n)
 {
     if (n > SMB_PATH_MAX)
         n = SMB_PATH_MAX;
-    memcpy(tx->name, p, n);
+    if (n) /* (an empty name may have no bytes at all) */
+        memcpy(tx->name, p, n);
     tx->name_len = n;
 }
 
@@ -164,7 +165,8 @@ void smb_tree_set(struct smb_state *st, uint32_t id, bool pipe, const uint8_t *n
     t->id = id;
     t->pipe = pipe;
     t->name_len = len < SMB_PATH_MAX ? len : SMB_PATH_MAX;
-    memcpy(t->name, name, t->name_len);
+    if (t->name_len)
+        memcpy(t->name, name, t->name_len);
 }
 
 const struct smb_tree *smb_tree_find(const struct smb_state *st, uint32_t id)
@@ -179,7 +181,8 @@ void smb_tree_connected(struct pflow *pf, struct mon_flow *f, struct smb_state *
                         uint8_t ver, const struct smb_req *q, bool pipe)
 {
     uint32_t n = q->name.len < SMB_PATH_MAX ? q->name.len : SMB_PATH_MAX;
-    memcpy(st->share, q->name.p, n);
+    if (n)
+        memcpy(st->share, q->name.p, n);
     st->share_len = n;
     st->is_pipe = pipe;
     st->has_tree = true;
