@@ -107,7 +107,10 @@ bool det_dce_flow(struct mon_ctx *ctx, struct mon_flow *f)
     static int dce = -2; /* the protocol's id, looked up once */
     if (dce == -2)
         dce = osprey_app_proto_find("dcerpc");
-    return f && dce >= 0 && osprey_parsers_app_proto(ctx, f) == (uint16_t)dce;
+    if (!f || dce < 0)
+        return false;
+    uint16_t app = osprey_parsers_app_proto(ctx, f); /* DCERPC's flows, or SMB's (its pipes) */
+    return app == (uint16_t)dce || osprey_app_proto_carries(app, (uint16_t)dce);
 }
 
 const struct det_unit_ops det_unit_dce = {.name = "dce", .eval = dce_eval, .key = dce_key};

@@ -171,7 +171,7 @@ struct det_dce;
  * byte order of the flow's last DCERPC PDU (true: little endian; false without one). */
 bool det_dce_items(const struct det_unit *u);
 bool det_dce_little(struct mon_ctx *ctx, struct mon_flow *f);
-bool det_dce_flow(struct mon_ctx *ctx, struct mon_flow *f); /* the flow is DCERPC */
+bool det_dce_flow(struct mon_ctx *ctx, struct mon_flow *f); /* DCERPC, or SMB carrying it */
 
 /* One payload option of a run (payload.c evaluates runs). */
 enum det_pitem_type { PI_CONTENT, PI_PCRE, PI_ISDATAAT, PI_BYTE_TEST, PI_BYTE_JUMP,

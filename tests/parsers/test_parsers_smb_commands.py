@@ -199,3 +199,12 @@ def test_smb_eve_records(tmp_path):
                                     "eve-schema.json").read_text()))
     for r in recs + alerts + out.of("flow"):
         assert not list(v.iter_errors(r)), list(v.iter_errors(r))
+
+
+def test_dcerpc_byte_test_dce_over_smb(tmp_path):
+    # the stub "stub" read little endian (the PDU's data representation) on an SMB flow
+    rules = ['alert smb any any -> any any (flow:to_server; dce_stub_data; '
+             'byte_test:4,=,0x62757473,0,dce; sid:1;)',
+             'alert smb any any -> any any (flow:to_server; dce_stub_data; '
+             'byte_test:4,=,0x73747562,0,dce; sid:2;)']
+    assert detect(tmp_path, pipe_conv(), rules).sids == [1]
