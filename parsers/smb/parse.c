@@ -2,8 +2,8 @@
  * length; types other than 0 — session requests, keep-alives — are skipped), each kept up to
  * SMB_MSG_MAX bytes (more: counted, cut) and handed whole to smb1.c / smb2.c. A message whose
  * payload is no SMB header, or a header of an unknown type, loses the framing (midstream
- * pickup, garbage): bytes are then skipped until an NBSS header followed by an SMB magic comes
- * (Suricata resyncs the same way). Direct TCP 445 uses the same 4-byte header. */
+ * pickup, garbage, bytes lost in a gap): bytes are then skipped until an NBSS header followed
+ * by an SMB magic comes (Suricata resyncs the same way). Direct TCP 445 uses the same 4-byte header. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -163,11 +163,26 @@ void smb_parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d, 
     }
 }
 
+void smb_gap(struct pflow *pf, struct mon_flow *f, int dir)
+{
+    (void)f;
+    struct smb_state *st = pf->state;
+    if (!st)
+        return;
+    struct smb_side *s = &st->side[dir]; /* the message being read is lost: resync */
+    s->lost = true;
+    s->win_len = 0;
+    s->nb_len = 0;
+    pbuf_reset(&s->msg);
+    pflow_count(pf, SMB_C_GAPS, 1);
+}
+
 void smb_end(struct pflow *pf, struct mon_flow *f)
 {
     struct smb_state *st = pf->state;
     if (!st)
         return;
+    smb_tx_flush(pf, f, st); /* requests never answered: their records */
     for (uint32_t i = 0; i < SMB_FILES_MAX; i++) /* files still open: inspected now */
         if (st->file[i].used)
             smb_file_close(pf, f, st, &st->file[i]);

@@ -143,6 +143,7 @@ static const char *const COUNTERS[] = {
     [SMB_C_FILES_SHED] = "smb_files_shed",          /* files past SMB_FILES_MAX */
     [SMB_C_FILE_BYTES_SHED] = "smb_file_bytes_shed", /* file bytes past SMB_FILE_MAX */
     [SMB_C_PIPE_BYTES] = "smb_pipe_bytes",          /* named pipe bytes given to DCERPC */
+    [SMB_C_GAPS] = "smb_gaps",                      /* bytes lost: resynced after */
 };
 
 static const struct osprey_parsers_cfg_key CFG[] = {
@@ -157,6 +158,7 @@ const struct osprey_proto_def smb_proto = {
     .carries = {"dcerpc"},
     .probes = PROBES,
     .parse = smb_parse,
+    .gap = smb_gap,
     .end = smb_end,
     .state_free = smb_free,
     .events = EVENTS, .nevents = PROTO_N(EVENTS),

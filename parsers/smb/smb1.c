@@ -146,11 +146,9 @@ static uint32_t command(struct pflow *pf, struct mon_flow *f, int dir, struct sm
     if (!c->reply) {
         q = smb_req_add(pf, st, 1, c->mid, c->cmd);
         if (q)
-            q->tree = c->tid;
+            q->tree = c->tid, q->session = smb_le16(c->m + 28);
     } else {
-        q = smb_req_find(st, 1, c->mid);
-        if (q && q->cmd != c->cmd)
-            q = NULL;
+        q = smb_req_find(st, 1, c->mid, c->cmd);
     }
     bool andx = c->cmd == SMB1_SESSION_SETUP || c->cmd == SMB1_TREE_CONNECT ||
                 c->cmd == SMB1_READ_ANDX || c->cmd == SMB1_WRITE_ANDX ||
@@ -218,7 +216,7 @@ static uint32_t command(struct pflow *pf, struct mon_flow *f, int dir, struct sm
         break;
     }
     if (!c->reply) {
-        smb_tx_begin(pf, f, st, 1, c->cmd, q);
+        smb_tx_begin(pf, f, st, 1, c->cmd, c->mid, q);
         st->tx.tree_id = c->tid, st->tx.has_tree = true;
         if (c->cmd == SMB1_SESSION_SETUP)
             session_setup(pf, f, st, c);

@@ -29,7 +29,7 @@ static void request(struct pflow *pf, struct mon_flow *f, struct smb_state *st,
 {
     struct smb_req *q = smb_req_add(pf, st, 2, id, cmd);
     if (q)
-        q->tree = tree;
+        q->tree = tree, q->session = smb_le64(m + 40);
     const uint8_t *b = m + HDR, *d;
     uint32_t got = 0;
     switch (cmd) {
@@ -89,7 +89,7 @@ static void request(struct pflow *pf, struct mon_flow *f, struct smb_state *st,
     default:
         break;
     }
-    smb_tx_begin(pf, f, st, 2, cmd, q);
+    smb_tx_begin(pf, f, st, 2, cmd, id, q);
     if (cmd == SMB2_SESSION_SETUP && n >= HDR + 16 &&
         (d = span(m, n, smb_le16(b + 12), smb_le16(b + 14), &got)))
         if (!smb_ntlmssp(&st->tx, d, got) && memmem(d, got, "NTLMSSP\0\3", 9))
@@ -104,9 +104,7 @@ static void response(struct pflow *pf, struct mon_flow *f, struct smb_state *st,
                      const uint8_t *m, uint32_t n, uint16_t cmd, uint64_t id, uint32_t tree,
                      uint32_t status)
 {
-    struct smb_req *q = smb_req_find(st, 2, id);
-    if (q && q->cmd != cmd)
-        q = NULL;
+    struct smb_req *q = smb_req_find(st, 2, id, cmd);
     if (!q && cmd == SMB2_NEGOTIATE) { /* the answer to an SMB1 negotiate */
         for (uint32_t i = 0; i < SMB_PENDING_MAX && !q; i++)
             if (st->pend[i].ver == 1 && st->pend[i].cmd == SMB1_NEGOTIATE)

@@ -16,7 +16,7 @@ enum {
 };
 enum {
     SMB_C_MSGS, SMB_C_TREES, SMB_C_MALFORMED, SMB_C_PENDING_SHED, SMB_C_TXS, SMB_C_MSG_SHED,
-    SMB_C_FILES, SMB_C_FILES_SHED, SMB_C_FILE_BYTES_SHED, SMB_C_PIPE_BYTES
+    SMB_C_FILES, SMB_C_FILES_SHED, SMB_C_FILE_BYTES_SHED, SMB_C_PIPE_BYTES, SMB_C_GAPS
 };
 enum {
     SMB_AE_MALFORMED, SMB_AE_RECORD_OVERFLOW, SMB_AE_FILE_OVERLAP, SMB_AE_REQ_TO_CLIENT,
@@ -60,6 +60,8 @@ struct smb_side {
 /* A request waiting for its response (by SMB2 MessageId / SMB1 MID). */
 struct smb_req {
     uint64_t id;
+    uint64_t tx_id;         /* the transaction it began (its record's id) */
+    uint64_t session;       /* SMB2 SessionId / SMB1 UID */
     uint8_t ver;            /* 1 or 2 */
     uint16_t cmd;
     uint8_t fid[16];        /* the file a read / close / ioctl names */
@@ -90,11 +92,15 @@ struct smb_file {
     uint32_t name_len;
     struct pbuf data[2];    /* 0: what was written (to the server), 1: what was read */
     uint64_t end[2];        /* the highest byte written / read + 1 */
+    bool reported[2];       /* its write / read transaction's record is out (Suricata: one
+                               transaction per file and direction, whatever the chunks) */
 };
 
 /* The transaction in force: a request and its response (Suricata's SMB transaction). */
 struct smb_tx {
     uint64_t id;            /* 1, 2 …: the flow's transactions in order */
+    uint64_t msg_id;        /* its request's SMB2 MessageId / SMB1 MID */
+    bool pending;           /* its request waits in the table (its answer reports it) */
     uint8_t ver;            /* the request's header: 1 or 2 */
     uint16_t cmd;
     uint32_t status;
@@ -144,6 +150,9 @@ struct smb_state {
 /* parse.c: NetBIOS framing */
 void smb_parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d, size_t n);
 void smb_end(struct pflow *pf, struct mon_flow *f);
+/* Bytes of direction dir were lost: the message being read is dropped, the framing found
+ * again. */
+void smb_gap(struct pflow *pf, struct mon_flow *f, int dir);
 void smb_free(void *state);
 /* One whole message (or its first SMB_MSG_MAX bytes, n of them) of direction dir. */
 void smb_message(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *m, uint32_t n);
@@ -155,12 +164,15 @@ void smb2_message(struct pflow *pf, struct mon_flow *f, int dir, struct smb_stat
 /* tx.c: requests, responses, transactions, trees */
 struct smb_req *smb_req_add(struct pflow *pf, struct smb_state *st, uint8_t ver, uint64_t id,
                             uint16_t cmd);
-struct smb_req *smb_req_find(struct smb_state *st, uint8_t ver, uint64_t id);
+/* The request (ver, id) of command cmd (an SMB1 AndX chain shares its MID). */
+struct smb_req *smb_req_find(struct smb_state *st, uint8_t ver, uint64_t id, uint16_t cmd);
 void smb_req_drop(struct smb_req *q);
 /* A request came: a new transaction in force (the caller adds what it read, then runs
  * SMB_EV_REQUEST). */
 void smb_tx_begin(struct pflow *pf, struct mon_flow *f, struct smb_state *st, uint8_t ver,
-                  uint16_t cmd, const struct smb_req *q);
+                  uint16_t cmd, uint64_t msg_id, struct smb_req *q);
+/* The flow ends: requests never answered are reported (their records, without status). */
+void smb_tx_flush(struct pflow *pf, struct mon_flow *f, struct smb_state *st);
 /* Its final response: the transaction it completes (the one in force, or a new one for a
  * response without its request); the caller adds what it read, then smb_tx_finish runs
  * SMB_EV_RESPONSE and reports it (the record). */

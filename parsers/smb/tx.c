@@ -11,7 +11,7 @@
 struct smb_req *smb_req_add(struct pflow *pf, struct smb_state *st, uint8_t ver, uint64_t id,
                             uint16_t cmd)
 {
-    struct smb_req *q = smb_req_find(st, ver, id);
+    struct smb_req *q = smb_req_find(st, ver, id, cmd);
     if (!q)
         for (uint32_t i = 0; i < SMB_PENDING_MAX && !q; i++)
             if (!st->pend[i].ver)
@@ -32,10 +32,10 @@ struct smb_req *smb_req_add(struct pflow *pf, struct smb_state *st, uint8_t ver,
     return q;
 }
 
-struct smb_req *smb_req_find(struct smb_state *st, uint8_t ver, uint64_t id)
+struct smb_req *smb_req_find(struct smb_state *st, uint8_t ver, uint64_t id, uint16_t cmd)
 {
     for (uint32_t i = 0; i < SMB_PENDING_MAX; i++)
-        if (st->pend[i].ver == ver && st->pend[i].id == id)
+        if (st->pend[i].ver == ver && st->pend[i].id == id && st->pend[i].cmd == cmd)
             return &st->pend[i];
     return NULL;
 }
@@ -87,15 +87,21 @@ static void tx_fill(struct smb_state *st, struct smb_tx *tx, const struct smb_re
 }
 
 void smb_tx_begin(struct pflow *pf, struct mon_flow *f, struct smb_state *st, uint8_t ver,
-                  uint16_t cmd, const struct smb_req *q)
+                  uint16_t cmd, uint64_t msg_id, struct smb_req *q)
 {
     struct smb_tx *tx = &st->tx;
-    if (tx->has_req && !tx->has_resp) { /* the one in force was never answered: its record */
+    if (tx->has_req && !tx->has_resp && !tx->pending) {
+        /* the one in force will get no answer we could match (the table was full): its
+         * record now */
         pflow_count(pf, SMB_C_TXS, 1);
         pflow_tx_done(pf, f);
     }
     memset(tx, 0, sizeof *tx);
     tx->id = ++st->ntx;
+    tx->msg_id = msg_id;
+    tx->pending = q != NULL;
+    if (q)
+        q->tx_id = tx->id;
     tx->ver = ver;
     tx->cmd = cmd;
     tx->has_req = true;
@@ -118,11 +124,15 @@ struct smb_tx *smb_tx_answer(struct smb_state *st, uint8_t ver, uint16_t cmd, ui
                              const struct smb_req *q)
 {
     struct smb_tx *tx = &st->tx;
-    /* the response of the transaction in force keeps its request's details */
-    bool same = tx->has_req && !tx->has_resp && q && tx->ver == q->ver && tx->cmd == q->cmd;
+    /* the response of the transaction in force keeps its request's details; another's
+     * (pipelined requests, answers out of order) is rebuilt from its waiting request */
+    bool same = tx->has_req && !tx->has_resp && q && tx->ver == q->ver && tx->cmd == q->cmd &&
+                tx->msg_id == q->id;
     if (!same) {
         memset(tx, 0, sizeof *tx);
-        tx->id = ++st->ntx;
+        tx->id = q && q->tx_id ? q->tx_id : ++st->ntx;
+        tx->msg_id = q ? q->id : 0;
+        tx->session_id = q ? q->session : 0;
         tx->ver = q ? q->ver : ver;
         tx->cmd = q ? q->cmd : cmd;
         tx->has_req = q != NULL;
@@ -142,14 +152,59 @@ struct smb_tx *smb_tx_answer(struct smb_state *st, uint8_t ver, uint16_t cmd, ui
     return tx;
 }
 
+/* A read or write of a file (not a pipe) whose direction's record is already out: Suricata
+ * keeps one transaction per file and direction, so its chunks make no records of their own. */
+static bool file_chunk_seen(struct smb_state *st, const struct smb_tx *tx)
+{
+    bool wr = tx->ver == 1 ? tx->cmd == SMB1_WRITE_ANDX : tx->cmd == SMB2_WRITE;
+    bool rd = tx->ver == 1 ? tx->cmd == SMB1_READ_ANDX : tx->cmd == SMB2_READ;
+    struct smb_file *fl = (wr || rd) && tx->has_fid ? smb_file_find(st, tx->fid, tx->fid_len)
+                                                    : NULL;
+    if (!fl || fl->pipe)
+        return false;
+    bool seen = fl->reported[rd];
+    fl->reported[rd] = true;
+    return seen;
+}
+
 void smb_tx_finish(struct pflow *pf, struct mon_flow *f, struct smb_state *st)
 {
     for (unsigned e = 0; e < 32; e++)
         if (st->tx.events & 1u << e)
             pflow_anomaly(pf, f, 1, e);
     pflow_raise(pf, f, 1, SMB_EV_RESPONSE);
+    st->tx.pending = false;
+    if (file_chunk_seen(st, &st->tx))
+        return;
     pflow_count(pf, SMB_C_TXS, 1);
     pflow_tx_done(pf, f);
+}
+
+void smb_tx_flush(struct pflow *pf, struct mon_flow *f, struct smb_state *st)
+{
+    struct smb_tx *tx = &st->tx;
+    if (tx->has_req && !tx->has_resp && !tx->pending) { /* (not in the table: its record) */
+        pflow_count(pf, SMB_C_TXS, 1);
+        pflow_tx_done(pf, f);
+    }
+    for (uint32_t i = 0; i < SMB_PENDING_MAX; i++) {
+        struct smb_req *q = &st->pend[i];
+        if (!q->ver)
+            continue;
+        memset(tx, 0, sizeof *tx);
+        tx->id = q->tx_id ? q->tx_id : ++st->ntx;
+        tx->msg_id = q->id;
+        tx->session_id = q->session;
+        tx->ver = q->ver;
+        tx->cmd = q->cmd;
+        tx->has_req = true;
+        tx_fill(st, tx, q);
+        smb_req_drop(q);
+        if (file_chunk_seen(st, tx))
+            continue;
+        pflow_count(pf, SMB_C_TXS, 1);
+        pflow_tx_done(pf, f);
+    }
 }
 
 void smb_tree_set(struct smb_state *st, uint32_t id, bool pipe, const uint8_t *name,

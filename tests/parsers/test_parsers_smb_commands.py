@@ -167,7 +167,9 @@ def test_smb_eve_records(tmp_path):
     rules = ['alert smb any any -> any any (flow:to_server; file_data; content:"EICAR"; '
              'sid:1;)',
              f"alert smb any any -> any any (flow:to_server; dcerpc.iface:{IFACE}; sid:2;)"]
-    out = osprey_out(tmp_path, file_conv([(0, EICAR)]) + pipe_conv(), rules, "--set",
+    # the file in two writes: one transaction (Suricata's per file and direction), one record
+    out = osprey_out(tmp_path, file_conv([(0, EICAR[:30]), (30, EICAR[30:])]) + pipe_conv(),
+                     rules, "--set",
                      "outputs.eve-log.types=[alert,flow,smb]")
     recs = out.of("smb")
     by_cmd = {}
