@@ -134,7 +134,22 @@ bool smb_eve(struct pflow *pf, struct osprey_jw *w)
     dialect(st, buf, sizeof buf);
     osprey_jw_str(w, "dialect", buf);
     osprey_jw_str(w, "command", tx->ver == 1 ? smb1_name(tx->cmd) : smb2_name(tx->cmd));
-    if (tx->has_resp) {
+    if (tx->has_resp && tx->dos_status) {
+        /* SMB1 without NT status: an error class (byte 0) and code (bytes 2-3) */
+        uint8_t cls = (uint8_t)tx->status;
+        uint16_t code = (uint16_t)(tx->status >> 16);
+        const char *cname = cls == 0 ? "SUCCESS" : cls == 1 ? "DOS" : cls == 2 ? "SRV"
+                            : cls == 3 ? "HRD" : "UNKNOWN";
+        if (cls == 2 && code == 0x5b)
+            snprintf(buf, sizeof buf, "SRV_BADUID");
+        else if (cls == 0 && code == 0)
+            snprintf(buf, sizeof buf, "STATUS_SUCCESS");
+        else
+            snprintf(buf, sizeof buf, "%s_ERROR_0x%04x", cname, code);
+        osprey_jw_str(w, "status", buf);
+        snprintf(buf, sizeof buf, "0x%04x", code);
+        osprey_jw_str(w, "status_code", buf);
+    } else if (tx->has_resp) {
         const char *name = NULL;
         for (size_t i = 0; i < sizeof STATUS / sizeof STATUS[0] && !name; i++)
             if (STATUS[i].code == tx->status)
@@ -167,6 +182,14 @@ bool smb_eve(struct pflow *pf, struct osprey_jw *w)
         osprey_jw_strn(w, "domain", tx->domain, tx->domain_len);
         osprey_jw_strn(w, "user", tx->user, tx->user_len);
         osprey_jw_strn(w, "host", tx->host, tx->host_len);
+        osprey_jw_close(w);
+    }
+    for (int k = 0; k < 2; k++) {
+        if (!tx->native[k])
+            continue;
+        osprey_jw_open(w, k ? "response" : "request");
+        osprey_jw_strn(w, "native_os", tx->native_os[k], tx->native_os_len[k]);
+        osprey_jw_strn(w, "native_lm", tx->native_lm[k], tx->native_lm_len[k]);
         osprey_jw_close(w);
     }
     if (tx->dcerpc)

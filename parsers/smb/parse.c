@@ -38,6 +38,13 @@ void smb_message(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *m
     pflow_count(pf, SMB_C_MSGS, 1);
     if (n < 4)
         return;
+    if (!st->seen_msg && n >= 20 && (m[0] == 0xff || m[0] == 0xfe)) {
+        st->seen_msg = true;
+        bool reply = m[0] == 0xff ? m[9] & 0x80 : smb_le32(m + 16) & 1;
+        st->reversed = reply == (dir == 0);
+    }
+    if (st->reversed)
+        dir ^= 1;
     if (!memcmp(m, "\xffSMB", 4)) {
         st->version = 1;
         smb1_message(pf, f, dir, st, m, n);

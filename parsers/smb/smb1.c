@@ -53,15 +53,49 @@ static void negotiate(struct smb_state *st, const struct smb1_cmd *c, struct smb
     st->negotiated = true;
 }
 
-static void session_setup(struct pflow *pf, struct mon_flow *f, struct smb_state *st,
-                          const struct smb1_cmd *c)
+/* One NUL-ended string at *at (UTF-16LE aligned to 2 from the header when unicode) into out;
+ * *at moves past it. */
+static uint32_t native_str(const struct smb1_cmd *c, uint32_t *at, uint8_t *out)
 {
-    if (c->reply || c->wc != 12) /* the extended security form only */
+    uint32_t end = c->b + c->bc, i = *at;
+    if (c->unicode && (i & 1))
+        i++;
+    if (i >= end)
+        return *at = end, 0;
+    uint32_t len = smb_str(out, SMB_NATIVE_MAX, c->m + i, end - i, c->unicode);
+    uint32_t step = c->unicode ? 2 : 1; /* past the string and its NUL, however long */
+    while (i + step <= end && (c->unicode ? smb_le16(c->m + i) : c->m[i]))
+        i += step;
+    *at = i + step;
+    return len;
+}
+
+/* Extended security only (word count 12 / 4): the security blob (NTLMSSP), then the native OS
+ * and LAN manager strings. */
+static void session_setup(struct pflow *pf, struct mon_flow *f, struct smb_state *st,
+                          const struct smb1_cmd *c, struct smb_req *q)
+{
+    if (c->wc != (c->reply ? 4 : 12))
         return;
-    uint32_t bl = smb_le16(c->m + c->w + 14);
+    uint32_t bl = smb_le16(c->m + c->w + (c->reply ? 6 : 14));
     if (bl > c->bc)
         bl = c->bc;
-    if (!smb_ntlmssp(&st->tx, c->m + c->b, bl) && bl > 16 &&
+    uint32_t at = c->b + bl;
+    struct smb_tx *tx = &st->tx;
+    int k = c->reply;
+    tx->native_os_len[k] = native_str(c, &at, tx->native_os[k]);
+    tx->native_lm_len[k] = native_str(c, &at, tx->native_lm[k]);
+    tx->native[k] = true;
+    if (c->reply)
+        return;
+    if (q) { /* kept for an answer that is not the transaction in force's */
+        memcpy(q->native_os, tx->native_os[0], tx->native_os_len[0]);
+        memcpy(q->native_lm, tx->native_lm[0], tx->native_lm_len[0]);
+        q->native_os_len = (uint8_t)tx->native_os_len[0];
+        q->native_lm_len = (uint8_t)tx->native_lm_len[0];
+        q->native = true;
+    }
+    if (!smb_ntlmssp(tx, c->m + c->b, bl) && bl > 16 &&
         memmem(c->m + c->b, bl, "NTLMSSP\0\3", 9))
         pflow_anomaly(pf, f, 0, SMB_AE_NTLMSSP_REQ);
 }
@@ -219,7 +253,7 @@ static uint32_t command(struct pflow *pf, struct mon_flow *f, int dir, struct sm
         smb_tx_begin(pf, f, st, 1, c->cmd, c->mid, q);
         st->tx.tree_id = c->tid, st->tx.has_tree = true;
         if (c->cmd == SMB1_SESSION_SETUP)
-            session_setup(pf, f, st, c);
+            session_setup(pf, f, st, c, q);
         pflow_raise(pf, f, 0, SMB_EV_REQUEST);
     } else {
         if (c->cmd == SMB1_TREE_CONNECT && q && c->status == 0) {
@@ -227,7 +261,15 @@ static uint32_t command(struct pflow *pf, struct mon_flow *f, int dir, struct sm
             smb_tree_set(st, c->tid, q->pipe, q->name.p, q->name.len);
             smb_tree_connected(pf, f, st, 1, q, q->pipe);
         }
+        if (c->cmd == SMB1_NEGOTIATE && !q) { /* its request not seen (midstream): no
+                                                  transaction, as Suricata */
+            st->negotiated = true;
+            goto next;
+        }
         struct smb_tx *tx = smb_tx_answer(st, 1, c->cmd, c->status, q);
+        tx->dos_status = !(smb_le16(c->m + 10) & 0x4000); /* flags2: NT status codes */
+        if (c->cmd == SMB1_SESSION_SETUP)
+            session_setup(pf, f, st, c, q);
         if (!tx->has_tree)
             tx->tree_id = c->tid, tx->has_tree = true;
         tx->session_id = smb_le16(c->m + 28); /* the UID */
@@ -236,6 +278,7 @@ static uint32_t command(struct pflow *pf, struct mon_flow *f, int dir, struct sm
             st->negotiated = true;
         smb_req_drop(q);
     }
+next:
     if (!andx || c->wc < 2)
         return 0;
     uint8_t next = w[0];

@@ -150,6 +150,8 @@ static void response(struct pflow *pf, struct mon_flow *f, struct smb_state *st,
     default:
         break;
     }
+    if (cmd == SMB2_NEGOTIATE && !q) /* its request not seen (midstream): no transaction */
+        return;
     struct smb_tx *tx = smb_tx_answer(st, 2, cmd, status, q);
     if (!tx->session_id)
         tx->session_id = smb_le64(m + 40);

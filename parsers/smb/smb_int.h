@@ -34,6 +34,7 @@ enum smb_buf {
 #define SMB_FILES_MAX 32         /* files open per flow (more: counted, shed) */
 #define SMB_FILE_MAX (1u << 20)  /* bytes of a file kept for file.data (more: counted) */
 #define SMB_NTLM_MAX 256         /* bytes of an NTLMSSP user / domain / host kept */
+#define SMB_NATIVE_MAX 64        /* bytes of an SMB1 session setup's native OS / LAN manager */
 
 /* SMB1 commands (MS-CIFS 2.2.4) and SMB2 commands (MS-SMB2 2.2.1) read here */
 enum {
@@ -70,6 +71,10 @@ struct smb_req {
     uint32_t tree;          /* the tree it was sent on */
     uint32_t disposition;   /* a create's */
     bool pipe;              /* a tree connect's path names IPC$; a create on a pipe tree */
+    /* an SMB1 session setup's native OS / LAN manager (for its record with the answer) */
+    uint8_t native_os[SMB_NATIVE_MAX], native_lm[SMB_NATIVE_MAX];
+    uint8_t native_os_len, native_lm_len;
+    bool native;
     bool tree_unknown;      /* a create on a tree not seen connected (midstream) */
     struct pbuf name;       /* a tree connect's path, a create's file name */
     struct pbuf dialects;   /* an SMB1 negotiate's dialect strings */
@@ -118,6 +123,11 @@ struct smb_tx {
     uint8_t user[SMB_NTLM_MAX], domain[SMB_NTLM_MAX], host[SMB_NTLM_MAX];
     uint32_t user_len, domain_len, host_len;
     bool dcerpc;            /* its bytes went to the DCERPC guest (named pipe) */
+    bool dos_status;        /* SMB1 without NT status: status is a DOS class and code */
+    /* an SMB1 session setup's native OS and LAN manager: [0] the request's, [1] the answer's */
+    uint8_t native_os[2][SMB_NATIVE_MAX], native_lm[2][SMB_NATIVE_MAX];
+    uint32_t native_os_len[2], native_lm_len[2];
+    bool native[2];
     uint32_t events;        /* app-layer events set on it (bits of SMB_AE_*) */
 };
 
@@ -139,6 +149,10 @@ struct smb_state {
     uint16_t dialect;       /* SMB2's negotiated dialect (0x0202 …); 0 none yet */
     char dialect1[32];      /* SMB1's negotiated dialect's name */
     bool negotiated;
+    bool seen_msg;          /* a message was read */
+    bool reversed;          /* the first one was an answer sent to the server or a request to
+                               the client (picked up midstream): the sides are swapped, as
+                               Suricata reverses such a flow */
     /* the frames of the message being run (SMBB_PDU / HDR / DATA): its bytes and header size */
     const uint8_t *pdu;
     uint32_t pdu_len, hdr_len;

@@ -145,6 +145,13 @@ struct smb_tx *smb_tx_answer(struct smb_state *st, uint8_t ver, uint16_t cmd, ui
     }
     if (tx->is_tree && q) /* (the answer says whether it is a pipe) */
         tx->is_pipe = q->pipe;
+    if (!same && q && q->native) { /* an SMB1 session setup's request strings */
+        memcpy(tx->native_os[0], q->native_os, q->native_os_len);
+        memcpy(tx->native_lm[0], q->native_lm, q->native_lm_len);
+        tx->native_os_len[0] = q->native_os_len;
+        tx->native_lm_len[0] = q->native_lm_len;
+        tx->native[0] = true;
+    }
     tx->has_resp = true;
     tx->status = status;
     tx->dcerpc |= st->dce_pending;

@@ -277,8 +277,36 @@ static void test_resync(void)
     ph_free(&h);
 }
 
+/* Picked up midstream with the server's side first: its answers come as "to the server"; the
+ * sides are swapped (Suricata reverses the flow) and a negotiate answer without its request
+ * makes no transaction. */
+static void test_reversed(void)
+{
+    struct ph h;
+    ph_init(&h, "smb", 6, 445, 50000);
+    uint8_t b[512], body[128] = {65};
+    put16(body + 4, 0x0210);
+    ph_feed(&h, 0, b, smb2(b, SMB2_NEGOTIATE, 0, true, 0, body, 64));
+    struct smb_state *st = h.pf.state;
+    CHECK(st->reversed && st->dialect == 0x0210);
+    CHECK_EQ_U(h.txs, 0);
+    memset(body, 0, sizeof body);
+    body[0] = 9;
+    put16(body + 4, 72), put16(body + 6, 8);
+    memcpy(body + 8, "\\\0x\0y\0z\0", 8);
+    ph_feed(&h, 1, b, smb2(b, SMB2_TREE_CONNECT, 1, false, 0, body, 16));
+    memset(body, 0, sizeof body);
+    body[0] = 16, body[2] = 1;
+    ph_feed(&h, 0, b, smb2(b, SMB2_TREE_CONNECT, 1, true, 0, body, 16));
+    CHECK(ph_buf_is(&h, "smb.share", 1, 0, "\\xyz"));
+    CHECK_EQ_U(h.txs, 1);
+    CHECK_EQ_U(ph_count(&h, "smb_transactions"), 1);
+    ph_free(&h);
+}
+
 int main(void)
 {
+    test_reversed();
     test_smb2_file();
     test_smb1_andx();
     test_ntlmssp_and_negotiate();
