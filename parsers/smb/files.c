@@ -11,13 +11,14 @@
  * This is the seam for a generic file layer (file objects, name / size / md5 / magic, the
  * file keywords, fileinfo records): smb_file_open / smb_file_data / smb_file_close are its
  * open / data / close. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "smb_int.h"
 
 struct smb_file *smb_file_find(struct smb_state *st, const uint8_t *fid, uint8_t fid_len)
 {
-    for (uint32_t i = 0; i < SMB_FILES_MAX; i++) {
+    for (uint32_t i = 0; st->file && i < SMB_FILES_MAX; i++) {
         struct smb_file *fl = &st->file[i];
         if (fl->used && fl->fid_len == fid_len && !memcmp(fl->fid, fid, fid_len))
             return fl;
@@ -33,6 +34,10 @@ struct smb_file *smb_file_open(struct pflow *pf, struct smb_state *st, const uin
     bool pipe = create->pipe;
     if (fid_len > sizeof st->file[0].fid)
         return NULL;
+    if (!st->file && !(st->file = calloc(SMB_FILES_MAX, sizeof *st->file))) {
+        pflow_count(pf, SMB_C_FILES_SHED, 1); /* (out of memory) */
+        return NULL;
+    }
     struct smb_file *fl = smb_file_find(st, fid, fid_len);
     for (uint32_t i = 0; i < SMB_FILES_MAX && !fl; i++)
         if (!st->file[i].used)
@@ -41,19 +46,18 @@ struct smb_file *smb_file_open(struct pflow *pf, struct smb_state *st, const uin
         pflow_count(pf, SMB_C_FILES_SHED, 1);
         return NULL;
     }
-    struct pbuf d0 = fl->data[0], d1 = fl->data[1]; /* (their memory is reused) */
+    struct pbuf d0 = fl->data[0], d1 = fl->data[1], nm = fl->name; /* (memory reused) */
     memset(fl, 0, sizeof *fl);
-    fl->data[0] = d0, fl->data[1] = d1;
+    fl->data[0] = d0, fl->data[1] = d1, fl->name = nm;
     pbuf_reset(&fl->data[0]);
     pbuf_reset(&fl->data[1]);
+    pbuf_reset(&fl->name);
     fl->used = true;
     fl->pipe = pipe;
     fl->guess = create->tree_unknown;
     memcpy(fl->fid, fid, fid_len);
     fl->fid_len = fid_len;
-    fl->name_len = name_len < SMB_PATH_MAX ? name_len : SMB_PATH_MAX;
-    if (fl->name_len)
-        memcpy(fl->name, name, fl->name_len);
+    pbuf_add(&fl->name, name, name_len, SMB_PATH_MAX); /* (empty: no bytes to copy) */
     if (!pipe)
         pflow_count(pf, SMB_C_FILES, 1);
     return fl;

@@ -10,7 +10,7 @@
 static bool field(const uint8_t *msg, uint32_t n, uint32_t at, bool unicode, uint8_t *out,
                   uint32_t *out_len)
 {
-    uint32_t len = smb_le16(msg + at), off = smb_le32(msg + at + 4);
+    uint32_t len = rd_le16(msg + at), off = rd_le32(msg + at + 4);
     if (off > n || len > n - off)
         return false;
     *out_len = smb_str(out, SMB_NTLM_MAX, msg + off, len, unicode);
@@ -23,9 +23,9 @@ bool smb_ntlmssp(struct smb_tx *tx, const uint8_t *blob, uint32_t n)
     if (!msg)
         return false;
     n -= (uint32_t)(msg - blob);
-    if (n < 64 || smb_le32(msg + 8) != 3) /* AUTHENTICATE only */
+    if (n < 64 || rd_le32(msg + 8) != 3) /* AUTHENTICATE only */
         return false;
-    bool unicode = smb_le32(msg + 60) & 1;
+    bool unicode = rd_le32(msg + 60) & 1;
     if (!field(msg, n, 28, unicode, tx->domain, &tx->domain_len) ||
         !field(msg, n, 36, unicode, tx->user, &tx->user_len) ||
         !field(msg, n, 44, unicode, tx->host, &tx->host_len))

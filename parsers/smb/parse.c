@@ -13,7 +13,7 @@ uint32_t smb_str(uint8_t *out, uint32_t max, const uint8_t *p, uint32_t n, bool 
 {
     uint32_t k = 0;
     for (uint32_t i = 0; i < n && k < max; i += unicode ? 2 : 1) {
-        uint32_t c = unicode ? (i + 1 < n ? smb_le16(p + i) : 0) : p[i];
+        uint32_t c = unicode ? (i + 1 < n ? rd_le16(p + i) : 0) : p[i];
         if (!c)
             break;
         out[k++] = c < 0x80 ? (uint8_t)c : '?';
@@ -40,7 +40,7 @@ void smb_message(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *m
         return;
     if (!st->seen_msg && n >= 20 && (m[0] == 0xff || m[0] == 0xfe)) {
         st->seen_msg = true;
-        bool reply = m[0] == 0xff ? m[9] & 0x80 : smb_le32(m + 16) & 1;
+        bool reply = m[0] == 0xff ? m[9] & 0x80 : rd_le32(m + 16) & 1;
         st->reversed = reply == (dir == 0);
     }
     if (st->reversed)
@@ -91,9 +91,7 @@ static size_t resync(struct smb_side *s, const uint8_t *d, size_t n)
  * message is taken): s->nb holds 8 bytes then, 4 for other types or messages under 4. */
 void smb_parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d, size_t n)
 {
-    /* app-layer.protocols.smb.enabled: no — the flow is still told SMB, nothing is parsed */
-    if (!pf->w->p->cfg.smb_enabled ||
-        (!pf->state && !(pf->state = calloc(1, sizeof(struct smb_state))))) {
+    if (!pf->state && !(pf->state = calloc(1, sizeof(struct smb_state)))) {
         pf->dead[dir] = true;
         return;
     }
@@ -190,7 +188,7 @@ void smb_end(struct pflow *pf, struct mon_flow *f)
     if (!st)
         return;
     smb_tx_flush(pf, f, st); /* requests never answered: their records */
-    for (uint32_t i = 0; i < SMB_FILES_MAX; i++) /* files still open: inspected now */
+    for (uint32_t i = 0; st->file && i < SMB_FILES_MAX; i++) /* files still open: now */
         if (st->file[i].used)
             smb_file_close(pf, f, st, &st->file[i]);
 }
@@ -202,13 +200,16 @@ void smb_free(void *state)
         return;
     for (int d = 0; d < 2; d++)
         pbuf_free(&st->side[d].msg);
-    for (uint32_t i = 0; i < SMB_PENDING_MAX; i++) {
+    for (uint32_t i = 0; st->pend && i < SMB_PENDING_MAX; i++) {
         pbuf_free(&st->pend[i].name);
         pbuf_free(&st->pend[i].dialects);
     }
-    for (uint32_t i = 0; i < SMB_FILES_MAX; i++) {
+    for (uint32_t i = 0; st->file && i < SMB_FILES_MAX; i++) {
         pbuf_free(&st->file[i].data[0]);
         pbuf_free(&st->file[i].data[1]);
+        pbuf_free(&st->file[i].name);
     }
+    free(st->pend);
+    free(st->file);
     free(st);
 }

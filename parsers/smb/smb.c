@@ -146,10 +146,6 @@ static const char *const COUNTERS[] = {
     [SMB_C_GAPS] = "smb_gaps",                      /* bytes lost: resynced after */
 };
 
-static const struct osprey_parsers_cfg_key CFG[] = {
-    {"app-layer.protocols.smb.enabled", OSPREY_CFG_BOOL,
-     offsetof(struct osprey_parsers_cfg, smb_enabled), 0},
-};
 
 const struct osprey_proto_def smb_proto = {
     .name = "smb",
@@ -168,5 +164,4 @@ const struct osprey_proto_def smb_proto = {
     .counters = COUNTERS, .ncounters = PROTO_N(COUNTERS),
     .tx_counter = SMB_C_TXS,
     .eve = smb_eve,
-    .cfg_keys = CFG, .ncfg_keys = PROTO_N(CFG),
 };

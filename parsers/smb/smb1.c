@@ -32,7 +32,7 @@ static void negotiate(struct smb_state *st, const struct smb1_cmd *c, struct smb
     }
     if (c->wc < 1 || !q)
         return;
-    uint16_t idx = smb_le16(c->m + c->w);
+    uint16_t idx = rd_le16(c->m + c->w);
     /* the dialect strings: 0x02 "name" NUL, in order */
     const uint8_t *p = q->dialects.p;
     uint32_t n = q->dialects.len, k = 0;
@@ -64,7 +64,7 @@ static uint32_t native_str(const struct smb1_cmd *c, uint32_t *at, uint8_t *out)
         return *at = end, 0;
     uint32_t len = smb_str(out, SMB_NATIVE_MAX, c->m + i, end - i, c->unicode);
     uint32_t step = c->unicode ? 2 : 1; /* past the string and its NUL, however long */
-    while (i + step <= end && (c->unicode ? smb_le16(c->m + i) : c->m[i]))
+    while (i + step <= end && (c->unicode ? rd_le16(c->m + i) : c->m[i]))
         i += step;
     *at = i + step;
     return len;
@@ -77,7 +77,7 @@ static void session_setup(struct pflow *pf, struct mon_flow *f, struct smb_state
 {
     if (c->wc != (c->reply ? 4 : 12))
         return;
-    uint32_t bl = smb_le16(c->m + c->w + (c->reply ? 6 : 14));
+    uint32_t bl = rd_le16(c->m + c->w + (c->reply ? 6 : 14));
     if (bl > c->bc)
         bl = c->bc;
     uint32_t at = c->b + bl;
@@ -86,15 +86,9 @@ static void session_setup(struct pflow *pf, struct mon_flow *f, struct smb_state
     tx->native_os_len[k] = native_str(c, &at, tx->native_os[k]);
     tx->native_lm_len[k] = native_str(c, &at, tx->native_lm[k]);
     tx->native[k] = true;
+    (void)q;
     if (c->reply)
         return;
-    if (q) { /* kept for an answer that is not the transaction in force's */
-        memcpy(q->native_os, tx->native_os[0], tx->native_os_len[0]);
-        memcpy(q->native_lm, tx->native_lm[0], tx->native_lm_len[0]);
-        q->native_os_len = (uint8_t)tx->native_os_len[0];
-        q->native_lm_len = (uint8_t)tx->native_lm_len[0];
-        q->native = true;
-    }
     if (!smb_ntlmssp(tx, c->m + c->b, bl) && bl > 16 &&
         memmem(c->m + c->b, bl, "NTLMSSP\0\3", 9))
         pflow_anomaly(pf, f, 0, SMB_AE_NTLMSSP_REQ);
@@ -104,7 +98,7 @@ static void tree_connect(struct smb1_cmd *c, struct smb_req *q)
 {
     if (c->wc != 4 || !q)
         return;
-    uint32_t at = c->b + smb_le16(c->m + c->w + 6); /* past the password */
+    uint32_t at = c->b + rd_le16(c->m + c->w + 6); /* past the password */
     if (c->unicode && (at & 1))
         at++;
     if (at < c->b + c->bc) {
@@ -119,8 +113,8 @@ static void nt_create(struct smb_state *st, const struct smb1_cmd *c, struct smb
 {
     if (c->wc != 24 || !q)
         return;
-    q->disposition = smb_le32(c->m + c->w + 35);
-    uint32_t nl = smb_le16(c->m + c->w + 5);
+    q->disposition = rd_le32(c->m + c->w + 35);
+    uint32_t nl = rd_le16(c->m + c->w + 5);
     uint32_t at = c->b;
     if (c->unicode && (at & 1))
         at++;
@@ -154,7 +148,7 @@ static void trans(struct pflow *pf, struct mon_flow *f, struct smb_state *st,
     if (c->wc < (c->reply ? 10 : 14) || c->w + off_at + 2 > c->n)
         return;
     if (!c->reply) {
-        if (c->wc < 16 || smb_le16(c->m + c->w + 28) != 0x26)
+        if (c->wc < 16 || rd_le16(c->m + c->w + 28) != 0x26)
             return;
         if (q) {
             q->pipe = true;
@@ -165,8 +159,8 @@ static void trans(struct pflow *pf, struct mon_flow *f, struct smb_state *st,
         return;
     }
     uint32_t got = 0;
-    const uint8_t *d = data_at(c, smb_le16(c->m + c->w + off_at),
-                               smb_le16(c->m + c->w + cnt_at), &got);
+    const uint8_t *d = data_at(c, rd_le16(c->m + c->w + off_at),
+                               rd_le16(c->m + c->w + cnt_at), &got);
     if (d)
         smb_pipe_data(pf, f, st, q && q->fid_len ? smb_file_find(st, q->fid, 2) : NULL, dir,
                       d, got);
@@ -180,7 +174,7 @@ static uint32_t command(struct pflow *pf, struct mon_flow *f, int dir, struct sm
     if (!c->reply) {
         q = smb_req_add(pf, st, 1, c->mid, c->cmd);
         if (q)
-            q->tree = c->tid, q->session = smb_le16(c->m + 28);
+            q->tree = c->tid, q->session = rd_le16(c->m + 28);
     } else {
         q = smb_req_find(st, 1, c->mid, c->cmd);
     }
@@ -209,14 +203,14 @@ static uint32_t command(struct pflow *pf, struct mon_flow *f, int dir, struct sm
         break;
     case SMB1_WRITE_ANDX:
         if (!c->reply && (c->wc == 12 || c->wc == 14)) {
-            uint64_t off = smb_le32(w + 6);
+            uint64_t off = rd_le32(w + 6);
             if (c->wc == 14)
-                off |= (uint64_t)smb_le32(w + 24) << 32;
-            uint32_t len = smb_le16(w + 20) | (uint32_t)smb_le16(w + 18) << 16;
+                off |= (uint64_t)rd_le32(w + 24) << 32;
+            uint32_t len = rd_le16(w + 20) | (uint32_t)rd_le16(w + 18) << 16;
             if (q)
                 memcpy(q->fid, w + 4, 2), q->fid_len = 2;
             struct smb_file *fl = smb_file_find(st, w + 4, 2);
-            if (fl && (d = data_at(c, smb_le16(w + 22), len, &got)))
+            if (fl && (d = data_at(c, rd_le16(w + 22), len, &got)))
                 smb_file_data(pf, f, st, fl, 0, off, d, got);
         }
         break;
@@ -224,13 +218,13 @@ static uint32_t command(struct pflow *pf, struct mon_flow *f, int dir, struct sm
         if (!c->reply && (c->wc == 10 || c->wc == 12) && q) {
             memcpy(q->fid, w + 4, 2);
             q->fid_len = 2;
-            q->off = smb_le32(w + 6);
+            q->off = rd_le32(w + 6);
             if (c->wc == 12)
-                q->off |= (uint64_t)smb_le32(w + 20) << 32;
+                q->off |= (uint64_t)rd_le32(w + 20) << 32;
         } else if (c->reply && c->wc >= 12 && q && q->fid_len) {
             struct smb_file *fl = smb_file_find(st, q->fid, 2);
-            uint32_t len = smb_le16(w + 10) | (uint32_t)(smb_le16(w + 14) & 0xff) << 16;
-            if (fl && (d = data_at(c, smb_le16(w + 12), len, &got)))
+            uint32_t len = rd_le16(w + 10) | (uint32_t)(rd_le16(w + 14) & 0xff) << 16;
+            if (fl && (d = data_at(c, rd_le16(w + 12), len, &got)))
                 smb_file_data(pf, f, st, fl, 1, q->off, d, got);
         }
         break;
@@ -258,7 +252,7 @@ static uint32_t command(struct pflow *pf, struct mon_flow *f, int dir, struct sm
     } else {
         if (c->cmd == SMB1_TREE_CONNECT && q && c->status == 0) {
             q->pipe = c->bc >= 3 && !memcmp(c->m + c->b, "IPC", 3);
-            smb_tree_set(st, c->tid, q->pipe, q->name.p, q->name.len);
+            smb_tree_set(st, c->tid, q->pipe);
             smb_tree_connected(pf, f, st, 1, q, q->pipe);
         }
         if (c->cmd == SMB1_NEGOTIATE && !q) { /* its request not seen (midstream): no
@@ -267,12 +261,12 @@ static uint32_t command(struct pflow *pf, struct mon_flow *f, int dir, struct sm
             goto next;
         }
         struct smb_tx *tx = smb_tx_answer(st, 1, c->cmd, c->status, q);
-        tx->dos_status = !(smb_le16(c->m + 10) & 0x4000); /* flags2: NT status codes */
+        tx->dos_status = !(rd_le16(c->m + 10) & 0x4000); /* flags2: NT status codes */
         if (c->cmd == SMB1_SESSION_SETUP)
             session_setup(pf, f, st, c, q);
         if (!tx->has_tree)
             tx->tree_id = c->tid, tx->has_tree = true;
-        tx->session_id = smb_le16(c->m + 28); /* the UID */
+        tx->session_id = rd_le16(c->m + 28); /* the UID */
         smb_tx_finish(pf, f, st);
         if (c->cmd == SMB1_NEGOTIATE)
             st->negotiated = true;
@@ -282,7 +276,7 @@ next:
     if (!andx || c->wc < 2)
         return 0;
     uint8_t next = w[0];
-    uint32_t off = smb_le16(w + 2);
+    uint32_t off = rd_le16(w + 2);
     if (next == 0xff || off <= c->w || off >= c->n)
         return 0;
     c->cmd = next;
@@ -295,8 +289,8 @@ void smb1_message(struct pflow *pf, struct mon_flow *f, int dir, struct smb_stat
     if (n < HDR + 1)
         return;
     struct smb1_cmd c = {.m = m, .n = n, .cmd = m[4], .reply = m[9] & 0x80,
-                         .unicode = smb_le16(m + 10) & 0x8000, .tid = smb_le16(m + 24),
-                         .mid = smb_le16(m + 30), .status = smb_le32(m + 5)};
+                         .unicode = rd_le16(m + 10) & 0x8000, .tid = rd_le16(m + 24),
+                         .mid = rd_le16(m + 30), .status = rd_le32(m + 5)};
     if (c.reply != (dir == 1)) {
         pflow_anomaly(pf, f, dir, dir ? SMB_AE_REQ_TO_CLIENT : SMB_AE_RESP_TO_SERVER);
         return;
@@ -317,7 +311,7 @@ void smb1_message(struct pflow *pf, struct mon_flow *f, int dir, struct smb_stat
             break;
         }
         c.b = bc_at + 2;
-        c.bc = smb_le16(m + bc_at);
+        c.bc = rd_le16(m + bc_at);
         if (c.b + c.bc > n)
             c.bc = n - c.b;
         at = command(pf, f, dir, st, &c);

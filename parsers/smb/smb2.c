@@ -29,12 +29,12 @@ static void request(struct pflow *pf, struct mon_flow *f, struct smb_state *st,
 {
     struct smb_req *q = smb_req_add(pf, st, 2, id, cmd);
     if (q)
-        q->tree = tree, q->session = smb_le64(m + 40);
+        q->tree = tree, q->session = rd_le64(m + 40);
     const uint8_t *b = m + HDR, *d;
     uint32_t got = 0;
     switch (cmd) {
     case SMB2_TREE_CONNECT:
-        if (q && n >= HDR + 8 && (d = span(m, n, smb_le16(b + 4), smb_le16(b + 6), &got))) {
+        if (q && n >= HDR + 8 && (d = span(m, n, rd_le16(b + 4), rd_le16(b + 6), &got))) {
             uint8_t path[SMB_PATH_MAX];
             uint32_t l = smb_path(path, d, got, true);
             pbuf_add(&q->name, path, l, SMB_PATH_MAX);
@@ -42,11 +42,11 @@ static void request(struct pflow *pf, struct mon_flow *f, struct smb_state *st,
         break;
     case SMB2_CREATE:
         if (q && n >= HDR + 48) {
-            q->disposition = smb_le32(b + 36);
+            q->disposition = rd_le32(b + 36);
             const struct smb_tree *t = smb_tree_find(st, tree);
             q->pipe = t && t->pipe;
             q->tree_unknown = !t;
-            if ((d = span(m, n, smb_le16(b + 44), smb_le16(b + 46), &got))) {
+            if ((d = span(m, n, rd_le16(b + 44), rd_le16(b + 46), &got))) {
                 uint8_t name[SMB_PATH_MAX];
                 uint32_t l = smb_path(name, d, got, true);
                 pbuf_add(&q->name, name, l, SMB_PATH_MAX);
@@ -64,7 +64,7 @@ static void request(struct pflow *pf, struct mon_flow *f, struct smb_state *st,
         break;
     case SMB2_READ:
         if (q && n >= HDR + 32) {
-            q->off = smb_le64(b + 8);
+            q->off = rd_le64(b + 8);
             memcpy(q->fid, b + 16, 16);
             q->fid_len = 16;
         }
@@ -74,15 +74,15 @@ static void request(struct pflow *pf, struct mon_flow *f, struct smb_state *st,
             if (q)
                 memcpy(q->fid, b + 16, 16), q->fid_len = 16;
             struct smb_file *fl = smb_file_find(st, b + 16, 16);
-            if (fl && (d = span(m, n, smb_le16(b + 2), smb_le32(b + 4), &got)))
-                smb_file_data(pf, f, st, fl, 0, smb_le64(b + 8), d, got);
+            if (fl && (d = span(m, n, rd_le16(b + 2), rd_le32(b + 4), &got)))
+                smb_file_data(pf, f, st, fl, 0, rd_le64(b + 8), d, got);
         }
         break;
     case SMB2_IOCTL:
-        if (n >= HDR + 32 && smb_le32(b + 4) == FSCTL_PIPE_TRANSCEIVE) {
+        if (n >= HDR + 32 && rd_le32(b + 4) == FSCTL_PIPE_TRANSCEIVE) {
             if (q)
                 memcpy(q->fid, b + 8, 16), q->fid_len = 16, q->pipe = true;
-            if ((d = span(m, n, smb_le32(b + 24), smb_le32(b + 28), &got)))
+            if ((d = span(m, n, rd_le32(b + 24), rd_le32(b + 28), &got)))
                 smb_pipe_data(pf, f, st, smb_file_find(st, b + 8, 16), 0, d, got);
         }
         break;
@@ -91,10 +91,10 @@ static void request(struct pflow *pf, struct mon_flow *f, struct smb_state *st,
     }
     smb_tx_begin(pf, f, st, 2, cmd, id, q);
     if (cmd == SMB2_SESSION_SETUP && n >= HDR + 16 &&
-        (d = span(m, n, smb_le16(b + 12), smb_le16(b + 14), &got)))
+        (d = span(m, n, rd_le16(b + 12), rd_le16(b + 14), &got)))
         if (!smb_ntlmssp(&st->tx, d, got) && memmem(d, got, "NTLMSSP\0\3", 9))
             pflow_anomaly(pf, f, 0, SMB_AE_NTLMSSP_REQ);
-    st->tx.session_id = smb_le64(m + 40);
+    st->tx.session_id = rd_le64(m + 40);
     st->tx.tree_id = tree;
     st->tx.has_tree = true;
     pflow_raise(pf, f, 0, SMB_EV_REQUEST);
@@ -106,7 +106,7 @@ static void response(struct pflow *pf, struct mon_flow *f, struct smb_state *st,
 {
     struct smb_req *q = smb_req_find(st, 2, id, cmd);
     if (!q && cmd == SMB2_NEGOTIATE) { /* the answer to an SMB1 negotiate */
-        for (uint32_t i = 0; i < SMB_PENDING_MAX && !q; i++)
+        for (uint32_t i = 0; st->pend && i < SMB_PENDING_MAX && !q; i++)
             if (st->pend[i].ver == 1 && st->pend[i].cmd == SMB1_NEGOTIATE)
                 q = &st->pend[i];
     }
@@ -116,14 +116,14 @@ static void response(struct pflow *pf, struct mon_flow *f, struct smb_state *st,
     switch (cmd) {
     case SMB2_NEGOTIATE:
         if (n >= HDR + 6 && ok) {
-            st->dialect = smb_le16(b + 4);
+            st->dialect = rd_le16(b + 4);
             st->negotiated = true;
         }
         break;
     case SMB2_TREE_CONNECT:
         if (q && ok && n >= HDR + 4) {
             q->pipe = b[2] == 2;
-            smb_tree_set(st, tree, q->pipe, q->name.p, q->name.len);
+            smb_tree_set(st, tree, q->pipe);
             smb_tree_connected(pf, f, st, 2, q, q->pipe);
         }
         break;
@@ -138,13 +138,13 @@ static void response(struct pflow *pf, struct mon_flow *f, struct smb_state *st,
         if (q && q->fid_len == 16 && (ok || status == STATUS_BUFFER_OVERFLOW) &&
             n >= HDR + 8) {
             struct smb_file *fl = smb_file_find(st, q->fid, 16);
-            if (fl && (d = span(m, n, b[2], smb_le32(b + 4), &got)))
+            if (fl && (d = span(m, n, b[2], rd_le32(b + 4), &got)))
                 smb_file_data(pf, f, st, fl, 1, q->off, d, got);
         }
         break;
     case SMB2_IOCTL:
         if (q && q->pipe && (ok || status == STATUS_BUFFER_OVERFLOW) && n >= HDR + 40 &&
-            (d = span(m, n, smb_le32(b + 32), smb_le32(b + 36), &got)))
+            (d = span(m, n, rd_le32(b + 32), rd_le32(b + 36), &got)))
             smb_pipe_data(pf, f, st, smb_file_find(st, q->fid, 16), 1, d, got);
         break;
     default:
@@ -154,7 +154,7 @@ static void response(struct pflow *pf, struct mon_flow *f, struct smb_state *st,
         return;
     struct smb_tx *tx = smb_tx_answer(st, 2, cmd, status, q);
     if (!tx->session_id)
-        tx->session_id = smb_le64(m + 40);
+        tx->session_id = rd_le64(m + 40);
     if (cmd == SMB2_TREE_CONNECT || !tx->has_tree)
         tx->tree_id = tree, tx->has_tree = true;
     smb_tx_finish(pf, f, st);
@@ -167,13 +167,13 @@ void smb2_message(struct pflow *pf, struct mon_flow *f, int dir, struct smb_stat
     for (uint32_t guard = 0; n >= HDR && guard < 64; guard++) {
         if (memcmp(m, "\xfeSMB", 4))
             return;
-        uint32_t next = smb_le32(m + 20);
+        uint32_t next = rd_le32(m + 20);
         uint32_t len = next && next >= HDR && next < n ? next : n;
-        uint32_t flags = smb_le32(m + 16), status = smb_le32(m + 8);
+        uint32_t flags = rd_le32(m + 16), status = rd_le32(m + 8);
         bool reply = flags & 1, async = flags & 2;
-        uint16_t cmd = smb_le16(m + 12);
-        uint64_t id = smb_le64(m + 24);
-        uint32_t tree = async ? 0 : smb_le32(m + 36);
+        uint16_t cmd = rd_le16(m + 12);
+        uint64_t id = rd_le64(m + 24);
+        uint32_t tree = async ? 0 : rd_le32(m + 36);
         st->pdu = m, st->pdu_len = len, st->hdr_len = HDR, st->pdu_ver = 2;
         pflow_raise(pf, f, dir, dir == 0 ? SMB_EV_PDU_TS : SMB_EV_PDU_TC); /* its frames */
         st->pdu = NULL;

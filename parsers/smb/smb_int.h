@@ -35,6 +35,8 @@ enum smb_buf {
 #define SMB_FILE_MAX (1u << 20)  /* bytes of a file kept for file.data (more: counted) */
 #define SMB_NTLM_MAX 256         /* bytes of an NTLMSSP user / domain / host kept */
 #define SMB_NATIVE_MAX 64        /* bytes of an SMB1 session setup's native OS / LAN manager */
+#define SMB_STATE_MAX 8192       /* a flow's state, without the tables and bytes it holds (the
+                                    request and file tables are made when first used) */
 
 /* SMB1 commands (MS-CIFS 2.2.4) and SMB2 commands (MS-SMB2 2.2.1) read here */
 enum {
@@ -71,10 +73,6 @@ struct smb_req {
     uint32_t tree;          /* the tree it was sent on */
     uint32_t disposition;   /* a create's */
     bool pipe;              /* a tree connect's path names IPC$; a create on a pipe tree */
-    /* an SMB1 session setup's native OS / LAN manager (for its record with the answer) */
-    uint8_t native_os[SMB_NATIVE_MAX], native_lm[SMB_NATIVE_MAX];
-    uint8_t native_os_len, native_lm_len;
-    bool native;
     bool tree_unknown;      /* a create on a tree not seen connected (midstream) */
     struct pbuf name;       /* a tree connect's path, a create's file name */
     struct pbuf dialects;   /* an SMB1 negotiate's dialect strings */
@@ -83,8 +81,6 @@ struct smb_req {
 struct smb_tree {
     uint32_t id;
     bool used, pipe;
-    uint8_t name[SMB_PATH_MAX];
-    uint32_t name_len;
 };
 
 struct smb_file {
@@ -93,8 +89,7 @@ struct smb_file {
     uint8_t dce;            /* a pipe's bytes: 0 undecided, 1 DCERPC (to the guest), 2 not */
     uint8_t fid[16];
     uint8_t fid_len;
-    uint8_t name[SMB_PATH_MAX];
-    uint32_t name_len;
+    struct pbuf name;       /* at most SMB_PATH_MAX bytes */
     struct pbuf data[2];    /* 0: what was written (to the server), 1: what was read */
     uint64_t end[2];        /* the highest byte written / read + 1 */
     bool reported[2];       /* its write / read transaction's record is out (Suricata: one
@@ -133,9 +128,9 @@ struct smb_tx {
 
 struct smb_state {
     struct smb_side side[2];
-    struct smb_req pend[SMB_PENDING_MAX];
+    struct smb_req *pend;   /* SMB_PENDING_MAX requests, made when the first one comes */
     struct smb_tree tree[SMB_TREES_MAX];
-    struct smb_file file[SMB_FILES_MAX];
+    struct smb_file *file;  /* SMB_FILES_MAX files, made when the first one opens */
     uint32_t tree_next;     /* the next tree slot reused when all are taken */
     /* the tree connect answered last (smb.share / smb.named_pipe) */
     uint8_t share[SMB_PATH_MAX];
@@ -198,8 +193,7 @@ void smb_tx_finish(struct pflow *pf, struct mon_flow *f, struct smb_state *st);
  * ways). */
 void smb_tx_anomaly(struct pflow *pf, struct mon_flow *f, struct smb_state *st, int dir,
                     unsigned e);
-void smb_tree_set(struct smb_state *st, uint32_t id, bool pipe, const uint8_t *name,
-                  uint32_t len);
+void smb_tree_set(struct smb_state *st, uint32_t id, bool pipe);
 const struct smb_tree *smb_tree_find(const struct smb_state *st, uint32_t id);
 /* The tree connect answered ok: the share in force, its events. */
 void smb_tree_connected(struct pflow *pf, struct mon_flow *f, struct smb_state *st,
@@ -226,15 +220,6 @@ uint32_t smb_str(uint8_t *out, uint32_t max, const uint8_t *p, uint32_t n, bool 
 static inline uint32_t smb_path(uint8_t *out, const uint8_t *p, uint32_t n, bool unicode)
 {
     return smb_str(out, SMB_PATH_MAX, p, n, unicode);
-}
-static inline uint16_t smb_le16(const uint8_t *p) { return (uint16_t)(p[0] | p[1] << 8); }
-static inline uint32_t smb_le32(const uint8_t *p)
-{
-    return (uint32_t)smb_le16(p) | (uint32_t)smb_le16(p + 2) << 16;
-}
-static inline uint64_t smb_le64(const uint8_t *p)
-{
-    return (uint64_t)smb_le32(p) | (uint64_t)smb_le32(p + 4) << 32;
 }
 /* probe.c */
 enum probe_verdict smb_probe(const uint8_t *d, size_t n, const struct mon_flow *f);

@@ -4,6 +4,7 @@
  * response needs (the file a read names, a tree connect's path, a create's name). Each request
  * runs smb_request (dir 0), each final response smb_response (dir 1) and reports the
  * transaction (the EVE smb record). Also the trees connected (id → share, pipe or not). */
+#include <stdlib.h>
 #include <string.h>
 
 #include "smb_int.h"
@@ -11,6 +12,10 @@
 struct smb_req *smb_req_add(struct pflow *pf, struct smb_state *st, uint8_t ver, uint64_t id,
                             uint16_t cmd)
 {
+    if (!st->pend && !(st->pend = calloc(SMB_PENDING_MAX, sizeof *st->pend))) {
+        pflow_count(pf, SMB_C_PENDING_SHED, 1); /* (out of memory) */
+        return NULL;
+    }
     struct smb_req *q = smb_req_find(st, ver, id, cmd);
     if (!q)
         for (uint32_t i = 0; i < SMB_PENDING_MAX && !q; i++)
@@ -34,7 +39,7 @@ struct smb_req *smb_req_add(struct pflow *pf, struct smb_state *st, uint8_t ver,
 
 struct smb_req *smb_req_find(struct smb_state *st, uint8_t ver, uint64_t id, uint16_t cmd)
 {
-    for (uint32_t i = 0; i < SMB_PENDING_MAX; i++)
+    for (uint32_t i = 0; st->pend && i < SMB_PENDING_MAX; i++)
         if (st->pend[i].ver == ver && st->pend[i].id == id && st->pend[i].cmd == cmd)
             return &st->pend[i];
     return NULL;
@@ -81,7 +86,7 @@ static void tx_fill(struct smb_state *st, struct smb_tx *tx, const struct smb_re
         tx->fid_len = q->fid_len;
         if (fl) {
             tx->is_file = true;
-            tx_name(tx, fl->name, fl->name_len);
+            tx_name(tx, fl->name.p, fl->name.len);
         }
     }
 }
@@ -145,13 +150,6 @@ struct smb_tx *smb_tx_answer(struct smb_state *st, uint8_t ver, uint16_t cmd, ui
     }
     if (tx->is_tree && q) /* (the answer says whether it is a pipe) */
         tx->is_pipe = q->pipe;
-    if (!same && q && q->native) { /* an SMB1 session setup's request strings */
-        memcpy(tx->native_os[0], q->native_os, q->native_os_len);
-        memcpy(tx->native_lm[0], q->native_lm, q->native_lm_len);
-        tx->native_os_len[0] = q->native_os_len;
-        tx->native_lm_len[0] = q->native_lm_len;
-        tx->native[0] = true;
-    }
     tx->has_resp = true;
     tx->status = status;
     tx->dcerpc |= st->dce_pending;
@@ -194,7 +192,7 @@ void smb_tx_flush(struct pflow *pf, struct mon_flow *f, struct smb_state *st)
         pflow_count(pf, SMB_C_TXS, 1);
         pflow_tx_done(pf, f);
     }
-    for (uint32_t i = 0; i < SMB_PENDING_MAX; i++) {
+    for (uint32_t i = 0; st->pend && i < SMB_PENDING_MAX; i++) {
         struct smb_req *q = &st->pend[i];
         if (!q->ver)
             continue;
@@ -214,8 +212,7 @@ void smb_tx_flush(struct pflow *pf, struct mon_flow *f, struct smb_state *st)
     }
 }
 
-void smb_tree_set(struct smb_state *st, uint32_t id, bool pipe, const uint8_t *name,
-                  uint32_t len)
+void smb_tree_set(struct smb_state *st, uint32_t id, bool pipe)
 {
     struct smb_tree *t = (struct smb_tree *)smb_tree_find(st, id);
     for (uint32_t i = 0; i < SMB_TREES_MAX && !t; i++)
@@ -226,9 +223,6 @@ void smb_tree_set(struct smb_state *st, uint32_t id, bool pipe, const uint8_t *n
     t->used = true;
     t->id = id;
     t->pipe = pipe;
-    t->name_len = len < SMB_PATH_MAX ? len : SMB_PATH_MAX;
-    if (t->name_len)
-        memcpy(t->name, name, t->name_len);
 }
 
 const struct smb_tree *smb_tree_find(const struct smb_state *st, uint32_t id)

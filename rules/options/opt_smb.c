@@ -7,6 +7,7 @@
  * Suricata 8 accepts only 1 and 2 (with an optional '!'). */
 #include <string.h>
 
+#include "buffers.h"
 #include "opt_util.h"
 #include "registry.h"
 
@@ -31,6 +32,8 @@ static int parse_version(struct rule_ctx *c, char *val)
 }
 
 static const struct opt_def DEFS[] = {
-    {"smb.version", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_version, true, NULL},
+    /* read under each SMB request and response (the parsers' smb.transaction rows) */
+    {"smb.version", OPT_MATCH, D_SURI, ARG_REQUIRED, BUF_SMB_TRANSACTION, parse_version, true,
+     NULL},
 };
 OPT_TABLE(opt_table_smb, DEFS);

@@ -84,7 +84,7 @@ static void test_smb2_file(void)
     open_file(&h, "\\\\srv\\data", 1, "eicar.txt");
     struct smb_state *st = h.pf.state;
     struct smb_file *fl = smb_file_find(st, FID, 16);
-    CHECK(fl && fl->name_len == 9 && !memcmp(fl->name, "eicar.txt", 9) && !fl->pipe);
+    CHECK(fl && fl->name.len == 9 && !memcmp(fl->name.p, "eicar.txt", 9) && !fl->pipe);
     write2(&h, 4, 0, EICAR, 20, 0);
     write2(&h, 5, 20, EICAR + 20, (uint32_t)strlen(EICAR) - 20, 13);
     CHECK(fl->data[0].len == strlen(EICAR) && !memcmp(fl->data[0].p, EICAR, strlen(EICAR)));
@@ -123,7 +123,7 @@ static void test_smb1_andx(void)
     ph_feed(&h, 1, b, nbss(b, r, 33 + 68 + 2));
     st = h.pf.state;
     struct smb_file *fl = smb_file_find(st, (const uint8_t *)"\x01\x40", 2);
-    CHECK(fl && fl->name_len == 2 && !memcmp(fl->name, "ab", 2));
+    CHECK(fl && fl->name.len == 2 && !memcmp(fl->name.p, "ab", 2));
     memset(m, 0, sizeof m);
     memcpy(m, "\xffSMB", 4);
     m[4] = SMB1_WRITE_ANDX, m[30] = 2;
