@@ -210,3 +210,12 @@ def test_dcerpc_byte_test_dce_over_smb(tmp_path):
              'alert smb any any -> any any (flow:to_server; dce_stub_data; '
              'byte_test:4,=,0x73747562,0,dce; sid:2;)']
     assert detect(tmp_path, pipe_conv(), rules).sids == [1]
+
+
+def test_dcerpc_off_leaves_smb_pipes_unread(tmp_path):
+    # app-layer.protocols.dcerpc.enabled: no — the pipes' bytes are not DCERPC's to read
+    rules = [f"alert smb any any -> any any (dcerpc.iface:{IFACE}; sid:1;)",
+             'alert smb any any -> any any (smb.named_pipe; content:"IPC$"; sid:2;)']
+    out = osprey_out(tmp_path, pipe_conv(), rules, "--set",
+                     "app-layer.protocols.dcerpc.enabled=no")
+    assert sorted(a["alert"]["signature_id"] for a in out.of("alert")) == [2]
