@@ -30,16 +30,87 @@ struct pflow *pflow_make(struct osprey_parsers_worker *w, struct mon_flow *f)
     return pf;
 }
 
-void pflow_free_slot(struct mon_ctx *ctx, struct mon_flow *f, void *val, void *arg)
+static void pflow_free(struct pflow *pf)
 {
-    (void)ctx, (void)f, (void)arg;
-    struct pflow *pf = val;
+    if (pf->guest)
+        pflow_free(pf->guest);
     pbuf_free(&pf->in[0]);
     pbuf_free(&pf->in[1]);
     const struct osprey_proto_def *d = reg_proto(pf->proto);
     if (d && pf->state)
         d->state_free(pf->state);
     free(pf);
+}
+
+void pflow_free_slot(struct mon_ctx *ctx, struct mon_flow *f, void *val, void *arg)
+{
+    (void)ctx, (void)f, (void)arg;
+    pflow_free(val);
+}
+
+struct pflow *pflow_guest(struct pflow *host, const char *name)
+{
+    int id = osprey_app_proto_find(name);
+    if (id < 0 || !osprey_app_proto_carries(host->proto, (uint16_t)id) ||
+        !parsers_parses(host->w->p, (uint16_t)id)) /* (app-layer.protocols.<guest>.enabled) */
+        return NULL;
+    if (host->guest)
+        return host->guest->proto == id ? host->guest : NULL;
+    struct pflow *g = calloc(1, sizeof *g);
+    if (!g)
+        return NULL;
+    g->w = host->w;
+    g->proto = (uint16_t)id;
+    g->anomaly = -1;
+    g->host = host;
+    host->guest = g;
+    return g;
+}
+
+void pflow_guest_feed(struct pflow *g, struct mon_flow *f, int dir, const uint8_t *d, size_t n)
+{
+    const struct osprey_proto_def *def = reg_proto(g->proto);
+    if (def && def->parse && !g->dead[dir] && n)
+        def->parse(g, f, dir, d, n);
+}
+
+enum probe_verdict pflow_guest_probe(const struct pflow *host, const char *name, int dir,
+                                     const uint8_t *d, size_t n)
+{
+    int id = osprey_app_proto_find(name);
+    const struct osprey_proto_def *def = id > 0 ? reg_proto((uint16_t)id) : NULL;
+    if (!def || !osprey_app_proto_carries(host->proto, (uint16_t)id))
+        return DET_NO;
+    enum probe_verdict v = DET_NO;
+    for (const struct proto_probe *p = def->probes; p && p->probe; p++) {
+        if (p->l4 != 6 || p->dir != dir)
+            continue;
+        enum probe_verdict r = p->probe(d, n, NULL);
+        if (r == DET_YES)
+            return r;
+        if (r == DET_NEED_MORE)
+            v = r;
+    }
+    return v;
+}
+
+bool pflow_guest_eve(struct pflow *g, struct osprey_jw *w)
+{
+    const struct osprey_proto_def *def = g ? reg_proto(g->proto) : NULL;
+    bool (*fn)(struct pflow *, struct osprey_jw *) = !def ? NULL
+                                                     : def->eve_carried ? def->eve_carried
+                                                                        : def->eve;
+    return fn && g->state && fn(g, w);
+}
+
+/* The pflow whose protocol is proto: the flow's own, or the guest it carries. */
+static struct pflow *pflow_of(struct pflow *pf, uint16_t proto)
+{
+    if (!pf)
+        return NULL;
+    if (pf->proto == proto)
+        return pf;
+    return pf->guest && pf->guest->proto == proto ? pf->guest : NULL;
 }
 
 void osprey_parsers_conn_closed(struct mon_ctx *ctx, struct mon_flow *f)
@@ -97,6 +168,8 @@ int osprey_parsers_anomaly(struct mon_ctx *ctx, const struct mon_flow *f)
 
 void pflow_tx_done(struct pflow *pf, struct mon_flow *f)
 {
+    if (pf->host) /* a guest's transaction: the host's record carries it */
+        return;
     if (pf->w->tx_fn)
         pf->w->tx_fn(pf->w->ctx, f, pf->proto, pf->w->tx_arg);
 }
@@ -115,7 +188,9 @@ const uint8_t *osprey_parsers_buffer_at(struct mon_ctx *ctx, const struct mon_fl
     struct pflow *pf = pflow_get(ctx, f);
     const struct osprey_parsers *p = pf ? pf->w->p : NULL;
     const struct proto_buffer *r = p && b < p->nbuf ? p->brow[b] : NULL;
-    if (!r || p->bproto[b] != pf->proto || !pf->state || (i > 0 && !r->multi))
+    if (r) /* the flow's own protocol's row, or the guest's it carries */
+        pf = pflow_of(pf, p->bproto[b]);
+    if (!r || !pf || !pf->state || (i > 0 && !r->multi))
         return NULL;
     if (!s) {
         s = &pf->w->scratch;
@@ -139,7 +214,9 @@ bool osprey_parsers_field_at(struct mon_ctx *ctx, const struct mon_flow *f, uint
     struct pflow *pf = pflow_get(ctx, f);
     const struct osprey_parsers *p = pf ? pf->w->p : NULL;
     const struct proto_field *r = p && fld < p->nfld ? p->frow[fld] : NULL;
-    if (!r || p->fproto[fld] != pf->proto || !pf->state)
+    if (r)
+        pf = pflow_of(pf, p->fproto[fld]);
+    if (!r || !pf || !pf->state)
         return false;
     return r->get(pf, r->key, i, out);
 }

@@ -110,6 +110,8 @@ struct pflow {
     uint64_t seen[2];       /* bytes read per direction */
     void *state;            /* the decided protocol's state (its state_free frees it) */
     int32_t anomaly;        /* flat anomaly id being raised now, -1: none */
+    struct pflow *guest;    /* the protocol this flow's carries (pflow_guest), or NULL */
+    struct pflow *host;     /* a guest's: the flow's own pflow (NULL for that one) */
 };
 
 /* The flow's protocol's settings (its descriptor's cfg_size struct, registry slot). */
@@ -143,6 +145,22 @@ void pflow_tx_done(struct pflow *pf, struct mon_flow *f);
 void pflow_anomaly(struct pflow *pf, struct mon_flow *f, int dir, unsigned e);
 /* Add n to the flow's protocol's counter number c (its own numbering). */
 void pflow_count(struct pflow *pf, unsigned c, uint64_t n);
+
+/* A protocol carried inside the flow's (DCERPC over SMB named pipes; the host's descriptor
+ * lists it in `carries`): the guest's pflow, made on first use, freed with the host's. The
+ * host feeds it bytes with pflow_guest_feed (the guest descriptor's own parse: its framing,
+ * its events run on the flow, its anomalies and counters are its own); the flow's accessors
+ * read the guest's buffers and fields; its transactions are not reported on their own (the
+ * host's record carries them: pflow_guest_eve). NULL: out of memory, or name is not a
+ * protocol the host carries. */
+struct pflow *pflow_guest(struct pflow *host, const char *name);
+void pflow_guest_feed(struct pflow *g, struct mon_flow *f, int dir, const uint8_t *d, size_t n);
+/* Do bytes d[0..n) of direction dir start the guest protocol name (its own TCP probes)? A
+ * host asks before feeding a channel that may or may not carry it (a named pipe). */
+enum probe_verdict pflow_guest_probe(const struct pflow *host, const char *name, int dir,
+                                     const uint8_t *d, size_t n);
+/* The guest's EVE object written into the host's open one (false: it has none). */
+bool pflow_guest_eve(struct pflow *g, struct osprey_jw *w);
 
 /* Expect a TCP flow between ctl's two addresses to server port `port`: it will be protocol
  * proto's with state data (freed with free_fn if never claimed). True when the table was full

@@ -71,6 +71,10 @@ struct osprey_proto_def {
     const char *eve_name;            /* its EVE record type when not its name ("ftp_data"
                                         for ftp-data); NULL: the name */
     const char *alias[3];            /* other header / service words ("ssl"), NULL-terminated */
+    /* protocols it carries inside it, by name (SMB's named pipes carry DCERPC): their events
+     * run on its flows through a guest (pflow_guest), their buffers and fields are read there,
+     * and a rule whose header names this protocol may use them. NULL-terminated. */
+    const char *carries[3];
     uint8_t l4;                      /* 6, 17 or 0 (both) */
     bool buffers_imply_dir;          /* see osprey_app_proto_buffers_imply_dir */
     bool suricata_stats;             /* see osprey_app_proto_suricata_stats */
@@ -100,6 +104,9 @@ struct osprey_proto_def {
      * the protocol writes no EVE records. */
     bool (*eve)(struct pflow *pf, struct osprey_jw *w);
     bool eve_tx_id;                  /* its record has "tx_id" at the top (Suricata's http) */
+    /* its object inside a host's record when it is carried (a guest: pflow_guest_eve);
+     * NULL: eve */
+    bool (*eve_carried)(struct pflow *pf, struct osprey_jw *w);
     /* its configuration keys (osprey_parsers_cfg_key: where each goes in its settings) */
     const struct osprey_parsers_cfg_key *cfg_keys; size_t ncfg_keys;
     /* its settings: a struct of cfg_size bytes in the slot the registry gives it in

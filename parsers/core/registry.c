@@ -81,6 +81,15 @@ bool osprey_app_proto_has_eve(uint16_t proto)
     return d && d->eve;
 }
 
+bool osprey_app_proto_carries(uint16_t host, uint16_t guest)
+{
+    const struct osprey_proto_def *d = reg_proto(host), *g = reg_proto(guest);
+    for (size_t k = 0; d && g && k < PROTO_N(d->carries) && d->carries[k]; k++)
+        if (!strcmp(d->carries[k], g->name))
+            return true;
+    return false;
+}
+
 const char *osprey_app_proto_eve_name(uint16_t proto)
 {
     const struct osprey_proto_def *d = reg_proto(proto);
@@ -235,7 +244,7 @@ int osprey_buffer_find(const char *name, int dir)
     return osprey_buffer_find_in(name, dir, 0);
 }
 
-int osprey_buffer_find_in(const char *name, int dir, uint16_t proto)
+static int find_in(const char *name, int dir, uint16_t proto)
 {
     int any = -1;
     const struct buffer_name *e;
@@ -249,6 +258,18 @@ int osprey_buffer_find_in(const char *name, int dir, uint16_t proto)
             any = e[i].b;
     }
     return any;
+}
+
+int osprey_buffer_find_in(const char *name, int dir, uint16_t proto)
+{
+    int b = find_in(name, dir, proto);
+    const struct osprey_proto_def *d = reg_proto(proto);
+    for (size_t k = 0; b < 0 && d && k < PROTO_N(d->carries) && d->carries[k]; k++) {
+        int g = osprey_app_proto_find(d->carries[k]); /* a protocol it carries: its rows */
+        if (g > 0)
+            b = find_in(name, dir, (uint16_t)g);
+    }
+    return b;
 }
 
 int osprey_buffer_find_record(const char *name, int dir)

@@ -144,4 +144,5 @@ const struct osprey_proto_def dcerpc_proto = {
     .counters = COUNTERS, .ncounters = PROTO_N(COUNTERS),
     .tx_counter = DCE_C_TXS,
     .eve = dce_eve,
+    .eve_carried = dce_eve_carried,
 };

@@ -86,6 +86,8 @@ enum probe_verdict dce_probe_co(const uint8_t *d, size_t n, const struct mon_flo
 enum probe_verdict dce_probe_cl(const uint8_t *d, size_t n, const struct mon_flow *f);
 /* eve.c */
 bool dce_eve(struct pflow *pf, struct osprey_jw *w);
+/* The same object inside a host's record (DCERPC over SMB: smb.dcerpc). */
+bool dce_eve_carried(struct pflow *pf, struct osprey_jw *w);
 /* The name Suricata's EVE gives a PDU type ("REQUEST", "BIND_ACK" …). */
 const char *dce_type_name(uint8_t type);
 

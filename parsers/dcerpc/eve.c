@@ -52,7 +52,9 @@ static void interfaces(struct osprey_jw *w, const struct dce_state *st)
     osprey_jw_array_end(w);
 }
 
-bool dce_eve(struct pflow *pf, struct osprey_jw *w)
+/* carried: the object as an SMB record carries it (Suricata's smb.dcerpc: the opnum at its
+ * top, no rpc_version) */
+static bool write(struct pflow *pf, struct osprey_jw *w, bool carried)
 {
     const struct dce_state *st = pf->state;
     if (!st || !st->tx_open)
@@ -63,9 +65,12 @@ bool dce_eve(struct pflow *pf, struct osprey_jw *w)
     osprey_jw_str(w, "request", dce_type_name(st->req_type));
     if (!st->udp)
         interfaces(w, st);
+    if (st->has_req && carried)
+        osprey_jw_int(w, "opnum", st->opnum);
     if (st->has_req) {
         osprey_jw_open(w, "req");
-        osprey_jw_int(w, "opnum", st->opnum);
+        if (!carried)
+            osprey_jw_int(w, "opnum", st->opnum);
         osprey_jw_int(w, "frag_cnt", st->side[0].frags);
         osprey_jw_int(w, "stub_data_size", st->side[0].stub_size);
         osprey_jw_close(w);
@@ -87,7 +92,18 @@ bool dce_eve(struct pflow *pf, struct osprey_jw *w)
     } else {
         osprey_jw_int(w, "call_id", st->call_id);
     }
-    osprey_jw_str(w, "rpc_version", v);
+    if (!carried)
+        osprey_jw_str(w, "rpc_version", v);
     osprey_jw_close(w);
     return true;
+}
+
+bool dce_eve(struct pflow *pf, struct osprey_jw *w)
+{
+    return write(pf, w, false);
+}
+
+bool dce_eve_carried(struct pflow *pf, struct osprey_jw *w)
+{
+    return write(pf, w, true);
 }

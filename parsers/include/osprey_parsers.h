@@ -99,7 +99,8 @@ uint16_t osprey_buffer_count(void);
  * that direction, else the name's only row. -1: no parser has it. */
 int osprey_buffer_find(const char *name, int dir);
 /* The same among protocol proto's rows only (a name several protocols register: file.data
- * is HTTP's and ftp-data's); proto 0: any protocol, as osprey_buffer_find. */
+ * is HTTP's and ftp-data's), else among the protocols proto carries (SMB: DCERPC's); proto
+ * 0: any protocol, as osprey_buffer_find. */
 int osprey_buffer_find_in(const char *name, int dir, uint16_t proto);
 /* The same for records (EVE, trace): a buffer kept for them under that name first (the
  * parser's own http.header with the cookies, the first question's dns.query …), else the
@@ -232,6 +233,10 @@ uint32_t osprey_parsers_tx_id(struct mon_ctx *ctx, const struct mon_flow *f);
 /* EVE: does the protocol write transaction records (its record type is its name)? does the
  * record carry "tx_id" at its top (Suricata's http does; dns has its own inside)? */
 bool osprey_app_proto_has_eve(uint16_t proto);
+/* Does protocol host carry protocol guest inside it (DCERPC over SMB named pipes)? Then the
+ * guest's events run on host flows, its buffers and fields are read there, and a rule whose
+ * header names host may use the guest's buffers (osprey_buffer_find_in finds them). */
+bool osprey_app_proto_carries(uint16_t host, uint16_t guest);
 /* Its EVE record type ("ftp_data" for ftp-data; else its name). */
 const char *osprey_app_proto_eve_name(uint16_t proto);
 bool osprey_app_proto_eve_tx_id(uint16_t proto);

@@ -1,20 +1,18 @@
 /* parse.c — SMB over a stream: NetBIOS session messages (a 4-byte header: type, then a 24-bit
- * length; types other than 0, the session service's requests and keep-alives, are skipped),
- * of which the first SMB_HEAD_KEEP bytes are kept and the rest skipped unread. In them, an SMB1
- * header (32 bytes) or a chain of SMB2 headers (64 bytes, NextCommand). Only the tree connect
- * is read: the request's path waits (by SMB2 MessageId / SMB1 MID) for its response; a
- * successful one makes it the share in force, a named pipe when the server says so (SMB2
- * ShareType 2, SMB1 service "IPC"), and runs smb_tree_connect with smb.share or
- * smb.named_pipe current. */
+ * length; types other than 0 — session requests, keep-alives — are skipped), each kept up to
+ * SMB_MSG_MAX bytes (more: counted, cut) and handed whole to smb1.c / smb2.c. A message whose
+ * payload is no SMB header, or a header of an unknown type, loses the framing (midstream
+ * pickup, garbage, bytes lost in a gap): bytes are then skipped until an NBSS header followed
+ * by an SMB magic comes (Suricata resyncs the same way). Direct TCP 445 uses the same 4-byte header. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "smb_int.h"
 
-uint32_t smb_path(uint8_t *out, const uint8_t *p, uint32_t n, bool unicode)
+uint32_t smb_str(uint8_t *out, uint32_t max, const uint8_t *p, uint32_t n, bool unicode)
 {
     uint32_t k = 0;
-    for (uint32_t i = 0; i < n && k < SMB_PATH_MAX; i += unicode ? 2 : 1) {
+    for (uint32_t i = 0; i < n && k < max; i += unicode ? 2 : 1) {
         uint32_t c = unicode ? (i + 1 < n ? rd_le16(p + i) : 0) : p[i];
         if (!c)
             break;
@@ -23,102 +21,15 @@ uint32_t smb_path(uint8_t *out, const uint8_t *p, uint32_t n, bool unicode)
     return k;
 }
 
-static void pending_add(struct pflow *pf, struct smb_state *st, uint8_t ver, uint64_t id,
-                        const uint8_t *p, uint32_t n, bool unicode)
+static bool smb_magic(const uint8_t *p)
 {
-    if (st->npend == SMB_PENDING_MAX) {
-        pflow_count(pf, SMB_C_PENDING_SHED, 1);
-        return;
-    }
-    uint8_t path[SMB_PATH_MAX];
-    uint32_t len = smb_path(path, p, n, unicode);
-    struct smb_pending *q = &st->pend[st->npend];
-    pbuf_reset(&q->path);
-    if (pbuf_add(&q->path, path, len, SMB_PATH_MAX) != len) {
-        pflow_count(pf, SMB_C_PENDING_SHED, 1); /* out of memory */
-        return;
-    }
-    q->ver = ver;
-    q->id = id;
-    st->npend++;
+    return (p[0] == 0xff || p[0] == 0xfe || p[0] == 0xfd) && !memcmp(p + 1, "SMB", 3);
 }
 
-/* The response to tree connect id: its request's path becomes the share in force. */
-static void answered(struct pflow *pf, struct mon_flow *f, struct smb_state *st, uint8_t ver,
-                     uint64_t id, bool ok, bool pipe)
+/* NetBIOS session service message types (RFC 1002 4.3.1) */
+static bool nbss_type_ok(uint8_t t)
 {
-    for (uint32_t i = 0; i < st->npend; i++) {
-        struct smb_pending *q = &st->pend[i];
-        if (q->ver != ver || q->id != id)
-            continue;
-        if (ok) {
-            if (q->path.len) /* an empty path has no copy (p NULL) */
-                memcpy(st->share, q->path.p, q->path.len);
-            st->share_len = q->path.len;
-            st->is_pipe = pipe;
-            st->has_tree = true;
-        }
-        /* the last waiting one takes its place; its copy goes to the end, reused later */
-        struct smb_pending done = *q;
-        st->pend[i] = st->pend[--st->npend];
-        st->pend[st->npend] = done;
-        if (ok) {
-            pflow_count(pf, SMB_C_TREES, 1);
-            pflow_raise(pf, f, 1, SMB_EV_TREE);
-            pflow_tx_done(pf, f);
-        }
-        return;
-    }
-}
-
-static void smb1(struct pflow *pf, struct mon_flow *f, int dir, struct smb_state *st,
-                 const uint8_t *m, uint32_t n)
-{
-    if (n < 35 || m[4] != 0x75) /* TREE_CONNECT_ANDX */
-        return;
-    bool reply = m[9] & 0x80, unicode = rd_le16(m + 10) & 0x8000;
-    uint16_t mid = rd_le16(m + 30);
-    uint32_t wc = m[32], bc_at = 33 + 2 * wc;
-    if (bc_at + 2 > n)
-        return;
-    uint32_t bytes = bc_at + 2, bc = rd_le16(m + bc_at);
-    if (bytes + bc > n)
-        bc = n - bytes;
-    if (!reply && dir == 0 && wc == 4) {
-        uint32_t at = bytes + rd_le16(m + 39); /* past the password */
-        if (unicode && (at & 1))
-            at++;
-        if (at < bytes + bc)
-            pending_add(pf, st, 1, mid, m + at, bytes + bc - at, unicode);
-    } else if (reply && dir == 1) {
-        bool ok = rd_le32(m + 5) == 0;
-        bool pipe = bc >= 3 && !memcmp(m + bytes, "IPC", 3);
-        answered(pf, f, st, 1, mid, ok, pipe);
-    }
-}
-
-static void smb2(struct pflow *pf, struct mon_flow *f, int dir, struct smb_state *st,
-                 const uint8_t *m, uint32_t n)
-{
-    for (uint32_t guard = 0; n >= 64 && guard < 64; guard++) {
-        if (memcmp(m, "\xfeSMB", 4))
-            return;
-        bool reply = rd_le32(m + 16) & 1;
-        uint64_t id = rd_le64(m + 24);
-        if (rd_le16(m + 12) == 3 && n >= 72) { /* TREE_CONNECT */
-            if (!reply && dir == 0) {
-                uint32_t off = rd_le16(m + 68), len = rd_le16(m + 70);
-                if (off < n)
-                    pending_add(pf, st, 2, id, m + off, len < n - off ? len : n - off, true);
-            } else if (reply && dir == 1) {
-                answered(pf, f, st, 2, id, rd_le32(m + 8) == 0, m[66] == 2);
-            }
-        }
-        uint32_t next = rd_le32(m + 20);
-        if (!next || next >= n || next < 64)
-            return;
-        m += next, n -= next;
-    }
+    return t == 0 || (t >= 0x81 && t <= 0x85);
 }
 
 void smb_message(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *m, uint32_t n)
@@ -127,12 +38,19 @@ void smb_message(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *m
     pflow_count(pf, SMB_C_MSGS, 1);
     if (n < 4)
         return;
+    if (!st->seen_msg && n >= 20 && (m[0] == 0xff || m[0] == 0xfe)) {
+        st->seen_msg = true;
+        bool reply = m[0] == 0xff ? m[9] & 0x80 : rd_le32(m + 16) & 1;
+        st->reversed = reply == (dir == 0);
+    }
+    if (st->reversed)
+        dir ^= 1;
     if (!memcmp(m, "\xffSMB", 4)) {
         st->version = 1;
-        smb1(pf, f, dir, st, m, n);
+        smb1_message(pf, f, dir, st, m, n);
     } else if (!memcmp(m, "\xfeSMB", 4)) {
         st->version = 2;
-        smb2(pf, f, dir, st, m, n);
+        smb2_message(pf, f, dir, st, m, n);
     } else if (!memcmp(m, "\xfdSMB", 4)) {
         st->version = 2; /* an encrypted SMB2 (3.x) message: not readable */
     } else {
@@ -140,6 +58,37 @@ void smb_message(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *m
     }
 }
 
+/* While lost: slide a window over the bytes until it holds an NBSS header (type 0, a length
+ * of at least 32) and an SMB magic; then the message starts there. Returns bytes used. */
+static size_t resync(struct smb_side *s, const uint8_t *d, size_t n)
+{
+    size_t used = 0;
+    while (used < n) {
+        if (s->win_len == 8) {
+            memmove(s->win, s->win + 1, 7);
+            s->win_len = 7;
+        }
+        s->win[s->win_len++] = d[used++];
+        if (s->win_len < 8)
+            continue;
+        uint32_t len = (uint32_t)s->win[1] << 16 | (uint32_t)s->win[2] << 8 | s->win[3];
+        if (s->win[0] == 0 && len >= 32 && smb_magic(s->win + 4)) {
+            s->lost = false;
+            s->win_len = 0;
+            memcpy(s->nb, s->win, 8);
+            s->nb_len = 8;
+            s->left = s->size = len;
+            pbuf_reset(&s->msg);
+            pbuf_add(&s->msg, s->win + 4, 4, SMB_MSG_MAX);
+            s->left -= 4;
+            break;
+        }
+    }
+    return used;
+}
+
+/* The header is read with the message's first 4 bytes (its SMB magic, checked before the
+ * message is taken): s->nb holds 8 bytes then, 4 for other types or messages under 4. */
 void smb_parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d, size_t n)
 {
     if (!pf->state && !(pf->state = calloc(1, sizeof(struct smb_state)))) {
@@ -149,31 +98,99 @@ void smb_parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d, 
     struct smb_state *st = pf->state;
     struct smb_side *s = &st->side[dir];
     while (n) {
-        if (s->nb_len < 4) { /* the NetBIOS header */
+        if (s->lost) {
+            size_t k = resync(s, d, n);
+            d += k, n -= k;
+            continue;
+        }
+        uint32_t want = 4;
+        if (s->nb_len >= 4 && s->nb[0] == 0 && s->size >= 4)
+            want = 8;
+        if (s->nb_len < want) {
             s->nb[s->nb_len++] = *d++;
             n--;
-            if (s->nb_len < 4)
+            if (s->nb_len == 4) {
+                s->left = s->size =
+                    (uint32_t)s->nb[1] << 16 | (uint32_t)s->nb[2] << 8 | s->nb[3];
+                if (!nbss_type_ok(s->nb[0])) { /* not a session message: resync */
+                    pflow_anomaly(pf, f, dir, SMB_AE_NBSS_TYPE);
+                    pflow_count(pf, SMB_C_MALFORMED, 1);
+                    s->lost = true;
+                    memcpy(s->win, s->nb + 1, 3);
+                    s->win_len = 3;
+                    s->nb_len = 0;
+                    continue;
+                }
+                if (!s->left) {
+                    s->nb_len = 0;
+                    continue;
+                }
+            }
+            if (s->nb_len < 8 && !(s->nb_len == 4 && (s->nb[0] != 0 || s->size < 4)))
                 continue;
-            s->left = rd_be24(s->nb + 1);
             pbuf_reset(&s->msg);
-            if (!s->left) {
-                s->nb_len = 0;
-                continue;
+            if (s->nb_len == 8) {
+                if (!smb_magic(s->nb + 4)) { /* a session message that is no SMB: lost */
+                    pflow_anomaly(pf, f, dir, SMB_AE_MALFORMED);
+                    pflow_count(pf, SMB_C_MALFORMED, 1);
+                    s->lost = true;
+                    memcpy(s->win, s->nb + 1, 7);
+                    s->win_len = 7;
+                    s->nb_len = 0;
+                    continue;
+                }
+                pbuf_add(&s->msg, s->nb + 4, 4, SMB_MSG_MAX);
+                s->left -= 4;
+                if (!s->left) { /* (only the magic) */
+                    s->nb_len = 0;
+                    smb_message(pf, f, dir, s->msg.p, s->msg.len);
+                    continue;
+                }
             }
         }
         size_t k = s->left < n ? s->left : n;
-        if (s->nb[0] == 0 && s->msg.len < SMB_HEAD_KEEP) {
-            size_t keep = SMB_HEAD_KEEP - s->msg.len;
-            pbuf_add(&s->msg, d, k < keep ? k : keep, SMB_HEAD_KEEP);
+        if (s->nb[0] == 0 && s->msg.len < SMB_MSG_MAX) {
+            size_t keep = SMB_MSG_MAX - s->msg.len;
+            pbuf_add(&s->msg, d, k < keep ? k : keep, SMB_MSG_MAX);
         }
         d += k, n -= k;
         s->left -= (uint32_t)k;
         if (s->left)
             return;
         s->nb_len = 0;
-        if (s->nb[0] == 0)
+        if (s->nb[0] == 0) {
+            if (s->size > SMB_MSG_MAX) {
+                pflow_count(pf, SMB_C_MSG_SHED, s->size - SMB_MSG_MAX);
+                pflow_anomaly(pf, f, dir, SMB_AE_RECORD_OVERFLOW);
+            }
             smb_message(pf, f, dir, s->msg.p, s->msg.len);
+        }
     }
+}
+
+void smb_gap(struct pflow *pf, struct mon_flow *f, int dir)
+{
+    (void)f;
+    struct smb_state *st = pf->state;
+    if (!st)
+        return;
+    struct smb_side *s = &st->side[dir]; /* the message being read is lost: resync */
+    s->lost = true;
+    s->win_len = 0;
+    s->nb_len = 0;
+    pbuf_reset(&s->msg);
+    pflow_count(pf, SMB_C_GAPS, 1);
+}
+
+void smb_end(struct pflow *pf, struct mon_flow *f)
+{
+    struct smb_state *st = pf->state;
+    if (!st)
+        return;
+    smb_tx_flush(pf, f, st); /* requests never answered: their records */
+    for (uint32_t i = 0; st->file && i < SMB_FILES_MAX; i++) /* files still open: now */
+        if (st->file[i].used)
+            smb_file_close(pf, f, st, &st->file[i]);
 }
 
 void smb_free(void *state)
@@ -181,9 +198,18 @@ void smb_free(void *state)
     struct smb_state *st = state;
     if (!st)
         return;
-    pbuf_free(&st->side[0].msg);
-    pbuf_free(&st->side[1].msg);
-    for (uint32_t i = 0; i < SMB_PENDING_MAX; i++) /* the waiting ones and reused copies */
-        pbuf_free(&st->pend[i].path);
+    for (int d = 0; d < 2; d++)
+        pbuf_free(&st->side[d].msg);
+    for (uint32_t i = 0; st->pend && i < SMB_PENDING_MAX; i++) {
+        pbuf_free(&st->pend[i].name);
+        pbuf_free(&st->pend[i].dialects);
+    }
+    for (uint32_t i = 0; st->file && i < SMB_FILES_MAX; i++) {
+        pbuf_free(&st->file[i].data[0]);
+        pbuf_free(&st->file[i].data[1]);
+        pbuf_free(&st->file[i].name);
+    }
+    free(st->pend);
+    free(st->file);
     free(st);
 }

@@ -75,6 +75,14 @@ static inline void ph_end(struct ph *h)
         h->def->end(&h->pf, &h->f);
 }
 
+/* The flow's pflow of protocol proto: its own, or the guest it carries (as flow.c reads). */
+static inline struct pflow *ph_pflow(struct ph *h, uint16_t proto)
+{
+    if (proto == h->pf.proto)
+        return &h->pf;
+    return h->pf.guest && h->pf.guest->proto == proto ? h->pf.guest : NULL;
+}
+
 /* Element i of the buffer name means in direction dir, NULL when absent (as the registry's
  * users get it: osprey_parsers_buffer_at). */
 static inline const uint8_t *ph_get(struct ph *h, int b, uint32_t i, uint32_t *len)
@@ -82,10 +90,11 @@ static inline const uint8_t *ph_get(struct ph *h, int b, uint32_t i, uint32_t *l
     *len = 0;
     uint16_t proto;
     const struct proto_buffer *r = b >= 0 ? reg_buffer((uint16_t)b, &proto) : NULL;
-    if (!r || proto != h->pf.proto || !h->pf.state || (i > 0 && !r->multi))
+    struct pflow *pf = r ? ph_pflow(h, proto) : NULL;
+    if (!r || !pf || !pf->state || (i > 0 && !r->multi))
         return NULL;
     h->s.len = 0;
-    const uint8_t *d = r->get(&h->pf, r->key, i, &h->s, len);
+    const uint8_t *d = r->get(pf, r->key, i, &h->s, len);
     if (!d)
         *len = 0;
     return d;
@@ -128,9 +137,10 @@ static inline bool ph_field(struct ph *h, const char *name, uint32_t i, int64_t 
     int id = osprey_field_find(name);
     uint16_t proto;
     const struct proto_field *r = id >= 0 ? reg_field((uint16_t)id, &proto) : NULL;
-    if (!r || proto != h->pf.proto || !h->pf.state)
+    struct pflow *pf = r ? ph_pflow(h, proto) : NULL;
+    if (!r || !pf || !pf->state)
         return false;
-    return r->get(&h->pf, r->key, i, out);
+    return r->get(pf, r->key, i, out);
 }
 
 static inline uint64_t ph_count(struct ph *h, const char *name)
@@ -141,6 +151,15 @@ static inline uint64_t ph_count(struct ph *h, const char *name)
 
 static inline void ph_free(struct ph *h)
 {
+    struct pflow *g = h->pf.guest; /* a protocol the flow carried (pflow_guest) */
+    if (g) {
+        const struct osprey_proto_def *gd = reg_proto(g->proto);
+        if (gd && g->state)
+            gd->state_free(g->state);
+        pbuf_free(&g->in[0]);
+        pbuf_free(&g->in[1]);
+        free(g);
+    }
     if (h->def && h->pf.state)
         h->def->state_free(h->pf.state);
     pbuf_free(&h->pf.in[0]);

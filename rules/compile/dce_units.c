@@ -104,7 +104,10 @@ bool det_dce_little(const struct osprey_detect *d, struct mon_ctx *ctx, struct m
 
 bool det_dce_flow(const struct osprey_detect *d, struct mon_ctx *ctx, struct mon_flow *f)
 {
-    return f && d->dce_proto >= 0 && osprey_parsers_app_proto(ctx, f) == (uint16_t)d->dce_proto;
+    if (!f || d->dce_proto < 0)
+        return false;
+    uint16_t app = osprey_parsers_app_proto(ctx, f); /* DCERPC's flows, or SMB's (its pipes) */
+    return app == (uint16_t)d->dce_proto || osprey_app_proto_carries(app, (uint16_t)d->dce_proto);
 }
 
 const struct det_unit_ops det_unit_dce = {.name = "dce", .eval = dce_eval, .key = dce_key};

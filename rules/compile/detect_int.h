@@ -259,7 +259,7 @@ struct det_dce;
  * byte order of the flow's last DCERPC PDU (true: little endian; false without one). */
 bool det_dce_items(const struct det_unit *u);
 bool det_dce_little(const struct osprey_detect *d, struct mon_ctx *ctx, struct mon_flow *f);
-/* the flow is DCERPC */
+/* the flow is DCERPC, or SMB carrying it */
 bool det_dce_flow(const struct osprey_detect *d, struct mon_ctx *ctx, struct mon_flow *f);
 
 /* One payload option of a run (payload.c evaluates runs). */

@@ -382,11 +382,16 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, enum plan_va
         pl->why = "buffers of a later state than the rule's hook";
         return 0;
     }
-    if (det_base_is_app(need.base) && pl->app && pl->app != det_base_proto(need.base)) {
+    bool carried = det_base_is_app(need.base) && pl->app &&
+                   osprey_app_proto_carries(pl->app, det_base_proto(need.base));
+    if (det_base_is_app(need.base) && pl->app && pl->app != det_base_proto(need.base) &&
+        !carried) {
         pl->why = "buffers of another application protocol than the header's";
         return 0;
     }
-    if (pl->app && !det_base_is_app(need.base)) {
+    if (pl->app && (!det_base_is_app(need.base) || carried)) {
+        /* (a protocol's buffers carried in the header's, DCERPC's in SMB: their events also
+         * run on flows of their own protocol, so the header's is checked too) */
         /* an application protocol in the header without its buffers: the flow's app_proto
          * is checked as an option */
         struct det_unit au = {.ops = &det_unit_appproto};

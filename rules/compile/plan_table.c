@@ -95,6 +95,7 @@ static const struct plan_row {
     {"seq", plan_hdr_field},
     {"service", plan_service},
     {"sid", plan_meta},
+    {"smb.version", plan_dns_field},
     {"ssl_state", plan_tls},
     {"ssl_version", plan_tls},
     {"stream-event", plan_event},

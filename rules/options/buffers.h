@@ -153,6 +153,8 @@
     /* an FTP command or its reply: what ftp.mode … run on (no keyword names it) */      \
     X(FTP_TRANSACTION, "ftp.transaction")                                                  \
     X(FTP_DATA_TRANSACTION, "ftp_data.transaction")                                        \
+    /* an SMB request or response: what smb.version runs on (no keyword names it) */       \
+    X(SMB_TRANSACTION, "smb.transaction")                                                  \
     X(TCP_HDR, "tcp.hdr")                                                                  \
     X(UDP_HDR, "udp.hdr")                                                                  \
     X(IPV4_HDR, "ipv4.hdr")                                                                \
@@ -173,6 +175,12 @@
     X(FRAME_DCERPC_PDU, "frame:dcerpc.pdu")                                                \
     X(FRAME_DCERPC_HDR, "frame:dcerpc.hdr")                                                \
     X(FRAME_DCERPC_DATA, "frame:dcerpc.data")                                              \
+    X(FRAME_SMB1_PDU, "frame:smb1.pdu")                                                    \
+    X(FRAME_SMB1_HDR, "frame:smb1.hdr")                                                    \
+    X(FRAME_SMB1_DATA, "frame:smb1.data")                                                  \
+    X(FRAME_SMB2_PDU, "frame:smb2.pdu")                                                    \
+    X(FRAME_SMB2_HDR, "frame:smb2.hdr")                                                    \
+    X(FRAME_SMB2_DATA, "frame:smb2.data")                                                  \
     /* the frames of protocols Osprey does not frame yet */                               \
     X(FRAME_OTHER, "frame")                                                                \
     X(IP_SRC, "ip.src")                                                                    \

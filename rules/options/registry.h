@@ -86,6 +86,7 @@ extern const struct opt_table opt_table_msg, opt_table_ids, opt_table_classtype,
     opt_table_buffers, opt_table_transforms, opt_table_flow, opt_table_flowbits,
     opt_table_byte, opt_table_compare, opt_table_ipflags, opt_table_threshold,
     opt_table_events, opt_table_tls, opt_table_file, opt_table_dce, opt_table_app, opt_table_mqtt,
+    opt_table_smb,
     opt_table_misc, opt_table_asn1, opt_table_geoip, opt_table_pktprop, opt_table_hints, opt_table_absent,
     opt_table_entropy, opt_table_dataset;
 

@@ -55,6 +55,8 @@ static const char *const IMPLEMENTED[] = {
     /* the MQTT parser's integer fields (rules/options/opt_mqtt.c) */
     "mqtt.type", "mqtt.flags", "mqtt.qos", "mqtt.reason_code", "mqtt.connack.return_code",
     "mqtt.protocol_version", "mqtt.connect.flags", "mqtt.connack.session_present",
+    /* the SMB parser's integer field (rules/options/opt_smb.c) */
+    "smb.version",
     "ftp.dynamic_port",
     "ftp.mode",
     "ftp.reply_received",

@@ -1,0 +1,141 @@
+/* files.c — the files SMB carries, in one place: a file is opened with its name (a create's
+ * response gives its FID / GUID), its data comes at offsets (writes to the server, reads to
+ * the client: segmentation, padding and AndX chains are undone by the callers, which hand
+ * over the data bytes alone), and it is closed (a close, or the flow's end). The bytes of
+ * each direction are placed at their offset (SMB_FILE_MAX kept, more counted); a write or
+ * read over bytes already seen is an overlap (`smb.file_overlap`, Suricata's event). At the
+ * close each direction's bytes are inspected once as `file.data` (smb_file_to_server /
+ * smb_file_to_client). A file on a named pipe is no file: its bytes go to the DCERPC guest
+ * (parsers/dcerpc, through the protocol table: pflow_guest).
+ *
+ * This is the seam for a generic file layer (file objects, name / size / md5 / magic, the
+ * file keywords, fileinfo records): smb_file_open / smb_file_data / smb_file_close are its
+ * open / data / close. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "smb_int.h"
+
+struct smb_file *smb_file_find(struct smb_state *st, const uint8_t *fid, uint8_t fid_len)
+{
+    for (uint32_t i = 0; st->file && i < SMB_FILES_MAX; i++) {
+        struct smb_file *fl = &st->file[i];
+        if (fl->used && fl->fid_len == fid_len && !memcmp(fl->fid, fid, fid_len))
+            return fl;
+    }
+    return NULL;
+}
+
+struct smb_file *smb_file_open(struct pflow *pf, struct smb_state *st, const uint8_t *fid,
+                               uint8_t fid_len, const struct smb_req *create)
+{
+    const uint8_t *name = create->name.p;
+    uint32_t name_len = create->name.len;
+    bool pipe = create->pipe;
+    if (fid_len > sizeof st->file[0].fid)
+        return NULL;
+    if (!st->file && !(st->file = calloc(SMB_FILES_MAX, sizeof *st->file))) {
+        pflow_count(pf, SMB_C_FILES_SHED, 1); /* (out of memory) */
+        return NULL;
+    }
+    struct smb_file *fl = smb_file_find(st, fid, fid_len);
+    for (uint32_t i = 0; i < SMB_FILES_MAX && !fl; i++)
+        if (!st->file[i].used)
+            fl = &st->file[i];
+    if (!fl) {
+        pflow_count(pf, SMB_C_FILES_SHED, 1);
+        return NULL;
+    }
+    struct pbuf d0 = fl->data[0], d1 = fl->data[1], nm = fl->name; /* (memory reused) */
+    memset(fl, 0, sizeof *fl);
+    fl->data[0] = d0, fl->data[1] = d1, fl->name = nm;
+    pbuf_reset(&fl->data[0]);
+    pbuf_reset(&fl->data[1]);
+    pbuf_reset(&fl->name);
+    fl->used = true;
+    fl->pipe = pipe;
+    fl->guess = create->tree_unknown;
+    memcpy(fl->fid, fid, fid_len);
+    fl->fid_len = fid_len;
+    pbuf_add(&fl->name, name, name_len, SMB_PATH_MAX); /* (empty: no bytes to copy) */
+    if (!pipe)
+        pflow_count(pf, SMB_C_FILES, 1);
+    return fl;
+}
+
+/* A pipe carries DCERPC when its first bytes are a DCERPC header (psexec's stdin / stdout
+ * pipes carry other bytes: those are not DCERPC's, and would break its framing). */
+static bool is_dce(struct pflow *pf, struct smb_file *fl, int dir, const uint8_t *d,
+                   uint32_t n)
+{
+    if (!fl)
+        return pflow_guest_probe(pf, "dcerpc", dir, d, n) == DET_YES;
+    if (!fl->dce)
+        fl->dce = pflow_guest_probe(pf, "dcerpc", dir, d, n) == DET_YES ? 1 : 2;
+    return fl->dce == 1;
+}
+
+void smb_pipe_data(struct pflow *pf, struct mon_flow *f, struct smb_state *st,
+                   struct smb_file *fl, int dir, const uint8_t *d, uint32_t n)
+{
+    struct pflow *g = pflow_guest(pf, "dcerpc");
+    /* (a pipe not seen opened: its bytes go on once DCERPC was seen on the flow) */
+    if (!g || !n || (fl ? !is_dce(pf, fl, dir, d, n) : !g->state && !is_dce(pf, NULL, dir, d, n)))
+        return;
+    st->dce_pending = true;
+    pflow_count(pf, SMB_C_PIPE_BYTES, n);
+    pflow_guest_feed(g, f, dir, d, n);
+}
+
+void smb_file_data(struct pflow *pf, struct mon_flow *f, struct smb_state *st,
+                   struct smb_file *fl, int dir, uint64_t off, const uint8_t *d, uint32_t n)
+{
+    if (fl->guess && n) { /* its tree unknown (midstream): DCERPC bytes make it a pipe */
+        fl->guess = false;
+        fl->pipe = is_dce(pf, fl, dir, d, n);
+    }
+    if (fl->pipe) {
+        smb_pipe_data(pf, f, st, fl, dir, d, n);
+        return;
+    }
+    struct pbuf *b = &fl->data[dir];
+    if (n && off < fl->end[dir] && !fl->overlap) { /* over bytes already seen */
+        fl->overlap = true;
+        smb_tx_anomaly(pf, f, st, dir, SMB_AE_FILE_OVERLAP);
+    }
+    if (off + n > fl->end[dir])
+        fl->end[dir] = off + n;
+    if (off >= SMB_FILE_MAX) {
+        pflow_count(pf, SMB_C_FILE_BYTES_SHED, n);
+        return;
+    }
+    uint32_t o = (uint32_t)off, k = n;
+    if (k > SMB_FILE_MAX - o) {
+        pflow_count(pf, SMB_C_FILE_BYTES_SHED, k - (SMB_FILE_MAX - o));
+        k = SMB_FILE_MAX - o;
+    }
+    if (o > b->len) { /* a hole: zeros until its bytes come */
+        static const uint8_t zero[256];
+        while (b->len < o)
+            if (!pbuf_add(b, zero, o - b->len < sizeof zero ? o - b->len : sizeof zero,
+                          SMB_FILE_MAX))
+                return;
+    }
+    uint32_t over = b->len - o < k ? b->len - o : k; /* the first bytes seen stay */
+    if (k > over && pbuf_add(b, d + over, k - over, SMB_FILE_MAX) != k - over)
+        pflow_count(pf, SMB_C_FILE_BYTES_SHED, k - over);
+}
+
+void smb_file_close(struct pflow *pf, struct mon_flow *f, struct smb_state *st,
+                    struct smb_file *fl)
+{
+    if (!fl->pipe) {
+        st->cur_file = fl;
+        if (fl->data[0].len)
+            pflow_raise(pf, f, 0, SMB_EV_FILE_TS);
+        if (fl->data[1].len)
+            pflow_raise(pf, f, 1, SMB_EV_FILE_TC);
+        st->cur_file = NULL;
+    }
+    fl->used = false;
+}
