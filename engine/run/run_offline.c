@@ -61,10 +61,11 @@ static int watch(struct osprey_pipeline *pl, const char *dir, char **files, int 
     return rc;
 }
 
-/* Worker threads: 1 for --runmode single (the default), else threading.workers (0 = CPUs). */
+/* Worker threads: 1 for --runmode single (the default) and --explain (one trace, in packet
+ * order), else threading.workers (0 = CPUs). */
 static int worker_count(const struct osprey_options *opts, const struct osprey_config *cfg)
 {
-    if (!opts->runmode || strcmp(opts->runmode, "workers") != 0)
+    if (!opts->runmode || strcmp(opts->runmode, "workers") != 0 || opts->explain_sid)
         return 1;
     int64_t n = osprey_config_int(cfg, "threading.workers");
     if (n <= 0) {
