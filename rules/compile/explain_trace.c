@@ -3,7 +3,7 @@
  *
  * A build that explains defines its header, unit and gate UDEs with the wrappers below: they
  * call the real filter and, when it refused an event of the explained rule's chains, print
- * one line: the packet (pcap_cnt), the base event and direction, the step that failed and,
+ * one line: the packet (pcap_cnt) and flow (flow_id), the base event and direction, the step that failed and,
  * for a payload unit, the start of the buffer it read. A chain that reached its leaf is
  * reported at the commit (det_explain_commit), with the outcome: the action, or why there was
  * none (flowbits, threshold …). The multi-event filters are not wrapped: a fast pattern that
@@ -14,13 +14,16 @@
 #include "header.h"
 #include "pkt_units.h"
 
-/* "packet 4" or, for the pseudo packet that ends a flow, "flow end". */
-static void where(FILE *out, const struct mon_packet *p)
+/* "packet 4 (flow 1)": the packet's pcap_cnt and the flow's flow_id, as in EVE; "flow end"
+ * for the pseudo packet that ends a flow. */
+static void where(FILE *out, const struct mon_packet *p, const struct mon_flow *f)
 {
     if (!p || (p->flags & MON_PKT_PSEUDO))
         fprintf(out, "flow end");
     else
         fprintf(out, "packet %llu", (unsigned long long)p->num);
+    if (f)
+        fprintf(out, " (flow %llu)", (unsigned long long)f->id);
 }
 
 /* The chains (1-based, joined by ',') event ev is on, and the first of them. */
@@ -85,7 +88,7 @@ static void refused(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event
     const struct det_explain_chain *ch = &ex->chain[c];
     const struct det_node *nd = &df->w->d->nodes[ch->node[ex->step[ev] - 1]];
     FILE *out = ex->out;
-    where(out, mon_getlastpkt(ctx));
+    where(out, mon_getlastpkt(ctx), f);
     fprintf(out, ": %s to %s", det_base_name(ch->dr->base),
             det_to_server(side, ch->dr->base) ? "server" : "client");
     if (ex->nchains > 1)
@@ -144,7 +147,7 @@ void det_explain_commit(const struct osprey_detect_worker *w, const struct det_p
     if (c == ex->nchains)
         return;
     FILE *out = ex->out;
-    where(out, p);
+    where(out, p, pm->f);
     fprintf(out, ": %s to %s", det_base_name(pm->dr->base),
             det_to_server(pm->side, pm->dr->base) ? "server" : "client");
     if (ex->nchains > 1)

@@ -137,11 +137,11 @@ static void test_trace(void)
     CHECK_EQ_S(since(&r, &at), "");
     udp(&r, "abc but not the rest");
     CHECK_EQ_S(since(&r, &at),
-               "packet 2: packet to server: stopped at step 4 of 4, content:\"abc\"; "
+               "packet 2 (flow 1): packet to server: stopped at step 4 of 4, content:\"abc\"; "
                "content:\"xyz\"; distance:0; [unit payload] on the packet payload: "
                "\"abc but not the rest\" (20 bytes)\n");
     udp(&r, "abc-xyz");
-    CHECK_EQ_S(since(&r, &at), "packet 3: packet to server: matched (all 4 steps): alert\n");
+    CHECK_EQ_S(since(&r, &at), "packet 3 (flow 1): packet to server: matched (all 4 steps): alert\n");
     rig_close(&r);
 }
 

@@ -80,9 +80,9 @@ def test_trace_stops_on_the_pcre(tmp_path):
     assert r.sids == [100]
     trace = [l for l in r.proc.stdout.splitlines() if l.startswith("packet ")]
     assert trace == [
-        'packet 4: http_request to server: stopped at step 6 of 6, pcre:"/evil\\d+/U"; '
+        'packet 4 (flow 1): http_request to server: stopped at step 6 of 6, pcre:"/evil\\d+/U"; '
         '[unit payload] on http.uri: "/evil/x" (7 bytes)',
-        "packet 14: http_request to server: matched (all 6 steps): alert",
+        "packet 14 (flow 2): http_request to server: matched (all 6 steps): alert",
     ]
 
 
@@ -106,7 +106,7 @@ def test_trace_names_the_commit_outcome(tmp_path):
     res = detect(tmp_path, pkts, [r], "--explain", "6")
     assert res.sids == [6]
     assert [l for l in res.proc.stdout.splitlines() if l.startswith("packet ")] == [
-        "packet 4: http_request to server: matched (all 5 steps): alert",
-        "packet 14: http_request to server: matched (all 5 steps), no alert: threshold or "
-        "detection_filter",
+        "packet 4 (flow 1): http_request to server: matched (all 5 steps): alert",
+        "packet 14 (flow 2): http_request to server: matched (all 5 steps), no alert: "
+        "threshold or detection_filter",
     ]
