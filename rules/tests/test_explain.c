@@ -141,7 +141,8 @@ static void test_trace(void)
                "content:\"xyz\"; distance:0; [unit payload] on the packet payload: "
                "\"abc but not the rest\" (20 bytes)\n");
     udp(&r, "abc-xyz");
-    CHECK_EQ_S(since(&r, &at), "packet 3 (flow 1): packet to server: matched (all 4 steps): alert\n");
+    CHECK_EQ_S(since(&r, &at),
+               "packet 3 (flow 1): packet to server: matched (all 4 steps): alert\n");
     rig_close(&r);
 }
 
