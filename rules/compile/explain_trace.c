@@ -4,10 +4,11 @@
  * A build that explains defines its header, unit and gate UDEs with the wrappers below: they
  * call the real filter and, when it refused an event of the explained rule's chains, print
  * one line: the packet (pcap_cnt) and flow (flow_id), the base event and direction, the step
- * that failed and, for a payload unit, the start of the buffer it read. A chain that reached its leaf is
- * reported at the commit (det_explain_commit), with the outcome: the action, or why there was
- * none (flowbits, threshold …). The multi-event filters are not wrapped: a fast pattern that
- * is not found stops the walk before the rule's own steps, so it prints nothing. */
+ * that failed and, for a payload unit, the start of the buffer it read. A chain that reached
+ * its leaf is reported at the commit (det_explain_commit), with the outcome: the action, or
+ * why there was none (flowbits, threshold …). The multi-event filters are not wrapped: a fast
+ * pattern that is not found stops the walk before the rule's own steps, so it prints nothing.
+ */
 #include <string.h>
 
 #include "explain.h"
