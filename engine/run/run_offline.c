@@ -116,6 +116,8 @@ int osprey_run_offline(const struct osprey_options *opts, const struct osprey_co
     }
     double t2 = osprey_clock_mono_s();
     osprey_pipeline_quiesce(&pl); /* no reload may swap the rules read below */
+    if (opts->explain_sid) /* every flow has ended: the trace is complete */
+        osprey_detect_explain_summary(pl.det, stdout);
     uint64_t flows = 0, alerts = 0;
     for (int i = 0; i < nw; i++) {
         flows += mon_flow_stats(mon_ctx_flows(pl.w[i].ctx))->created;

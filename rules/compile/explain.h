@@ -28,6 +28,7 @@ struct det_explain {
     uint32_t nev;               /* event ids below nev may be on a chain */
     uint8_t *on;                /* per event id: bit c set when it is on chain c */
     uint16_t *step;             /* per event id: its step (1 = the base event's child) */
+    uint64_t stopped, matched, acted; /* trace lines: failed steps, matches, actions taken */
 };
 
 /* Start explaining sid on d (at the beginning of the build): 0, or -1 when out of memory. */

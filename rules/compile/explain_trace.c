@@ -81,9 +81,10 @@ static void refused(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event
     struct det_flow *df = f ? mon_get_uctx(ctx, f) : NULL;
     if (!df)
         return; /* no flow state: nothing was evaluated for a flow */
-    const struct det_explain *ex = df->w->d->explain;
+    struct det_explain *ex = df->w->d->explain; /* (one worker traces: engine/run) */
     if (!ex || ev >= ex->nev || !ex->on[ev])
         return;
+    ex->stopped++;
     char list[32];
     uint32_t c = chains_of(ex, ev, list, sizeof list);
     const struct det_explain_chain *ch = &ex->chain[c];
@@ -139,7 +140,7 @@ mon_filter_fn det_explain_filter(const struct osprey_detect *d, mon_filter_fn fn
 void det_explain_commit(const struct osprey_detect_worker *w, const struct det_pending *pm,
                         const struct mon_packet *p, const char *outcome)
 {
-    const struct det_explain *ex = w->d->explain;
+    struct det_explain *ex = w->d->explain;
     if (!ex || pm->dr->rule->sid != ex->sid)
         return;
     uint32_t c = 0;
@@ -147,6 +148,8 @@ void det_explain_commit(const struct osprey_detect_worker *w, const struct det_p
         c++;
     if (c == ex->nchains)
         return;
+    ex->matched++;
+    ex->acted += !outcome;
     FILE *out = ex->out;
     where(out, p, pm->f);
     fprintf(out, ": %s to %s", det_base_name(pm->dr->base),
@@ -162,4 +165,18 @@ void det_explain_commit(const struct osprey_detect_worker *w, const struct det_p
         fprintf(out, ", no %s: %s\n", act, outcome);
     else
         fprintf(out, ": %s\n", act);
+}
+
+int osprey_detect_explain_summary(const struct osprey_detect *d, FILE *out)
+{
+    const struct det_explain *ex = d->explain;
+    if (!ex)
+        return -1;
+    fprintf(out, "sid %u on the traffic: stopped %llu times, matched %llu times, took its "
+                 "action %llu times\n", ex->sid, (unsigned long long)ex->stopped,
+            (unsigned long long)ex->matched, (unsigned long long)ex->acted);
+    if (ex->nchains && !ex->stopped && !ex->matched)
+        fprintf(out, "sid %u: none of its steps was tried: its fast pattern was never found, or "
+                     "no packet reached its header\n", ex->sid);
+    return 0;
 }

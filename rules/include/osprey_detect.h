@@ -131,6 +131,9 @@ void osprey_detect_dump_chains(const struct osprey_detect *d, FILE *out);
  * out (compiler). 0 when a rule with the sid was read, 1 when none was, -1 when d explains
  * nothing. */
 int osprey_detect_explain(const struct osprey_detect *d, FILE *out);
+/* After traffic went through a build that explains: how often the rule's chains stopped,
+ * matched and took the rule's action (0; -1 when d explains nothing). */
+int osprey_detect_explain_summary(const struct osprey_detect *d, FILE *out);
 
 /* One worker per context (engine frozen): opens a stream socket over all traffic, registers
  * the chains' handlers and allocates the Hyperscan scratch. cb gets every alert. */

@@ -143,6 +143,9 @@ static void test_trace(void)
     udp(&r, "abc-xyz");
     CHECK_EQ_S(since(&r, &at),
                "packet 3 (flow 1): packet to server: matched (all 4 steps): alert\n");
+    CHECK(osprey_detect_explain_summary(r.d, r.out) == 0);
+    CHECK_EQ_S(since(&r, &at), "sid 5 on the traffic: stopped 1 times, matched 1 times, took "
+                               "its action 1 times\n");
     rig_close(&r);
 }
 
@@ -158,6 +161,7 @@ static void test_unknown_sid_and_sharing(void)
     CHECK_EQ_S(since(&r, &at), "");
     CHECK(rig_open(&plain, 0) == 0);
     CHECK(osprey_detect_explain(plain.d, plain.out) == -1); /* a build that explains nothing */
+    CHECK(osprey_detect_explain_summary(plain.d, plain.out) == -1);
     /* the tracing wrappers share prefixes exactly as the plain filters do */
     CHECK_EQ_U(osprey_detect_stats(r.d)->ude_nodes, osprey_detect_stats(plain.d)->ude_nodes);
     CHECK_EQ_U(osprey_detect_stats(r.d)->option_nodes,

@@ -84,6 +84,21 @@ def test_trace_stops_on_the_pcre(tmp_path):
         '[unit payload] on http.uri: "/evil/x" (7 bytes)',
         "packet 14 (flow 2): http_request to server: matched (all 6 steps): alert",
     ]
+    assert ("sid 100 on the traffic: stopped 1 times, matched 1 times, took its action 1 times"
+            in r.proc.stdout.splitlines())
+
+
+def test_trace_of_a_rule_never_tried(tmp_path):
+    """Its fast pattern is in no packet: no trace line, and the summary says why."""
+    never = rule('content:"NEVERSEEN";', sid=200)
+    r = detect(tmp_path, http_conv(), [never], "--explain", "200")
+    out = r.proc.stdout.splitlines()
+    assert not [l for l in out if l.startswith("packet ")]
+    assert out[-4:-2] == [
+        "sid 200 on the traffic: stopped 0 times, matched 0 times, took its action 0 times",
+        "sid 200: none of its steps was tried: its fast pattern was never found, or no packet "
+        "reached its header",
+    ]
 
 
 def test_not_compiled_rule(tmp_path):
