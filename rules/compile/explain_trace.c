@@ -9,6 +9,7 @@
  * why there was none (flowbits, threshold …). The multi-event filters are not wrapped: a fast
  * pattern that is not found stops the walk before the rule's own steps, so it prints nothing.
  */
+#include <arpa/inet.h>
 #include <string.h>
 
 #include "explain.h"
@@ -40,6 +41,35 @@ static uint32_t chains_of(const struct det_explain *ex, mon_event_t ev, char *b,
             l += (size_t)snprintf(b + l, l < n ? n - l : 0, "%s%u", l ? "," : "", c + 1);
         }
     return first;
+}
+
+static void addr(FILE *out, const struct mon_addr *a, uint8_t ipver, uint16_t port)
+{
+    char t[INET6_ADDRSTRLEN] = "?";
+    inet_ntop(ipver == 4 ? AF_INET : AF_INET6, a->b, t, sizeof t);
+    fprintf(out, ipver == 4 ? "%s:%u" : "[%s]:%u", t, port);
+}
+
+/* What a header step compared: the flow in the direction of the inspected data (stream and
+ * application rules), or the packet's own addresses (packet rules), as det_header_filter. */
+static void header_seen(FILE *out, struct mon_ctx *ctx, const struct mon_flow *f, int side,
+                        const struct det_header *h)
+{
+    const struct mon_packet *p = mon_getlastpkt(ctx);
+    fprintf(out, " (addresses, ports or protocol: ");
+    if (h->kind != DK_PKT && f) {
+        bool ts = det_to_server(side, h->base);
+        addr(out, ts ? &f->cli : &f->srv, f->ipver, ts ? f->cport : f->sport);
+        fprintf(out, " -> ");
+        addr(out, ts ? &f->srv : &f->cli, f->ipver, ts ? f->sport : f->cport);
+    } else if (p && p->ipver) {
+        addr(out, &p->src, p->ipver, p->sport);
+        fprintf(out, " -> ");
+        addr(out, &p->dst, p->ipver, p->dport);
+    } else {
+        fprintf(out, "no IP header");
+    }
+    fprintf(out, ", IP protocol %u)", p ? p->proto : 0);
 }
 
 /* Up to 48 bytes of what a payload unit read, printable ASCII as is, the rest as |xx|. */
@@ -106,7 +136,7 @@ static void refused(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event
     } else if (fn == det_gate_filter) {
         fprintf(out, " (a bit is unset now: the rule is decided at the commit)");
     } else if (fn == det_header_filter) {
-        fprintf(out, " (addresses, ports or protocol)");
+        header_seen(out, ctx, f, side, arg);
     }
     fputc('\n', out);
 }

@@ -125,3 +125,19 @@ def test_trace_names_the_commit_outcome(tmp_path):
         "packet 14 (flow 2): http_request to server: matched (all 5 steps), no alert: "
         "threshold or detection_filter",
     ]
+
+
+def test_trace_names_what_the_header_saw(tmp_path):
+    """A rule for port 8080 on a connection to port 80: its fast pattern is found in both
+    directions' streams, and the header step says which addresses and ports it compared."""
+    r = rule('content:"HTTP/1.1";', sid=8, hdr="any any -> any 8080")
+    res = detect(tmp_path, http_conv(), [r], "--explain", "8")
+    assert res.sids == []
+    assert [l for l in res.proc.stdout.splitlines() if l.startswith("packet ")] == [
+        "packet 4 (flow 1): stream to server, chain 1,2: stopped at step 3, header stream tcp "
+        "any any -> any 8080 (addresses, ports or protocol: 10.0.0.1:40000 -> 10.0.0.2:80, IP "
+        "protocol 6)",
+        "packet 6 (flow 1): stream to client, chain 1,2: stopped at step 3, header stream tcp "
+        "any any -> any 8080 (addresses, ports or protocol: 10.0.0.2:80 -> 10.0.0.1:40000, IP "
+        "protocol 6)",
+    ]
