@@ -206,7 +206,8 @@ int osprey_detect_explain_summary(const struct osprey_detect *d, FILE *out)
                  "action %llu times\n", ex->sid, (unsigned long long)ex->stopped,
             (unsigned long long)ex->matched, (unsigned long long)ex->acted);
     if (ex->nchains && !ex->stopped && !ex->matched)
-        fprintf(out, "sid %u: none of its steps was tried: its fast pattern was never found, or "
-                     "no packet reached its header\n", ex->sid);
+        fprintf(out, "sid %u: none of its steps was tried: its fast pattern was never found on "
+                     "the protocol and ports its header takes (the prefilter raises a pattern "
+                     "only there), or no packet reached its header\n", ex->sid);
     return 0;
 }

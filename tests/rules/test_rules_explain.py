@@ -89,16 +89,21 @@ def test_trace_stops_on_the_pcre(tmp_path):
 
 
 def test_trace_of_a_rule_never_tried(tmp_path):
-    """Its fast pattern is in no packet: no trace line, and the summary says why."""
+    """Its fast pattern is in no packet, or only on ports its header does not take: no trace
+    line, and the summary says why."""
     never = rule('content:"NEVERSEEN";', sid=200)
-    r = detect(tmp_path, http_conv(), [never], "--explain", "200")
-    out = r.proc.stdout.splitlines()
-    assert not [l for l in out if l.startswith("packet ")]
-    assert out[-4:-2] == [
-        "sid 200 on the traffic: stopped 0 times, matched 0 times, took its action 0 times",
-        "sid 200: none of its steps was tried: its fast pattern was never found, or no packet "
-        "reached its header",
-    ]
+    elsewhere = rule('content:"HTTP/1.1";', sid=201, hdr="any any -> any 8080")
+    for sid in (200, 201):
+        r = detect(tmp_path, http_conv(), [never, elsewhere], "--explain", str(sid))
+        out = r.proc.stdout.splitlines()
+        assert not [l for l in out if l.startswith("packet ")]
+        assert [l for l in out if l.startswith(f"sid {sid} ")] == [
+            f"sid {sid} on the traffic: stopped 0 times, matched 0 times, took its action 0 "
+            "times"]
+        assert [l for l in out if l.startswith(f"sid {sid}: none")] == [
+            f"sid {sid}: none of its steps was tried: its fast pattern was never found on the "
+            "protocol and ports its header takes (the prefilter raises a pattern only there), "
+            "or no packet reached its header"]
 
 
 def test_not_compiled_rule(tmp_path):
@@ -128,16 +133,16 @@ def test_trace_names_the_commit_outcome(tmp_path):
 
 
 def test_trace_names_what_the_header_saw(tmp_path):
-    """A rule for port 8080 on a connection to port 80: its fast pattern is found in both
-    directions' streams, and the header step says which addresses and ports it compared."""
-    r = rule('content:"HTTP/1.1";', sid=8, hdr="any any -> any 8080")
+    """A rule for another server on a connection to 10.0.0.2: its fast pattern is found in
+    both directions' streams, and the header step says which addresses and ports it compared."""
+    r = rule('content:"HTTP/1.1";', sid=8, hdr="any any -> 10.9.9.9 any")
     res = detect(tmp_path, http_conv(), [r], "--explain", "8")
     assert res.sids == []
     assert [l for l in res.proc.stdout.splitlines() if l.startswith("packet ")] == [
         "packet 4 (flow 1): stream to server, chain 1,2: stopped at step 3, header stream tcp "
-        "any any -> any 8080 (addresses, ports or protocol: 10.0.0.1:40000 -> 10.0.0.2:80, IP "
-        "protocol 6)",
+        "any any -> 10.9.9.9 any (addresses, ports or protocol: 10.0.0.1:40000 -> 10.0.0.2:80, "
+        "IP protocol 6)",
         "packet 6 (flow 1): stream to client, chain 1,2: stopped at step 3, header stream tcp "
-        "any any -> any 8080 (addresses, ports or protocol: 10.0.0.2:80 -> 10.0.0.1:40000, IP "
-        "protocol 6)",
+        "any any -> 10.9.9.9 any (addresses, ports or protocol: 10.0.0.2:80 -> 10.0.0.1:40000, "
+        "IP protocol 6)",
     ]
