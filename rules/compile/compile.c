@@ -596,7 +596,9 @@ int osprey_detect_build_opts(struct osprey_detect **out, struct mon_engine *eng,
     }
     for (int k = 0; k < DK__COUNT; k++)
         d->mpm[k].cache = d->mpm_cache;
-    d->prof = opts && opts->profile_rules;
+    /* --explain wraps the unit filters itself, and a traced run's times would be the
+     * printing's: no profile then */
+    d->prof = opts && opts->profile_rules && !opts->explain_sid;
     if (opts)
         pcre_set_limits(opts->pcre_match_limit, opts->pcre_depth_limit);
     for (uint16_t b = 0; b < d->nbases; b++) {

@@ -108,7 +108,7 @@ struct osprey_detect_opts {
     /* `osprey --explain SID`: 0, or the sid of the rule to explain. Its chains are then
      * traced: on traffic, each step of them that fails, and each match's outcome at its
      * commit, is a line on explain_out (NULL: stdout). For one worker: lines of several
-     * workers would interleave. */
+     * workers would interleave. profile_rules is ignored then. */
     uint32_t explain_sid;
     FILE *explain_out;
 };
