@@ -1,8 +1,10 @@
 /* main.c — the osprey program: parse the command line, load the configuration, run a mode.
  *
  * Modes: --build-info, --list-keywords, --dump-config, -T (rule check; with --dump-chains the compiled UDE forest),
- * --dump-rules, -r FILE|DIR (offline detection, run_offline.c). Live capture (-i) comes next;
- * each mode is one branch in run() fed by the same loaded configuration.
+ * --dump-rules, --explain SID (one rule's compilation; with -r also its trace), -r FILE|DIR
+ * (offline detection, run_offline.c), --unix-socket, -i / --pcap-live (live IDS),
+ * --af-packet-inline and --dpdk (inline IPS); each mode is one branch in run() fed by the same
+ * loaded configuration.
  */
 #include <limits.h>
 #include <stdio.h>
@@ -17,6 +19,7 @@
 #include "osprey_rules.h"
 #include "preflight.h"
 #include "run_inline.h"
+#include "run_explain.h"
 #include "run_live.h"
 #include "run_offline.h"
 #include "run_unix_socket.h"
@@ -43,6 +46,14 @@ static int run(const struct osprey_options *opts, const struct osprey_config *cf
 {
     if (opts->dump_config)
         return dump_config(cfg);
+    if (opts->explain_sid && (opts->test_rules || opts->unix_socket || opts->nlive_ifaces > 0 ||
+                              opts->inline_pair || opts->dpdk)) {
+        fprintf(stderr, "osprey: --explain goes alone (the rule's compilation) or with -r "
+                        "(and where its chain stopped on each packet)\n");
+        return OSPREY_EXIT_USAGE;
+    }
+    if (opts->explain_sid && !opts->read_path)
+        return osprey_run_explain(opts, cfg);
     if (opts->test_rules && opts->dump_chains)
         return osprey_dump_chains(opts, cfg);
     if (opts->test_rules)

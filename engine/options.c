@@ -2,6 +2,7 @@
 #include "options.h"
 
 #include <getopt.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,7 +14,7 @@
 enum { OPT_SET = 256, OPT_DUMP_CONFIG, OPT_DUMP_RULES, OPT_DUMP_CHAINS, OPT_RUNMODE, OPT_PCAP_LIVE,
        OPT_AFP_INLINE, OPT_PREFLIGHT, OPT_PIDFILE, OPT_DPDK,
        OPT_SIMULATE_IPS, OPT_LIST_KEYWORDS, OPT_BUILD_INFO, OPT_UNIX_SOCKET, OPT_REPORT,
-       OPT_PCAP_FILE_CONTINUOUS, OPT_PCAP_FILE_DELETE };
+       OPT_PCAP_FILE_CONTINUOUS, OPT_PCAP_FILE_DELETE, OPT_EXPLAIN };
 
 struct opt_def {
     const char *name;
@@ -38,6 +39,9 @@ static const struct opt_def OPTIONS[] = {
      "print every rule read as one JSON object per line and exit"},
     {"dump-chains", OPT_DUMP_CHAINS, no_argument, NULL,
      "with -T: print the UDE forest the rules compile into, and its sharing"},
+    {"explain", OPT_EXPLAIN, required_argument, "SID",
+     "print how the rule with SID was compiled (or why not) and exit; with -r, also where its "
+     "chain stopped on each packet"},
     {"list-keywords", OPT_LIST_KEYWORDS, no_argument, NULL,
      "print every rule keyword Osprey knows as CSV (dialects, kind, implemented) and exit"},
     {"read", 'r', required_argument, "FILE|DIR",
@@ -167,6 +171,17 @@ enum osprey_options_result osprey_options_parse(struct osprey_options *opts, int
         case OPT_LIST_KEYWORDS:
             opts->list_keywords = true;
             break;
+        case OPT_EXPLAIN: {
+            char *end;
+            unsigned long sid = strtoul(optarg, &end, 10);
+            if (!*optarg || *end || optarg[0] == '-' || sid == 0 || sid > UINT32_MAX) {
+                fprintf(err, "%s: --explain takes a rule's sid (1-4294967295), not '%s'\n", prog,
+                        optarg);
+                goto bad;
+            }
+            opts->explain_sid = (uint32_t)sid;
+            break;
+        }
         case 'r':
             opts->read_path = optarg;
             break;

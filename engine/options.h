@@ -8,6 +8,7 @@
 #define OSPREY_OPTIONS_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 /* Process exit statuses. */
@@ -27,6 +28,7 @@ struct osprey_options {
     bool test_rules;         /* -T */
     bool dump_rules;         /* --dump-rules */
     bool dump_chains;        /* --dump-chains (with -T) */
+    uint32_t explain_sid;    /* --explain SID; 0 = none (explain.c, and traced with -r) */
     bool list_keywords;      /* --list-keywords: the keyword registry as CSV, no config */
     bool build_info;         /* --build-info: version, features, paths (build_info.c) */
     bool unix_socket;        /* --unix-socket[=PATH]: pcap-file jobs (run_unix_socket.c) */

@@ -48,7 +48,13 @@ int osprey_pipeline_rules(const struct osprey_options *opts, const struct osprey
     }
     struct osprey_detect_opts dopts;
     osprey_pipeline_detect_opts(cfg, *parsers, &dopts);
-    return osprey_detect_build_opts(det, eng, *rs, stderr, &dopts) != 0 ? -1 : 0;
+    dopts.explain_sid = opts->explain_sid; /* --explain: its report first, then (-r) its trace */
+    dopts.explain_out = stdout;
+    if (osprey_detect_build_opts(det, eng, *rs, stderr, &dopts) != 0)
+        return -1;
+    if (opts->explain_sid && osprey_detect_explain(*det, stdout) != 0)
+        return -1; /* no rule has that sid: nothing to explain */
+    return 0;
 }
 
 void osprey_pipeline_detect_opts(const struct osprey_config *cfg,

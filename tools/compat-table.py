@@ -1,16 +1,16 @@
 #!/usr/bin/env python3
-"""Write README.md's "Suricata compatibility" table from facts.
+"""Write docs/compatibility.md's "Suricata compatibility" table from facts.
 
 Reads tools/suricata-keywords.txt (Suricata 8's rule keywords, by docs section) and
 `osprey --list-keywords` (what Osprey's keyword registry knows and compiles), and replaces the
-lines between the compat-table markers of README.md with one Markdown table per docs section
+lines between the compat-table markers of docs/compatibility.md with one Markdown table per docs section
 and a summary line. Run it after a change that adds or implements a keyword:
 
-    python3 tools/compat-table.py                  # build/bin/osprey, README.md
+    python3 tools/compat-table.py                  # build/bin/osprey, docs/compatibility.md
     python3 tools/compat-table.py --stdout         # print the block instead of writing it
     python3 tools/compat-table.py --osprey build-asan/bin/osprey
 
-tests/rules/test_compat_table.py fails when README.md differs from what this prints.
+tests/rules/test_compat_table.py fails when docs/compatibility.md differs from what this prints.
 """
 import argparse
 import csv
@@ -156,15 +156,15 @@ def generate(keywords, known):
     return out
 
 
-def splice(readme_text, block):
-    """README text with the lines between the markers replaced by block."""
-    lines = readme_text.split("\n")
+def splice(page_text, block):
+    """The page's text with the lines between the markers replaced by block."""
+    lines = page_text.split("\n")
     try:
         b, e = lines.index(BEGIN), lines.index(END)
     except ValueError:
-        sys.exit(f"README.md lacks the marker lines {BEGIN} / {END}")
+        sys.exit(f"the page lacks the marker lines {BEGIN} / {END}")
     if e < b:
-        sys.exit("README.md: the end marker comes before the begin marker")
+        sys.exit("the page's end marker comes before its begin marker")
     return "\n".join(lines[:b + 1] + block + lines[e:])
 
 
@@ -172,18 +172,20 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--osprey", default=os.path.join(ROOT, "build/bin/osprey"))
     ap.add_argument("--keywords", default=os.path.join(ROOT, "tools/suricata-keywords.txt"))
-    ap.add_argument("--readme", default=os.path.join(ROOT, "README.md"))
+    ap.add_argument("--page", "--readme", dest="page",
+                    default=os.path.join(ROOT, "docs", "compatibility.md"),
+                    help="the Markdown page holding the markers")
     ap.add_argument("--stdout", action="store_true", help="print the block, write nothing")
     a = ap.parse_args()
     block = generate(read_suricata(a.keywords), read_osprey(a.osprey))
     if a.stdout:
         print("\n".join(block))
         return
-    with open(a.readme, encoding="utf-8") as f:
+    with open(a.page, encoding="utf-8") as f:
         text = f.read()
     new = splice(text, block)
     if new != text:
-        with open(a.readme, "w", encoding="utf-8") as f:
+        with open(a.page, "w", encoding="utf-8") as f:
             f.write(new)
     print(block[0].split("**")[1])
 

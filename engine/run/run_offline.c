@@ -61,10 +61,11 @@ static int watch(struct osprey_pipeline *pl, const char *dir, char **files, int 
     return rc;
 }
 
-/* Worker threads: 1 for --runmode single (the default), else threading.workers (0 = CPUs). */
+/* Worker threads: 1 for --runmode single (the default) and --explain (one trace, in packet
+ * order), else threading.workers (0 = CPUs). */
 static int worker_count(const struct osprey_options *opts, const struct osprey_config *cfg)
 {
-    if (!opts->runmode || strcmp(opts->runmode, "workers") != 0)
+    if (!opts->runmode || strcmp(opts->runmode, "workers") != 0 || opts->explain_sid)
         return 1;
     int64_t n = osprey_config_int(cfg, "threading.workers");
     if (n <= 0) {
@@ -115,6 +116,8 @@ int osprey_run_offline(const struct osprey_options *opts, const struct osprey_co
     }
     double t2 = osprey_clock_mono_s();
     osprey_pipeline_quiesce(&pl); /* no reload may swap the rules read below */
+    if (opts->explain_sid) /* every flow has ended: the trace is complete */
+        osprey_detect_explain_summary(pl.det, stdout);
     uint64_t flows = 0, alerts = 0;
     for (int i = 0; i < nw; i++) {
         flows += mon_flow_stats(mon_ctx_flows(pl.w[i].ctx))->created;

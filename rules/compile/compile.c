@@ -12,6 +12,7 @@
 #include "compiler.h"
 #include "dataset.h"
 #include "detect_int.h"
+#include "explain.h"
 #include "intern.h"
 #include "osprey_parsers.h"
 #include "plan.h"
@@ -40,9 +41,10 @@ int det_own(struct osprey_detect *d, void *p)
     return 0;
 }
 
-/* Record a UDE for --dump-chains the first time it is defined. */
+/* Record a UDE for --dump-chains and --explain the first time it is defined: fn and arg are
+ * its filter (NULL for a child a multi-event filter raises) and the filter's argument. */
 static int note_node(struct osprey_detect *d, mon_event_t ev, mon_event_t parent,
-                     const char *label)
+                     const char *label, mon_filter_fn fn, const void *arg)
 {
     /* event ids are small and dense: a flag per id says whether it is noted already */
     if (ev >= d->cap_noted) {
@@ -69,7 +71,7 @@ static int note_node(struct osprey_detect *d, mon_event_t ev, mon_event_t parent
     char *l = strdup(label);
     if (!l)
         return -1;
-    d->nodes[d->nnodes++] = (struct det_node){ev, parent, l};
+    d->nodes[d->nnodes++] = (struct det_node){ev, parent, l, fn, arg};
     d->noted[ev] = 1;
     return 0;
 }
@@ -77,10 +79,11 @@ static int note_node(struct osprey_detect *d, mon_event_t ev, mon_event_t parent
 static int64_t define(struct compiler *c, mon_event_t parent, mon_filter_fn fn, void *arg,
                       const char *label)
 {
-    int64_t ev = mon_define_event(c->eng, parent, fn, arg);
+    /* --explain: the same filter inside a tracing wrapper (explain_trace.c) */
+    int64_t ev = mon_define_event(c->eng, parent, det_explain_filter(c->d, fn), arg);
     if (ev < 0)
         return ev;
-    if (note_node(c->d, (mon_event_t)ev, parent, label) < 0)
+    if (note_node(c->d, (mon_event_t)ev, parent, label, fn, arg) < 0)
         return MON_ENOMEM;
     return ev;
 }
@@ -139,7 +142,7 @@ static int64_t hdx_child(struct compiler *c, struct det_hdx *x, const struct det
         x->cap = cap;
     }
     int64_t ev = mon_alloc_event(c->eng, x->self);
-    if (ev < 0 || note_node(c->d, (mon_event_t)ev, x->self, label) < 0)
+    if (ev < 0 || note_node(c->d, (mon_event_t)ev, x->self, label, NULL, h) < 0)
         return ev < 0 ? ev : MON_ENOMEM;
     x->hdr[x->n] = h;
     x->ev[x->n++] = (mon_event_t)ev;
@@ -149,14 +152,16 @@ static int64_t hdx_child(struct compiler *c, struct det_hdx *x, const struct det
 static void not_compiled(struct compiler *c, const struct osprey_rule *r, const struct plan *pl)
 {
     c->d->stats.not_compiled++;
-    if (!c->diag)
-        return;
+    char line[1024];
     if (pl->why_opt)
-        fprintf(c->diag, "%s:%u: sid %u: not compiled: %s: %s\n", r->file, r->line, r->sid,
-                pl->why_opt->keyword, pl->why);
+        snprintf(line, sizeof line, "%s:%u: sid %u: not compiled: %s: %s", r->file, r->line,
+                 r->sid, pl->why_opt->keyword, pl->why);
     else
-        fprintf(c->diag, "%s:%u: sid %u: not compiled: protocol %s: %s\n", r->file, r->line,
-                r->sid, r->proto, pl->why);
+        snprintf(line, sizeof line, "%s:%u: sid %u: not compiled: protocol %s: %s", r->file,
+                 r->line, r->sid, r->proto, pl->why);
+    det_explain_not_compiled(c->d, r, line);
+    if (c->diag)
+        fprintf(c->diag, "%s\n", line);
 }
 
 static void rule_meta(struct det_rule *dr)
@@ -363,7 +368,7 @@ static int compile_rule(struct compiler *c, const struct osprey_rule *r,
                 buf_puts(&lb, x);
             }
             buf_puts(&lb, pl.fp->nocase ? "\" nocase" : "\"");
-            if (lb.oom || note_node(d, (mon_event_t)ev, m->self, (char *)lb.p) < 0)
+            if (lb.oom || note_node(d, (mon_event_t)ev, m->self, (char *)lb.p, NULL, m) < 0)
                 goto out;
         }
         parent = m->ev[id];
@@ -477,6 +482,7 @@ static int compile_rule(struct compiler *c, const struct osprey_rule *r,
     dr->chain_len = len;
     dr->late = late;
     dr->nlate = late ? pl.nunits : 0;
+    dr->fp_why = pl.fp ? pl.fp_why : NULL;
     dr->severity = r->priority > 0 ? r->priority : 3;
     dr->category = "";
     if (r->classtype) {
@@ -600,7 +606,9 @@ int osprey_detect_build_opts(struct osprey_detect **out, struct mon_engine *eng,
     }
     for (int k = 0; k < DK__COUNT; k++)
         d->mpm[k].cache = d->mpm_cache;
-    d->prof = opts && opts->profile_rules;
+    /* --explain wraps the unit filters itself, and a traced run's times would be the
+     * printing's: no profile then */
+    d->prof = opts && opts->profile_rules && !opts->explain_sid;
     if (opts)
         pcre_set_limits(opts->pcre_match_limit, opts->pcre_depth_limit);
     for (uint16_t b = 0; b < d->nbases; b++) {
@@ -642,7 +650,8 @@ int osprey_detect_build_opts(struct osprey_detect **out, struct mon_engine *eng,
         d->base_ev[DB_APP_EVENT] = osprey_parsers_app_anomaly(d->parsers);
     }
     struct compiler c = {d, eng, {0}, diag};
-    int rc = 0;
+    int rc = opts && opts->explain_sid ? det_explain_open(d, opts->explain_sid, opts->explain_out)
+                                       : 0;
     for (size_t i = 0; i < n && rc == 0; i++) {
         const struct osprey_rule *r = osprey_ruleset_rule(rs, i);
         if (r->status != OSPREY_RULE_ACCEPTED)
@@ -654,6 +663,8 @@ int osprey_detect_build_opts(struct osprey_detect **out, struct mon_engine *eng,
             rc = compile_rule(&c, r, next, &next);
     }
     intern_free(&c.args);
+    if (rc == 0)
+        rc = det_explain_index(d);
     for (uint16_t i = 0; i < d->nbases && rc == 0; i++)
         if (d->base_rules[det_base_order(i)])
             rc = define_barrier(&c, det_base_order(i));
@@ -733,6 +744,7 @@ void osprey_detect_free(struct osprey_detect *d)
         free(d->nodes[i].label);
     free(d->nodes);
     free(d->noted);
+    det_explain_free(d->explain);
     for (uint32_t i = 0; i < d->nowned; i++)
         free(d->owned[i]);
     for (uint32_t i = 0; i < d->ncodes; i++)

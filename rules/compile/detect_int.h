@@ -449,6 +449,7 @@ struct det_rule {
                                              the chain's units, run at commit when the gate
                                              deferred the rule; NULL: no gate */
     uint32_t nlate;
+    const char *fp_why;                   /* why its fast pattern is that one (--explain) */
 };
 
 /* threshold.config `rate_filter`: after more than count matches in seconds (per tracked key),
@@ -475,10 +476,12 @@ int det_own(struct osprey_detect *d, void *p);
 int det_threshold_config(struct osprey_detect *d, FILE *diag);
 bool det_suppressed(const struct det_rule *dr, const struct mon_packet *p);
 
-/* A UDE the compiler defined, for --dump-chains. */
+/* A UDE the compiler defined, for --dump-chains and --explain. */
 struct det_node {
     mon_event_t ev, parent;
     char *label;
+    mon_filter_fn fn;           /* its filter (NULL: a child a multi-event filter raises) */
+    const void *arg;            /* the filter's argument (a det_unit for det_unit_filter) */
 };
 
 /* The commit barrier: a chain of always-true UDEs under a base event, one longer than the
@@ -548,6 +551,7 @@ struct osprey_detect {
     void **codes;               /* compiled regexes */
     uint32_t ncodes, cap_codes;
     struct osprey_detect_stats stats;
+    struct det_explain *explain;     /* --explain SID: its chains, traced (explain.c); NULL */
 };
 
 /* ---- engine events: decode-event, stream-event (events.c) ---- */

@@ -251,6 +251,13 @@ static void pick_fast_pattern(struct plan *pl)
             if (ct->fast_pattern || prio > best_prio || (prio == best_prio && n > best)) {
                 best = ct->fast_pattern ? UINT32_MAX : n;
                 best_prio = prio;
+                pl->fp_why = ct->fast_pattern ? "the rule marks it fast_pattern"
+                             : prio == 2      ? "the longest content on an application buffer"
+                             : prio == 1 && pl->kind == DK_APP
+                                 ? "the longest content (no application-buffer content to use)"
+                             : prio == 1 ? "the longest positive content"
+                                         : "the longest content (http.method only when "
+                                           "nothing else can be)";
                 pl->fp = ct;
                 pl->fp_ob = du->ob;
                 pl->fp_xf = du->xf;

@@ -19,6 +19,7 @@ struct plan {
     uint16_t base;
     uint16_t app;                  /* application protocol of the header (0: none) */
     const struct opt_content *fp;  /* fast pattern, NULL = none */
+    const char *fp_why;            /* why that one (--explain); static text */
     uint16_t fp_ob;                /* DK_APP: the fast pattern's buffer and transforms */
     const struct det_xform *fp_xf;
     struct unit_plan *units;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "detect_int.h"
+#include "explain.h"
 #include "opt_eval.h"
 
 void det_new_packet(struct osprey_detect_worker *w)
@@ -420,31 +421,34 @@ static void set_verdict(struct osprey_detect_worker *w, struct det_flow *df,
  * re-inspected as it grows); packet rules once per packet. pass cancels the packet's other
  * alerts and its drop, before it (held.c) and after it, and ends inspection of the flow; a
  * pass rule with `alert` alerts too; drop, reject and sdrop
- * set the packet's verdict, and drop the flow when the rule's action scope is the flow. */
-static void commit_one(struct osprey_detect_worker *w, const struct det_pending *pm,
-                       const struct mon_packet *p)
+ * set the packet's verdict, and drop the flow when the rule's action scope is the flow.
+ * Returns NULL when the rule's action was taken, else why not (for --explain). */
+static const char *commit_one(struct osprey_detect_worker *w, const struct det_pending *pm,
+                              const struct mon_packet *p)
 {
     const struct det_rule *dr = pm->dr;
     struct det_flow *df = pm->f ? mon_get_uctx(w->ctx, pm->f) : NULL;
     /* decoder-event rules match packets that may have no flow (and no flow state), packet
      * rules IP packets with no flow at all (on_orphan) */
     if ((!df && dr->base != DB_DECODE && !(!pm->f && dr->base == DB_PKT)) || (df && df->pass))
-        return;
+        return df ? "a pass rule passed the flow" : "no flow state";
     if (!df && (dr->nconds || dr->nints || dr->nbits))
-        return; /* flowbits and flowint need a flow: without one they do not hold */
+        return "flowbits/flowint need a flow"; /* without one they do not hold */
     for (uint32_t i = 0; i < dr->nconds; i++)
         if (!flowbits_test(dr->conds[i].b, dr->conds[i].ids, df->bits)) {
             /* Suricata runs a packet's packet and stream rules in one pass, flowbit setters
              * first; here a stream rule of the same packet (inline, its data in order) commits
              * later, at the receiver's phase: the reader is tried again there */
-            if (dr->base == DB_PKT && !pm->retried)
+            if (dr->base == DB_PKT && !pm->retried) {
                 pending_push(&w->retry, &w->nretry, &w->cap_retry, *pm);
-            return;
+                return "flowbits condition not true (tried again at the packet's next commit)";
+            }
+            return "flowbits condition not true";
         }
     /* a rule its flowbits gate deferred: its units see the same packet and window now */
     for (uint32_t i = 0; pm->deferred && i < dr->nlate; i++)
         if (!det_unit_filter(w->ctx, pm->f, pm->side, 0, (void *)dr->late[i]))
-            return;
+            return "an option failed at the commit (behind the flowbits gate)";
     struct det_who who;
     uint64_t now = p ? p->ts_us : 0;
     if (dr->nxbits)
@@ -453,17 +457,17 @@ static void commit_one(struct osprey_detect_worker *w, const struct det_pending 
         const struct det_bits_action *x = &dr->xbits[i];
         if ((x->b->op == BITS_ISSET || x->b->op == BITS_ISNOTSET) &&
             !det_xbits_test(w->xb, x->b, x->ids, &who, now))
-            return;
+            return "xbits/hostbits condition not true";
     }
     /* the stream chain alerts once per side; the packet chain once per packet */
     if (dr->kind == DK_STREAM && df && dr->twin != DET_TWIN_PACKET &&
         fired_before(&df->side[pm->side], dr->idx))
-        return;
+        return "it alerted on this flow side already (a stream rule alerts once per side)";
     if (dr->twin && twin_matched(w, dr))
-        return;
+        return "it matched this packet already through its other chain";
     for (uint32_t i = 0; i < dr->nints; i++) /* actions stay done if a later test fails */
         if (!det_flowint_run(&dr->ints[i], df, w->d->nint_names))
-            return;
+            return "flowint condition not true";
     /* the rule matched: its flowbits and xbits change now, whether or not it alerts */
     for (uint32_t i = 0; i < dr->nbits; i++)
         flowbits_apply(dr->bits[i].b, dr->bits[i].ids, df->bits);
@@ -487,17 +491,22 @@ static void commit_one(struct osprey_detect_worker *w, const struct det_pending 
         }
         det_pass_packet(w);
         if (!dr->pass_alerts)
-            return;
+            return NULL; /* pass taken: the flow is passed */
     } else if (w->pkt_pass) {
-        return; /* a pass rule matched this packet earlier: no verdict, no alert */
+        return "a pass rule matched this packet earlier"; /* no verdict, no alert */
     }
     if (act == OSPREY_ACTION_DROP || act == OSPREY_ACTION_SDROP || act == OSPREY_ACTION_BLOCK ||
         act == OSPREY_ACTION_REJECT || act == OSPREY_ACTION_REJECTSRC ||
         act == OSPREY_ACTION_REJECTDST || act == OSPREY_ACTION_REJECTBOTH)
         set_verdict(w, df, dr, act, p);
-    if (act == OSPREY_ACTION_SDROP || dr->noalert || det_suppressed(dr, p) ||
-        !det_thr_allow(w->thr, dr, p, pm->f))
-        return;
+    if (act == OSPREY_ACTION_SDROP)
+        return NULL; /* dropped without an alert, as the action says */
+    if (dr->noalert)
+        return "noalert";
+    if (det_suppressed(dr, p))
+        return "suppressed by threshold.config";
+    if (!det_thr_allow(w->thr, dr, p, pm->f))
+        return "threshold or detection_filter";
     struct osprey_alert a = {
         .rule = dr->rule,
         .category = dr->category,
@@ -516,6 +525,7 @@ static void commit_one(struct osprey_detect_worker *w, const struct det_pending 
     for (uint32_t i = 0; p && i < dr->ntags; i++)
         det_tag_start(w->tags, &df->tag, dr->tags[i], p);
     det_alert(w, &a);
+    return NULL;
 }
 
 /* The commit barrier's handler: every chain of this phase has been walked. Matches are
@@ -539,8 +549,11 @@ static void on_commit(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_eve
     if (w->npending > 1)
         qsort(w->pending, w->npending, sizeof *w->pending, pending_cmp);
     const struct mon_packet *p = mon_getlastpkt(ctx);
-    for (uint32_t i = 0; i < w->npending; i++)
-        commit_one(w, &w->pending[i], p);
+    for (uint32_t i = 0; i < w->npending; i++) {
+        const char *why = commit_one(w, &w->pending[i], p);
+        if (w->d->explain) /* --explain: the outcome of the explained rule's matches */
+            det_explain_commit(w, &w->pending[i], p, why);
+    }
     w->npending = 0;
 }
 

@@ -119,6 +119,12 @@ struct osprey_detect_opts {
     bool datasets_disabled;
     uint64_t dataset_memcap;
     uint32_t dataset_hashsize;
+    /* `osprey --explain SID`: 0, or the sid of the rule to explain. Its chains are then
+     * traced: on traffic, each step of them that fails, and each match's outcome at its
+     * commit, is a line on explain_out (NULL: stdout). For one worker: lines of several
+     * workers would interleave. profile_rules is ignored then. */
+    uint32_t explain_sid;
+    FILE *explain_out;
 };
 /* osprey_detect_build with options. NULL (and osprey_detect_build): block mode; osprey itself
  * passes the configuration's detect.stream-mpm, whose default is stream. */
@@ -141,6 +147,15 @@ int osprey_detect_dataset(struct osprey_detect *d, enum osprey_dataset_op op, co
 
 /* `osprey -T --dump-chains`: the forest, one line per UDE, indented under its parent. */
 void osprey_detect_dump_chains(const struct osprey_detect *d, FILE *out);
+/* `osprey --explain SID` (d built with osprey_detect_opts.explain_sid): how that rule was
+ * compiled — header, kind and base event, buffers, fast pattern and why, its chain(s) of UDEs
+ * step by step, flowbits and thresholds — or the diagnostic that rejected it (loader) or left it
+ * out (compiler). 0 when a rule with the sid was read, 1 when none was, -1 when d explains
+ * nothing. */
+int osprey_detect_explain(const struct osprey_detect *d, FILE *out);
+/* After traffic went through a build that explains: how often the rule's chains stopped,
+ * matched and took the rule's action (0; -1 when d explains nothing). */
+int osprey_detect_explain_summary(const struct osprey_detect *d, FILE *out);
 
 /* One worker per context (engine frozen): opens a stream socket over all traffic, registers
  * the chains' handlers and allocates the Hyperscan scratch. cb gets every alert. */

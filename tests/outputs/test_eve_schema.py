@@ -4,7 +4,7 @@ objects): alerts of every kind (packet, stream, http, dns, tls rules; ET Open ru
 own), flow, anomaly, stats, http, dns and tls records, over every topic folder of the corpus.
 
 The only keys allowed past the schema are those Osprey adds on purpose, listed in ALLOWED below
-and in README.md ("EVE keys Osprey adds"); a failure names the first errors per record type."""
+and in docs/outputs.md ("EVE keys Osprey adds"); a failure names the first errors per record type."""
 import copy
 import json
 import re
@@ -24,7 +24,7 @@ TOPICS = ["http", "dns", "tls", "tcp", "frag", "tunnels", "ipv6", "checksums",
           "malware-exploit", "malformed", "misc"]
 
 # Keys Osprey writes on purpose that Suricata's schema does not list: (event_type, path).
-# Keep in step with README.md, "EVE keys Osprey adds".
+# Keep in step with docs/outputs.md, "EVE keys Osprey adds".
 ALLOWED = {
     ("flow", ("encapsulation",)),          # the tunnels a flow was carried in
     ("alert", ("src_geoip",)),             # geoip-database: where the addresses are
@@ -220,9 +220,9 @@ def test_anomaly_events_have_suricata_names(tmp_path, validator, rules_file):
     assert out.of("stats")[-1]["stats"]["decoder"]["event"]["ipv4"]["pkt_too_small"] == 1
 
 
-def test_readme_lists_every_allowed_key():
-    """README.md's table "EVE keys Osprey adds" names exactly the keys ALLOWED lets through."""
-    text = (ROOT / "README.md").read_text()
+def test_docs_list_every_allowed_key():
+    """docs/outputs.md's table "EVE keys Osprey adds" names exactly the keys ALLOWED lets through."""
+    text = (ROOT / "docs" / "outputs.md").read_text()
     section = text.split("## EVE keys Osprey adds", 1)[1].split("\n## ", 1)[0]
     rows = [line.split("|") for line in section.splitlines() if line.startswith("| ")][2:]
     listed = set()

@@ -1,4 +1,4 @@
-"""README.md's "Suricata compatibility" table is what tools/compat-table.py makes of the current
+"""docs/compatibility.md's "Suricata compatibility" table is what tools/compat-table.py makes of the current
 build, so it cannot go stale: a keyword that changes status fails this test until the table is
 regenerated. Also checks the tool's verdicts on a few keywords and its input file's form."""
 import re
@@ -18,8 +18,8 @@ def generated():
     return proc.stdout.rstrip("\n").split("\n")
 
 
-def readme_block():
-    lines = (ROOT / "README.md").read_text().split("\n")
+def page_block():
+    lines = (ROOT / "docs" / "compatibility.md").read_text().split("\n")
     assert lines.count(BEGIN) == 1 and lines.count(END) == 1
     return lines[lines.index(BEGIN) + 1:lines.index(END)]
 
@@ -35,11 +35,11 @@ def table_rows(block):
     return out
 
 
-def test_readme_table_is_current():
-    want, have = generated(), readme_block()
+def test_page_table_is_current():
+    want, have = generated(), page_block()
     assert have == want, (
-        "README.md's Suricata compatibility table is stale: run `python3 tools/compat-table.py` "
-        "(after building build/bin/osprey) and commit README.md")
+        "docs/compatibility.md's Suricata compatibility table is stale: run "
+        "`python3 tools/compat-table.py` (after building build/bin/osprey) and commit it")
 
 
 def test_summary_counts_the_rows():
@@ -85,12 +85,12 @@ def test_keyword_list_lines_have_a_section_and_a_source():
     assert len(names) > 300
 
 
-def test_splice_keeps_the_rest_of_the_readme(tmp_path):
-    readme = tmp_path / "README.md"
-    readme.write_text(f"# x\nbefore\n{BEGIN}\nold line\n{END}\nafter\n")
-    subprocess.run([sys.executable, str(TOOL), "--osprey", binary("osprey"), "--readme",
-                    str(readme)], capture_output=True, text=True, check=True)
-    text = readme.read_text().split("\n")
+def test_splice_keeps_the_rest_of_the_page(tmp_path):
+    page = tmp_path / "compatibility.md"
+    page.write_text(f"# x\nbefore\n{BEGIN}\nold line\n{END}\nafter\n")
+    subprocess.run([sys.executable, str(TOOL), "--osprey", binary("osprey"), "--page",
+                    str(page)], capture_output=True, text=True, check=True)
+    text = page.read_text().split("\n")
     assert text[:3] == ["# x", "before", BEGIN]
     assert text[-3:] == [END, "after", ""]
     assert "old line" not in text
