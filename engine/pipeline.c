@@ -57,6 +57,7 @@ void osprey_pipeline_detect_opts(const struct osprey_config *cfg,
         .mpm_cache_dir = osprey_config_bool(cfg, "detect.sgh-mpm-caching")
                              ? osprey_config_str(cfg, "detect.sgh-mpm-caching-path")
                              : NULL,
+        .mpm_cache_max_age = osprey_config_seconds(cfg, "detect.sgh-mpm-caching-max-age"),
         .parsers = parsers,
         .geoip_database = osprey_config_str(cfg, "geoip-database"),
         .datasets_disabled = !osprey_config_bool(cfg, "datasets.enabled"),

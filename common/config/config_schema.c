@@ -280,6 +280,8 @@ static const struct cfg_key SCHEMA[] = {
          "keep compiled fast-pattern databases on disk and read them back at the next start"),
     STR("detect.sgh-mpm-caching-path", "/var/lib/osprey/cache/hs",
         "where detect.sgh-mpm-caching keeps them (created if missing)"),
+    SECS("detect.sgh-mpm-caching-max-age", "7d",
+         "cached databases no start has used for this long are removed (0: kept)"),
     /* Suricata's prefilter engine choice and its guess of the transaction an alert belongs
      * to: how it finds matches and what it logs beside them, never which rules match */
     ENUM("detect.prefilter.default", "mpm", "mpm|auto", "accepted for suricata.yaml; no effect"),

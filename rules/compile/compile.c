@@ -635,6 +635,8 @@ int osprey_detect_build_opts(struct osprey_detect **out, struct mon_engine *eng,
         rc = det_mpm_compile(d->app_mpm[i], diag);
         d->stats.fast_patterns += d->app_mpm[i]->n;
     }
+    if (rc == 0 && d->mpm_cache) /* after this ruleset's files were read (and so touched) */
+        det_mpm_cache_prune(d->mpm_cache, opts->mpm_cache_max_age);
     if (rc < 0) {
         osprey_detect_free(d);
         return -1;

@@ -560,6 +560,7 @@ int det_mpm_cache_load(const struct det_mpm *m, const uint32_t *ids, const unsig
                        uint32_t n, unsigned mode, hs_database_t **db);
 void det_mpm_cache_store(const struct det_mpm *m, const uint32_t *ids, const unsigned *flags,
                          uint32_t n, unsigned mode, const hs_database_t *db);
+void det_mpm_cache_prune(const char *dir, double max_age);
 /* Have stream matcher `stream` find payload pattern id of app matcher m as well (mpm.c). */
 int det_mpm_via_stream(struct det_mpm *m, struct det_mpm *stream, uint32_t id);
 /* Grouped kinds: record that pattern id serves a rule with header h (mpm_group.c). */

@@ -87,6 +87,7 @@ struct osprey_detect_opts {
     /* detect.sgh-mpm-caching-path when detect.sgh-mpm-caching is on, else NULL: compiled
      * fast-pattern databases are kept there and read back by later starts (mpm_cache.c) */
     const char *mpm_cache_dir;
+    double mpm_cache_max_age; /* seconds; cache files unused this long are removed (0: kept) */
     /* The application-layer parsers defined on the same engine (osprey_parsers_define, before
      * this build), or NULL: then rules on app-layer buffers or protocols (http.uri, alert
      * http …) are not compiled. Attach a parsers worker to each context before
