@@ -16,7 +16,7 @@
 
 static bool ipset_eq(const struct osprey_ip_set *a, const struct osprey_ip_set *b)
 {
-    return a == b || (a->n == b->n && !memcmp(a->r, b->r, a->n * sizeof *a->r));
+    return a == b || (a->n == b->n && (!a->n || !memcmp(a->r, b->r, a->n * sizeof *a->r)));
 }
 
 static bool same_bucket(const struct det_header *a, const struct det_header *b)
@@ -94,7 +94,8 @@ static int build_index(struct det_addr_index *ix, const struct entry *e, uint32_
         if (!ip_is_max(e[i].hi))
             ix->cut[nc++] = ip_next(e[i].hi);
     }
-    qsort(ix->cut, nc, sizeof *ix->cut, cmp_ip);
+    if (nc > 1)
+        qsort(ix->cut, nc, sizeof *ix->cut, cmp_ip);
     uint32_t u = 0;
     for (uint32_t i = 0; i < nc; i++)
         if (!u || ipcmp(ix->cut[u - 1], ix->cut[i]))
