@@ -45,7 +45,20 @@ int osprey_pipeline_rules(const struct osprey_options *opts, const struct osprey
     }
     struct osprey_detect_opts dopts;
     osprey_pipeline_detect_opts(cfg, *parsers, &dopts);
-    return osprey_detect_build_opts(det, eng, *rs, stderr, &dopts) != 0 ? -1 : 0;
+    if (osprey_detect_build_opts(det, eng, *rs, stderr, &dopts) != 0)
+        return -1;
+    osprey_pipeline_files(cfg, *parsers, *det);
+    return 0;
+}
+
+void osprey_pipeline_files(const struct osprey_config *cfg, struct osprey_parsers *parsers,
+                           const struct osprey_detect *det)
+{
+    /* what the rules test (filemd5 …) and what the outputs write (fileinfo, file-store) */
+    unsigned fl = osprey_detect_file_flags(det) | osprey_emit_file_flags(cfg);
+    if (!osprey_config_bool(cfg, "outputs.file-store.enabled"))
+        fl &= ~OSPREY_FILES_STORE; /* nothing would write the bytes: keep none */
+    osprey_parsers_set_files(parsers, fl);
 }
 
 void osprey_pipeline_detect_opts(const struct osprey_config *cfg,
@@ -73,6 +86,7 @@ static void on_alert(const struct osprey_alert *a, void *arg)
 static void on_tx(struct mon_ctx *ctx, struct mon_flow *f, uint16_t p, void *arg)
 {
     struct osprey_worker *w = arg;
+    osprey_emit_files(w->emit, ctx, f); /* its files first, as Suricata logs them at close */
     osprey_emit_tx(w->emit, ctx, f, (int)p);
 }
 

@@ -47,6 +47,7 @@ static int open_sink(struct osprey_emit *e, const struct osprey_output_def *def,
             osprey_app_proto_set_add(&e->tx, p);
         }
     e->takes |= k->takes;
+    e->file_store |= !strcmp(def->name, "file-store");
     uint16_t seed;
     if (!e->community_id && def->community_id && def->community_id(s, &seed)) {
         e->community_id = true; /* the record is built once: the first sink's seed */

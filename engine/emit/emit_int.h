@@ -2,6 +2,8 @@
 #ifndef OSPREY_EMIT_INT_H
 #define OSPREY_EMIT_INT_H
 
+#include <stdatomic.h>
+
 #include "emit.h"
 #include "osprey_geoip.h"
 #include "osprey_output.h"
@@ -28,6 +30,8 @@ struct osprey_emit {
     double (*now_s)(void);       /* monotonic seconds (osprey_emit_set_clock) */
     double stats_interval, t_open, t_last_stats;
     bool stats_threads;          /* stats.threads: each worker's counters too */
+    bool file_store;             /* the file-store sink is open: files asked for are stored */
+    atomic_uint file_ids;        /* stored files so far (fileinfo.file_id) */
 };
 
 /* Every open sink taking records of kind k (enum osprey_rec_kind). */

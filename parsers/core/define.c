@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "files.h"
 #include "parsers_int.h"
 
 bool parsers_udp_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_t ev,
@@ -37,6 +38,7 @@ void osprey_parsers_cfg_defaults(struct osprey_parsers_cfg *cfg)
     cfg->mqtt_max_tx = 4096;
     cfg->ftp_max_tx = 256;
     cfg->ftp_max_line = 4096;
+    cfg->files_memcap = 64u << 20;
 }
 
 static int child(struct mon_engine *eng, mon_event_t parent, mon_event_t *out)
@@ -147,6 +149,7 @@ void osprey_parsers_worker_free(struct osprey_parsers_worker *w)
         return;
     osprey_scratch_free(&w->scratch);
     pexpect_free(&w->expect);
+    pfile_worker_free(w);
     free(w); /* its socket goes with the context; flows' state with their flows */
 }
 

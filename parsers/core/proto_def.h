@@ -114,5 +114,7 @@ struct reg_base reg_base_of(uint16_t id);
 /* Flat buffer / field id → its row and protocol; NULL past the end. */
 const struct proto_buffer *reg_buffer(uint16_t b, uint16_t *proto);
 const struct proto_field *reg_field(uint16_t fld, uint16_t *proto);
+/* Where the file layer's counters start (after every protocol's). */
+uint16_t reg_files_counter_base(void);
 
 #endif

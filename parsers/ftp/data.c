@@ -8,6 +8,7 @@
  * command}, as Suricata writes it). */
 #include <stdlib.h>
 
+#include "files.h"
 #include "ftp_int.h"
 #include "osprey_json_writer.h"
 
@@ -17,6 +18,12 @@ void ftp_data_parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t
     if (!ds) { /* (only ever made by an expectation; a flow without one has nothing to say) */
         pf->dead[dir] = true;
         return;
+    }
+    int fdir = ds->command == FD_CMD_RETR ? 1 : 0; /* the way the file goes */
+    if (dir == fdir && n) {
+        if (!ds->file)
+            ds->file = pfile_open(pf, fdir, 0, ds->name.p, ds->name.len);
+        pfile_data(pf, ds->file, d, n);
     }
     uint32_t took = pbuf_add(&ds->data[dir], d, n, FTP_DATA_MAX);
     if (took < n)
@@ -34,6 +41,7 @@ void ftp_data_end(struct pflow *pf, struct mon_flow *f)
     if (!ds || ds->reported)
         return;
     ds->reported = true;
+    pfile_close(pf, ds->file, false); /* the connection's end is the file's */
     pflow_raise(pf, f, 0, FD_EV_TO_SERVER);
     pflow_raise(pf, f, 1, FD_EV_TO_CLIENT);
     pflow_count(pf, FD_C_FILES, 1);

@@ -3,6 +3,7 @@
  * response length), anomaly names, counters. Registered in core/registry.c. */
 #include <stddef.h>
 
+#include "files.h"
 #include "http_int.h"
 
 static enum probe_verdict probe_request(const uint8_t *d, size_t n, const struct mon_flow *f)
@@ -97,6 +98,8 @@ static const struct proto_buffer BUFFERS[] = {
     D("frame:http1.request", 0, "http_request_done", false, HD_REQ_FRAME),
     D_LATE("frame:http1.request", false, HD_REQ_FRAME),
     D("frame:http1.response", 1, "http_response_done", false, HD_RESP_FRAME),
+    /* the bodies' files (files.c): once a message is complete, its file is */
+    PFILE_BUFFERS("http_request_done", "http_response_done"),
     /* multi-buffers: one element per header */
     D("http.request_header", 0, REQ, true, HD_REQ_HEADER_LINES),
     D_LATE("http.request_header", true, HD_REQ_HEADER_LINES),

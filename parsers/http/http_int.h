@@ -145,6 +145,8 @@ struct http_msg {
     struct pbuf copy;          /* every head buffer lives in here */
     struct span sp[HB__COUNT];
     struct pbuf body;
+    uint32_t file;             /* its body's file (files.c, core/files.h); 0: none yet */
+    bool file_none;            /* its body makes no file (a GET's) */
 };
 
 struct http_head_info {        /* what framing needs from a head */
@@ -204,6 +206,11 @@ struct http_state {
     struct http_dir d[2];
     struct http_tx *cur;
 };
+
+/* files.c: the bodies as files (core/files.h). n decoded bytes of the body of t's message
+ * in direction dir (its file opens with the first); the message's file is complete or cut. */
+void http_file_data(struct pflow *pf, struct http_tx *t, int dir, const uint8_t *d, size_t n);
+void http_file_close(struct pflow *pf, struct http_msg *m, bool truncated);
 
 /* eve.c: its EVE object; the hostname as EVE writes it (the Host header's case) */
 bool http_eve(struct pflow *pf, struct osprey_jw *w);

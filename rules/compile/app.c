@@ -66,6 +66,11 @@ unsigned det_app_match_buffer(const char *keyword)
         return BUF_FTP_COMMAND; /* an FTP command, when it comes */
     if (!strcmp(keyword, "ftpdata_command"))
         return BUF_FTP_DATA_TRANSACTION; /* an ftp-data connection, either way, opened */
+    if (!strcmp(keyword, "filename") || !strcmp(keyword, "fileext") ||
+        !strcmp(keyword, "filemagic") || !strcmp(keyword, "filesize") ||
+        !strcmp(keyword, "filemd5") || !strcmp(keyword, "filesha1") ||
+        !strcmp(keyword, "filesha256"))
+        return BUF_FILE_NAME; /* a message's files: where the protocol serves file.name */
     return BUF_COUNT;
 }
 
