@@ -19,12 +19,14 @@ void ftp_data_parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t
         pf->dead[dir] = true;
         return;
     }
-    int fdir = ds->command == FD_CMD_RETR ? 1 : 0; /* the way the file goes */
-    if (dir == fdir && n) {
-        if (!ds->file)
-            ds->file = pfile_open(pf, fdir, 0, ds->name.p, ds->name.len);
-        pfile_data(pf, ds->file, d, n);
+    /* the file goes the way the first bytes do: RETR's from the FTP server, STOR's to it,
+     * whichever side connected (active mode: the server did) */
+    if (n && !ds->file) {
+        ds->file_dir = (uint8_t)dir;
+        ds->file = pfile_open(pf, dir, 0, ds->name.p, ds->name.len);
     }
+    if (n && dir == ds->file_dir)
+        pfile_data(pf, ds->file, d, n);
     uint32_t took = pbuf_add(&ds->data[dir], d, n, FTP_DATA_MAX);
     if (took < n)
         pflow_count(pf, FD_C_BYTES_SHED, n - took);
