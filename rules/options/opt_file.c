@@ -60,7 +60,7 @@ static int parse_filestore(struct rule_ctx *c, char *val)
 static int parse_file_str(struct rule_ctx *c, char *val)
 {
     struct opt_file *fa = opt_arg_new(c, sizeof *fa);
-    struct opt_str st;
+    struct opt_str st = {0};
     if (!fa || parse_neg_string(c, val, true, 0, &st) < 0)
         return -1;
     const char *kw = c->def->name;
@@ -95,7 +95,9 @@ static int cmp_digest(const void *a, const void *b)
 }
 
 /* Read the list file: one digest per line in hex (what follows it on the line, blank lines and
- * # comments ignored), sorted for a binary search. 0, or -1 with the error recorded. */
+ * # comments ignored), sorted for a binary search. A file that cannot be read or holds a bad
+ * line is the rule's semantic error (`file:line: sid N: filemd5: …`); -1 only when out of
+ * memory. */
 static int load_hashes(struct rule_ctx *c, const char *pos, const char *name, struct opt_file *fa)
 {
     char path[4096];
@@ -106,13 +108,16 @@ static int load_hashes(struct rule_ctx *c, const char *pos, const char *name, st
     else
         snprintf(path, sizeof path, "%s", name);
     FILE *fp = fopen(path, "r");
-    if (!fp)
-        return rule_semantic_error(c, pos, "file hash list", "%s: cannot read '%s': %s",
-                                   c->def->name, path, strerror(errno));
+    if (!fp) { /* the rule is rejected for it; its other options are still read */
+        rule_semantic_error(c, pos, "file hash list", "%s: cannot read '%s': %s", c->def->name,
+                            path, strerror(errno));
+        return 0;
+    }
     uint8_t *v = NULL;
     uint32_t n = 0, cap = 0, lineno = 0;
     char line[512];
     int rc = 0;
+    bool bad = false;
     while (fgets(line, sizeof line, fp)) {
         lineno++;
         const char *p = line;
@@ -124,9 +129,10 @@ static int load_hashes(struct rule_ctx *c, const char *pos, const char *name, st
         while (hexval((unsigned char)p[k]) >= 0)
             k++;
         if (k != 2u * fa->hlen || (p[k] && !strchr(" \t\r\n,;#", p[k]))) {
-            rc = rule_semantic_error(c, pos, "file hash list",
-                                     "%s: %s:%u: expected %u hex digits", c->def->name, path,
-                                     lineno, 2u * fa->hlen);
+            rule_semantic_error(c, pos, "file hash list", "%s: %s:%u: expected %u hex digits",
+                                c->def->name, path, lineno, 2u * fa->hlen);
+            n = 0;
+            bad = true;
             break;
         }
         if (n == cap) {
@@ -144,10 +150,10 @@ static int load_hashes(struct rule_ctx *c, const char *pos, const char *name, st
         n++;
     }
     fclose(fp);
-    if (rc == 0 && n == 0)
-        rc = rule_semantic_error(c, pos, "file hash list", "%s: '%s' holds no hash",
-                                 c->def->name, path);
-    if (rc == 0) {
+    if (rc == 0 && n == 0 && !bad)
+        rule_semantic_error(c, pos, "file hash list", "%s: '%s' holds no hash", c->def->name,
+                            path);
+    if (rc == 0 && n > 0) {
         g_hlen = fa->hlen;
         qsort(v, n, fa->hlen, cmp_digest);
         uint8_t *keep = arena_alloc(c->ar, (size_t)n * fa->hlen);
