@@ -255,15 +255,20 @@ void osprey_parsers_set_files(struct osprey_parsers *p, unsigned flags)
     p->files |= flags;
 }
 
-bool osprey_parsers_file_at(struct mon_ctx *ctx, const struct mon_flow *f, int dir, uint32_t i,
-                            struct osprey_file_info *out)
+bool pfile_at(struct pflow *pf, int dir, uint32_t i, struct osprey_file_info *out)
 {
-    struct pflow *pf = pflow_get(ctx, f);
-    struct pfile *fl = pf ? nth(pf, dir, i) : NULL;
+    struct pfile *fl = nth(pf, dir, i);
     if (!fl)
         return false;
     *out = fl->info;
     return true;
+}
+
+bool osprey_parsers_file_at(struct mon_ctx *ctx, const struct mon_flow *f, int dir, uint32_t i,
+                            struct osprey_file_info *out)
+{
+    struct pflow *pf = pflow_get(ctx, f);
+    return pf && pfile_at(pf, dir, i, out);
 }
 
 void osprey_parsers_file_store(struct mon_ctx *ctx, const struct mon_flow *f, int dir,

@@ -29,6 +29,9 @@ void pfile_close_all(struct pflow *pf, int dir);
 /* The files of transaction tx_id are reported: forget them (their kept bytes go back to the
  * memcap). */
 void pfile_release_tx(struct pflow *pf, uint32_t tx_id);
+/* The i-th file of the current transaction in direction dir (-1: both): what
+ * osprey_parsers_file_at serves. */
+bool pfile_at(struct pflow *pf, int dir, uint32_t i, struct osprey_file_info *out);
 /* The flow goes: free its files. */
 void pfile_free_all(struct pflow *pf);
 /* The worker goes: its libmagic handle. */
