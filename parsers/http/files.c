@@ -4,7 +4,9 @@
  * filename, else by the request's URI path (without the query); a request's by its URI path.
  * The file opens with its first decoded byte (an empty body is no file), closes when the
  * message is complete, and is cut short (truncated) when the body limit or a gap cuts the
- * body or the flow ends first. */
+ * body or the flow ends first. A multipart/form-data request's files are its parts with a
+ * filename (multipart.c), each named by it, made when the request is complete or cut.
+ * file.data of a request is its files, one element each (http_file_buffer). */
 #include <string.h>
 #include <strings.h>
 
@@ -23,6 +25,7 @@ static const uint8_t *span(const struct http_msg *m, enum http_buf b, uint32_t *
 static const uint8_t *disposition_name(const uint8_t *h, uint32_t n, uint32_t *len)
 {
     static const char HDR[] = "content-disposition:", PARAM[] = "filename=";
+    /* (also a multipart part's header lines: the same shape) */
     for (uint32_t i = 0; i < n;) {
         const uint8_t *line = h + i, *eol = memchr(line, '\n', n - i);
         uint32_t ll = eol ? (uint32_t)(eol - line) : n - i;
@@ -78,18 +81,73 @@ static uint32_t open_file(struct pflow *pf, struct http_tx *t, int dir)
     return pfile_open(pf, dir, t->id, name, name ? n : 0);
 }
 
+static bool is_multipart(const struct http_tx *t)
+{
+    struct http_part p;
+    return t->req.body.len && http_multipart(&t->req, &p, 1) >= 0;
+}
+
 void http_file_data(struct pflow *pf, struct http_tx *t, int dir, const uint8_t *d, size_t n)
 {
     struct http_msg *m = dir == 0 ? &t->req : &t->resp;
     if (!n || m->file_none)
         return;
-    if (!m->file && !(m->file_none = !makes_file(t, dir)))
+    if (!m->file && !(m->file_none = !makes_file(t, dir) || (dir == 0 && is_multipart(t))))
         m->file = open_file(pf, t, dir);
     pfile_data(pf, m->file, d, n);
 }
 
-void http_file_close(struct pflow *pf, struct http_msg *m, bool truncated)
+/* A multipart request's parts with a filename, as files (once). */
+static void multipart_files(struct pflow *pf, struct http_tx *t, bool truncated)
 {
+    struct http_part parts[HTTP_PARTS_MAX];
+    struct http_msg *m = &t->req;
+    int np = http_multipart(m, parts, HTTP_PARTS_MAX);
+    m->files_done = true;
+    for (int k = 0; k < np; k++) {
+        uint32_t nl = 0;
+        const uint8_t *name = disposition_name(m->body.p + parts[k].hdr_off, parts[k].hdr_len,
+                                               &nl);
+        if (!name)
+            continue; /* a form field, not a file */
+        uint32_t id = pfile_open(pf, 0, t->id, name, nl);
+        pfile_data(pf, id, m->body.p + parts[k].data_off, parts[k].data_len);
+        pfile_close(pf, id, truncated || !parts[k].complete);
+    }
+}
+
+void http_file_close(struct pflow *pf, struct http_tx *t, int dir, bool truncated)
+{
+    struct http_msg *m = dir == 0 ? &t->req : &t->resp;
     if (m->file)
         pfile_close(pf, m->file, truncated);
+    else if (dir == 0 && m->file_none && !m->files_done && makes_file(t, 0))
+        multipart_files(pf, t, truncated);
+}
+
+const uint8_t *http_file_buffer(struct pflow *pf, unsigned key, uint32_t i,
+                                struct osprey_scratch *s, uint32_t *len)
+{
+    (void)key, (void)s;
+    const struct http_state *h = pf->state;
+    const struct http_tx *t = h ? h->cur : NULL;
+    if (!t || !t->req.present || !t->req.body.len || !makes_file(t, 0))
+        return NULL;
+    const struct http_msg *m = &t->req;
+    struct http_part parts[HTTP_PARTS_MAX];
+    int np = http_multipart(m, parts, HTTP_PARTS_MAX);
+    if (np < 0) { /* the whole body is the one file */
+        if (i > 0)
+            return NULL;
+        *len = m->body.len;
+        return m->body.p;
+    }
+    for (int k = 0; k < np; k++) {
+        uint32_t nl = 0;
+        if (!disposition_name(m->body.p + parts[k].hdr_off, parts[k].hdr_len, &nl) || i-- > 0)
+            continue;
+        *len = parts[k].data_len;
+        return parts[k].data_len ? m->body.p + parts[k].data_off : (const uint8_t *)"";
+    }
+    return NULL;
 }

@@ -74,7 +74,9 @@ static const struct proto_buffer BUFFERS[] = {
     O("http.cookie", 0, REQ, HB_COOKIE),             O("http.cookie", 1, RESP, HB_RESPONSE_COOKIE),
     O("http.content_type", 0, REQ, HB_CONTENT_TYPE),
     O("http.content_type", 1, RESP, HB_RESPONSE_CONTENT_TYPE),
-    {.name = "http.request_body", .alias = {"file.data", NULL}, .dir = 0, .event = "http_request_body", .multi = false, .late = false, .record = false, .key = HB_REQUEST_BODY, .get = own},
+    {.name = "http.request_body", .dir = 0, .event = "http_request_body", .multi = false, .late = false, .record = false, .key = HB_REQUEST_BODY, .get = own},
+    /* a request's files (files.c): a POST / PUT body, or each multipart part with a filename */
+    {.name = "file.data", .dir = 0, .event = "http_request_body", .multi = true, .late = false, .record = false, .key = 0, .get = http_file_buffer},
     LATE("http.request_body", HB_REQUEST_BODY),
     {.name = "http.response_body", .alias = {"file.data", NULL}, .dir = 1, .event = "http_response_body", .multi = false, .late = false, .record = false, .key = HB_RESPONSE_BODY, .get = own},
     O("http.stat_code", 1, RESP, HB_STAT_CODE),

@@ -25,7 +25,7 @@ static void msg_clear(struct http_msg *m)
     m->present = m->body_run = m->done_run = m->cut = false;
     m->wire_len = 0;
     m->file = 0;
-    m->file_none = false;
+    m->file_none = m->files_done = false;
     pbuf_reset(&m->copy);
     pbuf_reset(&m->body);
     memset(m->sp, 0, sizeof m->sp);
@@ -48,8 +48,8 @@ static struct http_tx *tx_slot(struct pflow *pf, struct mon_flow *f, uint32_t id
         /* more requests outstanding than the ring holds: the oldest is reported as is */
         pflow_count(pf, HTTP_C_TX_DROPPED, 1);
         h->cur = t;
-        http_file_close(pf, &t->req, true);
-        http_file_close(pf, &t->resp, true);
+        http_file_close(pf, t, 0, true);
+        http_file_close(pf, t, 1, true);
         pflow_tx_done(pf, f);
     }
     msg_clear(&t->req);
@@ -103,7 +103,7 @@ static void body_bytes(void *arg, const uint8_t *d, size_t n)
     http_file_data(pf, t, s->dir, m->body.p + before, m->body.len - before);
     if (full) {
         m->cut = true;
-        http_file_close(pf, m, true); /* the file is what the limit let in: cut short */
+        http_file_close(pf, t, s->dir, true); /* what the limit let in: cut short */
         pflow_count(pf, HTTP_C_BODY_LIMIT, 1);
         run_body(pf, s->f, s->dir, t); /* inspect what the limit let in, now */
     }
@@ -138,7 +138,7 @@ static void msg_done(struct pflow *pf, struct mon_flow *f, int dir)
     if (t->id != hd->tx || !t->used)
         return;
     struct http_msg *m = dir == 0 ? &t->req : &t->resp;
-    http_file_close(pf, m, false); /* (one cut short before stays so) */
+    http_file_close(pf, t, dir, false); /* (one cut short before stays so) */
     run_body(pf, f, dir, t);
     if (!m->done_run && m->present) {
         m->done_run = true;
@@ -630,9 +630,9 @@ void http_gap(struct pflow *pf, struct mon_flow *f, int dir)
     if (hd->st == HS_DEAD)
         return;
     pflow_count(pf, HTTP_C_MALFORMED, 1);
-    struct http_msg *fm = framed_msg(h, dir);
-    if (hd->st != HS_HEAD && fm)
-        http_file_close(pf, fm, true); /* its file lost bytes */
+    struct http_tx *ft = &h->tx[hd->tx % HTTP_TX_RING];
+    if (hd->st != HS_HEAD && ft->used && ft->id == hd->tx)
+        http_file_close(pf, ft, dir, true); /* its file lost bytes */
     if (hd->st != HS_HEAD)
         msg_done(pf, f, dir); /* the body so far is what there is */
     else if (dir == 1 && h->nresp < h->nreq)
@@ -667,9 +667,10 @@ void http_end(struct pflow *pf, struct mon_flow *f)
             headless_response(pf, f);
     }
     for (int dir = 0; dir < 2; dir++) {
-        struct http_msg *fm = framed_msg(h, dir);
-        if (fm && (h->d[dir].st == HS_BODY_LEN || h->d[dir].st == HS_BODY_CHUNKED))
-            http_file_close(pf, fm, true); /* the end came before the body's */
+        struct http_tx *ft = &h->tx[h->d[dir].tx % HTTP_TX_RING];
+        if (ft->used && ft->id == h->d[dir].tx &&
+            (h->d[dir].st == HS_BODY_LEN || h->d[dir].st == HS_BODY_CHUNKED))
+            http_file_close(pf, ft, dir, true); /* the end came before the body's */
         if (h->d[dir].st == HS_BODY_CLOSE || h->d[dir].st == HS_BODY_LEN ||
             h->d[dir].st == HS_BODY_CHUNKED)
             msg_done(pf, f, dir);

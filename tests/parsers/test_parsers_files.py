@@ -221,3 +221,40 @@ def test_files_memcap_sheds_bytes_not_hashes(tmp_path):
     info = out.of("fileinfo")[0]["fileinfo"]
     assert info["stored"] is False and info["sha256"] == hashlib.sha256(BODY).hexdigest()
     assert not list((out.logdir / "filestore").rglob("*"))
+
+
+def multipart_post(boundary=b"XyZ", seg=None):
+    parts = (b"--" + boundary + b"\r\nContent-Disposition: form-data; name=\"a\"; "
+             b"filename=\"toto.txt\"\r\nContent-Type: text/plain\r\n\r\ntoto est dans un bateau\n"
+             b"\r\n--" + boundary + b"\r\nContent-Disposition: form-data; name=\"field\"\r\n\r\n"
+             b"not a file\r\n--" + boundary + b"\r\nContent-Disposition: form-data; name=\"b\"; "
+             b"filename=\"titi.txt\"\r\n\r\nTiti a vu un gros minet.\n\r\n--" + boundary +
+             b"--\r\n")
+    req = (b"POST /upload HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary="
+           + boundary + b"\r\nContent-Length: %d\r\n\r\n" % len(parts) + parts)
+    c = Conv().handshake().send(True, req, seg=seg)
+    return c.send(False, b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok").close().pkts
+
+
+def test_multipart_parts_are_files(tmp_path):
+    """Each part with a filename is a file of the request named by it (a form field is
+    none); file.data is one element per file: a content list holds within one file, two
+    file.data lists may hold in two (Suricata's file-match-crossed)."""
+    rules = [rule('file.data; content:"bateau"; file.name; content:"titi.txt";', sid=1,
+                  proto="http"),
+             rule('file.data; content:"bateau"; content:"minet";', sid=2, proto="http"),
+             rule('file.data; content:"bateau"; file.data; content:"minet";', sid=3,
+                  proto="http"),
+             rule('file.data; content:"not a file";', sid=4, proto="http"),
+             rule('flow:to_server; filesize:25;', sid=5, proto="http"),
+             rule('file.data; content:"Titi"; startswith;', sid=6, proto="http")]
+    out = osprey_out(tmp_path, multipart_post(seg=50), rules, *FILES)
+    assert sorted(a["alert"]["signature_id"] for a in out.of("alert")) == [1, 3, 5, 6]
+    fi = out.of("fileinfo")
+    valid(fi)
+    got = [(r["fileinfo"]["filename"], r["fileinfo"]["size"], r["fileinfo"]["state"],
+            r["fileinfo"]["sha256"]) for r in fi if r["src_ip"] == CLI]
+    assert got == [("toto.txt", 24, "CLOSED", hashlib.sha256(b"toto est dans un bateau\n")
+                    .hexdigest()),
+                   ("titi.txt", 25, "CLOSED", hashlib.sha256(b"Titi a vu un gros minet.\n")
+                    .hexdigest())]
