@@ -47,11 +47,10 @@ int osprey_pipeline_rules(const struct osprey_options *opts, const struct osprey
     osprey_pipeline_detect_opts(cfg, *parsers, &dopts);
     if (osprey_detect_build_opts(det, eng, *rs, stderr, &dopts) != 0)
         return -1;
-    osprey_pipeline_files(cfg, *parsers, *det);
-    return 0;
+    return osprey_pipeline_files(cfg, *parsers, *det);
 }
 
-void osprey_pipeline_files(const struct osprey_config *cfg, struct osprey_parsers *parsers,
+int osprey_pipeline_files(const struct osprey_config *cfg, struct osprey_parsers *parsers,
                            const struct osprey_detect *det)
 {
     /* what the rules test (filemd5 …) and what the outputs write (fileinfo, file-store) */
@@ -59,6 +58,7 @@ void osprey_pipeline_files(const struct osprey_config *cfg, struct osprey_parser
     if (!osprey_config_bool(cfg, "outputs.file-store.enabled"))
         fl &= ~OSPREY_FILES_STORE; /* nothing would write the bytes: keep none */
     osprey_parsers_set_files(parsers, fl);
+    return 0;
 }
 
 void osprey_pipeline_detect_opts(const struct osprey_config *cfg,

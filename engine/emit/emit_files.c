@@ -46,13 +46,53 @@ static const char *hex(const uint8_t *d, size_t n, char *out)
     return out;
 }
 
+/* File fi of flow f as a record into b (its hex digests kept there); data: its bytes for
+ * file-store, NULL when not stored. */
+static void fill(struct osprey_emit *e, struct mon_ctx *ctx, struct mon_flow *f,
+                 const struct osprey_file_info *fi, struct osprey_emit_file *b)
+{
+    uint64_t len = 0;
+    const uint8_t *data = fi->store && fi->bytes_kept && fi->has_sha256
+                              ? osprey_parsers_file_bytes(ctx, f, fi->id, &len)
+                              : NULL;
+    b->rec = (struct osprey_eve_file){
+        .filename = fi->name,
+        .filename_len = fi->name_len,
+        .magic = fi->magic,
+        .state = fi->state == OSPREY_FILE_CLOSED ? "CLOSED"
+               : fi->state == OSPREY_FILE_TRUNCATED ? "TRUNCATED" : "OPEN",
+        .md5 = fi->has_md5 ? hex(fi->md5, 16, b->md5) : NULL,
+        .sha1 = fi->has_sha1 ? hex(fi->sha1, 20, b->sha1) : NULL,
+        .sha256 = fi->has_sha256 ? hex(fi->sha256, 32, b->sha256) : NULL,
+        .stored = data && e->file_store,
+        .size = fi->size,
+        .tx_id = fi->tx_id,
+        .store = fi->store,
+        .data = data,
+        .data_len = len,
+    };
+}
+
+size_t osprey_emit_alert_files(struct osprey_emit *e, struct mon_ctx *ctx, struct mon_flow *f,
+                               int dir, struct osprey_emit_file *out, size_t max)
+{
+    struct osprey_file_info fi;
+    size_t n = 0;
+    for (uint32_t i = 0; n < max && osprey_parsers_file_at(ctx, f, dir, i, &fi); i++) {
+        fill(e, ctx, f, &fi, &out[n]);
+        out[n].rec.stored = false; /* (stored once its transaction is done) */
+        out[n].rec.data = NULL;
+        n++;
+    }
+    return n;
+}
+
 void osprey_emit_files(struct osprey_emit *e, struct mon_ctx *ctx, struct mon_flow *f)
 {
     if (!(e->takes & OSPREY_REC_FILE))
         return;
     struct osprey_file_info fi;
     char cli[INET6_ADDRSTRLEN], srv[INET6_ADDRSTRLEN], pn[8], cid[48];
-    char md5[33], sha1[41], sha256[65];
     osprey_addr_str(&f->cli, f->ipver, cli, sizeof cli);
     osprey_addr_str(&f->srv, f->ipver, srv, sizeof srv);
     const struct mon_packet *p = mon_getlastpkt(ctx);
@@ -64,40 +104,23 @@ void osprey_emit_files(struct osprey_emit *e, struct mon_ctx *ctx, struct mon_fl
                             f->cport, f->sport, cid, sizeof cid);
     for (uint32_t i = 0; osprey_parsers_file_at(ctx, f, -1, i, &fi); i++) {
         bool up = fi.dir == 0; /* the client sends it: its sender is the source */
-        uint64_t len = 0;
-        const uint8_t *data = fi.store && fi.bytes_kept && fi.has_sha256
-                                  ? osprey_parsers_file_bytes(ctx, f, fi.id, &len)
-                                  : NULL;
-        struct osprey_eve_file r = {
-            .ts_us = p ? p->ts_us : f->last_us,
-            .flow_id = f->id,
-            .pcap_cnt = p ? p->num : 0,
-            .src_ip = up ? cli : srv,
-            .dest_ip = up ? srv : cli,
-            .src_port = up ? f->cport : f->sport,
-            .dest_port = up ? f->sport : f->cport,
-            .proto = osprey_proto_name(f->proto, pn, sizeof pn),
-            .community_id = e->community_id ? cid : NULL,
-            .app = has_app ? &app : NULL,
-            .app_proto = osprey_app_proto_name(proto),
-            .filename = fi.name,
-            .filename_len = fi.name_len,
-            .magic = fi.magic,
-            .state = fi.state == OSPREY_FILE_CLOSED ? "CLOSED"
-                   : fi.state == OSPREY_FILE_TRUNCATED ? "TRUNCATED" : "OPEN",
-            .md5 = fi.has_md5 ? hex(fi.md5, 16, md5) : NULL,
-            .sha1 = fi.has_sha1 ? hex(fi.sha1, 20, sha1) : NULL,
-            .sha256 = fi.has_sha256 ? hex(fi.sha256, 32, sha256) : NULL,
-            .stored = data && e->file_store,
-            .size = fi.size,
-            .tx_id = fi.tx_id,
-            .store = fi.store,
-            .data = data,
-            .data_len = len,
-        };
-        if (r.stored)
-            r.file_id = (uint32_t)atomic_fetch_add(&e->file_ids, 1) + 1;
+        struct osprey_emit_file b;
+        fill(e, ctx, f, &fi, &b);
+        struct osprey_eve_file *r = &b.rec;
+        r->ts_us = p ? p->ts_us : f->last_us;
+        r->flow_id = f->id;
+        r->pcap_cnt = p ? p->num : 0;
+        r->src_ip = up ? cli : srv;
+        r->dest_ip = up ? srv : cli;
+        r->src_port = up ? f->cport : f->sport;
+        r->dest_port = up ? f->sport : f->cport;
+        r->proto = osprey_proto_name(f->proto, pn, sizeof pn);
+        r->community_id = e->community_id ? cid : NULL;
+        r->app = has_app ? &app : NULL;
+        r->app_proto = osprey_app_proto_name(proto);
+        if (r->stored)
+            r->file_id = (uint32_t)atomic_fetch_add(&e->file_ids, 1) + 1;
         EMIT_EACH_SINK(e, OSPREY_REC_FILE, k)
-            k->def->file(k->s, &r);
+            k->def->file(k->s, r);
     }
 }

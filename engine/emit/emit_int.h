@@ -53,6 +53,16 @@ void osprey_emit_http_extra(struct mon_ctx *ctx, const struct mon_flow *f,
  * "too_many_layers"), or NULL when Suricata has none (emit_names.c). */
 const char *osprey_suricata_decode_event(enum mon_decode_event e);
 
+/* A file as a record, with room for its digests in hex (emit_files.c). */
+struct osprey_emit_file {
+    struct osprey_eve_file rec;
+    char md5[33], sha1[41], sha256[65];
+};
+/* The current transaction's files of direction dir as records (an alert's "files"), at most
+ * max; how many. */
+size_t osprey_emit_alert_files(struct osprey_emit *e, struct mon_ctx *ctx, struct mon_flow *f,
+                               int dir, struct osprey_emit_file *out, size_t max);
+
 /* The raw view of a libmon packet the writers that keep bytes take (emit_records.c). */
 void osprey_emit_rec_packet(const struct mon_packet *p, struct osprey_rec_packet *out);
 

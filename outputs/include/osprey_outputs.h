@@ -48,6 +48,7 @@ struct osprey_eve_tx {
     const struct osprey_eve_app *app;
 };
 
+struct osprey_eve_file; /* below */
 struct osprey_eve_alert {
     uint64_t ts_us;            /* packet time, microseconds since the epoch */
     uint64_t flow_id;          /* 0 = no flow: key left out */
@@ -67,6 +68,8 @@ struct osprey_eve_alert {
     uint32_t nmeta;            /* grouped by key: {"key": ["v1", "v2"]} */
     const struct osprey_eve_meta *meta;
     const struct osprey_eve_app *app; /* NULL or no name = no application object */
+    const struct osprey_eve_file *files; /* the transaction's files in the alert's direction */
+    uint32_t nfiles;           /* 0 = "files" left out */
     const char *app_proto;     /* NULL = left out */
     bool has_flow;
     struct {

@@ -258,3 +258,17 @@ def test_multipart_parts_are_files(tmp_path):
                     .hexdigest()),
                    ("titi.txt", 25, "CLOSED", hashlib.sha256(b"Titi a vu un gros minet.\n")
                     .hexdigest())]
+
+
+def test_alert_in_a_transaction_carries_its_files(tmp_path):
+    """An alert raised in a transaction has a "files" array: its files in the alert's
+    direction, as Suricata writes them; one outside any file has none."""
+    rules = [rule('flow:to_client; filename:"setup";', sid=1, proto="http"),
+             rule('flow:to_server; http.uri; content:"/dl/";', sid=2, proto="http")]
+    out = osprey_out(tmp_path, download(), rules, *FILES)
+    alerts = {a["alert"]["signature_id"]: a for a in out.of("alert")}
+    valid(list(alerts.values()))
+    files = alerts[1]["files"]
+    assert [(f["filename"], f["size"], f["state"], f["md5"]) for f in files] == \
+        [("/dl/setup.exe", len(BODY), "CLOSED", MD5)]
+    assert "files" not in alerts[2]
