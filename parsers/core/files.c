@@ -243,7 +243,8 @@ const uint8_t *pfile_buffer(struct pflow *pf, unsigned key, uint32_t i, struct o
         *len = fl->info.name_len;
         return fl->info.name;
     }
-    take_magic(pf, fl); /* (a file still open: what its first bytes say so far) */
+    if (fl->info.state != OSPREY_FILE_OPEN)
+        take_magic(pf, fl); /* (an open file's is taken once its first 512 bytes are in) */
     if (!fl->magic[0])
         return NULL;
     *len = (uint32_t)strlen(fl->magic);
