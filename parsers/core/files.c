@@ -133,7 +133,7 @@ void pfile_data(struct pflow *pf, uint32_t id, const void *d, size_t n)
     for (int k = 0; k < 3; k++)
         if (fl->md[k])
             EVP_DigestUpdate(fl->md[k], d, n);
-    if (fl->head.len < PFILE_MAGIC_HEAD) {
+    if (fl->head.len < PFILE_MAGIC_HEAD && (pf->w->p->files & OSPREY_FILES_MAGIC)) {
         pbuf_add(&fl->head, d, n, PFILE_MAGIC_HEAD);
         if (fl->head.len == PFILE_MAGIC_HEAD)
             take_magic(pf, fl);
