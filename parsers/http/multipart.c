@@ -37,7 +37,8 @@ static const uint8_t *boundary_of(const uint8_t *ct, uint32_t n, uint32_t *bl)
 }
 
 /* The delimiter "--boundary" at or after `from` in b[0..n): at the body's start or after a
- * line end; -1 when none. */
+ * line end, and followed by "--", white space or a line end (a longer word is data); -1 when
+ * none. */
 static int64_t delimiter(const uint8_t *b, uint32_t n, uint32_t from, const uint8_t *bd,
                          uint32_t bl)
 {
@@ -46,7 +47,10 @@ static int64_t delimiter(const uint8_t *b, uint32_t n, uint32_t from, const uint
         if (!p)
             return -1;
         i = (uint32_t)(p - b);
-        if (p[1] == '-' && !memcmp(p + 2, bd, bl) && (i == 0 || b[i - 1] == '\n'))
+        uint32_t e = i + 2 + bl; /* what follows it */
+        if (p[1] == '-' && !memcmp(p + 2, bd, bl) && (i == 0 || b[i - 1] == '\n') &&
+            (e == n || b[e] == '-' || b[e] == '\r' || b[e] == '\n' || b[e] == ' ' ||
+             b[e] == '\t'))
             return i;
     }
     return -1;
