@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "files.h"
 #include "parsers_int.h"
 
 struct ph {
@@ -138,6 +139,8 @@ static inline void ph_free(struct ph *h)
         h->def->state_free(h->pf.state);
     pbuf_free(&h->pf.in[0]);
     pbuf_free(&h->pf.in[1]);
+    pfile_free_all(&h->pf); /* (as the flow's slot destructor does) */
+    pfile_worker_free(&h->w);
     osprey_scratch_free(&h->s);
     free(h->p.ev);
 }

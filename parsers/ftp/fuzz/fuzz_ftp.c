@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "files.h"
 #include "ftp_int.h"
 #include "osprey_json_writer.h"
 
@@ -122,6 +123,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         d->end(&dpf, &df);
         d->state_free(dpf.state);
     }
+    pfile_free_all(&dpf); /* ftp-data's file (core/files.h) */
     ftp_free(pf.state);
     pexpect_free(&w.expect);
     free(p.ev);
