@@ -100,7 +100,8 @@ static void body_bytes(void *arg, const uint8_t *d, size_t n)
     }
     else
         full = pbuf_add(&m->body, d, n, max) < n;
-    http_file_data(pf, t, s->dir, m->body.p + before, m->body.len - before);
+    if (m->body.len > before) /* (nothing decoded yet: the body may not even be allocated) */
+        http_file_data(pf, t, s->dir, m->body.p + before, m->body.len - before);
     if (full) {
         m->cut = true;
         http_file_close(pf, t, s->dir, true); /* what the limit let in: cut short */
