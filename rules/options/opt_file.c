@@ -88,10 +88,20 @@ static int hexval(int ch)
          : ch >= 'A' && ch <= 'F' ? ch - 'A' + 10 : -1;
 }
 
-static size_t g_hlen; /* (qsort's comparator has no argument; set just before each sort) */
-static int cmp_digest(const void *a, const void *b)
+/* qsort's comparators, one per digest length (no argument reaches them) */
+static int cmp_md5(const void *a, const void *b)
 {
-    return memcmp(a, b, g_hlen);
+    return memcmp(a, b, 16);
+}
+
+static int cmp_sha1(const void *a, const void *b)
+{
+    return memcmp(a, b, 20);
+}
+
+static int cmp_sha256(const void *a, const void *b)
+{
+    return memcmp(a, b, 32);
 }
 
 /* Read the list file: one digest per line in hex (what follows it on the line, blank lines and
@@ -154,8 +164,7 @@ static int load_hashes(struct rule_ctx *c, const char *pos, const char *name, st
         rule_semantic_error(c, pos, "file hash list", "%s: '%s' holds no hash", c->def->name,
                             path);
     if (rc == 0 && n > 0) {
-        g_hlen = fa->hlen;
-        qsort(v, n, fa->hlen, cmp_digest);
+        qsort(v, n, fa->hlen, fa->hlen == 16 ? cmp_md5 : fa->hlen == 20 ? cmp_sha1 : cmp_sha256);
         uint8_t *keep = arena_alloc(c->ar, (size_t)n * fa->hlen);
         if (!keep)
             rc = rule_oom(c);
