@@ -2,8 +2,8 @@
  * filesha1, filesha256): a unit that holds when any file of the transaction in the
  * inspected direction passes the option's test (file_match, opt_file.c), and filestore (the
  * files of a rule's match are stored: runtime.c asks the parsers at the commit). The rules
- * run under the event the protocol serves file.name under (det_app_match_buffer: once a
- * message's files are complete), so a file's hashes and size are final there. */
+ * run under the event the protocol serves file.name under (their rows' buffer,
+ * det_app_match_buffer: once a message's files are complete), so a file's hashes and size are final there. */
 #include "detect_int.h"
 #include "intern.h"
 #include "opt_eval.h"

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "buffers.h"
 #include "opt_eval.h"
 #include "osprey_parsers.h"
 #include "opt_params.h"
@@ -309,13 +310,15 @@ static int parse_file_type(struct rule_ctx *c, char *val)
 
 static const struct opt_def DEFS[] = {
     {"filestore", OPT_MATCH, D_SURI, ARG_OPTIONAL, 0, parse_filestore, true, NULL},
-    {"filemagic", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_file_str, true, NULL},
-    {"filename", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_file_str, true, NULL},
-    {"fileext", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_file_str, true, NULL},
-    {"filemd5", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_hash_list, true, NULL},
-    {"filesha1", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_hash_list, true, NULL},
-    {"filesha256", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_hash_list, true, NULL},
-    {"filesize", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_filesize, true, NULL},
+    /* the file keywords read a message's files: they run where a protocol serves file.name
+     * (the row's buffer; rules/compile/unit_file.c) */
+    {"filemagic", OPT_MATCH, D_SURI, ARG_REQUIRED, BUF_FILE_NAME, parse_file_str, true, NULL},
+    {"filename", OPT_MATCH, D_SURI, ARG_REQUIRED, BUF_FILE_NAME, parse_file_str, true, NULL},
+    {"fileext", OPT_MATCH, D_SURI, ARG_REQUIRED, BUF_FILE_NAME, parse_file_str, true, NULL},
+    {"filemd5", OPT_MATCH, D_SURI, ARG_REQUIRED, BUF_FILE_NAME, parse_hash_list, true, NULL},
+    {"filesha1", OPT_MATCH, D_SURI, ARG_REQUIRED, BUF_FILE_NAME, parse_hash_list, true, NULL},
+    {"filesha256", OPT_MATCH, D_SURI, ARG_REQUIRED, BUF_FILE_NAME, parse_hash_list, true, NULL},
+    {"filesize", OPT_MATCH, D_SURI, ARG_REQUIRED, BUF_FILE_NAME, parse_filesize, true, NULL},
     {"file_meta", OPT_META, D_S3, ARG_REQUIRED, 0, parse_file_meta, false, NULL},
     {"file_type", OPT_MATCH, D_S3, ARG_REQUIRED, 0, parse_file_type, false, NULL},
 };
