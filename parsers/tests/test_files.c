@@ -52,8 +52,7 @@ static void test_hash_across_splits(void)
               !memcmp(fi.sha256, sha256, 32));
         CHECK(fi.name_len == 5 && !memcmp(fi.name, "a.bin", 5));
         CHECK(!pfile_at(&h.pf, 0, 0, &fi)); /* the other direction has none */
-        pfile_free_all(&h.pf);
-        free(h.p.ev);
+        ph_free(&h);
     }
 }
 
@@ -73,8 +72,7 @@ static void test_truncated_has_no_hash(void)
     CHECK_EQ_U(counter(&h, "files_truncated"), 1);
     pfile_close(&h.pf, id, false); /* a closed file stays as it is */
     CHECK(pfile_at(&h.pf, 0, 0, &fi) && fi.state == OSPREY_FILE_TRUNCATED);
-    pfile_free_all(&h.pf);
-    free(h.p.ev);
+    ph_free(&h);
 }
 
 static void test_memcap(void)
@@ -99,7 +97,7 @@ static void test_memcap(void)
     pflow_tx_done(&h.pf, &h.f); /* the transaction is reported: its files go */
     CHECK(!pfile_at(&h.pf, 1, 0, &fa));
     CHECK_EQ_U(h.w.file_bytes, 0);
-    free(h.p.ev);
+    ph_free(&h);
 }
 
 static void test_magic_and_store(void)
@@ -123,9 +121,7 @@ static void test_magic_and_store(void)
     CHECK(n && len == 5 && !memcmp(n, "x.pdf", 5));
     CHECK(!pfile_buffer(&h.pf, PFILE_KEY_NAME + 2 * 0, 1, NULL, &len));
     CHECK(!pfile_buffer(&h.pf, PFILE_KEY_NAME + 2 * 1, 0, NULL, &len));
-    pfile_free_all(&h.pf);
-    pfile_worker_free(&h.w);
-    free(h.p.ev);
+    ph_free(&h); /* its files, the worker's libmagic handle */
 }
 
 int main(void)
