@@ -54,6 +54,17 @@ int osprey_pipeline_rules(const struct osprey_options *opts, const struct osprey
         return -1;
     if (opts->explain_sid && osprey_detect_explain(*det, stdout) != 0)
         return -1; /* no rule has that sid: nothing to explain */
+    return osprey_pipeline_files(cfg, *parsers, *det);
+}
+
+int osprey_pipeline_files(const struct osprey_config *cfg, struct osprey_parsers *parsers,
+                           const struct osprey_detect *det)
+{
+    /* what the rules test (filemd5 …) and what the outputs write (fileinfo, file-store) */
+    unsigned fl = osprey_detect_file_flags(det) | osprey_emit_file_flags(cfg);
+    if (!osprey_config_bool(cfg, "outputs.file-store.enabled"))
+        fl &= ~OSPREY_FILES_STORE; /* nothing would write the bytes: keep none */
+    osprey_parsers_set_files(parsers, fl);
     return 0;
 }
 
@@ -89,6 +100,7 @@ static void on_alert(const struct osprey_alert *a, void *arg)
 static void on_tx(struct mon_ctx *ctx, struct mon_flow *f, uint16_t p, void *arg)
 {
     struct osprey_worker *w = arg;
+    osprey_emit_files(w->emit, ctx, f); /* its files first, as Suricata logs them at close */
     osprey_emit_tx(w->emit, ctx, f, (int)p);
 }
 

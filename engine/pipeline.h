@@ -143,6 +143,10 @@ int osprey_pipeline_rules(const struct osprey_options *opts, const struct osprey
 void osprey_pipeline_detect_opts(const struct osprey_config *cfg,
                                  const struct osprey_parsers *parsers,
                                  struct osprey_detect_opts *o);
+/* What the parsers compute for each file: what the rules test and the outputs write
+ * (before the workers attach: at start and at each reload). 0 (it cannot fail). */
+int osprey_pipeline_files(const struct osprey_config *cfg, struct osprey_parsers *parsers,
+                           const struct osprey_detect *det);
 /* The libmon engine the configuration describes (checksums: -k, NULL = config's). */
 int osprey_pipeline_engine(const struct osprey_config *cfg, const char *checksums,
                            struct mon_engine **eng, struct mon_decode_cfg *dcfg);

@@ -25,5 +25,8 @@ void osprey_eve_jw_tuple(struct osprey_jw *w, const char *src_ip, int src_port, 
 /* The http/dns/tls object of app under its Suricata name ("http", …); nothing for none
  * (eve_app.c). Returns the name or NULL. */
 const char *osprey_eve_app_write(struct osprey_jw *w, const struct osprey_eve_app *app);
+/* A file's fields (filename … tx_id) into the open object w (eve_file.c): fileinfo's, and
+ * each element of an alert's "files". */
+void osprey_eve_file_fields(struct osprey_jw *w, const struct osprey_eve_file *f);
 
 #endif

@@ -1,5 +1,5 @@
 /* eve_out.c — the EVE JSON sink (outputs.eve-log): alert, flow, anomaly, packet (tagged),
- * http/dns/tls and stats records as one JSON line each, to a file, a Unix socket, Redis,
+ * http/dns/tls, fileinfo ("files") and stats records as one JSON line each, to a file, a Unix socket, Redis,
  * Kafka or syslog (outputs.eve-log.filetype: osprey_log_file.h), the record types
  * outputs.eve-log.types names. */
 #include <stdlib.h>
@@ -40,21 +40,21 @@ static int check_types(const struct eve_out *o, const char *const *app_types, FI
 {
     /* Suricata's other record types: a suricata.yaml names them; they are not written here */
     static const char *const other[] = {
-        "drop", "files", "smtp", "ftp", "ftp-data", "rdp", "nfs", "smb", "tftp", "ike",
+        "drop", "smtp", "ftp", "ftp-data", "rdp", "nfs", "smb", "tftp", "ike",
         "dcerpc", "krb5", "bittorrent-dht", "snmp", "rfb", "sip", "quic", "dhcp", "ssh",
         "mqtt", "http2", "pgsql", "netflow", "metadata", "frame", "arp", "dnp3", "modbus",
         "enip", "email", "ldap", "websocket", "doh2", "template", NULL};
     for (size_t i = 0; i < o->ntypes; i++) {
         const char *t = o->types[i];
         if (!strcmp(t, "alert") || !strcmp(t, "flow") || !strcmp(t, "anomaly") ||
-            !strcmp(t, "stats") || app_type(app_types, t))
+            !strcmp(t, "stats") || !strcmp(t, "files") || app_type(app_types, t))
             continue;
         size_t k = 0;
         while (other[k] && strcmp(other[k], t))
             k++;
         if (!other[k]) {
             fprintf(diag, "osprey: outputs.eve-log.types: unknown record type '%s' (known: "
-                          "alert, anomaly, flow, stats", t);
+                          "alert, anomaly, files, flow, stats", t);
             for (size_t k = 0; app_types && app_types[k]; k++)
                 fprintf(diag, ", %s", app_types[k]);
             fprintf(diag, ")\n");
@@ -98,6 +98,8 @@ static void *eve_open(const struct osprey_output_env *env, FILE *diag)
     if (has_type(o, "anomaly") && any_anomaly &&
         osprey_config_bool(cfg, osprey_output_key(env, "anomaly.enabled", k, sizeof k)))
         o->takes |= OSPREY_REC_ANOMALY;
+    if (has_type(o, "files"))
+        o->takes |= OSPREY_REC_FILE; /* fileinfo */
     if (has_type(o, "stats") && osprey_config_bool(cfg, "stats.enabled"))
         o->takes |= OSPREY_REC_STATS;
     o->takes |= OSPREY_REC_TX; /* which protocols: eve_takes_tx */
@@ -151,6 +153,11 @@ static void eve_alert(void *s, const struct osprey_alert_rec *a)
 static void eve_tx(void *s, const struct osprey_eve_tx *t)
 {
     osprey_output_line(((struct eve_out *)s)->lf, osprey_eve_tx_line(t));
+}
+
+static void eve_file(void *s, const struct osprey_eve_file *f)
+{
+    osprey_output_line(((struct eve_out *)s)->lf, osprey_eve_file_line(f));
 }
 
 static void eve_flow(void *s, const struct osprey_eve_flow *f)
@@ -218,6 +225,7 @@ const struct osprey_output_def eve_out = {
     .community_id = eve_community_id,
     .alert = eve_alert,
     .tx = eve_tx,
+    .file = eve_file,
     .flow = eve_flow,
     .anomaly = eve_anomaly,
     .packet = eve_packet,

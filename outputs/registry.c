@@ -5,7 +5,7 @@
 
 #include "osprey_output.h"
 
-extern const struct osprey_output_def eve_out, fast_out, u2_out, pcap_out;
+extern const struct osprey_output_def eve_out, fast_out, u2_out, pcap_out, filestore_out;
 
 /* Order: the order in which a record reaches the sinks (and their lost-record messages). */
 const struct osprey_output_def *const osprey_output_sinks[] = {
@@ -13,6 +13,7 @@ const struct osprey_output_def *const osprey_output_sinks[] = {
     &fast_out,
     &u2_out,
     &pcap_out,
+    &filestore_out,
     NULL,
 };
 

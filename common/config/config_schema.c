@@ -104,7 +104,10 @@ static const struct cfg_key SCHEMA[] = {
     BOOL("outputs.eve-log.anomaly.types.stream", "no", "TCP stream anomalies (Suricata's default: no)"),
     BOOL("outputs.eve-log.anomaly.types.applayer", "yes", "application-layer anomalies"),
     LIST("outputs.eve-log.types", "[alert, anomaly, flow, stats]",
-         "record types: alert, anomaly, flow, stats, http, dns, tls"),
+         "record types: alert, anomaly, files (fileinfo), flow, stats, http, dns, tls …"),
+    LIST("outputs.eve-log.files.force-hash", "[]",
+         "fileinfo: hashes computed for every file (md5, sha1, sha256)"),
+    BOOL("outputs.eve-log.files.force-magic", "no", "fileinfo: libmagic's magic of every file"),
     /* filetype redis (outputs/log_redis.c): Suricata's keys and defaults; memcap is Osprey's */
     STR("outputs.eve-log.redis.server", "127.0.0.1", "Redis server (host name or address)"),
     INT("outputs.eve-log.redis.port", "6379", 1, 65535, "Redis port"),
@@ -147,6 +150,12 @@ static const struct cfg_key SCHEMA[] = {
     SIZE("outputs.pcap-log.limit", "1000mb", "size of a pcap file before the next starts"),
     ENUM("outputs.pcap-log.conditional", "all", "all|alerts|tag",
          "which packets: all, those an alert was raised on, those a tag: rule tagged"),
+    BOOL("outputs.file-store.enabled", "no",
+         "store the files filestore rules ask for (Suricata 8's file-store, version 2)"),
+    INT("outputs.file-store.version", "2", 2, 2, "Suricata's file-store version (2 only)"),
+    STR("outputs.file-store.dir", "filestore", "where files go: DIR/XX/SHA256 (relative: under the log dir)"),
+    BOOL("outputs.file-store.write-fileinfo", "no", "a SHA256.<seconds>.<file_id>.json fileinfo record beside each file"),
+    BOOL("outputs.file-store.force-filestore", "no", "store every file, not only those rules ask for"),
     STR("geoip-database", "", "MaxMind .mmdb: alerts get src_geoip/dest_geoip, geoip: rules work"),
 
     /* datasets: the sets of dataset/datarep rules (rules/compile/dataset.c) */
@@ -198,6 +207,8 @@ static const struct cfg_key SCHEMA[] = {
     APP_ENABLED("ftp"),
     APP_ENABLED("ftp-data"),
     INT("app-layer.protocols.ftp.max-tx", "256", 1, 256, "FTP commands waiting for their replies; past it: ftp.too_many_transactions, the client's side no longer parsed"),
+    SIZE("app-layer.files.memcap", "64mb",
+         "bytes of files kept per worker for file-store; past it a file's bytes are shed (counted)"),
     SIZE("app-layer.protocols.ftp.max-line-length", "4kb", "bytes of an FTP command or reply line kept (the rest cut and flagged)"),
     APP_ENABLED("http"),
     SIZE("app-layer.protocols.http.header-limit", "32kb", "bytes of an HTTP start line + headers kept"),

@@ -47,6 +47,7 @@ static int open_sink(struct osprey_emit *e, const struct osprey_output_def *def,
             osprey_app_proto_set_add(&e->tx, p);
         }
     e->takes |= k->takes;
+    e->file_store |= !strcmp(def->name, "file-store");
     uint16_t seed;
     if (!e->community_id && def->community_id && def->community_id(s, &seed)) {
         e->community_id = true; /* the record is built once: the first sink's seed */
@@ -200,10 +201,19 @@ void osprey_emit_alert(struct osprey_emit *e, struct mon_ctx *ctx, const struct 
         ev.flow.dest_port = ports ? f->sport : -1;
     }
     struct osprey_eve_app app;
+    struct osprey_emit_file fb[8];
+    struct osprey_eve_file files[8];
     if (f) {
         ev.app_proto = osprey_app_proto_name(osprey_parsers_app_proto(ctx, f));
-        if (osprey_emit_fill_app(ctx, f, &app))
+        if (osprey_emit_fill_app(ctx, f, &app)) {
             ev.app = &app;
+            /* an alert in a transaction: its files of the alert's direction (Suricata's) */
+            size_t nf = osprey_emit_alert_files(e, ctx, f, a->to_server ? 0 : 1, fb, 8);
+            for (size_t i = 0; i < nf; i++)
+                files[i] = fb[i].rec;
+            ev.files = files;
+            ev.nfiles = (uint32_t)nf;
+        }
     }
     if (e->geo && p->ipver) {
         osprey_geoip_lookup(e->geo, p->src.b, p->ipver, &sgeo);

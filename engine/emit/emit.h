@@ -69,6 +69,13 @@ void osprey_emit_packet(struct osprey_emit *e, struct osprey_emit_worker *ew,
 /* An application transaction completed (the parsers' tx callback; proto: enum
  * osprey_app_proto): an http, dns or tls record when that type is enabled. */
 void osprey_emit_tx(struct osprey_emit *e, struct mon_ctx *ctx, struct mon_flow *f, int proto);
+/* A transaction is done (the parsers' tx callback, before osprey_emit_tx): a record per
+ * file it carried to the sinks that take files (EVE fileinfo, file-store). */
+void osprey_emit_files(struct osprey_emit *e, struct mon_ctx *ctx, struct mon_flow *f);
+/* What the outputs the configuration enables need the parsers to compute for each file
+ * (OSPREY_FILES_*: fileinfo's force-hash / force-magic, file-store's sha256), for
+ * osprey_parsers_set_files. */
+unsigned osprey_emit_file_flags(const struct osprey_config *cfg);
 /* A flow ended (the flow-end callback). */
 void osprey_emit_flow(struct osprey_emit *e, struct mon_ctx *ctx, const struct mon_flow *f);
 

@@ -2,6 +2,8 @@
 #ifndef OSPREY_EMIT_INT_H
 #define OSPREY_EMIT_INT_H
 
+#include <stdatomic.h>
+
 #include "emit.h"
 #include "osprey_geoip.h"
 #include "osprey_output.h"
@@ -28,6 +30,8 @@ struct osprey_emit {
     double (*now_s)(void);       /* monotonic seconds (osprey_emit_set_clock) */
     double stats_interval, t_open, t_last_stats;
     bool stats_threads;          /* stats.threads: each worker's counters too */
+    bool file_store;             /* the file-store sink is open: files asked for are stored */
+    atomic_uint file_ids;        /* stored files so far (fileinfo.file_id) */
 };
 
 /* Every open sink taking records of kind k (enum osprey_rec_kind). */
@@ -48,6 +52,16 @@ void osprey_emit_http_extra(struct mon_ctx *ctx, const struct mon_flow *f,
 /* Suricata's name of a libmon decoder event after "decoder." ("ipv4.pkt_too_small",
  * "too_many_layers"), or NULL when Suricata has none (emit_names.c). */
 const char *osprey_suricata_decode_event(enum mon_decode_event e);
+
+/* A file as a record, with room for its digests in hex (emit_files.c). */
+struct osprey_emit_file {
+    struct osprey_eve_file rec;
+    char md5[33], sha1[41], sha256[65];
+};
+/* The current transaction's files of direction dir as records (an alert's "files"), at most
+ * max; how many. */
+size_t osprey_emit_alert_files(struct osprey_emit *e, struct mon_ctx *ctx, struct mon_flow *f,
+                               int dir, struct osprey_emit_file *out, size_t max);
 
 /* The raw view of a libmon packet the writers that keep bytes take (emit_records.c). */
 void osprey_emit_rec_packet(const struct mon_packet *p, struct osprey_rec_packet *out);

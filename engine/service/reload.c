@@ -330,7 +330,8 @@ static int do_reload(struct osprey_reload *r, char *msg, size_t len)
         } else if (osprey_detect_build_opts(&g.det, g.eng, g.rs, diag, &dopts) != 0) {
             fflush(diag);
             first_line(text, why, sizeof why);
-        } else if (osprey_emit_bind(pl->emit, g.eng, diag) < 0) {
+        } else if (osprey_pipeline_files(pl->cfg, g.parsers, g.det) < 0 ||
+                   osprey_emit_bind(pl->emit, g.eng, diag) < 0) {
             /* the same slots in the same order as at start: the emitter's index is unchanged */
             fflush(diag);
             first_line(text, why, sizeof why);

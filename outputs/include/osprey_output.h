@@ -33,6 +33,7 @@ enum osprey_rec_kind {
     OSPREY_REC_TAGGED = 1u << 4,  /* packets a tag: rule tagged */
     OSPREY_REC_PACKET = 1u << 5,  /* every packet, after detection */
     OSPREY_REC_STATS = 1u << 6,   /* periodic counters (and once at exit) */
+    OSPREY_REC_FILE = 1u << 7,    /* a file a flow carried, once its transaction is done */
 };
 
 /* The packet behind a record, raw, for writers that keep bytes (unified2, pcap). */
@@ -103,6 +104,7 @@ struct osprey_output_def {
     void (*anomaly)(void *s, const struct osprey_eve_anomaly *a);
     void (*packet)(void *s, const struct osprey_packet_rec *p);
     void (*stats)(void *s, const struct osprey_stats_rec *st);
+    void (*file)(void *s, const struct osprey_eve_file *f);
     /* Its own counters for the stats records (a transport's written/dropped records …), names
      * relative to the sink ("redis.dropped": stats osprey.output.<name>.redis.dropped);
      * called between batches like stats. NULL = none. */

@@ -58,6 +58,7 @@ struct osprey_eve_var {
     uint32_t len;
 };
 
+struct osprey_eve_file; /* below */
 struct osprey_eve_alert {
     uint64_t ts_us;            /* packet time, microseconds since the epoch */
     uint64_t flow_id;          /* 0 = no flow: key left out */
@@ -79,6 +80,8 @@ struct osprey_eve_alert {
     uint32_t nvars;            /* captured variables, in order (0 = no context, no metadata) */
     const struct osprey_eve_var *vars;
     const struct osprey_eve_app *app; /* NULL or no name = no application object */
+    const struct osprey_eve_file *files; /* the transaction's files in the alert's direction */
+    uint32_t nfiles;           /* 0 = "files" left out */
     const char *app_proto;     /* NULL = left out */
     bool has_flow;
     struct {
@@ -149,6 +152,34 @@ char *osprey_eve_flow_line(const struct osprey_eve_flow *f);
 char *osprey_eve_anomaly_line(const struct osprey_eve_anomaly *a);
 char *osprey_eve_packet_line(const struct osprey_eve_packet *p);
 char *osprey_eve_tx_line(const struct osprey_eve_tx *t);
+
+/* A file a flow carried (event_type fileinfo; the file-store sink writes its bytes). The
+ * tuple is the file's direction: its sender is src (the server for a download). */
+struct osprey_eve_file {
+    uint64_t ts_us, flow_id, pcap_cnt;  /* pcap_cnt 0 = left out */
+    const char *src_ip, *dest_ip;
+    int src_port, dest_port;
+    const char *proto;
+    const char *community_id;           /* NULL = left out */
+    const struct osprey_eve_app *app;   /* the flow's protocol object ("http": {…}) or NULL */
+    const char *app_proto;              /* NULL = left out */
+    const uint8_t *filename;
+    uint32_t filename_len;
+    const char *magic;                  /* NULL = left out */
+    const char *state;                  /* "CLOSED", "TRUNCATED", "OPEN" */
+    bool gaps;
+    const char *md5, *sha1, *sha256;    /* hex; NULL = left out */
+    bool stored;                        /* the file-store sink writes it */
+    uint32_t file_id;                   /* with stored */
+    uint64_t size;
+    uint32_t tx_id;
+    /* for the file-store sink: a filestore rule asked for it, and its bytes (NULL: not
+     * kept, the memcap shed them) */
+    bool store;
+    const uint8_t *data;
+    uint64_t data_len;
+};
+char *osprey_eve_file_line(const struct osprey_eve_file *f);
 /* ts_us: when; uptime_s: seconds since start. */
 char *osprey_eve_stats_line(uint64_t ts_us, uint64_t uptime_s, const struct osprey_stat *st,
                             size_t n);

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "files.h"
 #include "parsers_int.h"
 
 bool parsers_udp_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_t ev,
@@ -26,6 +27,7 @@ bool parsers_end_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_e
 void osprey_parsers_cfg_defaults(struct osprey_parsers_cfg *cfg)
 {
     memset(cfg, 0, sizeof *cfg); /* every protocol enabled */
+    cfg->files_memcap = 64u << 20;
     for (uint16_t id = 2; id < osprey_app_proto_count(); id++) {
         const struct osprey_proto_def *d = reg_proto(id);
         if (d->cfg_size && d->cfg_defaults && reg_base_of(id).cfg + d->cfg_size <=
@@ -172,6 +174,7 @@ void osprey_parsers_worker_free(struct osprey_parsers_worker *w)
         return;
     osprey_scratch_free(&w->scratch);
     pexpect_free(&w->expect);
+    pfile_worker_free(w);
     free(w); /* its socket goes with the context; flows' state with their flows */
 }
 

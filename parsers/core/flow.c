@@ -3,6 +3,7 @@
  * the flow's protocol's descriptor (a buffer of another protocol is absent). */
 #include <stdlib.h>
 
+#include "files.h"
 #include "parsers_int.h"
 
 struct pflow *pflow_get(struct mon_ctx *ctx, const struct mon_flow *f)
@@ -23,6 +24,7 @@ struct pflow *pflow_make(struct osprey_parsers_worker *w, struct mon_flow *f)
         return NULL;
     pf->w = w;
     pf->anomaly = -1;
+    pf->store_tx[0] = pf->store_tx[1] = -1;
     if (mon_set_uctx_slot(w->ctx, f, w->p->slot, pf) != MON_OK) {
         free(pf);
         return NULL;
@@ -39,6 +41,7 @@ static void pflow_free(struct pflow *pf)
     const struct osprey_proto_def *d = reg_proto(pf->proto);
     if (d && pf->state)
         d->state_free(pf->state);
+    pfile_free_all(pf);
     free(pf);
 }
 
@@ -172,6 +175,9 @@ void pflow_tx_done(struct pflow *pf, struct mon_flow *f)
         return;
     if (pf->w->tx_fn)
         pf->w->tx_fn(pf->w->ctx, f, pf->proto, pf->w->tx_arg);
+    /* its files are reported with it (fileinfo, filestore): they go */
+    const struct osprey_proto_def *d = reg_proto(pf->proto);
+    pfile_release_tx(pf, d && d->tx_id && pf->state ? d->tx_id(pf) : 0);
 }
 
 uint16_t osprey_parsers_app_proto(struct mon_ctx *ctx, const struct mon_flow *f)

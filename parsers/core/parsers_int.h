@@ -82,6 +82,7 @@ struct osprey_parsers {
     mon_event_t tcp_data;   /* CONN_NEW_DATA UDE: parses TCP streams */
     mon_event_t tcp_end;    /* CONN_END UDE: finishes what the end of a flow completes */
     int slot;
+    unsigned files;         /* OSPREY_FILES_*: what every file gets (osprey_parsers_set_files) */
 };
 
 struct osprey_parsers_worker {
@@ -93,6 +94,10 @@ struct osprey_parsers_worker {
     struct pexpect_table expect;   /* announced connections (expect.c) */
     osprey_tx_fn tx_fn;
     void *tx_arg;
+    uint64_t file_bytes;           /* files' bytes kept now (files.c: against files_memcap) */
+    void *magic;                   /* libmagic's handle (magic_t), made on first use: one per
+                                      worker, as libmagic is not thread safe */
+    bool magic_failed;             /* it could not be loaded: no magic */
 };
 
 /* ---- per-flow state (flow.c) ---- */
@@ -100,6 +105,7 @@ struct osprey_parsers_worker {
 #define DIR_OF_SIDE(side) ((side) == MON_SIDE_SVR ? 0 : 1)
 #define SIDE_OF_DIR(dir) ((dir) == 0 ? MON_SIDE_SVR : MON_SIDE_CLI)
 
+struct pfile;
 struct pflow {
     struct osprey_parsers_worker *w;
     uint16_t proto;         /* protocol id (registry.c) */
@@ -112,6 +118,11 @@ struct pflow {
     int32_t anomaly;        /* flat anomaly id being raised now, -1: none */
     struct pflow *guest;    /* the protocol this flow's carries (pflow_guest), or NULL */
     struct pflow *host;     /* a guest's: the flow's own pflow (NULL for that one) */
+    struct pfile *files;    /* its files, oldest first (files.c) */
+    uint32_t file_ids;      /* the last file id given */
+    int64_t store_tx[2];    /* filestore asked for this transaction's files per direction
+                               (-1: none) */
+    bool store_flow[2];     /* … for every file of the flow, per direction */
 };
 
 /* The flow's protocol's settings (its descriptor's cfg_size struct, registry slot). */

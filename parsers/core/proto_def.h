@@ -141,5 +141,7 @@ struct buffer_name {
 };
 uint32_t buffer_names(const char *name, const struct buffer_name **out);
 const struct proto_field *reg_field(uint16_t fld, uint16_t *proto);
+/* Where the file layer's counters start (after every protocol's). */
+uint16_t reg_files_counter_base(void);
 
 #endif

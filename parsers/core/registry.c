@@ -4,8 +4,10 @@
  * buffers, fields, anomaly names and counters are numbered flat, protocol after protocol, in
  * table order: ids are allocated here, never enumerated elsewhere. Adding a protocol is a
  * folder parsers/<proto>/ with its descriptor and one row below (parsers/README.md). */
+#include <stddef.h>
 #include <string.h>
 
+#include "files.h"
 #include "proto_def.h"
 
 extern const struct osprey_proto_def http_proto, dns_proto, tls_proto, ssh_proto;
@@ -131,10 +133,16 @@ size_t reg_cfg_bytes(void)
     return n;
 }
 
-/* ---- configuration keys, protocol after protocol ---- */
+/* ---- configuration keys, protocol after protocol, then the core's (members of struct
+ * osprey_parsers_cfg itself: the file layer's, core/files.c) ---- */
+static const struct osprey_parsers_cfg_key CORE_KEYS[] = {
+    {"app-layer.files.memcap", OSPREY_CFG_SIZE, offsetof(struct osprey_parsers_cfg, files_memcap),
+     0},
+};
+
 size_t osprey_parsers_cfg_key_count(void)
 {
-    size_t n = 0;
+    size_t n = PROTO_N(CORE_KEYS);
     for (size_t i = 0; i < NPROTOS; i++)
         n += PROTOS[i]->ncfg_keys;
     return n;
@@ -147,7 +155,7 @@ const struct osprey_parsers_cfg_key *osprey_parsers_cfg_key(size_t k)
             return &PROTOS[i]->cfg_keys[k];
         k -= PROTOS[i]->ncfg_keys;
     }
-    return NULL;
+    return k < PROTO_N(CORE_KEYS) ? &CORE_KEYS[k] : NULL;
 }
 
 void *osprey_parsers_cfg_at(struct osprey_parsers_cfg *cfg, size_t k)
@@ -161,7 +169,7 @@ void *osprey_parsers_cfg_at(struct osprey_parsers_cfg *cfg, size_t k)
         }
         k -= PROTOS[i]->ncfg_keys;
     }
-    return NULL;
+    return k < PROTO_N(CORE_KEYS) ? (unsigned char *)cfg + CORE_KEYS[k].offset : NULL;
 }
 
 /* ---- events ---- */
@@ -424,9 +432,14 @@ int osprey_app_event_find(const char *name)
 }
 
 /* ---- counters: the flows of each protocol id, then each protocol's own ---- */
-uint16_t osprey_parsers_stat_count(void)
+uint16_t reg_files_counter_base(void)
 {
     return reg_base_of(FIRST + NPROTOS).counter;
+}
+
+uint16_t osprey_parsers_stat_count(void) /* the file layer's come last (core/files.c) */
+{
+    return (uint16_t)(reg_files_counter_base() + PFILE_C__COUNT);
 }
 
 static const char *counter_row(uint16_t i, uint16_t *proto, bool *tx)
@@ -446,7 +459,7 @@ static const char *counter_row(uint16_t i, uint16_t *proto, bool *tx)
         i = (uint16_t)(i - PROTOS[k]->ncounters);
     }
     *proto = OSPREY_APP_PROTO_UNKNOWN;
-    return NULL;
+    return i < PFILE_C__COUNT ? pfile_counter_names[i] : NULL;
 }
 
 const char *osprey_parsers_stat_name(uint16_t i)

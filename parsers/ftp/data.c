@@ -8,6 +8,7 @@
  * command}, as Suricata writes it). */
 #include <stdlib.h>
 
+#include "files.h"
 #include "ftp_int.h"
 #include "osprey_json_writer.h"
 
@@ -18,6 +19,14 @@ void ftp_data_parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t
         pf->dead[dir] = true;
         return;
     }
+    /* the file goes the way the first bytes do: RETR's from the FTP server, STOR's to it,
+     * whichever side connected (active mode: the server did) */
+    if (n && !ds->file) {
+        ds->file_dir = (uint8_t)dir;
+        ds->file = pfile_open(pf, dir, 0, ds->name.p, ds->name.len);
+    }
+    if (n && dir == ds->file_dir)
+        pfile_data(pf, ds->file, d, n);
     uint32_t took = pbuf_add(&ds->data[dir], d, n, FTP_DATA_MAX);
     if (took < n)
         pflow_count(pf, FD_C_BYTES_SHED, n - took);
@@ -34,6 +43,7 @@ void ftp_data_end(struct pflow *pf, struct mon_flow *f)
     if (!ds || ds->reported)
         return;
     ds->reported = true;
+    pfile_close(pf, ds->file, false); /* the connection's end is the file's */
     pflow_raise(pf, f, 0, FD_EV_TO_SERVER);
     pflow_raise(pf, f, 1, FD_EV_TO_CLIENT);
     pflow_count(pf, FD_C_FILES, 1);

@@ -2,6 +2,7 @@
  * control connection announced it, core/expect.c), an open event per direction when the
  * first bytes come and one per direction at the connection's end, file.data each way, the field ftpdata_command, the file's name for
  * records, counters and the EVE `ftp_data` object. Registered in core/registry.c. */
+#include "files.h"
 #include "ftp_int.h"
 
 static const struct proto_event EVENTS[] = {
@@ -39,6 +40,8 @@ static const struct proto_buffer BUFFERS[] = {
      .get = get},
     {.name = "ftp_data.transaction", .dir = 1, .event = "ftp_data_open_to_client", .key = DB_TX,
      .get = get},
+    /* its file (core/files.h): the whole transfer, at the connection's end */
+    PFILE_BUFFERS("ftp_data_to_server", "ftp_data_to_client"),
     {.name = "ftp_data.filename", .dir = 0, .event = "ftp_data_to_server", .record = true,
      .key = DB_NAME, .get = get},
 };

@@ -72,6 +72,8 @@ struct ftp_data_state {
     struct pbuf name;         /* the command's argument: the file's name */
     struct pbuf data[2];      /* the bytes each way (the file one way), FTP_DATA_MAX each */
     bool opened;              /* the open events ran (the first bytes came) */
+    uint32_t file;            /* the transfer as a file (core/files.h); 0: not opened yet */
+    uint8_t file_dir;         /* the direction its bytes go (the first bytes' direction) */
     bool reported;
 };
 

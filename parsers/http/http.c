@@ -3,6 +3,7 @@
  * response length), anomaly names, counters. Registered in core/registry.c. */
 #include <stddef.h>
 
+#include "files.h"
 #include "http_int.h"
 
 static enum probe_verdict probe_request(const uint8_t *d, size_t n, const struct mon_flow *f)
@@ -73,7 +74,9 @@ static const struct proto_buffer BUFFERS[] = {
     O("http.cookie", 0, REQ, HB_COOKIE),             O("http.cookie", 1, RESP, HB_RESPONSE_COOKIE),
     O("http.content_type", 0, REQ, HB_CONTENT_TYPE),
     O("http.content_type", 1, RESP, HB_RESPONSE_CONTENT_TYPE),
-    {.name = "http.request_body", .alias = {"file.data", NULL}, .dir = 0, .event = "http_request_body", .multi = false, .late = false, .record = false, .key = HB_REQUEST_BODY, .get = own},
+    {.name = "http.request_body", .dir = 0, .event = "http_request_body", .multi = false, .late = false, .record = false, .key = HB_REQUEST_BODY, .get = own},
+    /* a request's files (files.c): a POST / PUT body, or each multipart part with a filename */
+    {.name = "file.data", .dir = 0, .event = "http_request_body", .multi = true, .late = false, .record = false, .key = 0, .get = http_file_buffer},
     LATE("http.request_body", HB_REQUEST_BODY),
     {.name = "http.response_body", .alias = {"file.data", NULL}, .dir = 1, .event = "http_response_body", .multi = false, .late = false, .record = false, .key = HB_RESPONSE_BODY, .get = own},
     O("http.stat_code", 1, RESP, HB_STAT_CODE),
@@ -97,6 +100,8 @@ static const struct proto_buffer BUFFERS[] = {
     D("frame:http1.request", 0, "http_request_done", false, HD_REQ_FRAME),
     D_LATE("frame:http1.request", false, HD_REQ_FRAME),
     D("frame:http1.response", 1, "http_response_done", false, HD_RESP_FRAME),
+    /* the bodies' files (files.c): once a message is complete, its file is */
+    PFILE_BUFFERS("http_request_done", "http_response_done"),
     /* multi-buffers: one element per header */
     D("http.request_header", 0, REQ, true, HD_REQ_HEADER_LINES),
     D_LATE("http.request_header", true, HD_REQ_HEADER_LINES),

@@ -147,6 +147,9 @@ struct http_msg {
     struct pbuf copy;          /* every head buffer lives in here */
     struct span sp[HB__COUNT];
     struct pbuf body;
+    uint32_t file;             /* its body's file (files.c, core/files.h); 0: none yet */
+    bool file_none;            /* its body makes no file (a GET's) */
+    bool files_done;           /* its multipart parts were made files */
 };
 
 struct http_head_info {        /* what framing needs from a head */
@@ -218,6 +221,26 @@ struct http_state {
     struct http_dir d[2];
     struct http_tx *cur;
 };
+
+/* multipart.c: a multipart/form-data request's parts, spans of its kept body (at most max);
+ * -1 when the request is not multipart/form-data. complete: its delimiter came after it. */
+struct http_part {
+    uint32_t hdr_off, hdr_len;   /* its header lines ("Name: value\r\n") */
+    uint32_t data_off, data_len;
+    bool complete;
+};
+#define HTTP_PARTS_MAX 32
+int http_multipart(const struct http_msg *req, struct http_part *parts, int max);
+
+/* files.c: the bodies as files (core/files.h). n decoded bytes of the body of t's message
+ * in direction dir (its file opens with the first; a multipart request's parts become files
+ * when it is complete); the message's file(s) are complete or cut. */
+void http_file_data(struct pflow *pf, struct http_tx *t, int dir, const uint8_t *d, size_t n);
+void http_file_close(struct pflow *pf, struct http_tx *t, int dir, bool truncated);
+/* file.data of a request: its files' bytes, element by element (a multipart request's parts
+ * with a filename; a POST or PUT request's whole body) */
+const uint8_t *http_file_buffer(struct pflow *pf, unsigned key, uint32_t i,
+                                struct osprey_scratch *s, uint32_t *len);
 
 /* eve.c: its EVE object; the hostname as EVE writes it (the Host header's case) */
 bool http_eve(struct pflow *pf, struct osprey_jw *w);

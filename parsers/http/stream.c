@@ -24,6 +24,8 @@ static void msg_clear(struct http_msg *m)
 {
     m->present = m->body_run = m->done_run = m->cut = false;
     m->wire_len = 0;
+    m->file = 0;
+    m->file_none = m->files_done = false;
     pbuf_reset(&m->copy);
     pbuf_reset(&m->body);
     memset(m->sp, 0, sizeof m->sp);
@@ -46,6 +48,8 @@ static struct http_tx *tx_slot(struct pflow *pf, struct mon_flow *f, uint32_t id
         /* more requests outstanding than the ring holds: the oldest is reported as is */
         pflow_count(pf, HTTP_C_TX_DROPPED, 1);
         h->cur = t;
+        http_file_close(pf, t, 0, true);
+        http_file_close(pf, t, 1, true);
         pflow_tx_done(pf, f);
     }
     msg_clear(&t->req);
@@ -88,6 +92,7 @@ static void body_bytes(void *arg, const uint8_t *d, size_t n)
     const struct http_cfg *cfg = pflow_cfg(pf);
     uint32_t max = s->dir == 0 ? cfg->request_body_limit : cfg->response_body_limit;
     bool full = false;
+    uint32_t before = m->body.len;
     if (hd->z) {
         uint32_t errs = http_decoder_errors(hd->z);
         full = http_decoder_feed(hd->z, d, n, &m->body, max);
@@ -95,8 +100,11 @@ static void body_bytes(void *arg, const uint8_t *d, size_t n)
     }
     else
         full = pbuf_add(&m->body, d, n, max) < n;
+    if (m->body.len > before) /* (nothing decoded yet: the body may not even be allocated) */
+        http_file_data(pf, t, s->dir, m->body.p + before, m->body.len - before);
     if (full) {
         m->cut = true;
+        http_file_close(pf, t, s->dir, true); /* what the limit let in: cut short */
         pflow_count(pf, HTTP_C_BODY_LIMIT, 1);
         run_body(pf, s->f, s->dir, t); /* inspect what the limit let in, now */
     }
@@ -130,8 +138,9 @@ static void msg_done(struct pflow *pf, struct mon_flow *f, int dir)
     hd->scan = 0;
     if (t->id != hd->tx || !t->used)
         return;
-    run_body(pf, f, dir, t);
     struct http_msg *m = dir == 0 ? &t->req : &t->resp;
+    http_file_close(pf, t, dir, false); /* (one cut short before stays so) */
+    run_body(pf, f, dir, t);
     if (!m->done_run && m->present) {
         m->done_run = true;
         h->cur = t;
@@ -634,6 +643,9 @@ void http_gap(struct pflow *pf, struct mon_flow *f, int dir)
     if (hd->st == HS_DEAD)
         return;
     pflow_count(pf, HTTP_C_MALFORMED, 1);
+    struct http_tx *ft = &h->tx[hd->tx % HTTP_TX_RING];
+    if (hd->st != HS_HEAD && ft->used && ft->id == hd->tx)
+        http_file_close(pf, ft, dir, true); /* its file lost bytes */
     if (hd->st != HS_HEAD)
         msg_done(pf, f, dir); /* the body so far is what there is */
     else if (dir == 1 && h->nresp < h->nreq)
@@ -667,10 +679,15 @@ void http_end(struct pflow *pf, struct mon_flow *f)
         if (!http_resp_line_is_http(pf->in[1].p, le))
             headless_response(pf, f);
     }
-    for (int dir = 0; dir < 2; dir++)
+    for (int dir = 0; dir < 2; dir++) {
+        struct http_tx *ft = &h->tx[h->d[dir].tx % HTTP_TX_RING];
+        if (ft->used && ft->id == h->d[dir].tx &&
+            (h->d[dir].st == HS_BODY_LEN || h->d[dir].st == HS_BODY_CHUNKED))
+            http_file_close(pf, ft, dir, true); /* the end came before the body's */
         if (h->d[dir].st == HS_BODY_CLOSE || h->d[dir].st == HS_BODY_LEN ||
             h->d[dir].st == HS_BODY_CHUNKED)
             msg_done(pf, f, dir);
+    }
     for (uint32_t id = h->nresp; id < h->nreq; id++) {
         struct http_tx *t = &h->tx[id % HTTP_TX_RING];
         if (t->used && t->id == id && !t->done) {

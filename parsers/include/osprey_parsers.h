@@ -162,6 +162,9 @@ enum osprey_app_mode {
 };
 struct osprey_parsers_cfg {
     uint8_t mode[OSPREY_APP_PROTO_MAX];             /* enum osprey_app_mode, by protocol id */
+    /* the core's own (no protocol's): the file layer (core/files.c) */
+    uint32_t files_memcap;           /* bytes of files kept per worker (OSPREY_FILES_STORE);
+                                        default 64 MiB; past it a file's bytes are shed */
     _Alignas(16) unsigned char proto[OSPREY_PARSERS_CFG_BYTES]; /* the protocols' slots */
 };
 void osprey_parsers_cfg_defaults(struct osprey_parsers_cfg *cfg);
@@ -245,6 +248,55 @@ struct osprey_jw;
  * object w (common/include/osprey_json_writer.h); false when the flow's protocol has none now
  * (nothing written). w NULL: only whether there is one. */
 bool osprey_parsers_eve(struct mon_ctx *ctx, const struct mon_flow *f, struct osprey_jw *w);
+
+/* ---- files (parsers/core/files.c) ----
+ * What a flow carries as files: an HTTP body, an ftp-data transfer (and whatever else a
+ * protocol produces through the file layer). Each file belongs to one transaction and one
+ * direction (0: the client sent it, 1: the server did), has a name (possibly empty), a size,
+ * a state, and, as asked with osprey_parsers_set_files, its hashes and libmagic's
+ * description of its first bytes. */
+enum osprey_file_state {
+    OSPREY_FILE_OPEN,       /* bytes may still come */
+    OSPREY_FILE_CLOSED,     /* complete: its hashes are final */
+    OSPREY_FILE_TRUNCATED,  /* cut short (a body limit, a gap, the flow's end): no hashes */
+};
+/* What osprey_parsers_set_files asks of every file (an OR of these). */
+#define OSPREY_FILES_MD5 0x1u
+#define OSPREY_FILES_SHA1 0x2u
+#define OSPREY_FILES_SHA256 0x4u
+#define OSPREY_FILES_MAGIC 0x8u   /* libmagic on the first bytes */
+#define OSPREY_FILES_STORE 0x10u  /* keep the bytes (within the memcap) for filestore */
+#define OSPREY_FILES_STORE_ALL 0x20u /* every file is to be stored (force-filestore) */
+struct osprey_file_info {
+    uint32_t id;                  /* per flow, from 1 (EVE fileinfo.fileid) */
+    uint32_t tx_id;
+    uint8_t dir;
+    uint8_t state;                /* enum osprey_file_state */
+    bool has_md5, has_sha1, has_sha256; /* closed, and asked for */
+    bool store;                   /* a filestore rule asked for it */
+    bool bytes_kept;              /* all its bytes are kept (osprey_parsers_file_bytes) */
+    const uint8_t *name;
+    uint32_t name_len;
+    const char *magic;            /* NULL: not asked, or not known yet */
+    uint64_t size;                /* bytes seen */
+    uint8_t md5[16], sha1[20], sha256[32];
+};
+/* Ask for hashes, magic, kept bytes (OSPREY_FILES_*), on the engine-level object before the
+ * workers are attached; ORed into what was asked before. */
+void osprey_parsers_set_files(struct osprey_parsers *p, unsigned flags);
+/* The i-th file (0, 1, …) of the flow's current transaction in direction dir (-1: both, the
+ * client's first); false past the last. The pointers are valid until the handler returns. */
+bool osprey_parsers_file_at(struct mon_ctx *ctx, const struct mon_flow *f, int dir, uint32_t i,
+                            struct osprey_file_info *out);
+/* A filestore rule matched: store the current transaction's files of direction dir (-1:
+ * both), those open now and those opened later in it; flow: every file of the flow from now
+ * on. */
+void osprey_parsers_file_store(struct mon_ctx *ctx, const struct mon_flow *f, int dir,
+                               bool flow);
+/* The kept bytes of the current transaction's file with this id (info.bytes_kept); NULL when
+ * not kept. */
+const uint8_t *osprey_parsers_file_bytes(struct mon_ctx *ctx, const struct mon_flow *f,
+                                         uint32_t id, uint64_t *len);
 
 /* A transaction (HTTP request+response, DNS message, TLS handshake) is complete: called once
  * for it, with its buffers current (for EVE http/dns/tls records). */

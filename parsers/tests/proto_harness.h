@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "files.h"
 #include "parsers_int.h"
 
 struct ph {
@@ -164,6 +165,8 @@ static inline void ph_free(struct ph *h)
         h->def->state_free(h->pf.state);
     pbuf_free(&h->pf.in[0]);
     pbuf_free(&h->pf.in[1]);
+    pfile_free_all(&h->pf); /* (as the flow's slot destructor does) */
+    pfile_worker_free(&h->w);
     osprey_scratch_free(&h->s);
     pexpect_free(&h->w.expect);
     parsers_index_free(&h->p);

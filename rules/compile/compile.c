@@ -495,6 +495,7 @@ static int compile_rule(struct compiler *c, const struct osprey_rule *r,
     dr->thr[1] = pl.thr[1];
     d->has_thresholds |= pl.thr[0] || pl.thr[1];
     dr->noalert = pl.noalert;
+    dr->filestore = pl.filestore;
     dr->pass_alerts = pl.pass_alerts;
     d->hold_alerts |= r->action == OSPREY_ACTION_PASS; /* held.c */
     dr->flow_action = pl.kind != DK_PKT ||

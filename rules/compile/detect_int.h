@@ -247,6 +247,7 @@ extern const struct det_unit_ops det_unit_payload, /* payload runs (unit_payload
     det_unit_streamsize, det_unit_flow_start, /* packet and flow properties (unit_pkt.c) */
     det_unit_buflen, det_unit_absent, det_unit_dataset, /* an application buffer (unit_buf.c) */
     det_unit_appproto,  /* the flow's app_proto (rule header, app-layer-protocol; unit_app.c) */
+    det_unit_file,      /* filename, fileext, filemagic, filesize, filemd5 … (unit_file.c) */
     det_unit_field,     /* dns.opcode, dns.rcode, dns.rrtype: a comparison on a parsers'
                            field, any element of a multi one (unit_app.c) */
     det_unit_pktprop,   /* tcp.mss, vlan.id, flow.pkts … (pkt_units.c) */
@@ -333,6 +334,7 @@ struct det_unit {
         const struct opt_event *event;        /* event */
         const struct det_tls *tls;            /* tls (owned by the detect object) */
         const struct det_dce *dce;            /* dce (owned by the detect object) */
+        const struct opt_file *file;          /* file: filename … filesha256 (unit_file.c) */
         struct {                              /* dataset, with its set */
             const struct opt_dataset *ds;
             struct det_dataset *set;
@@ -421,6 +423,7 @@ struct det_rule {
     uint32_t ntags;
     uint8_t order_action, order_bits;     /* enum det_order_action, det_order_bits */
     bool noalert;                         /* flowbits:noalert: matches, never alerts */
+    const struct opt_filestore *filestore; /* filestore: its files are stored when it matches */
     bool pass_alerts;                     /* `alert`: a pass rule that alerts too */
     bool flow_action;                     /* its drop drops the flow, not just the packet:
                                              Suricata's action scope (stream and app rules,
@@ -545,6 +548,7 @@ struct osprey_detect {
                                         packet's end (held.c) */
     struct det_thr_table *thr;       /* one for all workers (threshold.c) */
     struct det_datasets *datasets;  /* dataset/datarep sets (dataset.c), made on first use */
+    unsigned file_flags;            /* OSPREY_FILES_* the rules need (osprey_detect_file_flags) */
     bool datasets_disabled;         /* osprey_detect_opts' datasets settings */
     uint64_t dataset_memcap;
     uint32_t dataset_hashsize;

@@ -78,6 +78,8 @@ static const char *app_need_add(struct osprey_detect *d, const struct osprey_rul
         buf = det_app_match_buffer(def);
     else if (!payload_kw(def))
         return NULL;
+    if (buf == BUF_FILE_MAGIC)
+        d->file_flags |= OSPREY_FILES_MAGIC; /* the parsers ask libmagic about each file */
     if (det_hdr_buffer_of(buf) >= 0) { /* a header of the packet (pkt_units.c) */
         if (!strcmp(def->name, "bsize") || !strcmp(def->name, "bufferlen"))
             return "a buffer length on a packet header";

@@ -36,6 +36,7 @@ struct plan {
     struct det_flowint *ints;      /* flowint, in rule order */
     uint32_t nints;
     bool noalert;
+    const struct opt_filestore *filestore; /* the filestore keyword's */
     bool pass_alerts;              /* the `alert` keyword: a pass rule that alerts too */
     bool two_sided;                /* no direction, a buffer with a response side: the
                                       rule is compiled again as PV_RESPONSE */
@@ -135,5 +136,7 @@ int plan_tls(struct plan_ctx *ctx);              /* ssl_state, tls.version … *
 int plan_dce(struct plan_ctx *ctx);              /* dce_iface, dce_opnum (dce_units.c) */
 int plan_service(struct plan_ctx *ctx);          /* plan.c */
 int plan_app_layer_protocol(struct plan_ctx *ctx);
+int plan_file(struct plan_ctx *ctx);             /* unit_file.c: filename … filesha256 */
+int plan_filestore(struct plan_ctx *ctx);
 
 #endif

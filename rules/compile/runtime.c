@@ -468,7 +468,16 @@ static const char *commit_one(struct osprey_detect_worker *w, const struct det_p
     for (uint32_t i = 0; i < dr->nints; i++) /* actions stay done if a later test fails */
         if (!det_flowint_run(&dr->ints[i], df, w->d->nint_names))
             return "flowint condition not true";
-    /* the rule matched: its flowbits and xbits change now, whether or not it alerts */
+    /* the rule matched: its files are stored (filestore), its flowbits and xbits change now,
+     * whether or not it alerts */
+    if (dr->filestore && pm->f) {
+        const struct opt_filestore *fs = dr->filestore;
+        int dir = fs->dir == FILESTORE_DIR_TO_SERVER ? 0
+                : fs->dir == FILESTORE_DIR_TO_CLIENT ? 1
+                : fs->dir == FILESTORE_DIR_BOTH ? -1
+                : det_to_server(pm->side, dr->base) ? 0 : 1;
+        osprey_parsers_file_store(w->ctx, pm->f, dir, fs->flow);
+    }
     for (uint32_t i = 0; i < dr->nbits; i++)
         flowbits_apply(dr->bits[i].b, dr->bits[i].ids, df->bits);
     for (uint32_t i = 0; i < dr->nxbits; i++) {

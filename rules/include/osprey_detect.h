@@ -134,6 +134,9 @@ int osprey_detect_build_opts(struct osprey_detect **out, struct mon_engine *eng,
 /* "block" / "stream" → the mode; -1 for anything else. */
 int osprey_detect_stream_mpm_parse(const char *s);
 void osprey_detect_free(struct osprey_detect *d);
+/* What the rules need of the parsers' files (OSPREY_FILES_*: hashes for filemd5 …, magic
+ * for filemagic / file.magic, kept bytes for filestore), for osprey_parsers_set_files. */
+unsigned osprey_detect_file_flags(const struct osprey_detect *d);
 const struct osprey_detect_stats *osprey_detect_stats(const struct osprey_detect *d);
 
 /* A dataset's values from outside the rules (Suricata's dataset-add/-remove/-lookup unix-socket

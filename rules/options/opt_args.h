@@ -269,4 +269,27 @@ struct opt_inflate {
     uint32_t max_size;
 };
 
+/* filename, fileext, filemagic, filesize, filemd5 / filesha1 / filesha256 (opt_file.c): a test
+ * on each file of the transaction in the rule's direction (any file holding it matches). */
+enum { FILE_T_NAME, FILE_T_EXT, FILE_T_MAGIC, FILE_T_SIZE, FILE_T_MD5, FILE_T_SHA1,
+       FILE_T_SHA256 };
+struct opt_file {
+    uint8_t type;           /* FILE_T_* */
+    bool negated;           /* !"…" / !LIST: the files the test does not hold for */
+    const uint8_t *str;     /* NAME, MAGIC: found anywhere, any case; EXT: ".ext" at the end */
+    uint32_t len;
+    struct opt_cmp cmp;     /* SIZE */
+    const uint8_t *hashes;  /* MD5/SHA1/SHA256: the list file's digests, sorted, hlen each */
+    uint32_t nhashes;
+    uint8_t hlen;
+};
+
+/* filestore[:DIRECTION[,SCOPE]] (opt_file.c): store the files of the rule's match. */
+enum { FILESTORE_DIR_RULE, FILESTORE_DIR_TO_SERVER, FILESTORE_DIR_TO_CLIENT,
+       FILESTORE_DIR_BOTH };
+struct opt_filestore {
+    uint8_t dir;            /* FILESTORE_DIR_* (request = to_server, response = to_client) */
+    bool flow;              /* scope ssn / flow: every file of the flow from now on */
+};
+
 #endif

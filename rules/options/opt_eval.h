@@ -110,6 +110,10 @@ const char *stream_size_compile_check(const void *arg); /* struct opt_cmp */
 bool stream_size_match(const struct opt_cmp *cm, uint64_t client, uint64_t server);
 
 /* --- numeric comparisons (opt_compare.c) --- */
+/* opt_file.c: does the test hold for this file (its negation included)? */
+struct osprey_file_info;
+bool file_match(const struct opt_file *fa, const struct osprey_file_info *fi);
+
 const char *cmp_compile_check(const void *arg); /* struct opt_cmp */
 /* urilen: as cmp_compile_check, its norm/raw modifier honoured */
 const char *urilen_compile_check(const void *arg); /* struct opt_cmp */

@@ -76,7 +76,10 @@ static const char *const IMPLEMENTED[] = {
     /* BER checks (compile/asn1.c) */
     "asn1",
     /* DCERPC's interface and opnum (compile/dce_units.c) */
-    "dce_iface", "dce_opnum", "dcerpc.iface", "dcerpc.opnum", NULL};
+    "dce_iface", "dce_opnum", "dcerpc.iface", "dcerpc.opnum",
+    /* the files of a transaction (compile/unit_file.c) */
+    "filename", "fileext", "filemagic", "filesize", "filemd5", "filesha1", "filesha256",
+    "filestore", NULL};
 
 static bool listed(const char *name)
 {

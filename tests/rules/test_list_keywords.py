@@ -44,7 +44,8 @@ def test_header_and_known_rows_exactly():
         "ssh.proto,suricata,sticky,implemented,ssh.proto",  # a parser registers it
         "sip.uri,suricata,sticky,implemented,sip.uri",  # the SIP parser registers it
         "rfb.name,suricata,sticky,parsed-only,rfb.name",
-        "filestore,suricata,match,parsed-only,",
+        "filestore,suricata,match,implemented,",  # the file layer (parsers/core/files.c)
+        "tls.store,suricata,match,parsed-only,",
     ]:
         assert lines.count(row) == 1, row
 
@@ -101,13 +102,14 @@ def test_status_is_what_a_rule_using_it_gets(tmp_path):
         "dsize": 'alert udp any any -> any any (msg:"c"; dsize:>10; sid:3;)',
         "filestore": 'alert http any any -> any any (msg:"d"; filestore; sid:4;)',
         "rfb.name": 'alert tcp any any -> any any (msg:"e"; rfb.name; content:"x"; sid:5;)',
+        "tls.store": 'alert tls any any -> any any (msg:"f"; tls.store; sid:6;)',
     }
     proc = check_rules(tmp_path, list(cases.values()))
     for sid, kw in enumerate(cases, 1):
         rejected = f"sid {sid}: unsupported option {kw}" in proc.stdout
         assert rejected == (status[kw] == "parsed-only"), (kw, proc.stdout)
         assert f"sid {sid}:" not in proc.stdout or rejected, proc.stdout
-    assert "accepted            3" in proc.stdout
+    assert "accepted            4" in proc.stdout
 
 
 def test_help_documents_the_option():

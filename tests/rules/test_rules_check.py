@@ -16,25 +16,25 @@ def test_everything_accepted_exits_0(tmp_path):
 
 
 def test_one_line_per_rejected_rule_and_the_others_still_load(tmp_path):
-    # filestore is parsed but not implemented
-    text = (GOOD.format(1) + 'alert tcp any any -> any any (msg:"x"; filestore; sid:2;)\n'
+    # tls.store is parsed but not implemented
+    text = (GOOD.format(1) + 'alert tcp any any -> any any (msg:"x"; tls.store; sid:2;)\n'
             + 'alert tcp any any -> any any (msg:"y"; bogus; sid:3;)\n' + GOOD.format(4))
     proc, lines, s = check_text(tmp_path, text)
     assert proc.returncode == 1
-    assert lines == ["t.rules:2: sid 2: unsupported option filestore",
+    assert lines == ["t.rules:2: sid 2: unsupported option tls.store",
                      "t.rules:3: sid 3: unknown option 'bogus' (col 40)"]
     assert (s["accepted"], s["rejected"], s["malformed"], s["unsupported"]) == (2, 2, 1, 1)
 
 
 def test_first_unsupported_option_is_named_and_all_are_counted(tmp_path):
-    text = ('alert tcp any any -> any any (msg:"x"; flow:to_server; filestore; '
+    text = ('alert tcp any any -> any any (msg:"x"; flow:to_server; tls.store; '
             'content:"a"; nocase; sid:1;)\n')
     path = write_rules(tmp_path, text)
     proc, lines, s, reasons, keywords = check_files([path])
-    assert lines[0].endswith("sid 1: unsupported option filestore")
-    assert reasons == {"unsupported option filestore": 1}
+    assert lines[0].endswith("sid 1: unsupported option tls.store")
+    assert reasons == {"unsupported option tls.store": 1}
     assert keywords["flow"] == (1, 0, True) and keywords["content"] == (1, 0, True)
-    assert keywords["filestore"] == (1, 0, False)
+    assert keywords["tls.store"] == (1, 0, False)
     assert keywords["nocase"] == (1, 0, True) and keywords["msg"] == (1, 0, True)
 
 
@@ -86,7 +86,7 @@ def test_duplicate_sids_and_revisions(tmp_path):
 
 
 def test_superseding_a_rule_rejected_for_unsupported_options(tmp_path):
-    text = ('alert tcp any any -> any any (msg:"a"; filestore; sid:7; rev:1;)\n'
+    text = ('alert tcp any any -> any any (msg:"a"; tls.store; sid:7; rev:1;)\n'
             'alert tcp any any -> any any (msg:"b"; sid:7; rev:2;)\n')
     proc, lines, s = check_text(tmp_path, text)
     assert lines == ["t.rules:1: sid 7: sid 7 rev 1 superseded by rev 2 at t.rules:2"]
@@ -246,13 +246,13 @@ def test_shipped_configuration_files_load_cleanly(tmp_path):
 
 def test_dump_rules_json(tmp_path):
     path = write_rules(tmp_path, GOOD.format(1) + "#" + GOOD.format(2)
-                       + 'alert tcp any any -> any any (msg:"x"; filestore; sid:3;)\n')
+                       + 'alert tcp any any -> any any (msg:"x"; tls.store; sid:3;)\n')
     proc = osprey("--dump-rules", "-S", str(path))
     import json
     rules = [json.loads(l) for l in proc.stdout.splitlines()]
     assert [(r["sid"], r["status"]) for r in rules] == [(1, "accepted"), (2, "disabled"),
                                                         (3, "rejected")]
-    assert rules[2]["reason"] == "unsupported option filestore"
+    assert rules[2]["reason"] == "unsupported option tls.store"
     assert set(rules[0]) >= {"file", "line", "dialect", "action", "proto", "src", "sport", "dir",
                              "dst", "dport", "src_ranges", "dst_ranges", "sport_ranges",
                              "dport_ranges", "gid", "sid", "rev", "msg", "classtype",

@@ -75,6 +75,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         d->end(&dpf, &df);
         d->state_free(dpf.state);
     }
+    pfile_free_all(&dpf); /* ftp-data's file (core/files.h) */
     ftp_free(pf.state);
     pexpect_free(&w.expect);
     free(p.ev);

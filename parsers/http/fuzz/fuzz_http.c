@@ -3,7 +3,8 @@
  * The first input byte picks the limits (header and body limits, layer limit, lzma) and how
  * the rest is cut: it is read as records "direction byte, length byte, bytes", fed to
  * http_parse as segments of either side, with an occasional hole (http_gap); the flow then
- * ends (http_end). Each finished transaction has every buffer read back in full. The
+ * ends (http_end). Each finished transaction has every buffer read back in full, and its files
+ * (hashed, their bytes kept within a small memcap; a request's file.data elements). The
  * sanitizers do the checking: no crash, leak, overflow or undefined behaviour on any input.
  * Run it with parsers/http/fuzz/run.sh.
  */
@@ -12,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "files.h"
 #include "http_int.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -30,6 +32,12 @@ static void on_tx(struct mon_ctx *ctx, struct mon_flow *f, uint16_t p, void *arg
             sink += d[i];
     }
     sink += (uint32_t)http_status(pf) + http_tx_id(pf) + (uint32_t)http_response_wire_len(pf);
+    struct osprey_file_info fi;
+    for (uint32_t i = 0; pfile_at(pf, -1, i, &fi); i++)
+        sink += (uint32_t)fi.size + fi.name_len + (fi.has_md5 ? fi.md5[0] : 0u);
+    uint32_t len = 0;
+    for (uint32_t i = 0; http_file_buffer(pf, 0, i, NULL, &len); i++)
+        sink += len;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -48,6 +56,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     hc->decompress_layer_limit = 1 + ((opt >> 1) & 3);
     hc->lzma_enabled = (opt & 8) != 0;
+    p.files = OSPREY_FILES_MD5 | OSPREY_FILES_SHA256 | OSPREY_FILES_STORE;
+    p.cfg.files_memcap = 1000; /* small: the shedding path too */
     struct reg_base base[OSPREY_APP_PROTO_MAX]; /* where the counters go (registry.c) */
     for (uint16_t id = 0; id < osprey_app_proto_count(); id++)
         base[id] = reg_base_of(id);
@@ -91,6 +101,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     http_end(&pf, &f);
     http_free(pf.state);
+    pfile_free_all(&pf);
     free(p.ev);
     pbuf_free(&pf.in[0]);
     pbuf_free(&pf.in[1]);

@@ -1,5 +1,6 @@
 /* test_http_units.c — HTTP's inner parts alone: URI normalization, the chunked decoder fed
- * one byte at a time (and its lenient reading of size lines), detection verdicts on prefixes. */
+ * one byte at a time (and its lenient reading of size lines), detection verdicts on prefixes,
+ * multipart/form-data parts. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -111,9 +112,48 @@ static void test_detect(void)
     CHECK(detect_http_response((const uint8_t *)"220 smtp", 8) == DET_NO);
 }
 
+/* A multipart/form-data body into its parts: the boundary from Content-Type (quoted or not),
+ * each part's headers and data without the CRLF before the next delimiter, a part the body
+ * ends inside incomplete, none for another Content-Type. */
+static void test_multipart(void)
+{
+    static const char HEAD[] = "POST /u HTTP/1.1\r\nContent-Type: multipart/form-data; "
+                               "boundary=\"ab\"\r\n\r\n";
+    static const char BODY[] = "preamble\r\n--ab\r\nContent-Disposition: form-data; name=\"x\"; "
+                               "filename=\"f.txt\"\r\n\r\nline1\r\n--abnot\r\n\r\n--ab\r\n"
+                               "Content-Disposition: form-data; name=\"y\"\r\n\r\nv\r\n--ab--\r\n";
+    struct http_msg m = {0};
+    struct http_head_info info;
+    CHECK(http_head_parse(&m, true, (const uint8_t *)HEAD, sizeof HEAD - 1, sizeof HEAD - 1,
+                          &info) == 0);
+    m.present = true;
+    pbuf_add(&m.body, BODY, sizeof BODY - 1, 0);
+    struct http_part p[4];
+    CHECK(http_multipart(&m, p, 4) == 2);
+    CHECK(p[0].data_len == 16 && !memcmp(m.body.p + p[0].data_off, "line1\r\n--abnot\r\n", 16));
+    CHECK(p[0].complete && p[1].complete && p[1].data_len == 1);
+    CHECK(memmem(m.body.p + p[0].hdr_off, p[0].hdr_len, "filename=\"f.txt\"", 16) != NULL);
+    /* cut inside the second part: it is incomplete */
+    m.body.len = (uint32_t)(strstr(BODY, "\r\nv\r\n") - BODY) + 3;
+    CHECK(http_multipart(&m, p, 4) == 2 && !p[1].complete && p[1].data_len == 1);
+    CHECK(http_multipart(&m, p, 1) == 1); /* at most max */
+    pbuf_free(&m.body);
+    pbuf_free(&m.copy);
+    static const char PLAIN[] = "POST /u HTTP/1.1\r\nContent-Type: text/plain\r\n\r\n";
+    struct http_msg q = {0};
+    CHECK(http_head_parse(&q, true, (const uint8_t *)PLAIN, sizeof PLAIN - 1, sizeof PLAIN - 1,
+                          &info) == 0);
+    q.present = true;
+    pbuf_add(&q.body, "--ab\r\n", 6, 0);
+    CHECK(http_multipart(&q, p, 4) == -1);
+    pbuf_free(&q.body);
+    pbuf_free(&q.copy);
+}
+
 int main(void)
 {
     test_uri();
+    test_multipart();
     test_chunked();
     test_detect();
     return unit_report("test_http_units");
