@@ -33,6 +33,10 @@ void osprey_parsers_cfg_defaults(struct osprey_parsers_cfg *cfg)
     cfg->http_decompress_layer_limit = 2;
     cfg->http_lzma_memlimit = 1u << 20;
     cfg->sip_enabled = true;
+    cfg->krb5_enabled = true;
+    cfg->ldap_enabled = true;
+    cfg->ldap_max_tx = 256;
+    cfg->snmp_enabled = true;
     cfg->mqtt_max_msg_length = 1u << 20;
     cfg->mqtt_max_tx = 4096;
     cfg->ftp_max_tx = 256;

@@ -158,6 +158,10 @@ struct osprey_parsers_cfg {
     uint32_t mqtt_max_tx;            /* MQTT transactions waiting for an answer (4096) */
     uint32_t ftp_max_tx;             /* FTP commands waiting for replies; default 256 */
     uint32_t ftp_max_line;           /* bytes of an FTP line kept; default 4096 */
+    bool krb5_enabled;               /* Kerberos 5 parsed (app-layer.protocols.krb5.enabled); default true */
+    bool ldap_enabled;               /* LDAP parsed (app-layer.protocols.ldap.enabled); default true */
+    uint32_t ldap_max_tx;            /* LDAP requests waiting for their responses; default 256 */
+    bool snmp_enabled;               /* SNMP parsed (app-layer.protocols.snmp.enabled); default true */
 };
 void osprey_parsers_cfg_defaults(struct osprey_parsers_cfg *cfg);
 /* The configuration keys each protocol reads (its descriptor's), for whoever fills struct
