@@ -81,9 +81,9 @@ static const struct proto_field FIELDS[] = {
     {"krb5_msg_type", KF_MSG_TYPE, field, NULL},
     {"krb5_err_code", KF_ERR_CODE, field, NULL},
     /* a reply's ticket's encryption type and whether it is weak (krb5.ticket_encryption) */
-    {"krb5.ticket_encryption", KF_TICKET_ETYPE, field, NULL},
+    {"krb5.ticket_encryption", KF_TICKET_ETYPE, field, krb5_etype_values},
     {"krb5.ticket_weak_encryption", KF_TICKET_WEAK, field, NULL},
-    {"krb5.encryption", KF_ETYPE, field, NULL},
+    {"krb5.encryption", KF_ETYPE, field, krb5_etype_values},
     {"krb5.weak_encryption", KF_WEAK, field, NULL},
 };
 

@@ -67,7 +67,7 @@ void krb5_msg_free(struct krb5_msg *m);
 /* names.c */
 const char *krb5_msg_type_name(uint8_t type);          /* "KRB_AS_REQ" …; NULL: unknown */
 const char *krb5_etype_name(int32_t etype);            /* "rc4-hmac" …; NULL: unknown */
-bool krb5_etype_find(const char *name, int32_t *etype);
+extern const struct proto_value krb5_etype_values[]; /* {NULL}-terminated */
 const char *krb5_error_name(int32_t code);             /* "KDC_ERR_PREAUTH_REQUIRED" … */
 bool krb5_weak(int32_t etype);
 /* stream.c */

@@ -2,8 +2,6 @@
  * ("KRB_AS_REQ"), encryption types (RFC 3961/3962/4757/8009's names: "rc4-hmac"), error codes
  * (RFC 4120 §7.5.9: "KDC_ERR_PREAUTH_REQUIRED"), and which encryption types are weak (all but
  * AES and Camellia, as Suricata counts them). */
-#include <string.h>
-
 #include "krb5_int.h"
 
 const char *krb5_msg_type_name(uint8_t type)
@@ -20,40 +18,26 @@ const char *krb5_msg_type_name(uint8_t type)
     }
 }
 
-static const struct {
-    int32_t v;
-    const char *name;
-} ETYPES[] = {
-    {1, "des-cbc-crc"}, {2, "des-cbc-md4"}, {3, "des-cbc-md5"}, {5, "des3-cbc-md5"},
-    {7, "des3-cbc-sha1"}, {9, "dsaWithSHA1-CmsOID"}, {10, "md5WithRSAEncryption-CmsOID"},
-    {11, "sha1WithRSAEncryption-CmsOID"}, {12, "rc2CBC-EnvOID"},
-    {13, "rsaEncryption-EnvOID"}, {14, "rsaES-OAEP-ENV-OID"}, {15, "des-ede3-cbc-Env-OID"},
-    {16, "des3-cbc-sha1-kd"}, {17, "aes128-cts-hmac-sha1-96"},
-    {18, "aes256-cts-hmac-sha1-96"}, {19, "aes128-cts-hmac-sha256-128"},
-    {20, "aes256-cts-hmac-sha384-192"}, {23, "rc4-hmac"}, {24, "rc4-hmac-exp"},
-    {25, "camellia128-cts-cmac"}, {26, "camellia256-cts-cmac"}, {65, "subkey-keymaterial"},
-    {-128, "rc4-md4"}, {-133, "rc4-plain2"}, {-134, "rc4-lm"}, {-135, "rc4-sha"},
-    {-136, "des-plain"}, {-140, "rc4-hmac-old"}, {-141, "rc4-plain-old"},
-    {-142, "rc4-hmac-old-exp"}, {-143, "rc4-plain-old-exp"}, {-1000, "rc4-plain"},
-    {-1001, "rc4-plain-exp"},
-};
+const struct proto_value krb5_etype_values[] = {
+    {"des-cbc-crc", 1}, {"des-cbc-md4", 2}, {"des-cbc-md5", 3}, {"des3-cbc-md5", 5},
+    {"des3-cbc-sha1", 7}, {"dsaWithSHA1-CmsOID", 9}, {"md5WithRSAEncryption-CmsOID", 10},
+    {"sha1WithRSAEncryption-CmsOID", 11}, {"rc2CBC-EnvOID", 12},
+    {"rsaEncryption-EnvOID", 13}, {"rsaES-OAEP-ENV-OID", 14}, {"des-ede3-cbc-Env-OID", 15},
+    {"des3-cbc-sha1-kd", 16}, {"aes128-cts-hmac-sha1-96", 17},
+    {"aes256-cts-hmac-sha1-96", 18}, {"aes128-cts-hmac-sha256-128", 19},
+    {"aes256-cts-hmac-sha384-192", 20}, {"rc4-hmac", 23}, {"rc4-hmac-exp", 24},
+    {"camellia128-cts-cmac", 25}, {"camellia256-cts-cmac", 26}, {"subkey-keymaterial", 65},
+    {"rc4-md4", -128}, {"rc4-plain2", -133}, {"rc4-lm", -134}, {"rc4-sha", -135},
+    {"des-plain", -136}, {"rc4-hmac-old", -140}, {"rc4-plain-old", -141},
+    {"rc4-hmac-old-exp", -142}, {"rc4-plain-old-exp", -143}, {"rc4-plain", -1000},
+    {"rc4-plain-exp", -1001}, {NULL, 0}};
 
 const char *krb5_etype_name(int32_t etype)
 {
-    for (size_t i = 0; i < sizeof ETYPES / sizeof ETYPES[0]; i++)
-        if (ETYPES[i].v == etype)
-            return ETYPES[i].name;
+    for (const struct proto_value *v = krb5_etype_values; v->name; v++)
+        if (v->value == etype)
+            return v->name;
     return NULL;
-}
-
-bool krb5_etype_find(const char *name, int32_t *etype)
-{
-    for (size_t i = 0; i < sizeof ETYPES / sizeof ETYPES[0]; i++)
-        if (!strcmp(ETYPES[i].name, name)) {
-            *etype = ETYPES[i].v;
-            return true;
-        }
-    return false;
 }
 
 bool krb5_weak(int32_t etype)

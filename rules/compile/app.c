@@ -66,6 +66,15 @@ unsigned det_app_match_buffer(const char *keyword)
         return BUF_FTP_COMMAND; /* an FTP command, when it comes */
     if (!strcmp(keyword, "ftpdata_command"))
         return BUF_FTP_DATA_TRANSACTION; /* an ftp-data connection, either way, opened */
+    if (!strcmp(keyword, "krb5_msg_type") || !strcmp(keyword, "krb5_err_code") ||
+        !strcmp(keyword, "krb5.ticket_encryption"))
+        return BUF_KRB5_TRANSACTION; /* a Kerberos 5 message of either side */
+    if (!strcmp(keyword, "snmp.version") || !strcmp(keyword, "snmp.pdu_type"))
+        return BUF_SNMP_COMMUNITY; /* an SNMP message of either side */
+    if (!strcmp(keyword, "ldap.request.operation"))
+        return BUF_LDAP_REQUEST_DN; /* an LDAP request */
+    if (!strncmp(keyword, "ldap.responses.", 15) && osprey_field_find(keyword) >= 0)
+        return BUF_LDAP_RESPONSES_DN; /* each LDAP response, as it comes */
     return BUF_COUNT;
 }
 
