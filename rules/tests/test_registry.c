@@ -70,7 +70,11 @@ static const char *const IMPLEMENTED[] = {
     /* BER checks (compile/asn1.c) */
     "asn1",
     /* DCERPC's interface and opnum (compile/dce_units.c) */
-    "dce_iface", "dce_opnum", "dcerpc.iface", "dcerpc.opnum", NULL};
+    "dce_iface", "dce_opnum", "dcerpc.iface", "dcerpc.opnum",
+    /* Kerberos 5, LDAP and SNMP fields (opt_krb5.c, opt_ldap.c, opt_snmp.c) */
+    "krb5_msg_type", "krb5_err_code", "krb5.ticket_encryption", "ldap.request.operation",
+    "ldap.responses.operation", "ldap.responses.result_code", "ldap.responses.count",
+    "snmp.version", "snmp.pdu_type", NULL};
 
 static bool listed(const char *name)
 {
