@@ -70,6 +70,7 @@ static void anomaly(struct pflow *pf, struct mon_flow *f, int dir, struct ldap_t
 static void shed(struct pflow *pf, struct mon_flow *f, int dir, struct ldap_tx *keep)
 {
     struct ldap_state *st = pf->state;
+    struct ldap_tx *saved = st->cur; /* (an open one: never freed here) */
     while (st->open && st->open != keep &&
            (st->nopen > pf->w->p->cfg.ldap_max_tx || st->open_bytes > LDAP_OPEN_BYTES_MAX)) {
         struct ldap_tx *old = st->open;
@@ -80,6 +81,7 @@ static void shed(struct pflow *pf, struct mon_flow *f, int dir, struct ldap_tx *
             anomaly(pf, f, dir, old, LDAP_AE_TOO_MANY_TX);
         tx_finish(pf, f, old);
     }
+    st->cur = saved;
 }
 
 static void tx_open(struct pflow *pf, struct mon_flow *f, int dir, struct ldap_tx *tx)
