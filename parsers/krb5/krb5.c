@@ -12,8 +12,8 @@ static const struct proto_probe PROBES[] = {
     {17, 0, krb5_probe_udp}, {6, 0, krb5_probe_tcp}, {6, 1, krb5_probe_tcp}, {0, 0, NULL}};
 
 static const struct proto_event EVENTS[] = {
-    [KRB5_EV_REQUEST] = {"krb5_request", 0},
-    [KRB5_EV_RESPONSE] = {"krb5_response", 1},
+    [KRB5_EV_REQUEST] = {"krb5_request", 0, NULL},
+    [KRB5_EV_RESPONSE] = {"krb5_response", 1, NULL},
 };
 
 static const struct krb5_msg *cur(struct pflow *pf)

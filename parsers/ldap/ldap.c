@@ -13,8 +13,8 @@ static const struct proto_probe PROBES[] = {
     {6, 0, ldap_probe}, {6, 1, ldap_probe}, {17, 0, ldap_probe_udp}, {0, 0, NULL}};
 
 static const struct proto_event EVENTS[] = {
-    [LDAP_EV_REQUEST] = {"ldap_request", 0},
-    [LDAP_EV_RESPONSE] = {"ldap_response", 1},
+    [LDAP_EV_REQUEST] = {"ldap_request", 0, NULL},
+    [LDAP_EV_RESPONSE] = {"ldap_response", 1, NULL},
 };
 
 static const struct ldap_tx *cur(struct pflow *pf)

@@ -12,8 +12,8 @@
 static const struct proto_probe PROBES[] = {{17, 0, snmp_probe}, {0, 0, NULL}};
 
 static const struct proto_event EVENTS[] = {
-    [SNMP_EV_REQUEST] = {"snmp_request", 0},
-    [SNMP_EV_RESPONSE] = {"snmp_response", 1},
+    [SNMP_EV_REQUEST] = {"snmp_request", 0, NULL},
+    [SNMP_EV_RESPONSE] = {"snmp_response", 1, NULL},
 };
 
 static const struct snmp_msg *cur(struct pflow *pf)
