@@ -112,6 +112,7 @@ static const char *const ANOMALIES[] = {
     /* Suricata's name, for its rules: a response without request opens a transaction of its
      * own here (an unsolicited notification), as Suricata 8 logs it */
     [LDAP_AE_REQUEST_NOT_FOUND] = "ldap.request_not_found",
+    [LDAP_AE_TOO_MANY_RESPONSES] = "ldap.too_many_responses", /* past LDAP_RESP_MAX kept */
 };
 
 static const char *const COUNTERS[] = {

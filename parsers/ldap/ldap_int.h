@@ -12,7 +12,8 @@ extern const struct osprey_proto_def ldap_proto;
 
 /* rows of ldap_proto.events / .anomalies / .counters; buffer and field keys */
 enum { LDAP_EV_REQUEST, LDAP_EV_RESPONSE };
-enum { LDAP_AE_TOO_MANY_TX, LDAP_AE_INVALID, LDAP_AE_REQUEST_NOT_FOUND };
+enum { LDAP_AE_TOO_MANY_TX, LDAP_AE_INVALID, LDAP_AE_REQUEST_NOT_FOUND,
+       LDAP_AE_TOO_MANY_RESPONSES };
 enum { LDAP_C_TX, LDAP_C_MESSAGES, LDAP_C_MALFORMED, LDAP_C_SKIPPED, LDAP_C_TX_SHED,
        LDAP_C_SHED };
 enum { LB_REQ_DN, LB_REQ_ATTR, LB_RESP_DN, LB_RESP_MSG, LB_RESP_ATTR };

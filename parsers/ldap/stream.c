@@ -163,6 +163,8 @@ static void response(struct pflow *pf, struct mon_flow *f, int dir, struct ldap_
     } else {
         pflow_count(pf, LDAP_C_SHED, 1); /* numbered (ldap.responses.count), not kept */
         ldap_msg_free(m);
+        if (tx->nresp == LDAP_RESP_MAX + 1) /* once per transaction */
+            anomaly(pf, f, dir, tx, LDAP_AE_TOO_MANY_RESPONSES);
     }
     st->cur = tx;
     pflow_raise(pf, f, dir, LDAP_EV_RESPONSE);

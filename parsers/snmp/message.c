@@ -68,6 +68,10 @@ static bool v3(struct snmp_msg *m, struct ber_cur *c)
     if (!ber_expect(c, BER_UNIVERSAL, BER_SEQUENCE, &hdr) ||
         !ber_expect(c, BER_UNIVERSAL, BER_OCTET_STRING, &sec))
         return false;
+    struct ber_cur hc = ber_in(&hdr); /* msgID, msgMaxSize, msgFlags, msgSecurityModel */
+    if (!ber_next(&hc, &t) || !ber_next(&hc, &t) || !ber_next(&hc, &t) || !ber_next(&hc, &t) ||
+        !ber_int(&t, &m->security_model))
+        return false;
     struct ber_cur sc = {sec.v, sec.len};
     if (ber_expect(&sc, BER_UNIVERSAL, BER_SEQUENCE, &usm)) {
         struct ber_cur uc = ber_in(&usm);

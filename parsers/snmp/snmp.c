@@ -64,8 +64,8 @@ static const struct proto_field FIELDS[] = {
 
 static const char *const ANOMALIES[] = {
     [SNMP_AE_MALFORMED] = "snmp.malformed_data",   /* a datagram that does not decode */
-    [SNMP_AE_UNKNOWN_VERSION] = "snmp.version_mismatch", /* Suricata's name: never raised,
-                                                            another version does not decode */
+    [SNMP_AE_VERSION_MISMATCH] = "snmp.version_mismatch", /* not the flow's first version */
+    [SNMP_AE_UNKNOWN_SECURITY_MODEL] = "snmp.unknown_security_model", /* v3 and not USM */
 };
 
 static const char *const COUNTERS[] = {
@@ -97,12 +97,20 @@ void snmp_parse_dgram(struct pflow *pf, struct mon_flow *f, int dir, const uint8
     }
     if (m.shed)
         pflow_count(pf, SNMP_C_SHED, m.shed);
+    bool mismatch = st->version && st->version != m.version;
+    bool unknown_model = m.version == 3 && m.security_model != 3;
+    if (!st->version)
+        st->version = m.version;
     snmp_msg_free(&st->cur);
     st->cur = m;
     st->cur.dir = (uint8_t)dir;
     st->cur.id = st->next_id++;
     st->has_cur = true;
     pflow_count(pf, SNMP_C_TX, 1);
+    if (mismatch)
+        pflow_anomaly(pf, f, dir, SNMP_AE_VERSION_MISMATCH);
+    if (unknown_model)
+        pflow_anomaly(pf, f, dir, SNMP_AE_UNKNOWN_SECURITY_MODEL);
     pflow_raise(pf, f, dir, dir == 0 ? SNMP_EV_REQUEST : SNMP_EV_RESPONSE);
     pflow_tx_done(pf, f);
 }

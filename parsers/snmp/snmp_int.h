@@ -12,7 +12,7 @@ extern const struct osprey_proto_def snmp_proto;
 
 /* rows of snmp_proto.events / .anomalies / .counters; buffer and field keys */
 enum { SNMP_EV_REQUEST, SNMP_EV_RESPONSE };
-enum { SNMP_AE_MALFORMED, SNMP_AE_UNKNOWN_VERSION };
+enum { SNMP_AE_MALFORMED, SNMP_AE_VERSION_MISMATCH, SNMP_AE_UNKNOWN_SECURITY_MODEL };
 enum { SNMP_C_TX, SNMP_C_MALFORMED, SNMP_C_SHED };
 enum { SB_COMMUNITY, SB_USM };
 enum { SF_VERSION, SF_PDU_TYPE };
@@ -28,6 +28,7 @@ struct snmp_msg {
     uint32_t len;
     uint8_t version;              /* 1 (v1), 2 (v2c), 3, as Suricata numbers them */
     bool encrypted;               /* v3 with a privacy-encrypted scoped PDU */
+    int64_t security_model;       /* v3's msgSecurityModel (3: USM) */
     bool has_pdu;
     uint8_t pdu_type;
     struct span community, usm;   /* v1/v2c's community; v3's USM user name */
@@ -43,6 +44,7 @@ struct snmp_msg {
 struct snmp_state {
     struct snmp_msg cur;          /* the latest message: rules and EVE read it */
     bool has_cur;
+    uint8_t version;              /* the flow's first message's */
     uint64_t next_id;
 };
 

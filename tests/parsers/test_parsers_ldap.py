@@ -138,3 +138,13 @@ def test_ldap_eve_records(tmp_path):
     v = Draft7Validator(schema)
     for r in out.of("ldap") + out.of("alert"):
         assert not list(v.iter_errors(r)), r
+
+
+def test_ldap_too_many_responses(tmp_path):
+    c = Conv(sport=40389, dport=389).handshake().send(True, search_request(2, BASE, []))
+    for i in range(66):  # 64 kept
+        c.send(False, search_entry(2, f"cn=u{i}," + BASE, [("cn", [f"u{i}"])]))
+    c.send(False, ldap_result(2, 0x65, 0))
+    rules = [rule("app-layer-event:ldap.too_many_responses;", proto="ldap"),
+             rule("ldap.responses.count:67;", sid=2, proto="ldap")]
+    assert detect(tmp_path, c.close().pkts, rules).sids == [1, 2]

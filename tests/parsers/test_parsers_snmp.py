@@ -55,6 +55,19 @@ def test_snmp_ports_and_disabled(tmp_path):
                   name="d").sids == []
 
 
+def test_snmp_events(tmp_path):
+    v3_model = snmp_v3("admin", False).replace(bytes([0x02, 0x01, 0x03, 0x04]),
+                                               bytes([0x02, 0x01, 0x02, 0x04]), 1)
+    pkts = [to_agent(snmp_v2c(0xa0, "public")), to_agent(snmp_v3("admin", False)),
+            to_agent(snmp_v3("admin", False), sport=40170),
+            to_agent(b"\x30\x03\x02\x01\x09", sport=40171),
+            to_agent(snmp_v3("admin", False), sport=40172), to_agent(v3_model, sport=40172)]
+    rules = [rule("app-layer-event:snmp.version_mismatch;", sid=1, proto="snmp"),
+             rule("app-layer-event:snmp.unknown_security_model;", sid=2, proto="snmp"),
+             rule("app-layer-event:snmp.malformed_data;", sid=3, proto="udp")]
+    assert detect(tmp_path, pkts, rules).sids == [1, 2]
+
+
 def test_snmp_eve_records(tmp_path):
     out = osprey_out(tmp_path, traffic(), [rule("snmp.version:3; snmp.pdu_type:0;", sid=5,
                                                 proto="snmp")],
