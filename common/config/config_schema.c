@@ -90,6 +90,11 @@ static const struct cfg_key SCHEMA[] = {
     INT("outputs.eve-log.community-id-seed", "0", 0, 65535, "seed of the community_id hash"),
     BOOL("outputs.eve-log.tagged-packets", "yes",
          "with alert records: the packets tag: rules tagged, as packet records"),
+    BOOL("outputs.eve-log.anomaly.enabled", "yes", "anomaly records, of the types below"),
+    BOOL("outputs.eve-log.anomaly.types.decode", "no",
+         "decoder anomalies (Suricata's default: no; one record per anomalous packet)"),
+    BOOL("outputs.eve-log.anomaly.types.stream", "no", "TCP stream anomalies (Suricata's default: no)"),
+    BOOL("outputs.eve-log.anomaly.types.applayer", "yes", "application-layer anomalies"),
     LIST("outputs.eve-log.types", "[alert, anomaly, flow, stats]",
          "record types: alert, anomaly, flow, stats, http, dns, tls"),
     /* filetype redis (outputs/log_redis.c): Suricata's keys and defaults; memcap is Osprey's */
@@ -257,6 +262,10 @@ static const struct cfg_key SCHEMA[] = {
     /* detect: how rules are matched (rules/compile/) */
     ENUM("detect.stream-mpm", "stream", "block|stream",
          "fast patterns on TCP streams: block scans of new bytes, or a Hyperscan stream per side"),
+    BOOL("detect.sgh-mpm-caching", "yes",
+         "keep compiled fast-pattern databases on disk and read them back at the next start"),
+    STR("detect.sgh-mpm-caching-path", "/var/lib/osprey/cache/hs",
+        "where detect.sgh-mpm-caching keeps them (created if missing)"),
     /* Suricata's prefilter engine choice and its guess of the transaction an alert belongs
      * to: how it finds matches and what it logs beside them, never which rules match */
     ENUM("detect.prefilter.default", "mpm", "mpm|auto", "accepted for suricata.yaml; no effect"),

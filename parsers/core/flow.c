@@ -42,6 +42,18 @@ void pflow_free_slot(struct mon_ctx *ctx, struct mon_flow *f, void *val, void *a
     free(pf);
 }
 
+void osprey_parsers_conn_closed(struct mon_ctx *ctx, struct mon_flow *f)
+{
+    struct pflow *pf = pflow_get(ctx, f);
+    if (!pf)
+        return;
+    pbuf_free(&pf->in[0]); /* input held for a message's end: none will come */
+    pbuf_free(&pf->in[1]);
+    const struct osprey_proto_def *d = reg_proto(pf->proto);
+    if (d && pf->state && d->state_trim)
+        d->state_trim(pf->state);
+}
+
 void pflow_run(struct pflow *pf, struct mon_flow *f, int dir, mon_event_t ev)
 {
     if (f->forest) /* a flow already released has no events left to run */

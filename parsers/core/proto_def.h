@@ -85,6 +85,9 @@ struct osprey_proto_def {
     void (*gap)(struct pflow *pf, struct mon_flow *f, int dir);
     void (*end)(struct pflow *pf, struct mon_flow *f);  /* the flow ends (NULL: nothing to do) */
     void (*state_free)(void *state);
+    /* optional: the TCP connection closed (nothing more will be parsed) — drop what only
+     * parsing and body inspection need (bodies, decoders), keep what EVE records read */
+    void (*state_trim)(void *state);
     uint32_t (*tx_id)(const struct pflow *pf);          /* NULL: 0 */
     const struct proto_event *events; size_t nevents;
     const struct proto_buffer *buffers; size_t nbuffers;
@@ -113,6 +116,15 @@ struct reg_base {
 struct reg_base reg_base_of(uint16_t id);
 /* Flat buffer / field id → its row and protocol; NULL past the end. */
 const struct proto_buffer *reg_buffer(uint16_t b, uint16_t *proto);
+/* buffer_index.c: the buffers named `name` (their name or an alias), ascending ids. */
+struct buffer_name {
+    const char *name;
+    uint16_t b;
+    uint16_t proto;
+    bool alias;
+    const struct proto_buffer *row;
+};
+uint32_t buffer_names(const char *name, const struct buffer_name **out);
 const struct proto_field *reg_field(uint16_t fld, uint16_t *proto);
 
 #endif

@@ -202,16 +202,6 @@ uint16_t osprey_buffer_count(void)
     return reg_base_of(FIRST + NPROTOS).buffer;
 }
 
-static bool buffer_named(const struct proto_buffer *r, const char *name)
-{
-    if (!strcmp(r->name, name))
-        return true;
-    for (size_t a = 0; a < PROTO_N(r->alias) && r->alias[a]; a++)
-        if (!strcmp(r->alias[a], name))
-            return true;
-    return false;
-}
-
 int osprey_buffer_find(const char *name, int dir)
 {
     return osprey_buffer_find_in(name, dir, 0);
@@ -220,39 +210,35 @@ int osprey_buffer_find(const char *name, int dir)
 int osprey_buffer_find_in(const char *name, int dir, uint16_t proto)
 {
     int any = -1;
-    uint16_t p;
-    for (uint16_t b = 0, n = osprey_buffer_count(); b < n; b++) {
-        const struct proto_buffer *r = reg_buffer(b, &p);
-        if (r->record || !buffer_named(r, name) || (proto && p != proto))
+    const struct buffer_name *e;
+    for (uint32_t i = 0, n = buffer_names(name, &e); i < n; i++) {
+        const struct proto_buffer *r = e[i].row;
+        if (r->record || (proto && e[i].proto != proto))
             continue;
         if (r->dir == dir)
-            return b;
+            return e[i].b;
         if (any < 0)
-            any = b;
+            any = e[i].b;
     }
     return any;
 }
 
 int osprey_buffer_find_record(const char *name, int dir)
 {
-    uint16_t p;
-    for (uint16_t b = 0, n = osprey_buffer_count(); b < n; b++) {
-        const struct proto_buffer *r = reg_buffer(b, &p);
-        if (r->record && !strcmp(r->name, name))
-            return b;
-    }
+    const struct buffer_name *e;
+    for (uint32_t i = 0, n = buffer_names(name, &e); i < n; i++)
+        if (e[i].row->record && !e[i].alias)
+            return e[i].b;
     return osprey_buffer_find(name, dir);
 }
 
 bool osprey_buffer_two_sided(const char *name)
 {
     bool side[2] = {false, false};
-    uint16_t p;
-    for (uint16_t b = 0, n = osprey_buffer_count(); b < n; b++) {
-        const struct proto_buffer *r = reg_buffer(b, &p);
-        if (!r->record && !r->late && buffer_named(r, name))
-            side[r->dir & 1] = true;
-    }
+    const struct buffer_name *e;
+    for (uint32_t i = 0, n = buffer_names(name, &e); i < n; i++)
+        if (!e[i].row->record && !e[i].row->late)
+            side[e[i].row->dir & 1] = true;
     return side[0] && side[1];
 }
 

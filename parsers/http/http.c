@@ -190,6 +190,7 @@ const struct osprey_proto_def http_proto = {
     .gap = http_gap,
     .end = http_end,
     .state_free = http_free,
+    .state_trim = http_trim,
     .tx_id = http_tx_id,
     .events = EVENTS, .nevents = PROTO_N(EVENTS),
     .buffers = BUFFERS, .nbuffers = PROTO_N(BUFFERS),

@@ -40,6 +40,7 @@ int http_status(const struct pflow *pf);
 uint64_t http_response_wire_len(const struct pflow *pf);
 uint32_t http_tx_id(const struct pflow *pf);
 void http_free(void *state);
+void http_trim(void *state); /* the connection closed: bodies and decoders go */
 
 /* probe.c */
 enum probe_verdict detect_http_request(const uint8_t *d, size_t n);

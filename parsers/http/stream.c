@@ -142,6 +142,11 @@ static void msg_done(struct pflow *pf, struct mon_flow *f, int dir)
         h->cur = t;
         pflow_count(pf, HTTP_C_RESPONSES, 1);
         pflow_tx_done(pf, f);
+        /* every event of the transaction has run and its record is written: no rule reads
+         * its bodies again (a later event is a later transaction's), so they go now rather
+         * than stay with the flow (the ring slot would keep their capacity) */
+        pbuf_free(&t->req.body);
+        pbuf_free(&t->resp.body);
     }
 }
 
@@ -704,6 +709,20 @@ uint32_t http_tx_id(const struct pflow *pf)
 {
     const struct http_state *h = pf->state;
     return h && h->cur ? h->cur->id : 0;
+}
+
+void http_trim(void *state)
+{
+    struct http_state *h = state;
+    for (int i = 0; i < HTTP_TX_RING; i++) {
+        pbuf_free(&h->tx[i].req.body);
+        pbuf_free(&h->tx[i].resp.body);
+    }
+    for (int i = 0; i < 2; i++) {
+        http_decoder_free(h->d[i].z);
+        h->d[i].z = NULL;
+        h->d[i].st = HS_DEAD;
+    }
 }
 
 void http_free(void *state)

@@ -205,6 +205,9 @@ void osprey_parsers_worker_free(struct osprey_parsers_worker *w);
 
 /* Valid inside any filter or handler on that context (and in the flow-end callback). */
 uint16_t osprey_parsers_app_proto(struct mon_ctx *ctx, const struct mon_flow *f);
+/* The flow's TCP connection closed (mon_set_conn_closed_cb): the parser's input buffers and
+ * what its protocol only needs while parsing go; its EVE objects stay readable. */
+void osprey_parsers_conn_closed(struct mon_ctx *ctx, struct mon_flow *f);
 /* The current transaction's buffer b, or NULL (len 0) when it has none now (or the flow is
  * another protocol's). Derived buffers are built in the worker's own scratch, valid until the
  * next call that builds one. */

@@ -163,6 +163,14 @@ static void record(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t 
  * Its fields are not the TLS ClientHello's (no extensions: no SNI, JA3 or JA4): it is
  * counted, its version kept (ssl_version) and tls_client_hello runs without buffers; the
  * server's hello and certificate are read as usual. */
+/* A record whose body record() never reads: only its type and end matter, so its bytes are
+ * passed over instead of copied (most of a TLS flow is application data). */
+static bool body_unread(const struct tls_state *t, int dir, uint8_t type)
+{
+    return type == 20 || type == 21 || type == 23 || type == 24 ||
+           (type == 22 && t->encrypted[dir]);
+}
+
 static bool sslv2_hello(const struct tls_state *t, int dir, const struct pbuf *rec)
 {
     return dir == 0 && !t->client_started && rec->len >= 1 && (rec->p[0] & 0x80);
@@ -174,8 +182,21 @@ void tls_parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d, 
         pf->dead[dir] = true;
         return;
     }
-    struct pbuf *rec = &((struct tls_state *)pf->state)->rec[dir];
+    struct tls_state *ts = pf->state;
+    struct pbuf *rec = &ts->rec[dir];
     while (n && !pf->dead[dir]) {
+        if (ts->rskip[dir]) { /* the header is in rec; the record ends when the skip does */
+            uint32_t k = ts->rskip[dir] < n ? ts->rskip[dir] : (uint32_t)n;
+            ts->rskip[dir] -= k;
+            d += k, n -= k;
+            if (!ts->rskip[dir]) {
+                if (dir == 0)
+                    ts->client_started = true;
+                record(pf, f, dir, rec->p, rec->len);
+                pbuf_reset(rec);
+            }
+            continue;
+        }
         uint32_t need = 5;
         bool v2 = sslv2_hello(((struct tls_state *)pf->state), dir, rec);
         if (v2) {
@@ -188,6 +209,10 @@ void tls_parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d, 
                     pflow_anomaly(pf, f, dir, TLS_AE_INVALID_RECORD_VERSION);
                 pf->dead[dir] = true;
                 return;
+            }
+            if (rec->len == 5 && need > 5 && body_unread(ts, dir, rec->p[0])) {
+                ts->rskip[dir] = need - 5;
+                continue;
             }
         }
         uint32_t k = need - rec->len < n ? need - rec->len : (uint32_t)n;
