@@ -126,6 +126,7 @@ const struct osprey_proto_def krb5_proto = {
     .parse = parse,
     .parse_dgram = parse_dgram,
     .state_free = krb5_free,
+    .state_trim = krb5_trim,
     .tx_id = krb5_tx_id,
     .events = EVENTS, .nevents = PROTO_N(EVENTS),
     .buffers = BUFFERS, .nbuffers = PROTO_N(BUFFERS),

@@ -75,6 +75,7 @@ void krb5_parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d,
 void krb5_parse_dgram(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d,
                       size_t n);
 void krb5_free(void *state);
+void krb5_trim(void *state);   /* the connection closed: partial messages dropped */
 uint32_t krb5_tx_id(const struct pflow *pf);
 /* probe.c */
 enum probe_verdict krb5_probe_udp(const uint8_t *d, size_t n, const struct mon_flow *f);

@@ -157,6 +157,15 @@ void krb5_parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d,
     }
 }
 
+/* The connection closed: a message cut at the close will never complete. */
+void krb5_trim(void *state)
+{
+    struct krb5_state *st = state;
+    pbuf_free(&st->dir[0].buf);
+    pbuf_free(&st->dir[1].buf);
+    st->dir[0].skip = st->dir[1].skip = 0;
+}
+
 void krb5_free(void *state)
 {
     struct krb5_state *st = state;

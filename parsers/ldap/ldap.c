@@ -153,6 +153,7 @@ const struct osprey_proto_def ldap_proto = {
     .parse_dgram = parse_dgram,
     .end = ldap_end,
     .state_free = ldap_free,
+    .state_trim = ldap_trim,
     .tx_id = ldap_tx_id,
     .events = EVENTS, .nevents = PROTO_N(EVENTS),
     .buffers = BUFFERS, .nbuffers = PROTO_N(BUFFERS),

@@ -99,6 +99,7 @@ void ldap_parse_dgram(struct pflow *pf, struct mon_flow *f, int dir, const uint8
                       size_t n);
 void ldap_end(struct pflow *pf, struct mon_flow *f);
 void ldap_free(void *state);
+void ldap_trim(void *state);   /* the connection closed: partial messages dropped */
 uint32_t ldap_tx_id(const struct pflow *pf);
 /* probe.c */
 enum probe_verdict ldap_probe(const uint8_t *d, size_t n, const struct mon_flow *f);

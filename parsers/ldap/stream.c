@@ -310,6 +310,15 @@ void ldap_end(struct pflow *pf, struct mon_flow *f)
     }
 }
 
+/* The connection closed: a message cut at the close will never complete. */
+void ldap_trim(void *state)
+{
+    struct ldap_state *st = state;
+    pbuf_free(&st->dir[0].buf);
+    pbuf_free(&st->dir[1].buf);
+    st->dir[0].skip = st->dir[1].skip = 0;
+}
+
 void ldap_free(void *state)
 {
     struct ldap_state *st = state;

@@ -215,6 +215,20 @@ static void limits(void)
     ph_free(&h);
 }
 
+/* the connection closed with a record half in: its bytes are dropped (state_trim) */
+static void trim(void)
+{
+    struct ph h;
+    start(&h, 6);
+    struct bb req = record(as_req());
+    ph_feed(&h, 0, req.p, req.n / 2);
+    const struct krb5_state *st = h.pf.state;
+    CHECK(st->dir[0].buf.len == req.n / 2);
+    h.def->state_trim(h.pf.state);
+    CHECK(st->dir[0].buf.p == NULL && st->dir[0].buf.len == 0 && nsnaps == 0);
+    ph_free(&h);
+}
+
 static void probes(void)
 {
     struct bb req = as_req(), rec = record(as_req());
@@ -244,6 +258,7 @@ int main(void)
     tcp_any_cut();
     udp();
     limits();
+    trim();
     probes();
     names();
     return unit_report("test_proto_krb5");

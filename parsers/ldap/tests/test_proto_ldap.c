@@ -209,6 +209,24 @@ static void limits(void)
     ph_free(&h);
 }
 
+/* the connection closed with a message half in: its bytes are dropped (state_trim), the
+ * transaction waiting is still finished at the end */
+static void trim(void)
+{
+    struct ph h;
+    ph_init(&h, "ldap", 6, 40000, 389);
+    struct bb s = search_req(5), e = entry(5, "cn=x");
+    ph_feed(&h, 0, s.p, s.n);
+    ph_feed(&h, 1, e.p, e.n / 2);
+    const struct ldap_state *st = h.pf.state;
+    CHECK(st->dir[1].buf.len == e.n / 2);
+    h.def->state_trim(h.pf.state);
+    CHECK(st->dir[1].buf.p == NULL && h.txs == 0);
+    ph_end(&h);
+    CHECK(h.txs == 1);
+    ph_free(&h);
+}
+
 static void probes(void)
 {
     struct bb b = bind_req(1);
@@ -231,6 +249,7 @@ int main(void)
     search();
     views();
     limits();
+    trim();
     probes();
     return unit_report("test_proto_ldap");
 }
