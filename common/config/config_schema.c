@@ -21,6 +21,14 @@
 
 #define COUNT_MAX INT32_MAX
 
+/* app-layer.protocols.<proto>.enabled: Suricata's three-way switch (yes: detected and parsed;
+ * detection-only: detected, not parsed; no: neither) */
+#define APP_MODES "yes|no|detection-only|true|false|on|off|1|0"
+#define APP_ENABLED(proto)                                                                 \
+    ENUM("app-layer.protocols." proto ".enabled", "yes", APP_MODES,                        \
+         "yes: " proto " detected and parsed; detection-only: detected, not parsed (no "   \
+         "buffers, events or records); no: not detected")
+
 /* Suricata's exception policies (what to do with a flow at an exception: a midstream
  * pick-up, an app-layer parser error …); "auto" is drop-flow in IPS mode, ignore in IDS. */
 #define EXCEPTION_POLICIES "auto|ignore|drop-flow|drop-packet|reject|bypass|pass-flow|pass-packet"
@@ -182,9 +190,16 @@ static const struct cfg_key SCHEMA[] = {
     INT("flow.prealloc", "10000", 0, COUNT_MAX, "flows allocated at start"),
     INT("flow.hash-seed", "0", 0, UINT32_MAX, "flow hash key; 0 = random at start"),
 
-    /* app-layer: the parsers (parsers/, engine/stack_config/parsers_config.c) */
+    /* app-layer: the parsers (parsers/, engine/stack_config/parsers_config.c). Every
+     * registered protocol has Suricata's `enabled` switch (read by the parsers' registry name;
+     * a protocol added to parsers/ adds its row here, test_config.py checks) */
+    APP_ENABLED("dcerpc"),
+    APP_ENABLED("dns"),
+    APP_ENABLED("ftp"),
+    APP_ENABLED("ftp-data"),
     INT("app-layer.protocols.ftp.max-tx", "256", 1, 256, "FTP commands waiting for their replies; past it: ftp.too_many_transactions, the client's side no longer parsed"),
     SIZE("app-layer.protocols.ftp.max-line-length", "4kb", "bytes of an FTP command or reply line kept (the rest cut and flagged)"),
+    APP_ENABLED("http"),
     SIZE("app-layer.protocols.http.header-limit", "32kb", "bytes of an HTTP start line + headers kept"),
     SIZE("app-layer.protocols.http.request-body-limit", "1mb", "request body bytes kept (decoded); 0 = unlimited"),
     SIZE("app-layer.protocols.http.response-body-limit", "1mb", "response body bytes kept (decoded); 0 = unlimited"),
@@ -195,16 +210,20 @@ static const struct cfg_key SCHEMA[] = {
          "undo Content-Encoding: lzma (liblzma)"),
     SIZE("app-layer.protocols.http.libhtp.default-config.lzma-memlimit", "1mb",
          "memory one lzma layer may use"),
-    BOOL("app-layer.protocols.sip.enabled", "yes", "parse SIP messages (UDP and TCP)"),
-    BOOL("app-layer.protocols.krb5.enabled", "yes", "parse Kerberos 5 messages (UDP and TCP)"),
-    BOOL("app-layer.protocols.ldap.enabled", "yes", "parse LDAP messages (TCP, and CLDAP on UDP port 389)"),
+    APP_ENABLED("sip"),
+    APP_ENABLED("mqtt"),
+    APP_ENABLED("krb5"),
+    APP_ENABLED("ldap"),
     INT("app-layer.protocols.ldap.max-tx", "256", 1, UINT32_MAX,
         "LDAP requests waiting for their responses; past it the oldest is finished with ldap.too_many_transactions"),
-    BOOL("app-layer.protocols.snmp.enabled", "yes", "parse SNMP messages (UDP ports 161/162)"),
+    APP_ENABLED("snmp"),
     SIZE("app-layer.protocols.mqtt.max-msg-length", "1mb",
          "MQTT packet bytes read; a longer packet keeps its fixed header only (truncated)"),
     INT("app-layer.protocols.mqtt.max-tx", "4096", 1, UINT32_MAX,
         "MQTT transactions waiting for an answer; past it the oldest is finished"),
+    APP_ENABLED("smb"),
+    APP_ENABLED("ssh"),
+    APP_ENABLED("tls"),
 
     /* stream: TCP tracking and reassembly (libmon's TCP layer) */
     SIZE("stream.reassembly.memcap", "256mb", "memory for all reassembly buffers of a worker"),
@@ -262,10 +281,21 @@ static const struct cfg_key SCHEMA[] = {
     /* detect: how rules are matched (rules/compile/) */
     ENUM("detect.stream-mpm", "stream", "block|stream",
          "fast patterns on TCP streams: block scans of new bytes, or a Hyperscan stream per side"),
+    INT("pcre.match-limit", "3500", 0, UINT32_MAX,
+        "backtracking steps a pcre search may take before it counts as no match (0: PCRE2's)"),
+    INT("pcre.match-limit-recursion", "1500", 0, UINT32_MAX,
+        "nesting depth a pcre search may reach (0: PCRE2's; the JIT has none)"),
+    BOOL("profiling.rules.enabled", "no",
+         "time each rule's options and print the top rules at exit (any build; a little slower)"),
+    INT("profiling.rules.limit", "10", 0, INT32_MAX, "rules listed (0: all evaluated)"),
+    STR("profiling.rules.filename", "rule_perf.log",
+        "the top rules as JSON, in the log directory (empty: none)"),
     BOOL("detect.sgh-mpm-caching", "yes",
          "keep compiled fast-pattern databases on disk and read them back at the next start"),
     STR("detect.sgh-mpm-caching-path", "/var/lib/osprey/cache/hs",
         "where detect.sgh-mpm-caching keeps them (created if missing)"),
+    SECS("detect.sgh-mpm-caching-max-age", "7d",
+         "cached databases no start has used for this long are removed (0: kept)"),
     /* Suricata's prefilter engine choice and its guess of the transaction an alert belongs
      * to: how it finds matches and what it logs beside them, never which rules match */
     ENUM("detect.prefilter.default", "mpm", "mpm|auto", "accepted for suricata.yaml; no effect"),

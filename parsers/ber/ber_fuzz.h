@@ -2,7 +2,7 @@
  * snmp/fuzz): one protocol's descriptor on any bytes of both directions, without libmon.
  *
  * The first input byte picks the transport (bit 0: UDP datagrams through parse_dgram, else
- * TCP segments through parse) and small limits (bit 1: ldap max-tx 1-4); the rest is read as
+ * TCP segments through parse); the rest is read as
  * records "direction byte, length byte, bytes"; the flow then ends. Each reported
  * transaction has every buffer element, field element and its EVE object read back. The
  * sanitizers do the checking. Header-only: each target defines LLVMFuzzerTestOneInput as
@@ -59,8 +59,6 @@ static inline int ber_fuzz_one(const char *proto, const uint8_t *data, size_t si
     struct osprey_parsers p;
     memset(&p, 0, sizeof p);
     osprey_parsers_cfg_defaults(&p.cfg);
-    if (opt & 2)
-        p.cfg.ldap_max_tx = 1 + ((opt >> 2) & 3);
     struct reg_base base[OSPREY_APP_PROTO_MAX];
     for (uint16_t id = 0; id < osprey_app_proto_count(); id++)
         base[id] = reg_base_of(id);

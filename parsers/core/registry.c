@@ -95,17 +95,33 @@ bool osprey_app_proto_eve_tx_id(uint16_t proto)
     return d && d->eve_tx_id;
 }
 
+/* a protocol's settings slot: its size rounded up to the slots' alignment */
+#define CFG_ALIGN 16
+static size_t cfg_slot(const struct osprey_proto_def *d)
+{
+    return (d->cfg_size + CFG_ALIGN - 1) / CFG_ALIGN * CFG_ALIGN;
+}
+
 struct reg_base reg_base_of(uint16_t id)
 {
-    struct reg_base b = {0, 0, 0, 0, (uint16_t)(FIRST + NPROTOS)}; /* flows come first */
+    struct reg_base b = {0, 0, 0, 0, (uint16_t)(FIRST + NPROTOS), 0}; /* flows come first */
     for (size_t i = 0; i < NPROTOS && FIRST + i < id; i++) {
         b.event = (uint16_t)(b.event + PROTOS[i]->nevents);
         b.buffer = (uint16_t)(b.buffer + PROTOS[i]->nbuffers);
         b.field = (uint16_t)(b.field + PROTOS[i]->nfields);
         b.anomaly = (uint16_t)(b.anomaly + PROTOS[i]->nanomalies);
         b.counter = (uint16_t)(b.counter + PROTOS[i]->ncounters);
+        b.cfg = (uint16_t)(b.cfg + cfg_slot(PROTOS[i]));
     }
     return b;
+}
+
+size_t reg_cfg_bytes(void)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < NPROTOS; i++)
+        n += cfg_slot(PROTOS[i]);
+    return n;
 }
 
 /* ---- configuration keys, protocol after protocol ---- */
@@ -122,6 +138,20 @@ const struct osprey_parsers_cfg_key *osprey_parsers_cfg_key(size_t k)
     for (size_t i = 0; i < NPROTOS; i++) {
         if (k < PROTOS[i]->ncfg_keys)
             return &PROTOS[i]->cfg_keys[k];
+        k -= PROTOS[i]->ncfg_keys;
+    }
+    return NULL;
+}
+
+void *osprey_parsers_cfg_at(struct osprey_parsers_cfg *cfg, size_t k)
+{
+    for (size_t i = 0; i < NPROTOS; i++) {
+        if (k < PROTOS[i]->ncfg_keys) {
+            unsigned char *base = PROTOS[i]->cfg_size
+                                      ? cfg->proto + reg_base_of((uint16_t)(FIRST + i)).cfg
+                                      : (unsigned char *)cfg;
+            return base + PROTOS[i]->cfg_keys[k].offset;
+        }
         k -= PROTOS[i]->ncfg_keys;
     }
     return NULL;

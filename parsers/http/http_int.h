@@ -199,6 +199,18 @@ struct http_dir {
  * http.request_field_too_long, once per head. */
 #define HTTP_FIELD_LIMIT 18000u
 
+/* HTTP's settings (app-layer.protocols.http.*: its descriptor's cfg keys; the slot
+ * pflow_cfg reads). */
+struct http_cfg {
+    uint32_t header_limit;          /* bytes of request/response line + headers (32768) */
+    uint32_t request_body_limit;    /* after decoding; 0 = unlimited (1 MiB) */
+    uint32_t response_body_limit;   /* (1 MiB) */
+    bool decompress;                /* undo Content-Encoding (true) */
+    uint32_t decompress_layer_limit; /* Content-Encoding layers undone (2) */
+    bool lzma_enabled;              /* lzma undone (liblzma; false) */
+    uint32_t lzma_memlimit;         /* bytes one lzma layer may use (1 MiB) */
+};
+
 struct http_state {
     struct http_tx tx[HTTP_TX_RING];
     uint32_t nreq, nresp;

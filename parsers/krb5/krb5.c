@@ -2,8 +2,9 @@
  * side), one event per side's message (krb5_request, krb5_response), Suricata's sticky buffers
  * krb5.cname and krb5.sname (lists of the name's components, the server's replies only, as
  * Suricata registers them), its integer fields (krb5_msg_type, krb5_err_code, the encryption
- * types of a reply and its ticket), app-layer events, counters, the enabled key and its EVE
- * object. Registered in core/registry.c. */
+ * types of a reply and its ticket), app-layer events, counters and its EVE object
+ * (app-layer.protocols.krb5.enabled is the core's, as for every protocol). Registered in
+ * core/registry.c. */
 #include <stddef.h>
 
 #include "krb5_int.h"
@@ -99,32 +100,13 @@ static const char *const COUNTERS[] = {
     [KRB5_C_SHED] = "krb5_shed",         /* name components past KRB5_NAME_PARTS */
 };
 
-#define CFG(key, kind, member, min) {key, kind, offsetof(struct osprey_parsers_cfg, member), min}
-static const struct osprey_parsers_cfg_key CFG_KEYS[] = {
-    CFG("app-layer.protocols.krb5.enabled", OSPREY_CFG_BOOL, krb5_enabled, 0),
-};
-#undef CFG
-
-static void parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d, size_t n)
-{
-    if (pf->w->p->cfg.krb5_enabled)
-        krb5_parse(pf, f, dir, d, n);
-}
-
-static void parse_dgram(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d,
-                        size_t n)
-{
-    if (pf->w->p->cfg.krb5_enabled)
-        krb5_parse_dgram(pf, f, dir, d, n);
-}
-
 const struct osprey_proto_def krb5_proto = {
     .name = "krb5",
     .flow_stat = "flow.krb5",
     .l4 = 0,
     .probes = PROBES,
-    .parse = parse,
-    .parse_dgram = parse_dgram,
+    .parse = krb5_parse,
+    .parse_dgram = krb5_parse_dgram,
     .state_free = krb5_free,
     .state_trim = krb5_trim,
     .tx_id = krb5_tx_id,
@@ -135,5 +117,4 @@ const struct osprey_proto_def krb5_proto = {
     .counters = COUNTERS, .ncounters = PROTO_N(COUNTERS),
     .tx_counter = KRB5_C_TX,
     .eve = krb5_eve,
-    .cfg_keys = CFG_KEYS, .ncfg_keys = PROTO_N(CFG_KEYS),
 };

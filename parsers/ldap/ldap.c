@@ -124,24 +124,16 @@ static const char *const COUNTERS[] = {
     [LDAP_C_SHED] = "ldap_shed",         /* responses, attributes, values past the limits */
 };
 
-#define CFG(key, kind, member, min) {key, kind, offsetof(struct osprey_parsers_cfg, member), min}
+#define CFG(key, kind, member, min) {key, kind, offsetof(struct ldap_cfg, member), min}
 static const struct osprey_parsers_cfg_key CFG_KEYS[] = {
-    CFG("app-layer.protocols.ldap.enabled", OSPREY_CFG_BOOL, ldap_enabled, 0),
-    CFG("app-layer.protocols.ldap.max-tx", OSPREY_CFG_UINT, ldap_max_tx, 1),
+    CFG("app-layer.protocols.ldap.max-tx", OSPREY_CFG_UINT, max_tx, 1),
 };
 #undef CFG
 
-static void parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d, size_t n)
+static void ldap_cfg_defaults(void *v)
 {
-    if (pf->w->p->cfg.ldap_enabled)
-        ldap_parse(pf, f, dir, d, n);
-}
-
-static void parse_dgram(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d,
-                        size_t n)
-{
-    if (pf->w->p->cfg.ldap_enabled)
-        ldap_parse_dgram(pf, f, dir, d, n);
+    struct ldap_cfg *c = v;
+    c->max_tx = 256;
 }
 
 const struct osprey_proto_def ldap_proto = {
@@ -149,8 +141,8 @@ const struct osprey_proto_def ldap_proto = {
     .flow_stat = "flow.ldap",
     .l4 = 0,
     .probes = PROBES,
-    .parse = parse,
-    .parse_dgram = parse_dgram,
+    .parse = ldap_parse,
+    .parse_dgram = ldap_parse_dgram,
     .end = ldap_end,
     .state_free = ldap_free,
     .state_trim = ldap_trim,
@@ -163,4 +155,5 @@ const struct osprey_proto_def ldap_proto = {
     .tx_counter = LDAP_C_TX,
     .eve = ldap_eve,
     .cfg_keys = CFG_KEYS, .ncfg_keys = PROTO_N(CFG_KEYS),
+    .cfg_size = sizeof(struct ldap_cfg), .cfg_defaults = ldap_cfg_defaults,
 };

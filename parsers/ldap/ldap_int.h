@@ -70,6 +70,11 @@ struct ldap_tx {
     uint64_t id, bytes;
 };
 
+/* its settings (the registry's slot: pflow_cfg) */
+struct ldap_cfg {
+    uint32_t max_tx;                /* app-layer.protocols.ldap.max-tx (256) */
+};
+
 struct ldap_dir {
     struct pbuf buf;                /* a message cut by the segment, bounded */
     uint64_t skip;                  /* bytes of an over-long message still to skip */

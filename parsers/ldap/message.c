@@ -46,7 +46,8 @@ static bool attribute(struct ldap_msg *m, const struct ber_tlv *seq)
         return true; /* (a modify's change may carry no values) */
     struct ber_cur vc = ber_in(&vals);
     while (ber_next(&vc, &v)) {
-        if (m->nvals >= LDAP_ATTRS_MAX || m->attrs[m->nattrs - 1].type.off != (uint32_t)(type.v - m->body)) {
+        uint32_t at = (uint32_t)(type.v - m->body); /* the attribute kept was this one */
+        if (m->nvals >= LDAP_ATTRS_MAX || m->attrs[m->nattrs - 1].type.off != at) {
             m->shed++;
             continue;
         }

@@ -71,10 +71,11 @@ static void shed(struct pflow *pf, struct mon_flow *f, int dir, struct ldap_tx *
 {
     struct ldap_state *st = pf->state;
     struct ldap_tx *saved = st->cur; /* (an open one: never freed here) */
+    uint32_t max_tx = ((const struct ldap_cfg *)pflow_cfg(pf))->max_tx;
     while (st->open && st->open != keep &&
-           (st->nopen > pf->w->p->cfg.ldap_max_tx || st->open_bytes > LDAP_OPEN_BYTES_MAX)) {
+           (st->nopen > max_tx || st->open_bytes > LDAP_OPEN_BYTES_MAX)) {
         struct ldap_tx *old = st->open;
-        bool too_many = st->nopen > pf->w->p->cfg.ldap_max_tx;
+        bool too_many = st->nopen > max_tx;
         tx_unlink(st, old);
         pflow_count(pf, LDAP_C_TX_SHED, 1);
         if (too_many)

@@ -2,8 +2,8 @@
  * datagram and each a transaction (snmp_request from the client, snmp_response from the
  * server: Suricata inspects both ways), Suricata's sticky buffers snmp.community (v1/v2c) and
  * snmp.usm (v3's user name), its integer fields snmp.version (1, 2, 3) and snmp.pdu_type
- * (not for an encrypted v3 PDU), app-layer events, counters, the enabled key and its EVE
- * object. Registered in core/registry.c. */
+ * (not for an encrypted v3 PDU), app-layer events, counters and its EVE object. Registered
+ * in core/registry.c. */
 #include <stddef.h>
 #include <stdlib.h>
 
@@ -74,16 +74,10 @@ static const char *const COUNTERS[] = {
     [SNMP_C_SHED] = "snmp_shed",          /* variable bindings past SNMP_VARS_MAX */
 };
 
-#define CFG(key, kind, member, min) {key, kind, offsetof(struct osprey_parsers_cfg, member), min}
-static const struct osprey_parsers_cfg_key CFG_KEYS[] = {
-    CFG("app-layer.protocols.snmp.enabled", OSPREY_CFG_BOOL, snmp_enabled, 0),
-};
-#undef CFG
-
 void snmp_parse_dgram(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d,
                       size_t n)
 {
-    if (!pf->w->p->cfg.snmp_enabled || n > UINT32_MAX)
+    if (n > UINT32_MAX)
         return;
     if (!pf->state && !(pf->state = calloc(1, sizeof(struct snmp_state))))
         return;
@@ -145,5 +139,4 @@ const struct osprey_proto_def snmp_proto = {
     .counters = COUNTERS, .ncounters = PROTO_N(COUNTERS),
     .tx_counter = SNMP_C_TX,
     .eve = snmp_eve,
-    .cfg_keys = CFG_KEYS, .ncfg_keys = PROTO_N(CFG_KEYS),
 };

@@ -174,6 +174,21 @@ struct det_hdx {
     uint32_t nalways;
 };
 struct det_hcache;
+/* Per-rule profiling (profile.c). */
+struct det_prof_unit {
+    const struct det_unit *u;
+    mon_event_t parent;
+    uint32_t id;
+};
+struct det_prof_count {
+    uint64_t calls, ns;
+};
+bool det_unit_prof_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_t ev,
+                          void *arg);
+const struct det_prof_unit *det_prof_unit_of(struct osprey_detect *d, mon_event_t parent,
+                                             const struct det_unit *u);
+void det_prof_free(struct osprey_detect *d);
+void det_prof_enter(struct osprey_detect_worker *w);
 /* Group a header dispatcher's headers, once all rules are in (hdx_index.c). */
 int det_hdx_index(struct det_hdx *x);
 void det_hdx_index_free(struct det_hdx *x);
@@ -246,8 +261,9 @@ struct det_dce;
 /* dce_units.c: does the run read a byte field in DCERPC's byte order (byte_* with dce); the
  * byte order of the flow's last DCERPC PDU (true: little endian; false without one). */
 bool det_dce_items(const struct det_unit *u);
-bool det_dce_little(struct mon_ctx *ctx, struct mon_flow *f);
-bool det_dce_flow(struct mon_ctx *ctx, struct mon_flow *f); /* the flow is DCERPC */
+bool det_dce_little(const struct osprey_detect *d, struct mon_ctx *ctx, struct mon_flow *f);
+/* the flow is DCERPC */
+bool det_dce_flow(const struct osprey_detect *d, struct mon_ctx *ctx, struct mon_flow *f);
 
 /* One payload option of a run (payload.c evaluates runs). */
 enum det_pitem_type { PI_CONTENT, PI_PCRE, PI_ISDATAAT, PI_BYTE_TEST, PI_BYTE_JUMP,
@@ -377,6 +393,8 @@ enum det_twin { DET_TWIN_NONE, DET_TWIN_STREAM, DET_TWIN_PACKET };
 
 struct det_rule {
     const struct osprey_rule *rule;
+    uint32_t *prof_ids;                   /* profiling: its chain's unit slots, in order */
+    uint32_t nprof;
     const struct opt_threshold *thr[2];   /* threshold, detection_filter (NULL = none) */
     struct det_bits_action *bits;
     uint32_t nbits;
@@ -464,6 +482,9 @@ bool det_pkt_root_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_
                          void *arg);
 
 struct osprey_detect {
+    bool prof;                       /* profiling.rules.enabled (profile.c) */
+    struct det_prof_unit **prof_map; /* profile slots by unit (compile time) */
+    uint32_t prof_cap, nprof_units;
     char *mpm_cache;                 /* opts->mpm_cache_dir, owned */
     const struct osprey_ruleset *rs;
     bool pkt_root;                   /* base_ev[DB_PKT] is the packet root UDE */
@@ -475,6 +496,11 @@ struct osprey_detect {
     uint32_t *base_rules;            /* rules per base */
     mon_event_t *base_ev;            /* the base events (app ones from the parsers) */
     const struct osprey_parsers *parsers; /* NULL: application-layer rules are not compiled */
+    bool *ob_multi;                  /* parser buffer id → a multi-buffer? (det_app_multi: one
+                                        load on the packet path, not a registry walk) */
+    uint16_t nob;
+    int dce_proto, dce_le_field;     /* DCERPC's app id and its little_endian field (-1: none),
+                                        looked up once per ruleset for byte_* dce (dce_units.c) */
     struct osprey_geoip *geoip;           /* geoip-database; NULL: geoip: rules not compiled */
     struct det_mpm mpm[DK__COUNT];
     struct det_mpm **app_mpm;        /* DK_APP: one per (base, buffer, transforms) */
@@ -559,6 +585,7 @@ int det_mpm_cache_load(const struct det_mpm *m, const uint32_t *ids, const unsig
                        uint32_t n, unsigned mode, hs_database_t **db);
 void det_mpm_cache_store(const struct det_mpm *m, const uint32_t *ids, const unsigned *flags,
                          uint32_t n, unsigned mode, const hs_database_t *db);
+void det_mpm_cache_prune(const char *dir, double max_age);
 /* Have stream matcher `stream` find payload pattern id of app matcher m as well (mpm.c). */
 int det_mpm_via_stream(struct det_mpm *m, struct det_mpm *stream, uint32_t id);
 /* Grouped kinds: record that pattern id serves a rule with header h (mpm_group.c). */
@@ -654,6 +681,8 @@ struct det_pending {
 };
 
 struct osprey_detect_worker {
+    struct det_prof_count *prof;     /* profiling: per unit slot (profile.c) */
+    uint64_t *prof_matches;          /* profiling: per det_rule, chains completed */
     const struct osprey_detect *d;
     struct mon_ctx *ctx;
     struct mon_sock *sock;
@@ -767,10 +796,11 @@ const uint8_t *det_app_buffer(struct osprey_detect_worker *w, struct mon_ctx *ct
                               struct mon_flow *f, uint16_t base, uint16_t ob,
                               const struct det_xform *xf, int slot, uint32_t *len,
                               uint64_t *origin);
-/* The rule buffer whose events a match keyword inspects (urilen: the URI's; a keyword on a
- * parsers' field: the field's protocol's, see det_app_field_buffer), BUF_COUNT for the other
- * keywords. */
-unsigned det_app_match_buffer(const char *keyword);
+/* The rule buffer whose events a match keyword inspects, as its keyword row says
+ * (opt_def.buffer: urilen the URI's, a keyword on a parsers' field its protocol's message),
+ * BUF_COUNT for the other keywords. */
+struct opt_def;
+unsigned det_app_match_buffer(const struct opt_def *def);
 
 /* b (n bytes) through the transforms xf (NULL: b itself), in the worker's slot. */
 const uint8_t *det_app_xform(struct osprey_detect_worker *w, const struct det_xform *xf,
@@ -790,7 +820,7 @@ const uint8_t *det_app_buffer_at(struct osprey_detect_worker *w, struct mon_ctx 
                                  const struct det_xform *xf, int slot, uint32_t i,
                                  uint32_t *len, uint64_t *origin);
 /* Is ob a multi-buffer (a content list must match within one of its elements)? */
-bool det_app_multi(uint16_t ob);
+bool det_app_multi(const struct osprey_detect *d, uint16_t ob);
 /* The rule direction a buffer implies: 1 to server, 2 to client, 0 none (either side: the
  * buffer is two-sided, or its protocol's buffers imply no direction, as HTTP's and DNS's). */
 int det_app_buffer_side(unsigned rule_buffer);

@@ -132,7 +132,7 @@ bool det_mpm_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event
         det_mpm_select(m, 0, 0, 0, &g);
         buf = det_app_buffer(df->w, ctx, f, m->base, m->ob, m->xf, 0, &len, &origin);
         /* a multi-buffer: every element is scanned (a pattern found in two raises once) */
-        for (uint32_t i = 1; buf && det_app_multi(m->ob); i++) {
+        for (uint32_t i = 1; buf && det_app_multi(df->w->d, m->ob); i++) {
             scan_group(&g, buf, len, df->w->scratch, &sc);
             buf = det_app_buffer_at(df->w, ctx, f, m->base, m->ob, m->xf, 0, i, &len, &origin);
         }

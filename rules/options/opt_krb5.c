@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "buffers.h"
 #include "opt_util.h"
 #include "osprey_parsers.h"
 #include "registry.h"
@@ -73,10 +74,11 @@ static int parse_ticket_encryption(struct rule_ctx *c, char *val)
     return 0;
 }
 
+#define KRB5_FIELD(name, buf, parse) {name, OPT_MATCH, D_SURI, ARG_REQUIRED, buf, parse, true, NULL}
 static const struct opt_def DEFS[] = {
-    {"krb5_msg_type", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_msg_type, true, NULL},
-    {"krb5_err_code", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_err_code, true, NULL},
-    {"krb5.ticket_encryption", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_ticket_encryption,
-     true, NULL},
+    KRB5_FIELD("krb5_msg_type", BUF_KRB5_TRANSACTION, parse_msg_type),
+    KRB5_FIELD("krb5_err_code", BUF_KRB5_TRANSACTION, parse_err_code),
+    KRB5_FIELD("krb5.ticket_encryption", BUF_KRB5_TRANSACTION, parse_ticket_encryption),
 };
+#undef KRB5_FIELD
 OPT_TABLE(opt_table_krb5, DEFS);

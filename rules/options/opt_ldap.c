@@ -13,6 +13,7 @@
 #include <ctype.h>
 #include <string.h>
 
+#include "buffers.h"
 #include "opt_util.h"
 #include "osprey_parsers.h"
 #include "registry.h"
@@ -104,13 +105,12 @@ static int parse_count(struct rule_ctx *c, char *val)
     return parse_cmp(c, val, strlen(val), 0, UINT32_MAX, CMP_DASH_EXCL, &x->cm);
 }
 
+#define LDAP_FIELD(name, buf, parse) {name, OPT_MATCH, D_SURI, ARG_REQUIRED, buf, parse, true, NULL}
 static const struct opt_def DEFS[] = {
-    {"ldap.request.operation", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_request_operation,
-     true, NULL},
-    {"ldap.responses.operation", OPT_MATCH, D_SURI, ARG_REQUIRED, 0,
-     parse_responses_operation, true, NULL},
-    {"ldap.responses.result_code", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_result_code,
-     true, NULL},
-    {"ldap.responses.count", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_count, true, NULL},
+    LDAP_FIELD("ldap.request.operation", BUF_LDAP_REQUEST_DN, parse_request_operation),
+    LDAP_FIELD("ldap.responses.operation", BUF_LDAP_RESPONSES_DN, parse_responses_operation),
+    LDAP_FIELD("ldap.responses.result_code", BUF_LDAP_RESPONSES_DN, parse_result_code),
+    LDAP_FIELD("ldap.responses.count", BUF_LDAP_RESPONSES_DN, parse_count),
 };
+#undef LDAP_FIELD
 OPT_TABLE(opt_table_ldap, DEFS);

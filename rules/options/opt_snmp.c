@@ -5,6 +5,7 @@
  *   snmp.pdu_type:<cmp>    0 get_request … 8 report (an encrypted v3 PDU has none) */
 #include <string.h>
 
+#include "buffers.h"
 #include "opt_util.h"
 #include "registry.h"
 
@@ -14,8 +15,10 @@ static int parse_u32(struct rule_ctx *c, char *val)
     return cm ? parse_cmp(c, val, strlen(val), 0, UINT32_MAX, CMP_DASH_EXCL, cm) : -1;
 }
 
+#define SNMP_FIELD(name, buf, parse) {name, OPT_MATCH, D_SURI, ARG_REQUIRED, buf, parse, true, NULL}
 static const struct opt_def DEFS[] = {
-    {"snmp.version", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_u32, true, NULL},
-    {"snmp.pdu_type", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_u32, true, NULL},
+    SNMP_FIELD("snmp.version", BUF_SNMP_COMMUNITY, parse_u32),
+    SNMP_FIELD("snmp.pdu_type", BUF_SNMP_COMMUNITY, parse_u32),
 };
+#undef SNMP_FIELD
 OPT_TABLE(opt_table_snmp, DEFS);

@@ -85,9 +85,20 @@ DEFAULTS = {
     "detect.stream-mpm": "stream",
     "detect.sgh-mpm-caching": True,
     "detect.sgh-mpm-caching-path": "/var/lib/osprey/cache/hs",
+    "detect.sgh-mpm-caching-max-age": 7 * 86400,
+    "pcre.match-limit": 3500,
+    "pcre.match-limit-recursion": 1500,
+    "profiling.rules.enabled": False,
+    "profiling.rules.limit": 10,
+    "profiling.rules.filename": "rule_perf.log",
     "detect.prefilter.default": "mpm",
     "detect.guess-applayer-tx": False,
     "threading.workers": 0,
+    # every registered protocol's switch (test_every_protocol_has_its_switch)
+    **{f"app-layer.protocols.{p}.enabled": True for p in (
+        "dcerpc", "dns", "ftp", "ftp-data", "http", "sip", "mqtt", "smb", "ssh", "tls", "krb5",
+        "ldap", "snmp")},
+    "app-layer.protocols.ldap.max-tx": 256,
     "app-layer.protocols.ftp.max-tx": 256,
     "app-layer.protocols.ftp.max-line-length": 4096,
     "app-layer.protocols.http.header-limit": 32768,
@@ -97,11 +108,6 @@ DEFAULTS = {
     "app-layer.protocols.http.libhtp.default-config.response-body-decompress-layer-limit": 2,
     "app-layer.protocols.http.libhtp.default-config.lzma-enabled": False,
     "app-layer.protocols.http.libhtp.default-config.lzma-memlimit": 1048576,
-    "app-layer.protocols.sip.enabled": True,
-    "app-layer.protocols.krb5.enabled": True,
-    "app-layer.protocols.ldap.enabled": True,
-    "app-layer.protocols.ldap.max-tx": 256,
-    "app-layer.protocols.snmp.enabled": True,
     "app-layer.protocols.mqtt.max-msg-length": 1048576,
     "app-layer.protocols.mqtt.max-tx": 4096,
     "af-packet.threads": 0,
@@ -514,10 +520,10 @@ def test_duplicate_key_warns(tmp_path):
      "F:2: decoder.max-layers: expected an integer from 1 to 8, got '9'"),
     ("flow:\n  prealloc: 12abc\n",
      "F:2: flow.prealloc: expected an integer from 0 to 2147483647, got '12abc'"),
-    ("defrag:\n  timeout: 1d\n",
-     "F:2: defrag.timeout: expected a duration such as 30s, 5m or 1h, got '1d'"),
+    ("defrag:\n  timeout: 1w\n",
+     "F:2: defrag.timeout: expected a duration such as 30s, 5m, 1h or 7d, got '1w'"),
     ("defrag:\n  timeout: -5\n",
-     "F:2: defrag.timeout: expected a duration such as 30s, 5m or 1h, got '-5'"),
+     "F:2: defrag.timeout: expected a duration such as 30s, 5m, 1h or 7d, got '-5'"),
     ("pcap-file:\n  checksum-checks: maybe\n",
      "F:2: pcap-file.checksum-checks: expected one of auto, yes, no, got 'maybe'"),
     ("host-os-policy:\n  default: hpux11\n",
@@ -645,3 +651,20 @@ def test_host_os_policy_blocks(tmp_path, block, ok):
         assert proc.returncode == 1
         assert (f"host-os-policy.linux: expected an address or CIDR, got '{block}'"
                 in proc.stderr)
+
+
+def test_every_protocol_has_its_switch(tmp_path):
+    """app-layer.protocols.<name>.enabled exists for every protocol parsers/ registers (the
+    descriptors' names), so each can be turned off or to detection-only."""
+    import re
+    names = set()
+    for src in (ROOT / "parsers").glob("*/*.c"):
+        text = src.read_text()
+        for m in re.finditer(r"const struct osprey_proto_def \w+ = \{\s*\.name = \"([^\"]+)\"", text):
+            names.add(m.group(1))
+    assert {"http", "dns", "tls", "ftp-data"} <= names
+    cfg = dump(tmp_path)
+    for name in names:
+        assert cfg.get(f"app-layer.protocols.{name}.enabled") is True, name
+    assert dump(tmp_path, None, "app-layer.protocols.dns.enabled=detection-only")[
+        "app-layer.protocols.dns.enabled"] == "detection-only"

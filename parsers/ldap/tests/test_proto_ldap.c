@@ -166,7 +166,7 @@ static void limits(void)
 {
     struct ph h;
     ph_init(&h, "ldap", 6, 40000, 389);
-    h.p.cfg.ldap_max_tx = 2;
+    ((struct ldap_cfg *)parsers_proto_cfg(&h.p.cfg, h.pf.proto))->max_tx = 2;
     for (int id = 1; id <= 4; id++) {
         struct bb s = search_req(id);
         ph_feed(&h, 0, s.p, s.n);
