@@ -87,7 +87,8 @@ int plan_dataset(struct plan_ctx *ctx)
 }
 
 /* dns.opcode, dns.rcode, dns.rrtype, the mqtt.* integers, ftp.dynamic_port, ftp.mode,
- * ftp.reply_received: a comparison on the parsers' field of that name */
+ * ftp.reply_received, krb5_msg_type, krb5_err_code, snmp.version, snmp.pdu_type,
+ * ldap.request.operation: a comparison on the parsers' field of that name */
 int plan_dns_field(struct plan_ctx *ctx)
 {
     int fld = osprey_field_find(ctx->name);
@@ -97,6 +98,30 @@ int plan_dns_field(struct plan_ctx *ctx)
     }
     plan_add_unit(ctx, (struct det_unit){.ops = &det_unit_field, .cmp = ctx->o->arg,
                                          .field = fld});
+    return 0;
+}
+
+/* ldap.responses.operation / .result_code / .count: a list field by position (unit_fields.c) */
+int plan_field_index(struct plan_ctx *ctx)
+{
+    const struct opt_field_index *x = ctx->o->arg;
+    if (x->field < 0) {
+        ctx->pl->why = "a field no parser registers";
+        return 0;
+    }
+    plan_add_unit(ctx, (struct det_unit){.ops = &det_unit_field_index, .fidx = x});
+    return 0;
+}
+
+/* krb5.ticket_encryption (unit_fields.c) */
+int plan_krb5_enc(struct plan_ctx *ctx)
+{
+    const struct opt_krb5_enc *x = ctx->o->arg;
+    if (x->field < 0 || x->weak_field < 0) {
+        ctx->pl->why = "a field no parser registers";
+        return 0;
+    }
+    plan_add_unit(ctx, (struct det_unit){.ops = &det_unit_krb5_enc, .kenc = x});
     return 0;
 }
 

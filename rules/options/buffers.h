@@ -92,6 +92,8 @@
     X(SMB_NTLMSSP_DOMAIN, "smb.ntlmssp_domain")                                            \
     X(KRB5_CNAME, "krb5.cname")                                                            \
     X(KRB5_SNAME, "krb5.sname")                                                            \
+    /* a Kerberos 5 message of either side: what krb5_msg_type … run on (no keyword names it) */ \
+    X(KRB5_TRANSACTION, "krb5.transaction")                                                \
     X(SIP_METHOD, "sip.method")                                                            \
     X(SIP_URI, "sip.uri")                                                                  \
     X(SIP_PROTOCOL, "sip.protocol")                                                        \
@@ -126,6 +128,11 @@
     X(SDP_MEDIA_ENCRYPTION_KEY, "sdp.media.encryption_key")                                \
     X(SNMP_COMMUNITY, "snmp.community")                                                    \
     X(SNMP_USM, "snmp.usm")                                                                \
+    X(LDAP_REQUEST_DN, "ldap.request.dn")                                                  \
+    X(LDAP_REQUEST_ATTRIBUTE_TYPE, "ldap.request.attribute_type")                          \
+    X(LDAP_RESPONSES_DN, "ldap.responses.dn")                                              \
+    X(LDAP_RESPONSES_MESSAGE, "ldap.responses.message")                                    \
+    X(LDAP_RESPONSES_ATTRIBUTE_TYPE, "ldap.responses.attribute_type")                      \
     X(QUIC_SNI, "quic.sni")                                                                \
     X(QUIC_UA, "quic.ua")                                                                  \
     X(QUIC_VERSION, "quic.version")                                                        \

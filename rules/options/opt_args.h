@@ -264,6 +264,26 @@ struct opt_entropy {
     double lo, hi;
 };
 
+/* ldap.responses.operation / .result_code "value[,index]" and ldap.responses.count: a
+ * comparison on a parsers' list field (one element per response so far; negative elements
+ * are responses without that value) by position (opt_ldap.c, compile/unit_fields.c) */
+enum { FIDX_ANY, FIDX_ALL, FIDX_AT, FIDX_COUNT };
+struct opt_field_index {
+    struct opt_cmp cm;
+    int field;            /* the parsers' field (osprey_field_find) */
+    uint8_t mode;         /* FIDX_*: any element, all of them, the one at index, the count */
+    int32_t index;        /* FIDX_AT: from the first (0 …) or from the last (-1 …) */
+};
+
+/* krb5.ticket_encryption: [!]weak, or a list of encryption types (names or numbers) */
+#define OPT_KRB5_ETYPES 16
+struct opt_krb5_enc {
+    int field, weak_field;  /* the parsers' fields krb5.ticket_encryption / _weak_encryption */
+    int8_t weak;            /* -1: not asked, 0: !weak, 1: weak */
+    uint32_t n;
+    int32_t etype[OPT_KRB5_ETYPES];
+};
+
 /* zlib_deflate / gunzip transforms: the most bytes the inflated buffer may hold. */
 struct opt_inflate {
     uint32_t max_size;

@@ -79,7 +79,11 @@ static const char *const IMPLEMENTED[] = {
     "dce_iface", "dce_opnum", "dcerpc.iface", "dcerpc.opnum",
     /* the files of a transaction (compile/unit_file.c) */
     "filename", "fileext", "filemagic", "filesize", "filemd5", "filesha1", "filesha256",
-    "filestore", NULL};
+    "filestore",
+    /* Kerberos 5, LDAP and SNMP fields (opt_krb5.c, opt_ldap.c, opt_snmp.c) */
+    "krb5_msg_type", "krb5_err_code", "krb5.ticket_encryption", "ldap.request.operation",
+    "ldap.responses.operation", "ldap.responses.result_code", "ldap.responses.count",
+    "snmp.version", "snmp.pdu_type", NULL};
 
 static bool listed(const char *name)
 {

@@ -77,6 +77,52 @@ static void cmp_units(const struct det_unit_ops *ops, bool has_field)
     }
 }
 
+/* field_index (ldap.responses.*) and krb5_enc (krb5.ticket_encryption): every field of
+ * their arguments is keyed */
+static void field_units(void)
+{
+    static struct opt_field_index x1 = {.cm = {.op = CMP_EQ, .lo = 5}, .field = 3,
+                                        .mode = FIDX_AT, .index = 1};
+    static struct opt_field_index x2, x3;
+    x2 = x1;
+    struct det_unit a = {.ops = &det_unit_field_index, .fidx = &x1}, b = a;
+    b.fidx = &x2;
+    SAME(a, b);
+    x3 = x1, x3.index = -1;
+    b.fidx = &x3;
+    DIFFER(a, b);
+    static struct opt_field_index x4, x5, x6, x7;
+    x4 = x1, x4.mode = FIDX_ANY;
+    b.fidx = &x4;
+    DIFFER(a, b);
+    x5 = x1, x5.field = 4;
+    b.fidx = &x5;
+    DIFFER(a, b);
+    x6 = x1, x6.cm.lo = 4;
+    b.fidx = &x6;
+    DIFFER(a, b);
+    x7 = x1, x7.cm.op = CMP_NE;
+    b.fidx = &x7;
+    DIFFER(a, b);
+
+    static struct opt_krb5_enc k1 = {.field = 1, .weak_field = 2, .weak = 1, .n = 1,
+                                     .etype = {23}};
+    static struct opt_krb5_enc k2, k3, k4, k5;
+    k2 = k1;
+    a = (struct det_unit){.ops = &det_unit_krb5_enc, .kenc = &k1}, b = a;
+    b.kenc = &k2;
+    SAME(a, b);
+    k3 = k1, k3.weak = 0;
+    b.kenc = &k3;
+    DIFFER(a, b);
+    k4 = k1, k4.etype[0] = 18;
+    b.kenc = &k4;
+    DIFFER(a, b);
+    k5 = k1, k5.n = 2, k5.etype[1] = 17;
+    b.kenc = &k5;
+    DIFFER(a, b);
+}
+
 static void packet_units(void)
 {
     cmp_units(&det_unit_dsize, false);
@@ -268,7 +314,8 @@ static void ops_complete(void)
         &det_unit_tcpflags, &det_unit_fragbits, &det_unit_ipopts, &det_unit_ipproto,
         &det_unit_sameip, &det_unit_geoip, &det_unit_streamsize, &det_unit_buflen,
         &det_unit_absent, &det_unit_dataset, &det_unit_appproto, &det_unit_field,
-        &det_unit_pktprop, &det_unit_event, &det_unit_tls, &det_unit_flow_start};
+        &det_unit_pktprop, &det_unit_event, &det_unit_tls, &det_unit_flow_start,
+        &det_unit_field_index, &det_unit_krb5_enc};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
         CHECK(all[i]->name && all[i]->eval && all[i]->key);
 }
@@ -347,6 +394,7 @@ int main(void)
 {
     struct osprey_detect *d = calloc(1, sizeof *d);
     C.d = d;
+    field_units();
     common_fields();
     packet_units();
     app_units();

@@ -96,7 +96,9 @@ DEFAULTS = {
     "threading.workers": 0,
     # every registered protocol's switch (test_every_protocol_has_its_switch)
     **{f"app-layer.protocols.{p}.enabled": True for p in (
-        "dcerpc", "dns", "ftp", "ftp-data", "http", "sip", "mqtt", "smb", "ssh", "tls")},
+        "dcerpc", "dns", "ftp", "ftp-data", "http", "sip", "mqtt", "smb", "ssh", "tls", "krb5",
+        "ldap", "snmp")},
+    "app-layer.protocols.ldap.max-tx": 256,
     "app-layer.protocols.ftp.max-tx": 256,
     "app-layer.protocols.ftp.max-line-length": 4096,
     "app-layer.files.memcap": 64 * 1024 * 1024,

@@ -66,8 +66,10 @@ def test_verdicts_on_known_keywords():
     assert rows["sdp.media.media"] == ("supported", "")
     assert rows["rfb.name"] == ("parsed, not compiled",
                                 "needs an RFB parser (Osprey has none)")
-    assert rows["ldap.request.operation"] == ("not recognised",
-                                              "needs an LDAP parser (Osprey has none)")
+    assert rows["ldap.request.operation"] == ("supported", "")  # the LDAP parser's field
+    assert rows["krb5_msg_type"] == ("supported", "")
+    assert rows["mdns.queries.rrname"] == ("not recognised",
+                                           "needs an mDNS parser (Osprey has none)")
 
 
 def test_keyword_list_lines_have_a_section_and_a_source():

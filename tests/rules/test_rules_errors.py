@@ -447,6 +447,15 @@ CASES = [
     ("mqtt.type:16;", "mqtt.type: value 16 out of range 0..15"),
     ("mqtt.connack.session_present:maybe;", "mqtt.connack.session_present: unknown value "
      "'maybe' (expected one of: false, true, no, yes)"),
+    # --- Kerberos 5, LDAP, SNMP (opt_krb5.c, opt_ldap.c, opt_snmp.c) -----------------------
+    ("krb5_msg_type:256;", "krb5_msg_type: value 256 out of range 0..255"),
+    ("krb5.ticket_encryption:bogus;", "krb5.ticket_encryption: unknown encryption type 'bogus'"),
+    ("krb5.ticket_encryption:weak,!weak;", "krb5.ticket_encryption: weak named twice"),
+    ("ldap.request.operation:bogus;", "ldap.request.operation: unknown value 'bogus'"),
+    ("ldap.responses.operation:search_result_done,x;",
+     "ldap.responses.operation: index: expected a number, got 'x'"),
+    ("ldap.responses.result_code:no_such_code;",
+     "ldap.responses.result_code: unknown value 'no_such_code'"),
 ]
 
 
