@@ -71,6 +71,9 @@ struct osprey_proto_def {
     const char *eve_name;            /* its EVE record type when not its name ("ftp_data"
                                         for ftp-data); NULL: the name */
     const char *alias[3];            /* other header / service words ("ssl"), NULL-terminated */
+    const char *rules_of;            /* another protocol whose rules also run on this one's
+                                        flows (http2: `alert http` and rules on http.* buffers
+                                        it registers too), NULL: none */
     uint8_t l4;                      /* 6, 17 or 0 (both) */
     bool buffers_imply_dir;          /* see osprey_app_proto_buffers_imply_dir */
     bool suricata_stats;             /* see osprey_app_proto_suricata_stats */
@@ -85,6 +88,9 @@ struct osprey_proto_def {
     void (*gap)(struct pflow *pf, struct mon_flow *f, int dir);
     void (*end)(struct pflow *pf, struct mon_flow *f);  /* the flow ends (NULL: nothing to do) */
     void (*state_free)(void *state);
+    /* the flow was another protocol until now and becomes this one (pflow_upgrade: HTTP/1's
+     * 101 to h2c): make the state such a flow starts with (NULL: as a new flow) */
+    void (*upgraded)(struct pflow *pf, struct mon_flow *f);
     uint32_t (*tx_id)(const struct pflow *pf);          /* NULL: 0 */
     const struct proto_event *events; size_t nevents;
     const struct proto_buffer *buffers; size_t nbuffers;

@@ -13,13 +13,15 @@ extern const struct osprey_proto_def sip_proto;
 extern const struct osprey_proto_def mqtt_proto;
 extern const struct osprey_proto_def dcerpc_proto, smb_proto;
 extern const struct osprey_proto_def ftp_proto, ftp_data_proto;
+extern const struct osprey_proto_def http2_proto;
 
 /* Table order is also the order detection tries the probes in: the first YES wins (HTTP,
  * then a TLS ClientHello, then DNS, as detection has always preferred them). */
 static const struct osprey_proto_def *const PROTOS[] = {&http_proto, &tls_proto, &dns_proto,
                                                         &ssh_proto, &sip_proto, &mqtt_proto,
                                                         &dcerpc_proto, &smb_proto, &ftp_proto,
-                                                        &ftp_data_proto};
+                                                        &ftp_data_proto,
+                                                        &http2_proto};
 
 #define NPROTOS (sizeof PROTOS / sizeof PROTOS[0])
 #define FIRST 2 /* after UNKNOWN and FAILED */
@@ -67,6 +69,13 @@ bool osprey_app_proto_buffers_imply_dir(uint16_t proto)
 {
     const struct osprey_proto_def *d = reg_proto(proto);
     return d && d->buffers_imply_dir;
+}
+
+uint16_t osprey_app_proto_rules_of(uint16_t proto)
+{
+    const struct osprey_proto_def *d = reg_proto(proto);
+    int id = d && d->rules_of ? osprey_app_proto_find(d->rules_of) : -1;
+    return id > OSPREY_APP_PROTO_FAILED ? (uint16_t)id : 0;
 }
 
 bool osprey_app_proto_suricata_stats(uint16_t proto)

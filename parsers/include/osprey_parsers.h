@@ -52,6 +52,9 @@ uint8_t osprey_app_proto_l4(uint16_t proto);
 /* Whether its buffers each belong to one side of the flow, so that a rule without direction
  * on one of them inspects that side only (TLS: the client's hello, the server's certificate). */
 bool osprey_app_proto_buffers_imply_dir(uint16_t proto);
+/* The protocol whose rules also run on this one's flows (HTTP/2: HTTP's `alert http` rules,
+ * and rules on the http.* buffers it registers too), 0: none. */
+uint16_t osprey_app_proto_rules_of(uint16_t proto);
 
 struct osprey_app_proto_set {
     uint64_t w[OSPREY_APP_PROTO_MAX / 64];
@@ -158,6 +161,9 @@ struct osprey_parsers_cfg {
     uint32_t mqtt_max_tx;            /* MQTT transactions waiting for an answer (4096) */
     uint32_t ftp_max_tx;             /* FTP commands waiting for replies; default 256 */
     uint32_t ftp_max_line;           /* bytes of an FTP line kept; default 4096 */
+    bool http2_enabled;              /* HTTP/2 parsed (app-layer.protocols.http2.enabled); default true */
+    uint32_t http2_max_streams;      /* live HTTP/2 streams per flow; past it one is shed (4096) */
+    bool http2_http1_rules;          /* accepted (Suricata's key): http.* rules always run on HTTP/2 */
 };
 void osprey_parsers_cfg_defaults(struct osprey_parsers_cfg *cfg);
 /* The configuration keys each protocol reads (its descriptor's), for whoever fills struct

@@ -153,6 +153,8 @@
     /* an FTP command or its reply: what ftp.mode … run on (no keyword names it) */      \
     X(FTP_TRANSACTION, "ftp.transaction")                                                  \
     X(FTP_DATA_TRANSACTION, "ftp_data.transaction")                                        \
+    /* an HTTP/2 transaction's side, once over: what the http2.* frame keywords run on */    \
+    X(HTTP2_FRAMES, "http2.frames")                                                        \
     X(TCP_HDR, "tcp.hdr")                                                                  \
     X(UDP_HDR, "udp.hdr")                                                                  \
     X(IPV4_HDR, "ipv4.hdr")                                                                \
@@ -173,6 +175,9 @@
     X(FRAME_DCERPC_PDU, "frame:dcerpc.pdu")                                                \
     X(FRAME_DCERPC_HDR, "frame:dcerpc.hdr")                                                \
     X(FRAME_DCERPC_DATA, "frame:dcerpc.data")                                              \
+    X(FRAME_HTTP2_HDR, "frame:http2.hdr")                                                  \
+    X(FRAME_HTTP2_DATA, "frame:http2.data")                                                \
+    X(FRAME_HTTP2_PDU, "frame:http2.pdu")                                                  \
     /* the frames of protocols Osprey does not frame yet */                               \
     X(FRAME_OTHER, "frame")                                                                \
     X(IP_SRC, "ip.src")                                                                    \

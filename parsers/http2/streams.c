@@ -1,0 +1,178 @@
+/* streams.c — HTTP/2 streams as transactions: the live ones of a flow (at most
+ * cfg.http2_max_streams: past it a new stream is shed, counted and reported as
+ * http2.too_many_streams), each side's end (its body event), the transaction's end (its done
+ * events and record), and DATA into a side's body — decoded through the HTTP folder's
+ * Content-Encoding decoder (http/decompress.c) when the side's headers name gzip, deflate …,
+ * bounded by the HTTP body limits. */
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "http_int.h"
+#include "http2_int.h"
+
+void h2_fact(struct pflow *pf, uint32_t *list, uint32_t *n, uint32_t v)
+{
+    if (*n < H2_LIST_MAX)
+        list[(*n)++] = v;
+    else
+        pflow_count(pf, H2_C_FACTS_SHED, 1);
+}
+
+void h2_stream_free(struct h2_stream *s)
+{
+    if (!s)
+        return;
+    for (int k = 0; k < 2; k++) {
+        pbuf_free(&s->s[k].copy);
+        pbuf_free(&s->s[k].block);
+        pbuf_free(&s->s[k].body);
+        free(s->s[k].h);
+        http_decoder_free(s->s[k].z);
+    }
+    free(s);
+}
+
+struct h2_stream *h2_stream_get(struct pflow *pf, struct mon_flow *f, uint32_t id, bool make)
+{
+    struct http2_state *st = pf->state;
+    for (uint32_t i = 0; i < st->nst; i++)
+        if (st->st[i]->id == id)
+            return st->st[i];
+    if (!make)
+        return NULL;
+    uint32_t *max = id & 1 ? &st->max_client_id : &st->max_server_id;
+    if (id <= *max)
+        pflow_anomaly(pf, f, id & 1 ? 0 : 1, H2_AE_STREAM_ID_REUSE);
+    else
+        *max = id;
+    if (st->nst >= pf->w->p->cfg.http2_max_streams) {
+        pflow_anomaly(pf, f, id & 1 ? 0 : 1, H2_AE_TOO_MANY_STREAMS);
+        pflow_count(pf, H2_C_STREAMS_SHED, 1);
+        return NULL;
+    }
+    if (st->nst == st->capst) {
+        uint32_t cap = st->capst ? 2 * st->capst : 8;
+        struct h2_stream **v = realloc(st->st, cap * sizeof *v);
+        if (!v)
+            return NULL;
+        st->st = v;
+        st->capst = cap;
+    }
+    struct h2_stream *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    s->id = id;
+    st->st[st->nst++] = s;
+    pflow_count(pf, H2_C_STREAMS, 1);
+    return s;
+}
+
+void h2_stream_close(struct pflow *pf, struct mon_flow *f, struct h2_stream *s)
+{
+    struct http2_state *st = pf->state;
+    for (int k = 0; k < 2; k++) {
+        struct h2_side *sd = &s->s[k];
+        if (sd->body.len && !sd->body_run) { /* a body the end of the stream cut short */
+            sd->body_run = true;
+            st->cur = s;
+            st->cur_dir = k;
+            pflow_raise(pf, f, k, k == 0 ? H2_EV_REQUEST_BODY : H2_EV_RESPONSE_BODY);
+        }
+    }
+    st->cur = s;
+    st->cur_dir = 0;
+    pflow_raise(pf, f, 0, H2_EV_REQUEST_DONE);
+    st->cur_dir = 1;
+    pflow_raise(pf, f, 1, H2_EV_RESPONSE_DONE);
+    pflow_tx_done(pf, f);
+    st->tx_count++;
+    st->cur = NULL;
+    for (uint32_t i = 0; i < st->nst; i++)
+        if (st->st[i] == s) {
+            memmove(&st->st[i], &st->st[i + 1], (st->nst - i - 1) * sizeof *st->st);
+            st->nst--;
+            break;
+        }
+    h2_stream_free(s);
+}
+
+void h2_side_end(struct pflow *pf, struct mon_flow *f, struct h2_stream *s, int side)
+{
+    struct http2_state *st = pf->state;
+    struct h2_side *sd = &s->s[side];
+    if (sd->ended)
+        return;
+    sd->ended = true;
+    if (sd->body.len && !sd->body_run) {
+        sd->body_run = true;
+        st->cur = s;
+        st->cur_dir = side;
+        pflow_raise(pf, f, side, side == 0 ? H2_EV_REQUEST_BODY : H2_EV_RESPONSE_BODY);
+    }
+    if (s->s[0].ended && s->s[1].ended)
+        h2_stream_close(pf, f, s);
+}
+
+/* Content-Encoding's codings, in the order listed; 0 when none is one we decode. */
+static int codings(const struct h2_side *sd, uint8_t *out, int max)
+{
+    uint32_t n;
+    const uint8_t *v = h2_header(sd, "content-encoding", &n);
+    int k = 0;
+    while (v && n && k < max) {
+        while (n && (*v == ' ' || *v == ',' || *v == '\t'))
+            v++, n--;
+        uint32_t w = 0;
+        while (w < n && v[w] != ',' && v[w] != ' ' && v[w] != '\t')
+            w++;
+        if ((w == 4 && !strncasecmp((const char *)v, "gzip", 4)) ||
+            (w == 6 && !strncasecmp((const char *)v, "x-gzip", 6)))
+            out[k++] = HC_GZIP;
+        else if (w == 7 && !strncasecmp((const char *)v, "deflate", 7))
+            out[k++] = HC_DEFLATE;
+        v += w, n -= w;
+    }
+    return k;
+}
+
+void h2_body_add(struct pflow *pf, struct mon_flow *f, struct h2_stream *s, int side,
+                 const uint8_t *d, size_t n)
+{
+    const struct osprey_parsers_cfg *cfg = &pf->w->p->cfg;
+    struct h2_side *sd = &s->s[side];
+    uint32_t lim = side == 0 ? cfg->http_request_body_limit : cfg->http_response_body_limit;
+    sd->wire += n;
+    uint32_t tl;
+    const uint8_t *ct = h2_header(sd, "content-type", &tl);
+    if (!sd->dns_long && sd->wire > H2_DNS_MAX && ct && tl >= 23 &&
+        !strncasecmp((const char *)ct, "application/dns-message", 23)) {
+        /* a DNS message is at most what one UDP datagram holds */
+        sd->dns_long = true;
+        pflow_anomaly(pf, f, side, side == 0 ? H2_AE_DNS_REQUEST_TOO_LONG
+                                             : H2_AE_DNS_RESPONSE_TOO_LONG);
+    }
+    if (!sd->z_set) {
+        sd->z_set = true;
+        uint8_t c[8];
+        int k = cfg->http_decompress ? codings(sd, c, 8) : 0;
+        if (k) {
+            struct http_decoder_cfg dc = {
+                .lzma_enabled = false,
+                .work_limit = lim ? 16 * (uint64_t)lim + (1u << 20) : (uint64_t)1 << 30,
+            };
+            sd->z = http_decoder_new(c, k, &dc);
+        }
+    }
+    if (lim && sd->body.len >= lim)
+        return;
+    if (sd->z) {
+        uint32_t errs = http_decoder_errors(sd->z);
+        if (http_decoder_feed(sd->z, d, n, &sd->body, lim))
+            pflow_count(pf, H2_C_BODY_LIMIT, 1);
+        if (http_decoder_errors(sd->z) > errs)
+            pflow_anomaly(pf, f, side, H2_AE_FAILED_DECOMPRESSION);
+    } else if (pbuf_add(&sd->body, d, n, lim) < n) {
+        pflow_count(pf, H2_C_BODY_LIMIT, 1);
+    }
+}
