@@ -129,6 +129,7 @@ const uint8_t *h2_buffer(struct pflow *pf, unsigned key, uint32_t i, struct ospr
     struct http2_state *st = pf->state;
     enum h2_buf b = (enum h2_buf)(key >> 1);
     int side = (int)(key & 1);
+    s->len = 0; /* the caller's room: built from its start */
     if (b >= H2B_FRAME_HDR)
         return frame(st, b, side, s, len);
     if (!st->cur)
