@@ -55,6 +55,8 @@ unsigned det_app_match_buffer(const char *keyword)
         return BUF_DNS_QUERIES_RRNAME; /* any DNS message, request or response */
     if (!strncmp(keyword, "mqtt.", 5) && osprey_field_find(keyword) >= 0)
         return BUF_MQTT_PUBLISH_TOPIC; /* the MQTT fields: under its transaction event */
+    if (!strncmp(keyword, "http2.", 6) && osprey_field_find(keyword) >= 0)
+        return BUF_HTTP2_FRAMES; /* a transaction's side, once the stream is over */
     if (!strcmp(keyword, "dce_iface") || !strcmp(keyword, "dce_opnum") ||
         !strcmp(keyword, "dcerpc.iface") || !strcmp(keyword, "dcerpc.opnum"))
         return BUF_DCE_STUB; /* a DCERPC request (or its response) is in */

@@ -16,6 +16,7 @@ static const struct opt_table *const TABLES[] = {
     &opt_table_tls,      &opt_table_file,       &opt_table_dce,       &opt_table_app, &opt_table_mqtt,
     &opt_table_misc,     &opt_table_asn1,       &opt_table_geoip,      &opt_table_pktprop,
     &opt_table_hints,    &opt_table_absent,     &opt_table_entropy,    &opt_table_dataset,
+    &opt_table_http2,
 };
 #define NTABLES (sizeof TABLES / sizeof TABLES[0])
 
