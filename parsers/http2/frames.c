@@ -49,6 +49,7 @@ void http2_free(void *state)
     for (uint32_t i = 0; i < st->nst; i++)
         h2_stream_free(st->st[i]);
     free(st->st);
+    h2_stream_free(st->last);
     for (int k = 0; k < 2; k++) {
         pbuf_free(&st->d[k].payload);
         h2_hpack_free(st->d[k].hd);
@@ -77,8 +78,7 @@ static void ctl_done(struct pflow *pf, struct mon_flow *f, int dir, struct h2_st
     pflow_raise(pf, f, dir, dir == 0 ? H2_EV_REQUEST_DONE : H2_EV_RESPONSE_DONE);
     pflow_tx_done(pf, f);
     st->tx_count++;
-    st->cur = NULL;
-    h2_stream_free(s);
+    h2_retire(st, s);
 }
 
 /* The block of side `side` of stream id is complete: decode it, run the side's head event

@@ -117,6 +117,9 @@ struct http2_state {
     uint32_t nst, capst;
     uint32_t max_client_id, max_server_id;
     struct h2_stream *cur;            /* the transaction whose events run now */
+    struct h2_stream *last;           /* the last one reported: kept until the next (its
+                                         buffers stay readable after its events, as
+                                         HTTP/1's last transaction's do) */
     int cur_dir;                      /* the side its frame facts are read from */
     int frame_dir;                    /* the frame whose event runs now (-1: none) */
     uint32_t tx_count;
@@ -139,6 +142,8 @@ void h2_side_end(struct pflow *pf, struct mon_flow *f, struct h2_stream *s, int 
 /* Report the stream (done events, record) and forget it. */
 void h2_stream_close(struct pflow *pf, struct mon_flow *f, struct h2_stream *s);
 void h2_stream_free(struct h2_stream *s);
+/* A reported transaction becomes the flow's last (the previous last is freed). */
+void h2_retire(struct http2_state *st, struct h2_stream *s);
 /* Append n bytes of DATA to the side's body (decoding as its content-encoding says). */
 void h2_body_add(struct pflow *pf, struct mon_flow *f, struct h2_stream *s, int side,
                  const uint8_t *d, size_t n);

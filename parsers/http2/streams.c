@@ -87,14 +87,22 @@ void h2_stream_close(struct pflow *pf, struct mon_flow *f, struct h2_stream *s)
     pflow_raise(pf, f, 1, H2_EV_RESPONSE_DONE);
     pflow_tx_done(pf, f);
     st->tx_count++;
-    st->cur = NULL;
     for (uint32_t i = 0; i < st->nst; i++)
         if (st->st[i] == s) {
             memmove(&st->st[i], &st->st[i + 1], (st->nst - i - 1) * sizeof *st->st);
             st->nst--;
             break;
         }
-    h2_stream_free(s);
+    h2_retire(st, s);
+}
+
+void h2_retire(struct http2_state *st, struct h2_stream *s)
+{
+    if (st->last != s)
+        h2_stream_free(st->last);
+    st->last = s;
+    st->cur = s;
+    st->cur_dir = 0;
 }
 
 void h2_side_end(struct pflow *pf, struct mon_flow *f, struct h2_stream *s, int side)
