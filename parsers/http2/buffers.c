@@ -32,9 +32,9 @@ static const uint8_t *cookie(const struct h2_side *sd, struct osprey_scratch *s,
     bool any = false;
     for (uint32_t i = 0; i < sd->nh; i++) {
         const struct h2_header *h = &sd->h[i];
-        if (h->nl != 6 || memcmp(sd->copy.p + h->no, "cookie", 6))
+        if (h->nl != 6 || memcmp(h2_copy(sd) + h->no, "cookie", 6))
             continue;
-        if ((any && !scratch_put(s, "; ", 2)) || !scratch_put(s, sd->copy.p + h->vo, h->vl))
+        if ((any && !scratch_put(s, "; ", 2)) || !scratch_put(s, h2_copy(sd) + h->vo, h->vl))
             return NULL;
         any = true;
     }
@@ -81,9 +81,9 @@ static const uint8_t *headers(const struct h2_side *sd, bool names, struct ospre
         return NULL;
     for (uint32_t i = 0; i < sd->nh; i++) {
         const struct h2_header *h = &sd->h[i];
-        if (!scratch_put(s, sd->copy.p + h->no, h->nl))
+        if (!scratch_put(s, h2_copy(sd) + h->no, h->nl))
             return NULL;
-        if (!names && (!scratch_put(s, ": ", 2) || !scratch_put(s, sd->copy.p + h->vo, h->vl)))
+        if (!names && (!scratch_put(s, ": ", 2) || !scratch_put(s, h2_copy(sd) + h->vo, h->vl)))
             return NULL;
         if (!scratch_put(s, "\r\n", 2))
             return NULL;
@@ -100,9 +100,9 @@ static const uint8_t *element(const struct h2_side *sd, uint32_t i, bool line,
         return NULL;
     const struct h2_header *h = &sd->h[i];
     if (!line)
-        return out(sd->copy.p + h->no, h->nl, len);
-    if (!scratch_put(s, sd->copy.p + h->no, h->nl) || !scratch_put(s, ": ", 2) ||
-        !scratch_put(s, sd->copy.p + h->vo, h->vl))
+        return out(h2_copy(sd) + h->no, h->nl, len);
+    if (!scratch_put(s, h2_copy(sd) + h->no, h->nl) || !scratch_put(s, ": ", 2) ||
+        !scratch_put(s, h2_copy(sd) + h->vo, h->vl))
         return NULL;
     return scratch_bytes(s, len);
 }

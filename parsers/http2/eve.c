@@ -44,8 +44,8 @@ static void header_list(struct osprey_jw *w, const char *key, const struct h2_si
     for (uint32_t i = 0; i < sd->nh; i++) {
         const struct h2_header *h = &sd->h[i];
         osprey_jw_open(w, NULL);
-        osprey_jw_strn(w, "name", sd->copy.p + h->no, h->nl);
-        osprey_jw_strn(w, "value", sd->copy.p + h->vo, h->vl);
+        osprey_jw_strn(w, "name", h2_copy(sd) + h->no, h->nl);
+        osprey_jw_strn(w, "value", h2_copy(sd) + h->vo, h->vl);
         osprey_jw_close(w);
     }
     osprey_jw_array_end(w);

@@ -104,9 +104,9 @@ const uint8_t *h2_header(const struct h2_side *side, const char *name, uint32_t 
     size_t nl = strlen(name);
     for (uint32_t i = 0; i < side->nh; i++) {
         const struct h2_header *h = &side->h[i];
-        if (h->nl == nl && !memcmp(side->copy.p + h->no, name, nl)) {
+        if (h->nl == nl && !memcmp(h2_copy(side) + h->no, name, nl)) {
             *len = h->vl;
-            return side->copy.p + h->vo;
+            return h2_copy(side) + h->vo;
         }
     }
     return NULL;

@@ -84,11 +84,6 @@ static const struct proto_buffer BUFFERS[] = {
      .get = h2_buffer},
     {.name = "http2.frames", .dir = 1, .event = "http2_response_done", .key = K(H2B_FRAMES, 1),
      .get = h2_buffer},
-    /* records (EVE, trace) */
-    {.name = "http.uri.raw", .dir = 0, .event = REQ, .record = true, .key = K(H2B_URI, 0),
-     .get = h2_buffer},
-    {.name = "http.hostname", .dir = 0, .event = REQ, .record = true,
-     .key = K(H2B_HOST_RAW, 0), .get = h2_buffer},
 };
 
 static const struct proto_value TYPES[] = {

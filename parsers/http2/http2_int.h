@@ -89,6 +89,12 @@ struct h2_side {
     struct h2_setting settings[H2_LIST_MAX]; uint32_t nsettings;
 };
 
+/* Where a side's header spans point (never NULL: a block of empty fields copies nothing) */
+static inline const uint8_t *h2_copy(const struct h2_side *sd)
+{
+    return sd->copy.p ? sd->copy.p : (const uint8_t *)"";
+}
+
 /* A stream: one transaction (stream 0's frames are each a transaction of their own). */
 struct h2_stream {
     uint32_t id;
