@@ -156,6 +156,8 @@ const uint8_t *h2_buffer(struct pflow *pf, unsigned key, uint32_t i, struct ospr
     case H2B_HEADER_NAME: return element(sd, i, false, s, len);
     case H2B_BODY: return sd->body.len ? out(sd->body.p, sd->body.len, len) : NULL;
     case H2B_FRAMES: return sd->ntypes ? out(EMPTY, 0, len) : NULL;
+    case H2B_DOH_QUERIES: return h2_doh_name(sd, false, i, len);
+    case H2B_DOH_ANSWERS: return h2_doh_name(sd, true, i, len);
     default: return NULL;
     }
 }

@@ -112,6 +112,8 @@ static void block_done(struct pflow *pf, struct mon_flow *f, int dir, uint32_t i
             if (a && h && (al != hl || strncasecmp((const char *)a, (const char *)h, al)))
                 pflow_anomaly(pf, f, dir, H2_AE_AUTHORITY_HOST_MISMATCH);
         }
+        if (side == 0)
+            h2_doh(pf, s, 0); /* a GET's ?dns= (DoH) */
         st->cur = s;
         st->cur_dir = side;
         pflow_raise(pf, f, dir, side == 0 ? H2_EV_REQUEST : H2_EV_RESPONSE);

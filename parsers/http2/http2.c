@@ -79,6 +79,16 @@ static const struct proto_buffer BUFFERS[] = {
      .key = K(H2B_FRAME_PDU, 0), .get = h2_buffer},
     {.name = "frame:http2.pdu", .dir = 1, .event = "http2_frame_to_client",
      .key = K(H2B_FRAME_PDU, 1), .get = h2_buffer},
+    /* DoH (doh.c): the DNS message's names, once the stream is over (Suricata's doh2) */
+    {.name = "dns.query", .alias = {"dns.queries.rrname", "dns.query.name", NULL}, .dir = 0,
+     .event = "http2_request_done", .multi = true, .key = K(H2B_DOH_QUERIES, 0),
+     .get = h2_buffer},
+    {.name = "dns.queries.rrname", .alias = {"dns.query.name", NULL}, .dir = 1,
+     .event = "http2_response_done", .multi = true, .key = K(H2B_DOH_QUERIES, 1),
+     .get = h2_buffer},
+    {.name = "dns.answers.rrname", .alias = {"dns.answer.name", NULL}, .dir = 1,
+     .event = "http2_response_done", .multi = true, .key = K(H2B_DOH_ANSWERS, 1),
+     .get = h2_buffer},
     /* a transaction's side once it is over: what the http2.* frame keywords run on */
     {.name = "http2.frames", .dir = 0, .event = "http2_request_done", .key = K(H2B_FRAMES, 0),
      .get = h2_buffer},

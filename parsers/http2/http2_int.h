@@ -52,6 +52,7 @@ enum h2_buf {
     H2B_HEADER_NAME,   /* multi: each name (http2.header_name) */
     H2B_BODY,          /* the DATA of the side, decoded */
     H2B_FRAMES,        /* the transaction's side, for the http2.* frame keywords */
+    H2B_DOH_QUERIES, H2B_DOH_ANSWERS, /* DoH: the side's DNS message's names (multi) */
     H2B_FRAME_HDR, H2B_FRAME_DATA, H2B_FRAME_PDU /* the frame being read (frame:http2.*) */
 };
 
@@ -59,6 +60,8 @@ enum h2_buf {
 struct h2_header {
     uint32_t no, nl, vo, vl;
 };
+
+struct dns_state;
 
 struct h2_setting {
     uint16_t id;
@@ -80,6 +83,8 @@ struct h2_side {
     struct http_decoder *z;           /* NULL: plain */
     bool z_set;                       /* the decoder was decided (first DATA) */
     bool dns_long;                    /* a DoH message past H2_DNS_MAX was reported */
+    struct dns_state *doh;            /* DoH: the side's DNS message, decoded by the DNS
+                                         folder (NULL: none) */
     /* the frame facts the http2.* keywords look at */
     uint32_t types[H2_LIST_MAX]; uint32_t ntypes;
     uint32_t errors[H2_LIST_MAX]; uint32_t nerrors;
@@ -165,6 +170,13 @@ void h2_hpack_free(void *hd);
 void h2_hpack_table_size(void *hd, uint32_t size);
 /* A header's value by name (first occurrence), NULL when absent. */
 const uint8_t *h2_header(const struct h2_side *side, const char *name, uint32_t *len);
+
+/* doh.c: DNS over HTTP/2 (RFC 8484): the side's DNS message — a POST's body, a GET's "dns"
+ * parameter (base64url) — decoded through the DNS folder (dns_decode), when its
+ * content-type (or the GET) says so. */
+void h2_doh(struct pflow *pf, struct h2_stream *s, int side);
+void h2_doh_free(struct h2_side *sd);
+const uint8_t *h2_doh_name(const struct h2_side *sd, bool answers, uint32_t i, uint32_t *len);
 
 /* buffers.c: the descriptor's buffer getter and fields */
 const uint8_t *h2_buffer(struct pflow *pf, unsigned key, uint32_t i, struct osprey_scratch *s,

@@ -29,6 +29,7 @@ void h2_stream_free(struct h2_stream *s)
         pbuf_free(&s->s[k].body);
         free(s->s[k].h);
         http_decoder_free(s->s[k].z);
+        h2_doh_free(&s->s[k]);
     }
     free(s);
 }
@@ -112,6 +113,7 @@ void h2_side_end(struct pflow *pf, struct mon_flow *f, struct h2_stream *s, int 
     if (sd->ended)
         return;
     sd->ended = true;
+    h2_doh(pf, s, side); /* a DNS message in its DATA (DoH) */
     if (sd->body.len && !sd->body_run) {
         sd->body_run = true;
         st->cur = s;

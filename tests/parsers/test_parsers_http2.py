@@ -187,3 +187,49 @@ def test_http2_eve_records(tmp_path):
     v = Draft7Validator(schema)
     for r in recs + [a]:
         assert not list(v.iter_errors(r)), r
+
+
+def dns_query(name):
+    q = b"".join(bytes([len(l)]) + l for l in name.split(b".")) + b"\x00\x00\x01\x00\x01"
+    return b"\x12\x34\x01\x00\x00\x01\x00\x00\x00\x00\x00\x00" + q
+
+
+def doh(get=False):
+    import base64
+    msg = dns_query(b"www.gstatic.com")
+    c = Conv(sport=41003, dport=443).handshake()
+    c.send(True, PREFACE + frame(SETTINGS, 0, 0))
+    if get:
+        path = b"/dns-query?dns=" + base64.urlsafe_b64encode(msg).rstrip(b"=")
+        c.send(True, frame(HEADERS, 5, 1, b"\x82\x86" + lit(b":path", path) +
+                           lit(b":authority", b"dns.google")))
+    else:
+        c.send(True, frame(HEADERS, 4, 1, b"\x83\x86" + lit(b":path", b"/dns-query") +
+                           lit(b":authority", b"dns.google") +
+                           lit(b"content-type", b"application/dns-message")) +
+               frame(DATA, 1, 1, msg))
+    c.send(False, frame(HEADERS, 5, 1, b"\x88" + lit(b"content-type", b"text/plain")))
+    return c.close().pkts
+
+
+@pytest.mark.parametrize("get", [False, True])
+def test_dns_over_http2(tmp_path, get):
+    # the DNS message (a POST's DATA, a GET's ?dns=) decoded by the DNS folder: dns.query on
+    # the HTTP/2 flow (`alert doh2`, `alert http2`); `alert dns` stays DNS flows'
+    rules = [rule('dns.query; content:"www.gstatic.com"; bsize:15;', sid=1, proto="doh2"),
+             rule('dns.query; content:"www.gstatic.com";', sid=2, proto="http2"),
+             rule('dns.query; content:"www.google.com";', sid=3, proto="doh2"),
+             rule('http.request_header; content:"authority|3a 20|dns.google";', sid=4,
+                  proto="doh2")]
+    assert detect(tmp_path, doh(get), rules).sids == [1, 2, 4]
+
+
+def test_dns_over_http2_too_long(tmp_path):
+    c = Conv(sport=41004, dport=443).handshake()
+    c.send(True, PREFACE + frame(HEADERS, 4, 1, b"\x83\x86" + lit(b":path", b"/dns") +
+                                 lit(b"content-type", b"application/dns-message")))
+    for k in range(5):  # 5 × 16,000 bytes: past one UDP message
+        c.send(True, frame(DATA, 1 if k == 4 else 0, 1, b"A" * 16000))
+    rules = ['alert http2 any any -> any any (msg:"long"; flow:to_server; '
+             'app-layer-event:http2.dns_request_too_long; sid:1;)']
+    assert detect(tmp_path, c.close().pkts, rules).sids == [1]
