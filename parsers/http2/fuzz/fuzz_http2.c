@@ -17,12 +17,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static volatile uint32_t sink;
 
+/* the buffers with elements (the others have element 0 only, as the registry serves them) */
+static bool multi(unsigned b)
+{
+    return b == H2B_HEADER_LINE || b == H2B_HEADER_NAME || b == H2B_DOH_QUERIES ||
+           b == H2B_DOH_ANSWERS;
+}
+
 static void read_all(struct pflow *pf)
 {
     struct osprey_scratch s = {0};
     for (unsigned b = 0; b <= H2B_FRAME_PDU; b++)
         for (unsigned side = 0; side < 2; side++)
-            for (uint32_t i = 0; i < 300; i++) {
+            for (uint32_t i = 0; i < (multi(b) ? 300u : 1u); i++) {
                 uint32_t len = 0;
                 const uint8_t *d = h2_buffer(pf, b << 1 | side, i, &s, &len);
                 if (!d)
