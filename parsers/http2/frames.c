@@ -94,6 +94,7 @@ static void block_done(struct pflow *pf, struct mon_flow *f, int dir, uint32_t i
     sd->in_block = false;
     bool ok = h2_hpack_block(pf, f, dir, sd, sd->block.p ? sd->block.p : (const uint8_t *)"",
                              sd->block.len);
+    st->mem -= sd->block.len < st->mem ? sd->block.len : st->mem;
     pbuf_free(&sd->block);
     if (!ok) {
         /* the direction's dynamic table is lost with it: nothing more decodes there */
@@ -134,8 +135,10 @@ static void fragment(struct pflow *pf, struct mon_flow *f, int dir, uint32_t id,
         return;
     struct h2_side *sd = &s->s[side];
     sd->in_block = true;
-    if (pbuf_add(&sd->block, d, n, H2_BLOCK_MAX) < n)
+    uint32_t before = sd->block.len;
+    if (pbuf_add(&sd->block, d, h2_room(pf, n), H2_BLOCK_MAX) < n)
         pflow_anomaly(pf, f, dir, H2_AE_REASSEMBLY_LIMIT_REACHED);
+    st->mem += sd->block.len - before;
     struct h2_dir *hd = &st->d[dir];
     if (end_headers) {
         hd->cont_stream = 0;

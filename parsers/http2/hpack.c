@@ -55,10 +55,13 @@ static void size_updates(struct pflow *pf, struct h2_side *side, const uint8_t *
 
 static void add_header(struct pflow *pf, struct h2_side *side, const nghttp2_nv *nv)
 {
-    if (side->nh >= H2_HEADERS_MAX || side->copy.len + nv->namelen + nv->valuelen > H2_COPY_MAX) {
+    size_t need = nv->namelen + nv->valuelen;
+    if (side->nh >= H2_HEADERS_MAX || side->copy.len + need > H2_COPY_MAX ||
+        h2_room(pf, need) < need) {
         pflow_count(pf, H2_C_HEADERS_SHED, 1);
         return;
     }
+    ((struct http2_state *)pf->state)->mem += need;
     if (!side->h && !(side->h = calloc(H2_HEADERS_MAX, sizeof *side->h)))
         return;
     struct h2_header *h = &side->h[side->nh];

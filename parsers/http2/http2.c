@@ -156,6 +156,7 @@ static const char *const COUNTERS[] = {
     [H2_C_FACTS_SHED] = "http2_facts_shed",       /* frame facts past H2_LIST_MAX */
     [H2_C_BODY_LIMIT] = "http2_body_limit",
     [H2_C_MALFORMED] = "http2_malformed",         /* header blocks that did not decode */
+    [H2_C_MEMCAP_SHED] = "http2_memcap_shed",     /* bytes not kept: the flow's memcap */
 };
 
 #define H2_KEY "app-layer.protocols.http2."

@@ -16,6 +16,8 @@ extern const struct osprey_proto_def http2_proto;
 #define H2_HEADERS_MAX 256u        /* header fields kept per side of a stream */
 #define H2_LIST_MAX 32u            /* frame facts kept per side (types, windows, settings …) */
 #define H2_DNS_MAX 65535u          /* a DNS message over HTTP/2 is one UDP message at most */
+#define H2_FLOW_MEMCAP (32u << 20) /* bytes of headers, blocks and bodies a flow's streams keep
+                                      together (the live ones and the last reported) */
 
 /* frame types (RFC 9113 §6) */
 enum { H2_DATA, H2_HEADERS, H2_PRIORITY, H2_RST_STREAM, H2_SETTINGS, H2_PUSH_PROMISE,
@@ -40,7 +42,7 @@ enum { H2_AE_INVALID_FRAME_HEADER, H2_AE_INVALID_CLIENT_MAGIC, H2_AE_INVALID_FRA
        H2_AE_DNS_RESPONSE_TOO_LONG, H2_AE_DATA_STREAM_ZERO, H2_AE_COMPRESSION_BOMB };
 /* rows of http2_proto.counters */
 enum { H2_C_STREAMS, H2_C_FRAMES, H2_C_STREAMS_SHED, H2_C_HEADERS_SHED, H2_C_FACTS_SHED,
-       H2_C_BODY_LIMIT, H2_C_MALFORMED };
+       H2_C_BODY_LIMIT, H2_C_MALFORMED, H2_C_MEMCAP_SHED };
 
 /* buffer keys (http2.c's getters, buffers.c) */
 enum h2_buf {
@@ -134,7 +136,11 @@ struct http2_state {
     int cur_dir;                      /* the side its frame facts are read from */
     int frame_dir;                    /* the frame whose event runs now (-1: none) */
     uint32_t tx_count;
+    uint64_t mem;                     /* bytes kept against H2_FLOW_MEMCAP */
 };
+
+/* Room for n more bytes under the flow's memcap (what does not fit is shed and counted). */
+uint32_t h2_room(struct pflow *pf, size_t n);
 
 /* frames.c: the frame reader (descriptor's parse/end/free) */
 void http2_parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d, size_t n);

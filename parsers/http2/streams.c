@@ -19,6 +19,25 @@ void h2_fact(struct pflow *pf, uint32_t *list, uint32_t *n, uint32_t v)
         pflow_count(pf, H2_C_FACTS_SHED, 1);
 }
 
+uint32_t h2_room(struct pflow *pf, size_t n)
+{
+    const struct http2_state *st = pf->state;
+    uint64_t left = st->mem < H2_FLOW_MEMCAP ? H2_FLOW_MEMCAP - st->mem : 0;
+    if (n <= left)
+        return (uint32_t)n;
+    pflow_count(pf, H2_C_MEMCAP_SHED, n - left);
+    return (uint32_t)left;
+}
+
+/* what a stream keeps against the flow's memcap */
+static uint64_t stream_mem(const struct h2_stream *s)
+{
+    uint64_t m = 0;
+    for (int k = 0; k < 2; k++)
+        m += (uint64_t)s->s[k].copy.len + s->s[k].block.len + s->s[k].body.len;
+    return m;
+}
+
 void h2_stream_free(struct h2_stream *s)
 {
     if (!s)
@@ -99,8 +118,11 @@ void h2_stream_close(struct pflow *pf, struct mon_flow *f, struct h2_stream *s)
 
 void h2_retire(struct http2_state *st, struct h2_stream *s)
 {
-    if (st->last != s)
+    if (st->last && st->last != s) {
+        uint64_t m = stream_mem(st->last);
+        st->mem = st->mem > m ? st->mem - m : 0;
         h2_stream_free(st->last);
+    }
     st->last = s;
     st->cur = s;
     st->cur_dir = 0;
@@ -176,13 +198,21 @@ void h2_body_add(struct pflow *pf, struct mon_flow *f, struct h2_stream *s, int 
     }
     if (lim && sd->body.len >= lim)
         return;
+    /* the body's own limit, and what the flow's memcap leaves */
+    struct http2_state *st = pf->state;
+    uint32_t before = sd->body.len;
+    uint64_t cap = (uint64_t)before + h2_room(pf, lim ? lim - before : n);
+    uint32_t max = cap > UINT32_MAX ? UINT32_MAX : (uint32_t)cap;
+    if (!max)
+        return;
     if (sd->z) {
         uint32_t errs = http_decoder_errors(sd->z);
-        if (http_decoder_feed(sd->z, d, n, &sd->body, lim))
+        if (http_decoder_feed(sd->z, d, n, &sd->body, max))
             pflow_count(pf, H2_C_BODY_LIMIT, 1);
         if (http_decoder_errors(sd->z) > errs)
             pflow_anomaly(pf, f, side, H2_AE_FAILED_DECOMPRESSION);
-    } else if (pbuf_add(&sd->body, d, n, lim) < n) {
+    } else if (pbuf_add(&sd->body, d, n, max) < n) {
         pflow_count(pf, H2_C_BODY_LIMIT, 1);
     }
+    st->mem += sd->body.len - before;
 }

@@ -211,6 +211,32 @@ static void test_limits(void)
     ph_free(&h);
 }
 
+/* bodies of many open streams: the flow's memcap holds, what it sheds is counted */
+static void test_memcap(void)
+{
+    struct ph h;
+    ph_init(&h, "http2", 6, 40000, 80);
+    ph_feed(&h, 0, H2_PREFACE, H2_PREFACE_LEN);
+    static uint8_t chunk[9 + 16384];
+    memset(chunk + 9, 'x', 16384);
+    const uint8_t get[] = {0x83, 0x84, 0x86}; /* POST / http */
+    for (uint32_t sid = 1; sid < 2 * 40; sid += 2) {
+        struct out c = {.n = 0};
+        frame(&c, H2_HEADERS, H2F_END_HEADERS, sid, get, sizeof get);
+        feed(&h, 0, &c);
+        uint8_t hdr[9] = {0, 0x40, 0, H2_DATA, 0, (uint8_t)(sid >> 24), (uint8_t)(sid >> 16),
+                          (uint8_t)(sid >> 8), (uint8_t)sid};
+        memcpy(chunk, hdr, 9);
+        for (int k = 0; k < 64; k++) /* 1 MiB each, never ended */
+            ph_feed(&h, 0, chunk, sizeof chunk);
+    }
+    struct http2_state *st = h.pf.state;
+    CHECK_EQ_U(st->nst, 40);
+    CHECK(st->mem <= H2_FLOW_MEMCAP);
+    CHECK(ph_count(&h, "http2_memcap_shed") >= (40ull << 20) - H2_FLOW_MEMCAP);
+    ph_free(&h);
+}
+
 static void test_probes(void)
 {
     CHECK(h2_probe_client((const uint8_t *)H2_PREFACE, H2_PREFACE_LEN, NULL) == DET_YES);
@@ -229,6 +255,7 @@ int main(void)
     test_exchange();
     test_continuation_and_facts();
     test_limits();
+    test_memcap();
     test_probes();
     return unit_report("test_proto_http2");
 }
