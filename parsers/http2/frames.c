@@ -117,7 +117,10 @@ static void block_done(struct pflow *pf, struct mon_flow *f, int dir, uint32_t i
             h2_doh(pf, s, 0); /* a GET's ?dns= (DoH) */
         st->cur = s;
         st->cur_dir = side;
-        pflow_raise(pf, f, dir, side == 0 ? H2_EV_REQUEST : H2_EV_RESPONSE);
+        /* the side's own direction: a PUSH_PROMISE (sent by the server) is a request's head */
+        pflow_raise(pf, f, side, side == 0 ? H2_EV_REQUEST : H2_EV_RESPONSE);
+        if (side != dir)
+            sd->ended = true; /* a promised request has nothing more to come */
     } else if (sd->blocks > 2) {
         pflow_anomaly(pf, f, dir, H2_AE_EXTRA_HEADER_DATA); /* after the trailers */
     }

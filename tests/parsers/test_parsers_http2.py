@@ -233,3 +233,21 @@ def test_dns_over_http2_too_long(tmp_path):
     rules = ['alert http2 any any -> any any (msg:"long"; flow:to_server; '
              'app-layer-event:http2.dns_request_too_long; sid:1;)']
     assert detect(tmp_path, c.close().pkts, rules).sids == [1]
+
+
+def test_http2_server_push(tmp_path):
+    # a PUSH_PROMISE carries the request of the stream it reserves (decoded with the server's
+    # table): that stream is a transaction with the promised request and its response
+    push = frame(PUSH, 4, 1, b"\x00\x00\x00\x02" + b"\x82\x86" + lit(b":path", b"/style.css") +
+                 lit(b":authority", b"files.example"))
+    pushed = frame(HEADERS, 4, 2, b"\x88" + lit(b"content-type", b"text/css")) + \
+        frame(DATA, 1, 2, b"body{}")
+    rules = [rule('http.uri; content:"/style.css";', sid=1, proto="http2"),
+             rule('flow:to_client; file.data; content:"body{}";', sid=2, proto="http2"),
+             rule('http.uri; content:"/style.css"; http.stat_code; content:"200";', sid=3,
+                  proto="http")]
+    out = osprey_out(tmp_path, exchange(extra_server=push + pushed), rules,
+                     "--set", "outputs.eve-log.types=[alert,http]")
+    assert sorted(a["alert"]["signature_id"] for a in out.of("alert")) == [1, 2, 3]
+    (p,) = [r for r in out.of("http") if r["http"]["http2"]["stream_id"] == 2]
+    assert p["http"]["url"] == "/style.css" and p["http"]["status"] == 200
