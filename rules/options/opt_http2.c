@@ -90,9 +90,12 @@ static int parse_settings(struct rule_ctx *c, char *val)
     int64_t id;
     if (!n)
         return opt_error(c, v, "no setting named");
-    if (!named("http2.settings", v, n, &id) &&
-        parse_num(c, v, n, 0, UINT16_MAX, false, &id, "setting") < 0)
-        return -1;
+    if (!named("http2.settings", v, n, &id)) {
+        if (isalpha((unsigned char)v[0]))
+            return opt_error(c, v, "unknown setting '%.*s'", (int)n, v);
+        if (parse_num(c, v, n, 0, UINT16_MAX, false, &id, "setting") < 0)
+            return -1;
+    }
     const int64_t base = id << 32, top = base | UINT32_MAX;
     const char *rest = v + n;
     while (isspace((unsigned char)*rest))

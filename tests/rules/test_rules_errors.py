@@ -447,6 +447,13 @@ CASES = [
     ("mqtt.type:16;", "mqtt.type: value 16 out of range 0..15"),
     ("mqtt.connack.session_present:maybe;", "mqtt.connack.session_present: unknown value "
      "'maybe' (expected one of: false, true, no, yes)"),
+    # --- HTTP/2 frame keywords (opt_http2.c) -------------------------------------------------
+    ("http2.frametype:FOO;", "http2.frametype: unknown name 'FOO'"),
+    ("http2.errorcode:BAD_ERROR;", "http2.errorcode: unknown name 'BAD_ERROR'"),
+    ("http2.settings:SETTINGS_BOGUS;", "http2.settings: unknown setting 'SETTINGS_BOGUS'"),
+    ("http2.settings:SETTINGS_ENABLE_PUSH!=1;",
+     "http2.settings: a comparison http2.settings does not take"),
+    ("http2.priority:256;", "http2.priority: value 256 out of range 0..255"),
 ]
 
 
