@@ -96,6 +96,7 @@ void pflow_switch(struct pflow *pf, struct mon_flow *f)
     if (old && pf->state)
         old->state_free(pf->state);
     pf->state = NULL;
+    pf->orig = pf->proto;
     pf->proto = id;
     pf->w->st.v[pf->proto]++; /* the flow is counted as the protocol it became, too */
     for (int k = 0; k < 2; k++) {
@@ -135,6 +136,12 @@ uint16_t osprey_parsers_app_proto(struct mon_ctx *ctx, const struct mon_flow *f)
 {
     struct pflow *pf = pflow_get(ctx, f);
     return pf ? pf->proto : OSPREY_APP_PROTO_UNKNOWN;
+}
+
+uint16_t osprey_parsers_app_proto_orig(struct mon_ctx *ctx, const struct mon_flow *f)
+{
+    struct pflow *pf = pflow_get(ctx, f);
+    return pf ? pf->orig : OSPREY_APP_PROTO_UNKNOWN;
 }
 
 const uint8_t *osprey_parsers_buffer_at(struct mon_ctx *ctx, const struct mon_flow *f,

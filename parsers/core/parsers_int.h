@@ -91,6 +91,7 @@ struct pflow {
     void *state;            /* the decided protocol's state (its state_free frees it) */
     int32_t anomaly;        /* flat anomaly id being raised now, -1: none */
     uint16_t upgrade;       /* the protocol the flow becomes once this parse returns, 0: none */
+    uint16_t orig;          /* the protocol before the last upgrade (0: none happened) */
     int8_t upgrade_dir;     /* the direction whose bytes after the switch are in upgrade_rest */
     struct pbuf upgrade_rest;
 };

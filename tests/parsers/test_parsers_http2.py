@@ -251,3 +251,15 @@ def test_http2_server_push(tmp_path):
     assert sorted(a["alert"]["signature_id"] for a in out.of("alert")) == [1, 2, 3]
     (p,) = [r for r in out.of("http") if r["http"]["http2"]["stream_id"] == 2]
     assert p["http"]["url"] == "/style.css" and p["http"]["status"] == 200
+
+
+def test_h2c_flow_record(tmp_path):
+    # the flow ends as http2; what it was before the 101 is app_proto_orig (Suricata's key)
+    out = osprey_out(tmp_path, h2c(), [], "--set", "outputs.eve-log.types=[flow,http]")
+    (f,) = out.of("flow")
+    assert (f["app_proto"], f["app_proto_orig"]) == ("http2", "http")
+    urls = [r["http"].get("url") for r in out.of("http")]
+    assert urls[0] == "/robots.txt" and "/second" in urls  # HTTP/1's, then HTTP/2's
+    (plain,) = osprey_out(tmp_path, exchange(), [], "--set", "outputs.eve-log.types=[flow]",
+                          name="p").of("flow")
+    assert plain["app_proto"] == "http2" and "app_proto_orig" not in plain
