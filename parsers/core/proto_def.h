@@ -74,6 +74,9 @@ struct osprey_proto_def {
     const char *rules_of;            /* another protocol whose rules also run on this one's
                                         flows (http2: `alert http` and rules on http.* buffers
                                         it registers too), NULL: none */
+    const char *buffer_rules_of;     /* another protocol whose rules on buffers this one also
+                                        registers run on its flows (http2: `alert dns` rules
+                                        on dns.query, DoH), NULL: none */
     uint8_t l4;                      /* 6, 17 or 0 (both) */
     bool buffers_imply_dir;          /* see osprey_app_proto_buffers_imply_dir */
     bool suricata_stats;             /* see osprey_app_proto_suricata_stats */

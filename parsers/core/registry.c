@@ -78,6 +78,13 @@ uint16_t osprey_app_proto_rules_of(uint16_t proto)
     return id > OSPREY_APP_PROTO_FAILED ? (uint16_t)id : 0;
 }
 
+uint16_t osprey_app_proto_buffer_rules_of(uint16_t proto)
+{
+    const struct osprey_proto_def *d = reg_proto(proto);
+    int id = d && d->buffer_rules_of ? osprey_app_proto_find(d->buffer_rules_of) : -1;
+    return id > OSPREY_APP_PROTO_FAILED ? (uint16_t)id : 0;
+}
+
 bool osprey_app_proto_suricata_stats(uint16_t proto)
 {
     const struct osprey_proto_def *d = reg_proto(proto);

@@ -174,6 +174,7 @@ const struct osprey_proto_def http2_proto = {
     .eve_name = "http",
     .alias = {"doh2", NULL},
     .rules_of = "http",
+    .buffer_rules_of = "dns",
     .l4 = 6,
     .probes = PROBES,
     .parse = http2_parse,

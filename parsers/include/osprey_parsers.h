@@ -55,6 +55,9 @@ bool osprey_app_proto_buffers_imply_dir(uint16_t proto);
 /* The protocol whose rules also run on this one's flows (HTTP/2: HTTP's `alert http` rules,
  * and rules on the http.* buffers it registers too), 0: none. */
 uint16_t osprey_app_proto_rules_of(uint16_t proto);
+/* The protocol whose rules on buffers this one registers too also run on its flows (HTTP/2:
+ * DNS's rules on dns.query …, DoH), 0: none. */
+uint16_t osprey_app_proto_buffer_rules_of(uint16_t proto);
 
 struct osprey_app_proto_set {
     uint64_t w[OSPREY_APP_PROTO_MAX / 64];

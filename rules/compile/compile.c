@@ -543,7 +543,7 @@ int osprey_detect_build_opts(struct osprey_detect **out, struct mon_engine *eng,
      * each one that also runs its rules (osprey_app_proto_rules_of: HTTP/2) */
     size_t per = 2;
     for (uint16_t p = 2; p < osprey_app_proto_count(); p++)
-        per += osprey_app_proto_rules_of(p) ? 2 : 0;
+        per += osprey_app_proto_rules_of(p) || osprey_app_proto_buffer_rules_of(p) ? 2 : 0;
     d->rules = calloc(n ? per * n : 1, sizeof *d->rules);
     /* per base: the fixed ones and one per application event the parsers register */
     d->nbases = det_nbases();
@@ -602,16 +602,18 @@ int osprey_detect_build_opts(struct osprey_detect **out, struct mon_engine *eng,
         rc = compile_rule(&c, r, PV_MAIN, 0, &next, &base);
         if (rc == 0 && next != PV_MAIN)
             rc = compile_rule(&c, r, next, 0, &next, &b2);
-        /* a protocol that also runs the rules of this one (HTTP/2: HTTP's): `alert http`,
-         * and a rule naming no application protocol whose buffers are this one's */
+        /* a protocol that also runs the rules of another (HTTP/2: HTTP's): `alert http`,
+         * and a rule naming no application protocol whose buffers are that one's; and one
+         * that runs another's rules on buffers it registers too (HTTP/2: DNS's, DoH) */
         for (uint16_t p = 2; rc == 0 && d->parsers && p < osprey_app_proto_count(); p++) {
-            uint16_t of = osprey_app_proto_rules_of(p);
-            if (!of)
+            uint16_t of = osprey_app_proto_rules_of(p), bof = osprey_app_proto_buffer_rules_of(p);
+            if (!of && !bof)
                 continue;
             uint8_t l4;
             uint16_t hdr = det_app_proto_of(r->proto, &l4);
-            bool named = hdr && !strcmp(r->proto, osprey_app_proto_name(of)); /* not "http1" */
-            if (!(named || (!hdr && det_base_is_app(base) && det_base_proto(base) == of)))
+            uint16_t bp = det_base_is_app(base) ? det_base_proto(base) : 0;
+            bool named = of && hdr && !strcmp(r->proto, osprey_app_proto_name(of)); /* not http1 */
+            if (!(named || (of && !hdr && bp == of) || (bof && bp == bof)))
                 continue;
             rc = compile_rule(&c, r, PV_MAIN, p, &next, &b2);
             if (rc == 0 && next != PV_MAIN)

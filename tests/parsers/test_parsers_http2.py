@@ -215,13 +215,16 @@ def doh(get=False):
 @pytest.mark.parametrize("get", [False, True])
 def test_dns_over_http2(tmp_path, get):
     # the DNS message (a POST's DATA, a GET's ?dns=) decoded by the DNS folder: dns.query on
-    # the HTTP/2 flow (`alert doh2`, `alert http2`); `alert dns` stays DNS flows'
+    # the HTTP/2 flow (`alert doh2`, `alert http2`, and `alert dns` rules on DNS buffers); an
+    # `alert dns` rule without them stays DNS flows'
     rules = [rule('dns.query; content:"www.gstatic.com"; bsize:15;', sid=1, proto="doh2"),
              rule('dns.query; content:"www.gstatic.com";', sid=2, proto="http2"),
              rule('dns.query; content:"www.google.com";', sid=3, proto="doh2"),
              rule('http.request_header; content:"authority|3a 20|dns.google";', sid=4,
-                  proto="doh2")]
-    assert detect(tmp_path, doh(get), rules).sids == [1, 2, 4]
+                  proto="doh2"),
+             rule('dns.query; content:"gstatic";', sid=5, proto="dns"),
+             rule('content:"PRI";', sid=6, proto="dns")]
+    assert detect(tmp_path, doh(get), rules).sids == [1, 2, 4, 5]
 
 
 def test_dns_over_http2_too_long(tmp_path):
