@@ -633,7 +633,7 @@ int osprey_detect_build_opts(struct osprey_detect **out, struct mon_engine *eng,
         d->stats.fast_patterns += d->mpm[k].n;
     }
     for (uint32_t i = 0; i < d->napp_mpm && rc == 0; i++) {
-        rc = det_mpm_compile(d->app_mpm[i], diag);
+        rc = det_mpm_compile_shared(d->app_mpm[i], d->app_mpm, i, diag);
         d->stats.fast_patterns += d->app_mpm[i]->n;
     }
     if (rc < 0) {

@@ -100,6 +100,10 @@ struct det_mpm {
     bool defined;
     bool streaming;        /* DK_STREAM only: db is HS_MODE_STREAM, fed per flow side */
     hs_database_t *db;
+    bool db_shared;        /* db is another mpm's whose patterns include all of these, in
+                              the same order (HTTP/1's and HTTP/2's http.uri …): freed by
+                              that one */
+    uint32_t *remap;       /* db_shared: its pattern id → ours (UINT32_MAX: not ours) */
 };
 
 /* The header dispatcher of one base event: rules without a fast pattern hang below it, one
@@ -472,6 +476,11 @@ bool det_gate_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_even
 /* Hyperscan (mpm.c). */
 int det_mpm_add(struct det_mpm *m, const uint8_t *p, uint32_t len, bool nocase, uint32_t *id);
 int det_mpm_compile(struct det_mpm *m, FILE *diag);
+/* det_mpm_compile, or the database of one of before[0..n) whose patterns include m's in the
+ * same order (a rule compiled for two protocols, HTTP/1 and HTTP/2, fills two mpms nearly
+ * alike: Hyperscan compiles the set once, m keeps a map of its ids) */
+int det_mpm_compile_shared(struct det_mpm *m, struct det_mpm *const *before, uint32_t n,
+                           FILE *diag);
 void det_mpm_free(struct det_mpm *m);
 
 /* ---- runtime (runtime.c) ---- */

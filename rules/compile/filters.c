@@ -79,6 +79,8 @@ static int on_match(unsigned int id, unsigned long long from, unsigned long long
 {
     (void)from, (void)flags;
     struct scan_ctx *sc = arg;
+    if (sc->m->remap && (id = sc->m->remap[id]) == UINT32_MAX)
+        return 0; /* a shared database's pattern of another mpm */
     if (sc->s)
         det_side_remember(sc->s, id, sc->at + to);
     else if (mon_raise_event(sc->ctx, sc->m->ev[id]) == MON_OK)

@@ -125,9 +125,46 @@ void det_mpm_close(struct det_side *s, hs_scratch_t *scratch)
     s->hs = NULL;
 }
 
+/* Are b's patterns a subsequence of a's (ids are indexes)? Then *map (a->n entries) gives
+ * each of a's ids b's, or UINT32_MAX. */
+static bool within(const struct det_mpm *a, const struct det_mpm *b, uint32_t **map)
+{
+    if (a->n < b->n || a->kind != b->kind || a->streaming != b->streaming || !b->n)
+        return false;
+    uint32_t *m = malloc(a->n * sizeof *m);
+    if (!m)
+        return false;
+    uint32_t i = 0;
+    for (uint32_t j = 0; j < a->n; j++) {
+        bool same = i < b->n && a->len[j] == b->len[i] && a->nocase[j] == b->nocase[i] &&
+                    (a->pat[j] == b->pat[i] || !memcmp(a->pat[j], b->pat[i], a->len[j]));
+        m[j] = same ? i++ : UINT32_MAX;
+    }
+    if (i < b->n || a->n > 2 * b->n + 64) { /* not all of b's, or mostly others' */
+        free(m);
+        return false;
+    }
+    *map = m;
+    return true;
+}
+
+int det_mpm_compile_shared(struct det_mpm *m, struct det_mpm *const *before, uint32_t n,
+                           FILE *diag)
+{
+    for (uint32_t i = 0; i < n && m->kind == DK_APP; i++)
+        if (before[i]->db && !before[i]->db_shared && within(before[i], m, &m->remap)) {
+            m->db = before[i]->db;
+            m->db_shared = true;
+            return 0;
+        }
+    return det_mpm_compile(m, diag);
+}
+
 void det_mpm_free(struct det_mpm *m)
 {
-    hs_free_database(m->db);
+    if (!m->db_shared)
+        hs_free_database(m->db);
+    free(m->remap);
     free(m->pat);
     free(m->len);
     free(m->nocase);

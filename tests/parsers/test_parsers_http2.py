@@ -266,3 +266,21 @@ def test_h2c_flow_record(tmp_path):
     (plain,) = osprey_out(tmp_path, exchange(), [], "--set", "outputs.eve-log.types=[flow]",
                           name="p").of("flow")
     assert plain["app_proto"] == "http2" and "app_proto_orig" not in plain
+
+
+def test_shared_fast_patterns(tmp_path):
+    # HTTP/2's http.uri patterns are a subsequence of HTTP/1's (sid 2 is HTTP/1's only): one
+    # Hyperscan database serves both, each protocol raising its own rules only
+    rules = [rule('http.uri; content:"/aaa";', sid=1, proto="http"),
+             rule('http.uri; content:"/bbb";', sid=2, proto="http1"),
+             rule('http.uri; content:"/ccc";', sid=3, proto="http")]
+    h1 = Conv(sport=41005, dport=80).handshake()
+    for p in (b"/bbb", b"/ccc"):
+        h1.send(True, b"GET " + p + b" HTTP/1.1\r\nHost: x\r\n\r\n").send(
+            False, b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n")
+    h2 = Conv(sport=41006, dport=80).handshake()
+    h2.send(True, PREFACE + frame(HEADERS, 5, 1, b"\x82\x86" + lit(b":path", b"/aaa")) +
+            frame(HEADERS, 5, 3, b"\x82\x86" + lit(b":path", b"/bbb")))
+    r = detect(tmp_path, h1.close().pkts + h2.close().pkts, rules)
+    assert [(a["alert"]["signature_id"], a["src_port"]) for a in r.alerts] == \
+        [(2, 41005), (3, 41005), (1, 41006)]
