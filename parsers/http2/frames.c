@@ -388,10 +388,8 @@ static void payload(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t
 
 void http2_parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d, size_t n)
 {
-    struct http2_state *st = !pf->w->p->cfg.http2_enabled ? NULL
-                             : pf->state                     ? pf->state
-                                                             : http2_state_new(pf);
-    if (!st) { /* out of memory, or app-layer.protocols.http2.enabled: no */
+    struct http2_state *st = pf->state ? pf->state : http2_state_new(pf);
+    if (!st) { /* out of memory */
         pf->dead[dir] = true;
         return;
     }

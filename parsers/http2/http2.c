@@ -160,13 +160,19 @@ static const char *const COUNTERS[] = {
 };
 
 #define H2_KEY "app-layer.protocols.http2."
-#define CFG(key, kind, member, min) {key, kind, offsetof(struct osprey_parsers_cfg, member), min}
+#define CFG(key, kind, member, min) {key, kind, offsetof(struct http2_cfg, member), min}
 static const struct osprey_parsers_cfg_key CFG_KEYS[] = {
-    CFG(H2_KEY "enabled", OSPREY_CFG_BOOL, http2_enabled, 0),
-    CFG(H2_KEY "max-streams", OSPREY_CFG_UINT, http2_max_streams, 0),
-    CFG(H2_KEY "http1-rules", OSPREY_CFG_BOOL, http2_http1_rules, 0),
+    CFG(H2_KEY "max-streams", OSPREY_CFG_UINT, max_streams, 1),
+    CFG(H2_KEY "http1-rules", OSPREY_CFG_BOOL, http1_rules, 0),
 };
 #undef CFG
+
+static void http2_cfg_defaults(void *v)
+{
+    struct http2_cfg *c = v;
+    c->max_streams = 4096;
+    c->http1_rules = false;
+}
 
 const struct osprey_proto_def http2_proto = {
     .name = "http2",
@@ -191,4 +197,5 @@ const struct osprey_proto_def http2_proto = {
     .eve = http2_eve,
     .eve_tx_id = true,
     .cfg_keys = CFG_KEYS, .ncfg_keys = PROTO_N(CFG_KEYS),
+    .cfg_size = sizeof(struct http2_cfg), .cfg_defaults = http2_cfg_defaults,
 };

@@ -28,6 +28,16 @@ enum { H2_DATA, H2_HEADERS, H2_PRIORITY, H2_RST_STREAM, H2_SETTINGS, H2_PUSH_PRO
 #define H2F_PADDED 0x8
 #define H2F_PRIORITY 0x20
 
+/* HTTP/2's settings (app-layer.protocols.http2.*; the slot pflow_cfg reads). Its bodies are
+ * bounded by HTTP's (app-layer.protocols.http.*-body-limit, decompress: h2_http_cfg). */
+struct http2_cfg {
+    uint32_t max_streams;   /* live streams per flow; past it a new one is shed (4096) */
+    bool http1_rules;       /* Suricata's key, accepted: http.* rules always run here */
+};
+struct http_cfg;
+/* HTTP's settings (its registry slot), for the body limits and decompression */
+const struct http_cfg *h2_http_cfg(const struct pflow *pf);
+
 /* rows of http2_proto.events (the per-frame events first, then a transaction's, in the order
  * it reaches them) */
 enum { H2_EV_FRAME_TS, H2_EV_FRAME_TC, H2_EV_REQUEST, H2_EV_REQUEST_BODY, H2_EV_REQUEST_DONE,

@@ -1,5 +1,5 @@
 /* streams.c — HTTP/2 streams as transactions: the live ones of a flow (at most
- * cfg.http2_max_streams: past it a new stream is shed, counted and reported as
+ * app-layer.protocols.http2.max-streams: past it a new stream is shed, counted and reported as
  * http2.too_many_streams), each side's end (its body event), the transaction's end (its done
  * events and record), and DATA into a side's body — decoded through the HTTP folder's
  * Content-Encoding decoder (http/decompress.c) when the side's headers name gzip, deflate …,
@@ -66,7 +66,7 @@ struct h2_stream *h2_stream_get(struct pflow *pf, struct mon_flow *f, uint32_t i
         pflow_anomaly(pf, f, id & 1 ? 0 : 1, H2_AE_STREAM_ID_REUSE);
     else
         *max = id;
-    if (st->nst >= pf->w->p->cfg.http2_max_streams) {
+    if (st->nst >= ((const struct http2_cfg *)pflow_cfg(pf))->max_streams) {
         pflow_anomaly(pf, f, id & 1 ? 0 : 1, H2_AE_TOO_MANY_STREAMS);
         pflow_count(pf, H2_C_STREAMS_SHED, 1);
         return NULL;
@@ -168,12 +168,18 @@ static int codings(const struct h2_side *sd, uint8_t *out, int max)
     return k;
 }
 
+const struct http_cfg *h2_http_cfg(const struct pflow *pf)
+{
+    int http = osprey_app_proto_find("http");
+    return (const struct http_cfg *)(pf->w->p->cfg.proto + pf->w->p->base[http].cfg);
+}
+
 void h2_body_add(struct pflow *pf, struct mon_flow *f, struct h2_stream *s, int side,
                  const uint8_t *d, size_t n)
 {
-    const struct osprey_parsers_cfg *cfg = &pf->w->p->cfg;
+    const struct http_cfg *cfg = h2_http_cfg(pf);
     struct h2_side *sd = &s->s[side];
-    uint32_t lim = side == 0 ? cfg->http_request_body_limit : cfg->http_response_body_limit;
+    uint32_t lim = side == 0 ? cfg->request_body_limit : cfg->response_body_limit;
     sd->wire += n;
     uint32_t tl;
     const uint8_t *ct = h2_header(sd, "content-type", &tl);
@@ -187,7 +193,7 @@ void h2_body_add(struct pflow *pf, struct mon_flow *f, struct h2_stream *s, int 
     if (!sd->z_set) {
         sd->z_set = true;
         uint8_t c[8];
-        int k = cfg->http_decompress ? codings(sd, c, 8) : 0;
+        int k = cfg->decompress ? codings(sd, c, 8) : 0;
         if (k) {
             struct http_decoder_cfg dc = {
                 .lzma_enabled = false,

@@ -13,6 +13,7 @@
 #include <ctype.h>
 #include <string.h>
 
+#include "buffers.h"
 #include "opt_util.h"
 #include "osprey_parsers.h"
 #include "registry.h"
@@ -124,12 +125,15 @@ static int parse_settings(struct rule_ctx *c, char *val)
     return 0;
 }
 
+/* each reads the HTTP/2 transaction's side (the parsers' http2.frames rows) */
+#define H2_FIELD(name, parse)                                                              \
+    {name, OPT_MATCH, D_SURI, ARG_REQUIRED, BUF_HTTP2_FRAMES, parse, true, NULL}
 static const struct opt_def DEFS[] = {
-    {"http2.frametype", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_frametype, true, NULL},
-    {"http2.errorcode", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_errorcode, true, NULL},
-    {"http2.priority", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_u8, true, NULL},
-    {"http2.window", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_u32, true, NULL},
-    {"http2.size_update", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_u32, true, NULL},
-    {"http2.settings", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_settings, true, NULL},
+    H2_FIELD("http2.frametype", parse_frametype),
+    H2_FIELD("http2.errorcode", parse_errorcode),
+    H2_FIELD("http2.priority", parse_u8),
+    H2_FIELD("http2.window", parse_u32),
+    H2_FIELD("http2.size_update", parse_u32),
+    H2_FIELD("http2.settings", parse_settings),
 };
 OPT_TABLE(opt_table_http2, DEFS);

@@ -186,7 +186,7 @@ static void test_limits(void)
 {
     struct ph h;
     ph_init(&h, "http2", 6, 40000, 80);
-    h.p.cfg.http2_max_streams = 2;
+    ((struct http2_cfg *)ph_cfg(&h))->max_streams = 2;
     struct out c = {.n = 0};
     memcpy(c.b, H2_PREFACE, H2_PREFACE_LEN);
     c.n = H2_PREFACE_LEN;
