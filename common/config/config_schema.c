@@ -281,10 +281,17 @@ static const struct cfg_key SCHEMA[] = {
     /* detect: how rules are matched (rules/compile/) */
     ENUM("detect.stream-mpm", "stream", "block|stream",
          "fast patterns on TCP streams: block scans of new bytes, or a Hyperscan stream per side"),
+    BOOL("profiling.rules.enabled", "no",
+         "time each rule's options and print the top rules at exit (any build; a little slower)"),
+    INT("profiling.rules.limit", "10", 0, INT32_MAX, "rules listed (0: all evaluated)"),
+    STR("profiling.rules.filename", "rule_perf.log",
+        "the top rules as JSON, in the log directory (empty: none)"),
     BOOL("detect.sgh-mpm-caching", "yes",
          "keep compiled fast-pattern databases on disk and read them back at the next start"),
     STR("detect.sgh-mpm-caching-path", "/var/lib/osprey/cache/hs",
         "where detect.sgh-mpm-caching keeps them (created if missing)"),
+    SECS("detect.sgh-mpm-caching-max-age", "7d",
+         "cached databases no start has used for this long are removed (0: kept)"),
     /* Suricata's prefilter engine choice and its guess of the transaction an alert belongs
      * to: how it finds matches and what it logs beside them, never which rules match */
     ENUM("detect.prefilter.default", "mpm", "mpm|auto", "accepted for suricata.yaml; no effect"),
