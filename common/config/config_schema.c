@@ -281,6 +281,10 @@ static const struct cfg_key SCHEMA[] = {
     /* detect: how rules are matched (rules/compile/) */
     ENUM("detect.stream-mpm", "stream", "block|stream",
          "fast patterns on TCP streams: block scans of new bytes, or a Hyperscan stream per side"),
+    INT("pcre.match-limit", "3500", 0, UINT32_MAX,
+        "backtracking steps a pcre search may take before it counts as no match (0: PCRE2's)"),
+    INT("pcre.match-limit-recursion", "1500", 0, UINT32_MAX,
+        "nesting depth a pcre search may reach (0: PCRE2's; the JIT has none)"),
     BOOL("profiling.rules.enabled", "no",
          "time each rule's options and print the top rules at exit (any build; a little slower)"),
     INT("profiling.rules.limit", "10", 0, INT32_MAX, "rules listed (0: all evaluated)"),

@@ -598,6 +598,8 @@ int osprey_detect_build_opts(struct osprey_detect **out, struct mon_engine *eng,
     for (int k = 0; k < DK__COUNT; k++)
         d->mpm[k].cache = d->mpm_cache;
     d->prof = opts && opts->profile_rules;
+    if (opts)
+        pcre_set_limits(opts->pcre_match_limit, opts->pcre_depth_limit);
     for (uint16_t b = 0; b < d->nbases; b++) {
         d->hdx[b].base = b;
         d->hdx[b].kind = det_kind_of(b);

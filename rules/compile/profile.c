@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "detect_int.h"
+#include "opt_eval.h"
 
 /* The worker evaluating on this thread (one thread per worker), for the filters, which get no
  * worker argument. */
@@ -120,6 +121,11 @@ static void json_str(FILE *o, const char *s)
             fputc(c, o);
     }
     fputc('"', o);
+}
+
+uint64_t osprey_detect_pcre_limit_hits(void)
+{
+    return pcre_limit_hits();
 }
 
 int osprey_detect_profile_write(const struct osprey_detect *d,

@@ -90,6 +90,8 @@ struct osprey_detect_opts {
     double mpm_cache_max_age; /* seconds; cache files unused this long are removed (0: kept) */
     /* profiling.rules.enabled: time and count each rule's option evaluations (a little slower) */
     bool profile_rules;
+    /* pcre.match-limit, pcre.match-limit-recursion (0: PCRE2's): process-wide, set by the build */
+    uint32_t pcre_match_limit, pcre_depth_limit;
     /* The application-layer parsers defined on the same engine (osprey_parsers_define, before
      * this build), or NULL: then rules on app-layer buffers or protocols (http.uri, alert
      * http …) are not compiled. Attach a parsers worker to each context before
@@ -139,6 +141,9 @@ void osprey_detect_flow_end(struct osprey_detect_worker *w, struct mon_flow *f);
 int osprey_detect_profile_write(const struct osprey_detect *d,
                                 struct osprey_detect_worker *const *w, int nw, int limit,
                                 FILE *json, FILE *text);
+
+/* pcre searches that gave up at pcre.match-limit / match-limit-recursion so far. */
+uint64_t osprey_detect_pcre_limit_hits(void);
 
 /* The flow's TCP connection closed (mon_set_conn_closed_cb): its stream windows and
  * Hyperscan streams go (no stream byte follows); the flow's other state stays. */

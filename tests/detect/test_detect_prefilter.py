@@ -135,3 +135,17 @@ def test_cache_files_unused_for_max_age_are_pruned(tmp_path):
     assert recent.exists() and foreign.exists()          # recent; not a cache file
     made = [p for p in cache.iterdir() if p.suffix == ".hs" and p not in (recent,)]
     assert made  # this ruleset's own databases
+
+
+def test_prefilter_and_window_counters_in_the_stats_record(tmp_path):
+    import json
+    rules = [rule('content:"LONGPATTERN-XYZ";', sid=16, proto="udp", hdr="any any -> any 1234")]
+    r = detect(tmp_path, [udp(b"..LONGPATTERN-XYZ..", dport=80),
+                          udp(b"..LONGPATTERN-XYZ..", dport=1234)], rules, name="st")
+    recs = [json.loads(l) for l in (tmp_path / "st-log" / "eve.json").read_text().splitlines()]
+    det = [x for x in recs if x["event_type"] == "stats"][-1]["stats"]["osprey"]["detect"]
+    pf = det["prefilter"]
+    assert (pf["scans"], pf["wrong_ports"], pf["header_checks"], pf["header_passed"]) == \
+        (2, 1, 1, 1)
+    assert det["memuse"] == 0 and "memuse_peak" in det
+    assert r.sids == [16]
