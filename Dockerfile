@@ -7,6 +7,7 @@ RUN apt-get update && apt-get install -y --no-install-recommends python3 python3
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /src/osprey
 COPY . .
+# tools/install-deps.sh brings the libraries (libnghttp2-dev for HTTP/2 among them)
 RUN bash tools/install-deps.sh \
     && cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release \
     && ninja -C build \

@@ -62,7 +62,7 @@ SECTIONS = {
     "rfb-keywords": ("RFB", "an RFB parser (Osprey has none)"),
     "mqtt-keywords": ("MQTT", "the MQTT parser (parsers/mqtt)"),
     "ike-keywords": ("IKE", "an IKE parser (Osprey has none)"),
-    "http2-keywords": ("HTTP2", "an HTTP/2 parser (Osprey has none)"),
+    "http2-keywords": ("HTTP2", "the HTTP/2 parser (parsers/http2)"),
     "quic-keywords": ("QUIC", "a QUIC parser (Osprey has none)"),
     "nfs-keywords": ("NFS", "an NFS parser (Osprey has none)"),
     "smtp-keywords": ("SMTP", "an SMTP parser (Osprey has none)"),

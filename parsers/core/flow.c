@@ -2,6 +2,7 @@
  * accessors users call from their filters and handlers: every one by flat id, dispatched to
  * the flow's protocol's descriptor (a buffer of another protocol is absent). */
 #include <stdlib.h>
+#include <string.h>
 
 #include "files.h"
 #include "parsers_int.h"
@@ -38,6 +39,7 @@ static void pflow_free(struct pflow *pf)
         pflow_free(pf->guest);
     pbuf_free(&pf->in[0]);
     pbuf_free(&pf->in[1]);
+    pbuf_free(&pf->upgrade_rest);
     const struct osprey_proto_def *d = reg_proto(pf->proto);
     if (d && pf->state)
         d->state_free(pf->state);
@@ -155,6 +157,49 @@ void pflow_decide(struct pflow *pf, struct mon_flow *f, int dir, uint16_t proto)
     pflow_run(pf, f, dir, pf->w->p->app_detected);
 }
 
+#define UPGRADE_REST_MAX 65536 /* bytes after the switch kept for the new protocol */
+
+void pflow_upgrade(struct pflow *pf, uint16_t proto)
+{
+    if (reg_proto(proto))
+        pf->upgrade = proto;
+}
+
+void pflow_upgrade_rest(struct pflow *pf, int dir, const uint8_t *d, size_t n)
+{
+    if (!pf->upgrade)
+        return;
+    pbuf_reset(&pf->upgrade_rest);
+    pf->upgrade_dir = (int8_t)dir;
+    pbuf_add(&pf->upgrade_rest, d, n, UPGRADE_REST_MAX);
+}
+
+void pflow_switch(struct pflow *pf, struct mon_flow *f)
+{
+    uint16_t id = pf->upgrade;
+    const struct osprey_proto_def *old = reg_proto(pf->proto), *to = reg_proto(id);
+    pf->upgrade = 0;
+    if (!to)
+        return;
+    if (old && pf->state)
+        old->state_free(pf->state);
+    pf->state = NULL;
+    pf->orig = pf->proto;
+    pf->proto = id;
+    pf->w->st.v[pf->proto]++; /* the flow is counted as the protocol it became, too */
+    for (int k = 0; k < 2; k++) {
+        pf->dead[k] = false;
+        pbuf_reset(&pf->in[k]);
+    }
+    if (to->upgraded)
+        to->upgraded(pf, f);
+    struct pbuf rest = pf->upgrade_rest;
+    memset(&pf->upgrade_rest, 0, sizeof pf->upgrade_rest);
+    if (rest.len && to->parse)
+        to->parse(pf, f, pf->upgrade_dir, rest.p, rest.len);
+    pbuf_free(&rest);
+}
+
 void pflow_anomaly(struct pflow *pf, struct mon_flow *f, int dir, unsigned e)
 {
     int32_t saved = pf->anomaly; /* (a rule's handler cannot raise another, but be safe) */
@@ -184,6 +229,12 @@ uint16_t osprey_parsers_app_proto(struct mon_ctx *ctx, const struct mon_flow *f)
 {
     struct pflow *pf = pflow_get(ctx, f);
     return pf ? pf->proto : OSPREY_APP_PROTO_UNKNOWN;
+}
+
+uint16_t osprey_parsers_app_proto_orig(struct mon_ctx *ctx, const struct mon_flow *f)
+{
+    struct pflow *pf = pflow_get(ctx, f);
+    return pf ? pf->orig : OSPREY_APP_PROTO_UNKNOWN;
 }
 
 const uint8_t *osprey_parsers_buffer_at(struct mon_ctx *ctx, const struct mon_flow *f,

@@ -123,6 +123,10 @@ struct pflow {
     int64_t store_tx[2];    /* filestore asked for this transaction's files per direction
                                (-1: none) */
     bool store_flow[2];     /* … for every file of the flow, per direction */
+    uint16_t upgrade;       /* the protocol the flow becomes once this parse returns, 0: none */
+    uint16_t orig;          /* the protocol before the last upgrade (0: none happened) */
+    int8_t upgrade_dir;     /* the direction whose bytes after the switch are in upgrade_rest */
+    struct pbuf upgrade_rest;
 };
 
 /* The flow's protocol's settings (its descriptor's cfg_size struct, registry slot). */
@@ -151,6 +155,14 @@ void pflow_raise(struct pflow *pf, struct mon_flow *f, int dir, unsigned ev);
 /* The protocol is decided: count it and run app_detected. */
 void pflow_decide(struct pflow *pf, struct mon_flow *f, int dir, uint16_t proto);
 void pflow_tx_done(struct pflow *pf, struct mon_flow *f);
+/* The flow becomes protocol proto (HTTP/1's 101 Switching Protocols to h2c): when the parse
+ * running now returns, the old state is freed, both directions are read again, as proto
+ * (its descriptor's `upgraded` makes its state), and the bytes after the switch in this
+ * chunk (given with pflow_upgrade_rest, bounded) are parsed first. */
+void pflow_upgrade(struct pflow *pf, uint16_t proto);
+void pflow_upgrade_rest(struct pflow *pf, int dir, const uint8_t *d, size_t n);
+/* Do the switch pflow_upgrade asked for (drivers.c, after a parse). */
+void pflow_switch(struct pflow *pf, struct mon_flow *f);
 /* The flow's protocol's anomaly number e (its own numbering) seen in direction dir: run
  * app_anomaly with it current. */
 void pflow_anomaly(struct pflow *pf, struct mon_flow *f, int dir, unsigned e);

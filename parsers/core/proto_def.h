@@ -75,6 +75,12 @@ struct osprey_proto_def {
      * run on its flows through a guest (pflow_guest), their buffers and fields are read there,
      * and a rule whose header names this protocol may use them. NULL-terminated. */
     const char *carries[3];
+    const char *rules_of;            /* another protocol whose rules also run on this one's
+                                        flows (http2: `alert http` and rules on http.* buffers
+                                        it registers too), NULL: none */
+    const char *buffer_rules_of;     /* another protocol whose rules on buffers this one also
+                                        registers run on its flows (http2: `alert dns` rules
+                                        on dns.query, DoH), NULL: none */
     uint8_t l4;                      /* 6, 17 or 0 (both) */
     bool buffers_imply_dir;          /* see osprey_app_proto_buffers_imply_dir */
     bool suricata_stats;             /* see osprey_app_proto_suricata_stats */
@@ -89,6 +95,9 @@ struct osprey_proto_def {
     void (*gap)(struct pflow *pf, struct mon_flow *f, int dir);
     void (*end)(struct pflow *pf, struct mon_flow *f);  /* the flow ends (NULL: nothing to do) */
     void (*state_free)(void *state);
+    /* the flow was another protocol until now and becomes this one (pflow_upgrade: HTTP/1's
+     * 101 to h2c): make the state such a flow starts with (NULL: as a new flow) */
+    void (*upgraded)(struct pflow *pf, struct mon_flow *f);
     /* optional: the TCP connection closed (nothing more will be parsed) — drop what only
      * parsing and body inspection need (bodies, decoders), keep what EVE records read */
     void (*state_trim)(void *state);

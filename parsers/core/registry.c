@@ -16,6 +16,7 @@ extern const struct osprey_proto_def mqtt_proto;
 extern const struct osprey_proto_def dcerpc_proto, smb_proto;
 extern const struct osprey_proto_def ftp_proto, ftp_data_proto;
 extern const struct osprey_proto_def krb5_proto, ldap_proto, snmp_proto;
+extern const struct osprey_proto_def http2_proto;
 
 /* Table order is also the order detection tries the probes in: the first YES wins (HTTP,
  * then a TLS ClientHello, then DNS, as detection has always preferred them). */
@@ -23,7 +24,8 @@ static const struct osprey_proto_def *const PROTOS[] = {&http_proto, &tls_proto,
                                                         &ssh_proto, &sip_proto, &mqtt_proto,
                                                         &dcerpc_proto, &smb_proto, &ftp_proto,
                                                         &ftp_data_proto, &krb5_proto,
-                                                        &ldap_proto, &snmp_proto};
+                                                        &ldap_proto, &snmp_proto,
+                                                        &http2_proto};
 
 #define NPROTOS (sizeof PROTOS / sizeof PROTOS[0])
 #define FIRST 2 /* after UNKNOWN and FAILED */
@@ -71,6 +73,20 @@ bool osprey_app_proto_buffers_imply_dir(uint16_t proto)
 {
     const struct osprey_proto_def *d = reg_proto(proto);
     return d && d->buffers_imply_dir;
+}
+
+uint16_t osprey_app_proto_rules_of(uint16_t proto)
+{
+    const struct osprey_proto_def *d = reg_proto(proto);
+    int id = d && d->rules_of ? osprey_app_proto_find(d->rules_of) : -1;
+    return id > OSPREY_APP_PROTO_FAILED ? (uint16_t)id : 0;
+}
+
+uint16_t osprey_app_proto_buffer_rules_of(uint16_t proto)
+{
+    const struct osprey_proto_def *d = reg_proto(proto);
+    int id = d && d->buffer_rules_of ? osprey_app_proto_find(d->buffer_rules_of) : -1;
+    return id > OSPREY_APP_PROTO_FAILED ? (uint16_t)id : 0;
 }
 
 bool osprey_app_proto_suricata_stats(uint16_t proto)

@@ -81,6 +81,10 @@ struct dns_state {
 enum { SEC_ANSWER, SEC_AUTHORITY, SEC_NONE, SEC_ADDITIONAL };
 
 /* message.c */
+/* One message decoded into s, without a flow (the generic call: DNS over HTTP/2's messages,
+ * parsers/http2): its question, records and copy, whatever state s held before. */
+enum dns_decoded { DNS_D_OK, DNS_D_MALFORMED, DNS_D_BAD_AUTHORITIES, DNS_D_BAD_ADDITIONALS };
+enum dns_decoded dns_decode(struct dns_state *s, const uint8_t *d, size_t n);
 /* One whole DNS message (UDP datagram, or a TCP message without its length). */
 void dns_message(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d, size_t n);
 void dns_tcp_parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d, size_t n);

@@ -115,17 +115,10 @@ static bool walk(struct dns_state *s, const uint8_t *d, size_t n, size_t *off, u
     return true;
 }
 
-void dns_message(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d, size_t n)
+enum dns_decoded dns_decode(struct dns_state *s, const uint8_t *d, size_t n)
 {
-    if (!pf->state && !(pf->state = calloc(1, sizeof(struct dns_state))))
-        return;
-    struct dns_state *s = pf->state;
-    pflow_count(pf, DNS_C_MESSAGES, 1);
-    if (n < 12) {
-        pflow_count(pf, DNS_C_MALFORMED, 1);
-        pflow_anomaly(pf, f, dir, DNS_AE_MALFORMED_DATA);
-        return;
-    }
+    if (n < 12)
+        return DNS_D_MALFORMED;
     uint16_t flags = rd_be16(d + 2);
     unsigned qd = rd_be16(d + 4), an = rd_be16(d + 6), ns = rd_be16(d + 8), ar = rd_be16(d + 10);
     s->has_query = false;
@@ -152,16 +145,43 @@ void dns_message(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d
      * additionals that do not decode are an event of their own (the additionals are not
      * read after bad authorities), not a malformed message */
     if (!walk(s, d, n, &off, qd, true, SEC_NONE) ||
-        !walk(s, d, n, &off, an, false, SEC_ANSWER)) {
+        !walk(s, d, n, &off, an, false, SEC_ANSWER))
+        return DNS_D_MALFORMED;
+    if (!walk(s, d, n, &off, ns, false, SEC_AUTHORITY))
+        return DNS_D_BAD_AUTHORITIES;
+    if (!walk(s, d, n, &off, ar, false, SEC_ADDITIONAL))
+        return DNS_D_BAD_ADDITIONALS;
+    return DNS_D_OK;
+}
+
+void dns_message(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d, size_t n)
+{
+    if (!pf->state && !(pf->state = calloc(1, sizeof(struct dns_state))))
+        return;
+    struct dns_state *s = pf->state;
+    pflow_count(pf, DNS_C_MESSAGES, 1);
+    if (n < 12) {
         pflow_count(pf, DNS_C_MALFORMED, 1);
         pflow_anomaly(pf, f, dir, DNS_AE_MALFORMED_DATA);
-    } else if (!walk(s, d, n, &off, ns, false, SEC_AUTHORITY)) {
+        return;
+    }
+    switch (dns_decode(s, d, n)) {
+    case DNS_D_MALFORMED:
+        pflow_count(pf, DNS_C_MALFORMED, 1);
+        pflow_anomaly(pf, f, dir, DNS_AE_MALFORMED_DATA);
+        break;
+    case DNS_D_BAD_AUTHORITIES:
         pflow_anomaly(pf, f, dir, DNS_AE_INVALID_AUTHORITIES);
-    } else if (!walk(s, d, n, &off, ar, false, SEC_ADDITIONAL)) {
+        break;
+    case DNS_D_BAD_ADDITIONALS:
         pflow_anomaly(pf, f, dir, DNS_AE_INVALID_ADDITIONALS);
+        break;
+    case DNS_D_OK:
+        break;
     }
     if (s->truncated) /* a name longer than DNS_NAME_MAX, kept cut (Suricata's event) */
         pflow_anomaly(pf, f, dir, DNS_AE_NAME_TOO_LONG);
+    uint16_t flags = rd_be16(d + 2);
     bool response = flags & 0x8000;
     if (flags & 0x0040) /* Z: reserved, must be zero (RFC 1035 §4.1.1) */
         pflow_anomaly(pf, f, dir, DNS_AE_Z_FLAG_SET);

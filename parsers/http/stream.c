@@ -191,6 +191,24 @@ static struct http_decoder *make_decoder(const struct http_cfg *cfg,
     return http_decoder_new(c, n, &dc);
 }
 
+/* Does a 101 head switch to h2c (an "Upgrade: h2c" line, RFC 7540 §3.2)? */
+static bool upgrade_h2c(const uint8_t *d, uint32_t n)
+{
+    for (uint32_t i = 0; i < n;) {
+        const uint8_t *nl = memchr(d + i, '\n', n - i);
+        uint32_t e = nl ? (uint32_t)(nl - d) : n;
+        if (e - i > 8 && !strncasecmp((const char *)d + i, "upgrade:", 8)) {
+            uint32_t v = i + 8;
+            while (v < e && (d[v] == ' ' || d[v] == '\t'))
+                v++;
+            if (e - v >= 3 && !strncasecmp((const char *)d + v, "h2c", 3))
+                return true;
+        }
+        i = e + 1;
+    }
+    return false;
+}
+
 static void head_done(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d, uint32_t n,
                       uint32_t avail)
 {
@@ -242,6 +260,9 @@ static void head_done(struct pflow *pf, struct mon_flow *f, int dir, const uint8
             msg_done(pf, f, dir);
             h->d[0].st = h->d[1].st = HS_DEAD;
             pf->dead[0] = true;
+            int h2 = info.status == 101 && upgrade_h2c(d, n) ? osprey_app_proto_find("http2") : -1;
+            if (h2 > OSPREY_APP_PROTO_FAILED && parsers_parses(pf->w->p, (uint16_t)h2))
+                pflow_upgrade(pf, (uint16_t)h2); /* h2c: HTTP/2 from the next byte on */
             return;
         }
     }
@@ -632,6 +653,8 @@ void http_parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d,
     }
     if (hd->st == HS_DEAD)
         pf->dead[dir] = true;
+    if (pf->upgrade && n)
+        pflow_upgrade_rest(pf, dir, d, n); /* the new protocol's first bytes */
 }
 
 void http_gap(struct pflow *pf, struct mon_flow *f, int dir)

@@ -52,6 +52,12 @@ uint8_t osprey_app_proto_l4(uint16_t proto);
 /* Whether its buffers each belong to one side of the flow, so that a rule without direction
  * on one of them inspects that side only (TLS: the client's hello, the server's certificate). */
 bool osprey_app_proto_buffers_imply_dir(uint16_t proto);
+/* The protocol whose rules also run on this one's flows (HTTP/2: HTTP's `alert http` rules,
+ * and rules on the http.* buffers it registers too), 0: none. */
+uint16_t osprey_app_proto_rules_of(uint16_t proto);
+/* The protocol whose rules on buffers this one registers too also run on its flows (HTTP/2:
+ * DNS's rules on dns.query …, DoH), 0: none. */
+uint16_t osprey_app_proto_buffer_rules_of(uint16_t proto);
 
 struct osprey_app_proto_set {
     uint64_t w[OSPREY_APP_PROTO_MAX / 64];
@@ -213,6 +219,9 @@ void osprey_parsers_worker_free(struct osprey_parsers_worker *w);
 
 /* Valid inside any filter or handler on that context (and in the flow-end callback). */
 uint16_t osprey_parsers_app_proto(struct mon_ctx *ctx, const struct mon_flow *f);
+/* The protocol the flow had before it became another (HTTP/1 before h2c: EVE's
+ * app_proto_orig); UNKNOWN when it never changed. */
+uint16_t osprey_parsers_app_proto_orig(struct mon_ctx *ctx, const struct mon_flow *f);
 /* The flow's TCP connection closed (mon_set_conn_closed_cb): the parser's input buffers and
  * what its protocol only needs while parsing go; its EVE objects stay readable. */
 void osprey_parsers_conn_closed(struct mon_ctx *ctx, struct mon_flow *f);

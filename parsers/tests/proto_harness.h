@@ -104,7 +104,8 @@ static inline const uint8_t *ph_get(struct ph *h, int b, uint32_t i, uint32_t *l
 static inline const uint8_t *ph_buf(struct ph *h, const char *name, int dir, uint32_t i,
                                     uint32_t *len)
 {
-    return ph_get(h, osprey_buffer_find(name, dir), i, len);
+    /* the flow's protocol's row of a name several register (http.uri: HTTP/1's, HTTP/2's) */
+    return ph_get(h, osprey_buffer_find_in(name, dir, h->pf.proto), i, len);
 }
 
 /* The same for a record's buffer of that name (osprey_buffer_find_record). */

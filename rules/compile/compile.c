@@ -282,15 +282,18 @@ static struct det_mpm *app_mpm(struct osprey_detect *d, uint16_t base, uint16_t 
     return m;
 }
 
-/* One chain of rule r (plan.h: enum plan_variant); *next: the rule's other chain to compile
- * after this one, PV_MAIN for none. */
+/* One chain of rule r (plan.h: enum plan_variant) for its own protocol (app_as 0) or for one
+ * that also runs it; *next: the rule's other chain to compile after this one, PV_MAIN for
+ * none; *base: the application event base of the chain (DB_PKT: none or not compiled). */
 static int compile_rule(struct compiler *c, const struct osprey_rule *r,
-                        enum plan_variant variant, enum plan_variant *next)
+                        enum plan_variant variant, uint16_t app_as, enum plan_variant *next,
+                        uint16_t *base_out)
 {
     struct osprey_detect *d = c->d;
     struct plan pl;
-    int rc = make_plan(d, r, variant, &pl);
-    bool second = variant != PV_MAIN;
+    int rc = make_plan(d, r, variant, app_as, &pl);
+    bool second = variant != PV_MAIN || app_as; /* reported and counted once, as the first */
+    *base_out = rc || pl.why ? DB_PKT : pl.base;
     *next = rc || pl.why ? PV_MAIN : pl.two_sided ? PV_RESPONSE : pl.also_packet ? PV_PACKET
                                                                                 : PV_MAIN;
     if (rc < 0 || pl.why) {
@@ -477,7 +480,7 @@ static int compile_rule(struct compiler *c, const struct osprey_rule *r,
     dr->twin = variant == PV_PACKET ? DET_TWIN_PACKET : pl.also_packet ? DET_TWIN_STREAM
                                                                        : DET_TWIN_NONE;
     dr->idx = d->nrules;
-    dr->rule_idx = second ? d->rules[d->nrules - 1].rule_idx : d->nrules;
+    dr->rule_idx = d->nrules > c->rule_start ? d->rules[c->rule_start].rule_idx : d->nrules;
     dr->leaf = (mon_event_t)parent;
     dr->chain_len = len;
     dr->late = late;
@@ -581,8 +584,12 @@ int osprey_detect_build_opts(struct osprey_detect **out, struct mon_engine *eng,
         return -1;
     d->rs = rs;
     size_t n = osprey_ruleset_count(rs);
-    /* a rule may have two chains (plan.h: enum plan_variant) */
-    d->rules = calloc(n ? 2 * n : 1, sizeof *d->rules);
+    /* a rule may have two chains (plan.h: enum plan_variant), for its protocol and again for
+     * each one that also runs its rules (osprey_app_proto_rules_of: HTTP/2) */
+    size_t per = 2;
+    for (uint16_t p = 2; p < osprey_app_proto_count(); p++)
+        per += osprey_app_proto_rules_of(p) || osprey_app_proto_buffer_rules_of(p) ? 2 : 0;
+    d->rules = calloc(n ? per * n : 1, sizeof *d->rules);
     /* per base: the fixed ones and one per application event the parsers register */
     d->nbases = det_nbases();
     d->barrier = calloc(d->nbases, sizeof *d->barrier);
@@ -650,7 +657,7 @@ int osprey_detect_build_opts(struct osprey_detect **out, struct mon_engine *eng,
             d->base_ev[det_app_base(e)] = osprey_parsers_event(d->parsers, e);
         d->base_ev[DB_APP_EVENT] = osprey_parsers_app_anomaly(d->parsers);
     }
-    struct compiler c = {d, eng, {0}, diag};
+    struct compiler c = {d, eng, {0}, diag, 0};
     int rc = opts && opts->explain_sid ? det_explain_open(d, opts->explain_sid, opts->explain_out)
                                        : 0;
     for (size_t i = 0; i < n && rc == 0; i++) {
@@ -658,10 +665,29 @@ int osprey_detect_build_opts(struct osprey_detect **out, struct mon_engine *eng,
         if (r->status != OSPREY_RULE_ACCEPTED)
             continue;
         d->stats.rules++;
+        c.rule_start = d->nrules;
         enum plan_variant next;
-        rc = compile_rule(&c, r, PV_MAIN, &next);
+        uint16_t base, b2;
+        rc = compile_rule(&c, r, PV_MAIN, 0, &next, &base);
         if (rc == 0 && next != PV_MAIN)
-            rc = compile_rule(&c, r, next, &next);
+            rc = compile_rule(&c, r, next, 0, &next, &b2);
+        /* a protocol that also runs the rules of another (HTTP/2: HTTP's): `alert http`,
+         * and a rule naming no application protocol whose buffers are that one's; and one
+         * that runs another's rules on buffers it registers too (HTTP/2: DNS's, DoH) */
+        for (uint16_t p = 2; rc == 0 && d->parsers && p < osprey_app_proto_count(); p++) {
+            uint16_t of = osprey_app_proto_rules_of(p), bof = osprey_app_proto_buffer_rules_of(p);
+            if (!of && !bof)
+                continue;
+            uint8_t l4;
+            uint16_t hdr = det_app_proto_of(r->proto, &l4);
+            uint16_t bp = det_base_is_app(base) ? det_base_proto(base) : 0;
+            bool named = of && hdr && !strcmp(r->proto, osprey_app_proto_name(of)); /* not http1 */
+            if (!(named || (of && !hdr && bp == of) || (bof && bp == bof)))
+                continue;
+            rc = compile_rule(&c, r, PV_MAIN, p, &next, &b2);
+            if (rc == 0 && next != PV_MAIN)
+                rc = compile_rule(&c, r, next, p, &next, &b2);
+        }
     }
     intern_free(&c.args);
     if (rc == 0)

@@ -14,6 +14,7 @@ struct compiler {
     struct mon_engine *eng;
     struct intern args;   /* serialized argument → interned argument */
     FILE *diag;
+    uint32_t rule_start;  /* d->nrules before the rule being compiled: its first chain's */
 };
 
 /* Intern an argument: key describes it completely; fresh (size bytes) is copied when new.

@@ -43,6 +43,7 @@ struct app_need {
     bool raw;            /* payload options on the packet/stream too */
     uint32_t nbufs;      /* distinct buffers (roughly: changes of buffer in rule order) */
     unsigned last_buf;
+    uint16_t app;        /* the protocol whose buffers the rule reads (0: any, the first) */
 };
 
 static bool payload_kw(const struct opt_def *def)
@@ -96,8 +97,7 @@ static const char *app_need_add(struct osprey_detect *d, const struct osprey_rul
         return NULL;
     }
     uint16_t ob, base;
-    uint8_t l4;
-    if (det_app_buffer_of_in(buf, to_client, det_app_proto_of(r->proto, &l4), &ob, &base) < 0)
+    if (det_app_buffer_of_in(buf, to_client, need->app, &ob, &base) < 0)
         return "a buffer Osprey does not fill yet";
     for (uint32_t k = 0; k < o->nxforms; k++) {
         const char *x = opt_def_by_id(r->opts[o->xform_at + k].kw)->name;
@@ -117,15 +117,14 @@ static const char *app_need_add(struct osprey_detect *d, const struct osprey_rul
 
 /* Option i's parser buffer and transforms (interned). -1: out of memory. */
 static int app_buffer_of(struct osprey_detect *d, const struct osprey_rule *r, uint32_t i,
-                         bool to_client, uint16_t *ob, const struct det_xform **xf)
+                         bool to_client, uint16_t app, uint16_t *ob,
+                         const struct det_xform **xf)
 {
     const struct osprey_rule_option *o = &r->opts[i];
     uint16_t base;
     *xf = NULL;
     to_client = det_app_opt_to_client(r, i, to_client);
-    uint8_t l4;
-    if (det_app_buffer_of_in(o->buffer, to_client, det_app_proto_of(r->proto, &l4), ob,
-                             &base) < 0) {
+    if (det_app_buffer_of_in(o->buffer, to_client, app, ob, &base) < 0) {
         *ob = DET_OB_RAW; /* the packet/stream, under the application event */
         return 0;
     }
@@ -203,7 +202,7 @@ void plan_add_unit(struct plan_ctx *ctx, struct det_unit u)
 
 int plan_app_buffer(struct plan_ctx *ctx, uint16_t *ob, const struct det_xform **xf)
 {
-    return app_buffer_of(ctx->d, ctx->r, ctx->i, ctx->to_client, ob, xf);
+    return app_buffer_of(ctx->d, ctx->r, ctx->i, ctx->to_client, ctx->pl->buf_app, ob, xf);
 }
 
 /* absent: or_else on a buffer: its units also hold when the buffer is missing (so none of
@@ -302,7 +301,7 @@ static const char *hook_of(const struct osprey_rule *r, struct plan *pl, uint16_
 }
 
 int make_plan(struct osprey_detect *d, const struct osprey_rule *r, enum plan_variant variant,
-              struct plan *pl)
+              uint16_t app_as, struct plan *pl)
 {
     bool response = variant == PV_RESPONSE;
     memset(pl, 0, sizeof *pl);
@@ -312,6 +311,14 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, enum plan_va
     if (!ok && !pl->app) {
         pl->why = "not supported yet";
         return 0;
+    }
+    pl->buf_app = pl->app;
+    if (app_as) {
+        /* compiled again for a protocol that also runs this rule (HTTP/2 for `alert http`
+         * and for HTTP buffers): its buffers, and its flows for the header's protocol */
+        pl->buf_app = app_as;
+        if (pl->app)
+            pl->app = app_as;
     }
     if (pl->app && !d->parsers) {
         pl->why = "application-layer rules need the parsers";
@@ -371,7 +378,7 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, enum plan_va
     to_client |= response;
     /* which application buffers, and so which base event, the rule needs */
     int side = to_client ? 2 : to_server || pl->two_sided ? 1 : 0; /* (for the TLS units) */
-    struct app_need need = {.base = DB_PKT, .side = (uint8_t)side};
+    struct app_need need = {.base = DB_PKT, .side = (uint8_t)side, .app = pl->buf_app};
     uint16_t hook_base = DB_PKT;
     if (r->hook && (pl->why = hook_of(r, pl, &hook_base)))
         return 0;

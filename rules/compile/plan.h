@@ -18,6 +18,8 @@ struct plan {
     uint8_t kind, proto;
     uint16_t base;
     uint16_t app;                  /* application protocol of the header (0: none) */
+    uint16_t buf_app;              /* the protocol whose buffers it reads (0: the first that
+                                      registers each name) */
     const struct opt_content *fp;  /* fast pattern, NULL = none */
     const char *fp_why;            /* why that one (--explain); static text */
     uint16_t fp_ob;                /* DK_APP: the fast pattern's buffer and transforms */
@@ -50,10 +52,11 @@ struct plan {
 enum plan_variant { PV_MAIN, PV_RESPONSE, PV_PACKET };
 
 /* Split a rule into units; decide base and fast pattern. plan->units/items/bits/conds
- * are malloc'd. variant: which of the rule's chains. Returns -1 on allocation failure; a rule
- * that cannot be compiled has pl->why. */
+ * are malloc'd. variant: which of the rule's chains. app_as: 0, or a protocol that also runs
+ * the rule (osprey_app_proto_rules_of): compiled for its flows and buffers. Returns -1 on
+ * allocation failure; a rule that cannot be compiled has pl->why. */
 int make_plan(struct osprey_detect *d, const struct osprey_rule *r, enum plan_variant variant,
-              struct plan *pl);
+              uint16_t app_as, struct plan *pl);
 /* Release what make_plan allocated (whatever it returned). */
 void plan_free(struct plan *pl);
 

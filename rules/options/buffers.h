@@ -162,6 +162,8 @@
     X(FTP_DATA_TRANSACTION, "ftp_data.transaction")                                        \
     /* an SMB request or response: what smb.version runs on (no keyword names it) */       \
     X(SMB_TRANSACTION, "smb.transaction")                                                  \
+    /* an HTTP/2 transaction's side, once over: what the http2.* frame keywords run on */    \
+    X(HTTP2_FRAMES, "http2.frames")                                                        \
     X(TCP_HDR, "tcp.hdr")                                                                  \
     X(UDP_HDR, "udp.hdr")                                                                  \
     X(IPV4_HDR, "ipv4.hdr")                                                                \
@@ -188,6 +190,9 @@
     X(FRAME_SMB2_PDU, "frame:smb2.pdu")                                                    \
     X(FRAME_SMB2_HDR, "frame:smb2.hdr")                                                    \
     X(FRAME_SMB2_DATA, "frame:smb2.data")                                                  \
+    X(FRAME_HTTP2_HDR, "frame:http2.hdr")                                                  \
+    X(FRAME_HTTP2_DATA, "frame:http2.data")                                                \
+    X(FRAME_HTTP2_PDU, "frame:http2.pdu")                                                  \
     /* the frames of protocols Osprey does not frame yet */                               \
     X(FRAME_OTHER, "frame")                                                                \
     X(IP_SRC, "ip.src")                                                                    \

@@ -18,6 +18,7 @@ static const struct opt_table *const TABLES[] = {
     &opt_table_misc,     &opt_table_asn1,       &opt_table_geoip,      &opt_table_pktprop,
     &opt_table_hints,    &opt_table_absent,     &opt_table_entropy,    &opt_table_dataset,
     &opt_table_krb5,     &opt_table_ldap,       &opt_table_snmp,
+    &opt_table_http2,
 };
 #define NTABLES (sizeof TABLES / sizeof TABLES[0])
 

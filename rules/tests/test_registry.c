@@ -62,6 +62,9 @@ static const char *const IMPLEMENTED[] = {
     "ftp.reply_received",
     "ftpdata_command",
     "ftpbounce",
+    /* the HTTP/2 parser's frame facts (rules/options/opt_http2.c) */
+    "http2.frametype", "http2.errorcode", "http2.priority", "http2.window", "http2.size_update",
+    "http2.settings",
     /* packet headers */
     "ipv4.hdr", "ipv6.hdr", "tcp.hdr", "udp.hdr", "icmpv4.hdr", "icmpv6.hdr",
     "tls_cert_fingerprint", "tls.cert_fingerprint", "tls.certs", "tls.subjectaltname",

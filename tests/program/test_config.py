@@ -97,7 +97,7 @@ DEFAULTS = {
     # every registered protocol's switch (test_every_protocol_has_its_switch)
     **{f"app-layer.protocols.{p}.enabled": True for p in (
         "dcerpc", "dns", "ftp", "ftp-data", "http", "sip", "mqtt", "smb", "ssh", "tls", "krb5",
-        "ldap", "snmp")},
+        "ldap", "snmp", "http2")},
     "app-layer.protocols.ldap.max-tx": 256,
     "app-layer.protocols.ftp.max-tx": 256,
     "app-layer.protocols.ftp.max-line-length": 4096,
@@ -109,6 +109,8 @@ DEFAULTS = {
     "app-layer.protocols.http.libhtp.default-config.response-body-decompress-layer-limit": 2,
     "app-layer.protocols.http.libhtp.default-config.lzma-enabled": False,
     "app-layer.protocols.http.libhtp.default-config.lzma-memlimit": 1048576,
+    "app-layer.protocols.http2.max-streams": 4096,
+    "app-layer.protocols.http2.http1-rules": False,
     "app-layer.protocols.mqtt.max-msg-length": 1048576,
     "app-layer.protocols.mqtt.max-tx": 4096,
     "af-packet.threads": 0,

@@ -456,6 +456,13 @@ CASES = [
      "ldap.responses.operation: index: expected a number, got 'x'"),
     ("ldap.responses.result_code:no_such_code;",
      "ldap.responses.result_code: unknown value 'no_such_code'"),
+    # --- HTTP/2 frame keywords (opt_http2.c) -------------------------------------------------
+    ("http2.frametype:FOO;", "http2.frametype: unknown name 'FOO'"),
+    ("http2.errorcode:BAD_ERROR;", "http2.errorcode: unknown name 'BAD_ERROR'"),
+    ("http2.settings:SETTINGS_BOGUS;", "http2.settings: unknown setting 'SETTINGS_BOGUS'"),
+    ("http2.settings:SETTINGS_ENABLE_PUSH!=1;",
+     "http2.settings: a comparison http2.settings does not take"),
+    ("http2.priority:256;", "http2.priority: value 256 out of range 0..255"),
 ]
 
 
