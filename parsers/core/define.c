@@ -37,6 +37,8 @@ void osprey_parsers_cfg_defaults(struct osprey_parsers_cfg *cfg)
     cfg->mqtt_max_tx = 4096;
     cfg->ftp_max_tx = 256;
     cfg->ftp_max_line = 4096;
+    cfg->smtp_enabled = true;
+    cfg->smtp_content_limit = 1u << 20;
 }
 
 static int child(struct mon_engine *eng, mon_event_t parent, mon_event_t *out)

@@ -67,6 +67,15 @@ void pflow_decide(struct pflow *pf, struct mon_flow *f, int dir, uint16_t proto)
     pflow_run(pf, f, dir, pf->w->p->app_detected);
 }
 
+void pflow_switch(struct pflow *pf, uint16_t proto)
+{
+    const struct osprey_proto_def *d = reg_proto(pf->proto);
+    if (d && pf->state)
+        d->state_free(pf->state);
+    pf->state = NULL;
+    pf->proto = proto;
+}
+
 void pflow_anomaly(struct pflow *pf, struct mon_flow *f, int dir, unsigned e)
 {
     int32_t saved = pf->anomaly; /* (a rule's handler cannot raise another, but be safe) */

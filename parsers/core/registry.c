@@ -13,13 +13,15 @@ extern const struct osprey_proto_def sip_proto;
 extern const struct osprey_proto_def mqtt_proto;
 extern const struct osprey_proto_def dcerpc_proto, smb_proto;
 extern const struct osprey_proto_def ftp_proto, ftp_data_proto;
+extern const struct osprey_proto_def smtp_proto;
 
 /* Table order is also the order detection tries the probes in: the first YES wins (HTTP,
  * then a TLS ClientHello, then DNS, as detection has always preferred them). */
 static const struct osprey_proto_def *const PROTOS[] = {&http_proto, &tls_proto, &dns_proto,
                                                         &ssh_proto, &sip_proto, &mqtt_proto,
                                                         &dcerpc_proto, &smb_proto, &ftp_proto,
-                                                        &ftp_data_proto};
+                                                        &ftp_data_proto,
+                                                        &smtp_proto}; /* after FTP: both greet with 220 */
 
 #define NPROTOS (sizeof PROTOS / sizeof PROTOS[0])
 #define FIRST 2 /* after UNKNOWN and FAILED */

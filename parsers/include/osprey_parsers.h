@@ -158,6 +158,8 @@ struct osprey_parsers_cfg {
     uint32_t mqtt_max_tx;            /* MQTT transactions waiting for an answer (4096) */
     uint32_t ftp_max_tx;             /* FTP commands waiting for replies; default 256 */
     uint32_t ftp_max_line;           /* bytes of an FTP line kept; default 4096 */
+    bool smtp_enabled;               /* SMTP parsed (app-layer.protocols.smtp.enabled); default true */
+    uint32_t smtp_content_limit;     /* bytes of an attachment kept for file.data; default 1 MiB */
 };
 void osprey_parsers_cfg_defaults(struct osprey_parsers_cfg *cfg);
 /* The configuration keys each protocol reads (its descriptor's), for whoever fills struct
