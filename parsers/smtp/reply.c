@@ -39,6 +39,7 @@ void smtp_reply(struct smtp_state *st, const uint8_t *l, size_t n, bool trunc)
         return;
     }
     st->in_multi = false;
+    pflow_raise(st->pf, st->f, 1, SMTP_EV_REPLY);
     if (!st->greeted) {
         st->greeted = true;
         if (memcmp(l, "220", 3))

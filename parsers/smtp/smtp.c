@@ -18,6 +18,7 @@ static const struct proto_event EVENTS[] = {
     [SMTP_EV_EMAIL] = {"smtp_email", 0, NULL},     /* the message's headers are in */
     [SMTP_EV_FILE] = {"smtp_file", 0, NULL},       /* an attachment is whole */
     [SMTP_EV_DATA_DONE] = {"smtp_data_done", 0, NULL}, /* the message ended */
+    [SMTP_EV_REPLY] = {"smtp_reply", 1, NULL},          /* a server reply is complete */
 };
 
 static const uint8_t *pb(const struct pbuf *b, uint32_t *len)
@@ -83,6 +84,9 @@ static const struct proto_buffer BUFFERS[] = {
     /* an attachment's decoded bytes, while its smtp_file event runs (Suricata's file_data
      * on SMTP) */
     ROW("file.data", "smtp_file", SB_FILE),
+    /* the server sends none: a rule without direction on file.data (HTTP's is two-sided)
+     * finds this row for its response side, and reads the client's attachments once */
+    {.name = "file.data", .dir = 1, .event = "smtp_reply", .key = SB_NONE, .get = get},
     /* its name, for records (osprey-trace) */
     ROW("smtp.attachment", "smtp_file", SB_FILE_NAME, .record = true),
 };
@@ -141,6 +145,7 @@ const struct osprey_proto_def smtp_proto = {
     .name = "smtp",
     .flow_stat = "flow.smtp",
     .l4 = 6,
+    .buffers_imply_dir = true, /* all the client's: a rule without direction reads them once */
     .suricata_stats = true,
     .probes = PROBES,
     .parse = smtp_parse,

@@ -13,7 +13,7 @@ extern const struct osprey_proto_def smtp_proto;
 
 /* rows of smtp_proto.events (in the order a transaction reaches them) */
 enum { SMTP_EV_HELO, SMTP_EV_MAIL_FROM, SMTP_EV_RCPT_TO, SMTP_EV_EMAIL, SMTP_EV_FILE,
-       SMTP_EV_DATA_DONE };
+       SMTP_EV_DATA_DONE, SMTP_EV_REPLY };
 /* rows of smtp_proto.anomalies: Suricata's smtp app-layer events, in its order */
 enum {
     SMTP_A_INVALID_REPLY, SMTP_A_UNMATCHED_REPLY, SMTP_A_CMD_TOO_LONG, SMTP_A_REPLY_TOO_LONG,
@@ -29,7 +29,7 @@ enum { SMTP_C_TXS, SMTP_C_FILES, SMTP_C_STARTTLS, SMTP_C_CMDS_SHED, SMTP_C_LIST_
 enum smtp_buf {
     SB_HELO, SB_MAIL_FROM, SB_RCPT_TO,
     SB_EM_FROM, SB_EM_TO, SB_EM_CC, SB_EM_SUBJECT, SB_EM_DATE, SB_EM_MSGID, SB_EM_XMAILER,
-    SB_EM_RECEIVED, SB_EM_URL, SB_FILE, SB_FILE_NAME
+    SB_EM_RECEIVED, SB_EM_URL, SB_FILE, SB_FILE_NAME, SB_NONE
 };
 /* the message headers kept (email.*), first occurrence each */
 enum { EH_FROM, EH_TO, EH_CC, EH_SUBJECT, EH_DATE, EH_MSGID, EH_XMAILER, EH_N };
