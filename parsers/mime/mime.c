@@ -79,8 +79,8 @@ static void header_apply(struct mime *m, const uint8_t *v, size_t vl)
                 m->ent.blen = (uint32_t)pl;
             }
         }
-        if (!m->ent.fnlen)
-            set_fname(m, p, mime_param(v, vl, "name", &p));
+        if (!m->ent.fnlen && (pl = mime_param(v, vl, "name", &p)) >= 0)
+            set_fname(m, p, pl);
     } else if (name_is(m->hname, m->hnl, "content-transfer-encoding")) {
         while (vl && (v[vl - 1] == ' ' || v[vl - 1] == '\t'))
             vl--;
@@ -90,7 +90,8 @@ static void header_apply(struct mime *m, const uint8_t *v, size_t vl)
     } else if (name_is(m->hname, m->hnl, "content-disposition")) {
         if (vl >= 10 && !strncasecmp((const char *)v, "attachment", 10))
             m->ent.attach = true;
-        set_fname(m, p, mime_param(v, vl, "filename", &p));
+        if ((pl = mime_param(v, vl, "filename", &p)) >= 0)
+            set_fname(m, p, pl);
     }
 }
 
