@@ -16,7 +16,7 @@ static void list(struct osprey_jw *w, const char *key, const struct slist *l)
         return;
     osprey_jw_array(w, key);
     for (uint32_t i = 0; i < l->n; i++)
-        osprey_jw_strn(w, NULL, l->b.p + l->off[i], l->len[i]);
+        osprey_jw_strn(w, NULL, l->b.p ? l->b.p + l->off[i] : (const uint8_t *)"", l->len[i]);
     osprey_jw_array_end(w);
 }
 
