@@ -51,6 +51,8 @@ char *osprey_eve_flow_line(const struct osprey_eve_flow *f)
     }
     if (f->app_proto)
         osprey_jw_str(&w, "app_proto", f->app_proto);
+    if (f->app_proto_orig)
+        osprey_jw_str(&w, "app_proto_orig", f->app_proto_orig);
     osprey_jw_open(&w, "flow");
     osprey_jw_int(&w, "pkts_toserver", (int64_t)f->pkts_toserver);
     osprey_jw_int(&w, "pkts_toclient", (int64_t)f->pkts_toclient);

@@ -25,6 +25,7 @@ void osprey_emit_flow(struct osprey_emit *e, struct mon_ctx *ctx, const struct m
     if (ew && ew->clock_us > r.log_us)
         r.log_us = ew->clock_us;
     r.app_proto = osprey_app_proto_name(osprey_parsers_app_proto(ctx, f));
+    r.app_proto_orig = osprey_app_proto_name(osprey_parsers_app_proto_orig(ctx, f));
     r.alerted = e->alerted_slot >= 0 && mon_get_uctx_slot(ctx, f, e->alerted_slot) != NULL;
     if (e->community_id) {
         bool icmp = f->proto == 1 || f->proto == 58;

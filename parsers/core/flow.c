@@ -73,7 +73,15 @@ void pflow_switch(struct pflow *pf, uint16_t proto)
     if (d && pf->state)
         d->state_free(pf->state);
     pf->state = NULL;
+    if (!pf->orig)
+        pf->orig = pf->proto;
     pf->proto = proto;
+}
+
+uint16_t osprey_parsers_app_proto_orig(struct mon_ctx *ctx, const struct mon_flow *f)
+{
+    struct pflow *pf = pflow_get(ctx, f);
+    return pf ? pf->orig : OSPREY_APP_PROTO_UNKNOWN;
 }
 
 void pflow_anomaly(struct pflow *pf, struct mon_flow *f, int dir, unsigned e)

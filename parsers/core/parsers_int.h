@@ -90,6 +90,7 @@ struct pflow {
     uint64_t seen[2];       /* bytes read per direction */
     void *state;            /* the decided protocol's state (its state_free frees it) */
     int32_t anomaly;        /* flat anomaly id being raised now, -1: none */
+    uint16_t orig;          /* the protocol before a change (pflow_switch), 0: none */
 };
 
 struct pflow *pflow_get(struct mon_ctx *ctx, const struct mon_flow *f);

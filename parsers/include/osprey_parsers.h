@@ -203,6 +203,9 @@ void osprey_parsers_worker_free(struct osprey_parsers_worker *w);
 
 /* Valid inside any filter or handler on that context (and in the flow-end callback). */
 uint16_t osprey_parsers_app_proto(struct mon_ctx *ctx, const struct mon_flow *f);
+/* After a protocol change (SMTP's STARTTLS: the flow became TLS), the protocol it was first
+ * (EVE's app_proto_orig); OSPREY_APP_PROTO_UNKNOWN when it never changed. */
+uint16_t osprey_parsers_app_proto_orig(struct mon_ctx *ctx, const struct mon_flow *f);
 /* The current transaction's buffer b, or NULL (len 0) when it has none now (or the flow is
  * another protocol's). Derived buffers are built in the worker's own scratch, valid until the
  * next call that builds one. */

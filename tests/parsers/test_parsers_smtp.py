@@ -174,7 +174,7 @@ def test_smtp_starttls_becomes_tls(tmp_path):
     out = osprey_out(tmp_path, c.pkts, [], "--set", "outputs.eve-log.types=[flow,smtp,tls]",
                      name="o")
     (f,) = out.of("flow")
-    assert f["app_proto"] == "tls"
+    assert f["app_proto"] == "tls" and f["app_proto_orig"] == "smtp"
     (s,) = out.of("smtp")
     assert s["smtp"] == {"helo": "c"}
     v = Draft7Validator(SCHEMA)

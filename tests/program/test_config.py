@@ -98,6 +98,8 @@ DEFAULTS = {
     "app-layer.protocols.sip.enabled": True,
     "app-layer.protocols.mqtt.max-msg-length": 1048576,
     "app-layer.protocols.mqtt.max-tx": 4096,
+    "app-layer.protocols.smtp.enabled": True,
+    "app-layer.protocols.smtp.attachment-limit": 1048576,
     "af-packet.threads": 0,
     "af-packet.cluster-id": 99,
     "af-packet.defrag": True,
