@@ -1,6 +1,6 @@
 /* reply.c — the server's side: replies "DDD text" or multi-line "DDD-text" … "DDD text"
  * (RFC 5321 §4.2), each answering the oldest command waiting (pipelining). The first reply is
- * the greeting. What a reply decides: DATA refused (not 354) turns the client's side back to
+ * the greeting (when no command waits: else the capture began after it). What a reply decides: DATA refused (not 354) turns the client's side back to
  * commands (smtp.data_command_rejected); the reply to the message's end (or to BDAT LAST)
  * finishes the transaction, as Suricata 8.0.7 does; STARTTLS accepted (220) hands the flow to
  * the TLS parser (smtp_parse does it once the line is read), refused: smtp.tls_rejected. */
@@ -40,8 +40,11 @@ void smtp_reply(struct smtp_state *st, const uint8_t *l, size_t n, bool trunc)
     }
     st->in_multi = false;
     pflow_raise(st->pf, st->f, 1, SMTP_EV_REPLY);
-    if (!st->greeted) {
-        st->greeted = true;
+    /* the greeting: the first reply, unless commands already wait (a capture that began
+     * after it: that reply answers the oldest) */
+    bool first = !st->greeted;
+    st->greeted = true;
+    if (first && !st->nq) {
         if (memcmp(l, "220", 3))
             pflow_anomaly(st->pf, st->f, 1, SMTP_A_NO_WELCOME);
         return;

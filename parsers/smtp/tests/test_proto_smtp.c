@@ -102,6 +102,18 @@ static void test_data_refused_and_pipelining(void)
     feed_str(&h, 1, "250 ok\r\n250 extra\r\n");
     CHECK_EQ_U(st_of(&h)->nq, 0);
     ph_free(&h);
+    /* a capture that began after the greeting: the first reply answers the first command,
+     * the 354 the DATA, and the reply to the end finishes the transaction */
+    ph_init(&h, "smtp", 6, 40000, 25);
+    feed_str(&h, 0, "MAIL FROM:<a@x>\r\n");
+    feed_str(&h, 1, "250 ok\r\n");
+    feed_str(&h, 0, "DATA\r\n");
+    feed_str(&h, 1, "354 go\r\n");
+    feed_str(&h, 0, "Subject: s\r\n\r\nx\r\n.\r\n");
+    CHECK_EQ_U(h.txs, 0);
+    feed_str(&h, 1, "250 queued\r\n");
+    CHECK_EQ_U(h.txs, 1);
+    ph_free(&h);
 }
 
 static void test_bdat(void)
