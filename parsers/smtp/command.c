@@ -133,7 +133,7 @@ void smtp_data_line(struct smtp_state *st, const uint8_t *l, size_t n)
     if (n && l[0] == '.') /* dot-stuffing (RFC 5321 §4.5.2) */
         l++, n--;
     if (st->in_msg)
-        mime_line(&st->mime, l, n);
+        mime_line(st->mime, l, n);
 }
 
 /* BDAT chunk bytes: lines for the MIME reader (a line may span chunks: bline holds it); the last chunk's end ends the message. */
@@ -152,7 +152,7 @@ void smtp_bdat_bytes(struct smtp_state *st, const uint8_t *d, size_t n)
         if (lf && take == k && len && ln->p[len - 1] == '\r')
             len--;
         if (st->in_msg)
-            mime_line(&st->mime, ln->p ? ln->p : (const uint8_t *)"", len);
+            mime_line(st->mime, ln->p ? ln->p : (const uint8_t *)"", len);
         pbuf_reset(ln);
         d += take + (lf && take == k), n -= take + (lf && take == k);
     }
@@ -162,7 +162,7 @@ void smtp_bdat_bytes(struct smtp_state *st, const uint8_t *d, size_t n)
     if (!st->bdat_last)
         return;
     if (ln->len && st->in_msg) /* the message's last line, without line end */
-        mime_line(&st->mime, ln->p, ln->len);
+        mime_line(st->mime, ln->p, ln->len);
     pbuf_reset(ln);
     smtp_message_end(st);
 }

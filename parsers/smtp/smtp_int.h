@@ -87,7 +87,7 @@ struct smtp_state {
     uint32_t nq, qhead;
     bool greeted, in_multi, tls;  /* tls: STARTTLS accepted, the flow becomes TLS */
     char multi[3];
-    struct mime mime;
+    struct mime *mime;            /* the message's reader (made at the first message: ~13 KiB) */
     /* the flow being parsed now (the MIME reader's callbacks run inside smtp_parse) */
     struct pflow *pf;
     struct mon_flow *f;

@@ -113,6 +113,7 @@ void smtp_free(void *state)
     smtp_tx_free(st->tx);
     pbuf_free(&st->helo);
     pbuf_free(&st->bline);
+    free(st->mime);
     pbuf_free(&st->side[0].line);
     pbuf_free(&st->side[1].line);
     free(st);

@@ -56,7 +56,7 @@ void smtp_tx_finish(struct smtp_state *st)
         return;
     if (st->in_msg) { /* the message was cut (RSET, the flow's end): what it had is kept */
         st->in_msg = false;
-        mime_end(&st->mime);
+        mime_end(st->mime);
     }
     struct smtp_tx *t = st->tx;
     st->tx = NULL;
@@ -186,11 +186,11 @@ static const struct mime_ops MIME_OPS = {
 void smtp_message_begin(struct smtp_state *st)
 {
     struct smtp_tx *t = smtp_tx_get(st);
-    if (!t || st->in_msg)
+    if (!t || st->in_msg || (!st->mime && !(st->mime = malloc(sizeof *st->mime))))
         return;
     t->has_data = true;
     st->in_msg = true;
-    mime_init(&st->mime, &MIME_OPS, st);
+    mime_init(st->mime, &MIME_OPS, st);
 }
 
 void smtp_message_end(struct smtp_state *st)
@@ -198,7 +198,7 @@ void smtp_message_end(struct smtp_state *st)
     if (!st->in_msg)
         return;
     st->in_msg = false;
-    mime_end(&st->mime);
+    mime_end(st->mime);
     if (st->tx) {
         st->tx->data_done = true;
         pflow_raise(st->pf, st->f, 0, SMTP_EV_DATA_DONE);
