@@ -54,6 +54,9 @@ void osprey_pipeline_detect_opts(const struct osprey_config *cfg,
 {
     *o = (struct osprey_detect_opts){
         .stream_mpm = osprey_detect_stream_mpm_parse(osprey_config_str(cfg, "detect.stream-mpm")),
+        .mpm_cache_dir = osprey_config_bool(cfg, "detect.sgh-mpm-caching")
+                             ? osprey_config_str(cfg, "detect.sgh-mpm-caching-path")
+                             : NULL,
         .parsers = parsers,
         .geoip_database = osprey_config_str(cfg, "geoip-database"),
         .datasets_disabled = !osprey_config_bool(cfg, "datasets.enabled"),
@@ -79,6 +82,14 @@ static void on_tx(struct mon_ctx *ctx, struct mon_flow *f, uint16_t p, void *arg
 void osprey_worker_tx_hook(struct osprey_worker *w, struct osprey_parsers_worker *pw)
 {
     osprey_parsers_set_tx_cb(pw, on_tx, w);
+}
+
+/* A TCP connection closed: detection lets its stream windows go (the flow lives on). */
+static void on_conn_closed(struct mon_flow *f, void *arg)
+{
+    struct osprey_worker *w = arg;
+    osprey_detect_conn_closed(w->dw, f);
+    osprey_parsers_conn_closed(w->ctx, f);
 }
 
 static void on_flow_end(struct mon_flow *f, void *arg)
@@ -127,6 +138,7 @@ int osprey_pipeline_open(struct osprey_pipeline *pl, const struct osprey_options
             return -1;
         }
         mon_set_flow_end_cb(w->ctx, on_flow_end, w);
+        mon_set_conn_closed_cb(w->ctx, on_conn_closed, w);
     }
     pl->t_started = osprey_clock_wall_s();
     /* services of a running pipeline: reloads (SIGUSR2, control socket), the control socket;

@@ -14,6 +14,7 @@ struct eve_out {
     size_t ntypes;
     bool community_id;
     uint16_t cid_seed;
+    bool anomaly[3];             /* anomaly types written: decode, stream, applayer */
     char path[4096];
 };
 
@@ -86,7 +87,16 @@ static void *eve_open(const struct osprey_output_env *env, FILE *diag)
     }
     if (has_type(o, "flow"))
         o->takes |= OSPREY_REC_FLOW;
-    if (has_type(o, "anomaly"))
+    static const char *const atypes[3] = {"decode", "stream", "applayer"};
+    bool any_anomaly = false;
+    for (int i = 0; i < 3; i++) {
+        char t[64];
+        snprintf(t, sizeof t, "anomaly.types.%s", atypes[i]);
+        o->anomaly[i] = osprey_config_bool(cfg, osprey_output_key(env, t, k, sizeof k));
+        any_anomaly |= o->anomaly[i];
+    }
+    if (has_type(o, "anomaly") && any_anomaly &&
+        osprey_config_bool(cfg, osprey_output_key(env, "anomaly.enabled", k, sizeof k)))
         o->takes |= OSPREY_REC_ANOMALY;
     if (has_type(o, "stats") && osprey_config_bool(cfg, "stats.enabled"))
         o->takes |= OSPREY_REC_STATS;
@@ -150,7 +160,10 @@ static void eve_flow(void *s, const struct osprey_eve_flow *f)
 
 static void eve_anomaly(void *s, const struct osprey_eve_anomaly *a)
 {
-    osprey_output_line(((struct eve_out *)s)->lf, osprey_eve_anomaly_line(a));
+    struct eve_out *o = s;
+    int t = !strcmp(a->type, "decode") ? 0 : !strcmp(a->type, "stream") ? 1 : 2;
+    if (o->anomaly[t]) /* Suricata's anomaly.types: decode, stream, applayer */
+        osprey_output_line(o->lf, osprey_eve_anomaly_line(a));
 }
 
 static void eve_packet(void *s, const struct osprey_packet_rec *p)

@@ -105,6 +105,50 @@ static void set_entry(struct loader *L, long m, const char *name, const char *fu
 }
 
 static void set_key(struct loader *L, long k, const char *fullkey, const struct cfg_node *val,
+                    const char *label);
+
+/* The options of suricata.yaml's eve-log record types (- anomaly: {types: {decode: yes}}),
+ * read as keys beside the list (outputs.eve-log.anomaly.types.decode) where the schema has
+ * them; the others are not read, as before. */
+static void place_known(struct loader *L, const char *prefix, const struct cfg_node *map)
+{
+    for (size_t i = 0; i < map->n; i++) {
+        char *k, label[4200];
+        if (asprintf(&k, "%s.%s", prefix, map->key[i]->text) < 0) {
+            L->errors++;
+            return;
+        }
+        long row = cfg_find_key(L->cfg, k);
+        label_of(map->item[i], label, sizeof label);
+        if (row >= 0)
+            set_key(L, row, k, map->item[i], label);
+        else if (map->item[i]->kind == CFG_MAP)
+            place_known(L, k, map->item[i]);
+        free(k);
+    }
+}
+
+static void type_options(struct loader *L, const char *fullkey, const struct cfg_node *val)
+{
+    size_t n = strlen(fullkey);
+    if (strncmp(fullkey, "outputs.", 8) || n < 6 || strcmp(fullkey + n - 6, ".types") ||
+        val->kind != CFG_SEQ)
+        return;
+    for (size_t j = 0; j < val->n; j++) {
+        const struct cfg_node *it = val->item[j];
+        if (it->kind != CFG_MAP || it->n != 1 || it->item[0]->kind != CFG_MAP)
+            continue;
+        char *prefix;
+        if (asprintf(&prefix, "%.*s.%s", (int)(n - 6), fullkey, it->key[0]->text) < 0) {
+            L->errors++;
+            return;
+        }
+        place_known(L, prefix, it->item[0]);
+        free(prefix);
+    }
+}
+
+static void set_key(struct loader *L, long k, const char *fullkey, const struct cfg_node *val,
                     const char *label)
 {
     struct cfg_value *v = &L->cfg->slot[k].value;
@@ -113,6 +157,8 @@ static void set_key(struct loader *L, long k, const char *fullkey, const struct 
     if (L->cfg->path && v->origin.file == L->cfg->path && val->file == L->cfg->path)
         warn_again(L, label, fullkey, v);
     count_error(L, cfg_value_parse(v, &L->cfg->schema[k], fullkey, val, label, L->diag));
+    if (L->cfg->schema[k].type == CT_LIST)
+        type_options(L, fullkey, val);
 }
 
 static void bad_shape(struct loader *L, const char *label, const char *key,

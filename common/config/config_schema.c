@@ -21,6 +21,14 @@
 
 #define COUNT_MAX INT32_MAX
 
+/* app-layer.protocols.<proto>.enabled: Suricata's three-way switch (yes: detected and parsed;
+ * detection-only: detected, not parsed; no: neither) */
+#define APP_MODES "yes|no|detection-only|true|false|on|off|1|0"
+#define APP_ENABLED(proto)                                                                 \
+    ENUM("app-layer.protocols." proto ".enabled", "yes", APP_MODES,                        \
+         "yes: " proto " detected and parsed; detection-only: detected, not parsed (no "   \
+         "buffers, events or records); no: not detected")
+
 /* Suricata's exception policies (what to do with a flow at an exception: a midstream
  * pick-up, an app-layer parser error …); "auto" is drop-flow in IPS mode, ignore in IDS. */
 #define EXCEPTION_POLICIES "auto|ignore|drop-flow|drop-packet|reject|bypass|pass-flow|pass-packet"
@@ -90,6 +98,11 @@ static const struct cfg_key SCHEMA[] = {
     INT("outputs.eve-log.community-id-seed", "0", 0, 65535, "seed of the community_id hash"),
     BOOL("outputs.eve-log.tagged-packets", "yes",
          "with alert records: the packets tag: rules tagged, as packet records"),
+    BOOL("outputs.eve-log.anomaly.enabled", "yes", "anomaly records, of the types below"),
+    BOOL("outputs.eve-log.anomaly.types.decode", "no",
+         "decoder anomalies (Suricata's default: no; one record per anomalous packet)"),
+    BOOL("outputs.eve-log.anomaly.types.stream", "no", "TCP stream anomalies (Suricata's default: no)"),
+    BOOL("outputs.eve-log.anomaly.types.applayer", "yes", "application-layer anomalies"),
     LIST("outputs.eve-log.types", "[alert, anomaly, flow, stats]",
          "record types: alert, anomaly, flow, stats, http, dns, tls"),
     /* filetype redis (outputs/log_redis.c): Suricata's keys and defaults; memcap is Osprey's */
@@ -177,9 +190,16 @@ static const struct cfg_key SCHEMA[] = {
     INT("flow.prealloc", "10000", 0, COUNT_MAX, "flows allocated at start"),
     INT("flow.hash-seed", "0", 0, UINT32_MAX, "flow hash key; 0 = random at start"),
 
-    /* app-layer: the parsers (parsers/, engine/stack_config/parsers_config.c) */
+    /* app-layer: the parsers (parsers/, engine/stack_config/parsers_config.c). Every
+     * registered protocol has Suricata's `enabled` switch (read by the parsers' registry name;
+     * a protocol added to parsers/ adds its row here, test_config.py checks) */
+    APP_ENABLED("dcerpc"),
+    APP_ENABLED("dns"),
+    APP_ENABLED("ftp"),
+    APP_ENABLED("ftp-data"),
     INT("app-layer.protocols.ftp.max-tx", "256", 1, 256, "FTP commands waiting for their replies; past it: ftp.too_many_transactions, the client's side no longer parsed"),
     SIZE("app-layer.protocols.ftp.max-line-length", "4kb", "bytes of an FTP command or reply line kept (the rest cut and flagged)"),
+    APP_ENABLED("http"),
     SIZE("app-layer.protocols.http.header-limit", "32kb", "bytes of an HTTP start line + headers kept"),
     SIZE("app-layer.protocols.http.request-body-limit", "1mb", "request body bytes kept (decoded); 0 = unlimited"),
     SIZE("app-layer.protocols.http.response-body-limit", "1mb", "response body bytes kept (decoded); 0 = unlimited"),
@@ -190,13 +210,17 @@ static const struct cfg_key SCHEMA[] = {
          "undo Content-Encoding: lzma (liblzma)"),
     SIZE("app-layer.protocols.http.libhtp.default-config.lzma-memlimit", "1mb",
          "memory one lzma layer may use"),
-    BOOL("app-layer.protocols.sip.enabled", "yes", "parse SIP messages (UDP and TCP)"),
+    APP_ENABLED("sip"),
+    APP_ENABLED("mqtt"),
     SIZE("app-layer.protocols.mqtt.max-msg-length", "1mb",
          "MQTT packet bytes read; a longer packet keeps its fixed header only (truncated)"),
     INT("app-layer.protocols.mqtt.max-tx", "4096", 1, UINT32_MAX,
         "MQTT transactions waiting for an answer; past it the oldest is finished"),
-    BOOL("app-layer.protocols.smtp.enabled", "yes", "parse SMTP (the flow is still recognised as smtp when no)"),
+    APP_ENABLED("smb"),
+    APP_ENABLED("smtp"),
     SIZE("app-layer.protocols.smtp.attachment-limit", "1mb", "decoded bytes of an SMTP attachment kept for file.data (the rest counted)"),
+    APP_ENABLED("ssh"),
+    APP_ENABLED("tls"),
 
     /* stream: TCP tracking and reassembly (libmon's TCP layer) */
     SIZE("stream.reassembly.memcap", "256mb", "memory for all reassembly buffers of a worker"),
@@ -254,6 +278,10 @@ static const struct cfg_key SCHEMA[] = {
     /* detect: how rules are matched (rules/compile/) */
     ENUM("detect.stream-mpm", "stream", "block|stream",
          "fast patterns on TCP streams: block scans of new bytes, or a Hyperscan stream per side"),
+    BOOL("detect.sgh-mpm-caching", "yes",
+         "keep compiled fast-pattern databases on disk and read them back at the next start"),
+    STR("detect.sgh-mpm-caching-path", "/var/lib/osprey/cache/hs",
+        "where detect.sgh-mpm-caching keeps them (created if missing)"),
     /* Suricata's prefilter engine choice and its guess of the transaction an alert belongs
      * to: how it finds matches and what it logs beside them, never which rules match */
     ENUM("detect.prefilter.default", "mpm", "mpm|auto", "accepted for suricata.yaml; no effect"),

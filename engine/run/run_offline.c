@@ -133,6 +133,24 @@ int osprey_run_offline(const struct osprey_options *opts, const struct osprey_co
            osprey_emit_eve_path(pl.emit));
     if (nw > 1)
         printf("osprey: %d workers\n", nw);
+    struct osprey_detect_prefilter pf = {0};
+    for (int i = 0; i < nw; i++) {
+        const struct osprey_detect_prefilter *x = osprey_detect_worker_prefilter(pl.w[i].dw);
+        pf.scans += x->scans;
+        pf.bytes += x->bytes;
+        pf.raised += x->raised;
+        pf.unwanted += x->unwanted;
+        pf.header_checks += x->header_checks;
+        pf.header_passed += x->header_passed;
+    }
+    printf("osprey: prefilter: %llu scans of %.1f MB, %llu patterns raised (%llu found at ports "
+           "no rule of theirs takes), %llu header checks, %llu passed (%.1f%% false positives)\n",
+           (unsigned long long)pf.scans, (double)pf.bytes / 1e6, (unsigned long long)pf.raised,
+           (unsigned long long)pf.unwanted, (unsigned long long)pf.header_checks,
+           (unsigned long long)pf.header_passed,
+           pf.header_checks ? 100.0 * (double)(pf.header_checks - pf.header_passed) /
+                                  (double)pf.header_checks
+                            : 0.0);
     if (opts->simulate_ips) { /* what an inline sensor would have done with the packets */
         struct osprey_detect_verdicts v = {0};
         for (int i = 0; i < nw; i++) {

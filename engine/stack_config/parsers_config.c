@@ -1,6 +1,11 @@
-/* parsers_config.c — app-layer.protocols.* → struct osprey_parsers_cfg: the keys each
- * protocol's descriptor lists (osprey_parsers_cfg_key), read by kind. */
+/* parsers_config.c — app-layer.protocols.* → struct osprey_parsers_cfg: every registered
+ * protocol's app-layer.protocols.<name>.enabled (yes / no / detection-only, Suricata's
+ * switch), and the keys each protocol's descriptor lists (osprey_parsers_cfg_key), read by
+ * kind into its settings. No protocol is named here. */
 #include "parsers_config.h"
+
+#include <string.h>
+#include <strings.h>
 
 static int limit(const struct osprey_config *c, const char *key, uint32_t *out, FILE *diag)
 {
@@ -15,16 +20,37 @@ static int limit(const struct osprey_config *c, const char *key, uint32_t *out, 
     return 0;
 }
 
+/* app-layer.protocols.<name>.enabled of every protocol the schema documents (a protocol
+ * without that row stays enabled) */
+static void modes(const struct osprey_config *c, struct osprey_parsers_cfg *out)
+{
+    for (uint16_t id = 2; id < osprey_app_proto_count() && id < OSPREY_APP_PROTO_MAX; id++) {
+        char key[128];
+        snprintf(key, sizeof key, "app-layer.protocols.%s.enabled", osprey_app_proto_name(id));
+        const char *v = osprey_config_text(c, key);
+        if (!v)
+            continue;
+        if (!strcasecmp(v, "detection-only"))
+            out->mode[id] = OSPREY_APP_DETECTION_ONLY;
+        else if (!strcasecmp(v, "no") || !strcasecmp(v, "false") || !strcasecmp(v, "off") ||
+                 !strcmp(v, "0"))
+            out->mode[id] = OSPREY_APP_DISABLED;
+        else
+            out->mode[id] = OSPREY_APP_ENABLED;
+    }
+}
+
 int osprey_parsers_cfg_load(const struct osprey_config *c, struct osprey_parsers_cfg *out,
                             FILE *diag)
 {
     osprey_parsers_cfg_defaults(out);
+    modes(c, out);
     int rc = 0;
     /* every key a protocol reads, from its descriptor (the parsers' registry) */
     size_t n = osprey_parsers_cfg_key_count();
     for (size_t i = 0; i < n; i++) {
         const struct osprey_parsers_cfg_key *k = osprey_parsers_cfg_key(i);
-        void *at = (char *)out + k->offset;
+        void *at = osprey_parsers_cfg_at(out, i);
         if (k->kind == OSPREY_CFG_SIZE)
             rc |= limit(c, k->key, at, diag);
         else if (k->kind == OSPREY_CFG_BOOL)
@@ -34,7 +60,7 @@ int osprey_parsers_cfg_load(const struct osprey_config *c, struct osprey_parsers
     }
     for (size_t i = 0; i < n && !rc; i++) {
         const struct osprey_parsers_cfg_key *k = osprey_parsers_cfg_key(i);
-        if (k->kind == OSPREY_CFG_SIZE && *(uint32_t *)((char *)out + k->offset) < k->min) {
+        if (k->kind == OSPREY_CFG_SIZE && *(uint32_t *)osprey_parsers_cfg_at(out, i) < k->min) {
             char where[256];
             fprintf(diag, "%s: %s: at least %u bytes\n",
                     osprey_config_origin(c, k->key, where, sizeof where), k->key, k->min);

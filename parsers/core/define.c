@@ -25,20 +25,40 @@ bool parsers_end_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_e
 
 void osprey_parsers_cfg_defaults(struct osprey_parsers_cfg *cfg)
 {
-    memset(cfg, 0, sizeof *cfg);
-    cfg->http_header_limit = 32768;
-    cfg->http_request_body_limit = 1u << 20;
-    cfg->http_response_body_limit = 1u << 20;
-    cfg->http_decompress = true;
-    cfg->http_decompress_layer_limit = 2;
-    cfg->http_lzma_memlimit = 1u << 20;
-    cfg->sip_enabled = true;
-    cfg->mqtt_max_msg_length = 1u << 20;
-    cfg->mqtt_max_tx = 4096;
-    cfg->ftp_max_tx = 256;
-    cfg->ftp_max_line = 4096;
-    cfg->smtp_enabled = true;
-    cfg->smtp_content_limit = 1u << 20;
+    memset(cfg, 0, sizeof *cfg); /* every protocol enabled */
+    for (uint16_t id = 2; id < osprey_app_proto_count(); id++) {
+        const struct osprey_proto_def *d = reg_proto(id);
+        if (d->cfg_size && d->cfg_defaults && reg_base_of(id).cfg + d->cfg_size <=
+                                                  OSPREY_PARSERS_CFG_BYTES)
+            d->cfg_defaults(parsers_proto_cfg(cfg, id));
+    }
+}
+
+int parsers_index(struct osprey_parsers *p)
+{
+    p->nbuf = osprey_buffer_count();
+    p->nfld = osprey_field_count();
+    p->brow = calloc(p->nbuf + 1u, sizeof *p->brow);
+    p->bproto = calloc(p->nbuf + 1u, sizeof *p->bproto);
+    p->frow = calloc(p->nfld + 1u, sizeof *p->frow);
+    p->fproto = calloc(p->nfld + 1u, sizeof *p->fproto);
+    if (!p->brow || !p->bproto || !p->frow || !p->fproto) {
+        p->nbuf = p->nfld = 0; /* nothing found through a half-made index */
+        return -1;
+    }
+    for (uint16_t b = 0; b < p->nbuf; b++)
+        p->brow[b] = reg_buffer(b, &p->bproto[b]);
+    for (uint16_t f = 0; f < p->nfld; f++)
+        p->frow[f] = reg_field(f, &p->fproto[f]);
+    return 0;
+}
+
+void parsers_index_free(struct osprey_parsers *p)
+{
+    free(p->brow);
+    free(p->bproto);
+    free(p->frow);
+    free(p->fproto);
 }
 
 static int child(struct mon_engine *eng, mon_event_t parent, mon_event_t *out)
@@ -54,6 +74,8 @@ int osprey_parsers_define(struct mon_engine *eng, const struct osprey_parsers_cf
                           struct osprey_parsers **out)
 {
     *out = NULL;
+    if (reg_cfg_bytes() > OSPREY_PARSERS_CFG_BYTES)
+        return -1; /* the protocols' settings outgrew their room (test_parsers_registry) */
     struct osprey_parsers *p = calloc(1, sizeof *p);
     if (!p)
         return -1;
@@ -74,7 +96,7 @@ int osprey_parsers_define(struct mon_engine *eng, const struct osprey_parsers_cf
     uint16_t np = osprey_app_proto_count(), ne = osprey_event_count();
     p->ev = calloc(ne ? ne : 1, sizeof *p->ev);
     p->base = calloc(np, sizeof *p->base);
-    if (!p->ev || !p->base || child(eng, p->app_root, &p->app_detected))
+    if (!p->ev || !p->base || parsers_index(p) || child(eng, p->app_root, &p->app_detected))
         goto fail;
     for (uint16_t i = 0; i < np; i++)
         p->base[i] = reg_base_of(i);
@@ -111,6 +133,7 @@ void osprey_parsers_free(struct osprey_parsers *p)
         return;
     free(p->ev);
     free(p->base);
+    parsers_index_free(p);
     free(p);
 }
 

@@ -1,7 +1,9 @@
 /* drivers.c — the three filters that feed the parsers: UDP datagrams (PKT_IN), new TCP
  * stream bytes (CONN_NEW_DATA), the end of a flow (CONN_END). Detection, parsing, gaps and
- * ends go to the registered protocols' descriptors (registry.c): no protocol is named here. They always return false: the
- * app events run through mon_run_event, once per message.
+ * ends go to the registered protocols' descriptors (registry.c): no protocol is named here.
+ * Each protocol's mode (osprey_parsers_cfg.mode) is honoured here once for all: a disabled
+ * one is not probed, a detection-only one is decided but never parsed. They always return
+ * false: the app events run through mon_run_event, once per message.
  *
  * TCP bytes are read with mon_ppeek at the parsers' own offset, never mon_peek: the stream's
  * read pointer belongs to the application (detection reads it too). */
@@ -17,12 +19,15 @@ static struct osprey_parsers_worker *worker_of(struct mon_ctx *ctx, const struct
 }
 
 /* The first protocol whose probes for l4 (and, on TCP, direction dir) answer YES on d;
- * *all_no when every probe said NO. OSPREY_APP_PROTO_UNKNOWN when none said YES. */
-static uint16_t probe(uint8_t l4, int dir, const uint8_t *d, size_t n, const struct mon_flow *f,
-                      bool *all_no)
+ * *all_no when every probe said NO. OSPREY_APP_PROTO_UNKNOWN when none said YES. A protocol
+ * configured off (app-layer.protocols.<name>.enabled: no) is not probed. */
+static uint16_t probe(const struct osprey_parsers *p, uint8_t l4, int dir, const uint8_t *d,
+                      size_t n, const struct mon_flow *f, bool *all_no)
 {
     *all_no = true;
     for (uint16_t id = 2; id < osprey_app_proto_count(); id++) {
+        if (p->cfg.mode[id] == OSPREY_APP_DISABLED)
+            continue;
         const struct osprey_proto_def *def = reg_proto(id);
         for (const struct proto_probe *pr = def->probes; pr && pr->probe; pr++) {
             if (pr->l4 != l4 || (l4 == 6 && pr->dir != dir))
@@ -61,11 +66,11 @@ bool parsers_udp_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_e
     if (pf->proto == OSPREY_APP_PROTO_UNKNOWN) {
         /* the first datagram decides, whichever way it goes */
         bool all_no;
-        uint16_t id = probe(17, 0, pkt->payload, pkt->payload_len, f, &all_no);
+        uint16_t id = probe(p, 17, 0, pkt->payload, pkt->payload_len, f, &all_no);
         pflow_decide(pf, f, dir, id != OSPREY_APP_PROTO_UNKNOWN ? id : OSPREY_APP_PROTO_FAILED);
     }
     const struct osprey_proto_def *d = reg_proto(pf->proto);
-    if (d && d->parse_dgram)
+    if (d && d->parse_dgram && parsers_parses(p, pf->proto))
         d->parse_dgram(pf, f, dir, pkt->payload, pkt->payload_len);
     return false;
 }
@@ -74,7 +79,7 @@ bool parsers_udp_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_e
 static void parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d, size_t n)
 {
     const struct osprey_proto_def *def = reg_proto(pf->proto);
-    if (def && def->parse)
+    if (def && def->parse && parsers_parses(pf->w->p, pf->proto))
         def->parse(pf, f, dir, d, n);
 }
 
@@ -88,7 +93,7 @@ static uint16_t detect_tcp(struct pflow *pf, const struct mon_flow *f, bool *dec
     *decided = true;
     bool client_no = false;
     if (c->len) {
-        uint16_t id = probe(6, 0, c->p, c->len, f, &client_no);
+        uint16_t id = probe(pf->w->p, 6, 0, c->p, c->len, f, &client_no);
         if (id != OSPREY_APP_PROTO_UNKNOWN)
             return id;
         if (!client_no && c->len < DETECT_MAX) {
@@ -99,7 +104,7 @@ static uint16_t detect_tcp(struct pflow *pf, const struct mon_flow *f, bool *dec
     }
     if (s->len) {
         bool server_no;
-        uint16_t id = probe(6, 1, s->p, s->len, f, &server_no);
+        uint16_t id = probe(pf->w->p, 6, 1, s->p, s->len, f, &server_no);
         if (id != OSPREY_APP_PROTO_UNKNOWN)
             return id;
         if (server_no || s->len >= DETECT_MAX)
@@ -211,7 +216,7 @@ bool parsers_end_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_e
     (void)side, (void)ev, (void)arg;
     struct pflow *pf = pflow_get(ctx, f);
     const struct osprey_proto_def *d = pf ? reg_proto(pf->proto) : NULL;
-    if (d && d->end)
+    if (d && d->end && parsers_parses(pf->w->p, pf->proto))
         d->end(pf, f);
     return false;
 }

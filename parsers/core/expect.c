@@ -81,8 +81,15 @@ bool pexpect_claim(struct pflow *pf, struct mon_flow *f, int dir)
               (same(&e->a, &f->srv) && same(&e->b, &f->cli))))
             continue;
         uint16_t proto = e->proto;
-        void *data = e->data;
-        e->data = NULL; /* the flow's now */
+        if (pf->w->p->cfg.mode[proto] == OSPREY_APP_DISABLED) {
+            drop(t, e); /* its protocol is off: the flow is probed as any other */
+            return false;
+        }
+        void *data = NULL; /* detection-only: the flow is told, never parsed (drop frees it) */
+        if (parsers_parses(pf->w->p, proto)) {
+            data = e->data;
+            e->data = NULL; /* the flow's now */
+        }
         drop(t, e);
         pflow_decide(pf, f, dir, proto);
         pf->state = data;

@@ -42,6 +42,18 @@ void pflow_free_slot(struct mon_ctx *ctx, struct mon_flow *f, void *val, void *a
     free(pf);
 }
 
+void osprey_parsers_conn_closed(struct mon_ctx *ctx, struct mon_flow *f)
+{
+    struct pflow *pf = pflow_get(ctx, f);
+    if (!pf)
+        return;
+    pbuf_free(&pf->in[0]); /* input held for a message's end: none will come */
+    pbuf_free(&pf->in[1]);
+    const struct osprey_proto_def *d = reg_proto(pf->proto);
+    if (d && pf->state && d->state_trim)
+        d->state_trim(pf->state);
+}
+
 void pflow_run(struct pflow *pf, struct mon_flow *f, int dir, mon_event_t ev)
 {
     if (f->forest) /* a flow already released has no events left to run */
@@ -64,6 +76,8 @@ void pflow_decide(struct pflow *pf, struct mon_flow *f, int dir, uint16_t proto)
 {
     pf->proto = proto;
     pf->w->st.v[proto]++; /* the flows' counters come first, by protocol id */
+    if (!parsers_parses(pf->w->p, proto) && proto > OSPREY_APP_PROTO_FAILED)
+        pf->dead[0] = pf->dead[1] = true; /* detection-only: its bytes are not read on */
     pflow_run(pf, f, dir, pf->w->p->app_detected);
 }
 
@@ -116,9 +130,9 @@ const uint8_t *osprey_parsers_buffer_at(struct mon_ctx *ctx, const struct mon_fl
 {
     *len = 0;
     struct pflow *pf = pflow_get(ctx, f);
-    uint16_t proto;
-    const struct proto_buffer *r = pf ? reg_buffer(b, &proto) : NULL;
-    if (!r || proto != pf->proto || !pf->state || (i > 0 && !r->multi))
+    const struct osprey_parsers *p = pf ? pf->w->p : NULL;
+    const struct proto_buffer *r = p && b < p->nbuf ? p->brow[b] : NULL;
+    if (!r || p->bproto[b] != pf->proto || !pf->state || (i > 0 && !r->multi))
         return NULL;
     if (!s) {
         s = &pf->w->scratch;
@@ -140,9 +154,9 @@ bool osprey_parsers_field_at(struct mon_ctx *ctx, const struct mon_flow *f, uint
                              uint32_t i, int64_t *out)
 {
     struct pflow *pf = pflow_get(ctx, f);
-    uint16_t proto;
-    const struct proto_field *r = pf ? reg_field(fld, &proto) : NULL;
-    if (!r || proto != pf->proto || !pf->state)
+    const struct osprey_parsers *p = pf ? pf->w->p : NULL;
+    const struct proto_field *r = p && fld < p->nfld ? p->frow[fld] : NULL;
+    if (!r || p->fproto[fld] != pf->proto || !pf->state)
         return false;
     return r->get(pf, r->key, i, out);
 }

@@ -11,6 +11,7 @@
 
 #include "osprey_parsers.h"
 #include "proto_def.h"
+#include "wire.h"
 
 /* ---- bounded byte buffers (bytes.c) ---- */
 struct pbuf {
@@ -35,6 +36,19 @@ bool scratch_put(struct osprey_scratch *s, const void *d, size_t n);
 /* s's bytes (len 0: a non-NULL empty buffer). */
 const uint8_t *scratch_bytes(const struct osprey_scratch *s, uint32_t *len);
 
+/* ---- text the protocols share (text.c) ---- */
+/* The line of d[at..n) that ends at the next LF: *end its end (a CR before the LF dropped)
+ * and *next the byte after the LF; true. With no LF there: the line runs to n (a CR at n
+ * dropped), *next = n, and false (a caller that wants whole lines only stops there). */
+bool pline_next(const uint8_t *d, size_t n, size_t at, size_t *end, size_t *next);
+/* The decimal digits at the start of d[0..n) into *out (saturating at UINT32_MAX); returns
+ * how many digits there were (0: none, *out 0). */
+size_t pdec_u32(const uint8_t *d, size_t n, uint32_t *out);
+/* n bytes as 2n lowercase hex digits and a NUL into out (2n + 1 bytes). */
+void phex(char *out, const uint8_t *d, size_t n);
+/* A UUID's 16 bytes (in text order) as "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx". */
+void puuid_text(char out[37], const uint8_t u[16]);
+
 /* ---- expectations: connections a protocol announced (expect.c) ---- */
 #define PEXPECT_MAX 1024                      /* per worker; past it the oldest is shed */
 #define PEXPECT_TIMEOUT_US (60ull * 1000000)  /* unclaimed this long after: forgotten */
@@ -58,6 +72,12 @@ struct osprey_parsers {
     mon_event_t app_detected, app_anomaly;
     mon_event_t *ev;        /* each protocol event's UDE, by flat event id */
     struct reg_base *base;  /* each protocol id's flat bases (registry.c), cached */
+    /* flat buffer / field id → its row and protocol (parsers_index): the accessors' look-up
+     * on the packet path is one load, not a walk of the registry */
+    const struct proto_buffer **brow;
+    const struct proto_field **frow;
+    uint16_t *bproto, *fproto;
+    uint16_t nbuf, nfld;
     mon_event_t app_root;   /* PKT_IN UDE: parses UDP, and is the parent of every app event */
     mon_event_t tcp_data;   /* CONN_NEW_DATA UDE: parses TCP streams */
     mon_event_t tcp_end;    /* CONN_END UDE: finishes what the end of a flow completes */
@@ -93,6 +113,22 @@ struct pflow {
     uint16_t orig;          /* the protocol before a change (pflow_switch), 0: none */
 };
 
+/* The flow's protocol's settings (its descriptor's cfg_size struct, registry slot). */
+static inline const void *pflow_cfg(const struct pflow *pf)
+{
+    return pf->w->p->cfg.proto + pf->w->p->base[pf->proto].cfg;
+}
+/* Protocol proto's settings slot in cfg (for tests and defaults: writable). */
+static inline void *parsers_proto_cfg(struct osprey_parsers_cfg *cfg, uint16_t proto)
+{
+    return cfg->proto + reg_base_of(proto).cfg;
+}
+/* Is protocol proto parsed here (app-layer.protocols.<name>.enabled: yes)? */
+static inline bool parsers_parses(const struct osprey_parsers *p, uint16_t proto)
+{
+    return proto < OSPREY_APP_PROTO_MAX && p->cfg.mode[proto] == OSPREY_APP_ENABLED;
+}
+
 struct pflow *pflow_get(struct mon_ctx *ctx, const struct mon_flow *f);
 struct pflow *pflow_make(struct osprey_parsers_worker *w, struct mon_flow *f);
 void pflow_free_slot(struct mon_ctx *ctx, struct mon_flow *f, void *val, void *arg);
@@ -121,6 +157,10 @@ bool pexpect_add(struct osprey_parsers_worker *w, const struct mon_flow *ctl, ui
  * decide its protocol, give it the expectation's state and return true. */
 bool pexpect_claim(struct pflow *pf, struct mon_flow *f, int dir);
 void pexpect_free(struct pexpect_table *t);
+
+/* define.c: build / free p's id → row indexes (brow, frow …); -1 when out of memory. */
+int parsers_index(struct osprey_parsers *p);
+void parsers_index_free(struct osprey_parsers *p);
 
 /* ---- protocol detection helper (detect.c) ---- */
 /* PROBE_YES when d starts with word; PROBE_NEED_MORE when d is a proper prefix of it. */

@@ -85,6 +85,9 @@ struct osprey_proto_def {
     void (*gap)(struct pflow *pf, struct mon_flow *f, int dir);
     void (*end)(struct pflow *pf, struct mon_flow *f);  /* the flow ends (NULL: nothing to do) */
     void (*state_free)(void *state);
+    /* optional: the TCP connection closed (nothing more will be parsed) — drop what only
+     * parsing and body inspection need (bodies, decoders), keep what EVE records read */
+    void (*state_trim)(void *state);
     uint32_t (*tx_id)(const struct pflow *pf);          /* NULL: 0 */
     const struct proto_event *events; size_t nevents;
     const struct proto_buffer *buffers; size_t nbuffers;
@@ -97,8 +100,13 @@ struct osprey_proto_def {
      * the protocol writes no EVE records. */
     bool (*eve)(struct pflow *pf, struct osprey_jw *w);
     bool eve_tx_id;                  /* its record has "tx_id" at the top (Suricata's http) */
-    /* its configuration keys (osprey_parsers_cfg_key: where each goes in the parsers' cfg) */
+    /* its configuration keys (osprey_parsers_cfg_key: where each goes in its settings) */
     const struct osprey_parsers_cfg_key *cfg_keys; size_t ncfg_keys;
+    /* its settings: a struct of cfg_size bytes in the slot the registry gives it in
+     * osprey_parsers_cfg (pflow_cfg reads it), set to its defaults by cfg_defaults (NULL:
+     * zeros). 0: no settings (or keys whose offsets are into osprey_parsers_cfg itself). */
+    size_t cfg_size;
+    void (*cfg_defaults)(void *cfg);
 };
 
 #define PROTO_N(a) (sizeof(a) / sizeof((a)[0]))
@@ -109,10 +117,22 @@ const struct osprey_proto_def *reg_proto(uint16_t id);
 /* Where a protocol's rows start in the flat id spaces. */
 struct reg_base {
     uint16_t event, buffer, field, anomaly, counter;
+    uint16_t cfg;            /* its settings' slot in osprey_parsers_cfg.proto */
 };
+/* The bytes of osprey_parsers_cfg.proto the registered settings take (<= CFG_BYTES: ctest). */
+size_t reg_cfg_bytes(void);
 struct reg_base reg_base_of(uint16_t id);
 /* Flat buffer / field id → its row and protocol; NULL past the end. */
 const struct proto_buffer *reg_buffer(uint16_t b, uint16_t *proto);
+/* buffer_index.c: the buffers named `name` (their name or an alias), ascending ids. */
+struct buffer_name {
+    const char *name;
+    uint16_t b;
+    uint16_t proto;
+    bool alias;
+    const struct proto_buffer *row;
+};
+uint32_t buffer_names(const char *name, const struct buffer_name **out);
 const struct proto_field *reg_field(uint16_t fld, uint16_t *proto);
 
 #endif

@@ -20,8 +20,8 @@ void dce_parse_dgram(struct pflow *pf, struct mon_flow *f, int dir, const uint8_
     }
     bool little = d[4] & 0x10;
     uint8_t type = d[1], flags = d[2];
-    uint32_t seq = dce_u32(d + 64, little);
-    uint16_t blen = dce_u16(d + 74, little);
+    uint32_t seq = rd_u32(d + 64, little);
+    uint16_t blen = rd_u16(d + 74, little);
     if (blen > n - DCE_CL_HDR)
         blen = (uint16_t)(n - DCE_CL_HDR);
     bool last = !(flags & CL_FRAG) || (flags & CL_LASTFRAG);
@@ -46,11 +46,11 @@ void dce_parse_dgram(struct pflow *pf, struct mon_flow *f, int dir, const uint8_
             st->has_req = true;
             st->has_resp = false;
             st->seqnum = seq;
-            st->opnum = dce_u16(d + 68, little);
+            st->opnum = rd_u16(d + 68, little);
             dce_uuid(st->cl_iface, d + 24, little);
             dce_uuid(st->activity, d + 40, little);
-            st->cl_iface_ver = dce_u32(d + 60, little);
-            st->first_frag = !(flags & CL_FRAG) || dce_u16(d + 76, little) == 0;
+            st->cl_iface_ver = rd_u32(d + 60, little);
+            st->first_frag = !(flags & CL_FRAG) || rd_u16(d + 76, little) == 0;
             st->vers = 4;
             st->vers_minor = 0;
             s->open = true;

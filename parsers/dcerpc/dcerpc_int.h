@@ -72,8 +72,6 @@ void dce_free(void *state);
 struct dce_state *dce_state_of(struct pflow *pf);
 /* The bound context of the transaction's request (NULL: none, or not accepted). */
 const struct dce_ctx *dce_tx_ctx(const struct dce_state *st);
-uint16_t dce_u16(const uint8_t *p, bool little);
-uint32_t dce_u32(const uint8_t *p, bool little);
 /* A UUID as it is on the wire (first three fields in the sender's byte order) into the
  * text's byte order. */
 void dce_uuid(uint8_t out[16], const uint8_t *p, bool little);

@@ -17,18 +17,10 @@ const char *dce_type_name(uint8_t type)
     return type < sizeof N / sizeof N[0] ? N[type] : "UNKNOWN";
 }
 
-static void uuid_str(char out[37], const uint8_t u[16])
-{
-    snprintf(out, 37,
-             "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", u[0],
-             u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11], u[12], u[13],
-             u[14], u[15]);
-}
-
 static void iface(struct osprey_jw *w, const struct dce_ctx *c, bool result)
 {
     char u[37], v[16];
-    uuid_str(u, c->uuid);
+    puuid_text(u, c->uuid);
     snprintf(v, sizeof v, "%u.%u", c->vmaj, c->vmin);
     osprey_jw_open(w, NULL);
     osprey_jw_str(w, "uuid", u);
@@ -89,7 +81,7 @@ bool dce_eve(struct pflow *pf, struct osprey_jw *w)
     snprintf(v, sizeof v, "%u.%u", st->vers, st->vers_minor);
     if (st->udp) {
         char u[37];
-        uuid_str(u, st->activity);
+        puuid_text(u, st->activity);
         osprey_jw_str(w, "activityuuid", u);
         osprey_jw_int(w, "seqnum", st->seqnum);
     } else {

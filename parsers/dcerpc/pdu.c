@@ -11,22 +11,10 @@
 
 #include "dcerpc_int.h"
 
-uint16_t dce_u16(const uint8_t *p, bool little)
-{
-    return little ? (uint16_t)(p[0] | p[1] << 8) : (uint16_t)(p[0] << 8 | p[1]);
-}
-
-uint32_t dce_u32(const uint8_t *p, bool little)
-{
-    return little ? (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-                        (uint32_t)p[3] << 24
-                  : (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
 void dce_uuid(uint8_t out[16], const uint8_t *p, bool little)
 {
-    uint32_t a = dce_u32(p, little);
-    uint16_t b = dce_u16(p + 4, little), c = dce_u16(p + 6, little);
+    uint32_t a = rd_u32(p, little);
+    uint16_t b = rd_u16(p + 4, little), c = rd_u16(p + 6, little);
     const uint8_t head[8] = {(uint8_t)(a >> 24), (uint8_t)(a >> 16), (uint8_t)(a >> 8),
                              (uint8_t)a, (uint8_t)(b >> 8), (uint8_t)b, (uint8_t)(c >> 8),
                              (uint8_t)c};
@@ -106,10 +94,10 @@ static void bind_body(struct pflow *pf, struct dce_state *st, const uint8_t *b, 
             pflow_count(pf, DCE_C_CTX_SHED, 1);
         } else {
             struct dce_ctx *c = &st->ctx[st->nctx++];
-            c->id = dce_u16(b + off, little);
+            c->id = rd_u16(b + off, little);
             dce_uuid(c->uuid, b + off + 4, little);
-            c->vmaj = dce_u16(b + off + 20, little);
-            c->vmin = dce_u16(b + off + 22, little);
+            c->vmaj = rd_u16(b + off + 20, little);
+            c->vmin = rd_u16(b + off + 22, little);
             c->result = 0;
             c->acked = false;
             st->pend_n++;
@@ -124,7 +112,7 @@ static void ack_body(struct dce_state *st, const uint8_t *b, uint32_t n, bool li
 {
     if (n < 10)
         return;
-    uint32_t off = 10 + dce_u16(b + 8, little);
+    uint32_t off = 10 + rd_u16(b + 8, little);
     off = (off + DCE_CO_HDR + 3) / 4 * 4 - DCE_CO_HDR;
     if (off + 4 > n)
         return;
@@ -132,7 +120,7 @@ static void ack_body(struct dce_state *st, const uint8_t *b, uint32_t n, bool li
     off += 4;
     for (uint32_t i = 0; i < nres && i < st->pend_n && off + 24 <= n; i++, off += 24) {
         struct dce_ctx *c = &st->ctx[st->pend_at + i];
-        c->result = dce_u16(b + off, little);
+        c->result = rd_u16(b + off, little);
         c->acked = true;
     }
     st->pend_n = 0;
@@ -145,8 +133,8 @@ static void pdu(struct pflow *pf, struct mon_flow *f, int dir, struct dce_state 
     struct dce_side *s = &st->side[dir];
     bool little = p[4] & 0x10;
     uint8_t type = p[2], flags = p[3];
-    uint16_t auth = dce_u16(p + 10, little);
-    uint32_t call_id = dce_u32(p + 12, little);
+    uint16_t auth = rd_u16(p + 10, little);
+    uint32_t call_id = rd_u32(p + 12, little);
     s->little = little;
     st->last_dir = (uint8_t)dir;
     uint32_t end = len; /* the body ends before the auth verifier (and its 8-byte header) */
@@ -189,8 +177,8 @@ static void pdu(struct pflow *pf, struct mon_flow *f, int dir, struct dce_state 
             st->call_id != call_id) {
             tx_begin(pf, f, st, DCE_REQUEST, call_id);
             st->first_frag = flags & DCE_PFC_FIRST;
-            st->ctxid = dce_u16(b + 4, little);
-            st->opnum = dce_u16(b + 6, little);
+            st->ctxid = rd_u16(b + 4, little);
+            st->opnum = rd_u16(b + 6, little);
             st->has_req = true;
             s->open = true;
         }
@@ -237,11 +225,11 @@ void dce_parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d, 
     }
     struct dce_side *s = &st->side[dir];
     while (n) {
-        if (s->pdu.len >= DCE_CO_HDR && s->pdu.len == dce_u16(s->pdu.p + 8, s->pdu.p[4] & 0x10))
+        if (s->pdu.len >= DCE_CO_HDR && s->pdu.len == rd_u16(s->pdu.p + 8, s->pdu.p[4] & 0x10))
             pbuf_reset(&s->pdu); /* the last PDU was kept for its frames */
         uint32_t want = DCE_CO_HDR;
         if (s->pdu.len >= DCE_CO_HDR)
-            want = dce_u16(s->pdu.p + 8, s->pdu.p[4] & 0x10);
+            want = rd_u16(s->pdu.p + 8, s->pdu.p[4] & 0x10);
         size_t k = want - s->pdu.len < n ? want - s->pdu.len : n;
         if (pbuf_add(&s->pdu, d, k, 65535) != k) {
             pf->dead[dir] = true;
@@ -252,7 +240,7 @@ void dce_parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d, 
             return;
         if (want == DCE_CO_HDR) {
             const uint8_t *h = s->pdu.p;
-            uint16_t fl = dce_u16(h + 8, h[4] & 0x10);
+            uint16_t fl = rd_u16(h + 8, h[4] & 0x10);
             if (h[0] != 5 || h[1] > 1 || fl < DCE_CO_HDR) { /* lost the framing */
                 pflow_count(pf, DCE_C_MALFORMED, 1);
                 pf->dead[dir] = true;

@@ -23,7 +23,7 @@ enum probe_verdict dce_probe_co(const uint8_t *d, size_t n, const struct mon_flo
         return DET_NO;
     if (n < 10)
         return DET_NEED_MORE;
-    return dce_u16(d + 8, d[4] & 0x10) >= DCE_CO_HDR ? DET_YES : DET_NO;
+    return rd_u16(d + 8, d[4] & 0x10) >= DCE_CO_HDR ? DET_YES : DET_NO;
 }
 
 enum probe_verdict dce_probe_cl(const uint8_t *d, size_t n, const struct mon_flow *f)

@@ -10,15 +10,11 @@
 
 #include "dns_int.h"
 
-static uint16_t be16(const uint8_t *p) { return (uint16_t)(p[0] << 8 | p[1]); }
-
 static uint32_t keep(struct dns_state *s, const void *d, size_t n, uint32_t *off)
 {
     *off = s->text.len;
     return pbuf_add(&s->text, d, n, 1u << 16);
 }
-
-static uint32_t be32(const uint8_t *p) { return (uint32_t)be16(p) << 16 | be16(p + 2); }
 
 /* SOA rdata (RFC 1035 §3.3.13): two names, then serial, refresh, retry, expire, minimum. */
 static void soa(struct dns_state *s, struct osprey_dns_rr *rr, const uint8_t *d, size_t n,
@@ -33,11 +29,11 @@ static void soa(struct dns_state *s, struct osprey_dns_rr *rr, const uint8_t *d,
     rr->has_soa = true;
     rr->soa.mname_len = keep(s, m, ml, &o->mname);
     rr->soa.rname_len = keep(s, r, rl, &o->rname);
-    rr->soa.serial = be32(d + after_r);
-    rr->soa.refresh = be32(d + after_r + 4);
-    rr->soa.retry = be32(d + after_r + 8);
-    rr->soa.expire = be32(d + after_r + 12);
-    rr->soa.minimum = be32(d + after_r + 16);
+    rr->soa.serial = rd_be32(d + after_r);
+    rr->soa.refresh = rd_be32(d + after_r + 4);
+    rr->soa.retry = rd_be32(d + after_r + 8);
+    rr->soa.expire = rd_be32(d + after_r + 12);
+    rr->soa.minimum = rd_be32(d + after_r + 16);
 }
 
 /* rdata of a kept record as text (A, AAAA, names, the TXT string at txt_at; SOA fields). */
@@ -79,19 +75,19 @@ static bool walk(struct dns_state *s, const uint8_t *d, size_t n, size_t *off, u
         size_t fixed = question ? 4 : 10;
         if (next + fixed > n)
             return false;
-        size_t rd = question ? 0 : be16(d + next + 8);
+        size_t rd = question ? 0 : rd_be16(d + next + 8);
         if (next + fixed + rd > n)
             return false;
         struct osprey_dns_info *in = &s->info;
         if (question && in->nqueries < OSPREY_DNS_MAX_ANSWERS) {
             in->queries[in->nqueries].name_len = keep(s, name, nl, &s->qoff[in->nqueries]);
-            in->queries[in->nqueries].type = be16(d + next);
+            in->queries[in->nqueries].type = rd_be16(d + next);
             in->nqueries++;
         }
         if (sec == SEC_ADDITIONAL && in->nadditionals < OSPREY_DNS_MAX_ANSWERS) {
             uint32_t k = in->nadditionals++;
             in->additionals[k].name_len = keep(s, name, nl, &s->aroff[k]);
-            in->additionals[k].type = be16(d + next);
+            in->additionals[k].type = rd_be16(d + next);
         }
         uint32_t *kept = sec == SEC_ANSWER ? &in->nanswers : &in->nauthorities;
         struct osprey_dns_rr *rrs = sec == SEC_ANSWER ? in->answers : in->authorities;
@@ -105,13 +101,13 @@ static bool walk(struct dns_state *s, const uint8_t *d, size_t n, size_t *off, u
             struct rr_off *o = &s->off[sec][k];
             memset(rr, 0, sizeof *rr);
             rr->name_len = keep(s, name, nl, &o->name);
-            rr->type = be16(d + next);
-            rr->rclass = be16(d + next + 2);
-            rr->ttl = be32(d + next + 4);
+            rr->type = rd_be16(d + next);
+            rr->rclass = rd_be16(d + next + 2);
+            rr->ttl = rd_be32(d + next + 4);
             rdata_text(s, rr, d, n, at, rd, txt, o);
             if (rr->type == 16 && txt < at + rd)
                 txt += 1u + d[txt];
-        } while (be16(d + next) == 16 && txt < at + rd);
+        } while (rd_be16(d + next) == 16 && txt < at + rd);
         *off = next + fixed + rd;
     }
     return true;
@@ -128,18 +124,18 @@ void dns_message(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d
         pflow_anomaly(pf, f, dir, DNS_AE_MALFORMED_DATA);
         return;
     }
-    uint16_t flags = be16(d + 2);
-    unsigned qd = be16(d + 4), an = be16(d + 6), ns = be16(d + 8), ar = be16(d + 10);
+    uint16_t flags = rd_be16(d + 2);
+    unsigned qd = rd_be16(d + 4), an = rd_be16(d + 6), ns = rd_be16(d + 8), ar = rd_be16(d + 10);
     s->has_query = false;
     s->qlen = 0;
     size_t next;
     if (qd && dns_name_read(d, n, 12, s->query, sizeof s->query, &s->qlen, &next) == 0 &&
         next + 4 <= n) {
         s->has_query = true;
-        s->info.qtype = be16(d + next);
-        s->info.qclass = be16(d + next + 2);
+        s->info.qtype = rd_be16(d + next);
+        s->info.qclass = rd_be16(d + next + 2);
     }
-    s->info.id = be16(d);
+    s->info.id = rd_be16(d);
     s->info.flags = flags;
     s->info.response = flags & 0x8000;
     s->info.rcode = flags & 0xf;
@@ -179,14 +175,14 @@ void dns_tcp_parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t 
 {
     struct pbuf *in = &pf->in[dir];
     while (n) {
-        uint32_t need = in->len < 2 ? 2 : 2u + be16(in->p);
+        uint32_t need = in->len < 2 ? 2 : 2u + rd_be16(in->p);
         uint32_t k = need - in->len < n ? need - in->len : (uint32_t)n;
         if (pbuf_add(in, d, k, 0) != k) {
             pf->dead[dir] = true;
             return;
         }
         d += k, n -= k;
-        if (in->len >= 2 && in->len == 2u + be16(in->p)) {
+        if (in->len >= 2 && in->len == 2u + rd_be16(in->p)) {
             dns_message(pf, f, dir, in->p + 2, in->len - 2u);
             pbuf_reset(in);
         }

@@ -3,15 +3,13 @@
  * response (dns_probe_udp). */
 #include "dns_int.h"
 
-static uint16_t be16(const uint8_t *p) { return (uint16_t)(p[0] << 8 | p[1]); }
-
 enum probe_verdict detect_dns(const uint8_t *d, size_t n, bool tcp)
 {
     size_t msglen = n;
     if (tcp) {
         if (n < 2)
             return DET_NEED_MORE;
-        msglen = be16(d);
+        msglen = rd_be16(d);
         if (msglen < 12)
             return DET_NO;
         d += 2, n -= 2;
@@ -20,8 +18,8 @@ enum probe_verdict detect_dns(const uint8_t *d, size_t n, bool tcp)
     }
     if (n < 12)
         return tcp ? DET_NEED_MORE : DET_NO;
-    uint16_t flags = be16(d + 2), qd = be16(d + 4), an = be16(d + 6), ns = be16(d + 8),
-             ar = be16(d + 10);
+    uint16_t flags = rd_be16(d + 2), qd = rd_be16(d + 4), an = rd_be16(d + 6), ns = rd_be16(d + 8),
+             ar = rd_be16(d + 10);
     /* the reserved Z bit does not decide: Suricata takes such a message as DNS and raises
      * dns.z_flag_set (only the stricter off-port probe below refuses it) */
     unsigned opcode = flags >> 11 & 0xf;
@@ -32,7 +30,7 @@ enum probe_verdict detect_dns(const uint8_t *d, size_t n, bool tcp)
     size_t next;
     if (dns_name_read(d, n, 12, name, sizeof name, &nl, &next) != 0 || next + 4 > n)
         return tcp && n < msglen ? DET_NEED_MORE : DET_NO;
-    uint16_t qclass = be16(d + next + 2) & 0x7fff; /* mDNS: the top bit asks for unicast */
+    uint16_t qclass = rd_be16(d + next + 2) & 0x7fff; /* mDNS: the top bit asks for unicast */
     if (qclass != 1 && qclass != 3 && qclass != 4 && qclass != 255 && !(flags & 0x8000))
         return DET_NO;
     return DET_YES;
@@ -42,7 +40,7 @@ enum probe_verdict detect_dns_strict(const uint8_t *d, size_t n)
 {
     if (detect_dns(d, n, false) != DET_YES)
         return DET_NO;
-    uint16_t flags = be16(d + 2), qd = be16(d + 4), an = be16(d + 6);
+    uint16_t flags = rd_be16(d + 2), qd = rd_be16(d + 4), an = rd_be16(d + 6);
     bool response = flags & 0x8000;
     if (qd != 1 || (flags >> 11 & 0xf) != 0 || (flags >> 6 & 1) || (!response && an != 0))
         return DET_NO;

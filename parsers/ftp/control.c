@@ -29,12 +29,11 @@ static int numbers(const uint8_t *d, size_t n, int *out, int max)
             i++;
         if (i >= n || !isdigit(d[i]))
             break;
-        int v = 0;
-        while (i < n && isdigit(d[i]) && v <= 255)
-            v = v * 10 + (d[i++] - '0');
+        uint32_t v;
+        i += pdec_u32(d + i, n - i, &v);
         if (v > 255)
             return -1;
-        out[k++] = v;
+        out[k++] = (int)v;
         while (i < n && d[i] == ' ')
             i++;
         if (i >= n || d[i] != ',')
@@ -76,11 +75,10 @@ int32_t ftp_port_of_227(const uint8_t *d, size_t n)
 /* A decimal port 1-65535 in d[i..] up to the delimiter dl. */
 static int32_t port_to(const uint8_t *d, size_t n, size_t i, uint8_t dl)
 {
-    int32_t v = 0;
-    size_t s = i;
-    while (i < n && isdigit(d[i]) && v <= 65535)
-        v = v * 10 + (d[i++] - '0');
-    return i > s && i < n && d[i] == dl && v > 0 && v <= 65535 ? v : -1;
+    uint32_t v;
+    size_t k = i < n ? pdec_u32(d + i, n - i, &v) : 0;
+    i += k;
+    return k && i < n && d[i] == dl && v > 0 && v <= 65535 ? (int32_t)v : -1;
 }
 
 int32_t ftp_port_of_eprt(const uint8_t *d, size_t n)
@@ -173,7 +171,7 @@ static void expect_data(struct pflow *pf, struct mon_flow *f, struct ftp_state *
 static void command_line(struct pflow *pf, struct mon_flow *f, struct ftp_state *st,
                          const uint8_t *l, uint32_t n, bool trunc)
 {
-    uint32_t max = pf->w->p->cfg.ftp_max_tx;
+    uint32_t max = ((const struct ftp_cfg *)pflow_cfg(pf))->max_tx;
     if (st->nq >= (max && max < FTP_TX_MAX ? max : FTP_TX_MAX)) {
         /* more commands waiting than allowed: Suricata's too_many_transactions, and the
          * client's side is not parsed further (what waits is still answered) */
@@ -300,7 +298,9 @@ void ftp_parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d, 
     }
     struct ftp_state *st = pf->state;
     struct ftp_side *s = &st->side[dir];
-    uint32_t max = pf->w->p->cfg.ftp_max_line ? pf->w->p->cfg.ftp_max_line : FTP_LINE_MAX;
+    uint32_t max = ((const struct ftp_cfg *)pflow_cfg(pf))->max_line;
+    if (!max)
+        max = FTP_LINE_MAX;
     while (n && !pf->dead[dir]) {
         const uint8_t *lf = memchr(d, '\n', n);
         size_t k = lf ? (size_t)(lf - d) : n;

@@ -140,12 +140,19 @@ static const char *const COUNTERS[] = {
 };
 
 #define FTP_KEY "app-layer.protocols.ftp."
-#define CFG(key, kind, member, min) {key, kind, offsetof(struct osprey_parsers_cfg, member), min}
+#define CFG(key, kind, member, min) {key, kind, offsetof(struct ftp_cfg, member), min}
 static const struct osprey_parsers_cfg_key CFG_KEYS[] = {
-    CFG(FTP_KEY "max-tx", OSPREY_CFG_UINT, ftp_max_tx, 1),
-    CFG(FTP_KEY "max-line-length", OSPREY_CFG_SIZE, ftp_max_line, 64),
+    CFG(FTP_KEY "max-tx", OSPREY_CFG_UINT, max_tx, 1),
+    CFG(FTP_KEY "max-line-length", OSPREY_CFG_SIZE, max_line, 64),
 };
 #undef CFG
+
+static void ftp_cfg_defaults(void *v)
+{
+    struct ftp_cfg *c = v;
+    c->max_tx = FTP_TX_MAX;
+    c->max_line = FTP_LINE_MAX;
+}
 
 const struct osprey_proto_def ftp_proto = {
     .name = "ftp",
@@ -164,4 +171,5 @@ const struct osprey_proto_def ftp_proto = {
     .tx_counter = FTP_C_TXS,
     .eve = ftp_eve,
     .cfg_keys = CFG_KEYS, .ncfg_keys = PROTO_N(CFG_KEYS),
+    .cfg_size = sizeof(struct ftp_cfg), .cfg_defaults = ftp_cfg_defaults,
 };

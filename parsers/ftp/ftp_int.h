@@ -17,8 +17,8 @@ enum ftp_fld { FF_DYN_PORT, FF_MODE, FF_REPLY_RECEIVED, FF_BOUNCE };
 enum ftp_mode { FTP_MODE_NONE, FTP_MODE_ACTIVE, FTP_MODE_PASSIVE };
 
 #define FTP_LINE_MAX 4096   /* bytes of a command or reply line kept by default (Suricata's
-                               max-line-length; cfg ftp_max_line): the rest is cut, flagged */
-#define FTP_TX_MAX 256      /* commands waiting for their reply at most (cfg ftp_max_tx, its
+                               max-line-length; cfg max-line-length): the rest is cut, flagged */
+#define FTP_TX_MAX 256      /* commands waiting for their reply at most (cfg max-tx, its
                                default); past the limit: too_many_transactions, and the
                                client's side is no longer parsed (counted: ftp_tx_shed) */
 #define FTP_REPLY_LINES 32  /* reply lines kept per transaction (more: ftp_lines_shed) */
@@ -42,6 +42,12 @@ struct ftp_tx {
 struct ftp_side {
     struct pbuf line;         /* the line being read (its first FTP_LINE_MAX bytes) */
     bool over;                /* the line went past FTP_LINE_MAX: the rest is skipped */
+};
+
+/* FTP's settings (app-layer.protocols.ftp.*; the slot pflow_cfg reads). */
+struct ftp_cfg {
+    uint32_t max_tx;   /* commands waiting for replies (FTP_TX_MAX) */
+    uint32_t max_line; /* bytes of a line kept (FTP_LINE_MAX) */
 };
 
 struct ftp_state {

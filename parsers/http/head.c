@@ -40,12 +40,10 @@ static bool next_line(const uint8_t *d, uint32_t n, uint32_t *at, uint32_t *s, u
     if (*at >= n)
         return false;
     *s = *at;
-    const uint8_t *nl = memchr(d + *at, '\n', n - *at);
-    uint32_t end = nl ? (uint32_t)(nl - d) : n;
-    *at = nl ? end + 1 : n;
-    if (end > *s && d[end - 1] == '\r')
-        end--;
-    *e = end;
+    size_t end, next;
+    pline_next(d, n, *at, &end, &next); /* the last line may lack its LF */
+    *at = (uint32_t)next;
+    *e = (uint32_t)end;
     return true;
 }
 

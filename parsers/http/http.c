@@ -166,18 +166,29 @@ static const char *const COUNTERS[] = {
 
 #define HTTP_KEY "app-layer.protocols.http."
 #define LIBHTP HTTP_KEY "libhtp.default-config."
-#define CFG(key, kind, member, min) {key, kind, offsetof(struct osprey_parsers_cfg, member), min}
+#define CFG(key, kind, member, min) {key, kind, offsetof(struct http_cfg, member), min}
 static const struct osprey_parsers_cfg_key CFG_KEYS[] = {
-    CFG(HTTP_KEY "header-limit", OSPREY_CFG_SIZE, http_header_limit, 64),
-    CFG(HTTP_KEY "request-body-limit", OSPREY_CFG_SIZE, http_request_body_limit, 0),
-    CFG(HTTP_KEY "response-body-limit", OSPREY_CFG_SIZE, http_response_body_limit, 0),
-    CFG(HTTP_KEY "decompress", OSPREY_CFG_BOOL, http_decompress, 0),
+    CFG(HTTP_KEY "header-limit", OSPREY_CFG_SIZE, header_limit, 64),
+    CFG(HTTP_KEY "request-body-limit", OSPREY_CFG_SIZE, request_body_limit, 0),
+    CFG(HTTP_KEY "response-body-limit", OSPREY_CFG_SIZE, response_body_limit, 0),
+    CFG(HTTP_KEY "decompress", OSPREY_CFG_BOOL, decompress, 0),
     CFG(LIBHTP "response-body-decompress-layer-limit", OSPREY_CFG_UINT,
-        http_decompress_layer_limit, 0),
-    CFG(LIBHTP "lzma-enabled", OSPREY_CFG_BOOL, http_lzma_enabled, 0),
-    CFG(LIBHTP "lzma-memlimit", OSPREY_CFG_SIZE, http_lzma_memlimit, 0),
+        decompress_layer_limit, 0),
+    CFG(LIBHTP "lzma-enabled", OSPREY_CFG_BOOL, lzma_enabled, 0),
+    CFG(LIBHTP "lzma-memlimit", OSPREY_CFG_SIZE, lzma_memlimit, 0),
 };
 #undef CFG
+
+static void http_cfg_defaults(void *v)
+{
+    struct http_cfg *c = v;
+    c->header_limit = 32768;
+    c->request_body_limit = 1u << 20;
+    c->response_body_limit = 1u << 20;
+    c->decompress = true;
+    c->decompress_layer_limit = 2;
+    c->lzma_memlimit = 1u << 20;
+}
 
 const struct osprey_proto_def http_proto = {
     .name = "http",
@@ -190,6 +201,7 @@ const struct osprey_proto_def http_proto = {
     .gap = http_gap,
     .end = http_end,
     .state_free = http_free,
+    .state_trim = http_trim,
     .tx_id = http_tx_id,
     .events = EVENTS, .nevents = PROTO_N(EVENTS),
     .buffers = BUFFERS, .nbuffers = PROTO_N(BUFFERS),
@@ -200,4 +212,5 @@ const struct osprey_proto_def http_proto = {
     .eve = http_eve,
     .eve_tx_id = true,
     .cfg_keys = CFG_KEYS, .ncfg_keys = PROTO_N(CFG_KEYS),
+    .cfg_size = sizeof(struct http_cfg), .cfg_defaults = http_cfg_defaults,
 };

@@ -40,6 +40,7 @@ int http_status(const struct pflow *pf);
 uint64_t http_response_wire_len(const struct pflow *pf);
 uint32_t http_tx_id(const struct pflow *pf);
 void http_free(void *state);
+void http_trim(void *state); /* the connection closed: bodies and decoders go */
 
 /* probe.c */
 enum probe_verdict detect_http_request(const uint8_t *d, size_t n);
@@ -197,6 +198,18 @@ struct http_dir {
 /* libhtp's hard limit of one request head line (its field_limit): a longer line raises
  * http.request_field_too_long, once per head. */
 #define HTTP_FIELD_LIMIT 18000u
+
+/* HTTP's settings (app-layer.protocols.http.*: its descriptor's cfg keys; the slot
+ * pflow_cfg reads). */
+struct http_cfg {
+    uint32_t header_limit;          /* bytes of request/response line + headers (32768) */
+    uint32_t request_body_limit;    /* after decoding; 0 = unlimited (1 MiB) */
+    uint32_t response_body_limit;   /* (1 MiB) */
+    bool decompress;                /* undo Content-Encoding (true) */
+    uint32_t decompress_layer_limit; /* Content-Encoding layers undone (2) */
+    bool lzma_enabled;              /* lzma undone (liblzma; false) */
+    uint32_t lzma_memlimit;         /* bytes one lzma layer may use (1 MiB) */
+};
 
 struct http_state {
     struct http_tx tx[HTTP_TX_RING];

@@ -85,8 +85,8 @@ static void body_bytes(void *arg, const uint8_t *d, size_t n)
     struct http_msg *m = s->dir == 0 ? &t->req : &t->resp;
     if (m->cut || !n)
         return;
-    const struct osprey_parsers_cfg *cfg = &pf->w->p->cfg;
-    uint32_t max = s->dir == 0 ? cfg->http_request_body_limit : cfg->http_response_body_limit;
+    const struct http_cfg *cfg = pflow_cfg(pf);
+    uint32_t max = s->dir == 0 ? cfg->request_body_limit : cfg->response_body_limit;
     bool full = false;
     if (hd->z) {
         uint32_t errs = http_decoder_errors(hd->z);
@@ -142,20 +142,25 @@ static void msg_done(struct pflow *pf, struct mon_flow *f, int dir)
         h->cur = t;
         pflow_count(pf, HTTP_C_RESPONSES, 1);
         pflow_tx_done(pf, f);
+        /* every event of the transaction has run and its record is written: no rule reads
+         * its bodies again (a later event is a later transaction's), so they go now rather
+         * than stay with the flow (the ring slot would keep their capacity) */
+        pbuf_free(&t->req.body);
+        pbuf_free(&t->resp.body);
     }
 }
 
 /* The Content-Encoding layers to undo, as libhtp picks them: a single known coding as is;
  * a list up to the layer limit (unknown codings count and are skipped), one lzma layer at
  * most and none when lzma is off. */
-static struct http_decoder *make_decoder(const struct osprey_parsers_cfg *cfg,
+static struct http_decoder *make_decoder(const struct http_cfg *cfg,
                                          const struct http_head_info *info)
 {
     uint8_t c[HTTP_MAX_LAYERS];
     int n = 0, lzma = 0;
-    int lzma_max = cfg->http_lzma_enabled ? 1 : 0;
+    int lzma_max = cfg->lzma_enabled ? 1 : 0;
     for (int i = 0; i < info->ncodings && n < HTTP_MAX_LAYERS; i++) {
-        if (!info->ce_single && (uint32_t)i >= cfg->http_decompress_layer_limit)
+        if (!info->ce_single && (uint32_t)i >= cfg->decompress_layer_limit)
             break;
         if (info->codings[i] == HC_LZMA && ++lzma > lzma_max) {
             if (info->ce_single)
@@ -167,10 +172,10 @@ static struct http_decoder *make_decoder(const struct osprey_parsers_cfg *cfg,
     }
     if (!n)
         return NULL;
-    uint32_t lim = cfg->http_response_body_limit;
+    uint32_t lim = cfg->response_body_limit;
     struct http_decoder_cfg dc = {
-        .lzma_enabled = cfg->http_lzma_enabled,
-        .lzma_memlimit = cfg->http_lzma_memlimit,
+        .lzma_enabled = cfg->lzma_enabled,
+        .lzma_memlimit = cfg->lzma_memlimit,
         /* what all layers may produce: well above what the body keeps, far below a bomb */
         .work_limit = lim ? 16 * (uint64_t)lim + (1u << 20) : (uint64_t)1 << 30,
     };
@@ -264,8 +269,9 @@ static void head_done(struct pflow *pf, struct mon_flow *f, int dir, const uint8
         msg_done(pf, f, dir);
     }
     /* both ways: Suricata has libhtp decompress request bodies too */
-    if (hd->st != HS_HEAD && info.ncodings && pf->w->p->cfg.http_decompress)
-        hd->z = make_decoder(&pf->w->p->cfg, &info);
+    const struct http_cfg *cfg = pflow_cfg(pf);
+    if (hd->st != HS_HEAD && info.ncodings && cfg->decompress)
+        hd->z = make_decoder(cfg, &info);
 }
 
 /* Follow the length of the request head's line being received over its new bytes: past
@@ -458,7 +464,8 @@ static size_t response_head_bytes(struct pflow *pf, struct mon_flow *f, const ui
     struct http_state *h = ((struct http_state *)pf->state);
     struct http_dir *hd = &h->d[1];
     struct pbuf *in = &pf->in[1];
-    uint32_t limit = pf->w->p->cfg.http_header_limit;
+    const struct http_cfg *cfg = pflow_cfg(pf);
+    uint32_t limit = cfg->header_limit;
     int64_t base = in->len; /* where this chunk's first byte is in the staged bytes */
     uint32_t room = limit > in->len ? limit - in->len : 0;
     uint32_t took = pbuf_add(in, d, n < room ? n : room, 0);
@@ -510,7 +517,8 @@ void http_parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d,
     }
     struct http_dir *hd = &h->d[dir];
     struct pbuf *in = &pf->in[dir];
-    uint32_t limit = pf->w->p->cfg.http_header_limit;
+    const struct http_cfg *cfg = pflow_cfg(pf);
+    uint32_t limit = cfg->header_limit;
     struct body_sink sink = {pf, f, dir};
     while (n && hd->st != HS_DEAD) {
         switch (hd->st) {
@@ -704,6 +712,20 @@ uint32_t http_tx_id(const struct pflow *pf)
 {
     const struct http_state *h = pf->state;
     return h && h->cur ? h->cur->id : 0;
+}
+
+void http_trim(void *state)
+{
+    struct http_state *h = state;
+    for (int i = 0; i < HTTP_TX_RING; i++) {
+        pbuf_free(&h->tx[i].req.body);
+        pbuf_free(&h->tx[i].resp.body);
+    }
+    for (int i = 0; i < 2; i++) {
+        http_decoder_free(h->d[i].z);
+        h->d[i].z = NULL;
+        h->d[i].st = HS_DEAD;
+    }
 }
 
 void http_free(void *state)

@@ -145,21 +145,23 @@ int osprey_app_event_find(const char *name);       /* -1: none */
 /* Inside app_anomaly's subtree: the event being raised; -1 elsewhere. */
 int osprey_parsers_anomaly(struct mon_ctx *ctx, const struct mon_flow *f);
 
+/* The parsers' settings. No protocol has a member here: each descriptor declares its own
+ * settings struct (cfg_size bytes, cfg_defaults) and the registry gives it a slot in `proto`;
+ * its keys (below) say where each value goes. `mode` is every protocol's
+ * app-layer.protocols.<name>.enabled, by protocol id (0: enabled). A plain value: copy it,
+ * no free. */
+#define OSPREY_PARSERS_CFG_BYTES 1024 /* room for every protocol's settings (ctest checks) */
+enum osprey_app_mode {
+    OSPREY_APP_ENABLED,        /* detected and parsed (the default) */
+    OSPREY_APP_DETECTION_ONLY, /* detected (app_proto, `alert <proto>`, app-layer-protocol,
+                                  flow counters), never parsed: no buffers, events, anomalies
+                                  or EVE records of its own (Suricata's "detection-only") */
+    OSPREY_APP_DISABLED,       /* neither: its probes and expectations are skipped, so its
+                                  flows are another protocol's or failed ("no") */
+};
 struct osprey_parsers_cfg {
-    uint32_t http_header_limit;      /* bytes of request/response line + headers; default 32768 */
-    uint32_t http_request_body_limit;  /* default 1 MiB (after decoding); 0 = unlimited */
-    uint32_t http_response_body_limit; /* default 1 MiB */
-    bool http_decompress;            /* gzip/deflate response bodies (zlib); default true */
-    uint32_t http_decompress_layer_limit; /* Content-Encoding layers undone; default 2 */
-    bool http_lzma_enabled;          /* Content-Encoding: lzma undone (liblzma); default false */
-    uint32_t http_lzma_memlimit;     /* bytes one lzma layer may use; default 1 MiB */
-    bool sip_enabled;                /* SIP messages parsed (app-layer.protocols.sip.enabled); default true */
-    uint32_t mqtt_max_msg_length;    /* MQTT packet bytes read; longer: truncated (1 MiB) */
-    uint32_t mqtt_max_tx;            /* MQTT transactions waiting for an answer (4096) */
-    uint32_t ftp_max_tx;             /* FTP commands waiting for replies; default 256 */
-    uint32_t ftp_max_line;           /* bytes of an FTP line kept; default 4096 */
-    bool smtp_enabled;               /* SMTP parsed (app-layer.protocols.smtp.enabled); default true */
-    uint32_t smtp_content_limit;     /* bytes of an attachment kept for file.data; default 1 MiB */
+    uint8_t mode[OSPREY_APP_PROTO_MAX];             /* enum osprey_app_mode, by protocol id */
+    _Alignas(16) unsigned char proto[OSPREY_PARSERS_CFG_BYTES]; /* the protocols' slots */
 };
 void osprey_parsers_cfg_defaults(struct osprey_parsers_cfg *cfg);
 /* The configuration keys each protocol reads (its descriptor's), for whoever fills struct
@@ -172,11 +174,15 @@ enum osprey_cfg_kind {
 struct osprey_parsers_cfg_key {
     const char *key;  /* "app-layer.protocols.http.header-limit" */
     uint8_t kind;     /* enum osprey_cfg_kind */
-    size_t offset;    /* of its member in struct osprey_parsers_cfg */
+    size_t offset;    /* of its member in the protocol's settings struct (osprey_parsers_cfg_at
+                         finds it); a descriptor without cfg_size: in struct osprey_parsers_cfg
+                         (rows written before the slots) */
     uint32_t min;     /* SIZE: the smallest value allowed (0: any) */
 };
 size_t osprey_parsers_cfg_key_count(void);
 const struct osprey_parsers_cfg_key *osprey_parsers_cfg_key(size_t i);
+/* Where key i's value lives in cfg (its protocol's slot + the key's offset). */
+void *osprey_parsers_cfg_at(struct osprey_parsers_cfg *cfg, size_t i);
 
 struct osprey_parsers;
 struct osprey_parsers_worker;
@@ -206,6 +212,9 @@ uint16_t osprey_parsers_app_proto(struct mon_ctx *ctx, const struct mon_flow *f)
 /* After a protocol change (SMTP's STARTTLS: the flow became TLS), the protocol it was first
  * (EVE's app_proto_orig); OSPREY_APP_PROTO_UNKNOWN when it never changed. */
 uint16_t osprey_parsers_app_proto_orig(struct mon_ctx *ctx, const struct mon_flow *f);
+/* The flow's TCP connection closed (mon_set_conn_closed_cb): the parser's input buffers and
+ * what its protocol only needs while parsing go; its EVE objects stay readable. */
+void osprey_parsers_conn_closed(struct mon_ctx *ctx, struct mon_flow *f);
 /* The current transaction's buffer b, or NULL (len 0) when it has none now (or the flow is
  * another protocol's). Derived buffers are built in the worker's own scratch, valid until the
  * next call that builds one. */

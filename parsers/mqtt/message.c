@@ -59,7 +59,7 @@ static uint16_t u16(struct rd *r)
         r->bad = true;
         return 0;
     }
-    uint16_t v = (uint16_t)(r->p[r->off] << 8 | r->p[r->off + 1]);
+    uint16_t v = rd_be16(r->p + r->off);
     r->off += 2;
     return v;
 }

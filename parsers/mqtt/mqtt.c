@@ -186,12 +186,19 @@ static const char *const COUNTERS[] = {
 };
 
 #define MQTT_KEY "app-layer.protocols.mqtt."
-#define CFG(key, kind, member, min) {key, kind, offsetof(struct osprey_parsers_cfg, member), min}
+#define CFG(key, kind, member, min) {key, kind, offsetof(struct mqtt_cfg, member), min}
 static const struct osprey_parsers_cfg_key CFG_KEYS[] = {
-    CFG(MQTT_KEY "max-msg-length", OSPREY_CFG_SIZE, mqtt_max_msg_length, 1),
-    CFG(MQTT_KEY "max-tx", OSPREY_CFG_UINT, mqtt_max_tx, 1),
+    CFG(MQTT_KEY "max-msg-length", OSPREY_CFG_SIZE, max_msg_length, 1),
+    CFG(MQTT_KEY "max-tx", OSPREY_CFG_UINT, max_tx, 1),
 };
 #undef CFG
+
+static void mqtt_cfg_defaults(void *v)
+{
+    struct mqtt_cfg *c = v;
+    c->max_msg_length = 1u << 20;
+    c->max_tx = 4096;
+}
 
 const struct osprey_proto_def mqtt_proto = {
     .name = "mqtt",
@@ -210,4 +217,5 @@ const struct osprey_proto_def mqtt_proto = {
     .tx_counter = MQTT_C_TX,
     .eve = mqtt_eve,
     .cfg_keys = CFG_KEYS, .ncfg_keys = PROTO_N(CFG_KEYS),
+    .cfg_size = sizeof(struct mqtt_cfg), .cfg_defaults = mqtt_cfg_defaults,
 };

@@ -97,6 +97,12 @@ struct mqtt_dir {
     uint64_t skip;                  /* bytes of a truncated packet still to skip */
 };
 
+/* MQTT's settings (app-layer.protocols.mqtt.*; the slot pflow_cfg reads). */
+struct mqtt_cfg {
+    uint32_t max_msg_length; /* packet bytes read; longer: truncated (1 MiB) */
+    uint32_t max_tx;         /* transactions waiting for an answer (4096) */
+};
+
 struct mqtt_state {
     struct mqtt_dir dir[2];
     struct mqtt_tx *open, *open_tail; /* incomplete transactions, oldest first */

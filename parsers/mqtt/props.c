@@ -51,7 +51,7 @@ static bool lstr(const uint8_t *p, uint32_t n, uint32_t *off, struct span *s)
 {
     if (n - *off < 2)
         return false;
-    uint32_t l = (uint32_t)(p[*off] << 8 | p[*off + 1]);
+    uint32_t l = rd_be16(p + *off);
     if (n - *off - 2 < l)
         return false;
     *s = (struct span){*off + 2, l, true};

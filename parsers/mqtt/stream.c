@@ -119,7 +119,7 @@ static void tx_open(struct pflow *pf, struct mon_flow *f, int dir, struct mqtt_t
     st->open_tail = tx;
     st->nopen++;
     st->open_bytes += tx->bytes;
-    if (st->nopen > pf->w->p->cfg.mqtt_max_tx) {
+    if (st->nopen > ((const struct mqtt_cfg *)pflow_cfg(pf))->max_tx) {
         struct mqtt_tx *old = st->open;
         tx_unlink(st, old);
         pflow_count(pf, MQTT_C_TX_SHED, 1);
@@ -283,7 +283,7 @@ void mqtt_parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d,
     }
     struct mqtt_state *st = pf->state;
     struct mqtt_dir *sd = &st->dir[dir];
-    uint32_t max = pf->w->p->cfg.mqtt_max_msg_length;
+    uint32_t max = ((const struct mqtt_cfg *)pflow_cfg(pf))->max_msg_length;
     uint32_t hlen, rem;
     while (n && !pf->dead[dir]) {
         if (sd->skip) {

@@ -13,25 +13,17 @@
 
 /* The next line of d[at..n): its content [at, *end) and where the line after starts (*next);
  * false when there is no LF before n. */
-static bool next_line(const uint8_t *d, size_t n, size_t at, size_t *end, size_t *next)
+size_t sip_head_end(const uint8_t *d, size_t n, size_t *from)
 {
-    const uint8_t *lf = memchr(d + at, '\n', n - at);
-    if (!lf)
-        return false;
-    size_t e = (size_t)(lf - d);
-    *next = e + 1;
-    *end = e > at && d[e - 1] == '\r' ? e - 1 : e;
-    return true;
-}
-
-size_t sip_head_end(const uint8_t *d, size_t n)
-{
-    size_t at = 0, end, next;
-    while (at < n && next_line(d, n, at, &end, &next)) {
-        if (end == at && at > 0)
+    size_t at = *from, end, next;
+    while (at < n && pline_next(d, n, at, &end, &next)) {
+        if (end == at && at > 0) {
+            *from = at; /* found again at once while the body comes */
             return next;
+        }
         at = next;
     }
+    *from = at; /* the line not ended yet: where the look goes on with more bytes */
     return 0;
 }
 
@@ -161,7 +153,7 @@ enum sip_parse sip_msg_parse(struct sip_msg *m, const uint8_t *d, size_t n, uint
         return SIP_INVALID; /* out of memory */
     d = m->raw.p;
     size_t end, next;
-    if (!next_line(d, n, 0, &end, &next))
+    if (!pline_next(d, n, 0, &end, &next))
         return SIP_INCOMPLETE;
     if (!start_line(m, d, end))
         return SIP_INVALID;
@@ -169,7 +161,7 @@ enum sip_parse sip_msg_parse(struct sip_msg *m, const uint8_t *d, size_t n, uint
     m->line_crlf = sp(0, next);
     size_t at = next, hs = next;
     for (;;) {
-        if (!next_line(d, n, at, &end, &next))
+        if (!pline_next(d, n, at, &end, &next))
             return SIP_INCOMPLETE; /* no empty line: the head is cut */
         if (end == at)
             break;
@@ -185,9 +177,9 @@ enum sip_parse sip_msg_parse(struct sip_msg *m, const uint8_t *d, size_t n, uint
 int64_t sip_head_content_length(const uint8_t *d, size_t n)
 {
     size_t at = 0, end, next;
-    if (!next_line(d, n, 0, &end, &next))
+    if (!pline_next(d, n, 0, &end, &next))
         return -1;
-    for (at = next; next_line(d, n, at, &end, &next) && end > at; at = next) {
+    for (at = next; pline_next(d, n, at, &end, &next) && end > at; at = next) {
         const uint8_t *colon = memchr(d + at, ':', end - at);
         if (!colon)
             continue;

@@ -51,10 +51,8 @@ uint32_t sip_sdp_parse(struct sip_msg *m)
     size_t at = m->body.off, n = (size_t)m->body.off + m->body.len;
     struct sdp_media *md = NULL;
     while (at < n) {
-        const uint8_t *lf = memchr(d + at, '\n', n - at);
-        size_t next = lf ? (size_t)(lf - d) + 1 : n, e = lf ? (size_t)(lf - d) : n;
-        if (e > at && d[e - 1] == '\r')
-            e--;
+        size_t e, next;
+        pline_next(d, n, at, &e, &next); /* the last line may lack its LF */
         if (e - at >= 2 && d[at + 1] == '=') {
             struct span v = {(uint32_t)(at + 2), (uint32_t)(e - at - 2), true};
             uint8_t t = d[at];

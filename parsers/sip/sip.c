@@ -190,12 +190,6 @@ static const char *const COUNTERS[] = {
     [SIP_C_TOO_LARGE] = "sip_too_large",          /* messages cut at SIP_MSG_MAX */
 };
 
-#define CFG(key_, kind_, member_, min_) \
-    {key_, kind_, offsetof(struct osprey_parsers_cfg, member_), min_}
-static const struct osprey_parsers_cfg_key CFG_KEYS[] = {
-    CFG("app-layer.protocols.sip.enabled", OSPREY_CFG_BOOL, sip_enabled, 0),
-};
-#undef CFG
 
 const struct osprey_proto_def sip_proto = {
     .name = "sip",
@@ -212,5 +206,4 @@ const struct osprey_proto_def sip_proto = {
     .counters = COUNTERS, .ncounters = PROTO_N(COUNTERS),
     .tx_counter = SIP_C_MESSAGES,
     .eve = sip_eve,
-    .cfg_keys = CFG_KEYS, .ncfg_keys = PROTO_N(CFG_KEYS),
 };

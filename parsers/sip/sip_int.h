@@ -68,6 +68,7 @@ struct sip_msg {
 struct sip_side {
     struct pbuf in;
     uint64_t skip;            /* body bytes past SIP_MSG_MAX still to skip */
+    size_t scan;              /* where the look for in's head end goes on (sip_head_end) */
 };
 
 struct sip_state {
@@ -81,8 +82,10 @@ struct sip_state {
  * the header lines past SIP_HEADERS_MAX. */
 enum sip_parse { SIP_OK, SIP_INCOMPLETE, SIP_INVALID };
 enum sip_parse sip_msg_parse(struct sip_msg *m, const uint8_t *d, size_t n, uint32_t *shed);
-/* Where the head of a message ends (just past the empty line) in d[0..n); 0: not yet. */
-size_t sip_head_end(const uint8_t *d, size_t n);
+/* Where the head of a message ends (just past the empty line) in d[0..n); 0: not yet. The
+ * look starts at *from (a line start; 0 for a new message) and leaves there where it stopped:
+ * bytes arriving a few at a time are looked at once, not the whole head again each time. */
+size_t sip_head_end(const uint8_t *d, size_t n, size_t *from);
 /* The Content-Length of a head d[0..n) (its first such header, compact "l" too); -1: none or
  * not a number. */
 int64_t sip_head_content_length(const uint8_t *d, size_t n);

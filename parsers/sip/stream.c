@@ -10,12 +10,9 @@
 
 #include "sip_int.h"
 
-/* The flow's state; NULL when out of memory or SIP is disabled (app-layer.protocols.sip.enabled:
- * the flow is still told SIP by its probe, but no message is parsed). */
+/* The flow's state; NULL when out of memory. */
 static struct sip_state *state_of(struct pflow *pf)
 {
-    if (!pf->w->p->cfg.sip_enabled)
-        return NULL;
     if (!pf->state)
         pf->state = calloc(1, sizeof(struct sip_state));
     return pf->state;
@@ -87,13 +84,14 @@ void sip_parse_tcp(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t 
         pbuf_add(&s->in, d, k, SIP_MSG_MAX);
         d += k, n -= k;
         for (;;) { /* every message now whole in s->in */
-            size_t head = sip_head_end(s->in.p, s->in.len);
+            size_t head = sip_head_end(s->in.p, s->in.len, &s->scan);
             if (!head) {
                 if (s->in.len >= SIP_MSG_MAX) { /* a head past the limit */
                     pflow_count(pf, SIP_C_TOO_LARGE, 1);
                     pflow_anomaly(pf, f, dir, SIP_AE_INVALID_DATA);
                     pf->dead[dir] = true;
                     pbuf_free(&s->in);
+                    s->scan = 0;
                     return;
                 }
                 break;
@@ -107,12 +105,14 @@ void sip_parse_tcp(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t 
                 s->skip = want - SIP_MSG_MAX;
                 message(pf, f, dir, st, s->in.p, SIP_MSG_MAX, true);
                 pbuf_reset(&s->in);
+                s->scan = 0;
                 break;
             }
             if (s->in.len < want)
                 break;
             message(pf, f, dir, st, s->in.p, (size_t)want, false);
             pbuf_consume(&s->in, (uint32_t)want);
+            s->scan = 0;
             size_t lead = 0; /* keep-alives after it */
             while (lead < s->in.len && (s->in.p[lead] == '\r' || s->in.p[lead] == '\n'))
                 lead++;

@@ -11,15 +11,11 @@
 
 #include "smb_int.h"
 
-static uint16_t le16(const uint8_t *p) { return (uint16_t)(p[0] | p[1] << 8); }
-static uint32_t le32(const uint8_t *p) { return (uint32_t)le16(p) | (uint32_t)le16(p + 2) << 16; }
-static uint64_t le64(const uint8_t *p) { return (uint64_t)le32(p) | (uint64_t)le32(p + 4) << 32; }
-
 uint32_t smb_path(uint8_t *out, const uint8_t *p, uint32_t n, bool unicode)
 {
     uint32_t k = 0;
     for (uint32_t i = 0; i < n && k < SMB_PATH_MAX; i += unicode ? 2 : 1) {
-        uint32_t c = unicode ? (i + 1 < n ? le16(p + i) : 0) : p[i];
+        uint32_t c = unicode ? (i + 1 < n ? rd_le16(p + i) : 0) : p[i];
         if (!c)
             break;
         out[k++] = c < 0x80 ? (uint8_t)c : '?';
@@ -34,10 +30,17 @@ static void pending_add(struct pflow *pf, struct smb_state *st, uint8_t ver, uin
         pflow_count(pf, SMB_C_PENDING_SHED, 1);
         return;
     }
-    struct smb_pending *q = &st->pend[st->npend++];
+    uint8_t path[SMB_PATH_MAX];
+    uint32_t len = smb_path(path, p, n, unicode);
+    struct smb_pending *q = &st->pend[st->npend];
+    pbuf_reset(&q->path);
+    if (pbuf_add(&q->path, path, len, SMB_PATH_MAX) != len) {
+        pflow_count(pf, SMB_C_PENDING_SHED, 1); /* out of memory */
+        return;
+    }
     q->ver = ver;
     q->id = id;
-    q->len = smb_path(q->path, p, n, unicode);
+    st->npend++;
 }
 
 /* The response to tree connect id: its request's path becomes the share in force. */
@@ -49,12 +52,16 @@ static void answered(struct pflow *pf, struct mon_flow *f, struct smb_state *st,
         if (q->ver != ver || q->id != id)
             continue;
         if (ok) {
-            memcpy(st->share, q->path, q->len);
-            st->share_len = q->len;
+            if (q->path.len) /* an empty path has no copy (p NULL) */
+                memcpy(st->share, q->path.p, q->path.len);
+            st->share_len = q->path.len;
             st->is_pipe = pipe;
             st->has_tree = true;
         }
+        /* the last waiting one takes its place; its copy goes to the end, reused later */
+        struct smb_pending done = *q;
         st->pend[i] = st->pend[--st->npend];
+        st->pend[st->npend] = done;
         if (ok) {
             pflow_count(pf, SMB_C_TREES, 1);
             pflow_raise(pf, f, 1, SMB_EV_TREE);
@@ -69,22 +76,22 @@ static void smb1(struct pflow *pf, struct mon_flow *f, int dir, struct smb_state
 {
     if (n < 35 || m[4] != 0x75) /* TREE_CONNECT_ANDX */
         return;
-    bool reply = m[9] & 0x80, unicode = le16(m + 10) & 0x8000;
-    uint16_t mid = le16(m + 30);
+    bool reply = m[9] & 0x80, unicode = rd_le16(m + 10) & 0x8000;
+    uint16_t mid = rd_le16(m + 30);
     uint32_t wc = m[32], bc_at = 33 + 2 * wc;
     if (bc_at + 2 > n)
         return;
-    uint32_t bytes = bc_at + 2, bc = le16(m + bc_at);
+    uint32_t bytes = bc_at + 2, bc = rd_le16(m + bc_at);
     if (bytes + bc > n)
         bc = n - bytes;
     if (!reply && dir == 0 && wc == 4) {
-        uint32_t at = bytes + le16(m + 39); /* past the password */
+        uint32_t at = bytes + rd_le16(m + 39); /* past the password */
         if (unicode && (at & 1))
             at++;
         if (at < bytes + bc)
             pending_add(pf, st, 1, mid, m + at, bytes + bc - at, unicode);
     } else if (reply && dir == 1) {
-        bool ok = le32(m + 5) == 0;
+        bool ok = rd_le32(m + 5) == 0;
         bool pipe = bc >= 3 && !memcmp(m + bytes, "IPC", 3);
         answered(pf, f, st, 1, mid, ok, pipe);
     }
@@ -96,18 +103,18 @@ static void smb2(struct pflow *pf, struct mon_flow *f, int dir, struct smb_state
     for (uint32_t guard = 0; n >= 64 && guard < 64; guard++) {
         if (memcmp(m, "\xfeSMB", 4))
             return;
-        bool reply = le32(m + 16) & 1;
-        uint64_t id = le64(m + 24);
-        if (le16(m + 12) == 3 && n >= 72) { /* TREE_CONNECT */
+        bool reply = rd_le32(m + 16) & 1;
+        uint64_t id = rd_le64(m + 24);
+        if (rd_le16(m + 12) == 3 && n >= 72) { /* TREE_CONNECT */
             if (!reply && dir == 0) {
-                uint32_t off = le16(m + 68), len = le16(m + 70);
+                uint32_t off = rd_le16(m + 68), len = rd_le16(m + 70);
                 if (off < n)
                     pending_add(pf, st, 2, id, m + off, len < n - off ? len : n - off, true);
             } else if (reply && dir == 1) {
-                answered(pf, f, st, 2, id, le32(m + 8) == 0, m[66] == 2);
+                answered(pf, f, st, 2, id, rd_le32(m + 8) == 0, m[66] == 2);
             }
         }
-        uint32_t next = le32(m + 20);
+        uint32_t next = rd_le32(m + 20);
         if (!next || next >= n || next < 64)
             return;
         m += next, n -= next;
@@ -147,7 +154,7 @@ void smb_parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d, 
             n--;
             if (s->nb_len < 4)
                 continue;
-            s->left = (uint32_t)s->nb[1] << 16 | (uint32_t)s->nb[2] << 8 | s->nb[3];
+            s->left = rd_be24(s->nb + 1);
             pbuf_reset(&s->msg);
             if (!s->left) {
                 s->nb_len = 0;
@@ -176,5 +183,7 @@ void smb_free(void *state)
         return;
     pbuf_free(&st->side[0].msg);
     pbuf_free(&st->side[1].msg);
+    for (uint32_t i = 0; i < SMB_PENDING_MAX; i++) /* the waiting ones and reused copies */
+        pbuf_free(&st->pend[i].path);
     free(st);
 }

@@ -17,6 +17,7 @@ enum smb_buf { SMBB_SHARE, SMBB_PIPE };
 #define SMB_HEAD_KEEP 4096  /* bytes of a message kept (its header and a command's fixed part) */
 #define SMB_PATH_MAX 1024   /* bytes of a share path kept (after UTF-16 to ASCII/UTF-8) */
 #define SMB_PENDING_MAX 64  /* tree connects awaiting their response (more: counted, shed) */
+#define SMB_STATE_MAX 8192  /* a flow's state, without the bytes it holds (test_proto_smb) */
 
 struct smb_side {
     uint8_t nb[4];          /* the NetBIOS session header being read */
@@ -25,11 +26,13 @@ struct smb_side {
     struct pbuf msg;        /* its first SMB_HEAD_KEEP bytes */
 };
 
+/* A tree connect waiting for its response. Its path is copied at its own length (a pbuf
+ * bounded by SMB_PATH_MAX), so a flow's state stays small however many wait: 64 inline
+ * SMB_PATH_MAX arrays made every SMB flow's state 66 KiB. */
 struct smb_pending {
     uint64_t id;            /* SMB2 MessageId, SMB1 MID */
     uint8_t ver;            /* 1 or 2 */
-    uint32_t len;
-    uint8_t path[SMB_PATH_MAX];
+    struct pbuf path;
 };
 
 struct smb_state {

@@ -134,12 +134,16 @@ static uint32_t tx_id(const struct pflow *pf)
 }
 
 #define SMTP_KEY "app-layer.protocols.smtp."
-#define CFG(key, kind, member, min) {key, kind, offsetof(struct osprey_parsers_cfg, member), min}
+#define CFG(key, kind, member, min) {key, kind, offsetof(struct smtp_cfg, member), min}
 static const struct osprey_parsers_cfg_key CFG_KEYS[] = {
-    CFG(SMTP_KEY "enabled", OSPREY_CFG_BOOL, smtp_enabled, 0),
-    CFG(SMTP_KEY "attachment-limit", OSPREY_CFG_SIZE, smtp_content_limit, 1),
+    CFG(SMTP_KEY "attachment-limit", OSPREY_CFG_SIZE, attachment_limit, 1),
 };
 #undef CFG
+
+static void smtp_cfg_defaults(void *v)
+{
+    ((struct smtp_cfg *)v)->attachment_limit = SMTP_ATTACH_MAX;
+}
 
 const struct osprey_proto_def smtp_proto = {
     .name = "smtp",
@@ -151,6 +155,7 @@ const struct osprey_proto_def smtp_proto = {
     .parse = smtp_parse,
     .end = smtp_end,
     .state_free = smtp_free,
+    .state_trim = smtp_trim,
     .tx_id = tx_id,
     .events = EVENTS, .nevents = PROTO_N(EVENTS),
     .buffers = BUFFERS, .nbuffers = PROTO_N(BUFFERS),
@@ -160,4 +165,5 @@ const struct osprey_proto_def smtp_proto = {
     .eve = smtp_eve,
     .eve_tx_id = true,
     .cfg_keys = CFG_KEYS, .ncfg_keys = PROTO_N(CFG_KEYS),
+    .cfg_size = sizeof(struct smtp_cfg), .cfg_defaults = smtp_cfg_defaults,
 };

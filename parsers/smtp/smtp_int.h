@@ -41,6 +41,13 @@ enum { EH_FROM, EH_TO, EH_CC, EH_SUBJECT, EH_DATE, EH_MSGID, EH_XMAILER, EH_N };
 #define SMTP_LIST_MAX 64          /* recipients, Received headers, URLs, attachment names
                                      kept per transaction (more: counted smtp_list_shed) */
 
+#define SMTP_ATTACH_MAX (1u << 20) /* decoded bytes of an attachment kept (cfg attachment-limit) */
+
+/* SMTP's settings (app-layer.protocols.smtp.*; the slot pflow_cfg reads). */
+struct smtp_cfg {
+    uint32_t attachment_limit;    /* bytes of an attachment kept for file.data */
+};
+
 /* a bounded list of strings, back to back in one buffer */
 struct slist {
     struct pbuf b;
@@ -97,6 +104,8 @@ struct smtp_state {
 void smtp_parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d, size_t n);
 void smtp_end(struct pflow *pf, struct mon_flow *f);
 void smtp_free(void *state);
+/* The connection closed: the line buffers and an idle MIME reader go (records stay). */
+void smtp_trim(void *state);
 void smtp_command(struct smtp_state *st, const uint8_t *l, size_t n, bool trunc);
 void smtp_reply(struct smtp_state *st, const uint8_t *l, size_t n, bool trunc);
 void smtp_data_line(struct smtp_state *st, const uint8_t *l, size_t n);

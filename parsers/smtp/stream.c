@@ -45,10 +45,6 @@ static void to_tls(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t 
 
 void smtp_parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d, size_t n)
 {
-    if (!pf->w->p->cfg.smtp_enabled) { /* app-layer.protocols.smtp.enabled: no */
-        pf->dead[dir] = true;
-        return;
-    }
     if (!pf->state && !(pf->state = calloc(1, sizeof(struct smtp_state)))) {
         pf->dead[dir] = true;
         return;
@@ -103,6 +99,20 @@ void smtp_end(struct pflow *pf, struct mon_flow *f)
     st->pf = pf;
     st->f = f;
     smtp_tx_finish(st);
+}
+
+void smtp_trim(void *state)
+{
+    struct smtp_state *st = state;
+    if (!st)
+        return;
+    pbuf_free(&st->side[0].line);
+    pbuf_free(&st->side[1].line);
+    pbuf_free(&st->bline);
+    if (!st->in_msg) { /* (a message still open is ended, by its reader, at the flow's end) */
+        free(st->mime);
+        st->mime = NULL;
+    }
 }
 
 void smtp_free(void *state)

@@ -145,7 +145,7 @@ void smtp_file_chunk(struct smtp_state *st, const uint8_t *name, size_t nl, cons
         if (!slist_add(&t->attach, name, nl))
             pflow_count(st->pf, SMTP_C_LIST_SHED, 1);
     }
-    uint32_t max = st->pf->w->p->cfg.smtp_content_limit;
+    uint32_t max = ((const struct smtp_cfg *)pflow_cfg(st->pf))->attachment_limit;
     uint32_t took = n ? pbuf_add(&t->file, d, n, max) : 0;
     if (took < n)
         pflow_count(st->pf, SMTP_C_FILE_BYTES_SHED, n - took);

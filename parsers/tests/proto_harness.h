@@ -40,6 +40,7 @@ static inline void ph_init(struct ph *h, const char *name, uint8_t l4, uint16_t 
         h->base[id] = reg_base_of(id);
     h->p.base = h->base;
     h->p.ev = calloc(osprey_event_count() + 1u, sizeof *h->p.ev);
+    parsers_index(&h->p); /* (out of memory: the accessors find nothing) */
     h->w.p = &h->p;
     h->w.tx_fn = ph_on_tx;
     h->w.tx_arg = h;
@@ -51,6 +52,12 @@ static inline void ph_init(struct ph *h, const char *name, uint8_t l4, uint16_t 
     h->f.proto = l4;
     h->f.cport = cport;
     h->f.sport = sport;
+}
+
+/* The flow's protocol's settings (its descriptor's struct), to change before feeding. */
+static inline void *ph_cfg(struct ph *h)
+{
+    return parsers_proto_cfg(&h->p.cfg, h->pf.proto);
 }
 
 /* Bytes of direction dir (0: the client's): a stream chunk on TCP, one datagram on UDP. */
@@ -139,6 +146,8 @@ static inline void ph_free(struct ph *h)
     pbuf_free(&h->pf.in[0]);
     pbuf_free(&h->pf.in[1]);
     osprey_scratch_free(&h->s);
+    pexpect_free(&h->w.expect);
+    parsers_index_free(&h->p);
     free(h->p.ev);
 }
 

@@ -1,4 +1,5 @@
-/* test_parsers_core.c — the parsers' core alone: bounded buffers. */
+/* test_parsers_core.c — the parsers' core alone: bounded buffers, the wire readers and the
+ * text helpers the protocols share. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,8 +19,54 @@ static void test_pbuf(void)
     CHECK(b.p == NULL && b.len == 0);
 }
 
+static void test_wire(void)
+{
+    const uint8_t b[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+    CHECK_EQ_U(rd_be16(b), 0x0102);
+    CHECK_EQ_U(rd_be24(b), 0x010203);
+    CHECK_EQ_U(rd_be32(b), 0x01020304);
+    CHECK_EQ_U(rd_le16(b), 0x0201);
+    CHECK_EQ_U(rd_le32(b), 0x04030201);
+    CHECK(rd_le64(b) == 0x0807060504030201ull);
+    CHECK_EQ_U(rd_u16(b, true), 0x0201);
+    CHECK_EQ_U(rd_u32(b, false), 0x01020304);
+}
+
+static void test_text(void)
+{
+    const uint8_t *t = (const uint8_t *)"ab\r\ncd\nef\r";
+    size_t end, next;
+    CHECK(pline_next(t, 10, 0, &end, &next) && end == 2 && next == 4);
+    CHECK(pline_next(t, 10, 4, &end, &next) && end == 6 && next == 7);
+    /* no LF: false, the rest as the line (its CR dropped) */
+    CHECK(!pline_next(t, 10, 7, &end, &next) && end == 9 && next == 10);
+    CHECK(!pline_next(t, 10, 10, &end, &next) && end == 10 && next == 10);
+    CHECK(pline_next((const uint8_t *)"\r\n", 2, 0, &end, &next) && end == 0 && next == 2);
+
+    uint32_t v;
+    CHECK_EQ_U(pdec_u32((const uint8_t *)"8021,", 5, &v), 4);
+    CHECK_EQ_U(v, 8021);
+    CHECK_EQ_U(pdec_u32((const uint8_t *)"x1", 2, &v), 0);
+    CHECK_EQ_U(v, 0);
+    CHECK_EQ_U(pdec_u32((const uint8_t *)"99999999999999999999", 20, &v), 20);
+    CHECK_EQ_U(v, UINT32_MAX); /* saturated, never wrapped */
+    CHECK_EQ_U(pdec_u32((const uint8_t *)"4294967295", 10, &v), 10);
+    CHECK_EQ_U(v, UINT32_MAX);
+
+    char hex[9];
+    phex(hex, (const uint8_t *)"\x00\x9f\xa0\xff", 4);
+    CHECK(!strcmp(hex, "009fa0ff"));
+    const uint8_t u[16] = {0x4b, 0x32, 0x4f, 0xc8, 0x16, 0x70, 0x01, 0xd3, 0x12, 0x78,
+                           0x5a, 0x47, 0xbf, 0x6e, 0xe1, 0x88};
+    char us[37];
+    puuid_text(us, u);
+    CHECK(!strcmp(us, "4b324fc8-1670-01d3-1278-5a47bf6ee188"));
+}
+
 int main(void)
 {
     test_pbuf();
+    test_wire();
+    test_text();
     return unit_report("test_parsers_core");
 }

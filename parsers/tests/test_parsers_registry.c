@@ -80,18 +80,60 @@ static void test_names(void)
     CHECK(osprey_parsers_stat_count() <= OSPREY_PARSERS_STATS_MAX);
 }
 
+/* The accessors' index (flat id → row, protocol) is the registry's answer for every id. */
+static void test_index(void)
+{
+    struct osprey_parsers p;
+    memset(&p, 0, sizeof p);
+    CHECK(parsers_index(&p) == 0);
+    CHECK_EQ_U(p.nbuf, osprey_buffer_count());
+    CHECK_EQ_U(p.nfld, osprey_field_count());
+    for (uint16_t b = 0; b < p.nbuf; b++) {
+        uint16_t proto;
+        CHECK(p.brow[b] == reg_buffer(b, &proto) && p.bproto[b] == proto);
+    }
+    for (uint16_t f = 0; f < p.nfld; f++) {
+        uint16_t proto;
+        CHECK(p.frow[f] == reg_field(f, &proto) && p.fproto[f] == proto);
+    }
+    parsers_index_free(&p);
+}
+
 static void test_cfg_keys(void)
 {
     size_t n = osprey_parsers_cfg_key_count();
     CHECK(n > 0 && osprey_parsers_cfg_key(n) == NULL);
+    CHECK(reg_cfg_bytes() <= OSPREY_PARSERS_CFG_BYTES); /* the slots fit their room */
+    struct osprey_parsers_cfg cfg;
+    osprey_parsers_cfg_defaults(&cfg);
+    for (uint16_t id = 0; id < osprey_app_proto_count(); id++)
+        CHECK(cfg.mode[id] == OSPREY_APP_ENABLED); /* every protocol on by default */
+    unsigned char *lo = (unsigned char *)&cfg, *hi = lo + sizeof cfg;
     for (size_t i = 0; i < n; i++) {
         const struct osprey_parsers_cfg_key *k = osprey_parsers_cfg_key(i);
         size_t size = k->kind == OSPREY_CFG_BOOL ? sizeof(bool) : sizeof(uint32_t);
-        CHECK(k->kind <= OSPREY_CFG_BOOL && k->offset + size <= sizeof(struct osprey_parsers_cfg));
+        unsigned char *at = osprey_parsers_cfg_at(&cfg, i);
+        CHECK(k->kind <= OSPREY_CFG_BOOL && at >= lo && at + size <= hi);
+        /* in a protocol's slot, past the modes (the descriptors' own structs) */
+        if (at < cfg.proto || at + size > cfg.proto + reg_cfg_bytes())
+            fprintf(stderr, "key %s: not in its protocol's settings slot (a row written for "
+                            "a member of struct osprey_parsers_cfg: give the protocol a "
+                            "settings struct, cfg_size and cfg_defaults, parsers/README.md "
+                            "step 7)\n", k->key);
+        CHECK(at >= cfg.proto && at + size <= cfg.proto + reg_cfg_bytes());
         CHECK(!strncmp(k->key, "app-layer.protocols.", 20));
         for (size_t j = 0; j < i; j++) /* each key and each member once */
             CHECK(strcmp(osprey_parsers_cfg_key(j)->key, k->key) &&
-                  osprey_parsers_cfg_key(j)->offset != k->offset);
+                  osprey_parsers_cfg_at(&cfg, j) != (void *)at);
+    }
+    /* a protocol's defaults land in its own slot: HTTP's header limit (32 KiB) */
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(osprey_parsers_cfg_key(i)->key, "app-layer.protocols.http.header-limit"))
+            CHECK_EQ_U(*(uint32_t *)osprey_parsers_cfg_at(&cfg, i), 32768);
+    /* the slots do not overlap: each protocol's starts past the one before it */
+    for (uint16_t id = 3; id < osprey_app_proto_count(); id++) {
+        const struct osprey_proto_def *prev = reg_proto((uint16_t)(id - 1));
+        CHECK(reg_base_of(id).cfg >= reg_base_of((uint16_t)(id - 1)).cfg + prev->cfg_size);
     }
 }
 
@@ -111,6 +153,7 @@ int main(void)
 {
     test_buffers();
     test_names();
+    test_index();
     test_cfg_keys();
     test_sets();
     return unit_report("test_parsers_registry");

@@ -240,7 +240,7 @@ int tls_certificate(struct tls_state *t, const uint8_t *d, size_t n, bool client
         return 1; /* a client without a certificate to offer */
     if (n < 6)
         return -1;
-    size_t total = (size_t)d[0] << 16 | (size_t)d[1] << 8 | d[2];
+    size_t total = rd_be24(d);
     if (total > n - 3)
         total = n - 3;
     struct tls_info scratch = {0}, *info = client ? &scratch : &t->info;
@@ -251,7 +251,7 @@ int tls_certificate(struct tls_state *t, const uint8_t *d, size_t n, bool client
     struct der first = {NULL, 0};
     bool overrun = false;
     for (size_t at = 3; at + 3 <= 3 + total;) {
-        size_t len = (size_t)d[at] << 16 | (size_t)d[at + 1] << 8 | d[at + 2];
+        size_t len = rd_be24(d + at);
         if (len > 3 + total - at - 3) {
             overrun = true;
             break;

@@ -10,8 +10,7 @@ static int digest_hex(const EVP_MD *md, const void *d, size_t n, char *out)
     unsigned int dl = 0;
     if (!EVP_Digest(d, n, dig, &dl, md, NULL))
         return -1;
-    for (unsigned i = 0; i < dl; i++)
-        snprintf(out + 2 * i, 3, "%02x", dig[i]);
+    phex(out, dig, dl);
     return 0;
 }
 

@@ -20,8 +20,6 @@
 
 #define MAXV 512
 
-static uint16_t be16(const uint8_t *p) { return (uint16_t)(p[0] << 8 | p[1]); }
-
 static bool grease(uint16_t v)
 {
     return (v & 0x0f0f) == 0x0a0a && (v >> 8) == (v & 0xff);
@@ -147,7 +145,7 @@ static unsigned u8(struct rd *r)
 static unsigned u16(struct rd *r)
 {
     const uint8_t *p = take(r, 2);
-    return p ? be16(p) : 0;
+    return p ? rd_be16(p) : 0;
 }
 
 /* The extensions block that ends a hello (absent from old ones: an empty reader). A
@@ -322,7 +320,7 @@ int tls_server_hello(struct tls_state *t, const uint8_t *d, size_t n)
         if (ne < MAXV)
             exts[ne++] = type;
         if (type == 43 && x.n == 2)
-            chosen = be16(x.p);
+            chosen = rd_be16(x.p);
         if (type == 16) { /* ALPN: the protocol chosen */
             take(&x, 2);
             size_t pl = u8(&x);

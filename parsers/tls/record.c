@@ -109,7 +109,7 @@ static void handshake_bytes(struct pflow *pf, struct mon_flow *f, int dir, const
         }
         uint32_t need = 4;
         if (hs->len >= 4)
-            need = 4 + ((uint32_t)hs->p[1] << 16 | (uint32_t)hs->p[2] << 8 | hs->p[3]);
+            need = 4 + rd_be24(hs->p + 1);
         if (need > TLS_HS_MAX) {
             pflow_count(pf, TLS_C_LIMIT, 1);
             t->skip[dir] = need - hs->len;
@@ -131,7 +131,7 @@ static void handshake_bytes(struct pflow *pf, struct mon_flow *f, int dir, const
         }
         if (hs->len < 4)
             continue;
-        uint32_t full = 4 + ((uint32_t)hs->p[1] << 16 | (uint32_t)hs->p[2] << 8 | hs->p[3]);
+        uint32_t full = 4 + rd_be24(hs->p + 1);
         if (hs->len == full) { /* (when only the header is in, the loop sizes the body) */
             handshake(pf, f, dir, hs->p[0], hs->p + 4, hs->len - 4);
             pbuf_reset(hs);
@@ -163,6 +163,14 @@ static void record(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t 
  * Its fields are not the TLS ClientHello's (no extensions: no SNI, JA3 or JA4): it is
  * counted, its version kept (ssl_version) and tls_client_hello runs without buffers; the
  * server's hello and certificate are read as usual. */
+/* A record whose body record() never reads: only its type and end matter, so its bytes are
+ * passed over instead of copied (most of a TLS flow is application data). */
+static bool body_unread(const struct tls_state *t, int dir, uint8_t type)
+{
+    return type == 20 || type == 21 || type == 23 || type == 24 ||
+           (type == 22 && t->encrypted[dir]);
+}
+
 static bool sslv2_hello(const struct tls_state *t, int dir, const struct pbuf *rec)
 {
     return dir == 0 && !t->client_started && rec->len >= 1 && (rec->p[0] & 0x80);
@@ -174,20 +182,37 @@ void tls_parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d, 
         pf->dead[dir] = true;
         return;
     }
-    struct pbuf *rec = &((struct tls_state *)pf->state)->rec[dir];
+    struct tls_state *ts = pf->state;
+    struct pbuf *rec = &ts->rec[dir];
     while (n && !pf->dead[dir]) {
+        if (ts->rskip[dir]) { /* the header is in rec; the record ends when the skip does */
+            uint32_t k = ts->rskip[dir] < n ? ts->rskip[dir] : (uint32_t)n;
+            ts->rskip[dir] -= k;
+            d += k, n -= k;
+            if (!ts->rskip[dir]) {
+                if (dir == 0)
+                    ts->client_started = true;
+                record(pf, f, dir, rec->p, rec->len);
+                pbuf_reset(rec);
+            }
+            continue;
+        }
         uint32_t need = 5;
         bool v2 = sslv2_hello(((struct tls_state *)pf->state), dir, rec);
         if (v2) {
             need = rec->len >= 2 ? 2u + ((uint32_t)(rec->p[0] & 0x7f) << 8 | rec->p[1]) : 2;
         } else if (rec->len >= 5) {
-            need = 5u + ((uint32_t)rec->p[3] << 8 | rec->p[4]);
+            need = 5u + rd_be16(rec->p + 3);
             if (rec->p[1] != 3 || need > REC_MAX) { /* not a TLS record: framing is lost */
                 pflow_count(pf, TLS_C_MALFORMED, 1);
                 if (rec->p[1] != 3)
                     pflow_anomaly(pf, f, dir, TLS_AE_INVALID_RECORD_VERSION);
                 pf->dead[dir] = true;
                 return;
+            }
+            if (rec->len == 5 && need > 5 && body_unread(ts, dir, rec->p[0])) {
+                ts->rskip[dir] = need - 5;
+                continue;
             }
         }
         uint32_t k = need - rec->len < n ? need - rec->len : (uint32_t)n;
@@ -199,7 +224,7 @@ void tls_parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d, 
         if (v2 && rec->len >= 2 && rec->len == need) {
             ((struct tls_state *)pf->state)->client_started = true;
             if (rec->len >= 5 && rec->p[2] == 1) { /* its version, for ssl_version */
-                ((struct tls_state *)pf->state)->info.client_version = (uint16_t)(rec->p[3] << 8 | rec->p[4]);
+                ((struct tls_state *)pf->state)->info.client_version = rd_be16(rec->p + 3);
                 ((struct tls_state *)pf->state)->info.state |= TLS_SEEN_CLIENT_HELLO;
                 ((struct tls_state *)pf->state)->info.last_state = TLS_SEEN_CLIENT_HELLO;
                 pflow_raise(pf, f, dir, TLS_EV_CLIENT_HELLO); /* (no buffers) */
@@ -207,7 +232,7 @@ void tls_parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d, 
             pflow_count(pf, TLS_C_HANDSHAKES, 1);
             pbuf_reset(rec);
         } else if (!v2 && rec->len >= 5 &&
-                   rec->len == 5u + ((uint32_t)rec->p[3] << 8 | rec->p[4])) {
+                   rec->len == 5u + rd_be16(rec->p + 3)) {
             if (dir == 0)
                 ((struct tls_state *)pf->state)->client_started = true;
             record(pf, f, dir, rec->p, rec->len);

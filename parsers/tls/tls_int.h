@@ -62,6 +62,8 @@ struct tls_state {
     struct pbuf rec[2];     /* a record being reassembled, per direction */
     struct pbuf hs[2];      /* handshake bytes not yet a whole message, per direction */
     uint32_t skip[2];       /* bytes of an oversized handshake message still to skip */
+    uint32_t rskip[2];      /* body bytes of a record nothing reads (application data,
+                               encrypted handshake, alerts) still to pass over uncopied */
     bool encrypted[2];      /* after ChangeCipherSpec: handshake no longer readable */
     bool reported;          /* the tx callback ran */
     bool client_started;    /* the client's first record is in: only it may be SSLv2-framed */

@@ -2,8 +2,8 @@
  * buffer means, which header protocols are application protocols, and the buffers as the
  * units see them (through the rule's transforms). Every answer comes from the parsers'
  * registry (osprey_parsers.h), by name: no parser buffer, event or protocol is enumerated
- * here (what is left is keyword semantics: urilen reads the URI, dns.opcode a DNS message,
- * ftp.mode an FTP transaction).
+ * here; a match keyword's message (urilen reads the URI, dns.opcode a DNS message, ftp.mode
+ * an FTP transaction) is its keyword row's buffer (rules/options/registry.h).
  *
  * Direction matters for the buffers Suricata shares between requests and responses
  * (http.header, http.cookie, file_data, the TLS certificate buffers …: two rows in the
@@ -31,9 +31,9 @@ static const char *parser_name(unsigned rule_buffer)
     return osprey_rules_buffer_name(rule_buffer);
 }
 
-bool det_app_multi(uint16_t ob)
+bool det_app_multi(const struct osprey_detect *d, uint16_t ob)
 {
-    return ob != DET_OB_RAW && osprey_buffer_is_multi(ob);
+    return ob != DET_OB_RAW && ob < d->nob && d->ob_multi[ob];
 }
 
 int det_app_buffer_side(unsigned rule_buffer)
@@ -46,27 +46,10 @@ int det_app_buffer_side(unsigned rule_buffer)
     return osprey_event_dir(osprey_buffer_event((uint16_t)b)) == 0 ? 1 : 2;
 }
 
-unsigned det_app_match_buffer(const char *keyword)
+unsigned det_app_match_buffer(const struct opt_def *def)
 {
-    if (!strcmp(keyword, "urilen"))
-        return BUF_HTTP_URI;
-    if (!strcmp(keyword, "dns.opcode") || !strcmp(keyword, "dns.rcode") ||
-        !strcmp(keyword, "dns.rrtype"))
-        return BUF_DNS_QUERIES_RRNAME; /* any DNS message, request or response */
-    if (!strncmp(keyword, "mqtt.", 5) && osprey_field_find(keyword) >= 0)
-        return BUF_MQTT_PUBLISH_TOPIC; /* the MQTT fields: under its transaction event */
-    if (!strcmp(keyword, "dce_iface") || !strcmp(keyword, "dce_opnum") ||
-        !strcmp(keyword, "dcerpc.iface") || !strcmp(keyword, "dcerpc.opnum"))
-        return BUF_DCE_STUB; /* a DCERPC request (or its response) is in */
-    if (!strcmp(keyword, "ftp.dynamic_port") || !strcmp(keyword, "ftp.mode"))
-        return BUF_FTP_TRANSACTION; /* an FTP transaction, either side, once answered */
-    if (!strcmp(keyword, "ftp.reply_received"))
-        return BUF_FTP_COMPLETION_CODE; /* the reply side of an FTP transaction */
-    if (!strcmp(keyword, "ftpbounce"))
-        return BUF_FTP_COMMAND; /* an FTP command, when it comes */
-    if (!strcmp(keyword, "ftpdata_command"))
-        return BUF_FTP_DATA_TRANSACTION; /* an ftp-data connection, either way, opened */
-    return BUF_COUNT;
+    /* the keyword's row says which message it reads (registry.h: opt_def.buffer) */
+    return def->kind == OPT_MATCH && def->buffer != BUF_PKT ? def->buffer : BUF_COUNT;
 }
 
 int det_app_buffer_of(unsigned rule_buffer, bool to_client, uint16_t *ob, uint16_t *base)
@@ -171,7 +154,7 @@ const uint8_t *det_app_buffer_at(struct osprey_detect_worker *w, struct mon_ctx 
         return NULL;
     uint32_t n = 0;
     const uint8_t *b;
-    if (i > 0 && !det_app_multi(ob))
+    if (i > 0 && !det_app_multi(w->d, ob))
         return NULL;
     if (ob == DET_OB_RAW) {
         int side = det_to_server(0, base) ? MON_SIDE_SVR : MON_SIDE_CLI; /* the receiver */

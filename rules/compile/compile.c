@@ -256,6 +256,7 @@ static struct det_mpm *app_mpm(struct osprey_detect *d, uint16_t base, uint16_t 
     if (!m)
         return NULL;
     m->kind = DK_APP;
+    m->cache = d->mpm_cache;
     m->base = base;
     m->ob = ob;
     m->xf = xf;
@@ -329,10 +330,13 @@ static int compile_rule(struct compiler *c, const struct osprey_rule *r,
         const uint8_t *p;
         uint32_t n, id;
         content_fast_bytes(pl.fp, &p, &n);
-        uint32_t before = m->n;
-        if (det_mpm_add(m, p, n, pl.fp->nocase, &id) < 0)
+        const struct det_header *fh = header_arg(c, r, &pl);
+        if (!fh || det_mpm_add(m, p, n, pl.fp->nocase, &id) < 0 || det_mpm_place(m, id, fh) < 0)
             goto out;
-        if (m->n != before) {
+        if (pl.kind == DK_APP && pl.fp_ob == DET_OB_RAW && !pl.fp_xf &&
+            det_mpm_via_stream(m, &d->mpm[DK_STREAM], id) < 0)
+            goto out;
+        if (!m->ev[id]) { /* its first rule here (a pattern may be in already for another) */
             int64_t ev = mon_alloc_event(c->eng, m->self);
             if (ev < 0)
                 goto out;
@@ -552,8 +556,16 @@ int osprey_detect_build_opts(struct osprey_detect **out, struct mon_engine *eng,
     for (int k = 0; k < DK__COUNT; k++) {
         d->mpm[k].kind = (uint8_t)k;
         d->mpm[k].base = (uint8_t)k;
+        d->mpm[k].grouped = true; /* port groups (mpm_group.c) */
     }
     d->mpm[DK_STREAM].streaming = opts && opts->stream_mpm == OSPREY_STREAM_MPM_STREAM;
+    if (opts && opts->mpm_cache_dir && *opts->mpm_cache_dir &&
+        !(d->mpm_cache = strdup(opts->mpm_cache_dir))) {
+        osprey_detect_free(d);
+        return -1;
+    }
+    for (int k = 0; k < DK__COUNT; k++)
+        d->mpm[k].cache = d->mpm_cache;
     for (uint16_t b = 0; b < d->nbases; b++) {
         d->hdx[b].base = b;
         d->hdx[b].kind = det_kind_of(b);
@@ -563,6 +575,16 @@ int osprey_detect_build_opts(struct osprey_detect **out, struct mon_engine *eng,
     d->base_ev[DB_DECODE] = MON_ON_DECODE_EVENT;
     d->base_ev[DB_PKT_RCV] = MON_ON_PKT_IN; /* its rules and barrier in the RCV hook */
     d->parsers = opts ? opts->parsers : NULL;
+    d->nob = osprey_buffer_count();
+    d->ob_multi = calloc(d->nob + 1u, sizeof *d->ob_multi);
+    if (det_own(d, d->ob_multi) < 0) { /* (frees it) */
+        osprey_detect_free(d);
+        return -1;
+    }
+    for (uint16_t b = 0; b < d->nob; b++)
+        d->ob_multi[b] = osprey_buffer_is_multi(b);
+    d->dce_proto = osprey_app_proto_find("dcerpc");
+    d->dce_le_field = osprey_field_find("dcerpc.little_endian");
     if (opts) {
         d->datasets_disabled = opts->datasets_disabled;
         d->dataset_memcap = opts->dataset_memcap;
@@ -602,6 +624,9 @@ int osprey_detect_build_opts(struct osprey_detect **out, struct mon_engine *eng,
         rc = det_threshold_config(d, diag);
     if (rc == 0 && d->has_thresholds && !(d->thr = det_thr_create()))
         rc = -1;
+    for (uint16_t b = 0; b < d->nbases && rc == 0; b++)
+        if (d->hdx[b].defined)
+            rc = det_hdx_index(&d->hdx[b]);
     for (int k = 0; k < DK__COUNT && rc == 0; k++) {
         rc = det_mpm_compile(&d->mpm[k], diag);
         d->stats.fast_patterns += d->mpm[k].n;
@@ -631,10 +656,12 @@ void osprey_detect_free(struct osprey_detect *d)
     for (int k = 0; k < DK__COUNT; k++)
         det_mpm_free(&d->mpm[k]);
     for (uint16_t b = 0; d->hdx && b < d->nbases; b++) {
+        det_hdx_index_free(&d->hdx[b]);
         free(d->hdx[b].hdr);
         free(d->hdx[b].ev);
     }
     free(d->hdx);
+    free(d->mpm_cache);
     free(d->barrier);
     free(d->max_chain);
     free(d->base_rules);

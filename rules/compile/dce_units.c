@@ -93,21 +93,18 @@ bool det_dce_items(const struct det_unit *u)
     return false;
 }
 
-bool det_dce_little(struct mon_ctx *ctx, struct mon_flow *f)
+/* (the ids are the detect object's, looked up when it was compiled: no lookup by name on
+ * the packet path, no mutable static shared by the workers) */
+bool det_dce_little(const struct osprey_detect *d, struct mon_ctx *ctx, struct mon_flow *f)
 {
-    static int le = -2; /* the field's id, looked up once (the registry is constant) */
-    if (le == -2)
-        le = osprey_field_find("dcerpc.little_endian");
     int64_t v;
-    return le >= 0 && osprey_parsers_field_at(ctx, f, (uint16_t)le, 0, &v) && v;
+    return d->dce_le_field >= 0 &&
+           osprey_parsers_field_at(ctx, f, (uint16_t)d->dce_le_field, 0, &v) && v;
 }
 
-bool det_dce_flow(struct mon_ctx *ctx, struct mon_flow *f)
+bool det_dce_flow(const struct osprey_detect *d, struct mon_ctx *ctx, struct mon_flow *f)
 {
-    static int dce = -2; /* the protocol's id, looked up once */
-    if (dce == -2)
-        dce = osprey_app_proto_find("dcerpc");
-    return f && dce >= 0 && osprey_parsers_app_proto(ctx, f) == (uint16_t)dce;
+    return f && d->dce_proto >= 0 && osprey_parsers_app_proto(ctx, f) == (uint16_t)d->dce_proto;
 }
 
 const struct det_unit_ops det_unit_dce = {.name = "dce", .eval = dce_eval, .key = dce_key};

@@ -84,8 +84,30 @@ struct det_xform {
     struct det_xstep *step; /* prepared steps (xform_args.h); name NULL: an xform_apply one */
 };
 
-/* The multi-event filter of one buffer kind: one Hyperscan database over the fast patterns
- * of every rule inspecting that buffer; pattern id i raises child event ev[i]. */
+/* Port groups of a packet or stream kind's fast patterns (mpm_group.c), after Suricata's
+ * signature group heads: a buffer is scanned only with the patterns of rules whose protocol
+ * can match it, and a pattern found is raised only when some rule using it can match the
+ * buffer's ports. Per protocol class, one database holds the patterns of the class; the weak
+ * ones (short, so they occur nearly everywhere) that only port-restricted rules use sit in a
+ * second database, scanned only on the ports those rules name. */
+enum det_mclass { DMC_TCP, DMC_UDP, DMC_OTHER, DMC__N };
+#define DET_MPM_GROUP_MAX 2
+enum { DMR_DPORT, DMR_SPORT };
+struct det_mpm_place {     /* pattern id is wanted in class cls when the role's port is in [lo, hi] */
+    uint32_t id;
+    uint8_t cls, role;
+    uint16_t lo, hi;
+};
+struct det_mpm_group {     /* how one buffer is scanned */
+    const hs_database_t *db[DET_MPM_GROUP_MAX];
+    uint8_t n;
+    uint8_t cls;
+    uint16_t sp, dp;
+};
+
+/* The multi-event filter of one buffer kind: Hyperscan databases over the fast patterns of
+ * every rule inspecting that buffer (one, or port groups); pattern id i raises child event
+ * ev[i] whichever database found it. */
 struct det_mpm {
     uint8_t kind;
     uint16_t base, ob;     /* DK_APP: the base event and parser buffer it scans */
@@ -99,12 +121,40 @@ struct det_mpm {
     mon_event_t self;      /* the filter's own UDE (under the base event) */
     bool defined;
     bool streaming;        /* DK_STREAM only: db is HS_MODE_STREAM, fed per flow side */
-    hs_database_t *db;
+    const char *cache;     /* directory of compiled databases kept between runs, or NULL */
+    bool grouped;          /* DK_PKT, DK_STREAM: per class and port (mpm_group.c) */
+    bool ready;            /* compiled, with some database to scan */
+    hs_database_t *db;     /* not grouped: every pattern */
+    uint8_t *gen;          /* grouped, per pattern: bit c = wanted in class c at any port */
+    struct det_mpm_place *place; /* grouped: where the others are wanted, sorted by id */
+    uint32_t nplace, cap_place;
+    uint32_t *place_at;    /* per pattern: its first place (n + 1 entries) */
+    hs_database_t *gdb[DMC__N]; /* per class: its patterns but the weak port-bound ones */
+    hs_database_t *wdb[DMC__N]; /* per class: the weak port-bound ones */
+    uint64_t *wports[DMC__N][2]; /* per class and role: bitmap of the ports wdb serves */
+    /* DK_APP on the payload (an application rule's plain contents): on TCP its patterns are
+     * found by the stream matcher `via` as the stream arrives (sid: their ids there), so an
+     * application event raises them from the side's record instead of scanning the window
+     * again (mpm.c det_mpm_via_stream) */
+    const struct det_mpm *via;
+    uint32_t *sid;
+    int32_t *from_stream;  /* per stream pattern id: this matcher's, or -1 */
 };
 
 /* The header dispatcher of one base event: rules without a fast pattern hang below it, one
  * child event per distinct header. Which headers a flow direction matches never changes, so
  * the filter works it out once per flow direction and then only re-raises (per-flow cache). */
+struct det_hdx_bucket {   /* headers alike but for their ports: one address check for all */
+    const struct det_header *key;
+    uint32_t *idx;        /* indexes into det_hdx.hdr, ascending */
+    uint32_t n, cap;
+};
+struct det_addr_index {   /* address → buckets naming it: pieces [cut[i], cut[i+1]) */
+    struct osprey_ip *cut;
+    uint32_t ncut;
+    uint32_t *start;      /* piece i's buckets: bk[start[i] .. start[i+1]) */
+    uint32_t *bk;
+};
 struct det_hdx {
     uint8_t kind;
     uint16_t base;
@@ -114,7 +164,30 @@ struct det_hdx {
     mon_event_t *ev;
     mon_event_t self;
     bool defined;
+    /* hdx_index.c: the headers by kind, protocol, direction and addresses; buckets whose
+     * addresses are lists of hosts and small networks are found through an address index,
+     * the others (any, $HOME_NET …) always looked at */
+    struct det_hdx_bucket *bk;
+    uint32_t nbk;
+    struct det_addr_index by[2]; /* [0] by source, [1] by destination address */
+    uint32_t *always;
+    uint32_t nalways;
 };
+struct det_hcache;
+/* Group a header dispatcher's headers, once all rules are in (hdx_index.c). */
+int det_hdx_index(struct det_hdx *x);
+void det_hdx_index_free(struct det_hdx *x);
+/* The headers of x a flow direction matches, ascending, into c (hdx_index.c). */
+int det_hdx_headers(const struct det_hdx *x, const struct mon_packet *p,
+                    const struct mon_flow *f, int side, struct det_hcache *c);
+/* Header checks (filters.c). */
+bool det_header_match(const struct det_header *h, const struct mon_packet *p,
+                      const struct mon_flow *f, int side);
+void det_header_addrs(const struct det_header *h, const struct mon_packet *p,
+                      const struct mon_flow *f, int side, struct osprey_ip *src,
+                      uint16_t *sp, struct osprey_ip *dst, uint16_t *dp);
+bool det_in_ipset(const struct osprey_ip_set *s, struct osprey_ip ip);
+struct osprey_ip det_to_ip(const struct mon_addr *a, uint8_t ipver);
 
 /* Header filter argument (interned: identical headers share one). */
 struct det_header {
@@ -170,8 +243,9 @@ struct det_dce;
 /* dce_units.c: does the run read a byte field in DCERPC's byte order (byte_* with dce); the
  * byte order of the flow's last DCERPC PDU (true: little endian; false without one). */
 bool det_dce_items(const struct det_unit *u);
-bool det_dce_little(struct mon_ctx *ctx, struct mon_flow *f);
-bool det_dce_flow(struct mon_ctx *ctx, struct mon_flow *f); /* the flow is DCERPC */
+bool det_dce_little(const struct osprey_detect *d, struct mon_ctx *ctx, struct mon_flow *f);
+/* the flow is DCERPC */
+bool det_dce_flow(const struct osprey_detect *d, struct mon_ctx *ctx, struct mon_flow *f);
 
 /* One payload option of a run (payload.c evaluates runs). */
 enum det_pitem_type { PI_CONTENT, PI_PCRE, PI_ISDATAAT, PI_BYTE_TEST, PI_BYTE_JUMP,
@@ -386,6 +460,7 @@ bool det_pkt_root_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_
                          void *arg);
 
 struct osprey_detect {
+    char *mpm_cache;                 /* opts->mpm_cache_dir, owned */
     const struct osprey_ruleset *rs;
     bool pkt_root;                   /* base_ev[DB_PKT] is the packet root UDE */
     bool stream_root;                /* base_ev[DB_STREAM] is the stream root UDE (a UDE, so
@@ -396,6 +471,11 @@ struct osprey_detect {
     uint32_t *base_rules;            /* rules per base */
     mon_event_t *base_ev;            /* the base events (app ones from the parsers) */
     const struct osprey_parsers *parsers; /* NULL: application-layer rules are not compiled */
+    bool *ob_multi;                  /* parser buffer id → a multi-buffer? (det_app_multi: one
+                                        load on the packet path, not a registry walk) */
+    uint16_t nob;
+    int dce_proto, dce_le_field;     /* DCERPC's app id and its little_endian field (-1: none),
+                                        looked up once per ruleset for byte_* dce (dce_units.c) */
     struct osprey_geoip *geoip;           /* geoip-database; NULL: geoip: rules not compiled */
     struct det_mpm mpm[DK__COUNT];
     struct det_mpm **app_mpm;        /* DK_APP: one per (base, buffer, transforms) */
@@ -472,6 +552,29 @@ bool det_gate_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_even
 /* Hyperscan (mpm.c). */
 int det_mpm_add(struct det_mpm *m, const uint8_t *p, uint32_t len, bool nocase, uint32_t *id);
 int det_mpm_compile(struct det_mpm *m, FILE *diag);
+/* Compile one database over patterns ids[0..n) of m (mpm.c). */
+int det_mpm_compile_db(const struct det_mpm *m, const uint32_t *ids, uint32_t n,
+                       hs_database_t **db, FILE *diag);
+/* The on-disk database cache (mpm_cache.c): 0 and *db when this exact database is there. */
+int det_mpm_cache_load(const struct det_mpm *m, const uint32_t *ids, const unsigned *flags,
+                       uint32_t n, unsigned mode, hs_database_t **db);
+void det_mpm_cache_store(const struct det_mpm *m, const uint32_t *ids, const unsigned *flags,
+                         uint32_t n, unsigned mode, const hs_database_t *db);
+/* Have stream matcher `stream` find payload pattern id of app matcher m as well (mpm.c). */
+int det_mpm_via_stream(struct det_mpm *m, struct det_mpm *stream, uint32_t id);
+/* Grouped kinds: record that pattern id serves a rule with header h (mpm_group.c). */
+int det_mpm_place(struct det_mpm *m, uint32_t id, const struct det_header *h);
+/* Grouped kinds: compile the class databases (mpm_group.c). */
+int det_mpm_compile_groups(struct det_mpm *m, FILE *diag);
+/* The databases a buffer of this protocol and ports is scanned with. */
+void det_mpm_select(const struct det_mpm *m, uint8_t proto, uint16_t sp, uint16_t dp,
+                    struct det_mpm_group *g);
+/* May pattern id found in a buffer scanned with g raise its rules (some can match the ports)? */
+bool det_mpm_wanted(const struct det_mpm *m, const struct det_mpm_group *g, uint32_t id);
+/* Size a worker's scratch for every database of m. */
+int det_mpm_scratch(const struct det_mpm *m, hs_scratch_t **scratch);
+/* A stream side's ports as its headers see them (sender → receiver). */
+void det_side_ports(const struct mon_flow *f, int side, uint16_t *sp, uint16_t *dp);
 void det_mpm_free(struct det_mpm *m);
 
 /* ---- runtime (runtime.c) ---- */
@@ -490,12 +593,18 @@ struct det_seen {
 };
 
 struct det_side {
-    uint8_t *buf;               /* the window: stream bytes [base, base + len) */
+    uint8_t *buf;               /* the window: stream bytes [base, base + len), inside mem */
+    uint8_t *mem;               /* the allocation (cap bytes) the window slides up in */
     uint32_t len, cap;
     uint64_t base;              /* stream offset of buf[0] */
     uint64_t scanned;           /* stream offset the multi-event filter has seen up to */
     bool full;                  /* past DET_STREAM_MAX: no more inspection */
-    hs_stream_t *hs;            /* streaming mode: this side's Hyperscan stream (lazily opened) */
+    bool released;              /* the connection closed: its stream state is gone */
+    hs_stream_t *hs[DET_MPM_GROUP_MAX]; /* streaming mode: this side's Hyperscan streams, one
+                                           per database of its port group (opened lazily) */
+    uint8_t nhs;
+    struct det_mpm_group grp;   /* streaming mode: the side's group (its ports never change) */
+    bool hs_open;               /* streaming mode: the side's streams were opened */
     bool hs_dead;               /* streaming mode: the stream failed; this side is not scanned */
     struct det_seen *seen;      /* fast patterns found in this stream, in order found */
     uint32_t nseen, cap_seen;
@@ -509,6 +618,7 @@ void det_side_remember(struct det_side *s, uint32_t id, uint64_t end);
 /* Streaming mode: feed the side's new stream bytes to its Hyperscan stream (mpm.c); the
  * patterns found are remembered in s->seen. */
 void det_mpm_feed(const struct det_mpm *m, struct det_side *s, hs_scratch_t *scratch,
+                  struct osprey_detect_prefilter *pf, const struct mon_flow *f, int side,
                   const uint8_t *p, size_t n);
 /* Close the side's Hyperscan stream, if any (mpm.c). */
 void det_mpm_close(struct det_side *s, hs_scratch_t *scratch);
@@ -573,6 +683,7 @@ struct osprey_detect_worker {
     struct osprey_detect_policy policy; /* exceptions and stream.inline (osprey_detect.h) */
     struct osprey_detect_verdicts verdicts;
     struct osprey_detect_mem mem;
+    struct osprey_detect_prefilter pf;
     uint8_t *xbuf[2];           /* transformed buffers, per slot (app.c) */
     struct osprey_scratch dscratch[2]; /* derived application buffers, per slot (app.c) */
     struct det_decode_leaf *oleaf; /* events.c: the decoder-event rules' leaf arguments */
@@ -657,10 +768,11 @@ const uint8_t *det_app_buffer(struct osprey_detect_worker *w, struct mon_ctx *ct
                               struct mon_flow *f, uint16_t base, uint16_t ob,
                               const struct det_xform *xf, int slot, uint32_t *len,
                               uint64_t *origin);
-/* The rule buffer whose events a match keyword inspects (urilen: the URI's; a keyword on a
- * parsers' field: the field's protocol's, see det_app_field_buffer), BUF_COUNT for the other
- * keywords. */
-unsigned det_app_match_buffer(const char *keyword);
+/* The rule buffer whose events a match keyword inspects, as its keyword row says
+ * (opt_def.buffer: urilen the URI's, a keyword on a parsers' field its protocol's message),
+ * BUF_COUNT for the other keywords. */
+struct opt_def;
+unsigned det_app_match_buffer(const struct opt_def *def);
 
 /* b (n bytes) through the transforms xf (NULL: b itself), in the worker's slot. */
 const uint8_t *det_app_xform(struct osprey_detect_worker *w, const struct det_xform *xf,
@@ -680,7 +792,7 @@ const uint8_t *det_app_buffer_at(struct osprey_detect_worker *w, struct mon_ctx 
                                  const struct det_xform *xf, int slot, uint32_t i,
                                  uint32_t *len, uint64_t *origin);
 /* Is ob a multi-buffer (a content list must match within one of its elements)? */
-bool det_app_multi(uint16_t ob);
+bool det_app_multi(const struct osprey_detect *d, uint16_t ob);
 /* The rule direction a buffer implies: 1 to server, 2 to client, 0 none (either side: the
  * buffer is two-sided, or its protocol's buffers imply no direction, as HTTP's and DNS's). */
 int det_app_buffer_side(unsigned rule_buffer);

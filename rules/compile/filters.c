@@ -40,6 +40,8 @@ static bool pkt_inspectable(const struct mon_packet *p)
 struct scan_ctx {
     struct mon_ctx *ctx;
     const struct det_mpm *m;
+    const struct det_mpm_group *g; /* the buffer's class and ports */
+    struct osprey_detect_prefilter *pf;
     struct det_side *s; /* stream: remember where patterns occur, raise later; NULL: raise */
     uint64_t at;        /* stream: the stream offset of the scanned bytes' first one */
     int raised;
@@ -79,11 +81,25 @@ static int on_match(unsigned int id, unsigned long long from, unsigned long long
 {
     (void)from, (void)flags;
     struct scan_ctx *sc = arg;
+    if (!det_mpm_wanted(sc->m, sc->g, id)) {
+        sc->pf->unwanted++;
+        return 0; /* no rule using it can match these ports */
+    }
     if (sc->s)
         det_side_remember(sc->s, id, sc->at + to);
     else if (mon_raise_event(sc->ctx, sc->m->ev[id]) == MON_OK)
         sc->raised++;
     return 0;
+}
+
+/* Scan buf with every database of the group. */
+static void scan_group(const struct det_mpm_group *g, const uint8_t *buf, uint32_t len,
+                       hs_scratch_t *scratch, struct scan_ctx *sc)
+{
+    sc->pf->scans++;
+    sc->pf->bytes += len;
+    for (uint8_t i = 0; i < g->n; i++)
+        hs_scan(g->db[i], (const char *)buf, len, 0, scratch, on_match, sc);
 }
 
 bool det_mpm_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_t ev,
@@ -92,27 +108,44 @@ bool det_mpm_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event
     (void)ev;
     const struct det_mpm *m = arg;
     struct det_flow *df = f ? mon_get_uctx(ctx, f) : NULL;
-    if (!m->db || !df || det_flow_stopped(df) || !df->w->scratch)
+    if (!m->ready || !df || det_flow_stopped(df) || !df->w->scratch)
         return false;
-    struct scan_ctx sc = {ctx, m, NULL, 0, 0};
+    struct det_mpm_group g;
+    struct scan_ctx sc = {ctx, m, &g, &df->w->pf, NULL, 0, 0};
     const uint8_t *buf;
     uint32_t len, from = 0;
     uint64_t origin;
-    if (m->kind == DK_APP) {
+    if (m->kind == DK_APP && m->via && f->proto == 6) {
+        /* the payload of a TCP flow: the stream matcher found the patterns as the side's
+         * stream arrived; raise those whose occurrence is still in the window */
+        struct det_side *s = &df->side[det_to_server(0, m->base) ? MON_SIDE_SVR : MON_SIDE_CLI];
+        for (uint32_t i = 0; i < s->nseen; i++) {
+            uint32_t sid = s->seen[i].id;
+            int32_t id = sid < m->via->n ? m->from_stream[sid] : -1;
+            if (id >= 0 && s->seen[i].end >= s->base + m->len[id] &&
+                mon_raise_event(ctx, m->ev[id]) == MON_OK)
+                sc.raised++;
+        }
+        df->w->pf.raised += (uint64_t)sc.raised;
+        return sc.raised > 0;
+    } else if (m->kind == DK_APP) {
+        det_mpm_select(m, 0, 0, 0, &g);
         buf = det_app_buffer(df->w, ctx, f, m->base, m->ob, m->xf, 0, &len, &origin);
         /* a multi-buffer: every element is scanned (a pattern found in two raises once) */
-        for (uint32_t i = 1; buf && det_app_multi(m->ob); i++) {
-            hs_scan(m->db, (const char *)buf, len, 0, df->w->scratch, on_match, &sc);
+        for (uint32_t i = 1; buf && det_app_multi(df->w->d, m->ob); i++) {
+            scan_group(&g, buf, len, df->w->scratch, &sc);
             buf = det_app_buffer_at(df->w, ctx, f, m->base, m->ob, m->xf, 0, i, &len, &origin);
         }
     } else if (m->kind == DK_PKT) {
-        if (!pkt_inspectable(mon_getlastpkt(ctx)))
+        const struct mon_packet *p = mon_getlastpkt(ctx);
+        if (!pkt_inspectable(p))
             return false;
+        det_mpm_select(m, p->proto, p->sport, p->dport, &g);
         buf = det_buffer(ctx, f, side, DK_PKT, &len, &origin);
     } else {
         /* Only the new bytes are scanned (with maxlen-1 before them, so a pattern spanning
          * the seam is found; with detect.stream-mpm: stream, on_data has fed them to the
-         * side's Hyperscan stream already). A pattern is raised while an occurrence of it
+         * side's Hyperscan streams already). A pattern is raised while an occurrence of it
          * lies wholly in the window, found now or earlier: a rule's other contents may only
          * now have arrived. Once its last occurrence has slid out, its rules cannot match
          * (their fast-pattern content is not in the window), so it is not raised; it is
@@ -124,25 +157,30 @@ bool det_mpm_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event
         from = at > s->base ? (uint32_t)(at - s->base) : 0; /* the window keeps them */
         s->scanned = s->base + s->len;
         if (!m->streaming && s->len > from) {
+            uint16_t sp, dp;
+            det_side_ports(f, side, &sp, &dp);
+            det_mpm_select(m, 6, sp, dp, &g);
             sc.s = s;
             sc.at = s->base + from;
-            hs_scan(m->db, (const char *)s->buf + from, s->len - from, 0, df->w->scratch,
-                    on_match, &sc);
+            scan_group(&g, s->buf + from, s->len - from, df->w->scratch, &sc);
         }
         for (uint32_t i = 0; i < s->nseen; i++)
-            if (s->seen[i].end >= s->base + m->len[s->seen[i].id] &&
+            if (m->ev[s->seen[i].id] && /* not only an application rule's (via) */
+                s->seen[i].end >= s->base + m->len[s->seen[i].id] &&
                 mon_raise_event(ctx, m->ev[s->seen[i].id]) == MON_OK)
                 sc.raised++;
+        df->w->pf.raised += (uint64_t)sc.raised;
         return sc.raised > 0;
     }
     if (buf && len > from)
-        hs_scan(m->db, (const char *)buf + from, len - from, 0, df->w->scratch, on_match, &sc);
+        scan_group(&g, buf + from, len - from, df->w->scratch, &sc);
+    df->w->pf.raised += (uint64_t)sc.raised;
     return sc.raised > 0;
 }
 
 /* ---- header ---- */
 
-static struct osprey_ip to_ip(const struct mon_addr *a, uint8_t ipver)
+struct osprey_ip det_to_ip(const struct mon_addr *a, uint8_t ipver)
 {
     struct osprey_ip ip = {0, 0};
     if (ipver == 4) {
@@ -164,7 +202,7 @@ static int ipcmp(struct osprey_ip a, struct osprey_ip b)
     return a.lo < b.lo ? -1 : a.lo > b.lo;
 }
 
-static bool in_ipset(const struct osprey_ip_set *s, struct osprey_ip ip)
+bool det_in_ipset(const struct osprey_ip_set *s, struct osprey_ip ip)
 {
     uint32_t lo = 0, hi = s->n; /* sorted, disjoint: binary search */
     while (lo < hi) {
@@ -190,7 +228,7 @@ static bool in_portset(const struct osprey_port_set *s, uint16_t p)
 static bool one_way(const struct det_header *h, struct osprey_ip src, uint16_t sp,
                     struct osprey_ip dst, uint16_t dp)
 {
-    if (!in_ipset(h->src, src) || !in_ipset(h->dst, dst))
+    if (!det_in_ipset(h->src, src) || !det_in_ipset(h->dst, dst))
         return false;
     return !h->ports || (in_portset(h->sp, sp) && in_portset(h->dp, dp));
 }
@@ -201,8 +239,30 @@ static bool ipset_is_any(const struct osprey_ip_set *s)
            s->r[0].hi.lo == UINT64_MAX;
 }
 
-static bool header_match(const struct det_header *h, const struct mon_packet *p,
-                         const struct mon_flow *f, int side)
+/* The addresses and ports a header compares: the stream's or the message's direction for
+ * flow-bound kinds, the packet's for packet rules. */
+void det_header_addrs(const struct det_header *h, const struct mon_packet *p,
+                         const struct mon_flow *f, int side, struct osprey_ip *src,
+                         uint16_t *sp, struct osprey_ip *dst, uint16_t *dp)
+{
+    if (h->kind != DK_PKT && f) {
+        /* the stream's or the message's direction, not the packet's (an ACK may have
+         * delivered the data) */
+        bool ts = det_to_server(side, h->base);
+        *src = det_to_ip(ts ? &f->cli : &f->srv, f->ipver);
+        *dst = det_to_ip(ts ? &f->srv : &f->cli, f->ipver);
+        *sp = ts ? f->cport : f->sport;
+        *dp = ts ? f->sport : f->cport;
+    } else {
+        *src = det_to_ip(&p->src, p->ipver);
+        *dst = det_to_ip(&p->dst, p->ipver);
+        *sp = p->sport;
+        *dp = p->dport;
+    }
+}
+
+bool det_header_match(const struct det_header *h, const struct mon_packet *p,
+                      const struct mon_flow *f, int side)
 {
     if (!p->ipver) /* no IP header decoded: only pkthdr rules on any address see it */
         return h->any_packet && ipset_is_any(h->src) && ipset_is_any(h->dst);
@@ -211,20 +271,7 @@ static bool header_match(const struct det_header *h, const struct mon_packet *p,
         return false;
     struct osprey_ip src, dst;
     uint16_t sp, dp;
-    if (h->kind != DK_PKT && f) {
-        /* the stream's or the message's direction, not the packet's (an ACK may have
-         * delivered the data) */
-        bool ts = det_to_server(side, h->base);
-        src = to_ip(ts ? &f->cli : &f->srv, f->ipver);
-        dst = to_ip(ts ? &f->srv : &f->cli, f->ipver);
-        sp = ts ? f->cport : f->sport;
-        dp = ts ? f->sport : f->cport;
-    } else {
-        src = to_ip(&p->src, p->ipver);
-        dst = to_ip(&p->dst, p->ipver);
-        sp = p->sport;
-        dp = p->dport;
-    }
+    det_header_addrs(h, p, f, side, &src, &sp, &dst, &dp);
     return one_way(h, src, sp, dst, dp) || (h->both && one_way(h, dst, dp, src, sp));
 }
 
@@ -242,7 +289,12 @@ bool det_header_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_ev
     struct det_flow *df = f ? mon_get_uctx(ctx, f) : NULL;
     if (df && det_flow_stopped(df))
         return false;
-    return header_match(h, p, f, side);
+    bool ok = det_header_match(h, p, f, side);
+    if (df) {
+        df->w->pf.header_checks++;
+        df->w->pf.header_passed += ok;
+    }
+    return ok;
 }
 
 bool det_hdx_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_t ev,
@@ -263,7 +315,7 @@ bool det_hdx_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event
         /* no flow state (DECODE_EVENT, or a flowless packet): no cache; headers checked now */
         int raised = 0;
         for (uint32_t i = 0; i < x->n; i++)
-            if (header_match(x->hdr[i], p, f, side))
+            if (det_header_match(x->hdr[i], p, f, side))
                 raised += mon_raise_event(ctx, x->ev[i]) == MON_OK;
         return raised > 0;
     }
@@ -273,15 +325,8 @@ bool det_hdx_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event
     if (!c->done) {
         /* once per flow direction: addresses, ports and protocol are the flow's */
         c->done = true;
-        for (uint32_t i = 0; i < x->n; i++) {
-            if (!header_match(x->hdr[i], p, f, side))
-                continue;
-            uint32_t *ids = realloc(c->ids, (c->n + 1) * sizeof *ids);
-            if (!ids)
-                break;
-            c->ids = ids;
-            c->ids[c->n++] = i;
-        }
+        if (det_hdx_headers(x, p, f, side, c) < 0)
+            return false; /* out of memory: the rules without fast pattern miss this packet */
     }
     int raised = 0;
     for (uint32_t i = 0; i < c->n; i++)

@@ -37,7 +37,12 @@ int det_mpm_add(struct det_mpm *m, const uint8_t *p, uint32_t len, bool nocase, 
         mon_event_t *ev = realloc(m->ev, cap * sizeof *ev);
         if (ev)
             m->ev = ev;
-        if (!pat || !l || !nc || !ev)
+        uint8_t *gen = m->grouped ? realloc(m->gen, cap) : NULL;
+        if (gen) {
+            memset(gen + m->cap, 0, cap - m->cap);
+            m->gen = gen;
+        }
+        if (!pat || !l || !nc || !ev || (m->grouped && !gen))
             return -1;
         m->cap = cap;
     }
@@ -51,45 +56,128 @@ int det_mpm_add(struct det_mpm *m, const uint8_t *p, uint32_t len, bool nocase, 
     return 0;
 }
 
-int det_mpm_compile(struct det_mpm *m, FILE *diag)
+int det_mpm_compile_db(const struct det_mpm *m, const uint32_t *ids, uint32_t n,
+                       hs_database_t **db, FILE *diag)
 {
-    if (m->n == 0)
+    *db = NULL;
+    if (n == 0)
         return 0;
-    unsigned *flags = calloc(m->n, sizeof *flags), *ids = calloc(m->n, sizeof *ids);
-    size_t *lens = calloc(m->n, sizeof *lens);
+    unsigned *flags = calloc(n, sizeof *flags);
+    size_t *lens = calloc(n, sizeof *lens);
+    const char **pats = calloc(n, sizeof *pats);
     int rc = -1;
-    if (!flags || !ids || !lens)
+    if (!flags || !lens || !pats)
         goto out;
-    for (uint32_t i = 0; i < m->n; i++) {
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t id = ids[i];
         flags[i] = (m->kind == DK_STREAM ? 0 : HS_FLAG_SINGLEMATCH) |
-                   (m->nocase[i] ? HS_FLAG_CASELESS : 0);
-        ids[i] = i;
-        lens[i] = m->len[i];
+                   (m->nocase[id] ? HS_FLAG_CASELESS : 0);
+        lens[i] = m->len[id];
+        pats[i] = (const char *)m->pat[id];
     }
     hs_compile_error_t *err = NULL;
     /* streaming: no start of match needed (the chain finds where), so no SOM horizon and the
      * smallest stream state */
     unsigned mode = m->streaming ? HS_MODE_STREAM : HS_MODE_BLOCK;
-    if (hs_compile_lit_multi((const char *const *)m->pat, flags, ids, lens, m->n, mode, NULL,
-                             &m->db, &err) != HS_SUCCESS) {
+    if (m->cache && det_mpm_cache_load(m, ids, flags, n, mode, db) == 0) {
+        rc = 0;
+        goto out;
+    }
+    if (hs_compile_lit_multi(pats, flags, ids, lens, n, mode, NULL, db, &err) != HS_SUCCESS) {
         if (diag)
             fprintf(diag, "osprey: Hyperscan: %s\n", err ? err->message : "compile failed");
         hs_free_compile_error(err);
+        *db = NULL;
         goto out;
     }
+    if (m->cache)
+        det_mpm_cache_store(m, ids, flags, n, mode, *db);
     rc = 0;
 out:
     free(flags);
-    free(ids);
     free(lens);
+    free(pats);
     return rc;
 }
+
+int det_mpm_via_stream(struct det_mpm *m, struct det_mpm *stream, uint32_t id)
+{
+    if (!stream->streaming)
+        return 0; /* block mode: the application filter scans the window itself */
+    uint32_t sid;
+    if (det_mpm_add(stream, m->pat[id], m->len[id], m->nocase[id], &sid) < 0)
+        return -1;
+    stream->gen[sid] |= 1u << DMC_TCP; /* wanted at any port: the application rule's header
+                                          is checked below the application event */
+    uint32_t *v = realloc(m->sid, m->cap * sizeof *v);
+    if (!v)
+        return -1;
+    m->sid = v;
+    m->sid[id] = sid;
+    m->via = stream;
+    return 0;
+}
+
+/* The payload matcher's reverse map: stream pattern id → its own (once both are final). */
+static int via_map(struct det_mpm *m)
+{
+    if (!m->via)
+        return 0;
+    if (!(m->from_stream = malloc((m->via->n ? m->via->n : 1) * sizeof *m->from_stream)))
+        return -1;
+    for (uint32_t i = 0; i < m->via->n; i++)
+        m->from_stream[i] = -1;
+    for (uint32_t i = 0; i < m->n; i++)
+        m->from_stream[m->sid[i]] = (int32_t)i;
+    return 0;
+}
+
+int det_mpm_compile(struct det_mpm *m, FILE *diag)
+{
+    if (m->n == 0)
+        return 0;
+    if (via_map(m) < 0)
+        return -1;
+    if (m->grouped)
+        return det_mpm_compile_groups(m, diag);
+    uint32_t *ids = calloc(m->n, sizeof *ids);
+    if (!ids)
+        return -1;
+    for (uint32_t i = 0; i < m->n; i++)
+        ids[i] = i;
+    int rc = det_mpm_compile_db(m, ids, m->n, &m->db, diag);
+    free(ids);
+    m->ready = rc == 0 && m->db;
+    return rc;
+}
+
+int det_mpm_scratch(const struct det_mpm *m, hs_scratch_t **scratch)
+{
+    if (m->db && hs_alloc_scratch(m->db, scratch) != HS_SUCCESS)
+        return -1;
+    for (int c = 0; c < DMC__N; c++)
+        if ((m->gdb[c] && hs_alloc_scratch(m->gdb[c], scratch) != HS_SUCCESS) ||
+            (m->wdb[c] && hs_alloc_scratch(m->wdb[c], scratch) != HS_SUCCESS))
+            return -1;
+    return 0;
+}
+
+struct stream_scan {
+    const struct det_mpm *m;
+    struct det_side *s;
+    struct osprey_detect_prefilter *pf;
+};
 
 static int on_stream_match(unsigned int id, unsigned long long from, unsigned long long to,
                            unsigned int flags, void *arg)
 {
     (void)from, (void)flags;
-    det_side_remember(arg, id, to); /* stream offsets: the stream was fed from byte 0 */
+    struct stream_scan *ss = arg;
+    /* stream offsets: the stream was fed from byte 0 */
+    if (det_mpm_wanted(ss->m, &ss->s->grp, id))
+        det_side_remember(ss->s, id, to);
+    else
+        ss->pf->unwanted++;
     return 0;
 }
 
@@ -100,34 +188,60 @@ static int on_stream_match(unsigned int id, unsigned long long from, unsigned lo
  * s->seen whose last occurrence is in the window. If Hyperscan fails (out of memory), the stream is closed and the side is no longer
  * scanned: its fast-pattern rules go unevaluated, as a flow whose state could not be allocated. */
 void det_mpm_feed(const struct det_mpm *m, struct det_side *s, hs_scratch_t *scratch,
+                  struct osprey_detect_prefilter *pf, const struct mon_flow *f, int side,
                   const uint8_t *p, size_t n)
 {
-    if (!m->db || !scratch || s->hs_dead || n == 0)
+    if (!m->ready || !scratch || s->hs_dead || n == 0)
         return;
-    if (!s->hs && hs_open_stream(m->db, 0, &s->hs) != HS_SUCCESS) {
-        s->hs = NULL;
-        s->hs_dead = true;
-        return;
+    if (!s->hs_open) {
+        /* the side's group: its ports never change */
+        uint16_t sp, dp;
+        det_side_ports(f, side, &sp, &dp);
+        det_mpm_select(m, 6, sp, dp, &s->grp);
+        s->hs_open = true;
+        for (uint8_t i = 0; i < s->grp.n; i++) {
+            if (hs_open_stream(s->grp.db[i], 0, &s->hs[s->nhs]) != HS_SUCCESS) {
+                det_mpm_close(s, scratch);
+                s->hs_dead = true;
+                return;
+            }
+            s->nhs++;
+        }
     }
-    if (hs_scan_stream(s->hs, (const char *)p, (unsigned int)n, 0, scratch, on_stream_match,
-                       s) != HS_SUCCESS) {
-        det_mpm_close(s, scratch);
-        s->hs_dead = true;
-    }
+    struct stream_scan ss = {m, s, pf};
+    pf->scans++;
+    pf->bytes += n;
+    for (uint8_t i = 0; i < s->nhs; i++)
+        if (hs_scan_stream(s->hs[i], (const char *)p, (unsigned int)n, 0, scratch,
+                           on_stream_match, &ss) != HS_SUCCESS) {
+            det_mpm_close(s, scratch);
+            s->hs_dead = true;
+            return;
+        }
 }
 
 void det_mpm_close(struct det_side *s, hs_scratch_t *scratch)
 {
-    if (!s->hs)
-        return;
     /* no callback: matches at end of data are literal ends already reported while scanning */
-    hs_close_stream(s->hs, scratch, NULL, NULL);
-    s->hs = NULL;
+    for (uint8_t i = 0; i < s->nhs; i++)
+        hs_close_stream(s->hs[i], scratch, NULL, NULL);
+    s->nhs = 0;
 }
 
 void det_mpm_free(struct det_mpm *m)
 {
     hs_free_database(m->db);
+    for (int c = 0; c < DMC__N; c++) {
+        hs_free_database(m->gdb[c]);
+        hs_free_database(m->wdb[c]);
+        for (int r = 0; r < 2; r++)
+            free(m->wports[c][r]);
+    }
+    free(m->place_at);
+    free(m->sid);
+    free(m->from_stream);
+    free(m->gen);
+    free(m->place);
     free(m->pat);
     free(m->len);
     free(m->nocase);

@@ -74,8 +74,8 @@ static const char *app_need_add(struct osprey_detect *d, const struct osprey_rul
         return app_base_add(d, det_tls_base(o, need->side), need);
     if (buf == BUF_BASE64)
         return NULL; /* base64_data: the buffer of its base64_decode */
-    if (det_app_match_buffer(def->name) != BUF_COUNT)
-        buf = det_app_match_buffer(def->name);
+    if (det_app_match_buffer(def) != BUF_COUNT)
+        buf = det_app_match_buffer(def);
     else if (!payload_kw(def))
         return NULL;
     if (det_hdr_buffer_of(buf) >= 0) { /* a header of the packet (pkt_units.c) */
@@ -334,7 +334,8 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, enum plan_va
     bool to_client = r->dir == OSPREY_DIR_TX; /* => : on the response, with the request's */
     int tls_side = 0;
     for (uint32_t i = 0; i < r->nopts; i++) {
-        const char *kw = opt_def_by_id(r->opts[i].kw)->name;
+        const struct opt_def *def = opt_def_by_id(r->opts[i].kw);
+        const char *kw = def->name;
         has_vars |= !strcmp(kw, "byte_extract") || !strcmp(kw, "byte_math");
         if (!strcmp(kw, "flow")) {
             unsigned fl = ((const struct opt_flow *)r->opts[i].arg)->flags;
@@ -344,8 +345,8 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, enum plan_va
         if (opt_def_by_id(r->opts[i].kw)->kind == OPT_PAYLOAD) {
             two_sided |= det_app_buffer_two_sided(r->opts[i].buffer);
             tls_side |= det_app_buffer_side(r->opts[i].buffer);
-        } else if (det_app_match_buffer(kw) != BUF_COUNT) {
-            two_sided |= det_app_buffer_two_sided(det_app_match_buffer(kw));
+        } else if (det_app_match_buffer(def) != BUF_COUNT) {
+            two_sided |= det_app_buffer_two_sided(det_app_match_buffer(def));
         }
         two_sided |= det_tls_two_sided(kw);
         tls_side |= det_tls_side(kw);

@@ -113,7 +113,7 @@ static int add_item(struct plan_ctx *ctx, struct det_pitem pi, const char *why)
     /* on a multi-buffer the whole list holds within one element: one run (one instance: the
      * sticky buffer not named again in between) */
     bool join = pi.relative || ctx->has_vars ||
-                (det_app_multi(ob) && last && det_multi_same_instance(ctx->r, last->last_opt,
+                (det_app_multi(ctx->d, ob) && last && det_multi_same_instance(ctx->r, last->last_opt,
                                                                       ctx->i));
     if ((pl->why = b64_join(pl, pi.decoded, &last, &join)))
         return 0;

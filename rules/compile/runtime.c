@@ -70,8 +70,8 @@ static void orphan_payload(struct osprey_detect_worker *w, struct mon_ctx *ctx,
     struct det_side *s = &df->side[rcv];
     *s = (struct det_side){.buf = (uint8_t *)(uintptr_t)p->payload, .len = p->payload_len,
                            .cap = p->payload_len};
-    if (m->streaming && m->db) /* detect.stream-mpm: stream — a stream of its own */
-        det_mpm_feed(m, s, w->scratch, p->payload, p->payload_len);
+    if (m->streaming && m->ready) /* detect.stream-mpm: stream — a stream of its own */
+        det_mpm_feed(m, s, w->scratch, &w->pf, f, rcv, p->payload, p->payload_len);
     w->orphan_scan = true;
     mon_run_event(ctx, f, rcv, w->d->base_ev[DB_STREAM]);
     w->orphan_scan = false;
@@ -196,28 +196,39 @@ static void on_data(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event
     const struct det_mpm *m = &w->d->mpm[DK_STREAM];
     struct det_side *s = &df->side[side];
     uint64_t was = s->base + s->len, cap_was = s->cap;
-    if (s->len > DET_WINDOW) { /* slide: the rules saw these bytes with the last delivery */
+    if (s->len > DET_WINDOW) {
+        /* slide: the rules saw these bytes with the last delivery. The window moves up its
+         * allocation and is copied back to its start only when the allocation's end is
+         * reached: one copy per window's worth of data, not one per delivery */
         uint32_t drop = s->len - DET_WINDOW;
-        memmove(s->buf, s->buf + drop, DET_WINDOW);
+        s->buf += drop;
         s->len = DET_WINDOW;
         s->base += drop;
     }
     for (;;) {
         if (!s->full && s->base + s->len >= DET_STREAM_MAX)
             s->full = true; /* at the inspection cap: read on, keep nothing */
-        if (s->len == s->cap && !s->full) {
-            uint32_t cap = s->cap ? s->cap * 2 : 1024; /* most sides stay small */
-            uint8_t *b = realloc(s->buf, cap);
-            if (!b) {
-                s->full = true; /* out of memory: stop inspecting this side */
+        uint32_t off = s->mem ? (uint32_t)(s->buf - s->mem) : 0;
+        if (off + s->len == s->cap && !s->full) {
+            if (off && off >= s->cap / 2) {
+                memmove(s->mem, s->buf, s->len);
+                s->buf = s->mem;
+                off = 0;
             } else {
-                s->buf = b;
-                s->cap = cap;
+                uint32_t cap = s->cap ? s->cap * 2 : 1024; /* most sides stay small */
+                uint8_t *b = realloc(s->mem, cap);
+                if (!b) {
+                    s->full = true; /* out of memory: stop inspecting this side */
+                } else {
+                    s->mem = b;
+                    s->buf = b + off;
+                    s->cap = cap;
+                }
             }
         }
         uint8_t sink[4096];
         uint8_t *to = s->full ? sink : s->buf + s->len;
-        size_t room = s->full ? sizeof sink : s->cap - s->len;
+        size_t room = s->full ? sizeof sink : s->cap - off - s->len;
         if (!s->full && s->base + s->len + room > DET_STREAM_MAX)
             room = (size_t)(DET_STREAM_MAX - (s->base + s->len));
         ssize_t n = mon_peek(ctx, f, side, to, room);
@@ -227,7 +238,7 @@ static void on_data(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event
             break;
         if (!s->full) {
             if (m->streaming) /* the bytes just appended, nothing before them */
-                det_mpm_feed(m, s, w->scratch, s->buf + s->len, (size_t)n);
+                det_mpm_feed(m, s, w->scratch, &w->pf, f, side, s->buf + s->len, (size_t)n);
             s->len += (uint32_t)n;
         }
     }
@@ -527,10 +538,10 @@ struct osprey_detect_worker *osprey_detect_attach(const struct osprey_detect *d,
     if (d->has_tags && !(w->tags = det_tags_create()))
         goto fail;
     for (int k = 0; k < DK__COUNT; k++)
-        if (d->mpm[k].db && hs_alloc_scratch(d->mpm[k].db, &w->scratch) != HS_SUCCESS)
+        if (det_mpm_scratch(&d->mpm[k], &w->scratch) < 0)
             goto fail;
     for (uint32_t i = 0; i < d->napp_mpm; i++)
-        if (d->app_mpm[i]->db && hs_alloc_scratch(d->app_mpm[i]->db, &w->scratch) != HS_SUCCESS)
+        if (det_mpm_scratch(d->app_mpm[i], &w->scratch) < 0)
             goto fail;
     if (!(w->sock = mon_socket(ctx, MON_SOCK_STREAM, NULL)))
         goto fail;
@@ -582,6 +593,40 @@ fail:
     return NULL;
 }
 
+/* Release one side's stream: its window, Hyperscan streams and pattern record. The side
+ * then looks as a side past its inspection cap (nothing kept, nothing more inspected). */
+static void side_release(struct det_flow *df, struct det_side *s)
+{
+    if (s->released)
+        return;
+    s->released = true;
+    df->w->mem.window_bytes -= s->cap;
+    df->w->mem.copy_bytes -= copy_cap(s->base + s->len);
+    det_mpm_close(s, df->w->scratch);
+    free(s->mem);
+    free(s->seen);
+    free(s->fired);
+    s->base += s->len;
+    s->scanned = s->base;
+    s->buf = s->mem = NULL;
+    s->len = s->cap = 0;
+    s->seen = NULL;
+    s->nseen = s->cap_seen = s->seen_hint = 0;
+    s->fired = NULL;
+    s->nfired = s->cap_fired = 0;
+    s->full = true;
+}
+
+void osprey_detect_conn_closed(struct osprey_detect_worker *w, struct mon_flow *f)
+{
+    (void)w;
+    struct det_flow *df = f->uctx;
+    if (!df)
+        return;
+    for (int s = 0; s < 2; s++)
+        side_release(df, &df->side[s]);
+}
+
 void osprey_detect_flow_end(struct osprey_detect_worker *w, struct mon_flow *f)
 {
     (void)w;
@@ -592,14 +637,8 @@ void osprey_detect_flow_end(struct osprey_detect_worker *w, struct mon_flow *f)
         for (int dir = 0; dir < 2; dir++)
             free(df->hc[x][dir].ids);
     free(df->hc);
-    for (int s = 0; s < 2; s++) {
-        df->w->mem.window_bytes -= df->side[s].cap;
-        df->w->mem.copy_bytes -= copy_cap(df->side[s].base + df->side[s].len);
-        det_mpm_close(&df->side[s], df->w->scratch);
-        free(df->side[s].buf);
-        free(df->side[s].seen);
-        free(df->side[s].fired);
-    }
+    for (int s = 0; s < 2; s++)
+        side_release(df, &df->side[s]);
     free(df->ints);
     free(df->intset);
     free(df);
@@ -661,6 +700,12 @@ const struct osprey_detect_verdicts *osprey_detect_worker_verdicts(
     const struct osprey_detect_worker *w)
 {
     return &w->verdicts;
+}
+
+const struct osprey_detect_prefilter *osprey_detect_worker_prefilter(
+    const struct osprey_detect_worker *w)
+{
+    return &w->pf;
 }
 
 const struct osprey_detect_mem *osprey_detect_worker_mem(const struct osprey_detect_worker *w)

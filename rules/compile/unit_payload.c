@@ -20,9 +20,9 @@ static bool payload_eval(const struct det_unit *u, struct mon_ctx *ctx, struct m
     const uint8_t *buf;
     if (det_dce_items(u)) { /* byte_* with dce: DCERPC's stub only (as Suricata, dce makes
                                the rule a dcerpc one), in its PDU's byte order */
-        if (!det_dce_flow(ctx, f))
+        if (!det_dce_flow(df->w->d, ctx, f))
             return false;
-        byte_dce_little = det_dce_little(ctx, f);
+        byte_dce_little = det_dce_little(df->w->d, ctx, f);
     }
     if (u->kind == DK_APP)
         buf = det_app_buffer(df->w, ctx, f, u->base, u->ob, u->xf, 1, &len, &origin);
@@ -30,7 +30,7 @@ static bool payload_eval(const struct det_unit *u, struct mon_ctx *ctx, struct m
         buf = det_hdr_buffer(mon_getlastpkt(ctx), u->ob, &len);
     else
         buf = det_buffer(ctx, f, side, u->kind, &len, &origin);
-    if (u->kind == DK_APP && det_app_multi(u->ob)) {
+    if (u->kind == DK_APP && det_app_multi(df->w->d, u->ob)) {
         /* Suricata's multiple buffer matching: the run matches within one element */
         if (!buf)
             return u->or_absent;

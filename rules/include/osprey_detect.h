@@ -84,6 +84,9 @@ enum osprey_stream_mpm { OSPREY_STREAM_MPM_BLOCK, OSPREY_STREAM_MPM_STREAM };
 struct osprey_parsers;
 struct osprey_detect_opts {
     enum osprey_stream_mpm stream_mpm;
+    /* detect.sgh-mpm-caching-path when detect.sgh-mpm-caching is on, else NULL: compiled
+     * fast-pattern databases are kept there and read back by later starts (mpm_cache.c) */
+    const char *mpm_cache_dir;
     /* The application-layer parsers defined on the same engine (osprey_parsers_define, before
      * this build), or NULL: then rules on app-layer buffers or protocols (http.uri, alert
      * http …) are not compiled. Attach a parsers worker to each context before
@@ -127,6 +130,9 @@ struct osprey_detect_worker *osprey_detect_attach(const struct osprey_detect *d,
                                                   void *arg);
 /* Release a flow's detection state: call from the context's flow-end callback. */
 void osprey_detect_flow_end(struct osprey_detect_worker *w, struct mon_flow *f);
+/* The flow's TCP connection closed (mon_set_conn_closed_cb): its stream windows and
+ * Hyperscan streams go (no stream byte follows); the flow's other state stays. */
+void osprey_detect_conn_closed(struct osprey_detect_worker *w, struct mon_flow *f);
 /* Destroy after mon_ctx_destroy (whose flush ends every flow). */
 void osprey_detect_worker_free(struct osprey_detect_worker *w);
 uint64_t osprey_detect_worker_alerts(const struct osprey_detect_worker *w);
@@ -211,6 +217,16 @@ struct osprey_detect_mem {
     uint64_t copy_bytes, copy_peak;
 };
 const struct osprey_detect_mem *osprey_detect_worker_mem(const struct osprey_detect_worker *w);
+
+/* The fast-pattern prefilter's work: buffers scanned (and their bytes), patterns found that
+ * raised their rules, patterns found that no rule using them can match at the buffer's ports
+ * (not raised), and the header checks of the rules raised, with how many passed — what
+ * failed is the prefilter's false positives. */
+struct osprey_detect_prefilter {
+    uint64_t scans, bytes, raised, unwanted, header_checks, header_passed;
+};
+const struct osprey_detect_prefilter *osprey_detect_worker_prefilter(
+    const struct osprey_detect_worker *w);
 
 /* Load rules the way osprey does: -S files, or the configuration's rule-files. Rejected rules
  * are reported on diag. Returns 0, 1 when a file could not be read or no file was given (the

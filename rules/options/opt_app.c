@@ -9,6 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "buffers.h"
 #include "opt_util.h"
 #include "osprey_parsers.h"
 #include "registry.h"
@@ -163,17 +164,20 @@ static int parse_ftp_reply_received(struct rule_ctx *c, char *val)
     return parse_ftp_named(c, val, NAMES, VALUES, "value");
 }
 
+#define APP_MATCH(name, buf, parse)                                                        \
+    {name, OPT_MATCH, D_SURI, ARG_REQUIRED, BUF_##buf, parse, true, NULL}
 static const struct opt_def DEFS[] = {
     {"service", OPT_META, D_S3, ARG_REQUIRED, 0, parse_service, true, service_compile_check},
     {"sip_method", OPT_MATCH, D_S2 | D_S3, ARG_REQUIRED, 0, parse_sip_method, false, NULL},
     {"sip_stat_code", OPT_MATCH, D_S2 | D_S3, ARG_REQUIRED, 0, parse_sip_stat_code, false, NULL},
-    {"ftpdata_command", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_ftpdata_command, true, NULL},
-    {"dns.opcode", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_dns_opcode, true, NULL},
-    {"dns.rcode", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_dns_rcode, true, NULL},
-    {"dns.rrtype", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_dns_rrtype, true, NULL},
-    {"ftp.dynamic_port", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_ftp_port, true, NULL},
-    {"ftp.mode", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_ftp_mode, true, NULL},
-    {"ftp.reply_received", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_ftp_reply_received, true,
-     NULL},
+    /* an app match keyword's row names the buffer whose message it reads (its event: the
+     * compiler runs it there, det_app_match_buffer) */
+    APP_MATCH("ftpdata_command", FTP_DATA_TRANSACTION, parse_ftpdata_command), /* either way */
+    APP_MATCH("dns.opcode", DNS_QUERIES_RRNAME, parse_dns_opcode), /* any DNS message */
+    APP_MATCH("dns.rcode", DNS_QUERIES_RRNAME, parse_dns_rcode),
+    APP_MATCH("dns.rrtype", DNS_QUERIES_RRNAME, parse_dns_rrtype),
+    APP_MATCH("ftp.dynamic_port", FTP_TRANSACTION, parse_ftp_port), /* once answered */
+    APP_MATCH("ftp.mode", FTP_TRANSACTION, parse_ftp_mode),
+    APP_MATCH("ftp.reply_received", FTP_COMPLETION_CODE, parse_ftp_reply_received),
 };
 OPT_TABLE(opt_table_app, DEFS);

@@ -12,6 +12,7 @@
 
 #include "buffers.h"
 #include "opt_params.h"
+#include "osprey_parsers.h"
 #include "opt_util.h"
 #include "registry.h"
 #include "text.h"
@@ -88,51 +89,48 @@ static int parse_sticky_side(struct rule_ctx *c, char *val)
     return 0;
 }
 
-/* The listed buffer "frame:<val>", else "frame:<proto>.<val>"; BUF_FRAME_OTHER: none. */
-static uint16_t frame_by_name(const char *val, const char *proto)
+/* The listed frame buffer ("frame:PROTO.TYPE", buffers.h) of protocol p[0..pn) and type:
+ * PROTO spelled as in the rule or any other name the parsers register for the same protocol
+ * (`alert http … frame:request` is frame:http1.request); BUF_FRAME_OTHER: none. */
+static uint16_t frame_of(const char *p, size_t pn, const char *type)
 {
-    char full[128];
-    for (int pass = 0; pass < 2; pass++) {
-        int k = pass == 0 ? snprintf(full, sizeof full, "frame:%s", val)
-                          : snprintf(full, sizeof full, "frame:%s.%s", proto, val);
-        if (k < 0 || (size_t)k >= sizeof full || (pass == 1 && !*proto))
+    char want[32];
+    if (!pn || pn >= sizeof want)
+        return BUF_FRAME_OTHER;
+    memcpy(want, p, pn);
+    want[pn] = '\0';
+    int id = osprey_app_proto_find(want);
+    for (unsigned b = 0; b < BUF_COUNT; b++) {
+        const char *name = osprey_rules_buffer_name(b), *dot;
+        if (b == BUF_FRAME_OTHER || strncmp(name, "frame:", 6) || !(dot = strchr(name + 6, '.')))
             continue;
-        for (unsigned b = 0; b < BUF_COUNT; b++)
-            if (b != BUF_FRAME_OTHER && !strcmp(osprey_rules_buffer_name(b), full))
-                return (uint16_t)b;
+        char proto[32];
+        size_t xn = (size_t)(dot - (name + 6));
+        if (xn >= sizeof proto || strcmp(dot + 1, type))
+            continue;
+        memcpy(proto, name + 6, xn);
+        proto[xn] = '\0';
+        if (!strcmp(proto, want) || (id >= 0 && osprey_app_proto_find(proto) == id))
+            return (uint16_t)b;
     }
     return BUF_FRAME_OTHER;
 }
 
 /* frame:NAME — Suricata's frames: PROTO.TYPE, or TYPE alone for the rule's protocol
- * (`alert http1 … frame:request`). HTTP/1's request and response, DNS's pdu, SIP's frames and
- * DCERPC's pdu, hdr and data (buffers.h lists them) are filled; the others select a buffer
- * detection does not fill (their contents reject the rule). */
+ * (`alert http1 … frame:request`, `alert sip … frame:request.line`). The frames buffers.h
+ * lists are found by name (the parsers fill HTTP/1's request and response, DNS's pdu, SIP's
+ * and DCERPC's); the others select a buffer detection does not fill (their contents reject
+ * the rule). No protocol is named here. */
 static int parse_frame(struct rule_ctx *c, char *val)
 {
-    const char *name = val, *dot = strchr(val, '.');
+    const char *dot = strchr(val, '.');
     const char *proto = c->rule->proto ? c->rule->proto : "";
-    size_t pn = dot ? (size_t)(dot - val) : strlen(proto);
-    const char *p = dot ? val : proto, *type = dot ? dot + 1 : name;
+    const char *type = dot ? dot + 1 : val;
     if (!*type || strspn(type, "abcdefghijklmnopqrstuvwxyz0123456789_.") != strlen(type))
         return opt_error(c, val, "'%s' is not a frame name", val);
-    bool http1 = slice_eq(p, pn, "http1") || slice_eq(p, pn, "http");
-    uint16_t b = BUF_FRAME_OTHER;
-    if (http1 && !strcmp(type, "request"))
-        b = BUF_FRAME_HTTP1_REQUEST;
-    else if (http1 && !strcmp(type, "response"))
-        b = BUF_FRAME_HTTP1_RESPONSE;
-    else if (slice_eq(p, pn, "dns") && !strcmp(type, "pdu"))
-        b = BUF_FRAME_DNS_PDU;
-    else if (slice_eq(p, pn, "dcerpc") && !strcmp(type, "pdu"))
-        b = BUF_FRAME_DCERPC_PDU;
-    else if (slice_eq(p, pn, "dcerpc") && !strcmp(type, "hdr"))
-        b = BUF_FRAME_DCERPC_HDR;
-    else if (slice_eq(p, pn, "dcerpc") && !strcmp(type, "data"))
-        b = BUF_FRAME_DCERPC_DATA;
-    else /* another listed frame "frame:PROTO.TYPE" (SIP's), named in full or by its type
-            under the rule's protocol (`alert sip … frame:request.line`) */
-        b = frame_by_name(val, proto);
+    uint16_t b = dot ? frame_of(val, (size_t)(dot - val), type) : BUF_FRAME_OTHER;
+    if (b == BUF_FRAME_OTHER) /* TYPE alone (perhaps with dots) under the rule's protocol */
+        b = frame_of(proto, strlen(proto), val);
     c->buffer = b;
     c->opt->buffer = b;
     return 0;

@@ -10,6 +10,7 @@
  */
 #include <string.h>
 
+#include "buffers.h"
 #include "opt_eval.h"
 #include "opt_util.h"
 #include "registry.h"
@@ -239,7 +240,7 @@ bool stream_size_match(const struct opt_cmp *cm, uint64_t client, uint64_t serve
 
 static const struct opt_def DEFS[] = {
     {"dsize", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_dsize, true, cmp_compile_check},
-    {"urilen", OPT_MATCH, D_CLASSIC, ARG_REQUIRED, 0, parse_urilen, true, urilen_compile_check},
+    {"urilen", OPT_MATCH, D_CLASSIC, ARG_REQUIRED, BUF_HTTP_URI, parse_urilen, true, urilen_compile_check},
     {"bsize", OPT_PAYLOAD, D_SURI, ARG_REQUIRED, 0, parse_bsize, true, cmp_compile_check},
     {"bufferlen", OPT_PAYLOAD, D_S3, ARG_REQUIRED, 0, parse_bufferlen, true, cmp_compile_check},
     {"isdataat", OPT_PAYLOAD, D_ALL, ARG_REQUIRED, 0, parse_isdataat, true, isdataat_compile_check},

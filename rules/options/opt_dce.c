@@ -8,6 +8,7 @@
  */
 #include <string.h>
 
+#include "buffers.h"
 #include "opt_args.h"
 #include "opt_util.h"
 #include "registry.h"
@@ -131,10 +132,10 @@ static int parse_dce_opnum(struct rule_ctx *c, char *val)
 }
 
 static const struct opt_def DEFS[] = {
-    {"dce_iface", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_dce_iface, true, NULL},
-    {"dce_opnum", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_dce_opnum, true, NULL},
+    {"dce_iface", OPT_MATCH, D_ALL, ARG_REQUIRED, BUF_DCE_STUB, parse_dce_iface, true, NULL},
+    {"dce_opnum", OPT_MATCH, D_ALL, ARG_REQUIRED, BUF_DCE_STUB, parse_dce_opnum, true, NULL},
     /* Suricata's names of the same */
-    {"dcerpc.iface", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_dce_iface, true, NULL},
-    {"dcerpc.opnum", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_dce_opnum, true, NULL},
+    {"dcerpc.iface", OPT_MATCH, D_SURI, ARG_REQUIRED, BUF_DCE_STUB, parse_dce_iface, true, NULL},
+    {"dcerpc.opnum", OPT_MATCH, D_SURI, ARG_REQUIRED, BUF_DCE_STUB, parse_dce_opnum, true, NULL},
 };
 OPT_TABLE(opt_table_dce, DEFS);

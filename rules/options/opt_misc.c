@@ -9,6 +9,7 @@
  */
 #include <string.h>
 
+#include "buffers.h"
 #include "opt_params.h"
 #include "opt_util.h"
 #include "registry.h"
@@ -124,6 +125,6 @@ static const struct opt_def DEFS[] = {
     {"rpc", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_rpc, false, NULL},
     {"noalert", OPT_MATCH, D_SURI, ARG_NONE, 0, NULL, true, NULL},
     {"alert", OPT_MATCH, D_SURI, ARG_NONE, 0, NULL, true, NULL},
-    {"ftpbounce", OPT_MATCH, D_CLASSIC, ARG_NONE, 0, NULL, true, NULL},
+    {"ftpbounce", OPT_MATCH, D_CLASSIC, ARG_NONE, BUF_FTP_COMMAND, NULL, true, NULL},
 };
 OPT_TABLE(opt_table_misc, DEFS);

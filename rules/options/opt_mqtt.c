@@ -12,6 +12,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "buffers.h"
 #include "opt_util.h"
 #include "osprey_parsers.h"
 #include "registry.h"
@@ -117,15 +118,18 @@ static int parse_session_present(struct rule_ctx *c, char *val)
     return 0;
 }
 
+/* The MQTT fields are read under its transaction event, the one its sticky buffers run under:
+ * the row's buffer names it (det_app_match_buffer). */
+#define MQTT_FIELD(name, parse)                                                            \
+    {name, OPT_MATCH, D_SURI, ARG_REQUIRED, BUF_MQTT_PUBLISH_TOPIC, parse, true, NULL}
 static const struct opt_def DEFS[] = {
-    {"mqtt.type", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_type, true, NULL},
-    {"mqtt.flags", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_mqtt_flags, true, NULL},
-    {"mqtt.qos", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_qos, true, NULL},
-    {"mqtt.reason_code", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_reason, true, NULL},
-    {"mqtt.connack.return_code", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_reason, true, NULL},
-    {"mqtt.protocol_version", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_version, true, NULL},
-    {"mqtt.connect.flags", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_connect_flags, true, NULL},
-    {"mqtt.connack.session_present", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_session_present,
-     true, NULL},
+    MQTT_FIELD("mqtt.type", parse_type),
+    MQTT_FIELD("mqtt.flags", parse_mqtt_flags),
+    MQTT_FIELD("mqtt.qos", parse_qos),
+    MQTT_FIELD("mqtt.reason_code", parse_reason),
+    MQTT_FIELD("mqtt.connack.return_code", parse_reason),
+    MQTT_FIELD("mqtt.protocol_version", parse_version),
+    MQTT_FIELD("mqtt.connect.flags", parse_connect_flags),
+    MQTT_FIELD("mqtt.connack.session_present", parse_session_present),
 };
 OPT_TABLE(opt_table_mqtt, DEFS);

@@ -56,7 +56,11 @@ struct opt_def {
     uint8_t kind;     /* enum opt_kind */
     uint8_t dialects; /* D_* */
     uint8_t arg;      /* enum opt_argmode */
-    uint16_t buffer;  /* OPT_STICKY, OPT_HTTP_LEGACY: the buffer selected */
+    uint16_t buffer;  /* OPT_STICKY, OPT_HTTP_LEGACY: the buffer selected. OPT_MATCH: the
+                         app buffer whose event the keyword is evaluated under (urilen:
+                         http.uri; dns.opcode: any DNS message's …), or 0 (BUF_PKT) for a
+                         keyword that needs no app-layer message: the compiler reads it
+                         here, so a protocol's match keyword needs no compiler edit */
     opt_parse_fn parse;
     bool implemented;
     opt_check_fn check; /* implemented options: the argument forms not run yet (NULL: all

@@ -1,6 +1,7 @@
 /* test_registry.c — the option table's invariants: every keyword once, findable by name,
- * with a dialect, an argument rule that matches its parser, a buffer where it selects one, and
- * "implemented" exactly for the options the engine handles today. */
+ * with a dialect, an argument rule that matches its parser, a buffer where it selects one (or,
+ * for an app match keyword, the parsed buffer whose message it reads), and "implemented"
+ * exactly for the options the engine handles today. */
 #include <string.h>
 
 #include "buffers.h"
@@ -103,7 +104,14 @@ int main(void)
         if (d->kind == OPT_STICKY || d->kind == OPT_HTTP_LEGACY)
             CHECK(d->buffer < BUF_COUNT && (d->buffer != BUF_PKT ||
                                             strcmp(d->name, "pkt_data") == 0));
-        else
+        else if (d->kind == OPT_MATCH && d->buffer != 0) {
+            /* a match keyword's message: a buffer some parser registers (the compiler
+             * runs the keyword under that buffer's event, det_app_match_buffer) */
+            if (!buffer_parsed(d->buffer))
+                fprintf(stderr, "keyword %s: buffer %s no parser fills\n", d->name,
+                        osprey_rules_buffer_name(d->buffer));
+            CHECK(d->buffer < BUF_COUNT && buffer_parsed(d->buffer));
+        } else
             CHECK(d->buffer == 0);
         if (d->implemented != listed(d->name))
             fprintf(stderr, "keyword %s: implemented=%d\n", d->name, d->implemented);

@@ -86,6 +86,8 @@ struct mon_ctx {
     uint64_t last_num;                 /* highest packet num processed (flow-end packets) */
     mon_flow_end_cb end_cb;
     void *end_arg;
+    mon_flow_end_cb closed_cb; /* a connection closed (mon_set_conn_closed_cb) */
+    void *closed_arg;
     char errmsg[256];
 };
 

@@ -71,6 +71,12 @@ void mon_set_flow_end_cb(struct mon_ctx *ctx, mon_flow_end_cb cb, void *arg)
     ctx->end_arg = arg;
 }
 
+void mon_set_conn_closed_cb(struct mon_ctx *ctx, mon_flow_end_cb cb, void *arg)
+{
+    ctx->closed_cb = cb;
+    ctx->closed_arg = arg;
+}
+
 void mon_set_uctx(struct mon_ctx *ctx, struct mon_flow *f, void *uctx)
 {
     (void)ctx;

@@ -223,6 +223,13 @@ enum mon_decode_outcome mon_process(struct mon_ctx *ctx, struct mon_packet *p)
     count_raised(ctx, rcv_bits & ~snd_bits);
     ctx->phase = PH_RCV;
     core_run(ctx, f->forest, MON_HK_RCV, rcv_bits, f, rcv);
+    if ((rcv_bits & EV(MON_ON_CONN_END)) && f->proto == 6) {
+        /* the connection is over (what was held was read before CONN_END; later data is
+         * ORPHAN): its streams' bytes are kept no longer, here or by the application */
+        if (ctx->closed_cb)
+            ctx->closed_cb(f, ctx->closed_arg);
+        tcp_conn_free(&ctx->tcp, f);
+    }
 out:
     ctx->cur = NULL;
     ctx->phase = PH_NONE;

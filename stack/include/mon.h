@@ -195,6 +195,12 @@ int mon_ctx_rebind(struct mon_ctx *ctx, struct mon_engine *eng, mon_rebind_flow_
 /* Called once for each flow as it is released (after its CONN_END handlers): record output. */
 void mon_set_flow_end_cb(struct mon_ctx *ctx, mon_flow_end_cb cb, void *arg);
 
+/* Called once when a TCP connection has closed (FIN both ways or RST: CONN_END raised by a
+ * packet), after every event of that packet ran: nothing more arrives in its streams, so the
+ * application may release what it kept per stream. The flow itself lives on until it times
+ * out (late ACKs, its record). libmon then releases the connection's reassembly buffers. */
+void mon_set_conn_closed_cb(struct mon_ctx *ctx, mon_flow_end_cb cb, void *arg);
+
 /* Statistics of the context's layers. */
 const struct mon_decode_stats *mon_ctx_decode_stats(const struct mon_ctx *ctx);
 const struct mon_defrag *mon_ctx_defrag(const struct mon_ctx *ctx);

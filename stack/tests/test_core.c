@@ -193,6 +193,75 @@ static void test_orphan_and_raw(void)
     mon_engine_destroy(e);
 }
 
+/* mon_set_conn_closed_cb: once per connection, after the CONN_END handlers of the closing
+ * packet; then the streams' buffers are gone (mon_peek: no buffer) while the flow lives on. */
+struct closed_log {
+    int conn_end, closed, ended;
+    int order_ok;
+    ssize_t peek_in_end, peek_after;
+    struct mon_ctx *ctx;
+    struct mon_flow *f;
+};
+
+static void on_end_handler(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_t ev,
+                           void *arg)
+{
+    (void)ev;
+    struct closed_log *l = arg;
+    char b[16];
+    l->conn_end++;
+    l->peek_in_end = mon_peek(ctx, f, side, b, sizeof b); /* read before the close: 0 left */
+}
+
+static void on_closed(struct mon_flow *f, void *arg)
+{
+    struct closed_log *l = arg;
+    l->closed++;
+    l->order_ok = l->conn_end == 1;
+    l->f = f;
+}
+
+static void on_flow_end_rec(struct mon_flow *f, void *arg)
+{
+    (void)f;
+    ((struct closed_log *)arg)->ended++;
+}
+
+static void test_conn_closed_callback(void)
+{
+    struct mon_engine *e = engine();
+    mon_engine_freeze(e);
+    struct mon_ctx *ctx = mon_ctx_create(e, 0);
+    struct mon_sock *s = mon_socket(ctx, MON_SOCK_STREAM, NULL);
+    struct closed_log l = {0};
+    mon_register(ctx, s, MON_ON_CONN_END, MON_HK_RCV, on_end_handler, &l);
+    mon_set_conn_closed_cb(ctx, on_closed, &l);
+    mon_set_flow_end_cb(ctx, on_flow_end_rec, &l);
+    struct test_frame t;
+    mon_process(ctx, tf_build(&t, A, 1, B, 2, 6, 0x02, 100, 0, NULL, 1));       /* SYN */
+    mon_process(ctx, tf_build(&t, B, 2, A, 1, 6, 0x12, 500, 101, NULL, 2));     /* SYN-ACK */
+    mon_process(ctx, tf_build(&t, A, 1, B, 2, 6, 0x10, 101, 501, NULL, 3));     /* ACK */
+    mon_process(ctx, tf_build(&t, A, 1, B, 2, 6, 0x18, 101, 501, "hello", 4));  /* data */
+    mon_process(ctx, tf_build(&t, B, 2, A, 1, 6, 0x10, 501, 106, NULL, 5));
+    CHECK_EQ_U(l.closed, 0);
+    mon_process(ctx, tf_build(&t, A, 1, B, 2, 6, 0x11, 106, 501, NULL, 6));     /* FIN */
+    mon_process(ctx, tf_build(&t, B, 2, A, 1, 6, 0x11, 501, 107, NULL, 7));     /* FIN */
+    mon_process(ctx, tf_build(&t, A, 1, B, 2, 6, 0x10, 107, 502, NULL, 8));     /* last ACK */
+    CHECK_EQ_U(l.conn_end, 1);
+    CHECK_EQ_U(l.closed, 1);
+    CHECK(l.order_ok);
+    CHECK(l.peek_in_end >= 0); /* the CONN_END handlers still had the stream */
+    CHECK_EQ_U(l.ended, 0); /* the flow itself is still there */
+    char b[16];
+    CHECK(mon_peek(ctx, l.f, MON_SIDE_SVR, b, sizeof b) == MON_ENOBUF);
+    mon_process(ctx, tf_build(&t, B, 2, A, 1, 6, 0x11, 501, 107, NULL, 9));     /* FIN again */
+    CHECK_EQ_U(l.closed, 1); /* once per connection */
+    mon_flush(ctx);
+    CHECK_EQ_U(l.ended, 1);
+    mon_ctx_destroy(ctx);
+    mon_engine_destroy(e);
+}
+
 int main(void)
 {
     test_engine_rules();
@@ -200,5 +269,6 @@ int main(void)
     test_flow_registration_shares_forests();
     test_phase_rules();
     test_orphan_and_raw();
+    test_conn_closed_callback();
     return unit_report("test_core");
 }

@@ -46,6 +46,16 @@ def test_short_frame_name_takes_the_rule_protocol(tmp_path):
     assert detect(tmp_path, http(GET), rules).sids == [1]
 
 
+def test_frame_protocol_by_any_of_its_names(tmp_path):
+    """the protocol part of a frame name is any name the parsers register for it: `http`
+    and `http1` are one protocol (frame:http.request is frame:http1.request), in full or
+    under the rule's protocol"""
+    rules = [rule('flow:to_client; frame:http.response; content:"uid=0";', sid=1),
+             rule('flow:to_client; frame:response; content:"uid=0";', sid=2, proto="http"),
+             rule('flow:to_server; frame:http.request; content:"uid=0";', sid=3)]
+    assert detect(tmp_path, http(GET), rules).sids == [1, 2]
+
+
 QUERY = bytes(DNS(id=0x1234, rd=1, qd=[DNSQR(qname="evil.example")]))
 
 

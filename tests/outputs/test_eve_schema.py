@@ -65,7 +65,17 @@ outputs:
       filetype: regular
       filename: eve.json
       community-id: yes
-      types: [alert, anomaly, flow, stats, http, dns, tls]
+      types:
+        - alert
+        - anomaly:
+            types:
+              decode: yes
+              stream: yes
+        - flow
+        - stats
+        - http
+        - dns
+        - tls
 """
 
 
@@ -204,7 +214,8 @@ def test_anomaly_events_have_suricata_names(tmp_path, validator, rules_file):
     # libmon's ipv4.truncated is Suricata's ipv4.pkt_too_small
     hdr = Ether() / IP(src="10.0.0.1", dst="10.0.0.2")
     short = Ether(bytes(hdr)[:14 + 12])  # 12 of the 20 bytes of the IPv4 header
-    out = osprey_out(tmp_path, [short], [rule('content:"x";', sid=1)])
+    out = osprey_out(tmp_path, [short], [rule('content:"x";', sid=1)], "--set",
+                     "outputs.eve-log.anomaly.types.decode=yes")
     assert [a["anomaly"]["event"] for a in out.of("anomaly")] == ["decoder.ipv4.pkt_too_small"]
     assert out.of("stats")[-1]["stats"]["decoder"]["event"]["ipv4"]["pkt_too_small"] == 1
 

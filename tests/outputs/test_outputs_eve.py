@@ -65,10 +65,32 @@ def test_tunnelled_flow_lists_its_encapsulation(tmp_path):
     assert f["encapsulation"] == ["gre"] and f["src_ip"] == "10.0.0.1"
 
 
+# decoder and stream anomaly records are off by default, as in Suricata (anomaly.types)
+ANOMALIES = ["--set", "outputs.eve-log.anomaly.types.decode=yes",
+             "--set", "outputs.eve-log.anomaly.types.stream=yes"]
+
+
+def test_anomaly_records_follow_suricatas_defaults_and_its_yaml_form(tmp_path):
+    truncated = IP(src="10.0.0.1", dst="10.0.0.5", len=400) / TCP() / Raw(b"x" * 10)
+    c = Conv().handshake().send(True, b"AAAAAAAA")
+    c.raw(True, b"BBBBBBBB", -8)
+    pkts = [truncated, *c.close().pkts]
+    assert osprey_out(tmp_path, pkts, [GET], name="default").of("anomaly") == []
+    conf = tmp_path / "suricata-form.yaml"
+    conf.write_text("outputs:\n  - eve-log:\n      enabled: yes\n      filename: eve.json\n"
+                    "      types:\n        - alert\n        - anomaly:\n            enabled: yes\n"
+                    "            types:\n              decode: yes\n              stream: no\n")
+    out = osprey_out(tmp_path, pkts, [GET], "-c", str(conf), name="yaml")
+    assert {a["anomaly"]["type"] for a in out.of("anomaly")} == {"decode"}
+    off = osprey_out(tmp_path, pkts, [GET], *ANOMALIES, "--set",
+                     "outputs.eve-log.anomaly.enabled=no", name="off")
+    assert off.of("anomaly") == []
+
+
 def test_decoder_anomaly_records(tmp_path):
     truncated = IP(src="10.0.0.1", dst="10.0.0.5", len=400) / TCP() / Raw(b"x" * 10)
     bad_tcp_hlen = IP(src="10.0.0.1", dst="10.0.0.6") / TCP(dataofs=2) / Raw(b"y" * 8)
-    out = osprey_out(tmp_path, [udp(b"fine"), truncated, bad_tcp_hlen], [GET])
+    out = osprey_out(tmp_path, [udp(b"fine"), truncated, bad_tcp_hlen], [GET], *ANOMALIES)
     an = out.of("anomaly")
     assert [(a["pcap_cnt"], a["anomaly"]) for a in an] == [
         (2, {"type": "decode", "event": "decoder.ipv4.trunc_pkt"}),
@@ -85,7 +107,7 @@ def test_stream_anomaly_record(tmp_path):
     # the same bytes again with different content: overlap with different data
     c.raw(True, b"BBBBBBBB", -8)
     c.close()
-    out = osprey_out(tmp_path, c.pkts, [GET])
+    out = osprey_out(tmp_path, c.pkts, [GET], *ANOMALIES)
     events = [(a["anomaly"]["type"], a["anomaly"]["event"]) for a in out.of("anomaly")]
     assert ("stream", "stream.reassembly_overlap_different_data") in events
     stats = out.of("stats")[-1]["stats"]
@@ -210,7 +232,7 @@ def test_every_line_is_one_json_object(tmp_path):
 def test_bad_checksums_are_counted_not_logged(tmp_path):
     bad = IP(src="10.0.0.1", dst="10.0.0.7") / TCP(sport=1, dport=2, chksum=0x1234) / Raw(b"z")
     short = IP(src="10.0.0.1", dst="10.0.0.5", len=400) / TCP() / Raw(b"x" * 10)
-    out = osprey_out(tmp_path, [bad, short], [GET], "-k", "all")
+    out = osprey_out(tmp_path, [bad, short], [GET], "-k", "all", *ANOMALIES)
     assert [a["anomaly"]["event"] for a in out.of("anomaly")] == ["decoder.ipv4.trunc_pkt"]
     assert out.of("stats")[-1]["stats"]["tcp"]["invalid_checksum"] == 1  # Suricata's name
 
@@ -236,7 +258,7 @@ def test_defrag_anomaly_record(tmp_path):
     overlap = IP(src="10.0.0.1", dst="10.0.0.2", id=77, flags="MF", frag=1, proto=17) / Raw(
         b"B" * 16)
     last = IP(src="10.0.0.1", dst="10.0.0.2", id=77, frag=3, proto=17) / Raw(b"C" * 8)
-    out = osprey_out(tmp_path, [first, overlap, last], [GET])
+    out = osprey_out(tmp_path, [first, overlap, last], [GET], *ANOMALIES)
     an = [(a["pcap_cnt"], a["anomaly"]) for a in out.of("anomaly")]
     assert an == [(2, {"type": "decode", "event": "decoder.ipfrag.overlap_different_data"})]
     s = out.of("stats")[-1]["stats"]

@@ -1,7 +1,8 @@
 """SIP (parsers/sip/): requests and responses over UDP and TCP as transactions, end to end —
 detection by the first line (not the port), the sip.* buffers per direction (compact header
 forms, repeated headers), SDP's sdp.* buffers, the SIP frames, `alert sip`, the EVE sip record
-and object (validated against Suricata's EVE schema), app-layer.protocols.sip.enabled,
+and object (validated against Suricata's EVE schema), app-layer.protocols.sip.enabled (the
+core's switch, test_parsers_modes.py),
 osprey-trace --app."""
 import json
 from pathlib import Path

@@ -197,13 +197,16 @@ def test_smtp_anomalies(tmp_path):
     assert sorted(detect(tmp_path, c.pkts, rules).sids) == [1, 2, 3]
 
 
-def test_smtp_disabled(tmp_path):
-    # app-layer.protocols.smtp.enabled: no — still smtp (alert smtp on the stream), no buffers
+def test_smtp_enabled_switch(tmp_path):
+    # app-layer.protocols.smtp.enabled: detection-only — still smtp (alert smtp on the
+    # stream), no buffers; no — not smtp at all
     rules = [rule('email.subject; content:"quarterly";', sid=1, proto="smtp"),
              rule('content:"EHLO";', sid=2, proto="smtp")]
     assert sorted(detect(tmp_path, session(), rules).sids) == [1, 2]
+    assert detect(tmp_path, session(), rules, "--set",
+                  "app-layer.protocols.smtp.enabled=detection-only", name="det").sids == [2]
     assert detect(tmp_path, session(), rules, "--set", "app-layer.protocols.smtp.enabled=no",
-                  name="off").sids == [2]
+                  name="off").sids == []
 
 
 def test_ftp_greeting_is_not_smtp(tmp_path):

@@ -83,9 +83,14 @@ DEFAULTS = {
     "decoder.mpls-udp.ports": "6635",
     "decoder.max-layers": 8,
     "detect.stream-mpm": "stream",
+    "detect.sgh-mpm-caching": True,
+    "detect.sgh-mpm-caching-path": "/var/lib/osprey/cache/hs",
     "detect.prefilter.default": "mpm",
     "detect.guess-applayer-tx": False,
     "threading.workers": 0,
+    # every registered protocol's switch (test_every_protocol_has_its_switch)
+    **{f"app-layer.protocols.{p}.enabled": True for p in (
+        "dcerpc", "dns", "ftp", "ftp-data", "http", "sip", "mqtt", "smb", "smtp", "ssh", "tls")},
     "app-layer.protocols.ftp.max-tx": 256,
     "app-layer.protocols.ftp.max-line-length": 4096,
     "app-layer.protocols.http.header-limit": 32768,
@@ -95,10 +100,8 @@ DEFAULTS = {
     "app-layer.protocols.http.libhtp.default-config.response-body-decompress-layer-limit": 2,
     "app-layer.protocols.http.libhtp.default-config.lzma-enabled": False,
     "app-layer.protocols.http.libhtp.default-config.lzma-memlimit": 1048576,
-    "app-layer.protocols.sip.enabled": True,
     "app-layer.protocols.mqtt.max-msg-length": 1048576,
     "app-layer.protocols.mqtt.max-tx": 4096,
-    "app-layer.protocols.smtp.enabled": True,
     "app-layer.protocols.smtp.attachment-limit": 1048576,
     "af-packet.threads": 0,
     "af-packet.cluster-id": 99,
@@ -145,6 +148,10 @@ DEFAULTS = {
     "outputs.eve-log.community-id": False,
     "outputs.eve-log.community-id-seed": 0,
     "outputs.eve-log.tagged-packets": True,
+    "outputs.eve-log.anomaly.enabled": True,
+    "outputs.eve-log.anomaly.types.decode": False,
+    "outputs.eve-log.anomaly.types.stream": False,
+    "outputs.eve-log.anomaly.types.applayer": True,
     "outputs.eve-log.types": ["alert", "anomaly", "flow", "stats"],
     "outputs.eve-log.redis.server": "127.0.0.1",
     "outputs.eve-log.redis.port": 6379,
@@ -637,3 +644,20 @@ def test_host_os_policy_blocks(tmp_path, block, ok):
         assert proc.returncode == 1
         assert (f"host-os-policy.linux: expected an address or CIDR, got '{block}'"
                 in proc.stderr)
+
+
+def test_every_protocol_has_its_switch(tmp_path):
+    """app-layer.protocols.<name>.enabled exists for every protocol parsers/ registers (the
+    descriptors' names), so each can be turned off or to detection-only."""
+    import re
+    names = set()
+    for src in (ROOT / "parsers").glob("*/*.c"):
+        text = src.read_text()
+        for m in re.finditer(r"const struct osprey_proto_def \w+ = \{\s*\.name = \"([^\"]+)\"", text):
+            names.add(m.group(1))
+    assert {"http", "dns", "tls", "ftp-data"} <= names
+    cfg = dump(tmp_path)
+    for name in names:
+        assert cfg.get(f"app-layer.protocols.{name}.enabled") is True, name
+    assert dump(tmp_path, None, "app-layer.protocols.dns.enabled=detection-only")[
+        "app-layer.protocols.dns.enabled"] == "detection-only"

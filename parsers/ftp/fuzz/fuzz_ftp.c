@@ -7,57 +7,10 @@
  * finished transaction has every buffer and field read back in full, and its EVE object
  * written. The sanitizers do the checking: no crash, leak, overflow or undefined behaviour on
  * any input. Run it with parsers/ftp/fuzz/run.sh. */
-#include <stddef.h>
-#include <stdint.h>
-#include <stdlib.h>
-#include <string.h>
-
 #include "ftp_int.h"
-#include "osprey_json_writer.h"
+#include "fuzz_harness.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-static volatile uint32_t sink;
-
-/* Read every buffer element and field of the flow's protocol, and write its EVE object. */
-static void read_all(struct pflow *pf)
-{
-    const struct osprey_proto_def *d = reg_proto(pf->proto);
-    if (!d || !pf->state)
-        return;
-    struct osprey_scratch s;
-    memset(&s, 0, sizeof s);
-    for (size_t b = 0; b < d->nbuffers; b++)
-        for (uint32_t i = 0; i < 64; i++) {
-            uint32_t len = 0;
-            const uint8_t *p = d->buffers[b].get(pf, d->buffers[b].key, i, &s, &len);
-            if (!p)
-                break;
-            for (uint32_t k = 0; k < len; k++)
-                sink += p[k];
-            if (!d->buffers[b].multi)
-                break;
-        }
-    for (size_t f = 0; f < d->nfields; f++) {
-        int64_t v;
-        if (d->fields[f].get(pf, d->fields[f].key, 0, &v))
-            sink += (uint32_t)v;
-    }
-    osprey_scratch_free(&s);
-    struct osprey_jw w;
-    osprey_jw_init(&w);
-    osprey_jw_open(&w, NULL);
-    d->eve(pf, &w);
-    char *line = osprey_jw_finish(&w);
-    sink += line ? (uint32_t)strlen(line) : 0;
-    free(line);
-}
-
-static void on_tx(struct mon_ctx *ctx, struct mon_flow *f, uint16_t p, void *arg)
-{
-    (void)ctx, (void)f, (void)p;
-    read_all(arg);
-}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -80,7 +33,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     pf.w = dpf.w = &w;
     pf.anomaly = dpf.anomaly = -1;
     pf.proto = (uint16_t)osprey_app_proto_find("ftp");
-    w.tx_fn = on_tx;
+    w.tx_fn = fz_on_tx;
     w.tx_arg = &pf;
     struct mon_flow f, df; /* no event forest: app events are not run, transactions are */
     memset(&f, 0, sizeof f);
@@ -113,12 +66,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         i += n;
     }
-    read_all(&pf);
+    fz_read_all(&pf);
     ftp_end(&pf, &f);
     const struct osprey_proto_def *d = reg_proto(dpf.proto);
     if (d) {
         w.tx_arg = &dpf;
-        read_all(&dpf);
+        fz_read_all(&dpf);
         d->end(&dpf, &df);
         d->state_free(dpf.state);
     }

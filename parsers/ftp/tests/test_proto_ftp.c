@@ -88,7 +88,7 @@ static void test_limits(void)
     CHECK(ph_buf_is(&h, "ftp.command_data", 0, 0, "index.html"));
     /* pipelined commands past max-tx (here 8): too_many_transactions, the client's side
      * given up; what waits is still answered */
-    h.p.cfg.ftp_max_tx = 8;
+    ((struct ftp_cfg *)ph_cfg(&h))->max_tx = 8;
     for (int i = 0; i < 10; i++)
         feed_str(&h, 0, "NOOP\r\n");
     CHECK_EQ_U(st->nq, 8);
@@ -112,7 +112,7 @@ static void test_max_line(void)
 {
     struct ph h;
     ph_init(&h, "ftp", 6, 40000, 21);
-    h.p.cfg.ftp_max_line = 64; /* app-layer.protocols.ftp.max-line-length */
+    ((struct ftp_cfg *)ph_cfg(&h))->max_line = 64; /* app-layer.protocols.ftp.max-line-length */
     char big[200];
     memset(big, 'x', sizeof big);
     feed_str(&h, 1, "227 ");

@@ -40,13 +40,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct osprey_parsers p;
     memset(&p, 0, sizeof p);
     osprey_parsers_cfg_defaults(&p.cfg);
+    struct http_cfg *hc = parsers_proto_cfg(&p.cfg, (uint16_t)osprey_app_proto_find("http"));
     if (opt & 1) { /* small limits: the cut paths */
-        p.cfg.http_header_limit = 64;
-        p.cfg.http_response_body_limit = 100;
-        p.cfg.http_request_body_limit = 50;
+        hc->header_limit = 64;
+        hc->response_body_limit = 100;
+        hc->request_body_limit = 50;
     }
-    p.cfg.http_decompress_layer_limit = 1 + ((opt >> 1) & 3);
-    p.cfg.http_lzma_enabled = (opt & 8) != 0;
+    hc->decompress_layer_limit = 1 + ((opt >> 1) & 3);
+    hc->lzma_enabled = (opt & 8) != 0;
     struct reg_base base[OSPREY_APP_PROTO_MAX]; /* where the counters go (registry.c) */
     for (uint16_t id = 0; id < osprey_app_proto_count(); id++)
         base[id] = reg_base_of(id);

@@ -190,8 +190,8 @@ static void test_limits(void)
 {
     struct ph h;
     start(&h, 1883);
-    h.p.cfg.mqtt_max_msg_length = 8;
-    h.p.cfg.mqtt_max_tx = 2;
+    ((struct mqtt_cfg *)ph_cfg(&h))->max_msg_length = 8;
+    ((struct mqtt_cfg *)ph_cfg(&h))->max_tx = 2;
     feed_hex(&h, 0, "100e00044d5154540402003c00025031"); /* 14 bytes > 8: truncated */
     CHECK_EQ_U(ph_count(&h, "mqtt_truncated"), 1);
     CHECK_EQ_U(h.txs, 1); /* a transaction alone, header only */
@@ -201,8 +201,8 @@ static void test_limits(void)
 
     /* a truncated packet's rest skipped across segments; the next one read */
     start(&h, 1883);
-    h.p.cfg.mqtt_max_msg_length = 8;
-    h.p.cfg.mqtt_max_tx = 2;
+    ((struct mqtt_cfg *)ph_cfg(&h))->max_msg_length = 8;
+    ((struct mqtt_cfg *)ph_cfg(&h))->max_tx = 2;
     feed_hex(&h, 0, "100e00044d51");
     feed_hex(&h, 0, "54540402003c00025031" "c000"); /* the rest, then a PINGREQ */
     CHECK_EQ_U(h.txs, 2);
@@ -211,7 +211,7 @@ static void test_limits(void)
 
     /* max-tx: a third SUBSCRIBE waiting sheds the oldest (reported) */
     start(&h, 1883);
-    h.p.cfg.mqtt_max_tx = 2;
+    ((struct mqtt_cfg *)ph_cfg(&h))->max_tx = 2;
     feed_hex(&h, 0, "100e00044d5154540402003c00025031");
     feed_hex(&h, 1, "20020000");
     feed_hex(&h, 0, "82060001000161008206000200016200" "8206000300016300");

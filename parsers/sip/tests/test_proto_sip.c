@@ -195,15 +195,23 @@ static void test_probe(void)
     CHECK_EQ_U(osprey_app_proto_l4((uint16_t)osprey_app_proto_find("sip")), 0);
 }
 
-static void test_disabled(void)
+/* The look for a head's end goes on where it stopped: more bytes of a head are looked at
+ * once (a head trickled a byte at a time was scanned again from its start each time). */
+static void test_head_scan(void)
 {
-    struct ph h;
-    ph_init(&h, "sip", 17, 5060, 5060);
-    h.p.cfg.sip_enabled = false; /* app-layer.protocols.sip.enabled: no */
-    feed_str(&h, 0, INVITE);
-    CHECK_EQ_U(h.txs, 0);
-    CHECK(!ph_buf(&h, "sip.method", 0, 0, &(uint32_t){0}));
-    ph_free(&h);
+    const char *m = "INVITE sip:a SIP/2.0\r\nVia: x\r\n\r\nbody";
+    const uint8_t *d = (const uint8_t *)m;
+    size_t head = strlen("INVITE sip:a SIP/2.0\r\nVia: x\r\n\r\n"), from = 0, last = 0;
+    for (size_t k = 1; k < head; k++) {
+        CHECK_EQ_U(sip_head_end(d, k, &from), 0);
+        CHECK(from >= last && from <= k); /* never back: each byte looked at once */
+        last = from;
+    }
+    CHECK_EQ_U(from, strlen("INVITE sip:a SIP/2.0\r\nVia: x\r\n")); /* the empty line */
+    CHECK_EQ_U(sip_head_end(d, head, &from), head);
+    CHECK_EQ_U(sip_head_end(d, head + 4, &from), head); /* found again at once */
+    from = 0;
+    CHECK_EQ_U(sip_head_end(d, strlen(m), &from), head);
 }
 
 int main(void)
@@ -212,6 +220,6 @@ int main(void)
     test_tcp_framing();
     test_limits();
     test_probe();
-    test_disabled();
+    test_head_scan();
     return unit_report("test_proto_sip");
 }

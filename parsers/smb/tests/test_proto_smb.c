@@ -112,6 +112,39 @@ static void test_smb1_and_limits(void)
         ph_feed(&h, 0, b, nbss(b, m, 44 + pl + 8));
     }
     CHECK_EQ_U(ph_count(&h, "smb_pending_shed"), 3);
+    /* answering one frees its slot for the next request, with its own path */
+    r[30] = 100;
+    ph_feed(&h, 1, b, nbss(b, r, 57));
+    CHECK(ph_buf_is(&h, "smb.named_pipe", 1, 0, "\\\\h\\IPC$"));
+    m[30] = 200;
+    ph_feed(&h, 0, b, nbss(b, m, 44 + pl + 8));
+    CHECK_EQ_U(ph_count(&h, "smb_pending_shed"), 3);
+    ph_free(&h);
+    /* a flow's state is small: the paths waiting are copied at their length */
+    CHECK(sizeof(struct smb_state) <= SMB_STATE_MAX);
+}
+
+/* An SMB1 tree connect whose path is empty (its first character NUL), answered: an empty
+ * share in force (found by the fuzzer: the empty copy has no bytes to copy from). */
+static void test_empty_path(void)
+{
+    struct ph h;
+    uint8_t m[128] = {0xff, 'S', 'M', 'B', 0x75};
+    m[9] = 0x18, m[10] = 0x03, m[11] = 0xc8; /* flags2: unicode */
+    m[30] = 9;
+    m[32] = 4, m[33] = 0xff, m[39] = 1;      /* password length 1 */
+    m[41] = 1 + 2 + 6;                        /* password, an empty path, the service */
+    memcpy(m + 44 + 2, "?????", 6);
+    uint8_t b[200];
+    ph_init(&h, "smb", 6, 50000, 139);
+    ph_feed(&h, 0, b, nbss(b, m, 44 + 8));
+    uint8_t r[64] = {0xff, 'S', 'M', 'B', 0x75};
+    r[9] = 0x98, r[30] = 9, r[32] = 7, r[47] = 8;
+    memcpy(r + 49, "A:\0\0\0\0\0\0", 8);
+    ph_feed(&h, 1, b, nbss(b, r, 57));
+    CHECK_EQ_U(h.txs, 1);
+    uint32_t n = 1;
+    CHECK(ph_buf(&h, "smb.share", 1, 0, &n) && n == 0);
     ph_free(&h);
 }
 
@@ -130,6 +163,7 @@ int main(void)
 {
     test_smb2();
     test_smb1_and_limits();
+    test_empty_path();
     test_probe_and_path();
     return unit_report("test_proto_smb");
 }

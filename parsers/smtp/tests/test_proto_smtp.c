@@ -2,7 +2,7 @@
  * (smtp.helo, smtp.mail_from, smtp.rcpt_to), the message's headers (email.*), URLs and an
  * attachment's decoded bytes (file.data) through the MIME reader, transactions finished by
  * the reply to the message's end, RSET, a refused DATA, pipelining, BDAT chunks, STARTTLS
- * handing the flow to TLS, long lines, the probes and app-layer.protocols.smtp.enabled. */
+ * handing the flow to TLS, long lines, the probes and the attachment limit. */
 #include "smtp_int.h"
 #include "proto_harness.h"
 #include "unit.h"
@@ -72,6 +72,10 @@ static void test_session(void)
     CHECK_EQ_U(h.txs, 1);
     CHECK_EQ_U(ph_count(&h, "smtp_transactions"), 1);
     CHECK_EQ_U(ph_count(&h, "smtp_attachments"), 1);
+    /* the connection closed: what parsing needs goes, the records' part stays */
+    smtp_trim(h.pf.state);
+    CHECK(st_of(&h)->mime == NULL && st_of(&h)->side[0].line.p == NULL);
+    CHECK(ph_buf_is(&h, "smtp.helo", 0, 0, "client.example"));
     /* RSET ends a transaction; QUIT without one reports nothing more */
     feed_str(&h, 0, "MAIL FROM:<z@x.org>\r\nRSET\r\n");
     CHECK_EQ_U(h.txs, 2);
@@ -185,11 +189,13 @@ static void test_limits_and_probes(void)
         feed_str(&h, 0, "NOOP\r\n");
     CHECK_EQ_U(ph_count(&h, "smtp_commands_shed"), 7);
     ph_free(&h);
-    /* disabled: nothing parsed */
+    /* app-layer.protocols.smtp.attachment-limit: the rest counted */
     ph_init(&h, "smtp", 6, 40000, 25);
-    h.p.cfg.smtp_enabled = false;
-    feed_str(&h, 0, "EHLO x\r\n");
-    CHECK(h.pf.state == NULL && h.pf.dead[0]);
+    ((struct smtp_cfg *)parsers_proto_cfg(&h.p.cfg, h.pf.proto))->attachment_limit = 4;
+    feed_str(&h, 0, "MAIL FROM:<a@x>\r\nDATA\r\nContent-Disposition: attachment\r\n\r\n"
+                    "abcdefgh\r\n.\r\n");
+    CHECK(file_is(&h, "abcd"));
+    CHECK_EQ_U(ph_count(&h, "smtp_file_bytes_shed"), 4);
     ph_free(&h);
 
     struct mon_flow f = {.sport = 2525, .cport = 40000};

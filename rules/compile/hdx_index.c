@@ -1,0 +1,284 @@
+/* hdx_index.c — which headers of a header dispatcher (the rules without a fast pattern) a flow
+ * direction matches, without trying them all.
+ *
+ * The dispatcher works this out once per flow direction (filters.c), but with ET Open that
+ * was 1,281 headers per flow direction, most of them reputation rules (`alert ip [a list of
+ * 100 hosts] any -> $HOME_NET any`) whose address lists each cost a search. Headers that
+ * differ only in their ports share one address check (a bucket); buckets whose source (or
+ * destination) set holds only hosts and small networks are filed in an address index under
+ * each of its ranges, so a flow direction looks at the buckets naming its addresses and at the
+ * few broad ones ($HOME_NET, any …) always. The result is exact: every candidate is then
+ * checked in full (det_header_match), in the dispatcher's order. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "detect_int.h"
+
+static bool ipset_eq(const struct osprey_ip_set *a, const struct osprey_ip_set *b)
+{
+    return a == b || (a->n == b->n && !memcmp(a->r, b->r, a->n * sizeof *a->r));
+}
+
+static bool same_bucket(const struct det_header *a, const struct det_header *b)
+{
+    return a->kind == b->kind && a->base == b->base && a->proto == b->proto &&
+           a->both == b->both && a->any_packet == b->any_packet && ipset_eq(a->src, b->src) &&
+           ipset_eq(a->dst, b->dst);
+}
+
+static int ipcmp(struct osprey_ip a, struct osprey_ip b)
+{
+    if (a.hi != b.hi)
+        return a.hi < b.hi ? -1 : 1;
+    return a.lo < b.lo ? -1 : a.lo > b.lo;
+}
+
+static int cmp_ip(const void *a, const void *b)
+{
+    return ipcmp(*(const struct osprey_ip *)a, *(const struct osprey_ip *)b);
+}
+
+static struct osprey_ip ip_next(struct osprey_ip a)
+{
+    if (++a.lo == 0)
+        a.hi++;
+    return a;
+}
+
+static bool ip_is_max(struct osprey_ip a)
+{
+    return a.hi == UINT64_MAX && a.lo == UINT64_MAX;
+}
+
+/* Hosts and networks narrower than /16 (IPv4) or /48 (IPv6) only: worth indexing. */
+static bool narrow(const struct osprey_ip_set *s)
+{
+    for (uint32_t i = 0; i < s->n; i++) {
+        struct osprey_ip lo = s->r[i].lo, hi = s->r[i].hi;
+        bool v4 = lo.hi == 0 && (lo.lo >> 32) == 0xffff;
+        if (v4 ? hi.hi != lo.hi || hi.lo - lo.lo >= 0xffff
+               : hi.hi - lo.hi >= 0x10000 || (hi.hi != lo.hi && hi.hi - lo.hi > 1))
+            return false;
+    }
+    return s->n > 0;
+}
+
+/* The piece holding ip: the last cut ≤ ip. */
+static int64_t piece_of(const struct det_addr_index *ix, struct osprey_ip ip)
+{
+    uint32_t lo = 0, hi = ix->ncut;
+    while (lo < hi) {
+        uint32_t mid = (lo + hi) / 2;
+        if (ipcmp(ix->cut[mid], ip) <= 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return (int64_t)lo - 1;
+}
+
+struct entry {           /* bucket b is filed under range [lo, hi] */
+    struct osprey_ip lo, hi;
+    uint32_t b;
+};
+
+static int build_index(struct det_addr_index *ix, const struct entry *e, uint32_t n)
+{
+    if (n == 0)
+        return 0;
+    if (!(ix->cut = malloc(2 * n * sizeof *ix->cut)))
+        return -1;
+    uint32_t nc = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        ix->cut[nc++] = e[i].lo;
+        if (!ip_is_max(e[i].hi))
+            ix->cut[nc++] = ip_next(e[i].hi);
+    }
+    qsort(ix->cut, nc, sizeof *ix->cut, cmp_ip);
+    uint32_t u = 0;
+    for (uint32_t i = 0; i < nc; i++)
+        if (!u || ipcmp(ix->cut[u - 1], ix->cut[i]))
+            ix->cut[u++] = ix->cut[i];
+    ix->ncut = u;
+    /* count, then fill, each range's pieces */
+    if (!(ix->start = calloc(u + 1, sizeof *ix->start)))
+        return -1;
+    uint64_t total = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        uint32_t *fill = NULL;
+        if (pass == 1) {
+            for (uint32_t i = 0, at = 0; i <= u; i++) {
+                uint32_t c = ix->start[i];
+                ix->start[i] = at;
+                at += c;
+            }
+            if (!(ix->bk = malloc((total ? total : 1) * sizeof *ix->bk)) ||
+                !(fill = calloc(u, sizeof *fill)))
+                return -1;
+        }
+        for (uint32_t i = 0; i < n; i++) {
+            int64_t first = piece_of(ix, e[i].lo), last = piece_of(ix, e[i].hi);
+            for (int64_t k = first; k <= last; k++) {
+                if (pass == 0) {
+                    ix->start[k]++;
+                    total++;
+                } else {
+                    ix->bk[ix->start[k] + fill[k]++] = e[i].b;
+                }
+            }
+        }
+        free(fill);
+    }
+    return 0;
+}
+
+static int push_entry(struct entry **e, uint32_t *n, uint32_t *cap, const struct osprey_ip_set *s,
+                      uint32_t b)
+{
+    for (uint32_t i = 0; i < s->n; i++) {
+        if (*n == *cap) {
+            uint32_t c = *cap ? *cap * 2 : 256;
+            struct entry *v = realloc(*e, c * sizeof *v);
+            if (!v)
+                return -1;
+            *e = v;
+            *cap = c;
+        }
+        (*e)[(*n)++] = (struct entry){s->r[i].lo, s->r[i].hi, b};
+    }
+    return 0;
+}
+
+int det_hdx_index(struct det_hdx *x)
+{
+    for (uint32_t i = 0; i < x->n; i++) {
+        uint32_t b = 0;
+        while (b < x->nbk && !same_bucket(x->bk[b].key, x->hdr[i]))
+            b++;
+        if (b == x->nbk) {
+            struct det_hdx_bucket *v = realloc(x->bk, (x->nbk + 1) * sizeof *v);
+            if (!v)
+                return -1;
+            x->bk = v;
+            x->bk[x->nbk++] = (struct det_hdx_bucket){x->hdr[i], NULL, 0, 0};
+        }
+        struct det_hdx_bucket *k = &x->bk[b];
+        if (k->n == k->cap) {
+            uint32_t cap = k->cap ? k->cap * 2 : 4;
+            uint32_t *v = realloc(k->idx, cap * sizeof *v);
+            if (!v)
+                return -1;
+            k->idx = v;
+            k->cap = cap;
+        }
+        k->idx[k->n++] = i;
+    }
+    /* file the narrow buckets of the dispatcher's own kind (one address computation
+     * serves them all) by the set they are narrow on; a `<>` bucket also the other way */
+    struct entry *e[2] = {NULL, NULL};
+    uint32_t ne[2] = {0, 0}, cap[2] = {0, 0};
+    int rc = -1;
+    if (!(x->always = malloc((x->nbk ? x->nbk : 1) * sizeof *x->always)))
+        goto out;
+    for (uint32_t b = 0; b < x->nbk; b++) {
+        const struct det_header *h = x->bk[b].key;
+        bool own = h->kind == x->bk[0].key->kind && h->base == x->bk[0].key->base;
+        int on = !own ? -1 : narrow(h->src) ? 0 : narrow(h->dst) ? 1 : -1;
+        if (on < 0) {
+            x->always[x->nalways++] = b;
+            continue;
+        }
+        const struct osprey_ip_set *s = on == 0 ? h->src : h->dst;
+        if (push_entry(&e[on], &ne[on], &cap[on], s, b) < 0 ||
+            (h->both && push_entry(&e[!on], &ne[!on], &cap[!on], s, b) < 0))
+            goto out;
+    }
+    rc = build_index(&x->by[0], e[0], ne[0]) < 0 || build_index(&x->by[1], e[1], ne[1]) < 0
+             ? -1
+             : 0;
+out:
+    free(e[0]);
+    free(e[1]);
+    return rc;
+}
+
+void det_hdx_index_free(struct det_hdx *x)
+{
+    for (uint32_t b = 0; b < x->nbk; b++)
+        free(x->bk[b].idx);
+    free(x->bk);
+    for (int i = 0; i < 2; i++) {
+        free(x->by[i].cut);
+        free(x->by[i].start);
+        free(x->by[i].bk);
+    }
+    free(x->always);
+    x->bk = NULL;
+    x->always = NULL;
+    x->nbk = x->nalways = 0;
+    memset(x->by, 0, sizeof x->by);
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static int add_bucket(const struct det_hdx *x, uint32_t b, const struct mon_packet *p,
+                      const struct mon_flow *f, int side, struct det_hcache *c)
+{
+    const struct det_hdx_bucket *k = &x->bk[b];
+    for (uint32_t j = 0; j < k->n; j++) {
+        if (!det_header_match(x->hdr[k->idx[j]], p, f, side))
+            continue;
+        uint32_t *ids = realloc(c->ids, (c->n + 1) * sizeof *ids);
+        if (!ids)
+            return -1;
+        c->ids = ids;
+        c->ids[c->n++] = k->idx[j];
+    }
+    return 0;
+}
+
+int det_hdx_headers(const struct det_hdx *x, const struct mon_packet *p,
+                    const struct mon_flow *f, int side, struct det_hcache *c)
+{
+    if (!x->bk || !p->ipver) { /* no index (or no addresses): every header */
+        for (uint32_t i = 0; i < x->n; i++) {
+            if (!det_header_match(x->hdr[i], p, f, side))
+                continue;
+            uint32_t *ids = realloc(c->ids, (c->n + 1) * sizeof *ids);
+            if (!ids)
+                return -1;
+            c->ids = ids;
+            c->ids[c->n++] = i;
+        }
+        return 0;
+    }
+    for (uint32_t i = 0; i < x->nalways; i++)
+        if (add_bucket(x, x->always[i], p, f, side, c) < 0)
+            return -1;
+    struct osprey_ip ip[2];
+    uint16_t sp, dp;
+    det_header_addrs(x->bk[0].key, p, f, side, &ip[0], &sp, &ip[1], &dp);
+    for (int r = 0; r < 2; r++) {
+        const struct det_addr_index *ix = &x->by[r];
+        if (!ix->ncut)
+            continue;
+        int64_t k = piece_of(ix, ip[r]);
+        if (k < 0 || (uint32_t)k >= ix->ncut)
+            continue;
+        for (uint32_t j = ix->start[k]; j < ix->start[k + 1]; j++)
+            if (add_bucket(x, ix->bk[j], p, f, side, c) < 0)
+                return -1;
+    }
+    /* the dispatcher's order; a `<>` bucket found both ways once */
+    qsort(c->ids, c->n, sizeof *c->ids, cmp_u32);
+    uint32_t u = 0;
+    for (uint32_t i = 0; i < c->n; i++)
+        if (!u || c->ids[u - 1] != c->ids[i])
+            c->ids[u++] = c->ids[i];
+    c->n = u;
+    return 0;
+}

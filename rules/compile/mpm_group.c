@@ -1,0 +1,225 @@
+/* mpm_group.c — protocol classes and port filters of the packet and stream fast-pattern
+ * matchers (detect_int.h).
+ *
+ * Without them every TCP payload was scanned with the fast patterns of every packet rule, UDP
+ * and ICMP ones included, and a pattern found raised all its rules whatever their ports: ET
+ * Open's one-byte patterns of rules bound to one port ("e" of a Cerber check-in on UDP 6892)
+ * then matched nearly every packet, and each hit cost the header check of every rule sharing
+ * the pattern before it failed on the ports. Suricata splits its rules into signature group
+ * heads by protocol and port for that reason. Here:
+ *   - each protocol class (TCP, UDP, other) has its own database, of the patterns of the
+ *     rules of that class (an `ip` rule's in every class; a stream is TCP);
+ *   - a rule restricting its destination ports wants its pattern on those ports (destination
+ *     role), one restricting only its source ports on those (source role), a `<>` rule both
+ *     ways; a rule whose ports are any, or that compares none, wants it everywhere in its
+ *     class ("generic"). A pattern found is raised only where some rule wants it: the check is
+ *     a few comparisons, against a header check per rule sharing the pattern;
+ *   - a weak pattern (short, or one byte repeated) that only port-bound rules want is not in
+ *     the class database but in a second one, scanned only on the ports such rules name (a
+ *     bitmap per role), so most buffers never look for it.
+ * Pattern ids stay the matcher's: each database raises the same child events. Two databases
+ * per class at most, so startup compiles a handful more, not one per port. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "detect_int.h"
+
+static uint8_t class_of(uint8_t proto)
+{
+    return proto == 6 ? DMC_TCP : proto == 17 ? DMC_UDP : DMC_OTHER;
+}
+
+static bool ports_any(const struct osprey_port_set *s)
+{
+    return !s || (s->n == 1 && s->r[0].lo == 0 && s->r[0].hi == 65535);
+}
+
+/* A pattern that occurs in much of any traffic: short, or one byte repeated (|00 00 00 00 00|).
+ * Only these are worth a port-specific database: a longer one seldom matches where its
+ * rules' ports do not, so it stays in the class's database at the cost of a rare header check,
+ * and the port databases stay few and small (Hyperscan compiles each on startup). */
+static bool weak(const struct det_mpm *m, uint32_t id)
+{
+    const uint8_t *p = m->pat[id];
+    uint32_t n = m->len[id];
+    if (n <= 4)
+        return true;
+    for (uint32_t i = 1; i < n; i++)
+        if (p[i] != p[0])
+            return false;
+    return true;
+}
+
+static int push_place(struct det_mpm *m, struct det_mpm_place pl)
+{
+    if (m->nplace == m->cap_place) {
+        uint32_t cap = m->cap_place ? m->cap_place * 2 : 256;
+        struct det_mpm_place *n = realloc(m->place, cap * sizeof *n);
+        if (!n)
+            return -1;
+        m->place = n;
+        m->cap_place = cap;
+    }
+    m->place[m->nplace++] = pl;
+    return 0;
+}
+
+int det_mpm_place(struct det_mpm *m, uint32_t id, const struct det_header *h)
+{
+    if (!m->grouped)
+        return 0;
+    if (id >= m->n)
+        return -1;
+    /* a stream is TCP whatever the rule says (ip rules with payload options inspect it) */
+    uint8_t classes = m->kind == DK_STREAM ? 1u << DMC_TCP
+                      : h->proto == 0      ? (1u << DMC__N) - 1
+                                           : 1u << class_of(h->proto);
+    const struct osprey_port_set *ps = NULL;
+    uint8_t role = DMR_DPORT;
+    if (h->ports && !ports_any(h->dp))
+        ps = h->dp;
+    else if (h->ports && !ports_any(h->sp)) {
+        ps = h->sp;
+        role = DMR_SPORT;
+    }
+    if (!ps) {
+        m->gen[id] |= classes;
+        return 0;
+    }
+    for (uint8_t c = 0; c < DMC__N; c++) {
+        if (!(classes & (1u << c)))
+            continue;
+        for (uint32_t i = 0; i < ps->n; i++) {
+            struct det_mpm_place pl = {id, c, role, ps->r[i].lo, ps->r[i].hi};
+            if (push_place(m, pl) < 0)
+                return -1;
+            if (h->both) {
+                pl.role = role == DMR_DPORT ? DMR_SPORT : DMR_DPORT;
+                if (push_place(m, pl) < 0)
+                    return -1;
+            }
+        }
+    }
+    return 0;
+}
+
+static int cmp_place(const void *a, const void *b)
+{
+    const struct det_mpm_place *x = a, *y = b;
+    return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/* Is pattern id in the weak database of class c (only port-bound rules want it there)? */
+static bool in_wdb(const struct det_mpm *m, uint32_t id, uint8_t c)
+{
+    if ((m->gen[id] & (1u << c)) || !weak(m, id))
+        return false;
+    for (uint32_t k = m->place_at[id]; k < m->place_at[id + 1]; k++)
+        if (m->place[k].cls == c)
+            return true;
+    return false;
+}
+
+/* Is pattern id wanted in class c at all? */
+static bool in_class(const struct det_mpm *m, uint32_t id, uint8_t c)
+{
+    if (m->gen[id] & (1u << c))
+        return true;
+    for (uint32_t k = m->place_at[id]; k < m->place_at[id + 1]; k++)
+        if (m->place[k].cls == c)
+            return true;
+    return false;
+}
+
+int det_mpm_compile_groups(struct det_mpm *m, FILE *diag)
+{
+    if (!m->gen)
+        return 0; /* nothing placed */
+    qsort(m->place, m->nplace, sizeof *m->place, cmp_place);
+    uint32_t *ids = malloc(m->n * sizeof *ids), *wids = malloc(m->n * sizeof *wids);
+    if (!ids || !wids || !(m->place_at = calloc(m->n + 1, sizeof *m->place_at))) {
+        free(ids);
+        free(wids);
+        return -1;
+    }
+    for (uint32_t k = 0, id = 0; id <= m->n; id++) {
+        while (k < m->nplace && m->place[k].id < id)
+            k++;
+        m->place_at[id] = k;
+    }
+    int rc = 0;
+    for (uint8_t c = 0; c < DMC__N && rc == 0; c++) {
+        uint32_t n = 0, nw = 0;
+        for (uint32_t i = 0; i < m->n; i++) {
+            if (in_wdb(m, i, c))
+                wids[nw++] = i;
+            else if (in_class(m, i, c))
+                ids[n++] = i;
+        }
+        if ((rc = det_mpm_compile_db(m, ids, n, &m->gdb[c], diag)) < 0 ||
+            (rc = det_mpm_compile_db(m, wids, nw, &m->wdb[c], diag)) < 0 || !nw)
+            continue;
+        for (uint8_t r = 0; r < 2 && rc == 0; r++)
+            if (!(m->wports[c][r] = calloc(65536 / 64, sizeof(uint64_t))))
+                rc = -1;
+        for (uint32_t w = 0; w < nw && rc == 0; w++)
+            for (uint32_t k = m->place_at[wids[w]]; k < m->place_at[wids[w] + 1]; k++) {
+                const struct det_mpm_place *p = &m->place[k];
+                if (p->cls != c)
+                    continue;
+                for (uint32_t port = p->lo; port <= p->hi; port++)
+                    m->wports[c][p->role][port / 64] |= 1ull << (port % 64);
+            }
+    }
+    free(ids);
+    free(wids);
+    for (uint8_t c = 0; c < DMC__N; c++)
+        m->ready |= m->gdb[c] || m->wdb[c];
+    return rc;
+}
+
+static bool port_in(const uint64_t *bits, uint16_t port)
+{
+    return bits && (bits[port / 64] >> (port % 64) & 1);
+}
+
+void det_mpm_select(const struct det_mpm *m, uint8_t proto, uint16_t sp, uint16_t dp,
+                    struct det_mpm_group *g)
+{
+    g->n = 0;
+    g->sp = sp;
+    g->dp = dp;
+    if (!m->grouped) {
+        g->cls = DMC__N;
+        if (m->db)
+            g->db[g->n++] = m->db;
+        return;
+    }
+    uint8_t c = m->kind == DK_STREAM ? DMC_TCP : class_of(proto);
+    g->cls = c;
+    if (m->gdb[c])
+        g->db[g->n++] = m->gdb[c];
+    if (m->wdb[c] &&
+        (port_in(m->wports[c][DMR_DPORT], dp) || port_in(m->wports[c][DMR_SPORT], sp)))
+        g->db[g->n++] = m->wdb[c];
+}
+
+bool det_mpm_wanted(const struct det_mpm *m, const struct det_mpm_group *g, uint32_t id)
+{
+    if (g->cls == DMC__N || (m->gen[id] & (1u << g->cls)))
+        return true;
+    for (uint32_t k = m->place_at[id]; k < m->place_at[id + 1]; k++) {
+        const struct det_mpm_place *p = &m->place[k];
+        uint16_t port = p->role == DMR_DPORT ? g->dp : g->sp;
+        if (p->cls == g->cls && port >= p->lo && port <= p->hi)
+            return true;
+    }
+    return false;
+}
+
+void det_side_ports(const struct mon_flow *f, int side, uint16_t *sp, uint16_t *dp)
+{
+    bool ts = det_to_server(side, DB_STREAM);
+    *sp = ts ? f->cport : f->sport;
+    *dp = ts ? f->sport : f->cport;
+}

@@ -1,0 +1,112 @@
+"""The fast-pattern prefilter by protocol class and port, the header dispatcher's address index,
+application payload patterns found by the stream matcher, and the on-disk database cache
+(rules/compile/mpm_group.c, hdx_index.c, mpm_cache.c): each changes how much work a packet
+costs, never which rules alert — the exact alerts are asserted, and the run summary's
+prefilter line shows the work that was skipped."""
+import re
+
+from scapy.all import IP, UDP, Raw
+
+from detect_helpers import Conv, detect, http_conv, rule, udp
+
+CERBER = 'content:"e"; nocase; depth:1;'  # ET's one-byte pattern of a rule bound to two ports
+
+
+def prefilter(r):
+    m = re.search(r"prefilter: (\d+) scans of [\d.]+ MB, (\d+) patterns raised \((\d+) found "
+                  r"at ports no rule of theirs takes\), (\d+) header checks, (\d+) passed",
+                  r.proc.stdout)
+    assert m, r.proc.stdout
+    return dict(zip(["scans", "raised", "unwanted", "checks", "passed"], map(int, m.groups())))
+
+
+def test_a_weak_port_bound_pattern_matches_only_on_its_ports(tmp_path):
+    rules = [rule(CERBER, sid=1, proto="udp", hdr="any any -> any [6892,6893]")]
+    pkts = [udp(b"e0a1b2c3", dport=6892), udp(b"e0a1b2c3", dport=53),
+            udp(b"E0a1b2c3", dport=6893), udp(b"e0a1b2c3", sport=6892, dport=4000)]
+    r = detect(tmp_path, pkts, rules)
+    assert sorted((a["alert"]["signature_id"], a["pcap_cnt"]) for a in r.alerts) == \
+        [(1, 1), (1, 3)]
+    # the pattern is looked for on 6892/6893 only: the DNS-port packet and the reply-looking
+    # one raise nothing and cost no header check
+    assert prefilter(r)["checks"] == 2
+
+
+def test_source_port_and_bidirectional_rules_keep_their_alerts(tmp_path):
+    rules = [rule('content:"|00 01|";', sid=2, proto="udp", hdr="any 7000 -> any any"),
+             rule('content:"|00 02|";', sid=3, proto="udp", hdr="any any <> any 7100"),
+             rule('content:"|00 01|";', sid=4, proto="udp", hdr="any any -> any any")]
+    pkts = [udp(b"\x00\x01", sport=7000, dport=9), udp(b"\x00\x01", sport=9, dport=7000),
+            udp(b"\x00\x02", sport=7100, dport=9), udp(b"\x00\x02", sport=9, dport=7100),
+            udp(b"\x00\x02", sport=9, dport=9)]
+    r = detect(tmp_path, pkts, rules)
+    assert sorted((a["alert"]["signature_id"], a["pcap_cnt"]) for a in r.alerts) == \
+        [(2, 1), (3, 3), (3, 4), (4, 1), (4, 2)]
+
+
+def test_a_strong_pattern_at_the_wrong_port_is_found_but_not_raised(tmp_path):
+    rules = [rule('content:"LONGPATTERN-XYZ";', sid=5, proto="udp", hdr="any any -> any 1234")]
+    r = detect(tmp_path, [udp(b"..LONGPATTERN-XYZ..", dport=80),
+                          udp(b"..LONGPATTERN-XYZ..", dport=1234)], rules)
+    assert [(a["alert"]["signature_id"], a["pcap_cnt"]) for a in r.alerts] == [(5, 2)]
+    pf = prefilter(r)
+    assert pf["unwanted"] == 1 and pf["checks"] == 1 and pf["passed"] == 1
+
+
+def test_ip_rules_see_every_protocol_class(tmp_path):
+    rules = [rule('content:"SHARED-PAT";', sid=6, proto="ip")]
+    pkts = [udp(b"xSHARED-PATx"), IP(dst="10.0.0.9") / Raw(b"SHARED-PAT"),
+            *Conv(dport=9999).handshake().send(True, b"--SHARED-PAT--").close().pkts]
+    r = detect(tmp_path, pkts, rules)
+    assert sorted(a["pcap_cnt"] for a in r.alerts) == [1, 2, 6]
+
+
+def test_reputation_lists_match_through_the_address_index(tmp_path):
+    hosts = ",".join(f"198.51.100.{i}" for i in range(1, 60))
+    rules = [rule("", sid=7, proto="ip", hdr=f"[{hosts}] any -> any any"),
+             rule("", sid=8, proto="ip", hdr=f"any any -> [{hosts}] any"),
+             rule("", sid=9, proto="ip", hdr=f"[203.0.113.7,203.0.113.9] any <> any 53"),
+             rule("", sid=10, proto="udp", hdr="[192.0.2.0/24] any -> any any")]
+    pkts = [udp(b"x", src="198.51.100.42", dst="10.0.0.2"),   # 7
+            udp(b"x", src="10.0.0.2", dst="198.51.100.59"),   # 8
+            udp(b"x", src="198.51.100.60", dst="10.0.0.3"),   # none: not in the list
+            udp(b"x", src="10.0.0.4", dst="203.0.113.9", sport=5000, dport=53),   # 9
+            udp(b"x", src="203.0.113.7", dst="10.0.0.5", sport=53, dport=5000),   # 9 (<>)
+            udp(b"x", src="192.0.2.77", dst="10.0.0.6")]     # 10
+    r = detect(tmp_path, pkts, rules)
+    assert sorted((a["alert"]["signature_id"], a["pcap_cnt"]) for a in r.alerts) == \
+        [(7, 1), (8, 2), (9, 4), (9, 5), (10, 6)]
+
+
+def test_application_payload_patterns_come_from_the_stream_matcher(tmp_path):
+    # an http rule's plain content, split over segments, and the same pattern in a stream rule
+    rules = [rule('flow:to_server; content:"GET /evil-path";', sid=11, proto="http"),
+             rule('flow:to_server; content:"GET /evil-path";', sid=12)]
+    req = b"GET /evil-path HTTP/1.1\r\nHost: x\r\n\r\n"
+    c = Conv().handshake().send(True, req, seg=7).send(False, b"HTTP/1.1 200 OK\r\n"
+                                                              b"Content-Length: 0\r\n\r\n")
+    r = detect(tmp_path, c.close().pkts, rules)
+    assert r.sids == [11, 12]
+    for mode in ["block", "stream"]:
+        assert detect(tmp_path, http_conv(req=req), rules, "--set",
+                      f"detect.stream-mpm={mode}", name=mode).sids == [11, 12]
+
+
+def test_compiled_databases_are_cached_and_read_back(tmp_path):
+    cache = tmp_path / "hs-cache"
+    rules = [rule('content:"CACHED-PATTERN";', sid=13, proto="udp"),
+             rule(CERBER, sid=14, proto="udp", hdr="any any -> any 6892")]
+    pkts = [udp(b"CACHED-PATTERN"), udp(b"e1", dport=6892)]
+    args = ["--set", f"detect.sgh-mpm-caching-path={cache}"]
+    first = detect(tmp_path, pkts, rules, *args, name="first")
+    files = sorted(p.name for p in cache.iterdir())
+    assert files and all(re.fullmatch(r"[0-9a-f]{64}\.hs", f) for f in files)
+    second = detect(tmp_path, pkts, rules, *args, name="second")
+    assert first.sids == second.sids == [13, 14]
+    assert sorted(p.name for p in cache.iterdir()) == files  # read back, nothing new
+    for p in cache.iterdir():  # a damaged cache is compiled over, never trusted
+        p.write_bytes(b"not a database")
+    assert detect(tmp_path, pkts, rules, *args, name="third").sids == [13, 14]
+    off = detect(tmp_path, pkts, rules, "--set", "detect.sgh-mpm-caching=no", "--set",
+                 f"detect.sgh-mpm-caching-path={tmp_path / 'unused'}", name="off")
+    assert off.sids == [13, 14] and not (tmp_path / "unused").exists()
