@@ -274,7 +274,8 @@ int det_hdx_headers(const struct det_hdx *x, const struct mon_packet *p,
                 return -1;
     }
     /* the dispatcher's order; a `<>` bucket found both ways once */
-    qsort(c->ids, c->n, sizeof *c->ids, cmp_u32);
+    if (c->n) /* (qsort of NULL, 0 is undefined: UBSan) */
+        qsort(c->ids, c->n, sizeof *c->ids, cmp_u32);
     uint32_t u = 0;
     for (uint32_t i = 0; i < c->n; i++)
         if (!u || c->ids[u - 1] != c->ids[i])

@@ -135,7 +135,8 @@ int det_mpm_compile_groups(struct det_mpm *m, FILE *diag)
 {
     if (!m->gen)
         return 0; /* nothing placed */
-    qsort(m->place, m->nplace, sizeof *m->place, cmp_place);
+    if (m->nplace) /* (qsort of NULL, 0 is undefined: UBSan) */
+        qsort(m->place, m->nplace, sizeof *m->place, cmp_place);
     uint32_t *ids = malloc(m->n * sizeof *ids), *wids = malloc(m->n * sizeof *wids);
     if (!ids || !wids || !(m->place_at = calloc(m->n + 1, sizeof *m->place_at))) {
         free(ids);
