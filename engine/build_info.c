@@ -39,6 +39,10 @@ int osprey_build_info(FILE *out)
     const int asan = 0;
 #endif
     fprintf(out, "This is Osprey version %s RELEASE\n", OSPREY_VERSION);
+    /* the line Suricata's tools read (suricata-update: the engine's version, e.g. to decide
+     * whether SMB rules can run once app-layer.protocols.smb.enabled is set): the Suricata
+     * behaviour Osprey follows */
+    fprintf(out, "This is Suricata version 8.0.0 compatible (Osprey %s)\n", OSPREY_VERSION);
     /* Suricata's feature words where Osprey has the feature (HAVE_JA3: the ja3/ja4 keywords) */
     fprintf(out, "Features: PCAP_SET_BUFF AF_PACKET HAVE_PACKET_FANOUT%s PCRE_JIT HAVE_JA3 "
                  "HAVE_JA4 HAVE_LIBJANSSON HYPERSCAN UNIX_SOCKET GEOIP2 \n",

@@ -1,5 +1,8 @@
 /* pipeline.c — the set-up every run mode shares (see pipeline.h). */
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "ips_policy.h"
 #include "osprey_clock.h"
@@ -57,6 +60,10 @@ void osprey_pipeline_detect_opts(const struct osprey_config *cfg,
         .mpm_cache_dir = osprey_config_bool(cfg, "detect.sgh-mpm-caching")
                              ? osprey_config_str(cfg, "detect.sgh-mpm-caching-path")
                              : NULL,
+        .mpm_cache_max_age = osprey_config_seconds(cfg, "detect.sgh-mpm-caching-max-age"),
+        .profile_rules = osprey_config_bool(cfg, "profiling.rules.enabled"),
+        .pcre_match_limit = (uint32_t)osprey_config_int(cfg, "pcre.match-limit"),
+        .pcre_depth_limit = (uint32_t)osprey_config_int(cfg, "pcre.match-limit-recursion"),
         .parsers = parsers,
         .geoip_database = osprey_config_str(cfg, "geoip-database"),
         .datasets_disabled = !osprey_config_bool(cfg, "datasets.enabled"),
@@ -116,6 +123,7 @@ int osprey_pipeline_open(struct osprey_pipeline *pl, const struct osprey_options
         return -1;
     pl->t_compiled = osprey_clock_mono_s();
     const char *dir = opts->log_dir ? opts->log_dir : osprey_config_str(cfg, "default-log-dir");
+    pl->log_dir = dir;
     if (!(pl->emit = osprey_emit_open(cfg, dir, nworkers > 1, stderr)))
         return -1;
     osprey_emit_set_clock(pl->emit, osprey_clock_mono_s);
@@ -215,12 +223,44 @@ void osprey_pipeline_quiesce(struct osprey_pipeline *pl)
         pl->svc->stop(pl); /* after it, every worker runs pl->eng/det */
 }
 
+/* profiling.rules: the top rules by time to stdout and, as JSON, to profiling.rules.filename
+ * in the log directory. */
+static void rule_profile(struct osprey_pipeline *pl)
+{
+    if (!pl->det || !pl->w || !pl->cfg || !osprey_config_bool(pl->cfg, "profiling.rules.enabled"))
+        return;
+    struct osprey_detect_worker **dw = calloc((size_t)pl->nworkers, sizeof *dw);
+    if (!dw)
+        return;
+    for (int i = 0; i < pl->nworkers; i++)
+        dw[i] = pl->w[i].dw;
+    int limit = (int)osprey_config_int(pl->cfg, "profiling.rules.limit");
+    char path[4096];
+    const char *name = osprey_config_str(pl->cfg, "profiling.rules.filename");
+    FILE *json = NULL;
+    if (name && *name) {
+        if (name[0] == '/')
+            snprintf(path, sizeof path, "%s", name);
+        else
+            snprintf(path, sizeof path, "%s/%s", pl->log_dir ? pl->log_dir : ".", name);
+        if (!(json = fopen(path, "w")))
+            fprintf(stderr, "osprey: profiling.rules: cannot write %s: %s\n", path,
+                    strerror(errno));
+    }
+    osprey_detect_profile_write(pl->det, dw, pl->nworkers, limit, json, stdout);
+    if (json)
+        fclose(json);
+    free(dw);
+}
+
 int osprey_pipeline_close(struct osprey_pipeline *pl)
 {
     osprey_pipeline_quiesce(pl);
     osprey_pipeline_stats(pl); /* the last stats record, while the workers still exist */
-    for (int i = 0; pl->w && i < pl->nworkers; i++) {
+    for (int i = 0; pl->w && i < pl->nworkers; i++)
         mon_ctx_destroy(pl->w[i].ctx); /* ends every flow: detection state goes via on_flow_end */
+    rule_profile(pl); /* every flow ended: the workers' counts are complete */
+    for (int i = 0; pl->w && i < pl->nworkers; i++) {
         osprey_detect_worker_free(pl->w[i].dw);
         osprey_parsers_worker_free(pl->w[i].pw);
     }

@@ -86,6 +86,7 @@ struct osprey_pipeline {
     double t_started;             /* wall-clock seconds at open() (uptime) */
     struct osprey_pcap_jobs *jobs; /* --unix-socket: the pcap-file queue (service/pcap_jobs.h);
                                       NULL in the other modes */
+    const char *log_dir;          /* -l, else default-log-dir */
 };
 
 /* Set up everything for nworkers workers, writing into the log directory (-l, else

@@ -23,6 +23,16 @@ void osprey_pipeline_stats(struct osprey_pipeline *pl)
             continue; /* open() failed before this worker was set up */
         src[n].ctx = pl->w[i].ctx;
         src[n].alerts = osprey_worker_alerts(&pl->w[i]); /* across reloads */
+        const struct osprey_detect_mem *dm = osprey_detect_worker_mem(pl->w[i].dw);
+        src[n].detect_memuse = dm->window_bytes;
+        src[n].detect_memuse_peak = dm->window_peak;
+        const struct osprey_detect_prefilter *pf = osprey_detect_worker_prefilter(pl->w[i].dw);
+        src[n].pf_scans = pf->scans;
+        src[n].pf_bytes = pf->bytes;
+        src[n].pf_raised = pf->raised;
+        src[n].pf_unwanted = pf->unwanted;
+        src[n].pf_header_checks = pf->header_checks;
+        src[n].pf_header_passed = pf->header_passed;
         src[n].has_capture = pl->w[i].cap.live; /* live/inline: the kernel's counters */
         src[n].kernel_packets = atomic_load(&pl->w[i].cap.kernel_packets);
         src[n].kernel_drops = atomic_load(&pl->w[i].cap.kernel_drops);

@@ -278,10 +278,21 @@ static const struct cfg_key SCHEMA[] = {
     /* detect: how rules are matched (rules/compile/) */
     ENUM("detect.stream-mpm", "stream", "block|stream",
          "fast patterns on TCP streams: block scans of new bytes, or a Hyperscan stream per side"),
+    INT("pcre.match-limit", "3500", 0, UINT32_MAX,
+        "backtracking steps a pcre search may take before it counts as no match (0: PCRE2's)"),
+    INT("pcre.match-limit-recursion", "1500", 0, UINT32_MAX,
+        "nesting depth a pcre search may reach (0: PCRE2's; the JIT has none)"),
+    BOOL("profiling.rules.enabled", "no",
+         "time each rule's options and print the top rules at exit (any build; a little slower)"),
+    INT("profiling.rules.limit", "10", 0, INT32_MAX, "rules listed (0: all evaluated)"),
+    STR("profiling.rules.filename", "rule_perf.log",
+        "the top rules as JSON, in the log directory (empty: none)"),
     BOOL("detect.sgh-mpm-caching", "yes",
          "keep compiled fast-pattern databases on disk and read them back at the next start"),
     STR("detect.sgh-mpm-caching-path", "/var/lib/osprey/cache/hs",
         "where detect.sgh-mpm-caching keeps them (created if missing)"),
+    SECS("detect.sgh-mpm-caching-max-age", "7d",
+         "cached databases no start has used for this long are removed (0: kept)"),
     /* Suricata's prefilter engine choice and its guess of the transaction an alert belongs
      * to: how it finds matches and what it logs beside them, never which rules match */
     ENUM("detect.prefilter.default", "mpm", "mpm|auto", "accepted for suricata.yaml; no effect"),

@@ -31,7 +31,7 @@ static const struct unit SIZE_UNITS[] = {
 };
 
 static const struct unit TIME_UNITS[] = {
-    {"", 1}, {"s", 1}, {"m", 60}, {"h", 3600}, {NULL, 0},
+    {"", 1}, {"s", 1}, {"m", 60}, {"h", 3600}, {"d", 86400}, {NULL, 0},
 };
 
 /* "<digits>[.<digits>][ ]<unit>" with a unit from units (any case) → *out. A fraction is
@@ -259,7 +259,7 @@ static int parse(struct cfg_value *v, const struct cfg_key *row, const struct cf
         v->text = strdup(buf);
         break;
     case CT_SECONDS:
-        snprintf(what, wlen, "a duration such as 30s, 5m or 1h");
+        snprintf(what, wlen, "a duration such as 30s, 5m, 1h or 7d");
         /* Durations are returned as double; keep them exact in one. */
         if (!s || !parse_scaled(s, TIME_UNITS, false, &v->u) || v->u > (1ull << 53))
             return -1;

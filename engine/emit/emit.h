@@ -38,6 +38,9 @@ struct osprey_stats_src {
     bool has_capture;                       /* live capture: kernel counters below */
     uint64_t kernel_packets, kernel_drops;
     const struct osprey_parsers_stats *app; /* the worker's parsers; NULL = none */
+    /* detection: stream windows now and at their peak (bytes), the prefilter's work */
+    uint64_t detect_memuse, detect_memuse_peak;
+    uint64_t pf_scans, pf_bytes, pf_raised, pf_unwanted, pf_header_checks, pf_header_passed;
 };
 
 /* Open the outputs the configuration enables, in log_dir (relative file names). threads:

@@ -38,7 +38,7 @@ struct acc {
 };
 
 /* Counters a worker adds: sizes the table (totals plus, with stats.threads, each worker). */
-#define WORKER_COUNTERS (64 + MON_L__COUNT + MON_DE__COUNT + 2 * OSPREY_APP_PROTO_MAX)
+#define WORKER_COUNTERS (96 + MON_L__COUNT + MON_DE__COUNT + 2 * OSPREY_APP_PROTO_MAX)
 
 static void put(struct acc *a, const char *counter, uint64_t v)
 {
@@ -171,6 +171,15 @@ static void worker_stats(struct acc *a, const struct osprey_stats_src *w)
         app_stats(a, w->app);
     }
     put(a, "detect.alert", w->alerts);
+    /* Suricata has no such counters: what detection keeps and what its prefilter did */
+    put(a, OSPREY_ONLY "detect.memuse", w->detect_memuse);
+    put(a, OSPREY_ONLY "detect.memuse_peak", w->detect_memuse_peak);
+    put(a, OSPREY_ONLY "detect.prefilter.scans", w->pf_scans);
+    put(a, OSPREY_ONLY "detect.prefilter.bytes", w->pf_bytes);
+    put(a, OSPREY_ONLY "detect.prefilter.raised", w->pf_raised);
+    put(a, OSPREY_ONLY "detect.prefilter.wrong_ports", w->pf_unwanted);
+    put(a, OSPREY_ONLY "detect.prefilter.header_checks", w->pf_header_checks);
+    put(a, OSPREY_ONLY "detect.prefilter.header_passed", w->pf_header_passed);
 }
 
 /* A sink's own counter (osprey_output_def.counters): osprey.output.<sink>.<name>. */

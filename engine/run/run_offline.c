@@ -151,6 +151,10 @@ int osprey_run_offline(const struct osprey_options *opts, const struct osprey_co
            pf.header_checks ? 100.0 * (double)(pf.header_checks - pf.header_passed) /
                                   (double)pf.header_checks
                             : 0.0);
+    if (osprey_detect_pcre_limit_hits())
+        printf("osprey: pcre: %llu searches gave up at pcre.match-limit / "
+               "match-limit-recursion (no match, as Suricata)\n",
+               (unsigned long long)osprey_detect_pcre_limit_hits());
     if (opts->simulate_ips) { /* what an inline sensor would have done with the packets */
         struct osprey_detect_verdicts v = {0};
         for (int i = 0; i < nw; i++) {

@@ -85,6 +85,16 @@ static int64_t define(struct compiler *c, mon_event_t parent, mon_filter_fn fn, 
     return ev;
 }
 
+static int prof_push(uint32_t **v, uint32_t *n, uint32_t id)
+{
+    uint32_t *g = realloc(*v, (*n + 1) * sizeof *g);
+    if (!g)
+        return -1;
+    g[(*n)++] = id;
+    *v = g;
+    return 0;
+}
+
 static void label_opts(struct buf *b, const struct osprey_rule *r, uint32_t from, uint32_t to)
 {
     for (uint32_t i = from; i <= to; i++) {
@@ -176,7 +186,10 @@ static void rule_meta(struct det_rule *dr)
  * commit's other alert-readers changes nothing but the order of their alerts. */
 static bool gate_eligible(const struct osprey_rule *r, const struct plan *pl)
 {
-    if (pl->kind != DK_STREAM || r->action != OSPREY_ACTION_ALERT || !pl->nconds ||
+    /* stream rules, and application rules: their commit comes at the end of the same
+     * application event's walk, while the event's buffers are still the current ones */
+    if ((pl->kind != DK_STREAM && pl->kind != DK_APP) || r->action != OSPREY_ACTION_ALERT ||
+        !pl->nconds ||
         pl->nbits || pl->nxbits || pl->nints)
         return false;
     for (uint32_t i = 0; i < pl->nconds; i++)
@@ -304,6 +317,7 @@ static int compile_rule(struct compiler *c, const struct osprey_rule *r,
     mon_event_t base = d->base_ev[pl.base];
     int64_t parent = base;
     uint32_t len = 0;
+    uint32_t *prof_ids = NULL, nprof = 0; /* profiling: the chain's unit slots */
     rc = -1;
     struct buf lb = {0};
     if (pl.fp) {
@@ -425,8 +439,14 @@ static int compile_rule(struct compiler *c, const struct osprey_rule *r,
             label_unit(&lb, a);
         else
             label_opts(&lb, r, pl.units[u].first_opt, pl.units[u].last_opt);
-        if (lb.oom || (parent = define(c, (mon_event_t)parent, det_unit_filter, (void *)a,
-                                       (char *)lb.p)) < 0) {
+        const struct det_prof_unit *pu = d->prof ? det_prof_unit_of(d, (mon_event_t)parent, a) : NULL;
+        if (d->prof && (!pu || prof_push(&prof_ids, &nprof, pu->id) < 0)) {
+            free(late);
+            goto out;
+        }
+        if (lb.oom || (parent = define(c, (mon_event_t)parent,
+                                       pu ? det_unit_prof_filter : det_unit_filter,
+                                       pu ? (void *)pu : (void *)a, (char *)lb.p)) < 0) {
             free(late);
             goto out;
         }
@@ -435,6 +455,9 @@ static int compile_rule(struct compiler *c, const struct osprey_rule *r,
     struct det_rule *dr = &d->rules[d->nrules];
     memset(dr, 0, sizeof *dr);
     dr->rule = r;
+    dr->prof_ids = prof_ids;
+    dr->nprof = nprof;
+    prof_ids = NULL;
     dr->kind = pl.kind;
     dr->base = pl.base;
     dr->twin = variant == PV_PACKET ? DET_TWIN_PACKET : pl.also_packet ? DET_TWIN_STREAM
@@ -517,6 +540,7 @@ out:
     if (rc < 0 && c->diag)
         fprintf(c->diag, "osprey: compiling sid %u: %s\n", r->sid,
                 lb.oom ? "out of memory" : "cannot define its events");
+    free(prof_ids);
     free(lb.p);
     plan_free(&pl);
     return rc;
@@ -566,6 +590,9 @@ int osprey_detect_build_opts(struct osprey_detect **out, struct mon_engine *eng,
     }
     for (int k = 0; k < DK__COUNT; k++)
         d->mpm[k].cache = d->mpm_cache;
+    d->prof = opts && opts->profile_rules;
+    if (opts)
+        pcre_set_limits(opts->pcre_match_limit, opts->pcre_depth_limit);
     for (uint16_t b = 0; b < d->nbases; b++) {
         d->hdx[b].base = b;
         d->hdx[b].kind = det_kind_of(b);
@@ -635,6 +662,8 @@ int osprey_detect_build_opts(struct osprey_detect **out, struct mon_engine *eng,
         rc = det_mpm_compile(d->app_mpm[i], diag);
         d->stats.fast_patterns += d->app_mpm[i]->n;
     }
+    if (rc == 0 && d->mpm_cache) /* after this ruleset's files were read (and so touched) */
+        det_mpm_cache_prune(d->mpm_cache, opts->mpm_cache_max_age);
     if (rc < 0) {
         osprey_detect_free(d);
         return -1;
@@ -662,6 +691,7 @@ void osprey_detect_free(struct osprey_detect *d)
     }
     free(d->hdx);
     free(d->mpm_cache);
+    det_prof_free(d);
     free(d->barrier);
     free(d->max_chain);
     free(d->base_rules);
@@ -679,6 +709,7 @@ void osprey_detect_free(struct osprey_detect *d)
         free(d->rules[i].bits);
         free(d->rules[i].conds);
         free(d->rules[i].late);
+        free(d->rules[i].prof_ids);
         free(d->rules[i].xbits);
         free(d->rules[i].ints);
         free(d->rules[i].tags);

@@ -174,6 +174,21 @@ struct det_hdx {
     uint32_t nalways;
 };
 struct det_hcache;
+/* Per-rule profiling (profile.c). */
+struct det_prof_unit {
+    const struct det_unit *u;
+    mon_event_t parent;
+    uint32_t id;
+};
+struct det_prof_count {
+    uint64_t calls, ns;
+};
+bool det_unit_prof_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_t ev,
+                          void *arg);
+const struct det_prof_unit *det_prof_unit_of(struct osprey_detect *d, mon_event_t parent,
+                                             const struct det_unit *u);
+void det_prof_free(struct osprey_detect *d);
+void det_prof_enter(struct osprey_detect_worker *w);
 /* Group a header dispatcher's headers, once all rules are in (hdx_index.c). */
 int det_hdx_index(struct det_hdx *x);
 void det_hdx_index_free(struct det_hdx *x);
@@ -373,6 +388,8 @@ enum det_twin { DET_TWIN_NONE, DET_TWIN_STREAM, DET_TWIN_PACKET };
 
 struct det_rule {
     const struct osprey_rule *rule;
+    uint32_t *prof_ids;                   /* profiling: its chain's unit slots, in order */
+    uint32_t nprof;
     const struct opt_threshold *thr[2];   /* threshold, detection_filter (NULL = none) */
     struct det_bits_action *bits;
     uint32_t nbits;
@@ -460,6 +477,9 @@ bool det_pkt_root_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_
                          void *arg);
 
 struct osprey_detect {
+    bool prof;                       /* profiling.rules.enabled (profile.c) */
+    struct det_prof_unit **prof_map; /* profile slots by unit (compile time) */
+    uint32_t prof_cap, nprof_units;
     char *mpm_cache;                 /* opts->mpm_cache_dir, owned */
     const struct osprey_ruleset *rs;
     bool pkt_root;                   /* base_ev[DB_PKT] is the packet root UDE */
@@ -560,6 +580,7 @@ int det_mpm_cache_load(const struct det_mpm *m, const uint32_t *ids, const unsig
                        uint32_t n, unsigned mode, hs_database_t **db);
 void det_mpm_cache_store(const struct det_mpm *m, const uint32_t *ids, const unsigned *flags,
                          uint32_t n, unsigned mode, const hs_database_t *db);
+void det_mpm_cache_prune(const char *dir, double max_age);
 /* Have stream matcher `stream` find payload pattern id of app matcher m as well (mpm.c). */
 int det_mpm_via_stream(struct det_mpm *m, struct det_mpm *stream, uint32_t id);
 /* Grouped kinds: record that pattern id serves a rule with header h (mpm_group.c). */
@@ -655,6 +676,8 @@ struct det_pending {
 };
 
 struct osprey_detect_worker {
+    struct det_prof_count *prof;     /* profiling: per unit slot (profile.c) */
+    uint64_t *prof_matches;          /* profiling: per det_rule, chains completed */
     const struct osprey_detect *d;
     struct mon_ctx *ctx;
     struct mon_sock *sock;

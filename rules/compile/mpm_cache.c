@@ -7,12 +7,14 @@
  * a compile would make or it is not looked at; no index, nothing to invalidate. Files are
  * written under a temporary name and renamed, so a reader never sees half of one, and a run
  * that cannot read or write the directory just compiles (caching only saves time). */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <openssl/evp.h>
@@ -77,8 +79,10 @@ int det_mpm_cache_load(const struct det_mpm *m, const uint32_t *ids, const unsig
             got += (size_t)r;
         }
         if (got == (size_t)st.st_size &&
-            hs_deserialize_database(buf, got, db) == HS_SUCCESS)
+            hs_deserialize_database(buf, got, db) == HS_SUCCESS) {
             rc = 0;
+            futimens(fd, NULL); /* used now: the pruning goes by last use */
+        }
     }
     free(buf);
     close(fd);
@@ -128,4 +132,32 @@ void det_mpm_cache_store(const struct det_mpm *m, const uint32_t *ids, const uns
             unlink(tmp);
     }
     free(bytes);
+}
+
+/* Remove the cache files no start has used for max_age seconds (a file read is touched), and
+ * temporary files a crashed writer left (an hour old). */
+void det_mpm_cache_prune(const char *dir, double max_age)
+{
+    DIR *d = dir && max_age > 0 ? opendir(dir) : NULL;
+    if (!d)
+        return;
+    time_t now = time(NULL);
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        size_t n = strlen(e->d_name);
+        bool db = n == 67 && !strcmp(e->d_name + 64, ".hs") &&
+                  strspn(e->d_name, "0123456789abcdef") == 64;
+        bool tmp = n > 4 && !strcmp(e->d_name + n - 4, ".tmp") && e->d_name[0] != '.';
+        if (!db && !tmp)
+            continue; /* not ours */
+        char path[4200];
+        struct stat st;
+        if (snprintf(path, sizeof path, "%s/%s", dir, e->d_name) >= (int)sizeof path ||
+            stat(path, &st) != 0)
+            continue;
+        double age = difftime(now, st.st_mtime);
+        if (age > (db ? max_age : 3600.0))
+            unlink(path);
+    }
+    closedir(d);
 }

@@ -28,6 +28,8 @@ static void on_pkt(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_
 {
     (void)side, (void)ev;
     struct osprey_detect_worker *w = arg;
+    if (w->prof)
+        det_prof_enter(w); /* the filters time into this worker's slots */
     det_new_packet(w);
     struct det_flow *df = f ? mon_get_uctx(ctx, f) : NULL;
     w->pkt_tagged = w->tags && det_tag_packet(w->tags, df ? &df->tag : NULL, mon_getlastpkt(ctx));
@@ -309,6 +311,8 @@ static void on_match(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_even
     (void)ev;
     const struct det_rule *dr = arg;
     struct det_flow *df = f ? mon_get_uctx(ctx, f) : NULL;
+    if (df && df->w->prof_matches)
+        df->w->prof_matches[dr->idx]++;
     if (!df || det_flow_stopped(df) || (df->w->orphan_scan && dr->twin != DET_TWIN_PACKET))
         return;
     det_add_pending(df->w, dr, f, side, false);
@@ -325,6 +329,8 @@ static void on_pkt_match(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_
 {
     const struct det_pkt_leaf *l = arg;
     if (!f) {
+        if (l->w->prof_matches)
+            l->w->prof_matches[l->dr->idx]++;
         det_add_pending(l->w, l->dr, NULL, side, false);
         return;
     }
@@ -532,6 +538,9 @@ struct osprey_detect_worker *osprey_detect_attach(const struct osprey_detect *d,
     w->arg = arg;
     if (!(w->md = pcre_match_data_new()))
         goto fail;
+    if (d->prof && (!(w->prof = calloc(d->nprof_units ? d->nprof_units : 1, sizeof *w->prof)) ||
+                    !(w->prof_matches = calloc(d->nrules ? d->nrules : 1, sizeof(uint64_t)))))
+        goto fail;
     w->thr = d->thr; /* shared by the workers, owned by d */
     if (d->has_xbits && !(w->xb = det_xbits_create()))
         goto fail;
@@ -657,6 +666,8 @@ void osprey_detect_worker_free(struct osprey_detect_worker *w)
                 (unsigned long long)det_tags_dropped(w->tags));
     det_tags_free(w->tags);
     free(w->pending);
+    free(w->prof);
+    free(w->prof_matches);
     free(w->pleaf);
     free(w->retry);
     det_events_detach(w);

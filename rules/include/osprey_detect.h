@@ -87,6 +87,11 @@ struct osprey_detect_opts {
     /* detect.sgh-mpm-caching-path when detect.sgh-mpm-caching is on, else NULL: compiled
      * fast-pattern databases are kept there and read back by later starts (mpm_cache.c) */
     const char *mpm_cache_dir;
+    double mpm_cache_max_age; /* seconds; cache files unused this long are removed (0: kept) */
+    /* profiling.rules.enabled: time and count each rule's option evaluations (a little slower) */
+    bool profile_rules;
+    /* pcre.match-limit, pcre.match-limit-recursion (0: PCRE2's): process-wide, set by the build */
+    uint32_t pcre_match_limit, pcre_depth_limit;
     /* The application-layer parsers defined on the same engine (osprey_parsers_define, before
      * this build), or NULL: then rules on app-layer buffers or protocols (http.uri, alert
      * http …) are not compiled. Attach a parsers worker to each context before
@@ -130,6 +135,16 @@ struct osprey_detect_worker *osprey_detect_attach(const struct osprey_detect *d,
                                                   void *arg);
 /* Release a flow's detection state: call from the context's flow-end callback. */
 void osprey_detect_flow_end(struct osprey_detect_worker *w, struct mon_flow *f);
+/* profiling.rules.enabled: the top `limit` rules (all: 0) by the time their options took, as
+ * JSON (Suricata's rule_perf.log fields: signature_id, gid, rev, checks, matches, ticks_total,
+ * ticks_avg, percent; times in ns) and/or as text; the workers' counts are summed. */
+int osprey_detect_profile_write(const struct osprey_detect *d,
+                                struct osprey_detect_worker *const *w, int nw, int limit,
+                                FILE *json, FILE *text);
+
+/* pcre searches that gave up at pcre.match-limit / match-limit-recursion so far. */
+uint64_t osprey_detect_pcre_limit_hits(void);
+
 /* The flow's TCP connection closed (mon_set_conn_closed_cb): its stream windows and
  * Hyperscan streams go (no stream byte follows); the flow's other state stays. */
 void osprey_detect_conn_closed(struct osprey_detect_worker *w, struct mon_flow *f);

@@ -53,6 +53,12 @@ const char *pcre_compile_check(const void *arg); /* struct opt_pcre */
  * NULL when out of memory. */
 void *pcre_compile_code(const struct opt_pcre *pc);
 void pcre_free_code(void *code);
+/* Suricata's pcre.match-limit and pcre.match-limit-recursion (3500 and 1500 by default): a
+ * search that needs more backtracking steps or nesting gives up as no match, so one crafted
+ * body cannot stall a worker. Set once before any search; 0 keeps PCRE2's own limit. */
+void pcre_set_limits(uint32_t match_limit, uint32_t depth_limit);
+/* Searches given up at those limits so far (all workers). */
+uint64_t pcre_limit_hits(void);
 /* Per-worker match data for pcre_search (an ovector of 64 pairs). */
 void *pcre_match_data_new(void);
 void pcre_match_data_free(void *md);

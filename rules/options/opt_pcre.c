@@ -9,6 +9,8 @@
  */
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <string.h>
 
 #include "buffers.h"
@@ -224,6 +226,68 @@ void pcre_free_code(void *code)
     pcre2_code_free(code);
 }
 
+/* The limits (set once before any search) and each thread's match context: it carries the
+ * limits and the thread's JIT stack — 32 KiB growing to 512 KiB as Suricata's, where PCRE2's
+ * default of 32 KiB made a deep match (a repeated group over a few thousand bytes) fail as no
+ * match. A JIT stack serves one thread at a time, hence one context per thread, freed when the
+ * thread ends. */
+static uint32_t g_match_limit, g_depth_limit;
+static _Atomic uint64_t limit_hits;
+static pthread_key_t tl_key;
+static pthread_once_t tl_once = PTHREAD_ONCE_INIT;
+
+struct pcre_thread {
+    pcre2_match_context *mc;
+    pcre2_jit_stack *js;
+};
+
+static void thread_free(void *p)
+{
+    struct pcre_thread *t = p;
+    pcre2_jit_stack_free(t->js);
+    pcre2_match_context_free(t->mc);
+    free(t);
+}
+
+static void key_make(void)
+{
+    (void)pthread_key_create(&tl_key, thread_free);
+}
+
+static pcre2_match_context *thread_ctx(void)
+{
+    pthread_once(&tl_once, key_make);
+    struct pcre_thread *t = pthread_getspecific(tl_key);
+    if (t)
+        return t->mc;
+    if (!(t = calloc(1, sizeof *t)) || !(t->mc = pcre2_match_context_create(NULL))) {
+        free(t);
+        return NULL; /* out of memory: PCRE2's defaults for this search */
+    }
+    if (g_match_limit)
+        pcre2_set_match_limit(t->mc, g_match_limit);
+    if (g_depth_limit)
+        pcre2_set_depth_limit(t->mc, g_depth_limit);
+    if ((t->js = pcre2_jit_stack_create(32 * 1024, 512 * 1024, NULL)))
+        pcre2_jit_stack_assign(t->mc, NULL, t->js);
+    if (pthread_setspecific(tl_key, t) != 0) {
+        thread_free(t);
+        return NULL;
+    }
+    return t->mc;
+}
+
+void pcre_set_limits(uint32_t match_limit, uint32_t depth_limit)
+{
+    g_match_limit = match_limit;
+    g_depth_limit = depth_limit;
+}
+
+uint64_t pcre_limit_hits(void)
+{
+    return limit_hits;
+}
+
 void *pcre_match_data_new(void)
 {
     return pcre2_match_data_create(64, NULL);
@@ -240,7 +304,9 @@ bool pcre_search(const void *code, void *md, const uint8_t *buf, uint32_t len, u
     if (from > len)
         return false;
     /* rc 0: matched, but the ovector was too small for every group; [0] and [1] are set */
-    int rc = pcre2_match(code, (PCRE2_SPTR)buf, len, from, 0, md, NULL);
+    int rc = pcre2_match(code, (PCRE2_SPTR)buf, len, from, 0, md, thread_ctx());
+    if (rc == PCRE2_ERROR_MATCHLIMIT || rc == PCRE2_ERROR_DEPTHLIMIT)
+        limit_hits++;
     if (rc < 0)
         return false;
     PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);

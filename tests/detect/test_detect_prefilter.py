@@ -110,3 +110,42 @@ def test_compiled_databases_are_cached_and_read_back(tmp_path):
     off = detect(tmp_path, pkts, rules, "--set", "detect.sgh-mpm-caching=no", "--set",
                  f"detect.sgh-mpm-caching-path={tmp_path / 'unused'}", name="off")
     assert off.sids == [13, 14] and not (tmp_path / "unused").exists()
+
+
+def test_cache_files_unused_for_max_age_are_pruned(tmp_path):
+    import os
+    import time
+    cache = tmp_path / "hs-cache"
+    cache.mkdir()
+    old, recent = cache / ("a" * 64 + ".hs"), cache / ("b" * 64 + ".hs")
+    stale_tmp, foreign = cache / ("c" * 64 + ".hs.77.tmp"), cache / "notes.txt"
+    for p in (old, recent, stale_tmp, foreign):
+        p.write_bytes(b"x")
+    ten_days = time.time() - 10 * 86400
+    for p in (old, stale_tmp, foreign):
+        os.utime(p, (ten_days, ten_days))
+    rules = [rule('content:"PRUNE-PATTERN";', sid=15, proto="udp")]
+    args = ["--set", f"detect.sgh-mpm-caching-path={cache}"]
+    kept = detect(tmp_path, [udp(b"PRUNE-PATTERN")], rules, *args,
+                  "--set", "detect.sgh-mpm-caching-max-age=0", name="kept")
+    assert kept.sids == [15] and old.exists() and stale_tmp.exists()
+    r = detect(tmp_path, [udp(b"PRUNE-PATTERN")], rules, *args, name="pruned")
+    assert r.sids == [15]
+    assert not old.exists() and not stale_tmp.exists()  # unused for 7 days (the default)
+    assert recent.exists() and foreign.exists()          # recent; not a cache file
+    made = [p for p in cache.iterdir() if p.suffix == ".hs" and p not in (recent,)]
+    assert made  # this ruleset's own databases
+
+
+def test_prefilter_and_window_counters_in_the_stats_record(tmp_path):
+    import json
+    rules = [rule('content:"LONGPATTERN-XYZ";', sid=16, proto="udp", hdr="any any -> any 1234")]
+    r = detect(tmp_path, [udp(b"..LONGPATTERN-XYZ..", dport=80),
+                          udp(b"..LONGPATTERN-XYZ..", dport=1234)], rules, name="st")
+    recs = [json.loads(l) for l in (tmp_path / "st-log" / "eve.json").read_text().splitlines()]
+    det = [x for x in recs if x["event_type"] == "stats"][-1]["stats"]["osprey"]["detect"]
+    pf = det["prefilter"]
+    assert (pf["scans"], pf["wrong_ports"], pf["header_checks"], pf["header_passed"]) == \
+        (2, 1, 1, 1)
+    assert det["memuse"] == 0 and "memuse_peak" in det
+    assert r.sids == [16]

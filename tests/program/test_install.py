@@ -87,8 +87,9 @@ def test_build_info_as_suricata_prints_it(prefix):
     out = run([str(prefix / "bin" / "osprey"), "--build-info"]).stdout
     lines = out.splitlines()
     assert lines[0] == "This is Osprey version 0.1.0 RELEASE"
-    assert lines[1].startswith("Features: ") and "AF_PACKET" in lines[1].split()
-    assert lines[2].startswith("SIMD support:")
+    assert lines[1] == "This is Suricata version 8.0.0 compatible (Osprey 0.1.0)"
+    assert lines[2].startswith("Features: ") and "AF_PACKET" in lines[2].split()
+    assert lines[3].startswith("SIMD support:")
     assert re.search(r"^(GCC|Clang) version \S+.*, C version \d+$", out, re.M)
     paths = {m[0]: m[1] for m in re.findall(r"^  (--\w+) +(\S+)$", out, re.M)}
     assert set(paths) == {"--prefix", "--sysconfdir", "--localstatedir", "--datarootdir"}
