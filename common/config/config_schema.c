@@ -238,6 +238,8 @@ static const struct cfg_key SCHEMA[] = {
     INT("app-layer.protocols.mqtt.max-tx", "4096", 1, UINT32_MAX,
         "MQTT transactions waiting for an answer; past it the oldest is finished"),
     APP_ENABLED("smb"),
+    APP_ENABLED("smtp"),
+    SIZE("app-layer.protocols.smtp.attachment-limit", "1mb", "decoded bytes of an SMTP attachment kept for file.data (the rest counted)"),
     APP_ENABLED("ssh"),
     APP_ENABLED("tls"),
 

@@ -105,7 +105,7 @@ struct osprey_eve_flow {
     uint32_t ntunnels;
     const char *const *tunnels;   /* "encapsulation": outermost first */
     const char *app_proto;        /* NULL = left out */
-    const char *app_proto_orig;   /* before the protocol changed (h2c); NULL = left out */
+    const char *app_proto_orig;   /* before the protocol changed (h2c, STARTTLS); NULL = left out */
     uint64_t pkts_toserver, pkts_toclient, bytes_toserver, bytes_toclient;
     uint64_t start_us, end_us;
     uint64_t log_us;              /* "timestamp": when the record is written (capture time),

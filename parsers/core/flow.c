@@ -200,6 +200,17 @@ void pflow_switch(struct pflow *pf, struct mon_flow *f)
     pbuf_free(&rest);
 }
 
+void pflow_become(struct pflow *pf, uint16_t proto)
+{
+    const struct osprey_proto_def *d = reg_proto(pf->proto);
+    if (d && pf->state)
+        d->state_free(pf->state);
+    pf->state = NULL;
+    if (!pf->orig)
+        pf->orig = pf->proto;
+    pf->proto = proto;
+}
+
 void pflow_anomaly(struct pflow *pf, struct mon_flow *f, int dir, unsigned e)
 {
     int32_t saved = pf->anomaly; /* (a rule's handler cannot raise another, but be safe) */

@@ -166,6 +166,9 @@ void pflow_switch(struct pflow *pf, struct mon_flow *f);
 /* The flow's protocol's anomaly number e (its own numbering) seen in direction dir: run
  * app_anomaly with it current. */
 void pflow_anomaly(struct pflow *pf, struct mon_flow *f, int dir, unsigned e);
+/* The flow changes protocol (SMTP's STARTTLS → TLS): the old state is freed, the new
+ * protocol's parser gets the bytes from here, from a fresh state. Not counted as a new flow. */
+void pflow_become(struct pflow *pf, uint16_t proto);
 /* Add n to the flow's protocol's counter number c (its own numbering). */
 void pflow_count(struct pflow *pf, unsigned c, uint64_t n);
 

@@ -17,6 +17,7 @@ extern const struct osprey_proto_def dcerpc_proto, smb_proto;
 extern const struct osprey_proto_def ftp_proto, ftp_data_proto;
 extern const struct osprey_proto_def krb5_proto, ldap_proto, snmp_proto;
 extern const struct osprey_proto_def http2_proto;
+extern const struct osprey_proto_def smtp_proto;
 
 /* Table order is also the order detection tries the probes in: the first YES wins (HTTP,
  * then a TLS ClientHello, then DNS, as detection has always preferred them). */
@@ -25,7 +26,8 @@ static const struct osprey_proto_def *const PROTOS[] = {&http_proto, &tls_proto,
                                                         &dcerpc_proto, &smb_proto, &ftp_proto,
                                                         &ftp_data_proto, &krb5_proto,
                                                         &ldap_proto, &snmp_proto,
-                                                        &http2_proto};
+                                                        &http2_proto,
+                                                        &smtp_proto}; /* after FTP: both greet with 220 */
 
 #define NPROTOS (sizeof PROTOS / sizeof PROTOS[0])
 #define FIRST 2 /* after UNKNOWN and FAILED */

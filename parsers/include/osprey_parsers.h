@@ -219,8 +219,8 @@ void osprey_parsers_worker_free(struct osprey_parsers_worker *w);
 
 /* Valid inside any filter or handler on that context (and in the flow-end callback). */
 uint16_t osprey_parsers_app_proto(struct mon_ctx *ctx, const struct mon_flow *f);
-/* The protocol the flow had before it became another (HTTP/1 before h2c: EVE's
- * app_proto_orig); UNKNOWN when it never changed. */
+/* The protocol the flow had before it became another (HTTP/1 before h2c, SMTP before
+ * STARTTLS: EVE's app_proto_orig); UNKNOWN when it never changed. */
 uint16_t osprey_parsers_app_proto_orig(struct mon_ctx *ctx, const struct mon_flow *f);
 /* The flow's TCP connection closed (mon_set_conn_closed_cb): the parser's input buffers and
  * what its protocol only needs while parsing go; its EVE objects stay readable. */

@@ -164,6 +164,18 @@
     X(SMB_TRANSACTION, "smb.transaction")                                                  \
     /* an HTTP/2 transaction's side, once over: what the http2.* frame keywords run on */    \
     X(HTTP2_FRAMES, "http2.frames")                                                        \
+    X(SMTP_HELO, "smtp.helo")                                                              \
+    X(SMTP_MAIL_FROM, "smtp.mail_from")                                                    \
+    X(SMTP_RCPT_TO, "smtp.rcpt_to")                                                        \
+    X(EMAIL_FROM, "email.from")                                                            \
+    X(EMAIL_TO, "email.to")                                                                \
+    X(EMAIL_CC, "email.cc")                                                                \
+    X(EMAIL_SUBJECT, "email.subject")                                                      \
+    X(EMAIL_DATE, "email.date")                                                            \
+    X(EMAIL_MESSAGE_ID, "email.message_id")                                                \
+    X(EMAIL_X_MAILER, "email.x_mailer")                                                    \
+    X(EMAIL_URL, "email.url")                                                              \
+    X(EMAIL_RECEIVED, "email.received")                                                    \
     X(TCP_HDR, "tcp.hdr")                                                                  \
     X(UDP_HDR, "udp.hdr")                                                                  \
     X(IPV4_HDR, "ipv4.hdr")                                                                \

@@ -197,7 +197,8 @@ def test_server_speaks_first_and_non_http_fails(trace):
     a = app_trace(trace, conversation(b"", b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nhi"))
     assert a.flows[0]["app_proto"] == "http"
     assert a.bufs("http_response_body") == [{"http.response_body": b"hi"}]
-    b = app_trace(trace, conversation(b"EHLO mail.example\r\n", b"250 ok\r\n", dport=80))
+    # (EHLO would be SMTP, on any port: parsers/smtp/)
+    b = app_trace(trace, conversation(b"HELLO mail.example\r\n", b"250 ok\r\n", dport=80))
     assert b.flows[0]["app_proto"] == "failed"
     assert b.of("http_request") == []
     assert b.stats["flows"]["failed"] == 1

@@ -96,7 +96,7 @@ DEFAULTS = {
     "threading.workers": 0,
     # every registered protocol's switch (test_every_protocol_has_its_switch)
     **{f"app-layer.protocols.{p}.enabled": True for p in (
-        "dcerpc", "dns", "ftp", "ftp-data", "http", "sip", "mqtt", "smb", "ssh", "tls", "krb5",
+        "dcerpc", "dns", "ftp", "ftp-data", "http", "sip", "mqtt", "smb", "smtp", "ssh", "tls", "krb5",
         "ldap", "snmp", "http2")},
     "app-layer.protocols.ldap.max-tx": 256,
     "app-layer.protocols.ftp.max-tx": 256,
@@ -113,6 +113,7 @@ DEFAULTS = {
     "app-layer.protocols.http2.http1-rules": False,
     "app-layer.protocols.mqtt.max-msg-length": 1048576,
     "app-layer.protocols.mqtt.max-tx": 4096,
+    "app-layer.protocols.smtp.attachment-limit": 1048576,
     "af-packet.threads": 0,
     "af-packet.cluster-id": 99,
     "af-packet.defrag": True,

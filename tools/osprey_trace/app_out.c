@@ -287,6 +287,12 @@ int trace_app_attach(struct trace_app *a, struct mon_ctx *ctx)
     return 0;
 }
 
+const char *trace_app_proto_orig(struct trace_app *a, struct mon_ctx *ctx,
+                                 const struct mon_flow *f)
+{
+    return a ? osprey_app_proto_name(osprey_parsers_app_proto_orig(ctx, f)) : NULL;
+}
+
 const char *trace_app_proto(struct trace_app *a, struct mon_ctx *ctx, const struct mon_flow *f)
 {
     return a ? osprey_app_proto_name(osprey_parsers_app_proto(ctx, f)) : NULL;

@@ -17,6 +17,9 @@ struct trace_app *trace_app_define(struct mon_engine *eng, const struct osprey_p
 int trace_app_attach(struct trace_app *a, struct mon_ctx *ctx);
 /* The flow's app_proto ("http" …) or NULL. */
 const char *trace_app_proto(struct trace_app *a, struct mon_ctx *ctx, const struct mon_flow *f);
+/* The one it was first when it changed (SMTP's STARTTLS), or NULL. */
+const char *trace_app_proto_orig(struct trace_app *a, struct mon_ctx *ctx,
+                                 const struct mon_flow *f);
 json_t *trace_app_stats_json(const struct trace_app *a);
 void trace_app_free(struct trace_app *a);  /* after mon_ctx_destroy */
 

@@ -59,6 +59,7 @@ static void on_flow_end(struct mon_flow *f, void *arg)
     struct osprey_eve_flow r;
     osprey_flow_record(f, &text, &r);
     r.app_proto = trace_app_proto(t->app, t->ctx, f);
+    r.app_proto_orig = trace_app_proto_orig(t->app, t->ctx, f);
     char *line = osprey_eve_flow_line(&r);
     if (line) {
         fputs(line, t->out);
