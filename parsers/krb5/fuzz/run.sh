@@ -1,19 +1,4 @@
 #!/usr/bin/env bash
-# Build the Kerberos 5 parser fuzz target with clang (libFuzzer + ASan + UBSan) and run it.
-# Usage: parsers/krb5/fuzz/run.sh [SECONDS]   (default 60). Exit status is libFuzzer's: non-zero on
-# a crash, leak or sanitizer report (the reproducer is left in build-fuzz/). The corpus it
-# grows lives in build-fuzz/fuzz-krb5-corpus; the seeds are parsers/krb5/fuzz/seeds (an option
-# byte, then records "direction, length, bytes"; see ../../ber/ber_fuzz.h).
-set -euo pipefail
-cd "$(dirname "$0")/../../.."
-SECONDS_TO_RUN=${1:-60}
-BUILD=${OSPREY_FUZZ_BUILD:-build-fuzz}
-cmake -S . -B "$BUILD" -G Ninja -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=Debug \
-      -DOSPREY_FUZZ=ON -DOSPREY_SANITIZE=ON >/dev/null
-ninja -C "$BUILD" fuzz-krb5 >/dev/null
-WORK="$BUILD/fuzz-krb5-corpus"
-mkdir -p "$WORK"
-export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
-export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
-"$BUILD/bin/fuzz-krb5" -max_total_time="$SECONDS_TO_RUN" -max_len=4096 -timeout=10 \
-  -rss_limit_mb=2048 -artifact_prefix="$BUILD/" "$WORK" parsers/krb5/fuzz/seeds
+# Build the Kerberos 5 parser fuzz target (fuzz_krb5.c) and run it: parsers/tests/fuzz_run.sh.
+# Usage: parsers/krb5/fuzz/run.sh [SECONDS]   (default 60; inputs up to 4096 bytes).
+exec "$(dirname "$0")/../../tests/fuzz_run.sh" krb5 4096 "$@"
