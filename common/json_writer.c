@@ -1,6 +1,7 @@
 /* json_writer.c — see osprey_json_writer.h; also EVE's timestamp format. */
 #include "osprey_json_writer.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -184,6 +185,14 @@ void osprey_jw_int(struct osprey_jw *w, const char *k, int64_t v)
 {
     char num[24];
     int n = snprintf(num, sizeof num, "%lld", (long long)v);
+    key(w, k);
+    put(w, num, (size_t)n);
+}
+
+void osprey_jw_double(struct osprey_jw *w, const char *k, double v)
+{
+    char num[32];
+    int n = isfinite(v) ? snprintf(num, sizeof num, "%.6g", v) : snprintf(num, sizeof num, "0");
     key(w, k);
     put(w, num, (size_t)n);
 }

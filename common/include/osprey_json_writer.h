@@ -33,6 +33,8 @@ void osprey_jw_str(struct osprey_jw *w, const char *key, const char *s);
 void osprey_jw_strn(struct osprey_jw *w, const char *key, const uint8_t *s, size_t n);
 void osprey_jw_int(struct osprey_jw *w, const char *key, int64_t v);
 void osprey_jw_bool(struct osprey_jw *w, const char *key, bool v);
+/* A number with up to 6 significant digits (not finite: 0). */
+void osprey_jw_double(struct osprey_jw *w, const char *key, double v);
 /* EVE's timestamp format (osprey_jw_timestamp) as a string value. */
 void osprey_jw_time(struct osprey_jw *w, const char *key, uint64_t ts_us);
 /* EVE's timestamp: "2024-01-02T03:04:05.000006+0000" (UTC, microseconds) into buf (40 bytes

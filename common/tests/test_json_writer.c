@@ -24,9 +24,11 @@ static void test_shape(void)
     osprey_jw_array_end(&w);
     osprey_jw_close(&w);
     osprey_jw_bool(&w, "f", false);
+    osprey_jw_double(&w, "p", 3.72);
+    osprey_jw_double(&w, "z", 1.0 / 0.0);
     char *s = osprey_jw_finish(&w);
     CHECK(s && !strcmp(s, "{\"a\":\"x\",\"n\":-5,\"o\":{\"t\":true,\"l\":[1,\"two\",{}]},"
-                          "\"f\":false}\n"));
+                          "\"f\":false,\"p\":3.72,\"z\":0}\n"));
     free(s);
 }
 

@@ -14,6 +14,7 @@
 
 #include "detect_int.h"
 #include "opt_eval.h"
+#include "osprey_json_writer.h"
 
 /* The worker evaluating on this thread (one thread per worker), for the filters, which get no
  * worker argument. */
@@ -108,21 +109,6 @@ static int by_time(const void *a, const void *b)
     return x->checks > y->checks ? -1 : x->checks < y->checks;
 }
 
-static void json_str(FILE *o, const char *s)
-{
-    fputc('"', o);
-    for (; s && *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            fprintf(o, "\\%c", c);
-        else if (c < 0x20)
-            fprintf(o, "\\u%04x", c);
-        else
-            fputc(c, o);
-    }
-    fputc('"', o);
-}
-
 uint64_t osprey_detect_pcre_limit_hits(void)
 {
     return pcre_limit_hits();
@@ -163,21 +149,33 @@ int osprey_detect_profile_write(const struct osprey_detect *d,
         }
     qsort(fig, n, sizeof *fig, by_time);
     uint32_t top = limit > 0 && (uint32_t)limit < n ? (uint32_t)limit : n;
-    if (json) {
-        fprintf(json, "{\"sort\":\"ticks\",\"unit\":\"ns\",\"rules\":[");
+    if (json) { /* Suricata's rule_perf.log fields */
+        struct osprey_jw w;
+        osprey_jw_init(&w);
+        osprey_jw_open(&w, NULL);
+        osprey_jw_str(&w, "sort", "ticks");
+        osprey_jw_str(&w, "unit", "ns");
+        osprey_jw_array(&w, "rules");
         for (uint32_t i = 0; i < top; i++) {
             const struct osprey_rule *r = fig[i].dr->rule;
-            fprintf(json, "%s{\"signature_id\":%u,\"gid\":%u,\"rev\":%u,\"msg\":", i ? "," : "",
-                    r->sid, r->gid ? r->gid : 1, r->rev);
-            json_str(json, r->msg);
-            fprintf(json, ",\"checks\":%llu,\"matches\":%llu,\"ticks_total\":%llu,"
-                          "\"ticks_avg\":%llu,\"percent\":%.2f}",
-                    (unsigned long long)fig[i].checks, (unsigned long long)fig[i].matches,
-                    (unsigned long long)fig[i].ns,
-                    (unsigned long long)(fig[i].checks ? fig[i].ns / fig[i].checks : 0),
-                    total ? 100.0 * (double)fig[i].ns / (double)total : 0.0);
+            osprey_jw_open(&w, NULL);
+            osprey_jw_int(&w, "signature_id", r->sid);
+            osprey_jw_int(&w, "gid", r->gid ? r->gid : 1);
+            osprey_jw_int(&w, "rev", r->rev);
+            osprey_jw_str(&w, "msg", r->msg ? r->msg : "");
+            osprey_jw_int(&w, "checks", (int64_t)fig[i].checks);
+            osprey_jw_int(&w, "matches", (int64_t)fig[i].matches);
+            osprey_jw_int(&w, "ticks_total", (int64_t)fig[i].ns);
+            osprey_jw_int(&w, "ticks_avg", (int64_t)(fig[i].checks ? fig[i].ns / fig[i].checks : 0));
+            osprey_jw_double(&w, "percent",
+                             total ? 100.0 * (double)fig[i].ns / (double)total : 0.0);
+            osprey_jw_close(&w);
         }
-        fprintf(json, "]}\n");
+        osprey_jw_array_end(&w);
+        char *line = osprey_jw_finish(&w);
+        if (line)
+            fputs(line, json);
+        free(line);
     }
     if (text) {
         fprintf(text, "osprey: rule profile (top %u of %u rules evaluated, by time in their "
