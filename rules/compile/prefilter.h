@@ -1,0 +1,172 @@
+/* prefilter.h — what runs before a rule's options: the fast-pattern matchers (mpm.c, their
+ * protocol classes and port filters mpm_group.c, their on-disk cache mpm_cache.c), the header
+ * dispatchers of rules without a fast pattern (filters.c, hdx_index.c) and the per-rule
+ * profiling wrapped around option units (profile.c). Internal to rules/compile; included by
+ * detect_int.h, which embeds these structures. */
+#ifndef OSPREY_DETECT_PREFILTER_H
+#define OSPREY_DETECT_PREFILTER_H
+
+#include <hs/hs.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "mon.h"
+#include "osprey_detect.h"
+#include "osprey_rules.h"
+
+struct det_xform;
+struct det_header;
+struct det_side;
+struct det_unit;
+
+/* Port groups of a packet or stream kind's fast patterns (mpm_group.c), after Suricata's
+ * signature group heads: a buffer is scanned only with the patterns of rules whose protocol
+ * can match it, and a pattern found is raised only when some rule using it can match the
+ * buffer's ports. Per protocol class, one database holds the patterns of the class; the weak
+ * ones (short, so they occur nearly everywhere) that only port-restricted rules use sit in a
+ * second database, scanned only on the ports those rules name. */
+enum det_mclass { DMC_TCP, DMC_UDP, DMC_OTHER, DMC__N };
+#define DET_MPM_GROUP_MAX 2
+enum { DMR_DPORT, DMR_SPORT };
+struct det_mpm_place {     /* pattern id is wanted in class cls when the role's port is in [lo, hi] */
+    uint32_t id;
+    uint8_t cls, role;
+    uint16_t lo, hi;
+};
+struct det_mpm_group {     /* how one buffer is scanned */
+    const hs_database_t *db[DET_MPM_GROUP_MAX];
+    uint8_t n;
+    uint8_t cls;
+    uint16_t sp, dp;
+};
+
+/* The multi-event filter of one buffer kind: Hyperscan databases over the fast patterns of
+ * every rule inspecting that buffer (one, or port groups); pattern id i raises child event
+ * ev[i] whichever database found it. */
+struct det_mpm {
+    uint8_t kind;
+    uint16_t base, ob;     /* DK_APP: the base event and parser buffer it scans */
+    const struct det_xform *xf;
+    uint32_t n, cap;
+    const uint8_t **pat;   /* pattern bytes (the AST's) */
+    uint32_t *len;
+    bool *nocase;
+    mon_event_t *ev;       /* child events, allocated under `self` */
+    uint32_t maxlen;
+    mon_event_t self;      /* the filter's own UDE (under the base event) */
+    bool defined;
+    bool streaming;        /* DK_STREAM only: db is HS_MODE_STREAM, fed per flow side */
+    const char *cache;     /* directory of compiled databases kept between runs, or NULL */
+    bool grouped;          /* DK_PKT, DK_STREAM: per class and port (mpm_group.c) */
+    bool ready;            /* compiled, with some database to scan */
+    hs_database_t *db;     /* not grouped: every pattern */
+    uint8_t *gen;          /* grouped, per pattern: bit c = wanted in class c at any port */
+    struct det_mpm_place *place; /* grouped: where the others are wanted, sorted by id */
+    uint32_t nplace, cap_place;
+    uint32_t *place_at;    /* per pattern: its first place (n + 1 entries) */
+    hs_database_t *gdb[DMC__N]; /* per class: its patterns but the weak port-bound ones */
+    hs_database_t *wdb[DMC__N]; /* per class: the weak port-bound ones */
+    uint64_t *wports[DMC__N][2]; /* per class and role: bitmap of the ports wdb serves */
+    /* DK_APP on the payload (an application rule's plain contents): on TCP its patterns are
+     * found by the stream matcher `via` as the stream arrives (sid: their ids there), so an
+     * application event raises them from the side's record instead of scanning the window
+     * again (mpm.c det_mpm_via_stream) */
+    const struct det_mpm *via;
+    uint32_t *sid;
+    int32_t *from_stream;  /* per stream pattern id: this matcher's, or -1 */
+};
+
+/* The header dispatcher of one base event: rules without a fast pattern hang below it, one
+ * child event per distinct header. Which headers a flow direction matches never changes, so
+ * the filter works it out once per flow direction and then only re-raises (per-flow cache). */
+struct det_hdx_bucket {   /* headers alike but for their ports: one address check for all */
+    const struct det_header *key;
+    uint32_t *idx;        /* indexes into det_hdx.hdr, ascending */
+    uint32_t n, cap;
+};
+struct det_addr_index {   /* address → buckets naming it: pieces [cut[i], cut[i+1]) */
+    struct osprey_ip *cut;
+    uint32_t ncut;
+    uint32_t *start;      /* piece i's buckets: bk[start[i] .. start[i+1]) */
+    uint32_t *bk;
+};
+struct det_hdx {
+    uint8_t kind;
+    uint16_t base;
+    uint16_t slot;        /* its per-flow cache: det_flow.hc[slot] (hdx defined in order) */
+    uint32_t n, cap;
+    const struct det_header **hdr;
+    mon_event_t *ev;
+    mon_event_t self;
+    bool defined;
+    /* hdx_index.c: the headers by kind, protocol, direction and addresses; buckets whose
+     * addresses are lists of hosts and small networks are found through an address index,
+     * the others (any, $HOME_NET …) always looked at */
+    struct det_hdx_bucket *bk;
+    uint32_t nbk;
+    struct det_addr_index by[2]; /* [0] by source, [1] by destination address */
+    uint32_t *always;
+    uint32_t nalways;
+};
+struct det_hcache;
+/* Per-rule profiling (profile.c). */
+struct det_prof_unit {
+    const struct det_unit *u;
+    mon_event_t parent;
+    uint32_t id;
+};
+struct det_prof_count {
+    uint64_t calls, ns;
+};
+bool det_unit_prof_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_t ev,
+                          void *arg);
+const struct det_prof_unit *det_prof_unit_of(struct osprey_detect *d, mon_event_t parent,
+                                             const struct det_unit *u);
+void det_prof_free(struct osprey_detect *d);
+void det_prof_enter(struct osprey_detect_worker *w);
+/* Group a header dispatcher's headers, once all rules are in (hdx_index.c). */
+int det_hdx_index(struct det_hdx *x);
+void det_hdx_index_free(struct det_hdx *x);
+/* The headers of x a flow direction matches, ascending, into c (hdx_index.c). */
+int det_hdx_headers(const struct det_hdx *x, const struct mon_packet *p,
+                    const struct mon_flow *f, int side, struct det_hcache *c);
+/* Header checks (filters.c). */
+bool det_header_match(const struct det_header *h, const struct mon_packet *p,
+                      const struct mon_flow *f, int side);
+void det_header_addrs(const struct det_header *h, const struct mon_packet *p,
+                      const struct mon_flow *f, int side, struct osprey_ip *src,
+                      uint16_t *sp, struct osprey_ip *dst, uint16_t *dp);
+bool det_in_ipset(const struct osprey_ip_set *s, struct osprey_ip ip);
+struct osprey_ip det_to_ip(const struct mon_addr *a, uint8_t ipver);
+
+/* Hyperscan (mpm.c). */
+int det_mpm_add(struct det_mpm *m, const uint8_t *p, uint32_t len, bool nocase, uint32_t *id);
+int det_mpm_compile(struct det_mpm *m, FILE *diag);
+/* Compile one database over patterns ids[0..n) of m (mpm.c). */
+int det_mpm_compile_db(const struct det_mpm *m, const uint32_t *ids, uint32_t n,
+                       hs_database_t **db, FILE *diag);
+/* The on-disk database cache (mpm_cache.c): 0 and *db when this exact database is there. */
+int det_mpm_cache_load(const struct det_mpm *m, const uint32_t *ids, const unsigned *flags,
+                       uint32_t n, unsigned mode, hs_database_t **db);
+void det_mpm_cache_store(const struct det_mpm *m, const uint32_t *ids, const unsigned *flags,
+                         uint32_t n, unsigned mode, const hs_database_t *db);
+void det_mpm_cache_prune(const char *dir, double max_age);
+/* Have stream matcher `stream` find payload pattern id of app matcher m as well (mpm.c). */
+int det_mpm_via_stream(struct det_mpm *m, struct det_mpm *stream, uint32_t id);
+/* Grouped kinds: record that pattern id serves a rule with header h (mpm_group.c). */
+int det_mpm_place(struct det_mpm *m, uint32_t id, const struct det_header *h);
+/* Grouped kinds: compile the class databases (mpm_group.c). */
+int det_mpm_compile_groups(struct det_mpm *m, FILE *diag);
+/* The databases a buffer of this protocol and ports is scanned with. */
+void det_mpm_select(const struct det_mpm *m, uint8_t proto, uint16_t sp, uint16_t dp,
+                    struct det_mpm_group *g);
+/* May pattern id found in a buffer scanned with g raise its rules (some can match the ports)? */
+bool det_mpm_wanted(const struct det_mpm *m, const struct det_mpm_group *g, uint32_t id);
+/* Size a worker's scratch for every database of m. */
+int det_mpm_scratch(const struct det_mpm *m, hs_scratch_t **scratch);
+/* A stream side's ports as its headers see them (sender → receiver). */
+void det_side_ports(const struct mon_flow *f, int side, uint16_t *sp, uint16_t *dp);
+void det_mpm_free(struct det_mpm *m);
+
+#endif
