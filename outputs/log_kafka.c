@@ -19,12 +19,16 @@
 #include "log_backend.h"
 #include "osprey_config.h"
 
-#define CLOSE_WAIT_MS 5000 /* at close: how long undelivered messages may still be sent */
+/* At close, queued records get until their message-timeout to be delivered (librdkafka then
+ * reports the rest as timed out, checked about once a second): a fixed 5 s wait dropped records
+ * of a broker back after 5 s but within their timeout, which the timeout promises to keep. */
+#define CLOSE_WAIT_SLACK_MS 1500
 
 struct kafka_be {
     rd_kafka_t *rk;
     rd_kafka_topic_t *rkt;
     int32_t partition;
+    int64_t close_wait_ms; /* message-timeout + slack */
     atomic_uint_fast64_t written, dropped;
     pthread_mutex_t err_lock;
     char err[512];
@@ -97,6 +101,7 @@ static void *kafka_open(const struct osprey_log_cfg *cfg, char *name, size_t nam
     }
     pthread_mutex_init(&k->err_lock, NULL);
     k->partition = partition < 0 ? RD_KAFKA_PARTITION_UA : (int32_t)partition;
+    k->close_wait_ms = strtoll(v[3], NULL, 10) + CLOSE_WAIT_SLACK_MS;
     rd_kafka_conf_t *conf = rd_kafka_conf_new();
     char why[512];
     if (conf_set(conf, "bootstrap.servers", brokers, err, errlen) < 0 ||
@@ -175,7 +180,7 @@ static void kafka_error(void *b, char *buf, size_t len)
 static void kafka_flush(void *b)
 {
     struct kafka_be *k = b;
-    rd_kafka_flush(k->rk, CLOSE_WAIT_MS);
+    rd_kafka_flush(k->rk, (int)(k->close_wait_ms > INT32_MAX ? INT32_MAX : k->close_wait_ms));
     int left = rd_kafka_outq_len(k->rk);
     if (left > 0) {
         /* purge the rest: their delivery reports (purged) count them as dropped */
