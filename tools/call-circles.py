@@ -58,14 +58,17 @@ def graphs(objs):
     """The call graph and the table graph: {file: {file: [symbols]}}."""
     defs = collections.defaultdict(list)   # symbol -> [(file, target, type)]
     uses = collections.defaultdict(set)    # (file, target) -> symbols
-    for o, src, target in objs:
-        text = subprocess.run(['nm', o], capture_output=True, text=True, check=True).stdout
-        for line in text.splitlines():
-            parts = line.split()
-            if len(parts) == 3 and parts[1] in CALL_TYPES | TABLE_TYPES:
-                defs[parts[2]].append((src, target, parts[1]))
-            elif len(parts) == 2 and parts[0] == 'U':
-                uses[(src, target)].add(parts[1])
+    of = {o: (src, target) for o, src, target in objs}
+    # one nm for all (-A: each line starts with "object:")
+    text = subprocess.run(['nm', '-A', *of], capture_output=True, text=True, check=True).stdout
+    for line in text.splitlines():
+        name, _, rest = line.partition(':')   # (a build path with ':' is not supported)
+        src, target = of[name]
+        parts = rest.split()
+        if len(parts) == 3 and parts[1] in CALL_TYPES | TABLE_TYPES:
+            defs[parts[2]].append((src, target, parts[1]))
+        elif len(parts) == 2 and parts[0] == 'U':
+            uses[(src, target)].add(parts[1])
     calls = collections.defaultdict(dict)
     tables = collections.defaultdict(dict)
     for (src, target), syms in uses.items():
