@@ -54,6 +54,7 @@ bool mon_decode_linktype_supported(int linktype)
     }
 }
 
+/* Link type → its first decoder (a row of the next-layer table). */
 static enum dec_rc dec_link(struct dec *c, int linktype, const uint8_t *b, uint32_t len)
 {
     switch (linktype) {
