@@ -28,6 +28,7 @@ Usage: tools/call-circles.py [--build DIR] [--check] [--verbose]
 import argparse
 import collections
 import os
+import signal
 import subprocess
 import sys
 
@@ -133,6 +134,7 @@ def show(comp, g, verbose):
 
 
 def main():
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # quiet when piped into head
     ap = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
     ap.add_argument('--build', default=os.environ.get('OSPREY_BUILD', 'build'))
     ap.add_argument('--check', action='store_true')
