@@ -231,6 +231,7 @@ static const struct cfg_key SCHEMA[] = {
     APP_ENABLED("nfs"),
     APP_ENABLED("sunrpc"),
     APP_ENABLED("tftp"),
+    APP_ENABLED("tftp-data"),
     APP_ENABLED("http2"),
     INT("app-layer.protocols.http2.max-streams", "4096", 1, UINT32_MAX,
         "live HTTP/2 streams per flow; past it a new one is shed (http2.too_many_streams)"),

@@ -19,6 +19,7 @@ extern const struct osprey_proto_def krb5_proto, ldap_proto, snmp_proto;
 extern const struct osprey_proto_def http2_proto;
 extern const struct osprey_proto_def smtp_proto;
 extern const struct osprey_proto_def nfs_proto;
+extern const struct osprey_proto_def tftp_proto, tftp_data_proto;
 
 /* Table order is also the order detection tries the probes in: the first YES wins (HTTP,
  * then a TLS ClientHello, then DNS, as detection has always preferred them). */
@@ -29,7 +30,8 @@ static const struct osprey_proto_def *const PROTOS[] = {&http_proto, &tls_proto,
                                                         &ldap_proto, &snmp_proto,
                                                         &http2_proto,
                                                         &smtp_proto, /* after FTP: both greet with 220 */
-                                                        &nfs_proto};
+                                                        &nfs_proto, &tftp_proto,
+                                                        &tftp_data_proto};
 
 #define NPROTOS (sizeof PROTOS / sizeof PROTOS[0])
 #define FIRST 2 /* after UNKNOWN and FAILED */

@@ -46,8 +46,7 @@ bool nfs_eve(struct pflow *pf, struct osprey_jw *w)
     osprey_jw_bool(w, "file_tx", tx->file_tx);
     osprey_jw_str(w, "type", "response");
     str_or_num(w, "status", nfs_status_name(tx->nfs_status), tx->nfs_status);
-    if (ver <= 3 && (tx->procedure == NFS3_READ || tx->procedure == NFS3_WRITE ||
-                     (ver == 2 && tx->procedure == NFS2_WRITE))) {
+    if (ver <= 3 && (tx->procedure == NFS3_READ || tx->procedure == NFS3_WRITE)) {
         osprey_jw_open(w, tx->procedure == NFS3_READ ? "read" : "write");
         osprey_jw_bool(w, "first", tx->first);
         osprey_jw_bool(w, "last", tx->last);

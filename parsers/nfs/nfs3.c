@@ -33,7 +33,9 @@ static bool post_op_attr(struct xdr *x)
     return xdr_u32(x, &follows) && (!follows || xdr_skip(x, FATTR3_LEN));
 }
 
-/* Procedure p of version v mapped to v3's numbering for what is read (v2's LOOKUP is 4 …). */
+/* Procedure p of version v mapped to v3's numbering for what is read (v2's LOOKUP is 4 …).
+ * v2's WRITE is read as a plain call, not a file transfer: Suricata 8 does so (it reads v2
+ * by v3's numbers, where 8 is CREATE), and its files are what filestore counts on. */
 static uint32_t as_v3(uint32_t v, uint32_t p)
 {
     if (v != 2)
@@ -42,7 +44,6 @@ static uint32_t as_v3(uint32_t v, uint32_t p)
     case 1: return NFS3_GETATTR;
     case NFS2_LOOKUP: return NFS3_LOOKUP;
     case NFS2_READ: return NFS3_READ;
-    case NFS2_WRITE: return NFS3_WRITE;
     case NFS2_CREATE: return NFS3_CREATE;
     case NFS2_REMOVE: return NFS3_REMOVE;
     case NFS2_RENAME: return NFS3_RENAME;
@@ -58,16 +59,14 @@ static void write_call(struct pflow *pf, const struct rpc_msg *m, struct xdr *x)
     uint32_t hl, len, stable = 0, u;
     uint64_t off;
     bool ok = fh(x, m->vers, &h, &hl);
-    if (m->vers == 2) /* beginoffset, offset, totalcount, data */
-        ok = ok && xdr_u32(x, &u) && xdr_u32(x, &u) && xdr_u32(x, &u);
-    else /* offset, count, stable, data */
-        ok = ok && xdr_u64(x, &off) && xdr_u32(x, &u) && xdr_u32(x, &stable);
+    /* offset, count, stable, data */
+    ok = ok && xdr_u64(x, &off) && xdr_u32(x, &u) && xdr_u32(x, &stable);
     if (!ok || !xdr_opaque(x, &data, &len, NFS_RECORD_MAX)) {
         nfs_malformed(pf, 0);
         return;
     }
-    /* FILE_SYNC (2) is taken as a single-chunk file, as Suricata does; v2 writes are sync */
-    nfs_file_chunk(pf, m, 0, m->vers, m->proc, h, hl, data, len, m->vers == 3 && stable == 2);
+    /* FILE_SYNC (2) is taken as a single-chunk file, as Suricata does */
+    nfs_file_chunk(pf, m, 0, m->vers, m->proc, h, hl, data, len, stable == 2);
 }
 
 void nfs3_call(struct pflow *pf, const struct rpc_msg *m)
@@ -131,7 +130,7 @@ void nfs3_call(struct pflow *pf, const struct rpc_msg *m)
             nfs_bytes_set(&c->name, known->p, known->len, NFS_NAME_MAX);
     }
     if (p == NFS3_READ) { /* a file transfer: its data comes in the replies */
-        nfs_file_begin(pf, m, 1, m->vers, m->proc, c->handle.p, c->handle.len);
+        nfs_file_begin(pf, m, 1, m->vers, m->proc, c->handle.p, c->handle.len, m->vers == 3);
         return;
     }
     struct nfs_tx *tx = nfs_tx_new(pf, m);

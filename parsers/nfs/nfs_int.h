@@ -102,7 +102,7 @@ const struct nfs_bytes *nfs_name_of(const struct nfs_state *st, const uint8_t *h
  * WRITE call, the end a COMMIT / CLOSE says */
 struct nfs_tx *nfs_file_begin(struct pflow *pf, const struct rpc_msg *m, int dir,
                               uint32_t version, uint32_t procedure, const uint8_t *h,
-                              uint32_t hl);
+                              uint32_t hl, bool creds);
 void nfs_file_chunk(struct pflow *pf, const struct rpc_msg *m, int dir, uint32_t version,
                     uint32_t procedure, const uint8_t *h, uint32_t hl, const uint8_t *data,
                     uint32_t len, bool last);

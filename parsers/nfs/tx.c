@@ -196,7 +196,7 @@ const struct nfs_bytes *nfs_name_of(const struct nfs_state *st, const uint8_t *h
  * event runs with it current). NULL: out of memory. */
 struct nfs_tx *nfs_file_begin(struct pflow *pf, const struct rpc_msg *m, int dir,
                               uint32_t version, uint32_t procedure, const uint8_t *h,
-                              uint32_t hl)
+                              uint32_t hl, bool creds)
 {
     struct nfs_state *st = pf->state;
     struct nfs_bytes key = {(uint8_t *)h, hl < NFS_HANDLE_MAX ? hl : NFS_HANDLE_MAX};
@@ -206,6 +206,9 @@ struct nfs_tx *nfs_file_begin(struct pflow *pf, const struct rpc_msg *m, int dir
     struct rpc_msg mm = *m;
     mm.vers = version;
     mm.proc = procedure;
+    if (!creds) /* Suricata gives a transfer the caller's credentials only when a v3 READ
+                   call begins it */
+        mm.cred_flavor = RPC_AUTH_NULL;
     if (!(tx = nfs_tx_new(pf, &mm)))
         return NULL;
     tx->file_tx = true;
@@ -228,7 +231,7 @@ void nfs_file_chunk(struct pflow *pf, const struct rpc_msg *m, int dir, uint32_t
                     uint32_t len, bool last)
 {
     struct nfs_state *st = pf->state;
-    struct nfs_tx *tx = nfs_file_begin(pf, m, dir, version, procedure, h, hl);
+    struct nfs_tx *tx = nfs_file_begin(pf, m, dir, version, procedure, h, hl, false);
     if (!tx)
         return;
     tx->chunks++;

@@ -39,6 +39,7 @@ struct plan {
     uint32_t nints;
     bool noalert;
     const struct opt_filestore *filestore; /* the filestore keyword's */
+    bool filestore_file;           /* filestore alone: a file rule (plan.c filestore_file_rule) */
     bool pass_alerts;              /* the `alert` keyword: a pass rule that alerts too */
     bool two_sided;                /* no direction, a buffer with a response side: the
                                       rule is compiled again as PV_RESPONSE */
