@@ -20,6 +20,7 @@ extern const struct osprey_proto_def http2_proto;
 extern const struct osprey_proto_def smtp_proto;
 extern const struct osprey_proto_def nfs_proto;
 extern const struct osprey_proto_def tftp_proto, tftp_data_proto;
+extern const struct osprey_proto_def sunrpc_proto;
 
 /* Table order is also the order detection tries the probes in: the first YES wins (HTTP,
  * then a TLS ClientHello, then DNS, as detection has always preferred them). */
@@ -31,7 +32,7 @@ static const struct osprey_proto_def *const PROTOS[] = {&http_proto, &tls_proto,
                                                         &http2_proto,
                                                         &smtp_proto, /* after FTP: both greet with 220 */
                                                         &nfs_proto, &tftp_proto,
-                                                        &tftp_data_proto};
+                                                        &tftp_data_proto, &sunrpc_proto};
 
 #define NPROTOS (sizeof PROTOS / sizeof PROTOS[0])
 #define FIRST 2 /* after UNKNOWN and FAILED */

@@ -74,7 +74,7 @@ static const char *const DATA_COUNTERS[] = {
 
 const struct osprey_proto_def tftp_data_proto = {
     .name = "tftp-data",
-    .flow_stat = "flow.tftp_data",
+    .flow_stat = "flow.tftp-data",
     .eve_name = "tftp_data",
     .l4 = 17,
     .expected = true,

@@ -115,6 +115,7 @@ static const struct plan_row {
     {"reference", plan_meta},
     {"requires", plan_meta},
     {"rev", plan_meta},
+    {"rpc", plan_rpc},
     {"sameip", plan_sameip},
     {"seq", plan_hdr_field},
     {"service", plan_service},
