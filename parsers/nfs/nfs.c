@@ -62,6 +62,7 @@ static const char *const ANOMALIES[] = {
                                                                    other than 2, 3, 4 */
     [NFS_AE_UNSUPPORTED_VERSION] = "nfs.unsupported_version", /* (Suricata's name; not
                                                                   raised: every version is read) */
+    [NFS_AE_TOO_MANY_TX] = "nfs.too_many_transactions",       /* NFS_TX_MAX open: one shed */
 };
 
 static const char *const COUNTERS[] = {

@@ -14,7 +14,8 @@ extern const struct osprey_proto_def nfs_proto;
 
 /* rows of nfs_proto.events / .anomalies / .counters; field keys */
 enum { NFS_EV_REQUEST, NFS_EV_RESPONSE, NFS_EV_FILE_TS, NFS_EV_FILE_TC };
-enum { NFS_AE_MALFORMED, NFS_AE_NON_EXISTING_VERSION, NFS_AE_UNSUPPORTED_VERSION };
+enum { NFS_AE_MALFORMED, NFS_AE_NON_EXISTING_VERSION, NFS_AE_UNSUPPORTED_VERSION,
+       NFS_AE_TOO_MANY_TX };
 enum { NFS_C_TX, NFS_C_MALFORMED, NFS_C_SKIPPED, NFS_C_TX_SHED, NFS_C_XID_SHED,
        NFS_C_NAME_SHED };
 enum { NF_PROCEDURE, NF_VERSION };

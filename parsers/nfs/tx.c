@@ -64,6 +64,7 @@ struct nfs_tx *nfs_tx_new(struct pflow *pf, const struct rpc_msg *m)
             pfile_close(pf, old->file, true);
         nfs_tx_free(old);
         pflow_count(pf, NFS_C_TX_SHED, 1);
+        pflow_anomaly(pf, st->f, 0, NFS_AE_TOO_MANY_TX);
     }
     struct nfs_tx *tx = calloc(1, sizeof *tx);
     if (!tx)
