@@ -54,15 +54,23 @@ bool xdr_opaque(struct xdr *x, const uint8_t **d, uint32_t *len, uint32_t max)
     return true;
 }
 
-/* AUTH_UNIX (RFC 5531 appendix A): stamp, machinename<255>, uid, gid, gids<16> */
+/* AUTH_UNIX (RFC 5531 appendix A): stamp, machinename<255>, uid, gid, gids<16>. uid and gid
+ * are read right after the name's bytes, without its XDR padding: Suricata 8 reads them so,
+ * and its records (nfs3-01's rpc.creds) are the specification here — a name whose length is
+ * not a multiple of 4 shifts them (rpc.h). */
 static void auth_unix(struct rpc_msg *m, const uint8_t *b, uint32_t n)
 {
     struct xdr x;
-    uint32_t stamp;
+    uint32_t stamp, len;
     xdr_init(&x, b, n);
-    m->unix_ok = xdr_u32(&x, &stamp) &&
-                 xdr_opaque(&x, &m->machine, &m->machine_len, RPC_MACHINE_MAX) &&
-                 xdr_u32(&x, &m->uid) && xdr_u32(&x, &m->gid);
+    m->unix_ok = xdr_u32(&x, &stamp) && xdr_u32(&x, &len) && len <= RPC_MACHINE_MAX &&
+                 xdr_left(&x) >= len;
+    if (m->unix_ok) {
+        m->machine = xdr_here(&x);
+        m->machine_len = len;
+        x.at += len;
+        m->unix_ok = xdr_u32(&x, &m->uid) && xdr_u32(&x, &m->gid);
+    }
     if (!m->unix_ok)
         m->machine = NULL, m->machine_len = 0, m->uid = m->gid = 0;
 }

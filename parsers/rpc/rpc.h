@@ -43,7 +43,8 @@ struct rpc_msg {
     uint32_t rpcvers, prog, vers, proc;
     uint32_t cred_flavor;
     const uint8_t *machine;     /* AUTH_UNIX: in the message's bytes */
-    uint32_t machine_len, uid, gid;
+    uint32_t machine_len, uid, gid; /* (uid, gid read as Suricata reads them: right after the
+                                       name, its XDR padding not skipped) */
     bool unix_ok;               /* an AUTH_UNIX body that decoded */
     /* REPLY */
     uint32_t reply_stat;        /* 0 MSG_ACCEPTED, 1 MSG_DENIED */

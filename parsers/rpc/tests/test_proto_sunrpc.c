@@ -15,8 +15,18 @@ static const uint8_t GETPORT[] = {
 static const uint8_t REPLY[] = {0, 0, 0, 7, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0,
                                 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 8, 1};
 
+/* nfs3-01's first GETATTR call (machine "werrmsche", 9 bytes): Suricata writes uid 0, gid 0 */
+static const uint8_t WERRMSCHE[] = {
+    0x5e, 0x1d, 0x0b, 0xdc, 0, 0, 0, 0, 0, 0, 0, 2, 0, 1, 0x86, 0xa3, 0, 0, 0, 3, 0, 0, 0, 1,
+    0, 0, 0, 1, 0, 0, 0, 0x34, 0x38, 0x47, 0x76, 0x0b, 0, 0, 0, 9, 'w', 'e', 'r', 'r', 'm',
+    's', 'c', 'h', 'e', 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 5, 0, 0, 0, 1, 0, 0, 0, 0,
+    0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0, 0x11, 0, 0, 0, 0, 0, 0, 0, 0};
+
 static void test_decode(void)
 {
+    struct rpc_msg w;
+    CHECK(rpc_decode(&w, WERRMSCHE, sizeof WERRMSCHE) && w.unix_ok && w.machine_len == 9);
+    CHECK(w.uid == 0 && w.gid == 0); /* Suricata's reading: the padding not skipped */
     struct rpc_msg m;
     CHECK(rpc_decode(&m, GETPORT, sizeof GETPORT));
     CHECK(m.xid == 7 && m.type == RPC_CALL && m.prog == 100000 && m.vers == 2 && m.proc == 3);
