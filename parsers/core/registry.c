@@ -102,6 +102,12 @@ bool osprey_app_proto_suricata_stats(uint16_t proto)
     return d && d->suricata_stats;
 }
 
+bool osprey_app_proto_eve_packet_dir(uint16_t proto)
+{
+    const struct osprey_proto_def *d = reg_proto(proto);
+    return d && d->eve_packet_dir;
+}
+
 bool osprey_app_proto_has_eve(uint16_t proto)
 {
     const struct osprey_proto_def *d = reg_proto(proto);

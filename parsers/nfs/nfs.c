@@ -91,4 +91,5 @@ const struct osprey_proto_def nfs_proto = {
     .counters = COUNTERS, .ncounters = PROTO_N(COUNTERS),
     .tx_counter = NFS_C_TX,
     .eve = nfs_eve,
+    .eve_packet_dir = true, /* a reply's record is the server's, as Suricata writes it */
 };
