@@ -144,6 +144,8 @@ def test_nfs_eve_records(tmp_path):
           "status": "ERR_NOENT"},
          {"xid": 13, "status": "ACCEPTED", "auth_type": "UNIX", "creds": creds}),
     ]
+    # each completed by a reply: the server's record (Suricata writes the packet's direction)
+    assert [(r["src_port"], r["dest_port"]) for r in out.of("nfs")] == [(2049, 800)] * 3
     (f,) = out.of("fileinfo")
     assert f["app_proto"] == "nfs" and f["fileinfo"]["filename"] == "notes.txt"
     assert f["fileinfo"]["size"] == 5 and f["fileinfo"]["state"] == "CLOSED"
