@@ -91,8 +91,6 @@ void nfs3_call(struct pflow *pf, const struct rpc_msg *m)
             ok = m->vers == 2 ? xdr_u32(&x, &o32) && (c->offset = o32, true)
                               : xdr_u64(&x, &c->offset);
         }
-        if (ok && p == NFS3_READDIRPLUS && m->vers == 2)
-            hl = 0; /* (v2 has no READDIRPLUS: procedure 17 is STATFS) */
         break;
     case NFS3_CREATE: case NFS3_REMOVE: case NFS3_MKDIR: case NFS3_RMDIR:
         ok = fh(&x, m->vers, &h, &hl) && name(&x, &n, &nl);
