@@ -86,6 +86,7 @@ extern const struct opt_table opt_table_msg, opt_table_ids, opt_table_classtype,
     opt_table_misc, opt_table_asn1, opt_table_geoip, opt_table_pktprop, opt_table_hints, opt_table_absent,
     opt_table_entropy, opt_table_dataset, opt_table_krb5, opt_table_ldap, opt_table_snmp;
 extern const struct opt_table opt_table_http2;
+extern const struct opt_table opt_table_nfs;
 
 /* All of them, in keyword-id order (registry.c: data the core reads). */
 extern const struct opt_table *const *const opt_tables;
