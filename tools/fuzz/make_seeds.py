@@ -60,15 +60,54 @@ def write(outdir, name, data, seen):
     return 1
 
 
+def tunnel_frames():
+    """One Ethernet frame per encapsulation the decoder knows, each carrying a TCP SYN."""
+    from scapy.all import GRE, IP, PPP, TCP, UDP, VXLAN, Dot1AD, Dot1Q, Ether, IPv6, PPPoE, PPPoED, Raw
+    from scapy.contrib.mpls import MPLS
+    from scapy.contrib.geneve import GENEVE
+    from scapy.contrib.gtp import GTP_U_Header
+    from scapy.contrib.erspan import ERSPAN_II, ERSPAN_III
+    syn = TCP(sport=1234, dport=80, flags="S")
+    inner4 = IP(src="10.1.0.1", dst="10.1.0.2") / syn
+    inner6 = IPv6(src="2001:db8::1", dst="2001:db8::2") / syn
+    outer = Ether() / IP(src="192.0.2.1", dst="192.0.2.2")
+    frames = {
+        "ipv4-tcp": Ether() / inner4,
+        "ipv6-tcp": Ether() / inner6,
+        "qinq": Ether() / Dot1AD(vlan=10) / Dot1Q(vlan=20) / inner4,
+        "mpls": Ether() / MPLS(label=16, s=0) / MPLS(label=17, s=1) / inner4,
+        "mpls-pw-cw": Ether() / MPLS(label=16, s=1) / Raw(b"\x00\x00\x00\x00") / Ether() / inner4,
+        "pppoe": Ether(type=0x8864) / PPPoE(sessionid=1) / PPP(proto=0x0021) / inner4,
+        "nsh": Ether(type=0x894F) / Raw(bytes([0x0f, 0xc2, 0x02, 0x01, 0, 0, 1, 255])) / inner4,
+        "pppoe-discovery": Ether(type=0x8863) / PPPoED(code=0x09),
+        "gre": outer / GRE(proto=0x0800) / inner4,
+        "gre-key-seq": outer / GRE(proto=0x86dd, key_present=1, key=5, seqnum_present=1, seqence_number=1) / inner6,
+        "erspan2": outer / GRE(proto=0x88be, seqnum_present=1) / ERSPAN_II(session_id=1) / Ether() / inner4,
+        "erspan3": outer / GRE(proto=0x22eb, seqnum_present=1) / ERSPAN_III(session_id=1) / Ether() / inner4,
+        "ipip": outer / inner4,
+        "6in4": Ether() / IP(src="192.0.2.1", dst="192.0.2.2", proto=41) / inner6,
+        "4in6": Ether() / IPv6(src="2001:db8::9", dst="2001:db8::a", nh=4) / inner4,
+        "vxlan": outer / UDP(sport=1, dport=4789) / VXLAN(vni=5) / Ether() / inner4,
+        "geneve": outer / UDP(sport=1, dport=6081) / GENEVE(vni=5, proto=0x6558) / Ether() / inner4,
+        "teredo": outer / UDP(sport=3544, dport=3544) / inner6,
+        "gtpu": outer / UDP(sport=2152, dport=2152) / GTP_U_Header(teid=1) / inner4,
+        "gre-udp": outer / UDP(sport=1, dport=4754) / GRE(proto=0x0800) / inner4,
+        "mpls-udp": outer / UDP(sport=1, dport=6635) / MPLS(label=16, s=1) / inner4,
+        "ipv4-frag": Ether() / IP(src="10.1.0.1", dst="10.1.0.2", flags="MF", proto=6) / Raw(bytes(16)),
+        "ipv6-ext": Ether() / IPv6(src="2001:db8::1", dst="2001:db8::2", nh=0) / Raw(b"\x2b\x00" + bytes(6) + b"\x06\x00\x00\x00\x00\x00\x00\x00") / syn,
+    }
+    for name, f in frames.items():
+        try:
+            yield name, bytes(f)
+        except Exception:
+            pass
+
+
 def decode_seeds(corpus, outdir, synthetic):
     seen, n = set(), 0
     if synthetic:
-        eth = bytes(12) + b"\x08\x00"
-        ip = bytes.fromhex("450000280001000040060000") + bytes([10, 0, 0, 1, 10, 0, 0, 2])
-        tcp = struct.pack(">HHIIBBHHH", 1234, 80, 1, 0, 0x50, 2, 65535, 0, 0)
-        n += write(outdir, "eth-ipv4-tcp", bytes([0, 0]) + eth + ip + tcp, seen)
-        gre = bytes.fromhex("450000300001000040" "2f" "0000") + bytes([10, 0, 0, 1, 10, 0, 0, 2])
-        n += write(outdir, "eth-gre-ipv4", bytes([0, 0]) + eth + gre + b"\x00\x00\x08\x00" + ip + tcp, seen)
+        for name, frame in tunnel_frames():
+            n += write(outdir, name, bytes([0, 0]) + frame, seen)
         return n
     for path in pcaps(corpus, "tunnels", "malformed", "ipv6", "checksums", "frag", "misc"):
         base = os.path.basename(path).split(".")[0]
