@@ -78,8 +78,8 @@ static struct mon_ctx *setup(struct mon_engine **eng, uint8_t o0, uint8_t o1)
     cfg.flow.hash_size = 16;
     cfg.flow.prealloc = 4;
     cfg.flow.hash_seed = 1;
-    if (o1 & 8)
-        cfg.flow.memcap = 4096;
+    /* a small table: the hash may be sized from the memcap, and one is made per input */
+    cfg.flow.memcap = (o1 & 8) ? 4096 : (1u << 20);
     cfg.tcp.midstream = o0 & 1;
     cfg.tcp.async_oneside = (o0 & 2) != 0;
     cfg.tcp.policy.dflt = (enum mon_overlap_policy)(((o0 >> 2) & 7) % MON_POLICY__COUNT);
