@@ -279,6 +279,10 @@ static const struct opt_def DEFS[] = {
     STICKY("ssh.hassh.string", D_SURI, SSH_HASSH_STRING),
     STICKY("ssh.hassh.server", D_SURI, SSH_HASSH_SERVER),
     STICKY("ssh.hassh.server.string", D_SURI, SSH_HASSH_SERVER_STRING),
+    STICKY("ssh-hassh", D_SURI, SSH_HASSH), /* the names before Suricata 6 */
+    STICKY("ssh-hassh-string", D_SURI, SSH_HASSH_STRING),
+    STICKY("ssh-hassh-server", D_SURI, SSH_HASSH_SERVER),
+    STICKY("ssh-hassh-server-string", D_SURI, SSH_HASSH_SERVER_STRING),
     STICKY("smb.named_pipe", D_SURI, SMB_NAMED_PIPE),
     STICKY("smb.share", D_SURI, SMB_SHARE),
     STICKY("smb.ntlmssp_user", D_SURI, SMB_NTLMSSP_USER),
@@ -342,6 +346,7 @@ static const struct opt_def DEFS[] = {
     STICKY("ike.vendor", D_SURI, IKE_VENDOR),
     STICKY("ike.key_exchange_payload", D_SURI, IKE_KEY_EXCHANGE),
     STICKY("ike.nonce_payload", D_SURI, IKE_NONCE),
+    STICKY("ntp.reference_id", D_SURI, NTP_REFERENCE_ID),
     STICKY("rfb.name", D_SURI, RFB_NAME),
     STICKY("ftp.command", D_SURI, FTP_COMMAND),
     STICKY("ftp.command_data", D_SURI, FTP_COMMAND_DATA),

@@ -86,7 +86,10 @@ static const char *const IMPLEMENTED[] = {
     /* Kerberos 5, LDAP and SNMP fields (opt_krb5.c, opt_ldap.c, opt_snmp.c) */
     "krb5_msg_type", "krb5_err_code", "krb5.ticket_encryption", "ldap.request.operation",
     "ldap.responses.operation", "ldap.responses.result_code", "ldap.responses.count",
-    "snmp.version", "snmp.pdu_type", NULL};
+    "snmp.version", "snmp.pdu_type",
+    /* DHCP and NTP fields (opt_dhcp.c, opt_ntp.c) */
+    "dhcp.leasetime", "dhcp.rebinding_time", "dhcp.renewal_time", "ntp.version",
+    "ntp.stratum", "ntp.mode", NULL};
 
 static bool listed(const char *name)
 {
