@@ -253,6 +253,9 @@ static const struct cfg_key SCHEMA[] = {
     APP_ENABLED("smtp"),
     SIZE("app-layer.protocols.smtp.attachment-limit", "1mb", "decoded bytes of an SMTP attachment kept for file.data (the rest counted)"),
     APP_ENABLED("ssh"),
+    BOOL("app-layer.protocols.ssh.hassh", "no",
+         "compute each side's HASSH (its KEXINIT's algorithms, MD5) for EVE; a rule on "
+         "ssh.hassh* turns it on for its flows anyway"),
     APP_ENABLED("tls"),
 
     /* stream: TCP tracking and reassembly (libmon's TCP layer) */
