@@ -18,7 +18,7 @@ extern const struct osprey_proto_def ftp_proto, ftp_data_proto;
 extern const struct osprey_proto_def krb5_proto, ldap_proto, snmp_proto;
 extern const struct osprey_proto_def http2_proto;
 extern const struct osprey_proto_def smtp_proto;
-extern const struct osprey_proto_def dhcp_proto, ntp_proto;
+extern const struct osprey_proto_def dhcp_proto, ntp_proto, ike_proto;
 extern const struct osprey_proto_def irc_proto, netbios_ns_proto, netbios_dgm_proto, wins_proto,
     ssdp_proto, mysql_proto, nntp_proto, tftp_proto;
 
@@ -34,7 +34,7 @@ static const struct osprey_proto_def *const PROTOS[] = {&http_proto, &tls_proto,
                                                         &ldap_proto, &snmp_proto,
                                                         &http2_proto,
                                                         &smtp_proto, /* after FTP: both greet with 220 */
-                                                        &dhcp_proto, &ntp_proto,
+                                                        &dhcp_proto, &ntp_proto, &ike_proto,
                                                         /* recognition only (services/) */
                                                         &irc_proto, &netbios_dgm_proto,
                                                         &wins_proto, &ssdp_proto, &mysql_proto,

@@ -125,6 +125,19 @@ int plan_krb5_enc(struct plan_ctx *ctx)
     return 0;
 }
 
+/* ike.chosen_sa_attribute: its attribute's field equal to the value (opt_ike.c) */
+int plan_ike_attr(struct plan_ctx *ctx)
+{
+    const struct opt_ike_attr *x = ctx->o->arg;
+    if (x->field < 0) {
+        ctx->pl->why = "a field no parser registers";
+        return 0;
+    }
+    plan_add_unit(ctx, (struct det_unit){.ops = &det_unit_field, .cmp = &x->cmp,
+                                         .field = x->field});
+    return 0;
+}
+
 /* ftpbounce: a PORT command naming another host than the client (the parsers' field) */
 int plan_ftpbounce(struct plan_ctx *ctx)
 {

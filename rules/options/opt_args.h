@@ -277,6 +277,13 @@ struct opt_field_index {
 
 /* krb5.ticket_encryption: [!]weak, or a list of encryption types (names or numbers) */
 #define OPT_KRB5_ETYPES 16
+/* ike.chosen_sa_attribute:<name>=<value>: the parsers' field of that attribute
+ * (ike.chosen_sa_attribute.<name>), equal to value */
+struct opt_ike_attr {
+    struct opt_cmp cmp;
+    int field;
+};
+
 struct opt_krb5_enc {
     int field, weak_field;  /* the parsers' fields krb5.ticket_encryption / _weak_encryption */
     int8_t weak;            /* -1: not asked, 0: !weak, 1: weak */

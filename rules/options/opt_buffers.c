@@ -346,6 +346,8 @@ static const struct opt_def DEFS[] = {
     STICKY("ike.vendor", D_SURI, IKE_VENDOR),
     STICKY("ike.key_exchange_payload", D_SURI, IKE_KEY_EXCHANGE),
     STICKY("ike.nonce_payload", D_SURI, IKE_NONCE),
+    STICKY("ike.init_spi", D_SURI, IKE_INIT_SPI),
+    STICKY("ike.resp_spi", D_SURI, IKE_RESP_SPI),
     STICKY("ntp.reference_id", D_SURI, NTP_REFERENCE_ID),
     STICKY("rfb.name", D_SURI, RFB_NAME),
     STICKY("ftp.command", D_SURI, FTP_COMMAND),

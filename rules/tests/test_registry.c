@@ -89,7 +89,10 @@ static const char *const IMPLEMENTED[] = {
     "snmp.version", "snmp.pdu_type",
     /* DHCP and NTP fields (opt_dhcp.c, opt_ntp.c) */
     "dhcp.leasetime", "dhcp.rebinding_time", "dhcp.renewal_time", "ntp.version",
-    "ntp.stratum", "ntp.mode", NULL};
+    "ntp.stratum", "ntp.mode",
+    /* IKE fields (opt_ike.c) */
+    "ike.exchtype", "ike.key_exchange_payload_length", "ike.nonce_payload_length",
+    "ike.chosen_sa_attribute", NULL};
 
 static bool listed(const char *name)
 {
