@@ -105,7 +105,7 @@ void ssh_packets(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d
 {
     struct ssh_state *st = pf->state;
     struct ssh_side *side = &st->side[dir];
-    while (n && !side->finished) {
+    while (!side->finished) {
         /* the length field first, then the rest of the packet, gathered in side->pkt */
         size_t want = 5;
         if (side->pkt.len >= 5) {
@@ -116,7 +116,14 @@ void ssh_packets(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d
                 return;
             }
             want = 4 + (size_t)len;
+            if (side->pkt.len == want) {
+                packet(pf, f, dir, st, side->pkt.p, side->pkt.len);
+                pbuf_reset(&side->pkt);
+                continue;
+            }
         }
+        if (!n)
+            return;
         size_t k = want - side->pkt.len;
         if (k > n)
             k = n;
@@ -125,9 +132,5 @@ void ssh_packets(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d
             return;
         }
         d += k, n -= k;
-        if (side->pkt.len == want && want > 5) {
-            packet(pf, f, dir, st, side->pkt.p, side->pkt.len);
-            pbuf_reset(&side->pkt);
-        }
     }
 }
