@@ -138,7 +138,8 @@ extern const struct det_unit_ops det_unit_payload, /* payload runs (unit_payload
     det_unit_dce,       /* dce_iface, dce_opnum (dce_units.c) */
     det_unit_field_index, /* ldap.responses.operation …: a list field by position, true when
                              the newest element made it so (unit_fields.c) */
-    det_unit_krb5_enc;  /* krb5.ticket_encryption (unit_fields.c) */
+    det_unit_krb5_enc,  /* krb5.ticket_encryption (unit_fields.c) */
+    det_unit_field_set; /* sip_method, sip_stat_code: a field in one of a few ranges */
 struct det_tls;
 struct det_dce;
 /* dce_units.c: does the run read a byte field in DCERPC's byte order (byte_* with dce); the
@@ -222,6 +223,7 @@ struct det_unit {
         const struct opt_file *file;          /* file: filename … filesha256 (unit_file.c) */
         const struct opt_field_index *fidx;   /* field_index (ldap.responses.*) */
         const struct opt_krb5_enc *kenc;      /* krb5_enc (krb5.ticket_encryption) */
+        const struct opt_field_set *fset;     /* field_set (sip_method, sip_stat_code) */
         struct {                              /* dataset, with its set */
             const struct opt_dataset *ds;
             struct det_dataset *set;

@@ -138,6 +138,18 @@ int plan_ike_attr(struct plan_ctx *ctx)
     return 0;
 }
 
+/* sip_method, sip_stat_code: the field in one of the ranges (unit_fields.c) */
+int plan_field_set(struct plan_ctx *ctx)
+{
+    const struct opt_field_set *x = ctx->o->arg;
+    if (x->field < 0) {
+        ctx->pl->why = "a field no parser registers";
+        return 0;
+    }
+    plan_add_unit(ctx, (struct det_unit){.ops = &det_unit_field_set, .fset = x});
+    return 0;
+}
+
 /* ftpbounce: a PORT command naming another host than the client (the parsers' field) */
 int plan_ftpbounce(struct plan_ctx *ctx)
 {

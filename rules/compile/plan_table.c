@@ -126,6 +126,8 @@ static const struct plan_row {
     {"seq", plan_hdr_field},
     {"service", plan_service},
     {"sid", plan_meta},
+    {"sip_method", plan_field_set},
+    {"sip_stat_code", plan_field_set},
     {"smb.version", plan_dns_field},
     {"snmp.pdu_type", plan_dns_field},
     {"snmp.version", plan_dns_field},

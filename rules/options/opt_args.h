@@ -277,6 +277,17 @@ struct opt_field_index {
 
 /* krb5.ticket_encryption: [!]weak, or a list of encryption types (names or numbers) */
 #define OPT_KRB5_ETYPES 16
+/* A parsers' field whose value is in one of a few ranges (or, negated, in none):
+ * sip_method:invite,options (the field's named values), sip_stat_code:4,180 (a class 1-9 is
+ * its hundred) */
+#define OPT_FIELD_SET_MAX 16
+struct opt_field_set {
+    int field;               /* the parsers' field (osprey_field_find), -1: none */
+    bool neg;
+    uint32_t n;
+    struct { int64_t lo, hi; } r[OPT_FIELD_SET_MAX];
+};
+
 /* ike.chosen_sa_attribute:<name>=<value>: the parsers' field of that attribute
  * (ike.chosen_sa_attribute.<name>), equal to value */
 struct opt_ike_attr {

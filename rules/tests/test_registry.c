@@ -92,7 +92,9 @@ static const char *const IMPLEMENTED[] = {
     "ntp.stratum", "ntp.mode",
     /* IKE fields (opt_ike.c) */
     "ike.exchtype", "ike.key_exchange_payload_length", "ike.nonce_payload_length",
-    "ike.chosen_sa_attribute", NULL};
+    "ike.chosen_sa_attribute",
+    /* Snort's SIP keywords on the SIP parser's fields (opt_app.c) */
+    "sip_method", "sip_stat_code", NULL};
 
 static bool listed(const char *name)
 {
