@@ -86,10 +86,13 @@ enum probe_verdict ssdp_probe(const uint8_t *d, size_t n, const struct mon_flow 
  * (0xff) in its place ("host is not allowed") counts on the MySQL port. */
 enum probe_verdict mysql_probe_server(const uint8_t *d, size_t n, const struct mon_flow *f)
 {
+    /* what of the packet header is in must already fit: a length of 2..1024, sequence 0 */
+    if ((n >= 2 && d[1] > 4) || (n >= 3 && d[2] != 0) || (n >= 4 && d[3] != 0))
+        return DET_NO;
     if (n < 5)
         return DET_NEED_MORE;
-    uint32_t len = (uint32_t)d[0] | (uint32_t)d[1] << 8 | (uint32_t)d[2] << 16;
-    if (d[3] != 0 || len < 2 || len > 1024)
+    uint32_t len = (uint32_t)d[0] | (uint32_t)d[1] << 8;
+    if (len < 2 || len > 1024)
         return DET_NO;
     if (d[4] == 0xff)
         return port_is(f, 3306) ? DET_YES : DET_NO;

@@ -27,6 +27,8 @@ static void probes(void)
     CHECK(mysql_probe_server(greet, sizeof greet, &f) == DET_YES);
     CHECK(mysql_probe_server(greet, 3, &f) == DET_NEED_MORE);
     CHECK(mysql_probe_server(P("SSH-2.0-x\r\n"), &f) == DET_NO);
+    CHECK(mysql_probe_server(P("NO\r\n"), &f) == DET_NO); /* short, and no packet header */
+    CHECK(mysql_probe_server(P("\x0a\x00"), &f) == DET_NEED_MORE);
     static const uint8_t err[] = {0x10, 0, 0, 0, 0xff, 0x6a, 0x04};
     CHECK(mysql_probe_server(err, sizeof err, &f) == DET_NO); /* an error packet: its port only */
     f.sport = 3306;
