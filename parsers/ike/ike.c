@@ -164,7 +164,7 @@ static const char *const COUNTERS[] = {
 };
 
 /* IKEv1: what the record reports of each side over the flow */
-static void keep_v1(struct ike_state *st, struct pflow *pf, struct mon_flow *f, int dir)
+static void keep_v1(struct ike_state *st, int dir)
 {
     struct ike_msg *m = &st->cur;
     struct ike_side *side = &st->side[dir];
@@ -188,7 +188,6 @@ static void keep_v1(struct ike_state *st, struct pflow *pf, struct mon_flow *f, 
         if (m->nv1t > 1)
             m->events |= 1u << IKE_AE_MULTIPLE_SERVER_PROPOSAL;
     }
-    (void)pf, (void)f;
 }
 
 static void ike_parse_dgram(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d,
@@ -213,7 +212,7 @@ static void ike_parse_dgram(struct pflow *pf, struct mon_flow *f, int dir, const
     st->cur.id = st->next_id++;
     st->has_cur = true;
     if (m.maj == 1 && !m.encrypted)
-        keep_v1(st, pf, f, dir);
+        keep_v1(st, dir);
     if (st->cur.shed)
         pflow_count(pf, IKE_C_SHED, st->cur.shed);
     pflow_count(pf, IKE_C_TX, 1);

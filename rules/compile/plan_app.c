@@ -15,6 +15,8 @@ int plan_buflen(struct plan_ctx *ctx) /* urilen, bsize, bufferlen (Snort 3's bsi
     const struct opt_cmp *cm = ctx->o->arg;
     struct opt_cmp plain = *cm;
     bool uri = ctx->name[0] == 'u';
+    if (!uri && cm->flags == 1 && !cm->var) /* bufferlen's relative: left after the cursor */
+        return plan_bufferlen_relative(ctx);
     plain.flags = uri ? 0 : plain.flags; /* urilen's norm/raw: below */
     if ((ctx->pl->why = cmp_compile_check(&plain)))
         return 0;
