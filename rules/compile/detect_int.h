@@ -155,7 +155,8 @@ enum det_pitem_type { PI_CONTENT, PI_PCRE, PI_ISDATAAT, PI_BYTE_TEST, PI_BYTE_JU
                       PI_BASE64,     /* base64_decode: the items after it (base64_data) read
                                         the decoded bytes */
                       PI_ENTROPY,    /* entropy: a test of the buffer, moves nothing */
-                      PI_ASN1 };     /* asn1: BER objects from a position (asn1.c) */
+                      PI_ASN1,       /* asn1: BER objects from a position (asn1.c) */
+                      PI_BER };      /* ber_data / ber_skip: the BER element at the cursor */
 struct det_caps;  /* a worker's captures of the packet (captures.c) */
 struct det_vars;  /* a flow's variables (captures.c) */
 

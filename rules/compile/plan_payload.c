@@ -20,7 +20,7 @@ static const char *bind_vars(struct det_pitem *pi, const char **vnames, uint32_t
     else if (pi->type == PI_ISDATAAT)
         isdataat_var_names(pi->arg, names);
     else if (pi->type == PI_PCRE || pi->type == PI_BASE64 || pi->type == PI_ENTROPY ||
-             pi->type == PI_ASN1)
+             pi->type == PI_ASN1 || pi->type == PI_BER)
         return NULL;
     else
         byte_var_names(pi->arg, names);
@@ -195,6 +195,13 @@ int plan_bufferlen_relative(struct plan_ctx *ctx)
             return 0;
     }
     return 0;
+}
+
+/* ber_data / ber_skip: always from the cursor (the run before it) */
+int plan_ber(struct plan_ctx *ctx)
+{
+    return add_item(ctx, (struct det_pitem){.type = PI_BER, .relative = true,
+                                            .arg = ctx->o->arg}, NULL);
 }
 
 int plan_entropy(struct plan_ctx *ctx)

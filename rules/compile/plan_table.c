@@ -19,6 +19,8 @@ static const struct plan_row {
     {"app-layer-protocol", plan_app_layer_protocol},
     {"asn1", plan_asn1},
     {"base64_decode", plan_base64_decode},
+    {"ber_data", plan_ber},
+    {"ber_skip", plan_ber},
     {"bsize", plan_buflen},
     {"bufferlen", plan_buflen},
     {"bypass", plan_meta},

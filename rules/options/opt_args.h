@@ -188,6 +188,13 @@ struct opt_isdataat {
     const char *var;
 };
 
+/* ber_data:TYPE / ber_skip:TYPE[,optional] (Snort 3): the BER element at the cursor */
+struct opt_ber {
+    uint8_t type;            /* its identifier octet */
+    bool skip;               /* ber_skip: past the element; ber_data: into its contents */
+    bool optional;           /* ber_skip: another type (or none) leaves the cursor, holds */
+};
+
 /* asn1: which checks a decoded BER node trips, and where decoding starts */
 struct opt_asn1 {
     bool bitstring_overflow, double_overflow, has_oversize;

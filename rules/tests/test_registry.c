@@ -94,7 +94,9 @@ static const char *const IMPLEMENTED[] = {
     "ike.exchtype", "ike.key_exchange_payload_length", "ike.nonce_payload_length",
     "ike.chosen_sa_attribute",
     /* Snort's SIP keywords on the SIP parser's fields (opt_app.c) */
-    "sip_method", "sip_stat_code", NULL};
+    "sip_method", "sip_stat_code",
+    /* Snort 3's BER cursor keywords (opt_misc.c, compile/payload.c) */
+    "ber_data", "ber_skip", NULL};
 
 static bool listed(const char *name)
 {

@@ -308,6 +308,22 @@ static void payload_units(void)
     q2.arg = &i3;
     DIFFER(a, b);
 
+    /* ber_data / ber_skip: the type, skip or data, optional */
+    struct opt_ber e1 = {.type = 0x30}, e2 = {.type = 0x31}, e3 = {.type = 0x30, .skip = true},
+                   e4 = {.type = 0x30, .skip = true, .optional = true}, e5 = e1;
+    struct det_pitem be1 = {.type = PI_BER, .relative = true, .arg = &e1}, be2 = be1;
+    a.items = &be1;
+    be2.arg = &e5, b = a, b.items = &be2;
+    SAME(a, b);
+    be2.arg = &e2;
+    DIFFER(a, b);
+    be2.arg = &e3;
+    DIFFER(a, b);
+    struct det_pitem be3 = be1;
+    be3.arg = &e4;
+    a.items = &be2, b.items = &be3;
+    DIFFER(a, b);
+
     struct opt_byte y1, y2;
     memset(&y1, 0, sizeof y1);
     y1.bytes = 2, y1.value = 7;
