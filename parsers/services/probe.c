@@ -1,6 +1,6 @@
 /* probe.c — how each recognition-only service is told: by its first bytes where it has a
  * clear signature (IRC's registration commands and server prefix, SSDP's request lines,
- * MySQL's server greeting, NNTP's greeting on its port, TFTP's opcodes on its port), by its
+ * MySQL's server greeting, NNTP's greeting on its port), by its
  * port otherwise (NetBIOS name and datagram services, WINS replication). The ports are
  * Snort 3's (the wizard's and the community rules' headers). */
 #include <string.h>
@@ -112,10 +112,4 @@ enum probe_verdict nntp_probe_server(const uint8_t *d, size_t n, const struct mo
 {
     static const char *const W[] = {"200 ", "201 ", NULL};
     return port_is(f, 119) ? one_of(d, n, W) : DET_NO;
-}
-
-/* TFTP (RFC 1350): UDP port 69, opcodes 1 RRQ … 5 ERROR (6 OACK, RFC 2347) */
-enum probe_verdict tftp_probe(const uint8_t *d, size_t n, const struct mon_flow *f)
-{
-    return port_is(f, 69) && n >= 4 && d[0] == 0 && d[1] >= 1 && d[1] <= 6 ? DET_YES : DET_NO;
 }

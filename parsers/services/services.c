@@ -1,5 +1,5 @@
 /* services.c — the recognition-only services: Snort 3 services Osprey has no parser for (IRC,
- * NetBIOS name and datagram services, WINS, SSDP, MySQL, NNTP, TFTP), one descriptor each so
+ * NetBIOS name and datagram services, WINS, SSDP, MySQL, NNTP), one descriptor each so
  * their flows get an app_proto and the rules naming them (`service:irc`, `alert mysql`) run
  * there. A flow of one is decided by its probe (probe.c) and then not read: no buffers,
  * events, transactions or EVE records of its own. Registered in core/registry.c. */
@@ -46,7 +46,6 @@ static const struct proto_probe WINS[] = {
 static const struct proto_probe SSDP[] = {{17, 0, ssdp_probe}, {0, 0, NULL}};
 static const struct proto_probe MYSQL[] = {{6, 1, mysql_probe_server}, {0, 0, NULL}};
 static const struct proto_probe NNTP[] = {{6, 1, nntp_probe_server}, {0, 0, NULL}};
-static const struct proto_probe TFTP[] = {{17, 0, tftp_probe}, {0, 0, NULL}};
 
 SERVICE(irc_proto, "irc", 6, IRC);
 SERVICE(netbios_ns_proto, "netbios-ns", 0, NETBIOS_NS);
@@ -55,4 +54,3 @@ SERVICE(wins_proto, "wins", 6, WINS);
 SERVICE(ssdp_proto, "ssdp", 17, SSDP);
 SERVICE(mysql_proto, "mysql", 6, MYSQL);
 SERVICE(nntp_proto, "nntp", 6, NNTP);
-SERVICE(tftp_proto, "tftp", 17, TFTP);

@@ -6,7 +6,7 @@
 #include "parsers_int.h"
 
 extern const struct osprey_proto_def irc_proto, netbios_ns_proto, netbios_dgm_proto,
-    wins_proto, ssdp_proto, mysql_proto, nntp_proto, tftp_proto;
+    wins_proto, ssdp_proto, mysql_proto, nntp_proto;
 
 /* probe.c: one per service and side (TCP: 0 the client's first bytes, 1 the server's) */
 enum probe_verdict irc_probe_client(const uint8_t *d, size_t n, const struct mon_flow *f);
@@ -17,6 +17,5 @@ enum probe_verdict wins_probe(const uint8_t *d, size_t n, const struct mon_flow 
 enum probe_verdict ssdp_probe(const uint8_t *d, size_t n, const struct mon_flow *f);
 enum probe_verdict mysql_probe_server(const uint8_t *d, size_t n, const struct mon_flow *f);
 enum probe_verdict nntp_probe_server(const uint8_t *d, size_t n, const struct mon_flow *f);
-enum probe_verdict tftp_probe(const uint8_t *d, size_t n, const struct mon_flow *f);
 
 #endif

@@ -96,7 +96,10 @@ static const char *const IMPLEMENTED[] = {
     /* Snort's SIP keywords on the SIP parser's fields (opt_app.c) */
     "sip_method", "sip_stat_code",
     /* Snort 3's BER cursor keywords (opt_misc.c, compile/payload.c) */
-    "ber_data", "ber_skip", NULL};
+    "ber_data", "ber_skip",
+
+    /* NFS fields (opt_nfs.c) and rpc, an ONC-RPC call in the packet (compile/unit_rpc.c) */
+    "nfs_procedure", "nfs.version", "nfs_version", "rpc", NULL};
 
 static bool listed(const char *name)
 {

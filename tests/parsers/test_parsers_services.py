@@ -1,5 +1,5 @@
 """The recognition-only services (parsers/services) end to end: Snort 3 rules naming irc,
-mysql, nntp, wins, netbios-ns, netbios-dgm, ssdp or tftp in `service:` load and run on flows
+mysql, nntp, wins, netbios-ns, netbios-dgm or ssdp in `service:` load and run on flows
 of that service (told by their first bytes, or their port), not on others; the flow's
 app_proto; the Snort 3 names of parsed protocols (kerberos, netbios-ssn)."""
 import pytest
@@ -33,12 +33,10 @@ def tcp(turns, dport, sport=40000):
     ("netbios-dgm", lambda: [udp(b"\x11\x02" + b"D" * 30, sport=138, dport=138)], 'content:"DDDD";'),
     ("ssdp", lambda: [udp(b"M-SEARCH * HTTP/1.1\r\nST: ssdp:all\r\n\r\n", sport=40000, dport=1900)],
      'content:"ssdp:all";'),
-    ("tftp", lambda: [udp(b"\x00\x01evil.bin\x00octet\x00", sport=40000, dport=69)],
-     'content:"evil.bin";'),
 ])
 def test_service_rules_run_on_their_flows(tmp_path, name, pkts, body):
     svc = name.split("-any")[0]
-    proto = "udp" if svc in ("netbios-ns", "netbios-dgm", "ssdp", "tftp") else "tcp"
+    proto = "udp" if svc in ("netbios-ns", "netbios-dgm", "ssdp") else "tcp"
     rules = [rule(body + f" service:{svc};", sid=1, proto=proto),
              rule(body + " service:http;", sid=2, proto=proto)]   # another service: no
     assert detect(tmp_path, pkts(), rules).sids == [1], name

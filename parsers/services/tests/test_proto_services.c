@@ -60,9 +60,6 @@ static void probes(void)
     CHECK(ssdp_probe(P("GET / HTTP/1.1\r\n"), &u) == DET_NO);
     u.sport = 1901;
     CHECK(ssdp_probe(P("M-SEARCH * HTTP/1.1\r\n"), &u) == DET_NO);
-    u.sport = 69;
-    CHECK(tftp_probe(P("\x00\x01" "file\0octet\0"), &u) == DET_YES);
-    CHECK(tftp_probe(P("\x00\x09" "file\0octet\0"), &u) == DET_NO);
 }
 
 static void not_read(void)
@@ -81,7 +78,7 @@ static void not_read(void)
 static void names(void)
 {
     static const char *const N[] = {"irc", "netbios-ns", "netbios-dgm", "wins", "ssdp",
-                                    "mysql", "nntp", "tftp"};
+                                    "mysql", "nntp"};
     for (size_t i = 0; i < sizeof N / sizeof N[0]; i++) {
         int id = osprey_app_proto_find(N[i]);
         CHECK(id > OSPREY_APP_PROTO_FAILED && !osprey_app_proto_has_eve((uint16_t)id));
