@@ -54,7 +54,27 @@ int osprey_pipeline_rules(const struct osprey_options *opts, const struct osprey
         return -1;
     if (opts->explain_sid && osprey_detect_explain(*det, stdout) != 0)
         return -1; /* no rule has that sid: nothing to explain */
+    osprey_pipeline_want_buffers(*rs, *parsers);
     return osprey_pipeline_files(cfg, *parsers, *det);
+}
+
+void osprey_pipeline_want_buffers(const struct osprey_ruleset *rs, struct osprey_parsers *parsers)
+{
+    /* every buffer an accepted rule names, both directions' rows (SSH's HASSH is computed
+     * only when a rule reads it or the configuration asks, as in Suricata) */
+    for (size_t i = 0, n = rs ? osprey_ruleset_count(rs) : 0; i < n; i++) {
+        const struct osprey_rule *r = osprey_ruleset_rule(rs, i);
+        if (r->status != OSPREY_RULE_ACCEPTED)
+            continue;
+        for (uint32_t k = 0; k < r->nopts; k++) {
+            const char *name = osprey_rules_buffer_name(r->opts[k].buffer);
+            for (int dir = 0; name && dir < 2; dir++) {
+                int b = osprey_buffer_find(name, dir);
+                if (b >= 0)
+                    osprey_parsers_want_buffer(parsers, (uint16_t)b);
+            }
+        }
+    }
 }
 
 int osprey_pipeline_files(const struct osprey_config *cfg, struct osprey_parsers *parsers,

@@ -143,6 +143,9 @@ int osprey_pipeline_rules(const struct osprey_options *opts, const struct osprey
 void osprey_pipeline_detect_opts(const struct osprey_config *cfg,
                                  const struct osprey_parsers *parsers,
                                  struct osprey_detect_opts *o);
+/* The parsers' buffers the accepted rules of rs read (osprey_parsers_want_buffer): at start
+ * and at each reload. */
+void osprey_pipeline_want_buffers(const struct osprey_ruleset *rs, struct osprey_parsers *parsers);
 /* What the parsers compute for each file: what the rules test and the outputs write
  * (before the workers attach: at start and at each reload). 0 (it cannot fail). */
 int osprey_pipeline_files(const struct osprey_config *cfg, struct osprey_parsers *parsers,

@@ -228,6 +228,17 @@ static const struct cfg_key SCHEMA[] = {
     INT("app-layer.protocols.ldap.max-tx", "256", 1, UINT32_MAX,
         "LDAP requests waiting for their responses; past it the oldest is finished with ldap.too_many_transactions"),
     APP_ENABLED("snmp"),
+    APP_ENABLED("dhcp"),
+    APP_ENABLED("ntp"),
+    APP_ENABLED("ike"),
+    /* recognition-only services (parsers/services/): detected, never parsed */
+    APP_ENABLED("irc"),
+    APP_ENABLED("netbios-ns"),
+    APP_ENABLED("netbios-dgm"),
+    APP_ENABLED("wins"),
+    APP_ENABLED("ssdp"),
+    APP_ENABLED("mysql"),
+    APP_ENABLED("nntp"),
     APP_ENABLED("nfs"),
     APP_ENABLED("sunrpc"),
     APP_ENABLED("tftp"),
@@ -245,6 +256,9 @@ static const struct cfg_key SCHEMA[] = {
     APP_ENABLED("smtp"),
     SIZE("app-layer.protocols.smtp.attachment-limit", "1mb", "decoded bytes of an SMTP attachment kept for file.data (the rest counted)"),
     APP_ENABLED("ssh"),
+    BOOL("app-layer.protocols.ssh.hassh", "no",
+         "compute each side's HASSH (its KEXINIT's algorithms, MD5) for EVE; a rule on "
+         "ssh.hassh* turns it on for its flows anyway"),
     APP_ENABLED("tls"),
 
     /* stream: TCP tracking and reassembly (libmon's TCP layer) */

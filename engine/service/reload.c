@@ -312,7 +312,9 @@ static int do_reload(struct osprey_reload *r, char *msg, size_t len)
         fflush(diag);
         const struct osprey_rules_stats *now = g.rs ? osprey_ruleset_stats(g.rs) : NULL;
         const struct osprey_rules_stats *was = osprey_ruleset_stats(pl->rs);
-        /* as osprey_pipeline_rules builds them at start */
+        /* as osprey_pipeline_rules builds them at start (this reload's own parsers) */
+        if (lr == 0)
+            osprey_pipeline_want_buffers(g.rs, g.parsers);
         struct osprey_detect_opts dopts;
         osprey_pipeline_detect_opts(pl->cfg, g.parsers, &dopts);
         if (lr != 0 || !now) {

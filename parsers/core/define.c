@@ -44,7 +44,8 @@ int parsers_index(struct osprey_parsers *p)
     p->bproto = calloc(p->nbuf + 1u, sizeof *p->bproto);
     p->frow = calloc(p->nfld + 1u, sizeof *p->frow);
     p->fproto = calloc(p->nfld + 1u, sizeof *p->fproto);
-    if (!p->brow || !p->bproto || !p->frow || !p->fproto) {
+    p->wanted = calloc(p->nbuf + 1u, sizeof *p->wanted);
+    if (!p->brow || !p->bproto || !p->frow || !p->fproto || !p->wanted) {
         p->nbuf = p->nfld = 0; /* nothing found through a half-made index */
         return -1;
     }
@@ -61,6 +62,13 @@ void parsers_index_free(struct osprey_parsers *p)
     free(p->bproto);
     free(p->frow);
     free(p->fproto);
+    free(p->wanted);
+}
+
+void osprey_parsers_want_buffer(struct osprey_parsers *p, uint16_t b)
+{
+    if (p && p->wanted && b < p->nbuf)
+        p->wanted[b] = true;
 }
 
 static int child(struct mon_engine *eng, mon_event_t parent, mon_event_t *out)

@@ -79,6 +79,7 @@ struct osprey_parsers {
     const struct proto_field **frow;
     uint16_t *bproto, *fproto;
     uint16_t nbuf, nfld;
+    bool *wanted;           /* by flat buffer id: a rule reads it (osprey_parsers_want_buffer) */
     mon_event_t app_root;   /* PKT_IN UDE: parses UDP, and is the parent of every app event */
     mon_event_t tcp_data;   /* CONN_NEW_DATA UDE: parses TCP streams */
     mon_event_t tcp_end;    /* CONN_END UDE: finishes what the end of a flow completes */
@@ -134,6 +135,14 @@ struct pflow {
 static inline const void *pflow_cfg(const struct pflow *pf)
 {
     return pf->w->p->cfg.proto + pf->w->p->base[pf->proto].cfg;
+}
+/* Does a rule read the flow's protocol's buffer row `row` (its descriptor's index)? For a
+ * buffer filled only when read (SSH's HASSH: osprey_parsers_want_buffer). */
+static inline bool pflow_wants(const struct pflow *pf, unsigned row)
+{
+    const struct osprey_parsers *p = pf->w->p;
+    uint32_t b = (uint32_t)p->base[pf->proto].buffer + row;
+    return p->wanted && b < p->nbuf && p->wanted[b];
 }
 /* Protocol proto's settings slot in cfg (for tests and defaults: writable). */
 static inline void *parsers_proto_cfg(struct osprey_parsers_cfg *cfg, uint16_t proto)

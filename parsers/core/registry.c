@@ -18,19 +18,30 @@ extern const struct osprey_proto_def ftp_proto, ftp_data_proto;
 extern const struct osprey_proto_def krb5_proto, ldap_proto, snmp_proto;
 extern const struct osprey_proto_def http2_proto;
 extern const struct osprey_proto_def smtp_proto;
+extern const struct osprey_proto_def dhcp_proto, ntp_proto, ike_proto;
+extern const struct osprey_proto_def irc_proto, netbios_ns_proto, netbios_dgm_proto, wins_proto,
+    ssdp_proto, mysql_proto, nntp_proto;
 extern const struct osprey_proto_def nfs_proto;
 extern const struct osprey_proto_def tftp_proto, tftp_data_proto;
 extern const struct osprey_proto_def sunrpc_proto;
 
 /* Table order is also the order detection tries the probes in: the first YES wins (HTTP,
  * then a TLS ClientHello, then DNS, as detection has always preferred them). */
-static const struct osprey_proto_def *const PROTOS[] = {&http_proto, &tls_proto, &dns_proto,
+static const struct osprey_proto_def *const PROTOS[] = {&http_proto, &tls_proto,
+                                                        &netbios_ns_proto, /* before DNS: its
+                                                           datagrams look like DNS */
+                                                        &dns_proto,
                                                         &ssh_proto, &sip_proto, &mqtt_proto,
                                                         &dcerpc_proto, &smb_proto, &ftp_proto,
                                                         &ftp_data_proto, &krb5_proto,
                                                         &ldap_proto, &snmp_proto,
                                                         &http2_proto,
                                                         &smtp_proto, /* after FTP: both greet with 220 */
+                                                        &dhcp_proto, &ntp_proto, &ike_proto,
+                                                        /* recognition only (services/) */
+                                                        &irc_proto, &netbios_dgm_proto,
+                                                        &wins_proto, &ssdp_proto, &mysql_proto,
+                                                        &nntp_proto,
                                                         &nfs_proto, &tftp_proto,
                                                         &tftp_data_proto, &sunrpc_proto};
 

@@ -290,6 +290,10 @@ struct osprey_file_info {
     uint64_t size;                /* bytes seen */
     uint8_t md5[16], sha1[20], sha256[32];
 };
+/* A rule reads buffer b (a flat buffer id): a protocol that fills some buffers only when
+ * something reads them (SSH's HASSH, as Suricata turns it on for a rule using it) fills it.
+ * On the engine-level object before the workers are attached. */
+void osprey_parsers_want_buffer(struct osprey_parsers *p, uint16_t b);
 /* Ask for hashes, magic, kept bytes (OSPREY_FILES_*), on the engine-level object before the
  * workers are attached; ORed into what was asked before. */
 void osprey_parsers_set_files(struct osprey_parsers *p, unsigned flags);

@@ -103,6 +103,7 @@ static const char *const COUNTERS[] = {
 const struct osprey_proto_def krb5_proto = {
     .name = "krb5",
     .flow_stat = "flow.krb5",
+    .alias = {"kerberos", NULL}, /* Snort 3's service name */
     .l4 = 0,
     .probes = PROBES,
     .parse = krb5_parse,

@@ -1,8 +1,11 @@
 /* sip.c — SIP's descriptor: the probe (UDP and TCP, either side), one event per message kind
  * (sip_request, sip_response), the buffers Suricata 8 names (start line parts, the headers
  * rules read, the SDP body's lines, the frames), anomaly names, counters, its EVE object and
- * its configuration keys. Registered in core/registry.c. */
+ * its configuration keys; Snort's sip_header buffer and the fields its sip_method /
+ * sip_stat_code read. Registered in core/registry.c. */
 #include <stddef.h>
+#include <string.h>
+#include <strings.h>
 
 #include "sip_int.h"
 
@@ -172,10 +175,49 @@ static const struct proto_buffer BUFFERS[] = {
     RS("frame:sip.response.line", SB_F_LINE, false),
     RS("frame:sip.response.headers", SB_F_HEADERS, false),
     RS("frame:sip.response.body", SB_F_BODY, false),
+    /* Snort's sip_header: a message's header lines (as the frames') */
+    RQ("sip_header", SB_F_HEADERS, false),
+    RS("sip_header", SB_F_HEADERS, false),
 };
 #undef RQ
 #undef RS
 #undef BOTH
+
+/* Snort's SIP methods (sip_method's names): the field's values; another method is 0 */
+static const struct proto_value METHODS[] = {
+    {"invite", 1}, {"cancel", 2}, {"ack", 3}, {"bye", 4}, {"register", 5}, {"options", 6},
+    {"refer", 7}, {"subscribe", 8}, {"update", 9}, {"join", 10}, {"info", 11},
+    {"message", 12}, {"notify", 13}, {"prack", 14}, {"publish", 15}, {NULL, 0}};
+
+enum { SF_METHOD, SF_STAT_CODE };
+static bool field(struct pflow *pf, unsigned key, uint32_t i, int64_t *out)
+{
+    const struct sip_state *st = pf->state;
+    const struct sip_msg *m = st && st->msg.line.set ? &st->msg : NULL;
+    uint32_t n;
+    if (!m || i || m->response != (key == SF_STAT_CODE))
+        return false;
+    const uint8_t *d = sip_span(m, key == SF_METHOD ? &m->method : &m->code, &n);
+    if (!d)
+        return false;
+    if (key == SF_STAT_CODE) {
+        uint32_t code;
+        if (n != 3 || pdec_u32(d, n, &code) != 3)
+            return false;
+        *out = code;
+        return true;
+    }
+    *out = 0;
+    for (const struct proto_value *v = METHODS; v->name; v++)
+        if (strlen(v->name) == n && !strncasecmp(v->name, (const char *)d, n))
+            *out = v->value;
+    return true;
+}
+
+static const struct proto_field FIELDS[] = {
+    {"sip_method", SF_METHOD, field, METHODS},     /* a request's */
+    {"sip_stat_code", SF_STAT_CODE, field, NULL},  /* a response's */
+};
 
 static const char *const ANOMALIES[] = {
     [SIP_AE_INCOMPLETE_DATA] = "sip.incomplete_data",
@@ -202,6 +244,7 @@ const struct osprey_proto_def sip_proto = {
     .tx_id = sip_tx_id,
     .events = EVENTS, .nevents = PROTO_N(EVENTS),
     .buffers = BUFFERS, .nbuffers = PROTO_N(BUFFERS),
+    .fields = FIELDS, .nfields = PROTO_N(FIELDS),
     .anomalies = ANOMALIES, .nanomalies = PROTO_N(ANOMALIES),
     .counters = COUNTERS, .ncounters = PROTO_N(COUNTERS),
     .tx_counter = SIP_C_MESSAGES,

@@ -150,6 +150,7 @@ static const char *const COUNTERS[] = {
 const struct osprey_proto_def smb_proto = {
     .name = "smb",
     .flow_stat = "flow.smb",
+    .alias = {"netbios-ssn", NULL}, /* Snort 3's service name (the session service SMB rides) */
     .l4 = 6,
     .carries = {"dcerpc"},
     .probes = PROBES,

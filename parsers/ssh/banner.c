@@ -1,9 +1,10 @@
 /* banner.c — the SSH identification strings, one per side (RFC 4253 §4.2): lines are read
  * up to LF (a CR before it dropped); the first one starting with "SSH-" is the banner, split
  * into its protocol version (ssh.proto) and software version (ssh.software); lines before it
- * (a server may send some) are skipped. After its banner a side carries binary packets: it is
- * not parsed further. The flow is one transaction, reported once both banners are in (or at
- * its end, with what came). */
+ * (a server may send some) are skipped. After its banner a side carries binary packets: read
+ * up to its KEXINIT when HASSH is computed (kex.c), else not at all. The flow is one
+ * transaction, reported once both sides are done (banners, and KEXINITs with HASSH) or at its
+ * end, with what came. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,6 +36,12 @@ static void report(struct pflow *pf, struct mon_flow *f, struct ssh_state *st)
     pflow_tx_done(pf, f);
 }
 
+void ssh_report_if_done(struct pflow *pf, struct mon_flow *f, struct ssh_state *st)
+{
+    if (st->side[0].done && st->side[1].done && st->side[0].finished && st->side[1].finished)
+        report(pf, f, st);
+}
+
 /* A whole line of direction dir (without LF) is in side->line. */
 static void line_done(struct pflow *pf, struct mon_flow *f, int dir, struct ssh_state *st)
 {
@@ -48,18 +55,31 @@ static void line_done(struct pflow *pf, struct mon_flow *f, int dir, struct ssh_
         return;
     }
     side->done = true;
-    pf->dead[dir] = true; /* binary packets from here on */
+    if (!st->hassh) /* binary packets from here on: read only for the KEXINIT */
+        side->finished = pf->dead[dir] = true;
     pflow_count(pf, SSH_C_BANNERS, 1);
     pflow_raise(pf, f, dir, dir == 0 ? SSH_EV_CLIENT_BANNER : SSH_EV_SERVER_BANNER);
-    if (st->side[0].done && st->side[1].done)
-        report(pf, f, st);
+    ssh_report_if_done(pf, f, st);
+}
+
+/* HASSH on this flow: configured (app-layer.protocols.ssh.hassh), or a rule reads it */
+static bool hassh_wanted(const struct pflow *pf)
+{
+    const struct ssh_cfg *cfg = pflow_cfg(pf);
+    for (unsigned r = SSH_ROW_HASSH_FIRST; r < SSH_ROW_HASSH_END; r++)
+        if (pflow_wants(pf, r))
+            return true;
+    return cfg->hassh;
 }
 
 void ssh_parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d, size_t n)
 {
-    if (!pf->state && !(pf->state = calloc(1, sizeof(struct ssh_state)))) {
-        pf->dead[dir] = true;
-        return;
+    if (!pf->state) {
+        if (!(pf->state = calloc(1, sizeof(struct ssh_state)))) {
+            pf->dead[dir] = true;
+            return;
+        }
+        ((struct ssh_state *)pf->state)->hassh = hassh_wanted(pf);
     }
     struct ssh_state *st = pf->state;
     struct ssh_side *side = &st->side[dir];
@@ -76,6 +96,8 @@ void ssh_parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d, 
         d += k + 1, n -= k + 1;
         line_done(pf, f, dir, st);
     }
+    if (n && side->done && !side->finished)
+        ssh_packets(pf, f, dir, d, n);
 }
 
 void ssh_end(struct pflow *pf, struct mon_flow *f)
@@ -90,7 +112,10 @@ void ssh_free(void *state)
     struct ssh_state *st = state;
     if (!st)
         return;
-    pbuf_free(&st->side[0].line);
-    pbuf_free(&st->side[1].line);
+    for (int k = 0; k < 2; k++) {
+        pbuf_free(&st->side[k].line);
+        pbuf_free(&st->side[k].pkt);
+        pbuf_free(&st->side[k].hassh_string);
+    }
     free(st);
 }

@@ -1,5 +1,6 @@
 /* eve.c — SSH's EVE object, as Suricata writes it: ssh{client{proto_version,
- * software_version}, server{…}}, each side once its banner is in. */
+ * software_version, hassh{hash, string}}, server{…}}, each side once its banner is in, its
+ * hassh once its KEXINIT is (HASSH computed). */
 #include "osprey_json_writer.h"
 #include "ssh_int.h"
 
@@ -12,6 +13,12 @@ static void side_object(struct osprey_jw *w, const char *key, const struct ssh_s
         osprey_jw_strn(w, "proto_version", s->line.p + s->proto.off, s->proto.len);
     if (s->software.set)
         osprey_jw_strn(w, "software_version", s->line.p + s->software.off, s->software.len);
+    if (s->kexinit) {
+        osprey_jw_open(w, "hassh");
+        osprey_jw_str(w, "hash", s->hassh);
+        osprey_jw_strn(w, "string", s->hassh_string.p, s->hassh_string.len);
+        osprey_jw_close(w);
+    }
     osprey_jw_close(w);
 }
 

@@ -139,7 +139,8 @@ extern const struct det_unit_ops det_unit_payload, /* payload runs (unit_payload
     det_unit_dce,       /* dce_iface, dce_opnum (dce_units.c) */
     det_unit_field_index, /* ldap.responses.operation …: a list field by position, true when
                              the newest element made it so (unit_fields.c) */
-    det_unit_krb5_enc;  /* krb5.ticket_encryption (unit_fields.c) */
+    det_unit_krb5_enc,  /* krb5.ticket_encryption (unit_fields.c) */
+    det_unit_field_set; /* sip_method, sip_stat_code: a field in one of a few ranges */
 struct det_tls;
 struct det_dce;
 /* dce_units.c: does the run read a byte field in DCERPC's byte order (byte_* with dce); the
@@ -155,7 +156,8 @@ enum det_pitem_type { PI_CONTENT, PI_PCRE, PI_ISDATAAT, PI_BYTE_TEST, PI_BYTE_JU
                       PI_BASE64,     /* base64_decode: the items after it (base64_data) read
                                         the decoded bytes */
                       PI_ENTROPY,    /* entropy: a test of the buffer, moves nothing */
-                      PI_ASN1 };     /* asn1: BER objects from a position (asn1.c) */
+                      PI_ASN1,       /* asn1: BER objects from a position (asn1.c) */
+                      PI_BER };      /* ber_data / ber_skip: the BER element at the cursor */
 struct det_caps;  /* a worker's captures of the packet (captures.c) */
 struct det_vars;  /* a flow's variables (captures.c) */
 
@@ -223,6 +225,7 @@ struct det_unit {
         const struct opt_file *file;          /* file: filename … filesha256 (unit_file.c) */
         const struct opt_field_index *fidx;   /* field_index (ldap.responses.*) */
         const struct opt_krb5_enc *kenc;      /* krb5_enc (krb5.ticket_encryption) */
+        const struct opt_field_set *fset;     /* field_set (sip_method, sip_stat_code) */
         const struct opt_rpc *rpc;            /* rpc (unit_rpc.c) */
         struct {                              /* dataset, with its set */
             const struct opt_dataset *ds;

@@ -202,6 +202,33 @@ static bool base64_item(struct run *r, uint32_t i, int64_t prev_end)
     return ok;
 }
 
+/* ber_data / ber_skip (Snort 3): the element at the cursor — one identifier octet, a
+ * definite length (short, or long in 1-4 octets) — must be of the type (ber_skip optional:
+ * else nothing moves); ber_data moves into its contents, ber_skip past them (which must be
+ * in the buffer). */
+static bool ber_item(struct run *r, uint32_t i, int64_t prev_end)
+{
+    const struct opt_ber *b = r->it[i].arg;
+    int64_t at = prev_end < r->origin ? r->origin : prev_end, end = r->len;
+    const uint8_t *p = r->buf + (at - r->origin); /* p[k]: the byte at position at + k */
+    bool ok = at + 2 <= end && p[0] == b->type;
+    int64_t len = 0, data = at + 2;
+    if (ok && p[1] & 0x80) {
+        int k = p[1] & 0x7f;
+        ok = k >= 1 && k <= 4 && data + k <= end;
+        for (int j = 0; ok && j < k; j++)
+            len = len << 8 | p[2 + j];
+        data += k;
+    } else if (ok) {
+        len = p[1];
+    }
+    if (ok && b->skip)
+        ok = data + len <= end;
+    if (!ok)
+        return b->skip && b->optional && run_from(r, i + 1, prev_end);
+    return run_from(r, i + 1, b->skip ? data + len : data);
+}
+
 static bool run_from(struct run *r, uint32_t i, int64_t prev_end)
 {
     if (i == r->n)
@@ -231,6 +258,8 @@ static bool run_from(struct run *r, uint32_t i, int64_t prev_end)
         }
         return isdataat_match(d, r->len, prev_end) && run_from(r, i + 1, prev_end);
     }
+    case PI_BER:
+        return ber_item(r, i, prev_end);
     case PI_ASN1: /* a test: the position stays */
         return asn1_match(r->it[i].arg, r->buf, r->origin, r->len, prev_end) &&
                run_from(r, i + 1, prev_end);

@@ -138,6 +138,10 @@ int plan_dns_field(struct plan_ctx *ctx); /* dns.opcode … ftp.mode: a parsers 
 int plan_ftpbounce(struct plan_ctx *ctx);
 int plan_field_index(struct plan_ctx *ctx);       /* ldap.responses.* (unit_fields.c) */
 int plan_krb5_enc(struct plan_ctx *ctx);          /* krb5.ticket_encryption */
+int plan_ike_attr(struct plan_ctx *ctx);          /* ike.chosen_sa_attribute */
+int plan_field_set(struct plan_ctx *ctx);         /* sip_method, sip_stat_code */
+int plan_bufferlen_relative(struct plan_ctx *ctx); /* bufferlen:…,relative (plan_payload.c) */
+int plan_ber(struct plan_ctx *ctx);               /* ber_data, ber_skip (plan_payload.c) */
 int plan_event(struct plan_ctx *ctx);            /* decode-, stream-, app-layer-event */
 int plan_tls(struct plan_ctx *ctx);              /* ssl_state, tls.version … */
 int plan_dce(struct plan_ctx *ctx);              /* dce_iface, dce_opnum (dce_units.c) */

@@ -15,6 +15,8 @@ int plan_buflen(struct plan_ctx *ctx) /* urilen, bsize, bufferlen (Snort 3's bsi
     const struct opt_cmp *cm = ctx->o->arg;
     struct opt_cmp plain = *cm;
     bool uri = ctx->name[0] == 'u';
+    if (!uri && cm->flags == 1 && !cm->var) /* bufferlen's relative: left after the cursor */
+        return plan_bufferlen_relative(ctx);
     plain.flags = uri ? 0 : plain.flags; /* urilen's norm/raw: below */
     if ((ctx->pl->why = cmp_compile_check(&plain)))
         return 0;
@@ -122,6 +124,31 @@ int plan_krb5_enc(struct plan_ctx *ctx)
         return 0;
     }
     plan_add_unit(ctx, (struct det_unit){.ops = &det_unit_krb5_enc, .kenc = x});
+    return 0;
+}
+
+/* ike.chosen_sa_attribute: its attribute's field equal to the value (opt_ike.c) */
+int plan_ike_attr(struct plan_ctx *ctx)
+{
+    const struct opt_ike_attr *x = ctx->o->arg;
+    if (x->field < 0) {
+        ctx->pl->why = "a field no parser registers";
+        return 0;
+    }
+    plan_add_unit(ctx, (struct det_unit){.ops = &det_unit_field, .cmp = &x->cmp,
+                                         .field = x->field});
+    return 0;
+}
+
+/* sip_method, sip_stat_code: the field in one of the ranges (unit_fields.c) */
+int plan_field_set(struct plan_ctx *ctx)
+{
+    const struct opt_field_set *x = ctx->o->arg;
+    if (x->field < 0) {
+        ctx->pl->why = "a field no parser registers";
+        return 0;
+    }
+    plan_add_unit(ctx, (struct det_unit){.ops = &det_unit_field_set, .fset = x});
     return 0;
 }
 

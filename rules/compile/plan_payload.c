@@ -2,6 +2,7 @@
  * entropy, base64_decode, byte_*, asn1): each becomes an item of a payload run (struct
  * det_pitem); a relative one joins the run before it, and so does every option of a rule
  * with byte variables, a multi-buffer's list, base64_data's options. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "buffers.h"
@@ -19,7 +20,7 @@ static const char *bind_vars(struct det_pitem *pi, const char **vnames, uint32_t
     else if (pi->type == PI_ISDATAAT)
         isdataat_var_names(pi->arg, names);
     else if (pi->type == PI_PCRE || pi->type == PI_BASE64 || pi->type == PI_ENTROPY ||
-             pi->type == PI_ASN1)
+             pi->type == PI_ASN1 || pi->type == PI_BER)
         return NULL;
     else
         byte_var_names(pi->arg, names);
@@ -154,6 +155,53 @@ int plan_isdataat(struct plan_ctx *ctx)
     return add_item(ctx,
                     (struct det_pitem){.type = PI_ISDATAAT, .relative = d->relative, .arg = d},
                     isdataat_compile_check(d));
+}
+
+/* bufferlen:<cmp>,relative (Snort 3): the bytes left after the previous match, compared —
+ * as relative isdataat items of the run before it (isdataat:N,relative holds with at least N
+ * bytes left): >=N is isdataat:N, <N its negation, =N both ends, a range its two ends. */
+int plan_bufferlen_relative(struct plan_ctx *ctx)
+{
+    const struct opt_cmp *cm = ctx->o->arg;
+    int64_t at_least = -1, fewer_than = -1; /* isdataat:at_least; !isdataat:fewer_than */
+    switch (cm->op) {
+    case CMP_GE: at_least = cm->lo; break;
+    case CMP_GT: at_least = cm->lo + 1; break;
+    case CMP_LT: fewer_than = cm->lo; break;
+    case CMP_LE: fewer_than = cm->lo + 1; break;
+    case CMP_EQ: at_least = cm->lo, fewer_than = cm->lo + 1; break;
+    case CMP_RANGE: at_least = cm->lo + 1, fewer_than = cm->hi; break;
+    case CMP_RANGE_INCL: at_least = cm->lo, fewer_than = cm->hi + 1; break;
+    default:
+        ctx->pl->why = "bufferlen,relative with this comparison";
+        return 0;
+    }
+    if (ctx->pl->nitems + 2 > ctx->r->nopts + 1u) {
+        ctx->pl->why = "bufferlen,relative in a rule of payload options only";
+        return 0;
+    }
+    for (int k = 0; k < 2; k++) {
+        int64_t n = k ? fewer_than : at_least;
+        if (n < 0)
+            continue;
+        struct opt_isdataat *d = calloc(1, sizeof *d);
+        if (det_own(ctx->d, d) < 0) /* (it frees d when it cannot keep it) */
+            return -1;
+        *d = (struct opt_isdataat){.negated = k == 1, .relative = true, .n = n};
+        if (add_item(ctx, (struct det_pitem){.type = PI_ISDATAAT, .relative = true, .arg = d},
+                     NULL) < 0)
+            return -1;
+        if (ctx->pl->why)
+            return 0;
+    }
+    return 0;
+}
+
+/* ber_data / ber_skip: always from the cursor (the run before it) */
+int plan_ber(struct plan_ctx *ctx)
+{
+    return add_item(ctx, (struct det_pitem){.type = PI_BER, .relative = true,
+                                            .arg = ctx->o->arg}, NULL);
 }
 
 int plan_entropy(struct plan_ctx *ctx)

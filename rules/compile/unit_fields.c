@@ -7,7 +7,9 @@
  *   once, at the first packet where it holds: the unit holds when the list with its newest
  *   element matches and the list without it did not.
  * - krb5_enc (krb5.ticket_encryption): a reply's ticket encryption type is weak (or not), or
- *   one of a list. */
+ *   one of a list.
+ * - field_set (sip_method, sip_stat_code): a field's value in one of a few ranges, or (negated)
+ *   in none; absent: no match. */
 #include "detect_int.h"
 #include "intern.h"
 #include "opt_eval.h"
@@ -106,3 +108,29 @@ static void kenc_key(struct buf *k, const struct det_unit *u)
 
 const struct det_unit_ops det_unit_krb5_enc = {
     .name = "krb5 ticket encryption", .eval = kenc_eval, .key = kenc_key};
+
+static bool fset_eval(const struct det_unit *u, struct mon_ctx *ctx, struct mon_flow *f,
+                      int side)
+{
+    (void)side;
+    const struct opt_field_set *x = u->fset;
+    int64_t v;
+    if (!f || x->field < 0 || !osprey_parsers_field_at(ctx, f, (uint16_t)x->field, 0, &v))
+        return false;
+    for (uint32_t i = 0; i < x->n; i++)
+        if (v >= x->r[i].lo && v <= x->r[i].hi)
+            return !x->neg;
+    return x->neg;
+}
+
+static void fset_key(struct buf *k, const struct det_unit *u)
+{
+    const struct opt_field_set *x = u->fset;
+    buf_put(k, &x->field, sizeof x->field);
+    buf_put(k, &x->neg, sizeof x->neg);
+    buf_put(k, &x->n, sizeof x->n);
+    buf_put(k, x->r, x->n * sizeof x->r[0]);
+}
+
+const struct det_unit_ops det_unit_field_set = {
+    .name = "parsers field in a set", .eval = fset_eval, .key = fset_key};

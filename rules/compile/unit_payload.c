@@ -93,6 +93,10 @@ static void key_pitem(struct buf *k, const struct det_pitem *pi)
         uint8_t fl[2] = {d->negated, d->relative};
         buf_put(k, fl, sizeof fl);
         buf_put(k, &d->n, sizeof d->n);
+    } else if (pi->type == PI_BER) {
+        const struct opt_ber *b = pi->arg;
+        uint8_t fl[3] = {b->type, b->skip, b->optional};
+        buf_put(k, fl, sizeof fl);
     } else if (pi->type == PI_ASN1) {
         const struct opt_asn1 *a = pi->arg;
         uint8_t fl[5] = {a->bitstring_overflow, a->double_overflow, a->has_oversize,

@@ -154,6 +154,13 @@
     X(IKE_VENDOR, "ike.vendor")                                                            \
     X(IKE_KEY_EXCHANGE, "ike.key_exchange_payload")                                        \
     X(IKE_NONCE, "ike.nonce_payload")                                                      \
+    X(IKE_INIT_SPI, "ike.init_spi")                                                        \
+    X(IKE_RESP_SPI, "ike.resp_spi")                                                        \
+    /* an IKE message: what the ike.* integer keywords run on (no keyword names it) */      \
+    X(IKE_TRANSACTION, "ike.transaction")                                                  \
+    /* a DHCP message: what the dhcp.* integer keywords run on (no keyword names it) */     \
+    X(DHCP_TRANSACTION, "dhcp.transaction")                                                \
+    X(NTP_REFERENCE_ID, "ntp.reference_id")                                                \
     X(RFB_NAME, "rfb.name")                                                                \
     X(FTP_COMMAND, "ftp.command")                                                          \
     X(FTP_COMMAND_DATA, "ftp.command_data")                                                \

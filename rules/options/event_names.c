@@ -9,6 +9,7 @@
  * refused (rules/README.md lists what is not raised). */
 #include "event_names.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "mon_decode.h"
@@ -101,5 +102,18 @@ bool event_lookup(int kind, const char *name, struct opt_event *out)
             out->code = (uint16_t)e;
             return true;
         }
-    return false;
+    /* a protocol named by an alias (ikev2.weak_crypto_dh is ike.weak_crypto_dh): again with
+     * the protocol's own name */
+    const char *dot = strchr(name, '.');
+    char proto[32], canon[128];
+    if (!dot || (size_t)(dot - name) >= sizeof proto)
+        return false;
+    memcpy(proto, name, (size_t)(dot - name));
+    proto[dot - name] = 0;
+    int id = osprey_app_proto_find(proto);
+    const char *own = id > OSPREY_APP_PROTO_FAILED ? osprey_app_proto_name((uint16_t)id) : NULL;
+    if (!own || !strcmp(own, proto) ||
+        snprintf(canon, sizeof canon, "%s%s", own, dot) >= (int)sizeof canon)
+        return false;
+    return event_lookup(kind, canon, out);
 }

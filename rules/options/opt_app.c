@@ -5,6 +5,7 @@
  *   ftpdata_command:stor|retr            dns.opcode:[!]N            (Suricata)
  *   ftp.dynamic_port:<cmp>   ftp.mode:active|passive   ftp.reply_received:yes|no (Suricata 8)
  */
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -34,14 +35,44 @@ const char *service_compile_check(const void *arg)
     return NULL;
 }
 
+/* sip_method: methods by name (the SIP parser's field values: Snort's methods), any of them;
+ * a single one may be negated */
 static int parse_sip_method(struct rule_ctx *c, char *val)
 {
-    struct opt_words *w = opt_arg_new(c, sizeof *w);
-    return w ? parse_words(c, val, ',', true, NULL, w) : -1;
+    struct opt_words w;
+    struct opt_field_set *x = opt_arg_new(c, sizeof *x);
+    if (!x || parse_words(c, val, ',', true, NULL, &w) < 0)
+        return -1;
+    x->field = osprey_field_find("sip_method");
+    for (uint32_t i = 0; i < w.n; i++) {
+        char name[32];
+        size_t k = strlen(w.words[i]);
+        int64_t v;
+        if (w.negated && w.negated[i]) {
+            if (w.n > 1)
+                return opt_error(c, w.words[i], "a negated method must be the only one");
+            x->neg = true;
+        }
+        for (size_t j = 0; j < k && j < sizeof name - 1; j++)
+            name[j] = (char)tolower((unsigned char)w.words[i][j]);
+        name[k < sizeof name ? k : sizeof name - 1] = 0;
+        if (x->field < 0 || !osprey_field_value((uint16_t)x->field, name, &v))
+            return opt_error(c, w.words[i], "unknown SIP method '%s'", w.words[i]);
+        if (x->n == OPT_FIELD_SET_MAX)
+            return opt_error(c, w.words[i], "at most %d methods", OPT_FIELD_SET_MAX);
+        x->r[x->n].lo = x->r[x->n].hi = v;
+        x->n++;
+    }
+    return 0;
 }
 
+/* sip_stat_code: codes 100-999, or classes 1-9 (4: 400-499), any of them */
 static int parse_sip_stat_code(struct rule_ctx *c, char *val)
 {
+    struct opt_field_set *x = opt_arg_new(c, sizeof *x);
+    if (!x)
+        return -1;
+    x->field = osprey_field_find("sip_stat_code");
     struct list_iter it;
     const char *item;
     size_t n;
@@ -53,6 +84,11 @@ static int parse_sip_stat_code(struct rule_ctx *c, char *val)
         if (v >= 10 && v < 100)
             return opt_error(c, item, "status code %lld: use 1-9 for a class or 100-999",
                              (long long)v);
+        if (x->n == OPT_FIELD_SET_MAX)
+            return opt_error(c, item, "at most %d codes", OPT_FIELD_SET_MAX);
+        x->r[x->n].lo = v < 10 ? v * 100 : v;
+        x->r[x->n].hi = v < 10 ? v * 100 + 99 : v;
+        x->n++;
     }
     return 0;
 }
@@ -168,8 +204,11 @@ static int parse_ftp_reply_received(struct rule_ctx *c, char *val)
     {name, OPT_MATCH, D_SURI, ARG_REQUIRED, BUF_##buf, parse, true, NULL}
 static const struct opt_def DEFS[] = {
     {"service", OPT_META, D_S3, ARG_REQUIRED, 0, parse_service, true, service_compile_check},
-    {"sip_method", OPT_MATCH, D_S2 | D_S3, ARG_REQUIRED, 0, parse_sip_method, false, NULL},
-    {"sip_stat_code", OPT_MATCH, D_S2 | D_S3, ARG_REQUIRED, 0, parse_sip_stat_code, false, NULL},
+    /* on a SIP request / response (the SIP parser's fields; compile/unit_fields.c) */
+    {"sip_method", OPT_MATCH, D_S2 | D_S3, ARG_REQUIRED, BUF_SIP_METHOD, parse_sip_method, true,
+     NULL},
+    {"sip_stat_code", OPT_MATCH, D_S2 | D_S3, ARG_REQUIRED, BUF_SIP_STAT_CODE,
+     parse_sip_stat_code, true, NULL},
     /* an app match keyword's row names the buffer whose message it reads (its event: the
      * compiler runs it there, det_app_match_buffer) */
     APP_MATCH("ftpdata_command", FTP_DATA_TRANSACTION, parse_ftpdata_command), /* either way */

@@ -194,6 +194,13 @@ struct opt_isdataat {
     const char *var;
 };
 
+/* ber_data:TYPE / ber_skip:TYPE[,optional] (Snort 3): the BER element at the cursor */
+struct opt_ber {
+    uint8_t type;            /* its identifier octet */
+    bool skip;               /* ber_skip: past the element; ber_data: into its contents */
+    bool optional;           /* ber_skip: another type (or none) leaves the cursor, holds */
+};
+
 /* asn1: which checks a decoded BER node trips, and where decoding starts */
 struct opt_asn1 {
     bool bitstring_overflow, double_overflow, has_oversize;
@@ -283,6 +290,24 @@ struct opt_field_index {
 
 /* krb5.ticket_encryption: [!]weak, or a list of encryption types (names or numbers) */
 #define OPT_KRB5_ETYPES 16
+/* A parsers' field whose value is in one of a few ranges (or, negated, in none):
+ * sip_method:invite,options (the field's named values), sip_stat_code:4,180 (a class 1-9 is
+ * its hundred) */
+#define OPT_FIELD_SET_MAX 16
+struct opt_field_set {
+    int field;               /* the parsers' field (osprey_field_find), -1: none */
+    bool neg;
+    uint32_t n;
+    struct { int64_t lo, hi; } r[OPT_FIELD_SET_MAX];
+};
+
+/* ike.chosen_sa_attribute:<name>=<value>: the parsers' field of that attribute
+ * (ike.chosen_sa_attribute.<name>), equal to value */
+struct opt_ike_attr {
+    struct opt_cmp cmp;
+    int field;
+};
+
 struct opt_krb5_enc {
     int field, weak_field;  /* the parsers' fields krb5.ticket_encryption / _weak_encryption */
     int8_t weak;            /* -1: not asked, 0: !weak, 1: weak */

@@ -242,7 +242,8 @@ static const struct opt_def DEFS[] = {
     {"dsize", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_dsize, true, cmp_compile_check},
     {"urilen", OPT_MATCH, D_CLASSIC, ARG_REQUIRED, BUF_HTTP_URI, parse_urilen, true, urilen_compile_check},
     {"bsize", OPT_PAYLOAD, D_SURI, ARG_REQUIRED, 0, parse_bsize, true, cmp_compile_check},
-    {"bufferlen", OPT_PAYLOAD, D_S3, ARG_REQUIRED, 0, parse_bufferlen, true, cmp_compile_check},
+    {"bufferlen", OPT_PAYLOAD, D_S3, ARG_REQUIRED, 0, parse_bufferlen, true,
+     bufferlen_compile_check},
     {"isdataat", OPT_PAYLOAD, D_ALL, ARG_REQUIRED, 0, parse_isdataat, true, isdataat_compile_check},
     {"itype", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_u8, true, cmp_compile_check},
     {"icode", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_u8, true, cmp_compile_check},
@@ -273,6 +274,18 @@ const char *cmp_compile_check(const void *arg)
         return "a byte variable as the value";
     if (cm->flags)
         return "a comparison modifier";
+    return NULL;
+}
+
+const char *bufferlen_compile_check(const void *arg)
+{
+    const struct opt_cmp *cm = arg;
+    if (cm->flags != 1)
+        return cmp_compile_check(cm);
+    if (cm->var)
+        return "a byte variable as the value";
+    if (cm->op == CMP_NE || cm->op == CMP_OUTSIDE)
+        return "bufferlen,relative with this comparison";
     return NULL;
 }
 

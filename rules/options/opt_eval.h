@@ -117,6 +117,9 @@ bool file_match(const struct opt_file *fa, const struct osprey_file_info *fi);
 const char *cmp_compile_check(const void *arg); /* struct opt_cmp */
 /* urilen: as cmp_compile_check, its norm/raw modifier honoured */
 const char *urilen_compile_check(const void *arg); /* struct opt_cmp */
+/* bufferlen: as cmp_compile_check, its relative modifier honoured for the comparisons
+ * compile/plan_payload.c turns into isdataat (all but != and outside a range) */
+const char *bufferlen_compile_check(const void *arg); /* struct opt_cmp */
 bool cmp_match(const struct opt_cmp *cm, int64_t x);
 
 /* --- header fields: itype icode ttl tos id icmp_id icmp_seq seq ack window (opt_compare.c) */

@@ -2,7 +2,8 @@
  *
  *   tag:session[,N,packets|seconds|bytes] | host,N,packets|seconds|bytes,src|dst   (classic)
  *   tag:session|host_src|host_dst, packets N|seconds N|bytes N                     (Snort 3)
- *   ber_data:0xNN  ber_skip:0xNN[,optional]    (asn1 has its own file: opt_asn1.c)
+ *   ber_data:0xNN  ber_skip:0xNN[,optional]    (Snort 3: the BER element at the cursor,
+ *                                               compile/payload.c; asn1 has opt_asn1.c)
  *   base64_decode[:bytes N][,offset N][,relative]
  *   rpc:APP,VERSION|*,PROCEDURE|*               noalert   ftpbounce
  *   alert   (Suricata 8: a pass rule that also alerts; other actions alert already)
@@ -72,15 +73,21 @@ static int parse_tag(struct rule_ctx *c, char *val)
 
 static int parse_ber(struct rule_ctx *c, char *val)
 {
+    struct opt_ber *b = opt_arg_new(c, sizeof *b);
+    if (!b)
+        return -1;
     const char *comma = strchr(val, ',');
     size_t n = comma ? (size_t)(rtrim(val, comma) - val) : strlen(val);
     int64_t x;
     if (parse_num(c, val, n, 0, 255, true, &x, "BER type") < 0)
         return -1;
+    b->type = (uint8_t)x;
+    b->skip = !strcmp(c->def->name, "ber_skip");
     if (comma) {
         const char *o = skip_ws(comma + 1, comma + 1 + strlen(comma + 1));
-        if (strcmp(c->def->name, "ber_skip") != 0 || strcmp(o, "optional") != 0)
+        if (!b->skip || strcmp(o, "optional") != 0)
             return opt_error(c, o, "unexpected '%s'", o);
+        b->optional = true;
     }
     return 0;
 }
@@ -131,8 +138,9 @@ static int parse_rpc(struct rule_ctx *c, char *val)
 
 static const struct opt_def DEFS[] = {
     {"tag", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_tag, true, NULL},
-    {"ber_data", OPT_PAYLOAD, D_S3, ARG_REQUIRED, 0, parse_ber, false, NULL},
-    {"ber_skip", OPT_PAYLOAD, D_S3, ARG_REQUIRED, 0, parse_ber, false, NULL},
+    /* the BER element at the cursor (compile/payload.c) */
+    {"ber_data", OPT_PAYLOAD, D_S3, ARG_REQUIRED, 0, parse_ber, true, NULL},
+    {"ber_skip", OPT_PAYLOAD, D_S3, ARG_REQUIRED, 0, parse_ber, true, NULL},
     {"base64_decode", OPT_PAYLOAD, D_ALL, ARG_OPTIONAL, 0, parse_base64_decode, true, NULL},
     {"rpc", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_rpc, true, NULL},
     {"noalert", OPT_MATCH, D_SURI, ARG_NONE, 0, NULL, true, NULL},

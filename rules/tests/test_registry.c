@@ -87,6 +87,17 @@ static const char *const IMPLEMENTED[] = {
     "krb5_msg_type", "krb5_err_code", "krb5.ticket_encryption", "ldap.request.operation",
     "ldap.responses.operation", "ldap.responses.result_code", "ldap.responses.count",
     "snmp.version", "snmp.pdu_type",
+    /* DHCP and NTP fields (opt_dhcp.c, opt_ntp.c) */
+    "dhcp.leasetime", "dhcp.rebinding_time", "dhcp.renewal_time", "ntp.version",
+    "ntp.stratum", "ntp.mode",
+    /* IKE fields (opt_ike.c) */
+    "ike.exchtype", "ike.key_exchange_payload_length", "ike.nonce_payload_length",
+    "ike.chosen_sa_attribute",
+    /* Snort's SIP keywords on the SIP parser's fields (opt_app.c) */
+    "sip_method", "sip_stat_code",
+    /* Snort 3's BER cursor keywords (opt_misc.c, compile/payload.c) */
+    "ber_data", "ber_skip",
+
     /* NFS fields (opt_nfs.c) and rpc, an ONC-RPC call in the packet (compile/unit_rpc.c) */
     "nfs_procedure", "nfs.version", "nfs_version", "rpc", NULL};
 

@@ -121,6 +121,25 @@ static void field_units(void)
     k5 = k1, k5.n = 2, k5.etype[1] = 17;
     b.kenc = &k5;
     DIFFER(a, b);
+
+    static struct opt_field_set s1 = {.field = 4, .n = 1, .r = {{400, 499}}};
+    static struct opt_field_set s2, s3, s4, s5, s6;
+    s2 = s1;
+    a = (struct det_unit){.ops = &det_unit_field_set, .fset = &s1}, b = a;
+    b.fset = &s2;
+    SAME(a, b);
+    s3 = s1, s3.field = 5;
+    b.fset = &s3;
+    DIFFER(a, b);
+    s4 = s1, s4.neg = true;
+    b.fset = &s4;
+    DIFFER(a, b);
+    s5 = s1, s5.r[0].hi = 480;
+    b.fset = &s5;
+    DIFFER(a, b);
+    s6 = s1, s6.n = 2, s6.r[1].lo = s6.r[1].hi = 180;
+    b.fset = &s6;
+    DIFFER(a, b);
 }
 
 static void packet_units(void)
@@ -307,6 +326,22 @@ static void payload_units(void)
     q2.arg = &i3;
     DIFFER(a, b);
 
+    /* ber_data / ber_skip: the type, skip or data, optional */
+    struct opt_ber e1 = {.type = 0x30}, e2 = {.type = 0x31}, e3 = {.type = 0x30, .skip = true},
+                   e4 = {.type = 0x30, .skip = true, .optional = true}, e5 = e1;
+    struct det_pitem be1 = {.type = PI_BER, .relative = true, .arg = &e1}, be2 = be1;
+    a.items = &be1;
+    be2.arg = &e5, b = a, b.items = &be2;
+    SAME(a, b);
+    be2.arg = &e2;
+    DIFFER(a, b);
+    be2.arg = &e3;
+    DIFFER(a, b);
+    struct det_pitem be3 = be1;
+    be3.arg = &e4;
+    a.items = &be2, b.items = &be3;
+    DIFFER(a, b);
+
     struct opt_byte y1, y2;
     memset(&y1, 0, sizeof y1);
     y1.bytes = 2, y1.value = 7;
@@ -333,7 +368,7 @@ static void ops_complete(void)
         &det_unit_sameip, &det_unit_geoip, &det_unit_streamsize, &det_unit_buflen,
         &det_unit_absent, &det_unit_dataset, &det_unit_appproto, &det_unit_field,
         &det_unit_pktprop, &det_unit_event, &det_unit_tls, &det_unit_flow_start,
-        &det_unit_field_index, &det_unit_krb5_enc, &det_unit_rpc};
+        &det_unit_field_index, &det_unit_krb5_enc, &det_unit_field_set, &det_unit_rpc};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
         CHECK(all[i]->name && all[i]->eval && all[i]->key);
 }

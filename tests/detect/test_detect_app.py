@@ -341,12 +341,30 @@ S3 = 'alert tcp any any -> any any ( msg:"s3"; flow:to_server,established; {} si
     ('http_uri; content:"/admin/../"; service:http;', False),
     ('http_method; content:"GET"; bufferlen:3; service:http;', True),
     ('http_method; content:"GET"; bufferlen:>3; service:http;', False),
+    # bufferlen:…,relative: the bytes left after the match ("user=root": 9)
+    ('http_uri; content:"/login.php?"; bufferlen:>=9,relative; service:http;', True),
+    ('http_uri; content:"/login.php?"; bufferlen:>=10,relative; service:http;', False),
+    ('http_uri; content:"/login.php?"; bufferlen:9,relative; service:http;', True),
+    ('http_uri; content:"/login.php?"; bufferlen:8,relative; service:http;', False),
+    ('http_uri; content:"/login.php?"; bufferlen:<9,relative; service:http;', False),
+    ('http_uri; content:"/login.php?"; bufferlen:<=9,relative; service:http;', True),
+    ('http_uri; content:"/login.php?"; bufferlen:5<=>9,relative; service:http;', True),
+    ('http_uri; content:"/login.php?"; bufferlen:10<=>20,relative; service:http;', False),
     ('content:"GET /admin"; service:http;', True),            # raw content, HTTP flows only
     ('content:"GET /admin"; service:dns;', False),
 ])
 def test_snort3_http_rules(tmp_path, body, hit):
     r = sids(tmp_path, http(), [S3.format(body, 11)])
     assert r == ([11] if hit else [])
+
+
+def test_snort3_bufferlen_relative_not_equal_is_refused(tmp_path):
+    from conftest import binary, run
+    f = tmp_path / "r.rules"
+    f.write_text(S3.format('http_uri; content:"/a"; bufferlen:!9,relative; service:http;', 13))
+    r = run([binary("osprey"), "-T", "-S", str(f)], check=False)
+    assert "unsupported option bufferlen: bufferlen,relative with this comparison" in \
+        r.stdout + r.stderr
 
 
 def test_snort3_service_limits_the_rule_to_its_protocol(tmp_path):

@@ -222,3 +222,34 @@ def test_et_ntlmssp_asn1_rules(tmp_path, port):
         pkts = Conv(dport=port).handshake().send(True, smb_setup(port, blob, uni)).close().pkts
         got = detect(tmp_path, pkts, rules, name=f"c{k}").sids
         assert got == [want_sids[h] for h in hits], (k, got)
+
+
+# ---- Snort 3's ber_data / ber_skip: the BER element at the cursor ----
+def name_constraints(critical=True, inner_tag=0xA1, pad=b""):
+    """an X.509 nameConstraints extension: OID, [critical BOOLEAN], OCTET STRING { SEQUENCE
+    { [1] { SEQUENCE { [1] rfc822Name … } } } }"""
+    gen = seq(tlv(0x81, b"xn--" + b"a" * 600))  # a long name: length 0x82 0x02 0x5c
+    ext = tlv(0x04, seq(tlv(inner_tag, pad + gen)))
+    return b"\x06\x03\x55\x1d\x1e" + (tlv(0x01, b"\xff") if critical else b"") + ext
+
+
+BER_RULE = ('content:"|06 03 55 1D 1E|"; ber_skip:0x01,optional; ber_data:0x04; '
+            'ber_data:0x30; ber_data:0xa1; ber_data:0x30; content:"|81 82|",within 2; '
+            'byte_test:2,>,500,0,relative; content:"xn--",within 4,distance 2;')
+
+
+@pytest.mark.parametrize("body,payload,hit", [
+    (BER_RULE, name_constraints(), True),
+    (BER_RULE, name_constraints(critical=False), True),      # the optional element absent
+    (BER_RULE, name_constraints(inner_tag=0xA0), False),     # another type
+    ('content:"|06 03 55 1D 1E|"; ber_skip:0x01; ber_data:0x04;', name_constraints(False), False),
+    # ber_skip moves past the element (long-form length): what follows is next
+    ('content:"|06 03 55 1D 1E|"; ber_skip:0x01; ber_skip:0x04; content:"END",within 3;',
+     name_constraints() + b"END", True),
+    ('content:"|06 03 55 1D 1E|"; ber_skip:0x01; ber_data:0x04; content:"END",within 3;',
+     name_constraints() + b"END", False),
+])
+def test_ber_data_and_skip(tmp_path, body, payload, hit):
+    r = detect(tmp_path, Conv(dport=443).handshake().send(True, b"HDR" + payload).close().pkts,
+               [rule(body + " flow:established;")])
+    assert r.sids == ([1] if hit else []), body

@@ -161,3 +161,32 @@ def test_sip_trace(trace):
     assert req["sip.method"] == b"INVITE" and req["sip.to"] == [b"<sip:bob@example.com>", b"<sip:carol@example.com>"]
     assert a.bufs("sip_response")[0]["sip.stat_code"] == b"200"
     assert a.stats["flows"]["sip"] == 1 and a.stats["sip_messages"] == 2
+
+
+# Snort 3's SIP keywords (the community rules' shapes): sip_method, sip_stat_code, sip_header
+@pytest.mark.parametrize("body,hits", [
+    ('content:"INVITE",nocase; sip_method:invite; service:sip;', 1),
+    ("sip_method:options; service:sip;", 0),
+    ("sip_method:options,invite; service:sip;", 1),
+    ("sip_method:!invite; service:sip;", 0),         # the response has no method
+    ("sip_method:!bye; service:sip;", 1),
+    ('sip_stat_code:2; content:"SIP/2.0",nocase; service:sip;', 1),   # the 2xx class
+    ("sip_stat_code:4; service:sip;", 0),
+    ("sip_stat_code:180,200; service:sip;", 1),
+    ('sip_header; content:"Call-ID: 1@10.0.0.1"; service:sip;', 1),
+    ('sip_header; content:"INVITE sip:"; service:sip;', 0),        # the start line is not in it
+    ('sip_header; content:"Content-Length: 0"; service:sip;', 1),   # the response's
+])
+def test_sip_snort3_keywords(tmp_path, body, hits):
+    r = detect(tmp_path, sip_udp(), [rule(body, proto="udp")])
+    assert r.sids == [1] * hits, body
+
+
+def test_sip_snort3_keyword_errors(tmp_path):
+    r = detect(tmp_path, sip_udp(), [rule("sip_method:frobnicate; service:sip;", sid=1,
+                                          proto="udp"),
+                                     rule("sip_method:!invite,bye; service:sip;", sid=2,
+                                          proto="udp")], check=False)
+    assert r.sids == []
+    assert "unknown SIP method 'frobnicate'" in r.proc.stderr
+    assert "a negated method must be the only one" in r.proc.stderr

@@ -1,8 +1,16 @@
 """SSH, the example protocol of parsers/README.md ("Adding a protocol"): its identification
 strings (RFC 4253 §4.2) through the registry, end to end — detection on either side's
 "SSH-", ssh.proto and ssh.software per direction in Suricata's rules, app-layer-protocol and
-`alert ssh`, the EVE ssh record and object, app_proto, osprey-trace --app."""
+`alert ssh`, the EVE ssh record and object, app_proto, osprey-trace --app; each side's
+KEXINIT and HASSH (ssh.hassh*, on for a rule reading it or with app-layer.protocols.ssh.hassh)."""
+import hashlib
+import json
+import struct
+
 import pytest
+from jsonschema import Draft7Validator
+
+from conftest import ROOT
 
 from detect_helpers import Conv, detect, rule
 from outputs_helpers import osprey_out
@@ -79,3 +87,68 @@ def test_ssh_trace(trace):
                                             "ssh.banner": b"SSH-2.0-libssh_0.9.6"}]
     assert a.of("ssh_client_banner")[0]["direction"] == "toserver"
     assert a.stats["flows"]["ssh"] == 1 and a.stats["ssh_banners"] == 2
+
+
+# ---- KEXINIT and HASSH ----
+def kexinit_packet(lists):
+    """an SSH binary packet carrying SSH_MSG_KEXINIT with the ten name-lists"""
+    payload = b"\x14" + b"\x11" * 16 + b"".join(struct.pack("!I", len(l)) + l for l in lists) \
+        + b"\0" + b"\0\0\0\0"
+    pad = 8 - (len(payload) + 5) % 8 + 4
+    return struct.pack("!IB", len(payload) + pad + 1, pad) + payload + b"\0" * pad
+
+
+C_LISTS = [b"curve25519-sha256,diffie-hellman-group14-sha1", b"ssh-ed25519",
+           b"aes128-ctr,aes256-ctr", b"aes256-ctr", b"hmac-sha2-256,hmac-sha1",
+           b"hmac-sha2-512", b"none,zlib@openssh.com", b"none", b"", b""]
+C_STRING = "curve25519-sha256,diffie-hellman-group14-sha1;aes128-ctr,aes256-ctr;" \
+           "hmac-sha2-256,hmac-sha1;none,zlib@openssh.com"
+S_STRING = "curve25519-sha256,diffie-hellman-group14-sha1;aes256-ctr;hmac-sha2-512;none"
+
+
+def ssh_kex():
+    return Conv(sport=40022, dport=22).handshake().send(False, SERVER).send(True, CLIENT) \
+        .send(True, kexinit_packet(C_LISTS)).send(False, kexinit_packet(C_LISTS)) \
+        .send(True, b"\x00\x00\x00\x0c\x0a\x15" + b"\0" * 10).close().pkts
+
+
+C_HASH, S_HASH = hashlib.md5(C_STRING.encode()).hexdigest(), hashlib.md5(S_STRING.encode()).hexdigest()
+
+
+@pytest.mark.parametrize("body,hit", [
+    (f'ssh.hassh; content:"{C_HASH}";', True),
+    (f'ssh.hassh.server; content:"{S_HASH}"; bsize:32;', True),
+    ('ssh.hassh.string; content:"aes128-ctr,aes256-ctr;hmac-sha2-256";', True),
+    ('ssh.hassh.server.string; content:";none"; endswith;', True),
+    ('ssh.hassh.server.string; content:"aes128-ctr";', False),    # the server's own direction
+    (f'ssh-hassh; content:"{C_HASH}";', True),                    # Suricata's older names
+    ('ssh-hassh-server-string; content:"hmac-sha2-512";', True),
+    (f'flow:to_client; ssh.hassh; content:"{C_HASH}";', False),   # the client's only
+])
+def test_ssh_hassh_rules(tmp_path, body, hit):
+    assert detect(tmp_path, ssh_kex(), [rule(body, proto="ssh")]).sids == ([1] if hit else [])
+
+
+def test_ssh_hassh_eve(tmp_path):
+    hassh = {"client": {"hash": C_HASH, "string": C_STRING},
+             "server": {"hash": S_HASH, "string": S_STRING}}
+    # a rule reading HASSH turns it on: the record has it, the alert under the server's KEXINIT
+    out = osprey_out(tmp_path, ssh_kex(), [rule("ssh.hassh.server; content:\"a\";", sid=3,
+                                                proto="ssh")],
+                     "--set", "outputs.eve-log.types=[alert,ssh]")
+    (s,) = out.of("ssh")
+    assert {k: v["hassh"] for k, v in s["ssh"].items()} == hassh
+    (a,) = out.of("alert")
+    assert a["ssh"] == s["ssh"]
+    # neither a rule nor the setting: banners only; the setting alone: HASSH
+    out = osprey_out(tmp_path, ssh_kex(), [rule('ssh.proto; content:"2";', proto="ssh")],
+                     "--set", "outputs.eve-log.types=[ssh]", name="off")
+    (s,) = out.of("ssh")
+    assert "hassh" not in s["ssh"]["client"] and "hassh" not in s["ssh"]["server"]
+    out = osprey_out(tmp_path, ssh_kex(), [rule('ssh.proto; content:"2";', proto="ssh")],
+                     "--set", "outputs.eve-log.types=[ssh]",
+                     "--set", "app-layer.protocols.ssh.hassh=yes", name="on")
+    (s,) = out.of("ssh")
+    assert {k: v["hassh"] for k, v in s["ssh"].items()} == hassh
+    schema = json.loads((ROOT.parent / "shared" / "conformance" / "eve-schema.json").read_text())
+    assert not list(Draft7Validator(schema).iter_errors(s))

@@ -39,7 +39,7 @@ def test_protocols(tmp_path, proto, canon):
     assert r["proto"] == canon
     # the packet protocols, the parsers' protocols, and pkthdr (any packet: decoder-event rules)
     if canon in ("ip", "tcp", "udp", "icmp", "http", "dns", "tls", "ssh", "ftp", "ftp-data", "ipv6",
-                 "tcp-pkt", "pkthdr", "smb", "smtp"):
+                 "tcp-pkt", "pkthdr", "smb", "smtp", "ike"):
         assert r["status"] == "accepted"
     else:  # parsed, but detection does not run this protocol yet
         assert r["status"] == "rejected" and r["reason"] == f"unsupported protocol {canon}"

@@ -1,6 +1,8 @@
 /* test_proto_ssh.c — SSH's descriptor (the example protocol), bytes in, buffers out: the
  * banners split into ssh.proto and ssh.software per side, lines before a server's banner,
- * CR-less line ends, a banner without software version, the probe, the one transaction. */
+ * CR-less line ends, a banner without software version, the probe, the one transaction; the
+ * KEXINIT of each side and its HASSH (configured, or asked for by a rule), split anywhere,
+ * and packets that are no KEXINIT. */
 #include "proto_harness.h"
 #include "ssh_int.h"
 #include "unit.h"
@@ -70,8 +72,101 @@ static void test_split_and_probe(void)
     CHECK(osprey_app_proto_has_eve((uint16_t)osprey_app_proto_find("ssh")));
 }
 
+/* an SSH binary packet (RFC 4253 §6) of payload p[0..n), 4 bytes of padding */
+static size_t packet(uint8_t *out, const uint8_t *p, size_t n)
+{
+    uint32_t len = (uint32_t)(n + 1 + 4);
+    out[0] = len >> 24, out[1] = len >> 16 & 0xff, out[2] = len >> 8 & 0xff, out[3] = len & 0xff;
+    out[4] = 4;
+    memcpy(out + 5, p, n);
+    memset(out + 5 + n, 0, 4);
+    return 4 + len;
+}
+
+/* a KEXINIT payload: code 20, cookie, the ten name-lists, first_kex_follows, reserved */
+static size_t kexinit(uint8_t *out, const char *const lists[10])
+{
+    size_t n = 0;
+    out[n++] = 20;
+    memset(out + n, 0x11, 16);
+    n += 16;
+    for (int i = 0; i < 10; i++) {
+        uint32_t l = (uint32_t)strlen(lists[i]);
+        out[n] = 0, out[n + 1] = 0, out[n + 2] = l >> 8 & 0xff, out[n + 3] = l & 0xff;
+        memcpy(out + n + 4, lists[i], l);
+        n += 4 + l;
+    }
+    memset(out + n, 0, 5);
+    return n + 5;
+}
+
+static const char *const CLIENT_LISTS[10] = {
+    "curve25519-sha256,diffie-hellman-group14-sha1", "ssh-ed25519", "aes128-ctr,aes256-ctr",
+    "aes256-ctr", "hmac-sha2-256,hmac-sha1", "hmac-sha2-512", "none,zlib@openssh.com", "none",
+    "", ""};
+
+static void test_hassh(void)
+{
+    struct ph h;
+    ph_init(&h, "ssh", 6, 40000, 22);
+    ((struct ssh_cfg *)ph_cfg(&h))->hassh = true; /* app-layer.protocols.ssh.hassh: yes */
+    uint8_t pl[1024], pk[1100];
+    size_t n = packet(pk, pl, kexinit(pl, CLIENT_LISTS));
+    feed_str(&h, 1, "SSH-2.0-OpenSSH_9.6\r\n");
+    CHECK(!h.pf.dead[1] && h.txs == 0); /* read on, for the KEXINIT */
+    feed_str(&h, 0, "SSH-2.0-client\r\n");
+    CHECK(h.txs == 0);
+    /* the client's KEXINIT split anywhere, after a packet that is no KEXINIT (ignore, 2) */
+    uint8_t ign[16];
+    size_t in = packet(ign, (const uint8_t *)"\x02\x00\x00\x00\x00", 5);
+    ph_feed(&h, 0, ign, in);
+    ph_feed(&h, 0, pk, 7);
+    CHECK(!ph_buf(&h, "ssh.hassh", 0, 0, &(uint32_t){0}));
+    ph_feed(&h, 0, pk + 7, n - 7);
+    const char *want = "curve25519-sha256,diffie-hellman-group14-sha1;aes128-ctr,aes256-ctr;"
+                       "hmac-sha2-256,hmac-sha1;none,zlib@openssh.com";
+    CHECK(ph_buf_is(&h, "ssh.hassh.string", 0, 0, want));
+    uint32_t hl;
+    const uint8_t *hash = ph_buf(&h, "ssh.hassh", 0, 0, &hl);
+    CHECK(hash && hl == 32);
+    CHECK(h.pf.dead[0] && !h.pf.dead[1] && h.txs == 0 && ph_count(&h, "ssh_kexinits") == 1);
+    /* the server's: its own direction's lists */
+    ph_feed(&h, 1, pk, n);
+    CHECK(ph_buf_is(&h, "ssh.hassh.server.string", 1, 0,
+                    "curve25519-sha256,diffie-hellman-group14-sha1;aes256-ctr;hmac-sha2-512;none"));
+    CHECK(h.txs == 1 && h.pf.dead[1]); /* both sides done: the flow's one transaction */
+    ph_free(&h);
+
+    /* off unless asked: a rule on ssh.hassh.server asks (osprey_parsers_want_buffer) */
+    ph_init(&h, "ssh", 6, 40000, 22);
+    osprey_parsers_want_buffer(&h.p, (uint16_t)osprey_buffer_find("ssh.hassh.server", 1));
+    feed_str(&h, 1, "SSH-2.0-x\r\n");
+    ph_feed(&h, 1, pk, n);
+    CHECK(ph_buf(&h, "ssh.hassh.server", 1, 0, &hl) && hl == 32);
+    ph_free(&h);
+    ph_init(&h, "ssh", 6, 40000, 22);
+    feed_str(&h, 1, "SSH-2.0-x\r\n");
+    CHECK(h.pf.dead[1]); /* neither configured nor asked: the banner only */
+    ph_free(&h);
+
+    /* a packet length past the limit, a KEXINIT that does not decode: the side ends */
+    ph_init(&h, "ssh", 6, 40000, 22);
+    ((struct ssh_cfg *)ph_cfg(&h))->hassh = true;
+    feed_str(&h, 0, "SSH-2.0-c\r\n");
+    ph_feed(&h, 0, "\x7f\xff\xff\xff\x04", 5);
+    CHECK(h.pf.dead[0] && ph_count(&h, "ssh_malformed") == 1);
+    feed_str(&h, 1, "SSH-2.0-s\r\n");
+    n = packet(pk, (const uint8_t *)"\x14" "short", 6);
+    ph_feed(&h, 1, pk, n);
+    CHECK(h.pf.dead[1] && ph_count(&h, "ssh_malformed") == 2);
+    CHECK(!ph_buf(&h, "ssh.hassh.server", 1, 0, &hl) && h.txs == 1);
+    ph_free(&h);
+    CHECK(ssh_kexinit_hassh(pl, 20, 0, &(struct pbuf){0}) == false);
+}
+
 int main(void)
 {
+    test_hassh();
     test_banners();
     test_odd_banners();
     test_split_and_probe();
