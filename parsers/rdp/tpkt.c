@@ -106,17 +106,19 @@ void rdp_parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d, 
     while (n && !pf->dead[dir]) {
         /* the header first, then the rest of the TPKT it announces */
         size_t want = b->len < 4 ? 4 : rd_be16(b->p + 2);
-        if (b->len >= 4 && (b->p[0] != 3 || want < 7)) {
-            malformed(pf, dir);
-            return;
-        }
         size_t k = want - b->len < n ? want - b->len : n;
         if (pbuf_add(b, d, k, RDP_PDU_MAX) != k) {
             malformed(pf, dir);
             return;
         }
         d += k, n -= k;
-        if (b->len < 4 || b->len < rd_be16(b->p + 2))
+        if (b->len < 4)
+            continue;
+        if (b->p[0] != 3 || rd_be16(b->p + 2) < 7) { /* no TPKT header */
+            malformed(pf, dir);
+            return;
+        }
+        if (b->len < rd_be16(b->p + 2))
             continue;
         tpkt(pf, f, dir, st, b->p, b->len);
         if (!pf->state)
