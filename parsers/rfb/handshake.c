@@ -151,9 +151,9 @@ static size_t server_step(struct pflow *pf, struct mon_flow *f, struct rfb_state
         st->result_set = true;
         if (st->result > 2)
             pflow_anomaly(pf, f, 1, RFB_AE_UNKNOWN_SECURITY_RESULT);
+        raise_auth(pf, f, st); /* (a failure's reason may follow: not needed for it) */
         if (st->result == 0) {
             st->srv = RS_SERVER_INIT;
-            raise_auth(pf, f, st);
             return 4;
         }
         if (st->minor == 8) { /* 3.8: a failure carries its reason */
