@@ -64,8 +64,10 @@ def test_verdicts_on_known_keywords():
     assert rows["ssh.proto"] == ("supported", "")  # the SSH parser registers it
     assert rows["sip.uri"] == ("supported", "")  # the SIP parser registers it
     assert rows["sdp.media.media"] == ("supported", "")
-    assert rows["rfb.name"] == ("parsed, not compiled",
-                                "needs an RFB parser (Osprey has none)")
+    assert rows["rfb.name"] == ("supported", "")  # the RFB parser registers it
+    assert rows["websocket.opcode"] == ("supported", "")  # the WebSocket parser's field
+    assert rows["ssh.hassh"] == ("parsed, not compiled",
+                                 "needs SSH key exchange parsing (Osprey reads the banners only)")
     assert rows["ldap.request.operation"] == ("supported", "")  # the LDAP parser's field
     assert rows["krb5_msg_type"] == ("supported", "")
     assert rows["mdns.queries.rrname"] == ("not recognised",
