@@ -136,6 +136,14 @@ static void test_odd_and_probes(void)
     n = x224(b, 0xd0, "", 0);
     CHECK(rdp_probe_server(b, n, NULL) == DET_YES);
     CHECK(rdp_probe_client((const uint8_t *)"GET / HTTP/1.1", 14, NULL) == DET_NO);
+    n = x224(b, 0xe0, CR_VAR, sizeof CR_VAR - 1);
+    CHECK(rdp_probe_client(b, n, NULL) == DET_YES);
+    CHECK(rdp_probe_client(b, 15, NULL) == DET_NEED_MORE); /* the variable part not in yet */
+    n = x224(b, 0xe0, "\x01\x00\x08\x00\x03\x00\x00\x00", 8);
+    CHECK(rdp_probe_client(b, n, NULL) == DET_YES);
+    /* S7comm's COTP connection request: TSAP parameters, not RDP's */
+    n = x224(b, 0xe0, "\xc1\x02\x01\x00\xc2\x02\x01\x02\xc0\x01\x0a", 11);
+    CHECK(rdp_probe_client(b, n, NULL) == DET_NO);
 }
 
 int main(void)
