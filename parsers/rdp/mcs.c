@@ -62,10 +62,14 @@ static void net(struct rdp_state *st, const uint8_t *b, size_t n)
     if (n < 8)
         return;
     uint32_t count = rd_le32(b + 4);
-    for (uint32_t i = 0; i < count && st->nchannels < RDP_CHANNELS_MAX; i++) {
+    for (uint32_t i = 0; i < count; i++) {
         size_t at = 8 + (size_t)i * 12;
         if (at + 12 > n)
             break;
+        if (st->nchannels == RDP_CHANNELS_MAX) { /* (a client may announce more: not kept) */
+            st->shed++;
+            continue;
+        }
         char *name = st->channels[st->nchannels++];
         memcpy(name, b + at, 8);
         name[8] = 0;

@@ -36,6 +36,7 @@ static const struct proto_buffer BUFFERS[] = {
 static const char *const COUNTERS[] = {
     [RDP_C_TXS] = "rdp_transactions",
     [RDP_C_MALFORMED] = "rdp_malformed", /* a TPKT that does not parse, or past RDP_PDU_MAX */
+    [RDP_C_SHED] = "rdp_shed",           /* channels past RDP_CHANNELS_MAX */
 };
 
 static uint32_t tx_id(const struct pflow *pf)

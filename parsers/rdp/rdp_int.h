@@ -12,7 +12,7 @@ extern const struct osprey_proto_def rdp_proto;
 /* events, one per message Suricata makes a transaction of */
 enum { RDP_EV_INITIAL_REQUEST, RDP_EV_INITIAL_RESPONSE, RDP_EV_CONNECT_REQUEST,
        RDP_EV_CONNECT_RESPONSE, RDP_EV_TLS_HANDSHAKE };
-enum { RDP_C_TXS, RDP_C_MALFORMED };
+enum { RDP_C_TXS, RDP_C_MALFORMED, RDP_C_SHED };
 enum { RDPB_COOKIE };
 
 #define RDP_PDU_MAX 16384     /* a TPKT's bytes held until it is whole (its length is 16 bits) */
@@ -40,6 +40,7 @@ struct rdp_state {
     struct rdp_client client;
     char channels[RDP_CHANNELS_MAX][9];
     uint32_t nchannels;
+    uint32_t shed;           /* channels past RDP_CHANNELS_MAX (counted with the transaction) */
 };
 
 /* tpkt.c */

@@ -16,6 +16,8 @@ static void tx(struct pflow *pf, struct mon_flow *f, int dir, struct rdp_state *
 {
     st->cur = ev;
     st->ntx++;
+    pflow_count(pf, RDP_C_SHED, st->shed);
+    st->shed = 0;
     pflow_count(pf, RDP_C_TXS, 1);
     pflow_raise(pf, f, dir, ev);
     if (pf->state)
@@ -41,7 +43,7 @@ static void cookie(struct rdp_state *st, const uint8_t *v, size_t n)
     if (e + 1 >= n)
         e = n; /* no CR LF: to the end */
     pbuf_reset(&st->cookie);
-    pbuf_add(&st->cookie, v + pl, e - pl, RDP_COOKIE_MAX);
+    pbuf_add(&st->cookie, v + pl, e - pl, RDP_COOKIE_MAX); /* (an X.224 header holds less) */
 }
 
 /* One whole TPKT p[0..n) of direction dir. */

@@ -116,6 +116,7 @@ static void test_standard_security(void)
     CHECK_EQ_U(h.txs, 4);
     CHECK(h.pf.dead[0] && h.pf.dead[1]);
     CHECK_EQ_U(ph_count(&h, "rdp_transactions"), 4);
+    CHECK_EQ_U(ph_count(&h, "rdp_shed"), 0);
     ph_free(&h);
 }
 
@@ -126,6 +127,29 @@ static void test_odd_and_probes(void)
     ph_feed(&h, 0, "\x04\x00\x00\x10", 4); /* not TPKT version 3 */
     CHECK(h.pf.dead[0]);
     CHECK_EQ_U(ph_count(&h, "rdp_malformed"), 1);
+    ph_free(&h);
+
+    /* 33 channels announced: 31 kept, 2 shed and counted */
+    ph_init(&h, "rdp", 6, 40000, 3389);
+    static uint8_t m[600], b2[700];
+    size_t k = 0;
+    memcpy(m, "\x02\xf0\x80\x7f\x65" "Duca", 9);
+    k = 9;
+    size_t blocks = 68 + 8 + 33 * 12;
+    m[k++] = (uint8_t)(0x80 | (blocks >> 8));
+    m[k++] = (uint8_t)blocks;
+    m[k] = 0x01, m[k + 1] = 0xc0, m[k + 2] = 68; /* a core block of its mandatory fields */
+    k += 68;
+    m[k] = 0x03, m[k + 1] = 0xc0, m[k + 2] = (uint8_t)(8 + 33 * 12), m[k + 3] = (8 + 33 * 12) >> 8;
+    m[k + 4] = 33;
+    for (int i = 0; i < 33; i++)
+        memcpy(m + k + 8 + i * 12, "chan", 4);
+    k += 8 + 33 * 12;
+    size_t n2 = tpkt(b2, m, k);
+    ph_feed(&h, 0, b2, n2);
+    CHECK_EQ_U(h.txs, 1);
+    CHECK_EQ_U(((struct rdp_state *)h.pf.state)->nchannels, RDP_CHANNELS_MAX);
+    CHECK_EQ_U(ph_count(&h, "rdp_shed"), 2);
     ph_free(&h);
 
     uint8_t b[64];
