@@ -98,6 +98,7 @@ DEFAULTS = {
     **{f"app-layer.protocols.{p}.enabled": True for p in (
         "dcerpc", "dns", "ftp", "ftp-data", "http", "sip", "mqtt", "smb", "smtp", "ssh", "tls", "krb5",
         "ldap", "snmp", "http2")},
+    **{f"app-layer.protocols.{p}.enabled": True for p in ("websocket", "telnet", "rfb", "rdp")},
     "app-layer.protocols.ldap.max-tx": 256,
     "app-layer.protocols.ftp.max-tx": 256,
     "app-layer.protocols.ftp.max-line-length": 4096,
@@ -114,6 +115,7 @@ DEFAULTS = {
     "app-layer.protocols.mqtt.max-msg-length": 1048576,
     "app-layer.protocols.mqtt.max-tx": 4096,
     "app-layer.protocols.smtp.attachment-limit": 1048576,
+    "app-layer.protocols.websocket.max-payload-size": 65535,
     "af-packet.threads": 0,
     "af-packet.cluster-id": 99,
     "af-packet.defrag": True,
