@@ -114,8 +114,6 @@ static void frame_done(struct pflow *pf, struct mon_flow *f, int dir, struct web
                 pdu_set(&s->pdu, r, out.p, out.len);
             }
             pbuf_free(&out);
-            if (m->opcode != WS_OP_CONTINUATION && op == WS_OP_CONTINUATION)
-                s->pdu.flags |= WS_RSV1; /* (the message's flag, shown on its last frame) */
         } else {
             pdu_set(&s->pdu, r, p, n);
         }

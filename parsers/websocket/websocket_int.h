@@ -26,9 +26,6 @@ enum { WSF_OPCODE, WSF_MASK, WSF_FLAGS };
 #define WS_RSV1 0x40
 #define WS_OPCODE_MASK 0x0f
 #define WS_OP_CONTINUATION 0
-#define WS_OP_TEXT 1
-#define WS_OP_BINARY 2
-#define WS_OP_CLOSE 8
 
 /* settings: app-layer.protocols.websocket.max-payload-size (Suricata's key and default) */
 struct websocket_cfg {
