@@ -252,6 +252,13 @@ static const struct cfg_key SCHEMA[] = {
          "MQTT packet bytes read; a longer packet keeps its fixed header only (truncated)"),
     INT("app-layer.protocols.mqtt.max-tx", "4096", 1, UINT32_MAX,
         "MQTT transactions waiting for an answer; past it the oldest is finished"),
+    APP_ENABLED("websocket"),
+    SIZE("app-layer.protocols.websocket.max-payload-size", "65535",
+         "WebSocket payload bytes kept per frame and per reassembled message (websocket.payload, "
+         "EVE); past it: shed, websocket.skip_end_of_payload / reassembly_limit_reached"),
+    APP_ENABLED("telnet"),
+    APP_ENABLED("rfb"),
+    APP_ENABLED("rdp"),
     APP_ENABLED("smb"),
     APP_ENABLED("smtp"),
     SIZE("app-layer.protocols.smtp.attachment-limit", "1mb", "decoded bytes of an SMTP attachment kept for file.data (the rest counted)"),

@@ -24,6 +24,7 @@ extern const struct osprey_proto_def irc_proto, netbios_ns_proto, netbios_dgm_pr
 extern const struct osprey_proto_def nfs_proto;
 extern const struct osprey_proto_def tftp_proto, tftp_data_proto;
 extern const struct osprey_proto_def sunrpc_proto;
+extern const struct osprey_proto_def websocket_proto, telnet_proto, rfb_proto, rdp_proto;
 
 /* Table order is also the order detection tries the probes in: the first YES wins (HTTP,
  * then a TLS ClientHello, then DNS, as detection has always preferred them). */
@@ -43,7 +44,9 @@ static const struct osprey_proto_def *const PROTOS[] = {&http_proto, &tls_proto,
                                                         &wins_proto, &ssdp_proto, &mysql_proto,
                                                         &nntp_proto,
                                                         &nfs_proto, &tftp_proto,
-                                                        &tftp_data_proto, &sunrpc_proto};
+                                                        &tftp_data_proto, &sunrpc_proto,
+                                                        &websocket_proto, &telnet_proto,
+                                                        &rfb_proto, &rdp_proto};
 
 #define NPROTOS (sizeof PROTOS / sizeof PROTOS[0])
 #define FIRST 2 /* after UNKNOWN and FAILED */

@@ -191,9 +191,11 @@ static struct http_decoder *make_decoder(const struct http_cfg *cfg,
     return http_decoder_new(c, n, &dc);
 }
 
-/* Does a 101 head switch to h2c (an "Upgrade: h2c" line, RFC 7540 §3.2)? */
-static bool upgrade_h2c(const uint8_t *d, uint32_t n)
+/* Does a 101 head switch to protocol word (an "Upgrade: <word>" line: h2c, RFC 7540 §3.2;
+ * websocket, RFC 6455 §4.2.2, any case)? */
+static bool upgrade_to(const uint8_t *d, uint32_t n, const char *word)
 {
+    size_t wl = strlen(word);
     for (uint32_t i = 0; i < n;) {
         const uint8_t *nl = memchr(d + i, '\n', n - i);
         uint32_t e = nl ? (uint32_t)(nl - d) : n;
@@ -201,7 +203,7 @@ static bool upgrade_h2c(const uint8_t *d, uint32_t n)
             uint32_t v = i + 8;
             while (v < e && (d[v] == ' ' || d[v] == '\t'))
                 v++;
-            if (e - v >= 3 && !strncasecmp((const char *)d + v, "h2c", 3))
+            if (e - v >= wl && !strncasecmp((const char *)d + v, word, wl))
                 return true;
         }
         i = e + 1;
@@ -260,9 +262,14 @@ static void head_done(struct pflow *pf, struct mon_flow *f, int dir, const uint8
             msg_done(pf, f, dir);
             h->d[0].st = h->d[1].st = HS_DEAD;
             pf->dead[0] = true;
-            int h2 = info.status == 101 && upgrade_h2c(d, n) ? osprey_app_proto_find("http2") : -1;
-            if (h2 > OSPREY_APP_PROTO_FAILED && parsers_parses(pf->w->p, (uint16_t)h2))
-                pflow_upgrade(pf, (uint16_t)h2); /* h2c: HTTP/2 from the next byte on */
+            /* h2c: HTTP/2 from the next byte on; websocket: its frames */
+            const char *to = info.status != 101        ? NULL
+                             : upgrade_to(d, n, "h2c")       ? "http2"
+                             : upgrade_to(d, n, "websocket") ? "websocket"
+                                                             : NULL;
+            int id = to ? osprey_app_proto_find(to) : -1;
+            if (id > OSPREY_APP_PROTO_FAILED && parsers_parses(pf->w->p, (uint16_t)id))
+                pflow_upgrade(pf, (uint16_t)id);
             return;
         }
     }

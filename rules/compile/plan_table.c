@@ -127,6 +127,8 @@ static const struct plan_row {
     {"reference", plan_meta},
     {"requires", plan_meta},
     {"rev", plan_meta},
+    {"rfb.secresult", plan_dns_field},
+    {"rfb.sectype", plan_dns_field},
     {"rpc", plan_rpc},
     {"sameip", plan_sameip},
     {"seq", plan_hdr_field},
@@ -173,6 +175,9 @@ static const struct plan_row {
     {"urilen", plan_buflen},
     {"vlan.id", plan_pktprop},
     {"vlan.layers", plan_pktprop},
+    {"websocket.flags", plan_dns_field},
+    {"websocket.mask", plan_dns_field},
+    {"websocket.opcode", plan_dns_field},
     {"window", plan_hdr_field},
     {"xbits", plan_xbits},
 };

@@ -192,6 +192,11 @@
     X(ICMPV4_HDR, "icmpv4.hdr")                                                            \
     X(ICMPV6_HDR, "icmpv6.hdr")                                                            \
     X(WEBSOCKET_PAYLOAD, "websocket.payload")                                              \
+    /* RFB's security handshake: what rfb.sectype / rfb.secresult run on (no keyword names it) */ \
+    X(RFB_AUTH, "rfb.auth")                                                                \
+    X(FRAME_TELNET_DATA, "frame:telnet.data")                                              \
+    X(FRAME_TELNET_CTL, "frame:telnet.ctl")                                                \
+    X(FRAME_TELNET_PDU, "frame:telnet.pdu")                                                \
     X(FRAME_HTTP1_REQUEST, "frame:http1.request")                                          \
     X(FRAME_HTTP1_RESPONSE, "frame:http1.response")                                        \
     X(FRAME_DNS_PDU, "frame:dns.pdu")                                                      \

@@ -18,6 +18,7 @@ static const struct opt_table *const TABLES[] = {
     &opt_table_http2,
     &opt_table_dhcp,     &opt_table_ntp,        &opt_table_ike,
     &opt_table_nfs,
+    &opt_table_websocket, &opt_table_rfb,
 };
 #define NTABLES (sizeof TABLES / sizeof TABLES[0])
 

@@ -88,6 +88,7 @@ extern const struct opt_table opt_table_msg, opt_table_ids, opt_table_classtype,
 extern const struct opt_table opt_table_dhcp, opt_table_ntp, opt_table_ike;
 extern const struct opt_table opt_table_http2;
 extern const struct opt_table opt_table_nfs;
+extern const struct opt_table opt_table_websocket, opt_table_rfb;
 
 /* All of them, in keyword-id order (registry.c: data the core reads). */
 extern const struct opt_table *const *const opt_tables;

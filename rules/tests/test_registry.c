@@ -65,6 +65,8 @@ static const char *const IMPLEMENTED[] = {
     /* the HTTP/2 parser's frame facts (rules/options/opt_http2.c) */
     "http2.frametype", "http2.errorcode", "http2.priority", "http2.window", "http2.size_update",
     "http2.settings",
+    /* the WebSocket and RFB parsers' fields (opt_websocket.c, opt_rfb.c) */
+    "websocket.opcode", "websocket.mask", "websocket.flags", "rfb.sectype", "rfb.secresult",
     /* packet headers */
     "ipv4.hdr", "ipv6.hdr", "tcp.hdr", "udp.hdr", "icmpv4.hdr", "icmpv6.hdr",
     "tls_cert_fingerprint", "tls.cert_fingerprint", "tls.certs", "tls.subjectaltname",

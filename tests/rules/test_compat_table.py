@@ -64,8 +64,11 @@ def test_verdicts_on_known_keywords():
     assert rows["ssh.proto"] == ("supported", "")  # the SSH parser registers it
     assert rows["sip.uri"] == ("supported", "")  # the SIP parser registers it
     assert rows["sdp.media.media"] == ("supported", "")
-    assert rows["rfb.name"] == ("parsed, not compiled",
-                                "needs an RFB parser (Osprey has none)")
+    assert rows["rfb.name"] == ("supported", "")  # the RFB parser registers it
+    assert rows["websocket.opcode"] == ("supported", "")  # the WebSocket parser's field
+    assert rows["ssh.hassh"] == ("supported", "")  # the SSH parser reads KEXINIT (parsers/ssh/kex.c)
+    assert rows["tls_store"] == ("parsed, not compiled",
+                                 "as `tls.store`; needs the TLS parser (parsers/tls)")
     assert rows["ldap.request.operation"] == ("supported", "")  # the LDAP parser's field
     assert rows["krb5_msg_type"] == ("supported", "")
     assert rows["mdns.queries.rrname"] == ("not recognised",

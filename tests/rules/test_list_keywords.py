@@ -43,7 +43,8 @@ def test_header_and_known_rows_exactly():
         "flow,snort2|snort3|suricata,match,implemented,",
         "ssh.proto,suricata,sticky,implemented,ssh.proto",  # a parser registers it
         "sip.uri,suricata,sticky,implemented,sip.uri",  # the SIP parser registers it
-        "rfb.name,suricata,sticky,parsed-only,rfb.name",
+        "rfb.name,suricata,sticky,implemented,rfb.name",  # the RFB parser registers it
+        "ssh.hassh,suricata,sticky,parsed-only,ssh.hassh",
         "filestore,suricata,match,implemented,",  # the file layer (parsers/core/files.c)
         "tls.store,suricata,match,parsed-only,",
     ]:
@@ -101,7 +102,7 @@ def test_status_is_what_a_rule_using_it_gets(tmp_path):
         "http.uri": 'alert http any any -> any any (msg:"b"; http.uri; content:"/x"; sid:2;)',
         "dsize": 'alert udp any any -> any any (msg:"c"; dsize:>10; sid:3;)',
         "filestore": 'alert http any any -> any any (msg:"d"; filestore; sid:4;)',
-        "rfb.name": 'alert tcp any any -> any any (msg:"e"; rfb.name; content:"x"; sid:5;)',
+        "ssh.hassh": 'alert tcp any any -> any any (msg:"e"; ssh.hassh; content:"x"; sid:5;)',
         "tls.store": 'alert tls any any -> any any (msg:"f"; tls.store; sid:6;)',
     }
     proc = check_rules(tmp_path, list(cases.values()))

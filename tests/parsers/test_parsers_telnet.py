@@ -1,0 +1,58 @@
+"""Telnet end to end (parsers/telnet/): detection by IAC option negotiation on any port,
+`alert telnet`, app-layer-protocol:telnet, Snort 3's service:telnet, the frames Suricata
+gives rules (frame:data / frame:ctl / frame:pdu, each direction), content on the stream,
+the flow's app_proto, and no EVE record of its own (Suricata logs none)."""
+import pytest
+
+from detect_helpers import Conv, detect, rule
+from outputs_helpers import osprey_out
+
+
+def telnet(port=23):
+    c = Conv(sport=40023, dport=port).handshake()
+    c.send(True, b"\xff\xfd\x03\xff\xfb\x18").send(False, b"\xff\xfd\x18")
+    c.send(True, b"\xff\xfa\x18\x00xterm\xff\xf0")
+    c.send(False, b"\r\nOpenBSD/i386 (oof)\r\n\r\nlogin: ")
+    for ch in b"root\r\n":  # a client in character mode: one byte a segment
+        c.send(True, bytes([ch]))
+    c.send(False, b"$ ").send(True, b"/sbin/ping www.yahoo.com\r\n")
+    c.send(False, b"PING www.yahoo.com\r\n").send(True, b"\xff\xf4\xff\xfd\x06")
+    return c.close().pkts
+
+
+@pytest.mark.parametrize("body,proto,hit", [
+    ('flow:to_server; frame:data; content:"/sbin/ping www.yahoo.com";', "telnet", [1]),
+    ('frame:telnet.data; content:"root|0d 0a|"; startswith; endswith;', "telnet", [1]),
+    ('flow:to_client; frame:data; content:"/sbin/ping";', "telnet", []),
+    # a line runs to its LF: the prompt and what the server sends next are one frame
+    ('frame:data; content:"login: "; endswith;', "telnet", []),
+    ('frame:data; content:"login: $ PING"; startswith;', "telnet", [1]),
+    ('frame:ctl; content:"|ff fa 18 00|xterm";', "telnet", [1]),
+    ('flow:to_server; frame:ctl; content:"|ff f4|"; bsize:2;', "telnet", [1]),
+    ('frame:pdu; content:"|ff fd|";', "telnet", [1, 1, 1]),        # DO TERM-TYPE, DO SGA, DO TIMING-MARK
+    ('frame:ctl; content:"ping";', "telnet", []),
+    ('app-layer-protocol:telnet; flow:to_server; content:"/sbin/ping";', "tcp", [1]),
+    ('flow:to_client; content:"login|3a| ";', "telnet", [1]),       # the stream
+])
+def test_telnet_rules(tmp_path, body, proto, hit):
+    r = detect(tmp_path, telnet(port=2323), [rule(body, sid=1, proto=proto)])
+    assert r.sids == hit, body
+
+
+def test_telnet_snort_service_and_records(tmp_path):
+    rules = ['alert tcp any any -> any any (msg:"PROTOCOL-TELNET ping"; flow:to_server,'
+             'established; content:"/sbin/ping"; service:telnet; sid:1; rev:1;)',
+             'alert tcp any any -> any any (msg:"not telnet"; flow:to_server,established; '
+             'content:"/sbin/ping"; service:ftp; sid:2; rev:1;)']
+    out = osprey_out(tmp_path, telnet(), rules, "--set", "outputs.eve-log.types=[alert,flow]")
+    assert sorted(a["alert"]["signature_id"] for a in out.of("alert")) == [1]
+    assert out.of("alert")[0]["app_proto"] == "telnet"
+    (f,) = out.of("flow")
+    assert f["app_proto"] == "telnet"
+    assert not [r for r in out.records if r["event_type"] == "telnet"]
+
+
+def test_telnet_not_plain_text(tmp_path):
+    plain = Conv(sport=40023, dport=23).handshake().send(True, b"hello\r\n") \
+        .send(False, b"world\r\n").close().pkts
+    assert detect(tmp_path, plain, [rule('content:"hello";', sid=1, proto="telnet")]).sids == []
