@@ -67,6 +67,7 @@ struct smtp_tx {
     struct slist received, urls, attach;
     struct pbuf file;             /* the attachment being read: its decoded bytes (limited) */
     bool file_active;
+    uint32_t file_id;             /* its file in the file layer (core/files.h; 0: none) */
     bool has_data, headers_done, data_done;
 };
 
@@ -93,6 +94,7 @@ struct smtp_state {
     uint8_t q[SMTP_CMD_MAX];      /* enum smtp_cmd of the commands waiting, oldest first */
     uint32_t nq, qhead;
     bool greeted, in_multi, tls;  /* tls: STARTTLS accepted, the flow becomes TLS */
+    bool cut;                     /* the message is being ended early: an open file is truncated */
     char multi[3];
     struct mime *mime;            /* the message's reader (made at the first message: ~13 KiB) */
     /* the flow being parsed now (the MIME reader's callbacks run inside smtp_parse) */
@@ -118,7 +120,8 @@ bool slist_add(struct slist *l, const uint8_t *d, size_t n);
 void smtp_message_begin(struct smtp_state *st);
 void smtp_message_end(struct smtp_state *st);
 /* Every attachment's bytes go through here: its name, a piece of its decoded bytes, and
- * whether it is whole. The one place a file layer hooks in (file objects, md5, magic). */
+ * whether it is whole. The one place the file layer is fed (core/files.h: the file objects,
+ * hashes, magic, fileinfo and filestore). */
 void smtp_file_chunk(struct smtp_state *st, const uint8_t *name, size_t nl, const uint8_t *d,
                      size_t n, bool end);
 /* probe.c */

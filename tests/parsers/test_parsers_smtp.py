@@ -5,6 +5,7 @@ headers (email.from … email.received), its URLs (email.url), attachments as fi
 STARTTLS handing the flow to TLS, app-layer events, app-layer.protocols.smtp.enabled, and
 EVE smtp/email records and alert objects, each validated against Suricata's EVE schema."""
 import base64
+import hashlib
 import json
 
 import pytest
@@ -216,3 +217,44 @@ def test_ftp_greeting_is_not_smtp(tmp_path):
     rules = [rule('content:"USER";', sid=1, proto="smtp"),
              rule('content:"USER";', sid=2, proto="ftp")]
     assert detect(tmp_path, c.pkts, rules).sids == [2]
+
+
+FILES = ("--set", "outputs.eve-log.types=[alert,files,smtp]",
+         "--set", "outputs.file-store.enabled=no")
+
+
+@pytest.mark.parametrize("body,sids", [
+    ('filename:"prog.exe";', [1]),
+    ('fileext:"exe";', [1]),
+    ('filesize:%d;' % len(ATTACH), [1]),
+    ('filesize:>%d;' % len(ATTACH), []),
+    ('file.name; content:"prog.exe"; bsize:8;', [1]),
+    ('filemagic:"no-such-type";', []),
+    ('fileext:"pdf";', []),
+])
+def test_smtp_attachments_are_files(tmp_path, body, sids):
+    r = detect(tmp_path, session(), [rule(body, sid=1, proto="smtp")])
+    assert r.sids == sids, body
+
+
+def test_smtp_attachment_md5_and_fileinfo(tmp_path):
+    """An attachment is a file of the file layer: filemd5 against a list, fileinfo records
+    beside the smtp/email objects, the alert's files[] (Suricata's smtp-attachment-md5)."""
+    md5 = hashlib.md5(ATTACH).hexdigest()
+    (tmp_path / "bad.md5").write_text("00000000000000000000000000000000\n" + md5 + "\n")
+    rules = [rule('filemd5:%s;' % (tmp_path / "bad.md5"), sid=7, proto="smtp"),
+             rule('file.data; content:"EVIL-MARKER";', sid=8, proto="smtp")]
+    out = osprey_out(tmp_path, session(), rules, *FILES, "-k", "none")
+    assert sorted(a["alert"]["signature_id"] for a in out.of("alert")) == [7, 8]
+    (fi,) = out.of("fileinfo")
+    assert fi["app_proto"] == "smtp"
+    info = fi["fileinfo"]
+    assert info["filename"] == "prog.exe" and info["state"] == "CLOSED"
+    assert info["size"] == len(ATTACH) and info["tx_id"] == 0
+    assert info["md5"] == md5  # (the hashes the rules ask for)
+    assert fi["email"]["attachment"] == ["prog.exe"] and fi["smtp"]["helo"]
+    a8 = [a for a in out.of("alert") if a["alert"]["signature_id"] == 8][0]
+    assert a8["files"][0]["filename"] == "prog.exe" and a8["files"][0]["state"] == "CLOSED"
+    v = Draft7Validator(SCHEMA)
+    for r in out.records:
+        assert not list(v.iter_errors(r)), r
