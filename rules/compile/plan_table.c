@@ -107,6 +107,8 @@ static const struct plan_row {
     {"msg", plan_meta},
     {"noalert", plan_noalert},
     {"pcre", plan_pcre},
+    {"pop3.command", plan_dns_field},
+    {"pop3.status", plan_dns_field},
     {"prefilter", plan_meta},
     {"priority", plan_meta},
     {"reference", plan_meta},
