@@ -33,6 +33,8 @@ void imap_tx_report(struct imap_state *st, struct imap_tx *t)
 {
     struct imap_tx *was = st->cur;
     st->cur = t;
+    pflow_raise(st->pf, st->f, 0, IMAP_EV_REQUEST_DONE);
+    pflow_raise(st->pf, st->f, 1, IMAP_EV_RESPONSE_DONE);
     pflow_count(st->pf, IMAP_C_TXS, 1);
     pflow_tx_done(st->pf, st->f);
     st->cur = was == t ? NULL : was;

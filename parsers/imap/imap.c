@@ -2,7 +2,8 @@
  * own): the flow's app_proto, `alert imap` headers and Snort 3's `service:imap` rules (content
  * and pcre on the stream; file_data the messages' attachments, as Snort 3's IMAP inspector
  * gives them). Events in the order a transaction reaches them (a command line, an
- * attachment of a message either side sends, a server line), file.data and the file layer's
+ * attachment of a message either side sends, a server line, the transaction's end),
+ * file.data and the file layer's
  * rows, counters and configuration. Registered in core/registry.c. */
 #include <stddef.h>
 
@@ -17,6 +18,10 @@ static const struct proto_event EVENTS[] = {
     [IMAP_EV_FILE_TS] = {"imap_file_ts", 0, NULL},   /* an APPEND's attachment is whole */
     [IMAP_EV_FILE_TC] = {"imap_file_tc", 1, NULL},   /* a fetched attachment is whole */
     [IMAP_EV_RESPONSE] = {"imap_response", 1, NULL}, /* a server line */
+    /* the transaction is complete (its tagged status line, or the flow's end): once each,
+     * where its files are read (a FETCH's untagged lines would read them again) */
+    [IMAP_EV_REQUEST_DONE] = {"imap_request_done", 0, NULL},
+    [IMAP_EV_RESPONSE_DONE] = {"imap_response_done", 1, NULL},
 };
 
 static const uint8_t *get(struct pflow *pf, unsigned key, uint32_t i, struct osprey_scratch *s,
@@ -35,8 +40,8 @@ static const struct proto_buffer BUFFERS[] = {
     /* an attachment's decoded bytes while its event runs (Snort 3's file_data on IMAP) */
     {.name = "file.data", .dir = 0, .event = "imap_file_ts", .key = IB_FILE_TS, .get = get},
     {.name = "file.data", .dir = 1, .event = "imap_file_tc", .key = IB_FILE_TC, .get = get},
-    /* file.name, file.magic and the file keywords: a message's files once it is in */
-    PFILE_BUFFERS("imap_request", "imap_response"),
+    /* file.name, file.magic and the file keywords: the transaction's files once it is done */
+    PFILE_BUFFERS("imap_request_done", "imap_response_done"),
 };
 
 static const char *const COUNTERS[] = {

@@ -11,7 +11,8 @@
 extern const struct osprey_proto_def imap_proto;
 
 /* rows of imap_proto.events, in the order a transaction reaches them */
-enum { IMAP_EV_REQUEST, IMAP_EV_FILE_TS, IMAP_EV_FILE_TC, IMAP_EV_RESPONSE };
+enum { IMAP_EV_REQUEST, IMAP_EV_FILE_TS, IMAP_EV_FILE_TC, IMAP_EV_RESPONSE,
+       IMAP_EV_REQUEST_DONE, IMAP_EV_RESPONSE_DONE };
 enum { IMAP_C_TXS, IMAP_C_FILES, IMAP_C_STARTTLS, IMAP_C_CMDS_SHED, IMAP_C_LITERAL_BYTES,
        IMAP_C_FILE_BYTES_SHED };
 enum { IB_FILE_TS, IB_FILE_TC, IB_NONE };
