@@ -155,7 +155,7 @@ int64_t imap_literal(const uint8_t *l, size_t n, int dir, bool *msg)
     if (l[e - 1] == '+') /* LITERAL+ (non-synchronizing) */
         e--;
     size_t b = e;
-    while (b > 0 && isdigit(l[b - 1]) && e - b < 19)
+    while (b > 0 && isdigit(l[b - 1]) && e - b < 18) /* (fits int64_t) */
         b--;
     if (b == e || b == 0 || l[b - 1] != '{')
         return -1;

@@ -93,7 +93,10 @@ COUNTS = {
 # 2025 by 87 (every `alert smtp` rule: content on the stream, file_data on attachments),
 # Snort 3 by 131 (service:smtp; 3,640 with the above) and Suricata's own rules by 15 (to 144 with the above) (smtp-events.rules'
 # app-layer-event:smtp.*).
-ACCEPTED = {"et2019": 19465, "et2025": 15000, "snort3": 3640, "snort2": 561, "suricata": 144,
+# The POP3 and IMAP parsers (parsers/pop3/, parsers/imap/) then took Snort 3 up by 172 (its
+# rules naming service:pop3 or service:imap; 3,812 with the above) and Suricata's own rules by
+# 5 (149: pop3-events.rules' app-layer-event:pop3.*); no ET rule here is `alert pop3|imap`.
+ACCEPTED = {"et2019": 19465, "et2025": 15000, "snort3": 3812, "snort2": 561, "suricata": 149,
             "snort3-file-magic": 0}
 
 # Every diagnostic that is not "unsupported option X", exactly.
