@@ -1,5 +1,5 @@
 /* mime.h — a streaming MIME reader (RFC 2045/2046/5322) for mail carried by any protocol
- * (SMTP today; POP3, IMAP and HTTP multipart bodies can feed it the same way). Fed one line
+ * (SMTP, POP3 and IMAP; HTTP multipart bodies could feed it the same way). Fed one line
  * at a time (line ends removed, SMTP's dot-stuffing undone by the caller), it reports:
  * each header of each entity (folded lines joined), the end of an entity's headers, the
  * decoded bytes of each attachment (one callback: name, bytes, end), the decoded text lines
