@@ -97,7 +97,7 @@ DEFAULTS = {
     # every registered protocol's switch (test_every_protocol_has_its_switch)
     **{f"app-layer.protocols.{p}.enabled": True for p in (
         "dcerpc", "dns", "ftp", "ftp-data", "http", "sip", "mqtt", "smb", "smtp", "ssh", "tls", "krb5",
-        "ldap", "snmp", "http2")},
+        "ldap", "snmp", "http2", "pop3", "imap")},
     "app-layer.protocols.ldap.max-tx": 256,
     "app-layer.protocols.ftp.max-tx": 256,
     "app-layer.protocols.ftp.max-line-length": 4096,
@@ -114,6 +114,8 @@ DEFAULTS = {
     "app-layer.protocols.mqtt.max-msg-length": 1048576,
     "app-layer.protocols.mqtt.max-tx": 4096,
     "app-layer.protocols.smtp.attachment-limit": 1048576,
+    "app-layer.protocols.pop3.attachment-limit": 1048576,
+    "app-layer.protocols.imap.attachment-limit": 1048576,
     "af-packet.threads": 0,
     "af-packet.cluster-id": 99,
     "af-packet.defrag": True,
