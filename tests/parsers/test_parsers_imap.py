@@ -128,3 +128,12 @@ def test_client_first_tagged_command_is_imap(tmp_path):
     d.send(True, b"A0001 WHATEVER\r\n").send(False, b"hmm\r\n").close()
     out = osprey_out(tmp_path, d.pkts, [], "--set", "outputs.eve-log.types=[flow]", name="n")
     assert out.of("flow")[0]["app_proto"] != "imap"
+
+
+def test_imap_attachment_limit_bounds_file_data_not_the_file(tmp_path):
+    rules = [rule('file.data; content:"%PDF"; startswith; bsize:4;', sid=1, proto="imap"),
+             rule('file.data; content:"IMAP-EVIL-MARKER";', sid=2, proto="imap"),
+             rule('filesize:%d;' % len(ATTACH), sid=3, proto="imap")]
+    r = detect(tmp_path, session(), rules, "--set",
+               "app-layer.protocols.imap.attachment-limit=4")
+    assert sorted(r.sids) == [1, 3]

@@ -154,3 +154,12 @@ def test_plain_text_is_not_pop3(tmp_path):
     c = Conv(sport=40110, dport=9000).handshake().send(False, b"+OKAY\r\n")
     c.send(True, b"USER bob\r\n").close()
     assert detect(tmp_path, c.pkts, [rule('content:"USER";', sid=1, proto="pop3")]).sids == []
+
+
+def test_pop3_attachment_limit_bounds_file_data_not_the_file(tmp_path):
+    rules = [rule('file.data; content:"PK|03 04|"; startswith; bsize:4;', sid=1, proto="pop3"),
+             rule('file.data; content:"POP3-EVIL-MARKER";', sid=2, proto="pop3"),
+             rule('filesize:%d;' % len(ATTACH), sid=3, proto="pop3")]
+    r = detect(tmp_path, session(), rules, "--set",
+               "app-layer.protocols.pop3.attachment-limit=4")
+    assert sorted(r.sids) == [1, 3]
