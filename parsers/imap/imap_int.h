@@ -78,7 +78,8 @@ void imap_tx_free(struct imap_tx *t);
 int64_t imap_literal(const uint8_t *l, size_t n, int dir, bool *msg);
 /* message.c */
 bool imap_message_begin(struct imap_state *st, int dir);
-void imap_message_line(struct imap_state *st, const uint8_t *l, size_t n);
+/* a line of the message; more: a long line's piece, more of the line follows */
+void imap_message_line(struct imap_state *st, const uint8_t *l, size_t n, bool more);
 void imap_message_end(struct imap_state *st);
 /* probe.c */
 enum probe_verdict imap_probe_client(const uint8_t *d, size_t n, const struct mon_flow *f);

@@ -49,9 +49,11 @@ bool imap_message_begin(struct imap_state *st, int dir)
     return true;
 }
 
-void imap_message_line(struct imap_state *st, const uint8_t *l, size_t n)
+void imap_message_line(struct imap_state *st, const uint8_t *l, size_t n, bool more)
 {
-    if (st->msg_dir >= 0)
+    if (st->msg_dir >= 0 && more)
+        mime_part(st->mime, l, n);
+    else if (st->msg_dir >= 0)
         mime_line(st->mime, l, n);
 }
 

@@ -41,9 +41,10 @@ static void literal_bytes(struct imap_state *st, int dir, const uint8_t *d, size
         pbuf_add(&s->mline, d, take, IMAP_MSG_LINE_MAX);
         if (lf || take < k) { /* a whole line, or a long one's piece */
             uint32_t m = s->mline.len;
-            if (lf && m && s->mline.p[m - 1] == '\r')
+            if (lf && take == k && m && s->mline.p[m - 1] == '\r')
                 m--;
-            imap_message_line(st, s->mline.p ? s->mline.p : (const uint8_t *)"", m);
+            imap_message_line(st, s->mline.p ? s->mline.p : (const uint8_t *)"", m,
+                              !lf || take < k);
             pbuf_reset(&s->mline);
             take += lf && take == k ? 1 : 0;
         }
@@ -51,7 +52,7 @@ static void literal_bytes(struct imap_state *st, int dir, const uint8_t *d, size
     }
     if (!s->literal && s->lit_msg) { /* the literal is over: so is the message */
         if (s->mline.len)
-            imap_message_line(st, s->mline.p, s->mline.len);
+            imap_message_line(st, s->mline.p, s->mline.len, false);
         pbuf_reset(&s->mline);
         s->lit_msg = false;
         imap_message_end(st);

@@ -183,10 +183,10 @@ void pop3_response(struct pop3_state *st, const uint8_t *l, size_t n, uint32_t w
     finish(st, t);
 }
 
-void pop3_data_line(struct pop3_state *st, const uint8_t *l, size_t n, bool cont)
+void pop3_data_line(struct pop3_state *st, const uint8_t *l, size_t n, bool cont, bool more)
 {
     struct pop3_tx *t = st->head;
-    if (!cont && n == 1 && l[0] == '.') { /* the end of the response */
+    if (!cont && !more && n == 1 && l[0] == '.') { /* the end of the response */
         st->in_data = false;
         if (st->in_msg) {
             st->cut = t && t->cmd == P3_TOP; /* TOP: the body is cut after n lines */
@@ -201,7 +201,10 @@ void pop3_data_line(struct pop3_state *st, const uint8_t *l, size_t n, bool cont
         l++, n--;
     if (st->in_msg) {
         st->cur = t;
-        mime_line(st->mime, l, n);
+        if (more)
+            mime_part(st->mime, l, n); /* one line in pieces: no line end between them */
+        else
+            mime_line(st->mime, l, n);
         st->cur = NULL;
     } else if (t && !p3list_add(&t->data, l, n)) {
         pflow_count(st->pf, POP3_C_LIST_SHED, 1);

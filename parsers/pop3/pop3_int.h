@@ -92,7 +92,9 @@ void pop3_trim(void *state);
 /* command.c */
 void pop3_command(struct pop3_state *st, const uint8_t *l, size_t n, uint32_t whole);
 void pop3_response(struct pop3_state *st, const uint8_t *l, size_t n, uint32_t whole);
-void pop3_data_line(struct pop3_state *st, const uint8_t *l, size_t n, bool piece);
+/* a line of a multi-line response; cont: it continues a piece given before (no end mark,
+ * no dot-stuffing); more: it is a long line's piece, more of the line follows */
+void pop3_data_line(struct pop3_state *st, const uint8_t *l, size_t n, bool cont, bool more);
 void pop3_tx_free(struct pop3_tx *t);
 bool p3list_add(struct p3list *l, const uint8_t *d, size_t n);
 /* message.c */

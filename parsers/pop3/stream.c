@@ -19,7 +19,7 @@ static void line_done(struct pop3_state *st, int dir, bool piece, bool cont)
     if (dir == 0)
         pop3_command(st, l, n, whole);
     else if (st->in_data)
-        pop3_data_line(st, l, n, cont);
+        pop3_data_line(st, l, n, cont, piece);
     else
         pop3_response(st, l, n, whole);
     pbuf_reset(&s->line);

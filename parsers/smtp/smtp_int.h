@@ -95,6 +95,7 @@ struct smtp_state {
     uint32_t nq, qhead;
     bool greeted, in_multi, tls;  /* tls: STARTTLS accepted, the flow becomes TLS */
     bool cut;                     /* the message is being ended early: an open file is truncated */
+    bool data_cont;               /* the DATA line being read went to MIME in part already */
     char multi[3];
     struct mime *mime;            /* the message's reader (made at the first message: ~13 KiB) */
     /* the flow being parsed now (the MIME reader's callbacks run inside smtp_parse) */
@@ -111,6 +112,8 @@ void smtp_trim(void *state);
 void smtp_command(struct smtp_state *st, const uint8_t *l, size_t n, bool trunc);
 void smtp_reply(struct smtp_state *st, const uint8_t *l, size_t n, bool trunc);
 void smtp_data_line(struct smtp_state *st, const uint8_t *l, size_t n);
+/* a long DATA line's first bytes (more of the line follows): to MIME as part of one line */
+void smtp_data_part(struct smtp_state *st, const uint8_t *l, size_t n);
 void smtp_bdat_bytes(struct smtp_state *st, const uint8_t *d, size_t n);
 /* tx.c */
 struct smtp_tx *smtp_tx_get(struct smtp_state *st);  /* the open one, made when none */

@@ -137,3 +137,17 @@ def test_imap_attachment_limit_bounds_file_data_not_the_file(tmp_path):
     r = detect(tmp_path, session(), rules, "--set",
                "app-layer.protocols.imap.attachment-limit=4")
     assert sorted(r.sids) == [1, 3]
+
+
+def test_imap_long_attachment_line_is_one_line(tmp_path):
+    body = (b"ABCDEFGHIJKLMNOP" * 1300)[:20000]
+    msg = (b"Content-Type: multipart/mixed; boundary=Z\r\n\r\n--Z\r\n"
+           b"Content-Disposition: attachment; filename=\"long.txt\"\r\n\r\n"
+           + body + b"\r\n--Z--\r\n")
+    c = Conv(sport=40143, dport=143).handshake().send(False, b"* OK\r\n")
+    c.send(True, b"f FETCH 1 RFC822\r\n")
+    c.send(False, b"* 1 FETCH (RFC822 {%d}\r\n" % len(msg) + msg + b")\r\nf OK\r\n",
+           seg=1400).close()
+    r = detect(tmp_path, c.pkts, [rule('filesize:%d;' % len(body), sid=1, proto="imap"),
+                                  rule('filename:"long.txt";', sid=2, proto="imap")])
+    assert sorted(r.sids) == [1, 2]

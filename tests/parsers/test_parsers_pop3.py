@@ -163,3 +163,15 @@ def test_pop3_attachment_limit_bounds_file_data_not_the_file(tmp_path):
     r = detect(tmp_path, session(), rules, "--set",
                "app-layer.protocols.pop3.attachment-limit=4")
     assert sorted(r.sids) == [1, 3]
+
+
+def test_pop3_long_attachment_line_is_one_line(tmp_path):
+    body = (b"ABCDEFGHIJKLMNOP" * 1300)[:20000]
+    msg = (b"Content-Type: multipart/mixed; boundary=Z\r\n\r\n--Z\r\n"
+           b"Content-Disposition: attachment; filename=\"long.txt\"\r\n\r\n"
+           + body + b"\r\n--Z--\r\n")
+    c = Conv(sport=40110, dport=110).handshake().send(False, b"+OK\r\n")
+    c.send(True, b"RETR 1\r\n").send(False, b"+OK\r\n" + msg + b".\r\n", seg=1400).close()
+    r = detect(tmp_path, c.pkts, [rule('filesize:%d;' % len(body), sid=1, proto="pop3"),
+                                  rule('filename:"long.txt";', sid=2, proto="pop3")])
+    assert sorted(r.sids) == [1, 2]

@@ -258,3 +258,22 @@ def test_smtp_attachment_md5_and_fileinfo(tmp_path):
     v = Draft7Validator(SCHEMA)
     for r in out.records:
         assert not list(v.iter_errors(r)), r
+
+
+def test_smtp_long_attachment_line_is_one_line(tmp_path):
+    """A 20,000-byte attachment line (longer than a DATA line piece, 8 KiB) reaches the file
+    whole: no line ends between its pieces, so size and md5 are the bytes' (Suricata's
+    smtp-file-data-01 has such a 16,384-byte 8bit attachment)."""
+    body = (b"0123456789abcdef" * 1250)[:20000]
+    msg = (b"Content-Type: multipart/mixed; boundary=Z\r\n\r\n--Z\r\n"
+           b"Content-Disposition: attachment; filename=\"long.txt\"\r\n\r\n"
+           + body + b"\r\n--Z--\r\n")
+    out = osprey_out(tmp_path, session(message=msg), [], *FILES, "-k", "none", "--set",
+                     "app-layer.protocols.smtp.attachment-limit=64kb")
+    (fi,) = out.of("fileinfo")
+    assert fi["fileinfo"]["size"] == len(body)
+    r = detect(tmp_path, session(message=msg, seg=1000),
+               [rule('file.data; content:"%s"; endswith;' % body[-40:].decode(), sid=1,
+                     proto="smtp"),
+                rule('filesize:%d;' % len(body), sid=2, proto="smtp")], name="d")
+    assert sorted(r.sids) == [1, 2]
