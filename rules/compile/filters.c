@@ -96,8 +96,8 @@ static int on_match(unsigned int id, unsigned long long from, unsigned long long
 static void scan_group(const struct det_mpm_group *g, const uint8_t *buf, uint32_t len,
                        hs_scratch_t *scratch, struct scan_ctx *sc)
 {
-    sc->pf->scans++;
-    sc->pf->bytes += len;
+    sc->pf->scans += g->n; /* database passes over the bytes */
+    sc->pf->bytes += (uint64_t)len * g->n;
     for (uint8_t i = 0; i < g->n; i++)
         hs_scan(g->db[i], (const char *)buf, len, 0, scratch, on_match, sc);
 }
