@@ -151,3 +151,14 @@ def test_imap_long_attachment_line_is_one_line(tmp_path):
     r = detect(tmp_path, c.pkts, [rule('filesize:%d;' % len(body), sid=1, proto="imap"),
                                   rule('filename:"long.txt";', sid=2, proto="imap")])
     assert sorted(r.sids) == [1, 2]
+
+
+def test_snort3_file_data_rules_on_mail(tmp_path):
+    # Snort 3's file_data on a service:imap / service:pop3 rule reads the attachments
+    import test_parsers_pop3 as pop3
+    rules = ['alert tcp any any -> any any ( msg:"i"; flow:to_client,established; file_data; '
+             'content:"IMAP-EVIL-MARKER"; service:imap; sid:1; )',
+             'alert tcp any any -> any any ( msg:"p"; flow:to_client,established; file_data; '
+             'content:"POP3-EVIL-MARKER"; service:pop3; sid:2; )']
+    assert detect(tmp_path, session(), rules, name="i").sids == [1]
+    assert detect(tmp_path, pop3.session(), rules, name="p").sids == [2]

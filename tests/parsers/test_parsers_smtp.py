@@ -277,3 +277,17 @@ def test_smtp_long_attachment_line_is_one_line(tmp_path):
                      proto="smtp"),
                 rule('filesize:%d;' % len(body), sid=2, proto="smtp")], name="d")
     assert sorted(r.sids) == [1, 2]
+
+
+def test_snort3_file_data_on_smtp_and_a_service_list(tmp_path):
+    # Snort 3's file_data with service:smtp (HTTP, the first protocol registering file.data,
+    # not listed) compiles on SMTP's attachments; with service:http,smtp it runs on both
+    rules = ['alert tcp any any -> any any ( msg:"a"; flow:to_server,established; file_data; '
+             'content:"EVIL-MARKER"; service:smtp; sid:1; )',
+             'alert tcp any any -> any any ( msg:"b"; flow:to_server,established; file_data; '
+             'content:"EVIL-MARKER"; service:http,smtp; sid:2; )',
+             'alert tcp any any -> any any ( msg:"c"; file_data; content:"EVIL-MARKER"; '
+             'service:http; sid:3; )']
+    r = detect(tmp_path, session(), rules)
+    assert sorted(r.sids) == [1, 2]
+    assert "not compiled" not in r.proc.stderr
