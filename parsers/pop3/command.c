@@ -210,3 +210,17 @@ void pop3_data_line(struct pop3_state *st, const uint8_t *l, size_t n, bool cont
         pflow_count(st->pf, POP3_C_LIST_SHED, 1);
     }
 }
+
+void pop3_response_lost(struct pop3_state *st)
+{
+    if (!st->in_data)
+        return;
+    st->in_data = false;
+    if (st->in_msg) {
+        st->cut = true;
+        pop3_message_end(st);
+        st->cut = false;
+    }
+    if (st->head)
+        finish(st, st->head);
+}

@@ -141,6 +141,7 @@ const struct osprey_proto_def pop3_proto = {
     .suricata_stats = true,
     .probes = PROBES,
     .parse = pop3_parse,
+    .gap = pop3_gap,
     .end = pop3_end,
     .state_free = pop3_free,
     .state_trim = pop3_trim,

@@ -79,6 +79,7 @@ struct pop3_state {
     bool cut;                     /* the message ends early: an open file is truncated */
     bool auth_next;               /* the client's next line is SASL data, not a command */
     bool tls;                     /* STLS accepted: the flow becomes TLS */
+    bool gap[2];                  /* bytes lost: wait for a chunk that starts like POP3 */
     struct mime *mime;            /* made at the first message (~13 KiB) */
     struct pflow *pf;
     struct mon_flow *f;
@@ -89,6 +90,7 @@ void pop3_parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d,
 void pop3_end(struct pflow *pf, struct mon_flow *f);
 void pop3_free(void *state);
 void pop3_trim(void *state);
+void pop3_gap(struct pflow *pf, struct mon_flow *f, int dir);
 /* command.c */
 void pop3_command(struct pop3_state *st, const uint8_t *l, size_t n, uint32_t whole);
 void pop3_response(struct pop3_state *st, const uint8_t *l, size_t n, uint32_t whole);
@@ -96,6 +98,8 @@ void pop3_response(struct pop3_state *st, const uint8_t *l, size_t n, uint32_t w
  * no dot-stuffing); more: it is a long line's piece, more of the line follows */
 void pop3_data_line(struct pop3_state *st, const uint8_t *l, size_t n, bool cont, bool more);
 void pop3_tx_free(struct pop3_tx *t);
+/* the multi-line response being read lost bytes: its message is cut, its transaction done */
+void pop3_response_lost(struct pop3_state *st);
 bool p3list_add(struct p3list *l, const uint8_t *d, size_t n);
 /* message.c */
 void pop3_message_begin(struct pop3_state *st);

@@ -2,7 +2,9 @@
  * command or response line keeps POP3_LINE_MAX bytes, the rest skipped but counted for the
  * RFC's limits), the client's read as commands, the server's as responses or, inside a
  * multi-line response, its lines (a message's reach MIME in pieces of POP3_MSG_LINE_MAX).
- * STLS accepted: the flow becomes TLS (its parser gets what follows on either side). */
+ * STLS accepted: the flow becomes TLS (its parser gets what follows on either side). A gap:
+ * the line being read is lost, a message cut; parsing resumes at a chunk that starts like
+ * POP3 (a command, a response), as Suricata's parser accepts gaps. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -55,6 +57,13 @@ void pop3_parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d,
     st->pf = pf;
     st->f = f;
     struct pop3_side *s = &st->side[dir];
+    if (st->gap[dir]) { /* after a gap: as Suricata, a chunk that does not start like POP3 is
+                           skipped whole; one that does resumes the parsing */
+        enum probe_verdict v = dir == 0 ? pop3_probe_client(d, n, f) : pop3_probe_server(d, n, f);
+        if (v != DET_YES)
+            return;
+        st->gap[dir] = false;
+    }
     bool cont = false; /* the line being read continues a piece already given to MIME */
     while (n && !st->tls) {
         const uint8_t *lf = memchr(d, '\n', n);
@@ -89,6 +98,24 @@ void pop3_parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d,
     }
     if (st->tls)
         to_tls(pf, f, dir, d, n);
+}
+
+void pop3_gap(struct pflow *pf, struct mon_flow *f, int dir)
+{
+    struct pop3_state *st = pf->state;
+    if (!st)
+        return;
+    st->pf = pf;
+    st->f = f;
+    struct pop3_side *s = &st->side[dir];
+    pbuf_reset(&s->line); /* the line being read is lost */
+    s->over = false;
+    s->seen = 0;
+    st->gap[dir] = true;
+    if (dir == 1)
+        pop3_response_lost(st);
+    if (dir == 0)
+        st->auth_next = false;
 }
 
 void pop3_end(struct pflow *pf, struct mon_flow *f)

@@ -135,6 +135,33 @@ static void test_auth_limits_and_stls(void)
     ph_free(&h);
 }
 
+/* A gap: a message being retrieved is cut (its open file truncated, its transaction done);
+ * bytes that do not start like POP3 are skipped until a chunk that does. */
+static void test_gap(void)
+{
+    struct ph h;
+    ph_init(&h, "pop3", 6, 40000, 110);
+    feed_str(&h, 1, "+OK\r\n");
+    feed_str(&h, 0, "RETR 1\r\n");
+    feed_str(&h, 1, "+OK\r\nContent-Disposition: attachment; filename=g\r\n\r\nabc\r\n");
+    CHECK(st_of(&h)->in_msg);
+    h.def->gap(&h.pf, &h.f, 1);
+    CHECK(!st_of(&h)->in_data && !st_of(&h)->in_msg);
+    CHECK_EQ_U(ph_count(&h, "files_truncated"), 1);
+    CHECK_EQ_U(h.txs, 2);
+    feed_str(&h, 1, "def\r\n.\r\n"); /* the rest of the lost message: skipped */
+    CHECK_EQ_U(h.txs, 2);
+    feed_str(&h, 0, "STAT\r\n");
+    feed_str(&h, 1, "+OK 1 120\r\n"); /* starts like POP3: parsed again */
+    CHECK_EQ_U(h.txs, 3);
+    h.def->gap(&h.pf, &h.f, 0);
+    feed_str(&h, 0, "xyz\r\n");
+    CHECK_EQ_U(st_of(&h)->nq, 0);
+    feed_str(&h, 0, "NOOP\r\n");
+    CHECK_EQ_U(st_of(&h)->nq, 1);
+    ph_free(&h);
+}
+
 static void test_probes(void)
 {
     struct mon_flow f = {.sport = 9000, .cport = 40000};
@@ -158,6 +185,7 @@ int main(void)
 {
     test_session();
     test_auth_limits_and_stls();
+    test_gap();
     test_probes();
     return unit_report("test_proto_pop3");
 }
