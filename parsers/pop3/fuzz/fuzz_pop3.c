@@ -2,8 +2,8 @@
  * parser a STLS hands the flow to) on any bytes of both directions.
  *
  * The first byte picks the configuration (bit 0: a 64-byte attachment limit; bit 1: every
- * hash and magic asked of the file layer); then records "direction byte, length byte, bytes"
- * are fed as segments of either side to the flow's protocol's parser — POP3's, or TLS's after
+ * hash and magic asked of the file layer); then records "direction byte (bit 1: a gap before
+ * them), length byte, bytes" are fed as segments of either side to the flow's protocol's parser — POP3's, or TLS's after
  * an accepted upgrade (so not ph_feed, which keeps the first descriptor); the flow then ends.
  * Each finished transaction, and the flow at the end, has everything read back
  * (fuzz_harness.h). The sanitizers do the checking: no crash, leak, overflow or undefined
@@ -32,6 +32,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (n > size - at)
             n = size - at;
         const struct osprey_proto_def *d = reg_proto(h.pf.proto);
+        if ((data[at - 2] & 2) && d && d->gap && !h.pf.dead[dir]) /* bytes lost before these */
+            d->gap(&h.pf, &h.f, dir);
         if (d && d->parse && !h.pf.dead[dir])
             d->parse(&h.pf, &h.f, dir, data + at, n);
         at += n;
