@@ -91,6 +91,7 @@ extern const struct opt_table opt_table_msg, opt_table_ids, opt_table_classtype,
     opt_table_entropy, opt_table_dataset, opt_table_krb5, opt_table_ldap, opt_table_snmp;
 extern const struct opt_table opt_table_http2;
 extern const struct opt_table opt_table_pop3;
+extern const struct opt_table opt_table_nfs;
 
 /* requires: (opt_hints.c): 1 when Osprey meets every requirement of val, 0 when not, -1 when
  * val is malformed (*bad: the requirement at fault). */

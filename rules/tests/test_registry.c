@@ -87,7 +87,9 @@ static const char *const IMPLEMENTED[] = {
     "krb5_msg_type", "krb5_err_code", "krb5.ticket_encryption", "ldap.request.operation",
     "ldap.responses.operation", "ldap.responses.result_code", "ldap.responses.count",
     "snmp.version", "snmp.pdu_type",
-    "pop3.command", "pop3.status", NULL};
+    "pop3.command", "pop3.status",
+    /* NFS fields (opt_nfs.c) and rpc, an ONC-RPC call in the packet (compile/unit_rpc.c) */
+    "nfs_procedure", "nfs.version", "nfs_version", "rpc", NULL};
 
 static bool listed(const char *name)
 {
