@@ -21,6 +21,7 @@ extern const struct osprey_proto_def smtp_proto;
 extern const struct osprey_proto_def dhcp_proto, ntp_proto, ike_proto;
 extern const struct osprey_proto_def irc_proto, netbios_ns_proto, netbios_dgm_proto, wins_proto,
     ssdp_proto, mysql_proto, nntp_proto;
+extern const struct osprey_proto_def pop3_proto, imap_proto;
 extern const struct osprey_proto_def nfs_proto;
 extern const struct osprey_proto_def tftp_proto, tftp_data_proto;
 extern const struct osprey_proto_def sunrpc_proto;
@@ -43,6 +44,7 @@ static const struct osprey_proto_def *const PROTOS[] = {&http_proto, &tls_proto,
                                                         &irc_proto, &netbios_dgm_proto,
                                                         &wins_proto, &ssdp_proto, &mysql_proto,
                                                         &nntp_proto,
+                                                        &pop3_proto, &imap_proto,
                                                         &nfs_proto, &tftp_proto,
                                                         &tftp_data_proto, &sunrpc_proto,
                                                         &websocket_proto, &telnet_proto,

@@ -270,7 +270,8 @@ static void deliver(struct mime *m, const uint8_t *d, size_t n, bool eol)
         m->ops->text(m->arg, d, n);
 }
 
-static void body_piece(struct mime *m, const uint8_t *l, size_t n)
+/* eol: the piece ends its line (a line end follows it) */
+static void body_piece(struct mime *m, const uint8_t *l, size_t n, bool eol)
 {
     bool bad = false, soft = false;
     size_t k;
@@ -290,30 +291,45 @@ static void body_piece(struct mime *m, const uint8_t *l, size_t n)
         k = mime_qp(l, n, m->out, &soft, &bad);
         if (bad)
             anomaly(m, MIME_A_INVALID_QP);
-        deliver(m, m->out, k, !soft);
+        deliver(m, m->out, k, eol && !soft);
         break;
     default:
-        deliver(m, l, n, true);
+        deliver(m, l, n, eol);
     }
+}
+
+static void line(struct mime *m, const uint8_t *l, size_t n, bool eol)
+{
+    bool cont = m->mid_line; /* the rest of a body line: no boundary, no header */
+    m->mid_line = false;
+    if (!cont || m->state != MS_BODY) {
+        if (n > MIME_LINE_MAX)
+            anomaly(m, MIME_A_LONG_LINE);
+        if (m->nbnd && boundary_line(m, l, n))
+            return;
+        if (m->state == MS_HEADERS) {
+            header_line(m, l, n);
+            return;
+        }
+        if (m->state == MS_SKIP)
+            return;
+    }
+    m->mid_line = !eol;
+    do { /* decoded in pieces of MIME_PIECE_MAX: one line all the same */
+        size_t k = n < MIME_PIECE_MAX ? n : MIME_PIECE_MAX;
+        body_piece(m, l, k, eol && k == n);
+        l += k, n -= k;
+    } while (n);
 }
 
 void mime_line(struct mime *m, const uint8_t *l, size_t n)
 {
-    if (n > MIME_LINE_MAX)
-        anomaly(m, MIME_A_LONG_LINE);
-    if (m->nbnd && boundary_line(m, l, n))
-        return;
-    if (m->state == MS_HEADERS) {
-        header_line(m, l, n);
-        return;
-    }
-    if (m->state == MS_SKIP)
-        return;
-    do { /* a long line in pieces (each read as a line of its own) */
-        size_t k = n < MIME_PIECE_MAX ? n : MIME_PIECE_MAX;
-        body_piece(m, l, k);
-        l += k, n -= k;
-    } while (n);
+    line(m, l, n, true);
+}
+
+void mime_part(struct mime *m, const uint8_t *l, size_t n)
+{
+    line(m, l, n, false);
 }
 
 void mime_end(struct mime *m)

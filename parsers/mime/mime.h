@@ -1,5 +1,5 @@
 /* mime.h — a streaming MIME reader (RFC 2045/2046/5322) for mail carried by any protocol
- * (SMTP today; POP3, IMAP and HTTP multipart bodies can feed it the same way). Fed one line
+ * (SMTP, POP3 and IMAP; HTTP multipart bodies could feed it the same way). Fed one line
  * at a time (line ends removed, SMTP's dot-stuffing undone by the caller), it reports:
  * each header of each entity (folded lines joined), the end of an entity's headers, the
  * decoded bytes of each attachment (one callback: name, bytes, end), the decoded text lines
@@ -79,6 +79,7 @@ struct mime {
     unsigned b64n;
     bool file_open, crlf_pending; /* a line end owed to the file before its next bytes */
     bool in_uu;                   /* inside an uuencoded file of a text part */
+    bool mid_line;                /* a body line given in pieces goes on (mime_part) */
     uint8_t uuname[MIME_FILENAME_MAX];
     uint32_t uunl;
     uint32_t seen;                /* anomalies reported (bit per enum mime_anomaly) */
@@ -88,6 +89,10 @@ struct mime {
 void mime_init(struct mime *m, const struct mime_ops *ops, void *arg);
 /* One line of the message (without its line end). */
 void mime_line(struct mime *m, const uint8_t *l, size_t n);
+/* The first n bytes of a line that goes on (a long line given in pieces, no line end after
+ * them); its last piece is given to mime_line. In a body the pieces are one line (an
+ * attachment's bytes get no line end between them); elsewhere each is read as a line. */
+void mime_part(struct mime *m, const uint8_t *l, size_t n);
 /* The message ended: an open attachment ends, unfinished headers end. */
 void mime_end(struct mime *m);
 

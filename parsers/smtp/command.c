@@ -124,16 +124,27 @@ void smtp_command(struct smtp_state *st, const uint8_t *l, size_t n, bool trunc)
 
 void smtp_data_line(struct smtp_state *st, const uint8_t *l, size_t n)
 {
-    if (n == 1 && l[0] == '.') { /* the end of the message */
+    bool cont = st->data_cont; /* the rest of a long line: no end mark, no stuffing */
+    st->data_cont = false;
+    if (!cont && n == 1 && l[0] == '.') { /* the end of the message */
         st->mode = SM_CMD;
         push(st, SC_DATA_END);
         smtp_message_end(st);
         return;
     }
-    if (n && l[0] == '.') /* dot-stuffing (RFC 5321 §4.5.2) */
+    if (!cont && n && l[0] == '.') /* dot-stuffing (RFC 5321 §4.5.2) */
         l++, n--;
     if (st->in_msg)
         mime_line(st->mime, l, n);
+}
+
+void smtp_data_part(struct smtp_state *st, const uint8_t *l, size_t n)
+{
+    if (!st->data_cont && n && l[0] == '.')
+        l++, n--;
+    st->data_cont = true;
+    if (st->in_msg)
+        mime_part(st->mime, l, n);
 }
 
 /* BDAT chunk bytes: lines for the MIME reader (a line may span chunks: bline holds it); the last chunk's end ends the message. */
@@ -151,7 +162,9 @@ void smtp_bdat_bytes(struct smtp_state *st, const uint8_t *d, size_t n)
         uint32_t len = ln->len;
         if (lf && take == k && len && ln->p[len - 1] == '\r')
             len--;
-        if (st->in_msg)
+        if (st->in_msg && take < k) /* a long line's piece: more of it follows */
+            mime_part(st->mime, ln->p ? ln->p : (const uint8_t *)"", len);
+        else if (st->in_msg)
             mime_line(st->mime, ln->p ? ln->p : (const uint8_t *)"", len);
         pbuf_reset(ln);
         d += take + (lf && take == k), n -= take + (lf && take == k);

@@ -6,6 +6,7 @@
  * the EVE `smtp` and `email` objects. Registered in core/registry.c. */
 #include <stddef.h>
 
+#include "files.h"
 #include "smtp_int.h"
 
 static const struct proto_probe PROBES[] = {
@@ -89,6 +90,9 @@ static const struct proto_buffer BUFFERS[] = {
     {.name = "file.data", .dir = 1, .event = "smtp_reply", .key = SB_NONE, .get = get},
     /* its name, for records (osprey-trace) */
     ROW("smtp.attachment", "smtp_file", SB_FILE_NAME, .record = true),
+    /* the file layer's rows (file.name, file.magic, and so the file keywords: filename,
+     * filemd5, filesize …): the message's attachments once it ended; the server sends none */
+    PFILE_BUFFERS("smtp_data_done", "smtp_reply"),
 };
 #undef ROW
 

@@ -67,6 +67,7 @@ struct smtp_tx {
     struct slist received, urls, attach;
     struct pbuf file;             /* the attachment being read: its decoded bytes (limited) */
     bool file_active;
+    uint32_t file_id;             /* its file in the file layer (core/files.h; 0: none) */
     bool has_data, headers_done, data_done;
 };
 
@@ -93,6 +94,8 @@ struct smtp_state {
     uint8_t q[SMTP_CMD_MAX];      /* enum smtp_cmd of the commands waiting, oldest first */
     uint32_t nq, qhead;
     bool greeted, in_multi, tls;  /* tls: STARTTLS accepted, the flow becomes TLS */
+    bool cut;                     /* the message is being ended early: an open file is truncated */
+    bool data_cont;               /* the DATA line being read went to MIME in part already */
     char multi[3];
     struct mime *mime;            /* the message's reader (made at the first message: ~13 KiB) */
     /* the flow being parsed now (the MIME reader's callbacks run inside smtp_parse) */
@@ -109,6 +112,8 @@ void smtp_trim(void *state);
 void smtp_command(struct smtp_state *st, const uint8_t *l, size_t n, bool trunc);
 void smtp_reply(struct smtp_state *st, const uint8_t *l, size_t n, bool trunc);
 void smtp_data_line(struct smtp_state *st, const uint8_t *l, size_t n);
+/* a long DATA line's first bytes (more of the line follows): to MIME as part of one line */
+void smtp_data_part(struct smtp_state *st, const uint8_t *l, size_t n);
 void smtp_bdat_bytes(struct smtp_state *st, const uint8_t *d, size_t n);
 /* tx.c */
 struct smtp_tx *smtp_tx_get(struct smtp_state *st);  /* the open one, made when none */
@@ -118,7 +123,8 @@ bool slist_add(struct slist *l, const uint8_t *d, size_t n);
 void smtp_message_begin(struct smtp_state *st);
 void smtp_message_end(struct smtp_state *st);
 /* Every attachment's bytes go through here: its name, a piece of its decoded bytes, and
- * whether it is whole. The one place a file layer hooks in (file objects, md5, magic). */
+ * whether it is whole. The one place the file layer is fed (core/files.h: the file objects,
+ * hashes, magic, fileinfo and filestore). */
 void smtp_file_chunk(struct smtp_state *st, const uint8_t *name, size_t nl, const uint8_t *d,
                      size_t n, bool end);
 /* probe.c */

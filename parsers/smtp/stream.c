@@ -72,8 +72,9 @@ void smtp_parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d,
                 pf->dead[dir] = true;
                 return;
             }
-            if (take < k && data) { /* a long message line: to MIME in pieces */
-                line_done(st, dir);
+            if (take < k && data) { /* a long message line: to MIME in pieces, one line */
+                smtp_data_part(st, s->line.p ? s->line.p : (const uint8_t *)"", s->line.len);
+                pbuf_reset(&s->line);
                 d += take, n -= take;
                 continue;
             }

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "files.h"
 #include "smtp_int.h"
 
 bool slist_add(struct slist *l, const uint8_t *d, size_t n)
@@ -56,7 +57,9 @@ void smtp_tx_finish(struct smtp_state *st)
         return;
     if (st->in_msg) { /* the message was cut (RSET, the flow's end): what it had is kept */
         st->in_msg = false;
+        st->cut = true; /* (an attachment still open is a truncated file) */
         mime_end(st->mime);
+        st->cut = false;
     }
     struct smtp_tx *t = st->tx;
     st->tx = NULL;
@@ -139,19 +142,24 @@ void smtp_file_chunk(struct smtp_state *st, const uint8_t *name, size_t nl, cons
     struct smtp_tx *t = st->tx;
     if (!t)
         return;
-    if (!t->file_active) { /* a new attachment */
+    if (!t->file_active) { /* a new attachment: a file of the client's, this transaction's */
         t->file_active = true;
         pbuf_reset(&t->file);
         if (!slist_add(&t->attach, name, nl))
             pflow_count(st->pf, SMTP_C_LIST_SHED, 1);
+        t->file_id = pfile_open(st->pf, 0, t->id, name, nl);
     }
     uint32_t max = ((const struct smtp_cfg *)pflow_cfg(st->pf))->attachment_limit;
     uint32_t took = n ? pbuf_add(&t->file, d, n, max) : 0;
     if (took < n)
         pflow_count(st->pf, SMTP_C_FILE_BYTES_SHED, n - took);
+    pfile_data(st->pf, t->file_id, d, n); /* the file layer sees it whole (its own memcap) */
     if (!end)
         return;
-    /* whole: file.data is its bytes while smtp_file runs */
+    /* whole (or cut with its message): file.data is its bytes while smtp_file runs, and the
+     * file is closed first so its hashes and size are final there */
+    pfile_close(st->pf, t->file_id, st->cut);
+    t->file_id = 0;
     pflow_count(st->pf, SMTP_C_FILES, 1);
     pflow_raise(st->pf, st->f, 0, SMTP_EV_FILE);
     t->file_active = false;

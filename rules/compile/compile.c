@@ -553,6 +553,33 @@ int osprey_detect_build(struct osprey_detect **out, struct mon_engine *eng,
     return osprey_detect_build_opts(out, eng, rs, diag, NULL);
 }
 
+/* A Snort 3 rule naming several services, on buffers several protocols register (file_data
+ * on `service:ftp-data,http,imap,pop3`): its first compile read them in the first protocol
+ * registering them (base: HTTP's event, or DB_PKT when that protocol was not listed); each
+ * other listed service whose parser registers them runs it too, compiled again on its rows
+ * and its flows (as a protocol that runs another's rules, osprey_app_proto_rules_of). */
+static int compile_services(struct compiler *c, const struct osprey_rule *r, uint16_t base)
+{
+    const struct opt_words *sw = plan_service_words(r);
+    uint16_t bp = det_base_is_app(base) ? det_base_proto(base) : 0;
+    struct osprey_app_proto_set done = {0};
+    for (uint32_t k = 0; sw && k < sw->n; k++) {
+        uint8_t l4;
+        uint16_t p = det_app_proto_of(sw->words[k], &l4);
+        if (!p || p == bp || osprey_app_proto_set_has(&done, p) || !plan_registers_buffers(r, p))
+            continue;
+        osprey_app_proto_set_add(&done, p);
+        enum plan_variant next;
+        uint16_t b2;
+        int rc = compile_rule(c, r, PV_MAIN, p, &next, &b2);
+        if (rc == 0 && next != PV_MAIN)
+            rc = compile_rule(c, r, next, p, &next, &b2);
+        if (rc < 0)
+            return -1;
+    }
+    return 0;
+}
+
 int osprey_detect_build_opts(struct osprey_detect **out, struct mon_engine *eng,
                              const struct osprey_ruleset *rs, FILE *diag,
                              const struct osprey_detect_opts *opts)
@@ -567,9 +594,16 @@ int osprey_detect_build_opts(struct osprey_detect **out, struct mon_engine *eng,
     size_t n = osprey_ruleset_count(rs);
     /* a rule may have two chains (plan.h: enum plan_variant), for its protocol and again for
      * each one that also runs its rules (osprey_app_proto_rules_of: HTTP/2) */
-    size_t per = 2;
+    size_t per = 2, services = 0;
     for (uint16_t p = 2; p < osprey_app_proto_count(); p++)
         per += osprey_app_proto_rules_of(p) || osprey_app_proto_buffer_rules_of(p) ? 2 : 0;
+    /* and again for each other service a Snort 3 rule lists (compile_services) */
+    for (size_t i = 0; i < n; i++) {
+        const struct opt_words *sw = plan_service_words(osprey_ruleset_rule(rs, i));
+        if (sw && sw->n > services)
+            services = sw->n;
+    }
+    per += 2 * services;
     d->rules = calloc(n ? per * n : 1, sizeof *d->rules);
     /* per base: the fixed ones and one per application event the parsers register */
     d->nbases = det_nbases();
@@ -669,6 +703,8 @@ int osprey_detect_build_opts(struct osprey_detect **out, struct mon_engine *eng,
             if (rc == 0 && next != PV_MAIN)
                 rc = compile_rule(&c, r, next, p, &next, &b2);
         }
+        if (rc == 0 && d->parsers)
+            rc = compile_services(&c, r, base);
     }
     intern_free(&c.args);
     if (rc == 0)

@@ -210,6 +210,67 @@ static const char *hook_of(const struct osprey_rule *r, struct plan *pl, uint16_
     return NULL;
 }
 
+/* Snort 3's `service:` list of a rule whose header names no application protocol; NULL when
+ * it has none. */
+const struct opt_words *plan_service_words(const struct osprey_rule *r)
+{
+    uint8_t l4;
+    if (det_app_proto_of(r->proto, &l4))
+        return NULL;
+    for (uint32_t i = 0; i < r->nopts; i++)
+        if (!strcmp(opt_def_by_id(r->opts[i].kw)->name, "service"))
+            return r->opts[i].arg;
+    return NULL;
+}
+
+/* Does protocol p register every application buffer the rule inspects (in either
+ * direction)? false when it inspects none: its service unit alone restricts it. */
+bool plan_registers_buffers(const struct osprey_rule *r, uint16_t p)
+{
+    bool any = false;
+    for (uint32_t i = 0; i < r->nopts; i++) {
+        const struct osprey_rule_option *o = &r->opts[i];
+        if (opt_def_by_id(o->kw)->kind != OPT_PAYLOAD || !buffer_parsed(o->buffer))
+            continue;
+        uint16_t ob, b;
+        if (det_app_buffer_of_in(o->buffer, false, p, &ob, &b) < 0 &&
+            det_app_buffer_of_in(o->buffer, true, p, &ob, &b) < 0)
+            return false;
+        any = true;
+    }
+    return any;
+}
+
+/* The protocol a service rule's first compile reads its buffers in: 0 (the first protocol
+ * registering them, make_plan's default) unless that one is not listed and a listed one
+ * registers them — then the first such. */
+uint16_t plan_service_proto(const struct osprey_rule *r)
+{
+    const struct opt_words *sw = plan_service_words(r);
+    uint16_t first = 0;
+    for (uint32_t k = 0; sw && k < sw->n; k++) {
+        uint8_t l4;
+        uint16_t p = det_app_proto_of(sw->words[k], &l4);
+        if (!p || !plan_registers_buffers(r, p))
+            continue;
+        first = first ? first : p;
+        bool dflt = true; /* is p the default row's protocol for every buffer? */
+        for (uint32_t i = 0; i < r->nopts && dflt; i++) {
+            const struct osprey_rule_option *o = &r->opts[i];
+            uint16_t ob, b;
+            if (opt_def_by_id(o->kw)->kind != OPT_PAYLOAD || !buffer_parsed(o->buffer))
+                continue;
+            if (det_app_buffer_of_in(o->buffer, false, 0, &ob, &b) < 0 &&
+                det_app_buffer_of_in(o->buffer, true, 0, &ob, &b) < 0)
+                continue;
+            dflt = osprey_buffer_proto(ob) == p;
+        }
+        if (dflt)
+            return 0;
+    }
+    return first;
+}
+
 /* Suricata's filestore is a file keyword: a rule of an application protocol with nothing
  * else to inspect (no buffer, no payload) runs as a file rule — once per complete file of
  * its protocol, under that protocol's file.name event (`alert nfs … (filestore;)`). */
@@ -242,6 +303,8 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, enum plan_va
         return 0;
     }
     pl->buf_app = pl->app;
+    if (!app_as && !pl->app) /* Snort 3's service list: its buffers in a listed service */
+        pl->buf_app = plan_service_proto(r);
     if (app_as) {
         /* compiled again for a protocol that also runs this rule (HTTP/2 for `alert http`
          * and for HTTP buffers): its buffers, and its flows for the header's protocol */

@@ -58,6 +58,13 @@ enum plan_variant { PV_MAIN, PV_RESPONSE, PV_PACKET };
  * allocation failure; a rule that cannot be compiled has pl->why. */
 int make_plan(struct osprey_detect *d, const struct osprey_rule *r, enum plan_variant variant,
               uint16_t app_as, struct plan *pl);
+/* Snort 3's service list of a rule whose header names no application protocol (NULL: none);
+ * whether protocol p registers every application buffer the rule inspects (false when it
+ * inspects none); the protocol its first compile reads them in (0: the default, the first
+ * registering them, when that one is listed). */
+const struct opt_words *plan_service_words(const struct osprey_rule *r);
+bool plan_registers_buffers(const struct osprey_rule *r, uint16_t p);
+uint16_t plan_service_proto(const struct osprey_rule *r);
 /* Release what make_plan allocated (whatever it returned). */
 void plan_free(struct plan *pl);
 

@@ -90,7 +90,8 @@ int plan_dataset(struct plan_ctx *ctx)
 
 /* dns.opcode, dns.rcode, dns.rrtype, the mqtt.* integers, ftp.dynamic_port, ftp.mode,
  * ftp.reply_received, krb5_msg_type, krb5_err_code, snmp.version, snmp.pdu_type,
- * ldap.request.operation: a comparison on the parsers' field of that name */
+ * ldap.request.operation, pop3.command, pop3.status: a comparison on the parsers' field of
+ * that name */
 int plan_dns_field(struct plan_ctx *ctx)
 {
     int fld = osprey_field_find(ctx->name);

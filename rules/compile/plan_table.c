@@ -122,6 +122,8 @@ static const struct plan_row {
     {"ntp.stratum", plan_dns_field},
     {"ntp.version", plan_dns_field},
     {"pcre", plan_pcre},
+    {"pop3.command", plan_dns_field},
+    {"pop3.status", plan_dns_field},
     {"prefilter", plan_meta},
     {"priority", plan_meta},
     {"reference", plan_meta},

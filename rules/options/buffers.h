@@ -185,6 +185,8 @@
     X(EMAIL_X_MAILER, "email.x_mailer")                                                    \
     X(EMAIL_URL, "email.url")                                                              \
     X(EMAIL_RECEIVED, "email.received")                                                    \
+    X(POP3_ARGS, "pop3.args")                                                              \
+    X(POP3_RESPONSE, "pop3.response")                                                      \
     X(TCP_HDR, "tcp.hdr")                                                                  \
     X(UDP_HDR, "udp.hdr")                                                                  \
     X(IPV4_HDR, "ipv4.hdr")                                                                \

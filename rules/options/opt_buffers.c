@@ -366,6 +366,8 @@ static const struct opt_def DEFS[] = {
     STICKY("email.x_mailer", D_SURI, EMAIL_X_MAILER),
     STICKY("email.url", D_SURI, EMAIL_URL),
     STICKY("email.received", D_SURI, EMAIL_RECEIVED),
+    STICKY("pop3.args", D_SURI, POP3_ARGS),
+    STICKY("pop3.response", D_SURI, POP3_RESPONSE),
     STICKY_DONE("tcp.hdr", D_SURI, TCP_HDR),
     STICKY_DONE("udp.hdr", D_SURI, UDP_HDR),
     STICKY_DONE("ipv4.hdr", D_SURI, IPV4_HDR),

@@ -17,6 +17,7 @@ static const struct opt_table *const TABLES[] = {
     &opt_table_krb5,     &opt_table_ldap,       &opt_table_snmp,
     &opt_table_http2,
     &opt_table_dhcp,     &opt_table_ntp,        &opt_table_ike,
+    &opt_table_pop3,
     &opt_table_nfs,
     &opt_table_websocket, &opt_table_rfb,
 };

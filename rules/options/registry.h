@@ -87,6 +87,7 @@ extern const struct opt_table opt_table_msg, opt_table_ids, opt_table_classtype,
     opt_table_entropy, opt_table_dataset, opt_table_krb5, opt_table_ldap, opt_table_snmp;
 extern const struct opt_table opt_table_dhcp, opt_table_ntp, opt_table_ike;
 extern const struct opt_table opt_table_http2;
+extern const struct opt_table opt_table_pop3;
 extern const struct opt_table opt_table_nfs;
 extern const struct opt_table opt_table_websocket, opt_table_rfb;
 

@@ -100,6 +100,7 @@ static const char *const IMPLEMENTED[] = {
     /* Snort 3's BER cursor keywords (opt_misc.c, compile/payload.c) */
     "ber_data", "ber_skip",
 
+    "pop3.command", "pop3.status",
     /* NFS fields (opt_nfs.c) and rpc, an ONC-RPC call in the packet (compile/unit_rpc.c) */
     "nfs_procedure", "nfs.version", "nfs_version", "rpc", NULL};
 

@@ -5,6 +5,7 @@ headers (email.from … email.received), its URLs (email.url), attachments as fi
 STARTTLS handing the flow to TLS, app-layer events, app-layer.protocols.smtp.enabled, and
 EVE smtp/email records and alert objects, each validated against Suricata's EVE schema."""
 import base64
+import hashlib
 import json
 
 import pytest
@@ -216,3 +217,77 @@ def test_ftp_greeting_is_not_smtp(tmp_path):
     rules = [rule('content:"USER";', sid=1, proto="smtp"),
              rule('content:"USER";', sid=2, proto="ftp")]
     assert detect(tmp_path, c.pkts, rules).sids == [2]
+
+
+FILES = ("--set", "outputs.eve-log.types=[alert,files,smtp]",
+         "--set", "outputs.file-store.enabled=no")
+
+
+@pytest.mark.parametrize("body,sids", [
+    ('filename:"prog.exe";', [1]),
+    ('fileext:"exe";', [1]),
+    ('filesize:%d;' % len(ATTACH), [1]),
+    ('filesize:>%d;' % len(ATTACH), []),
+    ('file.name; content:"prog.exe"; bsize:8;', [1]),
+    ('filemagic:"no-such-type";', []),
+    ('fileext:"pdf";', []),
+])
+def test_smtp_attachments_are_files(tmp_path, body, sids):
+    r = detect(tmp_path, session(), [rule(body, sid=1, proto="smtp")])
+    assert r.sids == sids, body
+
+
+def test_smtp_attachment_md5_and_fileinfo(tmp_path):
+    """An attachment is a file of the file layer: filemd5 against a list, fileinfo records
+    beside the smtp/email objects, the alert's files[] (Suricata's smtp-attachment-md5)."""
+    md5 = hashlib.md5(ATTACH).hexdigest()
+    (tmp_path / "bad.md5").write_text("00000000000000000000000000000000\n" + md5 + "\n")
+    rules = [rule('filemd5:%s;' % (tmp_path / "bad.md5"), sid=7, proto="smtp"),
+             rule('file.data; content:"EVIL-MARKER";', sid=8, proto="smtp")]
+    out = osprey_out(tmp_path, session(), rules, *FILES, "-k", "none")
+    assert sorted(a["alert"]["signature_id"] for a in out.of("alert")) == [7, 8]
+    (fi,) = out.of("fileinfo")
+    assert fi["app_proto"] == "smtp"
+    info = fi["fileinfo"]
+    assert info["filename"] == "prog.exe" and info["state"] == "CLOSED"
+    assert info["size"] == len(ATTACH) and info["tx_id"] == 0
+    assert info["md5"] == md5  # (the hashes the rules ask for)
+    assert fi["email"]["attachment"] == ["prog.exe"] and fi["smtp"]["helo"]
+    a8 = [a for a in out.of("alert") if a["alert"]["signature_id"] == 8][0]
+    assert a8["files"][0]["filename"] == "prog.exe" and a8["files"][0]["state"] == "CLOSED"
+    v = Draft7Validator(SCHEMA)
+    for r in out.records:
+        assert not list(v.iter_errors(r)), r
+
+
+def test_smtp_long_attachment_line_is_one_line(tmp_path):
+    """A 20,000-byte attachment line (longer than a DATA line piece, 8 KiB) reaches the file
+    whole: no line ends between its pieces, so size and md5 are the bytes' (Suricata's
+    smtp-file-data-01 has such a 16,384-byte 8bit attachment)."""
+    body = (b"0123456789abcdef" * 1250)[:20000]
+    msg = (b"Content-Type: multipart/mixed; boundary=Z\r\n\r\n--Z\r\n"
+           b"Content-Disposition: attachment; filename=\"long.txt\"\r\n\r\n"
+           + body + b"\r\n--Z--\r\n")
+    out = osprey_out(tmp_path, session(message=msg), [], *FILES, "-k", "none", "--set",
+                     "app-layer.protocols.smtp.attachment-limit=64kb")
+    (fi,) = out.of("fileinfo")
+    assert fi["fileinfo"]["size"] == len(body)
+    r = detect(tmp_path, session(message=msg, seg=1000),
+               [rule('file.data; content:"%s"; endswith;' % body[-40:].decode(), sid=1,
+                     proto="smtp"),
+                rule('filesize:%d;' % len(body), sid=2, proto="smtp")], name="d")
+    assert sorted(r.sids) == [1, 2]
+
+
+def test_snort3_file_data_on_smtp_and_a_service_list(tmp_path):
+    # Snort 3's file_data with service:smtp (HTTP, the first protocol registering file.data,
+    # not listed) compiles on SMTP's attachments; with service:http,smtp it runs on both
+    rules = ['alert tcp any any -> any any ( msg:"a"; flow:to_server,established; file_data; '
+             'content:"EVIL-MARKER"; service:smtp; sid:1; )',
+             'alert tcp any any -> any any ( msg:"b"; flow:to_server,established; file_data; '
+             'content:"EVIL-MARKER"; service:http,smtp; sid:2; )',
+             'alert tcp any any -> any any ( msg:"c"; file_data; content:"EVIL-MARKER"; '
+             'service:http; sid:3; )']
+    r = detect(tmp_path, session(), rules)
+    assert sorted(r.sids) == [1, 2]
+    assert "not compiled" not in r.proc.stderr

@@ -111,8 +111,11 @@ COUNTS = {
 # more use it, not implemented — and its 5 service:rdp rules) and Suricata's own rules by 6
 # (153 with the above: the 2 of websocket-events.rules and the 4 of rfb-events.rules); no ET
 # rule here names these protocols.
-# Both together: Snort 3 3,837, Suricata's own rules 171.
-ACCEPTED = {"et2019": 19465, "et2025": 15000, "snort3": 3837, "snort2": 561, "suricata": 171,
+# The POP3 and IMAP parsers (parsers/pop3/, parsers/imap/) then took Snort 3 up by 172 (its
+# rules naming service:pop3 or service:imap; 3,881 with the above) and Suricata's own rules by
+# 5 (152: pop3-events.rules' app-layer-event:pop3.*); no ET rule here is `alert pop3|imap`.
+# All together: Snort 3 4,009 of 4,017 (the 8 left: 7 raw_data, 1 http_param), Suricata's own rules 176.
+ACCEPTED = {"et2019": 19465, "et2025": 15000, "snort3": 4009, "snort2": 561, "suricata": 176,
             "snort3-file-magic": 0}
 
 # Every diagnostic that is not "unsupported option X", exactly.

@@ -445,6 +445,9 @@ CASES = [
     ("mqtt.qos:3;", "mqtt.qos: value 3 out of range 0..2"),
     ("mqtt.type:BOGUS;", "mqtt.type: unknown type 'BOGUS' (CONNECT … AUTH, or 0..15)"),
     ("mqtt.type:16;", "mqtt.type: value 16 out of range 0..15"),
+    ("pop3.command:FETCH;", "pop3.command: unknown value 'FETCH' for pop3.command"),
+    ("pop3.status:maybe;", "pop3.status: unknown value 'maybe' for pop3.status"),
+    ("pop3.status:2;", "pop3.status: value 2 out of range 0..1"),
     ("mqtt.connack.session_present:maybe;", "mqtt.connack.session_present: unknown value "
      "'maybe' (expected one of: false, true, no, yes)"),
     # --- Kerberos 5, LDAP, SNMP (opt_krb5.c, opt_ldap.c, opt_snmp.c) -----------------------

@@ -16,6 +16,7 @@ struct rec {
     char fdata[8][4096];
     size_t flen[8];
     unsigned nfiles, ends;
+    size_t total;                 /* every attachment byte, kept or not */
     char text[4096];
     uint32_t anomalies;
 };
@@ -46,6 +47,7 @@ static void on_file(void *arg, const uint8_t *name, size_t nl, const uint8_t *d,
         return;
     }
     unsigned k = (r->nfiles - 1) % 8;
+    r->total += n;
     if (n && r->flen[k] + n < sizeof r->fdata[k]) {
         memcpy(r->fdata[k] + r->flen[k], d, n);
         r->flen[k] += n;
@@ -146,6 +148,42 @@ static void test_multipart(void)
     CHECK(!strcmp(r.text, "hello|"));
     CHECK_EQ_U(r.hends, 4); /* the message's and each part's */
     CHECK(strstr(r.hdrs, "1:Content-Disposition=attachment; filename=b.txt\n") != NULL);
+}
+
+/* A long line given in pieces (mime_part, then mime_line) is one line: an attachment gets
+ * no line end between its pieces, a piece that looks like a boundary or starts a line is
+ * none; a line longer than a decoding piece (MIME_PIECE_MAX) is one line too. */
+static void test_pieces(void)
+{
+    struct rec r;
+    memset(&r, 0, sizeof r);
+    mime_init(&m, &OPS, &r);
+    const char *lines[] = {"Content-Type: multipart/mixed; boundary=B", "",
+                           "--B", "Content-Disposition: attachment; filename=p.txt", ""};
+    for (int i = 0; i < 5; i++)
+        mime_line(&m, (const uint8_t *)lines[i], strlen(lines[i]));
+    mime_part(&m, (const uint8_t *)"abc", 3);
+    mime_part(&m, (const uint8_t *)"--B", 3); /* the middle of a line: no boundary */
+    mime_line(&m, (const uint8_t *)"def", 3);
+    mime_line(&m, (const uint8_t *)"next", 4);
+    mime_part(&m, (const uint8_t *)"ghi", 3);
+    mime_line(&m, (const uint8_t *)"", 0); /* the rest of it is empty: its line end */
+    mime_line(&m, (const uint8_t *)"--B--", 5);
+    mime_end(&m);
+    CHECK_EQ_U(r.nfiles, 1);
+    CHECK(file_is(&r, 0, "abc--Bdef\r\nnext\r\nghi"));
+    /* one line longer than MIME_PIECE_MAX, given whole */
+    static uint8_t big[MIME_PIECE_MAX + 100];
+    memset(big, 'x', sizeof big);
+    memset(&r, 0, sizeof r);
+    mime_init(&m, &OPS, &r);
+    mime_line(&m, (const uint8_t *)"Content-Disposition: attachment", 31);
+    mime_line(&m, (const uint8_t *)"", 0);
+    mime_line(&m, big, sizeof big);
+    mime_line(&m, (const uint8_t *)"y", 1);
+    mime_end(&m);
+    CHECK_EQ_U(r.nfiles, 1);
+    CHECK_EQ_U(r.total, sizeof big + 3); /* no line end inside it; one before "y" */
 }
 
 static void test_nesting(void)
@@ -283,6 +321,7 @@ static void test_limits(void)
 
 int main(void)
 {
+    test_pieces();
     test_headers();
     test_multipart();
     test_nesting();

@@ -215,8 +215,50 @@ static void test_limits_and_probes(void)
     CHECK(smtp_probe_server((const uint8_t *)"220 mx\r\n", 8, &f) == DET_NO);
 }
 
+/* Attachments are files of the file layer: named, hashed whole (even past the attachment
+ * limit), closed before smtp_file; served as file.name; released with their transaction; a
+ * message cut by RSET leaves its open attachment truncated. */
+static void test_files(void)
+{
+    struct ph h;
+    ph_init(&h, "smtp", 6, 40000, 25);
+    h.p.files = OSPREY_FILES_MD5;
+    ((struct smtp_cfg *)parsers_proto_cfg(&h.p.cfg, h.pf.proto))->attachment_limit = 2;
+    feed_str(&h, 1, "220 mx\r\n");
+    feed_str(&h, 0, "MAIL FROM:<a@x>\r\nDATA\r\nContent-Type: multipart/mixed; boundary=B\r\n"
+                    "\r\n--B\r\nContent-Disposition: attachment; filename=\"a.txt\"\r\n"
+                    "Content-Transfer-Encoding: base64\r\n\r\nSGVs\r\n");
+    feed_str(&h, 1, "250 ok\r\n354 go\r\n");
+    struct osprey_file_info fi;
+    CHECK(pfile_at(&h.pf, 0, 0, &fi) && fi.state == OSPREY_FILE_OPEN && fi.size == 3);
+    feed_str(&h, 0, "bG8=\r\n--B--\r\n");
+    CHECK(pfile_at(&h.pf, 0, 0, &fi) && fi.state == OSPREY_FILE_CLOSED && fi.size == 5);
+    CHECK(fi.name_len == 5 && !memcmp(fi.name, "a.txt", 5) && fi.has_md5);
+    static const uint8_t MD5_HELLO[16] = {0x8b, 0x1a, 0x99, 0x53, 0xc4, 0x61, 0x12, 0x96,
+                                          0xa8, 0x27, 0xab, 0xf8, 0xc4, 0x78, 0x04, 0xd7};
+    CHECK(!memcmp(fi.md5, MD5_HELLO, 16)); /* "Hello": the whole file, not the 2 kept */
+    CHECK(file_is(&h, "He"));
+    CHECK(!pfile_at(&h.pf, 1, 0, &fi)); /* the server sends none */
+    feed_str(&h, 0, ".\r\n");
+    CHECK(ph_buf_is(&h, "file.name", 0, 0, "a.txt"));
+    feed_str(&h, 1, "250 ok\r\n"); /* reported: its files are forgotten */
+    CHECK_EQ_U(h.txs, 1);
+    CHECK(!pfile_at(&h.pf, 0, 0, &fi));
+    feed_str(&h, 0, "MAIL FROM:<a@x>\r\nDATA\r\nContent-Disposition: attachment; filename=b\r\n"
+                    "\r\nabc\r\n");
+    CHECK(pfile_at(&h.pf, 0, 0, &fi) && fi.state == OSPREY_FILE_OPEN);
+    CHECK_EQ_U(fi.tx_id, 1);
+    CHECK_EQ_U(ph_count(&h, "files_truncated"), 0);
+    ph_end(&h); /* the flow ends mid-message: the file is cut short, then released */
+    CHECK_EQ_U(h.txs, 2);
+    CHECK_EQ_U(ph_count(&h, "files_truncated"), 1);
+    CHECK(!pfile_at(&h.pf, 0, 0, &fi));
+    ph_free(&h);
+}
+
 int main(void)
 {
+    test_files();
     test_session();
     test_data_refused_and_pipelining();
     test_bdat();
