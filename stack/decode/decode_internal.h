@@ -29,6 +29,8 @@ struct dec {
     struct mon_decoder *d;
     struct mon_packet *p;
     bool csum_on;       /* validate checksums for this frame */
+    bool l4_csum_on;    /* ... and TCP/UDP ones: not when the sender's kernel left them to an
+                           offload that never ran (mon_packet.offload: only a partial sum) */
     bool csum_checked;  /* some checksum of this frame was validated */
     bool csum_bad;      /* ... and one of them was wrong */
 };

@@ -144,7 +144,7 @@ static void test_send_batch(void)
                             (uint8_t)i);
         frames[i] = fr[i];
     }
-    CHECK_EQ_U(mon_source_send_batch(s, frames, lens, N), N);
+    CHECK_EQ_U(mon_source_send_batch(s, frames, lens, NULL, N), N);
     uint8_t got[N + 4][128];
     uint32_t glen[N + 4];
     int n = drain(s, got, glen, N + 4, 300);
