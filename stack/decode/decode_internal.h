@@ -103,6 +103,10 @@ enum dec_rc dec_sll2(struct dec *c, const uint8_t *b, uint32_t len);
 enum dec_rc dec_null(struct dec *c, const uint8_t *b, uint32_t len);
 enum dec_rc dec_nflog(struct dec *c, const uint8_t *b, uint32_t len);
 enum dec_rc dec_fddi(struct dec *c, const uint8_t *b, uint32_t len);
+enum dec_rc dec_wlan(struct dec *c, const uint8_t *b, uint32_t len);
+/* LLC/SNAP with an ethertype-style OUI (ethernet.c): *type, or false for anything else. */
+#define SNAP_HLEN 8u  /* DSAP 0xaa, SSAP 0xaa, control 0x03, OUI, ethertype */
+bool dec_snap_ethertype(const uint8_t *llc, uint32_t len, uint16_t *type);
 enum dec_rc dec_raw(struct dec *c, const uint8_t *b, uint32_t len);
 
 /* Network layer. */
