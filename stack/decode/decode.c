@@ -192,21 +192,15 @@ enum dec_rc dec_ip_payload(struct dec *c, uint8_t proto, const uint8_t *b, uint3
             return dec_icmpv6(c, b, len);
         break;
     case DEC_IP_IPIP:
-        /* IPv6 names the wrong inner version its own way (Suricata's ipv6.*_in_ipv6_*); as
-         * Suricata, the outer packet stays valid: a payload that is not the tunnel it says
-         * (a note, not invalid; decoder.invalid counts as Suricata's) */
-        if (p->ipver == 6 && len >= 20 && b[0] >> 4 != 4) { /* a whole header */
-            dec_note(c, MON_DE_IPV6_IPV4_IN_IPV6_BAD_VERSION);
-            return DEC_OK;
-        }
+        /* IPv6 names the wrong inner version its own way (Suricata's ipv6.*_in_ipv6_*) */
+        if (p->ipver == 6 && len >= 20 && b[0] >> 4 != 4) /* a whole header */
+            return dec_bad(c, MON_DE_IPV6_IPV4_IN_IPV6_BAD_VERSION);
         if (!dec_tunnel(c, MON_T_IPIP))
             return DEC_BAD;
         return dec_ipv4(c, b, len);
     case DEC_IP_IPV6:
-        if (p->ipver == 6 && len >= 40 && b[0] >> 4 != 6) {
-            dec_note(c, MON_DE_IPV6_IPV6_IN_IPV6_BAD_VERSION);
-            return DEC_OK;
-        }
+        if (p->ipver == 6 && len >= 40 && b[0] >> 4 != 6)
+            return dec_bad(c, MON_DE_IPV6_IPV6_IN_IPV6_BAD_VERSION);
         if (!dec_tunnel(c, MON_T_IPIP))
             return DEC_BAD;
         return dec_ipv6(c, b, len);

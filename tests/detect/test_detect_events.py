@@ -173,8 +173,7 @@ def test_ipv6_useless_and_duplicate_fragment_headers(tmp_path):
 
 def test_wrong_inner_version_in_an_ipv6_tunnel(tmp_path):
     # IPv6 next header 4 (IPv4) or 41 (IPv6) whose header has another version: the IPv6
-    # decoder's own events (as Suricata), the packet still valid (Suricata's ENGINE_SET_EVENT,
-    # not invalid: decoder.invalid does not count it), its proto the outer next header
+    # decoder's own events (as Suricata), the packet invalid, its proto the outer next header
     v4 = bytearray(bytes(IP(src="10.0.0.1", dst="10.0.0.2") / UDP(sport=1, dport=2) / b"x"))
     v6 = bytearray(bytes(IPv6(src="fd00::1", dst="fd00::2") / UDP(sport=1, dport=2) / b"x"))
     good4 = IPv6(src="fd01::1", dst="fd01::2", nh=4) / Raw(bytes(v4))
