@@ -141,6 +141,10 @@ enum dec_rc dec_ethertype(struct dec *c, uint16_t type, const uint8_t *b, uint32
         return dec_vlan(c, b, len);
     case DEC_ETH_NSH:
         return dec_nsh(c, b, len);
+    case DEC_ETH_VNTAG:
+        return dec_vntag(c, b, len);
+    case DEC_ETH_PBB:
+        return dec_pbb(c, b, len);
     case DEC_ETH_MPLS_UC: case DEC_ETH_MPLS_MC:
         return dec_mpls(c, b, len);
     case DEC_ETH_PPPOE_SESS:

@@ -50,7 +50,7 @@ enum {
     DEC_ETH_QINQ_OLD2 = 0x9200, DEC_ETH_MPLS_UC = 0x8847, DEC_ETH_MPLS_MC = 0x8848,
     DEC_ETH_PPPOE_DISC = 0x8863, DEC_ETH_PPPOE_SESS = 0x8864, DEC_ETH_TEB = 0x6558,
     DEC_ETH_ERSPAN2 = 0x88be, DEC_ETH_ERSPAN3 = 0x22eb, DEC_ETH_PPP = 0x880b,
-    DEC_ETH_WCCP = 0x883e, DEC_ETH_NSH = 0x894f,
+    DEC_ETH_WCCP = 0x883e, DEC_ETH_NSH = 0x894f, DEC_ETH_VNTAG = 0x8926, DEC_ETH_PBB = 0x88e7,
 };
 
 /* IP protocol numbers. */
@@ -104,6 +104,8 @@ enum dec_rc dec_null(struct dec *c, const uint8_t *b, uint32_t len);
 enum dec_rc dec_nflog(struct dec *c, const uint8_t *b, uint32_t len);
 enum dec_rc dec_fddi(struct dec *c, const uint8_t *b, uint32_t len);
 enum dec_rc dec_wlan(struct dec *c, const uint8_t *b, uint32_t len);
+enum dec_rc dec_vntag(struct dec *c, const uint8_t *b, uint32_t len);
+enum dec_rc dec_pbb(struct dec *c, const uint8_t *b, uint32_t len);
 /* LLC/SNAP with an ethertype-style OUI (ethernet.c): *type, or false for anything else. */
 #define SNAP_HLEN 8u  /* DSAP 0xaa, SSAP 0xaa, control 0x03, OUI, ethertype */
 bool dec_snap_ethertype(const uint8_t *llc, uint32_t len, uint16_t *type);
