@@ -99,3 +99,20 @@ def test_preflight_dpdk_configuration():
     assert p.returncode == 0, p.stdout
     assert "ok: dpdk.eal-args: 6 arguments" in p.stdout
     assert "ok: hugepages not needed (--no-huge)" in p.stdout
+
+
+def test_preflight_dpdk_af_packet_on_veths_at_default_offloads():
+    """DPDK's af_packet driver has no offload metadata: on a veth at its default offloads
+    --preflight says so (and what to do); with the offloads off it is fine."""
+    with netns() as ns, veth_pair(ns, ns) as (a, b):
+        sets = [f"dpdk.eal-args=[--no-huge,--no-pci,-m,256,--vdev=net_af_packet0,iface={a},"
+                "--vdev=net_null1]", "dpdk.interfaces=[net_af_packet0:net_null1]"]
+        p = preflight(ns, "--dpdk", cfg_sets=sets)
+        fixes = lines(p, "FIX")
+        assert any(l.startswith(f"FIX: net_af_packet0: {a} is a veth with checksum offload on")
+                   for l in fixes), p.stdout
+        assert p.returncode == 1
+        sh("ethtool", "-K", a, "tx", "off", "tso", "off", "gso", "off", ns=ns)
+        p = preflight(ns, "--dpdk", cfg_sets=sets)
+        assert lines(p, "FIX") == [], p.stdout
+        assert p.returncode == 0
