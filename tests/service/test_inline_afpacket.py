@@ -163,7 +163,8 @@ def test_inline_real_tcp_conversation_intact_while_a_flow_is_blocked(tmp_path, o
         st.callback(lambda: (server.kill(), server.wait(timeout=10)))
         o = st.enter_context(osprey_running(
             ["--af-packet-inline", f"{ia}:{ib}", "-S", rf, "-l", logdir,
-             "--set", "af-packet.threads=2"], ns=nm))
+             "--set", "af-packet.threads=2",  # offloads off: MTU-sized slots are enough
+             "--set", f"af-packet.offload-metadata={'no' if offl == 'off' else 'yes'}"], ns=nm))
         out_file = tmp_path / "got.bin"
         ok = None
         for _ in range(50):
