@@ -1,10 +1,14 @@
 /* dpdk_args.c — dpdk.eal-args as an argv, and what --preflight can tell about the ports from
  * the configuration alone (see dpdk_args.h). Nothing here links to DPDK. */
+#include <linux/ethtool.h>
+#include <linux/sockios.h>
 #include <net/if.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include "dpdk_args.h"
@@ -77,6 +81,30 @@ static const char *param(const char *dev, const char *key, char *buf, size_t len
     return NULL;
 }
 
+/* A veth whose transmit checksum offload is on (its default); false when the driver does
+ * not say. */
+static bool veth_tx_csum(const char *iface)
+{
+    int fd = socket(AF_INET, SOCK_DGRAM, 0);
+    if (fd < 0)
+        return false;
+    struct ifreq ifr;
+    struct ethtool_drvinfo di = {.cmd = ETHTOOL_GDRVINFO};
+    struct ethtool_value ev = {.cmd = ETHTOOL_GTXCSUM};
+    memset(&ifr, 0, sizeof ifr);
+    if (strlen(iface) >= sizeof ifr.ifr_name) {
+        close(fd);
+        return false;
+    }
+    memcpy(ifr.ifr_name, iface, strlen(iface) + 1);
+    ifr.ifr_data = (void *)&di;
+    bool veth = ioctl(fd, SIOCETHTOOL, &ifr) == 0 && strcmp(di.driver, "veth") == 0;
+    ifr.ifr_data = (void *)&ev;
+    bool on = veth && ioctl(fd, SIOCETHTOOL, &ifr) == 0 && ev.data;
+    close(fd);
+    return on;
+}
+
 static void check_vdev(struct check *c, const char *dev)
 {
     char name[64], v[512];
@@ -84,6 +112,15 @@ static void check_vdev(struct check *c, const char *dev)
     if (param(dev, "iface", v, sizeof v))
         report(c, if_nametoindex(v) != 0, if_nametoindex(v) ? "%s: interface %s exists"
                : "%s: no interface %s (ip link show; fix iface= in dpdk.eal-args)", name, v);
+    /* DPDK's af_packet driver has no offload metadata (AF_PACKET inline has, afpacket.c): on
+     * veths at their default offloads it forwards partial checksums and TSO super-frames
+     * that the receiver drops */
+    if (strncmp(dev, "net_af_packet", 13) == 0 && param(dev, "iface", v, sizeof v) &&
+        if_nametoindex(v) && veth_tx_csum(v))
+        report(c, false, "%s: %s is a veth with checksum offload on: DPDK's af_packet driver "
+               "forwards the partial checksums and TSO frames of such senders broken: turn "
+               "the offloads off on every veth end (ethtool -K DEV tx off tso off gso off), "
+               "or use --af-packet-inline, which completes them", name, v);
     if (param(dev, "rx_pcap", v, sizeof v))
         report(c, access(v, R_OK) == 0, access(v, R_OK) == 0 ? "%s: capture %s is readable"
                : "%s: cannot read the capture %s (rx_pcap=)", name, v);

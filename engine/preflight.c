@@ -3,14 +3,18 @@
  *
  * Interfaces (-i, --pcap-live, --af-packet-inline): exist, up with a carrier, promiscuous (or
  * osprey will make them so), receive offloads that merge packets (GRO, LRO: the capture then
- * sees 64 KiB "frames" that are not what was on the wire, and inline cannot forward them),
- * and for inline: the same MTU on both sides, not a bridge port, IP forwarding off (the
- * kernel would route between the two sides too, uninspected). Permissions: an AF_PACKET
+ * sees 64 KiB "frames" that are not what was on the wire), and for inline: the same MTU on
+ * both sides, not a bridge port, IP forwarding off (the kernel would route between the two
+ * sides too, uninspected), and the offloads: inline forwards frames with their offload
+ * metadata, so GRO and the senders' checksum/segmentation offloads are reported, not
+ * refused, when the kernel gives that metadata (LRO stays a FIX: the kernel itself will not
+ * forward what a NIC merged). Permissions: an AF_PACKET
  * socket can be opened (CAP_NET_RAW). DPDK: EAL arguments and ports configured, hugepages
  * (unless --no-huge).
  */
 #include <errno.h>
 #include <linux/ethtool.h>
+#include <linux/if_packet.h>
 #include <linux/sockios.h>
 #include <net/if.h>
 #include <stdarg.h>
@@ -105,10 +109,21 @@ static int check_iface(struct pf *pf, const char *iface, bool promisc_cfg, bool 
         report(pf, false, "%s is not promiscuous and af-packet.promisc is off: frames for other "
                "hosts are not seen (ip link set %s promisc on)", iface, iface);
     uint32_t v;
-    if (ethtool_get(pf, iface, ETHTOOL_GGRO, &v) == 0)
+    if (ethtool_get(pf, iface, ETHTOOL_GGRO, &v) == 0 && inline_mode)
+        report(pf, true, v ? "%s: generic-receive-offload is on: merged segments are forwarded "
+                             "with their offload metadata and cut again on the way out"
+                           : "%s: generic-receive-offload is off", iface);
+    else if (ethtool_get(pf, iface, ETHTOOL_GGRO, &v) == 0)
         report(pf, !v, v ? "%s: generic-receive-offload is on: the kernel merges TCP segments "
                            "before osprey sees them (ethtool -K %s gro off)"
                          : "%s: generic-receive-offload is off", iface, iface);
+    if (inline_mode && ethtool_get(pf, iface, ETHTOOL_GTXCSUM, &v) == 0) {
+        uint32_t tso = 0;
+        ethtool_get(pf, iface, ETHTOOL_GTSO, &tso);
+        report(pf, true, "%s: tx-checksumming %s, tcp-segmentation-offload %s (either way: "
+               "osprey sends frames with the offload work their sender left, the kernel "
+               "completes it)", iface, v ? "on" : "off", tso ? "on" : "off");
+    }
     if (ethtool_get(pf, iface, ETHTOOL_GFLAGS, &v) == 0)
         report(pf, !(v & ETH_FLAG_LRO), (v & ETH_FLAG_LRO)
                    ? "%s: large-receive-offload is on: the NIC merges TCP segments (ethtool -K %s "
@@ -124,6 +139,27 @@ static int check_iface(struct pf *pf, const char *iface, bool promisc_cfg, bool 
             report(pf, true, "%s is not a bridge port", iface);
     }
     return mtu;
+}
+
+/* Inline forwards frames with their offload metadata (PACKET_VNET_HDR on the sockets,
+ * stack/io/afpacket.c): partial checksums and TSO/GSO super-frames from senders on veths and
+ * virtual NICs at their default offloads. Without it (a kernel before 5.9) they would be
+ * forwarded broken: then the senders' offloads must be off. */
+static void check_offload_meta(struct pf *pf, const char *a, const char *b)
+{
+    int s = socket(AF_PACKET, SOCK_RAW, 0), one = 1, v2 = TPACKET_V2;
+    if (s < 0)
+        return; /* check_permissions says why */
+    bool ok = setsockopt(s, SOL_PACKET, PACKET_VERSION, &v2, sizeof v2) == 0 &&
+              setsockopt(s, SOL_PACKET, PACKET_VNET_HDR, &one, sizeof one) == 0;
+    close(s);
+    report(pf, ok, ok ? "offload metadata (PACKET_VNET_HDR): frames whose sender left the "
+                        "checksum or segmentation to an offload are completed as osprey "
+                        "forwards them (veths, containers and VMs need no ethtool)"
+                      : "no offload metadata on this kernel (PACKET_VNET_HDR): frames with "
+                        "partial checksums or TSO would be forwarded broken: turn the senders' "
+                        "offloads off (ethtool -K DEV tx off tso off gso off on the hosts or "
+                        "veth peers behind %s and %s)", a, b);
 }
 
 static void check_permissions(struct pf *pf)
@@ -213,6 +249,7 @@ int osprey_preflight(const struct osprey_options *opts, const struct osprey_conf
                                                  "than the smaller one cannot cross (ip link "
                                                  "set DEV mtu N)", a, b);
             check_forwarding(&pf);
+            check_offload_meta(&pf, a, b);
         }
     }
     if (opts->nlive_ifaces || opts->inline_pair)

@@ -63,6 +63,22 @@ void osprey_eve_jw_tuple(struct osprey_jw *w, const char *src_ip, int src_port, 
         osprey_jw_str(w, "proto", proto);
 }
 
+/* Suricata's "tunnel": the root packet's tuple (ports written even when 0), depth, pcap_cnt. */
+static void tunnel(struct osprey_jw *w, const struct osprey_eve_tunnel *t)
+{
+    osprey_jw_open(w, "tunnel");
+    osprey_jw_str(w, "src_ip", t->src_ip);
+    osprey_jw_int(w, "src_port", t->src_port);
+    osprey_jw_str(w, "dest_ip", t->dest_ip);
+    osprey_jw_int(w, "dest_port", t->dest_port);
+    osprey_jw_str(w, "proto", t->proto);
+    osprey_jw_int(w, "depth", t->depth);
+    if (t->pcap_cnt)
+        osprey_jw_int(w, "pcap_cnt", (int64_t)t->pcap_cnt);
+    osprey_jw_str(w, "pkt_src", t->pkt_src);
+    osprey_jw_close(w);
+}
+
 /* Suricata groups metadata values under their key, keeping first-seen key order. */
 static void metadata(struct osprey_jw *w, const struct osprey_eve_alert *a)
 {
@@ -144,6 +160,10 @@ char *osprey_eve_alert_line(const struct osprey_eve_alert *a)
         osprey_jw_int(&w, "icmp_type", a->icmp_type);
         osprey_jw_int(&w, "icmp_code", a->icmp_code);
     }
+    if (a->pkt_src)
+        osprey_jw_str(&w, "pkt_src", a->pkt_src);
+    if (a->tunnel)
+        tunnel(&w, a->tunnel);
     if (a->direction)
         osprey_jw_str(&w, "direction", a->direction);
     if (a->community_id)

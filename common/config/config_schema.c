@@ -370,6 +370,7 @@ static const struct cfg_key SCHEMA[] = {
     SIZE("af-packet.block-size", "1mb", "ring block bytes (power of two, multiple of the page size)"),
     INT("af-packet.blocks", "16", 2, 65536, "blocks in each socket's ring"),
     INT("af-packet.block-timeout", "10", 1, 10000, "ms before a partly filled block is handed over"),
+    BOOL("af-packet.offload-metadata", "yes", "inline: forward each frame with the offload work its sender left (partial checksum, TSO); ring slots then hold 64 KiB frames (no: MTU-sized slots, the senders' offloads must be off)"),
     SIZE("pcap.buffer-size", "32mb", "libpcap live capture (--pcap-live): kernel buffer per interface"),
     INT("pcap.snaplen", "65535", 64, 262144, "libpcap live capture: bytes kept of each frame"),
     ENUM("live-capture", "af-packet", "af-packet|libpcap", "how -i captures (--pcap-live = libpcap)"),

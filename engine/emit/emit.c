@@ -11,6 +11,7 @@
 #include "flow_record.h"
 #include "osprey_clock.h"
 #include "osprey_parsers.h"
+#include "tunnel_record.h"
 
 /* Open the sink def when outputs.<name>.enabled is on; 0 (also when off), -1 when it failed. */
 static int open_sink(struct osprey_emit *e, const struct osprey_output_def *def,
@@ -174,6 +175,13 @@ void osprey_emit_alert(struct osprey_emit *e, struct mon_ctx *ctx, const struct 
         .nvars = nvars,
         .vars = vars,
     };
+    struct osprey_tunnel_text tt;
+    struct osprey_eve_tunnel tun;
+    ev.pkt_src = osprey_pkt_src(p);
+    /* Suricata writes pcap_cnt only inside "tunnel" then; we keep the top-level one too
+     * (the same number): consumers find every alert's packet in one place */
+    if (osprey_tunnel_record(p, &tt, &tun))
+        ev.tunnel = &tun;
     if (p->proto == 1 || p->proto == 58) {
         ev.icmp = true;
         ev.icmp_type = p->icmp_type;

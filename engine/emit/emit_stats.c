@@ -22,6 +22,7 @@ static const char *layer_stat(enum mon_layer_kind k)
     case MON_L_ETH: return "ethernet";
     case MON_L_ICMP: return "icmpv4";
     case MON_L_IPV6_EXT: case MON_L_GTPU: case MON_L_NFLOG: case MON_L_OTHER: case MON_L_FDDI:
+    case MON_L_WLAN:
         return NULL;
     default: return mon_layer_name(k);
     }

@@ -5,6 +5,9 @@
  * frames on either interface, in either direction, to the same worker). A frame read on one
  * interface is inspected and then sent, unchanged, out of the other one through the worker's
  * socket there, in the order it arrived; the sockets ignore outgoing frames so nothing loops.
+ * The sockets carry each frame's offload metadata (mon_live_cfg.offload_meta): a frame whose
+ * checksum the sender left partial, or a TSO/GSO super-frame, goes out with the same metadata
+ * and the kernel completes it, so veths and virtual NICs work at their default offloads.
  *
  * Verdicts (osprey_detect.h): a frame a drop/reject/sdrop rule matched is not forwarded, nor
  * (for a rule whose action scope is the flow) are the later frames of its flow; reject sends its RST/ICMP frames (reject.c) back out of
@@ -43,13 +46,14 @@ struct fwd_queue {
     int n;
     const uint8_t *frame[MON_IO_BATCH];
     uint32_t len[MON_IO_BATCH];
+    const struct mon_offload *ofl[MON_IO_BATCH]; /* sent with it: the kernel completes it */
 };
 
 static void fwd_flush(struct osprey_worker *w, struct fwd_queue *q)
 {
     if (q->n == 0)
         return;
-    int sent = mon_source_send_batch(q->out, q->frame, q->len, q->n);
+    int sent = mon_source_send_batch(q->out, q->frame, q->len, q->ofl, q->n);
     cap_inc(&w->cap.forwarded, (uint64_t)sent);
     cap_inc(&w->cap.tx_errors, (uint64_t)(q->n - sent));
     q->n = 0;
@@ -64,6 +68,7 @@ static void forward(struct osprey_worker *w, struct fwd_queue *q, const struct m
         return;
     }
     q->frame[q->n] = p->frame;
+    q->ofl[q->n] = &p->offload;
     q->len[q->n++] = p->caplen;
     if (q->n == MON_IO_BATCH)
         fwd_flush(w, q);

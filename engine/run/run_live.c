@@ -182,6 +182,9 @@ static int open_sources(struct osprey_live_set *set, const struct osprey_config 
             .fanout_defrag = osprey_config_bool(cfg, "af-packet.defrag"),
             .ignore_outgoing = set->inline_mode,
             .per_frame = set->inline_mode, /* no frame waits for a block to fill */
+            /* partial checksums, super-frames: run_inline.c */
+            .offload_meta = set->inline_mode &&
+                            osprey_config_bool(cfg, "af-packet.offload-metadata"),
             .promisc = osprey_config_bool(cfg, "af-packet.promisc"),
             .block_size = bs > UINT32_MAX ? 0 : (uint32_t)bs,
             .block_count = (uint32_t)osprey_config_int(cfg, "af-packet.blocks"),

@@ -59,6 +59,17 @@ struct osprey_eve_var {
 };
 
 struct osprey_eve_file; /* below */
+/* Where a packet from a tunnel (or defrag) came from: the outermost packet on the wire, as
+ * Suricata's alert "tunnel" object. */
+struct osprey_eve_tunnel {
+    const char *src_ip, *dest_ip;
+    int src_port, dest_port;   /* 0 when the root has none (written, as Suricata does) */
+    const char *proto;
+    int depth;                 /* tunnels between the root and the alerting packet */
+    uint64_t pcap_cnt;         /* the root's; 0 = left out */
+    const char *pkt_src;
+};
+
 struct osprey_eve_alert {
     uint64_t ts_us;            /* packet time, microseconds since the epoch */
     uint64_t flow_id;          /* 0 = no flow: key left out */
@@ -71,6 +82,8 @@ struct osprey_eve_alert {
     bool icmp;
     const char *community_id;  /* NULL = left out */
     const char *direction;     /* "to_server" / "to_client", NULL = left out */
+    const char *pkt_src;       /* Suricata's: "wire/pcap", "gre tunnel" …; NULL = left out */
+    const struct osprey_eve_tunnel *tunnel; /* a packet from a tunnel/defrag; NULL = left out */
     const char *action;        /* "allowed", "blocked" */
     uint32_t gid, sid, rev;
     const char *signature, *category;

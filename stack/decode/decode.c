@@ -123,6 +123,7 @@ enum mon_decode_outcome mon_decode(struct mon_decoder *d, struct mon_packet *p)
         .csum_on = d->cfg.checksum_mode == MON_CSUM_ALL ||
                    (d->cfg.checksum_mode == MON_CSUM_AUTO && d->csum_validate),
     };
+    c.l4_csum_on = c.csum_on && !(p->offload.flags & MON_OFL_CSUM_PARTIAL);
     if (d->defrag)
         mon_defrag_begin_packet(d->defrag);
 

@@ -29,6 +29,8 @@ struct dec {
     struct mon_decoder *d;
     struct mon_packet *p;
     bool csum_on;       /* validate checksums for this frame */
+    bool l4_csum_on;    /* ... and TCP/UDP ones: not when the sender's kernel left them to an
+                           offload that never ran (mon_packet.offload: only a partial sum) */
     bool csum_checked;  /* some checksum of this frame was validated */
     bool csum_bad;      /* ... and one of them was wrong */
 };
@@ -48,7 +50,7 @@ enum {
     DEC_ETH_QINQ_OLD2 = 0x9200, DEC_ETH_MPLS_UC = 0x8847, DEC_ETH_MPLS_MC = 0x8848,
     DEC_ETH_PPPOE_DISC = 0x8863, DEC_ETH_PPPOE_SESS = 0x8864, DEC_ETH_TEB = 0x6558,
     DEC_ETH_ERSPAN2 = 0x88be, DEC_ETH_ERSPAN3 = 0x22eb, DEC_ETH_PPP = 0x880b,
-    DEC_ETH_WCCP = 0x883e, DEC_ETH_NSH = 0x894f,
+    DEC_ETH_WCCP = 0x883e, DEC_ETH_NSH = 0x894f, DEC_ETH_VNTAG = 0x8926, DEC_ETH_PBB = 0x88e7,
 };
 
 /* IP protocol numbers. */
@@ -75,7 +77,8 @@ static inline uint32_t rd32le(const uint8_t *b)
  * A decoder enters the next one through dec_next(), never by its name, so the decoders and
  * the dispatch (dispatch.c) form no call circle: only the table names them. */
 enum dec_next {
-    DEC_NX_ETHERNET, DEC_NX_FDDI, DEC_NX_VLAN, DEC_NX_MPLS, DEC_NX_NSH,
+    DEC_NX_ETHERNET, DEC_NX_FDDI, DEC_NX_VLAN, DEC_NX_MPLS, DEC_NX_NSH, DEC_NX_VNTAG, DEC_NX_PBB,
+    DEC_NX_WLAN,
     DEC_NX_PPPOE_SESSION, DEC_NX_PPPOE_DISCOVERY, DEC_NX_PPP, DEC_NX_PPP_SERIAL,
     DEC_NX_CHDLC, DEC_NX_SLL, DEC_NX_SLL2, DEC_NX_NULL, DEC_NX_NFLOG, DEC_NX_RAW,
     DEC_NX_IPV4, DEC_NX_IPV6,
@@ -125,6 +128,12 @@ enum dec_rc dec_sll2(struct dec *c, const uint8_t *b, uint32_t len);
 enum dec_rc dec_null(struct dec *c, const uint8_t *b, uint32_t len);
 enum dec_rc dec_nflog(struct dec *c, const uint8_t *b, uint32_t len);
 enum dec_rc dec_fddi(struct dec *c, const uint8_t *b, uint32_t len);
+enum dec_rc dec_wlan(struct dec *c, const uint8_t *b, uint32_t len);
+enum dec_rc dec_vntag(struct dec *c, const uint8_t *b, uint32_t len);
+enum dec_rc dec_pbb(struct dec *c, const uint8_t *b, uint32_t len);
+/* LLC/SNAP with an ethertype-style OUI (ethernet.c): *type, or false for anything else. */
+#define SNAP_HLEN 8u  /* DSAP 0xaa, SSAP 0xaa, control 0x03, OUI, ethertype */
+bool dec_snap_ethertype(const uint8_t *llc, uint32_t len, uint16_t *type);
 enum dec_rc dec_raw(struct dec *c, const uint8_t *b, uint32_t len);
 
 /* Network layer. */

@@ -12,7 +12,8 @@ static const char *const layer_names[MON_L__COUNT] = {
     [MON_L_ICMP] = "icmp", [MON_L_ICMPV6] = "icmpv6", [MON_L_NFLOG] = "nflog",
     [MON_L_ARP] = "arp", [MON_L_OTHER] = "other", [MON_L_FDDI] = "fddi",
     [MON_L_CHDLC] = "chdlc", [MON_L_SCTP] = "sctp",
-    [MON_L_NSH] = "nsh",
+    [MON_L_NSH] = "nsh", [MON_L_WLAN] = "ieee80211",
+    [MON_L_VNTAG] = "vntag", [MON_L_PBB] = "ieee8021ah",
 };
 
 static const char *const tunnel_names[MON_T__COUNT] = {

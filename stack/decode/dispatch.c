@@ -19,6 +19,10 @@ enum dec_rc dec_ethertype(struct dec *c, uint16_t type, const uint8_t *b, uint32
         return dec_next(c, DEC_NX_VLAN, b, len);
     case DEC_ETH_NSH:
         return dec_next(c, DEC_NX_NSH, b, len);
+    case DEC_ETH_VNTAG:
+        return dec_next(c, DEC_NX_VNTAG, b, len);
+    case DEC_ETH_PBB:
+        return dec_next(c, DEC_NX_PBB, b, len);
     case DEC_ETH_MPLS_UC: case DEC_ETH_MPLS_MC:
         return dec_next(c, DEC_NX_MPLS, b, len);
     case DEC_ETH_PPPOE_SESS:

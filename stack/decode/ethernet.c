@@ -2,11 +2,10 @@
 #include "decode_internal.h"
 
 #define ETH_HLEN 14u
-#define SNAP_HLEN 8u  /* DSAP 0xaa, SSAP 0xaa, control 0x03, OUI, ethertype */
 
 /* An 802.3 frame leads on to IP only through SNAP with an ethertype-style OUI (RFC 1042
  * 00-00-00, or 802.1H 00-00-f8); everything else (STP, CDP, NetBIOS …) is non-IP. */
-static bool snap_ethertype(const uint8_t *llc, uint32_t len, uint16_t *type)
+bool dec_snap_ethertype(const uint8_t *llc, uint32_t len, uint16_t *type)
 {
     if (len < SNAP_HLEN || llc[0] != 0xaa || llc[1] != 0xaa || llc[2] != 0x03)
         return false;
@@ -23,7 +22,7 @@ enum dec_rc dec_ethernet(struct dec *c, const uint8_t *b, uint32_t len)
     uint16_t type = rd16(b + 12);
     uint32_t hlen = ETH_HLEN;
     if (type <= 1500) {  /* a length, not a type: 802.3 */
-        if (!snap_ethertype(b + ETH_HLEN, len - ETH_HLEN, &type)) {
+        if (!dec_snap_ethertype(b + ETH_HLEN, len - ETH_HLEN, &type)) {
             if (!dec_push(c, MON_L_ETH, b, ETH_HLEN))
                 return DEC_BAD;
             return dec_non_ip(c, b + ETH_HLEN, len - ETH_HLEN);
@@ -45,7 +44,7 @@ enum dec_rc dec_fddi(struct dec *c, const uint8_t *b, uint32_t len)
     if (len < FDDI_HLEN)
         return dec_bad(c, MON_DE_LINK_TRUNCATED);
     uint16_t type;
-    if (!snap_ethertype(b + FDDI_HLEN, len - FDDI_HLEN, &type)) {
+    if (!dec_snap_ethertype(b + FDDI_HLEN, len - FDDI_HLEN, &type)) {
         if (!dec_push(c, MON_L_FDDI, b, FDDI_HLEN))
             return DEC_BAD;
         return dec_non_ip(c, b + FDDI_HLEN, len - FDDI_HLEN);

@@ -1,5 +1,6 @@
 /* gre.c — GRE version 0 (RFC 2784/2890, RFC 1701 routing), version 1 (PPTP enhanced GRE,
- * RFC 2637), and ERSPAN types I, II and III, which ride on GRE. */
+ * RFC 2637), and ERSPAN types I, II and III, which ride on GRE; Aruba's 802.11 in GRE goes
+ * on to wlan.c. */
 #include "decode_internal.h"
 
 #define GRE_HLEN 4u
@@ -12,6 +13,7 @@ enum {
     GRE_C = 0x8000, GRE_R = 0x4000, GRE_K = 0x2000, GRE_S = 0x1000, GRE_SSR = 0x0800,
     GRE_RECUR = 0x0700, GRE_A = 0x0080, GRE_FLAGS = 0x0078, GRE_V0_FLAGS = 0x00f8,
     GRE_VERSION = 0x0007,
+    DEC_GRE_ARUBA = 0x8200, /* Aruba AP <-> controller: 0x8200 + 0x10 * n (Wireshark's table) */
     ERSPAN_FT_ETHERNET = 0, ERSPAN_FT_IP = 2,
 };
 
@@ -63,6 +65,8 @@ static enum dec_rc gre_payload(struct dec *c, uint16_t proto, bool seq, const ui
         }
         return dec_next(c, DEC_NX_IPV4, b, len);
     default:
+        if ((proto & 0xfe0f) == DEC_GRE_ARUBA) /* 0x8200 … 0x83f0: 802.11 from Aruba APs */
+            return dec_next(c, DEC_NX_WLAN, b, len);
         rc = dec_ethertype(c, proto, b, len, &unknown);
         if (unknown)  /* e.g. Aruba/CAPWAP 802.11, CDP: GRE itself was fine */
             dec_note(c, MON_DE_GRE_UNKNOWN_PAYLOAD);

@@ -109,7 +109,7 @@ enum dec_rc dec_tcp(struct dec *c, const uint8_t *b, uint32_t len)
     p->l4_len = len;
     p->payload = b + hlen;
     p->payload_len = len - hlen;
-    if (c->csum_on)
+    if (c->l4_csum_on)
         dec_csum_result(c, csum_fold(csum_add(csum_pseudo(p, DEC_IP_TCP, len), b, len)) == 0,
                         MON_DE_TCP_BAD_CSUM, MON_PKT_BAD_L4_CSUM);
     return DEC_OK;

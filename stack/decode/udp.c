@@ -60,7 +60,7 @@ enum dec_rc dec_udp(struct dec *c, const uint8_t *b, uint32_t len)
 
     uint16_t csum = rd16(b + 6);
     /* Over IPv4 a zero checksum means "not computed"; over IPv6 it is mandatory. */
-    if (c->csum_on && !(csum == 0 && p->ipver == 4)) {
+    if (c->l4_csum_on && !(csum == 0 && p->ipver == 4)) {
         bool ok = csum != 0 &&
                   csum_fold(csum_add(csum_pseudo(p, DEC_IP_UDP, ulen), b, ulen)) == 0;
         dec_csum_result(c, ok, MON_DE_UDP_BAD_CSUM, MON_PKT_BAD_L4_CSUM);

@@ -29,6 +29,10 @@ struct mon_live_cfg {
     bool ignore_outgoing;      /* do not capture what this host (or we) send on it: inline */
     bool per_frame;            /* AF_PACKET: TPACKET_V2, each frame handed over at once
                                   (inline); else TPACKET_V3 blocks (up to block_timeout_ms) */
+    bool offload_meta;         /* AF_PACKET V2: each frame's offload metadata in and out
+                                  (PACKET_VNET_HDR: mon_packet.offload; sends carry it, so the
+                                  kernel completes partial checksums and cuts super-frames);
+                                  slots then hold 64 KiB frames. Linux 5.9 or later */
     bool promisc;
     uint32_t block_size;       /* AF_PACKET ring block bytes (power of two, >= page); 0 = 1 MiB */
     uint32_t block_count;      /* blocks in the ring; 0 = 16 */
@@ -62,7 +66,7 @@ struct mon_source_ops {
     int (*send)(struct mon_source *src, const uint8_t *frame, uint32_t len); /* out its iface */
     /* n frames in one call (optional): returns how many left, in order */
     int (*send_batch)(struct mon_source *src, const uint8_t *const *frames, const uint32_t *lens,
-                      int n);
+                      const struct mon_offload *const *ofl, int n);
     int (*stats)(struct mon_source *src, struct mon_live_stats *st);
     int (*linktype)(const struct mon_source *src);
 };
@@ -98,12 +102,15 @@ static inline int mon_source_send(struct mon_source *src, const uint8_t *frame, 
 {
     return src->ops->send ? src->ops->send(src, frame, len) : -1;
 }
-/* Transmit n frames in order; returns how many were sent (the rest failed: src->err). */
+/* Transmit n frames in order; returns how many were sent (the rest failed: src->err).
+ * ofl (NULL = every frame complete): each frame's offload work left undone, as its packet's
+ * mon_packet.offload said when it was read — a frame forwarded inline goes on as it came. */
 static inline int mon_source_send_batch(struct mon_source *src, const uint8_t *const *frames,
-                                        const uint32_t *lens, int n)
+                                        const uint32_t *lens,
+                                        const struct mon_offload *const *ofl, int n)
 {
     if (src->ops->send_batch)
-        return src->ops->send_batch(src, frames, lens, n);
+        return src->ops->send_batch(src, frames, lens, ofl, n);
     int sent = 0;
     for (int i = 0; i < n; i++)
         sent += mon_source_send(src, frames[i], lens[i]) == 0;

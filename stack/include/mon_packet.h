@@ -21,7 +21,7 @@ enum mon_layer_kind {
     MON_L_NULL, MON_L_IPV4, MON_L_IPV6, MON_L_IPV6_EXT, MON_L_GRE, MON_L_ERSPAN,
     MON_L_VXLAN, MON_L_GENEVE, MON_L_GTPU, MON_L_TEREDO, MON_L_TCP, MON_L_UDP,
     MON_L_ICMP, MON_L_ICMPV6, MON_L_NFLOG, MON_L_ARP, MON_L_OTHER, MON_L_FDDI, MON_L_CHDLC,
-    MON_L_SCTP, MON_L_NSH,
+    MON_L_SCTP, MON_L_NSH, MON_L_WLAN, MON_L_VNTAG, MON_L_PBB,
     MON_L__COUNT
 };
 
@@ -60,6 +60,26 @@ enum {
                                        time of the end, num one past the last frame's */
 };
 
+/* Work the sending host's kernel left to a NIC that a veth or virtual NIC never did
+ * (checksum and segmentation offload), as an AF_PACKET socket with offload metadata reports
+ * it (PACKET_VNET_HDR; the fields are those of struct virtio_net_hdr, host order). With
+ * MON_OFL_CSUM_PARTIAL the checksum at csum_start + csum_offset holds only the pseudo-header
+ * sum: the rest is summed over frame[csum_start..] when the frame is sent on. A gso_type
+ * other than 0 marks a segmentation super-frame (larger than the MTU), cut into gso_size
+ * pieces on the way out. All zero for every other source, and for frames that are complete. */
+struct mon_offload {
+    uint8_t flags;        /* MON_OFL_* */
+    uint8_t gso_type;     /* 0 none, 1 TCPv4, 3 UDP, 4 TCPv6, 5 UDP_L4; | 0x80 ECN */
+    uint16_t hdr_len;     /* bytes of headers (GSO) */
+    uint16_t gso_size;    /* payload bytes per segment (GSO) */
+    uint16_t csum_start;  /* frame offset where the checksummed bytes start */
+    uint16_t csum_offset; /* the checksum field, from csum_start */
+};
+enum {
+    MON_OFL_CSUM_PARTIAL = 1u << 0, /* VIRTIO_NET_HDR_F_NEEDS_CSUM */
+    MON_OFL_CSUM_VALID = 1u << 1,   /* VIRTIO_NET_HDR_F_DATA_VALID: checked by the NIC */
+};
+
 struct mon_packet {
     /* --- filled by the packet source --- */
     const uint8_t *frame;
@@ -68,6 +88,7 @@ struct mon_packet {
     int linktype;       /* DLT_* of the capture */
     uint64_t ts_us;     /* capture time, microseconds since the epoch */
     uint64_t num;       /* 1-based position in the capture (Suricata's pcap_cnt) */
+    struct mon_offload offload; /* AF_PACKET inline: offload work left undone (else zero) */
 
     /* --- filled by the decoder --- */
     struct mon_layer layer[MON_MAX_LAYERS];

@@ -11,10 +11,18 @@
  * group: the kernel then splits the interface's traffic by a symmetric flow hash (both
  * directions of a flow go to the same member), which is how N workers share an interface.
  * Transmit is a plain send() on the same socket (bound to the interface).
+ *
+ * Offload metadata (cfg->offload_meta, inline): on a veth or a virtual NIC the sender's kernel
+ * leaves the TCP/UDP checksum to an "offload" that never runs (only the pseudo-header sum is
+ * there, TP_STATUS_CSUMNOTREADY) and hands over TSO/GSO super-frames of up to 64 KiB. Sent on
+ * unchanged, the receiver drops them. With PACKET_VNET_HDR the kernel writes a virtio_net_hdr
+ * in front of each frame in the ring (where to complete the checksum, how to cut the
+ * segments); a frame sent with the same header is completed by the kernel on the way out.
  */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <linux/if_packet.h>
+#include <linux/virtio_net.h>
 #include <net/ethernet.h>
 #include <net/if.h>
 #include <net/if_arp.h>
@@ -33,7 +41,12 @@
 #define PACKET_IGNORE_OUTGOING 23
 #endif
 
+#ifndef TP_STATUS_CSUMNOTREADY
+#define TP_STATUS_CSUMNOTREADY (1 << 3)
+#endif
+
 #define VLAN_FRAME_MAX (65536u + 64u) /* room for one frame with its tag put back */
+#define GSO_FRAME_MAX (65536u + 64u)  /* a TSO/GSO super-frame: 64 KiB of IP and its headers */
 
 struct afp_source {
     struct mon_source base; /* must be first */
@@ -44,6 +57,7 @@ struct afp_source {
     size_t ring_len;
     uint32_t block_size, block_count;
     bool v2;               /* per-frame ring: slots of frame_size, frame_count of them */
+    bool vnet;             /* PACKET_VNET_HDR: a virtio_net_hdr before every frame, both ways */
     uint32_t frame_size, frame_count;
     uint32_t cur;          /* block (V3) or slot (V2) being read */
     uint32_t left;         /* frames of cur not handed out yet (0 = cur not opened) */
@@ -104,10 +118,12 @@ static const uint8_t *restore_vlan(struct afp_source *s, uint32_t status, uint16
 }
 
 static void fill(struct mon_source *src, struct mon_packet *p, const uint8_t *frame,
-                 uint32_t caplen, uint32_t wirelen, uint64_t ts_us)
+                 uint32_t caplen, uint32_t wirelen, uint64_t ts_us, uint32_t status)
 {
     struct afp_source *s = (struct afp_source *)src;
     memset(p, 0, offsetof(struct mon_packet, layer));
+    if (status & TP_STATUS_CSUMNOTREADY) /* where it starts: only with vnet (offload_in) */
+        p->offload.flags |= MON_OFL_CSUM_PARTIAL;
     p->frame = frame;
     p->caplen = caplen;
     p->wirelen = wirelen;
@@ -116,6 +132,43 @@ static void fill(struct mon_source *src, struct mon_packet *p, const uint8_t *fr
     p->num = ++src->next_num;
     src->frames++;
     src->bytes += caplen;
+}
+
+/* The virtio_net_hdr the kernel wrote just before the frame (PACKET_VNET_HDR), into the
+ * packet; a VLAN tag put back in front (tagged) moves the offsets by its 4 bytes. */
+static void offload_in(struct mon_packet *p, const uint8_t *mac, bool tagged)
+{
+    struct virtio_net_hdr vh;
+    memcpy(&vh, mac - sizeof vh, sizeof vh);
+    uint16_t shift = tagged ? 4 : 0;
+    p->offload = (struct mon_offload){
+        .flags = (uint8_t)((vh.flags & VIRTIO_NET_HDR_F_NEEDS_CSUM ? MON_OFL_CSUM_PARTIAL : 0) |
+                           (vh.flags & VIRTIO_NET_HDR_F_DATA_VALID ? MON_OFL_CSUM_VALID : 0)),
+        .gso_type = vh.gso_type,
+        .hdr_len = (uint16_t)(vh.hdr_len ? vh.hdr_len + shift : 0),
+        .gso_size = vh.gso_size,
+        .csum_start = (uint16_t)(vh.flags & VIRTIO_NET_HDR_F_NEEDS_CSUM ? vh.csum_start + shift
+                                                                        : 0),
+        .csum_offset = vh.csum_offset,
+    };
+}
+
+/* The header a frame is sent with on a PACKET_VNET_HDR socket: what was left undone when it
+ * was read (ofl), or nothing (a frame osprey built itself, complete). */
+static struct virtio_net_hdr offload_out(const struct mon_offload *ofl)
+{
+    struct virtio_net_hdr vh = {.gso_type = VIRTIO_NET_HDR_GSO_NONE};
+    if (!ofl)
+        return vh;
+    if (ofl->flags & MON_OFL_CSUM_PARTIAL) {
+        vh.flags = VIRTIO_NET_HDR_F_NEEDS_CSUM;
+        vh.csum_start = ofl->csum_start;
+        vh.csum_offset = ofl->csum_offset;
+    }
+    vh.gso_type = ofl->gso_type;
+    vh.gso_size = ofl->gso_size;
+    vh.hdr_len = ofl->hdr_len;
+    return vh;
 }
 
 /* V2: one slot per frame, in ring order. */
@@ -129,11 +182,15 @@ static int read_v2(struct afp_source *s, struct mon_packet *pkts, int max)
             break;
         const uint8_t *frame = (const uint8_t *)h + h->tp_mac;
         uint32_t caplen = h->tp_snaplen, wirelen = h->tp_len;
+        const uint8_t *mac = frame;
         if (st & TP_STATUS_VLAN_VALID)
             frame = restore_vlan(s, st, h->tp_vlan_tci, h->tp_vlan_tpid, frame, &caplen,
                                  &wirelen, n);
-        fill(&s->base, &pkts[n++], frame, caplen, wirelen,
-             (uint64_t)h->tp_sec * 1000000u + h->tp_nsec / 1000u);
+        fill(&s->base, &pkts[n], frame, caplen, wirelen,
+             (uint64_t)h->tp_sec * 1000000u + h->tp_nsec / 1000u, st);
+        if (s->vnet)
+            offload_in(&pkts[n], mac, frame != mac);
+        n++;
         s->done_blocks++;
         s->cur = (s->cur + 1) % s->frame_count;
     }
@@ -173,7 +230,7 @@ static int afp_read(struct mon_source *src, struct mon_packet *pkts, int max)
             frame = restore_vlan(s, h->tp_status, h->hv1.tp_vlan_tci, h->hv1.tp_vlan_tpid, frame,
                                  &caplen, &wirelen, n);
         fill(src, &pkts[n++], frame, caplen, wirelen,
-             (uint64_t)h->tp_sec * 1000000u + h->tp_nsec / 1000u);
+             (uint64_t)h->tp_sec * 1000000u + h->tp_nsec / 1000u, h->tp_status);
         s->next += h->tp_next_offset;
         if (--s->left == 0) { /* block exhausted: returned at the next read */
             s->done_blocks++;
@@ -196,9 +253,13 @@ static int afp_linktype(const struct mon_source *src)
 static int afp_send(struct mon_source *src, const uint8_t *frame, uint32_t len)
 {
     struct afp_source *s = (struct afp_source *)src;
+    struct virtio_net_hdr vh = offload_out(NULL);
+    struct iovec iov[2] = {{&vh, sizeof vh}, {(void *)frame, len}};
+    struct msghdr m = {.msg_iov = s->vnet ? iov : iov + 1, .msg_iovlen = s->vnet ? 2 : 1};
+    size_t want = len + (s->vnet ? sizeof vh : 0);
     for (;;) {
-        ssize_t k = send(s->fd, frame, len, 0);
-        if (k == (ssize_t)len) {
+        ssize_t k = sendmsg(s->fd, &m, 0);
+        if (k == (ssize_t)want) {
             s->st.tx_frames++;
             return 0;
         }
@@ -213,17 +274,21 @@ static int afp_send(struct mon_source *src, const uint8_t *frame, uint32_t len)
 /* One sendmmsg() for a batch: a system call per batch instead of per frame. A frame the
  * interface refuses is counted and skipped; the ones after it are still sent, in order. */
 static int afp_send_batch(struct mon_source *src, const uint8_t *const *frames,
-                          const uint32_t *lens, int n)
+                          const uint32_t *lens, const struct mon_offload *const *ofl, int n)
 {
     struct afp_source *s = (struct afp_source *)src;
     struct mmsghdr msg[MON_IO_BATCH];
-    struct iovec iov[MON_IO_BATCH];
+    struct iovec iov[MON_IO_BATCH][2];
+    struct virtio_net_hdr vh[MON_IO_BATCH];
     int done = 0, sent = 0; /* done: sent or refused */
     while (done < n) {
         int k = n - done < MON_IO_BATCH ? n - done : MON_IO_BATCH;
         for (int i = 0; i < k; i++) {
-            iov[i] = (struct iovec){(void *)frames[done + i], lens[done + i]};
-            msg[i] = (struct mmsghdr){.msg_hdr = {.msg_iov = &iov[i], .msg_iovlen = 1}};
+            vh[i] = offload_out(ofl ? ofl[done + i] : NULL);
+            iov[i][0] = (struct iovec){&vh[i], sizeof vh[i]};
+            iov[i][1] = (struct iovec){(void *)frames[done + i], lens[done + i]};
+            msg[i] = (struct mmsghdr){.msg_hdr = {.msg_iov = s->vnet ? iov[i] : iov[i] + 1,
+                                                  .msg_iovlen = s->vnet ? 2 : 1}};
         }
         int r = sendmmsg(s->fd, msg, (unsigned)k, 0);
         if (r < 0 && errno == EINTR)
@@ -345,6 +410,12 @@ struct mon_source *mon_source_open_afpacket(const struct mon_live_cfg *cfg, char
         fail(s, err, errlen, iface, s->v2 ? "TPACKET_V2" : "TPACKET_V3");
         return NULL;
     }
+    if (s->v2 && cfg->offload_meta) {
+        /* before the ring exists (the kernel refuses it after); an old kernel that refuses it
+         * altogether leaves the socket as it was: frames are then forwarded as they come */
+        int one = 1;
+        s->vnet = setsockopt(s->fd, SOL_PACKET, PACKET_VNET_HDR, &one, sizeof one) == 0;
+    }
     if (cfg->ignore_outgoing) {
         int one = 1;
         if (setsockopt(s->fd, SOL_PACKET, PACKET_IGNORE_OUTGOING, &one, sizeof one) < 0) {
@@ -372,6 +443,9 @@ struct mon_source *mon_source_open_afpacket(const struct mon_live_cfg *cfg, char
          * + a VLAN tag + the slot's own header), rounded up to a power of two */
         int mtu = iface_mtu(s->fd, iface);
         uint32_t need = TPACKET_ALIGN(TPACKET2_HDRLEN) + (uint32_t)(mtu > 0 ? mtu : 1500) + 64;
+        if (s->vnet) /* + its virtio_net_hdr, and room for a whole super-frame */
+            need = TPACKET_ALIGN(TPACKET2_HDRLEN) + (uint32_t)sizeof(struct virtio_net_hdr) +
+                   (mtu > 0 && (uint32_t)mtu > GSO_FRAME_MAX ? (uint32_t)mtu : GSO_FRAME_MAX);
         for (s->frame_size = 2048; s->frame_size < need; s->frame_size *= 2) {
         }
         if (s->frame_size > s->block_size) {

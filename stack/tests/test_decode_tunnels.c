@@ -117,11 +117,22 @@ static void test_gre(void)
     CHECK_EQ(decode_fb(&d, &p, &f, 1), MON_DEC_INVALID);
     CHECK_ANOMALY(&d, &p, MON_DE_GRE_TRUNCATED);
     ip = outer4(47);
-    put16(&f, 0); put16(&f, 0x8200); zeros(&f, 30);  /* Aruba 802.11: not decoded */
+    put16(&f, 0); put16(&f, 0x88b5); zeros(&f, 30);  /* local experimental: not decoded */
     ipv4_end(&f, ip);
     CHECK_EQ(decode_fb(&d, &p, &f, 1), MON_DEC_IP);
     CHECK_ANOMALY(&d, &p, MON_DE_GRE_UNKNOWN_PAYLOAD);
     CHECK_LAYERS(&p, MON_L_ETH, MON_L_IPV4, MON_L_GRE);
+    ip = outer4(47);
+    put16(&f, 0); put16(&f, 0x8200); zeros(&f, 30);  /* Aruba 802.11 management: non-IP */
+    ipv4_end(&f, ip);
+    CHECK_EQ(decode_fb(&d, &p, &f, 1), MON_DEC_IP);
+    CHECK_EQ(p.anomaly, 0);
+    CHECK_LAYERS(&p, MON_L_ETH, MON_L_IPV4, MON_L_GRE, MON_L_WLAN, MON_L_OTHER);
+    ip = outer4(47);
+    put16(&f, 0); put16(&f, 0x8210); zeros(&f, 10);  /* shorter than an 802.11 header */
+    ipv4_end(&f, ip);
+    CHECK_EQ(decode_fb(&d, &p, &f, 1), MON_DEC_IP);
+    CHECK_ANOMALY(&d, &p, MON_DE_GRE_UNKNOWN_PAYLOAD);
 
     /* PPTP (v1): key = payload length + call id, sequence, ack; payload PPP. */
     ip = outer4(47);

@@ -112,6 +112,43 @@ def test_vlan_truncated(trace, n):
                    layers=["ethernet"])
 
 
+# ---- VN-Tag and IEEE 802.1ah (decoded as Suricata does: decoder.vntag, decoder.ieee8021ah) ----
+
+def vntag(next_type):
+    return Raw(bytes.fromhex("80010002") + be16(next_type))  # d, dst vif 1, src vif 2
+
+
+def itag(isid=0x123456):
+    return Raw(bytes([0x00]) + isid.to_bytes(3, "big"))
+
+
+def test_vntag_to_ipv4_and_vlan(trace):
+    rec, _ = run1(trace, eth(type=0x8926) / vntag(0x0800) / V4)
+    expect_v4(rec, ["ethernet", "vntag", "ipv4", "udp"])
+    rec, _ = run1(trace, eth(type=0x8926) / vntag(0x8100) / Dot1Q(vlan=250) / V4)
+    expect_v4(rec, ["ethernet", "vntag", "vlan", "ipv4", "udp"], vlan=[250])
+
+
+def test_vntag_unknown_type_is_non_ip_and_short_is_truncated(trace):
+    rec, t = run1(trace, eth(type=0x8926) / vntag(0x88b5) / Raw(b"x" * 20))
+    expect(rec, outcome="non_ip", layers=["ethernet", "vntag", "other"])
+    assert t.anomalies() == {}
+    expect_anomaly(trace, eth(type=0x8926) / Raw(b"\x80\x01\x00"), "link.truncated",
+                   layers=["ethernet"])
+
+
+def test_8021ah_customer_frame_inside(trace):
+    inner = Raw(bytes.fromhex("020000000c01020000000c02"))  # customer destination, source
+    rec, _ = run1(trace, eth(type=0x88e7) / itag() / inner / Raw(be16(0x0800)) / V4)
+    expect_v4(rec, ["ethernet", "ieee8021ah", "ethernet", "ipv4", "udp"])
+    rec, _ = run1(trace, eth() / Dot1AD(vlan=7, type=0x88e7) / itag() / inner /
+                  Raw(be16(0x8100)) / Dot1Q(vlan=8) / V4)
+    expect_v4(rec, ["ethernet", "vlan", "ieee8021ah", "ethernet", "vlan", "ipv4", "udp"],
+              vlan=[7, 8])
+    expect_anomaly(trace, eth(type=0x88e7) / itag() / Raw(b"\0" * 10), "link.truncated",
+                   layers=["ethernet"])
+
+
 # ---- raw IP link types ---------------------------------------------------------------------
 
 @pytest.mark.parametrize("lt", [DLT_RAW, DLT_RAW_BSD, LINKTYPE_RAW])

@@ -96,9 +96,54 @@ def test_gre_malformed(trace):
 
 
 def test_gre_unknown_payload(trace):
-    # e.g. Aruba's 802.11-over-GRE: GRE itself is fine, its payload is not decoded
-    expect_anomaly(trace, o4() / GRE(proto=0x8200) / Raw(b"\x88\x01" + b"\0" * 40),
+    # e.g. CDP or a local experimental ethertype: GRE itself is fine, its payload is not decoded
+    expect_anomaly(trace, o4() / GRE(proto=0x88b5) / Raw(b"\x88\x01" + b"\0" * 40),
                    "gre.unknown_payload", outcome="ip", layers=["ethernet", "ipv4", "gre"])
+
+
+def wlan(fc=0x88, flags=0x01, four=False, htc=False):
+    """An 802.11 MAC header as Aruba APs send it in GRE: frame control, duration, addresses,
+    sequence control (+ a fourth address, + QoS control for QoS subtypes, + HT control)."""
+    h = bytes([fc, flags | (0x80 if htc else 0)]) + b"\0\0" + bytes(range(1, 19)) + b"\x80\x7d"
+    if four:
+        h += bytes(range(20, 26))
+    if fc >> 4 & 0x8:
+        h += b"\0\0" + (b"\0" * 4 if htc else b"")
+    return Raw(h)
+
+
+SNAP_IP = Raw(b"\xaa\xaa\x03\x00\x00\x00\x08\x00")
+LAYERS_ARUBA = ["ethernet", "ipv4", "gre", "ieee80211", "ipv4", "udp"]
+
+
+@pytest.mark.parametrize("proto", [0x8200, 0x8210, 0x83f0])
+@pytest.mark.parametrize("fc,flags,four,htc", [(0x88, 0x01, False, False),  # QoS data, to DS
+                                               (0x08, 0x02, False, False),  # data, from DS
+                                               (0x88, 0x03, True, False),   # WDS: 4 addresses
+                                               (0x88, 0x01, False, True)])  # + HT control
+def test_gre_aruba_80211_data(trace, proto, fc, flags, four, htc):
+    """Aruba's 802.11-in-GRE (the benchmark capture's 2,410 gre.unknown_payload per copy):
+    the wireless client's IP traffic is decoded and inspected."""
+    pkt = o4() / GRE(proto=proto) / wlan(fc, flags, four, htc) / SNAP_IP / IN4
+    ok(trace, pkt, LAYERS_ARUBA, ["gre"])
+
+
+@pytest.mark.parametrize("frame", [
+    wlan(0x80, 0x00) / Raw(b"\0" * 20),             # beacon (management)
+    wlan(0xc8, 0x01) / Raw(b""),                    # QoS null data: no body
+    wlan(0x88, 0x41) / SNAP_IP / IN4,               # protected: the body is encrypted
+    wlan(0x88, 0x01) / Raw(b"\xf0\xf0\x03" + b"\0" * 20),  # not SNAP
+])
+def test_gre_aruba_80211_without_ip(trace, frame):
+    rec, t = run1(trace, o4() / GRE(proto=0x8200) / frame, "-k", "all")
+    expect(rec, outcome="ip", layers=["ethernet", "ipv4", "gre", "ieee80211", "other"],
+           tunnels=["gre"], src_ip="203.0.113.1", dest_ip="203.0.113.2")
+    assert t.anomalies() == {}, t.anomalies()
+
+
+def test_gre_aruba_80211_truncated(trace):
+    expect_anomaly(trace, o4() / GRE(proto=0x8200) / Raw(b"\x88\x01" + b"\0" * 10),
+                   "gre.unknown_payload", outcome="ip", layers=["ethernet", "ipv4", "gre", "other"])
 
 
 def test_gre_bad_inner(trace):

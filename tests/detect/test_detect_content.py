@@ -15,7 +15,8 @@ def test_stream_content_alerts_once_with_the_rule_fields(tmp_path):
     a = r.alerts[0]
     # the parsers saw HTTP: the alert carries the transaction and app_proto, as Suricata's
     assert list(a) == ["timestamp", "flow_id", "pcap_cnt", "event_type", "src_ip", "src_port",
-                       "dest_ip", "dest_port", "ip_v", "proto", "direction", "alert", "http",
+                       "dest_ip", "dest_port", "ip_v", "proto", "pkt_src", "direction", "alert",
+                       "http",
                        "app_proto", "flow"]
     assert (a["src_ip"], a["src_port"], a["dest_ip"], a["dest_port"], a["proto"]) == \
         ("10.0.0.2", 80, "10.0.0.1", 40000, "TCP")

@@ -128,6 +128,7 @@ DEFAULTS = {
     "af-packet.block-size": 1024 * 1024,
     "af-packet.blocks": 16,
     "af-packet.block-timeout": 10,
+    "af-packet.offload-metadata": True,
     "pcap.buffer-size": 32 * 1024 * 1024,
     "pcap.snaplen": 65535,
     "live-capture": "af-packet",

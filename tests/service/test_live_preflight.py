@@ -63,6 +63,25 @@ def test_preflight_inline_pair():
         assert fixes[2].startswith("FIX: IP forwarding is on")
 
 
+def test_preflight_inline_reports_offloads_without_demanding_them_off():
+    """Inline forwards frames with their offload metadata: GRO and the checksum/segmentation
+    offloads on the bridged veths are reported, not FIXes (with -i, GRO still is one)."""
+    with netns() as ns, veth_pair(ns, ns) as (a, a2), veth_pair(ns, ns) as (b, b2):
+        sh("sysctl", "-qw", "net.ipv4.ip_forward=0", ns=ns)
+        sh("ethtool", "-K", a, "gro", "on", ns=ns)
+        p = preflight(ns, "--af-packet-inline", f"{a}:{b}")
+        assert p.returncode == 0, p.stdout
+        assert lines(p, "FIX") == []
+        ok = lines(p, "ok")
+        assert f"ok: {a}: generic-receive-offload is on: merged segments are forwarded with " \
+               f"their offload metadata and cut again on the way out" in ok
+        assert any(l.startswith(f"ok: {b}: tx-checksumming on, tcp-segmentation-offload on")
+                   for l in ok), p.stdout
+        assert any(l.startswith("ok: offload metadata (PACKET_VNET_HDR)") for l in ok), p.stdout
+        assert lines(preflight(ns, "-i", a), "FIX")[0].startswith(
+            f"FIX: {a}: generic-receive-offload is on")
+
+
 def test_preflight_needs_a_mode():
     p = run([binary("osprey"), "--preflight"], check=False)
     assert p.returncode == 2 and "--preflight checks a set-up" in p.stderr
@@ -80,3 +99,20 @@ def test_preflight_dpdk_configuration():
     assert p.returncode == 0, p.stdout
     assert "ok: dpdk.eal-args: 6 arguments" in p.stdout
     assert "ok: hugepages not needed (--no-huge)" in p.stdout
+
+
+def test_preflight_dpdk_af_packet_on_veths_at_default_offloads():
+    """DPDK's af_packet driver has no offload metadata: on a veth at its default offloads
+    --preflight says so (and what to do); with the offloads off it is fine."""
+    with netns() as ns, veth_pair(ns, ns) as (a, b):
+        sets = [f"dpdk.eal-args=[--no-huge,--no-pci,-m,256,--vdev=net_af_packet0,iface={a},"
+                "--vdev=net_null1]", "dpdk.interfaces=[net_af_packet0:net_null1]"]
+        p = preflight(ns, "--dpdk", cfg_sets=sets)
+        fixes = lines(p, "FIX")
+        assert any(l.startswith(f"FIX: net_af_packet0: {a} is a veth with checksum offload on")
+                   for l in fixes), p.stdout
+        assert p.returncode == 1
+        sh("ethtool", "-K", a, "tx", "off", "tso", "off", "gso", "off", ns=ns)
+        p = preflight(ns, "--dpdk", cfg_sets=sets)
+        assert lines(p, "FIX") == [], p.stdout
+        assert p.returncode == 0

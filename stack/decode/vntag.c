@@ -1,0 +1,17 @@
+/* vntag.c — Cisco VN-Tag (ethertype 0x8926, the port extender's tag): 4 bytes of tag (the
+ * virtual interfaces it came from and goes to), then the next ethertype. As Suricata's
+ * decoder: a frame shorter than the tag is truncated, an unknown next type is non-IP. */
+#include "decode_internal.h"
+
+#define VNTAG_HLEN 6u
+
+enum dec_rc dec_vntag(struct dec *c, const uint8_t *b, uint32_t len)
+{
+    if (len < VNTAG_HLEN)
+        return dec_bad(c, MON_DE_LINK_TRUNCATED);
+    if (!dec_push(c, MON_L_VNTAG, b, VNTAG_HLEN))
+        return DEC_BAD;
+    bool unknown;
+    enum dec_rc rc = dec_ethertype(c, rd16(b + 4), b + VNTAG_HLEN, len - VNTAG_HLEN, &unknown);
+    return unknown ? dec_non_ip(c, b + VNTAG_HLEN, len - VNTAG_HLEN) : rc;
+}
