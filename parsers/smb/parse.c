@@ -187,10 +187,11 @@ void smb_end(struct pflow *pf, struct mon_flow *f)
     struct smb_state *st = pf->state;
     if (!st)
         return;
-    smb_tx_flush(pf, f, st); /* requests never answered: their records */
-    for (uint32_t i = 0; st->file && i < SMB_FILES_MAX; i++) /* files still open: now */
+    /* files still open: now, cut short (before the last records: those report them) */
+    for (uint32_t i = 0; st->file && i < SMB_FILES_MAX; i++)
         if (st->file[i].used)
-            smb_file_close(pf, f, st, &st->file[i]);
+            smb_file_close(pf, f, st, &st->file[i], true);
+    smb_tx_flush(pf, f, st); /* requests never answered: their records */
 }
 
 void smb_free(void *state)

@@ -32,6 +32,7 @@ enum smb_buf {
 #define SMB_PENDING_MAX 64       /* requests awaiting their response (more: counted, shed) */
 #define SMB_TREES_MAX 16         /* trees connected per flow (more: the oldest reused) */
 #define SMB_FILES_MAX 32         /* files open per flow (more: counted, shed) */
+#define SMB_FILE_TX 0xffffffffu  /* a file's transaction id until its close (files.c) */
 #define SMB_FILE_MAX (1u << 20)  /* bytes of a file kept for file.data (more: counted) */
 #define SMB_NTLM_MAX 256         /* bytes of an NTLMSSP user / domain / host kept */
 #define SMB_NATIVE_MAX 64        /* bytes of an SMB1 session setup's native OS / LAN manager */
@@ -94,6 +95,12 @@ struct smb_file {
     uint64_t end[2];        /* the highest byte written / read + 1 */
     bool reported[2];       /* its write / read transaction's record is out (Suricata: one
                                transaction per file and direction, whatever the chunks) */
+    /* the file layer's file of each direction (core/files.h: hashes, size, magic, fileinfo),
+     * opened with its first write / read; fed in order up to fed[dir] (a chunk past it waits
+     * in data[dir] until the close) */
+    bool opened[2];
+    uint32_t pfid[2];
+    uint64_t fed[2];
 };
 
 /* The transaction in force: a request and its response (Suricata's SMB transaction). */
@@ -208,8 +215,9 @@ void smb_file_data(struct pflow *pf, struct mon_flow *f, struct smb_state *st,
 /* Bytes of a named pipe (an SMB1 transaction, an ioctl; fl the pipe's file if known). */
 void smb_pipe_data(struct pflow *pf, struct mon_flow *f, struct smb_state *st,
                    struct smb_file *fl, int dir, const uint8_t *d, uint32_t n);
+/* The file is closed (truncated: the flow ends first): its events, its file-layer files. */
 void smb_file_close(struct pflow *pf, struct mon_flow *f, struct smb_state *st,
-                    struct smb_file *fl);
+                    struct smb_file *fl, bool truncated);
 /* ntlmssp.c: an NTLMSSP AUTHENTICATE message in a security blob into the transaction */
 bool smb_ntlmssp(struct smb_tx *tx, const uint8_t *blob, uint32_t n);
 /* eve.c */
