@@ -18,6 +18,7 @@ extern const struct osprey_proto_def ftp_proto, ftp_data_proto;
 extern const struct osprey_proto_def krb5_proto, ldap_proto, snmp_proto;
 extern const struct osprey_proto_def http2_proto;
 extern const struct osprey_proto_def smtp_proto;
+extern const struct osprey_proto_def quic_proto;
 
 /* Table order is also the order detection tries the probes in: the first YES wins (HTTP,
  * then a TLS ClientHello, then DNS, as detection has always preferred them). */
@@ -27,7 +28,8 @@ static const struct osprey_proto_def *const PROTOS[] = {&http_proto, &tls_proto,
                                                         &ftp_data_proto, &krb5_proto,
                                                         &ldap_proto, &snmp_proto,
                                                         &http2_proto,
-                                                        &smtp_proto}; /* after FTP: both greet with 220 */
+                                                        &smtp_proto, /* after FTP: both greet with 220 */
+                                                        &quic_proto};
 
 #define NPROTOS (sizeof PROTOS / sizeof PROTOS[0])
 #define FIRST 2 /* after UNKNOWN and FAILED */
