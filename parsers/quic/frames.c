@@ -33,8 +33,10 @@ static uint32_t prefix(const struct quic_dir *q) /* bytes received from offset 0
 static void hello(struct pflow *pf, struct quic_state *st, int dir)
 {
     struct quic_dir *q = &st->d[dir];
+    if (q->hello_done || !q->buf) /* (no CRYPTO yet: an ACK-only Initial) */
+        return;
     uint32_t have = prefix(q);
-    if (q->hello_done || have < 4)
+    if (have < 4)
         return;
     uint32_t mlen = (uint32_t)q->buf[1] << 16 | (uint32_t)q->buf[2] << 8 | q->buf[3];
     if (4 + mlen > QUIC_CRYPTO_MAX) { /* it can never be whole here */

@@ -149,6 +149,17 @@ def test_quic_initial_decrypted(tmp_path, version):
     assert sids == sorted([1, 3, 4, 5] + [2] * v1 + [6] * 4)
 
 
+def test_quic_ack_only_initial(tmp_path):
+    # a server Initial with an ACK and no CRYPTO yet (its ServerHello comes next): read, no
+    # hello; then the ServerHello
+    pk, _ = flow(V1)
+    ack = udp(initial(V1, 1, b"\x02\x01\x00\x00\x01" + b"\x00" * 30, 0), src=SRV, dst=CLI,
+              sport=443, dport=50000)
+    r = detect(tmp_path, pk[:2] + [ack] + pk[2:], rules(), "-k", "none")
+    sids = sorted(a["alert"]["signature_id"] for a in r.alerts)
+    assert sids == sorted([1, 3, 4, 5] + [2] * 4 + [6] * 5)
+
+
 def test_quic_failed_decrypt(tmp_path):
     pk, _ = flow(V1, corrupt=True)
     r = detect(tmp_path, pk, rules(), "-k", "none")
