@@ -293,15 +293,18 @@ static bool own_files(uint16_t p)
     return b >= 0 && osprey_buffer_proto((uint16_t)b) == p;
 }
 
-/* Is base (of protocol bp) an event its files are read under (file.name's, either way)? */
+/* Is base (of protocol bp) an event its files are read under (file.name's or file.data's,
+ * either way)? */
 static bool files_base(uint16_t base, uint16_t bp)
 {
-    for (int dir = 0; dir < 2; dir++) {
-        int b = osprey_buffer_find_in("file.name", dir, bp);
-        if (b >= 0 && osprey_buffer_proto((uint16_t)b) == bp &&
-            det_app_base(osprey_buffer_event((uint16_t)b)) == base)
-            return true;
-    }
+    static const char *const NAMES[] = {"file.name", "file.data"};
+    for (int k = 0; k < 2; k++)
+        for (int dir = 0; dir < 2; dir++) {
+            int b = osprey_buffer_find_in(NAMES[k], dir, bp);
+            if (b >= 0 && osprey_buffer_proto((uint16_t)b) == bp &&
+                det_app_base(osprey_buffer_event((uint16_t)b)) == base)
+                return true;
+        }
     return false;
 }
 

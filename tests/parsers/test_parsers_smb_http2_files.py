@@ -54,9 +54,10 @@ def test_smb_file_keywords(tmp_path):
              'alert tcp any any -> any any (filesize:>100; sid:3;)',
              f'alert smb any any -> any any (filemd5:{md5}; sid:4;)',
              'alert smb any any -> any any (filename:"eicar.txt"; sid:5;)',
-             'alert smb any any -> any any (flow:to_client; filesize:68; sid:6;)']
+             'alert smb any any -> any any (flow:to_client; filesize:68; sid:6;)',
+             'alert tcp any any -> any any (file.data; content:"EICAR-STANDARD"; sid:7;)']
     r = detect(tmp_path, file_conv([(0, EICAR[:20]), (20, EICAR[20:])]), rules, "-k", "none")
-    assert sorted(r.sids) == [1, 2, 4, 5]
+    assert sorted(r.sids) == [1, 2, 4, 5, 7]
 
 
 BIG = bytes(range(256)) * 200  # 51,200 bytes in DATA frames of 16 KiB (within one window)
