@@ -82,7 +82,8 @@ struct mon_ctx {
 
     struct mon_packet *cur;            /* packet being processed (NULL outside) */
     enum core_phase phase;
-    uint64_t now;
+    uint64_t now;                      /* latest packet time seen */
+    uint64_t clock;                    /* the flow table's idle clock (mon_flow_clock) */
     uint64_t last_num;                 /* highest packet num processed (flow-end packets) */
     mon_flow_end_cb end_cb;
     void *end_arg;

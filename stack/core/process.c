@@ -118,10 +118,12 @@ static uint32_t flow_setup(struct mon_ctx *ctx, struct mon_flow *f, int dir, str
 enum mon_decode_outcome mon_process(struct mon_ctx *ctx, struct mon_packet *p)
 {
     enum mon_decode_outcome o = mon_decode(&ctx->dec, p);
-    if (p->ts_us / 1000000u != ctx->now / 1000000u && p->ts_us > ctx->now) {
-        /* time moved on by a second: let idle flows and fragments go first */
-        mon_tick(ctx, p->ts_us);
-    }
+    uint64_t clock_was = ctx->clock;
+    ctx->clock = mon_flow_clock(ctx->ft, p->ts_us);
+    if (ctx->clock / 1000000u != clock_was / 1000000u) /* a second on: idle flows go first */
+        mon_flow_expire(ctx->ft, p->ts_us);
+    if (p->ts_us / 1000000u != ctx->now / 1000000u && p->ts_us > ctx->now && ctx->df)
+        mon_defrag_expire(ctx->df, p->ts_us, &ctx->dec.stats); /* and old fragments */
     if (p->ts_us > ctx->now)
         ctx->now = p->ts_us;
 

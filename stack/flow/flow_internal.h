@@ -20,6 +20,18 @@ struct flow_lru {
     uint32_t head, tail;  /* oldest first */
 };
 
+/* The clock idle timeouts run on (flow_clock.c): packet time plus the offset of the
+ * segment it belongs to. */
+struct flow_clock_seg {
+    uint64_t offset;   /* added to packet times of this segment */
+    uint64_t max;      /* latest packet time seen in it */
+};
+struct flow_clock {
+    uint64_t now;      /* never goes back */
+    struct flow_clock_seg cur, prev;
+    bool started, has_prev;
+};
+
 struct mon_flow_table {
     struct mon_flow_cfg cfg;
     mon_flow_end_cb on_end;
@@ -37,6 +49,7 @@ struct mon_flow_table {
     uint32_t free_head;       /* free records chained through hnext */
 
     struct flow_lru lru[MON_TC__COUNT];
+    struct flow_clock clock;
     struct mon_flow_stats stats;
 };
 

@@ -214,7 +214,8 @@ struct mon_flow *mon_flow_handle(struct mon_flow_table *t, const struct mon_pack
         if (f->hash == hash && (d = flow_key_match(f, &k)) >= 0)
             break;
     }
-    if (idx && flow_idle_expired(t, flow_at(t, idx), p->ts_us)) {
+    uint64_t now = mon_flow_clock(t, p->ts_us);
+    if (idx && flow_idle_expired(t, flow_at(t, idx), now)) {
         /* Expiry runs in batches, so a flow can be past its timeout when its next packet
          * comes: that packet starts a new flow, as it would had expiry run just before. */
         flow_end(t, idx, MON_FLOW_END_TIMEOUT);

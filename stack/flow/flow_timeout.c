@@ -1,8 +1,9 @@
 /* flow_timeout.c — coarse flow state and idle timeouts.
  *
  * Each timeout class has one fixed idle timeout, so a list per class kept in order of last
- * activity (a packet moves its flow to the tail) is also in order of expiry: expiring only
- * ever looks at list heads. */
+ * activity (a packet moves its flow to the tail) is also in order of expiry — on the
+ * table's clock, which never goes back (flow_clock.c): expiring only ever looks at list
+ * heads. */
 #include "flow_internal.h"
 
 static enum mon_flow_tclass class_of(const struct mon_flow *f)
@@ -60,6 +61,7 @@ void flow_update_state(struct mon_flow_table *t, uint32_t idx, const struct mon_
     f->bytes[dir] += (p->flags & MON_PKT_REASSEMBLED) ? p->l3_len : p->caplen;
     if (p->ts_us > f->last_us)
         f->last_us = p->ts_us;
+    f->idle_us = t->clock.now; /* (mon_flow_handle advanced it with this packet) */
 
     if (f->proto == 6) {
         f->tcp_flags[dir] |= p->tcp_flags;
@@ -94,15 +96,16 @@ void flow_update_state(struct mon_flow_table *t, uint32_t idx, const struct mon_
 bool flow_idle_expired(const struct mon_flow_table *t, const struct mon_flow *f, uint64_t now_us)
 {
     return f->tclass < MON_TC__COUNT &&
-           f->last_us + (uint64_t)t->cfg.timeout_s[f->tclass] * 1000000u <= now_us;
+           f->idle_us + (uint64_t)t->cfg.timeout_s[f->tclass] * 1000000u <= now_us;
 }
 
 void mon_flow_expire(struct mon_flow_table *t, uint64_t now_us)
 {
+    now_us = mon_flow_clock(t, now_us);
     for (int c = 0; c < MON_TC__COUNT; c++) {
         uint64_t tmo = (uint64_t)t->cfg.timeout_s[c] * 1000000u;
         uint32_t idx;
-        while ((idx = t->lru[c].head) != 0 && flow_at(t, idx)->last_us + tmo <= now_us)
+        while ((idx = t->lru[c].head) != 0 && flow_at(t, idx)->idle_us + tmo <= now_us)
             flow_end(t, idx, MON_FLOW_END_TIMEOUT);
     }
 }
@@ -120,7 +123,7 @@ uint32_t flow_oldest(const struct mon_flow_table *t)
     uint32_t best = 0;
     for (int c = 0; c < MON_TC__COUNT; c++) {
         uint32_t h = t->lru[c].head;
-        if (h && (!best || flow_at(t, h)->last_us < flow_at(t, best)->last_us))
+        if (h && (!best || flow_at(t, h)->idle_us < flow_at(t, best)->idle_us))
             best = h;
     }
     return best;

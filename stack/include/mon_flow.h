@@ -50,6 +50,8 @@ struct mon_flow {
     struct mon_addr cli, srv;   /* client and server addresses */
     uint64_t id;                /* flow_id: unique in this table's lifetime */
     uint64_t first_us, last_us;
+    uint64_t idle_us;           /* the table's clock at its last packet: idle timeouts count
+                                   from it (mon_flow_clock), records use first_us/last_us */
     uint64_t bytes[2];          /* indexed by MON_FLOW_TO_SERVER / _TO_CLIENT */
     uint32_t pkts[2];
     uint32_t hnext;             /* next flow in the hash chain (index, 0 = none) */
@@ -103,8 +105,14 @@ void mon_flow_table_destroy(struct mon_flow_table *t);
  * no transport header, or no memory), counted in the stats. */
 struct mon_flow *mon_flow_handle(struct mon_flow_table *t, const struct mon_packet *p, int *dir);
 
-/* End every flow idle past its timeout at now_us (packet time). Cheap: O(classes) when
- * nothing is due. */
+/* Advance the table's idle clock with a packet (or wall) time and return it: the packet
+ * time while time goes forward; a jump back (concatenated captures) continues from where it
+ * stood, so idle timeouts keep running (flow_clock.c). mon_flow_handle and mon_flow_expire
+ * call it themselves. */
+uint64_t mon_flow_clock(struct mon_flow_table *t, uint64_t ts_us);
+
+/* End every flow idle past its timeout at now_us (packet time, through mon_flow_clock).
+ * Cheap: O(classes) when nothing is due. */
 void mon_flow_expire(struct mon_flow_table *t, uint64_t now_us);
 
 /* End every flow (end of input). */

@@ -129,6 +129,51 @@ static void test_timeouts(void)
     mon_flow_table_destroy(t);
 }
 
+/* Time that jumps back (captures appended one after another): flows of the later segment
+ * still time out on the table's clock, and a flow of the first segment whose last packet
+ * lies "in the future" of the second does not hold them back. */
+static void test_clock_jumps_back(void)
+{
+    struct mon_flow_cfg cfg;
+    mon_flow_cfg_defaults(&cfg);
+    struct ended e = {0};
+    struct mon_flow_table *t = mon_flow_table_create(&cfg, on_end, &e);
+    int dir;
+    const uint64_t s = 1000000;
+    struct mon_packet a = mk(1, 53, 2, 5353, 17, 0, 1000 * s); /* first segment, t=1000 s */
+    mon_flow_handle(t, &a, &dir);
+    CHECK_EQ_U(mon_flow_clock(t, 1000 * s), 1000 * s); /* forward: the packet time */
+    struct mon_packet b = mk(3, 53, 4, 5353, 17, 0, 10 * s); /* back to 10 s: a new segment */
+    mon_flow_handle(t, &b, &dir);
+    CHECK_EQ_U(mon_flow_clock(t, 10 * s), 1000 * s);          /* continues from 1000 s */
+    struct mon_packet c = mk(5, 53, 6, 5353, 17, 0, 25 * s); /* clock 1015 s */
+    mon_flow_handle(t, &c, &dir);
+    mon_flow_expire(t, 39 * s); /* clock 1029 s: nothing idle for 30 s yet */
+    CHECK_EQ_U(e.n, 0);
+    mon_flow_expire(t, 41 * s); /* clock 1031 s: the first two (idle since 1000 s) */
+    CHECK_EQ_U(e.n, 2);
+    mon_flow_expire(t, 55 * s); /* clock 1045 s: the third (idle since 1015 s) */
+    CHECK_EQ_U(e.n, 3);
+    /* small disorder (a packet 2 s late) does not move the clock back or forward */
+    CHECK_EQ_U(mon_flow_clock(t, 53 * s), 1045 * s);
+    CHECK_EQ_U(mon_flow_clock(t, 56 * s), 1046 * s);
+    CHECK_EQ_U(mon_flow_stats(t)->active, 0);
+    mon_flow_table_destroy(t);
+    /* one packet stamped years back between packets of a conversation: the clock returns
+     * to the conversation's time without a leap, and its flow does not time out */
+    e.n = 0;
+    t = mon_flow_table_create(&cfg, on_end, &e);
+    struct mon_packet syn = mk(7, 1000, 8, 443, 6, 0x02, 2000000 * s);
+    struct mon_packet odd = mk(8, 443, 7, 1000, 6, 0x12, 100 * s);
+    struct mon_packet ack = mk(7, 1000, 8, 443, 6, 0x10, 2000000 * s + 1);
+    struct mon_flow *f1 = mon_flow_handle(t, &syn, &dir);
+    CHECK(mon_flow_handle(t, &odd, &dir) == f1);
+    CHECK(mon_flow_handle(t, &ack, &dir) == f1);
+    CHECK_EQ_U(mon_flow_clock(t, 2000000 * s + 1), 2000000 * s + 1);
+    CHECK_EQ_U(e.n, 0);
+    mon_flow_table_destroy(t);
+}
+
 static void test_eviction(void)
 {
     struct mon_flow_cfg cfg;
@@ -222,6 +267,7 @@ int main(void)
     test_keyed();
     test_direction();
     test_timeouts();
+    test_clock_jumps_back();
     test_eviction();
     test_no_l4();
     return unit_report("test_flow");

@@ -123,6 +123,36 @@ def test_idle_timeout_ends_flow_before_capture_end(trace):
     assert t.stats["flow"]["ended"] == {"timeout": 1, "evicted": 0, "shutdown": 1}
 
 
+def test_idle_timeouts_run_on_after_time_jumps_back(trace):
+    """Captures appended one after another (mergecap -a, N copies of one): time jumps back,
+    and the flows of the later part still time out on the flows' idle clock instead of piling
+    up until the end; their records keep the packets' own times."""
+    pkts = [
+        eth(IP(src=C, dst=S) / UDP(sport=1, dport=2)),            # first capture, t=5000 s
+        eth(IP(src="10.1.1.1", dst=S) / UDP(sport=3, dport=4)),   # second, back to t=100 s
+        eth(IP(src="10.2.2.2", dst=S) / UDP(sport=5, dport=6)),   # 50 s on: the first two idle
+        eth(IP(src="10.3.3.3", dst=S) / UDP(sport=7, dport=8)),   # 5 s on
+    ]
+    for p, t in zip(pkts, (5000.0, 100.0, 150.0, 155.0)):
+        p.time = t
+    t = trace(pkts, "--set", "flow-timeouts.udp.new=10")
+    by_port = {f["src_port"]: f["flow"] for f in t.flows}
+    assert by_port[1]["reason"] == "timeout" and by_port[3]["reason"] == "timeout"
+    assert by_port[5]["reason"] == "shutdown" and by_port[7]["reason"] == "shutdown"
+    assert by_port[3]["start"] == "1970-01-01T00:01:40.000000+0000"
+    assert t.stats["flow"]["ended"] == {"timeout": 2, "evicted": 0, "shutdown": 2}
+
+
+def test_one_packet_stamped_years_back_does_not_end_its_conversation(trace):
+    """A single packet far back in time between packets of one conversation (a broken
+    clock in the capture): the idle clock returns to the conversation without a leap."""
+    pkts = stamp(handshake_and_data())
+    pkts[1].time = pkts[1].time - 20 * 365 * 86400
+    t = trace(pkts)
+    assert len(t.flows) == 1 and t.flows[0]["flow"]["reason"] == "shutdown"
+    assert t.flows[0]["flow"]["pkts_toserver"] == 4
+
+
 def test_same_tuple_after_timeout_is_a_new_flow(trace):
     pkts = [eth(IP(src=C, dst=S) / UDP(sport=1, dport=2)) for _ in range(3)]
     pkts[0].time, pkts[1].time, pkts[2].time = 1000.0, 1100.0, 1200.0
@@ -177,5 +207,5 @@ def test_non_ip_frames_make_no_flow(trace):
 def test_stats_report_memory_per_flow(trace):
     t = trace(stamp(handshake_and_data()))
     mem = t.stats["memory"]
-    assert mem["bytes_per_flow"] <= 256  # a TCP flow's record incl. both ends' state
+    assert mem["bytes_per_flow"] <= 264  # a TCP flow's record incl. both ends' state and its idle-clock stamp
     assert mem["flow_table"] > 0
