@@ -165,6 +165,58 @@ static void failed_decrypt(void)
     ph_free(&h);
 }
 
+/* A CRYPTO frame (2-byte varints) of data at off into p; its length. */
+static size_t crypto_frame(uint8_t *p, uint16_t off, const uint8_t *d, uint16_t n)
+{
+    p[0] = 0x06;
+    p[1] = (uint8_t)(0x40 | off >> 8), p[2] = (uint8_t)off;
+    p[3] = (uint8_t)(0x40 | n >> 8), p[4] = (uint8_t)n;
+    memcpy(p + 5, d, n);
+    return 5 + (size_t)n;
+}
+
+/* CRYPTO reassembly straight on cleartext frames (what decryption hands over): a ClientHello
+ * in two frames, its second half first; then a frame past QUIC_CRYPTO_MAX. */
+static void reassembly(void)
+{
+    static const uint8_t SNI_EXT[] = {0, 0, 0, 14, 0, 12, 0, 0, 9, 'q', '.', 'e', 'x', 'a',
+                                      'm', 'p', 'l', 'e'};
+    uint8_t ch[128] = {1, 0, 0, 0, 3, 3};
+    size_t n = 6 + 32;
+    ch[n++] = 0;                                /* session id */
+    ch[n++] = 0, ch[n++] = 2, ch[n++] = 0x13, ch[n++] = 0x01; /* one cipher suite */
+    ch[n++] = 1, ch[n++] = 0;                   /* compression */
+    ch[n++] = 0, ch[n++] = sizeof SNI_EXT;
+    memcpy(ch + n, SNI_EXT, sizeof SNI_EXT);
+    n += sizeof SNI_EXT;
+    ch[3] = (uint8_t)(n - 4);
+    struct ph h;
+    ph_init(&h, "quic", 17, 40000, 443);
+    struct quic_state *st = calloc(1, sizeof *st);
+    h.pf.state = st;
+    uint8_t f[256];
+    size_t half = n / 2;
+    size_t k = crypto_frame(f, (uint16_t)half, ch + half, (uint16_t)(n - half));
+    CHECK(quic_frames(&h.pf, st, 0, f, k) && !st->tx.hello && !st->d[0].hello_done);
+    f[0] = 0x01; /* PING, then the first half, then PADDING */
+    k = 1 + crypto_frame(f + 1, 0, ch, (uint16_t)half);
+    f[k++] = 0, f[k++] = 0;
+    st->tx.id = 2;
+    CHECK(quic_frames(&h.pf, st, 0, f, k) && st->tx.hello && st->d[0].hello_done);
+    CHECK(ph_buf_is(&h, "quic.sni", 0, 0, "q.example"));
+    uint32_t len = 0;
+    const uint8_t *ja4 = ph_buf(&h, "ja4.hash", 0, 0, &len);
+    CHECK(ja4 && len > 4 && !memcmp(ja4, "q12d", 4)); /* QUIC's JA4: 'q' */
+    CHECK(st->tx.next == 1 && st->tx.ext[0] == 0);
+    /* the server's side: a frame past what is kept */
+    CHECK(quic_frames(&h.pf, st, 1, (const uint8_t *)"\x06\x80\x00\x40\x00\x02\xaa\xbb", 8));
+    CHECK(st->d[1].too_long && st->tx.events & 1u << QUIC_AE_CRYPTO_FRAG_TOO_LONG);
+    CHECK(ph_count(&h, "quic_crypto_bytes_shed") == 2);
+    /* frames an Initial may not carry: an error */
+    CHECK(!quic_frames(&h.pf, st, 1, (const uint8_t *)"\x08\x00", 2));
+    ph_free(&h);
+}
+
 static void probe(void)
 {
     struct mon_flow f = {.proto = 17, .cport = 40000, .sport = 443};
@@ -184,6 +236,7 @@ int main(void)
     headers();
     gquic();
     failed_decrypt();
+    reassembly();
     probe();
     return unit_report("test_proto_quic");
 }
