@@ -521,6 +521,9 @@ struct det_side {
     uint32_t nfired, cap_fired;
 };
 
+/* The flow side's stream state, made on first use (runtime.c); NULL when out of memory. */
+struct det_side *det_side_of(struct det_flow *df, int side);
+
 /* Record an occurrence of pattern id ending at stream offset end (filters.c). */
 void det_side_remember(struct det_side *s, uint32_t id, uint64_t end);
 /* Streaming mode: feed the side's new stream bytes to its Hyperscan stream (mpm.c); the
@@ -544,8 +547,11 @@ struct det_flow {
     struct det_vars *vars;      /* flow variables pcre captures set (captures.c) */
     bool pass;                  /* a pass rule matched: no more alerts on this flow */
     bool dropped;               /* a drop/reject/sdrop rule matched: its packets are dropped */
+    bool closed;                /* its connection closed: a side not made by then never is */
     uint64_t dropped_on;        /* the packet (decoder count) a rule dropped it on; 0: other */
-    struct det_side side[2];    /* indexed by receiving side (MON_SIDE_SVR = to server) */
+    struct det_side *side[2];   /* indexed by receiving side (MON_SIDE_SVR = to server);
+                                   made at its first stream byte (det_side_of): a flow that
+                                   carries none (a SYN flood, most UDP) costs no window state */
     int64_t *ints;              /* flowint values (allocated on first use), and which are set */
     uint8_t *intset;
     struct det_tag_state tag;   /* tag:session */

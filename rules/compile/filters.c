@@ -20,11 +20,13 @@ const uint8_t *det_buffer(struct mon_ctx *ctx, struct mon_flow *f, int side, uin
         return p ? p->payload : NULL;
     }
     struct det_flow *df = f ? mon_get_uctx(ctx, f) : NULL;
-    if (!df)
+    if (!df || !df->side[side]) {
+        *len = 0;
         return NULL;
-    *len = df->side[side].len;
-    *origin = df->side[side].base;
-    return df->side[side].buf;
+    }
+    *len = df->side[side]->len;
+    *origin = df->side[side]->base;
+    return df->side[side]->buf;
 }
 
 /* Packet rules see every IP packet, a bad checksum included, as Suricata's do (checksum
@@ -96,8 +98,8 @@ static int on_match(unsigned int id, unsigned long long from, unsigned long long
 static void scan_group(const struct det_mpm_group *g, const uint8_t *buf, uint32_t len,
                        hs_scratch_t *scratch, struct scan_ctx *sc)
 {
-    sc->pf->scans++;
-    sc->pf->bytes += len;
+    sc->pf->scans += g->n; /* database passes over the bytes */
+    sc->pf->bytes += (uint64_t)len * g->n;
     for (uint8_t i = 0; i < g->n; i++)
         hs_scan(g->db[i], (const char *)buf, len, 0, scratch, on_match, sc);
 }
@@ -118,7 +120,9 @@ bool det_mpm_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event
     if (m->kind == DK_APP && m->via && f->proto == 6) {
         /* the payload of a TCP flow: the stream matcher found the patterns as the side's
          * stream arrived; raise those whose occurrence is still in the window */
-        struct det_side *s = &df->side[det_to_server(0, m->base) ? MON_SIDE_SVR : MON_SIDE_CLI];
+        struct det_side *s = df->side[det_to_server(0, m->base) ? MON_SIDE_SVR : MON_SIDE_CLI];
+        if (!s)
+            return false; /* no stream byte on that side yet */
         for (uint32_t i = 0; i < s->nseen; i++) {
             uint32_t sid = s->seen[i].id;
             int32_t id = sid < m->via->n ? m->from_stream[sid] : -1;
@@ -150,8 +154,8 @@ bool det_mpm_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event
          * now have arrived. Once its last occurrence has slid out, its rules cannot match
          * (their fast-pattern content is not in the window), so it is not raised; it is
          * again when it occurs again. */
-        struct det_side *s = &df->side[side];
-        if (s->base + s->len == s->scanned)
+        struct det_side *s = df->side[side];
+        if (!s || s->base + s->len == s->scanned)
             return false; /* nothing new (e.g. past the inspection cap): nothing to re-check */
         uint64_t at = s->scanned > m->maxlen - 1 ? s->scanned - (m->maxlen - 1) : 0;
         from = at > s->base ? (uint32_t)(at - s->base) : 0; /* the window keeps them */

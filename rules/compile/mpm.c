@@ -157,7 +157,8 @@ int det_mpm_scratch(const struct det_mpm *m, hs_scratch_t **scratch)
         return -1;
     for (int c = 0; c < DMC__N; c++)
         if ((m->gdb[c] && hs_alloc_scratch(m->gdb[c], scratch) != HS_SUCCESS) ||
-            (m->wdb[c] && hs_alloc_scratch(m->wdb[c], scratch) != HS_SUCCESS))
+            (m->wdb[c] && hs_alloc_scratch(m->wdb[c], scratch) != HS_SUCCESS) ||
+            (m->cdb[c] && hs_alloc_scratch(m->cdb[c], scratch) != HS_SUCCESS))
             return -1;
     return 0;
 }
@@ -209,8 +210,8 @@ void det_mpm_feed(const struct det_mpm *m, struct det_side *s, hs_scratch_t *scr
         }
     }
     struct stream_scan ss = {m, s, pf};
-    pf->scans++;
-    pf->bytes += n;
+    pf->scans += s->nhs; /* database passes over the bytes */
+    pf->bytes += n * s->nhs;
     for (uint8_t i = 0; i < s->nhs; i++)
         if (hs_scan_stream(s->hs[i], (const char *)p, (unsigned int)n, 0, scratch,
                            on_stream_match, &ss) != HS_SUCCESS) {
@@ -234,6 +235,7 @@ void det_mpm_free(struct det_mpm *m)
     for (int c = 0; c < DMC__N; c++) {
         hs_free_database(m->gdb[c]);
         hs_free_database(m->wdb[c]);
+        hs_free_database(m->cdb[c]);
         for (int r = 0; r < 2; r++)
             free(m->wports[c][r]);
     }

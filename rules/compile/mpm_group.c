@@ -160,6 +160,11 @@ int det_mpm_compile_groups(struct det_mpm *m, FILE *diag)
         if ((rc = det_mpm_compile_db(m, ids, n, &m->gdb[c], diag)) < 0 ||
             (rc = det_mpm_compile_db(m, wids, nw, &m->wdb[c], diag)) < 0 || !nw)
             continue;
+        if (n) { /* both, for the ports where both are scanned */
+            memcpy(ids + n, wids, nw * sizeof *ids); /* (disjoint: n + nw <= m->n) */
+            if ((rc = det_mpm_compile_db(m, ids, n + nw, &m->cdb[c], diag)) < 0)
+                continue;
+        }
         for (uint8_t r = 0; r < 2 && rc == 0; r++)
             if (!(m->wports[c][r] = calloc(65536 / 64, sizeof(uint64_t))))
                 rc = -1;
@@ -198,10 +203,15 @@ void det_mpm_select(const struct det_mpm *m, uint8_t proto, uint16_t sp, uint16_
     }
     uint8_t c = m->kind == DK_STREAM ? DMC_TCP : class_of(proto);
     g->cls = c;
+    bool weak_too = m->wdb[c] && (port_in(m->wports[c][DMR_DPORT], dp) ||
+                                  port_in(m->wports[c][DMR_SPORT], sp));
+    if (weak_too && m->cdb[c]) {
+        g->db[g->n++] = m->cdb[c];
+        return;
+    }
     if (m->gdb[c])
         g->db[g->n++] = m->gdb[c];
-    if (m->wdb[c] &&
-        (port_in(m->wports[c][DMR_DPORT], dp) || port_in(m->wports[c][DMR_SPORT], sp)))
+    if (weak_too)
         g->db[g->n++] = m->wdb[c];
 }
 

@@ -67,6 +67,8 @@ struct det_mpm {
     uint32_t *place_at;    /* per pattern: its first place (n + 1 entries) */
     hs_database_t *gdb[DMC__N]; /* per class: its patterns but the weak port-bound ones */
     hs_database_t *wdb[DMC__N]; /* per class: the weak port-bound ones */
+    hs_database_t *cdb[DMC__N]; /* per class: both in one, for the ports where both would be
+                                   scanned (one pass over the bytes instead of two) */
     uint64_t *wports[DMC__N][2]; /* per class and role: bitmap of the ports wdb serves */
     /* DK_APP on the payload (an application rule's plain contents): on TCP its patterns are
      * found by the stream matcher `via` as the stream arrives (sid: their ids there), so an

@@ -77,10 +77,11 @@ static void orphan_payload(struct osprey_detect_worker *w, struct mon_ctx *ctx,
                            const struct mon_packet *p)
 {
     const struct det_mpm *m = &w->d->mpm[DK_STREAM];
-    struct det_side saved = df->side[rcv];
-    struct det_side *s = &df->side[rcv];
-    *s = (struct det_side){.buf = (uint8_t *)(uintptr_t)p->payload, .len = p->payload_len,
+    struct det_side *saved = df->side[rcv];
+    struct det_side tmp = {.buf = (uint8_t *)(uintptr_t)p->payload, .len = p->payload_len,
                            .cap = p->payload_len};
+    struct det_side *s = &tmp;
+    df->side[rcv] = s;
     if (m->streaming && m->ready) /* detect.stream-mpm: stream — a stream of its own */
         det_mpm_feed(m, s, w->scratch, &w->pf, f, rcv, p->payload, p->payload_len);
     w->orphan_scan = true;
@@ -88,7 +89,7 @@ static void orphan_payload(struct osprey_detect_worker *w, struct mon_ctx *ctx,
     w->orphan_scan = false;
     det_mpm_close(s, w->scratch);
     free(s->seen);
-    free(df->side[rcv].fired);
+    free(s->fired);
     df->side[rcv] = saved;
 }
 
@@ -205,7 +206,9 @@ static void on_data(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event
         return;
     struct osprey_detect_worker *w = arg;
     const struct det_mpm *m = &w->d->mpm[DK_STREAM];
-    struct det_side *s = &df->side[side];
+    struct det_side *s = det_side_of(df, side);
+    if (!s)
+        return; /* out of memory: this side goes uninspected */
     uint64_t was = s->base + s->len, cap_was = s->cap;
     if (s->len > DET_WINDOW) {
         /* slide: the rules saw these bytes with the last delivery. The window moves up its
@@ -461,7 +464,7 @@ static const char *commit_one(struct osprey_detect_worker *w, const struct det_p
     }
     /* the stream chain alerts once per side; the packet chain once per packet */
     if (dr->kind == DK_STREAM && df && dr->twin != DET_TWIN_PACKET &&
-        fired_before(&df->side[pm->side], dr->idx))
+        det_side_of(df, pm->side) && fired_before(df->side[pm->side], dr->idx))
         return "it alerted on this flow side already (a stream rule alerts once per side)";
     if (dr->twin && twin_matched(w, dr))
         return "it matched this packet already through its other chain";
@@ -645,9 +648,16 @@ fail:
 
 /* Release one side's stream: its window, Hyperscan streams and pattern record. The side
  * then looks as a side past its inspection cap (nothing kept, nothing more inspected). */
+struct det_side *det_side_of(struct det_flow *df, int side)
+{
+    if (!df->side[side] && !df->closed)
+        df->side[side] = calloc(1, sizeof *df->side[side]);
+    return df->side[side];
+}
+
 static void side_release(struct det_flow *df, struct det_side *s)
 {
-    if (s->released)
+    if (!s || s->released)
         return;
     s->released = true;
     df->w->mem.window_bytes -= s->cap;
@@ -673,8 +683,9 @@ void osprey_detect_conn_closed(struct osprey_detect_worker *w, struct mon_flow *
     struct det_flow *df = f->uctx;
     if (!df)
         return;
+    df->closed = true;
     for (int s = 0; s < 2; s++)
-        side_release(df, &df->side[s]);
+        side_release(df, df->side[s]);
 }
 
 void osprey_detect_flow_end(struct osprey_detect_worker *w, struct mon_flow *f)
@@ -690,8 +701,10 @@ void osprey_detect_flow_end(struct osprey_detect_worker *w, struct mon_flow *f)
         for (int dir = 0; dir < 2; dir++)
             free(df->hc[x][dir].ids);
     free(df->hc);
-    for (int s = 0; s < 2; s++)
-        side_release(df, &df->side[s]);
+    for (int s = 0; s < 2; s++) {
+        side_release(df, df->side[s]);
+        free(df->side[s]);
+    }
     free(df->ints);
     free(df->intset);
     det_vars_free(df->vars);

@@ -93,18 +93,20 @@ const char *threshold_compile_check(const void *arg)
     return NULL;
 }
 
-/* Suricata's backoff: the first `count` events alert, then the count*multiplier-th, then
- * every time the event number is multiplied again (count 1, multiplier 10: the 1st, 10th,
- * 100th …). It has no window: the count of a tracked key never restarts. */
+/* Suricata's backoff: the `count`-th event alerts, then the count*multiplier-th, then every
+ * time the event number is multiplied again (count 1, multiplier 10: the 1st, 10th, 100th …;
+ * count 5, multiplier 5: the 5th, 25th, 125th …). It has no window: the count of a tracked
+ * key never restarts. */
 static bool backoff_event(const struct opt_threshold *t, struct thr_state *st, uint64_t now_us)
 {
     if (st->count == 0)
         st->start_us = now_us; /* (only for the table's eviction of its oldest entries) */
     if (st->count < UINT32_MAX)
         st->count++;
-    if (st->count <= t->count) {
-        if (st->count == t->count)
-            st->next = (uint64_t)t->count * t->multiplier;
+    if (st->count < t->count)
+        return false;
+    if (st->count == t->count) {
+        st->next = (uint64_t)t->count * t->multiplier;
         return true;
     }
     if (st->count != st->next)

@@ -70,7 +70,14 @@ struct mon_flow_table *mon_flow_table_create(const struct mon_flow_cfg *cfg,
         free(t);
         return NULL;
     }
-    uint32_t nb = pow2_at_least(cfg->hash_size ? cfg->hash_size : 1);
+    /* hash-size is a floor: at least one bucket per two records the memcap allows, so chains
+     * stay short however full the table gets (a SYN flood filled 65,536 buckets with 500k
+     * flows: lookups and unlinks walked chains of eight, and time grew with the square) */
+    uint64_t fill = cfg->memcap / (2 * sizeof(struct mon_flow) + sizeof(uint32_t));
+    uint32_t want = cfg->hash_size ? cfg->hash_size : 1;
+    if (fill > want)
+        want = fill > (1u << 26) ? 1u << 26 : (uint32_t)fill;
+    uint32_t nb = pow2_at_least(want);
     t->bucket = calloc(nb, sizeof *t->bucket);
     if (!t->bucket) {
         free(t);

@@ -174,14 +174,37 @@ static void test_clock_jumps_back(void)
     mon_flow_table_destroy(t);
 }
 
+/* The hash gets at least one bucket per two records the memcap allows, whatever hash_size
+ * says: a full table (a SYN flood) keeps short chains. */
+static void test_buckets_follow_the_memcap(void)
+{
+    struct mon_flow_cfg cfg;
+    mon_flow_cfg_defaults(&cfg);
+    cfg.hash_size = 16;
+    cfg.prealloc = 0;
+    cfg.memcap = 64ull << 20;
+    struct mon_flow_table *t = mon_flow_table_create(&cfg, NULL, NULL);
+    uint64_t records = mon_flow_stats(t)->max_flows;
+    /* memuse at creation: the buckets (4 bytes each) and the chunk pointers */
+    CHECK(mon_flow_stats(t)->memuse >= records / 2 * 4);
+    CHECK(records > 100000);
+    mon_flow_table_destroy(t);
+    cfg.memcap = 1 << 20; /* a small table keeps the configured size when that is larger */
+    cfg.hash_size = 65536;
+    t = mon_flow_table_create(&cfg, NULL, NULL);
+    CHECK(mon_flow_stats(t)->memuse >= 65536 * 4);
+    mon_flow_table_destroy(t);
+}
+
 static void test_eviction(void)
 {
     struct mon_flow_cfg cfg;
     mon_flow_cfg_defaults(&cfg);
     cfg.hash_size = 16;
     cfg.prealloc = 0;
-    /* room for the buckets and the chunk table plus exactly one chunk of records */
-    cfg.memcap = 16 * 4 + 8 + 4096 * sizeof(struct mon_flow);
+    /* room for the buckets (one per two records: 2048) and the chunk table plus exactly one
+     * chunk of records */
+    cfg.memcap = 2048 * 4 + 8 + 4096 * sizeof(struct mon_flow);
     struct ended e = {0};
     struct mon_flow_table *t = mon_flow_table_create(&cfg, on_end, &e);
     CHECK(t != NULL);
@@ -268,6 +291,7 @@ int main(void)
     test_direction();
     test_timeouts();
     test_clock_jumps_back();
+    test_buckets_follow_the_memcap();
     test_eviction();
     test_no_l4();
     return unit_report("test_flow");

@@ -32,6 +32,18 @@ def test_a_weak_port_bound_pattern_matches_only_on_its_ports(tmp_path):
     assert prefilter(r)["checks"] == 2
 
 
+
+def test_both_databases_of_a_weak_port_are_one_pass(tmp_path):
+    """On a port where weak port-bound patterns are wanted as well as the others, the bytes
+    are scanned once, with one database holding both (not once with each)."""
+    rules = [rule(CERBER, sid=1, proto="udp", hdr="any any -> any [6892,6893]"),
+             rule('content:"STRONG-PATTERN";', sid=7, proto="udp")]
+    pkts = [udp(b"eSTRONG-PATTERN", dport=6892), udp(b"xSTRONG-PATTERN", dport=53)]
+    r = detect(tmp_path, pkts, rules)
+    assert sorted((a["alert"]["signature_id"], a["pcap_cnt"]) for a in r.alerts) == \
+        [(1, 1), (7, 1), (7, 2)]
+    assert prefilter(r)["scans"] == 2  # one database pass per packet
+
 def test_source_port_and_bidirectional_rules_keep_their_alerts(tmp_path):
     rules = [rule('content:"|00 01|";', sid=2, proto="udp", hdr="any 7000 -> any any"),
              rule('content:"|00 02|";', sid=3, proto="udp", hdr="any any <> any 7100"),
