@@ -3,7 +3,8 @@ parsers/core/files.c): an SMB2 write of a known file and an HTTP/2 DATA download
 fileinfo record whose md5 / sha1 / sha256 and size are hashlib's over the file's bytes; the
 file keywords (filesize, filemd5, filename) fire on `alert smb`, `alert http2` and on
 `alert tcp` (a rule on files that names no protocol reads every protocol's files, as
-Suricata's); records validate against Suricata's EVE schema."""
+Suricata's); filestore writes their exact bytes; records validate against Suricata's EVE
+schema."""
 import hashlib
 import json
 
@@ -92,3 +93,22 @@ def test_http2_file_keywords(tmp_path):
              'alert http2 any any -> any any (filesize:<100; sid:3;)',
              'alert http2 any any -> any any (fileext:"exe"; sid:4;)']
     assert sorted(detect(tmp_path, download(), rules, "-k", "none").sids) == [1, 2, 4]
+
+
+def stored_bytes(out, data):
+    sha = hashlib.sha256(data).hexdigest()
+    return (out.logdir / "filestore" / sha[:2] / sha).read_bytes()
+
+
+def test_filestore_smb_and_http2(tmp_path):
+    store = ["--set", "outputs.file-store.enabled=yes"]
+    out = osprey_out(tmp_path, file_conv([(0, EICAR)]),
+                     ['alert smb any any -> any any (filename:"eicar.txt"; filestore; sid:1;)'],
+                     *FILES, *store, name="smb")
+    assert stored_bytes(out, EICAR) == EICAR
+    assert out.of("fileinfo")[0]["fileinfo"]["stored"] is True
+    out = osprey_out(tmp_path, download(),
+                     ['alert http2 any any -> any any (fileext:"exe"; filestore; sid:1;)'],
+                     *FILES, *store, name="h2")
+    assert stored_bytes(out, BIG) == BIG
+    assert out.of("fileinfo")[0]["fileinfo"]["stored"] is True
