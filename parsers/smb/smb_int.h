@@ -188,7 +188,13 @@ void smb_req_drop(struct smb_req *q);
 void smb_tx_begin(struct pflow *pf, struct mon_flow *f, struct smb_state *st, uint8_t ver,
                   uint16_t cmd, uint64_t msg_id, struct smb_req *q);
 /* The flow ends: requests never answered are reported (their records, without status). */
-void smb_tx_flush(struct pflow *pf, struct mon_flow *f, struct smb_state *st);
+/* (true: some were) */
+bool smb_tx_flush(struct pflow *pf, struct mon_flow *f, struct smb_state *st);
+/* The flow ended with files cut short and no transaction left to report them with: a record
+ * of the file's own transaction (its write or read, as Suricata's file transaction), which
+ * reports them (fileinfo). */
+void smb_tx_file_end(struct pflow *pf, struct mon_flow *f, struct smb_state *st,
+                     const struct smb_file *fl, int dir);
 /* Its final response: the transaction it completes (the one in force, or a new one for a
  * response without its request); the caller adds what it read, then smb_tx_finish runs
  * SMB_EV_RESPONSE and reports it (the record). */

@@ -14,7 +14,7 @@ from conftest import ROOT
 from detect_helpers import Conv, detect
 from outputs_helpers import osprey_out
 from test_parsers_http2 import DATA, HEADERS, PREFACE, REQ, RESP, SETTINGS, frame
-from test_parsers_smb_commands import EICAR, file_conv
+from test_parsers_smb_commands import EICAR, FID, file_conv, smb2
 
 SCHEMA = json.loads((ROOT.parent / "shared" / "conformance" / "eve-schema.json").read_text())
 FILES = ["--set", "outputs.eve-log.types=[alert, files, smb, http]",
@@ -59,6 +59,22 @@ def test_smb_file_keywords(tmp_path):
              'alert tcp any any -> any any (file.data; content:"EICAR-STANDARD"; sid:7;)']
     r = detect(tmp_path, file_conv([(0, EICAR[:20]), (20, EICAR[20:])]), rules, "-k", "none")
     assert sorted(r.sids) == [1, 2, 4, 5, 7]
+
+
+def test_smb_file_cut_by_the_flow_end(tmp_path):
+    # the session of file_conv without its close: the write's answer came, nothing is pending
+    # at the flow's end: the file is reported TRUNCATED with a record of its own (its write)
+    full = file_conv([(0, EICAR)])
+    close_req = smb2(6, 5, b"\x18\x00\x00\x00\x00\x00\x00\x00" + FID)
+    cut = [p for p in full if close_req not in bytes(p) and b"\x3c\x00\x00\x00" + bytes(52)
+           not in bytes(p)]
+    assert len(cut) == len(full) - 2
+    out = osprey_out(tmp_path, cut, [], *FILES)
+    fi = out.of("fileinfo")
+    valid(fi)
+    assert len(fi) == 1 and fi[0]["fileinfo"]["state"] == "TRUNCATED"
+    assert fi[0]["fileinfo"]["size"] == len(EICAR) and fi[0]["fileinfo"]["filename"] == "eicar.txt"
+    assert fi[0]["smb"]["command"] == "SMB2_COMMAND_WRITE"
 
 
 BIG = bytes(range(256)) * 200  # 51,200 bytes in DATA frames of 16 KiB (within one window)
