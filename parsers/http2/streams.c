@@ -259,7 +259,8 @@ void h2_body_add(struct pflow *pf, struct mon_flow *f, struct h2_stream *s, int 
         }
         if (http_decoder_errors(sd->z) > errs)
             pflow_anomaly(pf, f, side, H2_AE_FAILED_DECOMPRESSION);
-        pfile_data(pf, sd->file, sd->body.p + before, sd->body.len - before);
+        if (sd->body.len > before) /* (nothing decoded yet: the body may have no bytes) */
+            pfile_data(pf, sd->file, sd->body.p + before, sd->body.len - before);
     } else if (pbuf_add(&sd->body, d, n, max) < n) {
         pflow_count(pf, H2_C_BODY_LIMIT, 1);
     }
