@@ -41,6 +41,7 @@ struct osprey_stats_src {
     /* detection: stream windows now and at their peak (bytes), the prefilter's work */
     uint64_t detect_memuse, detect_memuse_peak;
     uint64_t pf_scans, pf_bytes, pf_raised, pf_unwanted, pf_header_checks, pf_header_passed;
+    uint64_t pcre_gave_up;                  /* process-wide: set on the first worker only */
 };
 
 /* Open the outputs the configuration enables, in log_dir (relative file names). threads:

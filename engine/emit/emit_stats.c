@@ -89,6 +89,18 @@ static void app_stats(struct acc *a, const struct osprey_parsers_stats *ps)
         if (!osprey_app_proto_suricata_stats(p) && osprey_parsers_stat_is_tx(i))
             put_name(a, OSPREY_ONLY "app_layer.tx.", osprey_app_proto_eve_name(p), ps->v[i]);
     }
+    /* the rest of each protocol's counters (what its limits and memcaps shed, what was
+     * malformed …) and the file layer's, by protocol: osprey.app_layer.http.http_body_limit */
+    char prefix[64];
+    for (uint16_t i = osprey_app_proto_count(); i < n; i++) {
+        const char *name = osprey_parsers_stat_name(i);
+        if (!name || osprey_parsers_stat_is_tx(i))
+            continue;
+        uint16_t p = osprey_parsers_stat_proto(i);
+        snprintf(prefix, sizeof prefix, OSPREY_ONLY "app_layer.%s.",
+                 p == OSPREY_APP_PROTO_UNKNOWN ? "files" : osprey_app_proto_eve_name(p));
+        put_name(a, prefix, name, ps->v[i]);
+    }
 }
 
 static void worker_stats(struct acc *a, const struct osprey_stats_src *w)
@@ -180,6 +192,7 @@ static void worker_stats(struct acc *a, const struct osprey_stats_src *w)
     put(a, OSPREY_ONLY "detect.prefilter.wrong_ports", w->pf_unwanted);
     put(a, OSPREY_ONLY "detect.prefilter.header_checks", w->pf_header_checks);
     put(a, OSPREY_ONLY "detect.prefilter.header_passed", w->pf_header_passed);
+    put(a, OSPREY_ONLY "detect.pcre.gave_up", w->pcre_gave_up); /* pcre.match-limit */
 }
 
 /* A sink's own counter (osprey_output_def.counters): osprey.output.<sink>.<name>. */

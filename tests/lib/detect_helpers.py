@@ -75,9 +75,10 @@ def udp(payload, src=CLI, dst=SRV, sport=5353, dport=53):
 
 
 class Result:
-    def __init__(self, proc, alerts):
+    def __init__(self, proc, alerts, stats=None):
         self.proc = proc
         self.alerts = alerts
+        self.stats = stats or {}  # the last EVE stats record's "stats"
 
     @property
     def sids(self):
@@ -101,7 +102,8 @@ def detect(tmp_path, packets, rules, *args, check=True, name="t", step=0.001):
     eve = logdir / "eve.json"
     recs = [json.loads(l) for l in eve.read_text().splitlines()] if eve.exists() else []
     alerts = [r for r in recs if r["event_type"] == "alert"]  # eve.json also has flow, stats …
-    return Result(proc, alerts)
+    stats = [r["stats"] for r in recs if r["event_type"] == "stats"]
+    return Result(proc, alerts, stats[-1] if stats else None)
 
 
 def rule(body, sid=1, proto="tcp", hdr="any any -> any any", action="alert"):
