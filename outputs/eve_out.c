@@ -40,7 +40,7 @@ static int check_types(const struct eve_out *o, const char *const *app_types, FI
 {
     /* Suricata's other record types: a suricata.yaml names them; they are not written here */
     static const char *const other[] = {
-        "drop", "smtp", "ftp", "ftp-data", "rdp", "nfs", "smb", "tftp", "ike",
+        "drop", "smtp", "ftp", "ftp-data", "rdp", "smb", "ike",
         "dcerpc", "krb5", "bittorrent-dht", "snmp", "rfb", "sip", "quic", "dhcp", "ssh",
         "mqtt", "http2", "pgsql", "netflow", "metadata", "frame", "arp", "dnp3", "modbus",
         "enip", "email", "ldap", "websocket", "doh2", "template", NULL};

@@ -64,7 +64,7 @@ SECTIONS = {
     "ike-keywords": ("IKE", "an IKE parser (Osprey has none)"),
     "http2-keywords": ("HTTP2", "the HTTP/2 parser (parsers/http2)"),
     "quic-keywords": ("QUIC", "a QUIC parser (Osprey has none)"),
-    "nfs-keywords": ("NFS", "an NFS parser (Osprey has none)"),
+    "nfs-keywords": ("NFS", "the NFS parser (parsers/nfs)"),
     "smtp-keywords": ("SMTP", "an SMTP parser (Osprey has none)"),
     "websocket-keywords": ("WebSocket", "a WebSocket parser (Osprey has none)"),
     "app-layer": ("Generic app layer", "the app-layer parsers"),

@@ -79,6 +79,14 @@ void osprey_emit_tx(struct osprey_emit *e, struct mon_ctx *ctx, struct mon_flow 
                             f->cport, f->sport, cid, sizeof cid);
         t.community_id = cid;
     }
+    /* a protocol whose records go the way of the packet that completed them (nfs): the
+     * server's packet gives a record from the server */
+    if (osprey_app_proto_eve_packet_dir((uint16_t)proto) && p && ports &&
+        p->sport == f->sport && p->dport == f->cport &&
+        !memcmp(p->src.b, f->srv.b, sizeof p->src.b)) {
+        t.src_ip = dst, t.dest_ip = src;
+        t.src_port = f->sport, t.dest_port = f->cport;
+    }
     EMIT_EACH_SINK(e, OSPREY_REC_TX, k)
         if (osprey_app_proto_set_has(&k->tx, (uint16_t)proto))
             k->def->tx(k->s, &t);

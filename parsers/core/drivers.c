@@ -63,7 +63,8 @@ bool parsers_udp_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_e
         return false;
     /* PKT_IN's side is the sender; app events use the receiver's, as stream events do */
     int dir = side == MON_SIDE_CLI ? 0 : 1;
-    if (pf->proto == OSPREY_APP_PROTO_UNKNOWN) {
+    /* a flow another announced (TFTP's transfer) is decided without probes */
+    if (pf->proto == OSPREY_APP_PROTO_UNKNOWN && !pexpect_claim(pf, f, dir)) {
         /* the first datagram decides, whichever way it goes */
         bool all_no;
         uint16_t id = probe(p, 17, 0, pkt->payload, pkt->payload_len, f, &all_no);

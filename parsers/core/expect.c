@@ -3,7 +3,8 @@
  *
  * libmon keys flows by 5-tuple, so an expectation holds what is known in advance: the two
  * addresses of the announcing flow (either may connect) and the port the new flow's server
- * listens on. A new TCP flow looks here before its first bytes are probed; the first match
+ * listens on (TFTP's transfer on UDP: the port its first datagram goes to). A new TCP flow
+ * looks here before its first bytes are probed, a new UDP flow before its first datagram is; the first match
  * decides it and hands it the announcer's state. The table is per worker (flows of one
  * control connection stay on one worker when the capture hashes by address pair), bounded
  * (PEXPECT_MAX: past it the oldest is shed, and the caller counts it) and each entry expires
@@ -23,6 +24,12 @@ static void drop(struct pexpect_table *t, struct pexpect *e)
 
 bool pexpect_add(struct osprey_parsers_worker *w, const struct mon_flow *ctl, uint16_t port,
                  uint16_t proto, void *data, void (*free_fn)(void *))
+{
+    return pexpect_add_l4(w, ctl, 6, port, proto, data, free_fn);
+}
+
+bool pexpect_add_l4(struct osprey_parsers_worker *w, const struct mon_flow *ctl, uint8_t l4,
+                    uint16_t port, uint16_t proto, void *data, void (*free_fn)(void *))
 {
     struct pexpect_table *t = &w->expect;
     bool shed = false;
@@ -50,6 +57,7 @@ bool pexpect_add(struct osprey_parsers_worker *w, const struct mon_flow *ctl, ui
     e->a = ctl->cli;
     e->b = ctl->srv;
     e->ipver = ctl->ipver;
+    e->l4 = l4;
     e->port = port;
     e->proto = proto;
     e->expire_us = ctl->last_us + PEXPECT_TIMEOUT_US;
@@ -67,11 +75,11 @@ static bool same(const struct mon_addr *x, const struct mon_addr *y)
 bool pexpect_claim(struct pflow *pf, struct mon_flow *f, int dir)
 {
     struct pexpect_table *t = &pf->w->expect;
-    if (!t->live || f->proto != 6) /* the common case: no expectation, no scan */
+    if (!t->live) /* the common case: no expectation, no scan */
         return false;
     for (uint32_t i = 0; i < PEXPECT_MAX; i++) {
         struct pexpect *e = &t->e[i];
-        if (!e->proto || e->ipver != f->ipver || e->port != f->sport)
+        if (!e->proto || e->ipver != f->ipver || e->l4 != f->proto || e->port != f->sport)
             continue;
         if (e->expire_us < f->first_us) {
             drop(t, e);

@@ -55,6 +55,7 @@ void puuid_text(char out[37], const uint8_t u[16]);
 struct pexpect {
     struct mon_addr a, b;    /* the announcing flow's addresses (either side may connect) */
     uint8_t ipver;
+    uint8_t l4;              /* the new flow's transport: 6 TCP, 17 UDP (TFTP's transfer) */
     uint16_t port;           /* the new flow's server port */
     uint16_t proto;          /* its protocol id; 0: a free entry */
     uint64_t expire_us;
@@ -193,7 +194,11 @@ bool pflow_guest_eve(struct pflow *g, struct osprey_jw *w);
  * and the oldest expectation was shed (the caller counts it). */
 bool pexpect_add(struct osprey_parsers_worker *w, const struct mon_flow *ctl, uint16_t port,
                  uint16_t proto, void *data, void (*free_fn)(void *));
-/* A new flow (no protocol yet, first bytes in direction dir): when an expectation matches,
+/* The same for a flow of transport l4 (17: a UDP flow, TFTP's transfer: its first datagram's
+ * receiver port is `port`). */
+bool pexpect_add_l4(struct osprey_parsers_worker *w, const struct mon_flow *ctl, uint8_t l4,
+                    uint16_t port, uint16_t proto, void *data, void (*free_fn)(void *));
+/* A new flow (no protocol yet, first bytes or datagram in direction dir): when an expectation matches,
  * decide its protocol, give it the expectation's state and return true. */
 bool pexpect_claim(struct pflow *pf, struct mon_flow *f, int dir);
 void pexpect_free(struct pexpect_table *t);

@@ -113,6 +113,9 @@ struct osprey_proto_def {
      * the protocol writes no EVE records. */
     bool (*eve)(struct pflow *pf, struct osprey_jw *w);
     bool eve_tx_id;                  /* its record has "tx_id" at the top (Suricata's http) */
+    bool eve_packet_dir;             /* its records take the direction of the packet that
+                                        completed the transaction (Suricata's nfs: a reply's
+                                        record is from the server), not the flow's */
     /* its object inside a host's record when it is carried (a guest: pflow_guest_eve);
      * NULL: eve */
     bool (*eve_carried)(struct pflow *pf, struct osprey_jw *w);

@@ -18,6 +18,9 @@ extern const struct osprey_proto_def ftp_proto, ftp_data_proto;
 extern const struct osprey_proto_def krb5_proto, ldap_proto, snmp_proto;
 extern const struct osprey_proto_def http2_proto;
 extern const struct osprey_proto_def smtp_proto;
+extern const struct osprey_proto_def nfs_proto;
+extern const struct osprey_proto_def tftp_proto, tftp_data_proto;
+extern const struct osprey_proto_def sunrpc_proto;
 extern const struct osprey_proto_def quic_proto;
 
 /* Table order is also the order detection tries the probes in: the first YES wins (HTTP,
@@ -29,6 +32,8 @@ static const struct osprey_proto_def *const PROTOS[] = {&http_proto, &tls_proto,
                                                         &ldap_proto, &snmp_proto,
                                                         &http2_proto,
                                                         &smtp_proto, /* after FTP: both greet with 220 */
+                                                        &nfs_proto, &tftp_proto,
+                                                        &tftp_data_proto, &sunrpc_proto,
                                                         &quic_proto};
 
 #define NPROTOS (sizeof PROTOS / sizeof PROTOS[0])
@@ -97,6 +102,12 @@ bool osprey_app_proto_suricata_stats(uint16_t proto)
 {
     const struct osprey_proto_def *d = reg_proto(proto);
     return d && d->suricata_stats;
+}
+
+bool osprey_app_proto_eve_packet_dir(uint16_t proto)
+{
+    const struct osprey_proto_def *d = reg_proto(proto);
+    return d && d->eve_packet_dir;
 }
 
 bool osprey_app_proto_has_eve(uint16_t proto)

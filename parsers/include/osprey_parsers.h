@@ -331,6 +331,9 @@ int osprey_parsers_stat_find(const char *name);    /* -1: none */
 /* Does Suricata count this protocol's flows and transactions under the same stats names
  * (app_layer.flow.<proto>)? Else EVE marks them Osprey's own. */
 bool osprey_app_proto_suricata_stats(uint16_t proto);
+/* Do its transaction records take the direction of the packet that completed them (Suricata's
+ * nfs), rather than the flow's (client to server)? */
+bool osprey_app_proto_eve_packet_dir(uint16_t proto);
 const struct osprey_parsers_stats *osprey_parsers_worker_stats(
     const struct osprey_parsers_worker *w);
 

@@ -133,6 +133,7 @@ extern const struct det_unit_ops det_unit_payload, /* payload runs (unit_payload
     det_unit_field,     /* dns.opcode, dns.rcode, dns.rrtype: a comparison on a parsers'
                            field, any element of a multi one (unit_app.c) */
     det_unit_pktprop,   /* tcp.mss, vlan.id, flow.pkts … (pkt_units.c) */
+    det_unit_rpc,       /* rpc: the packet is an ONC-RPC call (unit_rpc.c) */
     det_unit_event,     /* decode-event, stream-event, app-layer-event (events.c) */
     det_unit_tls,       /* tls.version, ssl_state, tls.cert_chain_len … (tls_units.c) */
     det_unit_dce,       /* dce_iface, dce_opnum (dce_units.c) */
@@ -222,6 +223,7 @@ struct det_unit {
         const struct opt_file *file;          /* file: filename … filesha256 (unit_file.c) */
         const struct opt_field_index *fidx;   /* field_index (ldap.responses.*) */
         const struct opt_krb5_enc *kenc;      /* krb5_enc (krb5.ticket_encryption) */
+        const struct opt_rpc *rpc;            /* rpc (unit_rpc.c) */
         struct {                              /* dataset, with its set */
             const struct opt_dataset *ds;
             struct det_dataset *set;

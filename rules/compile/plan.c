@@ -300,6 +300,25 @@ static const char *hook_of(const struct osprey_rule *r, struct plan *pl, uint16_
     return NULL;
 }
 
+/* Suricata's filestore is a file keyword: a rule of an application protocol with nothing
+ * else to inspect (no buffer, no payload) runs as a file rule — once per complete file of
+ * its protocol, under that protocol's file.name event (`alert nfs … (filestore;)`). */
+static bool filestore_file_rule(const struct osprey_rule *r, uint16_t app)
+{
+    bool fs = false;
+    for (uint32_t i = 0; i < r->nopts; i++) {
+        const struct opt_def *def = opt_def_by_id(r->opts[i].kw);
+        if (!strcmp(def->name, "filestore"))
+            fs = true;
+        else if (def->kind == OPT_PAYLOAD || def->kind == OPT_STICKY ||
+                 def->kind == OPT_HTTP_LEGACY || det_app_match_buffer(def) != BUF_COUNT ||
+                 det_tls_keyword(def->name))
+            return false;
+    }
+    uint16_t ob, base;
+    return fs && app && det_app_buffer_of_in(BUF_FILE_NAME, false, app, &ob, &base) == 0;
+}
+
 int make_plan(struct osprey_detect *d, const struct osprey_rule *r, enum plan_variant variant,
               uint16_t app_as, struct plan *pl)
 {
@@ -374,6 +393,8 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, enum plan_va
         to_client = tls_side == 2;
         two_sided = false;
     }
+    pl->filestore_file = filestore_file_rule(r, pl->buf_app);
+    two_sided |= pl->filestore_file && det_app_buffer_two_sided(BUF_FILE_NAME);
     pl->two_sided = two_sided && !to_client && !to_server && !response;
     to_client |= response;
     /* which application buffers, and so which base event, the rule needs */
@@ -388,6 +409,12 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, enum plan_va
             pl->why_opt = &r->opts[i];
             return 0;
         }
+    if (pl->filestore_file) { /* under the protocol's file event (filestore_file_rule) */
+        uint16_t ob, base;
+        if (det_app_buffer_of_in(BUF_FILE_NAME, to_client, need.app, &ob, &base) == 0 &&
+            (pl->why = app_base_add(d, base, &need)))
+            return 0;
+    }
     if (det_base_is_app(need.base) && need.raw)
         d->app_raw = true; /* the stream copy is kept for them */
     if (det_base_is_app(need.base) && has_vars && need.nbufs > 1) {

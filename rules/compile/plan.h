@@ -39,6 +39,7 @@ struct plan {
     uint32_t nints;
     bool noalert;
     const struct opt_filestore *filestore; /* the filestore keyword's */
+    bool filestore_file;           /* filestore alone: a file rule (plan.c filestore_file_rule) */
     bool pass_alerts;              /* the `alert` keyword: a pass rule that alerts too */
     bool two_sided;                /* no direction, a buffer with a response side: the
                                       rule is compiled again as PV_RESPONSE */
@@ -124,6 +125,7 @@ int plan_hdr_field(struct plan_ctx *ctx);        /* ttl, itype, seq … */
 int plan_geoip(struct plan_ctx *ctx);
 int plan_ip_proto(struct plan_ctx *ctx);
 int plan_sameip(struct plan_ctx *ctx);
+int plan_rpc(struct plan_ctx *ctx);          /* unit_rpc.c */
 int plan_pktprop(struct plan_ctx *ctx);          /* tcp.mss, vlan.id, flow.pkts … */
 int plan_tcpflags(struct plan_ctx *ctx);         /* flags, tcp.flags */
 int plan_fragbits(struct plan_ctx *ctx);

@@ -48,6 +48,10 @@ int plan_file(struct plan_ctx *ctx)
 int plan_filestore(struct plan_ctx *ctx)
 {
     ctx->pl->filestore = ctx->o->arg;
+    if (ctx->pl->filestore_file) { /* alone in its rule: a file of the transaction is needed */
+        static const struct opt_file any = {.type = FILE_T_NAME}; /* "" is in every name */
+        plan_add_unit(ctx, (struct det_unit){.ops = &det_unit_file, .file = &any});
+    }
     /* stored files are named by their sha256 (the filestore output) */
     ctx->d->file_flags |= OSPREY_FILES_STORE | OSPREY_FILES_SHA256;
     return 0;

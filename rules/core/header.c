@@ -43,6 +43,7 @@ static const struct {
     {"smtp", NULL}, {"tls", NULL}, {"ssl", NULL}, {"ssh", NULL}, {"smb", NULL},
     {"dcerpc", NULL}, {"dns", NULL}, {"doh2", NULL}, {"dnp3", NULL}, {"modbus", NULL},
     {"enip", NULL}, {"cip", NULL}, {"nfs", NULL}, {"ntp", NULL}, {"tftp", NULL}, {"ike", NULL},
+    {"tftp-data", NULL}, /* (Osprey's: a TFTP transfer, as ftp-data) */
     {"ikev2", "ike"}, {"krb5", NULL}, {"dhcp", NULL}, {"snmp", NULL}, {"sip", NULL},
     {"rfb", NULL}, {"mqtt", NULL}, {"pgsql", NULL}, {"telnet", NULL}, {"quic", NULL},
     {"rdp", NULL}, {"websocket", NULL}, {"ldap", NULL}, {"mdns", NULL}, {"pop3", NULL},

@@ -94,6 +94,8 @@
     X(KRB5_SNAME, "krb5.sname")                                                            \
     /* a Kerberos 5 message of either side: what krb5_msg_type … run on (no keyword names it) */ \
     X(KRB5_TRANSACTION, "krb5.transaction")                                                \
+    /* an NFS transaction (a call): what nfs_procedure and nfs.version run on */          \
+    X(NFS_TRANSACTION, "nfs.transaction")                                                  \
     X(SIP_METHOD, "sip.method")                                                            \
     X(SIP_URI, "sip.uri")                                                                  \
     X(SIP_PROTOCOL, "sip.protocol")                                                        \

@@ -137,6 +137,12 @@ struct opt_dataset {
 /* tag (opt_misc.c): log the packets after the match, of the flow or of a host */
 enum tag_kind { TAG_SESSION, TAG_HOST };
 enum tag_metric { TAG_PACKETS, TAG_SECONDS, TAG_BYTES };
+/* rpc:PROGRAM[,VERSION|*[,PROCEDURE|*]] (opt_misc.c): the packet is an ONC-RPC CALL of it */
+struct opt_rpc {
+    uint32_t prog, vers, proc;
+    bool any_vers, any_proc;    /* "*" or left out */
+};
+
 struct opt_tag {
     uint8_t kind, metric;
     uint8_t dir;        /* TAG_HOST: 0 the source, 1 the destination */

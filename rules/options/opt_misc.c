@@ -109,11 +109,23 @@ static int parse_rpc(struct rule_ctx *c, char *val)
     int k = list_split(val, strlen(val), ',', f, fl, 4);
     if (k < 1 || k > 3)
         return opt_error(c, val, "expected 'APPLICATION[,VERSION|*[,PROCEDURE|*]]'");
-    int64_t x;
-    for (int i = 0; i < k; i++)
-        if (!(i > 0 && slice_eq(f[i], fl[i], "*")) &&
-            parse_num(c, f[i], fl[i], 0, UINT32_MAX, false, &x, "number") < 0)
+    struct opt_rpc *r = opt_arg_new(c, sizeof *r);
+    if (!r)
+        return -1;
+    r->any_vers = r->any_proc = true;
+    for (int i = 0; i < k; i++) {
+        int64_t x;
+        if (i > 0 && slice_eq(f[i], fl[i], "*"))
+            continue;
+        if (parse_num(c, f[i], fl[i], 0, UINT32_MAX, false, &x, "number") < 0)
             return -1;
+        if (i == 0)
+            r->prog = (uint32_t)x;
+        else if (i == 1)
+            r->vers = (uint32_t)x, r->any_vers = false;
+        else
+            r->proc = (uint32_t)x, r->any_proc = false;
+    }
     return 0;
 }
 
@@ -122,7 +134,7 @@ static const struct opt_def DEFS[] = {
     {"ber_data", OPT_PAYLOAD, D_S3, ARG_REQUIRED, 0, parse_ber, false, NULL},
     {"ber_skip", OPT_PAYLOAD, D_S3, ARG_REQUIRED, 0, parse_ber, false, NULL},
     {"base64_decode", OPT_PAYLOAD, D_ALL, ARG_OPTIONAL, 0, parse_base64_decode, true, NULL},
-    {"rpc", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_rpc, false, NULL},
+    {"rpc", OPT_MATCH, D_ALL, ARG_REQUIRED, 0, parse_rpc, true, NULL},
     {"noalert", OPT_MATCH, D_SURI, ARG_NONE, 0, NULL, true, NULL},
     {"alert", OPT_MATCH, D_SURI, ARG_NONE, 0, NULL, true, NULL},
     {"ftpbounce", OPT_MATCH, D_CLASSIC, ARG_NONE, BUF_FTP_COMMAND, NULL, true, NULL},

@@ -19,6 +19,7 @@ static const struct opt_table *const TABLES[] = {
     &opt_table_hints,    &opt_table_absent,     &opt_table_entropy,    &opt_table_dataset,
     &opt_table_krb5,     &opt_table_ldap,       &opt_table_snmp,
     &opt_table_http2,
+    &opt_table_nfs,
 };
 #define NTABLES (sizeof TABLES / sizeof TABLES[0])
 

@@ -90,6 +90,7 @@ extern const struct opt_table opt_table_msg, opt_table_ids, opt_table_classtype,
     opt_table_misc, opt_table_asn1, opt_table_geoip, opt_table_pktprop, opt_table_hints, opt_table_absent,
     opt_table_entropy, opt_table_dataset, opt_table_krb5, opt_table_ldap, opt_table_snmp;
 extern const struct opt_table opt_table_http2;
+extern const struct opt_table opt_table_nfs;
 
 /* requires: (opt_hints.c): 1 when Osprey meets every requirement of val, 0 when not, -1 when
  * val is malformed (*bad: the requirement at fault). */

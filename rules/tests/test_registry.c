@@ -86,7 +86,9 @@ static const char *const IMPLEMENTED[] = {
     /* Kerberos 5, LDAP and SNMP fields (opt_krb5.c, opt_ldap.c, opt_snmp.c) */
     "krb5_msg_type", "krb5_err_code", "krb5.ticket_encryption", "ldap.request.operation",
     "ldap.responses.operation", "ldap.responses.result_code", "ldap.responses.count",
-    "snmp.version", "snmp.pdu_type", NULL};
+    "snmp.version", "snmp.pdu_type",
+    /* NFS fields (opt_nfs.c) and rpc, an ONC-RPC call in the packet (compile/unit_rpc.c) */
+    "nfs_procedure", "nfs.version", "nfs_version", "rpc", NULL};
 
 static bool listed(const char *name)
 {

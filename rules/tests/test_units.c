@@ -190,6 +190,24 @@ static void packet_units(void)
     DIFFER(a, b);
     b.pp = &p4;
     DIFFER(a, b);
+
+    struct opt_rpc r1 = {.prog = 100003, .vers = 3, .any_proc = true}, r2 = r1, r3 = r1, r4 = r1,
+                   r5 = r1;
+    r2.prog = 100000;
+    r3.vers = 2;
+    r4.any_vers = true;
+    r5.any_proc = false;
+    a = (struct det_unit){.ops = &det_unit_rpc, .rpc = &r1};
+    b = a, b.rpc = &(struct opt_rpc){.prog = 100003, .vers = 3, .any_proc = true};
+    SAME(a, b);
+    b.rpc = &r2;
+    DIFFER(a, b);
+    b.rpc = &r3;
+    DIFFER(a, b);
+    b.rpc = &r4;
+    DIFFER(a, b);
+    b.rpc = &r5;
+    DIFFER(a, b);
 }
 
 static void app_units(void)
@@ -315,7 +333,7 @@ static void ops_complete(void)
         &det_unit_sameip, &det_unit_geoip, &det_unit_streamsize, &det_unit_buflen,
         &det_unit_absent, &det_unit_dataset, &det_unit_appproto, &det_unit_field,
         &det_unit_pktprop, &det_unit_event, &det_unit_tls, &det_unit_flow_start,
-        &det_unit_field_index, &det_unit_krb5_enc};
+        &det_unit_field_index, &det_unit_krb5_enc, &det_unit_rpc};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
         CHECK(all[i]->name && all[i]->eval && all[i]->key);
 }

@@ -97,7 +97,8 @@ DEFAULTS = {
     # every registered protocol's switch (test_every_protocol_has_its_switch)
     **{f"app-layer.protocols.{p}.enabled": True for p in (
         "dcerpc", "dns", "ftp", "ftp-data", "http", "sip", "mqtt", "smb", "smtp", "ssh", "tls", "krb5",
-        "ldap", "snmp", "http2", "quic")},
+        "ldap", "snmp", "http2",
+        "nfs", "sunrpc", "tftp", "tftp-data", "quic")},
     "app-layer.protocols.ldap.max-tx": 256,
     "app-layer.protocols.ftp.max-tx": 256,
     "app-layer.protocols.ftp.max-line-length": 4096,
