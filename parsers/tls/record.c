@@ -252,7 +252,10 @@ const uint8_t *tls_buffer_at(struct pflow *pf, enum tls_buf b, uint32_t i, uint3
     if (!sp || !sp->set)
         return NULL;
     *len = sp->len;
-    return t->copy.p + sp->off;
+    /* an empty buffer set before any byte was copied (an empty SNI first): present and
+     * empty, as when the copy holds other bytes, without arithmetic on a null pointer */
+    static const uint8_t empty[1];
+    return t->copy.p ? t->copy.p + sp->off : empty;
 }
 
 void tls_free(void *state)

@@ -23,25 +23,6 @@
 
 /* ---- the compiler ----------------------------------------------------------------------- */
 
-
-int det_own(struct osprey_detect *d, void *p)
-{
-    if (!p)
-        return -1;
-    if (d->nowned == d->cap_owned) {
-        uint32_t cap = d->cap_owned ? d->cap_owned * 2 : 256;
-        void **o = realloc(d->owned, cap * sizeof *o);
-        if (!o) {
-            free(p);
-            return -1;
-        }
-        d->owned = o;
-        d->cap_owned = cap;
-    }
-    d->owned[d->nowned++] = p;
-    return 0;
-}
-
 /* Record a UDE for --dump-chains and --explain the first time it is defined: fn and arg are
  * its filter (NULL for a child a multi-event filter raises) and the filter's argument. */
 static int note_node(struct osprey_detect *d, mon_event_t ev, mon_event_t parent,

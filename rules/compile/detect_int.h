@@ -362,7 +362,8 @@ struct det_suppress {
     uint8_t ipver, prefix;
     uint8_t net[16];
 };
-/* Keep p until the detect object is freed (frees p and returns -1 when out of memory). */
+/* Keep p until the detect object is freed (frees p and returns -1 when out of memory;
+ * owned.c). */
 int det_own(struct osprey_detect *d, void *p);
 /* Apply threshold.config to the compiled rules (thresh_conf.c). */
 int det_threshold_config(struct osprey_detect *d, FILE *diag);
@@ -466,6 +467,7 @@ struct osprey_detect_worker;
 int det_events_attach(struct osprey_detect_worker *w);
 void det_events_detach(struct osprey_detect_worker *w);
 
+/* ---- the pending matches (pending.c) ---- */
 /* The first handler of a packet's walk starts its verdict clean (once per packet). */
 void det_new_packet(struct osprey_detect_worker *w);
 /* A match reached its leaf: it waits for the phase's commit (runtime.c). */
@@ -482,7 +484,7 @@ bool det_header_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_ev
 bool det_unit_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_t ev,
                      void *arg);
 /* The flowbits gate of a rule (arg: its det_rule): passes when its bits are set now, else
- * defers the rule to the commit (runtime.c) and stops the chain. */
+ * defers the rule to the commit (pending.c) and stops the chain. */
 bool det_gate_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_t ev,
                      void *arg);
 
@@ -570,6 +572,10 @@ struct det_pending {
     bool deferred;              /* stopped at its flowbits gate: units run at commit */
     bool retried;               /* a packet rule's match tried again (runtime.c: retry) */
 };
+/* Append to a growing array of matches (pending.c); false: out of memory (the match is
+ * lost). */
+bool det_pending_push(struct det_pending **arr, uint32_t *n, uint32_t *cap,
+                      struct det_pending pm);
 
 /* An alert held to the end of its packet (held.c). */
 struct det_held {

@@ -97,7 +97,7 @@ plan_fn plan_fn_of(const char *keyword);
 /* The table's i-th keyword (NULL past the end): for its tests. */
 const char *plan_table_name(size_t i);
 
-/* Shared by the plan functions (plan.c). */
+/* Shared by the plan functions (plan_ctx.c). */
 /* Append unit u for the option being planned. */
 void plan_add_unit(struct plan_ctx *ctx, struct det_unit u);
 /* The option's parser buffer and transforms (interned); DET_OB_RAW when it inspects the
@@ -141,7 +141,7 @@ int plan_krb5_enc(struct plan_ctx *ctx);          /* krb5.ticket_encryption */
 int plan_event(struct plan_ctx *ctx);            /* decode-, stream-, app-layer-event */
 int plan_tls(struct plan_ctx *ctx);              /* ssl_state, tls.version … */
 int plan_dce(struct plan_ctx *ctx);              /* dce_iface, dce_opnum (dce_units.c) */
-int plan_service(struct plan_ctx *ctx);          /* plan.c */
+int plan_service(struct plan_ctx *ctx);          /* plan_proto.c */
 int plan_app_layer_protocol(struct plan_ctx *ctx);
 int plan_file(struct plan_ctx *ctx);             /* unit_file.c: filename … filesha256 */
 int plan_filestore(struct plan_ctx *ctx);

@@ -9,27 +9,6 @@
 #include "explain.h"
 #include "opt_eval.h"
 
-void det_new_packet(struct osprey_detect_worker *w)
-{
-    /* DECODE_EVENT runs before PKT_IN/ORPHAN for the same packet: its verdict must stay */
-    uint64_t n = mon_ctx_decode_stats(w->ctx)->pkts;
-    w->npending = 0;
-    if (n == w->verdict_of)
-        return;
-    w->verdict_of = n;
-    w->nretry = 0;
-    if (w->nheld) /* a caller that did not call osprey_detect_packet_end */
-        osprey_detect_packet_end(w);
-    det_caps_packet_end(w); /* (after the held alerts: they point into its variables) */
-    w->pkt_dropped = false;
-    w->pkt_flow_dropped = false;
-    w->pkt_rule_drop = false;
-    w->pkt_pass = false;
-    w->drop_df = NULL;
-    w->pkt_reject = OSPREY_REJECT_NONE;
-    w->ntwin_hits = 0;
-}
-
 /* PKT_IN root handler: the packet's verdict starts clean, and the flow's detection state
  * exists before any chain filter looks. */
 static void on_pkt(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_t ev, void *arg)
@@ -293,29 +272,6 @@ static bool twin_matched(struct osprey_detect_worker *w, const struct det_rule *
     return false;
 }
 
-/* Append to a growing array of matches; false: out of memory (the match is lost). */
-static bool pending_push(struct det_pending **arr, uint32_t *n, uint32_t *cap,
-                         struct det_pending pm)
-{
-    if (*n == *cap) {
-        uint32_t c = *cap ? *cap * 2 : 64;
-        struct det_pending *p = realloc(*arr, c * sizeof *p);
-        if (!p)
-            return false;
-        *arr = p;
-        *cap = c;
-    }
-    (*arr)[(*n)++] = pm;
-    return true;
-}
-
-void det_add_pending(struct osprey_detect_worker *w, const struct det_rule *dr,
-                     struct mon_flow *f, int side, bool deferred)
-{
-    pending_push(&w->pending, &w->npending, &w->cap_pending,
-                 (struct det_pending){dr, f, side, w->npending, deferred, false});
-}
-
 /* The leaf: every option of the chain held. The match waits for the phase's commit. */
 static void on_match(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_t ev,
                      void *arg)
@@ -347,26 +303,6 @@ static void on_pkt_match(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_
         return;
     }
     on_match(ctx, f, side, ev, (void *)(uintptr_t)l->dr);
-}
-
-bool det_gate_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_t ev,
-                     void *arg)
-{
-    (void)ev;
-    const struct det_rule *dr = arg;
-    struct det_flow *df = f ? mon_get_uctx(ctx, f) : NULL;
-    if (!df || det_flow_stopped(df) || (df->w->orphan_scan && dr->twin != DET_TWIN_PACKET))
-        return false; /* the leaf would not take the match either */
-    if (dr->rate) /* a rate_filter may make it a drop: keep the walk's order */
-        return true;
-    bool set = true;
-    for (uint32_t i = 0; i < dr->nconds && set; i++)
-        set = flowbits_test(dr->conds[i].b, dr->conds[i].ids, df->bits);
-    if (set)
-        return true;
-    /* unset now: only a setter committed before it in this commit can set it; decide then */
-    det_add_pending(df->w, dr, f, side, true);
-    return false;
 }
 
 static int pending_cmp(const void *a, const void *b)
@@ -443,7 +379,7 @@ static const char *commit_one(struct osprey_detect_worker *w, const struct det_p
              * first; here a stream rule of the same packet (inline, its data in order) commits
              * later, at the receiver's phase: the reader is tried again there */
             if (dr->base == DB_PKT && !pm->retried) {
-                pending_push(&w->retry, &w->nretry, &w->cap_retry, *pm);
+                det_pending_push(&w->retry, &w->nretry, &w->cap_retry, *pm);
                 return "flowbits condition not true (tried again at the packet's next commit)";
             }
             return "flowbits condition not true";
@@ -553,7 +489,7 @@ static void on_commit(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_eve
         struct det_pending pm = w->retry[i];
         pm.retried = true;
         pm.seq = w->npending;
-        pending_push(&w->pending, &w->npending, &w->cap_pending, pm);
+        det_pending_push(&w->pending, &w->npending, &w->cap_pending, pm);
     }
     w->nretry = 0;
     if (!w->npending)

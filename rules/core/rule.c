@@ -13,6 +13,7 @@
 #include "opt_args.h"
 #include "opt_eval.h"
 #include "registry.h"
+#include "requires.h"
 #include "ruleset.h"
 #include "text.h"
 

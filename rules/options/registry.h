@@ -6,7 +6,8 @@
  * which of its argument forms the engine does not run yet (check). How an implemented option
  * becomes units of a rule's chain is the compiler's: rules/compile/plan_table.c names the plan
  * function of each keyword (the options library does not know the compiler). registry.c only
- * lists the files' tables; a keyword's id is its position in that concatenation.
+ * lists the files' tables (data); a keyword's id is its position in that concatenation. The
+ * rules core reads them (rules/core/keywords.c) and reaches a keyword through its row only.
  */
 #ifndef RULES_REGISTRY_H
 #define RULES_REGISTRY_H
@@ -75,11 +76,6 @@ struct opt_table {
 #define OPT_TABLE(name, rows)                                                   \
     const struct opt_table name = {rows, sizeof rows / sizeof rows[0]}
 
-/* Is the keyword implemented: its row says so, or it is a sticky buffer whose buffer a parser
- * registers (parsers/include/osprey_parsers.h), so a protocol's buffers become implemented
- * when it arrives, with no change here? */
-bool opt_def_implemented(const struct opt_def *d);
-
 /* The tables, one per options file. */
 extern const struct opt_table opt_table_msg, opt_table_ids, opt_table_classtype,
     opt_table_reference, opt_table_metadata, opt_table_target, opt_table_content, opt_table_pcre,
@@ -92,13 +88,19 @@ extern const struct opt_table opt_table_msg, opt_table_ids, opt_table_classtype,
 extern const struct opt_table opt_table_http2;
 extern const struct opt_table opt_table_nfs;
 
-/* requires: (opt_hints.c): 1 when Osprey meets every requirement of val, 0 when not, -1 when
- * val is malformed (*bad: the requirement at fault). */
-struct rule_ctx;
-int requires_eval(struct rule_ctx *c, const char *val, const char **bad);
+/* All of them, in keyword-id order (registry.c: data the core reads). */
+extern const struct opt_table *const *const opt_tables;
+extern const size_t opt_ntables;
+
+/* ---- reading the table (rules/core/keywords.c) ---- */
 
 /* NULL when this implemented option's argument compiles, or why not (def->check). */
 const char *opt_compile_check(const struct opt_def *def, const void *arg);
+
+/* Is the keyword implemented: its row says so, or it is a sticky buffer whose buffer a parser
+ * registers (parsers/include/osprey_parsers.h), so a protocol's buffers become implemented
+ * when it arrives, with no change here? */
+bool opt_def_implemented(const struct opt_def *d);
 
 /* Keyword id → definition (NULL past the end), and the number of keywords. */
 const struct opt_def *opt_def_by_id(size_t kw);

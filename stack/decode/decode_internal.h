@@ -71,22 +71,46 @@ static inline uint32_t rd32le(const uint8_t *b)
     return (uint32_t)b[3] << 24 | (uint32_t)b[2] << 16 | (uint32_t)b[1] << 8 | b[0];
 }
 
-/* decode.c — bookkeeping shared by all decoders. */
+/* The next-layer table: every decoder a header can hand on to, one row each (next_layer.c).
+ * A decoder enters the next one through dec_next(), never by its name, so the decoders and
+ * the dispatch (dispatch.c) form no call circle: only the table names them. */
+enum dec_next {
+    DEC_NX_ETHERNET, DEC_NX_FDDI, DEC_NX_VLAN, DEC_NX_MPLS, DEC_NX_NSH,
+    DEC_NX_PPPOE_SESSION, DEC_NX_PPPOE_DISCOVERY, DEC_NX_PPP, DEC_NX_PPP_SERIAL,
+    DEC_NX_CHDLC, DEC_NX_SLL, DEC_NX_SLL2, DEC_NX_NULL, DEC_NX_NFLOG, DEC_NX_RAW,
+    DEC_NX_IPV4, DEC_NX_IPV6,
+    DEC_NX_GRE, DEC_NX_VXLAN, DEC_NX_GENEVE, DEC_NX_GTPU, DEC_NX_TEREDO,
+    DEC_NX_TCP, DEC_NX_UDP, DEC_NX_SCTP, DEC_NX_ICMPV4, DEC_NX_ICMPV6,
+    DEC_NX__COUNT
+};
+typedef enum dec_rc (*dec_fn)(struct dec *c, const uint8_t *b, uint32_t len);
+extern const dec_fn dec_next_layer[DEC_NX__COUNT];
+
+/* One table load and an indirect call: the same cost as the switch it replaced. */
+static inline enum dec_rc dec_next(struct dec *c, enum dec_next k, const uint8_t *b,
+                                   uint32_t len)
+{
+    return dec_next_layer[k](c, b, len);
+}
+
+/* bookkeeping.c — what every decoder records; calls no decoder. */
 enum dec_rc dec_bad(struct dec *c, enum mon_decode_event e);
 void dec_note(struct dec *c, enum mon_decode_event e);  /* anomaly that does not stop */
 bool dec_push(struct dec *c, enum mon_layer_kind k, const uint8_t *hdr, uint32_t len);
 bool dec_tunnel(struct dec *c, enum mon_tunnel_kind k);
 void dec_ip_enter(struct dec *c);
-enum dec_rc dec_ethertype(struct dec *c, uint16_t type, const uint8_t *b, uint32_t len,
-                          bool *unknown);
-enum dec_rc dec_ip_by_version(struct dec *c, const uint8_t *b, uint32_t len, bool *unknown);
 enum dec_rc dec_non_ip(struct dec *c, const uint8_t *b, uint32_t len);
-enum dec_rc dec_ip_payload(struct dec *c, uint8_t proto, const uint8_t *b, uint32_t len);
 /* Map mon_defrag_ipv4/6()'s answer r; before = d->stats.event[] ahead of the call, to
  * find the anomaly defrag counted itself. DEC_OK means "decode the returned datagram". */
 enum dec_rc dec_defrag_result(struct dec *c, int r, const uint64_t *before);
 
-/* Link layers. */
+/* dispatch.c — numbers in headers to next-layer rows. */
+enum dec_rc dec_ethertype(struct dec *c, uint16_t type, const uint8_t *b, uint32_t len,
+                          bool *unknown);
+enum dec_rc dec_ip_by_version(struct dec *c, const uint8_t *b, uint32_t len, bool *unknown);
+enum dec_rc dec_ip_payload(struct dec *c, uint8_t proto, const uint8_t *b, uint32_t len);
+
+/* The decoders (rows of dec_next_layer[]; ERSPAN is entered from GRE only). Link layers. */
 enum dec_rc dec_ethernet(struct dec *c, const uint8_t *b, uint32_t len);
 enum dec_rc dec_vlan(struct dec *c, const uint8_t *b, uint32_t len);
 enum dec_rc dec_mpls(struct dec *c, const uint8_t *b, uint32_t len);
@@ -114,9 +138,9 @@ enum dec_rc dec_erspan3(struct dec *c, const uint8_t *b, uint32_t len);
 enum dec_rc dec_vxlan(struct dec *c, const uint8_t *b, uint32_t len);
 enum dec_rc dec_geneve(struct dec *c, const uint8_t *b, uint32_t len);
 enum dec_rc dec_gtpu(struct dec *c, const uint8_t *b, uint32_t len);
-/* Teredo is accepted only when the payload is a whole IPv6 packet; *taken = false means
- * "not Teredo, leave it as UDP payload" (no anomaly). */
-enum dec_rc dec_teredo(struct dec *c, const uint8_t *b, uint32_t len, bool *taken);
+/* Teredo is accepted only when the payload is a whole IPv6 packet; otherwise it returns
+ * DEC_OK without a layer: not Teredo, the bytes stay UDP payload (no anomaly). */
+enum dec_rc dec_teredo(struct dec *c, const uint8_t *b, uint32_t len);
 
 /* Transport. */
 enum dec_rc dec_tcp(struct dec *c, const uint8_t *b, uint32_t len);

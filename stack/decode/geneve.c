@@ -18,7 +18,7 @@ enum dec_rc dec_geneve(struct dec *c, const uint8_t *b, uint32_t len)
         return DEC_BAD;
     uint16_t proto = rd16(b + 2);
     if (proto == DEC_ETH_TEB)
-        return dec_ethernet(c, b + hlen, len - hlen);
+        return dec_next(c, DEC_NX_ETHERNET, b + hlen, len - hlen);
     bool unknown;
     enum dec_rc rc = dec_ethertype(c, proto, b + hlen, len - hlen, &unknown);
     return unknown ? dec_non_ip(c, b + hlen, len - hlen) : rc;

@@ -41,16 +41,16 @@ static enum dec_rc gre_payload(struct dec *c, uint16_t proto, bool seq, const ui
     enum dec_rc rc;
     switch (proto) {
     case DEC_ETH_TEB:
-        return dec_ethernet(c, b, len);
+        return dec_next(c, DEC_NX_ETHERNET, b, len);
     case DEC_ETH_PPP:
-        return dec_ppp(c, b, len);
+        return dec_next(c, DEC_NX_PPP, b, len);
     case DEC_ETH_ERSPAN2:
         /* Type II has a sequence number and a header; type I has neither. */
         if (seq)
             return dec_erspan2(c, b, len);
         if (!dec_tunnel(c, MON_T_ERSPAN) || !dec_push(c, MON_L_ERSPAN, b, 0))
             return DEC_BAD;
-        return dec_ethernet(c, b, len);
+        return dec_next(c, DEC_NX_ETHERNET, b, len);
     case DEC_ETH_ERSPAN3:
         return dec_erspan3(c, b, len);
     case DEC_ETH_WCCP:
@@ -61,7 +61,7 @@ static enum dec_rc gre_payload(struct dec *c, uint16_t proto, bool seq, const ui
             b += 4;
             len -= 4;
         }
-        return dec_ipv4(c, b, len);
+        return dec_next(c, DEC_NX_IPV4, b, len);
     default:
         rc = dec_ethertype(c, proto, b, len, &unknown);
         if (unknown)  /* e.g. Aruba/CAPWAP 802.11, CDP: GRE itself was fine */
@@ -139,7 +139,7 @@ enum dec_rc dec_erspan2(struct dec *c, const uint8_t *b, uint32_t len)
         return dec_bad(c, MON_DE_ERSPAN_BAD_VERSION);
     if (!dec_tunnel(c, MON_T_ERSPAN) || !dec_push(c, MON_L_ERSPAN, b, ERSPAN2_HLEN))
         return DEC_BAD;
-    return dec_ethernet(c, b + ERSPAN2_HLEN, len - ERSPAN2_HLEN);
+    return dec_next(c, DEC_NX_ETHERNET, b + ERSPAN2_HLEN, len - ERSPAN2_HLEN);
 }
 
 /* ERSPAN type III: version(4)=2 VLAN(12) COS(3) BSO(2) T(1) session(10) timestamp(32)
@@ -159,7 +159,7 @@ enum dec_rc dec_erspan3(struct dec *c, const uint8_t *b, uint32_t len)
         return DEC_BAD;
     uint8_t ft = (b[10] >> 2) & 0x1f;
     if (ft == ERSPAN_FT_ETHERNET)
-        return dec_ethernet(c, b + hlen, len - hlen);
+        return dec_next(c, DEC_NX_ETHERNET, b + hlen, len - hlen);
     if (ft == ERSPAN_FT_IP) {
         bool unknown;
         enum dec_rc rc = dec_ip_by_version(c, b + hlen, len - hlen, &unknown);

@@ -55,6 +55,6 @@ enum dec_rc dec_gtpu(struct dec *c, const uint8_t *b, uint32_t len)
     if (!dec_tunnel(c, MON_T_GTPU))
         return DEC_BAD;
     if (in[0] >> 4 == 4)
-        return dec_ipv4(c, in, inlen);
-    return dec_ipv6(c, in, inlen);
+        return dec_next(c, DEC_NX_IPV4, in, inlen);
+    return dec_next(c, DEC_NX_IPV6, in, inlen);
 }

@@ -38,18 +38,18 @@ enum dec_rc dec_mpls(struct dec *c, const uint8_t *b, uint32_t len)
     if (inlen == 0)
         return dec_bad(c, MON_DE_MPLS_TRUNCATED);
     if (label == LABEL_IPV4_NULL)
-        return dec_ipv4(c, in, inlen);
+        return dec_next(c, DEC_NX_IPV4, in, inlen);
     if (label == LABEL_IPV6_NULL)
-        return dec_ipv6(c, in, inlen);
+        return dec_next(c, DEC_NX_IPV6, in, inlen);
     switch (in[0] >> 4) {
     case 4:
-        return dec_ipv4(c, in, inlen);
+        return dec_next(c, DEC_NX_IPV4, in, inlen);
     case 6:
-        return dec_ipv6(c, in, inlen);
+        return dec_next(c, DEC_NX_IPV6, in, inlen);
     case 0:  /* Ethernet pseudowire: control word, then the customer's frame */
         if (inlen < MPLS_PW_CW)
             return dec_bad(c, MON_DE_MPLS_TRUNCATED);
-        return dec_ethernet(c, in + MPLS_PW_CW, inlen - MPLS_PW_CW);
+        return dec_next(c, DEC_NX_ETHERNET, in + MPLS_PW_CW, inlen - MPLS_PW_CW);
     default:  /* the stack itself was fine; what it carries is a guess we cannot make */
         dec_note(c, MON_DE_MPLS_UNKNOWN_PAYLOAD);
         return DEC_OK;

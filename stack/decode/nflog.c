@@ -50,9 +50,9 @@ enum dec_rc dec_nflog(struct dec *c, const uint8_t *b, uint32_t len)
     const uint8_t *in = b + poff;
     switch (b[0]) {
     case NFLOG_AF_INET:
-        return dec_ipv4(c, in, plen);
+        return dec_next(c, DEC_NX_IPV4, in, plen);
     case NFLOG_AF_INET6:
-        return dec_ipv6(c, in, plen);
+        return dec_next(c, DEC_NX_IPV6, in, plen);
     default: {
         bool unknown;
         enum dec_rc rc = dec_ip_by_version(c, in, plen, &unknown);

@@ -30,15 +30,15 @@ enum dec_rc dec_nsh(struct dec *c, const uint8_t *b, uint32_t len)
     uint32_t inlen = len - hlen;
     switch (np) {
     case NSH_NP_IPV4:
-        return dec_ipv4(c, in, inlen);
+        return dec_next(c, DEC_NX_IPV4, in, inlen);
     case NSH_NP_IPV6:
-        return dec_ipv6(c, in, inlen);
+        return dec_next(c, DEC_NX_IPV6, in, inlen);
     case NSH_NP_ETHERNET:
-        return dec_ethernet(c, in, inlen);
+        return dec_next(c, DEC_NX_ETHERNET, in, inlen);
     case NSH_NP_NSH:
         return dec_nsh(c, in, inlen);  /* bounded by MON_MAX_LAYERS (dec_push) */
     case NSH_NP_MPLS:
-        return dec_mpls(c, in, inlen);
+        return dec_next(c, DEC_NX_MPLS, in, inlen);
     default:  /* the header was fine; what it carries we cannot name */
         dec_note(c, MON_DE_NSH_UNKNOWN_PAYLOAD);
         return DEC_OK;

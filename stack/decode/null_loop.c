@@ -34,8 +34,8 @@ enum dec_rc dec_null(struct dec *c, const uint8_t *b, uint32_t len)
     if (!ver)
         ver = family_ipver(rd32le(b));
     if (ver == 4)
-        return dec_ipv4(c, b + NULL_HLEN, len - NULL_HLEN);
+        return dec_next(c, DEC_NX_IPV4, b + NULL_HLEN, len - NULL_HLEN);
     if (ver == 6)
-        return dec_ipv6(c, b + NULL_HLEN, len - NULL_HLEN);
+        return dec_next(c, DEC_NX_IPV6, b + NULL_HLEN, len - NULL_HLEN);
     return dec_non_ip(c, b + NULL_HLEN, len - NULL_HLEN);
 }

@@ -33,11 +33,11 @@ enum dec_rc dec_ppp(struct dec *c, const uint8_t *b, uint32_t len)
     }
     switch (proto) {
     case PPP_IPV4:
-        return dec_push(c, MON_L_PPP, b, off) ? dec_ipv4(c, b + off, len - off) : DEC_BAD;
+        return dec_push(c, MON_L_PPP, b, off) ? dec_next(c, DEC_NX_IPV4, b + off, len - off) : DEC_BAD;
     case PPP_IPV6:
-        return dec_push(c, MON_L_PPP, b, off) ? dec_ipv6(c, b + off, len - off) : DEC_BAD;
+        return dec_push(c, MON_L_PPP, b, off) ? dec_next(c, DEC_NX_IPV6, b + off, len - off) : DEC_BAD;
     case PPP_MPLS_UC: case PPP_MPLS_MC:
-        return dec_push(c, MON_L_PPP, b, off) ? dec_mpls(c, b + off, len - off) : DEC_BAD;
+        return dec_push(c, MON_L_PPP, b, off) ? dec_next(c, DEC_NX_MPLS, b + off, len - off) : DEC_BAD;
     default:
         if (!dec_push(c, MON_L_PPP, b, off))
             return DEC_BAD;

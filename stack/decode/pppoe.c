@@ -20,7 +20,7 @@ enum dec_rc dec_pppoe_session(struct dec *c, const uint8_t *b, uint32_t len)
     if (!dec_tunnel(c, MON_T_PPPOE) || !dec_push(c, MON_L_PPPOE, b, PPPOE_HLEN))
         return DEC_BAD;
     /* Bytes past the PPPoE length are Ethernet padding. */
-    return dec_ppp(c, b + PPPOE_HLEN, plen);
+    return dec_next(c, DEC_NX_PPP, b + PPPOE_HLEN, plen);
 }
 
 enum dec_rc dec_pppoe_discovery(struct dec *c, const uint8_t *b, uint32_t len)

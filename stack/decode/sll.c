@@ -18,7 +18,7 @@ static enum dec_rc sll_payload(struct dec *c, uint16_t arphrd, uint16_t proto,
     if (arphrd == ARPHRD_NETLINK || proto == SLL_P_802_3 || proto == SLL_P_802_2)
         return dec_non_ip(c, b, len);
     if (arphrd == ARPHRD_IPGRE && proto == DEC_ETH_TEB)
-        return dec_ethernet(c, b, len);
+        return dec_next(c, DEC_NX_ETHERNET, b, len);
     bool unknown;
     enum dec_rc rc = dec_ethertype(c, proto, b, len, &unknown);
     return unknown ? dec_non_ip(c, b, len) : rc;

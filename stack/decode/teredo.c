@@ -10,35 +10,27 @@
 #define ORIGIN_LEN 8u
 #define IPV6_HLEN 40u
 
-enum dec_rc dec_teredo(struct dec *c, const uint8_t *b, uint32_t len, bool *taken)
+enum dec_rc dec_teredo(struct dec *c, const uint8_t *b, uint32_t len)
 {
     uint32_t off = 0;
-    *taken = false;
     if (len >= 2 && rd16(b) == 0x0001) {
-        if (len < AUTH_FIXED) {
-            *taken = true;
+        if (len < AUTH_FIXED)
             return dec_bad(c, MON_DE_TEREDO_TRUNCATED);
-        }
         uint32_t n = AUTH_FIXED + b[2] + b[3] + AUTH_TAIL;
-        if (n > len) {
-            *taken = true;
+        if (n > len)
             return dec_bad(c, MON_DE_TEREDO_TRUNCATED);
-        }
         off = n;
     }
     if (len - off >= 2 && rd16(b + off) == 0x0000) {
-        if (len - off < ORIGIN_LEN) {
-            *taken = true;
+        if (len - off < ORIGIN_LEN)
             return dec_bad(c, MON_DE_TEREDO_TRUNCATED);
-        }
         off += ORIGIN_LEN;
     }
     const uint8_t *in = b + off;
     uint32_t inlen = len - off;
     if (inlen < IPV6_HLEN || in[0] >> 4 != 6 || IPV6_HLEN + rd16(in + 4) != inlen)
         return DEC_OK;  /* not Teredo after all */
-    *taken = true;
     if (!dec_tunnel(c, MON_T_TEREDO) || !dec_push(c, MON_L_TEREDO, b, off))
         return DEC_BAD;
-    return dec_ipv6(c, in, inlen);
+    return dec_next(c, DEC_NX_IPV6, in, inlen);
 }

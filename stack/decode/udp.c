@@ -21,20 +21,18 @@ static enum dec_rc udp_tunnel(struct dec *c, const uint8_t *b, uint32_t len)
     uint16_t sp = c->p->sport, dp = c->p->dport;
 
     if (cfg->vxlan_enabled && PORT_IN(cfg->vxlan_ports, dp))
-        return dec_vxlan(c, b, len);
+        return dec_next(c, DEC_NX_VXLAN, b, len);
     if (cfg->geneve_enabled && PORT_IN(cfg->geneve_ports, dp))
-        return dec_geneve(c, b, len);
+        return dec_next(c, DEC_NX_GENEVE, b, len);
     if (cfg->gtpu_enabled && PORT_IN(cfg->gtpu_ports, dp))
-        return dec_gtpu(c, b, len);
+        return dec_next(c, DEC_NX_GTPU, b, len);
     if (cfg->gre_udp_enabled && PORT_IN(cfg->gre_udp_ports, dp))
-        return dec_gre(c, b, len);
+        return dec_next(c, DEC_NX_GRE, b, len);
     if (cfg->mpls_udp_enabled && PORT_IN(cfg->mpls_udp_ports, dp))
-        return dec_mpls(c, b, len);
+        return dec_next(c, DEC_NX_MPLS, b, len);
     if (cfg->teredo_enabled &&
-        (PORT_IN(cfg->teredo_ports, dp) || PORT_IN(cfg->teredo_ports, sp))) {
-        bool taken;
-        return dec_teredo(c, b, len, &taken);
-    }
+        (PORT_IN(cfg->teredo_ports, dp) || PORT_IN(cfg->teredo_ports, sp)))
+        return dec_next(c, DEC_NX_TEREDO, b, len);
     return DEC_OK;
 }
 

@@ -12,5 +12,5 @@ enum dec_rc dec_vxlan(struct dec *c, const uint8_t *b, uint32_t len)
         return dec_bad(c, MON_DE_VXLAN_BAD_FLAGS);
     if (!dec_tunnel(c, MON_T_VXLAN) || !dec_push(c, MON_L_VXLAN, b, VXLAN_HLEN))
         return DEC_BAD;
-    return dec_ethernet(c, b + VXLAN_HLEN, len - VXLAN_HLEN);
+    return dec_next(c, DEC_NX_ETHERNET, b + VXLAN_HLEN, len - VXLAN_HLEN);
 }

@@ -1,0 +1,146 @@
+/* keywords.c — reading the keyword table (rules/options/registry.c lists the options files'
+ * tables; a keyword's id is its position in their concatenation): id → row, the public
+ * keyword queries, implemented-or-not, the row's check, and the per-ruleset name index. The
+ * core reaches the options only through these rows (data), so no call runs from here up
+ * into an options file. */
+#include "registry.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "buffers.h"
+#include "osprey_rules.h"
+
+size_t opt_def_count(void)
+{
+    size_t n = 0;
+    for (size_t t = 0; t < opt_ntables; t++)
+        n += opt_tables[t]->n;
+    return n;
+}
+
+const char *opt_compile_check(const struct opt_def *def, const void *arg)
+{
+    return arg && def->check ? def->check(arg) : NULL;
+}
+
+const struct opt_def *opt_def_by_id(size_t kw)
+{
+    for (size_t t = 0; t < opt_ntables; t++) {
+        if (kw < opt_tables[t]->n)
+            return &opt_tables[t]->defs[kw];
+        kw -= opt_tables[t]->n;
+    }
+    return NULL;
+}
+
+size_t osprey_rules_keyword_count(void)
+{
+    return opt_def_count();
+}
+
+const char *osprey_rules_keyword_name(size_t kw)
+{
+    const struct opt_def *d = opt_def_by_id(kw);
+    return d ? d->name : NULL;
+}
+
+bool opt_def_implemented(const struct opt_def *d)
+{
+    if (d->implemented)
+        return true;
+    return (d->kind == OPT_STICKY || d->kind == OPT_HTTP_LEGACY) && buffer_parsed(d->buffer);
+}
+
+bool osprey_rules_keyword_implemented(size_t kw)
+{
+    const struct opt_def *d = opt_def_by_id(kw);
+    return d && opt_def_implemented(d);
+}
+
+_Static_assert((int)D_S2 == (int)OSPREY_KW_SNORT2 && (int)D_S3 == (int)OSPREY_KW_SNORT3 &&
+                   (int)D_SURI == (int)OSPREY_KW_SURICATA,
+               "the public dialect bits are the registry's");
+
+unsigned osprey_rules_keyword_dialects(size_t kw)
+{
+    const struct opt_def *d = opt_def_by_id(kw);
+    return d ? d->dialects : 0;
+}
+
+const char *osprey_rules_keyword_kind(size_t kw)
+{
+    static const char *const KINDS[] = {
+        [OPT_META] = "meta",         [OPT_MATCH] = "match",
+        [OPT_PAYLOAD] = "payload",   [OPT_MODIFIER] = "modifier",
+        [OPT_STICKY] = "sticky",     [OPT_HTTP_LEGACY] = "http-legacy",
+        [OPT_TRANSFORM] = "transform",
+    };
+    const struct opt_def *d = opt_def_by_id(kw);
+    if (d == NULL || d->kind >= sizeof KINDS / sizeof KINDS[0] || KINDS[d->kind] == NULL)
+        return NULL;
+    return KINDS[d->kind];
+}
+
+const char *osprey_rules_keyword_buffer(size_t kw)
+{
+    const struct opt_def *d = opt_def_by_id(kw);
+    if (d == NULL || (d->kind != OPT_STICKY && d->kind != OPT_HTTP_LEGACY))
+        return NULL;
+    return osprey_rules_buffer_name(d->buffer);
+}
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(((const struct named *)a)->name, ((const struct named *)b)->name);
+}
+
+int opt_index_build(struct opt_index *ix)
+{
+    size_t n = opt_def_count();
+    struct named *sorted = malloc(n * sizeof *sorted);
+    ix->defs = malloc(n * sizeof *ix->defs);
+    if (sorted == NULL || ix->defs == NULL) {
+        free(sorted);
+        free(ix->defs);
+        ix->defs = NULL;
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++) {
+        ix->defs[i] = opt_def_by_id(i);
+        sorted[i] = (struct named){ix->defs[i]->name, (uint16_t)i};
+    }
+    qsort(sorted, n, sizeof *sorted, by_name);
+    ix->sorted = sorted;
+    ix->n = n;
+    return 0;
+}
+
+void opt_index_free(struct opt_index *ix)
+{
+    free(ix->sorted);
+    free(ix->defs);
+    ix->sorted = NULL;
+    ix->defs = NULL;
+    ix->n = 0;
+}
+
+int opt_index_find(const struct opt_index *ix, const char *s, size_t n)
+{
+    const struct named *v = ix->sorted;
+    size_t lo = 0, hi = ix->n;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        const char *name = v[mid].name;
+        int c = strncmp(name, s, n);
+        if (c == 0 && name[n] != '\0')
+            c = 1;
+        if (c == 0)
+            return v[mid].id;
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return -1;
+}
