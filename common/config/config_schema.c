@@ -263,6 +263,7 @@ static const struct cfg_key SCHEMA[] = {
     SIZE("app-layer.protocols.pop3.attachment-limit", "1mb", "decoded bytes of an attachment of a message POP3 retrieves kept for file.data (the rest counted)"),
     APP_ENABLED("imap"),
     SIZE("app-layer.protocols.imap.attachment-limit", "1mb", "decoded bytes of an attachment of a message IMAP fetches or appends kept for file.data (the rest counted)"),
+    APP_ENABLED("quic"),
     APP_ENABLED("smb"),
     APP_ENABLED("smtp"),
     SIZE("app-layer.protocols.smtp.attachment-limit", "1mb", "decoded bytes of an SMTP attachment kept for file.data (the rest counted)"),

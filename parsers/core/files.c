@@ -172,6 +172,13 @@ void pfile_close(struct pflow *pf, uint32_t id, bool truncated)
     free_mds(fl);
 }
 
+void pfile_set_tx(struct pflow *pf, uint32_t id, uint32_t tx_id)
+{
+    struct pfile *fl = find(pf, id);
+    if (fl)
+        fl->info.tx_id = tx_id;
+}
+
 void pfile_close_all(struct pflow *pf, int dir)
 {
     for (struct pfile *fl = pf->files; fl; fl = fl->next)

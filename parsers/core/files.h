@@ -23,6 +23,10 @@ void pfile_data(struct pflow *pf, uint32_t id, const void *d, size_t n);
 /* The file is complete (truncated false: its hashes are final) or cut short (true). A file
  * already closed stays as it is. */
 void pfile_close(struct pflow *pf, uint32_t id, bool truncated);
+/* File id belongs to transaction tx_id after all: a producer whose transactions are numbered
+ * when they are reported (HTTP/2's streams, which end in any order) opens its files under a
+ * provisional id and gives them the real one before their events and their record. */
+void pfile_set_tx(struct pflow *pf, uint32_t id, uint32_t tx_id);
 /* Every file the flow still has open is cut short (the flow ends, a direction is lost):
  * dir -1 for both. */
 void pfile_close_all(struct pflow *pf, int dir);

@@ -7,6 +7,7 @@
  * (`rules_of`). */
 #include <stddef.h>
 
+#include "files.h"
 #include "http2_int.h"
 
 static const struct proto_probe PROBES[] = {
@@ -66,6 +67,8 @@ static const struct proto_buffer BUFFERS[] = {
      .event = "http2_request_body", .key = K(H2B_BODY, 0), .get = h2_buffer},
     {.name = "http.response_body", .alias = {"file.data", NULL}, .dir = 1,
      .event = "http2_response_body", .key = K(H2B_BODY, 1), .get = h2_buffer},
+    /* the file layer's rows (file.name, file.magic; the file keywords run there too) */
+    PFILE_BUFFERS("http2_request_body", "http2_response_body"),
     /* Suricata's HTTP/2 frames: the one being read */
     {.name = "frame:http2.hdr", .dir = 0, .event = "http2_frame_to_server",
      .key = K(H2B_FRAME_HDR, 0), .get = h2_buffer},

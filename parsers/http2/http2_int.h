@@ -95,6 +95,11 @@ struct h2_side {
     struct http_decoder *z;           /* NULL: plain */
     bool z_set;                       /* the decoder was decided (first DATA) */
     bool dns_long;                    /* a DoH message past H2_DNS_MAX was reported */
+    /* its DATA as a file of the file layer (core/files.h), opened with the first byte under a
+     * provisional transaction id (H2_FILE_TX | stream id: transactions are numbered as they
+     * end), given the real one at its body event and its record */
+    uint32_t file;
+    bool file_open, file_cut;         /* file_cut: bytes past the body limit not decoded */
     struct dns_state *doh;            /* DoH: the side's DNS message, decoded by the DNS
                                          folder (NULL: none) */
     /* the frame facts the http2.* keywords look at */
@@ -148,6 +153,8 @@ struct http2_state {
     uint32_t tx_count;
     uint64_t mem;                     /* bytes kept against H2_FLOW_MEMCAP */
 };
+
+#define H2_FILE_TX 0x80000000u        /* a file's provisional transaction id | stream id */
 
 /* Room for n more bytes under the flow's memcap (what does not fit is shed and counted). */
 uint32_t h2_room(struct pflow *pf, size_t n);

@@ -3,11 +3,14 @@
  * http2.too_many_streams), each side's end (its body event), the transaction's end (its done
  * events and record), and DATA into a side's body — decoded through the HTTP folder's
  * Content-Encoding decoder (http/decompress.c) when the side's headers name gzip, deflate …,
- * bounded by the HTTP body limits. */
+ * bounded by the HTTP body limits. A side's DATA is also a file of the file layer (filemd5 …,
+ * fileinfo, filestore: core/files.h), named by the request's :path, as Suricata makes files
+ * of HTTP/2 bodies. */
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
+#include "files.h"
 #include "http_int.h"
 #include "http2_int.h"
 
@@ -88,11 +91,23 @@ struct h2_stream *h2_stream_get(struct pflow *pf, struct mon_flow *f, uint32_t i
     return s;
 }
 
+/* The side's file takes the transaction id the stream is reported with (the next), and is
+ * done: complete when its side ended, else cut short (a reset, the flow's end). */
+static void file_done(struct pflow *pf, struct h2_side *sd)
+{
+    const struct http2_state *st = pf->state;
+    if (!sd->file_open)
+        return;
+    pfile_set_tx(pf, sd->file, st->tx_count);
+    pfile_close(pf, sd->file, sd->file_cut || !sd->ended);
+}
+
 void h2_stream_close(struct pflow *pf, struct mon_flow *f, struct h2_stream *s)
 {
     struct http2_state *st = pf->state;
     for (int k = 0; k < 2; k++) {
         struct h2_side *sd = &s->s[k];
+        file_done(pf, sd);
         if (sd->body.len && !sd->body_run) { /* a body the end of the stream cut short */
             sd->body_run = true;
             st->cur = s;
@@ -135,6 +150,7 @@ void h2_side_end(struct pflow *pf, struct mon_flow *f, struct h2_stream *s, int 
     if (sd->ended)
         return;
     sd->ended = true;
+    file_done(pf, sd);
     h2_doh(pf, s, side); /* a DNS message in its DATA (DoH) */
     if (sd->body.len && !sd->body_run) {
         sd->body_run = true;
@@ -144,6 +160,8 @@ void h2_side_end(struct pflow *pf, struct mon_flow *f, struct h2_stream *s, int 
     }
     if (s->s[0].ended && s->s[1].ended)
         h2_stream_close(pf, f, s);
+    else if (sd->file_open) /* (another stream may be reported before this one) */
+        pfile_set_tx(pf, sd->file, H2_FILE_TX | s->id);
 }
 
 /* Content-Encoding's codings, in the order listed; 0 when none is one we decode. */
@@ -174,11 +192,27 @@ const struct http_cfg *h2_http_cfg(const struct pflow *pf)
     return (const struct http_cfg *)(pf->w->p->cfg.proto + pf->w->p->base[http].cfg);
 }
 
+/* The side's file: opened with its first byte, named by the request's :path (no query). */
+static void file_open(struct pflow *pf, struct h2_stream *s, struct h2_side *sd, int side)
+{
+    if (sd->file_open)
+        return;
+    sd->file_open = true;
+    uint32_t n = 0;
+    const uint8_t *p = h2_header(&s->s[0], ":path", &n);
+    const uint8_t *q = p ? memchr(p, '?', n) : NULL;
+    if (q)
+        n = (uint32_t)(q - p);
+    sd->file = pfile_open(pf, side, H2_FILE_TX | s->id, p, p ? n : 0);
+}
+
 void h2_body_add(struct pflow *pf, struct mon_flow *f, struct h2_stream *s, int side,
                  const uint8_t *d, size_t n)
 {
     const struct http_cfg *cfg = h2_http_cfg(pf);
     struct h2_side *sd = &s->s[side];
+    if (n)
+        file_open(pf, s, sd, side);
     uint32_t lim = side == 0 ? cfg->request_body_limit : cfg->response_body_limit;
     sd->wire += n;
     uint32_t tl;
@@ -202,21 +236,31 @@ void h2_body_add(struct pflow *pf, struct mon_flow *f, struct h2_stream *s, int 
             sd->z = http_decoder_new(c, k, &dc);
         }
     }
-    if (lim && sd->body.len >= lim)
+    if (!sd->z) /* a plain body: the file is all of it, past the body limit too */
+        pfile_data(pf, sd->file, d, n);
+    if (lim && sd->body.len >= lim) {
+        sd->file_cut |= sd->z != NULL;
         return;
+    }
     /* the body's own limit, and what the flow's memcap leaves */
     struct http2_state *st = pf->state;
     uint32_t before = sd->body.len;
     uint64_t cap = (uint64_t)before + h2_room(pf, lim ? lim - before : n);
     uint32_t max = cap > UINT32_MAX ? UINT32_MAX : (uint32_t)cap;
-    if (!max)
+    if (!max) {
+        sd->file_cut |= sd->z != NULL;
         return;
-    if (sd->z) {
+    }
+    if (sd->z) { /* an encoded body's file is what is decoded of it (within the limits) */
         uint32_t errs = http_decoder_errors(sd->z);
-        if (http_decoder_feed(sd->z, d, n, &sd->body, max))
+        if (http_decoder_feed(sd->z, d, n, &sd->body, max)) {
             pflow_count(pf, H2_C_BODY_LIMIT, 1);
+            sd->file_cut = true;
+        }
         if (http_decoder_errors(sd->z) > errs)
             pflow_anomaly(pf, f, side, H2_AE_FAILED_DECOMPRESSION);
+        if (sd->body.len > before) /* (nothing decoded yet: the body may have no bytes) */
+            pfile_data(pf, sd->file, sd->body.p + before, sd->body.len - before);
     } else if (pbuf_add(&sd->body, d, n, max) < n) {
         pflow_count(pf, H2_C_BODY_LIMIT, 1);
     }

@@ -8,13 +8,51 @@
  * smb_file_to_client). A file on a named pipe is no file: its bytes go to the DCERPC guest
  * (parsers/dcerpc, through the protocol table: pflow_guest).
  *
- * This is the seam for a generic file layer (file objects, name / size / md5 / magic, the
- * file keywords, fileinfo records): smb_file_open / smb_file_data / smb_file_close are its
- * open / data / close. */
+ * Each direction's bytes are also a file of the file layer (core/files.h: name, size, hashes,
+ * magic, the file keywords, fileinfo and filestore): opened with the first write / read, fed
+ * in order as chunks come (a chunk past the bytes fed so far waits in data[dir]: at the close
+ * what came out of order is fed from there), closed with the SMB close — cut short
+ * (truncated) when bytes are missing or the flow ends first. SMB has no transaction ids of
+ * its own (tx_id 0): a file is opened under SMB_FILE_TX and becomes transaction 0's at its
+ * close, so it is read by the file keywords and reported (fileinfo) once, complete, with the
+ * transaction that follows its close. */
 #include <stdlib.h>
 #include <string.h>
 
+#include "files.h"
 #include "smb_int.h"
+
+/* Bytes [off, off + n) of direction dir for the file layer: what extends the bytes fed so
+ * far, in order. */
+static void feed(struct pflow *pf, struct smb_file *fl, int dir, uint64_t off,
+                 const uint8_t *d, uint32_t n)
+{
+    if (!fl->opened[dir]) {
+        fl->opened[dir] = true;
+        /* (under a provisional transaction id until its close: SMB's transactions are all
+         * 0 to the file layer, and an open file would be reported with each of them) */
+        fl->pfid[dir] = pfile_open(pf, dir, SMB_FILE_TX, fl->name.p, fl->name.len);
+    }
+    if (off > fl->fed[dir] || off + n <= fl->fed[dir])
+        return; /* out of order (fed from data[dir] at the close), or seen */
+    uint32_t skip = (uint32_t)(fl->fed[dir] - off);
+    pfile_data(pf, fl->pfid[dir], d + skip, n - skip);
+    fl->fed[dir] = off + n;
+}
+
+/* The close: what came out of order is fed from the kept bytes, then the file is done (cut
+ * short when bytes are still missing, or truncated is asked: the flow's end). */
+static void finish(struct pflow *pf, struct smb_file *fl, int dir, bool truncated)
+{
+    const struct pbuf *b = &fl->data[dir];
+    if (fl->fed[dir] < fl->end[dir] && fl->fed[dir] < b->len) {
+        uint32_t to = fl->end[dir] < b->len ? (uint32_t)fl->end[dir] : b->len;
+        pfile_data(pf, fl->pfid[dir], b->p + fl->fed[dir], to - (uint32_t)fl->fed[dir]);
+        fl->fed[dir] = to;
+    }
+    pfile_close(pf, fl->pfid[dir], truncated || fl->fed[dir] < fl->end[dir]);
+    pfile_set_tx(pf, fl->pfid[dir], 0); /* reported with the next transaction */
+}
 
 struct smb_file *smb_file_find(struct smb_state *st, const uint8_t *fid, uint8_t fid_len)
 {
@@ -46,6 +84,8 @@ struct smb_file *smb_file_open(struct pflow *pf, struct smb_state *st, const uin
         pflow_count(pf, SMB_C_FILES_SHED, 1);
         return NULL;
     }
+    for (int dir = 0; fl->used && dir < 2; dir++) /* (its fid opened again: the old one ends) */
+        pfile_close(pf, fl->pfid[dir], true), pfile_set_tx(pf, fl->pfid[dir], 0);
     struct pbuf d0 = fl->data[0], d1 = fl->data[1], nm = fl->name; /* (memory reused) */
     memset(fl, 0, sizeof *fl);
     fl->data[0] = d0, fl->data[1] = d1, fl->name = nm;
@@ -98,6 +138,7 @@ void smb_file_data(struct pflow *pf, struct mon_flow *f, struct smb_state *st,
         smb_pipe_data(pf, f, st, fl, dir, d, n);
         return;
     }
+    feed(pf, fl, dir, off, d, n);
     struct pbuf *b = &fl->data[dir];
     if (n && off < fl->end[dir] && !fl->overlap) { /* over bytes already seen */
         fl->overlap = true;
@@ -127,13 +168,16 @@ void smb_file_data(struct pflow *pf, struct mon_flow *f, struct smb_state *st,
 }
 
 void smb_file_close(struct pflow *pf, struct mon_flow *f, struct smb_state *st,
-                    struct smb_file *fl)
+                    struct smb_file *fl, bool truncated)
 {
     if (!fl->pipe) {
         st->cur_file = fl;
-        if (fl->data[0].len)
+        for (int dir = 0; dir < 2; dir++)
+            if (fl->opened[dir])
+                finish(pf, fl, dir, truncated);
+        if (fl->data[0].len || fl->opened[0])
             pflow_raise(pf, f, 0, SMB_EV_FILE_TS);
-        if (fl->data[1].len)
+        if (fl->data[1].len || fl->opened[1])
             pflow_raise(pf, f, 1, SMB_EV_FILE_TC);
         st->cur_file = NULL;
     }

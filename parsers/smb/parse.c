@@ -187,10 +187,20 @@ void smb_end(struct pflow *pf, struct mon_flow *f)
     struct smb_state *st = pf->state;
     if (!st)
         return;
-    smb_tx_flush(pf, f, st); /* requests never answered: their records */
-    for (uint32_t i = 0; st->file && i < SMB_FILES_MAX; i++) /* files still open: now */
-        if (st->file[i].used)
-            smb_file_close(pf, f, st, &st->file[i]);
+    /* files still open: now, cut short (before the last records: those report them) */
+    const struct smb_file *cut = NULL;
+    int cut_dir = 0;
+    for (uint32_t i = 0; st->file && i < SMB_FILES_MAX; i++) {
+        struct smb_file *fl = &st->file[i];
+        if (!fl->used)
+            continue;
+        if (!fl->pipe && (fl->opened[0] || fl->opened[1]))
+            cut = fl, cut_dir = fl->opened[0] ? 0 : 1;
+        smb_file_close(pf, f, st, fl, true);
+    }
+    /* requests never answered: their records; else the cut files' own one */
+    if (!smb_tx_flush(pf, f, st) && cut)
+        smb_tx_file_end(pf, f, st, cut, cut_dir);
 }
 
 void smb_free(void *state)

@@ -5,6 +5,7 @@
  * Suricata's SMB app-layer events, counters, the EVE `smb` object, and DCERPC as the protocol
  * its named pipes carry (`carries`: parsers/dcerpc's events and buffers run on SMB flows).
  * Registered in core/registry.c. */
+#include "files.h"
 #include "smb_int.h"
 
 static const struct proto_probe PROBES[] = {
@@ -97,6 +98,8 @@ static const struct proto_buffer BUFFERS[] = {
      .get = get},
     {.name = "file.data", .dir = 1, .event = "smb_file_to_client", .key = SMBB_FILE_TC,
      .get = get},
+    /* the file layer's rows (file.name, file.magic; the file keywords run there too) */
+    PFILE_BUFFERS("smb_file_to_server", "smb_file_to_client"),
     /* Suricata's frames: each message (each command of an SMB2 compound), its header, the
      * rest */
     FR("frame:smb1.pdu", 0, SMBB_PDU, 1), FR("frame:smb1.pdu", 1, SMBB_PDU, 1),

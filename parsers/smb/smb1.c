@@ -234,7 +234,7 @@ static uint32_t command(struct pflow *pf, struct mon_flow *f, int dir, struct sm
                 memcpy(q->fid, w, 2), q->fid_len = 2;
             struct smb_file *fl = smb_file_find(st, w, 2);
             if (fl)
-                smb_file_close(pf, f, st, fl);
+                smb_file_close(pf, f, st, fl, false);
         }
         break;
     case SMB1_TRANS:

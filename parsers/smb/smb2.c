@@ -59,7 +59,7 @@ static void request(struct pflow *pf, struct mon_flow *f, struct smb_state *st,
                 memcpy(q->fid, b + 8, 16), q->fid_len = 16;
             struct smb_file *fl = smb_file_find(st, b + 8, 16);
             if (fl)
-                smb_file_close(pf, f, st, fl);
+                smb_file_close(pf, f, st, fl, false);
         }
         break;
     case SMB2_READ:

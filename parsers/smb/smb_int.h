@@ -32,6 +32,7 @@ enum smb_buf {
 #define SMB_PENDING_MAX 64       /* requests awaiting their response (more: counted, shed) */
 #define SMB_TREES_MAX 16         /* trees connected per flow (more: the oldest reused) */
 #define SMB_FILES_MAX 32         /* files open per flow (more: counted, shed) */
+#define SMB_FILE_TX 0xffffffffu  /* a file's transaction id until its close (files.c) */
 #define SMB_FILE_MAX (1u << 20)  /* bytes of a file kept for file.data (more: counted) */
 #define SMB_NTLM_MAX 256         /* bytes of an NTLMSSP user / domain / host kept */
 #define SMB_NATIVE_MAX 64        /* bytes of an SMB1 session setup's native OS / LAN manager */
@@ -94,6 +95,12 @@ struct smb_file {
     uint64_t end[2];        /* the highest byte written / read + 1 */
     bool reported[2];       /* its write / read transaction's record is out (Suricata: one
                                transaction per file and direction, whatever the chunks) */
+    /* the file layer's file of each direction (core/files.h: hashes, size, magic, fileinfo),
+     * opened with its first write / read; fed in order up to fed[dir] (a chunk past it waits
+     * in data[dir] until the close) */
+    bool opened[2];
+    uint32_t pfid[2];
+    uint64_t fed[2];
 };
 
 /* The transaction in force: a request and its response (Suricata's SMB transaction). */
@@ -181,7 +188,13 @@ void smb_req_drop(struct smb_req *q);
 void smb_tx_begin(struct pflow *pf, struct mon_flow *f, struct smb_state *st, uint8_t ver,
                   uint16_t cmd, uint64_t msg_id, struct smb_req *q);
 /* The flow ends: requests never answered are reported (their records, without status). */
-void smb_tx_flush(struct pflow *pf, struct mon_flow *f, struct smb_state *st);
+/* (true: some were) */
+bool smb_tx_flush(struct pflow *pf, struct mon_flow *f, struct smb_state *st);
+/* The flow ended with files cut short and no transaction left to report them with: a record
+ * of the file's own transaction (its write or read, as Suricata's file transaction), which
+ * reports them (fileinfo). */
+void smb_tx_file_end(struct pflow *pf, struct mon_flow *f, struct smb_state *st,
+                     const struct smb_file *fl, int dir);
 /* Its final response: the transaction it completes (the one in force, or a new one for a
  * response without its request); the caller adds what it read, then smb_tx_finish runs
  * SMB_EV_RESPONSE and reports it (the record). */
@@ -208,8 +221,9 @@ void smb_file_data(struct pflow *pf, struct mon_flow *f, struct smb_state *st,
 /* Bytes of a named pipe (an SMB1 transaction, an ioctl; fl the pipe's file if known). */
 void smb_pipe_data(struct pflow *pf, struct mon_flow *f, struct smb_state *st,
                    struct smb_file *fl, int dir, const uint8_t *d, uint32_t n);
+/* The file is closed (truncated: the flow ends first): its events, its file-layer files. */
 void smb_file_close(struct pflow *pf, struct mon_flow *f, struct smb_state *st,
-                    struct smb_file *fl);
+                    struct smb_file *fl, bool truncated);
 /* ntlmssp.c: an NTLMSSP AUTHENTICATE message in a security blob into the transaction */
 bool smb_ntlmssp(struct smb_tx *tx, const uint8_t *blob, uint32_t n);
 /* eve.c */

@@ -185,12 +185,14 @@ void smb_tx_finish(struct pflow *pf, struct mon_flow *f, struct smb_state *st)
     pflow_tx_done(pf, f);
 }
 
-void smb_tx_flush(struct pflow *pf, struct mon_flow *f, struct smb_state *st)
+bool smb_tx_flush(struct pflow *pf, struct mon_flow *f, struct smb_state *st)
 {
     struct smb_tx *tx = &st->tx;
+    bool any = false;
     if (tx->has_req && !tx->has_resp && !tx->pending) { /* (not in the table: its record) */
         pflow_count(pf, SMB_C_TXS, 1);
         pflow_tx_done(pf, f);
+        any = true;
     }
     for (uint32_t i = 0; st->pend && i < SMB_PENDING_MAX; i++) {
         struct smb_req *q = &st->pend[i];
@@ -209,7 +211,29 @@ void smb_tx_flush(struct pflow *pf, struct mon_flow *f, struct smb_state *st)
             continue;
         pflow_count(pf, SMB_C_TXS, 1);
         pflow_tx_done(pf, f);
+        any = true;
     }
+    return any;
+}
+
+void smb_tx_file_end(struct pflow *pf, struct mon_flow *f, struct smb_state *st,
+                     const struct smb_file *fl, int dir)
+{
+    struct smb_tx *tx = &st->tx;
+    uint8_t ver = fl->fid_len == 2 ? 1 : 2; /* (SMB1 FIDs are 2 bytes, SMB2 GUIDs 16) */
+    memset(tx, 0, sizeof *tx);
+    tx->id = ++st->ntx;
+    tx->ver = ver;
+    tx->cmd = ver == 1 ? (dir ? SMB1_READ_ANDX : SMB1_WRITE_ANDX)
+                       : (dir ? SMB2_READ : SMB2_WRITE);
+    tx->has_req = true;
+    tx->is_file = true;
+    tx_name(tx, fl->name.p, fl->name.len);
+    tx->has_fid = true;
+    memcpy(tx->fid, fl->fid, fl->fid_len);
+    tx->fid_len = fl->fid_len;
+    pflow_count(pf, SMB_C_TXS, 1);
+    pflow_tx_done(pf, f);
 }
 
 void smb_tree_set(struct smb_state *st, uint32_t id, bool pipe)

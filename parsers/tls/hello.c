@@ -171,6 +171,13 @@ static bool next_ext(struct rd *e, uint16_t *type, struct rd *body)
     return v != NULL;
 }
 
+/* An extension's type for a reader that asks for the hello's list (QUIC's records). */
+static void ext_seen(struct tls_state *t, uint16_t type)
+{
+    if (t->ext_types && t->next_types < t->ext_max)
+        t->ext_types[t->next_types++] = type;
+}
+
 /* A list of 16-bit values `bytes` long, GREASE left out, appended to out (at most MAXV). */
 static void u16_list(struct rd *x, unsigned bytes, uint16_t *out, size_t *n)
 {
@@ -215,6 +222,7 @@ int tls_client_hello(struct tls_state *t, const uint8_t *d, size_t n)
     struct rd e = ext_block(&r), x;
     uint16_t type;
     while (next_ext(&e, &type, &x)) {
+        ext_seen(t, type);
         if (!grease(type) && ne < MAXV)
             exts[ne++] = type;
         if (type == 0) { /* server_name: the first host_name */
@@ -284,7 +292,8 @@ int tls_client_hello(struct tls_state *t, const uint8_t *d, size_t n)
             al[0] = hx[0], al[1] = hx[3];
         }
     }
-    snprintf(a, sizeof a, "t%s%c%02u%02u%s", ja4_version(v), sni ? 'd' : 'i',
+    snprintf(a, sizeof a, "%c%s%c%02u%02u%s", t->quic ? 'q' : 't', ja4_version(v),
+             sni ? 'd' : 'i',
              (unsigned)(nc > 99 ? 99 : nc), (unsigned)(ne > 99 ? 99 : ne), al);
     hash12(ciphers, nc, true, NULL, 0, b);
     uint16_t ext_c[MAXV];
@@ -317,6 +326,7 @@ int tls_server_hello(struct tls_state *t, const uint8_t *d, size_t n)
     struct rd e = ext_block(&r), x;
     uint16_t type;
     while (next_ext(&e, &type, &x)) {
+        ext_seen(t, type);
         if (ne < MAXV)
             exts[ne++] = type;
         if (type == 43 && x.n == 2)

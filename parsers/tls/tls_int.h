@@ -71,6 +71,12 @@ struct tls_state {
                                    a flow without them pays nothing) */
     uint32_t nel[TM__COUNT], cap_el[TM__COUNT];
     struct tls_info info;
+    /* QUIC (parsers/quic) reads its hellos with this folder's reader: its JA4 starts with
+     * 'q', and it asks for each hello's extension types in order (its EVE record's
+     * extensions: ext_types[0..ext_max), next_types of them written) */
+    bool quic;
+    uint16_t *ext_types;
+    uint32_t ext_max, next_types;
 };
 
 void tls_put(struct tls_state *t, enum tls_buf b, const void *d, size_t n);

@@ -99,7 +99,7 @@ DEFAULTS = {
         "dcerpc", "dns", "ftp", "ftp-data", "http", "sip", "mqtt", "smb", "smtp", "ssh", "tls", "krb5",
         "ldap", "snmp", "http2", "dhcp", "ntp", "ike", "irc", "netbios-ns", "netbios-dgm",
         "wins", "ssdp", "mysql", "nntp",
-        "nfs", "sunrpc", "tftp", "tftp-data", "pop3", "imap")},
+        "nfs", "sunrpc", "tftp", "tftp-data", "pop3", "imap", "quic")},
     "app-layer.protocols.ssh.hassh": False,
     **{f"app-layer.protocols.{p}.enabled": True for p in ("websocket", "telnet", "rfb", "rdp")},
     "app-layer.protocols.ldap.max-tx": 256,
