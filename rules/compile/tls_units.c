@@ -20,7 +20,6 @@
 #include <string.h>
 
 #include "osprey_parsers.h"
-#include "plan.h"
 #include "registry.h"
 
 static const char *const SSL_VERSIONS[] = {"sslv2", "sslv3", "tls1.0", "tls1.1", "tls1.2",
@@ -30,11 +29,6 @@ static const uint16_t SSL_WIRE[] = {0x0002, 0x0300, 0x0301, 0x0302, 0x0303, 0x03
 static const struct opt_tls *arg_of(const struct osprey_rule_option *o)
 {
     return o->arg;
-}
-
-bool det_tls_keyword(const struct opt_def *def)
-{
-    return plan_fn_of(def->name) == plan_tls;
 }
 
 bool det_tls_two_sided(const struct osprey_rule_option *o)

@@ -39,8 +39,6 @@ struct det_tls {
     const uint8_t *str;
 };
 
-/* Is the keyword a TLS unit option (its plan is plan_tls, plan_table.c)? */
-bool det_tls_keyword(const struct opt_def *def);
 /* Does TLS unit option o look at both sides (the client's version in one chain, the server's
  * in the other, as Suricata inspects a rule without direction in each)? */
 bool det_tls_two_sided(const struct osprey_rule_option *o);
