@@ -12,7 +12,8 @@ stem, a file belongs to the longest unit its path starts with). Three readings o
   2. calls and table reads, from the build's objects with nm (as tools/call-circles.py reads
      them): a file that uses by name a function defined in a higher layer fails; reading a
      higher layer's data (a descriptor) is allowed only to the registration tables
-     layers.txt lists (`table PATH`);
+     layers.txt lists (`table PATH`); a sealed unit (`sealed UNIT`: the protocol folders)
+     is named by nothing outside its top folder;
   3. exports: `nm -g --defined-only` of libmon (the library a user links) shows no name
      without `mon_`.
 
@@ -37,8 +38,8 @@ TOP_NAMES = ('common', 'stack', 'parsers', 'rules', 'outputs', 'engine', 'tools'
 
 
 def load_layers(path):
-    """({unit: rank}, {table file})."""
-    units, tables, rank = {}, set(), 0
+    """({unit: rank}, {table file}, {sealed unit})."""
+    units, tables, sealed, rank = {}, set(), set(), 0
     with open(path) as fh:
         for line in fh:
             words = line.split('#', 1)[0].split()
@@ -47,10 +48,13 @@ def load_layers(path):
             if words[0] == 'table':
                 tables.update(words[1:])
                 continue
+            if words[0] == 'sealed':
+                sealed.update(w.rstrip('/') for w in words[1:])
+                continue
             for w in words:
                 units[w.rstrip('/')] = rank
             rank += 1
-    return units, tables
+    return units, tables, sealed
 
 
 def unit_of(path, units):
@@ -155,7 +159,7 @@ def call_circles_module():
     return mod
 
 
-def symbol_problems(root, build, units, tables):
+def symbol_problems(root, build, units, tables, sealed):
     cc = call_circles_module()
     # an object whose source is gone (a file moved since the build dir was made) is stale
     objs = [o for o in cc.objects(build) if os.path.isfile(os.path.join(root, o[1]))]
@@ -171,6 +175,10 @@ def symbol_problems(root, build, units, tables):
                 if su is None or du is None or su == du:
                     continue
                 edges += 1
+                if du in sealed and src.split('/')[0] != dst.split('/')[0]:
+                    problems.append(f'  {kind} into sealed {du}: {src} -> {dst}: '
+                                    f'{", ".join(sorted(set(syms)))}')
+                    continue
                 if units[du] <= units[su] or (kind == 'reads' and src in tables):
                     continue
                 problems.append(f'  {kind} up: {src} -> {dst}: {", ".join(sorted(set(syms)))}'
@@ -202,14 +210,14 @@ def main():
     ap.add_argument('--check', action='store_true')
     ap.add_argument('--verbose', action='store_true')
     a = ap.parse_args()
-    units, tables = load_layers(a.layers or os.path.join(a.root, 'tools', 'layers.txt'))
+    units, tables, sealed = load_layers(a.layers or os.path.join(a.root, 'tools', 'layers.txt'))
     bad = 0
     edges, probs = include_problems(a.root, units, a.verbose)
     print(f'layers {len(set(units.values()))}, units {len(units)}; '
           f'includes across units {edges}, running up or not allowed: {len(probs)}')
     print('\n'.join(probs)) if probs else None
     bad += len(probs)
-    edges, probs = symbol_problems(a.root, a.build, units, tables)
+    edges, probs = symbol_problems(a.root, a.build, units, tables, sealed)
     print(f'calls and table reads across units {edges if edges is not None else "?"}, '
           f'running up: {len(probs) if edges is not None else "?"}')
     print('\n'.join(probs)) if probs else None

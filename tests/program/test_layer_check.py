@@ -1,4 +1,5 @@
-"""Issue 19's "no dependency runs back up a layer" and "nm of libmon shows no name without mon_".
+"""Issue 19's "no dependency runs back up a layer", "no file outside parsers/<proto>/ calls a
+protocol's functions" and "nm of libmon shows no name without mon_".
 
 tools/layer-check.py reads the layer order from tools/layers.txt and checks three things: the
 includes of the sources (and each top folder README's "May include:" line), the calls and
@@ -16,7 +17,7 @@ from conftest import BUILD, ROOT
 
 TOOL = ROOT / "tools" / "layer-check.py"
 
-LAYERS = "stack\nparsers/core\nparsers\nrules\n\ntable parsers/core/registry.c\n"
+LAYERS = "stack\nparsers/core\nparsers\nrules\n\ntable parsers/core/registry.c\nsealed parsers\n"
 
 
 def check(root, build, *extra):
@@ -87,6 +88,14 @@ def test_a_call_up_a_layer_fails(tmp_path):
     fails_with(tmp_path, {
         "parsers/core/drivers.c": "int http_parse(int); int drive(int x) { return http_parse(x); }\n",
     }, "calls up: parsers/core/drivers.c -> parsers/http/http.c: http_parse")
+
+
+def test_a_call_into_a_protocol_folder_from_outside_parsers_fails(tmp_path):
+    # rules/ is above parsers/, so only the seal forbids it: a protocol is reached through
+    # the parsers' public API, never by its own functions
+    fails_with(tmp_path, {
+        "rules/app.c": "int http_parse(int); int app(int x) { return http_parse(x); }\n",
+    }, "calls into sealed parsers: rules/app.c -> parsers/http/http.c: http_parse")
 
 
 def test_an_include_up_a_layer_fails(tmp_path):
