@@ -55,6 +55,21 @@ def test_decoder_event_rule_keeps_its_header(tmp_path):
     assert alerts(tmp_path, [bad_udp], [r_from_srv, r_from_cli, r_ip]) == [(2, 1), (3, 1)]
 
 
+def test_decoder_event_rules_alike_but_for_ports(tmp_path):
+    """Headers that differ only in their ports share one address check (hdx_index.c's
+    buckets), on packets without flow state too (a flow's first packet: its decoder events
+    run before the flow's detection state exists); each keeps its own ports, and a `<>` one
+    takes either way round."""
+    # a SYN whose TCP-AO option is 3 bytes long: tcp.opt_invalid_len, ports 1234 -> 443
+    syn = IP(src=CLI, dst=SRV) / TCP(sport=1234, dport=443, flags="S",
+                                     options=[(29, b"\x61"), ("NOP", None)])
+    rules = [rule("decode-event:tcp.opt_invalid_len;", sid=sid, proto="tcp", hdr=hdr)
+             for sid, hdr in [(1, "any any -> any 443"), (2, "any any -> any 80"),
+                              (3, "any 1234 -> any any"), (4, "any 443 <> any 1234"),
+                              (5, f"{SRV} any -> any 443"), (6, "any 5 <> any 6")]]
+    assert alerts(tmp_path, [syn], rules) == [(1, 1), (3, 1), (4, 1)]
+
+
 def test_udp_length_and_tcp_header_events(tmp_path):
     bad_udp = IP(src=CLI, dst=SRV) / UDP(sport=1, dport=2, len=4) / Raw(b"abcd")
     short_hlen = IP(src=CLI, dst=SRV) / TCP(sport=1, dport=2, dataofs=3, flags="S")
