@@ -153,8 +153,6 @@ static int push_entry(struct entry **e, uint32_t *n, uint32_t *cap, const struct
 
 int det_hdx_index(struct det_hdx *x)
 {
-    if (!(x->bucket_of = malloc((x->n ? x->n : 1) * sizeof *x->bucket_of)))
-        return -1;
     for (uint32_t i = 0; i < x->n; i++) {
         uint32_t b = 0;
         while (b < x->nbk && !same_bucket(x->bk[b].key, x->hdr[i]))
@@ -176,7 +174,6 @@ int det_hdx_index(struct det_hdx *x)
             k->cap = cap;
         }
         k->idx[k->n++] = i;
-        x->bucket_of[i] = b;
     }
     /* file the narrow buckets of the dispatcher's own kind (one address computation
      * serves them all) by the set they are narrow on; a `<>` bucket also the other way */
@@ -218,10 +215,8 @@ void det_hdx_index_free(struct det_hdx *x)
         free(x->by[i].bk);
     }
     free(x->always);
-    free(x->bucket_of);
     x->bk = NULL;
     x->always = NULL;
-    x->bucket_of = NULL;
     x->nbk = x->nalways = 0;
     memset(x->by, 0, sizeof x->by);
 }

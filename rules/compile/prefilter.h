@@ -122,13 +122,10 @@ struct det_hdx {
      * the others (any, $HOME_NET …) always looked at */
     struct det_hdx_bucket *bk;
     uint32_t nbk;
-    uint32_t *bucket_of;  /* per header: its bucket */
     struct det_addr_index by[2]; /* [0] by source, [1] by destination address */
     uint32_t *always;
     uint32_t nalways;
 };
-/* Buckets a flowless packet's check remembers on the stack (filters.c); more: header by header. */
-#define DET_HDX_MEMO 64
 struct det_hcache;
 /* Per-rule profiling (profile.c). */
 struct det_prof_unit {

@@ -118,6 +118,20 @@ def test_packet_rules_see_an_ip_packet_whose_transport_header_is_broken(tmp_path
     assert got == [(1, 1), (2, 1), (7, 1)]
 
 
+def test_a_flowless_packet_goes_through_the_address_index(tmp_path):
+    # reputation-list rules (host lists: filed in the dispatcher's address index) and broad
+    # ones, on packets without a flow (no detection state to cache the headers in)
+    def short(src):
+        p = IP(src=src, dst=SRV) / TCP(sport=1, dport=23, flags="S", dataofs=6)
+        return IP(bytes(p)[:40])
+    rules = [rule("", sid=1, proto="ip", hdr=f"[10.9.9.9,{CLI},10.9.9.10] any -> any any"),
+             rule("", sid=2, proto="ip", hdr="[10.9.9.11,10.9.9.12] any -> any any"),
+             rule("", sid=3, proto="ip", hdr=f"any any -> [{SRV},10.9.9.13] any"),
+             rule("", sid=4, proto="ip", hdr="any any -> any any")]
+    assert alerts(tmp_path, [short(CLI), short("10.9.9.12")], rules) == \
+        [(1, 1), (2, 2), (3, 1), (3, 2), (4, 1), (4, 2)]
+
+
 def test_bad_tcp_option_length_still_a_tcp_packet(tmp_path):
     # a SYN whose TCP-AO option is 3 bytes long (at least 4): tcp.opt_invalid_len is raised,
     # and the segment still is TCP — its flow starts, its header is inspected (CVE-2019-12260)
