@@ -68,8 +68,11 @@ static void count(struct rlua_state *st, enum sb_fail why, struct osprey_detect_
         stats->blocked_function_errors++;
     if (st->logged < LOG_FIRST) {
         st->logged++;
-        fprintf(stderr, "osprey: lua: %s%u%sLua script failed to run successfully: %s\n",
-                r ? "sid " : "", r ? r->sid : 0u, r ? ": " : "", sb_message(st->L, why));
+        char who[32] = "";
+        if (r)
+            snprintf(who, sizeof who, "sid %u: ", r->sid);
+        fprintf(stderr, "osprey: lua: %s%s: Lua script failed to run successfully: %s\n", who,
+                st->s->path, sb_message(st->L, why));
     }
 }
 

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "arena.h"
 #include "buffers.h"
 #include "opt_eval.h"
 #include "opt_util.h"
@@ -158,9 +159,9 @@ static int parse_luaxform(struct rule_ctx *c, char *val)
     uint32_t cnt = 0;
     for (const char *q = rest; q; q = strchr(q, ','), q = q ? q + 1 : NULL)
         cnt++;
-    const char **args = cnt ? opt_arg_new(c, cnt * sizeof *args) : NULL;
+    const char **args = cnt ? arena_zalloc(c->ar, cnt * sizeof *args) : NULL;
     if (cnt && !args)
-        return -1;
+        return rule_oom(c);
     for (const char *q = rest; q && a->nargs < cnt;) {
         size_t k = strcspn(q, ",");
         const char *s0 = skip_ws(q, q + k), *e0 = rtrim(q, q + k);
