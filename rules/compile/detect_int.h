@@ -748,6 +748,17 @@ unsigned det_app_match_buffer(const struct opt_def *def);
 int det_lua_xform(struct osprey_detect_worker *w, const void *arg, const uint8_t *b, uint32_t n,
                   uint8_t *out, uint32_t cap, uint32_t *outlen);
 void det_lua_states_free(struct det_lua_states *s);
+/* w's state of script s, made on first use (NULL: out of memory), with its last run: a TCP
+ * rule's stream and packet chains both reach the script on the same packet, which runs it
+ * once (Suricata runs it once per packet). lua_states.c. */
+struct det_lua_entry {
+    const struct rlua_script *s;
+    struct rlua_state *st;
+    const struct osprey_rule *rule; /* the last run: its rule, packet and result */
+    uint64_t pkt;
+    bool res;
+};
+struct det_lua_entry *det_lua_entry(struct osprey_detect_worker *w, const struct rlua_script *s);
 /* Flow variables by name, for the scripts (captures.c): a flow's variable (NULL: unset) and
  * setting one (false when out of memory). */
 const uint8_t *det_flowvar_get(struct det_flow *df, const char *name, uint32_t *len);

@@ -2,60 +2,13 @@
  * (the sticky buffer, else the packet/stream, and through the suricata.* modules the packet,
  * the flow and its transaction). Each worker has its own lua_State per script, made on its
  * first run; the flow variables the script reads and writes are the flow's own (captures.c,
- * xstate.c). Also luaxform's runs, in the same states, and plan_lua. */
+ * xstate.c). The states themselves and luaxform's runs are lua_states.c. Also plan_lua. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "detect_int.h"
 #include "intern.h"
 #include "plan.h"
-
-/* A worker's states, found by script (a few scripts per ruleset: a short list). */
-struct det_lua_states {
-    uint32_t n, cap;
-    struct lua_entry {
-        const struct rlua_script *s;
-        struct rlua_state *st;
-        /* the last run: a TCP rule's stream and packet chains both reach the script on
-         * the same packet, which runs it once (Suricata runs it once per packet) */
-        const struct osprey_rule *rule;
-        uint64_t pkt;
-        int res;
-    } *v;
-};
-
-void det_lua_states_free(struct det_lua_states *s)
-{
-    if (!s)
-        return;
-    for (uint32_t i = 0; i < s->n; i++)
-        rlua_state_free(s->v[i].st);
-    free(s->v);
-    free(s);
-}
-
-static struct lua_entry *entry_of(struct osprey_detect_worker *w, const struct rlua_script *s)
-{
-    struct det_lua_states *ls = w->lua;
-    if (!ls && !(ls = w->lua = calloc(1, sizeof *ls)))
-        return NULL;
-    for (uint32_t i = 0; i < ls->n; i++)
-        if (ls->v[i].s == s)
-            return &ls->v[i];
-    if (ls->n == ls->cap) {
-        uint32_t cap = ls->cap ? ls->cap * 2 : 4;
-        void *v = realloc(ls->v, cap * sizeof *ls->v);
-        if (!v)
-            return NULL;
-        ls->v = v;
-        ls->cap = cap;
-    }
-    struct rlua_state *st = rlua_state_new(s);
-    if (!st)
-        return NULL;
-    ls->v[ls->n] = (struct lua_entry){.s = s, .st = st};
-    return &ls->v[ls->n++];
-}
 
 /* ---- the flow variables, for the suricata.flowvar / flowint modules ---- */
 static const uint8_t *h_fv_get(void *a, const char *name, uint32_t *len)
@@ -86,7 +39,7 @@ static bool lua_eval(const struct det_unit *u, struct mon_ctx *ctx, struct mon_f
     if (!df)
         return false;
     struct osprey_detect_worker *w = df->w;
-    struct lua_entry *e = entry_of(w, u->lua->script);
+    struct det_lua_entry *e = det_lua_entry(w, u->lua->script);
     if (!e)
         return false; /* out of memory: the script does not match */
     const struct mon_packet *p = mon_getlastpkt(ctx);
@@ -110,16 +63,6 @@ static bool lua_eval(const struct det_unit *u, struct mon_ctx *ctx, struct mon_f
         e->res = res;
     }
     return res;
-}
-
-int det_lua_xform(struct osprey_detect_worker *w, const void *arg, const uint8_t *b, uint32_t n,
-                  uint8_t *out, uint32_t cap, uint32_t *outlen)
-{
-    const struct opt_lua *a = arg;
-    struct lua_entry *e = entry_of(w, a->script);
-    if (!e)
-        return -1;
-    return rlua_transform(e->st, b, n, a->args, a->nargs, out, cap, outlen, &w->lua_stats);
 }
 
 static void lua_key(struct buf *k, const struct det_unit *u)

@@ -75,6 +75,8 @@ static int fi_add(lua_State *L, int64_t d)
     const struct rlua_input *in = host_in(L);
     int64_t v = 0;
     in->host->flowint_get(in->host_arg, VNAME(L), &v); /* unset counts from 0 */
+    if (d < 0 && v <= 0)
+        d = 0; /* Suricata: decr() leaves 0 at 0 */
     in->host->flowint_set(in->host_arg, VNAME(L), v + d);
     lua_pushinteger(L, (lua_Integer)(v + d));
     return 1;
@@ -88,17 +90,12 @@ static int fi_decr(lua_State *L)
     return fi_add(L, -1);
 }
 
-/* get(name): the registered variable's object (its methods hold the name) */
+/* get(name): the variable's object (its methods hold the name). Registering in init is
+ * optional (Suricata 8: the variable may come from elsewhere, a pcre capture): a flowint
+ * no rule or script registered stays unset and ignores set(). */
 static int get_var(lua_State *L, bool is_int)
 {
     const char *name = luaL_checkstring(L, 1);
-    const struct rlua_script *s = sb_of(L)->script;
-    bool known = false;
-    for (uint32_t i = 0; s && i < (is_int ? s->nflowints : s->nflowvars); i++)
-        known |= !strcmp(is_int ? s->flowints[i] : s->flowvars[i], name);
-    if (!known && !sb_of(L)->in_init)
-        return luaL_error(L, "%s '%s' was not registered in init", is_int ? "flowint" : "flowvar",
-                          name);
     static const luaL_Reg FV[] = {{"value", fv_value}, {"set", fv_set}, {NULL, NULL}};
     static const luaL_Reg FI[] = {{"value", fi_value}, {"set", fi_set}, {"incr", fi_incr},
                                   {"decr", fi_decr}, {NULL, NULL}};

@@ -39,6 +39,13 @@ struct rlua_state *rlua_state_new(const struct rlua_script *s)
         sb_arm(st->L);
         rc = lua_pcall(st->L, 0, 0, 0);
     }
+    /* thread_init(): Suricata 8's per-thread setup (flowvar.get handles kept as globals) */
+    if (rc == LUA_OK && lua_getglobal(st->L, "thread_init") == LUA_TFUNCTION) {
+        sb_arm(st->L);
+        rc = lua_pcall(st->L, 0, 0, 0);
+    } else if (rc == LUA_OK) {
+        lua_pop(st->L, 1);
+    }
     if (rc != LUA_OK) {
         st->broken = true;
         fprintf(stderr, "osprey: lua: %s: %s\n", s->path,

@@ -309,3 +309,50 @@ end
     r = detect(tmp_path, http_conv(req=req), rules, *ALLOW)
     assert r.sids == [1, 2]
     assert lua_stats(r)["errors"] >= 1
+
+
+def test_thread_init_handles_as_suricata_documents(tmp_path):
+    # Suricata 8's flowvar example: register in init, a handle from thread_init, count in match
+    script(tmp_path, "count.lua", '''
+local flowvarlib = require("suricata.flowvar")
+function init()
+    flowvarlib.register("count")
+    return {}
+end
+function thread_init()
+    count_var = flowvarlib.get("count")
+end
+function match()
+    local value = count_var:value()
+    if value == nil then
+        value = tostring(1)
+    else
+        value = tostring(tonumber(value) + 1)
+    end
+    count_var:set(value, #value)
+    return value == "3" and 1 or 0
+end
+''')
+    pkts = [udp(b"a"), udp(b"b"), udp(b"c"), udp(b"d"), udp(b"a", 5001)]
+    r = detect(tmp_path, pkts, [rule("lua:count.lua;", proto="udp")], *ALLOW)
+    assert [a["pcap_cnt"] for a in r.alerts] == [3]  # per flow: the other flow starts over
+
+
+def test_dns_module(tmp_path):
+    from scapy.layers.dns import DNS, DNSQR
+    script(tmp_path, "d.lua", '''
+local dns = require("suricata.dns")
+function init(args)
+    return {}
+end
+function match(args)
+    local tx = dns.get_tx()
+    local q = tx:queries()
+    return (tx:rrname() == "evil.example" and #q == 1) and 1 or 0
+end
+''')
+    pkts = [IP(src=CLI, dst=SRV) / UDP(sport=5353 + i, dport=53) / DNS(rd=1, qd=DNSQR(qname=n))
+            for i, n in enumerate(["good.example", "evil.example"])]
+    r = detect(tmp_path, pkts, [rule("dns.query; lua:d.lua;", proto="dns")], *ALLOW)
+    assert [a["pcap_cnt"] for a in r.alerts] == [2]
+    assert lua_stats(r)["errors"] == 0
