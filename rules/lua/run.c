@@ -22,6 +22,20 @@ struct rlua_state {
     uint32_t logged;
 };
 
+/* The script's text, then its thread_init() (Suricata 8's per-thread setup: flowvar.get
+ * handles kept as globals), inside lua_pcall (see do_match). */
+static int do_setup(lua_State *L)
+{
+    const struct rlua_script *s = lua_touserdata(L, 1);
+    lua_settop(L, 0);
+    if (luaL_loadbufferx(L, s->src, s->srclen, s->chunk, "t") != LUA_OK)
+        return lua_error(L);
+    lua_call(L, 0, 0);
+    if (lua_getglobal(L, "thread_init") == LUA_TFUNCTION)
+        lua_call(L, 0, 0);
+    return 0;
+}
+
 struct rlua_state *rlua_state_new(const struct rlua_script *s)
 {
     struct rlua_state *st = calloc(1, sizeof *st);
@@ -34,18 +48,9 @@ struct rlua_state *rlua_state_new(const struct rlua_script *s)
     }
     st->sb.script = s;
     sb_arm(st->L);
-    int rc = luaL_loadbufferx(st->L, s->src, s->srclen, s->chunk, "t");
-    if (rc == LUA_OK) {
-        sb_arm(st->L);
-        rc = lua_pcall(st->L, 0, 0, 0);
-    }
-    /* thread_init(): Suricata 8's per-thread setup (flowvar.get handles kept as globals) */
-    if (rc == LUA_OK && lua_getglobal(st->L, "thread_init") == LUA_TFUNCTION) {
-        sb_arm(st->L);
-        rc = lua_pcall(st->L, 0, 0, 0);
-    } else if (rc == LUA_OK) {
-        lua_pop(st->L, 1);
-    }
+    lua_pushcfunction(st->L, do_setup);
+    lua_pushlightuserdata(st->L, (void *)s);
+    int rc = lua_pcall(st->L, 1, 0, 0);
     if (rc != LUA_OK) {
         st->broken = true;
         fprintf(stderr, "osprey: lua: %s: %s\n", s->path,
@@ -106,22 +111,22 @@ static int find_buffer(const char *name, bool to_server)
     return osprey_buffer_find(name, to_server ? 0 : 1);
 }
 
-int rlua_match(struct rlua_state *st, const struct rlua_input *in, struct osprey_detect_lua *stats)
+/* Everything a run does with the state happens inside lua_pcall: outside it an allocation
+ * over the limit (the args table, a string) would be an unprotected error, a panic. The C
+ * function gets its call's data as a light userdata (no allocation). */
+struct match_call {
+    const struct rlua_script *s;
+    const struct rlua_input *in;
+};
+
+static int do_match(lua_State *L)
 {
-    if (st->broken) {
-        stats->errors++;
-        return -1;
-    }
-    lua_State *L = st->L;
-    const struct rlua_script *s = st->s;
+    const struct match_call *mc = lua_touserdata(L, 1);
+    const struct rlua_script *s = mc->s;
+    const struct rlua_input *in = mc->in;
     lua_settop(L, 0);
-    if (lua_getglobal(L, "match") != LUA_TFUNCTION) {
-        lua_settop(L, 0);
-        stats->errors++;
-        return -1;
-    }
-    st->sb.in = in;
-    sb_arm(L);
+    if (lua_getglobal(L, "match") != LUA_TFUNCTION)
+        return luaL_error(L, "the script has no match function");
     /* the args table: its bytes count against the limit like the script's own */
     lua_createtable(L, 0, 4);
     const struct mon_packet *p = in->p;
@@ -144,6 +149,23 @@ int rlua_match(struct rlua_state *st, const struct rlua_input *in, struct osprey
                                   : NULL;
         put_bytes(L, s->app_buffer, v, n);
     }
+    lua_call(L, 1, 1);
+    return 1;
+}
+
+int rlua_match(struct rlua_state *st, const struct rlua_input *in, struct osprey_detect_lua *stats)
+{
+    if (st->broken) {
+        stats->errors++;
+        return -1;
+    }
+    lua_State *L = st->L;
+    lua_settop(L, 0);
+    struct match_call mc = {st->s, in};
+    st->sb.in = in;
+    sb_arm(L);
+    lua_pushcfunction(L, do_match);
+    lua_pushlightuserdata(L, &mc);
     int rc = lua_pcall(L, 1, 1, 0);
     st->sb.in = NULL;
     enum sb_fail why = sb_result(L, rc);
@@ -154,10 +176,36 @@ int rlua_match(struct rlua_state *st, const struct rlua_input *in, struct osprey
     }
     int m = lua_isboolean(L, -1) ? lua_toboolean(L, -1)
           : lua_isinteger(L, -1) ? lua_tointeger(L, -1) == 1
-          : lua_isnumber(L, -1)  ? lua_tonumber(L, -1) == 1.0
-                                 : 0;
+          : lua_type(L, -1) == LUA_TNUMBER ? lua_tonumber(L, -1) == 1.0
+                                           : 0;
     lua_settop(L, 0);
     return m;
+}
+
+struct xform_call {
+    const uint8_t *b;
+    uint32_t n;
+    const char *const *args;
+    uint32_t nargs;
+};
+
+static int do_transform(lua_State *L)
+{
+    const struct xform_call *xc = lua_touserdata(L, 1);
+    lua_settop(L, 0);
+    if (lua_getglobal(L, "transform") != LUA_TFUNCTION)
+        return luaL_error(L, "the script has no transform function");
+    lua_pushlstring(L, (const char *)xc->b, xc->n);
+    lua_createtable(L, (int)xc->nargs, 0);
+    for (uint32_t i = 0; i < xc->nargs; i++) {
+        lua_pushstring(L, xc->args[i]);
+        lua_rawseti(L, -2, (lua_Integer)i + 1);
+    }
+    lua_call(L, 2, 2);
+    /* Suricata 8: transform returns the buffer and its length, both */
+    if (lua_type(L, -2) != LUA_TSTRING || !lua_isinteger(L, -1))
+        return luaL_error(L, "transform must return the buffer and its byte count");
+    return 2;
 }
 
 int rlua_transform(struct rlua_state *st, const uint8_t *b, uint32_t n, const char *const *args,
@@ -171,26 +219,12 @@ int rlua_transform(struct rlua_state *st, const uint8_t *b, uint32_t n, const ch
     }
     lua_State *L = st->L;
     lua_settop(L, 0);
-    if (lua_getglobal(L, "transform") != LUA_TFUNCTION) {
-        lua_settop(L, 0);
-        stats->errors++;
-        return -1;
-    }
+    struct xform_call xc = {b, n, args, nargs};
     sb_arm(L);
-    lua_pushlstring(L, (const char *)b, n);
-    lua_createtable(L, (int)nargs, 0);
-    for (uint32_t i = 0; i < nargs; i++) {
-        lua_pushstring(L, args[i]);
-        lua_rawseti(L, -2, (lua_Integer)i + 1);
-    }
-    int rc = lua_pcall(L, 2, 2, 0);
+    lua_pushcfunction(L, do_transform);
+    lua_pushlightuserdata(L, &xc);
+    int rc = lua_pcall(L, 1, 2, 0);
     enum sb_fail why = sb_result(L, rc);
-    if (why == SB_OK && (lua_type(L, -2) != LUA_TSTRING || !lua_isinteger(L, -1))) {
-        /* Suricata 8: transform returns the buffer and its length, both */
-        lua_settop(L, 0);
-        lua_pushstring(L, "transform must return the buffer and its byte count");
-        why = SB_ERROR;
-    }
     if (why != SB_OK) {
         count(st, why, stats, NULL);
         lua_settop(L, 0);

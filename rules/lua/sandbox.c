@@ -127,6 +127,7 @@ const char *sb_message(lua_State *L, enum sb_fail why)
         return "memory limit exceeded";
     if (why == SB_INSTRUCTIONS)
         return "instruction limit exceeded";
-    const char *m = lua_isstring(L, -1) ? lua_tostring(L, -1) : NULL;
+    /* a string only: lua_tostring would convert a number in place, an allocation */
+    const char *m = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
     return m ? m : "error";
 }

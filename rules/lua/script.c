@@ -114,6 +114,43 @@ static const char *read_needs(lua_State *L, struct rlua_script *s)
     return NULL;
 }
 
+/* Inside lua_pcall (an allocation over the limit is an error, not a panic): the script's
+ * text, then init(args) and its needs; returns true, or a string saying what is wrong. */
+static int do_init(lua_State *L)
+{
+    struct rlua_script *s = lua_touserdata(L, 1);
+    lua_settop(L, 0);
+    if (luaL_loadbufferx(L, s->src, s->srclen, s->chunk, "t") != LUA_OK)
+        return lua_error(L); /* text only: precompiled chunks would step around the checks */
+    lua_call(L, 0, 0);
+    if (s->xform) {
+        lua_pushboolean(L, lua_getglobal(L, "transform") == LUA_TFUNCTION);
+        if (!lua_toboolean(L, -1))
+            lua_pushliteral(L, "the script has no transform function");
+        return 1;
+    }
+    if (lua_getglobal(L, "match") != LUA_TFUNCTION) {
+        lua_pushliteral(L, "the script has no match function");
+        return 1;
+    }
+    if (lua_getglobal(L, "init") != LUA_TFUNCTION) {
+        lua_pushliteral(L, "the script has no init function");
+        return 1;
+    }
+    lua_newtable(L); /* args: nothing Osprey passes yet */
+    lua_call(L, 1, 1);
+    if (!lua_istable(L, -1)) {
+        lua_pushliteral(L, "init did not return a table");
+        return 1;
+    }
+    const char *e = read_needs(L, s);
+    if (e)
+        lua_pushstring(L, e);
+    else
+        lua_pushboolean(L, 1);
+    return 1;
+}
+
 struct rlua_script *rlua_script_load(const char *path, const struct rlua_limits *lim, bool xform,
                                      char *why, size_t whylen)
 {
@@ -148,37 +185,17 @@ struct rlua_script *rlua_script_load(const char *path, const struct rlua_limits 
     sb.script = s;
     sb.in_init = true;
     sb.declare = s;
-    const char *err = NULL;
     sb_arm(L);
-    /* text only: precompiled chunks would step around the checks of the compiler */
-    int st = luaL_loadbufferx(L, s->src, s->srclen, s->chunk, "t");
-    if (st == LUA_OK) {
-        sb_arm(L);
-        st = lua_pcall(L, 0, 0, 0);
-    }
-    if (st != LUA_OK) {
+    lua_pushcfunction(L, do_init);
+    lua_pushlightuserdata(L, s);
+    int st = lua_pcall(L, 1, 1, 0);
+    const char *err = NULL;
+    if (st != LUA_OK)
         snprintf(why, whylen, "%s", sb_message(L, sb_result(L, st)));
+    else if (lua_type(L, -1) == LUA_TSTRING) /* do_init's own complaint */
+        snprintf(why, whylen, "%s", lua_tostring(L, -1));
+    if (st != LUA_OK || lua_type(L, -1) == LUA_TSTRING)
         err = why;
-    } else if (xform) {
-        if (lua_getglobal(L, "transform") != LUA_TFUNCTION)
-            err = "the script has no transform function";
-    } else if (lua_getglobal(L, "match") != LUA_TFUNCTION) {
-        err = "the script has no match function";
-    } else if (lua_getglobal(L, "init") != LUA_TFUNCTION) {
-        err = "the script has no init function";
-    } else {
-        lua_newtable(L); /* args: nothing Osprey passes yet */
-        sb_arm(L);
-        st = lua_pcall(L, 1, 1, 0);
-        if (st != LUA_OK) {
-            snprintf(why, whylen, "init: %s", sb_message(L, sb_result(L, st)));
-            err = why;
-        } else if (!lua_istable(L, -1)) {
-            err = "init did not return a table";
-        } else {
-            err = read_needs(L, s);
-        }
-    }
     lua_close(L);
     if (err) {
         if (err != why)

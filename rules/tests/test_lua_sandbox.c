@@ -134,6 +134,31 @@ static void match_and_limits(void)
     rlua_script_free(s);
 }
 
+/* The args table and the buffer copied into it count too, and a failure there is a run's
+ * memory error (inside the protected call), never a panic. */
+static void args_over_the_limit(void)
+{
+    char why[256];
+    struct osprey_detect_lua st = {0};
+    struct rlua_script *s = load("fat.lua",
+        "fat = string.rep('A', 60000)\n"
+        BUFSCRIPT("  return 1"), false, why);
+    CHECK(s != NULL);
+    if (!s)
+        return;
+    struct rlua_state *a = rlua_state_new(s);
+    char *big = malloc(150001);
+    memset(big, 'b', 150000);
+    big[150000] = 0;
+    CHECK(run(a, "small", &st) == 1);
+    CHECK(run(a, big, &st) == -1);
+    CHECK(st.memory_limit_errors == 1);
+    CHECK(run(a, "small", &st) == 1);
+    free(big);
+    rlua_state_free(a);
+    rlua_script_free(s);
+}
+
 static void transforms(void)
 {
     char why[256];
@@ -169,6 +194,7 @@ int main(void)
         return 1;
     needs_and_errors();
     match_and_limits();
+    args_over_the_limit();
     transforms();
     char cmd[600];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
