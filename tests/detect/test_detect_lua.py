@@ -356,3 +356,69 @@ end
     r = detect(tmp_path, pkts, [rule("dns.query; lua:d.lua;", proto="dns")], *ALLOW)
     assert [a["pcap_cnt"] for a in r.alerts] == [2]
     assert lua_stats(r)["errors"] == 0
+
+
+def test_ssh_and_tls_modules(tmp_path):
+    from detect_helpers import Conv
+    from tls_helpers import hello
+    script(tmp_path, "s.lua", '''
+local ssh = require("suricata.ssh")
+function init(args)
+    return {}
+end
+function match(args)
+    local tx = ssh.get_tx()
+    local sw = tx:server_software()
+    return (tx:client_software() == "libssh_0.9.6" and sw ~= nil and sw:find("^OpenSSH"))
+           and 1 or 0
+end
+''')
+    script(tmp_path, "t.lua", '''
+local tls = require("suricata.tls")
+function init(args)
+    return {}
+end
+function match(args)
+    return tls.get_tx():get_sni() == "www.example.org" and 1 or 0
+end
+''')
+    c = Conv(sport=40022, dport=22).handshake()
+    c.send(False, b"SSH-2.0-OpenSSH_8.9\r\n").send(True, b"SSH-2.0-libssh_0.9.6\r\n")
+    ssh_pkts = c.close().pkts
+    t = Conv(sport=40443, dport=443).handshake()
+    tls_pkts = t.send(True, hello()).close().pkts
+    u = Conv(sport=40444, dport=443).handshake()
+    other = u.send(True, hello(sni=b"other.example")).close().pkts
+    rules = [rule("flow:to_server; ssh.software; lua:s.lua;", sid=1, proto="ssh"),
+             rule("tls.sni; lua:t.lua;", sid=2, proto="tls")]
+    r = detect(tmp_path, ssh_pkts + tls_pkts + other, rules, *ALLOW)
+    assert r.sids == [1, 2]
+    assert lua_stats(r)["errors"] == 0
+
+
+def test_a_module_outside_its_protocol_fails_the_run(tmp_path):
+    # http.get_tx() on a flow that is not HTTP: the run fails (counted), nothing matches
+    script(tmp_path, "h.lua", '''
+local http = require("suricata.http")
+function init(args)
+    return {payload = true}
+end
+function match(args)
+    return http.get_tx():request_line() and 1 or 0
+end
+''')
+    r = detect(tmp_path, [udp(b"GET / HTTP/1.0")], [rule("lua:h.lua;", proto="udp")], *ALLOW)
+    assert r.alerts == []
+    assert lua_stats(r)["errors"] == 1
+
+
+def test_check_mode_refuses_or_loads_as_the_config_says(tmp_path):
+    from conftest import binary, run
+    script(tmp_path, "p.lua", PAYLOAD_FIND)
+    rf = tmp_path / "l.rules"
+    rf.write_text(rule("lua:p.lua;", sid=3, proto="udp") + "\n")
+    off = run([binary("osprey"), "-T", "-S", str(rf)], check=False)
+    assert off.returncode != 0
+    assert "l.rules:1: sid 3: lua: Lua rules are not enabled" in off.stdout + off.stderr
+    on = run([binary("osprey"), "-T", "-S", str(rf), *ALLOW], check=False)
+    assert on.returncode == 0, on.stdout + on.stderr
