@@ -633,6 +633,7 @@ struct osprey_detect_worker {
     uint8_t *xbuf[2];           /* transformed buffers, per slot (app.c) */
     struct det_lua_states *lua; /* this worker's Lua state of each script (unit_lua.c) */
     struct osprey_detect_lua lua_stats; /* stats.detect.lua.* */
+    struct osprey_scratch lua_scratch;  /* derived buffers the Lua modules ask for */
     struct osprey_scratch dscratch[2]; /* derived application buffers, per slot (app.c) */
     struct det_decode_leaf *oleaf; /* events.c: the decoder-event rules' leaf arguments */
     struct det_pkt_leaf *pleaf;    /* runtime.c: the packet rules' leaf arguments */

@@ -668,6 +668,7 @@ void osprey_detect_worker_free(struct osprey_detect_worker *w)
     free(w->retry);
     det_events_detach(w);
     det_lua_states_free(w->lua);
+    osprey_scratch_free(&w->lua_scratch);
     for (int i = 0; i < 2; i++) {
         free(w->xbuf[i]);
         osprey_scratch_free(&w->dscratch[i]);

@@ -53,7 +53,7 @@ static bool lua_eval(const struct det_unit *u, struct mon_ctx *ctx, struct mon_f
     struct rlua_input in = {.ctx = ctx, .f = f, .p = p, .buf = buf,
                             .len = len, .to_server = det_to_server(side, u->base),
                             .rule = u->lua_rule, .host = &HOST, .host_arg = df,
-                            .scratch = &w->dscratch[0]};
+                            .scratch = &w->lua_scratch};
     int m = rlua_match(e->st, &in, &w->lua_stats);
     /* a failed run never matches, negated or not */
     bool res = m >= 0 && (m == 1) != u->lua->negated;

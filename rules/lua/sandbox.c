@@ -112,12 +112,17 @@ enum sb_fail sb_result(lua_State *L, int status)
     struct sb *sb = sb_of(L);
     if (status == LUA_OK)
         return SB_OK;
-    if (sb->mem_hit || status == LUA_ERRMEM)
+    /* (mem_hit alone is not enough: Lua retries a refused allocation after a full
+     * collection, and the run may go on to fail for another reason) */
+    if (status == LUA_ERRMEM)
         return SB_MEMORY;
     if (sb->instr_hit)
         return SB_INSTRUCTIONS;
     if (sb->blocked_hit)
         return SB_BLOCKED;
+    if (sb->mem_hit && lua_type(L, -1) == LUA_TSTRING &&
+        strstr(lua_tostring(L, -1), "not enough memory"))
+        return SB_MEMORY; /* a memory error re-raised as a message (a failed load) */
     return SB_ERROR;
 }
 

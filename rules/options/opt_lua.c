@@ -67,7 +67,7 @@ static struct rlua_script *load(struct rule_ctx *c, const char *pos, const char 
                                 int *rc)
 {
     *rc = 0;
-    if (!c->rs->lua.allow_rules) {
+    if (!c->rs || !c->rs->lua.allow_rules) { /* (no ruleset: a unit test's bare context) */
         rule_semantic_error(c, pos, "lua not enabled",
                             "%s: Lua rules are not enabled (security.lua.allow-rules: no)",
                             c->def->name);
