@@ -197,6 +197,20 @@ static void raw_units_last(struct plan *pl)
     memcpy(pl->units, tmp, pl->nunits * sizeof *tmp);
 }
 
+/* Lua scripts run after every other unit of the rule: the cheap tests (and the fast
+ * pattern before them) decide first whether the script is worth a run. Their own order
+ * stays the rule's. */
+static void lua_units_last(struct plan *pl)
+{
+    uint32_t k = 0;
+    struct unit_plan tmp[pl->nunits ? pl->nunits : 1];
+    for (int lua = 0; lua < 2; lua++)
+        for (uint32_t u = 0; u < pl->nunits; u++)
+            if ((pl->units[u].u.ops == &det_unit_lua) == lua)
+                tmp[k++] = pl->units[u];
+    memcpy(pl->units, tmp, pl->nunits * sizeof *tmp);
+}
+
 /* Suricata 8's rule hook in the header: an application protocol's progress state is the
  * parsers' event registered under its name (the rule runs there: *base); the packet hook
  * flow_start is a unit (the first packet of each direction). NULL, or why not. */
@@ -504,6 +518,7 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, enum plan_va
     }
     if (pl->kind == DK_APP)
         raw_units_last(pl);
+    lua_units_last(pl);
     mark_or_absent(pl, pc.or_else, pc.nor_else);
     pick_fast_pattern(pl);
     return 0;

@@ -287,6 +287,18 @@ struct opt_base64 {
     bool relative;       /* base64_decode: from the previous match's end */
 };
 
+/* lua / luajit: the script (loaded, its init() run: rules/lua/rlua.h; owned by the ruleset),
+ * negated with `!` (the rule needs the script not to match). luaxform: the script and its
+ * arguments as written after the name. */
+struct rlua_script;
+struct opt_lua {
+    struct rlua_script *script;
+    bool negated;
+    const char *name;          /* as written */
+    const char *const *args;   /* luaxform's arguments */
+    uint32_t nargs;
+};
+
 /* entropy: the comparison (CMP_* of struct opt_cmp: GT GE LT LE EQ NE, RANGE exclusive) of
  * the Shannon entropy of `bytes` bytes (0: all) from offset. */
 struct opt_entropy {
