@@ -24,13 +24,18 @@ static const char *param_name(const char *n)
 static void items(struct osprey_jw *w, const struct pbuf *b)
 {
     uint32_t at = 0;
+    int open_objects = 0; /* PI_OPEN without their PI_CLOSE yet (a close shed: closed here) */
     char open_array[256] = "";
     while (at + 2 <= b->len) {
         uint8_t kind = b->p[at], kl = b->p[at + 1];
+        if (at + 6u + kl > b->len)
+            break; /* (an item cut by a failed allocation) */
         char key[256];
         memcpy(key, b->p + at + 2, kl);
         key[kl] = 0;
         uint32_t vl = rd_be32(b->p + at + 2 + kl);
+        if (vl > b->len - (at + 6u + kl))
+            break;
         const uint8_t *v = b->p + at + 6 + kl;
         at += 6u + kl + vl;
         if (open_array[0] && (kind != PI_PARAM || strcmp(key, open_array))) {
@@ -47,8 +52,11 @@ static void items(struct osprey_jw *w, const struct pbuf *b)
             break;
         }
         case PI_BOOL: osprey_jw_bool(w, key, v[0]); break;
-        case PI_OPEN: osprey_jw_open(w, key); break;
-        case PI_CLOSE: osprey_jw_close(w); break;
+        case PI_OPEN: osprey_jw_open(w, key), open_objects++; break;
+        case PI_CLOSE:
+            if (open_objects)
+                osprey_jw_close(w), open_objects--;
+            break;
         case PI_PARAM: {
             if (!open_array[0]) {
                 osprey_jw_array(w, key);
@@ -67,6 +75,8 @@ static void items(struct osprey_jw *w, const struct pbuf *b)
     }
     if (open_array[0])
         osprey_jw_array_end(w);
+    while (open_objects--)
+        osprey_jw_close(w);
 }
 
 bool pgsql_eve(struct pflow *pf, struct osprey_jw *w)

@@ -23,6 +23,7 @@ struct pgsql_cfg {
 
 #define PG_MSG_MAX (1u << 20)   /* a message read whole; a longer one is skipped (counted) */
 #define PG_ITEMS_MAX (1u << 18) /* what a transaction keeps per side for EVE and pgsql.query */
+#define PG_FLOW_KEEP_MAX (1u << 22) /* what all of a flow's open transactions keep together */
 
 /* What a transaction keeps of each side, in order, for its EVE object: items
  * [kind][key length][key][value length (4, big-endian)][value]. */
@@ -53,6 +54,7 @@ struct pgsql_state {
     uint32_t skip[2];        /* bytes of an over-long message still to pass */
     uint8_t skip_type[2];
     uint64_t bytes[2];       /* bytes parsed per direction (stream-depth) */
+    uint32_t kept;           /* item bytes the open transactions hold (PG_FLOW_KEEP_MAX) */
     bool to_tls;             /* the server accepted SSL: the flow becomes TLS */
 };
 

@@ -1,7 +1,9 @@
 /* tx.c — PostgreSQL transactions: made when a request starts one (or a response comes with
  * none open), kept oldest first up to max-tx open (past it the oldest is finished and
  * pgsql.too_many_transactions raised, as Suricata), finished with their EVE record; the items
- * each side keeps for it, bounded (PG_ITEMS_MAX, the rest counted). */
+ * each side keeps for it, bounded per transaction and side (PG_ITEMS_MAX) and for the flow's
+ * open transactions together (PG_FLOW_KEEP_MAX: max-tx of them cannot hold more), the rest
+ * counted (pgsql_items_shed). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,10 +15,13 @@ void pg_item(struct pflow *pf, struct pbuf *b, enum pg_item kind, const char *ke
     size_t kl = strlen(key);
     uint8_t h[2] = {(uint8_t)kind, (uint8_t)kl};
     uint8_t len[4] = {(uint8_t)(n >> 24), (uint8_t)(n >> 16), (uint8_t)(n >> 8), (uint8_t)n};
-    if (b->len + 6u + kl + n > PG_ITEMS_MAX) {
+    struct pgsql_state *st = pf->state;
+    size_t need = 6u + kl + n;
+    if (b->len + need > PG_ITEMS_MAX || st->kept + need > PG_FLOW_KEEP_MAX) {
         pflow_count(pf, PG_C_SHED, 1);
         return;
     }
+    st->kept += (uint32_t)need;
     pbuf_add(b, h, 2, 0);
     pbuf_add(b, key, kl, 0);
     pbuf_add(b, len, 4, 0);
@@ -57,6 +62,7 @@ void pg_tx_finish(struct pflow *pf, struct mon_flow *f, struct pg_tx *tx)
     st->cur = NULL;
     if (st->last_done == tx)
         st->last_done = NULL;
+    st->kept -= tx->req.len + tx->resp.len;
     pg_tx_free(tx);
 }
 

@@ -1,8 +1,8 @@
 /* test_proto_pgsql.c — PostgreSQL's descriptor, bytes in, buffers out: a startup, MD5 login
  * and a query split byte by byte (pgsql.query, transactions, the EVE objects with rows
  * counted), an SSLRequest refused, max-tx finishing the oldest, invalid lengths and
- * malformed messages giving the side up, an over-long DataRow skipped, stream-depth, the
- * probe. */
+ * malformed messages giving the side up, an over-long DataRow skipped, stream-depth, what
+ * open transactions keep bounded per flow, the probe. */
 #include <stdlib.h>
 
 #include "osprey_json_writer.h"
@@ -164,6 +164,39 @@ static void ssl_refused_and_limits(void)
     ph_free(&h);
 }
 
+/* queries nobody answers, 200 KiB each: the flow's open transactions keep at most
+ * PG_FLOW_KEEP_MAX together; the rest is shed, counted, and those queries have no text */
+static void keep_limit(void)
+{
+    struct ph h;
+    init(&h);
+    uint8_t b[64];
+    size_t n = startup(b);
+    ph_feed(&h, 0, b, n);
+    size_t q = 200 * 1024;
+    uint8_t *text = malloc(q), *big = malloc(q + 5);
+    CHECK(text && big);
+    memset(text, 'a', q);
+    text[q - 1] = 0;
+    n = msg(big, 'Q', text, q);
+    free(text);
+    for (int i = 0; i < 24; i++)
+        ph_feed(&h, 0, big, n);
+    struct pgsql_state *st = h.pf.state;
+    CHECK(st->nopen == 25 && st->kept <= PG_FLOW_KEEP_MAX);
+    CHECK(ph_count(&h, "pgsql_items_shed") >= 4);
+    st->cur = st->open[24];
+    uint32_t len;
+    CHECK(!ph_buf(&h, "pgsql.query", 0, 0, &len));
+    st->cur = st->open[1];
+    CHECK(ph_buf(&h, "pgsql.query", 0, 0, &len) && len == q - 1);
+    st->cur = NULL;
+    ph_end(&h);
+    CHECK(h.txs == 25 && st->kept == 0);
+    free(big);
+    ph_free(&h);
+}
+
 static void probe(void)
 {
     struct mon_flow f = {.proto = 6, .cport = 40000, .sport = 5432};
@@ -185,6 +218,7 @@ int main(void)
 {
     session();
     ssl_refused_and_limits();
+    keep_limit();
     probe();
     free(last_eve);
     return unit_report("test_proto_pgsql");
