@@ -4,7 +4,10 @@
  * ('Q'), passwords and SASL messages by the authentication asked, Terminate; the
  * authentication requests, ParameterStatus, BackendKeyData, RowDescription (its field count),
  * DataRows (counted and summed, written at CommandComplete), CommandComplete, ErrorResponse and
- * NoticeResponse (their fields), ReadyForQuery (a response's end). A message whose content
+ * NoticeResponse (their fields), ReadyForQuery (a response's end), and COPY's: CopyIn- /
+ * CopyOutResponse (their column counts), the CopyData of either side counted and summed,
+ * written at CopyDone / CopyFail (the schema's copy_data_in / copy_data_out, in the query's
+ * transaction). A message whose content
  * does not read is malformed (the side is given up, as Suricata's parser error); one whose
  * length cannot be its type's is pgsql.invalid_length. The extended query's messages (Parse,
  * Bind, Execute …) and other types are counted, not read: Suricata 8 reads none of them. */
@@ -203,6 +206,32 @@ void pg_request(struct pflow *pf, struct mon_flow *f, uint8_t type, const uint8_
         }
         req_done(pf, f, tx, false);
         return;
+    case 'd': /* CopyData of COPY FROM STDIN: the query's transaction counts it */
+    case 'c': /* CopyDone */
+    case 'f': /* CopyFail: an error message */
+        tx = st->nopen ? st->open[st->nopen - 1] : NULL;
+        if (!tx) {
+            pflow_count(pf, PG_C_UNKNOWN, 1);
+            return;
+        }
+        if (type == 'd') {
+            tx->copy_in_msgs++, tx->copy_in_size += n;
+            return;
+        }
+        if (type == 'f' && cstr(b, n, &at) < 0) {
+            bad(pf, f, 0, PG_AE_MALFORMED_REQUEST);
+            return;
+        }
+        if (type == 'c' && n != 0) {
+            bad(pf, f, 0, PG_AE_INVALID_LENGTH);
+            return;
+        }
+        pg_item(pf, &tx->req, PI_OPEN, "copy_data_in", NULL, 0);
+        pg_item_int(pf, &tx->req, "data_size", tx->copy_in_size);
+        pg_item_int(pf, &tx->req, "msg_count", tx->copy_in_msgs);
+        pg_item(pf, &tx->req, PI_CLOSE, "", NULL, 0);
+        tx->copy_in_msgs = tx->copy_in_size = 0;
+        return;
     default:
         pflow_count(pf, PG_C_UNKNOWN, 1);
         return;
@@ -337,7 +366,15 @@ void pg_response(struct pflow *pf, struct mon_flow *f, uint8_t type, const uint8
         bad(pf, f, 1, PG_AE_INVALID_LENGTH);
         return;
     }
-    if (!strchr("RSKZTDCEN", type) || !type) {
+    if ((type == 'G' || type == 'H') && (n < 3 || n != 3u + 2u * rd_be16(b + 1))) {
+        bad(pf, f, 1, PG_AE_INVALID_LENGTH); /* format, columns, a format code each */
+        return;
+    }
+    if ((type == 'c' && n != 0)) {
+        bad(pf, f, 1, PG_AE_INVALID_LENGTH);
+        return;
+    }
+    if (!strchr("RSKZTDCENGHdc", type) || !type) {
         pflow_count(pf, PG_C_UNKNOWN, 1);
         return;
     }
@@ -412,6 +449,23 @@ void pg_response(struct pflow *pf, struct mon_flow *f, uint8_t type, const uint8
         pg_item(pf, &tx->resp, PI_STR, "command_completed", b, (size_t)l);
         return;
     }
+    case 'G': /* CopyInResponse / CopyOutResponse: the columns the copy has */
+    case 'H':
+        pg_item(pf, &tx->resp, PI_OPEN, type == 'G' ? "copy_in_response" : "copy_out_response",
+                NULL, 0);
+        pg_item_int(pf, &tx->resp, "columns", rd_be16(b + 1));
+        pg_item(pf, &tx->resp, PI_CLOSE, "", NULL, 0);
+        return;
+    case 'd': /* CopyData of COPY TO STDOUT: a row each, as servers send them */
+        tx->copy_out_rows++, tx->copy_out_size += n;
+        return;
+    case 'c':
+        pg_item(pf, &tx->resp, PI_OPEN, "copy_data_out", NULL, 0);
+        pg_item_int(pf, &tx->resp, "data_size", tx->copy_out_size);
+        pg_item_int(pf, &tx->resp, "row_count", tx->copy_out_rows);
+        pg_item(pf, &tx->resp, PI_CLOSE, "", NULL, 0);
+        tx->copy_out_rows = tx->copy_out_size = 0;
+        return;
     case 'E':
     case 'N':
         if (!fields(pf, tx, b, n))

@@ -36,6 +36,8 @@ struct pg_tx {
     uint32_t query_off, query_len; /* pgsql.query: the simple query's text in req */
     bool has_req, has_query, req_done, resp_done;
     uint64_t rows, data_size; /* DataRows of the response, summed at CommandComplete */
+    uint64_t copy_in_msgs, copy_in_size;   /* the client's CopyData (COPY FROM STDIN) */
+    uint64_t copy_out_rows, copy_out_size; /* the server's CopyData (COPY TO STDOUT) */
 };
 
 /* Where the conversation is (what the next message of either side is read as). */

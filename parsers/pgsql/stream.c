@@ -2,7 +2,7 @@
  * then a code: startup, SSLRequest, CancelRequest), then every message of either side a type
  * byte and a length that counts itself; after an SSLRequest the server answers one byte.
  * Messages are gathered whole across segments (pf->in, at most PG_MSG_MAX; a longer one is
- * skipped, counted, a DataRow among them still counted as a row), bytes past stream-depth are
+ * skipped, counted, a DataRow or CopyData among them still counted), bytes past stream-depth are
  * not read, a gap gives the direction up (Suricata waits to resync; not done here). After the
  * server accepts SSL the flow is TLS (what the chunk holds after the answer goes to TLS). */
 #include <stdlib.h>
@@ -95,10 +95,13 @@ void pgsql_parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d
         uint32_t body = len - 4;
         if (body > PG_MSG_MAX) { /* not read: skipped, counted */
             pflow_count(pf, PG_C_SKIPPED, 1);
-            if (dir == 1 && type == 'D' && st->nopen) {
-                st->open[st->nopen - 1]->rows++;
-                st->open[st->nopen - 1]->data_size += body;
-            }
+            struct pg_tx *last = st->nopen ? st->open[st->nopen - 1] : NULL;
+            if (last && dir == 1 && type == 'D')
+                last->rows++, last->data_size += body;
+            else if (last && dir == 1 && type == 'd')
+                last->copy_out_rows++, last->copy_out_size += body;
+            else if (last && dir == 0 && type == 'd')
+                last->copy_in_msgs++, last->copy_in_size += body;
             st->skip[dir] = body;
             pbuf_reset(in);
             continue;

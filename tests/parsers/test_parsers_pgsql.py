@@ -173,6 +173,32 @@ def test_pgsql_errors_and_cancel(tmp_path):
     validate(out.of("pgsql"))
 
 
+def test_pgsql_copy(tmp_path):
+    c = Conv(dport=5432).handshake()
+    c.send(True, startup())
+    c.send(False, LOGIN)
+    c.send(True, msg(b"Q", b"COPY t TO STDOUT;\0"))
+    c.send(False, msg(b"H", b"\0\0\2\0\0\0\0") + msg(b"d", b"1\tann\n") + msg(b"d", b"2\tbob\n")
+           + msg(b"c") + msg(b"C", b"COPY 2\0") + READY)
+    c.send(True, msg(b"Q", b"COPY t FROM STDIN;\0"))
+    c.send(False, msg(b"G", b"\0\0\1\0\0"))
+    c.send(True, msg(b"d", b"x\n") + msg(b"d", b"y\n") + msg(b"c"))
+    c.send(False, msg(b"C", b"COPY 2\0") + READY)
+    c.close()
+    out = osprey_out(tmp_path, c.pkts, [], "--set", "outputs.eve-log.types=[pgsql]")
+    recs = [r["pgsql"] for r in out.of("pgsql")]
+    assert recs[1:] == [
+        {"tx_id": 2, "request": {"simple_query": "COPY t TO STDOUT;"},
+         "response": {"copy_out_response": {"columns": 2},
+                      "copy_data_out": {"data_size": 12, "row_count": 2},
+                      "command_completed": "COPY 2"}},
+        {"tx_id": 3, "request": {"simple_query": "COPY t FROM STDIN;",
+                                 "copy_data_in": {"data_size": 4, "msg_count": 2}},
+         "response": {"copy_in_response": {"columns": 1}, "command_completed": "COPY 2"}},
+    ]
+    validate(out.of("pgsql"))
+
+
 def test_pgsql_ssl_to_tls(tmp_path):
     c = Conv(dport=5432).handshake()
     c.send(True, struct.pack(">II", 8, 80877103))
