@@ -64,7 +64,11 @@ struct pgsql_state {
 void pgsql_parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d, size_t n);
 void pgsql_end(struct pflow *pf, struct mon_flow *f);
 void pgsql_free(void *state);
-/* messages.c: one whole message of the client (type 0: untyped) or the server */
+/* messages.c: a NUL-terminated string at *at in b[0..n) (its length, *at moved past the NUL;
+ * -1: none); a message that does not read (counted, anomaly ae, the side given up) */
+int64_t pg_cstr(const uint8_t *b, uint32_t n, uint32_t *at);
+void pg_bad(struct pflow *pf, struct mon_flow *f, int dir, unsigned ae);
+/* frontend.c, backend.c: one whole message of the client (type 0: untyped) or the server */
 void pg_request(struct pflow *pf, struct mon_flow *f, uint8_t type, const uint8_t *b,
                 uint32_t n);
 void pg_response(struct pflow *pf, struct mon_flow *f, uint8_t type, const uint8_t *b,
