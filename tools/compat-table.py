@@ -42,7 +42,7 @@ SECTIONS = {
     "http-keywords": ("HTTP", "the HTTP/1.x parser (parsers/http)"),
     "file-keywords": ("Files", "file tracking in the HTTP parser"),
     "dns-keywords": ("DNS", "the DNS parser (parsers/dns)"),
-    "mdns-keywords": ("mDNS", "an mDNS parser (Osprey has none)"),
+    "mdns-keywords": ("mDNS", "the mDNS parser (parsers/mdns, on parsers/dns)"),
     "tls-keywords": ("SSL/TLS", "the TLS parser (parsers/tls)"),
     "ssh-keywords": ("SSH", "the SSH parser (parsers/ssh: banners, KEXINIT and HASSH)"),
     "ja-keywords": ("JA3/JA4", "the TLS parser (parsers/tls)"),
@@ -80,7 +80,7 @@ SECTIONS = {
     "tag": ("Tag", "packet tagging"),
     "vlan-keywords": ("VLAN", ""),
     "ldap-keywords": ("LDAP", "the LDAP parser (parsers/ldap)"),
-    "pgsql-keywords": ("PostgreSQL", "a PostgreSQL parser (Osprey has none)"),
+    "pgsql-keywords": ("PostgreSQL", "the PostgreSQL parser (parsers/pgsql)"),
     "email-keywords": ("Email", "an SMTP/MIME parser (Osprey has none)"),
     "undocumented": ("Not in the docs", ""),
 }

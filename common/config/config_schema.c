@@ -260,6 +260,14 @@ static const struct cfg_key SCHEMA[] = {
          "MQTT packet bytes read; a longer packet keeps its fixed header only (truncated)"),
     INT("app-layer.protocols.mqtt.max-tx", "4096", 1, UINT32_MAX,
         "MQTT transactions waiting for an answer; past it the oldest is finished"),
+    APP_ENABLED("pgsql"),
+    INT("app-layer.protocols.pgsql.max-tx", "1024", 1, UINT32_MAX,
+        "PostgreSQL transactions open per flow; past it the oldest is finished "
+        "(pgsql.too_many_transactions)"),
+    SIZE("app-layer.protocols.pgsql.stream-depth", "0",
+         "PostgreSQL bytes parsed per direction (0: all, Suricata's default)"),
+    APP_ENABLED("mdns"),
+    APP_ENABLED("bittorrent-dht"),
     APP_ENABLED("websocket"),
     SIZE("app-layer.protocols.websocket.max-payload-size", "65535",
          "WebSocket payload bytes kept per frame and per reassembled message (websocket.payload, "

@@ -27,12 +27,15 @@ extern const struct osprey_proto_def tftp_proto, tftp_data_proto;
 extern const struct osprey_proto_def sunrpc_proto;
 extern const struct osprey_proto_def websocket_proto, telnet_proto, rfb_proto, rdp_proto;
 extern const struct osprey_proto_def quic_proto;
+extern const struct osprey_proto_def pgsql_proto, mdns_proto, bittorrent_dht_proto;
 
 /* Table order is also the order detection tries the probes in: the first YES wins (HTTP,
  * then a TLS ClientHello, then DNS, as detection has always preferred them). */
 static const struct osprey_proto_def *const PROTOS[] = {&http_proto, &tls_proto,
                                                         &netbios_ns_proto, /* before DNS: its
                                                            datagrams look like DNS */
+                                                        &mdns_proto, /* before DNS: its
+                                                                        probe takes 5353 too */
                                                         &dns_proto,
                                                         &ssh_proto, &sip_proto, &mqtt_proto,
                                                         &dcerpc_proto, &smb_proto, &ftp_proto,
@@ -50,7 +53,8 @@ static const struct osprey_proto_def *const PROTOS[] = {&http_proto, &tls_proto,
                                                         &tftp_data_proto, &sunrpc_proto,
                                                         &websocket_proto, &telnet_proto,
                                                         &rfb_proto, &rdp_proto,
-                                                        &quic_proto};
+                                                        &quic_proto,
+                                                        &pgsql_proto, &bittorrent_dht_proto};
 
 #define NPROTOS (sizeof PROTOS / sizeof PROTOS[0])
 #define FIRST 2 /* after UNKNOWN and FAILED */

@@ -19,6 +19,7 @@ struct osprey_dns_rr {
     const uint8_t *rdata;    /* as text: A/AAAA addresses, CNAME/NS/PTR/MX names, one TXT
                                 string (one rr per string); other types: none (len 0) */
     uint32_t rdata_len;
+    bool txt_cont;           /* a TXT record's second or later string (mDNS's EVE groups them) */
     bool has_soa;            /* an SOA record: its fields below */
     struct {
         const uint8_t *mname, *rname; /* dotted, decompressed */
@@ -47,7 +48,8 @@ struct osprey_dns_info {
 /* rows of dns_proto.events / .anomalies / .counters */
 enum { DNS_EV_QUERY, DNS_EV_RESPONSE };
 enum { DNS_AE_MALFORMED_DATA, DNS_AE_Z_FLAG_SET, DNS_AE_NOT_REQUEST, DNS_AE_NOT_RESPONSE,
-       DNS_AE_INVALID_AUTHORITIES, DNS_AE_INVALID_ADDITIONALS, DNS_AE_NAME_TOO_LONG };
+       DNS_AE_INVALID_AUTHORITIES, DNS_AE_INVALID_ADDITIONALS, DNS_AE_NAME_TOO_LONG,
+       DNS_AE_INVALID_OPCODE /* mDNS's row only (DNS has none yet) */, DNS_AE_COUNT };
 enum { DNS_C_MESSAGES, DNS_C_MALFORMED };
 
 /* Names as Suricata reads them: a dotted name is kept up to DNS_NAME_MAX bytes, a longer one
@@ -66,6 +68,8 @@ struct dns_state {
     bool truncated;          /* a name of this message was cut at DNS_NAME_MAX bytes */
     uint32_t qlen;
     bool has_query;
+    bool has_msg;            /* the last message's header decoded (mDNS: a message without
+                                questions is a transaction too) */
     uint32_t txid;     /* messages seen on the flow, from 0: as Suricata 7, each query and
                           each response is a transaction of its own */
     uint32_t nmsg;
@@ -87,6 +91,21 @@ enum dns_decoded { DNS_D_OK, DNS_D_MALFORMED, DNS_D_BAD_AUTHORITIES, DNS_D_BAD_A
 enum dns_decoded dns_decode(struct dns_state *s, const uint8_t *d, size_t n);
 /* One whole DNS message (UDP datagram, or a TCP message without its length). */
 void dns_message(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d, size_t n);
+/* The same for a protocol built on this decoder (mDNS, parsers/mdns): its own descriptor's
+ * rows raised, and its reading of a message. DNS_ROW_NONE: a row it does not have. */
+#define DNS_ROW_NONE (~0u)
+struct dns_rows {
+    unsigned ev_query, ev_response;  /* DNS: by the QR bit; by_dir: by the direction */
+    unsigned ae[DNS_AE_COUNT];       /* indexed by DNS_AE_* */
+    unsigned c_messages, c_malformed;
+    bool by_dir;                     /* the event is the direction's (mDNS: queries and
+                                        responses go either way) */
+    bool any_message;                /* a message without a question is a transaction */
+};
+void dns_message_as(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d, size_t n,
+                    const struct dns_rows *rows);
+/* eve.c: a record type's name as Suricata writes it (NULL: none, written as its number) */
+const char *dns_rrtype_name(uint16_t t);
 void dns_tcp_parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d, size_t n);
 uint32_t dns_tx_id(const struct pflow *pf);
 bool dns_info(struct pflow *pf, struct osprey_dns_info *out);

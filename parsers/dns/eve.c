@@ -16,7 +16,7 @@ static void span(struct osprey_jw *w, const char *key, const uint8_t *p, uint32_
 }
 
 /* Suricata 7's names of record types (none for SVCB: a number). */
-static const char *rrtype_name(uint16_t t)
+const char *dns_rrtype_name(uint16_t t)
 {
     static const char *const low[] = {
         [1] = "A", [2] = "NS", [3] = "MD", [4] = "MF", [5] = "CNAME", [6] = "SOA", [7] = "MB",
@@ -42,7 +42,7 @@ static const char *rrtype_name(uint16_t t)
 
 static void rrtype(struct osprey_jw *w, const char *key, uint16_t t)
 {
-    const char *name = rrtype_name(t);
+    const char *name = dns_rrtype_name(t);
     char num[8];
     if (!name) {
         snprintf(num, sizeof num, "%u", t); /* Suricata writes unnamed types as their number */
@@ -119,7 +119,7 @@ static void dns_grouped(struct osprey_jw *w, const struct osprey_dns_rr *rr, uin
         if (!opened)
             osprey_jw_open(w, "grouped");
         opened = true;
-        const char *name = rrtype_name(rr[i].type);
+        const char *name = dns_rrtype_name(rr[i].type);
         char num[8];
         if (!name) {
             snprintf(num, sizeof num, "%u", rr[i].type);

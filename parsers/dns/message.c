@@ -106,6 +106,7 @@ static bool walk(struct dns_state *s, const uint8_t *d, size_t n, size_t *off, u
             rr->type = rd_be16(d + next);
             rr->rclass = rd_be16(d + next + 2);
             rr->ttl = rd_be32(d + next + 4);
+            rr->txt_cont = txt != at;
             rdata_text(s, rr, d, n, at, rd, txt, o);
             if (rr->type == 16 && txt < at + rd)
                 txt += 1u + d[txt];
@@ -122,6 +123,7 @@ enum dns_decoded dns_decode(struct dns_state *s, const uint8_t *d, size_t n)
     uint16_t flags = rd_be16(d + 2);
     unsigned qd = rd_be16(d + 4), an = rd_be16(d + 6), ns = rd_be16(d + 8), ar = rd_be16(d + 10);
     s->has_query = false;
+    s->has_msg = true;
     s->truncated = false;
     s->qlen = 0;
     size_t next;
@@ -154,45 +156,78 @@ enum dns_decoded dns_decode(struct dns_state *s, const uint8_t *d, size_t n)
     return DNS_D_OK;
 }
 
-void dns_message(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d, size_t n)
+/* DNS's own rows */
+static const struct dns_rows DNS_ROWS = {
+    .ev_query = DNS_EV_QUERY, .ev_response = DNS_EV_RESPONSE,
+    .ae = {[DNS_AE_MALFORMED_DATA] = DNS_AE_MALFORMED_DATA,
+           [DNS_AE_Z_FLAG_SET] = DNS_AE_Z_FLAG_SET,
+           [DNS_AE_NOT_REQUEST] = DNS_AE_NOT_REQUEST,
+           [DNS_AE_NOT_RESPONSE] = DNS_AE_NOT_RESPONSE,
+           [DNS_AE_INVALID_AUTHORITIES] = DNS_AE_INVALID_AUTHORITIES,
+           [DNS_AE_INVALID_ADDITIONALS] = DNS_AE_INVALID_ADDITIONALS,
+           [DNS_AE_NAME_TOO_LONG] = DNS_AE_NAME_TOO_LONG,
+           [DNS_AE_INVALID_OPCODE] = DNS_ROW_NONE},
+    .c_messages = DNS_C_MESSAGES, .c_malformed = DNS_C_MALFORMED,
+};
+
+static void anomaly(struct pflow *pf, struct mon_flow *f, int dir, const struct dns_rows *r,
+                    unsigned e)
+{
+    if (r->ae[e] != DNS_ROW_NONE)
+        pflow_anomaly(pf, f, dir, r->ae[e]);
+}
+
+void dns_message_as(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d, size_t n,
+                    const struct dns_rows *r)
 {
     if (!pf->state && !(pf->state = calloc(1, sizeof(struct dns_state))))
         return;
     struct dns_state *s = pf->state;
-    pflow_count(pf, DNS_C_MESSAGES, 1);
+    pflow_count(pf, r->c_messages, 1);
     if (n < 12) {
-        pflow_count(pf, DNS_C_MALFORMED, 1);
-        pflow_anomaly(pf, f, dir, DNS_AE_MALFORMED_DATA);
+        s->has_msg = false;
+        pflow_count(pf, r->c_malformed, 1);
+        anomaly(pf, f, dir, r, DNS_AE_MALFORMED_DATA);
         return;
     }
-    switch (dns_decode(s, d, n)) {
+    enum dns_decoded res = dns_decode(s, d, n);
+    switch (res) {
     case DNS_D_MALFORMED:
-        pflow_count(pf, DNS_C_MALFORMED, 1);
-        pflow_anomaly(pf, f, dir, DNS_AE_MALFORMED_DATA);
+        pflow_count(pf, r->c_malformed, 1);
+        anomaly(pf, f, dir, r, DNS_AE_MALFORMED_DATA);
         break;
     case DNS_D_BAD_AUTHORITIES:
-        pflow_anomaly(pf, f, dir, DNS_AE_INVALID_AUTHORITIES);
+        anomaly(pf, f, dir, r, DNS_AE_INVALID_AUTHORITIES);
         break;
     case DNS_D_BAD_ADDITIONALS:
-        pflow_anomaly(pf, f, dir, DNS_AE_INVALID_ADDITIONALS);
+        anomaly(pf, f, dir, r, DNS_AE_INVALID_ADDITIONALS);
         break;
     case DNS_D_OK:
         break;
     }
     if (s->truncated) /* a name longer than DNS_NAME_MAX, kept cut (Suricata's event) */
-        pflow_anomaly(pf, f, dir, DNS_AE_NAME_TOO_LONG);
+        anomaly(pf, f, dir, r, DNS_AE_NAME_TOO_LONG);
     uint16_t flags = rd_be16(d + 2);
     bool response = flags & 0x8000;
     if (flags & 0x0040) /* Z: reserved, must be zero (RFC 1035 §4.1.1) */
-        pflow_anomaly(pf, f, dir, DNS_AE_Z_FLAG_SET);
-    if (response != (dir == 1)) /* a response to the server, or a query to the client */
-        pflow_anomaly(pf, f, dir, response ? DNS_AE_NOT_REQUEST
-                                           : DNS_AE_NOT_RESPONSE);
-    if (!s->has_query)
+        anomaly(pf, f, dir, r, DNS_AE_Z_FLAG_SET);
+    if ((flags >> 11 & 0xf) >= 7) /* an opcode no RFC assigns (Suricata's invalid_opcode) */
+        anomaly(pf, f, dir, r, DNS_AE_INVALID_OPCODE);
+    if (!r->by_dir && response != (dir == 1)) /* a response to the server, a query to the client */
+        anomaly(pf, f, dir, r, response ? DNS_AE_NOT_REQUEST : DNS_AE_NOT_RESPONSE);
+    /* DNS: a message whose first question decoded; mDNS: one that is not malformed */
+    if (r->any_message ? res == DNS_D_MALFORMED : !s->has_query)
         return;
     s->txid = s->nmsg++;
-    pflow_raise(pf, f, dir, response ? DNS_EV_RESPONSE : DNS_EV_QUERY);
+    unsigned ev = r->by_dir ? (dir == 0 ? r->ev_query : r->ev_response)
+                            : (response ? r->ev_response : r->ev_query);
+    pflow_raise(pf, f, dir, ev);
     pflow_tx_done(pf, f);
+}
+
+void dns_message(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d, size_t n)
+{
+    dns_message_as(pf, f, dir, d, n, &DNS_ROWS);
 }
 
 /* DNS over TCP: each message behind a 2-byte length (RFC 1035 §4.2.2), split anywhere. */

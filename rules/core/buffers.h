@@ -161,6 +161,12 @@
     /* a DHCP message: what the dhcp.* integer keywords run on (no keyword names it) */     \
     X(DHCP_TRANSACTION, "dhcp.transaction")                                                \
     X(NTP_REFERENCE_ID, "ntp.reference_id")                                                \
+    X(PGSQL_QUERY, "pgsql.query")                                                          \
+    X(MDNS_QUERIES_RRNAME, "mdns.queries.rrname")                                          \
+    X(MDNS_ANSWERS_RRNAME, "mdns.answers.rrname")                                          \
+    X(MDNS_AUTHORITIES_RRNAME, "mdns.authorities.rrname")                                  \
+    X(MDNS_ADDITIONALS_RRNAME, "mdns.additionals.rrname")                                  \
+    X(MDNS_RESPONSE_RRNAME, "mdns.response.rrname")                                        \
     X(RFB_NAME, "rfb.name")                                                                \
     X(FTP_COMMAND, "ftp.command")                                                          \
     X(FTP_COMMAND_DATA, "ftp.command_data")                                                \

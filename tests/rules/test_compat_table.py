@@ -71,8 +71,8 @@ def test_verdicts_on_known_keywords():
                                  "as `tls.store`; needs the TLS parser (parsers/tls)")
     assert rows["ldap.request.operation"] == ("supported", "")  # the LDAP parser's field
     assert rows["krb5_msg_type"] == ("supported", "")
-    assert rows["mdns.queries.rrname"] == ("not recognised",
-                                           "needs an mDNS parser (Osprey has none)")
+    assert rows["mdns.queries.rrname"] == ("supported", "")  # the mDNS parser registers it
+    assert rows["pgsql.query"] == ("supported", "")  # the PostgreSQL parser registers it
 
 
 def test_keyword_list_lines_have_a_section_and_a_source():
