@@ -180,6 +180,10 @@ static void worker_stats(struct acc *a, const struct osprey_stats_src *w)
     put(a, OSPREY_ONLY "tcp.rst_out_of_window", ts->rst_out_of_window);
     put(a, OSPREY_ONLY "tcp.reassembly_outrun", ts->outruns);
     put(a, OSPREY_ONLY "tcp.memcap_hits", ts->memcap_hits);
+    /* streams whose held out-of-order data was freed at the memcap for another's (and the
+     * bytes): Suricata counts the segments it refuses there instead */
+    put(a, OSPREY_ONLY "tcp.reassembly_memcap_reclaims", ts->reclaims);
+    put(a, OSPREY_ONLY "tcp.reassembly_memcap_reclaimed", ts->reclaimed_bytes);
     if (w->app) {
         app_stats(a, w->app);
     }
