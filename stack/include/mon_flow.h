@@ -54,7 +54,7 @@ struct mon_flow {
                                    from it (mon_flow_clock), records use first_us/last_us */
     uint64_t bytes[2];          /* indexed by MON_FLOW_TO_SERVER / _TO_CLIENT */
     uint32_t pkts[2];
-    uint32_t hnext;             /* next flow in the hash chain (index, 0 = none) */
+    uint32_t hnext;             /* next free record (index, 0 = none) while free */
     uint32_t lprev, lnext;      /* neighbours in the timeout-class list (index, 0 = none) */
     uint32_t hash;
     uint16_t cport, sport;      /* client and server ports (ICMP: see flow_key.c) */
@@ -71,8 +71,8 @@ struct mon_flow {
 };
 
 struct mon_flow_cfg {
-    uint64_t memcap;         /* bytes for flow records + hash buckets; default 128 MiB */
-    uint32_t hash_size;      /* buckets (rounded up to a power of two); default 65536 */
+    uint64_t memcap;         /* bytes for flow records + hash slots; default 128 MiB */
+    uint32_t hash_size;      /* least hash slots (rounded up to a power of two); default 65536 */
     uint32_t prealloc;       /* records allocated up front; default 10000 */
     uint64_t hash_seed;      /* 0 = random */
     uint32_t timeout_s[MON_TC__COUNT];
