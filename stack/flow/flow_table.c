@@ -45,6 +45,10 @@ static bool grow(struct mon_flow_table *t)
 {
     if (t->nchunks == t->max_chunks)
         return false;
+    /* state charged from outside takes room records would have had */
+    if (t->nchunks && t->stats.memuse + t->stats.charged +
+                          (uint64_t)FLOW_CHUNK_SIZE * sizeof(struct mon_flow) > t->cfg.memcap)
+        return false;
     struct mon_flow *c = calloc(FLOW_CHUNK_SIZE, sizeof *c);
     if (!c)
         return false;
@@ -193,6 +197,16 @@ void flow_end(struct mon_flow_table *t, uint32_t idx, enum mon_flow_end why)
 
 static uint32_t alloc_record(struct mon_flow_table *t)
 {
+    /* Charged state over the memcap: the least recently seen flows go (their state is freed
+     * by their end callbacks), a few per new flow so that no packet pays for many. */
+    for (int n = 0; n < 4 && t->stats.memuse + t->stats.charged > t->cfg.memcap; n++) {
+        uint32_t victim = flow_oldest(t);
+        if (!victim)
+            break;
+        t->stats.memcap_hits++;
+        t->stats.charge_evictions++;
+        flow_end(t, victim, MON_FLOW_END_EVICTED);
+    }
     if (!t->free_head && !grow(t)) {
         /* Full: evict the flow seen least recently. Its end is reported like any other. */
         uint32_t victim = flow_oldest(t);
@@ -293,6 +307,16 @@ void mon_flow_end_now(struct mon_flow_table *t, struct mon_flow *f, enum mon_flo
             return;
         }
     }
+}
+
+void mon_flow_charge(struct mon_flow_table *t, int64_t bytes)
+{
+    if (bytes < 0 && 0 - (uint64_t)bytes > t->stats.charged)
+        t->stats.charged = 0; /* a refund larger than the charges: a caller's bug, not ours */
+    else
+        t->stats.charged += (uint64_t)bytes;
+    if (t->stats.charged > t->stats.charged_peak)
+        t->stats.charged_peak = t->stats.charged;
 }
 
 const struct mon_flow_stats *mon_flow_stats(const struct mon_flow_table *t)
