@@ -333,6 +333,48 @@ static void test_slots_churn(void)
     mon_flow_table_destroy(t);
 }
 
+/* State kept outside the records (mon_flow_charge) counts against the memcap: over it, new
+ * flows evict the least recently seen ones, and no chunk of records is added. */
+static void test_charged_state(void)
+{
+    struct mon_flow_cfg cfg;
+    mon_flow_cfg_defaults(&cfg);
+    cfg.hash_size = 16;
+    cfg.prealloc = 0;
+    cfg.memcap = 8192 * 8 + 8 + 2 * 4096 * sizeof(struct mon_flow); /* two chunks */
+    struct ended e = {0};
+    struct mon_flow_table *t = mon_flow_table_create(&cfg, on_end, &e);
+    int dir;
+    for (uint32_t i = 0; i < 100; i++) {
+        struct mon_packet p = mk(0x01000000 + i, 1, 0x02000000, 2, 17, 0, i);
+        CHECK(mon_flow_handle(t, &p, &dir) != NULL);
+    }
+    const struct mon_flow_stats *st = mon_flow_stats(t);
+    CHECK_EQ_U(st->memcap_hits, 0);
+    /* the outside state of those 100 flows leaves less than a chunk of room */
+    uint64_t room = cfg.memcap - st->memuse;
+    mon_flow_charge(t, (int64_t)room - 100);
+    CHECK_EQ_U(st->charged, room - 100);
+    for (uint32_t i = 100; i < 4200; i++) { /* past the first chunk: no second one comes */
+        struct mon_packet p = mk(0x01000000 + i, 1, 0x02000000, 2, 17, 0, i);
+        CHECK(mon_flow_handle(t, &p, &dir) != NULL);
+    }
+    CHECK(st->memuse + st->charged <= cfg.memcap);
+    CHECK(st->memcap_hits > 0);
+    CHECK_EQ_U(st->charge_evictions, 0); /* under the memcap: records were just reused */
+    /* over the memcap: each new flow evicts (up to four) until it fits again */
+    mon_flow_charge(t, 200);
+    int before = e.n;
+    struct mon_packet p = mk(0x05000000, 1, 0x02000000, 2, 17, 0, 9999);
+    CHECK(mon_flow_handle(t, &p, &dir) != NULL);
+    CHECK_EQ_U(st->charge_evictions, 4);
+    CHECK_EQ_U(e.n - before, 4);
+    mon_flow_charge(t, -(int64_t)st->charged - 5); /* a refund too large: clamped */
+    CHECK_EQ_U(st->charged, 0);
+    CHECK_EQ_U(st->charged_peak, room + 100);
+    mon_flow_table_destroy(t);
+}
+
 int main(void)
 {
     test_find_and_end_now();
@@ -345,6 +387,7 @@ int main(void)
     test_buckets_follow_the_memcap();
     test_eviction();
     test_slots_churn();
+    test_charged_state();
     test_no_l4();
     return unit_report("test_flow");
 }

@@ -65,3 +65,33 @@ def test_without_pressure_nothing_is_reclaimed(tmp_path):
     assert len([a for a in res.alerts if a["alert"]["signature_id"] == 1]) == sent
     assert res.stats["osprey"]["tcp"]["reassembly_memcap_reclaims"] == 0
     assert not [a for a in res.alerts if a["alert"]["signature_id"] == 2]
+
+
+def syn_flood(n, first=0):
+    """n pure SYNs from distinct sources, one flow each (a scapy template, addresses patched
+    in: building 20,000 scapy packets one by one would take most of the test's time)."""
+    from scapy.layers.inet import IP, TCP
+    out = []
+    for i in range(first, first + n):
+        p = IP(src=f"16.{i >> 16 & 255}.{i >> 8 & 255}.{i & 255}", dst="10.0.0.1") / \
+            TCP(sport=1024 + i % 60000, dport=80, flags="S", seq=i)
+        out.append(p)
+    return out
+
+
+def test_flow_state_is_charged_to_flow_memcap(tmp_path):
+    """Detection's and the parsers' per-flow state count against flow.memcap: under a SYN flood
+    records + that state stay within it, the oldest flows making room, and a conversation
+    after the flood is still inspected."""
+    memcap = 2 << 20
+    pkts = syn_flood(8000) + legit(0)
+    res = detect(tmp_path, pkts, [LEGIT], "--runmode", "single", "-k", "none",
+                 "--set", f"flow.memcap={memcap}", "--set", "flow.hash-size=1024",
+                 "--set", "flow.prealloc=0", step=0.00001)
+    assert [a["http"]["url"] for a in res.alerts] == ["/LEGIT-MARKER-0"]
+    flow, mine = res.stats["flow"], res.stats["osprey"]["flow"]
+    assert mine["state_memuse_peak"] > 8000 // 4 * 64  # detection + parser records
+    assert mine["state_memuse"] == 0  # every flow ended at the end of the capture: all refunded
+    # the table's records and slots only grow: their final size is their peak
+    assert flow["memuse"] + mine["state_memuse_peak"] <= memcap + 1024
+    assert flow["memcap"] > 0 and mine["state_evictions"] >= 0
