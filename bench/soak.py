@@ -11,14 +11,15 @@ Each round (--rounds-per-s a second) sends: --legit HTTP conversations whose req
 alerts on (LEGIT-MARKER-n, n unique), and the attacks of bench/attacks.py at a small scale with
 fresh addresses each round: connections holding out-of-order data after a hole that never
 fills, a burst of SYNs from distinct sources, incomplete overlapping IPv4 fragments, UDP that
-makes a catastrophic regex backtrack. The memcaps are small (flow, reassembly: 16 MB) so the
-attacks hit them for the whole run.
+makes a catastrophic regex backtrack. The memcaps are small (flow, reassembly: 16 MB by
+default, --flow-memcap / --reassembly-memcap) so the attacks hit them for the whole run.
 
 Memory verdict: after --warmup seconds, the peak RSS of the last quarter of the run must not
 exceed the peak of the first half after warm-up by more than 10 % + 8 MB.
 
 usage: bench/soak.py [--osprey build/bin/osprey] [--minutes 30] [--rounds-per-s 2]
-                     [--scale 1.0] [--reload 30] [--sample 5]
+                     [--scale 1.0] [--reload 30] [--sample 5] [--flow-memcap 16mb]
+                     [--reassembly-memcap 16mb]
 """
 import argparse
 import json
@@ -35,7 +36,6 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from attacks import ETH, RULES, ip4, tcp  # noqa: E402
 
-CAPS = ["--set", "flow.memcap=16mb", "--set", "stream.reassembly.memcap=16mb"]
 
 
 class Stream:
@@ -140,7 +140,11 @@ def main():
     ap.add_argument("--reload", type=float, default=30)
     ap.add_argument("--sample", type=float, default=5)
     ap.add_argument("--warmup", type=float, default=60)
+    ap.add_argument("--flow-memcap", default="16mb")
+    ap.add_argument("--reassembly-memcap", default="16mb")
     a = ap.parse_args()
+    caps = ["--set", f"flow.memcap={a.flow_memcap}", "--set",
+            f"stream.reassembly.memcap={a.reassembly_memcap}"]
     tmp = tempfile.mkdtemp(prefix="osprey-soak-")
     fifo, logs, rules = (os.path.join(tmp, n) for n in ("stream.pcap", "log", "soak.rules"))
     sock = os.path.join(tmp, "ctl.sock")
@@ -150,7 +154,7 @@ def main():
     err = open(os.path.join(tmp, "osprey.err"), "w")
     proc = subprocess.Popen([a.osprey, "--runmode", "single", "-k", "none", "-r", fifo, "-S",
                              rules, "-l", logs, "--set", "unix-command.enabled=yes", "--set",
-                             f"unix-command.filename={sock}", *CAPS],
+                             f"unix-command.filename={sock}", *caps],
                             stdout=err, stderr=subprocess.STDOUT)
     s = Stream(fifo)
     rng = random.Random(1)
