@@ -16,12 +16,9 @@ void osprey_jw_init(struct osprey_jw *w)
     w->depth = -1;
 }
 
-static bool reserve(struct osprey_jw *w, size_t n)
+/* The slow half of reserve: the buffer doubles. */
+__attribute__((noinline)) static bool grow_for(struct osprey_jw *w, size_t n)
 {
-    if (w->oom)
-        return false;
-    if (w->len + n <= w->cap)
-        return true;
     size_t cap = w->cap * 2;
     while (cap < w->len + n)
         cap *= 2;
@@ -35,7 +32,16 @@ static bool reserve(struct osprey_jw *w, size_t n)
     return true;
 }
 
-static void put(struct osprey_jw *w, const char *s, size_t n)
+/* Room for n more bytes. Inlined with put/putc1: a record is hundreds of small writes, and
+ * the calls were a tenth of writing one. */
+static inline bool reserve(struct osprey_jw *w, size_t n)
+{
+    if (__builtin_expect(!w->oom && w->len + n <= w->cap, 1))
+        return true;
+    return !w->oom && grow_for(w, n);
+}
+
+static inline void put(struct osprey_jw *w, const char *s, size_t n)
 {
     if (reserve(w, n)) {
         memcpy(w->buf + w->len, s, n);
@@ -43,7 +49,7 @@ static void put(struct osprey_jw *w, const char *s, size_t n)
     }
 }
 
-static void putc1(struct osprey_jw *w, char c)
+static inline void putc1(struct osprey_jw *w, char c)
 {
     if (reserve(w, 1))
         w->buf[w->len++] = c;
@@ -181,12 +187,27 @@ void osprey_jw_strn(struct osprey_jw *w, const char *k, const uint8_t *s, size_t
     string(w, s, n);
 }
 
+/* Decimal digits of v at the end of buf[24]; returns where they start. By hand: records are
+ * mostly numbers, and snprintf's format parsing was a tenth of writing a flow record. */
+static char *decimal(char buf[24], int64_t v)
+{
+    char *p = buf + 24;
+    uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+    do {
+        *--p = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    if (v < 0)
+        *--p = '-';
+    return p;
+}
+
 void osprey_jw_int(struct osprey_jw *w, const char *k, int64_t v)
 {
     char num[24];
-    int n = snprintf(num, sizeof num, "%lld", (long long)v);
+    char *p = decimal(num, v);
     key(w, k);
-    put(w, num, (size_t)n);
+    put(w, p, (size_t)(num + 24 - p));
 }
 
 void osprey_jw_double(struct osprey_jw *w, const char *k, double v)
@@ -208,17 +229,40 @@ void osprey_jw_bool(struct osprey_jw *w, const char *k, bool v)
 
 void osprey_jw_timestamp(uint64_t ts_us, char *buf, size_t len)
 {
-    /* records come in time order: the date part is formatted once per second per thread */
-    static _Thread_local time_t last_s = (time_t)-1;
-    static _Thread_local char last[24];
+    /* The date part is formatted once per second per thread, in a few slots: a flow record
+     * carries its start, end and log times, seconds apart, and flows evicted under a flood
+     * alternate between old and new seconds (one slot reformatted on every call). */
+    enum { SLOTS = 4 };
+    static _Thread_local time_t last_s[SLOTS] = {-1, -1, -1, -1};
+    static _Thread_local char last[SLOTS][24];
+    static _Thread_local unsigned next;
     time_t s = (time_t)(ts_us / 1000000u);
-    if (s != last_s) {
+    unsigned i = 0;
+    while (i < SLOTS && last_s[i] != s)
+        i++;
+    if (i == SLOTS) {
+        i = next++ % SLOTS;
         struct tm tm;
         gmtime_r(&s, &tm);
-        strftime(last, sizeof last, "%Y-%m-%dT%H:%M:%S", &tm);
-        last_s = s;
+        strftime(last[i], sizeof last[i], "%Y-%m-%dT%H:%M:%S", &tm);
+        last_s[i] = s;
     }
-    snprintf(buf, len, "%s.%06u+0000", last, (unsigned)(ts_us % 1000000u));
+    /* "<date>.<6 digits>+0000" */
+    char out[40];
+    size_t n = strlen(last[i]);
+    memcpy(out, last[i], n);
+    out[n++] = '.';
+    unsigned us = (unsigned)(ts_us % 1000000u);
+    for (int d = 5; d >= 0; d--, us /= 10)
+        out[n + (size_t)d] = (char)('0' + us % 10);
+    n += 6;
+    memcpy(out + n, "+0000", 6);
+    n += 5;
+    if (len) {
+        size_t c = n < len - 1 ? n : len - 1;
+        memcpy(buf, out, c);
+        buf[c] = 0;
+    }
 }
 
 void osprey_jw_time(struct osprey_jw *w, const char *k, uint64_t ts_us)

@@ -203,7 +203,7 @@ static const struct cfg_key SCHEMA[] = {
     INT("defrag.trackers", "65535", 1, COUNT_MAX, "most datagrams reassembled at once"),
 
     SIZE("flow.memcap", "128mb", "memory for the flow table"),
-    INT("flow.hash-size", "65536", 1, COUNT_MAX, "least buckets in the flow hash (one per two records the memcap allows at least)"),
+    INT("flow.hash-size", "65536", 1, COUNT_MAX, "least slots in the flow hash (one and a half per record the memcap allows at least)"),
     INT("flow.prealloc", "10000", 0, COUNT_MAX, "flows allocated at start"),
     INT("flow.hash-seed", "0", 0, UINT32_MAX, "flow hash key; 0 = random at start"),
 

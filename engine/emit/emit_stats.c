@@ -162,6 +162,11 @@ static void worker_stats(struct acc *a, const struct osprey_stats_src *w)
     put(a, OSPREY_ONLY "flow.end.timeout", fs->ended[MON_FLOW_END_TIMEOUT]);
     put(a, OSPREY_ONLY "flow.end.forced", fs->ended[MON_FLOW_END_EVICTED]);
     put(a, OSPREY_ONLY "flow.end.shutdown", fs->ended[MON_FLOW_END_SHUTDOWN]);
+    /* detection's and the parsers' per-flow state, charged to flow.memcap (mon_ctx_charge),
+     * and the flows evicted because of it (part of flow.memcap) */
+    put(a, OSPREY_ONLY "flow.state_memuse", fs->charged);
+    put(a, OSPREY_ONLY "flow.state_memuse_peak", fs->charged_peak);
+    put(a, OSPREY_ONLY "flow.state_evictions", fs->charge_evictions);
     const struct mon_tcp_stats *ts = mon_ctx_tcp_stats(w->ctx);
     put(a, "tcp.sessions", ts->sessions);
     put(a, "tcp.midstream_pickups", ts->midstream);
@@ -180,6 +185,10 @@ static void worker_stats(struct acc *a, const struct osprey_stats_src *w)
     put(a, OSPREY_ONLY "tcp.rst_out_of_window", ts->rst_out_of_window);
     put(a, OSPREY_ONLY "tcp.reassembly_outrun", ts->outruns);
     put(a, OSPREY_ONLY "tcp.memcap_hits", ts->memcap_hits);
+    /* streams whose held out-of-order data was freed at the memcap for another's (and the
+     * bytes): Suricata counts the segments it refuses there instead */
+    put(a, OSPREY_ONLY "tcp.reassembly_memcap_reclaims", ts->reclaims);
+    put(a, OSPREY_ONLY "tcp.reassembly_memcap_reclaimed", ts->reclaimed_bytes);
     if (w->app) {
         app_stats(a, w->app);
     }

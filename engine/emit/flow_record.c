@@ -1,7 +1,7 @@
 /* flow_record.c — mon_flow → EVE flow record (see flow_record.h). */
 #include "flow_record.h"
 
-#include <arpa/inet.h>
+#include <string.h>
 #include <stdio.h>
 
 const char *osprey_proto_name(uint8_t p, char *buf, size_t len)
@@ -40,7 +40,24 @@ void osprey_addr_str(const struct mon_addr *a, int ipver, char *buf, size_t len)
                                    a->b[2 * g], a->b[2 * g + 1]);
         return;
     }
-    if (!inet_ntop(AF_INET, a->b, buf, (socklen_t)len))
+    /* dotted quad by hand: inet_ntop formats with sprintf, and a flood writes a flow record
+     * (two addresses) for every SYN */
+    char q[16];
+    size_t at = 0;
+    for (int i = 0; i < 4; i++) {
+        unsigned v = a->b[i];
+        if (i)
+            q[at++] = '.';
+        if (v >= 100)
+            q[at++] = (char)('0' + v / 100);
+        if (v >= 10)
+            q[at++] = (char)('0' + v / 10 % 10);
+        q[at++] = (char)('0' + v % 10);
+    }
+    q[at] = 0;
+    if (len > at)
+        memcpy(buf, q, at + 1);
+    else if (len)
         snprintf(buf, len, "?");
 }
 

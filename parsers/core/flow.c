@@ -7,6 +7,10 @@
 #include "files.h"
 #include "parsers_int.h"
 
+/* A flow's parser record as charged to flow.memcap (its protocol's state is bounded by the
+ * protocol's own limits) */
+#define PFLOW_CHARGE ((int64_t)sizeof(struct pflow) + MON_MALLOC_OVERHEAD)
+
 struct pflow *pflow_get(struct mon_ctx *ctx, const struct mon_flow *f)
 {
     if (!ctx || !f)
@@ -23,10 +27,12 @@ struct pflow *pflow_make(struct osprey_parsers_worker *w, struct mon_flow *f)
     pf = calloc(1, sizeof *pf);
     if (!pf)
         return NULL;
+    mon_ctx_charge(w->ctx, PFLOW_CHARGE); /* flow.memcap holds parser state too */
     pf->w = w;
     pf->anomaly = -1;
     pf->store_tx[0] = pf->store_tx[1] = -1;
     if (mon_set_uctx_slot(w->ctx, f, w->p->slot, pf) != MON_OK) {
+        mon_ctx_charge(w->ctx, -PFLOW_CHARGE);
         free(pf);
         return NULL;
     }
@@ -44,6 +50,7 @@ static void pflow_free(struct pflow *pf)
     if (d && pf->state)
         d->state_free(pf->state);
     pfile_free_all(pf);
+    mon_ctx_charge(pf->w->ctx, -PFLOW_CHARGE);
     free(pf);
 }
 
@@ -64,6 +71,7 @@ struct pflow *pflow_guest(struct pflow *host, const char *name)
     struct pflow *g = calloc(1, sizeof *g);
     if (!g)
         return NULL;
+    mon_ctx_charge(host->w->ctx, PFLOW_CHARGE);
     g->w = host->w;
     g->proto = (uint16_t)id;
     g->anomaly = -1;

@@ -568,6 +568,7 @@ struct det_flow {
     int64_t *ints;              /* flowint values (allocated on first use), and which are set */
     uint8_t *intset;
     struct det_tag_state tag;   /* tag:session */
+    uint32_t charged;           /* bytes of this record charged to flow.memcap (mon_ctx_charge) */
     uint64_t bits[];            /* flowbits, (nbit_names + 63) / 64 words */
 };
 

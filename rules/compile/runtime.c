@@ -33,10 +33,14 @@ static void on_pkt(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_
     }
     size_t words = (w->d->nbit_names + 63) / 64;
     /* once per flow, not per packet */
-    df = calloc(1, sizeof *df + words * sizeof df->bits[0]);
+    size_t bytes = sizeof *df + words * sizeof df->bits[0];
+    df = calloc(1, bytes);
     if (!df)
         return; /* the flow goes uninspected; filters treat a missing state as no match */
     df->w = arg;
+    /* charged to flow.memcap: a flood of flows cannot grow it past the cap (issue 17) */
+    df->charged = (uint32_t)bytes + MON_MALLOC_OVERHEAD;
+    mon_ctx_charge(ctx, (int64_t)df->charged);
     mon_set_uctx(ctx, f, df);
     if (w->policy.midstream == OSPREY_MIDSTREAM_PASS_FLOW && f->proto == 6 &&
         (f->tcp.side[MON_SIDE_CLI].flags & MON_TCPF_MIDSTREAM)) {
@@ -586,8 +590,13 @@ fail:
  * then looks as a side past its inspection cap (nothing kept, nothing more inspected). */
 struct det_side *det_side_of(struct det_flow *df, int side)
 {
-    if (!df->side[side] && !df->closed)
+    if (!df->side[side] && !df->closed) {
         df->side[side] = calloc(1, sizeof *df->side[side]);
+        if (df->side[side]) { /* (its window is bounded by the inspection cap, not charged) */
+            df->charged += (uint32_t)sizeof *df->side[side] + MON_MALLOC_OVERHEAD;
+            mon_ctx_charge(df->w->ctx, (int64_t)sizeof *df->side[side] + MON_MALLOC_OVERHEAD);
+        }
+    }
     return df->side[side];
 }
 
@@ -644,6 +653,7 @@ void osprey_detect_flow_end(struct osprey_detect_worker *w, struct mon_flow *f)
     free(df->ints);
     free(df->intset);
     det_vars_free(df->vars);
+    mon_ctx_charge(df->w->ctx, -(int64_t)df->charged);
     free(df);
     f->uctx = NULL;
 }

@@ -48,6 +48,7 @@ void mon_ctx_destroy(struct mon_ctx *ctx)
     if (ctx->ft) {
         mon_flush(ctx);
         mon_flow_table_destroy(ctx->ft);
+        ctx->ft = NULL; /* state freed after this refunds nothing */
     }
     core_scope_clear(ctx);
     while (ctx->socks)
@@ -112,6 +113,7 @@ int mon_set_uctx_slot(struct mon_ctx *ctx, struct mon_flow *f, int slot, void *v
         /* allocated on a flow's first use only: flows nobody stores anything on pay nothing */
         if (!(f->uslot = calloc(ctx->eng->nslots, sizeof *f->uslot)))
             return core_err(ctx, MON_ENOMEM, "no memory for user slots");
+        mon_ctx_charge(ctx, (int64_t)(ctx->eng->nslots * sizeof *f->uslot) + MON_MALLOC_OVERHEAD);
     }
     f->uslot[slot] = val;
     return MON_OK;
@@ -157,11 +159,18 @@ void core_free_slots(struct mon_ctx *ctx, struct mon_flow *f)
     }
     free(f->uslot);
     f->uslot = NULL;
+    mon_ctx_charge(ctx, -(int64_t)(ctx->eng->nslots * sizeof *f->uslot) - MON_MALLOC_OVERHEAD);
 }
 
 const struct mon_decode_stats *mon_ctx_decode_stats(const struct mon_ctx *ctx)
 {
     return &ctx->dec.stats;
+}
+
+void mon_ctx_charge(struct mon_ctx *ctx, int64_t bytes)
+{
+    if (ctx && ctx->ft)
+        mon_flow_charge(ctx->ft, bytes);
 }
 
 const struct mon_defrag *mon_ctx_defrag(const struct mon_ctx *ctx)

@@ -16,6 +16,12 @@ struct flow_key {
     uint8_t proto, ipver;
 };
 
+/* A slot of the hash table: the flow's hash beside its index, so that probing past other
+ * flows never touches their records (each would be a cache miss under a flood). idx 0: empty. */
+struct flow_slot {
+    uint32_t hash, idx;
+};
+
 struct flow_lru {
     uint32_t head, tail;  /* oldest first */
 };
@@ -39,8 +45,8 @@ struct mon_flow_table {
     uint64_t seed[2];
     uint64_t next_id;
 
-    uint32_t *bucket;  /* heads of hash chains */
-    uint32_t bucket_mask;
+    struct flow_slot *slot;  /* open addressing, linear probing (flow_table.c) */
+    uint32_t slot_mask;
 
     struct mon_flow **chunk;  /* chunk[i] holds FLOW_CHUNK_SIZE records */
     uint32_t nchunks, max_chunks;

@@ -1,4 +1,12 @@
-/* flow_table.c — record pool, hash chains and the per-packet lookup. */
+/* flow_table.c — record pool, hash table and the per-packet lookup.
+ *
+ * The hash table is open addressing with linear probing over (hash, index) slots, at most
+ * three quarters full: finding that a key is new (every packet of a SYN flood) reads one or
+ * two cache lines of slots and no record, and removing a flow (eviction) reads the line of
+ * its own slot — with hash chains through the records both walked records, one cache miss
+ * each, and were a third of a flood's time. Removal shifts the following slots back
+ * (no tombstones), so probes stay short however many flows come and go.
+ */
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
@@ -37,6 +45,10 @@ static bool grow(struct mon_flow_table *t)
 {
     if (t->nchunks == t->max_chunks)
         return false;
+    /* state charged from outside takes room records would have had */
+    if (t->nchunks && t->stats.memuse + t->stats.charged +
+                          (uint64_t)FLOW_CHUNK_SIZE * sizeof(struct mon_flow) > t->cfg.memcap)
+        return false;
     struct mon_flow *c = calloc(FLOW_CHUNK_SIZE, sizeof *c);
     if (!c)
         return false;
@@ -70,29 +82,30 @@ struct mon_flow_table *mon_flow_table_create(const struct mon_flow_cfg *cfg,
         free(t);
         return NULL;
     }
-    /* hash-size is a floor: at least one bucket per two records the memcap allows, so chains
-     * stay short however full the table gets (a SYN flood filled 65,536 buckets with 500k
-     * flows: lookups and unlinks walked chains of eight, and time grew with the square) */
-    uint64_t fill = cfg->memcap / (2 * sizeof(struct mon_flow) + sizeof(uint32_t));
+    /* hash-size is a floor: slots for one and a half times the records the memcap allows
+     * (rounded up to a power of two), and the records are capped to three quarters of the
+     * slots, so probes stay short however full the table gets */
+    uint64_t fill = cfg->memcap / (sizeof(struct mon_flow) + 3 * sizeof(struct flow_slot) / 2);
+    fill += fill / 2 + 1;
     uint32_t want = cfg->hash_size ? cfg->hash_size : 1;
     if (fill > want)
-        want = fill > (1u << 26) ? 1u << 26 : (uint32_t)fill;
-    uint32_t nb = pow2_at_least(want);
-    t->bucket = calloc(nb, sizeof *t->bucket);
-    if (!t->bucket) {
+        want = fill > (1u << 27) ? 1u << 27 : (uint32_t)fill;
+    uint32_t ns = pow2_at_least(want);
+    t->slot = calloc(ns, sizeof *t->slot);
+    if (!t->slot) {
         free(t);
         return NULL;
     }
-    t->bucket_mask = nb - 1;
-    t->stats.memuse = (uint64_t)nb * sizeof *t->bucket;
+    t->slot_mask = ns - 1;
+    t->stats.memuse = (uint64_t)ns * sizeof *t->slot;
 
     uint64_t room = cfg->memcap > t->stats.memuse ? cfg->memcap - t->stats.memuse : 0;
     uint64_t maxr = room / sizeof(struct mon_flow);
-    if (maxr > 0xfffffff0u)
-        maxr = 0xfffffff0u;
+    if (maxr > (uint64_t)ns / 4 * 3)
+        maxr = (uint64_t)ns / 4 * 3;
     t->max_records = (uint32_t)maxr;
     t->stats.max_flows = maxr;
-    /* chunk count rounds down so records + buckets never exceed the memcap */
+    /* chunk count rounds down so records + slots never exceed the memcap */
     t->max_chunks = (uint32_t)(room / ((uint64_t)FLOW_CHUNK_SIZE * sizeof(struct mon_flow)));
     if (t->max_chunks == 0 && maxr > 0)
         t->max_chunks = 1; /* tiny memcaps still get one (partly used) chunk */
@@ -102,7 +115,7 @@ struct mon_flow_table *mon_flow_table_create(const struct mon_flow_cfg *cfg,
     }
     t->chunk = calloc(t->max_chunks ? t->max_chunks : 1, sizeof *t->chunk);
     if (!t->chunk) {
-        free(t->bucket);
+        free(t->slot);
         free(t);
         return NULL;
     }
@@ -119,18 +132,58 @@ void mon_flow_table_destroy(struct mon_flow_table *t)
     for (uint32_t i = 0; i < t->nchunks; i++)
         free(t->chunk[i]);
     free(t->chunk);
-    free(t->bucket);
+    free(t->slot);
     free(t);
 }
 
-/* Unlink idx from its hash chain, report its end, and return the record to the pool. */
+/* Take idx's slot out, shifting back each following slot of the run that may move into the
+ * hole (its home is not cyclically within (hole, it]). */
+static void slot_remove(struct mon_flow_table *t, uint32_t idx, uint32_t hash)
+{
+    uint32_t m = t->slot_mask, i = hash & m;
+    while (t->slot[i].idx != idx)
+        i = (i + 1) & m;
+    for (uint32_t j = (i + 1) & m; t->slot[j].idx; j = (j + 1) & m) {
+        uint32_t home = t->slot[j].hash & m;
+        bool stays = i <= j ? (i < home && home <= j) : (i < home || home <= j);
+        if (!stays) {
+            t->slot[i] = t->slot[j];
+            i = j;
+        }
+    }
+    t->slot[i] = (struct flow_slot){0, 0};
+}
+
+static void slot_insert(struct mon_flow_table *t, uint32_t idx, uint32_t hash)
+{
+    uint32_t m = t->slot_mask, i = hash & m;
+    while (t->slot[i].idx)
+        i = (i + 1) & m;
+    t->slot[i] = (struct flow_slot){hash, idx};
+}
+
+/* The flow of key k (hash h), 0 if none; *dir its direction. */
+static uint32_t slot_find(const struct mon_flow_table *t, const struct flow_key *k, uint32_t h,
+                          int *dir)
+{
+    uint32_t m = t->slot_mask;
+    for (uint32_t i = h & m; t->slot[i].idx; i = (i + 1) & m) {
+        if (t->slot[i].hash != h)
+            continue;
+        int d = flow_key_match(flow_at(t, t->slot[i].idx), k);
+        if (d >= 0) {
+            *dir = d;
+            return t->slot[i].idx;
+        }
+    }
+    return 0;
+}
+
+/* Take idx out of the hash table, report its end, and return the record to the pool. */
 void flow_end(struct mon_flow_table *t, uint32_t idx, enum mon_flow_end why)
 {
     struct mon_flow *f = flow_at(t, idx);
-    uint32_t *link = &t->bucket[f->hash & t->bucket_mask];
-    while (*link != idx)
-        link = &flow_at(t, *link)->hnext;
-    *link = f->hnext;
+    slot_remove(t, idx, f->hash);
     flow_lru_remove(t, idx);
     f->end = (uint8_t)why;
     t->stats.ended[why]++;
@@ -144,6 +197,16 @@ void flow_end(struct mon_flow_table *t, uint32_t idx, enum mon_flow_end why)
 
 static uint32_t alloc_record(struct mon_flow_table *t)
 {
+    /* Charged state over the memcap: the least recently seen flows go (their state is freed
+     * by their end callbacks), a few per new flow so that no packet pays for many. */
+    for (int n = 0; n < 4 && t->stats.memuse + t->stats.charged > t->cfg.memcap; n++) {
+        uint32_t victim = flow_oldest(t);
+        if (!victim)
+            break;
+        t->stats.memcap_hits++;
+        t->stats.charge_evictions++;
+        flow_end(t, victim, MON_FLOW_END_EVICTED);
+    }
     if (!t->free_head && !grow(t)) {
         /* Full: evict the flow seen least recently. Its end is reported like any other. */
         uint32_t victim = flow_oldest(t);
@@ -153,6 +216,11 @@ static uint32_t alloc_record(struct mon_flow_table *t)
         }
         t->stats.memcap_hits++;
         flow_end(t, victim, MON_FLOW_END_EVICTED);
+        /* A flood evicts at every new flow: fetch the next victim's slot now, so that its
+         * removal does not wait on memory (its record, next on the list, is usually near). */
+        uint32_t next = flow_oldest(t);
+        if (next)
+            __builtin_prefetch(&t->slot[flow_at(t, next)->hash & t->slot_mask], 1);
     }
     uint32_t idx = t->free_head;
     t->free_head = flow_at(t, idx)->hnext;
@@ -193,16 +261,8 @@ struct mon_flow *mon_flow_find(struct mon_flow_table *t, const struct mon_packet
     struct flow_key k;
     if (!flow_key_from_packet(p, &k))
         return NULL;
-    uint32_t hash = flow_key_hash(t, &k);
-    for (uint32_t idx = t->bucket[hash & t->bucket_mask]; idx; idx = flow_at(t, idx)->hnext) {
-        struct mon_flow *f = flow_at(t, idx);
-        int d;
-        if (f->hash == hash && (d = flow_key_match(f, &k)) >= 0) {
-            *dir = d;
-            return f;
-        }
-    }
-    return NULL;
+    uint32_t idx = slot_find(t, &k, flow_key_hash(t, &k), dir);
+    return idx ? flow_at(t, idx) : NULL;
 }
 
 struct mon_flow *mon_flow_handle(struct mon_flow_table *t, const struct mon_packet *p, int *dir)
@@ -213,14 +273,8 @@ struct mon_flow *mon_flow_handle(struct mon_flow_table *t, const struct mon_pack
         return NULL;
     }
     uint32_t hash = flow_key_hash(t, &k);
-    uint32_t *head = &t->bucket[hash & t->bucket_mask];
-    uint32_t idx = *head;
     int d = -1;
-    for (; idx; idx = flow_at(t, idx)->hnext) {
-        struct mon_flow *f = flow_at(t, idx);
-        if (f->hash == hash && (d = flow_key_match(f, &k)) >= 0)
-            break;
-    }
+    uint32_t idx = slot_find(t, &k, hash, &d);
     uint64_t now = mon_flow_clock(t, p->ts_us);
     if (idx && flow_idle_expired(t, flow_at(t, idx), now)) {
         /* Expiry runs in batches, so a flow can be past its timeout when its next packet
@@ -229,14 +283,12 @@ struct mon_flow *mon_flow_handle(struct mon_flow_table *t, const struct mon_pack
         idx = 0;
     }
     if (!idx) {
-        idx = alloc_record(t);
+        idx = alloc_record(t); /* may end an evicted flow: its slot goes, others move */
         if (!idx)
             return NULL;
-        head = &t->bucket[hash & t->bucket_mask]; /* eviction may have changed the chain */
         struct mon_flow *f = flow_at(t, idx);
         init_flow(t, f, &k, p, hash);
-        f->hnext = *head;
-        *head = idx;
+        slot_insert(t, idx, hash);
         d = flow_key_match(f, &k);
         f->tclass = MON_TC__COUNT; /* not in a list yet */
     }
@@ -255,6 +307,16 @@ void mon_flow_end_now(struct mon_flow_table *t, struct mon_flow *f, enum mon_flo
             return;
         }
     }
+}
+
+void mon_flow_charge(struct mon_flow_table *t, int64_t bytes)
+{
+    if (bytes < 0 && 0 - (uint64_t)bytes > t->stats.charged)
+        t->stats.charged = 0; /* a refund larger than the charges: a caller's bug, not ours */
+    else
+        t->stats.charged += (uint64_t)bytes;
+    if (t->stats.charged > t->stats.charged_peak)
+        t->stats.charged_peak = t->stats.charged;
 }
 
 const struct mon_flow_stats *mon_flow_stats(const struct mon_flow_table *t)

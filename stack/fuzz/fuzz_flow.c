@@ -3,7 +3,9 @@
  *
  * Input: two options bytes, then records. Options byte 0: bit 0 midstream pick-up, bit 1
  * one-sided flows accepted, bits 2-4 the overlap policy, bit 5 small buffers (512 bytes,
- * depth 2000), bit 6 IPv6, bit 7 a 4 KiB reassembly memcap. Byte 1: bits 0-1 the urgent
+ * depth 2000), bit 6 IPv6, bit 7 a tight reassembly memcap (4 KiB with small buffers, else
+ * 12 KiB: room for a few of the 8 streams' rings, so buffers are refused and held out-of-order
+ * data reclaimed). Byte 1: bits 0-1 the urgent
  * policy, bit 2 at most 4 out-of-order runs per side, bit 3 a flow memcap of a few flows
  * (eviction), bit 4 start sequence numbers just below 2^32 (wrap-around).
  * Each record is 9 control bytes and data:
@@ -87,8 +89,8 @@ static struct mon_ctx *setup(struct mon_engine **eng, uint8_t o0, uint8_t o1)
         cfg.tcp.buf_size = 512;
         cfg.tcp.depth = 2000;
     }
-    if (o0 & 128)
-        cfg.tcp.memcap = 4096;
+    if (o0 & 128) /* a few rings for 8 streams: buffers refused and held data reclaimed */
+        cfg.tcp.memcap = (o0 & 32) ? 4096 : 12288;
     cfg.tcp.urgent_policy = (uint8_t)((o1 & 3) % 3);
     if (o1 & 4)
         cfg.tcp.max_frags = 4;

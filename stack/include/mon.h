@@ -201,6 +201,16 @@ void mon_set_flow_end_cb(struct mon_ctx *ctx, mon_flow_end_cb cb, void *arg);
  * out (late ACKs, its record). libmon then releases the connection's reassembly buffers. */
 void mon_set_conn_closed_cb(struct mon_ctx *ctx, mon_flow_end_cb cb, void *arg);
 
+/* Charge bytes of per-flow state the application or a library keeps outside libmon
+ * (detection's and parsers' flow state) to the flow table's memcap: positive when it is
+ * allocated, negative when freed (the caller keeps charges and refunds equal). While records,
+ * hash slots and charged state together exceed flow.memcap, each new flow evicts the least
+ * recently seen ones first (flow_table.c), so that state stays within the memcap too. */
+void mon_ctx_charge(struct mon_ctx *ctx, int64_t bytes);
+/* What the allocator keeps beside each block (glibc: a 16-byte header, rounded): charge it
+ * with every allocation, so that the memcap bounds resident memory, not just sizes. */
+#define MON_MALLOC_OVERHEAD 16
+
 /* Statistics of the context's layers. */
 const struct mon_decode_stats *mon_ctx_decode_stats(const struct mon_ctx *ctx);
 const struct mon_defrag *mon_ctx_defrag(const struct mon_ctx *ctx);

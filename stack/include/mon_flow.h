@@ -54,7 +54,7 @@ struct mon_flow {
                                    from it (mon_flow_clock), records use first_us/last_us */
     uint64_t bytes[2];          /* indexed by MON_FLOW_TO_SERVER / _TO_CLIENT */
     uint32_t pkts[2];
-    uint32_t hnext;             /* next flow in the hash chain (index, 0 = none) */
+    uint32_t hnext;             /* next free record (index, 0 = none) while free */
     uint32_t lprev, lnext;      /* neighbours in the timeout-class list (index, 0 = none) */
     uint32_t hash;
     uint16_t cport, sport;      /* client and server ports (ICMP: see flow_key.c) */
@@ -71,8 +71,8 @@ struct mon_flow {
 };
 
 struct mon_flow_cfg {
-    uint64_t memcap;         /* bytes for flow records + hash buckets; default 128 MiB */
-    uint32_t hash_size;      /* buckets (rounded up to a power of two); default 65536 */
+    uint64_t memcap;         /* bytes for flow records + hash slots; default 128 MiB */
+    uint32_t hash_size;      /* least hash slots (rounded up to a power of two); default 65536 */
     uint32_t prealloc;       /* records allocated up front; default 10000 */
     uint64_t hash_seed;      /* 0 = random */
     uint32_t timeout_s[MON_TC__COUNT];
@@ -87,8 +87,11 @@ struct mon_flow_stats {
     uint64_t no_l4;          /* IP packets without a usable transport header: not tracked */
     uint64_t memcap_hits;    /* a new flow had to evict an old one */
     uint64_t alloc_fail;     /* no memory even after eviction: packet not tracked */
-    uint64_t memuse;         /* bytes in records + buckets now */
-    uint64_t max_flows;      /* capacity implied by the memcap */
+    uint64_t memuse;         /* bytes in records + hash slots now */
+    uint64_t max_flows;      /* capacity implied by the memcap (with nothing charged) */
+    uint64_t charged;        /* bytes of per-flow state kept outside (mon_flow_charge) now */
+    uint64_t charged_peak;
+    uint64_t charge_evictions; /* of memcap_hits: evicted because charged state was over it */
 };
 
 typedef void (*mon_flow_end_cb)(struct mon_flow *f, void *arg);
@@ -123,6 +126,9 @@ struct mon_flow *mon_flow_find(struct mon_flow_table *t, const struct mon_packet
 
 /* End one flow now (e.g. a closed TCP connection whose ports are reused by a new SYN). */
 void mon_flow_end_now(struct mon_flow_table *t, struct mon_flow *f, enum mon_flow_end why);
+
+/* Per-flow state kept outside the records, charged to the memcap (mon_ctx_charge). */
+void mon_flow_charge(struct mon_flow_table *t, int64_t bytes);
 
 const struct mon_flow_stats *mon_flow_stats(const struct mon_flow_table *t);
 

@@ -106,7 +106,9 @@ struct mon_tcp_conn {
                                                         TCP_MAX_SYN_QUEUED in one handshake */ \
     X(REASM_GAP, "reassembly_seq_gap")               /* receiver: bytes given up for good */   \
     X(REASM_OVERLAP_DIFF, "reassembly_overlap_different_data") /* receiver: held bytes differ */ \
-    X(REASM_DEPTH, "reassembly_depth_reached")       /* receiver: its stream reached depth */
+    X(REASM_DEPTH, "reassembly_depth_reached")       /* receiver: its stream reached depth */ \
+    X(REASM_RECLAIM, "reassembly_memcap_reclaim")   /* the memcap was hit: other streams' held \
+                                                        out-of-order data was freed for this one */
 
 enum mon_tcp_event {
 #define MON_X_ENUM(e, name) MON_TE_##e,
@@ -134,6 +136,8 @@ struct mon_tcp_stats {
     uint64_t invalid_checksum;    /* packets left out for a bad checksum (checksum_validation) */
     uint64_t reasm_memuse;        /* bytes in reassembly buffers now */
     uint64_t reasm_memuse_peak;
+    uint64_t reclaims;            /* streams whose held out-of-order data was freed (memcap) */
+    uint64_t reclaimed_bytes;     /* ... bytes of memory that gave back */
 };
 
 #pragma GCC visibility pop

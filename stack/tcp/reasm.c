@@ -15,16 +15,17 @@
  * REASM_INITIAL bytes; it doubles (reasm_resize) when data would not fit, up to the side's
  * buffer size, before anything is forgotten. Most streams are short, so most flows never pay
  * for a full buffer. The piece array grows by doubling and never shrinks. All of it is charged
- * to the context's memcap.
+ * to the context's memcap; over it, other streams' held out-of-order data is taken back
+ * (reasm_reclaim.c) before a request is refused.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "tcp_internal.h"
 
-bool tcp_mem_take(struct tcp_ctx *t, uint64_t bytes)
+bool tcp_mem_take(struct tcp_ctx *t, const struct mon_reasm *self, uint64_t bytes)
 {
-    if (t->stats.reasm_memuse + bytes > t->cfg.memcap)
+    if (t->stats.reasm_memuse + bytes > t->cfg.memcap && !reasm_reclaim(t, self, bytes))
         return false;
     t->stats.reasm_memuse += bytes;
     if (t->stats.reasm_memuse > t->stats.reasm_memuse_peak)
@@ -43,7 +44,7 @@ struct mon_reasm *reasm_new(struct tcp_ctx *t, uint32_t max, uint64_t start)
         return NULL;
     uint32_t size = max < REASM_INITIAL ? max : REASM_INITIAL;
     uint64_t cost = sizeof(struct mon_reasm) + (uint64_t)size;
-    if (!tcp_mem_take(t, cost))
+    if (!tcp_mem_take(t, NULL, cost))
         return NULL;
     struct mon_reasm *r = calloc(1, sizeof *r);
     uint8_t *ring = r ? malloc(size) : NULL;
@@ -63,6 +64,7 @@ void reasm_free(struct tcp_ctx *t, struct mon_reasm *r)
 {
     if (!r)
         return;
+    reasm_hold_drop(t, r);
     tcp_mem_give(t, sizeof *r + (uint64_t)r->size + (uint64_t)r->cap * sizeof *r->pc);
     free(r->pc);
     free(r->ring);
@@ -77,7 +79,7 @@ bool reasm_grow_pieces(struct tcp_ctx *t, struct mon_reasm *r, uint32_t need)
     while (ncap < need)
         ncap *= 2;
     uint64_t cost = (uint64_t)(ncap - r->cap) * sizeof *r->pc;
-    if (!tcp_mem_take(t, cost))
+    if (!tcp_mem_take(t, r, cost))
         return false;
     struct reasm_piece *pc = realloc(r->pc, (size_t)ncap * sizeof *pc);
     if (!pc) {
@@ -278,7 +280,7 @@ int reasm_resize(struct tcp_ctx *t, struct mon_reasm *r, uint32_t size, uint32_t
     *ra = 0;
     if (size == r->size)
         return MON_OK;
-    if (size > r->size && !tcp_mem_take(t, (uint64_t)(size - r->size)))
+    if (size > r->size && !tcp_mem_take(t, r, (uint64_t)(size - r->size)))
         return MON_ENOMEM;
     uint8_t *ring = malloc(size);
     if (!ring) {

@@ -234,6 +234,8 @@ uint32_t reasm_insert(struct tcp_ctx *t, struct mon_reasm *r, enum mon_overlap_p
     while (r->npc && reasm_runs(r) > mf)
         ra |= reasm_skip_hole(t, r, r->pc[0].off);
     coalesce(r, 2 * mf + 16);
+    if (r->npc)
+        reasm_hold_touch(t, r);
     if (c.held) {
         t->stats.overlaps++;
         if (c.diff) {

@@ -117,6 +117,8 @@ struct mon_reasm {
     struct reasm_gap gap[REASM_GAPS];
     uint8_t ngap;
     bool overwritten;           /* the next peek returns MON_EOVERWRITTEN */
+    bool holding;               /* on the context's list of holders (reasm_reclaim.c) */
+    struct mon_reasm *hold_prev, *hold_next;
 };
 
 /* What an operation on a stream did (bits). */
@@ -164,8 +166,19 @@ uint32_t reasm_skip_hole(struct tcp_ctx *t, struct mon_reasm *r, uint64_t to);
 uint32_t reasm_absorb(struct mon_reasm *r);
 uint32_t reasm_runs(const struct mon_reasm *r);
 bool reasm_grow_pieces(struct tcp_ctx *t, struct mon_reasm *r, uint32_t need);
-bool tcp_mem_take(struct tcp_ctx *t, uint64_t bytes);
+/* Charge bytes to the memcap for stream self (NULL: one being made). Over the memcap, the
+ * held out-of-order data of other streams is reclaimed first (reasm_reclaim). */
+bool tcp_mem_take(struct tcp_ctx *t, const struct mon_reasm *self, uint64_t bytes);
 void tcp_mem_give(struct tcp_ctx *t, uint64_t bytes);
+
+/* ---- reclaiming held out-of-order data under the memcap, reasm_reclaim.c ------------------ */
+/* r just stored out-of-order data: it becomes the most recent holder. */
+void reasm_hold_touch(struct tcp_ctx *t, struct mon_reasm *r);
+/* r is freed: off the list. */
+void reasm_hold_drop(struct tcp_ctx *t, struct mon_reasm *r);
+/* Free the held out-of-order data of the least recently active holders other than self until
+ * `bytes` more fit under the memcap; true when they do. */
+bool reasm_reclaim(struct tcp_ctx *t, const struct mon_reasm *self, uint64_t bytes);
 
 /* Held bytes of [a, z) that the policy/rexmit code can compare with: calls fn for each
  * contiguous held sub-range. Returns true as soon as fn does. */

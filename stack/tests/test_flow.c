@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "flow_internal.h" /* the slot count, read in test_slots_churn (no internal call) */
 #include "mon_flow.h"
 #include "unit.h"
 
@@ -185,7 +186,7 @@ static void test_buckets_follow_the_memcap(void)
     cfg.memcap = 64ull << 20;
     struct mon_flow_table *t = mon_flow_table_create(&cfg, NULL, NULL);
     uint64_t records = mon_flow_stats(t)->max_flows;
-    /* memuse at creation: the buckets (4 bytes each) and the chunk pointers */
+    /* memuse at creation: the hash slots (8 bytes each) and the chunk pointers */
     CHECK(mon_flow_stats(t)->memuse >= records / 2 * 4);
     CHECK(records > 100000);
     mon_flow_table_destroy(t);
@@ -202,9 +203,9 @@ static void test_eviction(void)
     mon_flow_cfg_defaults(&cfg);
     cfg.hash_size = 16;
     cfg.prealloc = 0;
-    /* room for the buckets (one per two records: 2048) and the chunk table plus exactly one
-     * chunk of records */
-    cfg.memcap = 2048 * 4 + 8 + 4096 * sizeof(struct mon_flow);
+    /* room for the hash slots (8 bytes each, one and a half per record rounded up to a power
+     * of two: 8192) and the chunk table plus exactly one chunk of records */
+    cfg.memcap = 8192 * 8 + 8 + 4096 * sizeof(struct mon_flow);
     struct ended e = {0};
     struct mon_flow_table *t = mon_flow_table_create(&cfg, on_end, &e);
     CHECK(t != NULL);
@@ -282,6 +283,98 @@ static void test_find_and_end_now(void)
     mon_flow_table_destroy(t);
 }
 
+/* Open addressing (flow_table.c): a table of 64 slots with 39 records, keys coming and going
+ * (evictions shift slots back across the wrap-around): every live flow is found, every
+ * ended one is not. */
+static bool live[200];
+
+static void on_end_live(struct mon_flow *f, void *arg)
+{
+    (void)arg;
+    live[f->cli.b[3] | (f->cli.b[2] << 8)] = false;
+}
+
+static void test_slots_churn(void)
+{
+    struct mon_flow_cfg cfg;
+    mon_flow_cfg_defaults(&cfg);
+    cfg.hash_size = 16;
+    cfg.prealloc = 0;
+    cfg.hash_seed = 7;
+    cfg.memcap = 40 * (sizeof(struct mon_flow) + 12);
+    struct mon_flow_table *t = mon_flow_table_create(&cfg, on_end_live, NULL);
+    CHECK(t != NULL);
+    CHECK_EQ_U(t->slot_mask + 1, 64);
+    CHECK_EQ_U(mon_flow_stats(t)->max_flows, 39);
+    uint32_t r = 12345;
+    int dir, bad = 0;
+    for (int step = 0; step < 20000; step++) {
+        r = r * 1103515245u + 12345u;
+        uint32_t k = (r >> 16) % 200;
+        struct mon_packet p = mk(0x0a000000 + k, 1, 0x0b000001, 2, 17, 0, 1000);
+        if ((r >> 8) % 5 == 0) {
+            struct mon_flow *f = mon_flow_find(t, &p, &dir);
+            bad += (f != NULL) != live[k];
+            if (f)
+                mon_flow_end_now(t, f, MON_FLOW_END_EVICTED);
+            bad += live[k]; /* on_end_live saw it go */
+            continue;
+        }
+        CHECK(mon_flow_handle(t, &p, &dir) != NULL);
+        live[k] = true;
+        if (step % 997 == 0)
+            for (uint32_t j = 0; j < 200; j++) {
+                struct mon_packet q = mk(0x0a000000 + j, 1, 0x0b000001, 2, 17, 0, 1000);
+                bad += (mon_flow_find(t, &q, &dir) != NULL) != live[j];
+            }
+    }
+    CHECK_EQ_U(bad, 0);
+    CHECK(mon_flow_stats(t)->memcap_hits > 1000);
+    mon_flow_table_destroy(t);
+}
+
+/* State kept outside the records (mon_flow_charge) counts against the memcap: over it, new
+ * flows evict the least recently seen ones, and no chunk of records is added. */
+static void test_charged_state(void)
+{
+    struct mon_flow_cfg cfg;
+    mon_flow_cfg_defaults(&cfg);
+    cfg.hash_size = 16;
+    cfg.prealloc = 0;
+    cfg.memcap = 8192 * 8 + 8 + 2 * 4096 * sizeof(struct mon_flow); /* two chunks */
+    struct ended e = {0};
+    struct mon_flow_table *t = mon_flow_table_create(&cfg, on_end, &e);
+    int dir;
+    for (uint32_t i = 0; i < 100; i++) {
+        struct mon_packet p = mk(0x01000000 + i, 1, 0x02000000, 2, 17, 0, i);
+        CHECK(mon_flow_handle(t, &p, &dir) != NULL);
+    }
+    const struct mon_flow_stats *st = mon_flow_stats(t);
+    CHECK_EQ_U(st->memcap_hits, 0);
+    /* the outside state of those 100 flows leaves less than a chunk of room */
+    uint64_t room = cfg.memcap - st->memuse;
+    mon_flow_charge(t, (int64_t)room - 100);
+    CHECK_EQ_U(st->charged, room - 100);
+    for (uint32_t i = 100; i < 4200; i++) { /* past the first chunk: no second one comes */
+        struct mon_packet p = mk(0x01000000 + i, 1, 0x02000000, 2, 17, 0, i);
+        CHECK(mon_flow_handle(t, &p, &dir) != NULL);
+    }
+    CHECK(st->memuse + st->charged <= cfg.memcap);
+    CHECK(st->memcap_hits > 0);
+    CHECK_EQ_U(st->charge_evictions, 0); /* under the memcap: records were just reused */
+    /* over the memcap: each new flow evicts (up to four) until it fits again */
+    mon_flow_charge(t, 200);
+    int before = e.n;
+    struct mon_packet p = mk(0x05000000, 1, 0x02000000, 2, 17, 0, 9999);
+    CHECK(mon_flow_handle(t, &p, &dir) != NULL);
+    CHECK_EQ_U(st->charge_evictions, 4);
+    CHECK_EQ_U(e.n - before, 4);
+    mon_flow_charge(t, -(int64_t)st->charged - 5); /* a refund too large: clamped */
+    CHECK_EQ_U(st->charged, 0);
+    CHECK_EQ_U(st->charged_peak, room + 100);
+    mon_flow_table_destroy(t);
+}
+
 int main(void)
 {
     test_find_and_end_now();
@@ -293,6 +386,8 @@ int main(void)
     test_clock_jumps_back();
     test_buckets_follow_the_memcap();
     test_eviction();
+    test_slots_churn();
+    test_charged_state();
     test_no_l4();
     return unit_report("test_flow");
 }

@@ -653,6 +653,58 @@ static void test_memcap(void)
     CHECK_EQ_U(c.t.stats.reasm_memuse, 0);
 }
 
+/* At the memcap, a new stream's buffer is taken from the held out-of-order data of the least
+ * recently active other stream (reasm_reclaim.c); what that stream loses becomes a gap once its
+ * receiver acknowledges past it. */
+static void test_memcap_reclaim(void)
+{
+    struct mon_tcp_cfg cfg;
+    mon_tcp_cfg_defaults(&cfg);
+    /* the first stream's grown ring fits; a second buffer fits only if that ring shrinks */
+    cfg.memcap = 2 * sizeof(struct mon_reasm) + 2 * REASM_INITIAL + 512; /* + pieces */
+    struct tconn c;
+    est(&c, &cfg);
+    static char far[101];
+    memset(far, 'f', 100);
+    CHECK_EQ_U(cdata(&c, 5000, far), 0); /* held above a hole: the ring grows to 8 KiB */
+    CHECK_EQ_U(c.f.tcp.side[SVR].rbuf->size, 2 * REASM_INITIAL);
+    uint64_t held = c.t.stats.reasm_memuse;
+    struct mon_flow first = c.f;
+    memset(&c.f, 0, sizeof c.f);
+    c.f.proto = 6, c.f.ipver = 4;
+    c.started = c.live = false;
+    tc_handshake(&c, CI, SI);
+    c.t.pkt_events = 0;
+    CHECK_EQ_U(cdata(&c, 0, "new"), EV_DATA); /* no memcap error: the buffer came */
+    CHECK_EQ_U(c.t.stats.memcap_hits, 0);
+    CHECK_EQ_U(c.t.stats.reclaims, 1);
+    CHECK(c.t.pkt_events & (1u << MON_TE_REASM_RECLAIM));
+    CHECK_EQ_U(c.t.stats.reclaimed_bytes, held - sizeof(struct mon_reasm) - REASM_INITIAL);
+    char b[8];
+    CHECK_EQ_U(tc_read(&c, SVR, b, sizeof b), 3);
+    CHECK(strcmp(b, "new") == 0);
+    /* the reclaimed stream: nothing held any more, a smaller ring; it goes on */
+    struct mon_flow second = c.f;
+    c.f = first;
+    CHECK_EQ_U(c.f.tcp.side[SVR].rbuf->npc, 0);
+    CHECK_EQ_U(c.f.tcp.side[SVR].rbuf->size, REASM_INITIAL);
+    CHECK_EQ_U(cdata(&c, 0, "abc"), EV_DATA);
+    CHECK_EQ_U(tc_read(&c, SVR, b, sizeof b), 3);
+    sack(&c, 5100); /* the host got the bytes we freed: a gap, as for capture loss */
+    CHECK_EQ_U(cdata(&c, 5100, "zz"), EV_DATA | EV_ERR);
+    CHECK_EQ_U(tc_err(&c, SVR), MON_ERR_GAP);
+    CHECK_EQ_U(tc_read(&c, SVR, b, sizeof b), 2);
+    CHECK(strcmp(b, "zz") == 0);
+    /* the holder list forgets freed streams */
+    tcp_conn_free(&c.t, &c.f);
+    c.f = second;
+    CHECK_EQ_U(cdata(&c, 50, "later"), 0);
+    CHECK(c.t.hold_first == c.f.tcp.side[SVR].rbuf && c.t.hold_last == c.t.hold_first);
+    tc_free(&c);
+    CHECK(c.t.hold_first == NULL && c.t.hold_last == NULL);
+    CHECK_EQ_U(c.t.stats.reasm_memuse, 0);
+}
+
 static void test_sockopts(void)
 {
     struct tconn c;
@@ -837,6 +889,7 @@ int main(void)
     test_depth();
     test_no_buffer();
     test_memcap();
+    test_memcap_reclaim();
     test_sockopts();
     test_many_pieces();
     test_offsets_past_4g();

@@ -162,14 +162,14 @@ def test_same_tuple_after_timeout_is_a_new_flow(trace):
 
 
 def test_memcap_evicts_least_recently_seen(trace):
-    # a memcap with room for the buckets (at least one per two records: 2048) plus one chunk
-    # of 4096 records minus index 0
+    # a memcap with room for the hash slots (8 bytes, one and a half per record rounded up to
+    # a power of two: 8192) and the chunk table plus one chunk of 4096 records minus index 0
     n = 4200
     pkts = stamp([eth(IP(src=f"10.{i >> 8 & 255}.{i & 255}.1", dst=S) / UDP(sport=7, dport=9))
                   for i in range(n)], step=0.0001)
     record = trace(pkts[:1]).stats["memory"]["bytes_per_flow"]
     t = trace(pkts, "--set", "flow.hash-size=1024", "--set", "flow.prealloc=0",
-              "--set", f"flow.memcap={2048 * 4 + 8 + 4096 * record}")
+              "--set", f"flow.memcap={8192 * 8 + 8 + 4096 * record}")
     st = t.stats["flow"]
     assert st["max_flows"] == 4095
     assert st["memcap_hits"] == n - 4095

@@ -181,6 +181,7 @@ static json_t *tcp_stats_json(const struct mon_tcp_stats *s)
     PUT(sessions); PUT(midstream); PUT(orphans); PUT(invalid_state); PUT(out_of_window);
     PUT(rst_out_of_window); PUT(rexmit); PUT(rexmit_diff); PUT(overlaps); PUT(overlap_diff);
     PUT(outruns); PUT(gaps); PUT(depth_reached); PUT(memcap_hits); PUT(invalid_checksum);
+    PUT(reclaims); PUT(reclaimed_bytes);
     PUT(reasm_memuse);
     PUT(reasm_memuse_peak);
 #undef PUT
