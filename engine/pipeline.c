@@ -11,12 +11,13 @@
 #include "signals.h"
 #include "stack_config.h"
 
-int osprey_pipeline_engine(const struct osprey_config *cfg, const char *checksums,
+int osprey_pipeline_engine(const struct osprey_config *cfg, const char *checksums, bool ips,
                            struct mon_engine **eng, struct mon_decode_cfg *dcfg)
 {
     struct osprey_stack_cfg sc;
     if (osprey_stack_cfg_load(cfg, &sc, stderr) != 0)
         return -1;
+    osprey_stack_cfg_delivery(&sc, cfg, ips);
     struct mon_engine_cfg ecfg;
     osprey_stack_cfg_engine(&sc, checksums, &ecfg);
     if (dcfg)
@@ -156,7 +157,8 @@ int osprey_pipeline_open(struct osprey_pipeline *pl, const struct osprey_options
         fprintf(stderr, "osprey: out of memory\n");
         return -1;
     }
-    if (osprey_pipeline_engine(cfg, opts->checksums, &pl->eng, &pl->dcfg) < 0 ||
+    if (osprey_pipeline_engine(cfg, opts->checksums, osprey_ips_mode(opts, cfg), &pl->eng,
+                               &pl->dcfg) < 0 ||
         osprey_pipeline_rules(opts, cfg, pl->eng, &pl->rs, &pl->det, &pl->parsers) < 0)
         return -1;
     pl->t_compiled = osprey_clock_mono_s();

@@ -150,8 +150,9 @@ void osprey_pipeline_want_buffers(const struct osprey_ruleset *rs, struct osprey
  * (before the workers attach: at start and at each reload). 0 (it cannot fail). */
 int osprey_pipeline_files(const struct osprey_config *cfg, struct osprey_parsers *parsers,
                            const struct osprey_detect *det);
-/* The libmon engine the configuration describes (checksums: -k, NULL = config's). */
-int osprey_pipeline_engine(const struct osprey_config *cfg, const char *checksums,
+/* The libmon engine the configuration describes (checksums: -k, NULL = config's; ips: IPS
+ * mode, which stream.inline: auto follows — osprey_stack_cfg_delivery). */
+int osprey_pipeline_engine(const struct osprey_config *cfg, const char *checksums, bool ips,
                            struct mon_engine **eng, struct mon_decode_cfg *dcfg);
 
 #endif

@@ -26,6 +26,12 @@ struct osprey_stack_cfg {
 int osprey_stack_cfg_load(const struct osprey_config *c, struct osprey_stack_cfg *out, FILE *diag);
 void osprey_stack_cfg_release(struct osprey_stack_cfg *s);
 
+/* stream.inline: yes delivers each side's bytes to the parsers and the stream rules as they
+ * arrive (Suricata's inline mode), no once the other side acknowledged them (its IDS mode);
+ * auto is yes in IPS mode (ips: inline capture, --simulate-ips), no otherwise. Sets
+ * s->tcp.ack_delivery. */
+void osprey_stack_cfg_delivery(struct osprey_stack_cfg *s, const struct osprey_config *c, bool ips);
+
 /* The engine configuration for these settings; checksums is -k's word ("none", "all") or NULL
  * to keep pcap-file.checksum-checks. The policy tables still point into s: create the engine
  * (which copies them) before releasing s. */

@@ -37,6 +37,17 @@ static void count_raised(struct mon_ctx *ctx, uint32_t bits)
             ctx->evstats.raised[e]++;
 }
 
+/* The pseudo packet a flow's end runs with (client -> server, dated now). */
+static void core_end_packet(const struct mon_ctx *ctx, const struct mon_flow *f,
+                            struct mon_packet *end)
+{
+    *end = (struct mon_packet){
+        .ts_us = ctx->now, .num = ctx->last_num + 1, .ipver = f->ipver, .proto = f->proto,
+        .src = f->cli, .dst = f->srv, .sport = f->cport, .dport = f->sport,
+        .flags = MON_PKT_PSEUDO | (f->proto == 6 || f->proto == 17 ? MON_PKT_HAS_L4 : 0u),
+        .tcp_wscale = 0xff};
+}
+
 /* Run a packet event in both hooks of every socket whose scope takes the packet (only
  * stream sockets when stream_only), on the sockets' forests. */
 static void run_on_sockets(struct mon_ctx *ctx, struct mon_packet *p, mon_event_t ev,
@@ -224,6 +235,20 @@ enum mon_decode_outcome mon_process(struct mon_ctx *ctx, struct mon_packet *p)
     }
     count_raised(ctx, rcv_bits & ~snd_bits);
     ctx->phase = PH_RCV;
+    if ((rcv_bits & EV(MON_ON_CONN_END)) && tcp) {
+        /* ack delivery: the bytes the sender received and did not see delivered (no packet
+         * of their direction comes now) are delivered before the end, on a pseudo packet as
+         * at a flow's end — Suricata inspects them on its flow-end packet of that direction */
+        uint32_t more = tcp_conn_release(&ctx->tcp, f, snd);
+        if (more) {
+            struct mon_packet end;
+            core_end_packet(ctx, f, &end);
+            count_raised(ctx, more);
+            ctx->cur = &end;
+            core_run(ctx, f->forest, MON_HK_RCV, more, f, snd);
+            ctx->cur = p;
+        }
+    }
     core_run(ctx, f->forest, MON_HK_RCV, rcv_bits, f, rcv);
     if ((rcv_bits & EV(MON_ON_CONN_END)) && f->proto == 6) {
         /* the connection is over (what was held was read before CONN_END; later data is
@@ -249,11 +274,8 @@ void core_flow_end(struct mon_flow *f, void *arg)
      * unrelated packet is being processed): what they report (an application message the
      * end completed, an alert on it) is dated and addressed by the flow, as Suricata's
      * flow-timeout pseudo packets are. */
-    struct mon_packet end = {
-        .ts_us = ctx->now, .num = ctx->last_num + 1, .ipver = f->ipver, .proto = f->proto,
-        .src = f->cli, .dst = f->srv, .sport = f->cport, .dport = f->sport,
-        .flags = MON_PKT_PSEUDO | (f->proto == 6 || f->proto == 17 ? MON_PKT_HAS_L4 : 0u),
-        .tcp_wscale = 0xff};
+    struct mon_packet end;
+    core_end_packet(ctx, f, &end);
     ctx->cur = &end;
     ctx->phase = PH_END;
     /* a TCP flow that never became a connection was only ever ORPHAN packets: it has no

@@ -117,7 +117,19 @@ struct mon_reasm {
     struct reasm_gap gap[REASM_GAPS];
     uint8_t ngap;
     bool overwritten;           /* the next peek returns MON_EOVERWRITTEN */
+    bool on_ack;                /* cfg.ack_delivery: readers see [head, ready), not [head, tail) */
+    uint64_t ready;             /* on_ack: end of the bytes delivered (acknowledged, or released
+                                 * at the end); <= tail */
 };
+
+/* The end of what readers of r may see: the acknowledged part of the in-order bytes under
+ * ack delivery (never below head: bytes evicted unread are an outrun), else all of them. */
+static inline uint64_t reasm_lim(const struct mon_reasm *r)
+{
+    if (!r->on_ack)
+        return r->tail;
+    return r->ready < r->head ? r->head : r->ready > r->tail ? r->tail : r->ready;
+}
 
 /* What an operation on a stream did (bits). */
 enum {

@@ -41,7 +41,8 @@ static uint32_t acked_gap(struct tcp_ctx *t, struct mon_tcp_side *S, struct mon_
 static uint32_t ra_events(struct mon_tcp_side *R, uint32_t ra)
 {
     uint32_t ev = 0;
-    if (ra & RA_NEW_DATA)
+    /* under ack delivery new in-order bytes are announced when released (release()) */
+    if ((ra & RA_NEW_DATA) && !(R->rbuf && R->rbuf->on_ack))
         ev |= TCP_EV(MON_ON_CONN_NEW_DATA);
     if (ra & RA_OUTRUN)
         R->err_bits |= MON_ERR_OUTRUN;
@@ -63,6 +64,41 @@ static uint32_t check_depth(struct tcp_ctx *t, struct mon_tcp_side *R)
     t->stats.depth_reached++;
     t->pkt_events |= 1u << MON_TE_REASM_DEPTH;
     return TCP_EV(MON_ON_DEPTH);
+}
+
+/* Ack delivery: R's in-order bytes up to upto become readable; CONN_NEW_DATA when that
+ * delivers any. */
+static uint32_t release_to(struct mon_tcp_side *R, uint64_t upto)
+{
+    struct mon_reasm *r = R->rbuf;
+    if (!r || !r->on_ack)
+        return 0;
+    if (upto > r->tail)
+        upto = r->tail;
+    uint64_t was = reasm_lim(r);
+    if (upto > r->ready)
+        r->ready = upto;
+    return reasm_lim(r) > was ? TCP_EV(MON_ON_CONN_NEW_DATA) : 0;
+}
+
+/* Ack delivery, at a packet S sends: R's bytes that R acknowledged (S->snd_una: R's packets
+ * came before this one) are delivered now, as Suricata's IDS mode hands a direction's data
+ * to its parsers and its raw stream inspection up to the last ACK, and inspects it with the
+ * packets of that direction. A side that never sends (an async one-sided capture) acknowledges
+ * nothing we see: its bytes go on arrival. */
+static uint32_t release_acked(const struct tcp_ctx *t, const struct mon_tcp_side *S,
+                              struct mon_tcp_side *R)
+{
+    if (!R->rbuf || !R->rbuf->on_ack)
+        return 0;
+    if (!(R->flags & MON_TCPF_SEEN) && t->cfg.async_oneside)
+        return release_to(R, R->rbuf->tail);
+    if (!(R->flags & MON_TCPF_SEEN))
+        return 0;
+    int64_t ack_off = tcp_seq_off(R, S->isn, S->snd_una);
+    if ((S->flags & MON_TCPF_FIN_SENT) && seq_geq(S->snd_una, S->snd_nxt))
+        ack_off--; /* the acknowledged FIN is not a byte */
+    return ack_off > 0 ? release_to(R, (uint64_t)ack_off) : 0;
 }
 
 /* The buffer of a side that receives data, allocated on its first data. */
@@ -194,11 +230,23 @@ static bool apply(struct tcp_ctx *t, struct mon_tcp_side *R, uint8_t nx)
 uint32_t tcp_conn_flush(struct tcp_ctx *t, struct mon_flow *f, int side)
 {
     struct mon_tcp_side *R = &f->tcp.side[side];
-    if (!R->rbuf || (R->flags & (MON_TCPF_DEPTH | MON_TCPF_ENDED | MON_TCPF_STOPPED)))
+    if (!R->rbuf || (R->flags & MON_TCPF_STOPPED))
         return 0;
-    uint32_t ev = ra_events(R, reasm_flush(t, R->rbuf));
-    R->rcv_off = R->rbuf->tail;
-    return ev;
+    uint32_t ev = 0;
+    if (!(R->flags & (MON_TCPF_DEPTH | MON_TCPF_ENDED))) {
+        ev = ra_events(R, reasm_flush(t, R->rbuf));
+        R->rcv_off = R->rbuf->tail;
+    }
+    return ev | release_to(R, R->rbuf->tail);
+}
+
+uint32_t tcp_conn_release(struct tcp_ctx *t, struct mon_flow *f, int side)
+{
+    (void)t;
+    struct mon_tcp_side *R = &f->tcp.side[side];
+    if (!R->rbuf || (R->flags & MON_TCPF_STOPPED))
+        return 0;
+    return release_to(R, R->rbuf->tail);
 }
 
 uint32_t tcp_receiver_update(struct tcp_ctx *t, struct mon_flow *f, int snd, const struct mon_packet *p)
@@ -253,6 +301,7 @@ uint32_t tcp_receiver_update(struct tcp_ctx *t, struct mon_flow *f, int snd, con
     ev |= take_data(t, S, R, p, &fin_ok, &oow);
     ev |= ra_events(R, acked_gap(t, S, R));
     ev |= check_depth(t, R);
+    ev |= release_acked(t, S, R);
 
     /* 3. its FIN */
     if (k == TCP_K_FIN) {
@@ -275,6 +324,8 @@ out:
             ev |= ra_events(R, reasm_flush(t, R->rbuf));
             R->rcv_off = R->rbuf->tail;
         }
+        if (R->rbuf) /* ack delivery: what was never acknowledged is inspected all the same */
+            ev |= release_to(R, R->rbuf->tail);
         ev |= TCP_EV(MON_ON_CONN_END);
     }
     return ev;
