@@ -50,10 +50,13 @@ struct osprey_worker {
     struct osprey_parsers_stats app_before; /* its parsers' counters before the last reload */
     struct osprey_emit_worker ew; /* the emitter's per-worker state (emit.h) */
     uint32_t pkt_alerts;        /* alerts raised while the current packet was processed */
+    struct osprey_defer *defer; /* ack delivery: alerts waiting for a packet of their
+                                   direction (alert_defer.h); NULL on arrival delivery */
 };
 
 struct osprey_pipeline;
 struct osprey_pcap_jobs;
+struct osprey_defer;
 
 /* The services that run beside an open pipeline (service/: rule reloads, the control socket).
  * The run mode hands them to osprey_pipeline_open; the pipeline calls them through these

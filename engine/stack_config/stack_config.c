@@ -229,11 +229,16 @@ void osprey_stack_cfg_release(struct osprey_stack_cfg *s)
     s->tcp.policy.n = 0;
 }
 
-void osprey_stack_cfg_delivery(struct osprey_stack_cfg *s, const struct osprey_config *c, bool ips)
+bool osprey_stack_cfg_ack_delivery(const struct osprey_config *c, bool ips)
 {
     const char *v = osprey_config_str(c, "stream.inline");
     bool in_line = !strcmp(v, "auto") ? ips
                                       : !strcmp(v, "yes") || !strcmp(v, "true") ||
                                             !strcmp(v, "on") || !strcmp(v, "1");
-    s->tcp.ack_delivery = !in_line;
+    return !in_line;
+}
+
+void osprey_stack_cfg_delivery(struct osprey_stack_cfg *s, const struct osprey_config *c, bool ips)
+{
+    s->tcp.ack_delivery = osprey_stack_cfg_ack_delivery(c, ips);
 }

@@ -31,6 +31,8 @@ void osprey_stack_cfg_release(struct osprey_stack_cfg *s);
  * auto is yes in IPS mode (ips: inline capture, --simulate-ips), no otherwise. Sets
  * s->tcp.ack_delivery. */
 void osprey_stack_cfg_delivery(struct osprey_stack_cfg *s, const struct osprey_config *c, bool ips);
+/* What osprey_stack_cfg_delivery sets: true for ack delivery. */
+bool osprey_stack_cfg_ack_delivery(const struct osprey_config *c, bool ips);
 
 /* The engine configuration for these settings; checksums is -k's word ("none", "all") or NULL
  * to keep pcap-file.checksum-checks. The policy tables still point into s: create the engine

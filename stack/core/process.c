@@ -193,6 +193,10 @@ enum mon_decode_outcome mon_process(struct mon_ctx *ctx, struct mon_packet *p)
     if (tcp && !(f->tcp.side[snd].flags & MON_TCPF_STOPPED)) {
         snd_bits |= tcp_sender_update(&ctx->tcp, f, snd, p);
         p->tcp_events = ctx->tcp.pkt_events; /* before the sender-side events run */
+        if (ctx->tcp.cfg.ack_delivery && !(p->tcp_flags & MON_TH_SYN))
+            tcp_ack_ready(&ctx->tcp, f, snd); /* (a SYN-ACK's ack of data on the SYN does
+                                                  not: Suricata takes it from the handshake's
+                                                  last ACK on) */
     }
     if (snd_bits & EV(MON_ON_ORPHAN))
         snd_bits = EV(MON_ON_ORPHAN);
@@ -293,7 +297,10 @@ void core_flow_end(struct mon_flow *f, void *arg)
             bits = 0;
         /* a connection cut short (no close seen): each stream's bytes held after a hole are
          * read now, before its end, as Suricata's flow-timeout reassembly does */
-        for (int side = 0; f->proto == 6 && !orphan_only && side < 2; side++) {
+        for (int k = 0; f->proto == 6 && !orphan_only && k < 2; k++) {
+            /* the client's bytes first (the server's receive stream), as Suricata's flow-end
+             * packets go to_server first: a protocol is told by what the client said */
+            int side = k ? MON_SIDE_CLI : MON_SIDE_SVR;
             uint32_t more = tcp_conn_flush(&ctx->tcp, f, side);
             if (!more)
                 continue;

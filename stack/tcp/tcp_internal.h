@@ -118,8 +118,9 @@ struct mon_reasm {
     uint8_t ngap;
     bool overwritten;           /* the next peek returns MON_EOVERWRITTEN */
     bool on_ack;                /* cfg.ack_delivery: readers see [head, ready), not [head, tail) */
-    uint64_t ready;             /* on_ack: end of the bytes delivered (acknowledged, or released
-                                 * at the end); <= tail */
+    uint64_t ready;             /* on_ack: end of the bytes readers may read (acknowledged, or
+                                 * released at the end); <= tail */
+    uint64_t said;              /* on_ack: end of the bytes CONN_NEW_DATA announced; <= ready */
 };
 
 /* The end of what readers of r may see: the acknowledged part of the in-order bytes under

@@ -66,39 +66,60 @@ static uint32_t check_depth(struct tcp_ctx *t, struct mon_tcp_side *R)
     return TCP_EV(MON_ON_DEPTH);
 }
 
-/* Ack delivery: R's in-order bytes up to upto become readable; CONN_NEW_DATA when that
- * delivers any. */
-static uint32_t release_to(struct mon_tcp_side *R, uint64_t upto)
+/* Ack delivery: R's in-order bytes up to upto become readable; with announce, CONN_NEW_DATA
+ * when readable bytes were not announced yet. */
+static uint32_t release_to(struct mon_tcp_side *R, uint64_t upto, bool announce)
 {
     struct mon_reasm *r = R->rbuf;
     if (!r || !r->on_ack)
         return 0;
     if (upto > r->tail)
         upto = r->tail;
-    uint64_t was = reasm_lim(r);
     if (upto > r->ready)
         r->ready = upto;
-    return reasm_lim(r) > was ? TCP_EV(MON_ON_CONN_NEW_DATA) : 0;
+    uint64_t lim = reasm_lim(r);
+    if (!announce || lim <= r->said)
+        return 0;
+    r->said = lim;
+    return TCP_EV(MON_ON_CONN_NEW_DATA);
 }
 
-/* Ack delivery, at a packet S sends: R's bytes that R acknowledged (S->snd_una: R's packets
- * came before this one) are delivered now, as Suricata's IDS mode hands a direction's data
- * to its parsers and its raw stream inspection up to the last ACK, and inspects it with the
- * packets of that direction. A side that never sends (an async one-sided capture) acknowledges
- * nothing we see: its bytes go on arrival. */
+/* Ack delivery: the stream offset up to which R acknowledged S's bytes (S->snd_una, from
+ * R's packets), or -1 when R never sent. */
+static int64_t acked_off(const struct mon_tcp_side *S, const struct mon_tcp_side *R)
+{
+    if (!(R->flags & MON_TCPF_SEEN))
+        return -1;
+    int64_t ack_off = tcp_seq_off(R, S->isn, S->snd_una);
+    if ((S->flags & MON_TCPF_FIN_SENT) && seq_geq(S->snd_una, S->snd_nxt))
+        ack_off--; /* the acknowledged FIN is not a byte */
+    return ack_off;
+}
+
+/* Ack delivery, at a packet S sends: R's bytes that R acknowledged (its packets came before
+ * this one) are announced now, as Suricata's IDS mode inspects a direction's data up to the
+ * last ACK with the packets of that direction. A side that never sends (an async one-sided
+ * capture) acknowledges nothing we see: its bytes go on arrival. */
 static uint32_t release_acked(const struct tcp_ctx *t, const struct mon_tcp_side *S,
                               struct mon_tcp_side *R)
 {
     if (!R->rbuf || !R->rbuf->on_ack)
         return 0;
     if (!(R->flags & MON_TCPF_SEEN) && t->cfg.async_oneside)
-        return release_to(R, R->rbuf->tail);
-    if (!(R->flags & MON_TCPF_SEEN))
-        return 0;
-    int64_t ack_off = tcp_seq_off(R, S->isn, S->snd_una);
-    if ((S->flags & MON_TCPF_FIN_SENT) && seq_geq(S->snd_una, S->snd_nxt))
-        ack_off--; /* the acknowledged FIN is not a byte */
-    return ack_off > 0 ? release_to(R, (uint64_t)ack_off) : 0;
+        return release_to(R, R->rbuf->tail, true);
+    int64_t ack_off = acked_off(S, R);
+    return release_to(R, ack_off > 0 ? (uint64_t)ack_off : 0, true);
+}
+
+void tcp_ack_ready(struct tcp_ctx *t, struct mon_flow *f, int snd)
+{
+    (void)t;
+    struct mon_tcp_side *R = &f->tcp.side[snd], *S = &f->tcp.side[snd ^ 1];
+    if (!R->rbuf || !R->rbuf->on_ack || (R->flags & MON_TCPF_STOPPED))
+        return;
+    int64_t ack_off = acked_off(S, R);
+    if (ack_off > 0)
+        release_to(R, (uint64_t)ack_off, false);
 }
 
 /* The buffer of a side that receives data, allocated on its first data. */
@@ -237,7 +258,7 @@ uint32_t tcp_conn_flush(struct tcp_ctx *t, struct mon_flow *f, int side)
         ev = ra_events(R, reasm_flush(t, R->rbuf));
         R->rcv_off = R->rbuf->tail;
     }
-    return ev | release_to(R, R->rbuf->tail);
+    return ev | release_to(R, R->rbuf->tail, true);
 }
 
 uint32_t tcp_conn_release(struct tcp_ctx *t, struct mon_flow *f, int side)
@@ -246,7 +267,7 @@ uint32_t tcp_conn_release(struct tcp_ctx *t, struct mon_flow *f, int side)
     struct mon_tcp_side *R = &f->tcp.side[side];
     if (!R->rbuf || (R->flags & MON_TCPF_STOPPED))
         return 0;
-    return release_to(R, R->rbuf->tail);
+    return release_to(R, R->rbuf->tail, true);
 }
 
 uint32_t tcp_receiver_update(struct tcp_ctx *t, struct mon_flow *f, int snd, const struct mon_packet *p)
@@ -325,7 +346,7 @@ out:
             R->rcv_off = R->rbuf->tail;
         }
         if (R->rbuf) /* ack delivery: what was never acknowledged is inspected all the same */
-            ev |= release_to(R, R->rbuf->tail);
+            ev |= release_to(R, R->rbuf->tail, true);
         ev |= TCP_EV(MON_ON_CONN_END);
     }
     return ev;

@@ -59,7 +59,10 @@ static void test_delivered_after_ack(void)
     struct ph r = sdata(&c, 0, "200", 5);
     CHECK_EQ_U(r.rcv, 0);
     CHECK_EQ_U(r.snd & EV_DATA, 0);
-    /* the client's next packet (more data, acknowledging the server's): the first 5 bytes */
+    /* ... though the bytes it acknowledged are readable from then on (tcp_ack_ready) */
+    CHECK_EQ_U(tail_off(&c, SVR), 5);
+    CHECK_EQ_U(tcp_ppeek(&c.t, &c.f, SVR, b, sizeof b, 0), 5);
+    /* the client's next packet (more data, acknowledging the server's) announces them */
     r = cdata(&c, 5, "x", 3);
     CHECK_EQ_U(r.rcv, EV_DATA);
     CHECK_EQ_U(tail_off(&c, SVR), 5);
@@ -67,7 +70,7 @@ static void test_delivered_after_ack(void)
     CHECK(strcmp(b, "GET /") == 0);
     CHECK_EQ_U(tcp_ppeek(&c.t, &c.f, SVR, b, sizeof b, 5), MON_ERANGE); /* "x": not acked */
     /* the server's data, acknowledged by that client packet, comes with the server's next */
-    CHECK_EQ_U(tail_off(&c, CLI), 0);
+    CHECK_EQ_U(tail_off(&c, CLI), 3);
     r = sdata(&c, 3, "", 6);
     CHECK_EQ_U(r.rcv, EV_DATA);
     CHECK_EQ_U(tc_read(&c, CLI, b, sizeof b), 3);
