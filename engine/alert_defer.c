@@ -99,8 +99,10 @@ bool osprey_defer_take(struct osprey_defer *d, const struct osprey_alert *a)
     const struct mon_flow *f = a->flow;
     if (!d || !f || f->proto != 6 || !a->pkt || (a->pkt->flags & MON_PKT_PSEUDO))
         return false;
+    /* found while the bytes an ACK covered were parsed (mon_ack_view), or on a packet of
+     * the other direction */
     int dir = dir_of(f, a->pkt);
-    if (dir < 0 || dir == (a->to_server ? 1 : 0))
+    if (!(a->pkt->flags & MON_PKT_ACK_VIEW) && (dir < 0 || dir == (a->to_server ? 1 : 0)))
         return false; /* its own direction's packet (or not the flow's): now */
     if (d->n == d->cap) {
         size_t cap = d->cap ? d->cap * 2 : 8;

@@ -44,7 +44,7 @@ static uint16_t probe(const struct osprey_parsers *p, uint8_t l4, int dir, const
 }
 
 static void tcp_read(struct mon_ctx *ctx, struct mon_flow *f, int side,
-                     struct osprey_parsers_worker *w);
+                     struct osprey_parsers_worker *w, bool acked);
 
 /* ---- UDP (and the TCP probe) ---- */
 bool parsers_pkt_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_t ev,
@@ -61,7 +61,7 @@ bool parsers_pkt_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_e
          * (osprey_detect.h). On arrival delivery this finds nothing CONN_NEW_DATA did not
          * give already. */
         if (mon_hook_now(ctx) == MON_HK_SND)
-            tcp_read(ctx, f, side, worker_of(ctx, p));
+            tcp_read(ctx, f, side, worker_of(ctx, p), true);
         return false;
     }
     if (!f || f->proto != 17)
@@ -191,14 +191,16 @@ bool parsers_tcp_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_e
     (void)ev;
     const struct osprey_parsers *p = arg;
     if (f && f->proto == 6)
-        tcp_read(ctx, f, side, worker_of(ctx, p));
+        tcp_read(ctx, f, side, worker_of(ctx, p), false);
     return false;
 }
 
 /* Parse side's readable bytes past the parsers' offset. The flow's parser state is made
- * only once there are bytes to read. */
+ * only once there are bytes to read. acked: the packet being processed acknowledged them (a
+ * packet of the other direction): its events run on the packet as seen from their direction
+ * (mon_ack_view), so rules see the addresses, ports and direction of the data. */
 static void tcp_read(struct mon_ctx *ctx, struct mon_flow *f, int side,
-                     struct osprey_parsers_worker *w)
+                     struct osprey_parsers_worker *w, bool acked)
 {
     struct pflow *pf = w ? pflow_get(ctx, f) : NULL;
     int dir = DIR_OF_SIDE(side);
@@ -215,6 +217,7 @@ static void tcp_read(struct mon_ctx *ctx, struct mon_flow *f, int side,
         pf->started[dir] = true;
         pf->off[dir] = bi.head_off;
     }
+    bool viewed = acked && mon_ack_view(ctx, true) == MON_OK;
     uint8_t buf[16384];
     while (pf->off[dir] < bi.tail_off && !pf->dead[dir] && pf->proto != OSPREY_APP_PROTO_FAILED) {
         uint64_t want = bi.tail_off - pf->off[dir];
@@ -237,6 +240,8 @@ static void tcp_read(struct mon_ctx *ctx, struct mon_flow *f, int side,
         pf->seen[dir] += (uint64_t)n;
         feed(pf, f, dir, buf, (size_t)n);
     }
+    if (viewed)
+        mon_ack_view(ctx, false);
 }
 
 bool parsers_end_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_t ev,

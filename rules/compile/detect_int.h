@@ -656,6 +656,12 @@ void det_caps_free(struct det_caps *caps);
 void det_alert(struct osprey_detect_worker *w, const struct osprey_alert *a);
 void det_pass_packet(struct osprey_detect_worker *w);
 
+/* Append side's readable bytes not yet read to its stream window (CONN_NEW_DATA's handler;
+ * det_buffer also calls it under ack delivery, where an application rule's transaction is
+ * parsed at the ACK, before the bytes' CONN_NEW_DATA). */
+void det_stream_fill(struct mon_ctx *ctx, struct mon_flow *f, int side,
+                     struct osprey_detect_worker *w);
+
 static inline bool det_flow_stopped(const struct det_flow *df)
 {
     return df->pass || (df->dropped && df->dropped_on != df->w->verdict_of);

@@ -20,6 +20,9 @@ const uint8_t *det_buffer(struct mon_ctx *ctx, struct mon_flow *f, int side, uin
         return p ? p->payload : NULL;
     }
     struct det_flow *df = f ? mon_get_uctx(ctx, f) : NULL;
+    const struct mon_packet *p = df ? mon_getlastpkt(ctx) : NULL;
+    if (p && (p->flags & MON_PKT_ACK_VIEW))
+        det_stream_fill(ctx, f, side, df->w); /* the bytes being parsed are readable, unread */
     if (!df || !df->side[side]) {
         *len = 0;
         return NULL;

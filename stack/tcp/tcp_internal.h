@@ -103,6 +103,7 @@ struct reasm_gap {
 };
 #define REASM_GAPS 8
 #define REASM_INITIAL 4096  /* first ring size of a side; doubles up to its buffer size */
+#define REASM_ACK_GROWTH 16 /* ack delivery: the ring may reach this many buffer sizes */
 
 /* The receive stream of one side: a ring of `size` bytes holding stream offsets
  * [head, head + size) at ring index off % size. [head, tail) is in order less the gaps (sorted);
