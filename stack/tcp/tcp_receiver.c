@@ -263,11 +263,23 @@ uint32_t tcp_conn_flush(struct tcp_ctx *t, struct mon_flow *f, int side)
 
 uint32_t tcp_conn_release(struct tcp_ctx *t, struct mon_flow *f, int side)
 {
-    (void)t;
     struct mon_tcp_side *R = &f->tcp.side[side];
-    if (!R->rbuf || (R->flags & MON_TCPF_STOPPED))
+    if (!R->rbuf || !R->rbuf->on_ack || (R->flags & MON_TCPF_STOPPED))
         return 0;
-    return release_to(R, R->rbuf->tail, true);
+    uint32_t ev = 0;
+    if (!(R->flags & MON_TCPF_DEPTH)) {
+        /* what it held after its holes is inspected too, but the holes are no gap: these
+         * bytes were never acknowledged, nothing says they were lost (Suricata counts no
+         * reassembly gap for them) */
+        uint64_t gaps = t->stats.gaps;
+        uint32_t pkt_events = t->pkt_events;
+        uint32_t ra = reasm_flush(t, R->rbuf);
+        t->stats.gaps = gaps;
+        t->pkt_events = pkt_events;
+        R->rcv_off = R->rbuf->tail;
+        ev = ra_events(R, ra & ~(uint32_t)RA_GAP);
+    }
+    return ev | release_to(R, R->rbuf->tail, true);
 }
 
 uint32_t tcp_receiver_update(struct tcp_ctx *t, struct mon_flow *f, int snd, const struct mon_packet *p)

@@ -93,13 +93,15 @@ static void test_rst_delivers_unacked(void)
     char b[64];
     est_ack(&c);
     sdata(&c, 0, "Please ", 0);
-    sdata(&c, 7, "Me In!", 0);
+    sdata(&c, 11, "Me In!", 0); /* bytes 7..10 never seen */
     CHECK_EQ_U(tail_off(&c, CLI), 0);
     cdata(&c, 0, "no", 0);
     struct ph r = tc_pkt(&c, CLI, F_R | F_A, CI + 3, SI + 1, NULL, 0);
     CHECK_EQ_U(r.rcv & (EV_END | EV_DATA), EV_END | EV_DATA); /* the server's stream: "no" */
     CHECK_EQ_U(tc_read(&c, SVR, b, sizeof b), 2);
+    uint64_t gaps = c.t.stats.gaps;
     CHECK_EQ_U(tcp_conn_release(&c.t, &c.f, CLI), EV_DATA); /* the RST's sender's stream */
+    CHECK_EQ_U(c.t.stats.gaps, gaps); /* the hole before never-acknowledged bytes: no gap */
     CHECK_EQ_U(tc_read(&c, CLI, b, sizeof b), 13);
     CHECK(strcmp(b, "Please Me In!") == 0);
     CHECK_EQ_U(tcp_conn_release(&c.t, &c.f, CLI), 0); /* once */
