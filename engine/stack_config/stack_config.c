@@ -231,11 +231,11 @@ void osprey_stack_cfg_release(struct osprey_stack_cfg *s)
 
 bool osprey_stack_cfg_ack_delivery(const struct osprey_config *c, bool ips)
 {
+    /* auto is inline in every mode for now (Suricata: inline only in IPS mode): what ack
+     * delivery still lacks before it can be IDS mode's default is in stack/tcp/README.md */
+    (void)ips;
     const char *v = osprey_config_str(c, "stream.inline");
-    bool in_line = !strcmp(v, "auto") ? ips
-                                      : !strcmp(v, "yes") || !strcmp(v, "true") ||
-                                            !strcmp(v, "on") || !strcmp(v, "1");
-    return !in_line;
+    return !strcmp(v, "no") || !strcmp(v, "false") || !strcmp(v, "off") || !strcmp(v, "0");
 }
 
 void osprey_stack_cfg_delivery(struct osprey_stack_cfg *s, const struct osprey_config *c, bool ips)

@@ -28,8 +28,8 @@ void osprey_stack_cfg_release(struct osprey_stack_cfg *s);
 
 /* stream.inline: yes delivers each side's bytes to the parsers and the stream rules as they
  * arrive (Suricata's inline mode), no once the other side acknowledged them (its IDS mode);
- * auto is yes in IPS mode (ips: inline capture, --simulate-ips), no otherwise. Sets
- * s->tcp.ack_delivery. */
+ * auto is yes for now in every mode (ips: IPS mode, which Suricata's auto follows; not used
+ * until ack delivery becomes IDS mode's default). Sets s->tcp.ack_delivery. */
 void osprey_stack_cfg_delivery(struct osprey_stack_cfg *s, const struct osprey_config *c, bool ips);
 /* What osprey_stack_cfg_delivery sets: true for ack delivery. */
 bool osprey_stack_cfg_ack_delivery(const struct osprey_config *c, bool ips);

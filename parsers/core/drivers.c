@@ -58,9 +58,8 @@ bool parsers_pkt_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_e
          * direction's data at the ACK — before this packet's rules, which see the protocol
          * and transactions. Their CONN_NEW_DATA (stream inspection) comes with the next
          * packet of their direction; detection defers the alerts of their transactions to it
-         * (osprey_detect.h). On arrival delivery this finds nothing CONN_NEW_DATA did not
-         * give already. */
-        if (mon_hook_now(ctx) == MON_HK_SND)
+         * (engine/alert_defer.h). */
+        if (mon_hook_now(ctx) == MON_HK_SND && mon_ack_delivery(ctx))
             tcp_read(ctx, f, side, worker_of(ctx, p), true);
         return false;
     }

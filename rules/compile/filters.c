@@ -22,7 +22,7 @@ const uint8_t *det_buffer(struct mon_ctx *ctx, struct mon_flow *f, int side, uin
     struct det_flow *df = f ? mon_get_uctx(ctx, f) : NULL;
     const struct mon_packet *p = df ? mon_getlastpkt(ctx) : NULL;
     if (p && (p->flags & MON_PKT_ACK_VIEW))
-        det_stream_fill(ctx, f, side, df->w); /* the bytes being parsed are readable, unread */
+        df->w->stream_fill(ctx, f, side, df->w); /* the bytes being parsed: readable, unread */
     if (!df || !df->side[side]) {
         *len = 0;
         return NULL;
@@ -114,7 +114,7 @@ static void scan_group(const struct det_mpm_group *g, const uint8_t *buf, uint32
 static void prescan(struct mon_ctx *ctx, struct mon_flow *f, int side, struct det_flow *df,
                     const struct det_mpm *sm)
 {
-    det_stream_fill(ctx, f, side, df->w);
+    df->w->stream_fill(ctx, f, side, df->w);
     struct det_side *s = df->side[side];
     if (!s || !sm->ready || sm->streaming || s->base + s->len == s->scanned)
         return;

@@ -524,6 +524,7 @@ struct osprey_detect_worker *osprey_detect_attach(const struct osprey_detect *d,
     w->ctx = ctx;
     w->cb = cb;
     w->arg = arg;
+    w->stream_fill = det_stream_fill;
     if (!(w->md = pcre_match_data_new()))
         goto fail;
     if (d->prof && (!(w->prof = calloc(d->nprof_units ? d->nprof_units : 1, sizeof *w->prof)) ||

@@ -9,6 +9,11 @@ const struct mon_packet *mon_getlastpkt(struct mon_ctx *ctx)
     return ctx->cur;
 }
 
+bool mon_ack_delivery(const struct mon_ctx *ctx)
+{
+    return ctx->tcp.cfg.ack_delivery;
+}
+
 int mon_ack_view(struct mon_ctx *ctx, bool on)
 {
     if (!ctx->cur || on == (ctx->viewed != NULL))

@@ -1,10 +1,11 @@
-"""Inspection timed on ACKs (stream.inline: no, and auto outside IPS mode), as Suricata's IDS
-mode: a direction's bytes are parsed when the other side acknowledges them, and its stream and
+"""Inspection timed on ACKs (stream.inline: no), as Suricata's IDS mode: a direction's bytes are parsed when the other side acknowledges them, and its stream and
 transaction alerts come with the next packet of that direction (its pcap_cnt, addresses);
 bytes never acknowledged are inspected at the connection's or the flow's end. stream.inline:
-yes (and --simulate-ips) inspects on arrival. The captures are scapy's; the expected packets
+yes, and auto (the default, in every mode for now), inspects on arrival. The captures are scapy's; the expected packets
 follow Suricata 8's suricata-verify cases of the same shape (bug-78, dns/task-7018-*)."""
 from detect_helpers import Conv, detect, rule
+
+ACK = ("--set", "stream.inline=no")
 
 
 def cnt(res, sid):
@@ -30,7 +31,7 @@ RULES = [rule('http.uri; content:"/blah/";', sid=1, proto="http"),
 
 
 def test_request_alerts_on_the_next_client_packet_after_the_ack(tmp_path):
-    res = detect(tmp_path, req_then_ack(), RULES)
+    res = detect(tmp_path, req_then_ack(), RULES, *ACK)
     assert cnt(res, 1) == [7]        # parsed at the server's ACK (5), inspected at 7
     assert cnt(res, 2) == [7]        # the raw stream too: acknowledged data only
     assert cnt(res, 3) == [9]        # the response: ACKed by 7, the server's next is 9
@@ -44,6 +45,8 @@ def test_request_alerts_on_the_next_client_packet_after_the_ack(tmp_path):
 def test_inline_inspects_on_arrival(tmp_path):
     res = detect(tmp_path, req_then_ack(), RULES, "--set", "stream.inline=yes")
     assert cnt(res, 1) == [4] and cnt(res, 2) == [4] and cnt(res, 3) == [6]
+    auto = detect(tmp_path, req_then_ack(), RULES, name="auto")  # the default: on arrival
+    assert cnt(auto, 1) == [4] and cnt(auto, 3) == [6]
     ips = detect(tmp_path, req_then_ack(), RULES, "--simulate-ips", name="ips")
     assert cnt(ips, 1) == [4] and cnt(ips, 3) == [6]
 
@@ -55,7 +58,7 @@ def test_unacked_data_is_inspected_at_the_reset(tmp_path):
     c.pkts.append(c._pkt(False, "PA", b"Please "))
     c.pkts.append(c._pkt(False, "PA", b"Let Me In!", seq=c.seq[False] + 7))
     c.pkts.append(c._pkt(True, "RA"))
-    res = detect(tmp_path, c.pkts, [rule('content:"Me In";', sid=1)])
+    res = detect(tmp_path, c.pkts, [rule('content:"Me In";', sid=1)], *ACK)
     assert len(res.alerts) == 1
     a = res.alerts[0]
     assert a["src_ip"] == "10.0.0.2" and a["pkt_src"] == "stream (flow timeout)"
@@ -65,7 +68,7 @@ def test_unacked_data_is_inspected_at_the_flow_end(tmp_path):
     """Data, no ACK, no close: the capture ends; the flow's end delivers it."""
     c = Conv().handshake()
     c.pkts.append(c._pkt(True, "PA", b"GET /blah/ HTTP/1.0\r\n\r\n"))
-    res = detect(tmp_path, c.pkts, RULES[:2])
+    res = detect(tmp_path, c.pkts, RULES[:2], *ACK)
     assert sorted(a["alert"]["signature_id"] for a in res.alerts) == [1, 2]
     assert all(a["pkt_src"] == "stream (flow timeout)" for a in res.alerts)
 
@@ -83,5 +86,5 @@ def test_ack_covering_part_of_the_data(tmp_path):
     c.pkts.append(c._pkt(True, "A"))                        # 9: BBBB inspected
     rules = [rule('content:"AAAA";', sid=1), rule('content:"AABB";', sid=2),
              rule('content:"BBBB";', sid=3)]
-    res = detect(tmp_path, c.pkts, rules)
+    res = detect(tmp_path, c.pkts, rules, *ACK)
     assert cnt(res, 1) == [7] and cnt(res, 2) == [9] and cnt(res, 3) == [9]
