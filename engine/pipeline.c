@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alert_defer.h"
 #include "ips_policy.h"
 #include "osprey_clock.h"
 #include "parsers_config.h"
@@ -11,12 +12,13 @@
 #include "signals.h"
 #include "stack_config.h"
 
-int osprey_pipeline_engine(const struct osprey_config *cfg, const char *checksums,
+int osprey_pipeline_engine(const struct osprey_config *cfg, const char *checksums, bool ips,
                            struct mon_engine **eng, struct mon_decode_cfg *dcfg)
 {
     struct osprey_stack_cfg sc;
     if (osprey_stack_cfg_load(cfg, &sc, stderr) != 0)
         return -1;
+    osprey_stack_cfg_delivery(&sc, cfg, ips);
     struct mon_engine_cfg ecfg;
     osprey_stack_cfg_engine(&sc, checksums, &ecfg);
     if (dcfg)
@@ -108,12 +110,20 @@ void osprey_pipeline_detect_opts(const struct osprey_config *cfg,
         .dataset_hashsize = (uint32_t)osprey_config_int(cfg, "datasets.defaults.hashsize")};
 }
 
-static void on_alert(const struct osprey_alert *a, void *arg)
+static void emit_alert(const struct osprey_alert *a, void *arg)
 {
     struct osprey_worker *w = arg;
     if (!(a->pkt->flags & MON_PKT_PSEUDO)) /* not a flow's end: the packet being processed */
         w->pkt_alerts++;
     osprey_emit_alert(w->emit, w->ctx, a, w->inline_mode);
+}
+
+static void on_alert(const struct osprey_alert *a, void *arg)
+{
+    struct osprey_worker *w = arg;
+    if (w->defer && osprey_defer_take(w->defer, a))
+        return; /* the other direction's data: with that direction's next packet */
+    emit_alert(a, arg);
 }
 
 /* A parsed http/dns/tls transaction: its EVE record (emit_app.c). */
@@ -140,6 +150,7 @@ static void on_conn_closed(struct mon_flow *f, void *arg)
 static void on_flow_end(struct mon_flow *f, void *arg)
 {
     struct osprey_worker *w = arg;
+    osprey_defer_flow_end(w->defer, f, mon_getlastpkt(w->ctx)); /* with its end packet */
     osprey_detect_flow_end(w->dw, f);
     osprey_emit_flow(w->emit, w->ctx, f);
 }
@@ -156,7 +167,9 @@ int osprey_pipeline_open(struct osprey_pipeline *pl, const struct osprey_options
         fprintf(stderr, "osprey: out of memory\n");
         return -1;
     }
-    if (osprey_pipeline_engine(cfg, opts->checksums, &pl->eng, &pl->dcfg) < 0 ||
+    bool ips = osprey_ips_mode(opts, cfg);
+    bool ack = osprey_stack_cfg_ack_delivery(cfg, ips);
+    if (osprey_pipeline_engine(cfg, opts->checksums, ips, &pl->eng, &pl->dcfg) < 0 ||
         osprey_pipeline_rules(opts, cfg, pl->eng, &pl->rs, &pl->det, &pl->parsers) < 0)
         return -1;
     pl->t_compiled = osprey_clock_mono_s();
@@ -185,6 +198,8 @@ int osprey_pipeline_open(struct osprey_pipeline *pl, const struct osprey_options
         }
         mon_set_flow_end_cb(w->ctx, on_flow_end, w);
         mon_set_conn_closed_cb(w->ctx, on_conn_closed, w);
+        if (ack && !(w->defer = osprey_defer_new(emit_alert, w)))
+            goto nomem;
     }
     pl->t_started = osprey_clock_wall_s();
     /* services of a running pipeline: reloads (SIGUSR2, control socket), the control socket;
@@ -202,11 +217,14 @@ nomem:
 enum mon_decode_outcome osprey_worker_packet(struct osprey_worker *w, struct mon_packet *p)
 {
     /* reloaded rules are picked up between two packets (service/reload.c) */
-    if (atomic_load_explicit(&w->pl->rules_gen, memory_order_relaxed) != w->rules_gen)
+    if (atomic_load_explicit(&w->pl->rules_gen, memory_order_relaxed) != w->rules_gen) {
+        osprey_defer_flush(w->defer, p); /* they point into the rules about to go */
         w->pl->svc->worker_switch(w);
+    }
     w->pkt_alerts = 0;
     enum mon_decode_outcome oc = mon_process(w->ctx, p);
     osprey_detect_packet_end(w->dw); /* alerts a pass rule could still cancel: given now */
+    osprey_defer_packet(w->defer, p); /* then those found earlier for this direction */
     bool tagged = w->dw && oc != MON_DEC_FRAG_HELD && osprey_detect_packet_tagged(w->dw);
     osprey_emit_packet(w->emit, &w->ew, w->ctx, p, tagged, w->pkt_alerts != 0);
     return oc;
@@ -301,6 +319,7 @@ int osprey_pipeline_close(struct osprey_pipeline *pl)
         mon_ctx_destroy(pl->w[i].ctx); /* ends every flow: detection state goes via on_flow_end */
     rule_profile(pl); /* every flow ended: the workers' counts are complete */
     for (int i = 0; pl->w && i < pl->nworkers; i++) {
+        osprey_defer_free(pl->w[i].defer); /* empty: every flow ended */
         osprey_detect_worker_free(pl->w[i].dw);
         osprey_parsers_worker_free(pl->w[i].pw);
     }

@@ -50,10 +50,13 @@ struct osprey_worker {
     struct osprey_parsers_stats app_before; /* its parsers' counters before the last reload */
     struct osprey_emit_worker ew; /* the emitter's per-worker state (emit.h) */
     uint32_t pkt_alerts;        /* alerts raised while the current packet was processed */
+    struct osprey_defer *defer; /* ack delivery: alerts waiting for a packet of their
+                                   direction (alert_defer.h); NULL on arrival delivery */
 };
 
 struct osprey_pipeline;
 struct osprey_pcap_jobs;
+struct osprey_defer;
 
 /* The services that run beside an open pipeline (service/: rule reloads, the control socket).
  * The run mode hands them to osprey_pipeline_open; the pipeline calls them through these
@@ -150,8 +153,9 @@ void osprey_pipeline_want_buffers(const struct osprey_ruleset *rs, struct osprey
  * (before the workers attach: at start and at each reload). 0 (it cannot fail). */
 int osprey_pipeline_files(const struct osprey_config *cfg, struct osprey_parsers *parsers,
                            const struct osprey_detect *det);
-/* The libmon engine the configuration describes (checksums: -k, NULL = config's). */
-int osprey_pipeline_engine(const struct osprey_config *cfg, const char *checksums,
+/* The libmon engine the configuration describes (checksums: -k, NULL = config's; ips: IPS
+ * mode, which stream.inline: auto follows — osprey_stack_cfg_delivery). */
+int osprey_pipeline_engine(const struct osprey_config *cfg, const char *checksums, bool ips,
                            struct mon_engine **eng, struct mon_decode_cfg *dcfg);
 
 #endif

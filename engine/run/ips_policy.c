@@ -1,5 +1,5 @@
-/* ips_policy.c — IPS or IDS, stream.inline and the midstream exception policy (see
- * ips_policy.h). */
+/* ips_policy.c — IPS or IDS and the midstream exception policy (see ips_policy.h);
+ * stream.inline follows IPS mode in engine/stack_config (osprey_stack_cfg_delivery). */
 #include "ips_policy.h"
 
 #include <string.h>
@@ -17,23 +17,6 @@ static bool is_set(const struct osprey_config *cfg, const char *key)
 {
     char where[256];
     return strcmp(osprey_config_origin(cfg, key, where, sizeof where), "default") != 0;
-}
-
-/* stream.inline: Osprey inspects each side's stream as its bytes arrive in order, which is
- * Suricata's inline stream mode. Suricata's other mode (no, and auto in IDS mode) inspects a
- * side's data once the other side acknowledged it, at the next packet of that direction, so
- * its alerts name a later packet (pcap_cnt); Osprey has no such mode. Set to no on purpose,
- * that is said once; auto is left quiet (it is the default). */
-static void stream_inline(const struct osprey_config *cfg, FILE *diag)
-{
-    const char *v = osprey_config_str(cfg, "stream.inline");
-    if (!strcmp(v, "no") || !strcmp(v, "false") || !strcmp(v, "off") || !strcmp(v, "0")) {
-        char where[256];
-        fprintf(diag, "warning: %s: stream.inline: '%s': Osprey always inspects each stream as "
-                      "its bytes arrive (Suricata's inline mode); alerts may name an earlier "
-                      "packet than Suricata's acknowledged-data mode would\n",
-                osprey_config_origin(cfg, "stream.inline", where, sizeof where), v);
-    }
 }
 
 /* Suricata takes these with a warning and applies them as written; so do we. */
@@ -97,7 +80,6 @@ void osprey_detect_policy_load(const struct osprey_config *cfg, bool ips,
                                struct osprey_detect_policy *out, FILE *diag)
 {
     memset(out, 0, sizeof *out);
-    stream_inline(cfg, diag);
     out->reassembly_memcap = flow_policy(cfg, "stream.reassembly.memcap-policy", ips);
     bool midstream = osprey_config_bool(cfg, "stream.midstream");
     bool direct;

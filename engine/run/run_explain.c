@@ -14,7 +14,7 @@ int osprey_run_explain(const struct osprey_options *opts, const struct osprey_co
     struct osprey_detect *det = NULL;
     struct osprey_parsers *parsers = NULL;
     int rc = OSPREY_EXIT_FAILURE;
-    if (osprey_pipeline_engine(cfg, NULL, &eng, NULL) == 0 &&
+    if (osprey_pipeline_engine(cfg, NULL, false, &eng, NULL) == 0 &&
         osprey_pipeline_rules(opts, cfg, eng, &rs, &det, &parsers) == 0)
         rc = OSPREY_EXIT_OK;
     osprey_detect_free(det);

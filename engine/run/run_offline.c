@@ -199,7 +199,7 @@ int osprey_dump_chains(const struct osprey_options *opts, const struct osprey_co
     struct osprey_detect *det = NULL;
     struct osprey_parsers *parsers = NULL;
     int rc = OSPREY_EXIT_FAILURE;
-    if (osprey_pipeline_engine(cfg, NULL, &eng, NULL) == 0 &&
+    if (osprey_pipeline_engine(cfg, NULL, false, &eng, NULL) == 0 &&
         osprey_pipeline_rules(opts, cfg, eng, &rs, &det, &parsers) == 0) {
         osprey_detect_dump_chains(det, stdout);
         rc = OSPREY_EXIT_OK;

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "ips_policy.h"
 #include "log.h"
 #include "osprey_clock.h"
 #include "parsers_config.h"
@@ -298,7 +299,8 @@ static int do_reload(struct osprey_reload *r, char *msg, size_t len)
     struct osprey_parsers_cfg pcfg;
     if (!diag) {
         snprintf(why, sizeof why, "out of memory");
-    } else if (osprey_pipeline_engine(pl->cfg, pl->opts->checksums, &g.eng, NULL) < 0) {
+    } else if (osprey_pipeline_engine(pl->cfg, pl->opts->checksums,
+                                      osprey_ips_mode(pl->opts, pl->cfg), &g.eng, NULL) < 0) {
         snprintf(why, sizeof why, "cannot create the stack (out of memory)");
     } else if (osprey_parsers_cfg_load(pl->cfg, &pcfg, diag) != 0 ||
                osprey_parsers_define(g.eng, &pcfg, &g.parsers) != 0) {

@@ -228,3 +228,17 @@ void osprey_stack_cfg_release(struct osprey_stack_cfg *s)
     s->tcp.policy.entries = NULL;
     s->tcp.policy.n = 0;
 }
+
+bool osprey_stack_cfg_ack_delivery(const struct osprey_config *c, bool ips)
+{
+    /* auto is inline in every mode for now (Suricata: inline only in IPS mode): what ack
+     * delivery still lacks before it can be IDS mode's default is in stack/tcp/README.md */
+    (void)ips;
+    const char *v = osprey_config_str(c, "stream.inline");
+    return !strcmp(v, "no") || !strcmp(v, "false") || !strcmp(v, "off") || !strcmp(v, "0");
+}
+
+void osprey_stack_cfg_delivery(struct osprey_stack_cfg *s, const struct osprey_config *c, bool ips)
+{
+    s->tcp.ack_delivery = osprey_stack_cfg_ack_delivery(c, ips);
+}

@@ -26,6 +26,14 @@ struct osprey_stack_cfg {
 int osprey_stack_cfg_load(const struct osprey_config *c, struct osprey_stack_cfg *out, FILE *diag);
 void osprey_stack_cfg_release(struct osprey_stack_cfg *s);
 
+/* stream.inline: yes delivers each side's bytes to the parsers and the stream rules as they
+ * arrive (Suricata's inline mode), no once the other side acknowledged them (its IDS mode);
+ * auto is yes for now in every mode (ips: IPS mode, which Suricata's auto follows; not used
+ * until ack delivery becomes IDS mode's default). Sets s->tcp.ack_delivery. */
+void osprey_stack_cfg_delivery(struct osprey_stack_cfg *s, const struct osprey_config *c, bool ips);
+/* What osprey_stack_cfg_delivery sets: true for ack delivery. */
+bool osprey_stack_cfg_ack_delivery(const struct osprey_config *c, bool ips);
+
 /* The engine configuration for these settings; checksums is -k's word ("none", "all") or NULL
  * to keep pcap-file.checksum-checks. The policy tables still point into s: create the engine
  * (which copies them) before releasing s. */

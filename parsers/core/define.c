@@ -17,7 +17,7 @@
 #include "files.h"
 #include "parsers_int.h"
 
-bool parsers_udp_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_t ev,
+bool parsers_pkt_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_t ev,
                         void *arg);
 bool parsers_tcp_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_t ev,
                         void *arg);
@@ -93,7 +93,7 @@ int osprey_parsers_define(struct mon_engine *eng, const struct osprey_parsers_cf
         p->cfg = *cfg;
     else
         osprey_parsers_cfg_defaults(&p->cfg);
-    int64_t root = mon_define_event(eng, MON_ON_PKT_IN, parsers_udp_filter, p);
+    int64_t root = mon_define_event(eng, MON_ON_PKT_IN, parsers_pkt_filter, p);
     int64_t data = mon_define_event(eng, MON_ON_CONN_NEW_DATA, parsers_tcp_filter, p);
     int64_t end = mon_define_event(eng, MON_ON_CONN_END, parsers_end_filter, p);
     p->slot = mon_uctx_slot_alloc(eng, pflow_free_slot, p);

@@ -1,5 +1,6 @@
-/* drivers.c — the three filters that feed the parsers: UDP datagrams (PKT_IN), new TCP
- * stream bytes (CONN_NEW_DATA), the end of a flow (CONN_END). Detection, parsing, gaps and
+/* drivers.c — the three filters that feed the parsers: UDP datagrams (PKT_IN; on TCP, the
+ * protocol told from acknowledged bytes under ack delivery), new TCP stream bytes
+ * (CONN_NEW_DATA), the end of a flow (CONN_END). Detection, parsing, gaps and
  * ends go to the registered protocols' descriptors (registry.c): no protocol is named here.
  * Each protocol's mode (osprey_parsers_cfg.mode) is honoured here once for all: a disabled
  * one is not probed, a detection-only one is decided but never parsed. They always return
@@ -42,12 +43,26 @@ static uint16_t probe(const struct osprey_parsers *p, uint8_t l4, int dir, const
     return OSPREY_APP_PROTO_UNKNOWN;
 }
 
-/* ---- UDP ---- */
-bool parsers_udp_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_t ev,
+static void tcp_read(struct mon_ctx *ctx, struct mon_flow *f, int side,
+                     struct osprey_parsers_worker *w, bool acked);
+
+/* ---- UDP (and the TCP probe) ---- */
+bool parsers_pkt_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_t ev,
                         void *arg)
 {
     (void)ev;
     const struct osprey_parsers *p = arg;
+    if (f && f->proto == 6) {
+        /* Ack delivery: this packet's ACK made the bytes it covers readable in its sender's
+         * receive stream (the peer's bytes); they are parsed now, as Suricata parses a
+         * direction's data at the ACK — before this packet's rules, which see the protocol
+         * and transactions. Their CONN_NEW_DATA (stream inspection) comes with the next
+         * packet of their direction; detection defers the alerts of their transactions to it
+         * (engine/alert_defer.h). */
+        if (mon_hook_now(ctx) == MON_HK_SND && mon_ack_delivery(ctx))
+            tcp_read(ctx, f, side, worker_of(ctx, p), true);
+        return false;
+    }
     if (!f || f->proto != 17)
         return false;
     struct osprey_parsers_worker *w = worker_of(ctx, p);
@@ -174,20 +189,34 @@ bool parsers_tcp_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_e
 {
     (void)ev;
     const struct osprey_parsers *p = arg;
-    struct osprey_parsers_worker *w = f && f->proto == 6 ? worker_of(ctx, p) : NULL;
-    struct pflow *pf = w ? pflow_make(w, f) : NULL;
-    if (!pf)
-        return false;
+    if (f && f->proto == 6)
+        tcp_read(ctx, f, side, worker_of(ctx, p), false);
+    return false;
+}
+
+/* Parse side's readable bytes past the parsers' offset. The flow's parser state is made
+ * only once there are bytes to read. acked: the packet being processed acknowledged them (a
+ * packet of the other direction): its events run on the packet as seen from their direction
+ * (mon_ack_view), so rules see the addresses, ports and direction of the data. */
+static void tcp_read(struct mon_ctx *ctx, struct mon_flow *f, int side,
+                     struct osprey_parsers_worker *w, bool acked)
+{
+    struct pflow *pf = w ? pflow_get(ctx, f) : NULL;
     int dir = DIR_OF_SIDE(side);
     struct mon_buf_info bi;
     size_t bl = sizeof bi;
-    if (pf->dead[dir] || pf->proto == OSPREY_APP_PROTO_FAILED ||
+    if (!w || (pf && (pf->dead[dir] || pf->proto == OSPREY_APP_PROTO_FAILED)) ||
         mon_getsockopt(ctx, f, side, MON_SO_BUF_INFO, &bi, &bl) != MON_OK)
-        return false;
+        return;
+    if (!pf && (bi.tail_off <= bi.head_off || !(pf = pflow_make(w, f))))
+        return;
+    if (pf->started[dir] && pf->off[dir] >= bi.tail_off)
+        return; /* nothing new: most packets */
     if (!pf->started[dir]) {
         pf->started[dir] = true;
         pf->off[dir] = bi.head_off;
     }
+    bool viewed = acked && mon_ack_view(ctx, true) == MON_OK;
     uint8_t buf[16384];
     while (pf->off[dir] < bi.tail_off && !pf->dead[dir] && pf->proto != OSPREY_APP_PROTO_FAILED) {
         uint64_t want = bi.tail_off - pf->off[dir];
@@ -210,7 +239,8 @@ bool parsers_tcp_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_e
         pf->seen[dir] += (uint64_t)n;
         feed(pf, f, dir, buf, (size_t)n);
     }
-    return false;
+    if (viewed)
+        mon_ack_view(ctx, false);
 }
 
 bool parsers_end_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_t ev,
@@ -223,3 +253,4 @@ bool parsers_end_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_e
         d->end(pf, f);
     return false;
 }
+

@@ -599,6 +599,10 @@ struct osprey_detect_worker {
     struct mon_ctx *ctx;
     struct mon_sock *sock;
     hs_scratch_t *scratch;      /* one per worker: Hyperscan's rule for threads */
+    /* det_stream_fill (runtime.c), reached by the filters through this pointer: the filters
+     * are below the runtime, which calls them (no call circle) */
+    void (*stream_fill)(struct mon_ctx *ctx, struct mon_flow *f, int side,
+                        struct osprey_detect_worker *w);
     void *md;                   /* pcre2_match_data, one per worker */
     osprey_alert_fn cb;
     void *arg;
@@ -665,6 +669,12 @@ void det_caps_free(struct det_caps *caps);
  * pass rule's match on it (cancels the held alerts and the packet's drop). */
 void det_alert(struct osprey_detect_worker *w, const struct osprey_alert *a);
 void det_pass_packet(struct osprey_detect_worker *w);
+
+/* Append side's readable bytes not yet read to its stream window (CONN_NEW_DATA's handler;
+ * the filters also call it, through w->stream_fill, under ack delivery, where an application
+ * rule's transaction is parsed at the ACK, before the bytes' CONN_NEW_DATA). */
+void det_stream_fill(struct mon_ctx *ctx, struct mon_flow *f, int side,
+                     struct osprey_detect_worker *w);
 
 static inline bool det_flow_stopped(const struct det_flow *df)
 {

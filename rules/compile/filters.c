@@ -20,6 +20,9 @@ const uint8_t *det_buffer(struct mon_ctx *ctx, struct mon_flow *f, int side, uin
         return p ? p->payload : NULL;
     }
     struct det_flow *df = f ? mon_get_uctx(ctx, f) : NULL;
+    const struct mon_packet *p = df ? mon_getlastpkt(ctx) : NULL;
+    if (p && (p->flags & MON_PKT_ACK_VIEW))
+        df->w->stream_fill(ctx, f, side, df->w); /* the bytes being parsed: readable, unread */
     if (!df || !df->side[side]) {
         *len = 0;
         return NULL;
@@ -106,6 +109,29 @@ static void scan_group(const struct det_mpm_group *g, const uint8_t *buf, uint32
                 on_match, sc);
 }
 
+/* Ack delivery: a transaction is parsed at the ACK of its bytes, before their CONN_NEW_DATA
+ * fills the side's window and scans it. Fill it and remember where the stream matcher's
+ * patterns occur in the bytes not scanned yet (their scan at CONN_NEW_DATA still raises the
+ * stream rules: s->scanned stays). */
+static void prescan(struct mon_ctx *ctx, struct mon_flow *f, int side, struct det_flow *df,
+                    const struct det_mpm *sm)
+{
+    df->w->stream_fill(ctx, f, side, df->w);
+    struct det_side *s = df->side[side];
+    if (!s || !sm->ready || sm->streaming || s->base + s->len == s->scanned)
+        return;
+    uint64_t at = s->scanned > sm->maxlen - 1 ? s->scanned - (sm->maxlen - 1) : 0;
+    uint32_t from = at > s->base ? (uint32_t)(at - s->base) : 0;
+    if (s->len <= from)
+        return;
+    struct det_mpm_group g;
+    uint16_t sp, dp;
+    det_side_ports(f, side, &sp, &dp);
+    det_mpm_select(sm, 6, sp, dp, &g);
+    struct scan_ctx sc = {ctx, sm, &g, &df->w->pf, s, s->base + from, 0};
+    scan_group(&g, s->buf + from, s->len - from, df->w->scratch, &sc);
+}
+
 bool det_mpm_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_t ev,
                     void *arg)
 {
@@ -122,7 +148,11 @@ bool det_mpm_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event
     if (m->kind == DK_APP && m->via && f->proto == 6) {
         /* the payload of a TCP flow: the stream matcher found the patterns as the side's
          * stream arrived; raise those whose occurrence is still in the window */
-        struct det_side *s = df->side[det_to_server(0, m->base) ? MON_SIDE_SVR : MON_SIDE_CLI];
+        int ss = det_to_server(0, m->base) ? MON_SIDE_SVR : MON_SIDE_CLI;
+        const struct mon_packet *p = mon_getlastpkt(ctx);
+        if (p && (p->flags & MON_PKT_ACK_VIEW))
+            prescan(ctx, f, ss, df, m->via); /* parsed at the ACK: before CONN_NEW_DATA */
+        struct det_side *s = df->side[ss];
         if (!s)
             return false; /* no stream byte on that side yet */
         for (uint32_t i = 0; i < s->nseen; i++) {

@@ -184,10 +184,15 @@ static void on_data(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event
                     void *arg)
 {
     (void)ev;
+    det_stream_fill(ctx, f, side, arg);
+}
+
+void det_stream_fill(struct mon_ctx *ctx, struct mon_flow *f, int side,
+                     struct osprey_detect_worker *w)
+{
     struct det_flow *df = f ? mon_get_uctx(ctx, f) : NULL;
     if (!df || det_flow_stopped(df))
         return;
-    struct osprey_detect_worker *w = arg;
     const struct det_mpm *m = &w->d->mpm[DK_STREAM];
     struct det_side *s = det_side_of(df, side);
     if (!s)
@@ -344,7 +349,10 @@ static void set_verdict(struct osprey_detect_worker *w, struct det_flow *df,
         w->pkt_rule_drop = true; /* a later pass of this packet may take it back (held.c) */
     }
     w->pkt_dropped = true;
-    if (dr->flow_action && df && !df->dropped) {
+    /* (a match on bytes an ACK covered, parsed on its packet, drops no flow: under ack
+     * delivery — IDS mode — drop only alerts, and the rest of the flow is still inspected
+     * as Suricata inspects it, with the packets of the data's direction) */
+    if (dr->flow_action && df && !df->dropped && !(p && (p->flags & MON_PKT_ACK_VIEW))) {
         df->dropped = true;
         df->dropped_on = w->verdict_of;
         w->drop_df = df;
@@ -520,6 +528,7 @@ struct osprey_detect_worker *osprey_detect_attach(const struct osprey_detect *d,
     w->ctx = ctx;
     w->cb = cb;
     w->arg = arg;
+    w->stream_fill = det_stream_fill;
     if (!(w->md = pcre_match_data_new()))
         goto fail;
     if (d->prof && (!(w->prof = calloc(d->nprof_units ? d->nprof_units : 1, sizeof *w->prof)) ||

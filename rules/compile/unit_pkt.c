@@ -27,6 +27,27 @@ static bool established(const struct mon_flow *f)
     return c >= MON_TCP_ESTABLISHED && s >= MON_TCP_ESTABLISHED;
 }
 
+/* Bytes of a connection delivered at its end or after it (a close, a RST, the flow's end:
+ * under ack delivery the last ones of a side come then) were sent while it was established;
+ * so are a flow-end packet's. Suricata's CLOSED state counts as established (it is past
+ * ESTABLISHED in its order) for them. */
+static bool side_done(const struct mon_tcp_side *s)
+{
+    return s->state >= MON_TCP_ESTABLISHED ||
+           (s->state == MON_TCP_CLOSED && (s->flags & MON_TCPF_ENDED) &&
+            (s->flags & (MON_TCPF_GOT_SYN | MON_TCPF_MIDSTREAM)));
+}
+
+static bool established_for(const struct mon_flow *f, const struct det_unit *u,
+                            const struct mon_packet *p)
+{
+    if (established(f))
+        return true;
+    if (f->proto != 6 || (u->kind == DK_PKT && !(p && (p->flags & MON_PKT_PSEUDO))))
+        return false;
+    return side_done(&f->tcp.side[MON_SIDE_CLI]) && side_done(&f->tcp.side[MON_SIDE_SVR]);
+}
+
 static bool flow_eval(const struct det_unit *u, struct mon_ctx *ctx, struct mon_flow *f,
                       int side)
 {
@@ -34,7 +55,7 @@ static bool flow_eval(const struct det_unit *u, struct mon_ctx *ctx, struct mon_
     struct flow_view v = {
         .has_flow = f != NULL,
         .to_server = det_to_server(side, u->base),
-        .established = f && established(f),
+        .established = f && established_for(f, u, p),
         .stream = u->kind != DK_PKT,
         .reassembled = p && (p->flags & MON_PKT_REASSEMBLED),
     };

@@ -9,6 +9,31 @@ const struct mon_packet *mon_getlastpkt(struct mon_ctx *ctx)
     return ctx->cur;
 }
 
+bool mon_ack_delivery(const struct mon_ctx *ctx)
+{
+    return ctx->tcp.cfg.ack_delivery;
+}
+
+int mon_ack_view(struct mon_ctx *ctx, bool on)
+{
+    if (!ctx->cur || on == (ctx->viewed != NULL))
+        return MON_EINVAL;
+    if (!on) {
+        ctx->cur = ctx->viewed;
+        ctx->viewed = NULL;
+        return MON_OK;
+    }
+    struct mon_packet *p = ctx->cur, *v = &ctx->view;
+    *v = *p;
+    v->src = p->dst, v->dst = p->src;
+    v->sport = p->dport, v->dport = p->sport;
+    v->payload = NULL, v->payload_len = 0;
+    v->flags |= MON_PKT_ACK_VIEW;
+    ctx->viewed = p;
+    ctx->cur = v;
+    return MON_OK;
+}
+
 static bool sender_phase(const struct mon_ctx *ctx)
 {
     return ctx->cur && (ctx->phase == PH_SND || ctx->phase == PH_REXMIT);

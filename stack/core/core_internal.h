@@ -81,6 +81,8 @@ struct mon_ctx {
     unsigned nscope;
 
     struct mon_packet *cur;            /* packet being processed (NULL outside) */
+    struct mon_packet *viewed;         /* mon_ack_view: the real one while cur is &view */
+    struct mon_packet view;
     enum core_phase phase;
     uint64_t now;                      /* latest packet time seen */
     uint64_t clock;                    /* the flow table's idle clock (mon_flow_clock) */

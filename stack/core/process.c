@@ -37,6 +37,17 @@ static void count_raised(struct mon_ctx *ctx, uint32_t bits)
             ctx->evstats.raised[e]++;
 }
 
+/* The pseudo packet a flow's end runs with (client -> server, dated now). */
+static void core_end_packet(const struct mon_ctx *ctx, const struct mon_flow *f,
+                            struct mon_packet *end)
+{
+    *end = (struct mon_packet){
+        .ts_us = ctx->now, .num = ctx->last_num + 1, .ipver = f->ipver, .proto = f->proto,
+        .src = f->cli, .dst = f->srv, .sport = f->cport, .dport = f->sport,
+        .flags = MON_PKT_PSEUDO | (f->proto == 6 || f->proto == 17 ? MON_PKT_HAS_L4 : 0u),
+        .tcp_wscale = 0xff};
+}
+
 /* Run a packet event in both hooks of every socket whose scope takes the packet (only
  * stream sockets when stream_only), on the sockets' forests. */
 static void run_on_sockets(struct mon_ctx *ctx, struct mon_packet *p, mon_event_t ev,
@@ -182,6 +193,10 @@ enum mon_decode_outcome mon_process(struct mon_ctx *ctx, struct mon_packet *p)
     if (tcp && !(f->tcp.side[snd].flags & MON_TCPF_STOPPED)) {
         snd_bits |= tcp_sender_update(&ctx->tcp, f, snd, p);
         p->tcp_events = ctx->tcp.pkt_events; /* before the sender-side events run */
+        if (ctx->tcp.cfg.ack_delivery && !(p->tcp_flags & MON_TH_SYN))
+            tcp_ack_ready(&ctx->tcp, f, snd); /* (a SYN-ACK's ack of data on the SYN does
+                                                  not: Suricata takes it from the handshake's
+                                                  last ACK on) */
     }
     if (snd_bits & EV(MON_ON_ORPHAN))
         snd_bits = EV(MON_ON_ORPHAN);
@@ -224,6 +239,20 @@ enum mon_decode_outcome mon_process(struct mon_ctx *ctx, struct mon_packet *p)
     }
     count_raised(ctx, rcv_bits & ~snd_bits);
     ctx->phase = PH_RCV;
+    if ((rcv_bits & EV(MON_ON_CONN_END)) && tcp) {
+        /* ack delivery: the bytes the sender received and did not see delivered (no packet
+         * of their direction comes now) are delivered before the end, on a pseudo packet as
+         * at a flow's end — Suricata inspects them on its flow-end packet of that direction */
+        uint32_t more = tcp_conn_release(&ctx->tcp, f, snd);
+        if (more) {
+            struct mon_packet end;
+            core_end_packet(ctx, f, &end);
+            count_raised(ctx, more);
+            ctx->cur = &end;
+            core_run(ctx, f->forest, MON_HK_RCV, more, f, snd);
+            ctx->cur = p;
+        }
+    }
     core_run(ctx, f->forest, MON_HK_RCV, rcv_bits, f, rcv);
     if ((rcv_bits & EV(MON_ON_CONN_END)) && f->proto == 6) {
         /* the connection is over (what was held was read before CONN_END; later data is
@@ -249,11 +278,8 @@ void core_flow_end(struct mon_flow *f, void *arg)
      * unrelated packet is being processed): what they report (an application message the
      * end completed, an alert on it) is dated and addressed by the flow, as Suricata's
      * flow-timeout pseudo packets are. */
-    struct mon_packet end = {
-        .ts_us = ctx->now, .num = ctx->last_num + 1, .ipver = f->ipver, .proto = f->proto,
-        .src = f->cli, .dst = f->srv, .sport = f->cport, .dport = f->sport,
-        .flags = MON_PKT_PSEUDO | (f->proto == 6 || f->proto == 17 ? MON_PKT_HAS_L4 : 0u),
-        .tcp_wscale = 0xff};
+    struct mon_packet end;
+    core_end_packet(ctx, f, &end);
     ctx->cur = &end;
     ctx->phase = PH_END;
     /* a TCP flow that never became a connection was only ever ORPHAN packets: it has no
@@ -271,7 +297,10 @@ void core_flow_end(struct mon_flow *f, void *arg)
             bits = 0;
         /* a connection cut short (no close seen): each stream's bytes held after a hole are
          * read now, before its end, as Suricata's flow-timeout reassembly does */
-        for (int side = 0; f->proto == 6 && !orphan_only && side < 2; side++) {
+        for (int k = 0; f->proto == 6 && !orphan_only && k < 2; k++) {
+            /* the client's bytes first (the server's receive stream), as Suricata's flow-end
+             * packets go to_server first: a protocol is told by what the client said */
+            int side = k ? MON_SIDE_CLI : MON_SIDE_SVR;
             uint32_t more = tcp_conn_flush(&ctx->tcp, f, side);
             if (!more)
                 continue;

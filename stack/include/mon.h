@@ -278,6 +278,14 @@ void *mon_ctx_slot_get(const struct mon_ctx *ctx, int slot);
 /* ---- the packet being processed ------------------------------------------------------------ */
 /* The packet that raised the current event (valid inside filters and handlers). */
 const struct mon_packet *mon_getlastpkt(struct mon_ctx *ctx);
+/* Ack delivery (mon_tcp_cfg.ack_delivery): the bytes a packet acknowledged in its sender's
+ * receive stream are readable from its sender-side events on, and an application may consume
+ * them there on behalf of their own direction. With on, mon_getlastpkt gives the packet seen
+ * from that direction (a copy: addresses and ports swapped, no payload, MON_PKT_ACK_VIEW) until
+ * mon_ack_view(ctx, false). MON_EINVAL outside a packet's events or when already so. */
+int mon_ack_view(struct mon_ctx *ctx, bool on);
+/* Whether the context's engine delivers streams on ACKs (mon_tcp_cfg.ack_delivery). */
+bool mon_ack_delivery(const struct mon_ctx *ctx);
 /* Where mon_setlastpkt's offset counts from. */
 enum mon_anchor { MON_AT_FRAME, MON_AT_IP, MON_AT_L4, MON_AT_PAYLOAD };
 /* Overwrite len bytes of the current packet at offset from anchor (sender-side hooks only;

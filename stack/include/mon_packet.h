@@ -58,6 +58,10 @@ enum {
                                        while a flow ends (timeout, eviction, flush): the
                                        flow's addresses client -> server, no payload, the
                                        time of the end, num one past the last frame's */
+    MON_PKT_ACK_VIEW = 1u << 10,    /* ack delivery: the packet being processed seen from the
+                                       direction whose bytes it acknowledged (mon_ack_view):
+                                       addresses and ports swapped, no payload, its own time
+                                       and num */
 };
 
 /* Work the sending host's kernel left to a NIC that a veth or virtual NIC never did

@@ -33,6 +33,12 @@ struct mon_tcp_cfg {
     uint64_t memcap;          /* all reassembly buffers of a context; default 256 MiB */
     bool midstream;           /* pick up connections whose handshake was not seen; default false */
     bool async_oneside;       /* accept flows where only one direction is seen; default false */
+    bool ack_delivery;        /* a side's in-order bytes reach the stream's readers (CONN_NEW_DATA,
+                                 mon_peek, mon_ppeek, MON_SO_BUF_INFO's tail) only once that side
+                                 acknowledged them, at the next packet its peer sends — Suricata's
+                                 IDS mode (stream.inline: no); the connection's end, a flow's end
+                                 and a one-sided (async) stream deliver what is held; default
+                                 false: on arrival (Suricata's inline mode) */
     uint32_t one_sided_pkts;  /* ONE_SIDED after this many packets one way with none back; default 10 */
     uint32_t max_frags;       /* out-of-order runs held per side before ERROR; default 1024 */
     uint8_t urgent_policy;    /* enum mon_urgent_policy; default MON_URG_INLINE */

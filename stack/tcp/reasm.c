@@ -56,7 +56,8 @@ struct mon_reasm *reasm_new(struct tcp_ctx *t, uint32_t max, uint64_t start)
     r->ring = ring;
     r->size = size;
     r->max = max;
-    r->head = r->read = r->tail = start;
+    r->head = r->read = r->tail = r->ready = r->said = start;
+    r->on_ack = t->cfg.ack_delivery;
     return r;
 }
 

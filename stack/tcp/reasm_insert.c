@@ -71,15 +71,21 @@ static void trim_in_order(struct mon_reasm *r, uint64_t *s, uint64_t e,
 static uint32_t make_room(struct tcp_ctx *t, struct mon_reasm *r, uint64_t s, uint64_t e)
 {
     uint32_t ra = 0;
-    if (e > r->read + r->size && r->size < r->max) {
+    /* Ack delivery holds the bytes in flight (sent, not acknowledged yet) unreadable: a
+     * window larger than the buffer would push them out before any reader saw them, so for
+     * them (only) the ring may grow REASM_ACK_GROWTH times further. */
+    uint32_t max = r->max;
+    if (r->on_ack && e > reasm_lim(r) + r->size)
+        max = r->max <= UINT32_MAX / REASM_ACK_GROWTH ? r->max * REASM_ACK_GROWTH : UINT32_MAX;
+    if (e > r->read + r->size && r->size < max) {
         /* Unread bytes would have to go: grow first, doubling until [read, e) fits or the
          * side's buffer size is reached. Bytes already read are forgotten before the ring
          * grows for them. */
         uint64_t want = r->size;
-        while (want < e - r->read && want < r->max)
+        while (want < e - r->read && want < max)
             want *= 2;
         uint32_t grow_ra;
-        if (reasm_resize(t, r, want < r->max ? (uint32_t)want : r->max, &grow_ra) == MON_OK)
+        if (reasm_resize(t, r, want < max ? (uint32_t)want : max, &grow_ra) == MON_OK)
             ra |= grow_ra;
         /* without memory the ring stays as it is and old bytes make room instead */
     }

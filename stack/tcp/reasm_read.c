@@ -32,8 +32,9 @@ ssize_t tcp_peek(struct tcp_ctx *t, struct mon_flow *f, int side, void *buf, siz
         r->overwritten = false;
         return MON_EOVERWRITTEN;
     }
-    /* jump the holes the reader has reached; stop before the next one */
-    uint64_t lim = r->tail;
+    /* jump the holes the reader has reached; stop before the next one (and before the bytes
+     * not yet delivered, under ack delivery) */
+    uint64_t lim = reasm_lim(r);
     for (unsigned i = 0; i < r->ngap; i++) {
         const struct reasm_gap *g = &r->gap[i];
         if (g->end <= r->read)
@@ -45,7 +46,7 @@ ssize_t tcp_peek(struct tcp_ctx *t, struct mon_flow *f, int side, void *buf, siz
         lim = g->at;
         break;
     }
-    uint64_t n = lim - r->read;
+    uint64_t n = lim > r->read ? lim - r->read : 0;
     if (n > len)
         n = len;
     if (n > SSIZE_MAX)
@@ -94,6 +95,8 @@ ssize_t tcp_ppeek(struct tcp_ctx *t, struct mon_flow *f, int side, void *buf, si
     if (!r)
         return MON_ENOBUF;
     uint64_t end = held_end(r, off);
+    if (r->on_ack && end > reasm_lim(r)) /* not delivered yet: acknowledged bytes only */
+        end = off < reasm_lim(r) ? reasm_lim(r) : 0;
     if (!end)
         return MON_ERANGE;
     uint64_t n = end - off;
@@ -104,13 +107,16 @@ ssize_t tcp_ppeek(struct tcp_ctx *t, struct mon_flow *f, int side, void *buf, si
 }
 
 /* Runs of held bytes, in order of offset: the in-order region split by its gaps, then the
- * out-of-order runs. Writes at most max; returns how many there are. */
+ * out-of-order runs — under ack delivery only what is delivered, so no out-of-order runs.
+ * Writes at most max; returns how many there are. */
 size_t reasm_frags(const struct mon_reasm *r, struct mon_frag *out, size_t max)
 {
     size_t n = 0;
-    uint64_t cur = r->head;
+    uint64_t cur = r->head, lim = reasm_lim(r);
     for (unsigned i = 0; i <= r->ngap; i++) {
-        uint64_t end = i < r->ngap ? r->gap[i].at : r->tail;
+        uint64_t end = i < r->ngap ? r->gap[i].at : lim;
+        if (end > lim)
+            end = lim;
         if (end > cur) {
             if (n < max)
                 out[n] = (struct mon_frag){cur, (uint32_t)(end - cur)};
@@ -119,7 +125,7 @@ size_t reasm_frags(const struct mon_reasm *r, struct mon_frag *out, size_t max)
         if (i < r->ngap && r->gap[i].end > cur)
             cur = r->gap[i].end;
     }
-    for (uint32_t i = 0; i < r->npc; i++) {
+    for (uint32_t i = 0; i < r->npc && !r->on_ack; i++) {
         const struct reasm_piece *p = &r->pc[i];
         if (i && r->pc[i - 1].off + r->pc[i - 1].len == p->off) {
             if (n - 1 < max)
@@ -137,7 +143,7 @@ void reasm_info(const struct mon_reasm *r, struct mon_buf_info *bi)
 {
     bi->head_off = r->head;
     bi->read_off = r->read;
-    bi->tail_off = r->tail;
+    bi->tail_off = reasm_lim(r);
     bi->size = r->max; /* the capacity it may grow to; the ring is allocated on demand */
     uint64_t held = r->tail - r->head;
     for (unsigned i = 0; i < r->ngap; i++)

@@ -83,6 +83,18 @@ uint32_t tcp_receiver_update(struct tcp_ctx *t, struct mon_flow *f, int snd, con
  * ERROR (gap) as phase 3 would, or 0 when nothing was held. */
 uint32_t tcp_conn_flush(struct tcp_ctx *t, struct mon_flow *f, int side);
 
+/* Ack delivery (cfg.ack_delivery), after phase 1 of a packet snd sent: the bytes its ack
+ * covers in snd's own receive stream become readable (mon_ppeek, mon_peek, MON_SO_BUF_INFO),
+ * unannounced: CONN_NEW_DATA comes with the next packet of their direction (phase 3), as
+ * Suricata parses a direction's data at the ACK and inspects it with that direction's next
+ * packet. An application may look at them meanwhile (the parsers tell the protocol). */
+void tcp_ack_ready(struct tcp_ctx *t, struct mon_flow *f, int snd);
+
+/* Ack delivery (cfg.ack_delivery): the connection ended (CONN_END on the other side): side's
+ * in-order bytes not yet acknowledged are delivered. Returns CONN_NEW_DATA when there were
+ * any, else 0 (always 0 on arrival delivery). */
+uint32_t tcp_conn_release(struct tcp_ctx *t, struct mon_flow *f, int side);
+
 /* Release a flow's buffers (flow end). */
 void tcp_conn_free(struct tcp_ctx *t, struct mon_flow *f);
 

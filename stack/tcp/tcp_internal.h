@@ -103,6 +103,7 @@ struct reasm_gap {
 };
 #define REASM_GAPS 8
 #define REASM_INITIAL 4096  /* first ring size of a side; doubles up to its buffer size */
+#define REASM_ACK_GROWTH 16 /* ack delivery: the ring may reach this many buffer sizes */
 
 /* The receive stream of one side: a ring of `size` bytes holding stream offsets
  * [head, head + size) at ring index off % size. [head, tail) is in order less the gaps (sorted);
@@ -119,7 +120,20 @@ struct mon_reasm {
     bool overwritten;           /* the next peek returns MON_EOVERWRITTEN */
     bool holding;               /* on the context's list of holders (reasm_reclaim.c) */
     struct mon_reasm *hold_prev, *hold_next;
+    bool on_ack;                /* cfg.ack_delivery: readers see [head, ready), not [head, tail) */
+    uint64_t ready;             /* on_ack: end of the bytes readers may read (acknowledged, or
+                                 * released at the end); <= tail */
+    uint64_t said;              /* on_ack: end of the bytes CONN_NEW_DATA announced; <= ready */
 };
+
+/* The end of what readers of r may see: the acknowledged part of the in-order bytes under
+ * ack delivery (never below head: bytes evicted unread are an outrun), else all of them. */
+static inline uint64_t reasm_lim(const struct mon_reasm *r)
+{
+    if (!r->on_ack)
+        return r->tail;
+    return r->ready < r->head ? r->head : r->ready > r->tail ? r->tail : r->ready;
+}
 
 /* What an operation on a stream did (bits). */
 enum {

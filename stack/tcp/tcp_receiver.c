@@ -41,7 +41,8 @@ static uint32_t acked_gap(struct tcp_ctx *t, struct mon_tcp_side *S, struct mon_
 static uint32_t ra_events(struct mon_tcp_side *R, uint32_t ra)
 {
     uint32_t ev = 0;
-    if (ra & RA_NEW_DATA)
+    /* under ack delivery new in-order bytes are announced when released (release()) */
+    if ((ra & RA_NEW_DATA) && !(R->rbuf && R->rbuf->on_ack))
         ev |= TCP_EV(MON_ON_CONN_NEW_DATA);
     if (ra & RA_OUTRUN)
         R->err_bits |= MON_ERR_OUTRUN;
@@ -63,6 +64,62 @@ static uint32_t check_depth(struct tcp_ctx *t, struct mon_tcp_side *R)
     t->stats.depth_reached++;
     t->pkt_events |= 1u << MON_TE_REASM_DEPTH;
     return TCP_EV(MON_ON_DEPTH);
+}
+
+/* Ack delivery: R's in-order bytes up to upto become readable; with announce, CONN_NEW_DATA
+ * when readable bytes were not announced yet. */
+static uint32_t release_to(struct mon_tcp_side *R, uint64_t upto, bool announce)
+{
+    struct mon_reasm *r = R->rbuf;
+    if (!r || !r->on_ack)
+        return 0;
+    if (upto > r->tail)
+        upto = r->tail;
+    if (upto > r->ready)
+        r->ready = upto;
+    uint64_t lim = reasm_lim(r);
+    if (!announce || lim <= r->said)
+        return 0;
+    r->said = lim;
+    return TCP_EV(MON_ON_CONN_NEW_DATA);
+}
+
+/* Ack delivery: the stream offset up to which R acknowledged S's bytes (S->snd_una, from
+ * R's packets), or -1 when R never sent. */
+static int64_t acked_off(const struct mon_tcp_side *S, const struct mon_tcp_side *R)
+{
+    if (!(R->flags & MON_TCPF_SEEN))
+        return -1;
+    int64_t ack_off = tcp_seq_off(R, S->isn, S->snd_una);
+    if ((S->flags & MON_TCPF_FIN_SENT) && seq_geq(S->snd_una, S->snd_nxt))
+        ack_off--; /* the acknowledged FIN is not a byte */
+    return ack_off;
+}
+
+/* Ack delivery, at a packet S sends: R's bytes that R acknowledged (its packets came before
+ * this one) are announced now, as Suricata's IDS mode inspects a direction's data up to the
+ * last ACK with the packets of that direction. A side that never sends (an async one-sided
+ * capture) acknowledges nothing we see: its bytes go on arrival. */
+static uint32_t release_acked(const struct tcp_ctx *t, const struct mon_tcp_side *S,
+                              struct mon_tcp_side *R)
+{
+    if (!R->rbuf || !R->rbuf->on_ack)
+        return 0;
+    if (!(R->flags & MON_TCPF_SEEN) && t->cfg.async_oneside)
+        return release_to(R, R->rbuf->tail, true);
+    int64_t ack_off = acked_off(S, R);
+    return release_to(R, ack_off > 0 ? (uint64_t)ack_off : 0, true);
+}
+
+void tcp_ack_ready(struct tcp_ctx *t, struct mon_flow *f, int snd)
+{
+    (void)t;
+    struct mon_tcp_side *R = &f->tcp.side[snd], *S = &f->tcp.side[snd ^ 1];
+    if (!R->rbuf || !R->rbuf->on_ack || (R->flags & MON_TCPF_STOPPED))
+        return;
+    int64_t ack_off = acked_off(S, R);
+    if (ack_off > 0)
+        release_to(R, (uint64_t)ack_off, false);
 }
 
 /* The buffer of a side that receives data, allocated on its first data. */
@@ -194,11 +251,35 @@ static bool apply(struct tcp_ctx *t, struct mon_tcp_side *R, uint8_t nx)
 uint32_t tcp_conn_flush(struct tcp_ctx *t, struct mon_flow *f, int side)
 {
     struct mon_tcp_side *R = &f->tcp.side[side];
-    if (!R->rbuf || (R->flags & (MON_TCPF_DEPTH | MON_TCPF_ENDED | MON_TCPF_STOPPED)))
+    if (!R->rbuf || (R->flags & MON_TCPF_STOPPED))
         return 0;
-    uint32_t ev = ra_events(R, reasm_flush(t, R->rbuf));
-    R->rcv_off = R->rbuf->tail;
-    return ev;
+    uint32_t ev = 0;
+    if (!(R->flags & (MON_TCPF_DEPTH | MON_TCPF_ENDED))) {
+        ev = ra_events(R, reasm_flush(t, R->rbuf));
+        R->rcv_off = R->rbuf->tail;
+    }
+    return ev | release_to(R, R->rbuf->tail, true);
+}
+
+uint32_t tcp_conn_release(struct tcp_ctx *t, struct mon_flow *f, int side)
+{
+    struct mon_tcp_side *R = &f->tcp.side[side];
+    if (!R->rbuf || !R->rbuf->on_ack || (R->flags & MON_TCPF_STOPPED))
+        return 0;
+    uint32_t ev = 0;
+    if (!(R->flags & MON_TCPF_DEPTH)) {
+        /* what it held after its holes is inspected too, but the holes are no gap: these
+         * bytes were never acknowledged, nothing says they were lost (Suricata counts no
+         * reassembly gap for them) */
+        uint64_t gaps = t->stats.gaps;
+        uint32_t pkt_events = t->pkt_events;
+        uint32_t ra = reasm_flush(t, R->rbuf);
+        t->stats.gaps = gaps;
+        t->pkt_events = pkt_events;
+        R->rcv_off = R->rbuf->tail;
+        ev = ra_events(R, ra & ~(uint32_t)RA_GAP);
+    }
+    return ev | release_to(R, R->rbuf->tail, true);
 }
 
 uint32_t tcp_receiver_update(struct tcp_ctx *t, struct mon_flow *f, int snd, const struct mon_packet *p)
@@ -253,6 +334,7 @@ uint32_t tcp_receiver_update(struct tcp_ctx *t, struct mon_flow *f, int snd, con
     ev |= take_data(t, S, R, p, &fin_ok, &oow);
     ev |= ra_events(R, acked_gap(t, S, R));
     ev |= check_depth(t, R);
+    ev |= release_acked(t, S, R);
 
     /* 3. its FIN */
     if (k == TCP_K_FIN) {
@@ -275,6 +357,8 @@ out:
             ev |= ra_events(R, reasm_flush(t, R->rbuf));
             R->rcv_off = R->rbuf->tail;
         }
+        if (R->rbuf) /* ack delivery: what was never acknowledged is inspected all the same */
+            ev |= release_to(R, R->rbuf->tail, true);
         ev |= TCP_EV(MON_ON_CONN_END);
     }
     return ev;

@@ -89,8 +89,11 @@ static inline struct ph tc_pkt(struct tconn *c, int from, uint8_t flags, uint32_
         r.snd = EV_ORPHAN;
         return r;
     }
-    if (!(c->f.tcp.side[from].flags & MON_TCPF_STOPPED))
+    if (!(c->f.tcp.side[from].flags & MON_TCPF_STOPPED)) {
         r.snd |= tcp_sender_update(&c->t, &c->f, from, &p);
+        if (c->t.cfg.ack_delivery)
+            tcp_ack_ready(&c->t, &c->f, from);
+    }
     if (r.snd & EV_ORPHAN)
         return r;
     if (!(c->f.tcp.side[from ^ 1].flags & MON_TCPF_STOPPED)) {

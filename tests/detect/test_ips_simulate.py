@@ -95,13 +95,22 @@ def test_a_retransmission_does_not_replace_a_dropped_segment(tmp_path):
     assert actions(detect(tmp_path, c.pkts, rules, name="ids")) == [(1, "allowed"), (2, "allowed")]
 
 
-def test_stream_inline_no_warns(tmp_path):
+def test_stream_inline_chooses_when_streams_are_inspected(tmp_path):
+    """stream.inline: no is Suricata's IDS mode (inspection on the packets after the ACK),
+    yes and auto its inline mode (on arrival), even under --simulate-ips; neither warns."""
+    def cnt(res):
+        return sorted(a["pcap_cnt"] for a in res.alerts)
+    # 4 request, 5 ACK, 6 response, 7 ACK, 8-10 close: the response is inspected with 6 on
+    # arrival, else with 9 (the server's FIN: its next packet after the ACK)
     res = detect(tmp_path, http_conv(), RULES[:2], "--set", "stream.inline=no")
-    assert "warning: --set: stream.inline: 'no': Osprey always inspects each stream" in \
-        res.proc.stderr
-    assert actions(res) == [(1, "allowed"), (2, "allowed")]
+    assert "warning" not in res.proc.stderr
+    assert actions(res) == [(1, "allowed"), (2, "allowed")] and cnt(res) == [9, 9]
     quiet = detect(tmp_path, http_conv(), RULES[:2], "--set", "stream.inline=yes", name="yes")
-    assert "warning" not in quiet.proc.stderr
+    assert "warning" not in quiet.proc.stderr and cnt(quiet) == [6, 6]
+    assert cnt(detect(tmp_path, http_conv(), RULES[:2], name="auto")) == [6, 6]
+    ips = detect(tmp_path, http_conv(), RULES[:2], "--simulate-ips", "--set",
+                 "stream.inline=no", name="ips")
+    assert cnt(ips) == [9, 9]
 
 
 def test_summary_counts_what_an_inline_sensor_would_have_dropped(tmp_path):

@@ -198,6 +198,8 @@ int main(int argc, char **argv)
         return 1;
     struct osprey_stack_cfg sc;
     int sc_rc = osprey_stack_cfg_load(cfg, &sc, stderr);
+    /* streams as they arrive unless stream.inline: no asks for ack delivery (auto: inline) */
+    osprey_stack_cfg_delivery(&sc, cfg, true);
     struct osprey_parsers_cfg pcfg;
     if (sc_rc == 0 && osprey_parsers_cfg_load(cfg, &pcfg, stderr) != 0) {
         osprey_stack_cfg_release(&sc);
