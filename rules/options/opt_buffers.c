@@ -349,6 +349,8 @@ static const struct opt_def DEFS[] = {
     STICKY("ike.init_spi", D_SURI, IKE_INIT_SPI),
     STICKY("ike.resp_spi", D_SURI, IKE_RESP_SPI),
     STICKY("ntp.reference_id", D_SURI, NTP_REFERENCE_ID),
+    STICKY("enip.product_name", D_SURI, ENIP_PRODUCT_NAME),
+    STICKY("enip.service_name", D_SURI, ENIP_SERVICE_NAME),
     STICKY("rfb.name", D_SURI, RFB_NAME),
     STICKY("ftp.command", D_SURI, FTP_COMMAND),
     STICKY("ftp.command_data", D_SURI, FTP_COMMAND_DATA),
