@@ -102,6 +102,9 @@ DEFAULTS = {
         "nfs", "sunrpc", "tftp", "tftp-data", "pop3", "imap", "quic")},
     "app-layer.protocols.ssh.hassh": False,
     **{f"app-layer.protocols.{p}.enabled": True for p in ("websocket", "telnet", "rfb", "rdp")},
+    # the SCADA parsers are off unless configured, as in Suricata
+    **{f"app-layer.protocols.{p}.enabled": False for p in ("modbus", "dnp3", "enip")},
+    "app-layer.protocols.modbus.request-flood": 500,
     "app-layer.protocols.ldap.max-tx": 256,
     "app-layer.protocols.ftp.max-tx": 256,
     "app-layer.protocols.ftp.max-line-length": 4096,
@@ -683,7 +686,8 @@ def test_every_protocol_has_its_switch(tmp_path):
             names.add(m.group(1))
     assert {"http", "dns", "tls", "ftp-data"} <= names
     cfg = dump(tmp_path)
+    off = {"modbus", "dnp3", "enip"}  # Suricata's default for its SCADA parsers: off
     for name in names:
-        assert cfg.get(f"app-layer.protocols.{name}.enabled") is True, name
+        assert cfg.get(f"app-layer.protocols.{name}.enabled") is (name not in off), name
     assert dump(tmp_path, None, "app-layer.protocols.dns.enabled=detection-only")[
         "app-layer.protocols.dns.enabled"] == "detection-only"
