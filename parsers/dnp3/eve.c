@@ -64,9 +64,11 @@ bool dnp3_eve(struct pflow *pf, struct osprey_jw *w)
     if (m->has_iin && m->iin) {
         osprey_jw_open(w, "iin");
         osprey_jw_array(w, "indicators");
-        for (int b = 15; b >= 0; b--)
+        for (int k = 0; k < 16; k++) { /* IIN1's bits first, then IIN2's, low to high */
+            int b = (k + 8) & 15;
             if (m->iin >> b & 1)
                 osprey_jw_str(w, NULL, IIN_NAMES[b]);
+        }
         osprey_jw_array_end(w);
         osprey_jw_close(w);
     }
