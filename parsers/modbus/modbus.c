@@ -102,7 +102,6 @@ static const char *const ANOMALIES[] = {
     [MB_AE_INVALID_PROTOCOL_ID] = "modbus.invalid_protocol_id",
     [MB_AE_UNSOLICITED_RESPONSE] = "modbus.unsolicited_response",
     [MB_AE_INVALID_LENGTH] = "modbus.invalid_length",
-    [MB_AE_INVALID_UNIT_ID] = "modbus.invalid_unit_id",
     [MB_AE_INVALID_FUNCTION_CODE] = "modbus.invalid_function_code",
     [MB_AE_INVALID_VALUE] = "modbus.invalid_value",
     [MB_AE_INVALID_EXCEPTION_CODE] = "modbus.invalid_exception_code",

@@ -43,7 +43,8 @@ static size_t msg(uint8_t *out, uint16_t cmd, const uint8_t *b, size_t n)
     out[0] = (uint8_t)cmd, out[1] = (uint8_t)(cmd >> 8);
     out[2] = (uint8_t)n, out[3] = (uint8_t)(n >> 8);
     out[4] = 0x11; /* a session handle */
-    memcpy(out + ENIP_HDR_LEN, b, n);
+    if (n)
+        memcpy(out + ENIP_HDR_LEN, b, n);
     return ENIP_HDR_LEN + n;
 }
 
