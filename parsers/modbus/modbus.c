@@ -1,7 +1,8 @@
 /* modbus.c — Modbus/TCP's descriptor: a probe (port 502, an MBAP header), a transaction per
  * request and its response (stream.c), the events modbus_request and modbus_response, the
  * fields Suricata's `modbus:` keyword reads of the request (function, subfunction, category,
- * unit, the tables read and written, every address accessed, a single write's value) and the
+ * unit, the tables read and written, every address accessed, each register written with its
+ * address) and the
  * response's exception code, Suricata's app-layer events, counters, the setting
  * app-layer.protocols.modbus.request-flood and its EVE object. Registered in
  * core/registry.c. */
@@ -40,6 +41,22 @@ static const struct proto_buffer BUFFERS[] = {
                      .key = MBB_REQUEST, .get = request},
 };
 
+/* the i-th register a request writes, with its address: a single write's (functions 5, 6), a
+ * Write Multiple Registers' (16) or a Read/Write Multiple's write part (23), from the PDU's
+ * kept bytes */
+static bool write_value(const struct modbus_pdu *p, uint32_t i, int64_t *out)
+{
+    if (p->has_value) {
+        *out = i ? 0 : (int64_t)p->write_addr << 16 | p->value;
+        return i == 0;
+    }
+    uint32_t at = p->fc == 16 ? 5 : p->fc == 23 ? 9 : 0;
+    if (!at || !p->has_write || i >= p->write_qty || at + 2 * i + 2 > p->ndata)
+        return false;
+    *out = (int64_t)((p->write_addr + i) & 0xffff) << 16 | rd_be16(p->data + at + 2 * i);
+    return true;
+}
+
 static bool field(struct pflow *pf, unsigned key, uint32_t i, int64_t *out)
 {
     const struct modbus_tx *tx = cur(pf);
@@ -64,6 +81,8 @@ static bool field(struct pflow *pf, unsigned key, uint32_t i, int64_t *out)
         *out = (int64_t)start + i;
         return true;
     }
+    if (key == MBF_WRITE_VALUE) /* address << 16 | value, one element per register written */
+        return write_value(p, i, out);
     if (i)
         return false;
     switch (key) {
@@ -73,7 +92,6 @@ static bool field(struct pflow *pf, unsigned key, uint32_t i, int64_t *out)
     case MBF_UNIT: *out = p->unit; return true;
     case MBF_READ_TABLE: *out = p->read_table; return p->has_read;
     case MBF_WRITE_TABLE: *out = p->write_table; return p->has_write;
-    case MBF_WRITE_VALUE: *out = p->value; return p->has_value;
     default: return false;
     }
 }

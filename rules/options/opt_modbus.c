@@ -6,8 +6,10 @@
  *   modbus: access read|write [discretes|coils|input|holding] [, address <cmp>] [, value <cmp>]
  *   modbus: unit <cmp> [, function … | , access …]
  *
- * An address holds when any address the request reads (or writes) compares true; a value is
- * a single write's (functions 5 and 6). <cmp> is Suricata's integer syntax (N, <N, >N, A<>B). */
+ * An address holds when any address the request reads (or writes) compares true; a value
+ * (after a single address) is what the request writes there: a single write's (functions 5,
+ * 6) or a register of a multiple write's (16, 23). <cmp> is Suricata's integer syntax (N, <N,
+ * >N, A<>B). A function code is 1-255. */
 #include <ctype.h>
 #include <string.h>
 
@@ -74,7 +76,7 @@ static int function(struct rule_ctx *c, struct opt_fields *x, const char *v, siz
         return 0;
     }
     struct opt_cmp *cm = add(c, x, "modbus.function");
-    return cm ? parse_cmp(c, v, vn, 0, 255, CMP_DASH_EXCL, cm) : -1;
+    return cm ? parse_cmp(c, v, vn, 1, 255, CMP_DASH_EXCL, cm) : -1;
 }
 
 /* "read|write [table]": returns 1 read, 2 write, 0 on error */
@@ -106,6 +108,34 @@ static int access(struct rule_ctx *c, struct opt_fields *x, const char *v, size_
             return rw;
         }
     opt_error(c, t, "unknown table '%.*s' (discretes, coils, input, holding)", (int)tn, t);
+    return 0;
+}
+
+/* value <cmp> after a single address A: the value written at A, on the parser's
+ * modbus.write_value (A << 16 | value per register written) as a range within A's */
+static int value(struct rule_ctx *c, struct opt_fields *x, const char *v, size_t vn)
+{
+    const struct opt_cmp *a = x->n ? &x->f[x->n - 1].cm : NULL;
+    if (!a || x->f[x->n - 1].field != osprey_field_find("modbus.write_address") ||
+        a->op != CMP_EQ)
+        return opt_error(c, v, "value needs a single address before it");
+    int64_t base = a->lo << 16;
+    struct opt_cmp cm;
+    if (parse_cmp(c, v, vn, 0, 65535, CMP_DASH_EXCL, &cm))
+        return -1;
+    struct opt_cmp *out = add(c, x, "modbus.write_value");
+    if (!out)
+        return -1;
+    switch (cm.op) {
+    case CMP_EQ: *out = (struct opt_cmp){.op = CMP_EQ, .lo = base | cm.lo}; break;
+    case CMP_LT: *out = (struct opt_cmp){.op = CMP_RANGE, .lo = base - 1, .hi = base | cm.lo}; break;
+    case CMP_LE: *out = (struct opt_cmp){.op = CMP_RANGE_INCL, .lo = base, .hi = base | cm.lo}; break;
+    case CMP_GT: *out = (struct opt_cmp){.op = CMP_RANGE, .lo = base | cm.lo, .hi = base + 0x10000}; break;
+    case CMP_GE: *out = (struct opt_cmp){.op = CMP_RANGE_INCL, .lo = base | cm.lo, .hi = base | 0xffff}; break;
+    case CMP_RANGE: *out = (struct opt_cmp){.op = CMP_RANGE, .lo = base | cm.lo, .hi = base | cm.hi}; break;
+    case CMP_RANGE_INCL: *out = (struct opt_cmp){.op = CMP_RANGE_INCL, .lo = base | cm.lo, .hi = base | cm.hi}; break;
+    default: return opt_error(c, v, "value takes N, <N, >N or A<>B");
+    }
     return 0;
 }
 
@@ -143,8 +173,7 @@ static int parse_modbus(struct rule_ctx *c, char *val)
             if (!cm || parse_cmp(c, v, vn, 0, 65535, CMP_DASH_EXCL, cm))
                 return -1;
         } else if (is(p, kn, "value") && acc && rw == 2) {
-            struct opt_cmp *cm = add(c, x, "modbus.write_value");
-            if (!cm || parse_cmp(c, v, vn, 0, 65535, CMP_DASH_EXCL, cm))
+            if (value(c, x, v, vn))
                 return -1;
         } else if (is(p, kn, "unit") && !unit) {
             struct opt_cmp *cm = add(c, x, "modbus.unit");

@@ -34,11 +34,12 @@ WRITE = adu(2, 6, b"\x01\xf4\x01\x2c")                 # write holding 500 = 300
 WRITE_R = adu(2, 6, b"\x01\xf4\x01\x2c")
 DIAG = adu(3, 8, b"\x00\x04\x00\x00")                  # diagnostics: force listen only
 USER = adu(4, 66, b"\x01")                             # a user-defined function
+WRITE_MULTI = adu(5, 16, b"\x02\x58\x00\x02\x04\x00\x0a\x00\xfa")  # 600 = 10, 601 = 250
 
 
 def traffic():
     return session((True, READ), (False, READ_R), (True, WRITE), (False, WRITE_R),
-                   (True, DIAG), (True, USER))
+                   (True, DIAG), (True, USER), (True, WRITE_MULTI))
 
 
 def test_modbus_keyword(tmp_path):
@@ -59,9 +60,16 @@ def test_modbus_keyword(tmp_path):
              rule("modbus: unit 7;", sid=13, proto="modbus"),
              rule("modbus: unit 7, function 6;", sid=14, proto="modbus"),
              rule("modbus: access read;", sid=15, proto="modbus"),
-             rule("modbus: function assigned;", sid=16, proto="modbus")]
+             rule("modbus: function assigned;", sid=16, proto="modbus"),
+             # the value written at that address, of a multiple write too
+             rule("modbus: access write holding, address 601, value >200;", sid=17,
+                  proto="modbus"),
+             rule("modbus: access write holding, address 600, value >200;", sid=18,
+                  proto="modbus"),
+             rule("modbus: access write holding, address 600, value 10;", sid=19,
+                  proto="modbus")]
     r = detect(tmp_path, traffic(), rules, *ON)
-    assert r.sids == [1, 3, 5, 6, 8, 10, 13, 15, 16, 16, 16]
+    assert r.sids == [1, 3, 5, 6, 8, 10, 13, 15, 16, 16, 16, 16, 17, 19]
     # off by default, as in Suricata: no Modbus, no alert
     assert detect(tmp_path, traffic(), rules, name="off").sids == []
     # only on Modbus's port
@@ -111,8 +119,8 @@ def test_modbus_eve_records(tmp_path):
                      "error_flags": "NONE", "read": {"data": "00010002"}}}
     assert recs[1]["request"]["write"] == {"address": 500, "data": 300}
     assert recs[1]["response"]["write"] == {"address": 500, "data": 300}
-    # the two requests never answered are written at the flow's end, request only
-    assert [sorted(r) for r in recs[2:]] == [["id", "request"], ["id", "request"]]
+    # the requests never answered are written at the flow's end, request only
+    assert [sorted(r) for r in recs[2:]] == [["id", "request"]] * 3
     assert recs[2]["request"]["diagnostic"] == {"raw": 4, "data": "0000"}
     assert recs[3]["request"]["category"] == "USER_DEFINED"
     (f,) = out.of("flow")

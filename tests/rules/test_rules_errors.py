@@ -448,7 +448,10 @@ CASES = [
      "address, value, unit)"),
     ("modbus: access read, value 3;", "modbus: unexpected 'value 3' (function, subfunction, "
      "access, address, value, unit)"),
-    ("modbus: function 256;", "modbus: value 256 out of range 0..255"),
+    ("modbus: function 256;", "modbus: value 256 out of range 1..255"),
+    ("modbus: function 0;", "modbus: value 0 out of range 1..255"),
+    ("modbus: access write holding, address >5, value 3;",
+     "modbus: value needs a single address before it"),
     ("dnp3_func:bogus;", "dnp3_func: unknown function code 'bogus'"),
     ("dnp3_ind:need_time,bogus;", "dnp3_ind: unknown indicator 'bogus'"),
     ("dnp3_obj:1;", "dnp3_obj: needs <group>,<variation>"),

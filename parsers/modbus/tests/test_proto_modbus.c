@@ -83,7 +83,7 @@ static void writes_and_exceptions(void)
     size_t n = adu(b, 2, 1, 6, (const uint8_t *)"\x01\xf4\x01\x2c", 4);
     n += adu(b + n, 3, 1, 5, (const uint8_t *)"\x00\x07\xff\x00", 4);
     ph_feed(&h, 0, b, n);
-    CHECK(fld(&h, "modbus.function", 0) == 5 && fld(&h, "modbus.write_value", 0) == 0xff00);
+    CHECK(fld(&h, "modbus.function", 0) == 5 && fld(&h, "modbus.write_value", 0) == (7 << 16 | 0xff00));
     CHECK(fld(&h, "modbus.write_table", 0) == MB_T_COILS);
     CHECK(fld(&h, "modbus.write_address", 0) == 7 && fld(&h, "modbus.write_address", 1) == -1);
     /* the second answered first, by an exception; the first's echo differs */
@@ -96,7 +96,7 @@ static void writes_and_exceptions(void)
     free(s);
     n = adu(a, 2, 1, 6, (const uint8_t *)"\x01\xf4\x01\x2d", 4);
     ph_feed(&h, 1, a, n);
-    CHECK(h.txs == 2 && fld(&h, "modbus.write_value", 0) == 300);
+    CHECK(h.txs == 2 && fld(&h, "modbus.write_value", 0) == (500 << 16 | 300));
     s = eve(&h);
     CHECK(s && strstr(s, "\"write\":{\"address\":500,\"data\":300}") &&
           strstr(s, "\"error_flags\":\"DATA_MISMATCH\""));
@@ -123,6 +123,12 @@ static void writes_and_exceptions(void)
     CHECK(fld(&h, "modbus.category", 0) == MB_CAT_UNASSIGNED);
     ph_end(&h);
     CHECK(h.txs == 7);
+    /* a Write Multiple Registers: each register written with its address */
+    n = adu(a, 9, 1, 16, (const uint8_t *)"\x02\x58\x00\x02\x04\x00\x0a\x00\xfa", 9);
+    ph_feed(&h, 0, a, n);
+    CHECK(fld(&h, "modbus.write_value", 0) == (600 << 16 | 10));
+    CHECK(fld(&h, "modbus.write_value", 1) == (601 << 16 | 250));
+    CHECK(fld(&h, "modbus.write_value", 2) == -1 && fld(&h, "modbus.write_address", 1) == 601);
     /* quantities out of range are flagged */
     n = adu(a, 8, 1, 3, (const uint8_t *)"\x00\x00\x00\x7e", 4); /* 126 registers */
     ph_feed(&h, 0, a, n);
