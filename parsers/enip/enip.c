@@ -119,15 +119,25 @@ static bool field(struct pflow *pf, unsigned key, uint32_t i, int64_t *out)
     }
 }
 
-/* Suricata's names of the commands (enip_command:ListIdentity) */
+/* Suricata's names of the commands (enip_command:list_identity; EVE's spelling lowercased
+ * is taken too) */
 static const struct proto_value COMMANDS[] = {
-    {"nop", 0}, {"listservices", 4}, {"listidentity", 0x63}, {"listinterfaces", 0x64},
+    {"nop", 0}, {"list_services", 4}, {"list_identity", 0x63}, {"list_interfaces", 0x64},
+    {"register_session", 0x65}, {"unregister_session", 0x66}, {"send_rr_data", 0x6f},
+    {"send_unit_data", 0x70}, {"indicate_status", 0x72}, {"cancel", 0x73},
+    {"listservices", 4}, {"listidentity", 0x63}, {"listinterfaces", 0x64},
     {"registersession", 0x65}, {"unregistersession", 0x66}, {"sendrrdata", 0x6f},
-    {"sendunitdata", 0x70}, {"indicatestatus", 0x72}, {"cancel", 0x73}, {NULL, 0}};
+    {"sendunitdata", 0x70}, {"indicatestatus", 0x72}, {NULL, 0}};
+
+/* Suricata's names of the encapsulation statuses (enip.status:invalid_cmd) */
+static const struct proto_value STATUSES[] = {
+    {"success", 0}, {"invalid_cmd", 1}, {"no_resources", 2}, {"incorrect_data", 3},
+    {"invalid_session", 0x64}, {"invalid_length", 0x65}, {"unsupported_prot_rev", 0x69},
+    {"encap_header_error", 0x6a}, {NULL, 0}};
 
 static const struct proto_field FIELDS[] = {
     {"enip.command", EF_COMMAND, field, COMMANDS},
-    {"enip.status", EF_STATUS, field, NULL},
+    {"enip.status", EF_STATUS, field, STATUSES},
     {"enip.protocol_version", EF_PROTOCOL_VERSION, field, NULL},
     {"enip.cip_service", EF_CIP_SERVICE, field, NULL},
     {"enip.cip_path", EF_CIP_PATH, field, NULL},

@@ -2,10 +2,11 @@
  * sticky buffers: opt_buffers.c), comparisons on the ENIP parser's fields of the message in
  * force (either side's; the parser's enip.pdu rows):
  *
- *   enip_command:<cmp>|<name>     the encapsulation command (99, ListIdentity …)
+ *   enip_command:<cmp>|<name>     the encapsulation command (99, list_identity …)
  *   cip_service:<service>[,<class>[,<attribute>]]   a CIP request of that service (and class,
  *                                 and attribute) — one request holds all of them
- *   enip.status, enip.protocol_version, enip.cip_status, enip.cip_extendedstatus,
+ *   enip.status:<cmp>|<name>      the encapsulation status (100, invalid_cmd …)
+ *   enip.protocol_version, enip.cip_status, enip.cip_extendedstatus,
  *   enip.cip_class, enip.cip_instance, enip.cip_attribute, enip.vendor_id,
  *   enip.device_type, enip.product_code, enip.revision, enip.identity_status, enip.serial,
  *   enip.state, enip.capabilities:<cmp>   Suricata's integer syntax on that field */
@@ -23,7 +24,8 @@ static int parse_u32(struct rule_ctx *c, char *val)
     return cm ? parse_cmp(c, val, strlen(val), 0, UINT32_MAX, CMP_DASH_EXCL, cm) : -1;
 }
 
-static int parse_command(struct rule_ctx *c, char *val)
+/* <cmp> or a name of the field's values (enip_command, enip.status) */
+static int parse_named(struct rule_ctx *c, char *val, const char *field, int64_t max)
 {
     while (isspace((unsigned char)*val))
         val++;
@@ -34,19 +36,29 @@ static int parse_command(struct rule_ctx *c, char *val)
     if (!cm)
         return -1;
     if (n && isalpha((unsigned char)*val)) {
-        char name[24];
-        int fld = osprey_field_find("enip.command");
+        char name[32];
+        int fld = osprey_field_find(field);
         if (n >= sizeof name)
-            return opt_error(c, val, "unknown command '%.*s'", (int)n, val);
+            return opt_error(c, val, "unknown value '%.*s'", (int)n, val);
         for (size_t i = 0; i < n; i++)
             name[i] = (char)tolower((unsigned char)val[i]);
         name[n] = 0;
         if (fld < 0 || !osprey_field_value((uint16_t)fld, name, &cm->lo))
-            return opt_error(c, val, "unknown command '%s'", name);
+            return opt_error(c, val, "unknown value '%s'", name);
         cm->op = CMP_EQ;
         return 0;
     }
-    return parse_cmp(c, val, n, 0, 65535, CMP_DASH_EXCL, cm);
+    return parse_cmp(c, val, n, 0, max, CMP_DASH_EXCL, cm);
+}
+
+static int parse_command(struct rule_ctx *c, char *val)
+{
+    return parse_named(c, val, "enip.command", 65535);
+}
+
+static int parse_status(struct rule_ctx *c, char *val)
+{
+    return parse_named(c, val, "enip.status", UINT32_MAX);
 }
 
 /* service[,class[,attribute]] as one CMP_MASK on enip.cip_path (service << 48 | class << 24
@@ -87,7 +99,7 @@ static int parse_cip_service(struct rule_ctx *c, char *val)
 static const struct opt_def DEFS[] = {
     ENIP_FIELD("enip_command", parse_command),
     ENIP_FIELD("cip_service", parse_cip_service),
-    ENIP_FIELD("enip.status", parse_u32),
+    ENIP_FIELD("enip.status", parse_status),
     ENIP_FIELD("enip.protocol_version", parse_u32),
     ENIP_FIELD("enip.cip_status", parse_u32),
     ENIP_FIELD("enip.cip_extendedstatus", parse_u32),

@@ -49,7 +49,7 @@ def traffic():
 
 def test_enip_keywords(tmp_path):
     rules = [rule("enip_command:99;", sid=1, proto="enip"),
-             rule("enip_command:ListIdentity; flow:to_client;", sid=2, proto="enip"),
+             rule("enip_command:list_identity; flow:to_client;", sid=2, proto="enip"),
              rule("enip_command:111;", sid=3, proto="enip"),
              rule("cip_service:14;", sid=4, proto="enip"),
              rule("cip_service:14,1,7;", sid=5, proto="enip"),
@@ -63,7 +63,8 @@ def test_enip_keywords(tmp_path):
                   proto="enip"),
              rule("enip.state:3; enip.device_type:12; enip.identity_status:48;", sid=12,
                   proto="enip"),
-             rule("enip.status:0; enip.protocol_version:1;", sid=13, proto="enip"),
+             rule("enip.status:success; enip.protocol_version:1;", sid=13, proto="enip"),
+             rule("enip.status:invalid_cmd;", sid=15, proto="enip"),
              rule("enip_command:4;", sid=14, proto="enip")]
     r = detect(tmp_path, traffic(), rules, *ON)
     assert r.sids == [1, 1, 2, 3, 3, 3, 4, 5, 7, 8, 9, 10, 11, 12, 13]

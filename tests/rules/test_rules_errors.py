@@ -456,7 +456,8 @@ CASES = [
     ("dnp3_ind:need_time,bogus;", "dnp3_ind: unknown indicator 'bogus'"),
     ("dnp3_obj:1;", "dnp3_obj: needs <group>,<variation>"),
     ("dnp3_obj:1,300;", "dnp3_obj: variation 300 out of range 0..255"),
-    ("enip_command:bogus;", "enip_command: unknown command 'bogus'"),
+    ("enip_command:bogus;", "enip_command: unknown value 'bogus'"),
+    ("enip.status:bogus;", "enip.status: unknown value 'bogus'"),
     ("cip_service:1,2,3,4;", "cip_service: at most service, class, attribute"),
     ("cip_service:300;", "cip_service: service 300 out of range 0..127"),
     # --- MQTT integers (opt_mqtt.c) -------------------------------------------------------

@@ -78,7 +78,7 @@ static void list_identity(void)
     free(s);
     int id = osprey_field_find("enip.command");
     int64_t v;
-    CHECK(id >= 0 && osprey_field_value((uint16_t)id, "listidentity", &v) && v == 0x63);
+    CHECK(id >= 0 && osprey_field_value((uint16_t)id, "list_identity", &v) && v == 0x63);
     ph_free(&h);
 }
 
