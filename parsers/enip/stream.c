@@ -1,8 +1,10 @@
 /* stream.c — EtherNet/IP's messages and transactions: on TCP each side's messages by their
  * header's length (held whole, ENIP_MSG_MAX), on UDP one per datagram. A request opens a
- * transaction and the next reply completes it (its record); a request while another waits
+ * transaction and the next reply of its command completes it (its record); a request while
+ * another waits
  * ends that one unanswered first, a reply without a request is a transaction of its own.
- * Something that is no ENIP message is enip.invalid_pdu (TCP: that side is no longer read).
+ * A reply of another command than the request's does not answer it (the request ends
+ * unanswered, the reply is a transaction alone). Something that is no ENIP message is enip.invalid_pdu (TCP: that side is no longer read).
  * Each request runs enip_request, each reply enip_response. */
 #include <stdlib.h>
 #include <string.h>
@@ -40,6 +42,11 @@ static bool message(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t
         st->last = 0;
         pflow_raise(pf, f, 0, ENIP_EV_REQUEST);
         return true;
+    }
+    if (st->open && st->cur.req.command != msg.command) { /* not its reply: it ends alone */
+        done(pf, f, st);
+        if (!pf->state)
+            return true;
     }
     if (!st->open) {
         memset(&st->cur, 0, sizeof st->cur);

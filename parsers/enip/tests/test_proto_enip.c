@@ -122,8 +122,16 @@ static void cip(void)
     s = eve(&h);
     CHECK(s && strstr(s, "\"multiple\":[{\"service\":\"GetAttributeSingle\""));
     free(s);
-    ph_end(&h); /* never answered: reported at the end */
-    CHECK(h.txs == 2 && ph_count(&h, "enip_tx") == 2);
+    /* a reply of another command: the request ends unanswered, the reply alone */
+    n = msg(m, ENIP_CMD_LIST_IDENTITY, b, 0);
+    ph_feed(&h, 1, m, n);
+    CHECK(h.txs == 3 && fld(&h, "enip.command", 0) == 0x63);
+    s = eve(&h);
+    CHECK(s && !strcmp(s, "{\"enip\":{\"response\":{\"command\":\"ListIdentity\","
+                          "\"status\":\"SUCCESS\"}}}"));
+    free(s);
+    ph_end(&h); /* nothing waits */
+    CHECK(h.txs == 3 && ph_count(&h, "enip_tx") == 3);
     /* an unknown command: invalid_pdu, the side no longer read */
     n = msg(m, 0x99, b, 0);
     ph_feed(&h, 0, m, n);
