@@ -29,6 +29,12 @@
          "yes: " proto " detected and parsed; detection-only: detected, not parsed (no "   \
          "buffers, events or records); no: not detected")
 
+/* the same, off unless configured (Suricata's default for its SCADA parsers) */
+#define APP_DISABLED(proto)                                                                \
+    ENUM("app-layer.protocols." proto ".enabled", "no", APP_MODES,                         \
+         "yes: " proto " detected and parsed; detection-only: detected, not parsed (no "   \
+         "buffers, events or records); no (default, as Suricata): not detected")
+
 /* Suricata's exception policies (what to do with a flow at an exception: a midstream
  * pick-up, an app-layer parser error …); "auto" is drop-flow in IPS mode, ignore in IDS. */
 #define EXCEPTION_POLICIES "auto|ignore|drop-flow|drop-packet|reject|bypass|pass-flow|pass-packet"
@@ -280,6 +286,12 @@ static const struct cfg_key SCHEMA[] = {
     APP_ENABLED("imap"),
     SIZE("app-layer.protocols.imap.attachment-limit", "1mb", "decoded bytes of an attachment of a message IMAP fetches or appends kept for file.data (the rest counted)"),
     APP_ENABLED("quic"),
+    /* Suricata leaves its SCADA parsers off unless asked (suricata.yaml: enabled: no) */
+    APP_DISABLED("modbus"),
+    INT("app-layer.protocols.modbus.request-flood", "500", 0, COUNT_MAX,
+        "Modbus requests without their responses that are a flood (modbus.flooded); 0: no limit"),
+    APP_DISABLED("dnp3"),
+    APP_DISABLED("enip"),
     APP_ENABLED("smb"),
     APP_ENABLED("smtp"),
     SIZE("app-layer.protocols.smtp.attachment-limit", "1mb", "decoded bytes of an SMTP attachment kept for file.data (the rest counted)"),

@@ -28,6 +28,7 @@ extern const struct osprey_proto_def sunrpc_proto;
 extern const struct osprey_proto_def websocket_proto, telnet_proto, rfb_proto, rdp_proto;
 extern const struct osprey_proto_def quic_proto;
 extern const struct osprey_proto_def pgsql_proto, mdns_proto, bittorrent_dht_proto;
+extern const struct osprey_proto_def modbus_proto, dnp3_proto, enip_proto;
 
 /* Table order is also the order detection tries the probes in: the first YES wins (HTTP,
  * then a TLS ClientHello, then DNS, as detection has always preferred them). */
@@ -54,7 +55,8 @@ static const struct osprey_proto_def *const PROTOS[] = {&http_proto, &tls_proto,
                                                         &websocket_proto, &telnet_proto,
                                                         &rfb_proto, &rdp_proto,
                                                         &quic_proto,
-                                                        &pgsql_proto, &bittorrent_dht_proto};
+                                                        &pgsql_proto, &bittorrent_dht_proto,
+                                                        &modbus_proto, &dnp3_proto, &enip_proto};
 
 #define NPROTOS (sizeof PROTOS / sizeof PROTOS[0])
 #define FIRST 2 /* after UNKNOWN and FAILED */

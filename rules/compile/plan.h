@@ -148,6 +148,8 @@ int plan_field_index(struct plan_ctx *ctx);       /* ldap.responses.* (unit_fiel
 int plan_krb5_enc(struct plan_ctx *ctx);          /* krb5.ticket_encryption */
 int plan_ike_attr(struct plan_ctx *ctx);          /* ike.chosen_sa_attribute */
 int plan_field_set(struct plan_ctx *ctx);         /* sip_method, sip_stat_code */
+int plan_fields(struct plan_ctx *ctx);            /* plan_ics.c: modbus */
+int plan_named_field(struct plan_ctx *ctx);       /* dnp3_*, enip_command, cip_service */
 int plan_bufferlen_relative(struct plan_ctx *ctx); /* bufferlen:…,relative (plan_payload.c) */
 int plan_ber(struct plan_ctx *ctx);               /* ber_data, ber_skip (plan_payload.c) */
 int plan_event(struct plan_ctx *ctx);            /* decode-, stream-, app-layer-event */

@@ -202,6 +202,12 @@
     X(WEBSOCKET_PAYLOAD, "websocket.payload")                                              \
     /* RFB's security handshake: what rfb.sectype / rfb.secresult run on (no keyword names it) */ \
     X(RFB_AUTH, "rfb.auth")                                                                \
+    /* what the modbus keyword runs on (a Modbus request), and enip_command, cip_service and
+     * the enip.* integers (an ENIP message of either side): no keyword names them */       \
+    X(MODBUS_REQUEST, "modbus.request")                                                    \
+    X(ENIP_PDU, "enip.pdu")                                                                \
+    X(ENIP_PRODUCT_NAME, "enip.product_name")                                              \
+    X(ENIP_SERVICE_NAME, "enip.service_name")                                              \
     X(FRAME_TELNET_DATA, "frame:telnet.data")                                              \
     X(FRAME_TELNET_CTL, "frame:telnet.ctl")                                                \
     X(FRAME_TELNET_PDU, "frame:telnet.pdu")                                                \

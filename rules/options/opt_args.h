@@ -57,6 +57,7 @@ enum cmp_op {
     CMP_OUTSIDE,    /* x <= lo or x >= hi (Suricata's !a-b: not in the range a<>b) */
     CMP_MASK,       /* (x & hi) == lo: flag words (mqtt.flags: the bits named in hi, those
                        wanted set in lo) */
+    CMP_ANY_BIT,    /* (x & lo) != 0: any of the bits named set (dnp3_ind) */
 };
 struct opt_cmp {
     uint8_t op;
@@ -330,6 +331,17 @@ struct opt_field_set {
     bool neg;
     uint32_t n;
     struct { int64_t lo, hi; } r[OPT_FIELD_SET_MAX];
+};
+
+/* modbus:, cip_service, dnp3_obj …: comparisons on several of the parsers' fields that
+ * must all hold (each on any element of its field), one det_unit_field each */
+#define OPT_FIELDS_MAX 4
+struct opt_fields {
+    uint8_t n;
+    struct {
+        int field;           /* the parsers' field (osprey_field_find), -1: none */
+        struct opt_cmp cm;
+    } f[OPT_FIELDS_MAX];
 };
 
 /* ike.chosen_sa_attribute:<name>=<value>: the parsers' field of that attribute

@@ -355,6 +355,8 @@ static const struct opt_def DEFS[] = {
     STICKY("mdns.authorities.rrname", D_SURI, MDNS_AUTHORITIES_RRNAME),
     STICKY("mdns.additionals.rrname", D_SURI, MDNS_ADDITIONALS_RRNAME),
     STICKY("mdns.response.rrname", D_SURI, MDNS_RESPONSE_RRNAME),
+    STICKY("enip.product_name", D_SURI, ENIP_PRODUCT_NAME),
+    STICKY("enip.service_name", D_SURI, ENIP_SERVICE_NAME),
     STICKY("rfb.name", D_SURI, RFB_NAME),
     STICKY("ftp.command", D_SURI, FTP_COMMAND),
     STICKY("ftp.command_data", D_SURI, FTP_COMMAND_DATA),

@@ -310,6 +310,7 @@ bool cmp_match(const struct opt_cmp *cm, int64_t x)
     case CMP_RANGE_INCL: return x >= cm->lo && x <= cm->hi;
     case CMP_OUTSIDE: return x <= cm->lo || x >= cm->hi;
     case CMP_MASK: return (x & cm->hi) == cm->lo;
+    case CMP_ANY_BIT: return (x & cm->lo) != 0;
     default: return false;
     }
 }

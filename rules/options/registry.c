@@ -21,6 +21,7 @@ static const struct opt_table *const TABLES[] = {
     &opt_table_nfs,
     &opt_table_websocket, &opt_table_rfb,
     &opt_table_lua,
+    &opt_table_modbus,   &opt_table_dnp3,       &opt_table_enip,
 };
 #define NTABLES (sizeof TABLES / sizeof TABLES[0])
 

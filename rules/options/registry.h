@@ -91,6 +91,7 @@ extern const struct opt_table opt_table_pop3;
 extern const struct opt_table opt_table_nfs;
 extern const struct opt_table opt_table_websocket, opt_table_rfb;
 extern const struct opt_table opt_table_lua;
+extern const struct opt_table opt_table_modbus, opt_table_dnp3, opt_table_enip;
 
 /* All of them, in keyword-id order (registry.c: data the core reads). */
 extern const struct opt_table *const *const opt_tables;

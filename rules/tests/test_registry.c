@@ -69,6 +69,12 @@ static const char *const IMPLEMENTED[] = {
     "http2.settings",
     /* the WebSocket and RFB parsers' fields (opt_websocket.c, opt_rfb.c) */
     "websocket.opcode", "websocket.mask", "websocket.flags", "rfb.sectype", "rfb.secresult",
+    /* the Modbus, DNP3 and ENIP parsers' fields (opt_modbus.c, opt_dnp3.c, opt_enip.c) */
+    "modbus", "dnp3_func", "dnp3_ind", "dnp3_obj", "enip_command", "cip_service",
+    "enip.status", "enip.protocol_version", "enip.cip_status", "enip.cip_extendedstatus",
+    "enip.cip_class", "enip.cip_instance", "enip.cip_attribute", "enip.vendor_id",
+    "enip.device_type", "enip.product_code", "enip.revision", "enip.identity_status",
+    "enip.serial", "enip.state", "enip.capabilities",
     /* packet headers */
     "ipv4.hdr", "ipv6.hdr", "tcp.hdr", "udp.hdr", "icmpv4.hdr", "icmpv6.hdr",
     "tls_cert_fingerprint", "tls.cert_fingerprint", "tls.certs", "tls.subjectaltname",

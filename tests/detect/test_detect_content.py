@@ -150,12 +150,12 @@ def test_pass_rule_stops_inspection_of_the_flow(tmp_path):
 
 
 def test_rules_on_protocols_without_a_parser_are_rejected_with_a_message(tmp_path):
-    # the same verdict as osprey -T: a protocol without a parser (Modbus)
-    rules = ['alert modbus any any -> any any (msg:"h"; content:"uid"; sid:1;)',
+    # the same verdict as osprey -T: a protocol without a parser (IEC 104, a Snort 3 service)
+    rules = ['alert iec104 any any -> any any (msg:"h"; content:"uid"; sid:1;)',
              rule('content:"uid=0";', sid=2)]
     r = detect(tmp_path, http_conv(), rules)
     assert r.sids == [2]
-    assert r.proc.stderr.endswith("t.rules:1: sid 1: unsupported protocol modbus\n")
+    assert r.proc.stderr.endswith("t.rules:1: sid 1: unsupported protocol iec104\n")
     assert "1 loaded, 1 compiled, 0 not compiled" in r.proc.stdout
 
 

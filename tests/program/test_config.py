@@ -105,6 +105,9 @@ DEFAULTS = {
     **{f"app-layer.protocols.{p}.enabled": True for p in ("pgsql", "mdns", "bittorrent-dht")},
     "app-layer.protocols.pgsql.max-tx": 1024,
     "app-layer.protocols.pgsql.stream-depth": 0,
+    # the SCADA parsers are off unless configured, as in Suricata
+    **{f"app-layer.protocols.{p}.enabled": False for p in ("modbus", "dnp3", "enip")},
+    "app-layer.protocols.modbus.request-flood": 500,
     "app-layer.protocols.ldap.max-tx": 256,
     "app-layer.protocols.ftp.max-tx": 256,
     "app-layer.protocols.ftp.max-line-length": 4096,
@@ -689,7 +692,8 @@ def test_every_protocol_has_its_switch(tmp_path):
             names.add(m.group(1))
     assert {"http", "dns", "tls", "ftp-data"} <= names
     cfg = dump(tmp_path)
+    off = {"modbus", "dnp3", "enip"}  # Suricata's default for its SCADA parsers: off
     for name in names:
-        assert cfg.get(f"app-layer.protocols.{name}.enabled") is True, name
+        assert cfg.get(f"app-layer.protocols.{name}.enabled") is (name not in off), name
     assert dump(tmp_path, None, "app-layer.protocols.dns.enabled=detection-only")[
         "app-layer.protocols.dns.enabled"] == "detection-only"

@@ -438,6 +438,28 @@ CASES = [
     ("base64_decode:relative,relative;", "base64_decode: 'relative' given twice"),
     ("rpc:1,2,3,4;", "rpc: expected 'APPLICATION[,VERSION|*[,PROCEDURE|*]]'"),
     ("rpc:*,2;", "rpc: number: expected a number, got '*'"),
+    # --- Modbus, DNP3, ENIP (opt_modbus.c, opt_dnp3.c, opt_enip.c) --------------------------
+    ("modbus: function bogus;", "modbus: unknown function 'bogus' (a number, assigned, "
+     "unassigned, public, user, reserved, all)"),
+    ("modbus: access read drums;", "modbus: unknown table 'drums' (discretes, coils, input, "
+     "holding)"),
+    ("modbus: access write discretes;", "modbus: only coils and holding registers are written"),
+    ("modbus: address 5;", "modbus: unexpected 'address 5' (function, subfunction, access, "
+     "address, value, unit)"),
+    ("modbus: access read, value 3;", "modbus: unexpected 'value 3' (function, subfunction, "
+     "access, address, value, unit)"),
+    ("modbus: function 256;", "modbus: value 256 out of range 1..255"),
+    ("modbus: function 0;", "modbus: value 0 out of range 1..255"),
+    ("modbus: access write holding, address >5, value 3;",
+     "modbus: value needs a single address before it"),
+    ("dnp3_func:bogus;", "dnp3_func: unknown function code 'bogus'"),
+    ("dnp3_ind:need_time,bogus;", "dnp3_ind: unknown indicator 'bogus'"),
+    ("dnp3_obj:1;", "dnp3_obj: needs <group>,<variation>"),
+    ("dnp3_obj:1,300;", "dnp3_obj: variation 300 out of range 0..255"),
+    ("enip_command:bogus;", "enip_command: unknown value 'bogus'"),
+    ("enip.status:bogus;", "enip.status: unknown value 'bogus'"),
+    ("cip_service:1,2,3,4;", "cip_service: at most service, class, attribute"),
+    ("cip_service:300;", "cip_service: service 300 out of range 0..127"),
     # --- MQTT integers (opt_mqtt.c) -------------------------------------------------------
     ("mqtt.flags:foo;", "mqtt.flags: unknown flag 'foo'"),
     ("mqtt.flags:retain,!retain;", "mqtt.flags: flag 'retain' named twice"),
