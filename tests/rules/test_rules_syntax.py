@@ -32,7 +32,7 @@ def test_actions(tmp_path, action):
     ("dns", "dns"), ("tls", "tls"), ("ftp", "ftp"), ("smtp", "smtp"), ("ssh", "ssh"),
     ("smb", "smb"), ("ip6", "ipv6"), ("ikev2", "ike"), ("pkthdr", "pkthdr"),
     ("tcp-pkt", "tcp-pkt"), ("ftp-data", "ftp-data"), ("bittorrent-dht", "bittorrent-dht"),
-    ("modbus", "modbus"),
+    ("modbus", "modbus"), ("iec104", "iec104"),
     ("TCP", "tcp"),
 ])
 def test_protocols(tmp_path, proto, canon):
@@ -40,7 +40,7 @@ def test_protocols(tmp_path, proto, canon):
     assert r["proto"] == canon
     # the packet protocols, the parsers' protocols, and pkthdr (any packet: decoder-event rules)
     if canon in ("ip", "tcp", "udp", "icmp", "http", "dns", "tls", "ssh", "ftp", "ftp-data", "ipv6",
-                 "tcp-pkt", "pkthdr", "smb", "smtp", "ike", "bittorrent-dht"):
+                 "tcp-pkt", "pkthdr", "smb", "smtp", "ike", "bittorrent-dht", "modbus"):
         assert r["status"] == "accepted"
     else:  # parsed, but detection does not run this protocol yet
         assert r["status"] == "rejected" and r["reason"] == f"unsupported protocol {canon}"
