@@ -83,7 +83,7 @@ static void parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *
     if (def && def->parse && parsers_parses(pf->w->p, pf->proto))
         def->parse(pf, f, dir, d, n);
     if (pf->upgrade) /* the protocol asked to become another (h2c) */
-        pflow_switch(pf, f);
+        pflow_switch(pf, f, dir);
 }
 
 /* Detection looks at both directions, as Suricata's does: the client's first bytes, else the

@@ -718,6 +718,7 @@ int osprey_detect_build_opts(struct osprey_detect **out, struct mon_engine *eng,
         for (uint16_t e = 0; e < osprey_event_count(); e++)
             d->base_ev[det_app_base(e)] = osprey_parsers_event(d->parsers, e);
         d->base_ev[DB_APP_EVENT] = osprey_parsers_app_anomaly(d->parsers);
+        d->base_ev[DB_APP_DETECTED] = osprey_parsers_app_detected(d->parsers);
     }
     struct compiler c = {d, eng, {0}, diag, 0};
     int rc = opts && opts->explain_sid ? det_explain_open(d, opts->explain_sid, opts->explain_out)
