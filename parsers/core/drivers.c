@@ -42,6 +42,24 @@ static uint16_t probe(const struct osprey_parsers *p, uint8_t l4, int dir, const
     return OSPREY_APP_PROTO_UNKNOWN;
 }
 
+/* ---- midstream orientation ---- */
+/* A connection picked up midstream whose first data only a server-side probe takes (an HTTP
+ * response, an SMB reply …) is the server's: libmon orients the flow the other way round, as
+ * Suricata reverses a midstream flow when detection recognises the other direction's
+ * message. The probes see the flow as it would be (their port hints). */
+bool parsers_midstream_orient(const struct mon_packet *pkt, void *arg)
+{
+    const struct osprey_parsers *p = arg;
+    struct mon_flow fwd = {.proto = 6, .cport = pkt->sport, .sport = pkt->dport};
+    struct mon_flow rev = {.proto = 6, .cport = pkt->dport, .sport = pkt->sport};
+    bool all_no;
+    if (probe(p, 6, 0, pkt->payload, pkt->payload_len, &fwd, &all_no) !=
+        OSPREY_APP_PROTO_UNKNOWN)
+        return false;
+    return probe(p, 6, 1, pkt->payload, pkt->payload_len, &rev, &all_no) !=
+           OSPREY_APP_PROTO_UNKNOWN;
+}
+
 /* ---- UDP ---- */
 bool parsers_udp_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_t ev,
                         void *arg)

@@ -522,7 +522,9 @@ static int compile_rule(struct compiler *c, const struct osprey_rule *r,
     dr->filestore = pl.filestore;
     dr->pass_alerts = pl.pass_alerts;
     d->hold_alerts |= r->action == OSPREY_ACTION_PASS; /* held.c */
-    dr->flow_action = pl.kind != DK_PKT ||
+    /* a header naming an application protocol makes it Suricata's app-layer signature:
+     * its drop, too, is the flow's */
+    dr->flow_action = pl.kind != DK_PKT || pl.app ||
                       (pl.nunits == 0 && !pl.nconds && !pl.nxbits && !pl.nints);
     if (pl.nbits) {
         dr->bits = pl.bits; /* kept: freed with the rule */
