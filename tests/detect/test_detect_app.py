@@ -187,12 +187,16 @@ def test_request_bodies_are_decompressed_and_clear_text_labelled_gzip_is_kept(tm
 
 def test_a_request_cut_by_the_end_of_the_capture_is_still_inspected(tmp_path):
     # no FIN, no blank line: the capture ends inside the request's head. Its request line is
-    # whole, so http.uri is inspected when the flow ends (as libhtp's request-line progress),
-    # on a flow-end packet numbered one past the last frame, client -> server
+    # whole, so http.uri is inspected on the packet that brought it (libhtp's request-line
+    # progress: http_request_line runs before the head is complete); a rule that also needs a
+    # header is inspected when the flow ends, on a flow-end packet numbered one past the last
+    # frame, client -> server
     c = Conv().handshake().send(True, b"POST /now_this_is HTTP/1.0\r\nUser-Agent: M/1.0\r\n")
-    r = detect(tmp_path, c.pkts, [rule('http.uri; content:"this";', sid=1, proto="http")])
+    r = detect(tmp_path, c.pkts, [rule('http.uri; content:"this";', sid=1, proto="http"),
+                                  rule('http.uri; content:"this"; http.user_agent; content:"M";',
+                                       sid=2, proto="http")])
     assert [(a["alert"]["signature_id"], a["pcap_cnt"], a["src_port"], a["dest_port"])
-            for a in r.alerts] == [(1, len(c.pkts) + 1, 40000, 80)]
+            for a in r.alerts] == [(1, 4, 40000, 80), (2, len(c.pkts) + 1, 40000, 80)]
 
 
 def test_pipelined_requests_alert_once_each(tmp_path):
@@ -325,8 +329,8 @@ def test_dump_chains_shows_the_application_events(tmp_path):
                       sid=1, proto="http") + "\n" +
                  rule('dns.query; dotprefix; content:".evil";', sid=2, proto="dns") + "\n")
     out = run([binary("osprey"), "-T", "--dump-chains", "-S", str(f)]).stdout
-    assert ("http_request (parsers)\n"
-            "  mpm http_request http.uri (Hyperscan, all fast patterns)\n"
+    assert ("http_request_line (parsers)\n"
+            "  mpm http_request_line http.uri (Hyperscan, all fast patterns)\n"
             "    fast pattern \"/admin\"\n") in out
     assert "  mpm dns_query dns.query transformed (Hyperscan, all fast patterns)\n" in out
     assert "rules compiled 2 (packet 0, stream 0, app-layer 2), not compiled 0" in out
