@@ -746,8 +746,16 @@ void http_end(struct pflow *pf, struct mon_flow *f)
         int r = http_resp_line(pf->in[1].p, pf->in[1].len, 0, &le);
         if (r < 0)
             le = pf->in[1].len;
-        if (!http_resp_line_is_http(pf->in[1].p, le))
+        if (!http_resp_line_is_http(pf->in[1].p, le)) {
             headless_response(pf, f);
+        } else if (r >= 0) {
+            /* a head the end cut short after its status line (or one whose last line end
+             * waited for what would follow it: "\n\n" ending the segment): libhtp completes
+             * the headers at the stream's close, and so the response */
+            head_done(pf, f, 1, pf->in[1].p, pf->in[1].len, pf->in[1].len);
+            pbuf_reset(&pf->in[1]);
+            h->d[1].scan = 0;
+        }
     }
     for (int dir = 0; dir < 2; dir++) {
         struct http_tx *ft = &h->tx[h->d[dir].tx % HTTP_TX_RING];

@@ -445,3 +445,29 @@ def test_header_negated_within_and_threshold_by_inner_source_inside_gtpu(tmp_pat
                                                                 ("10.0.0.4", 51806)]
     r = detect(tmp_path, pkts, [FLASH], "--set", "decoder.gtpu.enabled=no", name="off")
     assert r.sids == []
+
+
+def test_a_response_head_the_close_completes_is_inspected(tmp_path):
+    # LF-only lines, the head's empty line last in its segment (a line end waits for what
+    # follows it), then the server closes: libhtp completes the head at the close, and the
+    # response is inspected — also by rules on flow:established (a side closed by the FIN
+    # exchange is past the handshake) and on its missing body (absent)
+    c = Conv(sport=40400, dport=8002).handshake()
+    c.send(True, b"GET /noheaders HTTP/1.0\n").send(True, b"\n")
+    c.send(False, b"HTTP/1.0 500 BAD\n").send(False, b"Header1: value1\n\n")
+    c.pkts.append(c._pkt(False, "FA"))
+    c.seq[False] += 1
+    c.pkts.append(c._pkt(True, "A"))
+    c.pkts.append(c._pkt(True, "FA"))
+    c.seq[True] += 1
+    c.pkts.append(c._pkt(False, "A"))
+    rules = [rule('flow:established,to_client; http.stat_code; content:"500";', sid=1,
+                  proto="http"),
+             rule('flow:established,to_client; file.data; absent; http.stat_code; '
+                  'content:"500";', sid=2, proto="http"),
+             rule('flow:to_client; http.stat_code; content:"200";', sid=3, proto="http")]
+    assert sids(tmp_path, c.pkts, rules) == [1, 2]
+    # near miss: a status line the close cuts before its end is no head
+    c2 = Conv(sport=40401, dport=8002).handshake().send(True, b"GET / HTTP/1.0\n\n")
+    c2.send(False, b"HTTP/1.0 500 BA")
+    assert sids(tmp_path, c2.close().pkts, rules, name="b") == []
