@@ -25,14 +25,18 @@ static const struct proto_event EVENTS[] = {
     /* the request line complete (its headers may still be coming): Suricata inspects the
      * method, URI and protocol from there on (libhtp's REQUEST_LINE progress) */
     [HTTP_EV_REQUEST_LINE] = {"http_request_line", 0, "request_line"},
-    [HTTP_EV_REQUEST] = {"http_request", 0},           /* request line + headers complete */
+    /* request line + headers complete */
+    [HTTP_EV_REQUEST] = {"http_request", 0, "request_headers"},
     [HTTP_EV_REQUEST_BODY] = {"http_request_body", 0}, /* complete or cut at its limit */
-    /* the message is complete, head and body (an empty one too): Suricata's HTTP/1 frames */
-    [HTTP_EV_REQUEST_DONE] = {"http_request_done", 0},
-    [HTTP_EV_RESPONSE] = {"http_response", 1},         /* status line + headers complete */
+    /* the message is complete, head and body (an empty one too): Suricata's HTTP/1 frames
+     * (the hooks *_complete: once per transaction there; the body hooks run per body
+     * update in Suricata, which Osprey does not raise) */
+    [HTTP_EV_REQUEST_DONE] = {"http_request_done", 0, "request_complete"},
+    /* status line + headers complete */
+    [HTTP_EV_RESPONSE] = {"http_response", 1, "response_headers"},
     /* complete or cut (also at flow end when the response had no length) */
     [HTTP_EV_RESPONSE_BODY] = {"http_response_body", 1},
-    [HTTP_EV_RESPONSE_DONE] = {"http_response_done", 1},
+    [HTTP_EV_RESPONSE_DONE] = {"http_response_done", 1, "response_complete"},
 };
 
 static const uint8_t *own(struct pflow *pf, unsigned key, uint32_t i, struct osprey_scratch *s,

@@ -58,3 +58,18 @@ def test_the_request_line_hook(tmp_path):
              'content:"/admin/"; sid:9;)',
              'alert http1:request_line any any -> any any (msg:"h2"; sid:10;)']
     assert alerts(tmp_path, rules) == [(9, 4), (10, 4)]
+
+
+def test_the_http_progress_hooks_run_once_per_transaction(tmp_path):
+    c = Conv(sport=40203, dport=80).handshake().send(True, LINE + HEAD)
+    c.send(False, b"HTTP/1.1 200 OK\r\nContent-Length: 3\r\n\r\n").send(False, b"abc")
+    c.send(True, b"GET /second HTTP/1.1\r\nHost: x\r\n\r\n")
+    c.send(False, b"HTTP/1.1 404 NF\r\nContent-Length: 0\r\n\r\n")
+    hooks = ["request_line", "request_headers", "request_complete", "response_headers",
+             "response_complete"]
+    rules = [f'alert http1:{h} any any -> any any (msg:"{h}"; sid:{i + 1};)'
+             for i, h in enumerate(hooks)]
+    rules.append('alert http1:response_headers any any -> any any (msg:"x"; '
+                 'http.stat_code; content:"404"; sid:9;)')
+    got = alerts(tmp_path, rules, c.close().pkts)
+    assert sorted(s for s, _ in got) == [1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 9]
