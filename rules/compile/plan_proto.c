@@ -6,6 +6,8 @@
 #include "opt_eval.h"
 #include "osprey_parsers.h"
 #include "plan.h"
+#include "registry.h"
+#include "ruleset.h"
 
 /* app-layer-protocol:[!]NAME[,mode] — original: the protocol before a change, either: that
  * or the current one; the other modes mean the flow's one current protocol here. */
@@ -73,7 +75,7 @@ int plan_app_layer_protocol(struct plan_ctx *ctx)
  * to inspect but the direction (flow:to_server/to_client) and flowbits it sets, under a
  * header naming no application protocol. Suricata matches such a rule only on the packet
  * where protocol detection finished, not on every packet of the flow after it. */
-bool plan_pd_only(const struct plan *pl)
+bool plan_pd_only(const struct plan *pl, const struct osprey_rule *r)
 {
     if (pl->app || pl->nitems || pl->nconds || pl->nxbits || pl->nints)
         return false;
@@ -83,8 +85,10 @@ bool plan_pd_only(const struct plan *pl)
     bool pd = false;
     for (uint32_t i = 0; i < pl->nunits; i++) {
         const struct det_unit *u = &pl->units[i].u;
-        if (u->ops == &det_unit_appproto)
-            pd = true;
+        uint32_t o = pl->units[i].first_opt;
+        if (u->ops == &det_unit_appproto && o != PLAN_HEADER &&
+            !strcmp(opt_def_by_id(r->opts[o].kw)->name, "app-layer-protocol"))
+            pd = true; /* (Snort 3's service: stays a packet rule's condition) */
         else if (u->ops != &det_unit_flow ||
                  (u->flow->flags & ~(uint32_t)(FLOW_TO_SERVER | FLOW_TO_CLIENT)))
             return false;

@@ -28,10 +28,12 @@ def test_protocol_detection_only_rules_alert_once_per_flow(tmp_path):
              rule("app-layer-protocol:!tls;", sid=4),
              # not PD-only: a packet keyword, flow:established — every packet after detection
              rule("flow:established; app-layer-protocol:http;", sid=5),
-             rule("app-layer-protocol:tls;", sid=6)]
+             rule("app-layer-protocol:tls;", sid=6),
+             # Snort 3's service: alone is a packet rule's condition, not PD-only
+             rule("service:http;", sid=7)]
     got = counts(tmp_path, rules, http())
     assert {s: got.get(s, 0) for s in (1, 2, 3, 4, 6)} == {1: 1, 2: 1, 3: 1, 4: 1, 6: 0}
-    assert got.get(5, 0) > 1
+    assert got.get(5, 0) > 1 and got.get(7, 0) > 1
 
 
 def test_the_pd_only_alert_is_on_the_packet_that_decided(tmp_path):
