@@ -376,6 +376,7 @@ static int compile_rule(struct compiler *c, const struct osprey_rule *r,
         const struct det_header *fh = header_arg(c, r, &pl);
         if (!fh || det_mpm_add(m, p, n, pl.fp->nocase, &id) < 0 || det_mpm_place(m, id, fh) < 0)
             goto out;
+        det_mpm_bound(m, id, plan_fp_maxend(&pl));
         if (pl.kind == DK_APP && pl.fp_ob == DET_OB_RAW && !pl.fp_xf &&
             det_mpm_via_stream(m, &d->mpm[DK_STREAM], id) < 0)
             goto out;

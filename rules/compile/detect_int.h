@@ -524,7 +524,7 @@ struct det_side {
     uint64_t scanned;           /* stream offset the multi-event filter has seen up to */
     bool full;                  /* past DET_STREAM_MAX: no more inspection */
     bool released;              /* the connection closed: its stream state is gone */
-    hs_stream_t *hs[DET_MPM_GROUP_MAX]; /* streaming mode: this side's Hyperscan streams, one
+    hs_stream_t *hs[DET_MPM_STREAM_DBS]; /* streaming mode: this side's Hyperscan streams, one
                                            per database of its port group (opened lazily) */
     uint8_t nhs;
     struct det_mpm_group grp;   /* streaming mode: the side's group (its ports never change) */

@@ -99,9 +99,11 @@ static void scan_group(const struct det_mpm_group *g, const uint8_t *buf, uint32
                        hs_scratch_t *scratch, struct scan_ctx *sc)
 {
     sc->pf->scans += g->n; /* database passes over the bytes */
-    sc->pf->bytes += (uint64_t)len * g->n;
     for (uint8_t i = 0; i < g->n; i++)
-        hs_scan(g->db[i], (const char *)buf, len, 0, scratch, on_match, sc);
+        sc->pf->bytes += len < g->lim[i] ? len : g->lim[i];
+    for (uint8_t i = 0; i < g->n; i++)
+        hs_scan(g->db[i], (const char *)buf, len < g->lim[i] ? len : g->lim[i], 0, scratch,
+                on_match, sc);
 }
 
 bool det_mpm_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_t ev,
@@ -265,6 +267,27 @@ void det_header_addrs(const struct det_header *h, const struct mon_packet *p,
     }
 }
 
+bool det_header_ways(const struct det_header *h, const struct mon_packet *p,
+                     const struct mon_flow *f, int side, struct det_ways *w)
+{
+    uint8_t proto = p->proto == 58 ? 1 : p->proto;
+    if (!p->ipver || (h->proto && h->proto != proto))
+        return false;
+    struct osprey_ip src, dst;
+    det_header_addrs(h, p, f, side, &src, &w->sp, &dst, &w->dp);
+    w->fwd = det_in_ipset(h->src, src) && det_in_ipset(h->dst, dst);
+    w->rev = h->both && det_in_ipset(h->src, dst) && det_in_ipset(h->dst, src);
+    return w->fwd || w->rev;
+}
+
+bool det_header_ports(const struct det_header *h, const struct det_ways *w)
+{
+    if (!h->ports)
+        return true;
+    return (w->fwd && in_portset(h->sp, w->sp) && in_portset(h->dp, w->dp)) ||
+           (w->rev && in_portset(h->sp, w->dp) && in_portset(h->dp, w->sp));
+}
+
 bool det_header_match(const struct det_header *h, const struct mon_packet *p,
                       const struct mon_flow *f, int side)
 {
@@ -316,8 +339,18 @@ bool det_hdx_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event
         (x->kind == DK_PKT && x->base != DB_DECODE && !pkt_inspectable(p)))
         return false;
     if (!df) {
-        /* no flow state (DECODE_EVENT, or a flowless packet): no cache; headers checked now */
+        /* no flow state (DECODE_EVENT, or a flowless packet): nothing to cache in, but the
+         * same index (a flowless packet through ET Open's reputation lists would otherwise
+         * cost 1,281 header checks) */
         int raised = 0;
+        if (x->bk && p->ipver) {
+            struct det_hcache c = {0};
+            if (det_hdx_headers(x, p, f, side, &c) == 0)
+                for (uint32_t i = 0; i < c.n; i++)
+                    raised += mon_raise_event(ctx, x->ev[c.ids[i]]) == MON_OK;
+            free(c.ids);
+            return raised > 0;
+        }
         for (uint32_t i = 0; i < x->n; i++)
             if (det_header_match(x->hdr[i], p, f, side))
                 raised += mon_raise_event(ctx, x->ev[i]) == MON_OK;

@@ -7,8 +7,9 @@
  * differ only in their ports share one address check (a bucket); buckets whose source (or
  * destination) set holds only hosts and small networks are filed in an address index under
  * each of its ranges, so a flow direction looks at the buckets naming its addresses and at the
- * few broad ones ($HOME_NET, any …) always. The result is exact: every candidate is then
- * checked in full (det_header_match), in the dispatcher's order. */
+ * few broad ones ($HOME_NET, any …) always. The result is exact: a candidate bucket's
+ * protocol and addresses are checked once, then each of its headers' ports; the headers are
+ * kept in the dispatcher's order. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -226,19 +227,30 @@ static int cmp_u32(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+/* Append header i to the cache: its array doubles at each power of two (no capacity kept). */
+static int cache_push(struct det_hcache *c, uint32_t i)
+{
+    if (c->n < 4 ? c->n == 0 : !(c->n & (c->n - 1))) {
+        uint32_t *ids = realloc(c->ids, (c->n < 4 ? 4 : 2 * (size_t)c->n) * sizeof *ids);
+        if (!ids)
+            return -1;
+        c->ids = ids;
+    }
+    c->ids[c->n++] = i;
+    return 0;
+}
+
 static int add_bucket(const struct det_hdx *x, uint32_t b, const struct mon_packet *p,
                       const struct mon_flow *f, int side, struct det_hcache *c)
 {
     const struct det_hdx_bucket *k = &x->bk[b];
-    for (uint32_t j = 0; j < k->n; j++) {
-        if (!det_header_match(x->hdr[k->idx[j]], p, f, side))
-            continue;
-        uint32_t *ids = realloc(c->ids, (c->n + 1) * sizeof *ids);
-        if (!ids)
+    struct det_ways w;
+    /* the bucket's headers share protocol and addresses: checked once, then ports each */
+    if (!k->n || !det_header_ways(x->hdr[k->idx[0]], p, f, side, &w))
+        return 0;
+    for (uint32_t j = 0; j < k->n; j++)
+        if (det_header_ports(x->hdr[k->idx[j]], &w) && cache_push(c, k->idx[j]) < 0)
             return -1;
-        c->ids = ids;
-        c->ids[c->n++] = k->idx[j];
-    }
     return 0;
 }
 
@@ -247,13 +259,8 @@ int det_hdx_headers(const struct det_hdx *x, const struct mon_packet *p,
 {
     if (!x->bk || !p->ipver) { /* no index (or no addresses): every header */
         for (uint32_t i = 0; i < x->n; i++) {
-            if (!det_header_match(x->hdr[i], p, f, side))
-                continue;
-            uint32_t *ids = realloc(c->ids, (c->n + 1) * sizeof *ids);
-            if (!ids)
+            if (det_header_match(x->hdr[i], p, f, side) && cache_push(c, i) < 0)
                 return -1;
-            c->ids = ids;
-            c->ids[c->n++] = i;
         }
         return 0;
     }

@@ -37,12 +37,15 @@ int det_mpm_add(struct det_mpm *m, const uint8_t *p, uint32_t len, bool nocase, 
         mon_event_t *ev = realloc(m->ev, cap * sizeof *ev);
         if (ev)
             m->ev = ev;
+        uint32_t *me = realloc(m->maxend, cap * sizeof *me);
+        if (me)
+            m->maxend = me;
         uint8_t *gen = m->grouped ? realloc(m->gen, cap) : NULL;
         if (gen) {
             memset(gen + m->cap, 0, cap - m->cap);
             m->gen = gen;
         }
-        if (!pat || !l || !nc || !ev || (m->grouped && !gen))
+        if (!pat || !l || !nc || !ev || !me || (m->grouped && !gen))
             return -1;
         m->cap = cap;
     }
@@ -50,10 +53,17 @@ int det_mpm_add(struct det_mpm *m, const uint8_t *p, uint32_t len, bool nocase, 
     m->len[m->n] = len;
     m->nocase[m->n] = nocase;
     m->ev[m->n] = 0;
+    m->maxend[m->n] = 0; /* no rule yet: det_mpm_bound widens it */
     if (len > m->maxlen)
         m->maxlen = len;
     *id = m->n++;
     return 0;
+}
+
+void det_mpm_bound(struct det_mpm *m, uint32_t id, uint32_t maxend)
+{
+    if (id < m->n && maxend > m->maxend[id])
+        m->maxend[id] = maxend < m->len[id] ? m->len[id] : maxend;
 }
 
 int det_mpm_compile_db(const struct det_mpm *m, const uint32_t *ids, uint32_t n,
@@ -158,7 +168,8 @@ int det_mpm_scratch(const struct det_mpm *m, hs_scratch_t **scratch)
     for (int c = 0; c < DMC__N; c++)
         if ((m->gdb[c] && hs_alloc_scratch(m->gdb[c], scratch) != HS_SUCCESS) ||
             (m->wdb[c] && hs_alloc_scratch(m->wdb[c], scratch) != HS_SUCCESS) ||
-            (m->cdb[c] && hs_alloc_scratch(m->cdb[c], scratch) != HS_SUCCESS))
+            (m->cdb[c] && hs_alloc_scratch(m->cdb[c], scratch) != HS_SUCCESS) ||
+            (m->hdb[c] && hs_alloc_scratch(m->hdb[c], scratch) != HS_SUCCESS))
             return -1;
     return 0;
 }
@@ -200,7 +211,7 @@ void det_mpm_feed(const struct det_mpm *m, struct det_side *s, hs_scratch_t *scr
         det_side_ports(f, side, &sp, &dp);
         det_mpm_select(m, 6, sp, dp, &s->grp);
         s->hs_open = true;
-        for (uint8_t i = 0; i < s->grp.n; i++) {
+        for (uint8_t i = 0; i < s->grp.n && s->nhs < DET_MPM_STREAM_DBS; i++) {
             if (hs_open_stream(s->grp.db[i], 0, &s->hs[s->nhs]) != HS_SUCCESS) {
                 det_mpm_close(s, scratch);
                 s->hs_dead = true;
@@ -236,6 +247,7 @@ void det_mpm_free(struct det_mpm *m)
         hs_free_database(m->gdb[c]);
         hs_free_database(m->wdb[c]);
         hs_free_database(m->cdb[c]);
+        hs_free_database(m->hdb[c]);
         for (int r = 0; r < 2; r++)
             free(m->wports[c][r]);
     }
@@ -247,6 +259,7 @@ void det_mpm_free(struct det_mpm *m)
     free(m->pat);
     free(m->len);
     free(m->nocase);
+    free(m->maxend);
     free(m->ev);
     memset(m, 0, sizeof *m);
 }

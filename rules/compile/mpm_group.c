@@ -120,6 +120,12 @@ static bool in_wdb(const struct det_mpm *m, uint32_t id, uint8_t c)
     return false;
 }
 
+/* Is pattern id in the head database of class c (DET_MPM_HEAD_MAX)? */
+static bool in_hdb(const struct det_mpm *m, uint32_t id)
+{
+    return m->kind == DK_PKT && m->maxend[id] <= DET_MPM_HEAD_MAX;
+}
+
 /* Is pattern id wanted in class c at all? */
 static bool in_class(const struct det_mpm *m, uint32_t id, uint8_t c)
 {
@@ -151,7 +157,18 @@ int det_mpm_compile_groups(struct det_mpm *m, FILE *diag)
     int rc = 0;
     for (uint8_t c = 0; c < DMC__N && rc == 0; c++) {
         uint32_t n = 0, nw = 0;
+        for (uint32_t i = 0; i < m->n; i++)
+            if (in_class(m, i, c) && in_hdb(m, i)) {
+                ids[n++] = i;
+                if (m->maxend[i] > m->hlim[c])
+                    m->hlim[c] = m->maxend[i];
+            }
+        if ((rc = det_mpm_compile_db(m, ids, n, &m->hdb[c], diag)) < 0)
+            continue;
+        n = 0;
         for (uint32_t i = 0; i < m->n; i++) {
+            if (in_hdb(m, i))
+                continue;
             if (in_wdb(m, i, c))
                 wids[nw++] = i;
             else if (in_class(m, i, c))
@@ -180,7 +197,7 @@ int det_mpm_compile_groups(struct det_mpm *m, FILE *diag)
     free(ids);
     free(wids);
     for (uint8_t c = 0; c < DMC__N; c++)
-        m->ready |= m->gdb[c] || m->wdb[c];
+        m->ready |= m->gdb[c] || m->wdb[c] || m->hdb[c];
     return rc;
 }
 
@@ -195,6 +212,8 @@ void det_mpm_select(const struct det_mpm *m, uint8_t proto, uint16_t sp, uint16_
     g->n = 0;
     g->sp = sp;
     g->dp = dp;
+    for (int i = 0; i < DET_MPM_GROUP_MAX; i++)
+        g->lim[i] = UINT32_MAX;
     if (!m->grouped) {
         g->cls = DMC__N;
         if (m->db)
@@ -203,6 +222,10 @@ void det_mpm_select(const struct det_mpm *m, uint8_t proto, uint16_t sp, uint16_
     }
     uint8_t c = m->kind == DK_STREAM ? DMC_TCP : class_of(proto);
     g->cls = c;
+    if (m->hdb[c]) {
+        g->lim[g->n] = m->hlim[c];
+        g->db[g->n++] = m->hdb[c];
+    }
     bool weak_too = m->wdb[c] && (port_in(m->wports[c][DMR_DPORT], dp) ||
                                   port_in(m->wports[c][DMR_SPORT], sp));
     if (weak_too && m->cdb[c]) {

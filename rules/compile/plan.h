@@ -160,4 +160,9 @@ bool plan_pd_only(const struct plan *pl, const struct osprey_rule *r);
 int plan_file(struct plan_ctx *ctx);             /* unit_file.c: filename … filesha256 */
 int plan_filestore(struct plan_ctx *ctx);
 
+/* How far into its buffer a match of the plan's fast pattern can end and still let the rule
+ * match (plan_payload.c): an absolute content's offset + depth (startswith: its length), on a
+ * packet also its largest dsize; UINT32_MAX when anywhere. */
+uint32_t plan_fp_maxend(const struct plan *pl);
+
 #endif

@@ -235,3 +235,26 @@ int plan_asn1(struct plan_ctx *ctx) /* relative_offset: joins the run before it 
                     (struct det_pitem){.type = PI_ASN1, .relative = a->has_relative, .arg = a},
                     NULL);
 }
+
+uint32_t plan_fp_maxend(const struct plan *pl)
+{
+    const struct opt_content *ct = pl->fp;
+    int64_t bound = INT64_MAX, start, end;
+    if (ct && !content_is_relative(ct) && !ct->offset_var && !ct->depth_var &&
+        (ct->startswith || (ct->has & CONTENT_DEPTH)) && content_window(ct, 0, INT64_MAX, &start, &end))
+        bound = end;
+    for (uint32_t u = 0; pl->kind == DK_PKT && u < pl->nunits; u++) {
+        const struct det_unit *du = &pl->units[u].u;
+        if (du->ops != &det_unit_dsize || du->cmp->var)
+            continue;
+        const struct opt_cmp *q = du->cmp; /* the largest payload it takes, if it has one */
+        int64_t most = q->op == CMP_EQ || q->op == CMP_LE ? q->lo
+                       : q->op == CMP_LT                   ? q->lo - 1
+                       : q->op == CMP_RANGE                ? q->hi - 1
+                       : q->op == CMP_RANGE_INCL           ? q->hi
+                                                           : INT64_MAX;
+        if (most >= 0 && most < bound)
+            bound = most;
+    }
+    return bound >= 0 && bound < UINT32_MAX ? (uint32_t)bound : UINT32_MAX;
+}

@@ -27,7 +27,14 @@ struct det_unit;
  * ones (short, so they occur nearly everywhere) that only port-restricted rules use sit in a
  * second database, scanned only on the ports those rules name. */
 enum det_mclass { DMC_TCP, DMC_UDP, DMC_OTHER, DMC__N };
-#define DET_MPM_GROUP_MAX 2
+#define DET_MPM_GROUP_MAX 3 /* class (or class + weak), weak, head */
+#define DET_MPM_STREAM_DBS 2 /* a stream never has a head database */
+/* A packet pattern whose rules can only match it ending in the payload's first bytes (an
+ * absolute content's depth, dsize) is looked for only there: in a head database per class,
+ * scanned over at most DET_MPM_HEAD_MAX bytes. ET Open's checks of a few bytes at a packet's
+ * start (`content:"|7f 9f|"; depth:2; dsize:<20`) would otherwise match all over full-size
+ * payloads and slow every scan of them down. */
+#define DET_MPM_HEAD_MAX 256
 enum { DMR_DPORT, DMR_SPORT };
 struct det_mpm_place {     /* pattern id is wanted in class cls when the role's port is in [lo, hi] */
     uint32_t id;
@@ -36,6 +43,7 @@ struct det_mpm_place {     /* pattern id is wanted in class cls when the role's 
 };
 struct det_mpm_group {     /* how one buffer is scanned */
     const hs_database_t *db[DET_MPM_GROUP_MAX];
+    uint32_t lim[DET_MPM_GROUP_MAX]; /* bytes of the buffer db[i] scans at most */
     uint8_t n;
     uint8_t cls;
     uint16_t sp, dp;
@@ -52,6 +60,10 @@ struct det_mpm {
     const uint8_t **pat;   /* pattern bytes (the AST's) */
     uint32_t *len;
     bool *nocase;
+    uint32_t *maxend;      /* block-scanned kinds (not DK_STREAM): the furthest a match of the
+                              pattern can end in the buffer and still serve a rule (its fast
+                              pattern's depth, a packet rule's dsize), UINT32_MAX anywhere;
+                              Hyperscan then stops looking for it past that (mpm.c) */
     mon_event_t *ev;       /* child events, allocated under `self` */
     uint32_t maxlen;
     mon_event_t self;      /* the filter's own UDE (under the base event) */
@@ -70,6 +82,9 @@ struct det_mpm {
     hs_database_t *cdb[DMC__N]; /* per class: both in one, for the ports where both would be
                                    scanned (one pass over the bytes instead of two) */
     uint64_t *wports[DMC__N][2]; /* per class and role: bitmap of the ports wdb serves */
+    hs_database_t *hdb[DMC__N];  /* DK_PKT, per class: the patterns bound to the head (none of
+                                    them in the three above) */
+    uint32_t hlim[DMC__N];       /* ... and the furthest any of them can end */
     /* DK_APP on the payload (an application rule's plain contents): on TCP its patterns are
      * found by the stream matcher `via` as the stream arrives (sid: their ids there), so an
      * application event raises them from the side's record instead of scanning the window
@@ -140,10 +155,22 @@ void det_header_addrs(const struct det_header *h, const struct mon_packet *p,
                       const struct mon_flow *f, int side, struct osprey_ip *src,
                       uint16_t *sp, struct osprey_ip *dst, uint16_t *dp);
 bool det_in_ipset(const struct osprey_ip_set *s, struct osprey_ip ip);
+/* A header's check in two steps, for headers that differ only in their ports (hdx_index.c's
+ * buckets): the protocol and the addresses once (false: no way matches), then each one's ports. */
+struct det_ways {
+    bool fwd, rev;      /* the addresses match as written / the other way round (<>) */
+    uint16_t sp, dp;
+};
+bool det_header_ways(const struct det_header *h, const struct mon_packet *p,
+                     const struct mon_flow *f, int side, struct det_ways *w);
+bool det_header_ports(const struct det_header *h, const struct det_ways *w);
 struct osprey_ip det_to_ip(const struct mon_addr *a, uint8_t ipver);
 
 /* Hyperscan (mpm.c). */
 int det_mpm_add(struct det_mpm *m, const uint8_t *p, uint32_t len, bool nocase, uint32_t *id);
+/* One more rule uses pattern id, whose match must end by byte maxend of the buffer to serve it
+ * (UINT32_MAX: anywhere); a pattern's bound is the loosest of its rules'. */
+void det_mpm_bound(struct det_mpm *m, uint32_t id, uint32_t maxend);
 int det_mpm_compile(struct det_mpm *m, FILE *diag);
 /* Compile one database over patterns ids[0..n) of m (mpm.c). */
 int det_mpm_compile_db(const struct det_mpm *m, const uint32_t *ids, uint32_t n,

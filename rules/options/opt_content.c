@@ -345,48 +345,14 @@ void content_fast_bytes(const struct opt_content *ct, const uint8_t **p, uint32_
     }
 }
 
-static int lower(int c)
-{
-    return c >= 'A' && c <= 'Z' ? c + 32 : c;
-}
-
-static bool same(const uint8_t *a, const uint8_t *b, uint32_t n, bool nocase)
-{
-    if (!nocase)
-        return memcmp(a, b, n) == 0;
-    for (uint32_t i = 0; i < n; i++)
-        if (lower(a[i]) != lower(b[i]))
-            return false;
-    return true;
-}
-
 int64_t content_find(const struct opt_content *ct, const uint8_t *buf, int64_t from,
                      int64_t last_start)
 {
     if (from > last_start)
         return -1;
-    if (!ct->nocase) {
-        /* glibc's memmem is a two-way search: linear, and fast on long buffers */
-        const uint8_t *at = memmem(buf + from, (size_t)(last_start - from) + ct->len,
-                                   ct->pattern, ct->len);
-        return at ? at - buf : -1;
-    }
-    /* candidates for the first byte in either case, found with memchr (vectorised) */
-    int lo = lower(ct->pattern[0]), up = lo >= 'a' && lo <= 'z' ? lo - 32 : lo;
-    size_t span = (size_t)(last_start - from) + 1;
-    const uint8_t *a = memchr(buf + from, lo, span), *b = lo == up ? NULL
-                                                             : memchr(buf + from, up, span);
-    const uint8_t *end = buf + last_start + 1;
-    while (a || b) {
-        const uint8_t *at = !b || (a && a < b) ? a : b;
-        if (same(at, ct->pattern, ct->len, true))
-            return at - buf;
-        if (at == a)
-            a = at + 1 < end ? memchr(at + 1, lo, (size_t)(end - at - 1)) : NULL;
-        else
-            b = at + 1 < end ? memchr(at + 1, up, (size_t)(end - at - 1)) : NULL;
-    }
-    return -1;
+    int64_t at = content_search(buf + from, (size_t)(last_start - from) + ct->len, ct->pattern,
+                                ct->len, ct->nocase);
+    return at < 0 ? -1 : from + at;
 }
 
 /* Suricata's arithmetic: offset/depth count from the buffer start (depth from offset on);

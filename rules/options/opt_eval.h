@@ -27,6 +27,9 @@ bool content_window(const struct opt_content *ct, int64_t prev_end, int64_t len,
 /* First occurrence starting in [from, last_start], or -1. */
 int64_t content_find(const struct opt_content *ct, const uint8_t *buf, int64_t from,
                      int64_t last_start);
+/* First occurrence of pat[0..m) in hay[0..n) (ASCII letters folded when nocase), or -1
+ * (content_search.c). */
+int64_t content_search(const uint8_t *hay, size_t n, const uint8_t *pat, size_t m, bool nocase);
 
 /* --- byte variables ---------------------------------------------------------------------
  * byte_extract and byte_math define a rule's variables; later payload options of the same

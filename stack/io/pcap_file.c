@@ -15,6 +15,7 @@ struct pcap_file_source {
      * of batching a file source (live ring sources hand out ring slots instead). */
     uint8_t *arena;
     size_t arena_size;
+    char *iobuf; /* the FILE's buffer (libpcap reads a file through stdio) */
     int failed;  /* a read error ends the input: reported once the batch before it is consumed */
 };
 
@@ -68,7 +69,8 @@ static int pcap_file_read(struct mon_source *src, struct mon_packet *pkts, int m
 static void pcap_file_close(struct mon_source *src)
 {
     struct pcap_file_source *s = (struct pcap_file_source *)src;
-    pcap_close(s->pc);
+    pcap_close(s->pc); /* closes the FILE, which used iobuf until then */
+    free(s->iobuf);
     free(s->arena);
     free(s);
 }
@@ -82,7 +84,24 @@ static const struct mon_source_ops pcap_file_ops = {
 struct mon_source *mon_source_open_file(const char *path, char *err, size_t errlen)
 {
     char perr[PCAP_ERRBUF_SIZE] = "";
-    pcap_t *pc = pcap_open_offline_with_tstamp_precision(path, PCAP_TSTAMP_PRECISION_MICRO, perr);
+    pcap_t *pc = NULL;
+    /* libpcap reads a file through stdio, whose buffer is the file system's 4 KiB block: a
+     * read(2) per 4 KiB, 200,000 system calls for an 845 MB capture. A 1 MiB buffer of our
+     * own (glibc sizes a buffer only when it is given one) makes that 800. */
+    enum { IOBUF = 1u << 20 };
+    FILE *fp = strcmp(path, "-") ? fopen(path, "rb") : NULL;
+    char *iobuf = fp ? malloc(IOBUF) : NULL;
+    if (fp) {
+        if (iobuf)
+            setvbuf(fp, iobuf, _IOFBF, IOBUF);
+        pc = pcap_fopen_offline_with_tstamp_precision(fp, PCAP_TSTAMP_PRECISION_MICRO, perr);
+        if (!pc)
+            fclose(fp); /* (libpcap leaves a FILE it was given open on failure) */
+    } else {
+        pc = pcap_open_offline_with_tstamp_precision(path, PCAP_TSTAMP_PRECISION_MICRO, perr);
+    }
+    if (!pc)
+        free(iobuf);
     if (!pc) {
         snprintf(err, errlen, "%s: %s", path, perr);
         return NULL;
@@ -90,15 +109,18 @@ struct mon_source *mon_source_open_file(const char *path, char *err, size_t errl
     struct pcap_file_source *s = calloc(1, sizeof *s);
     if (!s) {
         pcap_close(pc);
+        free(iobuf);
         snprintf(err, errlen, "%s: out of memory", path);
         return NULL;
     }
     s->base.ops = &pcap_file_ops;
     s->pc = pc;
+    s->iobuf = iobuf;
     s->arena_size = 1u << 20;
     s->arena = malloc(s->arena_size);
     if (!s->arena) {
         pcap_close(pc);
+        free(iobuf);
         free(s);
         snprintf(err, errlen, "%s: out of memory", path);
         return NULL;

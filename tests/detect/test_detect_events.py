@@ -55,6 +55,21 @@ def test_decoder_event_rule_keeps_its_header(tmp_path):
     assert alerts(tmp_path, [bad_udp], [r_from_srv, r_from_cli, r_ip]) == [(2, 1), (3, 1)]
 
 
+def test_decoder_event_rules_alike_but_for_ports(tmp_path):
+    """Headers that differ only in their ports share one address check (hdx_index.c's
+    buckets), on packets without flow state too (a flow's first packet: its decoder events
+    run before the flow's detection state exists); each keeps its own ports, and a `<>` one
+    takes either way round."""
+    # a SYN whose TCP-AO option is 3 bytes long: tcp.opt_invalid_len, ports 1234 -> 443
+    syn = IP(src=CLI, dst=SRV) / TCP(sport=1234, dport=443, flags="S",
+                                     options=[(29, b"\x61"), ("NOP", None)])
+    rules = [rule("decode-event:tcp.opt_invalid_len;", sid=sid, proto="tcp", hdr=hdr)
+             for sid, hdr in [(1, "any any -> any 443"), (2, "any any -> any 80"),
+                              (3, "any 1234 -> any any"), (4, "any 443 <> any 1234"),
+                              (5, f"{SRV} any -> any 443"), (6, "any 5 <> any 6")]]
+    assert alerts(tmp_path, [syn], rules) == [(1, 1), (3, 1), (4, 1)]
+
+
 def test_udp_length_and_tcp_header_events(tmp_path):
     bad_udp = IP(src=CLI, dst=SRV) / UDP(sport=1, dport=2, len=4) / Raw(b"abcd")
     short_hlen = IP(src=CLI, dst=SRV) / TCP(sport=1, dport=2, dataofs=3, flags="S")
@@ -101,6 +116,20 @@ def test_packet_rules_see_an_ip_packet_whose_transport_header_is_broken(tmp_path
                   rule("flow:to_server;", sid=5), rule('content:"x";', sid=6, proto="ip"),
                   dec("tcp.pkt_too_small", 7)])
     assert got == [(1, 1), (2, 1), (7, 1)]
+
+
+def test_a_flowless_packet_goes_through_the_address_index(tmp_path):
+    # reputation-list rules (host lists: filed in the dispatcher's address index) and broad
+    # ones, on packets without a flow (no detection state to cache the headers in)
+    def short(src):
+        p = IP(src=src, dst=SRV) / TCP(sport=1, dport=23, flags="S", dataofs=6)
+        return IP(bytes(p)[:40])
+    rules = [rule("", sid=1, proto="ip", hdr=f"[10.9.9.9,{CLI},10.9.9.10] any -> any any"),
+             rule("", sid=2, proto="ip", hdr="[10.9.9.11,10.9.9.12] any -> any any"),
+             rule("", sid=3, proto="ip", hdr=f"any any -> [{SRV},10.9.9.13] any"),
+             rule("", sid=4, proto="ip", hdr="any any -> any any")]
+    assert alerts(tmp_path, [short(CLI), short("10.9.9.12")], rules) == \
+        [(1, 1), (2, 2), (3, 1), (3, 2), (4, 1), (4, 2)]
 
 
 def test_bad_tcp_option_length_still_a_tcp_packet(tmp_path):

@@ -36,7 +36,8 @@ def test_a_weak_port_bound_pattern_matches_only_on_its_ports(tmp_path):
 def test_both_databases_of_a_weak_port_are_one_pass(tmp_path):
     """On a port where weak port-bound patterns are wanted as well as the others, the bytes
     are scanned once, with one database holding both (not once with each)."""
-    rules = [rule(CERBER, sid=1, proto="udp", hdr="any any -> any [6892,6893]"),
+    weak_anywhere = 'content:"e"; nocase;'  # no depth: not a head pattern (below)
+    rules = [rule(weak_anywhere, sid=1, proto="udp", hdr="any any -> any [6892,6893]"),
              rule('content:"STRONG-PATTERN";', sid=7, proto="udp")]
     pkts = [udp(b"eSTRONG-PATTERN", dport=6892), udp(b"xSTRONG-PATTERN", dport=53)]
     r = detect(tmp_path, pkts, rules)
@@ -161,3 +162,43 @@ def test_prefilter_and_window_counters_in_the_stats_record(tmp_path):
         (2, 1, 1, 1)
     assert det["memuse"] == 0 and "memuse_peak" in det
     assert r.sids == [16]
+
+
+def stats_prefilter(tmp_path, name):
+    import json
+    recs = [json.loads(l) for l in (tmp_path / f"{name}-log" / "eve.json").read_text().splitlines()]
+    return [x for x in recs if x["event_type"] == "stats"][-1]["stats"]["osprey"]["detect"][
+        "prefilter"]
+
+
+def test_patterns_bound_to_the_payload_head_are_looked_for_only_there(tmp_path):
+    """A packet rule's fast pattern that can only serve it near the payload's start (an
+    absolute depth, a dsize) sits in a head database scanned over those bytes only; the
+    alerts are exactly as before, and the bytes scanned show the head's limit."""
+    rules = [rule('content:"|7f 9f|"; depth:2; dsize:<40;', sid=11, proto="udp"),
+             rule('content:"HEADPAT"; offset:4; depth:8;', sid=12, proto="udp"),
+             rule('content:"ANYWHERE-PAT";', sid=13, proto="udp")]
+    pkts = [udp(b"\x7f\x9f" + b"x" * 10),        # 11
+            udp(b"xx\x7f\x9f"),                  # past its depth
+            udp(b"abcdHEADPATxxxx"),               # 12: ends at 11, within offset 4 + depth 8
+            udp(b"x" * 300 + b"HEADPAT"),          # past the head
+            udp(b"y" * 1000 + b"ANYWHERE-PAT"),    # 13
+            udp(b"\x7f\x9f" + b"z" * 100)]        # dsize 102: not < 40
+    r = detect(tmp_path, pkts, rules, name="hd")
+    assert sorted((a["alert"]["signature_id"], a["pcap_cnt"]) for a in r.alerts) == \
+        [(11, 1), (12, 3), (13, 5)]
+    pf = stats_prefilter(tmp_path, "hd")
+    # two passes per packet (head, rest); the head pass reads at most 12 bytes (sid 12's
+    # offset 4 + depth 8 is the furthest bound; sid 11's is its depth, 2, tighter than its
+    # dsize), and the rest of the patterns read each payload whole
+    lens = [12, 4, 15, 307, 1012, 102]
+    assert pf["scans"] == 2 * len(pkts)
+    assert pf["bytes"] == sum(min(n, 12) for n in lens) + sum(lens)
+
+
+def test_a_pattern_one_rule_bounds_and_another_does_not_is_looked_for_everywhere(tmp_path):
+    rules = [rule('content:"SHAREDPAT"; depth:9;', sid=14, proto="udp"),
+             rule('content:"SHAREDPAT";', sid=15, proto="udp")]
+    r = detect(tmp_path, [udp(b"SHAREDPAT"), udp(b"." * 500 + b"SHAREDPAT")], rules)
+    assert sorted((a["alert"]["signature_id"], a["pcap_cnt"]) for a in r.alerts) == \
+        [(14, 1), (15, 1), (15, 2)]
