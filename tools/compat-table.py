@@ -76,7 +76,7 @@ SECTIONS = {
     "ipaddr": ("IP address match", ""),
     "config": ("Config rules", ""),
     "datasets": ("Datasets", "dataset files (Osprey has none)"),
-    "lua-detection": ("Lua", "a Lua interpreter (Osprey has none)"),
+    "lua-detection": ("Lua", "Lua 5.4 (rules/lua/)"),
     "tag": ("Tag", "packet tagging"),
     "vlan-keywords": ("VLAN", ""),
     "ldap-keywords": ("LDAP", "the LDAP parser (parsers/ldap)"),

@@ -5,7 +5,7 @@ set -euo pipefail
 
 debs=(build-essential cmake ninja-build pkg-config
       libpcap-dev libyaml-dev libjansson-dev libhyperscan-dev libpcre2-dev
-      libmaxminddb-dev zlib1g-dev liblzma-dev libssl-dev libmagic-dev libnghttp2-dev dpdk-dev libdpdk-dev
+      libmaxminddb-dev liblua5.4-dev zlib1g-dev liblzma-dev libssl-dev libmagic-dev libnghttp2-dev dpdk-dev libdpdk-dev
       libhiredis-dev librdkafka-dev redis-server  # EVE to Redis / Kafka; redis-server: tests
       python3 python3-pip python3-venv clang libclang-rt-14-dev
       iproute2 ethtool iputils-ping  # live/inline tests: netns, veth, offloads, ping

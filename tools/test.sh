@@ -12,6 +12,11 @@ JOBS=$(nproc)
 # 1. the normal build must be warning-free
 cmake -S . -B build -G Ninja -DOSPREY_WERROR=ON >/dev/null
 ninja -C build -j "$JOBS"
+# the layers run one way (tools/layers.txt: includes, calls, table reads) and libmon exports
+# only mon_ names; no call circle spans folders (tests/program/test_{layer_check,call_circles}.py
+# run them again under pytest)
+tools/layer-check.py --build build --check
+tools/call-circles.py --build build --check
 # the suricata-verify conformance suite on that (optimised) build: no listed test may fail
 tools/conformance.sh build/bin/osprey
 

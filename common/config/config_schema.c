@@ -164,6 +164,14 @@ static const struct cfg_key SCHEMA[] = {
     INT("datasets.defaults.hashsize", "4096", 1, 16777216,
         "hash buckets of a set whose rule gives no hashsize"),
 
+    /* security.lua: Suricata 8's Lua sandbox for lua: rules and luaxform (rules/lua/) */
+    BOOL("security.lua.allow-rules", "no",
+         "load rules with lua:/luajit:/luaxform (no: they are refused with an error)"),
+    INT("security.lua.max-bytes", "500000", 0, INT64_MAX,
+        "memory of one script's Lua state in bytes (0: no limit); over it a run fails"),
+    INT("security.lua.max-instructions", "500000", 0, INT64_MAX,
+        "Lua instructions per call of a script (0: no limit); over it the run stops"),
+
     /* rules (rules/): which rule files to load and the tables they refer to. Relative file
      * names in rule-files are under default-rule-path; a relative path written in a config
      * file is relative to that file's directory, a default one to the program's shipped

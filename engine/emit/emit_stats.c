@@ -184,6 +184,11 @@ static void worker_stats(struct acc *a, const struct osprey_stats_src *w)
         app_stats(a, w->app);
     }
     put(a, "detect.alert", w->alerts);
+    /* Suricata 8's: Lua script runs that failed, and why (rules/lua/) */
+    put(a, "detect.lua.errors", w->lua.errors);
+    put(a, "detect.lua.blocked_function_errors", w->lua.blocked_function_errors);
+    put(a, "detect.lua.instruction_limit_errors", w->lua.instruction_limit_errors);
+    put(a, "detect.lua.memory_limit_errors", w->lua.memory_limit_errors);
     /* Suricata has no such counters: what detection keeps and what its prefilter did */
     put(a, OSPREY_ONLY "detect.memuse", w->detect_memuse);
     put(a, OSPREY_ONLY "detect.memuse_peak", w->detect_memuse_peak);

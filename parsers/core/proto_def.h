@@ -53,6 +53,17 @@ struct proto_buffer {
                                 pattern there only when the rule has no other */
 };
 
+/* How osprey-trace --app shows one of the protocol's events: the record buffers it prints
+ * (their names, found with osprey_buffer_find_record in the event's direction, in this order)
+ * and whether the protocol's fields go along, in an object named after it. A protocol that
+ * lists views shows only the events it lists; one that lists none shows every event with
+ * every buffer current under it and all its fields. */
+struct proto_trace {
+    const char *event;
+    const char *buffers[24]; /* NULL-terminated */
+    bool fields;
+};
+
 struct proto_value {         /* a named value of a field */
     const char *name;
     int64_t value;
@@ -119,6 +130,9 @@ struct osprey_proto_def {
     /* its object inside a host's record when it is carried (a guest: pflow_guest_eve);
      * NULL: eve */
     bool (*eve_carried)(struct pflow *pf, struct osprey_jw *w);
+    /* osprey-trace --app's views of its events (osprey_event_trace); none: every event, every
+     * buffer */
+    const struct proto_trace *trace; size_t ntrace;
     /* its configuration keys (osprey_parsers_cfg_key: where each goes in its settings) */
     const struct osprey_parsers_cfg_key *cfg_keys; size_t ncfg_keys;
     /* its settings: a struct of cfg_size bytes in the slot the registry gives it in

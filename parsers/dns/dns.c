@@ -141,6 +141,12 @@ static const char *const COUNTERS[] = {
     [DNS_C_MALFORMED] = "dns_malformed",
 };
 
+/* osprey-trace --app: the query name (trace adds the message's header and answers) */
+static const struct proto_trace TRACE[] = {
+    {"dns_query", {"dns.query", NULL}, false},
+    {"dns_response", {"dns.query", NULL}, false},
+};
+
 const struct osprey_proto_def dns_proto = {
     .name = "dns",
     .flow_stat = "flow.dns",
@@ -157,4 +163,5 @@ const struct osprey_proto_def dns_proto = {
     .counters = COUNTERS, .ncounters = PROTO_N(COUNTERS),
     .tx_counter = DNS_C_MESSAGES,
     .eve = dns_eve,
+    .trace = TRACE, .ntrace = PROTO_N(TRACE),
 };

@@ -207,6 +207,24 @@ static void http_cfg_defaults(void *v)
     c->lzma_memlimit = 1u << 20;
 }
 
+/* osprey-trace --app: the buffers shown per event, as the tests read them (the _done events
+ * are not shown) */
+static const struct proto_trace TRACE[] = {
+    {"http_request",
+     {"http.method", "http.uri", "http.uri.raw", "http.request_line", "http.protocol",
+      "http.header", "http.header.raw", "http.cookie", "http.user_agent", "http.host",
+      "http.host.raw", "http.referer", "http.content_type", "http.start", "http.accept",
+      "http.accept_enc", "http.accept_lang", "http.connection", "http.content_len", NULL},
+     false},
+    {"http_request_body", {"http.request_body", NULL}, false},
+    {"http_response",
+     {"http.stat_code", "http.stat_msg", "http.response_line", "http.response_header",
+      "http.response_header.raw", "http.response_cookie", "http.response_content_type",
+      "http.server", "http.location", "http.uri" /* its request's, same tx */, NULL},
+     false},
+    {"http_response_body", {"http.response_body", NULL}, false},
+};
+
 const struct osprey_proto_def http_proto = {
     .name = "http",
     .flow_stat = "flow.http",
@@ -228,6 +246,7 @@ const struct osprey_proto_def http_proto = {
     .tx_counter = HTTP_C_REQUESTS,
     .eve = http_eve,
     .eve_tx_id = true,
+    .trace = TRACE, .ntrace = PROTO_N(TRACE),
     .cfg_keys = CFG_KEYS, .ncfg_keys = PROTO_N(CFG_KEYS),
     .cfg_size = sizeof(struct http_cfg), .cfg_defaults = http_cfg_defaults,
 };

@@ -91,6 +91,11 @@ int osprey_event_dir(uint16_t ev);
 /* The event of Suricata 8's rule hook `<proto>:<hook>` (a protocol's progress state such as
  * tls:client_hello_done), -1 when the protocol registers no such hook. */
 int osprey_event_find_hook(uint16_t proto, const char *hook);
+/* osprey-trace --app's view of event ev, from its protocol's descriptor: 0 not shown; 1 shown
+ * with the record buffers named in *bufs (NULL-terminated; osprey_buffer_find_record in the
+ * event's direction) and, when *fields, the protocol's fields; 2 shown with every buffer
+ * current under it and all the protocol's fields (the protocol lists no views). */
+int osprey_event_trace(uint16_t ev, const char *const **bufs, bool *fields);
 
 /* ---- buffers ----
  * Each protocol's buffers, numbered flat (0 .. osprey_buffer_count() - 1): a name as rules

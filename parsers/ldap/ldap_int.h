@@ -6,6 +6,7 @@
 #define OSPREY_LDAP_INT_H
 
 #include "ber.h"
+#include "framing.h"
 #include "parsers_int.h"
 
 extern const struct osprey_proto_def ldap_proto;
@@ -75,13 +76,9 @@ struct ldap_cfg {
     uint32_t max_tx;                /* app-layer.protocols.ldap.max-tx (256) */
 };
 
-struct ldap_dir {
-    struct pbuf buf;                /* a message cut by the segment, bounded */
-    uint64_t skip;                  /* bytes of an over-long message still to skip */
-};
 
 struct ldap_state {
-    struct ldap_dir dir[2];
+    struct pframe dir[2];           /* each direction's messages (core/framing.h) */
     struct ldap_tx *open, *open_tail; /* waiting for (more) responses, oldest first */
     uint32_t nopen;
     uint64_t open_bytes;

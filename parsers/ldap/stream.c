@@ -220,84 +220,47 @@ void ldap_parse_dgram(struct pflow *pf, struct mon_flow *f, int dir, const uint8
     }
 }
 
+/* a BER header (framing.h) */
+static int frame_header(const uint8_t *p, size_t n, uint32_t *hlen, uint64_t *body)
+{
+    struct ber_tlv t;
+    if (ber_read(p, n, &t) == BER_BAD)
+        return -1;
+    if (!t.hdr)
+        return 0;
+    *hlen = t.hdr, *body = t.len;
+    return 1;
+}
+
+static bool frame_message(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *p,
+                          uint32_t hlen, uint32_t body)
+{
+    return message(pf, f, dir, p, hlen + body);
+}
+
+static void frame_over_long(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *p,
+                            uint32_t hlen, uint64_t body)
+{
+    (void)f, (void)dir, (void)p, (void)hlen, (void)body;
+    pflow_count(pf, LDAP_C_SKIPPED, 1);
+}
+
+static void frame_bad(struct pflow *pf, struct mon_flow *f, int dir)
+{
+    pflow_count(pf, LDAP_C_MALFORMED, 1);
+    anomaly(pf, f, dir, NULL, LDAP_AE_INVALID);
+}
+
+static const struct pframe_ops FRAMING = {
+    .header = frame_header, .header_max = 16, .max = LDAP_MSG_MAX,
+    .message = frame_message, .over_long = frame_over_long, .bad = frame_bad,
+};
+
 void ldap_parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d, size_t n)
 {
     struct ldap_state *st = state_of(pf, dir);
-    if (!st)
-        return;
-    struct ldap_dir *sd = &st->dir[dir];
-    struct ber_tlv t;
-    while (n && !pf->dead[dir]) {
-        if (sd->skip) {
-            size_t k = sd->skip < n ? (size_t)sd->skip : n;
-            sd->skip -= k, d += k, n -= k;
-            continue;
-        }
-        const uint8_t *p = d;
-        size_t have = n;
-        if (sd->buf.len) { /* a message begun earlier: its header first, one byte at a time */
-            enum ber_status s;
-            while ((s = ber_read(sd->buf.p, sd->buf.len, &t)) == BER_MORE && !t.hdr && n) {
-                pbuf_add(&sd->buf, d, 1, 16);
-                d++, n--;
-            }
-            if (s == BER_BAD || (s == BER_MORE && !t.hdr && sd->buf.len >= 16))
-                goto bad;
-            if (!t.hdr)
-                return;
-            p = sd->buf.p, have = sd->buf.len;
-        } else {
-            enum ber_status s = ber_read(d, n, &t);
-            if (s == BER_BAD)
-                goto bad;
-            if (!t.hdr) {
-                pbuf_add(&sd->buf, d, n, 16);
-                return;
-            }
-        }
-        uint64_t whole = (uint64_t)t.hdr + t.len;
-        if (whole > LDAP_MSG_MAX) {
-            pflow_count(pf, LDAP_C_SKIPPED, 1);
-            uint64_t in_buf = sd->buf.len;
-            if (sd->buf.len)
-                pbuf_reset(&sd->buf);
-            else
-                d += t.hdr, n -= t.hdr, in_buf = t.hdr;
-            sd->skip = whole - in_buf;
-            continue;
-        }
-        if (sd->buf.len) {
-            size_t want = (size_t)whole - sd->buf.len;
-            size_t k = want < n ? want : n;
-            if (pbuf_add(&sd->buf, d, k, (uint32_t)whole) != k) {
-                pf->dead[dir] = true;
-                return;
-            }
-            d += k, n -= k;
-            if (sd->buf.len < whole)
-                return;
-            bool ok = message(pf, f, dir, sd->buf.p, (uint32_t)whole);
-            pbuf_reset(&sd->buf);
-            if (!ok)
-                pf->dead[dir] = true;
-            continue;
-        }
-        if (have < whole) { /* keep it for the next segment (bounded) */
-            if (pbuf_add(&sd->buf, p, have, (uint32_t)whole) != have)
-                pf->dead[dir] = true;
-            return;
-        }
-        if (!message(pf, f, dir, p, (uint32_t)whole)) {
-            pf->dead[dir] = true;
-            return;
-        }
-        d += whole, n -= whole;
-    }
-    return;
-bad:
-    pflow_count(pf, LDAP_C_MALFORMED, 1);
-    anomaly(pf, f, dir, NULL, LDAP_AE_INVALID);
-    pf->dead[dir] = true;
+    if (st)
+        pframe_feed(&st->dir[dir], &FRAMING, pf, f, dir, d, n);
 }
 
 /* The flow ends: what still waits is finished as it is. */
@@ -315,9 +278,8 @@ void ldap_end(struct pflow *pf, struct mon_flow *f)
 void ldap_trim(void *state)
 {
     struct ldap_state *st = state;
-    pbuf_free(&st->dir[0].buf);
-    pbuf_free(&st->dir[1].buf);
-    st->dir[0].skip = st->dir[1].skip = 0;
+    pframe_free(&st->dir[0]);
+    pframe_free(&st->dir[1]);
 }
 
 void ldap_free(void *state)
@@ -331,8 +293,8 @@ void ldap_free(void *state)
         tx_free(tx);
     }
     tx_free(st->last);
-    pbuf_free(&st->dir[0].buf);
-    pbuf_free(&st->dir[1].buf);
+    pframe_free(&st->dir[0]);
+    pframe_free(&st->dir[1]);
     free(st);
 }
 

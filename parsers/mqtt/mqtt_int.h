@@ -4,6 +4,7 @@
 #ifndef OSPREY_MQTT_INT_H
 #define OSPREY_MQTT_INT_H
 
+#include "framing.h"
 #include "parsers_int.h"
 
 extern const struct osprey_proto_def mqtt_proto;
@@ -92,11 +93,6 @@ struct mqtt_tx {
 };
 #define MQTT_CONNECT_ID 0x10000u
 
-struct mqtt_dir {
-    struct pbuf buf;                /* a packet cut by the segment, bounded */
-    uint64_t skip;                  /* bytes of a truncated packet still to skip */
-};
-
 /* MQTT's settings (app-layer.protocols.mqtt.*; the slot pflow_cfg reads). */
 struct mqtt_cfg {
     uint32_t max_msg_length; /* packet bytes read; longer: truncated (1 MiB) */
@@ -104,7 +100,7 @@ struct mqtt_cfg {
 };
 
 struct mqtt_state {
-    struct mqtt_dir dir[2];
+    struct pframe dir[2];           /* each direction's packets (core/framing.h) */
     struct mqtt_tx *open, *open_tail; /* incomplete transactions, oldest first */
     uint32_t nopen;
     uint64_t open_bytes;            /* the waiting transactions' bytes */

@@ -236,34 +236,34 @@ static void on_msg(struct pflow *pf, struct mon_flow *f, int dir, struct mqtt_ms
     }
 }
 
-/* A whole packet: its first byte, its body. false: malformed (the direction is given up). */
-static bool packet(struct pflow *pf, struct mon_flow *f, int dir, uint8_t b0,
-                   const uint8_t *body, uint32_t len)
+/* A whole packet: its fixed header, its body. false: malformed (the direction is given up). */
+static bool packet(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *p,
+                   uint32_t hlen, uint32_t body)
 {
     struct mqtt_state *st = pf->state;
     struct mqtt_msg m;
-    if (!mqtt_decode(&m, b0, body, len, st->version)) {
+    if (!mqtt_decode(&m, p[0], p + hlen, body, st->version)) {
         mqtt_msg_free(&m);
         pflow_count(pf, MQTT_C_MALFORMED, 1);
         anomaly(pf, f, dir, NULL, MQTT_AE_MALFORMED);
-        pf->dead[dir] = true;
         return false;
     }
     on_msg(pf, f, dir, &m);
     return true;
 }
 
-/* A packet longer than max-msg-length: its fixed header only, the rest skipped. */
-static void truncated(struct pflow *pf, struct mon_flow *f, int dir, uint8_t b0, uint32_t rem)
+/* A packet longer than max-msg-length: its fixed header only, the rest skipped (framing). */
+static void truncated(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *p,
+                      uint32_t hlen, uint64_t rem)
 {
+    (void)hlen;
     struct mqtt_msg m;
     memset(&m, 0, sizeof m);
-    m.type = b0 >> 4;
-    m.flags = b0 & 0x0f;
+    m.type = p[0] >> 4;
+    m.flags = p[0] & 0x0f;
     m.qos = (m.flags >> 1) & 3;
     m.truncated = true;
-    m.skipped = rem;
-    ((struct mqtt_state *)pf->state)->dir[dir].skip = rem;
+    m.skipped = (uint32_t)rem;
     pflow_count(pf, MQTT_C_TRUNCATED, 1);
     on_msg(pf, f, dir, &m);
 }
@@ -272,7 +272,14 @@ static void malformed_header(struct pflow *pf, struct mon_flow *f, int dir)
 {
     pflow_count(pf, MQTT_C_MALFORMED, 1);
     anomaly(pf, f, dir, NULL, MQTT_AE_MALFORMED);
-    pf->dead[dir] = true;
+}
+
+static int fixed_header(const uint8_t *p, size_t n, uint32_t *hlen, uint64_t *body)
+{
+    uint32_t rem;
+    int r = mqtt_fixed_header(p, n, hlen, &rem);
+    *body = rem;
+    return r;
 }
 
 void mqtt_parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d, size_t n)
@@ -282,66 +289,13 @@ void mqtt_parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d,
         return;
     }
     struct mqtt_state *st = pf->state;
-    struct mqtt_dir *sd = &st->dir[dir];
-    uint32_t max = ((const struct mqtt_cfg *)pflow_cfg(pf))->max_msg_length;
-    uint32_t hlen, rem;
-    while (n && !pf->dead[dir]) {
-        if (sd->skip) {
-            size_t k = sd->skip < n ? (size_t)sd->skip : n;
-            sd->skip -= k, d += k, n -= k;
-            continue;
-        }
-        if (sd->buf.len) { /* a packet begun in an earlier segment */
-            int r;
-            while ((r = mqtt_fixed_header(sd->buf.p, sd->buf.len, &hlen, &rem)) == 0 && n) {
-                pbuf_add(&sd->buf, d, 1, 8); /* header bytes one by one: at most 5 */
-                d++, n--;
-            }
-            if (r < 0) {
-                malformed_header(pf, f, dir);
-                return;
-            }
-            if (r == 0)
-                return;
-            if (rem > max) {
-                uint8_t b0 = sd->buf.p[0];
-                pbuf_reset(&sd->buf);
-                truncated(pf, f, dir, b0, rem);
-                continue;
-            }
-            size_t want = hlen + rem - sd->buf.len;
-            size_t k = want < n ? want : n;
-            if (pbuf_add(&sd->buf, d, k, hlen + rem) != k) { /* out of memory */
-                pf->dead[dir] = true;
-                return;
-            }
-            d += k, n -= k;
-            if (sd->buf.len < hlen + rem)
-                return;
-            packet(pf, f, dir, sd->buf.p[0], sd->buf.p + hlen, rem);
-            pbuf_reset(&sd->buf);
-            continue;
-        }
-        int r = mqtt_fixed_header(d, n, &hlen, &rem);
-        if (r < 0) {
-            malformed_header(pf, f, dir);
-            return;
-        }
-        if (r > 0 && rem > max) {
-            uint8_t b0 = d[0];
-            d += hlen, n -= hlen;
-            truncated(pf, f, dir, b0, rem);
-            continue;
-        }
-        if (r == 0 || n < (size_t)hlen + rem) { /* keep it for the next segment (bounded) */
-            if (pbuf_add(&sd->buf, d, n, r ? hlen + rem : 8) != n)
-                pf->dead[dir] = true;
-            return;
-        }
-        if (!packet(pf, f, dir, d[0], d + hlen, rem))
-            return;
-        d += hlen + rem, n -= hlen + rem;
-    }
+    /* a fixed header is 2 to 5 bytes; max-msg-length counts the remaining length only */
+    const struct pframe_ops ops = {
+        .header = fixed_header, .header_max = 8,
+        .max = ((const struct mqtt_cfg *)pflow_cfg(pf))->max_msg_length, .max_is_body = true,
+        .message = packet, .over_long = truncated, .bad = malformed_header,
+    };
+    pframe_feed(&st->dir[dir], &ops, pf, f, dir, d, n);
 }
 
 /* The flow ends: what still waits for an answer is finished as it is. */
@@ -365,8 +319,8 @@ void mqtt_free(void *state)
         st->open = tx->next;
         tx_free(tx);
     }
-    pbuf_free(&st->dir[0].buf);
-    pbuf_free(&st->dir[1].buf);
+    pframe_free(&st->dir[0]);
+    pframe_free(&st->dir[1]);
     free(st);
 }
 

@@ -84,4 +84,46 @@ static inline void fz_records(struct ph *h, const uint8_t *data, size_t size, si
     }
 }
 
+/* The mail protocols' driver (SMTP, POP3, IMAP: fuzz_smtp.c, fuzz_pop3.c, fuzz_imap.c). The
+ * first byte picks the configuration (bit 0: a 64-byte attachment limit, the uint32_t at
+ * limit_off in the protocol's settings; bit 1 with FZ_MAIL_FILES: every hash asked of the file
+ * layer); then records "direction byte (bit 1 with FZ_MAIL_GAPS: a gap before them), length
+ * byte, bytes" are fed as segments of either side to the flow's protocol's parser — the mail
+ * protocol's, or TLS's after an accepted STARTTLS / STLS (so not ph_feed, which keeps the
+ * first descriptor); the flow then ends. Each finished transaction, and the flow at the end,
+ * has everything read back. */
+#define FZ_MAIL_FILES 1u
+#define FZ_MAIL_GAPS 2u
+static inline int fz_mail(struct ph *h, const char *name, uint16_t port, size_t limit_off,
+                          unsigned opts, const uint8_t *data, size_t size)
+{
+    if (!size)
+        return 0;
+    fz_init(h, name, 6);
+    h->f.cport = 40000, h->f.sport = port;
+    if (data[0] & 1)
+        *(uint32_t *)((char *)parsers_proto_cfg(&h->p.cfg, h->pf.proto) + limit_off) = 64;
+    if ((opts & FZ_MAIL_FILES) && (data[0] & 2))
+        h->p.files = OSPREY_FILES_MD5 | OSPREY_FILES_SHA1 | OSPREY_FILES_SHA256;
+    for (size_t at = 1; at + 2 <= size;) {
+        int dir = data[at] & 1;
+        bool gap = (opts & FZ_MAIL_GAPS) && (data[at] & 2);
+        size_t n = data[at + 1];
+        at += 2;
+        if (n > size - at)
+            n = size - at;
+        const struct osprey_proto_def *d = reg_proto(h->pf.proto);
+        if (gap && d && d->gap && !h->pf.dead[dir]) /* bytes lost before these */
+            d->gap(&h->pf, &h->f, dir);
+        if (d && d->parse && !h->pf.dead[dir])
+            d->parse(&h->pf, &h->f, dir, data + at, n);
+        at += n;
+    }
+    fz_read_all(&h->pf);
+    h->def = reg_proto(h->pf.proto); /* (the flow's protocol now: its end, its state_free) */
+    ph_end(h);
+    ph_free(h);
+    return 0;
+}
+
 #endif

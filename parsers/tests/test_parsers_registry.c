@@ -141,6 +141,47 @@ static void test_cfg_keys(void)
     }
 }
 
+/* osprey-trace's views (the descriptors' trace rows): each names an event of its protocol,
+ * once, and buffers of that protocol trace finds in the event's direction; the tool's view of
+ * an event follows them (osprey_event_trace). */
+static void test_trace_views(void)
+{
+    bool some = false;
+    for (uint16_t id = 2; id < osprey_app_proto_count(); id++) {
+        const struct osprey_proto_def *d = reg_proto(id);
+        for (size_t i = 0; i < d->ntrace; i++) {
+            const struct proto_trace *t = &d->trace[i];
+            int ev = osprey_event_find(t->event);
+            CHECK(ev >= 0 && osprey_event_proto((uint16_t)ev) == id);
+            if (ev < 0)
+                continue;
+            for (size_t j = 0; j < i; j++)
+                CHECK(strcmp(d->trace[j].event, t->event));
+            for (size_t k = 0; t->buffers[k]; k++) {
+                int b = osprey_buffer_find_record(t->buffers[k], osprey_event_dir((uint16_t)ev));
+                if (b < 0 || osprey_buffer_proto((uint16_t)b) != id)
+                    fprintf(stderr, "%s: trace view of %s: no buffer %s\n", d->name, t->event,
+                            t->buffers[k]);
+                CHECK(b >= 0 && osprey_buffer_proto((uint16_t)b) == id);
+            }
+            const char *const *bufs;
+            bool fields;
+            CHECK(osprey_event_trace((uint16_t)ev, &bufs, &fields) == 1);
+            CHECK(bufs == t->buffers && fields == t->fields);
+            some = true;
+        }
+    }
+    CHECK(some); /* HTTP, DNS and TLS list theirs */
+    /* an event its protocol lists no view of is not shown: http_request_done */
+    const char *const *bufs;
+    bool fields;
+    int done = osprey_event_find("http_request_done");
+    CHECK(done >= 0 && osprey_event_trace((uint16_t)done, &bufs, &fields) == 0);
+    /* a protocol listing none shows every event (SSH's banners) */
+    int banner = osprey_event_find("ssh_client_banner");
+    CHECK(banner >= 0 && osprey_event_trace((uint16_t)banner, &bufs, &fields) == 2 && fields);
+}
+
 static void test_sets(void)
 {
     struct osprey_app_proto_set s = {{0}};
@@ -160,5 +201,6 @@ int main(void)
     test_index();
     test_cfg_keys();
     test_sets();
+    test_trace_views();
     return unit_report("test_parsers_registry");
 }

@@ -132,6 +132,23 @@ static const char *const COUNTERS[] = {
     [TLS_C_LIMIT] = "tls_limit", /* a handshake message over the 64 KiB kept, skipped */
 };
 
+/* osprey-trace --app: the hello's and the certificates' buffers, and the TLS fields */
+#define TRACE_CERT                                                                         \
+    {"tls.cert_subject", "tls.cert_issuer", "tls.cert_serial", "tls.cert_fingerprint",     \
+     "tls.certs", "tls.subjectaltname", NULL}
+static const struct proto_trace TRACE[] = {
+    {"tls_client_hello",
+     {"tls.sni", "ja3.string", "ja3.hash", "ja4.hash", "tls.version", "tls.alpn", "tls.random",
+      NULL},
+     true},
+    {"tls_server_hello",
+     {"ja3s.string", "ja3s.hash", "tls.version", "tls.alpn.server", "tls.random.server", NULL},
+     true},
+    {"tls_certificate", TRACE_CERT, true},
+    {"tls_client_certificate", TRACE_CERT, true},
+};
+#undef TRACE_CERT
+
 const struct osprey_proto_def tls_proto = {
     .name = "tls",
     .flow_stat = "flow.tls",
@@ -149,4 +166,5 @@ const struct osprey_proto_def tls_proto = {
     .counters = COUNTERS, .ncounters = PROTO_N(COUNTERS),
     .tx_counter = TLS_C_HANDSHAKES,
     .eve = tls_eve,
+    .trace = TRACE, .ntrace = PROTO_N(TRACE),
 };

@@ -183,8 +183,14 @@ const uint8_t *det_app_xform(struct osprey_detect_worker *w, const struct det_xf
         return NULL; /* out of memory: the buffer is missing, nothing matches */
     for (uint32_t i = 0; i < xf->n; i++) {
         uint8_t *out = area + (i % 2 ? half : 0);
-        n = xf->step[i].name ? xstep_apply(&xf->step[i], b, n, out, w->md)
-                             : xform_apply(opt_def_by_id(xf->kw[i])->name, b, n, out);
+        if (xf->step[i].name && !strcmp(xf->step[i].name, "luaxform")) {
+            /* a failed run (a limit, an error): the buffer is missing, nothing matches */
+            if (det_lua_xform(w, xf->step[i].arg, b, n, out, half, &n) < 0)
+                return NULL;
+        } else {
+            n = xf->step[i].name ? xstep_apply(&xf->step[i], b, n, out, w->md)
+                                 : xform_apply(opt_def_by_id(xf->kw[i])->name, b, n, out);
+        }
         b = out;
     }
     *len = n;

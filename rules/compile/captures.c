@@ -199,6 +199,24 @@ static bool vars_set(struct det_vars *vs, const char *name, const uint8_t *val, 
     return true;
 }
 
+const uint8_t *det_flowvar_get(struct det_flow *df, const char *name, uint32_t *len)
+{
+    *len = 0;
+    for (uint32_t i = 0; df->vars && i < df->vars->n; i++)
+        if (!strcmp(df->vars->v[i].name, name)) {
+            *len = df->vars->v[i].len;
+            return df->vars->v[i].val;
+        }
+    return NULL;
+}
+
+bool det_flowvar_set(struct det_flow *df, const char *name, const uint8_t *v, uint32_t len)
+{
+    if (!df->vars && !(df->vars = calloc(1, sizeof *df->vars)))
+        return false;
+    return vars_set(df->vars, name, v, len);
+}
+
 void det_vars_free(struct det_vars *v)
 {
     if (!v)

@@ -14,6 +14,7 @@
 #include "opt_pktprop.h"
 #include "osprey_detect.h"
 #include "osprey_parsers.h"
+#include "rlua.h"
 
 /* What a rule inspects: packets, the reassembled stream, or application-layer buffers that
  * the parsers (parsers/include/osprey_parsers.h) fill under their events. */
@@ -142,7 +143,8 @@ extern const struct det_unit_ops det_unit_payload, /* payload runs (unit_payload
     det_unit_field_index, /* ldap.responses.operation …: a list field by position, true when
                              the newest element made it so (unit_fields.c) */
     det_unit_krb5_enc,  /* krb5.ticket_encryption (unit_fields.c) */
-    det_unit_field_set; /* sip_method, sip_stat_code: a field in one of a few ranges */
+    det_unit_field_set, /* sip_method, sip_stat_code: a field in one of a few ranges */
+    det_unit_lua;       /* lua / luajit: a script's match() (unit_lua.c, rules/lua/) */
 struct det_tls;
 struct det_dce;
 /* dce_units.c: does the run read a byte field in DCERPC's byte order (byte_* with dce); the
@@ -230,6 +232,10 @@ struct det_unit {
         const struct opt_krb5_enc *kenc;      /* krb5_enc (krb5.ticket_encryption) */
         const struct opt_field_set *fset;     /* field_set (sip_method, sip_stat_code) */
         const struct opt_rpc *rpc;            /* rpc (unit_rpc.c) */
+        struct {                              /* lua: the script, for this rule only */
+            const struct opt_lua *lua;
+            const struct osprey_rule *lua_rule;
+        };
         struct {                              /* dataset, with its set */
             const struct opt_dataset *ds;
             struct det_dataset *set;
@@ -634,6 +640,9 @@ struct osprey_detect_worker {
     struct osprey_detect_mem mem;
     struct osprey_detect_prefilter pf;
     uint8_t *xbuf[2];           /* transformed buffers, per slot (app.c) */
+    struct det_lua_states *lua; /* this worker's Lua state of each script (unit_lua.c) */
+    struct osprey_detect_lua lua_stats; /* stats.detect.lua.* */
+    struct osprey_scratch lua_scratch;  /* derived buffers the Lua modules ask for */
     struct osprey_scratch dscratch[2]; /* derived application buffers, per slot (app.c) */
     struct det_decode_leaf *oleaf; /* events.c: the decoder-event rules' leaf arguments */
     struct det_pkt_leaf *pleaf;    /* runtime.c: the packet rules' leaf arguments */
@@ -743,6 +752,36 @@ const uint8_t *det_app_buffer(struct osprey_detect_worker *w, struct mon_ctx *ct
  * BUF_COUNT for the other keywords. */
 struct opt_def;
 unsigned det_app_match_buffer(const struct opt_def *def);
+
+/* ---- Lua (unit_lua.c) ---- */
+/* luaxform: b[0..n) through the script of arg (struct opt_lua) in w's state of it, into
+ * out (cap bytes); 0, or -1 when the run failed (counted in w->lua_stats). */
+int det_lua_xform(struct osprey_detect_worker *w, const void *arg, const uint8_t *b, uint32_t n,
+                  uint8_t *out, uint32_t cap, uint32_t *outlen);
+void det_lua_states_free(struct det_lua_states *s);
+/* w's state of script s, made on first use (NULL: out of memory), with its last run: a TCP
+ * rule's stream and packet chains both reach the script on the same packet, which runs it
+ * once (Suricata runs it once per packet). lua_states.c. */
+struct det_lua_entry {
+    const struct rlua_script *s;
+    struct rlua_state *st;
+    const struct osprey_rule *rule; /* the last run: its rule, packet and result */
+    uint64_t pkt;
+    bool res;
+};
+struct det_lua_entry *det_lua_entry(struct osprey_detect_worker *w, const struct rlua_script *s);
+/* Flow variables by name, for the scripts (captures.c): a flow's variable (NULL: unset) and
+ * setting one (false when out of memory). */
+const uint8_t *det_flowvar_get(struct det_flow *df, const char *name, uint32_t *len);
+bool det_flowvar_set(struct det_flow *df, const char *name, const uint8_t *v, uint32_t len);
+/* flowint variables by name (xstate.c): the variable number of a name in use (false: no
+ * rule or script uses it), a flow's value (false: unset) and setting it. */
+bool det_flowint_find(const struct osprey_detect *d, const char *name, uint32_t *id);
+bool det_flowint_get(struct det_flow *df, uint32_t id, int64_t *out);
+bool det_flowint_set(struct det_flow *df, uint32_t id, int64_t v);
+/* The variable number of a flowint name, made on first use (plan_state.c); -1 out of
+ * memory. */
+int det_flowint_id(struct osprey_detect *d, const char *name, uint32_t *id);
 
 /* b (n bytes) through the transforms xf (NULL: b itself), in the worker's slot. */
 const uint8_t *det_app_xform(struct osprey_detect_worker *w, const struct det_xform *xf,

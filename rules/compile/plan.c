@@ -63,6 +63,12 @@ static const char *app_base_add(struct osprey_detect *d, uint16_t base, struct a
     return NULL;
 }
 
+/* Is the keyword a TLS unit option (its plan is plan_tls: tls_units.c)? */
+static bool tls_unit(const struct opt_def *def)
+{
+    return plan_fn_of(def->name) == plan_tls;
+}
+
 /* Option i's contribution to the rule's buffers; NULL, or why it cannot be compiled. */
 static const char *app_need_add(struct osprey_detect *d, const struct osprey_rule *r,
                                 uint32_t i, bool to_client, struct app_need *need)
@@ -71,7 +77,7 @@ static const char *app_need_add(struct osprey_detect *d, const struct osprey_rul
     const struct opt_def *def = opt_def_by_id(o->kw);
     unsigned buf = o->buffer;
     to_client = det_app_opt_to_client(r, i, to_client);
-    if (det_tls_keyword(def->name)) /* a TLS unit: under the event its value comes with */
+    if (tls_unit(def)) /* a TLS unit: under the event its value comes with */
         return app_base_add(d, det_tls_base(o, need->side), need);
     if (buf == BUF_BASE64)
         return NULL; /* base64_data: the buffer of its base64_decode */
@@ -191,6 +197,20 @@ static void raw_units_last(struct plan *pl)
     memcpy(pl->units, tmp, pl->nunits * sizeof *tmp);
 }
 
+/* Lua scripts run after every other unit of the rule: the cheap tests (and the fast
+ * pattern before them) decide first whether the script is worth a run. Their own order
+ * stays the rule's. */
+static void lua_units_last(struct plan *pl)
+{
+    uint32_t k = 0;
+    struct unit_plan tmp[pl->nunits ? pl->nunits : 1];
+    for (int lua = 0; lua < 2; lua++)
+        for (uint32_t u = 0; u < pl->nunits; u++)
+            if ((pl->units[u].u.ops == &det_unit_lua) == lua)
+                tmp[k++] = pl->units[u];
+    memcpy(pl->units, tmp, pl->nunits * sizeof *tmp);
+}
+
 /* Suricata 8's rule hook in the header: an application protocol's progress state is the
  * parsers' event registered under its name (the rule runs there: *base); the packet hook
  * flow_start is a unit (the first packet of each direction). NULL, or why not. */
@@ -283,7 +303,7 @@ static bool filestore_file_rule(const struct osprey_rule *r, uint16_t app)
             fs = true;
         else if (def->kind == OPT_PAYLOAD || def->kind == OPT_STICKY ||
                  def->kind == OPT_HTTP_LEGACY || det_app_match_buffer(def) != BUF_COUNT ||
-                 det_tls_keyword(def->name))
+                 tls_unit(def))
             return false;
     }
     uint16_t ob, base;
@@ -356,8 +376,10 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, enum plan_va
         } else if (det_app_match_buffer(def) != BUF_COUNT) {
             two_sided |= det_app_buffer_two_sided(det_app_match_buffer(def));
         }
-        two_sided |= det_tls_two_sided(kw);
-        tls_side |= det_tls_side(kw);
+        if (tls_unit(def)) {
+            two_sided |= det_tls_two_sided(&r->opts[i]);
+            tls_side |= det_tls_side(&r->opts[i]);
+        }
     }
     /* a TLS buffer or option of one side only (tls.sni, tls.cert_chain_len …) gives the rule
      * its direction, as in Suricata: tls.alpn beside tls.sni is the client's */
@@ -500,6 +522,7 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, enum plan_va
     }
     if (pl->kind == DK_APP)
         raw_units_last(pl);
+    lua_units_last(pl);
     mark_or_absent(pl, pc.or_else, pc.nor_else);
     pick_fast_pattern(pl);
     return 0;

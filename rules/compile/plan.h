@@ -112,6 +112,7 @@ void plan_add_unit(struct plan_ctx *ctx, struct det_unit u);
 int plan_app_buffer(struct plan_ctx *ctx, uint16_t *ob, const struct det_xform **xf);
 
 /* The keywords' plan functions, by family (named in plan_table.c). */
+int plan_lua(struct plan_ctx *ctx);             /* unit_lua.c: lua, luajit */
 int plan_meta(struct plan_ctx *ctx);             /* plan_state.c: nothing to evaluate */
 int plan_threshold(struct plan_ctx *ctx);
 int plan_flowbits(struct plan_ctx *ctx);

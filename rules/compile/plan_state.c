@@ -108,8 +108,9 @@ int plan_xbits(struct plan_ctx *ctx) /* xbits, hostbits */
     return 0;
 }
 
-/* The variable number of a flowint name (numbered in order of first use, across rules). */
-static int int_id(struct osprey_detect *d, const char *name, uint32_t *id)
+/* The variable number of a flowint name (numbered in order of first use, across rules and
+ * Lua scripts). */
+int det_flowint_id(struct osprey_detect *d, const char *name, uint32_t *id)
 {
     uint32_t k = 0;
     while (k < d->nint_names && strcmp(d->int_names[k], name))
@@ -133,8 +134,8 @@ int plan_flowint(struct plan_ctx *ctx)
 {
     const struct opt_flowint *fi = ctx->o->arg;
     struct det_flowint x = {fi, 0, 0};
-    if (int_id(ctx->d, fi->name, &x.id) < 0 ||
-        (fi->value_var && int_id(ctx->d, fi->value_var, &x.value_id) < 0))
+    if (det_flowint_id(ctx->d, fi->name, &x.id) < 0 ||
+        (fi->value_var && det_flowint_id(ctx->d, fi->value_var, &x.value_id) < 0))
         return -1;
     ctx->pl->ints[ctx->pl->nints++] = x;
     return 0;

@@ -104,6 +104,8 @@ static const struct plan_row {
     {"ldap.responses.count", plan_field_index},
     {"ldap.responses.operation", plan_field_index},
     {"ldap.responses.result_code", plan_field_index},
+    {"lua", plan_lua},
+    {"luajit", plan_lua},
     {"metadata", plan_meta},
     {"mqtt.connack.return_code", plan_dns_field},
     {"mqtt.connack.session_present", plan_dns_field},

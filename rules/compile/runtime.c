@@ -666,11 +666,18 @@ void osprey_detect_worker_free(struct osprey_detect_worker *w)
     free(w->pleaf);
     free(w->retry);
     det_events_detach(w);
+    det_lua_states_free(w->lua);
+    osprey_scratch_free(&w->lua_scratch);
     for (int i = 0; i < 2; i++) {
         free(w->xbuf[i]);
         osprey_scratch_free(&w->dscratch[i]);
     }
     free(w);
+}
+
+const struct osprey_detect_lua *osprey_detect_worker_lua(const struct osprey_detect_worker *w)
+{
+    return &w->lua_stats;
 }
 
 uint64_t osprey_detect_worker_alerts(const struct osprey_detect_worker *w)

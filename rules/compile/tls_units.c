@@ -1,4 +1,6 @@
-/* tls_units.c — see tls_units.h. Semantics follow Suricata's TLS keywords:
+/* tls_units.c — see tls_units.h. Which test an option is comes with its argument (struct
+ * opt_tls: the keyword's row in rules/options/opt_tls.c says it); no keyword is named here.
+ * Semantics follow Suricata's TLS keywords:
  *   ssl_state     the latest handshake message is one of the listed states (a negated
  *                 state: it is not), states joined by '|' are alternatives;
  *   ssl_version   the version of the side inspected (the client's in a to_server rule, the
@@ -24,48 +26,19 @@ static const char *const SSL_VERSIONS[] = {"sslv2", "sslv3", "tls1.0", "tls1.1",
                                            "tls1.3", NULL};
 static const uint16_t SSL_WIRE[] = {0x0002, 0x0300, 0x0301, 0x0302, 0x0303, 0x0304};
 
-static const struct {
-    const char *name;
-    uint8_t test;
-} KW[] = {
-    {"ssl_state", DT_STATE},           {"ssl_version", DT_SSL_VERSION},
-    {"tls.version", DT_VERSION},       {"tls.cert_chain_len", DT_CHAIN_LEN},
-    {"tls_cert_notbefore", DT_NOTBEFORE}, {"tls.cert_notbefore", DT_NOTBEFORE},
-    {"tls_cert_notafter", DT_NOTAFTER},   {"tls.cert_notafter", DT_NOTAFTER},
-    {"tls_cert_expired", DT_EXPIRED},  {"tls.cert_expired", DT_EXPIRED},
-    {"tls_cert_valid", DT_VALID},      {"tls.cert_valid", DT_VALID},
-    {"tls.fingerprint", DT_STRING},    {"tls.subject", DT_STRING},
-    {"tls.issuerdn", DT_STRING},
-};
-
-static int test_of(const char *keyword)
+static const struct opt_tls *arg_of(const struct osprey_rule_option *o)
 {
-    for (size_t i = 0; i < sizeof KW / sizeof KW[0]; i++)
-        if (!strcmp(KW[i].name, keyword))
-            return KW[i].test;
-    return -1;
+    return o->arg;
 }
 
-bool det_tls_keyword(const char *keyword)
+bool det_tls_two_sided(const struct osprey_rule_option *o)
 {
-    return test_of(keyword) >= 0;
+    return arg_of(o)->two_sided;
 }
 
-bool det_tls_two_sided(const char *keyword)
+int det_tls_side(const struct osprey_rule_option *o)
 {
-    int t = test_of(keyword);
-    return t == DT_SSL_VERSION || t == DT_VERSION;
-}
-
-int det_tls_side(const char *keyword)
-{
-    int t = test_of(keyword);
-    return t >= DT_CHAIN_LEN ? 2 : 0; /* the options on the server's certificate */
-}
-
-static const char *name_of(const struct osprey_rule_option *o)
-{
-    return opt_def_by_id(o->kw)->name;
+    return arg_of(o)->test >= DT_CHAIN_LEN ? 2 : 0; /* the options on the server's certificate */
 }
 
 /* The parsers' TLS field of that name (registry id; the parsers register them all). */
@@ -92,10 +65,10 @@ static uint16_t tls_base(const char *event)
 
 uint16_t det_tls_base(const struct osprey_rule_option *o, int side)
 {
-    int t = test_of(name_of(o));
+    int t = arg_of(o)->test;
     if (t == DT_STATE) {
         /* under the hello it names (the parser runs events for the two hellos) */
-        const struct opt_words *w = o->arg;
+        const struct opt_words *w = &arg_of(o)->words;
         for (uint32_t i = 0; i < w->n; i++)
             if (!w->negated[i] && state_bit(w->words[i]) == state_bit("client_hello"))
                 return tls_base("tls_client_hello");
@@ -108,9 +81,9 @@ uint16_t det_tls_base(const struct osprey_rule_option *o, int side)
 
 const char *det_tls_compile(const struct osprey_rule_option *o, int side, struct det_tls *out)
 {
-    const char *name = name_of(o);
+    const struct opt_tls *a = arg_of(o);
     memset(out, 0, sizeof *out);
-    out->test = (uint8_t)test_of(name);
+    out->test = a->test;
     out->side = (uint8_t)side;
     out->f_client = fld("tls.client_version");
     out->f_server = fld("tls.server_version");
@@ -120,13 +93,13 @@ const char *det_tls_compile(const struct osprey_rule_option *o, int side, struct
     out->f_after = fld("tls.not_after");
     switch (out->test) {
     case DT_STATE: {
-        const struct opt_words *w = o->arg;
+        const struct opt_words *w = &a->words;
         for (uint32_t i = 0; i < w->n; i++)
             *(w->negated[i] ? &out->neg_set : &out->set) |= state_bit(w->words[i]);
         break;
     }
     case DT_SSL_VERSION: {
-        const struct opt_words *w = o->arg;
+        const struct opt_words *w = &a->words;
         for (uint32_t i = 0; i < w->n; i++) {
             out->negated |= w->negated[i]; /* a '!' negates the whole list (Suricata 7.0.14) */
             for (uint32_t k = 0; SSL_VERSIONS[k]; k++)
@@ -136,22 +109,17 @@ const char *det_tls_compile(const struct osprey_rule_option *o, int side, struct
         break;
     }
     case DT_VERSION: case DT_CHAIN_LEN: case DT_NOTBEFORE: case DT_NOTAFTER:
-        out->cmp = *(const struct opt_cmp *)o->arg;
+        out->cmp = a->cmp;
         break;
     case DT_STRING: {
-        const struct opt_str *s = o->arg;
-        out->str = s->bytes;
-        out->len = s->len;
-        out->negated = s->negated;
-        /* the server's certificate */
-        const char *b = !strcmp(name, "tls.fingerprint") ? "tls.cert_fingerprint"
-                      : !strcmp(name, "tls.subject")     ? "tls.cert_subject"
-                                                         : "tls.cert_issuer";
-        int id = osprey_buffer_find(b, 1);
+        out->str = a->str.bytes;
+        out->len = a->str.len;
+        out->negated = a->str.negated;
+        int id = osprey_buffer_find(a->buffer, 1); /* the server's certificate */
         if (id < 0)
             return "a buffer Osprey does not fill yet";
         out->ob = (uint16_t)id;
-        out->hex = b[9] == 'f'; /* the fingerprint: hex, compared in lower case */
+        out->hex = a->hex; /* the fingerprint: hex, compared in lower case */
         break;
     }
     case DT_EXPIRED: case DT_VALID:

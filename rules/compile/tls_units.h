@@ -10,11 +10,18 @@
 #include <stdint.h>
 
 #include "detect_int.h"
+#include "opt_args.h"
 #include "osprey_rules.h"
+#include "registry.h"
 
-/* (from DT_CHAIN_LEN on: options on the server's certificate) */
-enum det_tls_test { DT_STATE, DT_SSL_VERSION, DT_VERSION, DT_CHAIN_LEN, DT_NOTBEFORE,
-                    DT_NOTAFTER, DT_EXPIRED, DT_VALID, DT_STRING };
+/* The option's test (its row's parser says it: struct opt_tls, opt_args.h); from DT_CHAIN_LEN
+ * on, options on the server's certificate. */
+enum det_tls_test {
+    DT_STATE = OPT_TLS_STATE, DT_SSL_VERSION = OPT_TLS_SSL_VERSION, DT_VERSION = OPT_TLS_VERSION,
+    DT_CHAIN_LEN = OPT_TLS_CHAIN_LEN, DT_NOTBEFORE = OPT_TLS_NOTBEFORE,
+    DT_NOTAFTER = OPT_TLS_NOTAFTER, DT_EXPIRED = OPT_TLS_EXPIRED, DT_VALID = OPT_TLS_VALID,
+    DT_STRING = OPT_TLS_STRING,
+};
 
 /* One option, compiled (plain data but for str, which points into the rule's AST). */
 struct det_tls {
@@ -32,14 +39,12 @@ struct det_tls {
     const uint8_t *str;
 };
 
-/* Is keyword a TLS unit option? */
-bool det_tls_keyword(const char *keyword);
-/* Does keyword look at both sides (the client's version in one chain, the server's in the
- * other, as Suricata inspects a rule without direction in each)? */
-bool det_tls_two_sided(const char *keyword);
-/* The direction the option implies, as det_app_buffer_side: 2 (to client) for the options on
- * the server's certificate, else 0. */
-int det_tls_side(const char *keyword);
+/* Does TLS unit option o look at both sides (the client's version in one chain, the server's
+ * in the other, as Suricata inspects a rule without direction in each)? */
+bool det_tls_two_sided(const struct osprey_rule_option *o);
+/* The direction TLS unit option o implies, as det_app_buffer_side: 2 (to client) for the
+ * options on the server's certificate, else 0. */
+int det_tls_side(const struct osprey_rule_option *o);
 /* The TLS event the option's value comes with (its base), for a rule of direction side. */
 uint16_t det_tls_base(const struct osprey_rule_option *o, int side);
 /* Compile option o for a rule of direction side into *out; NULL, or why it cannot be. */

@@ -17,7 +17,7 @@
 #include "opt_args.h"
 
 static const char *const OWN[] = {"from_base64", "xor", "pcrexform", "zlib_deflate", "gunzip",
-                                  NULL};
+                                  "luaxform", NULL};
 
 bool xstep_has_own(const char *name)
 {
@@ -67,6 +67,8 @@ uint32_t xstep_out_max(const struct det_xstep *s, uint32_t n)
 {
     if (!strcmp(s->name, "zlib_deflate") || !strcmp(s->name, "gunzip"))
         return ((const struct opt_inflate *)s->arg)->max_size;
+    if (!strcmp(s->name, "luaxform")) /* a script may grow its input: this much, then cut */
+        return n + XFORM_LUA_GROWTH;
     return n + 2; /* base64 decodes to less; xor and pcrexform keep or shrink */
 }
 

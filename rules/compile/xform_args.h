@@ -16,6 +16,10 @@ struct det_xstep {
     void *code;           /* pcrexform: the compiled regex */
 };
 
+/* luaxform's output may be this many bytes longer than its input (the rest is cut); it
+ * runs in the worker's Lua state (unit_lua.c det_lua_xform), not in xstep_apply. */
+#define XFORM_LUA_GROWTH 65536u
+
 /* Fill s for transform `name` with parsed argument arg; -1 on a bad argument or no memory. */
 int xstep_prepare(struct det_xstep *s, const char *name, const void *arg);
 void xstep_free(struct det_xstep *s);

@@ -183,6 +183,30 @@ static int64_t *var(struct det_flow *df, uint32_t nints, uint32_t id, bool creat
     return &df->ints[id];
 }
 
+bool det_flowint_find(const struct osprey_detect *d, const char *name, uint32_t *id)
+{
+    for (uint32_t k = 0; k < d->nint_names; k++)
+        if (!strcmp(d->int_names[k], name))
+            return *id = k, true;
+    return false;
+}
+
+bool det_flowint_get(struct det_flow *df, uint32_t id, int64_t *out)
+{
+    int64_t *v = var(df, df->w->d->nint_names, id, false);
+    if (v)
+        *out = *v;
+    return v != NULL;
+}
+
+bool det_flowint_set(struct det_flow *df, uint32_t id, int64_t x)
+{
+    int64_t *v = var(df, df->w->d->nint_names, id, true);
+    if (v)
+        *v = x;
+    return v != NULL;
+}
+
 bool det_flowint_run(const struct det_flowint *fi, struct det_flow *df, uint32_t nints)
 {
     const struct opt_flowint *o = fi->arg;

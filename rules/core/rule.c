@@ -11,7 +11,6 @@
 #include "expr.h"
 #include "header.h"
 #include "opt_args.h"
-#include "opt_eval.h"
 #include "registry.h"
 #include "requires.h"
 #include "ruleset.h"

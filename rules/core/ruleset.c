@@ -338,6 +338,23 @@ int osprey_ruleset_create(struct osprey_ruleset **out, const struct osprey_confi
         osprey_ruleset_free(rs);
         return -1;
     }
+    rs->lua = (struct rlua_limits){false, RLUA_DEFAULT_MAX_BYTES, RLUA_DEFAULT_MAX_INSTRUCTIONS};
+    if (cfg) {
+        char buf[4096];
+        rs->lua.allow_rules = osprey_config_bool(cfg, "security.lua.allow-rules");
+        rs->lua.max_bytes = (uint64_t)osprey_config_int(cfg, "security.lua.max-bytes");
+        rs->lua.max_instructions = (uint64_t)osprey_config_int(cfg, "security.lua.max-instructions");
+        const char *rp = osprey_config_path(cfg, "default-rule-path", buf, sizeof buf);
+        if (rp && *rp && !(rs->rule_path = strdup(rp))) {
+            osprey_ruleset_free(rs);
+            return -1;
+        }
+        const char *ld = osprey_config_str(cfg, "default-log-dir");
+        if (ld && *ld && !(rs->log_dir = strdup(ld))) {
+            osprey_ruleset_free(rs);
+            return -1;
+        }
+    }
     /* Resolve every variable up front so a bad one is reported once, with its origin. */
     for (uint32_t i = 0; i < rs->vars.n; i++) {
         struct rule_var *v = &rs->vars.v[i];
@@ -379,6 +396,11 @@ void osprey_ruleset_free(struct osprey_ruleset *rs)
     free(rs->sids);
     free(rs->line);
     free(rs->segs);
+    for (size_t i = 0; i < rs->nluas; i++)
+        rlua_script_free(rs->luas[i]);
+    free(rs->luas);
+    free(rs->rule_path);
+    free(rs->log_dir);
     free(rs);
 }
 

@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "rlua.h"
 #include "arena.h"
 #include "osprey_rules.h"
 #include "registry.h"
@@ -81,6 +82,14 @@ struct osprey_ruleset {
 
     const char *file;  /* current file name (meta arena) */
     bool file_snort3;  /* this file showed Snort 3 syntax */
+
+    /* Lua rules (rules/lua/): security.lua from the configuration, the folders a script
+     * name is looked up in after the rule file's (default-rule-path; NULL: none), the log
+     * folder (suricata.config.log_path) and the scripts loaded (freed with the ruleset) */
+    struct rlua_limits lua;
+    char *rule_path, *log_dir;
+    struct rlua_script **luas;
+    size_t nluas, capluas;
 };
 
 /* Add a diagnostic; returns its index or -1 (out of memory). */

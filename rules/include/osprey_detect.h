@@ -273,6 +273,14 @@ struct osprey_detect_mem {
 };
 const struct osprey_detect_mem *osprey_detect_worker_mem(const struct osprey_detect_worker *w);
 
+/* Lua rules (rules/lua/): a worker's failed script runs — all of them, and those that called a
+ * blocked function, reached security.lua.max-instructions or max-bytes (Suricata's
+ * stats.detect.lua.*). */
+struct osprey_detect_lua {
+    uint64_t errors, blocked_function_errors, instruction_limit_errors, memory_limit_errors;
+};
+const struct osprey_detect_lua *osprey_detect_worker_lua(const struct osprey_detect_worker *w);
+
 /* The fast-pattern prefilter's work: buffers scanned (and their bytes), patterns found that
  * raised their rules, patterns found that no rule using them can match at the buffer's ports
  * (not raised), and the header checks of the rules raised, with how many passed — what

@@ -247,6 +247,25 @@ struct opt_str {
     bool negated;
 };
 
+/* The TLS options that are not buffers (opt_tls.c), compiled as units by
+ * rules/compile/tls_units.c: the row's parser says which test the keyword is, so the compiler
+ * keeps no list of TLS keywords. From OPT_TLS_CHAIN_LEN on: tests of the server's
+ * certificate. */
+enum opt_tls_test { OPT_TLS_STATE, OPT_TLS_SSL_VERSION, OPT_TLS_VERSION, OPT_TLS_CHAIN_LEN,
+                    OPT_TLS_NOTBEFORE, OPT_TLS_NOTAFTER, OPT_TLS_EXPIRED, OPT_TLS_VALID,
+                    OPT_TLS_STRING };
+struct opt_tls {
+    uint8_t test;               /* enum opt_tls_test */
+    bool two_sided;             /* reads the side inspected: the client's version in one
+                                   chain, the server's in the other (ssl_version, tls.version) */
+    bool hex;                   /* OPT_TLS_STRING: hex, compared in any case (fingerprint) */
+    const char *buffer;         /* OPT_TLS_STRING: the parsers' buffer searched (the server's
+                                   certificate's subject, issuer, fingerprint) */
+    struct opt_words words;     /* OPT_TLS_STATE, OPT_TLS_SSL_VERSION */
+    struct opt_cmp cmp;         /* OPT_TLS_VERSION (EQ), _CHAIN_LEN, _NOTBEFORE, _NOTAFTER */
+    struct opt_str str;         /* OPT_TLS_STRING */
+};
+
 /* decode-event, stream-event, app-layer-event: one event Osprey raises (event_names.c). */
 enum { EV_DECODE, EV_STREAM, EV_APP };
 struct opt_event {
@@ -266,6 +285,18 @@ struct opt_base64 {
     uint32_t bytes, offset;
     uint8_t mode;        /* enum b64_mode (rules/compile/base64.h): rfc4648, rfc2045, strict */
     bool relative;       /* base64_decode: from the previous match's end */
+};
+
+/* lua / luajit: the script (loaded, its init() run: rules/lua/rlua.h; owned by the ruleset),
+ * negated with `!` (the rule needs the script not to match). luaxform: the script and its
+ * arguments as written after the name. */
+struct rlua_script;
+struct opt_lua {
+    struct rlua_script *script;
+    bool negated;
+    const char *name;          /* as written */
+    const char *const *args;   /* luaxform's arguments */
+    uint32_t nargs;
 };
 
 /* entropy: the comparison (CMP_* of struct opt_cmp: GT GE LT LE EQ NE, RANGE exclusive) of

@@ -7,7 +7,8 @@
  *   http2.priority:<cmp>   http2.window:<cmp>   http2.size_update:<cmp>
  *   http2.settings:SETTINGS_NAME|N[<cmp>]   (a setting, and its value compared)
  *
- * Names are the values the parser's fields register (osprey_field_value), any case. The
+ * Names are the values the parser's fields register (osprey_field_value), any case; all but
+ * http2.settings take the integer keywords' grammar (OPT_INT_PARSER, opt_int.c). The
  * settings field holds the setting's id in its high 32 bits and its value in the low ones,
  * so one comparison covers both. */
 #include <ctype.h>
@@ -18,63 +19,11 @@
 #include "osprey_parsers.h"
 #include "registry.h"
 
-static bool named(const char *field, const char *s, size_t n, int64_t *v)
-{
-    char w[48];
-    int fld = osprey_field_find(field);
-    if (fld < 0 || n == 0 || n >= sizeof w)
-        return false;
-    for (size_t i = 0; i < n; i++)
-        w[i] = (char)tolower((unsigned char)s[i]);
-    w[n] = 0;
-    return osprey_field_value((uint16_t)fld, w, v);
-}
-
-/* [!]NAME or a number up to max (a comparison) */
-static int parse_enum(struct rule_ctx *c, char *val, const char *field, int64_t max)
-{
-    struct opt_cmp *cm = opt_arg_new(c, sizeof *cm);
-    if (!cm)
-        return -1;
-    const char *v = val;
-    while (isspace((unsigned char)*v))
-        v++;
-    bool neg = *v == '!';
-    size_t n = strlen(v + neg);
-    while (n && isspace((unsigned char)v[neg + n - 1]))
-        n--;
-    int64_t t;
-    if (named(field, v + neg, n, &t)) {
-        cm->op = neg ? CMP_NE : CMP_EQ;
-        cm->lo = t;
-        return 0;
-    }
-    if (isalpha((unsigned char)v[neg]))
-        return opt_error(c, v + neg, "unknown name '%.*s'", (int)n, v + neg);
-    return parse_cmp(c, val, strlen(val), 0, max, CMP_DASH_EXCL, cm);
-}
-
-static int parse_frametype(struct rule_ctx *c, char *val)
-{
-    return parse_enum(c, val, "http2.frametype", 255);
-}
-
-static int parse_errorcode(struct rule_ctx *c, char *val)
-{
-    return parse_enum(c, val, "http2.errorcode", UINT32_MAX);
-}
-
-static int parse_u8(struct rule_ctx *c, char *val)
-{
-    struct opt_cmp *cm = opt_arg_new(c, sizeof *cm);
-    return cm ? parse_cmp(c, val, strlen(val), 0, 255, CMP_DASH_EXCL, cm) : -1;
-}
-
-static int parse_u32(struct rule_ctx *c, char *val)
-{
-    struct opt_cmp *cm = opt_arg_new(c, sizeof *cm);
-    return cm ? parse_cmp(c, val, strlen(val), 0, UINT32_MAX, CMP_DASH_EXCL, cm) : -1;
-}
+/* the integer grammar (opt_int.c): [!]NAME of the field's values, or a comparison */
+OPT_INT_PARSER(parse_frametype, 255, INT_CMP | INT_NAMES, "name", "")
+OPT_INT_PARSER(parse_errorcode, UINT32_MAX, INT_CMP | INT_NAMES, "name", "")
+OPT_INT_PARSER(parse_u8, 255, INT_CMP, "value", "")
+OPT_INT_PARSER(parse_u32, UINT32_MAX, INT_CMP, "value", "")
 
 /* SETTINGS_NAME[<cmp>]: the comparison moved into the setting's band of values */
 static int parse_settings(struct rule_ctx *c, char *val)
@@ -91,7 +40,7 @@ static int parse_settings(struct rule_ctx *c, char *val)
     int64_t id;
     if (!n)
         return opt_error(c, v, "no setting named");
-    if (!named("http2.settings", v, n, &id)) {
+    if (!opt_field_named("http2.settings", v, n, &id)) {
         if (isalpha((unsigned char)v[0]))
             return opt_error(c, v, "unknown setting '%.*s'", (int)n, v);
         if (parse_num(c, v, n, 0, UINT16_MAX, false, &id, "setting") < 0)

@@ -20,17 +20,9 @@
 #include "osprey_parsers.h"
 #include "registry.h"
 
-static int parse_u8(struct rule_ctx *c, char *val)
-{
-    struct opt_cmp *cm = opt_arg_new(c, sizeof *cm);
-    return cm ? parse_cmp(c, val, strlen(val), 0, 255, CMP_DASH_EXCL, cm) : -1;
-}
-
-static int parse_u32(struct rule_ctx *c, char *val)
-{
-    struct opt_cmp *cm = opt_arg_new(c, sizeof *cm);
-    return cm ? parse_cmp(c, val, strlen(val), 0, UINT32_MAX, CMP_DASH_EXCL, cm) : -1;
-}
+/* the integer grammar (opt_int.c) */
+OPT_INT_PARSER(parse_u8, 255, INT_CMP, "value", "")
+OPT_INT_PARSER(parse_u32, UINT32_MAX, INT_CMP, "value", "")
 
 static int parse_attr(struct rule_ctx *c, char *val)
 {

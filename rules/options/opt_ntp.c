@@ -15,11 +15,7 @@
 #include "osprey_parsers.h"
 #include "registry.h"
 
-static int parse_u8(struct rule_ctx *c, char *val)
-{
-    struct opt_cmp *cm = opt_arg_new(c, sizeof *cm);
-    return cm ? parse_cmp(c, val, strlen(val), 0, 255, CMP_DASH_EXCL, cm) : -1;
-}
+OPT_INT_PARSER(parse_u8, 255, INT_CMP, "value", "") /* the integer grammar (opt_int.c) */
 
 static int parse_mode(struct rule_ctx *c, char *val)
 {

@@ -12,11 +12,8 @@
 #include "osprey_parsers.h"
 #include "registry.h"
 
-static int parse_sectype(struct rule_ctx *c, char *val)
-{
-    struct opt_cmp *cm = opt_arg_new(c, sizeof *cm);
-    return cm ? parse_cmp(c, val, strlen(val), 0, UINT32_MAX, CMP_DASH_EXCL, cm) : -1;
-}
+/* the integer grammar (opt_int.c) */
+OPT_INT_PARSER(parse_sectype, UINT32_MAX, INT_CMP, "value", "")
 
 static int parse_secresult(struct rule_ctx *c, char *val)
 {

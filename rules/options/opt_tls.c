@@ -15,30 +15,28 @@
 #include "registry.h"
 #include "text.h"
 
-static int parse_ssl_state(struct rule_ctx *c, char *val)
+/* The TLS units' arguments (struct opt_tls): each fills its part; TLS_PARSER (below) makes
+ * each keyword's parser, which says its test. */
+static int fill_ssl_state(struct rule_ctx *c, char *val, struct opt_tls *t)
 {
     static const char *const S[] = {"client_hello", "server_hello", "client_keyx",
                                     "server_keyx", "unknown", NULL};
-    struct opt_words *w = opt_arg_new(c, sizeof *w);
-    return w ? parse_words(c, val, strchr(val, '|') ? '|' : ',', true, S, w) : -1;
+    return parse_words(c, val, strchr(val, '|') ? '|' : ',', true, S, &t->words);
 }
 
-static int parse_ssl_version(struct rule_ctx *c, char *val)
+static int fill_ssl_version(struct rule_ctx *c, char *val, struct opt_tls *t)
 {
     static const char *const V[] = {"sslv2", "sslv3", "tls1.0", "tls1.1", "tls1.2", "tls1.3",
                                     NULL};
-    struct opt_words *w = opt_arg_new(c, sizeof *w);
-    return w ? parse_words(c, val, ',', true, V, w) : -1;
+    return parse_words(c, val, ',', true, V, &t->words);
 }
 
-static int parse_tls_version(struct rule_ctx *c, char *val)
+static int fill_tls_version(struct rule_ctx *c, char *val, struct opt_tls *t)
 {
     static const char *const V[] = {"1.0", "1.1", "1.2", "1.3", NULL};
-    struct opt_cmp *cm = opt_arg_new(c, sizeof *cm);
+    struct opt_cmp *cm = &t->cmp;
     size_t n = strlen(val);
     uint64_t x;
-    if (cm == NULL)
-        return -1;
     cm->op = CMP_EQ;
     if (n > 2 && val[0] == '0' && (val[1] == 'x' || val[1] == 'X')) {
         if (!slice_u64(val, n, true, 0xffff, &x))
@@ -91,11 +89,9 @@ static bool date_epoch(const char *s, size_t n, int64_t *out)
 
 /* tls_cert_notbefore / tls_cert_notafter: DATE, <DATE, >DATE or DATE<>DATE (ends included,
  * as Suricata compares them). */
-static int parse_cert_date(struct rule_ctx *c, char *val)
+static int fill_cert_date(struct rule_ctx *c, char *val, struct opt_tls *t)
 {
-    struct opt_cmp *cm = opt_arg_new(c, sizeof *cm);
-    if (cm == NULL)
-        return -1;
+    struct opt_cmp *cm = &t->cmp;
     const char *end = val + strlen(val), *s = skip_ws(val, end);
     const char *range = strstr(s, "<>");
     bool ok;
@@ -115,16 +111,15 @@ static int parse_cert_date(struct rule_ctx *c, char *val)
                               "2015-10-22T14:30:00, after '<', '>' or around '<>'");
 }
 
-static int parse_chain_len(struct rule_ctx *c, char *val)
+static int fill_chain_len(struct rule_ctx *c, char *val, struct opt_tls *t)
 {
-    struct opt_cmp *cm = opt_arg_new(c, sizeof *cm);
-    return cm ? parse_cmp(c, val, strlen(val), 0, UINT32_MAX, 0, cm) : -1;
+    return parse_cmp(c, val, strlen(val), 0, UINT32_MAX, 0, &t->cmp);
 }
 
-static int parse_fingerprint(struct rule_ctx *c, char *val)
+static int fill_fingerprint(struct rule_ctx *c, char *val, struct opt_tls *t)
 {
-    struct opt_str *s = opt_arg_new(c, sizeof *s);
-    if (s == NULL || parse_neg_string(c, val, true, 0, s) < 0)
+    struct opt_str *s = &t->str;
+    if (parse_neg_string(c, val, true, 0, s) < 0)
         return -1;
     /* 20 bytes as hex pairs separated by ':' */
     for (uint32_t i = 0; i < s->len; i++) {
@@ -137,6 +132,41 @@ static int parse_fingerprint(struct rule_ctx *c, char *val)
     return 0;
 }
 
+static int fill_neg_str(struct rule_ctx *c, char *val, struct opt_tls *t)
+{
+    return parse_neg_string(c, val, true, 0, &t->str);
+}
+
+static int fill_none(struct rule_ctx *c, char *val, struct opt_tls *t)
+{
+    (void)c, (void)val, (void)t;
+    return 0;
+}
+
+#define TLS_PARSER(fn, test_, fill, ...)                                                    \
+    static int fn(struct rule_ctx *c, char *val)                                            \
+    {                                                                                       \
+        struct opt_tls *t = opt_arg_new(c, sizeof *t);                                      \
+        if (!t)                                                                             \
+            return -1;                                                                      \
+        *t = (struct opt_tls){.test = test_, __VA_ARGS__};                                  \
+        return fill(c, val, t);                                                             \
+    }
+TLS_PARSER(parse_ssl_state, OPT_TLS_STATE, fill_ssl_state)
+TLS_PARSER(parse_ssl_version, OPT_TLS_SSL_VERSION, fill_ssl_version, .two_sided = true)
+TLS_PARSER(parse_tls_version, OPT_TLS_VERSION, fill_tls_version, .two_sided = true)
+TLS_PARSER(parse_chain_len, OPT_TLS_CHAIN_LEN, fill_chain_len)
+TLS_PARSER(parse_notbefore, OPT_TLS_NOTBEFORE, fill_cert_date)
+TLS_PARSER(parse_notafter, OPT_TLS_NOTAFTER, fill_cert_date)
+TLS_PARSER(parse_expired, OPT_TLS_EXPIRED, fill_none)
+TLS_PARSER(parse_valid, OPT_TLS_VALID, fill_none)
+/* the legacy string matches on the server's first certificate */
+TLS_PARSER(parse_fingerprint, OPT_TLS_STRING, fill_fingerprint,
+           .buffer = "tls.cert_fingerprint", .hex = true)
+TLS_PARSER(parse_subject, OPT_TLS_STRING, fill_neg_str, .buffer = "tls.cert_subject")
+TLS_PARSER(parse_issuerdn, OPT_TLS_STRING, fill_neg_str, .buffer = "tls.cert_issuer")
+
+/* ssh.softwareversion (not implemented): a string */
 static int parse_neg_str(struct rule_ctx *c, char *val)
 {
     struct opt_str *s = opt_arg_new(c, sizeof *s);
@@ -155,27 +185,29 @@ static int parse_ssh_protoversion(struct rule_ctx *c, char *val)
 }
 
 #define FLAG(name, done) {name, OPT_MATCH, D_SURI, ARG_NONE, 0, NULL, done, NULL}
-/* implemented: compiled as units by rules/compile/tls_units.c */
+/* implemented: compiled as units by rules/compile/tls_units.c (the parser's struct opt_tls
+ * says which test) */
 #define TLS_UNIT(name, dial, parse) {name, OPT_MATCH, dial, ARG_REQUIRED, 0, parse, true, NULL}
+#define TLS_FLAG(name, parse) {name, OPT_MATCH, D_SURI, ARG_NONE, 0, parse, true, NULL}
 
 static const struct opt_def DEFS[] = {
     TLS_UNIT("ssl_state", D_ALL, parse_ssl_state),
     TLS_UNIT("ssl_version", D_ALL, parse_ssl_version),
     TLS_UNIT("tls.version", D_SURI, parse_tls_version),
     TLS_UNIT("tls.fingerprint", D_SURI, parse_fingerprint),
-    TLS_UNIT("tls.subject", D_SURI, parse_neg_str),
-    TLS_UNIT("tls.issuerdn", D_SURI, parse_neg_str),
+    TLS_UNIT("tls.subject", D_SURI, parse_subject),
+    TLS_UNIT("tls.issuerdn", D_SURI, parse_issuerdn),
     TLS_UNIT("tls.cert_chain_len", D_SURI, parse_chain_len),
-    TLS_UNIT("tls_cert_notbefore", D_SURI, parse_cert_date),
-    TLS_UNIT("tls_cert_notafter", D_SURI, parse_cert_date),
-    TLS_UNIT("tls.cert_notbefore", D_SURI, parse_cert_date),
-    TLS_UNIT("tls.cert_notafter", D_SURI, parse_cert_date),
+    TLS_UNIT("tls_cert_notbefore", D_SURI, parse_notbefore),
+    TLS_UNIT("tls_cert_notafter", D_SURI, parse_notafter),
+    TLS_UNIT("tls.cert_notbefore", D_SURI, parse_notbefore),
+    TLS_UNIT("tls.cert_notafter", D_SURI, parse_notafter),
     {"ssh.protoversion", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_ssh_protoversion, false, NULL},
     {"ssh.softwareversion", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_neg_str, false, NULL},
     FLAG("tls.store", false),
-    FLAG("tls.cert_expired", true),
-    FLAG("tls.cert_valid", true),
-    FLAG("tls_cert_expired", true),
-    FLAG("tls_cert_valid", true),
+    TLS_FLAG("tls.cert_expired", parse_expired),
+    TLS_FLAG("tls.cert_valid", parse_valid),
+    TLS_FLAG("tls_cert_expired", parse_expired),
+    TLS_FLAG("tls_cert_valid", parse_valid),
 };
 OPT_TABLE(opt_table_tls, DEFS);

@@ -90,16 +90,6 @@ static int parse_inflate(struct rule_ctx *c, char *val)
     return val ? opt_params_parse(c, val, &SPEC, z, NULL) : 0;
 }
 
-/* luaxform:SCRIPT[, ARG …] — the script's file name (never run: no Lua in Osprey). */
-static int parse_luaxform(struct rule_ctx *c, char *val)
-{
-    size_t n = strcspn(val, ",");
-    const char *end = rtrim(val, val + n);
-    if (end == val)
-        return opt_error(c, val, "expected a Lua script name");
-    return opt_strdup(c, val, (size_t)(end - val)) ? 0 : -1;
-}
-
 #define XFORM(name) {name, OPT_TRANSFORM, D_SURI, ARG_NONE, 0, NULL, false, NULL}
 #define XFORM_DONE(name) {name, OPT_TRANSFORM, D_SURI, ARG_NONE, 0, NULL, true, NULL}
 
@@ -120,10 +110,9 @@ static const struct opt_def DEFS[] = {
     {"from_base64", OPT_TRANSFORM, D_SURI, ARG_OPTIONAL, 0, parse_from_base64, true, NULL},
     {"zlib_deflate", OPT_TRANSFORM, D_SURI, ARG_OPTIONAL, 0, parse_inflate, true, NULL},
     {"gunzip", OPT_TRANSFORM, D_SURI, ARG_OPTIONAL, 0, parse_inflate, true, NULL},
-    /* known, not applied yet: domain and tld need the public suffix list, luaxform Lua */
+    /* known, not applied yet: domain and tld need the public suffix list (luaxform: opt_lua.c) */
     XFORM("domain"),
     XFORM("tld"),
-    {"luaxform", OPT_TRANSFORM, D_SURI, ARG_REQUIRED, 0, parse_luaxform, false, NULL},
 };
 OPT_TABLE(opt_table_transforms, DEFS);
 

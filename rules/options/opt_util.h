@@ -58,4 +58,31 @@ int parse_words(struct rule_ctx *c, const char *val, char sep, bool allow_neg,
 int parse_choice(struct rule_ctx *c, const char *s, size_t n, const char *const *allowed,
                  const char *what);
 
+/* Suricata's integer keywords on a parsers' field (the field of the keyword's name, compared
+ * by det_unit_field under the row's buffer's event): one argument grammar, opt_parse_int
+ * (opt_int.c), into a struct opt_cmp. The argument is, as `forms` allows:
+ *   INT_CMP      <cmp> on 0..max (N, !N, <N, >=N, A-B meaning A < x < B …);
+ *   INT_NAMES    [!]NAME, one of the field's named values (osprey_field_value, any case);
+ *   INT_FLAGS    [!]name, [!]name …: the field's named bits (CMP_MASK over the bits named,
+ *                those without '!' wanted set);
+ *   INT_BITMASK  &M=V: the bits of M (0..max) equal V.
+ * A word that names nothing is "unknown <noun> 'word'<hint>". A keyword's row names a parser
+ * OPT_INT_PARSER defines, so the row itself is as any other. */
+enum { INT_CMP = 1, INT_NAMES = 2, INT_FLAGS = 4, INT_BITMASK = 8 };
+struct opt_int_form {
+    int64_t max;
+    uint8_t forms;
+    const char *noun;        /* "type", "flag" … */
+    const char *hint;        /* after the unknown word: " (CONNECT … AUTH, or 0..15)", or "" */
+};
+int opt_parse_int(struct rule_ctx *c, char *val, const struct opt_int_form *form);
+/* The parsers' field's value named s[0..n) (any case); false when it has none. */
+bool opt_field_named(const char *field, const char *s, size_t n, int64_t *v);
+#define OPT_INT_PARSER(fn, max, forms, noun, hint)                                          \
+    static int fn(struct rule_ctx *c, char *val)                                            \
+    {                                                                                       \
+        static const struct opt_int_form F = {max, forms, noun, hint};                     \
+        return opt_parse_int(c, val, &F);                                                   \
+    }
+
 #endif

@@ -20,6 +20,7 @@ static const struct opt_table *const TABLES[] = {
     &opt_table_pop3,
     &opt_table_nfs,
     &opt_table_websocket, &opt_table_rfb,
+    &opt_table_lua,
 };
 #define NTABLES (sizeof TABLES / sizeof TABLES[0])
 

@@ -90,6 +90,7 @@ extern const struct opt_table opt_table_http2;
 extern const struct opt_table opt_table_pop3;
 extern const struct opt_table opt_table_nfs;
 extern const struct opt_table opt_table_websocket, opt_table_rfb;
+extern const struct opt_table opt_table_lua;
 
 /* All of them, in keyword-id order (registry.c: data the core reads). */
 extern const struct opt_table *const *const opt_tables;

@@ -202,6 +202,53 @@ static void test_forced_dialect(void)
     osprey_ruleset_free(rs);
 }
 
+/* The TLS units' argument says its test (struct opt_tls): the compiler reads it, not the
+ * keyword's name. */
+static void test_tls_units(void)
+{
+    struct osprey_ruleset *rs = load(
+        "alert tls any any -> any any (msg:\"t\"; ssl_state:client_hello|server_hello; "
+        "ssl_version:!tls1.0; tls.version:1.2; tls.cert_chain_len:>1; "
+        "tls_cert_notbefore:<2015-10-22; tls.cert_notafter:>2030; tls_cert_expired; "
+        "tls.cert_valid; tls.subject:\"CN=a\"; tls.issuerdn:!\"CN=b\"; "
+        "tls.fingerprint:\"00:11:22:33:44:55:66:77:88:99:aa:bb:cc:dd:ee:ff:00:11:22:33\"; "
+        "sid:9;)\n");
+    const struct osprey_rule *r = osprey_ruleset_rule(rs, 0);
+    CHECK(r && r->status == OSPREY_RULE_ACCEPTED);
+    static const struct {
+        const char *kw;
+        uint8_t test;
+        bool two_sided;
+        const char *buffer;
+    } W[] = {
+        {"ssl_state", OPT_TLS_STATE, false, NULL},
+        {"ssl_version", OPT_TLS_SSL_VERSION, true, NULL},
+        {"tls.version", OPT_TLS_VERSION, true, NULL},
+        {"tls.cert_chain_len", OPT_TLS_CHAIN_LEN, false, NULL},
+        {"tls_cert_notbefore", OPT_TLS_NOTBEFORE, false, NULL},
+        {"tls.cert_notafter", OPT_TLS_NOTAFTER, false, NULL},
+        {"tls_cert_expired", OPT_TLS_EXPIRED, false, NULL},
+        {"tls.cert_valid", OPT_TLS_VALID, false, NULL},
+        {"tls.subject", OPT_TLS_STRING, false, "tls.cert_subject"},
+        {"tls.issuerdn", OPT_TLS_STRING, false, "tls.cert_issuer"},
+        {"tls.fingerprint", OPT_TLS_STRING, false, "tls.cert_fingerprint"},
+    };
+    for (size_t i = 0; r && i < sizeof W / sizeof W[0]; i++) {
+        const struct osprey_rule_option *o = opt(r, W[i].kw, 0);
+        const struct opt_tls *t = o ? o->arg : NULL;
+        CHECK(t && t->test == W[i].test && t->two_sided == W[i].two_sided);
+        CHECK(t && (W[i].buffer ? t->buffer && !strcmp(t->buffer, W[i].buffer) : !t->buffer));
+        CHECK(t && t->hex == (W[i].buffer && !strcmp(W[i].buffer, "tls.cert_fingerprint")));
+    }
+    const struct opt_tls *st = opt(r, "ssl_state", 0)->arg;
+    CHECK(st->words.n == 2 && !strcmp(st->words.words[1], "server_hello"));
+    const struct opt_tls *iss = opt(r, "tls.issuerdn", 0)->arg;
+    CHECK(iss->str.negated && iss->str.len == 4);
+    const struct opt_tls *v = opt(r, "tls.version", 0)->arg;
+    CHECK(v->cmp.op == CMP_EQ && v->cmp.lo == 0x0303);
+    osprey_ruleset_free(rs);
+}
+
 int main(int argc, char **argv)
 {
     snprintf(etc, sizeof etc, "%s", argc > 1 ? argv[1] : "etc");
@@ -211,5 +258,6 @@ int main(int argc, char **argv)
     test_detection_args();
     test_accepted_and_stats();
     test_forced_dialect();
+    test_tls_units();
     return unit_report("test_options");
 }

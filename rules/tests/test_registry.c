@@ -21,6 +21,8 @@ static const char *const IMPLEMENTED[] = {
     "xbits", "flowint", "noalert", "alert", "urilen", "bsize", "uricontent", "app-layer-protocol",
     "service", "bufferlen", "stream_size", "hostbits", "tag", "dataset", "datarep", "decode-event", "stream-event",
     "app-layer-event", "base64_decode", "base64_data", "bypass", "requires", "absent", "entropy",
+    /* Lua rules and the luaxform transform (opt_lua.c, rules/lua/, compile/unit_lua.c) */
+    "lua", "luajit", "luaxform",
     /* packet and flow properties (opt_pktprop.c, compile/pkt_units.c) */
     "tcp.flags", "tcp.mss", "tcp.wscale", "icmpv6.mtu", "vlan.id", "vlan.layers", "flow.pkts",
     "flow.bytes", "flow.age", "flow.pkts_toserver", "flow.pkts_toclient", "flow.bytes_toserver",

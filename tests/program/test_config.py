@@ -213,6 +213,9 @@ DEFAULTS = {
     "datasets.enabled": True,
     "datasets.defaults.memcap": 16 * 1024 * 1024,
     "datasets.defaults.hashsize": 4096,
+    "security.lua.allow-rules": False,
+    "security.lua.max-bytes": 500000,
+    "security.lua.max-instructions": 500000,
 }
 
 

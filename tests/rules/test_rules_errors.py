@@ -466,6 +466,14 @@ CASES = [
     ("http2.settings:SETTINGS_ENABLE_PUSH!=1;",
      "http2.settings: a comparison http2.settings does not take"),
     ("http2.priority:256;", "http2.priority: value 256 out of range 0..255"),
+    # --- WebSocket integers (opt_websocket.c; the integer grammar of opt_int.c) ------------
+    ("websocket.opcode:bogus;", "websocket.opcode: unknown opcode 'bogus' (continuation, text, "
+     "binary, close, ping, pong, or a number)"),
+    ("websocket.opcode:256;", "websocket.opcode: value 256 out of range 0..255"),
+    ("websocket.flags:fin,bogus;", "websocket.flags: unknown flag 'bogus' (fin, comp)"),
+    ("websocket.flags:fin,!fin;", "websocket.flags: flag 'fin' named twice"),
+    ("websocket.flags:&0x80;", "websocket.flags: '&MASK=VALUE' wanted"),
+    ("websocket.flags:&0x100=1;", "websocket.flags: mask 0x100 out of range 0..255"),
 ]
 
 

@@ -1,6 +1,7 @@
 /* app_out.c — osprey-trace --app: one JSON line per application event, with the buffers the
  * parsers expose under it (name → bytes, escaped so any byte survives JSON), so tests can
- * assert exact buffer contents. */
+ * assert exact buffer contents. Which events and buffers are shown is each protocol's
+ * descriptor's (its trace views, osprey_event_trace): no protocol is listed here. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,51 +16,6 @@ struct trace_app {
     uint32_t nev;
 };
 
-/* How trace shows an event: the buffers printed (record names, osprey_buffer_find_record),
- * and the fields put in an object named after the protocol. The events of the first three
- * protocols are shown as the tests read them; a protocol missing here shows every event with
- * every buffer current under it and all its fields. */
-struct view {
-    const char *event;
-    const char *bufs[24];     /* NULL-terminated */
-    const char *fields_of;    /* the protocol whose fields go in its object, NULL: none */
-};
-
-static const struct view VIEWS[] = {
-    {"http_request",
-     {"http.method", "http.uri", "http.uri.raw", "http.request_line", "http.protocol",
-      "http.header", "http.header.raw", "http.cookie", "http.user_agent", "http.host",
-      "http.host.raw", "http.referer", "http.content_type", "http.start", "http.accept",
-      "http.accept_enc", "http.accept_lang", "http.connection", "http.content_len", NULL},
-     NULL},
-    {"http_request_body", {"http.request_body", NULL}, NULL},
-    {"http_response",
-     {"http.stat_code", "http.stat_msg", "http.response_line", "http.response_header",
-      "http.response_header.raw", "http.response_cookie", "http.response_content_type",
-      "http.server", "http.location", "http.uri" /* its request's, same tx */, NULL},
-     NULL},
-    {"http_response_body", {"http.response_body", NULL}, NULL},
-    {"dns_query", {"dns.query", NULL}, NULL},
-    {"dns_response", {"dns.query", NULL}, NULL},
-    {"tls_client_hello",
-     {"tls.sni", "ja3.string", "ja3.hash", "ja4.hash", "tls.version", "tls.alpn", "tls.random",
-      NULL},
-     "tls"},
-    {"tls_server_hello",
-     {"ja3s.string", "ja3s.hash", "tls.version", "tls.alpn.server", "tls.random.server", NULL},
-     "tls"},
-    {"tls_certificate",
-     {"tls.cert_subject", "tls.cert_issuer", "tls.cert_serial", "tls.cert_fingerprint",
-      "tls.certs", "tls.subjectaltname", NULL},
-     "tls"},
-    {"tls_client_certificate",
-     {"tls.cert_subject", "tls.cert_issuer", "tls.cert_serial", "tls.cert_fingerprint",
-      "tls.certs", "tls.subjectaltname", NULL},
-     "tls"},
-};
-/* events of the protocols above that trace does not show */
-static const char *const QUIET[] = {"http_request_done", "http_response_done", NULL};
-
 struct app_event {
     struct trace_app *a;
     const char *name;
@@ -70,43 +26,33 @@ struct app_event {
     bool dns;                 /* the DNS message object */
 };
 
-static bool shown_by_view(const char *proto)
-{
-    for (size_t i = 0; i < sizeof VIEWS / sizeof VIEWS[0]; i++)
-        if (!strncmp(VIEWS[i].event, proto, strlen(proto)) && VIEWS[i].event[strlen(proto)] == '_')
-            return true;
-    return false;
-}
-
-/* The event's view: from VIEWS, or every buffer current under it for a protocol trace does
- * not know. false: not shown. */
+/* The event's view, from its protocol's descriptor (osprey_event_trace): the record buffers
+ * it lists, or every buffer current under it for a protocol that lists none. false: not
+ * shown. */
 static bool event_view(uint16_t ev, struct app_event *out)
 {
     const char *name = osprey_event_name(ev);
     uint16_t proto = osprey_event_proto(ev);
     *out = (struct app_event){.name = name, .dir = osprey_event_dir(ev), .fields_of = -1};
-    for (size_t k = 0; QUIET[k]; k++)
-        if (!strcmp(QUIET[k], name))
-            return false;
-    for (size_t i = 0; i < sizeof VIEWS / sizeof VIEWS[0]; i++) {
-        if (strcmp(VIEWS[i].event, name))
-            continue;
-        for (size_t k = 0; VIEWS[i].bufs[k] && out->nbufs < 64; k++) {
-            int b = osprey_buffer_find_record(VIEWS[i].bufs[k], out->dir);
+    const char *const *bufs;
+    bool fields;
+    int view = osprey_event_trace(ev, &bufs, &fields);
+    if (!view)
+        return false;
+    if (fields)
+        out->fields_of = proto;
+    if (view == 1) {
+        for (size_t k = 0; bufs[k] && out->nbufs < 64; k++) {
+            int b = osprey_buffer_find_record(bufs[k], out->dir);
             if (b >= 0)
                 out->bufs[out->nbufs++] = (uint16_t)b;
         }
-        if (VIEWS[i].fields_of)
-            out->fields_of = osprey_app_proto_find(VIEWS[i].fields_of);
-        out->dns = !strncmp(name, "dns_", 4);
+        out->dns = !strncmp(name, "dns_", 4); /* the message object, dns_json */
         return true;
     }
-    if (shown_by_view(osprey_app_proto_name(proto)))
-        return false;
     for (uint16_t b = 0; b < osprey_buffer_count() && out->nbufs < 64; b++)
         if (osprey_buffer_event(b) == ev)
             out->bufs[out->nbufs++] = b;
-    out->fields_of = proto;
     return true;
 }
 

@@ -1,12 +1,9 @@
 /* fuzz_smtp.c — libFuzzer target: the SMTP parser (and the MIME reader under it, and the TLS
- * parser a STARTTLS hands the flow to) on any bytes of both directions.
- *
- * The first byte picks the configuration (bit 0: a 64-byte attachment limit); then records
- * "direction byte, length byte, bytes" are fed as segments of either side to the flow's
- * protocol's parser — SMTP's, or TLS's after an accepted STARTTLS (so not ph_feed, which keeps
- * the first descriptor); the flow then ends. Each finished transaction, and the flow at the
- * end, has everything read back (fuzz_harness.h). The sanitizers do the checking: no crash,
- * leak, overflow or undefined behaviour on any input. Run it with parsers/smtp/fuzz/run.sh. */
+ * parser a STARTTLS hands the flow to) on any bytes of both directions: the mail driver
+ * fz_mail (fuzz_harness.h). The sanitizers do the checking: no crash, leak, overflow or
+ * undefined behaviour on any input. Run it with parsers/smtp/fuzz/run.sh. */
+#include <stddef.h>
+
 #include "fuzz_harness.h"
 #include "smtp_int.h"
 
@@ -16,26 +13,6 @@ static struct ph h; /* (big: not on the stack) */
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    if (!size)
-        return 0;
-    fz_init(&h, "smtp", 6);
-    h.f.cport = 40000, h.f.sport = 25;
-    if (data[0] & 1)
-        ((struct smtp_cfg *)parsers_proto_cfg(&h.p.cfg, h.pf.proto))->attachment_limit = 64;
-    for (size_t at = 1; at + 2 <= size;) {
-        int dir = data[at] & 1;
-        size_t n = data[at + 1];
-        at += 2;
-        if (n > size - at)
-            n = size - at;
-        const struct osprey_proto_def *d = reg_proto(h.pf.proto);
-        if (d && d->parse && !h.pf.dead[dir])
-            d->parse(&h.pf, &h.f, dir, data + at, n);
-        at += n;
-    }
-    fz_read_all(&h.pf);
-    h.def = reg_proto(h.pf.proto); /* (the flow's protocol now: its end, its state_free) */
-    ph_end(&h);
-    ph_free(&h);
-    return 0;
+    return fz_mail(&h, "smtp", 25, offsetof(struct smtp_cfg, attachment_limit), 0, data,
+                   size);
 }
