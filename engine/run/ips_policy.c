@@ -95,9 +95,9 @@ void osprey_detect_policy_load(const struct osprey_config *cfg, bool ips,
         warn(cfg, v, "is a packet action: it applies to every packet of such a session", diag);
     /* pass-flow: with midstream on, the sessions picked up midstream are not inspected;
      * with it off, the sessions the stack never picks up (whose packets the packet rules
-     * inspect otherwise, as Suricata's do); bypass and pass-packet mean the same here */
-    if (!strcmp(v, "pass-flow") || (!midstream && (!strcmp(v, "bypass") ||
-                                                   !strcmp(v, "pass-packet"))))
+     * inspect otherwise, as Suricata's do); bypass and pass-packet mean the same here (with
+     * midstream on they stop the pick-up, above: such sessions are then not inspected) */
+    if (!strcmp(v, "pass-flow") || !strcmp(v, "bypass") || !strcmp(v, "pass-packet"))
         out->midstream = OSPREY_MIDSTREAM_PASS_FLOW;
     else if (!strcmp(v, "drop-flow") || !strcmp(v, "drop-packet"))
         out->midstream = OSPREY_MIDSTREAM_DROP_FLOW;

@@ -23,6 +23,7 @@ bool parsers_tcp_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_e
                         void *arg);
 bool parsers_end_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_t ev,
                         void *arg);
+bool parsers_midstream_orient(const struct mon_packet *pkt, void *arg);
 
 void osprey_parsers_cfg_defaults(struct osprey_parsers_cfg *cfg)
 {
@@ -173,6 +174,7 @@ struct osprey_parsers_worker *osprey_parsers_attach(const struct osprey_parsers 
         free(w);
         return NULL;
     }
+    mon_set_midstream_orient_cb(ctx, parsers_midstream_orient, (void *)p);
     return w;
 }
 

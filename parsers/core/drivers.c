@@ -46,6 +46,24 @@ static uint16_t probe(const struct osprey_parsers *p, uint8_t l4, int dir, const
 static void tcp_read(struct mon_ctx *ctx, struct mon_flow *f, int side,
                      struct osprey_parsers_worker *w, bool acked);
 
+/* ---- midstream orientation ---- */
+/* A connection picked up midstream whose first data only a server-side probe takes (an HTTP
+ * response, an SMB reply …) is the server's: libmon orients the flow the other way round, as
+ * Suricata reverses a midstream flow when detection recognises the other direction's
+ * message. The probes see the flow as it would be (their port hints). */
+bool parsers_midstream_orient(const struct mon_packet *pkt, void *arg)
+{
+    const struct osprey_parsers *p = arg;
+    struct mon_flow fwd = {.proto = 6, .cport = pkt->sport, .sport = pkt->dport};
+    struct mon_flow rev = {.proto = 6, .cport = pkt->dport, .sport = pkt->sport};
+    bool all_no;
+    if (probe(p, 6, 0, pkt->payload, pkt->payload_len, &fwd, &all_no) !=
+        OSPREY_APP_PROTO_UNKNOWN)
+        return false;
+    return probe(p, 6, 1, pkt->payload, pkt->payload_len, &rev, &all_no) !=
+           OSPREY_APP_PROTO_UNKNOWN;
+}
+
 /* ---- UDP (and the TCP probe) ---- */
 bool parsers_pkt_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_t ev,
                         void *arg)
@@ -98,7 +116,7 @@ static void parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *
     if (def && def->parse && parsers_parses(pf->w->p, pf->proto))
         def->parse(pf, f, dir, d, n);
     if (pf->upgrade) /* the protocol asked to become another (h2c) */
-        pflow_switch(pf, f);
+        pflow_switch(pf, f, dir);
 }
 
 /* Detection looks at both directions, as Suricata's does: the client's first bytes, else the

@@ -182,7 +182,7 @@ void pflow_upgrade_rest(struct pflow *pf, int dir, const uint8_t *d, size_t n)
     pbuf_add(&pf->upgrade_rest, d, n, UPGRADE_REST_MAX);
 }
 
-void pflow_switch(struct pflow *pf, struct mon_flow *f)
+void pflow_switch(struct pflow *pf, struct mon_flow *f, int dir)
 {
     uint16_t id = pf->upgrade;
     const struct osprey_proto_def *old = reg_proto(pf->proto), *to = reg_proto(id);
@@ -203,6 +203,7 @@ void pflow_switch(struct pflow *pf, struct mon_flow *f)
         to->upgraded(pf, f);
     struct pbuf rest = pf->upgrade_rest;
     memset(&pf->upgrade_rest, 0, sizeof pf->upgrade_rest);
+    pflow_run(pf, f, dir, pf->w->p->app_detected);
     if (rest.len && to->parse)
         to->parse(pf, f, pf->upgrade_dir, rest.p, rest.len);
     pbuf_free(&rest);

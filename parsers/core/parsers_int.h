@@ -171,8 +171,10 @@ void pflow_tx_done(struct pflow *pf, struct mon_flow *f);
  * chunk (given with pflow_upgrade_rest, bounded) are parsed first. */
 void pflow_upgrade(struct pflow *pf, uint16_t proto);
 void pflow_upgrade_rest(struct pflow *pf, int dir, const uint8_t *d, size_t n);
-/* Do the switch pflow_upgrade asked for (drivers.c, after a parse). */
-void pflow_switch(struct pflow *pf, struct mon_flow *f);
+/* Do the switch pflow_upgrade asked for (drivers.c, after a parse of direction dir's bytes),
+ * and run app_detected again: the flow's protocol is decided anew (Suricata runs protocol
+ * detection again on a change, and its detection-only rules look again). */
+void pflow_switch(struct pflow *pf, struct mon_flow *f, int dir);
 /* The flow's protocol's anomaly number e (its own numbering) seen in direction dir: run
  * app_anomaly with it current. */
 void pflow_anomaly(struct pflow *pf, struct mon_flow *f, int dir, unsigned e);

@@ -22,14 +22,21 @@ static const struct proto_probe PROBES[] = {
     {6, 0, probe_request}, {6, 1, probe_response}, {0, 0, NULL}};
 
 static const struct proto_event EVENTS[] = {
-    [HTTP_EV_REQUEST] = {"http_request", 0},           /* request line + headers complete */
+    /* the request line complete (its headers may still be coming): Suricata inspects the
+     * method, URI and protocol from there on (libhtp's REQUEST_LINE progress) */
+    [HTTP_EV_REQUEST_LINE] = {"http_request_line", 0, "request_line"},
+    /* request line + headers complete */
+    [HTTP_EV_REQUEST] = {"http_request", 0, "request_headers"},
     [HTTP_EV_REQUEST_BODY] = {"http_request_body", 0}, /* complete or cut at its limit */
-    /* the message is complete, head and body (an empty one too): Suricata's HTTP/1 frames */
-    [HTTP_EV_REQUEST_DONE] = {"http_request_done", 0},
-    [HTTP_EV_RESPONSE] = {"http_response", 1},         /* status line + headers complete */
+    /* the message is complete, head and body (an empty one too): Suricata's HTTP/1 frames
+     * (the hooks *_complete: once per transaction there; the body hooks run per body
+     * update in Suricata, which Osprey does not raise) */
+    [HTTP_EV_REQUEST_DONE] = {"http_request_done", 0, "request_complete"},
+    /* status line + headers complete */
+    [HTTP_EV_RESPONSE] = {"http_response", 1, "response_headers"},
     /* complete or cut (also at flow end when the response had no length) */
     [HTTP_EV_RESPONSE_BODY] = {"http_response_body", 1},
-    [HTTP_EV_RESPONSE_DONE] = {"http_response_done", 1},
+    [HTTP_EV_RESPONSE_DONE] = {"http_response_done", 1, "response_complete"},
 };
 
 static const uint8_t *own(struct pflow *pf, unsigned key, uint32_t i, struct osprey_scratch *s,
@@ -39,6 +46,7 @@ static const uint8_t *own(struct pflow *pf, unsigned key, uint32_t i, struct osp
     return http_buffer(pf, (enum http_buf)key, len);
 }
 
+#define LINE "http_request_line"
 #define REQ "http_request"
 #define RESP "http_response"
 /* the parser's buffer: in its direction, or a request's read late under the response */
@@ -57,12 +65,13 @@ static const uint8_t *own(struct pflow *pf, unsigned key, uint32_t i, struct osp
 
 static const struct proto_buffer BUFFERS[] = {
     /* the method: a fast pattern only when the rule has no other */
-    {.name = "http.method", .dir = 0, .event = REQ, .multi = false, .late = false, .record = false, .key = HB_METHOD, .get = own, .fp_last = true},
+    /* the request line's buffers: from the request line on */
+    {.name = "http.method", .dir = 0, .event = LINE, .multi = false, .late = false, .record = false, .key = HB_METHOD, .get = own, .fp_last = true},
     {.name = "http.method", .dir = 1, .event = RESP, .multi = false, .late = true, .record = false, .key = HB_METHOD, .get = own, .fp_last = true},
-    O("http.uri", 0, REQ, HB_URI),                   LATE("http.uri", HB_URI),
-    O("http.uri.raw", 0, REQ, HB_URI_RAW),           LATE("http.uri.raw", HB_URI_RAW),
-    O("http.request_line", 0, REQ, HB_REQUEST_LINE), LATE("http.request_line", HB_REQUEST_LINE),
-    O("http.protocol", 0, REQ, HB_PROTOCOL),         LATE("http.protocol", HB_PROTOCOL),
+    O("http.uri", 0, LINE, HB_URI),                   LATE("http.uri", HB_URI),
+    O("http.uri.raw", 0, LINE, HB_URI_RAW),           LATE("http.uri.raw", HB_URI_RAW),
+    O("http.request_line", 0, LINE, HB_REQUEST_LINE), LATE("http.request_line", HB_REQUEST_LINE),
+    O("http.protocol", 0, LINE, HB_PROTOCOL),         LATE("http.protocol", HB_PROTOCOL),
     O("http.user_agent", 0, REQ, HB_USER_AGENT),     LATE("http.user_agent", HB_USER_AGENT),
     O("http.host", 0, REQ, HB_HOST),                 LATE("http.host", HB_HOST),
     O("http.host.raw", 0, REQ, HB_HOST_RAW),         LATE("http.host.raw", HB_HOST_RAW),

@@ -21,7 +21,7 @@ enum http_buf {
 static inline bool http_buf_is_response(enum http_buf b) { return b >= HB_STAT_CODE; }
 
 /* rows of http_proto.events / .anomalies / .counters */
-enum { HTTP_EV_REQUEST, HTTP_EV_REQUEST_BODY, HTTP_EV_REQUEST_DONE, HTTP_EV_RESPONSE,
+enum { HTTP_EV_REQUEST_LINE, HTTP_EV_REQUEST, HTTP_EV_REQUEST_BODY, HTTP_EV_REQUEST_DONE, HTTP_EV_RESPONSE,
        HTTP_EV_RESPONSE_BODY, HTTP_EV_RESPONSE_DONE };
 enum { HTTP_AE_INVALID_REQUEST_CHUNK_LEN, HTTP_AE_INVALID_RESPONSE_CHUNK_LEN,
        HTTP_AE_DUP_CL_REQUEST, HTTP_AE_DUP_CL_RESPONSE, HTTP_AE_INVALID_TE_REQUEST,
@@ -197,6 +197,8 @@ struct http_dir {
     bool lost;                 /* responses: skipping to the next status line */
     uint32_t line_len;         /* requests: bytes of the head's line being received */
     bool field_long;           /* requests: http.request_field_too_long raised for this head */
+    bool line_seen;            /* requests: http_request_line ran for the head being received
+                                  (its transaction is hd->tx, made then) */
 };
 
 /* libhtp's hard limit of one request head line (its field_limit): a longer line raises

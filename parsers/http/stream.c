@@ -234,8 +234,14 @@ static void head_done(struct pflow *pf, struct mon_flow *f, int dir, const uint8
         if (h->nresp >= h->nreq)
             h->nreq = h->nresp + 1; /* a response to a request we never saw */
     }
-    uint32_t id = dir == 0 ? h->nreq++ : h->nresp++;
+    /* a request whose line ran http_request_line already has its transaction: the whole
+     * head is parsed into it again */
+    bool line_ran = dir == 0 && hd->line_seen;
+    hd->line_seen = false;
+    uint32_t id = line_ran ? hd->tx : dir == 0 ? h->nreq++ : h->nresp++;
     struct http_tx *t = tx_slot(pf, f, id);
+    if (line_ran)
+        msg_clear(&t->req);
     hd->tx = id;
     if (http_head_parse(dir == 0 ? &t->req : &t->resp, dir == 0, d, n, avail, &info) != 0) {
         pflow_count(pf, HTTP_C_MALFORMED, 1);
@@ -251,6 +257,10 @@ static void head_done(struct pflow *pf, struct mon_flow *f, int dir, const uint8
         if (t->simple && nl && (size_t)(nl + 1 - d) < n && nl[1] != '\n' && nl[1] != '\r')
             pflow_anomaly(pf, f, dir, HTTP_AE_MISSING_PROTOCOL); /* header lines follow */
         pflow_count(pf, HTTP_C_REQUESTS, 1);
+        if (!line_ran) { /* line and head came together */
+            h->cur = t;
+            pflow_raise(pf, f, dir, HTTP_EV_REQUEST_LINE);
+        }
     } else {
         t->status = info.status;
         if ((info.status == 101 && !info.has_te && !info.has_cl) ||
@@ -313,6 +323,34 @@ static void head_done(struct pflow *pf, struct mon_flow *f, int dir, const uint8
     /* both ways: Suricata has libhtp decompress request bodies too */
     if (hd->st != HS_HEAD && info.ncodings && cfg->decompress)
         hd->z = make_decoder(cfg, &info);
+}
+
+/* The request line is in, the rest of the head not yet: make its transaction now and run
+ * http_request_line, as Suricata inspects the method, URI and protocol from the request line
+ * on (libhtp's REQUEST_LINE progress). A line that is not a request line naming its protocol
+ * (HTTP/0.9, junk) waits for the head. */
+static void request_line(struct pflow *pf, struct mon_flow *f, struct http_dir *hd,
+                         const struct pbuf *in)
+{
+    const uint8_t *nl = memchr(in->p, '\n', in->len);
+    if (!nl)
+        return;
+    uint32_t ll = (uint32_t)(nl + 1 - in->p);
+    struct http_msg tmp = {0};
+    struct http_head_info info;
+    bool ok = http_head_parse(&tmp, true, in->p, ll, ll, &info) == 0 &&
+              tmp.sp[HB_PROTOCOL].len;
+    msg_free(&tmp);
+    if (!ok)
+        return;
+    struct http_state *h = pf->state;
+    uint32_t id = h->nreq++;
+    struct http_tx *t = tx_slot(pf, f, id);
+    hd->tx = id;
+    hd->line_seen = true;
+    http_head_parse(&t->req, true, in->p, ll, ll, &info);
+    h->cur = t;
+    pflow_raise(pf, f, 0, HTTP_EV_REQUEST_LINE);
 }
 
 /* Follow the length of the request head's line being received over its new bytes: past
@@ -586,8 +624,8 @@ void http_parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d,
             uint32_t e = simple_request_end(in);
             if (!e)
                 e = head_end(in, hd->scan);
-            if (!before)
-                hd->line_len = 0, hd->field_long = false; /* a new head */
+            if (!before) /* a new head */
+                hd->line_len = 0, hd->field_long = false, hd->line_seen = false;
             field_length(pf, f, hd, d, e ? e - before : took); /* the head's bytes only */
             hd->scan = in->len > 3 ? in->len - 3 : 0;
             if (e) {
@@ -598,6 +636,8 @@ void http_parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d,
                 d += used, n -= used;
                 break;
             }
+            if (!hd->line_seen)
+                request_line(pf, f, hd, in);
             d += took, n -= took;
             if (in->len >= limit || took == 0) {
                 /* no end within the limit: report what we have, then stop on this side */
@@ -706,8 +746,16 @@ void http_end(struct pflow *pf, struct mon_flow *f)
         int r = http_resp_line(pf->in[1].p, pf->in[1].len, 0, &le);
         if (r < 0)
             le = pf->in[1].len;
-        if (!http_resp_line_is_http(pf->in[1].p, le))
+        if (!http_resp_line_is_http(pf->in[1].p, le)) {
             headless_response(pf, f);
+        } else if (r >= 0) {
+            /* a head the end cut short after its status line (or one whose last line end
+             * waited for what would follow it: "\n\n" ending the segment): libhtp completes
+             * the headers at the stream's close, and so the response */
+            head_done(pf, f, 1, pf->in[1].p, pf->in[1].len, pf->in[1].len);
+            pbuf_reset(&pf->in[1]);
+            h->d[1].scan = 0;
+        }
     }
     for (int dir = 0; dir < 2; dir++) {
         struct http_tx *ft = &h->tx[h->d[dir].tx % HTTP_TX_RING];

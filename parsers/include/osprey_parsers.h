@@ -207,7 +207,8 @@ int osprey_parsers_define(struct mon_engine *eng, const struct osprey_parsers_cf
                           struct osprey_parsers **out);
 /* The UDE of application event ev (osprey_event_find). */
 mon_event_t osprey_parsers_event(const struct osprey_parsers *p, uint16_t ev);
-/* The flow's protocol was decided (any outcome). */
+/* The flow's protocol was decided (any outcome), and again when it became another
+ * (HTTP/1 upgraded to h2c). */
 mon_event_t osprey_parsers_app_detected(const struct osprey_parsers *p);
 /* An anomaly event (above) happened: runs once per occurrence, osprey_parsers_anomaly() says
  * which, with the side of the direction it was seen in. */

@@ -9,7 +9,7 @@
 #include "smb_int.h"
 
 static const struct proto_probe PROBES[] = {
-    {6, 0, smb_probe}, {6, 1, smb_probe}, {0, 0, NULL}};
+    {6, 0, smb_probe_client}, {6, 1, smb_probe_server}, {0, 0, NULL}};
 
 static const struct proto_event EVENTS[] = {
     [SMB_EV_PDU_TS] = {"smb_pdu_to_server", 0},

@@ -237,5 +237,8 @@ static inline uint32_t smb_path(uint8_t *out, const uint8_t *p, uint32_t n, bool
 }
 /* probe.c */
 enum probe_verdict smb_probe(const uint8_t *d, size_t n, const struct mon_flow *f);
+/* The same, from the client (a request) or from the server (a reply). */
+enum probe_verdict smb_probe_client(const uint8_t *d, size_t n, const struct mon_flow *f);
+enum probe_verdict smb_probe_server(const uint8_t *d, size_t n, const struct mon_flow *f);
 
 #endif

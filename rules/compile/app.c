@@ -212,7 +212,8 @@ const char *det_base_name(uint16_t base)
         [DB_STREAM] = "stream",
         [DB_DECODE] = "decode_event",
         [DB_APP_EVENT] = "app_anomaly",
-        [DB_PKT_RCV] = "packet_rcv"};
+        [DB_PKT_RCV] = "packet_rcv",
+        [DB_APP_DETECTED] = "app_detected"};
     if (base < DB__FIXED)
         return N[base];
     const char *n = osprey_event_name(det_base_event(base));

@@ -482,7 +482,9 @@ int compile_rule(struct compiler *c, const struct osprey_rule *r, enum plan_vari
     dr->filestore = pl.filestore;
     dr->pass_alerts = pl.pass_alerts;
     d->hold_alerts |= r->action == OSPREY_ACTION_PASS; /* held.c */
-    dr->flow_action = pl.kind != DK_PKT ||
+    /* a header naming an application protocol makes it Suricata's app-layer signature:
+     * its drop, too, is the flow's */
+    dr->flow_action = pl.kind != DK_PKT || pl.app ||
                       (pl.nunits == 0 && !pl.nconds && !pl.nxbits && !pl.nints);
     if (pl.nbits) {
         dr->bits = pl.bits; /* kept: freed with the rule */
@@ -632,6 +634,7 @@ int osprey_detect_build_opts(struct osprey_detect **out, struct mon_engine *eng,
         for (uint16_t e = 0; e < osprey_event_count(); e++)
             d->base_ev[det_app_base(e)] = osprey_parsers_event(d->parsers, e);
         d->base_ev[DB_APP_EVENT] = osprey_parsers_app_anomaly(d->parsers);
+        d->base_ev[DB_APP_DETECTED] = osprey_parsers_app_detected(d->parsers);
     }
     struct compiler c = {d, eng, {0}, diag, 0};
     int rc = opts && opts->explain_sid ? det_explain_open(d, opts->explain_sid, opts->explain_out)

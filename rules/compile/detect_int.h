@@ -30,6 +30,8 @@ enum det_base {
     DB_DECODE, /* DECODE_EVENT: packets with a decoder anomaly or note, flow or not (events.c) */
     DB_APP_EVENT, /* the parsers' app_anomaly: one application-layer event (events.c) */
     DB_PKT_RCV, /* PKT_IN in the receiver's hook, after its update: stream-event rules */
+    DB_APP_DETECTED, /* the parsers' app_detected: the flow's protocol was decided (rules on
+                        app-layer-protocol alone, Suricata's protocol-detection-only rules) */
     DB__FIXED
 };
 static inline uint16_t det_nbases(void)
@@ -40,7 +42,7 @@ static inline uint16_t det_nbases(void)
  * events, then the other engine events (the order barriers and --dump-chains follow). */
 static inline uint16_t det_base_order(uint16_t i)
 {
-    static const uint16_t TAIL[] = {DB_DECODE, DB_APP_EVENT, DB_PKT_RCV};
+    static const uint16_t TAIL[] = {DB_DECODE, DB_APP_EVENT, DB_PKT_RCV, DB_APP_DETECTED};
     uint16_t napp = (uint16_t)(det_nbases() - DB__FIXED);
     if (i < 2)
         return i;
@@ -202,6 +204,7 @@ struct det_unit {
         struct {                              /* appproto */
             struct osprey_app_proto_set app;  /* the protocols accepted */
             bool app_neg;                     /* app-layer-protocol:!x */
+            uint8_t app_mode;                 /* DET_APP_* (app-layer-protocol's ,mode) */
         };
         struct {                              /* payload */
             uint32_t n;                       /* items */
@@ -240,6 +243,12 @@ struct det_unit {
         };
     };
 };
+
+/* app-layer-protocol's mode: which of the flow's protocols it compares. Osprey decides one
+ * protocol per flow (both directions), so final, to_server, to_client and direction all mean
+ * the current one; original is the one before a protocol change (h2c, STARTTLS), else the
+ * current one. */
+enum { DET_APP_FINAL, DET_APP_ORIGINAL, DET_APP_EITHER };
 
 /* Does the run match the buffer? buf[0..len) holds its bytes from position origin on (a
  * stream window; 0 for whole buffers). md: the worker's pcre2 match data. */
@@ -703,6 +712,7 @@ static inline bool det_to_server(int side, uint16_t base)
     case DB_STREAM:
     case DB_PKT_RCV:
     case DB_APP_EVENT: /* run with the receiver's side, as the parsers' events */
+    case DB_APP_DETECTED:
         return side == MON_SIDE_SVR;
     default:
         return osprey_event_dir(det_base_event(base)) == 0;

@@ -44,7 +44,7 @@ void osprey_detect_dump_chains(const struct osprey_detect *d, FILE *out)
         walk(d, &t, MON_ON_CONN_NEW_DATA, 1, out);
         for (uint16_t i = 0; i < d->nbases; i++) { /* the parsers' events, then DECODE_EVENT */
             uint16_t b = det_base_order(i);
-            bool parsers = det_base_is_app(b) || b == DB_APP_EVENT;
+            bool parsers = det_base_is_app(b) || b == DB_APP_EVENT || b == DB_APP_DETECTED;
             if ((!parsers && b != DB_DECODE) || !d->base_rules[b] || d->base_ev[b] >= max)
                 continue; /* PKT_IN (DB_PKT_RCV's too) and CONN_NEW_DATA are above */
             fprintf(out, "%s%s\n", det_base_name(b), parsers ? " (parsers)" : "");

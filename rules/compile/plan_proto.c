@@ -1,12 +1,16 @@
 /* plan_proto.c — the plan functions of the keywords that name application protocols:
- * service: (Snort 3) and app-layer-protocol (Suricata). */
+ * service: (Snort 3) and app-layer-protocol (Suricata), and which rules are Suricata's
+ * protocol-detection-only rules. */
 #include <string.h>
 
 #include "opt_eval.h"
 #include "osprey_parsers.h"
 #include "plan.h"
+#include "registry.h"
+#include "ruleset.h"
 
-/* app-layer-protocol:[!]NAME[,mode] — the modes all mean the flow's one protocol here. */
+/* app-layer-protocol:[!]NAME[,mode] — original: the protocol before a change, either: that
+ * or the current one; the other modes mean the flow's one current protocol here. */
 static const char *app_proto_unit(const char *value, struct det_unit *u)
 {
     *u = (struct det_unit){.ops = &det_unit_appproto};
@@ -29,6 +33,16 @@ static const char *app_proto_unit(const char *value, struct det_unit *u)
     if (id < 0)
         return "a protocol the parsers do not detect";
     osprey_app_proto_set_add(&u->app, (uint16_t)id);
+    const char *m = strchr(p + n, ',');
+    if (m) {
+        m++;
+        while (*m == ' ')
+            m++;
+        if (!strncmp(m, "original", 8))
+            u->app_mode = DET_APP_ORIGINAL;
+        else if (!strncmp(m, "either", 6))
+            u->app_mode = DET_APP_EITHER;
+    }
     return NULL;
 }
 
@@ -55,4 +69,29 @@ int plan_app_layer_protocol(struct plan_ctx *ctx)
     if (!(ctx->pl->why = app_proto_unit(ctx->o->value, &u)))
         plan_add_unit(ctx, u);
     return 0;
+}
+
+/* Suricata's protocol-detection-only ("PD-only") rule: app-layer-protocol with nothing else
+ * to inspect but the direction (flow:to_server/to_client) and flowbits it sets, under a
+ * header naming no application protocol. Suricata matches such a rule only on the packet
+ * where protocol detection finished, not on every packet of the flow after it. */
+bool plan_pd_only(const struct plan *pl, const struct osprey_rule *r)
+{
+    if (pl->app || pl->nitems || pl->nconds || pl->nxbits || pl->nints)
+        return false;
+    for (uint32_t i = 0; i < pl->nbits; i++)
+        if (pl->bits[i].b->op != BITS_SET)
+            return false;
+    bool pd = false;
+    for (uint32_t i = 0; i < pl->nunits; i++) {
+        const struct det_unit *u = &pl->units[i].u;
+        uint32_t o = pl->units[i].first_opt;
+        if (u->ops == &det_unit_appproto && o != PLAN_HEADER &&
+            !strcmp(opt_def_by_id(r->opts[o].kw)->name, "app-layer-protocol"))
+            pd = true; /* (Snort 3's service: stays a packet rule's condition) */
+        else if (u->ops != &det_unit_flow ||
+                 (u->flow->flags & ~(uint32_t)(FLOW_TO_SERVER | FLOW_TO_CLIENT)))
+            return false;
+    }
+    return pd;
 }

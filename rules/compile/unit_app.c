@@ -16,7 +16,13 @@ static bool appproto_eval(const struct det_unit *u, struct mon_ctx *ctx, struct 
     if (!f)
         return false;
     uint16_t a = osprey_parsers_app_proto(ctx, f);
-    bool in = osprey_app_proto_set_has(&u->app, a);
+    uint16_t orig = osprey_parsers_app_proto_orig(ctx, f);
+    if (orig == OSPREY_APP_PROTO_UNKNOWN)
+        orig = a; /* never changed: the original is the current one */
+    if (u->app_mode == DET_APP_ORIGINAL)
+        a = orig;
+    bool in = osprey_app_proto_set_has(&u->app, a) ||
+              (u->app_mode == DET_APP_EITHER && osprey_app_proto_set_has(&u->app, orig));
     /* negated: the protocol must be known (detection finished) and another one */
     return u->app_neg ? a != OSPREY_APP_PROTO_UNKNOWN && !in : in;
 }
@@ -25,12 +31,17 @@ static void appproto_key(struct buf *k, const struct det_unit *u)
 {
     buf_put(k, &u->app, sizeof u->app);
     buf_put(k, &u->app_neg, 1);
+    buf_put(k, &u->app_mode, 1);
 }
 
-/* "app_proto http", "app_proto !tls|dns" */
+/* "app_proto http", "app_proto !tls|dns", "app_proto,original http1" */
 static void appproto_dump(struct buf *out, const struct det_unit *u)
 {
-    buf_puts(out, u->app_neg ? "app_proto !" : "app_proto ");
+    buf_puts(out, "app_proto");
+    buf_puts(out, u->app_mode == DET_APP_ORIGINAL ? ",original"
+                  : u->app_mode == DET_APP_EITHER ? ",either"
+                                                  : "");
+    buf_puts(out, u->app_neg ? " !" : " ");
     const char *sep = "";
     for (uint16_t a = 0; a < OSPREY_APP_PROTO_MAX; a++)
         if (osprey_app_proto_set_has(&u->app, a)) {

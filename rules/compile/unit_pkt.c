@@ -16,6 +16,15 @@ static void key_cmp(struct buf *k, const struct opt_cmp *cm)
 
 /* ---- flow ---- */
 
+/* A side is past the handshake in ESTABLISHED and every state after it, CLOSED too when it
+ * got there by the FIN exchange (Suricata's states after ESTABLISHED, its CLOSED included,
+ * all count as established: what the connection's end flushes is inspected so). */
+static bool side_established(const struct mon_tcp_side *t)
+{
+    return t->state >= MON_TCP_ESTABLISHED ||
+           (t->state == MON_TCP_CLOSED && (t->flags & (MON_TCPF_FIN_SENT | MON_TCPF_GOT_FIN)));
+}
+
 /* A TCP connection is established for a packet when both sides were before it came: the
  * handshake's ACK finds the server still in SYN_RCVD and is not (Suricata gives the state the
  * packet finds). */
@@ -23,8 +32,8 @@ static bool established(const struct mon_flow *f)
 {
     if (f->proto != 6)
         return f->state == MON_FLOW_ESTABLISHED;
-    uint8_t c = f->tcp.side[MON_SIDE_CLI].state, s = f->tcp.side[MON_SIDE_SVR].state;
-    return c >= MON_TCP_ESTABLISHED && s >= MON_TCP_ESTABLISHED;
+    return side_established(&f->tcp.side[MON_SIDE_CLI]) &&
+           side_established(&f->tcp.side[MON_SIDE_SVR]);
 }
 
 /* Bytes of a connection delivered at its end or after it (a close, a RST, the flow's end:

@@ -78,6 +78,12 @@ void mon_set_conn_closed_cb(struct mon_ctx *ctx, mon_flow_end_cb cb, void *arg)
     ctx->closed_arg = arg;
 }
 
+void mon_set_midstream_orient_cb(struct mon_ctx *ctx, mon_flow_orient_fn fn, void *arg)
+{
+    if (ctx->tcp.cfg.midstream)
+        mon_flow_set_orient_cb(ctx->ft, fn, arg);
+}
+
 void mon_set_uctx(struct mon_ctx *ctx, struct mon_flow *f, void *uctx)
 {
     (void)ctx;

@@ -42,6 +42,8 @@ struct mon_flow_table {
     struct mon_flow_cfg cfg;
     mon_flow_end_cb on_end;
     void *on_end_arg;
+    mon_flow_orient_fn orient;  /* mon_flow_set_orient_cb; NULL: the sender is the client */
+    void *orient_arg;
     uint64_t seed[2];
     uint64_t next_id;
 

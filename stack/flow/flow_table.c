@@ -230,9 +230,13 @@ static uint32_t alloc_record(struct mon_flow_table *t)
 static void init_flow(struct mon_flow_table *t, struct mon_flow *f, const struct flow_key *k,
                       const struct mon_packet *p, uint32_t hash)
 {
-    /* A first TCP SYN+ACK comes from the server: the capture missed the SYN. */
+    /* A first TCP SYN+ACK comes from the server: the capture missed the SYN. A first data
+     * segment may too: the orientation callback reads it (midstream pick-up). */
     bool reversed = p->proto == 6 && (p->tcp_flags & (MON_TH_SYN | MON_TH_ACK)) ==
                                          (MON_TH_SYN | MON_TH_ACK);
+    if (!reversed && t->orient && p->proto == 6 && p->payload_len &&
+        !(p->tcp_flags & (MON_TH_SYN | MON_TH_RST)))
+        reversed = t->orient(p, t->orient_arg);
     f->cli = reversed ? k->dst : k->src;
     f->srv = reversed ? k->src : k->dst;
     f->cport = reversed ? k->dport : k->sport;
@@ -254,6 +258,12 @@ static void init_flow(struct mon_flow_table *t, struct mon_flow *f, const struct
     case 1: case 58: t->stats.icmp++; break;
     default: t->stats.other++; break;
     }
+}
+
+void mon_flow_set_orient_cb(struct mon_flow_table *t, mon_flow_orient_fn fn, void *arg)
+{
+    t->orient = fn;
+    t->orient_arg = arg;
 }
 
 struct mon_flow *mon_flow_find(struct mon_flow_table *t, const struct mon_packet *p, int *dir)

@@ -211,6 +211,12 @@ void mon_ctx_charge(struct mon_ctx *ctx, int64_t bytes);
  * with every allocation, so that the memcap bounds resident memory, not just sizes. */
 #define MON_MALLOC_OVERHEAD 16
 
+/* With stream.midstream on: fn decides, from the first data segment of a connection picked up
+ * midstream, whether its sender is the server (the flow is then oriented the other way round,
+ * as Suricata reverses such a flow when protocol detection recognises a server's message in
+ * it: a response seen first). Ignored with midstream off (no such connection is picked up). */
+void mon_set_midstream_orient_cb(struct mon_ctx *ctx, mon_flow_orient_fn fn, void *arg);
+
 /* Statistics of the context's layers. */
 const struct mon_decode_stats *mon_ctx_decode_stats(const struct mon_ctx *ctx);
 const struct mon_defrag *mon_ctx_defrag(const struct mon_ctx *ctx);

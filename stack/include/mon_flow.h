@@ -103,6 +103,12 @@ struct mon_flow_table *mon_flow_table_create(const struct mon_flow_cfg *cfg,
                                              mon_flow_end_cb on_end, void *arg);
 void mon_flow_table_destroy(struct mon_flow_table *t);
 
+/* Which end of a new TCP flow is the client when its first packet does not say (no SYN, no
+ * SYN/ACK, no RST, a payload: a connection picked up midstream): fn returns true when the
+ * packet's sender is the server. Without it (the default), the sender is the client. */
+typedef bool (*mon_flow_orient_fn)(const struct mon_packet *p, void *arg);
+void mon_flow_set_orient_cb(struct mon_flow_table *t, mon_flow_orient_fn fn, void *arg);
+
 /* Find or create the flow of a decoded IP packet and account it. *dir receives
  * MON_FLOW_TO_SERVER or MON_FLOW_TO_CLIENT. NULL when the packet can't be tracked (not IP,
  * no transport header, or no memory), counted in the stats. */

@@ -102,6 +102,41 @@ static void test_direction(void)
     mon_flow_table_destroy(t);
 }
 
+/* the orientation callback: asked only for a new TCP flow's data segment without SYN/RST */
+static bool sender_is_server(const struct mon_packet *p, void *arg)
+{
+    int *asked = arg;
+    (*asked)++;
+    return p->sport == 8080;
+}
+
+static void test_orientation_callback(void)
+{
+    struct mon_flow_cfg cfg;
+    mon_flow_cfg_defaults(&cfg);
+    struct mon_flow_table *t = mon_flow_table_create(&cfg, NULL, NULL);
+    int asked = 0, dir;
+    mon_flow_set_orient_cb(t, sender_is_server, &asked);
+    static const uint8_t data[4] = "HTTP";
+    struct mon_packet resp = mk(0x0a000002, 8080, 0x0a000001, 51297, 6, 0x18, 1);
+    resp.payload = data;
+    resp.payload_len = sizeof data;
+    struct mon_flow *f = mon_flow_handle(t, &resp, &dir);
+    CHECK(f && dir == MON_FLOW_TO_CLIENT && f->cport == 51297 && f->sport == 8080);
+    CHECK_EQ_U(asked, 1);
+    /* the flow's next packets are not asked about; nor a new flow's SYN or empty ACK */
+    struct mon_packet ack = mk(0x0a000001, 51297, 0x0a000002, 8080, 6, 0x10, 2);
+    CHECK(mon_flow_handle(t, &ack, &dir) == f && dir == MON_FLOW_TO_SERVER);
+    struct mon_packet syn = mk(0x0a000002, 8080, 0x0a000003, 1, 6, 0x02, 3);
+    f = mon_flow_handle(t, &syn, &dir);
+    CHECK(f && dir == MON_FLOW_TO_SERVER && f->cport == 8080);
+    struct mon_packet ack2 = mk(0x0a000002, 8080, 0x0a000004, 1, 6, 0x10, 4);
+    f = mon_flow_handle(t, &ack2, &dir);
+    CHECK(f && dir == MON_FLOW_TO_SERVER);
+    CHECK_EQ_U(asked, 1);
+    mon_flow_table_destroy(t);
+}
+
 static void test_timeouts(void)
 {
     struct mon_flow_cfg cfg;
@@ -382,6 +417,7 @@ int main(void)
     test_hash_symmetry();
     test_keyed();
     test_direction();
+    test_orientation_callback();
     test_timeouts();
     test_clock_jumps_back();
     test_buckets_follow_the_memcap();

@@ -187,12 +187,16 @@ def test_request_bodies_are_decompressed_and_clear_text_labelled_gzip_is_kept(tm
 
 def test_a_request_cut_by_the_end_of_the_capture_is_still_inspected(tmp_path):
     # no FIN, no blank line: the capture ends inside the request's head. Its request line is
-    # whole, so http.uri is inspected when the flow ends (as libhtp's request-line progress),
-    # on a flow-end packet numbered one past the last frame, client -> server
+    # whole, so http.uri is inspected on the packet that brought it (libhtp's request-line
+    # progress: http_request_line runs before the head is complete); a rule that also needs a
+    # header is inspected when the flow ends, on a flow-end packet numbered one past the last
+    # frame, client -> server
     c = Conv().handshake().send(True, b"POST /now_this_is HTTP/1.0\r\nUser-Agent: M/1.0\r\n")
-    r = detect(tmp_path, c.pkts, [rule('http.uri; content:"this";', sid=1, proto="http")])
+    r = detect(tmp_path, c.pkts, [rule('http.uri; content:"this";', sid=1, proto="http"),
+                                  rule('http.uri; content:"this"; http.user_agent; content:"M";',
+                                       sid=2, proto="http")])
     assert [(a["alert"]["signature_id"], a["pcap_cnt"], a["src_port"], a["dest_port"])
-            for a in r.alerts] == [(1, len(c.pkts) + 1, 40000, 80)]
+            for a in r.alerts] == [(1, 4, 40000, 80), (2, len(c.pkts) + 1, 40000, 80)]
 
 
 def test_pipelined_requests_alert_once_each(tmp_path):
@@ -325,8 +329,8 @@ def test_dump_chains_shows_the_application_events(tmp_path):
                       sid=1, proto="http") + "\n" +
                  rule('dns.query; dotprefix; content:".evil";', sid=2, proto="dns") + "\n")
     out = run([binary("osprey"), "-T", "--dump-chains", "-S", str(f)]).stdout
-    assert ("http_request (parsers)\n"
-            "  mpm http_request http.uri (Hyperscan, all fast patterns)\n"
+    assert ("http_request_line (parsers)\n"
+            "  mpm http_request_line http.uri (Hyperscan, all fast patterns)\n"
             "    fast pattern \"/admin\"\n") in out
     assert "  mpm dns_query dns.query transformed (Hyperscan, all fast patterns)\n" in out
     assert "rules compiled 2 (packet 0, stream 0, app-layer 2), not compiled 0" in out
@@ -441,3 +445,29 @@ def test_header_negated_within_and_threshold_by_inner_source_inside_gtpu(tmp_pat
                                                                 ("10.0.0.4", 51806)]
     r = detect(tmp_path, pkts, [FLASH], "--set", "decoder.gtpu.enabled=no", name="off")
     assert r.sids == []
+
+
+def test_a_response_head_the_close_completes_is_inspected(tmp_path):
+    # LF-only lines, the head's empty line last in its segment (a line end waits for what
+    # follows it), then the server closes: libhtp completes the head at the close, and the
+    # response is inspected — also by rules on flow:established (a side closed by the FIN
+    # exchange is past the handshake) and on its missing body (absent)
+    c = Conv(sport=40400, dport=8002).handshake()
+    c.send(True, b"GET /noheaders HTTP/1.0\n").send(True, b"\n")
+    c.send(False, b"HTTP/1.0 500 BAD\n").send(False, b"Header1: value1\n\n")
+    c.pkts.append(c._pkt(False, "FA"))
+    c.seq[False] += 1
+    c.pkts.append(c._pkt(True, "A"))
+    c.pkts.append(c._pkt(True, "FA"))
+    c.seq[True] += 1
+    c.pkts.append(c._pkt(False, "A"))
+    rules = [rule('flow:established,to_client; http.stat_code; content:"500";', sid=1,
+                  proto="http"),
+             rule('flow:established,to_client; file.data; absent; http.stat_code; '
+                  'content:"500";', sid=2, proto="http"),
+             rule('flow:to_client; http.stat_code; content:"200";', sid=3, proto="http")]
+    assert sids(tmp_path, c.pkts, rules) == [1, 2]
+    # near miss: a status line the close cuts before its end is no head
+    c2 = Conv(sport=40401, dport=8002).handshake().send(True, b"GET / HTTP/1.0\n\n")
+    c2.send(False, b"HTTP/1.0 500 BA")
+    assert sids(tmp_path, c2.close().pkts, rules, name="b") == []

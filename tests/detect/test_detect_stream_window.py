@@ -85,15 +85,16 @@ def test_bytes_after_a_hole_are_inspected_when_the_flow_ends(tmp_path):
     ("", ["--set", "stream.midstream=true"], [1, 4]),
     ("", [], [1, 4]),
     ("U", ["--set", "stream.midstream=true"], [1, 4]),
-    ("PA", [], []),  # a session not picked up for want of midstream: not inspected
+    ("PA", [], [1, 4]),  # a session not picked up for want of midstream: its packets still are
+    ("A", [], [1, 4]),
 ])
 def test_payload_of_a_tcp_packet_no_connection_takes_is_inspected(tmp_path, flags, args,
                                                                   expect):
     # a segment no TCP stack accepts (no ACK: no flags at all, or URG alone) starts no
     # connection, midstream or not, but Suricata still inspects the packet's payload: the TCP
     # payload rules' packet chains match, once; the stream-only rule, and a rule needing an
-    # established session, do not. A mid-session ACK without midstream is Suricata's
-    # midstream exception instead: not tracked, not inspected.
+    # established session, do not. So is a mid-session ACK without midstream (IDS: the
+    # midstream policy is ignore): no session, but its payload is inspected as a packet's.
     from scapy.layers.inet import IP, TCP
     pkt = IP(src="10.1.0.1", dst="10.1.0.2") / TCP(sport=80, dport=80, flags=flags) / b"hello"
     rules = [rule('content:"hello";', sid=1),

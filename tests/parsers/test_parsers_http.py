@@ -237,9 +237,10 @@ def test_upgrade_stops_http_and_garbage_is_not_a_request(trace):
     c.send(False, b"HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\n\r\n\x81\x05hello")
     c.send(True, b"\x81\x85\x00\x00\x00\x00GET / HTTP/1.1\r\n\r\n\n\n")
     a = app_trace(trace, c.close().pkts)
-    # no HTTP after the 101: the flow is WebSocket's (parsers/websocket), "GET /" a payload
+    # no HTTP after the 101: the flow is WebSocket's (parsers/websocket), "GET /" a payload;
+    # the switch decides the flow's protocol again (app_detected)
     assert [e["event"] for e in a.events] == ["app_detected", "http_request", "http_response",
-                                              "websocket_frame_to_client",
+                                              "app_detected", "websocket_frame_to_client",
                                               "websocket_frame_to_server"]
     assert a.of("http_response")[0]["status"] == 101
     a = app_trace(trace, c.pkts, "--set", "app-layer.protocols.websocket.enabled=no")

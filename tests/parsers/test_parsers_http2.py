@@ -133,6 +133,17 @@ def test_h2c_upgrade(tmp_path):
     assert detect(tmp_path, h2c(), rules).sids == [1, 2, 3, 4, 5, 6, 7]
 
 
+def test_app_layer_protocol_original_and_final_on_h2c(tmp_path):
+    # the upgrade decides the flow's protocol again: the detection-only rules look again;
+    # original is HTTP/1 (the protocol before the change), final HTTP/2
+    rules = [rule("app-layer-protocol:http1,original; app-layer-protocol:http2,final;", sid=1),
+             rule("app-layer-protocol:http2,original;", sid=2),
+             rule("app-layer-protocol:http1,either;", sid=3),
+             rule("app-layer-protocol:http2;", sid=4)]
+    # sid 3: HTTP/1 at the first decision, HTTP/1 as the original at the change
+    assert detect(tmp_path, h2c(), rules).sids == [1, 3, 3, 4]
+
+
 def events_rules():
     names = ["authority_host_mismatch", "userinfo_in_uri", "long_frame_data",
              "data_stream_zero", "invalid_frame_length", "invalid_header"]

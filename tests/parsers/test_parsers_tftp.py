@@ -37,7 +37,8 @@ def test_tftp_rules(tmp_path):
              rule("filename:\"rfc1350.txt\"; filesize:700;", 3, proto="tftp-data"),
              rule("app-layer-protocol:tftp-data;", 4, proto="udp")]
     r = detect(tmp_path, read_flow(retransmit=True), rules)
-    assert r.sids == [1, 3, 4, 4, 4, 4, 4]  # (the transfer: 3 blocks, 2 ACKs)
+    # sid 4, app-layer-protocol alone: once, where the transfer's flow is decided
+    assert r.sids == [1, 3, 4]
     r = detect(tmp_path, read_flow(), rules, "--set", "app-layer.protocols.tftp.enabled=no",
                name="off")
     assert r.sids == []

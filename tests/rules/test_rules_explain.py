@@ -24,10 +24,10 @@ def test_content_and_pcre_http_rule(tmp_path):
         "  msg: evil uri",
         "  buffers: http.uri",
         '  fast pattern "/evil" on http.uri: the longest content on an application buffer',
-        "  chain 1 of 2: application rule, base event http_request (parsers)",
-        "    1. mpm http_request http.uri (Hyperscan, all fast patterns)",
+        "  chain 1 of 2: application rule, base event http_request_line (parsers)",
+        "    1. mpm http_request_line http.uri (Hyperscan, all fast patterns)",
         '    2. fast pattern "/evil"',
-        "    3. header http_request http any any -> any any",
+        "    3. header http_request_line http any any -> any any",
         "    4. flow:established,to_server;  [unit flow]",
         '    5. content:"/evil";  [unit payload on http.uri]',
         '    6. pcre:"/evil\\d+/U";  [unit payload on http.uri]',
@@ -88,9 +88,9 @@ def test_trace_stops_on_the_pcre(tmp_path):
     assert r.sids == [100]
     trace = [l for l in r.proc.stdout.splitlines() if l.startswith("packet ")]
     assert trace == [
-        'packet 4 (flow 1): http_request to server, chain 1: stopped at step 6 of 6, pcre:"/evil\\d+/U"; '
+        'packet 4 (flow 1): http_request_line to server, chain 1: stopped at step 6 of 6, pcre:"/evil\\d+/U"; '
         '[unit payload] on http.uri: "/evil/x" (7 bytes)',
-        "packet 14 (flow 2): http_request to server, chain 1: matched (all 6 steps): alert",
+        "packet 14 (flow 2): http_request_line to server, chain 1: matched (all 6 steps): alert",
     ]
     assert ("sid 100 on the traffic: stopped 1 times, matched 1 times, took its action 1 times"
             in r.proc.stdout.splitlines())
@@ -134,8 +134,8 @@ def test_trace_names_the_commit_outcome(tmp_path):
     res = detect(tmp_path, pkts, [r], "--explain", "6")
     assert res.sids == [6]
     assert [l for l in res.proc.stdout.splitlines() if l.startswith("packet ")] == [
-        "packet 4 (flow 1): http_request to server, chain 1: matched (all 5 steps): alert",
-        "packet 14 (flow 2): http_request to server, chain 1: matched (all 5 steps), no alert: "
+        "packet 4 (flow 1): http_request_line to server, chain 1: matched (all 5 steps): alert",
+        "packet 14 (flow 2): http_request_line to server, chain 1: matched (all 5 steps), no alert: "
         "threshold or detection_filter",
     ]
 

@@ -154,6 +154,22 @@ static void test_probe_and_path(void)
     CHECK(smb_probe((const uint8_t *)"\0\0\0\x48\xffSM", 7, NULL) == DET_NEED_MORE);
     CHECK(smb_probe((const uint8_t *)"\0\0\0\x48\xfeSMX", 8, NULL) == DET_NO);
     CHECK(smb_probe((const uint8_t *)"\x85\0\0\0", 4, NULL) == DET_NO);
+    /* by direction: SMB1's reply flag (Flags 0x80), SMB2's SERVER_TO_REDIR (Flags bit 0) */
+    uint8_t s1[14] = {0, 0, 0, 0x48, 0xff, 'S', 'M', 'B', 0x73, 0, 0, 0, 0, 0x80};
+    CHECK(smb_probe_server(s1, sizeof s1, NULL) == DET_YES);
+    CHECK(smb_probe_client(s1, sizeof s1, NULL) == DET_NO);
+    s1[13] = 0x18; /* a request */
+    CHECK(smb_probe_client(s1, sizeof s1, NULL) == DET_YES);
+    CHECK(smb_probe_server(s1, sizeof s1, NULL) == DET_NO);
+    CHECK(smb_probe_client(s1, 13, NULL) == DET_NEED_MORE); /* the flag not there yet */
+    uint8_t s2[21] = {0, 0, 0, 0x48, 0xfe, 'S', 'M', 'B', 64};
+    s2[20] = 0x01;
+    CHECK(smb_probe_server(s2, sizeof s2, NULL) == DET_YES);
+    CHECK(smb_probe_client(s2, sizeof s2, NULL) == DET_NO);
+    s2[20] = 0;
+    CHECK(smb_probe_client(s2, sizeof s2, NULL) == DET_YES);
+    CHECK(smb_probe_client((const uint8_t *)"\0\0\0\x48\xfdSMB", 8, NULL) == DET_YES);
+    CHECK(smb_probe_server((const uint8_t *)"\0\0\0\x48\xfdSMB", 8, NULL) == DET_YES);
     uint8_t out[SMB_PATH_MAX];
     CHECK_EQ_U(smb_path(out, (const uint8_t *)"a\0\xe9\0b\0\0\0c\0", 10, true), 3);
     CHECK(!memcmp(out, "a?b", 3)); /* non-ASCII as '?', ends at NUL */
