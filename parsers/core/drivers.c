@@ -26,20 +26,22 @@ static uint16_t probe(const struct osprey_parsers *p, uint8_t l4, int dir, const
                       size_t n, const struct mon_flow *f, bool *all_no)
 {
     *all_no = true;
-    for (uint16_t id = 2; id < osprey_app_proto_count(); id++) {
-        if (p->cfg.mode[id] == OSPREY_APP_DISABLED)
-            continue;
-        const struct osprey_proto_def *def = reg_proto(id);
-        for (const struct proto_probe *pr = def->probes; pr && pr->probe; pr++) {
-            if (pr->l4 != l4 || (l4 == 6 && pr->dir != dir))
+    /* by rank (proto_def.h: a few protocols rank before the rest), then table order */
+    for (int rank = PROBE_RANK_MIN; rank <= PROBE_RANK_MAX; rank++)
+        for (uint16_t id = 2; id < osprey_app_proto_count(); id++) {
+            const struct osprey_proto_def *def = reg_proto(id);
+            if (def->probe_rank != rank || p->cfg.mode[id] == OSPREY_APP_DISABLED)
                 continue;
-            enum probe_verdict v = pr->probe(d, n, f);
-            if (v == DET_YES)
-                return id;
-            if (v == DET_NEED_MORE)
-                *all_no = false;
+            for (const struct proto_probe *pr = def->probes; pr && pr->probe; pr++) {
+                if (pr->l4 != l4 || (l4 == 6 && pr->dir != dir))
+                    continue;
+                enum probe_verdict v = pr->probe(d, n, f);
+                if (v == DET_YES)
+                    return id;
+                if (v == DET_NEED_MORE)
+                    *all_no = false;
+            }
         }
-    }
     return OSPREY_APP_PROTO_UNKNOWN;
 }
 

@@ -76,6 +76,10 @@ struct proto_field {
     const struct proto_value *values; /* NULL or {NULL}-terminated */
 };
 
+/* The ranks probe_rank may take (drivers.c tries each in turn). */
+#define PROBE_RANK_MIN (-2)
+#define PROBE_RANK_MAX 0
+
 struct osprey_proto_def {
     const char *name;                /* "tls": EVE's app_proto, the rule header word */
     const char *flow_stat;           /* its flows' counter name: "flow.tls" */
@@ -96,6 +100,10 @@ struct osprey_proto_def {
     bool buffers_imply_dir;          /* see osprey_app_proto_buffers_imply_dir */
     bool suricata_stats;             /* see osprey_app_proto_suricata_stats */
     const struct proto_probe *probes;   /* in order of preference, ended by probe NULL */
+    int8_t probe_rank;               /* when its probes run against the others': lower first;
+                                        within a rank, table order (0 for most; a protocol
+                                        whose traffic another's probe would also take, such
+                                        as mDNS's for DNS's, ranks before it) */
     bool expected;                   /* no probes: a flow is this protocol only when another
                                         announced it (core/expect.c: ftp-data) */
     /* bytes of direction dir (TCP stream chunk, or one UDP datagram) */

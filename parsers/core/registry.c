@@ -30,14 +30,11 @@ extern const struct osprey_proto_def quic_proto;
 extern const struct osprey_proto_def pgsql_proto, mdns_proto, bittorrent_dht_proto;
 extern const struct osprey_proto_def modbus_proto, dnp3_proto, enip_proto;
 
-/* Table order is also the order detection tries the probes in: the first YES wins (HTTP,
- * then a TLS ClientHello, then DNS, as detection has always preferred them). */
-static const struct osprey_proto_def *const PROTOS[] = {&http_proto, &tls_proto,
-                                                        &netbios_ns_proto, /* before DNS: its
-                                                           datagrams look like DNS */
-                                                        &mdns_proto, /* before DNS: its
-                                                                        probe takes 5353 too */
-                                                        &dns_proto,
+/* The protocols, HTTP, DNS and TLS first. Detection tries the probes by each descriptor's
+ * probe_rank, then in this order: the first YES wins (HTTP, then a TLS ClientHello, then
+ * NetBIOS-NS and mDNS, whose traffic DNS's probe would take, then DNS and the others). */
+static const struct osprey_proto_def *const PROTOS[] = {&http_proto, &dns_proto, &tls_proto,
+                                                        &netbios_ns_proto, &mdns_proto,
                                                         &ssh_proto, &sip_proto, &mqtt_proto,
                                                         &dcerpc_proto, &smb_proto, &ftp_proto,
                                                         &ftp_data_proto, &krb5_proto,

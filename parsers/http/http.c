@@ -232,6 +232,7 @@ const struct osprey_proto_def http_proto = {
     .l4 = 6,
     .suricata_stats = true,
     .probes = PROBES,
+    .probe_rank = -2, /* first of all: the most common, and cheap to refuse */
     .parse = http_parse,
     .gap = http_gap,
     .end = http_end,

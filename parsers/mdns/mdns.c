@@ -84,6 +84,7 @@ const struct osprey_proto_def mdns_proto = {
     .flow_stat = "flow.mdns",
     .l4 = 17,
     .probes = PROBES,
+    .probe_rank = -1, /* before DNS, whose probe takes 5353 too */
     .parse_dgram = mdns_parse_dgram,
     .state_free = dns_free,
     .tx_id = dns_tx_id,

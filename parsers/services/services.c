@@ -24,9 +24,10 @@ static void no_state(void *state)
     (void)state; /* never made */
 }
 
-#define SERVICE(var, nm, l4_, probes_)                                                     \
+#define SERVICE(var, nm, l4_, probes_, rank_)                                              \
     const struct osprey_proto_def var = {                                                  \
         .name = nm,                                                                        \
+        .probe_rank = rank_,                                                               \
         .flow_stat = "flow." nm,                                                           \
         .l4 = l4_,                                                                         \
         .probes = probes_,                                                                 \
@@ -47,10 +48,11 @@ static const struct proto_probe SSDP[] = {{17, 0, ssdp_probe}, {0, 0, NULL}};
 static const struct proto_probe MYSQL[] = {{6, 1, mysql_probe_server}, {0, 0, NULL}};
 static const struct proto_probe NNTP[] = {{6, 1, nntp_probe_server}, {0, 0, NULL}};
 
-SERVICE(irc_proto, "irc", 6, IRC);
-SERVICE(netbios_ns_proto, "netbios-ns", 0, NETBIOS_NS);
-SERVICE(netbios_dgm_proto, "netbios-dgm", 17, NETBIOS_DGM);
-SERVICE(wins_proto, "wins", 6, WINS);
-SERVICE(ssdp_proto, "ssdp", 17, SSDP);
-SERVICE(mysql_proto, "mysql", 6, MYSQL);
-SERVICE(nntp_proto, "nntp", 6, NNTP);
+SERVICE(irc_proto, "irc", 6, IRC, 0);
+/* before DNS, whose probe would take its DNS-like datagrams */
+SERVICE(netbios_ns_proto, "netbios-ns", 0, NETBIOS_NS, -1);
+SERVICE(netbios_dgm_proto, "netbios-dgm", 17, NETBIOS_DGM, 0);
+SERVICE(wins_proto, "wins", 6, WINS, 0);
+SERVICE(ssdp_proto, "ssdp", 17, SSDP, 0);
+SERVICE(mysql_proto, "mysql", 6, MYSQL, 0);
+SERVICE(nntp_proto, "nntp", 6, NNTP, 0);

@@ -64,6 +64,7 @@ static void test_names(void)
         CHECK((d->probes != NULL) != d->expected && d->state_free &&
               (d->parse || d->parse_dgram));
         CHECK(d->tx_counter < (int)d->ncounters);
+        CHECK(d->probe_rank >= PROBE_RANK_MIN && d->probe_rank <= PROBE_RANK_MAX);
         char flow[64];
         snprintf(flow, sizeof flow, "flow.%s", d->name);
         CHECK(d->flow_stat && !strcmp(d->flow_stat, flow));
@@ -194,8 +195,25 @@ static void test_sets(void)
     CHECK(!osprey_app_proto_set_has(&s, OSPREY_APP_PROTO_MAX));
 }
 
+/* HTTP, DNS and TLS are the table's first rows; the probes still run HTTP, TLS, then the
+ * protocols DNS's probe would otherwise take (NetBIOS-NS, mDNS), then DNS (probe_rank). */
+static void test_rows_and_probe_order(void)
+{
+    CHECK(!strcmp(osprey_app_proto_name(2), "http"));
+    CHECK(!strcmp(osprey_app_proto_name(3), "dns"));
+    CHECK(!strcmp(osprey_app_proto_name(4), "tls"));
+    const char *want[] = {"http", "tls", "netbios-ns", "mdns", "dns"};
+    size_t k = 0;
+    for (int rank = PROBE_RANK_MIN; rank <= PROBE_RANK_MAX; rank++)
+        for (uint16_t id = 2; id < osprey_app_proto_count() && k < 5; id++)
+            if (reg_proto(id)->probe_rank == rank && reg_proto(id)->probes)
+                CHECK(!strcmp(reg_proto(id)->name, want[k++]));
+    CHECK_EQ_U(k, 5);
+}
+
 int main(void)
 {
+    test_rows_and_probe_order();
     test_buffers();
     test_names();
     test_index();

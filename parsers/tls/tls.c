@@ -157,6 +157,7 @@ const struct osprey_proto_def tls_proto = {
     .buffers_imply_dir = true,
     .suricata_stats = true,
     .probes = PROBES,
+    .probe_rank = -1, /* before DNS (and the rest): a ClientHello is recognised first */
     .parse = tls_parse,
     .state_free = tls_free,
     .events = EVENTS, .nevents = PROTO_N(EVENTS),
