@@ -85,8 +85,9 @@ static void names(void)
     }
     CHECK(osprey_app_proto_find("kerberos") == osprey_app_proto_find("krb5"));
     CHECK(osprey_app_proto_find("netbios-ssn") == osprey_app_proto_find("smb"));
-    /* NetBIOS name service datagrams look like DNS: its probe runs before DNS's */
-    CHECK(osprey_app_proto_find("netbios-ns") < osprey_app_proto_find("dns"));
+    /* NetBIOS name service datagrams look like DNS: its probe runs before DNS's (its rank) */
+    CHECK(reg_proto((uint16_t)osprey_app_proto_find("netbios-ns"))->probe_rank <
+          reg_proto((uint16_t)osprey_app_proto_find("dns"))->probe_rank);
 }
 
 int main(void)
