@@ -1,7 +1,6 @@
 /* bencode.c — a bounded bencode reader (BEP 3): integers `i<digits>e`, strings
  * `<len>:<bytes>`, lists `l…e`, dictionaries `d…e`, read in place over one datagram. Nothing
- * is copied; a string's length is checked against the bytes left, an integer has at most 19
- * digits, nesting past BENC_MAX_DEPTH is an error (counted by the caller). Written for the
+ * is copied; a string's length is checked against the bytes left, an integer must fit int64, nesting past BENC_MAX_DEPTH is an error (counted by the caller). Written for the
  * DHT parser; no recursion (benc_skip walks with a depth counter). */
 #include "bt_int.h"
 
@@ -10,7 +9,7 @@ void benc_init(struct benc *b, const uint8_t *p, size_t n)
     b->p = p, b->n = n, b->off = 0, b->depth = 0, b->too_deep = false;
 }
 
-/* digits up to `end`, at most 19 (fits int64); false when none or too many */
+/* digits up to `end` while they fit int64; false when none or too many */
 static bool digits(struct benc *b, uint8_t end, bool sign, int64_t *out)
 {
     bool neg = false;
@@ -19,9 +18,10 @@ static bool digits(struct benc *b, uint8_t end, bool sign, int64_t *out)
     size_t start = b->off;
     int64_t v = 0;
     while (b->off < b->n && b->p[b->off] >= '0' && b->p[b->off] <= '9') {
-        if (b->off - start >= 19)
+        int d = b->p[b->off] - '0';
+        if (v > (INT64_MAX - d) / 10) /* 19 digits can exceed int64 */
             return false;
-        v = v * 10 + (b->p[b->off] - '0');
+        v = v * 10 + d;
         b->off++;
     }
     if (b->off == start || b->off >= b->n || b->p[b->off] != end)

@@ -35,7 +35,8 @@ static void bencode(void)
     CHECK(benc_next(&b, &v) == BENC_END && b.depth == 0);
     CHECK(benc_next(&b, &v) == BENC_ERR); /* 'e' outside any container */
     static const char *const bad[] = {"i-0e", "i01e", "5:abc", "i12", "x", "3abc",
-                                      "i12345678901234567890e", "llll"};
+                                      "i12345678901234567890e", "llll",
+                                      "i9999999999999999999e", "9999999999999999999:x"};
     for (size_t i = 0; i < PROTO_N(bad); i++) {
         benc_init(&b, (const uint8_t *)bad[i], strlen(bad[i]));
         enum benc_type t;
@@ -43,6 +44,9 @@ static void bencode(void)
             ;
         CHECK(t == BENC_ERR);
     }
+    /* the largest int64 is read whole */
+    benc_init(&b, (const uint8_t *)"i9223372036854775807e", 21);
+    CHECK(benc_next(&b, &v) == BENC_INT && v.i == INT64_MAX);
     benc_init(&b, (const uint8_t *)"llll", 4);
     while (benc_next(&b, &v) == BENC_LIST)
         ;
