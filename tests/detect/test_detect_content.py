@@ -338,3 +338,14 @@ def test_negated_contents_backtrack_to_a_pe_header_segments_later(tmp_path, late
         c.send(False, data[i:i + 1400])
     r = detect(tmp_path, c.close().pkts, [PACKED])
     assert r.sids == ([1] if hit else [])
+
+
+def test_snort3_raw_data_is_the_payload_as_it_came(tmp_path):
+    # Snort 3's raw_data: the Telnet payload with its IAC negotiation bytes (sid 713's form)
+    iac = b"\xff\xf3" * 5
+    pkts = Conv(dport=23).handshake().send(True, b"login\r\n" + iac).close().pkts
+    rules = [rule('flow:to_server,established; raw_data; content:"|FF F3 FF F3 FF F3 FF F3 FF F3|",'
+                  'fast_pattern,nocase;', hdr="any any -> any 23")]
+    assert detect(tmp_path, pkts, rules).sids == [1]
+    near = Conv(dport=23).handshake().send(True, b"login\r\n" + b"\xff\xf3" * 4).close().pkts
+    assert detect(tmp_path, near, rules, name="near").sids == []
