@@ -218,6 +218,13 @@ static const struct cfg_key SCHEMA[] = {
      * a protocol added to parsers/ adds its row here, test_config.py checks) */
     APP_ENABLED("dcerpc"),
     APP_ENABLED("dns"),
+    STR("app-layer.protocols.dns.detection-ports.dp", "",
+        "server ports (\"1053\", \"53, 5300:5310\") whose flows DNS's probes take as port "
+        "53's, over TCP and UDP"),
+    STR("app-layer.protocols.dns.tcp.detection-ports.dp", "",
+        "the same over TCP only (overrides detection-ports.dp there)"),
+    STR("app-layer.protocols.dns.udp.detection-ports.dp", "",
+        "the same over UDP only (overrides detection-ports.dp there)"),
     APP_ENABLED("ftp"),
     APP_ENABLED("ftp-data"),
     INT("app-layer.protocols.ftp.max-tx", "256", 1, 256, "FTP commands waiting for their replies; past it: ftp.too_many_transactions, the client's side no longer parsed"),

@@ -104,6 +104,9 @@ struct osprey_proto_def {
                                         within a rank, table order (0 for most; a protocol
                                         whose traffic another's probe would also take, such
                                         as mDNS's for DNS's, ranks before it) */
+    uint16_t home_port;              /* the server port its probes take as a hint (DNS: 53):
+                                        a flow to one of its configured detection ports is
+                                        probed as if to this one (core/drivers.c); 0: none */
     bool expected;                   /* no probes: a flow is this protocol only when another
                                         announced it (core/expect.c: ftp-data) */
     /* bytes of direction dir (TCP stream chunk, or one UDP datagram) */

@@ -171,8 +171,18 @@ enum osprey_app_mode {
     OSPREY_APP_DISABLED,       /* neither: its probes and expectations are skipped, so its
                                   flows are another protocol's or failed ("no") */
 };
+/* A run of server ports, lo..hi (both 0: unused). */
+struct osprey_detect_ports {
+    uint16_t lo, hi;
+};
+#define OSPREY_DETECT_PORT_RANGES 8
 struct osprey_parsers_cfg {
     uint8_t mode[OSPREY_APP_PROTO_MAX];             /* enum osprey_app_mode, by protocol id */
+    /* Suricata's app-layer.protocols.<name>[.tcp|.udp].detection-ports.dp of a protocol whose
+     * probes read the server's port as a hint (osprey_app_proto_home_port: DNS's 53): a flow
+     * to one of these ports is probed as if it were to that port. By protocol id, then
+     * [0] TCP, [1] UDP. */
+    struct osprey_detect_ports detect_ports[OSPREY_APP_PROTO_MAX][2][OSPREY_DETECT_PORT_RANGES];
     /* the core's own (no protocol's): the file layer (core/files.c) */
     uint32_t files_memcap;           /* bytes of files kept per worker (OSPREY_FILES_STORE);
                                         default 64 MiB; past it a file's bytes are shed */
@@ -341,6 +351,12 @@ int osprey_parsers_stat_find(const char *name);    /* -1: none */
 /* Does Suricata count this protocol's flows and transactions under the same stats names
  * (app_layer.flow.<proto>)? Else EVE marks them Osprey's own. */
 bool osprey_app_proto_suricata_stats(uint16_t proto);
+/* The server port a protocol's probes take as a hint (DNS: 53), which detection ports
+ * (osprey_parsers_cfg.detect_ports) stand for; 0: its probes read no port. */
+uint16_t osprey_app_proto_home_port(uint16_t proto);
+/* Parse a detection-ports value ("1053", "53, 1053", "[53,1000:1010]") into out (up to
+ * OSPREY_DETECT_PORT_RANGES ranges, the rest zeroed). 0, or -1 when it is not such a list. */
+int osprey_port_ranges_parse(const char *s, struct osprey_detect_ports *out);
 /* Do its transaction records take the direction of the packet that completed them (Suricata's
  * nfs), rather than the flow's (client to server)? */
 bool osprey_app_proto_eve_packet_dir(uint16_t proto);
