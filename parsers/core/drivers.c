@@ -41,6 +41,29 @@ static const struct mon_flow *on_detect_port(const struct osprey_parsers *p, uin
     return f;
 }
 
+/* Protocol id's probes alone (l4, TCP direction dir). */
+static enum probe_verdict probe_one(const struct osprey_parsers *p, uint16_t id, uint8_t l4,
+                                    int dir, const uint8_t *d, size_t n,
+                                    const struct mon_flow *f)
+{
+    const struct osprey_proto_def *def = reg_proto(id);
+    if (!def || p->cfg.mode[id] == OSPREY_APP_DISABLED)
+        return DET_NO;
+    struct mon_flow as_home;
+    const struct mon_flow *seen = on_detect_port(p, id, def, l4, f, &as_home);
+    enum probe_verdict best = DET_NO;
+    for (const struct proto_probe *pr = def->probes; pr && pr->probe; pr++) {
+        if (pr->l4 != l4 || (l4 == 6 && pr->dir != dir))
+            continue;
+        enum probe_verdict v = pr->probe(d, n, seen);
+        if (v == DET_YES)
+            return v;
+        if (v == DET_NEED_MORE)
+            best = v;
+    }
+    return best;
+}
+
 static uint16_t probe(const struct osprey_parsers *p, uint8_t l4, int dir, const uint8_t *d,
                       size_t n, const struct mon_flow *f, bool *all_no)
 {
@@ -151,6 +174,11 @@ static uint16_t detect_tcp(struct pflow *pf, const struct mon_flow *f, bool *dec
     const struct pbuf *c = &pf->in[0], *s = &pf->in[1];
     *decided = true;
     bool client_no = false;
+    /* a protocol change announced one (STARTTLS: TLS): its probes first, either side */
+    for (int k = 0; pf->expect && k < 2; k++)
+        if (pf->in[k].len && probe_one(pf->w->p, pf->expect, 6, k, pf->in[k].p, pf->in[k].len,
+                                       f) == DET_YES)
+            return pf->expect;
     if (c->len) {
         uint16_t id = probe(pf->w->p, 6, 0, c->p, c->len, f, &client_no);
         if (id != OSPREY_APP_PROTO_UNKNOWN)
@@ -207,6 +235,12 @@ static void feed(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d
     }
     if (p != OSPREY_APP_PROTO_FAILED && took < n)
         parse(pf, f, dir, d + took, n - took);
+    pf->expect = 0;
+}
+
+void parsers_feed(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d, size_t n)
+{
+    feed(pf, f, dir, d, n);
 }
 
 /* The start of the first in-order run of held bytes after off (below tail), or 0. */

@@ -167,6 +167,12 @@ static const char *const ANOMALIES[] = {
     /* a Content-Encoding list longer than the decompression layer limit (libhtp's check:
      * every listed coding counts, identity and unknown ones too) */
     [HTTP_AE_TOO_MANY_LAYERS] = "http.too_many_encoding_layers",
+    /* after a request, in the same chunk, a line that names no method libhtp knows: taken
+     * for more of that request's body (libhtp's REQUEST_BODY_UNEXPECTED) */
+    [HTTP_AE_BODY_UNEXPECTED] = "http.request_body_unexpected",
+    /* a 101 to h2c on a flow that became HTTP through a protocol change (STARTTLS that
+     * found HTTP instead of TLS): no second change (Suricata's FAILED_PROTOCOL_CHANGE) */
+    [HTTP_AE_FAILED_PROTOCOL_CHANGE] = "http.failed_protocol_change",
 };
 
 static const char *const COUNTERS[] = {

@@ -156,6 +156,10 @@ const char *osprey_app_event_name(uint16_t e);
 int osprey_app_event_find(const char *name);       /* -1: none */
 /* Inside app_anomaly's subtree: the event being raised; -1 elsewhere. */
 int osprey_parsers_anomaly(struct mon_ctx *ctx, const struct mon_flow *f);
+/* Did the flow's current transaction (its protocol's tx id now) raise anomaly event code?
+ * The last few raised are remembered (Suricata keeps events per transaction): a rule on the
+ * transaction's buffers that names one asks here, under the buffers' event. */
+bool osprey_parsers_tx_anomaly(struct mon_ctx *ctx, const struct mon_flow *f, int code);
 
 /* The parsers' settings. No protocol has a member here: each descriptor declares its own
  * settings struct (cfg_size bytes, cfg_defaults) and the registry gives it a slot in `proto`;

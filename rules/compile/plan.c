@@ -502,8 +502,12 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, enum plan_va
         if ((pl->why = det_event_base_check(d, pc.ev_base, pl->nitems, need.base,
                                             pc.packet_only || pc.no_stream)))
             return 0;
-        pl->base = pc.ev_base;
-        pl->kind = det_kind_of(pc.ev_base);
+        /* an application-layer event beside buffers: the rule stays under the buffers' event
+         * and its event unit asks whether the transaction raised it */
+        if (!(pc.ev_base == DB_APP_EVENT && det_base_is_app(need.base))) {
+            pl->base = pc.ev_base;
+            pl->kind = det_kind_of(pc.ev_base);
+        }
     }
     if (pl->base == DB_PKT && d->parsers && plan_pd_only(pl, r)) {
         pl->base = DB_APP_DETECTED; /* app-layer-protocol alone: where detection ends */

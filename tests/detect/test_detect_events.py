@@ -526,13 +526,26 @@ def test_http_content_length_repeated_with_another_value(tmp_path):
     assert alerts(tmp_path, c.pkts, rules) == []
 
 
-def test_app_layer_event_beside_buffers_is_not_compiled(tmp_path):
+def test_app_layer_event_beside_buffers(tmp_path):
+    """Beside buffers an app-layer-event asks whether the transaction raised it (Suricata's
+    events are the transaction's): the rule runs under the buffers' event."""
+    rules = [rule('dns.query; content:"example"; app-layer-event:dns.z_flag_set;', sid=1,
+                  proto="dns"),
+             app("dns.z_flag_set", 2, "dns"),
+             rule('dns.query; content:"example"; app-layer-event:dns.name_too_long;', sid=3,
+                  proto="dns")]
+    r = detect(tmp_path, [udp(dns_msg(id=2, rd=1, z=1))], rules)
+    assert sorted(a["alert"]["signature_id"] for a in r.alerts) == [1, 2]
+    assert "beside application-layer buffers" not in r.proc.stderr
+    # the next transaction did not raise it
+    r = detect(tmp_path, [udp(dns_msg(id=2, rd=1, z=1)), udp(dns_msg(id=3, rd=1))], rules,
+               name="two")
+    assert sorted(a["alert"]["signature_id"] for a in r.alerts) == [1, 2]
+    # a decoder event beside buffers stays refused
     r = detect(tmp_path, [udp(dns_msg(id=2, rd=1, z=1))],
-               [rule('dns.query; content:"example"; app-layer-event:dns.z_flag_set;', sid=1,
-                     proto="dns"),
-                app("dns.z_flag_set", 2, "dns")])
-    assert sorted(a["alert"]["signature_id"] for a in r.alerts) == [2]
-    assert "an application-layer event beside application-layer buffers" in r.proc.stderr
+               [rule('dns.query; content:"example"; decode-event:ipv4.trunc_pkt;', sid=4,
+                     proto="dns")], name="dec")
+    assert r.alerts == [] and "sid 4: not compiled" in r.proc.stderr
 
 
 def test_http_request_transfer_encoding_and_authorization_events(tmp_path):
