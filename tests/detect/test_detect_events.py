@@ -643,3 +643,27 @@ def test_http_too_many_encoding_layers(tmp_path):
     assert [a["alert"]["signature_id"] for a in r.alerts] == [1]
     r = detect(tmp_path, http_conv(resp=resp(b"gzip, gzip")), rules, name="two")
     assert r.alerts == []
+
+
+def test_suspected_rst_inject(tmp_path):
+    """An acceptable RST followed by more from its sender (Suricata's suspected RST injection,
+    the Great Firewall's forged resets): the stream event on that packet, once; a RST whose
+    sender stays quiet, or the other endpoint's packets after it, raise nothing."""
+    rules = [stream("suspected_rst_inject", 1)]
+    c = Conv().handshake()
+    c.pkts.append(c._pkt(True, "RA"))                # 4: the client's RST, in window
+    c.send(True, b"GET /ultrasurf HTTP/1.1\r\nHost: x\r\n\r\n")  # 5: and its request
+    c.send(True, b"more")                            # 7: once per RST
+    assert alerts(tmp_path, c.pkts, rules) == [(1, 5)]
+    # the server's RST, then only the client talks: nothing
+    c = Conv().handshake()
+    c.pkts.append(c._pkt(False, "RA"))
+    c.pkts.append(c._pkt(True, "A"))
+    (tmp_path / "b").mkdir()
+    assert alerts(tmp_path / "b", c.pkts, rules) == []
+    # a RST out of the window is ignored, so nothing after it is suspicious
+    c = Conv().handshake()
+    c.pkts.append(c._pkt(True, "RA", seq=c.seq[True] + 10_000_000))
+    c.send(True, b"GET / HTTP/1.1\r\n\r\n")
+    (tmp_path / "c").mkdir()
+    assert alerts(tmp_path / "c", c.pkts, rules) == []
