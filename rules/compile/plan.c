@@ -214,19 +214,39 @@ static void lua_units_last(struct plan *pl)
 /* Suricata 8's rule hook in the header: an application protocol's progress state is the
  * parsers' event registered under its name (the rule runs there: *base); the packet hook
  * flow_start is a unit (the first packet of each direction). NULL, or why not. */
-static const char *hook_of(const struct osprey_rule *r, struct plan *pl, uint16_t *base)
+static const char *hook_of(const char *hook, struct plan *pl, uint16_t *base)
 {
     if (pl->app) {
-        int ev = osprey_event_find_hook(pl->app, r->hook);
+        int ev = osprey_event_find_hook(pl->app, hook);
         if (ev < 0)
             return "a rule hook Osprey does not run yet";
         *base = det_app_base((uint16_t)ev);
         return NULL;
     }
-    if (strcmp(r->hook, "flow_start"))
+    if (strcmp(hook, "flow_start"))
         return "a rule hook Osprey does not run yet";
     pl->units[pl->nunits++] = (struct unit_plan){(struct det_unit){.ops = &det_unit_flow_start},
                                                  PLAN_HEADER, PLAN_HEADER};
+    return NULL;
+}
+
+/* app-layer-state:STATE (Suricata 8) is the header hook's other spelling: the rule runs at
+ * that state of the header's protocol (*hook). NULL, or why not. */
+static const char *app_state_hook(const struct osprey_rule *r, const struct plan *pl,
+                                  const char **hook)
+{
+    for (uint32_t i = 0; i < r->nopts; i++) {
+        if (strcmp(opt_def_by_id(r->opts[i].kw)->name, "app-layer-state"))
+            continue;
+        const struct opt_app_state *a = r->opts[i].arg;
+        if (!a || a->mode)
+            continue; /* (refused by its check) */
+        if (!pl->app)
+            return "app-layer-state in a rule whose header names no application protocol";
+        if (*hook && strcmp(*hook, a->state))
+            return "two rule hooks (the header's and app-layer-state)";
+        *hook = a->state;
+    }
     return NULL;
 }
 
@@ -396,7 +416,10 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, enum plan_va
     int side = to_client ? 2 : to_server || pl->two_sided ? 1 : 0; /* (for the TLS units) */
     struct app_need need = {.base = DB_PKT, .side = (uint8_t)side, .app = pl->buf_app};
     uint16_t hook_base = DB_PKT;
-    if (r->hook && (pl->why = hook_of(r, pl, &hook_base)))
+    const char *hook = r->hook;
+    if ((pl->why = app_state_hook(r, pl, &hook)))
+        return 0;
+    if (hook && (pl->why = hook_of(hook, pl, &hook_base)))
         return 0;
     need.base = hook_base;
     for (uint32_t i = 0; i < r->nopts; i++)
