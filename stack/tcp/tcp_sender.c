@@ -142,9 +142,8 @@ uint32_t tcp_sender_update(struct tcp_ctx *t, struct mon_flow *f, int snd, const
         ((S->flags & MON_TCPF_ENDED) && !tcp_after_end_ok(f, snd, p))) {
         t->stats.orphans++;
         tcp_note_set(t, f, p, TCP_PKT_ORPHAN);
-        /* the packet that shows the RST forged is still the connection's for its events
-         * (PKT_IN: stream-event rules see it); it moves nothing */
-        return injected ? 0 : TCP_EV(MON_ON_ORPHAN);
+        (void)injected; /* (its event stays on the packet: stack/core runs it, ORPHAN or not) */
+        return TCP_EV(MON_ON_ORPHAN);
     }
     const uint8_t old = S->state;
     enum tcp_verdict v = TCP_PKT_OK;
