@@ -130,8 +130,10 @@ COUNTS = {
 # http.request_body_unexpected, http.failed_protocol_change (http-events.rules) and the
 # stream event suspected_rst_inject (stream-events.rules) then took Suricata's own rules 6
 # further (217); no ET or Snort rule here names them.
-# All together: Snort 3 4,009 of 4,017 (the 8 left: 7 raw_data, 1 http_param), Suricata's own rules 217.
-ACCEPTED = {"et2019": 19465, "et2025": 15000, "snort3": 4009, "snort2": 561, "suricata": 217,
+# raw_data (Snort 3: the payload before a service's normalization; Osprey normalizes no
+# Telnet or FTP payload, so it is the payload) took Snort 3 7 further.
+# All together: Snort 3 4,016 of 4,017 (the 1 left: http_param), Suricata's own rules 217.
+ACCEPTED = {"et2019": 19465, "et2025": 15000, "snort3": 4016, "snort2": 561, "suricata": 217,
             "snort3-file-magic": 0}
 
 # Every diagnostic that is not "unsupported option X", exactly.
