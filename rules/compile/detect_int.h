@@ -721,13 +721,6 @@ static inline bool det_to_server(int side, uint16_t base)
     }
 }
 
-/* A stream rule's packet twin reached through a stream delivery under ack delivery: it ran
- * on its packet's arrival instead (runtime.c: ack_packet_twins), so it does not run here. */
-static inline bool det_twin_at_delivery(const struct det_flow *df, const struct det_rule *dr)
-{
-    return dr->twin == DET_TWIN_PACKET && df->w->policy.ack_delivery && !df->w->orphan_scan;
-}
-
 /* ---- application layer (app.c) ---- */
 /* The parser buffer (registry id) a rule buffer means and the base event that fills it, for
  * a rule that inspects to the server (to_client false) or to the client. -1: no parser has

@@ -11,26 +11,9 @@
 
 /* PKT_IN root handler: the packet's verdict starts clean, and the flow's detection state
  * exists before any chain filter looks. */
-static void orphan_payload(struct osprey_detect_worker *w, struct mon_ctx *ctx,
-                           struct mon_flow *f, int rcv, struct det_flow *df,
-                           const struct mon_packet *p);
-
-/* Ack delivery (stream.inline: no, Suricata's IDS timing): the stream reaches the rules when
- * the other side acks it, on a later packet, but the packet twins of stream rules inspect
- * each packet's own payload (offset and depth from its start) as it arrives, as Suricata's
- * packet inspection does: run on PKT_IN, as an orphan's payload is (and not at delivery). */
-static void ack_packet_twins(struct osprey_detect_worker *w, struct mon_ctx *ctx,
-                             struct mon_flow *f, int side, struct det_flow *df, mon_event_t ev)
-{
-    const struct mon_packet *p = mon_getlastpkt(ctx);
-    if (w->policy.ack_delivery && ev == MON_ON_PKT_IN && f->proto == 6 && p &&
-        p->payload_len && w->d->stream_root && !det_flow_stopped(df) &&
-        ((f->tcp.side[MON_SIDE_CLI].flags | f->tcp.side[MON_SIDE_SVR].flags) & MON_TCPF_LIVE))
-        orphan_payload(w, ctx, f, side ^ 1, df, p);
-}
-
 static void on_pkt(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_t ev, void *arg)
 {
+    (void)side, (void)ev;
     struct osprey_detect_worker *w = arg;
     if (w->prof)
         det_prof_enter(w); /* the filters time into this worker's slots */
@@ -46,7 +29,6 @@ static void on_pkt(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_
             w->verdicts.dropped++;
             w->verdicts.dropped_flow++;
         }
-        ack_packet_twins(w, ctx, f, side, df, ev);
         return;
     }
     size_t words = (w->d->nbit_names + 63) / 64;
@@ -75,7 +57,6 @@ static void on_pkt(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_
         w->verdicts.dropped++;
         w->verdicts.midstream_dropped++;
     }
-    ack_packet_twins(w, ctx, f, side, df, ev);
 }
 
 /* The payload of a TCP packet no connection takes (never picked up for want of midstream, a
@@ -317,8 +298,7 @@ static void on_match(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_even
     struct det_flow *df = f ? mon_get_uctx(ctx, f) : NULL;
     if (df && df->w->prof_matches)
         df->w->prof_matches[dr->idx]++;
-    if (!df || det_flow_stopped(df) || (df->w->orphan_scan && dr->twin != DET_TWIN_PACKET) ||
-        det_twin_at_delivery(df, dr))
+    if (!df || det_flow_stopped(df) || (df->w->orphan_scan && dr->twin != DET_TWIN_PACKET))
         return;
     /* a packet rule's app_detected chain: in IDS mode Suricata parses a packet's data when
      * the other side acks it, after inspecting the data's own packet (plan.h: PV_DETECTED) */

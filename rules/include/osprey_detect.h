@@ -257,8 +257,6 @@ enum osprey_exception_policy {
 struct osprey_detect_policy {
     enum osprey_midstream_policy midstream;
     enum osprey_exception_policy reassembly_memcap; /* stream.reassembly.memcap-policy */
-    bool ack_delivery; /* the stack delivers the stream when it is acked (stream.inline: no):
-                          the packet twins of stream rules then run on each packet's arrival */
     bool ips; /* IPS (inline): as Suricata's inline stream, a packet's data is parsed before
                  the packet is inspected, so a packet rule naming a protocol matches the
                  packet that lets the parser decide it (in IDS mode the packet that acks it) */
