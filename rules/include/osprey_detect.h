@@ -66,6 +66,7 @@ struct osprey_alert {
     enum osprey_rule_action action; /* the rule's action: ALERT, LOG, DROP, REJECT* … (sdrop
                                        never reaches the callback; pass only with the rule's
                                        `alert` keyword) */
+    bool firewall;                  /* a firewall rule's (EVE alert.engine "fw") */
 };
 typedef void (*osprey_alert_fn)(const struct osprey_alert *a, void *arg);
 
@@ -226,6 +227,7 @@ struct osprey_detect_verdicts {
     uint64_t dropped, dropped_flow, rejected, passed_flows;
     uint64_t midstream_passed, midstream_dropped;
     uint64_t memcap_exceptions; /* reassembly memcap hits the memcap policy acted on */
+    uint64_t fw_dropped;        /* packets the firewall rules (or their default) dropped */
 };
 
 /* What detection does with TCP sessions whose handshake was not seen (Suricata's
