@@ -1,0 +1,105 @@
+"""Suricata 8's firewall mode: firewall rules (`accept:<scope>`, `drop:packet|flow`, an explicit
+hook) filter each packet in tables before the threat-detection (TD) rules see it.
+
+The TD rule sid 9 alerts on the HTTP response body (`uid=0(root)`): it alerts only when the
+firewall let the conversation through to the response. Firewall rules alert only with the
+`alert` keyword, their alerts carry alert.engine "fw"."""
+from detect_helpers import detect, http_conv, udp
+
+TD = 'alert tcp any any -> any any (msg:"td"; content:"uid=0(root)"; sid:9; rev:1;)'
+ALL = "accept:hook tcp:all any any <> any any (sid:100;)"
+
+
+def run(tmp_path, fw, name="t", pkts=None):
+    res = detect(tmp_path, pkts or http_conv(), fw + [TD], "--simulate-ips", "-k", "none",
+                 name=name)
+    return sorted((a["alert"]["signature_id"], a["alert"]["action"],
+                   a["alert"].get("engine")) for a in res.alerts), res
+
+
+def test_scopes_and_hooks_are_checked(tmp_path):
+    bad = {"accept tcp:all any any -> any any (sid:1;)": "accept needs a scope",
+           "drop:hook tcp:all any any -> any any (sid:1;)": "takes no scope 'hook'",
+           "alert:flow tcp any any -> any any (sid:1;)": "takes no scope 'flow'",
+           "accept:flow tcp any any -> any any (sid:1;)": "needs an explicit hook"}
+    for i, (text, why) in enumerate(bad.items()):
+        _, res = run(tmp_path, [text], name=f"bad{i}")
+        assert why in res.proc.stderr, text
+
+
+def test_packet_filter_default_drops_what_no_rule_accepts(tmp_path):
+    # only UDP is accepted: every TCP packet meets filter's default drop:packet, and the TD
+    # rules never see the response
+    alerts, res = run(tmp_path, ["accept:packet udp:all any any -> any any (sid:1;)"])
+    assert alerts == []
+    assert "simulated IPS: 10 packets dropped" in res.proc.stdout
+
+
+def test_accept_packet_skips_the_app_tables(tmp_path):
+    # accept:packet ends the firewall for each packet: no HTTP state needs a rule
+    alerts, _ = run(tmp_path, ["accept:packet tcp:all any any <> any any (sid:1;)"])
+    assert alerts == [(9, "allowed", None)]
+
+
+def test_app_states_default_to_drop_flow(tmp_path):
+    # accept:hook moves on to the application tables: HTTP's request_line has no rule, its
+    # default drop:flow drops the conversation before the response
+    alerts, _ = run(tmp_path, [ALL])
+    assert alerts == []
+    # the start state (request_started) defaults to accept:hook; a rule on request_line
+    # accepting the flow lets the rest through
+    alerts, _ = run(tmp_path, [ALL, "accept:flow http1:request_line any any -> any any "
+                                    "(http.uri; content:\"/index\"; sid:2;)"], name="acc")
+    assert alerts == [(9, "allowed", None)]
+
+
+def test_accept_tx_accepts_the_transactions_remaining_states(tmp_path):
+    rules = [ALL, "accept:tx http1:request_line any any -> any any (sid:2;)"]
+    alerts, _ = run(tmp_path, rules)
+    assert alerts == [(9, "allowed", None)]  # the response states needed no rule
+    # accept:hook instead: request_headers (no rule) drops the flow
+    rules = [ALL, "accept:hook http1:request_line any any -> any any (sid:2;)"]
+    alerts, _ = run(tmp_path, rules, name="hook")
+    assert alerts == []
+
+
+def test_first_matching_rule_of_a_state_decides_in_file_order(tmp_path):
+    drop = ('drop:flow http1:request_line any any -> any any (msg:"no index"; http.uri; '
+            'content:"/index"; alert; sid:3;)')
+    acc = "accept:flow http1:request_line any any -> any any (alert; sid:4;)"
+    alerts, _ = run(tmp_path, [ALL, drop, acc])
+    # the drop comes first: it alerts as the firewall's, blocked; TD never sees the response
+    assert alerts == [(3, "blocked", "fw")]
+    alerts, _ = run(tmp_path, [ALL, acc, drop], name="acc")
+    assert alerts == [(4, "allowed", "fw"), (9, "allowed", None)]
+
+
+def test_pre_flow_table_runs_before_filter(tmp_path):
+    rules = ["accept:packet tcp:all any any <> any any (sid:1;)",
+             "drop:packet tcp:pre_flow any any <> any 80 (alert; sid:2;)"]
+    alerts, _ = run(tmp_path, rules)
+    assert alerts == [(2, "blocked", "fw")] * 10  # every packet, none reaches TD
+
+
+def test_flow_start_drop_flow_alerts_once(tmp_path):
+    rules = ["accept:flow tcp:flow_start any any -> any 443 (alert; sid:1;)",
+             "drop:flow tcp:flow_start any any -> any any (alert; sid:2;)"]
+    alerts, res = run(tmp_path, rules)
+    assert alerts == [(2, "blocked", "fw")]  # the SYN; the flow's other packets are dropped
+    assert "simulated IPS: 10 packets dropped" in res.proc.stdout
+
+
+def test_detection_filter_is_part_of_a_firewall_match(tmp_path):
+    # the drop rule matches from its third packet on; before that, the next rule accepts
+    pkts = [udp(b"x%d" % i, sport=1000 + i) for i in range(5)]
+    rules = ["drop:flow udp:flow_start any any -> any any (detection_filter:track by_src, "
+             "count 2, seconds 60; alert; sid:1;)",
+             "accept:flow udp:flow_start any any -> any any (sid:2;)"]
+    res = detect(tmp_path, pkts, rules, "--simulate-ips", "-k", "none")
+    assert [a["alert"]["signature_id"] for a in res.alerts] == [1, 1, 1]
+
+
+def test_no_firewall_rules_no_firewall(tmp_path):
+    # TD rules alone: nothing is filtered
+    res = detect(tmp_path, http_conv(), [TD], "--simulate-ips")
+    assert [a["alert"]["signature_id"] for a in res.alerts] == [9]
