@@ -674,6 +674,8 @@ int osprey_detect_build_opts(struct osprey_detect **out, struct mon_engine *eng,
         if (d->base_rules[b] || fw)
             rc = define_barrier(&c, b);
     }
+    if (rc == 0 && d->fw && opts && opts->config) /* firewall.policies.* */
+        rc = det_fw_policies(d->fw, opts->config, diag);
     if (rc == 0)
         rc = det_threshold_config(d, diag);
     if (rc == 0 && d->has_thresholds && !(d->thr = det_thr_create()))

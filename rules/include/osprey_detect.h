@@ -126,6 +126,9 @@ struct osprey_detect_opts {
      * workers would interleave. profile_rules is ignored then. */
     uint32_t explain_sid;
     FILE *explain_out;
+    /* The configuration, for firewall mode's default policies (`firewall.policies.*`,
+     * read when the ruleset has firewall rules), or NULL: the built-in defaults. */
+    const struct osprey_config *config;
 };
 /* osprey_detect_build with options. NULL (and osprey_detect_build): block mode; osprey itself
  * passes the configuration's detect.stream-mpm, whose default is stream. */

@@ -103,3 +103,38 @@ def test_no_firewall_rules_no_firewall(tmp_path):
     # TD rules alone: nothing is filtered
     res = detect(tmp_path, http_conv(), [TD], "--simulate-ips")
     assert [a["alert"]["signature_id"] for a in res.alerts] == [9]
+
+
+def policy_conf(tmp_path, text, name="fw.yaml"):
+    p = tmp_path / name
+    p.write_text("firewall:\n  policies:\n" + text)
+    return str(p)
+
+
+def test_configured_default_policies(tmp_path):
+    # firewall.policies, as suricata.yaml writes them: request_line's default accepts the
+    # transaction, so no HTTP state needs a rule
+    conf = policy_conf(tmp_path, "    app:\n      http1:\n        request-line: [\"accept:tx\"]\n")
+    res = detect(tmp_path, http_conv(), [ALL, TD], "--simulate-ips", "-c", conf)
+    assert [a["alert"]["signature_id"] for a in res.alerts] == [9]
+    # the packet filter's default accept:hook: no packet rule needed, the HTTP states decide
+    conf = policy_conf(tmp_path, "    packet:\n      filter: [\"accept:hook\"]\n"
+                                 "    app:\n      http1:\n        request-line: [\"accept:flow\"]\n",
+                       name="pkt.yaml")
+    res = detect(tmp_path, http_conv(), ["accept:flow http1:request_headers any any -> any any "
+                                         "(sid:5;)", TD], "--simulate-ips", "-c", conf,
+                 name="pkt")
+    assert [a["alert"]["signature_id"] for a in res.alerts] == [9]
+
+
+def test_bad_policy_is_an_error(tmp_path):
+    conf = policy_conf(tmp_path, "    app:\n      http1:\n        request-line: [\"pass\"]\n")
+    res = detect(tmp_path, http_conv(), [ALL], "--simulate-ips", "-c", conf, check=False)
+    assert res.proc.returncode != 0
+    assert "firewall.policies.app.http1.request-line: not a firewall policy" in res.proc.stderr
+    conf = policy_conf(tmp_path, "    app:\n      tls:\n        client-nothing: [\"drop:flow\"]\n",
+                       name="b2.yaml")
+    res = detect(tmp_path, http_conv(), [ALL], "--simulate-ips", "-c", conf, check=False,
+                 name="b2")
+    assert "firewall.policies.app.tls.client-nothing: the protocol has no such state" in \
+        res.proc.stderr
