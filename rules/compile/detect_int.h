@@ -644,6 +644,7 @@ struct osprey_detect_worker {
     bool pkt_pass;              /* a pass rule matched this packet (held.c) */
     struct det_flow *drop_df;   /* the flow a rule of this packet dropped, if any */
     struct det_fw_packet fw;    /* the firewall's verdict on this packet (firewall.c) */
+    uint64_t fw_counted;        /* the last packet the firewall counters took */
     struct det_pending *fwp;    /* a commit's firewall matches (firewall.c) */
     uint32_t nfw, cap_fwp;
     struct det_commit_arg *commit_args; /* the barriers' handler argument, per base */

@@ -62,27 +62,62 @@ static void fw_alert(struct osprey_detect_worker *w, const struct det_pending *p
     det_alert(w, &a);
 }
 
-static void fw_drop(struct osprey_detect_worker *w, struct det_flow *df, bool flow)
+static void fw_drop(struct osprey_detect_worker *w, struct det_flow *df, bool flow,
+                    uint8_t reason)
 {
     if (!w->pkt_dropped)
         w->verdicts.dropped++;
     w->pkt_dropped = true;
-    w->verdicts.fw_dropped++;
+    if (!w->fw.reason)
+        w->fw.reason = reason;
     if (flow && df && !df->dropped) {
         df->dropped = true;
+        df->fw.dropped = true;
         df->dropped_on = w->verdict_of;
         w->drop_df = df;
     }
+}
+
+/* The reason a table's drop gives: a rule's, a pre_* table's, or its default's. */
+static uint8_t drop_reason(uint8_t table, bool by_rule)
+{
+    if (table == FW_PRE_FLOW)
+        return FWR_PRE_FLOW;
+    if (table == FW_PRE_STREAM)
+        return FWR_PRE_STREAM;
+    if (by_rule)
+        return FWR_RULES;
+    return table == FW_APP ? FWR_DEFAULT_APP : FWR_DEFAULT_PACKET;
+}
+
+void det_fw_packet_end(struct osprey_detect_worker *w)
+{
+    if (!w->d->fw || w->fw_counted == w->verdict_of || !w->verdict_of)
+        return;
+    w->fw_counted = w->verdict_of;
+    struct osprey_detect_verdicts *v = &w->verdicts;
+    if (!w->fw.reason) { /* (a TD drop of a packet the firewall accepted is the TD's) */
+        v->fw_accepted++;
+        return;
+    }
+    v->fw_blocked++;
+    uint64_t *by[] = {[FWR_RULES] = &v->fw_drop_rules,
+                      [FWR_DEFAULT_PACKET] = &v->fw_drop_default_packet,
+                      [FWR_DEFAULT_APP] = &v->fw_drop_default_app,
+                      [FWR_PRE_FLOW] = &v->fw_drop_pre_flow,
+                      [FWR_PRE_STREAM] = &v->fw_drop_pre_stream,
+                      [FWR_FLOW_DROP] = &v->fw_drop_flow};
+    (*by[w->fw.reason])++;
 }
 
 enum fw_next { FW_NEXT_TABLE, FW_STOP };
 
 /* Apply a verdict (a rule's or a default). */
 static enum fw_next fw_apply(struct osprey_detect_worker *w, struct det_flow *df,
-                             struct det_fw_verdict v, bool app, uint32_t tx)
+                             struct det_fw_verdict v, bool app, uint32_t tx, uint8_t reason)
 {
     if (v.action == OSPREY_ACTION_DROP) {
-        fw_drop(w, df, v.scope == OSPREY_SCOPE_FLOW || app);
+        fw_drop(w, df, v.scope == OSPREY_SCOPE_FLOW || app, reason);
         if (app)
             w->fw.dropped_app = true;
         else
@@ -125,14 +160,14 @@ static enum fw_next fw_table(struct osprey_detect_worker *w, struct det_flow *df
                 best = pm;
         }
         if (!best)
-            return fw_apply(w, df, dflt, table == FW_APP, tx);
+            return fw_apply(w, df, dflt, table == FW_APP, tx, drop_reason(table, false));
         ((struct det_pending *)best)->retried = true; /* (tried: not again) */
         if (fw_holds(w, best, df, p))
             break;
     }
     fw_alert(w, best, p);
     struct det_fw_verdict v = {(uint8_t)best->dr->rule->action, (uint8_t)best->dr->rule->scope};
-    return fw_apply(w, df, v, table == FW_APP, tx);
+    return fw_apply(w, df, v, table == FW_APP, tx, drop_reason(table, true));
 }
 
 static void fw_packet_tables(struct osprey_detect_worker *w, struct det_flow *df,

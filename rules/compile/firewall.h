@@ -48,16 +48,25 @@ struct det_fw {
  * and the transaction accept:tx took (id + 1, 0: none). */
 struct det_fw_flow {
     bool accepted;
+    bool dropped; /* by the firewall: its later packets count as flow_drop */
     bool tx_seen[2];
     uint32_t tx[2];
     int16_t rank[2];
     uint32_t tx_accepted;
 };
 
+/* Why the firewall blocked a packet (Suricata's firewall.drop_reason.*). */
+enum det_fw_reason {
+    FWR_NONE, FWR_RULES, FWR_DEFAULT_PACKET, FWR_DEFAULT_APP, FWR_PRE_FLOW, FWR_PRE_STREAM,
+    FWR_FLOW_DROP
+};
+
 /* Per packet: the packet tables ran; the packet was accepted (accept:packet) or dropped by
- * the packet tables (then no application table runs), or by an application table. */
+ * the packet tables (then no application table runs), or by an application table; why;
+ * which packet (decoder count) the counters took already. */
 struct det_fw_packet {
     bool done, accepted, dropped_pkt, dropped_app;
+    uint8_t reason;
 };
 
 /* Compile: a rule's table and state from its header (NULL, or why it is not compiled). */
@@ -76,5 +85,7 @@ void det_fw_free(struct det_fw *fw);
  * dropped the packet: conceptually that instance never sees it). */
 bool det_fw_commit(struct osprey_detect_worker *w, uint16_t base, struct mon_flow *f,
                    const struct mon_packet *p);
+/* Runtime: the packet's end — its firewall counters (once per packet). */
+void det_fw_packet_end(struct osprey_detect_worker *w);
 
 #endif

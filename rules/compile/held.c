@@ -73,4 +73,6 @@ void osprey_detect_packet_end(struct osprey_detect_worker *w)
 {
     if (w && w->nheld)
         flush(w);
+    if (w)
+        det_fw_packet_end(w); /* firewall mode's counters (firewall.c) */
 }

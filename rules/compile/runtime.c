@@ -24,6 +24,8 @@ static void on_pkt(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_
         return;
     if (df) {
         if (df->dropped) { /* subsequent packets of a dropped flow are dropped */
+            if (df->fw.dropped)
+                w->fw.reason = FWR_FLOW_DROP; /* the firewall's: counted as its */
             w->pkt_dropped = true;
             w->pkt_flow_dropped = true;
             w->verdicts.dropped++;
@@ -533,6 +535,7 @@ struct osprey_detect_worker *osprey_detect_attach(const struct osprey_detect *d,
     w->d = d;
     w->ctx = ctx;
     w->cb = cb;
+    w->verdicts.firewall = d->fw != NULL;
     w->arg = arg;
     w->stream_fill = det_stream_fill;
     if (!(w->md = pcre_match_data_new()))

@@ -230,7 +230,12 @@ struct osprey_detect_verdicts {
     uint64_t dropped, dropped_flow, rejected, passed_flows;
     uint64_t midstream_passed, midstream_dropped;
     uint64_t memcap_exceptions; /* reassembly memcap hits the memcap policy acted on */
-    uint64_t fw_dropped;        /* packets the firewall rules (or their default) dropped */
+    /* firewall mode (firewall rules loaded): Suricata 8's firewall.* counters — packets the
+     * firewall accepted and blocked, and why each blocked one was */
+    bool firewall;
+    uint64_t fw_accepted, fw_blocked;
+    uint64_t fw_drop_rules, fw_drop_default_packet, fw_drop_default_app, fw_drop_pre_flow,
+        fw_drop_pre_stream, fw_drop_flow;
 };
 
 /* What detection does with TCP sessions whose handshake was not seen (Suricata's

@@ -138,3 +138,27 @@ def test_bad_policy_is_an_error(tmp_path):
                  name="b2")
     assert "firewall.policies.app.tls.client-nothing: the protocol has no such state" in \
         res.proc.stderr
+
+
+def test_firewall_counters(tmp_path):
+    # Suricata 8's stats.firewall: the handshake passes, the request meets request_line's
+    # default drop:flow (default_app_policy), the flow's other packets are flow drops
+    _, res = run(tmp_path, [ALL])
+    fw = res.stats["firewall"]
+    assert (fw["accepted"], fw["blocked"]) == (3, 7)
+    assert fw["drop_reason"] == {"rules": 0, "default_packet_policy": 0,
+                                 "default_app_policy": 1, "pre_flow_hook": 0,
+                                 "pre_stream_hook": 0, "flow_drop": 6}
+    # a packet table's default and a pre_flow rule
+    _, res = run(tmp_path, ["accept:packet udp:all any any -> any any (sid:1;)"], name="pkt")
+    assert res.stats["firewall"]["drop_reason"]["default_packet_policy"] == 10
+    _, res = run(tmp_path, ["drop:packet tcp:pre_flow any any <> any any (sid:1;)"], name="pre")
+    assert res.stats["firewall"]["drop_reason"]["pre_flow_hook"] == 10
+    # a rule's drop:flow on the request
+    _, res = run(tmp_path, [ALL, "drop:flow http1:request_line any any -> any any (sid:3;)"],
+                 name="rule")
+    fw = res.stats["firewall"]
+    assert (fw["accepted"], fw["drop_reason"]["rules"], fw["drop_reason"]["flow_drop"]) == (3, 1, 6)
+    # no firewall rule: no firewall counters
+    res = detect(tmp_path, http_conv(), [TD], "--simulate-ips", name="td")
+    assert "firewall" not in res.stats
