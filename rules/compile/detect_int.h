@@ -573,6 +573,8 @@ struct det_flow {
                                    the ruleset uses, allocated at the first header dispatch */
     struct det_vars *vars;      /* flow variables pcre captures set (captures.c) */
     bool pass;                  /* a pass rule matched: no more alerts on this flow */
+    bool td_pass;               /* firewall mode: a pass rule matched — no more threat-
+                                   detection alerts, the firewall rules still run */
     bool dropped;               /* a drop/reject/sdrop rule matched: its packets are dropped */
     bool closed;                /* its connection closed: a side not made by then never is */
     uint64_t dropped_on;        /* the packet (decoder count) a rule dropped it on; 0: other */

@@ -70,11 +70,10 @@ static void fw_drop(struct osprey_detect_worker *w, struct det_flow *df, bool fl
     w->pkt_dropped = true;
     if (!w->fw.reason)
         w->fw.reason = reason;
-    if (flow && df && !df->dropped) {
+    if (flow && df && !df->dropped) { /* (not w->drop_df: no pass rule takes it back) */
         df->dropped = true;
         df->fw.dropped = true;
         df->dropped_on = w->verdict_of;
-        w->drop_df = df;
     }
 }
 
@@ -247,7 +246,10 @@ bool det_fw_commit(struct osprey_detect_worker *w, uint16_t base, struct mon_flo
     }
     w->npending = k;
     struct det_flow *df = f ? mon_get_uctx(w->ctx, f) : NULL;
-    bool flow_over = df && (df->fw.accepted || (df->dropped && df->dropped_on != w->verdict_of));
+    /* accept:flow, a dropped flow, or one an exception policy passed (midstream pass-flow):
+     * the firewall has nothing more to decide there */
+    bool flow_over = df && (df->fw.accepted || df->pass ||
+                            (df->dropped && df->dropped_on != w->verdict_of));
     if (base == DB_PKT && !w->fw.done && !flow_over)
         fw_packet_tables(w, df, p);
     else if (det_base_is_app(base) && !flow_over && !w->fw.accepted && !w->fw.dropped_pkt)

@@ -382,7 +382,8 @@ static const char *commit_one(struct osprey_detect_worker *w, const struct det_p
     struct det_flow *df = pm->f ? mon_get_uctx(w->ctx, pm->f) : NULL;
     /* decoder-event rules match packets that may have no flow (and no flow state), packet
      * rules IP packets with no flow at all (on_orphan) */
-    if ((!df && dr->base != DB_DECODE && !(!pm->f && dr->base == DB_PKT)) || (df && df->pass))
+    if ((!df && dr->base != DB_DECODE && !(!pm->f && dr->base == DB_PKT)) ||
+        (df && (df->pass || df->td_pass)))
         return df ? "a pass rule passed the flow" : "no flow state";
     if (!df && (dr->nconds || dr->nints || dr->nbits))
         return "flowbits/flowint need a flow"; /* without one they do not hold */
@@ -447,7 +448,12 @@ static const char *commit_one(struct osprey_detect_worker *w, const struct det_p
          * packet-scoped pass would let a drop-all rule catch the packet that brings the
          * protocol a `pass <app>` rule lets through.) */
         if (df) {
-            df->pass = true;
+            /* firewall mode: the threat-detection rules pass the flow, the firewall's still
+             * filter it (Suricata 8) */
+            if (w->d->fw)
+                df->td_pass = true;
+            else
+                df->pass = true;
             w->verdicts.passed_flows++;
         }
         det_pass_packet(w);

@@ -162,3 +162,17 @@ def test_firewall_counters(tmp_path):
     # no firewall rule: no firewall counters
     res = detect(tmp_path, http_conv(), [TD], "--simulate-ips", name="td")
     assert "firewall" not in res.stats
+
+
+def test_a_pass_rule_does_not_bypass_the_firewall(tmp_path):
+    # a threat-detection pass on the request packet passes the flow for the TD rules only:
+    # request_line's default drop:flow still drops the conversation (Suricata 8)
+    td_pass = 'pass tcp any any -> any 80 (msg:"p"; flow:to_server; dsize:>0; sid:20; rev:1;)'
+    alerts, res = run(tmp_path, [ALL, td_pass])
+    assert alerts == []
+    assert "simulated IPS: 7 packets dropped" in res.proc.stdout
+    # the firewall accepting the flow: the pass still silences the TD rules
+    acc = "accept:flow http1:request_line any any -> any any (sid:2;)"
+    alerts, res = run(tmp_path, [ALL, acc, td_pass], name="acc")
+    assert alerts == []
+    assert "simulated IPS: 0 packets dropped" in res.proc.stdout
