@@ -176,3 +176,16 @@ def test_a_pass_rule_does_not_bypass_the_firewall(tmp_path):
     alerts, res = run(tmp_path, [ALL, acc, td_pass], name="acc")
     assert alerts == []
     assert "simulated IPS: 0 packets dropped" in res.proc.stdout
+
+
+def test_dump_rules_shows_hook_and_scope(tmp_path):
+    import json
+    from conftest import binary, run as run_cmd
+    rf = tmp_path / "fw.rules"
+    rf.write_text("accept:tx http1:request_line any any -> any any (sid:4;)\n"
+                  "alert tcp any any -> any any (sid:5;)\n")
+    out = run_cmd([binary("osprey"), "--dump-rules", "-S", str(rf)]).stdout
+    recs = [json.loads(l) for l in out.splitlines() if l.startswith("{")]
+    assert (recs[0]["action"], recs[0]["hook"], recs[0]["scope"]) == ("accept", "request_line",
+                                                                       "tx")
+    assert "scope" not in recs[1] and "hook" not in recs[1]
