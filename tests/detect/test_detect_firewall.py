@@ -165,10 +165,12 @@ def test_firewall_counters(tmp_path):
 
 
 def test_a_pass_rule_does_not_bypass_the_firewall(tmp_path):
-    # a threat-detection pass on the request packet passes the flow for the TD rules only:
-    # request_line's default drop:flow still drops the conversation (Suricata 8)
-    td_pass = 'pass tcp any any -> any 80 (msg:"p"; flow:to_server; dsize:>0; sid:20; rev:1;)'
-    alerts, res = run(tmp_path, [ALL, td_pass])
+    # a threat-detection pass on the request line (an application rule: it passes the flow)
+    # passes the flow for the TD rules only: request_headers, which no rule accepts, still
+    # drops the conversation with its default drop:flow (Suricata 8)
+    td_pass = 'pass http any any -> any any (msg:"p"; http.uri; content:"/index"; sid:20; rev:1;)'
+    line = "accept:hook http1:request_line any any -> any any (sid:2;)"
+    alerts, res = run(tmp_path, [ALL, line, td_pass])
     assert alerts == []
     assert "simulated IPS: 7 packets dropped" in res.proc.stdout
     # the firewall accepting the flow: the pass still silences the TD rules
