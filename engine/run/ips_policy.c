@@ -80,6 +80,7 @@ void osprey_detect_policy_load(const struct osprey_config *cfg, bool ips,
                                struct osprey_detect_policy *out, FILE *diag)
 {
     memset(out, 0, sizeof *out);
+    out->ips = ips;
     out->reassembly_memcap = flow_policy(cfg, "stream.reassembly.memcap-policy", ips);
     bool midstream = osprey_config_bool(cfg, "stream.midstream");
     bool direct;

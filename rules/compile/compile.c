@@ -276,6 +276,14 @@ int compile_rule(struct compiler *c, const struct osprey_rule *r, enum plan_vari
     *base_out = rc || pl.why ? DB_PKT : pl.base;
     *next = rc || pl.why ? PV_MAIN : pl.two_sided ? PV_RESPONSE : pl.also_packet ? PV_PACKET
                                                                                 : PV_MAIN;
+    /* Suricata inspects a packet after the application layer parsed its data: a packet rule
+     * whose header names a protocol (`pass tls … (flow:established;)`) matches the packet
+     * that lets the parser decide that protocol. Here packet rules run before the parse,
+     * so such a rule (with no fast pattern: the header dispatcher's) has a second chain
+     * under the parsers' app_detected, which runs on that packet. */
+    if (rc == 0 && !pl.why && variant == PV_MAIN && !app_as && pl.base == DB_PKT && pl.app &&
+        !pl.fp && d->parsers && pl.fw_table == FW_NONE) /* (a firewall rule has its table) */
+        *next = PV_DETECTED;
     if (rc < 0 || pl.why) {
         if (rc == 0 && !second)
             not_compiled(c, r, &pl);
@@ -458,8 +466,10 @@ int compile_rule(struct compiler *c, const struct osprey_rule *r, enum plan_vari
     prof_ids = NULL;
     dr->kind = pl.kind;
     dr->base = pl.base;
-    dr->twin = variant == PV_PACKET ? DET_TWIN_PACKET : pl.also_packet ? DET_TWIN_STREAM
-                                                                       : DET_TWIN_NONE;
+    dr->twin = variant == PV_PACKET ? DET_TWIN_PACKET
+               : pl.also_packet     ? DET_TWIN_STREAM
+               : variant == PV_DETECTED || *next == PV_DETECTED ? DET_TWIN_DETECTED
+                                                                : DET_TWIN_NONE;
     dr->idx = d->nrules;
     dr->rule_idx = d->nrules > c->rule_start ? d->rules[c->rule_start].rule_idx : d->nrules;
     dr->leaf = (mon_event_t)parent;
@@ -490,9 +500,11 @@ int compile_rule(struct compiler *c, const struct osprey_rule *r, enum plan_vari
         goto out;
     }
     d->hold_alerts |= r->action == OSPREY_ACTION_PASS; /* held.c */
-    /* a header naming an application protocol makes it Suricata's app-layer signature:
-     * its drop, too, is the flow's */
-    dr->flow_action = pl.kind != DK_PKT || pl.app ||
+    /* Suricata's action scope: a match on the stream or a transaction, a header naming an
+     * application protocol (its app-layer signature) or a rule with no option to evaluate
+     * (its IP-only kind) drops or passes the flow; a match on a packet's payload (a packet
+     * rule, or a TCP rule's packet twin) only its packet */
+    dr->flow_action = (pl.kind != DK_PKT && variant != PV_PACKET) || pl.app ||
                       (pl.nunits == 0 && !pl.nconds && !pl.nxbits && !pl.nints);
     if (pl.nbits) {
         dr->bits = pl.bits; /* kept: freed with the rule */

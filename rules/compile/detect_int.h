@@ -308,7 +308,9 @@ bool det_flowint_run(const struct det_flowint *fi, struct det_flow *df, uint32_t
 enum det_order_action { DO_PASS, DO_DROP, DO_REJECT, DO_ALERT };
 enum det_order_bits { DOB_SET, DOB_SET_READ, DOB_READ, DOB_NONE };
 
-enum det_twin { DET_TWIN_NONE, DET_TWIN_STREAM, DET_TWIN_PACKET };
+/* a TCP payload rule's stream and packet chains; a packet rule's chain and its app_detected
+ * one (PV_DETECTED): the same rule matches a packet once through either */
+enum det_twin { DET_TWIN_NONE, DET_TWIN_STREAM, DET_TWIN_PACKET, DET_TWIN_DETECTED };
 
 #define DET_MAX_CAP_UNITS 4
 struct det_rule {
@@ -333,11 +335,11 @@ struct det_rule {
     bool noalert;                         /* flowbits:noalert: matches, never alerts */
     const struct opt_filestore *filestore; /* filestore: its files are stored when it matches */
     bool pass_alerts;                     /* `alert`: a pass rule that alerts too */
-    bool flow_action;                     /* its drop drops the flow, not just the packet:
+    bool flow_action;                     /* its drop or pass is the flow's, not the packet's:
                                              Suricata's action scope (stream and app rules,
                                              and packet rules with no option to evaluate,
-                                             its IP-only kind); other packet rules' drops
-                                             drop their packet only */
+                                             its IP-only kind); other packet rules' (and
+                                             TCP rules' packet twins') their packet's only */
     bool suppressed;                      /* threshold.config: suppress without ip */
     struct det_suppress *sup;             /* threshold.config: suppress by_src/dst ip */
     uint32_t nsup;

@@ -518,6 +518,8 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, enum plan_va
     if (pl->base == DB_PKT && d->parsers && pl->fw_table == FW_NONE && plan_pd_only(pl, r)) {
         pl->base = DB_APP_DETECTED; /* app-layer-protocol alone: where detection ends */
         pl->kind = det_kind_of(DB_APP_DETECTED);
+    } else if (variant == PV_DETECTED) {
+        pl->base = DB_APP_DETECTED; /* its units still read the packet (kind DK_PKT) */
     }
     /* Suricata inspects a TCP payload rule on the stream and on each packet's payload: offset
      * and depth count from the stream's start in one, from the payload's in the other. The

@@ -52,7 +52,9 @@ struct plan {
  * inspects the reassembled stream and each packet's payload (PV_PACKET); an application rule
  * that names no direction inspects its two-sided buffers in the request and the response
  * (PV_RESPONSE). */
-enum plan_variant { PV_MAIN, PV_RESPONSE, PV_PACKET };
+/* PV_DETECTED: a packet rule whose header names an application protocol, run again where
+ * the flow's protocol is decided (the parsers' app_detected), on the packet that decided it */
+enum plan_variant { PV_MAIN, PV_RESPONSE, PV_PACKET, PV_DETECTED };
 
 /* Split a rule into units; decide base and fast pattern. plan->units/items/bits/conds
  * are malloc'd. variant: which of the rule's chains. app_as: 0, or a protocol that also runs

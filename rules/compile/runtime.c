@@ -293,6 +293,10 @@ static void on_match(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_even
         df->w->prof_matches[dr->idx]++;
     if (!df || det_flow_stopped(df) || (df->w->orphan_scan && dr->twin != DET_TWIN_PACKET))
         return;
+    /* a packet rule's app_detected chain: in IDS mode Suricata parses a packet's data when
+     * the other side acks it, after inspecting the data's own packet (plan.h: PV_DETECTED) */
+    if (dr->twin == DET_TWIN_DETECTED && dr->base == DB_APP_DETECTED && !df->w->policy.ips)
+        return;
     det_add_pending(df->w, dr, f, side, false);
 }
 
@@ -371,7 +375,8 @@ static void set_verdict(struct osprey_detect_worker *w, struct det_flow *df,
 
 /* One match, in commit order. Stream rules alert once per flow side (the stream is
  * re-inspected as it grows); packet rules once per packet. pass cancels the packet's other
- * alerts and its drop, before it (held.c) and after it, and ends inspection of the flow; a
+ * alerts and its drop, before it (held.c) and after it, and ends inspection of the flow when
+ * the rule's action scope is the flow; a
  * pass rule with `alert` alerts too; drop, reject and sdrop
  * set the packet's verdict, and drop the flow when the rule's action scope is the flow.
  * Returns NULL when the rule's action was taken, else why not (for --explain). */
@@ -442,12 +447,11 @@ static const char *commit_one(struct osprey_detect_worker *w, const struct det_p
     enum osprey_rule_action act = dr->rate ? det_rate_action(w->thr, dr, p, pm->f)
                                            : dr->rule->action;
     if (act == OSPREY_ACTION_PASS) {
-        /* the flow passes, and the packet's other alerts go (held.c). (Suricata passes only
-         * the packet for a packet rule that is not IP-only; Osprey passes the flow: its
-         * packet rules can run before the packet's application data is parsed, so a
-         * packet-scoped pass would let a drop-all rule catch the packet that brings the
-         * protocol a `pass <app>` rule lets through.) */
-        if (df) {
+        /* the packet's other alerts go (held.c), and the flow passes when the rule's action
+         * scope is the flow (dr->flow_action: a stream or application match, a header naming
+         * an application protocol, a rule with nothing but its header) — Suricata's scope; a
+         * packet rule with payload options passes its packet only */
+        if (df && dr->flow_action) {
             /* firewall mode: the threat-detection rules pass the flow, the firewall's still
              * filter it (Suricata 8) */
             if (w->d->fw)

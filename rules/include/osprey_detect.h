@@ -267,6 +267,9 @@ enum osprey_exception_policy {
 struct osprey_detect_policy {
     enum osprey_midstream_policy midstream;
     enum osprey_exception_policy reassembly_memcap; /* stream.reassembly.memcap-policy */
+    bool ips; /* IPS (inline): as Suricata's inline stream, a packet's data is parsed before
+                 the packet is inspected, so a packet rule naming a protocol matches the
+                 packet that lets the parser decide it (in IDS mode the packet that acks it) */
 };
 void osprey_detect_worker_set_policy(struct osprey_detect_worker *w,
                                      const struct osprey_detect_policy *p);

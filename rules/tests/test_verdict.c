@@ -175,6 +175,14 @@ static void test_pass_beats_drop_on_the_same_packet(void)
     udp(&r, 1000, "x");
     CHECK(!osprey_detect_packet_dropped(r.w));
     CHECK_EQ_U(r.seen.n, 0);
+    /* a UDP packet rule's pass is the packet's (Suricata's action scope), not the flow's */
+    CHECK_EQ_U(osprey_detect_worker_verdicts(r.w)->passed_flows, 0);
+    rig_close(&r);
+    /* a pass rule with nothing but its header (IP-only) passes the flow */
+    CHECK(rig_open(&r, "drop udp any any -> any any (content:\"x\"; sid:1;)\n"
+                       "pass udp any any -> any any (sid:2;)\n") == 0);
+    udp(&r, 1000, "x");
+    CHECK(!osprey_detect_packet_dropped(r.w));
     CHECK_EQ_U(osprey_detect_worker_verdicts(r.w)->passed_flows, 1);
     rig_close(&r);
 }
