@@ -145,12 +145,13 @@ static enum fw_next fw_table(struct osprey_detect_worker *w, struct det_flow *df
                              const struct mon_packet *p, uint8_t table, uint16_t proto,
                              uint8_t dir, uint8_t rank, struct det_fw_verdict dflt, uint32_t tx)
 {
-    const struct det_pending *best = NULL;
+    struct det_pending *best = NULL;
     for (;;) {
         best = NULL;
         for (uint32_t i = 0; i < w->nfw; i++) {
-            const struct det_pending *pm = &w->fwp[i];
+            struct det_pending *pm = &w->fwp[i];
             const struct det_rule *dr = pm->dr;
+            /* (retried: this match was tried in its table already and did not hold) */
             if (dr->fw_table != table || pm->retried ||
                 (table == FW_APP && (dr->fw_proto != proto || dr->fw_dir != dir ||
                                      dr->fw_rank != rank)))
@@ -160,7 +161,7 @@ static enum fw_next fw_table(struct osprey_detect_worker *w, struct det_flow *df
         }
         if (!best)
             return fw_apply(w, df, dflt, table == FW_APP, tx, drop_reason(table, false));
-        ((struct det_pending *)best)->retried = true; /* (tried: not again) */
+        best->retried = true;
         if (fw_holds(w, best, df, p))
             break;
     }

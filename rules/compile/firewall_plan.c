@@ -16,6 +16,8 @@ const char *det_fw_plan(const struct osprey_rule *r, uint16_t app, uint8_t *tabl
             uint8_t table;
         } PKT[] = {{"pre_flow", FW_PRE_FLOW}, {"pre_stream", FW_PRE_STREAM},
                    {"all", FW_FILTER},        {"flow_start", FW_FILTER}};
+        if (r->scope == OSPREY_SCOPE_TX)
+            return "accept:tx on a packet hook (a transaction is an application state's)";
         for (size_t i = 0; i < sizeof PKT / sizeof PKT[0]; i++)
             if (!strcmp(r->hook, PKT[i].hook)) {
                 *table = PKT[i].table;

@@ -25,6 +25,9 @@ def test_scopes_and_hooks_are_checked(tmp_path):
     for i, (text, why) in enumerate(bad.items()):
         _, res = run(tmp_path, [text], name=f"bad{i}")
         assert why in res.proc.stderr, text
+    # parsed, but not compiled: a transaction is an application state's
+    _, res = run(tmp_path, ["accept:tx tcp:all any any -> any any (sid:1;)"], name="tx")
+    assert "sid 1: not compiled: protocol tcp: accept:tx on a packet hook" in res.proc.stderr
 
 
 def test_packet_filter_default_drops_what_no_rule_accepts(tmp_path):
