@@ -194,3 +194,15 @@ def test_dump_rules_shows_hook_and_scope(tmp_path):
     assert (recs[0]["action"], recs[0]["hook"], recs[0]["scope"]) == ("accept", "request_line",
                                                                        "tx")
     assert "scope" not in recs[1] and "hook" not in recs[1]
+
+
+def test_app_layer_protocol_unknown_accepts_the_undecided_packets(tmp_path):
+    # app-layer-protocol:unknown holds while the flow's protocol is not decided: the handshake
+    # passes the packet filter; the request (HTTP from its packet's parse on) meets
+    # request_line's default drop:flow; sid 2 never holds (no TLS)
+    rules = ["accept:hook tcp:all any any <> any 80 (app-layer-protocol:unknown; sid:1;)",
+             "accept:hook tcp:all any any <> any 80 (app-layer-protocol:tls; sid:2;)"]
+    alerts, res = run(tmp_path, rules)
+    assert alerts == []
+    fw = res.stats["firewall"]
+    assert (fw["accepted"], fw["blocked"], fw["drop_reason"]["default_app_policy"]) == (3, 7, 1)
