@@ -6,6 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 void osprey_jw_init(struct osprey_jw *w)
 {
@@ -89,6 +92,19 @@ static size_t utf8_len(const uint8_t *s, size_t n)
     return k;
 }
 
+/* Bytes a JSON string holds as they are: printable ASCII but the quote and the backslash
+ * (a table: one load per byte where four tests were, in every key and value written). */
+static const uint8_t plain[256] = {
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+};
+
 static void string(struct osprey_jw *w, const uint8_t *s, size_t n)
 {
     static const char hex[] = "0123456789abcdef";
@@ -96,7 +112,22 @@ static void string(struct osprey_jw *w, const uint8_t *s, size_t n)
     size_t i = 0;
     while (i < n) {
         size_t run = i; /* copy plain bytes in one go */
-        while (run < n && s[run] >= 0x20 && s[run] < 0x80 && s[run] != '"' && s[run] != '\\')
+#ifdef __SSE2__
+        /* 16 at a time: a byte below 0x20 or from 0x80 up is below 0x20 as a signed byte */
+        while (run + 16 <= n) {
+            __m128i v = _mm_loadu_si128((const __m128i *)(s + run));
+            __m128i bad = _mm_or_si128(_mm_cmplt_epi8(v, _mm_set1_epi8(0x20)),
+                                       _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
+                                                    _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))));
+            unsigned m = (unsigned)_mm_movemask_epi8(bad);
+            if (m) {
+                run += (size_t)__builtin_ctz(m);
+                break;
+            }
+            run += 16;
+        }
+#endif
+        while (run < n && plain[s[run]])
             run++;
         put(w, (const char *)s + i, run - i);
         i = run;
@@ -134,6 +165,19 @@ static void key(struct osprey_jw *w, const char *k)
         w->more[w->depth] = true;
     }
     if (k) {
+        /* keys are mostly literals with nothing to escape: one pass finds the end (a NUL is
+         * not plain) and whether they need string()'s escaping */
+        size_t n = 0;
+        while (plain[(uint8_t)k[n]])
+            n++;
+        if (!k[n] && reserve(w, n + 3)) {
+            w->buf[w->len++] = '"';
+            memcpy(w->buf + w->len, k, n);
+            w->len += n;
+            w->buf[w->len++] = '"';
+            w->buf[w->len++] = ':';
+            return;
+        }
         string(w, (const uint8_t *)k, strlen(k));
         putc1(w, ':');
     }

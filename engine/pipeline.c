@@ -6,6 +6,7 @@
 
 #include "alert_defer.h"
 #include "ips_policy.h"
+#include "osprey_log_file.h"
 #include "osprey_clock.h"
 #include "parsers_config.h"
 #include "pipeline.h"
@@ -235,6 +236,7 @@ void osprey_worker_idle(struct osprey_worker *w)
 {
     if (atomic_load_explicit(&w->pl->rules_gen, memory_order_relaxed) != w->rules_gen)
         w->pl->svc->worker_switch(w);
+    osprey_log_sync_all(); /* what the outputs batched is not held up by a quiet link */
 }
 
 struct osprey_detect_worker *osprey_worker_attach(struct osprey_worker *w,

@@ -118,6 +118,8 @@ static void *eve_open(const struct osprey_output_env *env, FILE *diag)
         .filetype = transport ? filetype : NULL, /* redis, kafka, syslog: keys under ours */
         .conf = cfg,
         .section = env->section,
+        .buffer_size = (size_t)osprey_config_size(cfg, osprey_output_key(env, "buffer-size", k,
+                                                                         sizeof k)),
     };
     if (!(o->lf = osprey_output_log_open(&lc, diag))) {
         free(o);

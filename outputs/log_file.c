@@ -15,6 +15,17 @@
 #include <time.h>
 #include <unistd.h>
 
+/* The open files with a batch buffer, for osprey_log_sync_all. */
+static pthread_mutex_t open_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct osprey_log_file *open_files;
+
+static uint64_t mono_us(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+}
+
 struct osprey_log_file {
     pthread_mutex_t lock;
     enum osprey_log_kind kind;
@@ -30,6 +41,13 @@ struct osprey_log_file {
     const struct log_backend *be; /* a transport: everything below the lock is its own */
     void *bs;
     bool flushed;
+    /* batching (osprey_log_cfg.buffer_size): whole records not yet written */
+    char *batch;
+    size_t blen, bcap;
+    uint64_t bn;             /* records in it */
+    uint64_t bfirst_us;      /* when its oldest record came (monotonic) */
+    uint64_t flush_us;
+    struct osprey_log_file *next_open; /* the files osprey_log_sync_all writes out */
     char err[4400];
     char path[4096];
     char current[4200];
@@ -139,11 +157,21 @@ struct osprey_log_file *osprey_log_open(const struct osprey_log_cfg *cfg, char *
         free(lf);
         return NULL;
     }
+    /* a batch buffer (no memory for one: a write per record, as with 0) */
+    if (cfg->buffer_size && lf->kind != OSPREY_LOG_UNIX_DGRAM &&
+        (lf->batch = malloc(cfg->buffer_size))) {
+        lf->bcap = cfg->buffer_size;
+        lf->flush_us = cfg->flush_us ? cfg->flush_us : 100000;
+        pthread_mutex_lock(&open_lock);
+        lf->next_open = open_files;
+        open_files = lf;
+        pthread_mutex_unlock(&open_lock);
+    }
     return lf;
 }
 
 /* Write all of buf; on failure undo what part of it reached a regular file. */
-static int write_whole(struct osprey_log_file *lf, const void *rec, size_t len)
+static int write_whole(struct osprey_log_file *lf, const void *rec, size_t len, size_t *kept)
 {
     if (lf->kind == OSPREY_LOG_UNIX_DGRAM) {
         ssize_t n = send(lf->fd, rec, len, MSG_NOSIGNAL);
@@ -168,13 +196,76 @@ static int write_whole(struct osprey_log_file *lf, const void *rec, size_t len)
     if (done == len)
         return 0;
     if (lf->kind == OSPREY_LOG_REGULAR) {
-        /* half a record is worse than none: cut the file back to where it began */
-        if (done && ftruncate(lf->fd, (off_t)lf->size) != 0)
+        /* half a record is worse than none: cut the file back to where it began, or (a
+         * batch of lines: kept) to the end of the last whole line written */
+        size_t cut = 0;
+        for (size_t i = done; kept && i > 0; i--)
+            if (((const char *)rec)[i - 1] == '\n') {
+                cut = i;
+                break;
+            }
+        if (kept)
+            *kept = cut;
+        if (done > cut && ftruncate(lf->fd, (off_t)(lf->size + cut)) != 0)
             set_err(lf, lf->current, errno);
     } else if (done) {
         close_locked(lf); /* the peer got a partial record: start a fresh connection */
     }
     return -1;
+}
+
+/* Write rec (nrec whole records) now; the file's lock is held. 0, or -1 (counted lost). */
+static int write_locked(struct osprey_log_file *lf, const void *rec, size_t len, uint64_t nrec)
+{
+    if (lf->limit && lf->size && lf->size + len > lf->limit) {
+        close_locked(lf); /* rollover: this record starts the next file */
+        open_locked(lf);
+    }
+    if (lf->fd < 0 && lf->kind != OSPREY_LOG_REGULAR)
+        open_locked(lf); /* a socket whose reader went away: try again */
+    if (lf->fd >= 0 && lf->hdr_len && lf->size == 0 && lf->kind == OSPREY_LOG_REGULAR &&
+        write_whole(lf, lf->hdr, lf->hdr_len, NULL) == 0)
+        lf->size = lf->hdr_len; /* a failed record below leaves the header, a valid file */
+    size_t kept = 0;
+    if (lf->fd >= 0 && (!lf->hdr_len || lf->size || lf->kind != OSPREY_LOG_REGULAR) &&
+        write_whole(lf, rec, len, nrec > 1 ? &kept : NULL) == 0) {
+        lf->size += len;
+        lf->records += nrec;
+        return 0;
+    }
+    /* a batch of lines cut short (disk full): its whole lines written are kept */
+    uint64_t k = 0;
+    for (size_t i = 0; i < kept; i++)
+        k += ((const char *)rec)[i] == '\n';
+    k = k < nrec ? k : nrec;
+    lf->size += kept;
+    lf->records += k;
+    lf->lost += nrec - k;
+    return -1;
+}
+
+/* How many bytes a batch may hold. A regular file's batch ends at the file's next page
+ * boundary: the kernel copies a write into the page cache page by page and stops between
+ * two pages when the process is killed (kill -9), so a write within one page lands whole
+ * or not at all; a record crossing a boundary is written by itself, as every record was
+ * without batching. */
+static size_t batch_room(const struct osprey_log_file *lf)
+{
+    if (lf->kind != OSPREY_LOG_REGULAR)
+        return lf->bcap;
+    size_t page = 4096 - (size_t)(lf->size % 4096);
+    return page < lf->bcap ? page : lf->bcap;
+}
+
+/* Write out the batch buffer; the lock is held. */
+static void sync_locked(struct osprey_log_file *lf)
+{
+    if (!lf->blen)
+        return;
+    lf->records -= lf->bn; /* counted when batched: counted again as written or lost */
+    write_locked(lf, lf->batch, lf->blen, lf->bn);
+    lf->blen = 0;
+    lf->bn = 0;
 }
 
 int osprey_log_write(struct osprey_log_file *lf, const void *rec, size_t len)
@@ -184,27 +275,45 @@ int osprey_log_write(struct osprey_log_file *lf, const void *rec, size_t len)
             len--;
         return lf->be->write(lf->bs, rec, len);
     }
-    int rc = -1;
+    int rc = 0;
     pthread_mutex_lock(&lf->lock);
-    if (lf->limit && lf->size && lf->size + len > lf->limit) {
-        close_locked(lf); /* rollover: this record starts the next file */
-        open_locked(lf);
+    size_t room = batch_room(lf);
+    if (lf->blen && lf->blen + len > room) {
+        sync_locked(lf); /* it would overflow: the buffer goes first, records in order */
+        room = batch_room(lf);
     }
-    if (lf->fd < 0 && lf->kind != OSPREY_LOG_REGULAR)
-        open_locked(lf); /* a socket whose reader went away: try again */
-    if (lf->fd >= 0 && lf->hdr_len && lf->size == 0 && lf->kind == OSPREY_LOG_REGULAR &&
-        write_whole(lf, lf->hdr, lf->hdr_len) == 0)
-        lf->size = lf->hdr_len; /* a failed record below leaves the header, a valid file */
-    if (lf->fd >= 0 && (!lf->hdr_len || lf->size || lf->kind != OSPREY_LOG_REGULAR) &&
-        write_whole(lf, rec, len) == 0) {
-        lf->size += len;
-        lf->records++;
-        rc = 0;
+    if (!lf->bcap || len > room) { /* no batching, or a record larger than the room */
+        rc = write_locked(lf, rec, len, 1);
     } else {
-        lf->lost++;
+        uint64_t now = mono_us();
+        if (!lf->blen)
+            lf->bfirst_us = now;
+        memcpy(lf->batch + lf->blen, rec, len);
+        lf->blen += len;
+        lf->bn++;
+        lf->records++; /* taken back if the buffer's write fails (sync_locked) */
+        if (now - lf->bfirst_us >= lf->flush_us)
+            sync_locked(lf);
     }
     pthread_mutex_unlock(&lf->lock);
     return rc;
+}
+
+void osprey_log_sync(struct osprey_log_file *lf)
+{
+    if (!lf || lf->be)
+        return;
+    pthread_mutex_lock(&lf->lock);
+    sync_locked(lf);
+    pthread_mutex_unlock(&lf->lock);
+}
+
+void osprey_log_sync_all(void)
+{
+    pthread_mutex_lock(&open_lock);
+    for (struct osprey_log_file *lf = open_files; lf; lf = lf->next_open)
+        osprey_log_sync(lf);
+    pthread_mutex_unlock(&open_lock);
 }
 
 int osprey_log_set_header(struct osprey_log_file *lf, const void *hdr, size_t len)
@@ -236,6 +345,7 @@ int osprey_log_reopen(struct osprey_log_file *lf)
     if (lf->be)
         return 0; /* nothing to rotate: a transport reconnects by itself */
     pthread_mutex_lock(&lf->lock);
+    sync_locked(lf); /* what was batched goes to the file being rotated away */
     close_locked(lf);
     int rc = open_locked(lf);
     pthread_mutex_unlock(&lf->lock);
@@ -284,15 +394,30 @@ void osprey_log_close(struct osprey_log_file *lf)
         osprey_log_flush(lf);
         lf->be->close(lf->bs);
     }
+    if (lf->batch) {
+        pthread_mutex_lock(&open_lock);
+        for (struct osprey_log_file **pp = &open_files; *pp; pp = &(*pp)->next_open)
+            if (*pp == lf) {
+                *pp = lf->next_open;
+                break;
+            }
+        pthread_mutex_unlock(&open_lock);
+        sync_locked(lf); /* (no other thread writes to a file being closed) */
+    }
     close_locked(lf);
     pthread_mutex_destroy(&lf->lock);
+    free(lf->batch);
     free(lf->hdr);
     free(lf);
 }
 
 void osprey_log_flush(struct osprey_log_file *lf)
 {
-    if (lf->be && !lf->flushed) {
+    if (!lf->be) {
+        osprey_log_sync(lf); /* a file's batch */
+        return;
+    }
+    if (!lf->flushed) {
         lf->flushed = true;
         lf->be->flush(lf->bs);
     }

@@ -100,6 +100,9 @@ static const struct cfg_key SCHEMA[] = {
          "EVE to a file, a Unix socket, Redis, Kafka or the local syslog"),
     STR("outputs.eve-log.filename", "eve.json", "EVE file or socket (relative: under the log dir)"),
     BOOL("outputs.eve-log.append", "no", "keep what the file holds (no: truncate at start)"),
+    SIZE("outputs.eve-log.buffer-size", "64kb",
+         "regular/unix_stream: whole records batched per write, written within 100 ms; 0 = a "
+         "write per record"),
     BOOL("outputs.eve-log.community-id", "no", "add community_id to alert and flow records"),
     INT("outputs.eve-log.community-id-seed", "0", 0, 65535, "seed of the community_id hash"),
     BOOL("outputs.eve-log.tagged-packets", "yes",

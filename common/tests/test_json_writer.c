@@ -51,6 +51,35 @@ static void test_escapes(void)
     free(s);
 }
 
+/* the 16-byte scan: a byte to escape at every position of a long string is found; keys
+ * with something to escape are escaped too */
+static void test_long_strings_and_keys(void)
+{
+    for (size_t at = 0; at < 40; at++) {
+        char in[41], want[96];
+        memset(in, 'a', 40);
+        in[40] = 0;
+        in[at] = at % 3 == 0 ? '"' : at % 3 == 1 ? '\x01' : '\xff';
+        const char *esc = at % 3 == 0 ? "\\\"" : at % 3 == 1 ? "\\u0001" : "\\u00ff";
+        static const char as[] = "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa";
+        snprintf(want, sizeof want, "\"%.*s%s%.*s\"", (int)at, as, esc, (int)(39 - at), as);
+        struct osprey_jw w;
+        osprey_jw_init(&w);
+        osprey_jw_str(&w, NULL, in);
+        char *s = osprey_jw_finish(&w);
+        CHECK(s && !strncmp(s, want, strlen(want)) && s[strlen(want)] == '\n');
+        free(s);
+    }
+    struct osprey_jw w;
+    osprey_jw_init(&w);
+    osprey_jw_open(&w, NULL);
+    osprey_jw_int(&w, "a\"b", 1);
+    osprey_jw_int(&w, "plain_key", 2);
+    char *s = osprey_jw_finish(&w);
+    CHECK(s && !strcmp(s, "{\"a\\\"b\":1,\"plain_key\":2}\n"));
+    free(s);
+}
+
 static void test_timestamp(void)
 {
     char ts[40];
@@ -76,6 +105,7 @@ int main(void)
 {
     test_shape();
     test_escapes();
+    test_long_strings_and_keys();
     test_timestamp();
     return unit_report("test_json_writer");
 }

@@ -10,6 +10,7 @@
 
 #include "capture_files.h"
 #include "daemon.h"
+#include "osprey_log_file.h"
 #include "mon_io.h"
 #include "osprey_clock.h"
 #include "osprey_config.h"
@@ -109,6 +110,9 @@ int osprey_capture_files(struct osprey_pipeline *pl, char **files, int nfiles,
                 osprey_pipeline_stats(pl);
             if (pr.on && (num == (uint64_t)n || osprey_clock_mono_s() - pr.last >= 1.0))
                 progress_show(&pr, src, size, num, i + 1, nfiles);
+            /* the records this batch wrote (batched by the outputs) are out before the next
+             * read, which may wait: -r on a FIFO that pauses, a capture still being written */
+            osprey_log_sync_all();
         }
         if (n < 0) {
             fprintf(stderr, "%sosprey: %s: read error: %s\n", pr.on ? "\r\033[K" : "",

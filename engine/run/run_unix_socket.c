@@ -14,6 +14,7 @@
 #include "capture_watch.h"
 #include "daemon.h"
 #include "log.h"
+#include "osprey_log_file.h"
 #include "pcap_jobs.h"
 #include "pipeline.h"
 #include "run_unix_socket.h"
@@ -51,6 +52,7 @@ static void run_job(struct osprey_pipeline *pl, const struct osprey_pcap_job *jo
         osprey_signal_raise(OSPREY_SIG_STOP);
     osprey_capture_watch_free(&w);
     osprey_worker_flush(&pl->w[0]); /* every flow of the job ends: its records go with it */
+    osprey_log_sync_all();          /* all out when the job is reported done */
     osprey_log(OSPREY_LOG_INFO, "pcap-file: %s done, %llu packets", job->filename,
                (unsigned long long)pkts);
     osprey_pcap_jobs_done(pl->jobs, pkts ? pl->w[0].ew.clock_us / 1000 : 0);

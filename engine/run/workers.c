@@ -27,6 +27,7 @@
 #include "capture_files.h"
 #include "mon_io.h"
 #include "osprey_clock.h"
+#include "osprey_log_file.h"
 #include "workers.h"
 
 #define WK_BATCH 64 /* frames per batch */
@@ -82,6 +83,8 @@ static void *worker_main(void *arg)
             if (atomic_load_explicit(&r->done, memory_order_acquire) &&
                 atomic_load_explicit(&r->head, memory_order_acquire) == tail)
                 goto finished;
+            if (spins == 64) /* idle a while: what the outputs batched goes out */
+                osprey_log_sync_all();
             wk_wait(&spins);
         }
         for (; tail != head; tail++) {

@@ -3,11 +3,23 @@
  *
  * Every output (eve.json, fast.log, unified2) writes whole records through this one
  * interface. A record is handed over in one call and either lands whole or not at all:
- *   - regular files: one write() per record; a short write (disk full) is undone by
- *     truncating back to where the record began, so a reader never sees half a record;
+ *   - regular files: one write() per record (or per batch of whole records, below); a
+ *     short write (disk full) is undone by truncating back to where it began, so a reader
+ *     never sees half a record;
  *   - unix_stream: the record is sent whole (a connection that breaks mid-record is closed
  *     and reopened for the next one); unix_dgram: one datagram per record.
  * Records that could not be written are counted (osprey_log_lost), never fatal.
+ *
+ * Batching (cfg.buffer_size, Suricata's `buffer-size`): whole records are gathered and
+ * written together, one write() per buffer instead of per record (a SYN flood writes a
+ * flow record per packet: a system call each was a third of its time). The buffer holds
+ * only whole records, and a regular file's batch never crosses a page boundary of the file
+ * (the kernel stops a killed process's write only between pages): so kill -9 leaves whole
+ * records, as with one write per record (a record crossing a boundary goes alone); what a buffer
+ * holds is written when it would overflow, when its oldest record is older than
+ * cfg.flush_us at the next write, at osprey_log_sync / osprey_log_sync_all (the engine
+ * calls it when a worker is idle), at reopen, rollover and close. A failed write of a
+ * buffer counts each of its records as lost. 0: one write per record.
  *
  * Size limit and rollover (Snort's unified2 style): with `timestamped`, the file is
  * PATH.<unix seconds> and a new one is started when the next record would pass `limit`.
@@ -41,6 +53,10 @@ struct osprey_log_cfg {
     const char *filetype;
     const struct osprey_config *conf;
     const char *section;
+    size_t buffer_size;        /* regular and unix_stream: batch records up to this many
+                                  bytes (0: one write per record) */
+    uint64_t flush_us;         /* batching: a buffer's oldest record waits at most this
+                                  long for the next write to send it (0: 100 ms) */
 };
 
 /* A counter of a transport: name relative to it ("redis.dropped"). */
@@ -51,8 +67,8 @@ struct osprey_log_file;
 /* Open; NULL with the reason in err (e.g. "/x/eve.json: Permission denied"). */
 struct osprey_log_file *osprey_log_open(const struct osprey_log_cfg *cfg, char *err,
                                         size_t errlen);
-/* Write one whole record. 0, or -1 when it was lost (counted; the reason is kept for
- * osprey_log_error). */
+/* Write one whole record. 0 (written, or batched), or -1 when it was lost (counted; the
+ * reason is kept for osprey_log_error). */
 int osprey_log_write(struct osprey_log_file *lf, const void *rec, size_t len);
 /* Regular files: bytes written at the start of every new file before its first record (a
  * pcap file header), copied; a file that already holds bytes (append) gets none. Set it
@@ -70,8 +86,12 @@ const char *osprey_log_error(struct osprey_log_file *lf, char *buf, size_t len);
 uint64_t osprey_log_records(struct osprey_log_file *lf);
 const char *osprey_log_current(struct osprey_log_file *lf, char *buf, size_t len);
 /* Transports: deliver what is queued (waits a few seconds at most), count the rest as lost;
- * records written later are lost. Files: nothing. Close does it too. */
+ * records written later are lost. Files: write out the batch (osprey_log_sync). Close does
+ * it too. */
 void osprey_log_flush(struct osprey_log_file *lf);
+/* Batching: write what this file's (every open file's) buffer holds now. */
+void osprey_log_sync(struct osprey_log_file *lf);
+void osprey_log_sync_all(void);
 void osprey_log_close(struct osprey_log_file *lf);
 /* A transport's counters through put (files and sockets have none). */
 void osprey_log_counters(struct osprey_log_file *lf, osprey_log_counter_fn put, void *ctx);

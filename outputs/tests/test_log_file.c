@@ -172,6 +172,58 @@ static void test_dgram(void)
     osprey_log_close(lf);
 }
 
+/* buffer_size: whole records batched, written at a sync, when the next would overflow, when
+ * the oldest waited flush_us, at reopen and at close; one larger than the buffer directly */
+static void test_batching(void)
+{
+    char path[300], moved[320], err[512];
+    snprintf(path, sizeof path, "%s/batch.json", dir);
+    struct osprey_log_cfg c = {.path = path, .buffer_size = 16, .flush_us = 3600000000u};
+    struct osprey_log_file *lf = osprey_log_open(&c, err, sizeof err);
+    CHECK(lf != NULL);
+    CHECK(osprey_log_write(lf, "aaaaaa\n", 7) == 0);
+    CHECK(osprey_log_write(lf, "bbbbbb\n", 7) == 0);
+    CHECK_EQ_U(fsize(path), 0); /* both wait in the buffer (14 of 16 bytes) */
+    CHECK_EQ_U(osprey_log_records(lf), 2);
+    CHECK(osprey_log_write(lf, "cccccc\n", 7) == 0);
+    CHECK_EQ_U(fsize(path), 14); /* it would overflow: the two went first, whole */
+    osprey_log_sync(lf);
+    CHECK_EQ_U(fsize(path), 21);
+    CHECK(osprey_log_write(lf, "a record longer than the buffer\n", 32) == 0);
+    CHECK_EQ_U(fsize(path), 53);
+    CHECK(osprey_log_write(lf, "dddddd\n", 7) == 0);
+    osprey_log_sync_all(); /* every open file's batch */
+    CHECK_EQ_U(fsize(path), 60);
+    CHECK(osprey_log_write(lf, "eeeeee\n", 7) == 0);
+    snprintf(moved, sizeof moved, "%s.1", path);
+    CHECK(rename(path, moved) == 0);
+    CHECK(osprey_log_reopen(lf) == 0); /* the batch goes to the file rotated away */
+    CHECK_EQ_U(fsize(moved), 67);
+    CHECK(osprey_log_write(lf, "ffffff\n", 7) == 0);
+    CHECK_EQ_U(fsize(path), 0);
+    CHECK_EQ_U(osprey_log_records(lf), 7);
+    osprey_log_close(lf); /* and the last batch at close */
+    CHECK_EQ_U(fsize(path), 7);
+    /* flush_us: the next write after the oldest record waited that long sends the batch */
+    c.flush_us = 1;
+    lf = osprey_log_open(&c, err, sizeof err);
+    CHECK(osprey_log_write(lf, "gggggg\n", 7) == 0);
+    usleep(2000);
+    CHECK(osprey_log_write(lf, "hhhhhh\n", 7) == 0);
+    CHECK_EQ_U(fsize(path), 14);
+    osprey_log_close(lf);
+    /* a batch that cannot be written: each of its records counted lost */
+    c = (struct osprey_log_cfg){.path = "/dev/full", .append = true, .buffer_size = 64};
+    lf = osprey_log_open(&c, err, sizeof err);
+    CHECK(lf != NULL);
+    CHECK(osprey_log_write(lf, "x\n", 2) == 0);
+    CHECK(osprey_log_write(lf, "y\n", 2) == 0);
+    osprey_log_sync(lf);
+    CHECK_EQ_U(osprey_log_lost(lf), 2);
+    CHECK_EQ_U(osprey_log_records(lf), 0);
+    osprey_log_close(lf);
+}
+
 int main(void)
 {
     snprintf(dir, sizeof dir, "/tmp/osprey-test-log-file-XXXXXX");
@@ -182,6 +234,7 @@ int main(void)
     test_header();
     test_open_errors();
     test_dgram();
+    test_batching();
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     if (system(cmd) != 0)

@@ -114,19 +114,22 @@ int compile_also(struct compiler *c, const struct osprey_rule *r, uint16_t base)
     /* a protocol that also runs the rules of another (HTTP/2: HTTP's): `alert http`, and a
      * rule naming no application protocol whose buffers are that one's; and one that runs
      * another's rules on buffers it registers too (HTTP/2: DNS's, DoH) */
+    /* what the loop asks of the rule, once (a lookup by name each was a tenth of startup) */
+    uint8_t l4;
+    uint16_t hdr = det_app_proto_of(r->proto, &l4);
+    uint16_t bp = det_base_is_app(base) ? det_base_proto(base) : 0;
+    int on_files = -1; /* files_rule(r) && files_base(base, bp), worked out when first asked */
     for (uint16_t p = 2; rc == 0 && p < osprey_app_proto_count(); p++) {
         uint16_t of = osprey_app_proto_rules_of(p), bof = osprey_app_proto_buffer_rules_of(p);
-        uint8_t l4;
-        uint16_t hdr = det_app_proto_of(r->proto, &l4);
-        uint16_t bp = det_base_is_app(base) ? det_base_proto(base) : 0;
         bool named = of && hdr && !strcmp(r->proto, osprey_app_proto_name(of)); /* not http1 */
         bool via = named || (of && !hdr && bp == of) || (bof && bp == bof);
         /* a rule on files naming no protocol (`alert tcp … filesize`) reads the files of
          * every protocol that has them, as Suricata's file keywords do: compiled again for
          * each (silently not where its buffers are not that protocol's); a Snort 3 rule's
          * service: list says where it runs instead (compile_services) */
-        bool files = !via && !hdr && bp && p != bp && !plan_service_words(r) &&
-                     files_rule(r) && files_base(base, bp) && own_files(p);
+        if (!via && !hdr && bp && p != bp && on_files < 0)
+            on_files = !plan_service_words(r) && files_rule(r) && files_base(base, bp);
+        bool files = !via && !hdr && bp && p != bp && on_files > 0 && own_files(p);
         if (!via && !files)
             continue;
         rc = compile_rule(c, r, PV_MAIN, p, &next, &b2);

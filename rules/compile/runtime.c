@@ -49,6 +49,15 @@ static void on_pkt(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_
         df->pass = true; /* stream.midstream-policy pass-flow: no detection on this session */
         w->verdicts.passed_flows++;
         w->verdicts.midstream_passed++;
+    } else if (w->policy.midstream >= OSPREY_MIDSTREAM_DROP_FLOW && f->proto == 6 &&
+               (f->tcp.side[MON_SIDE_CLI].flags & MON_TCPF_MIDSTREAM)) {
+        /* picked up from its SYN-ACK (stream.async-oneside) while drop-flow or reject holds
+         * for sessions not started by a SYN (a midstream pick-up is refused under them, an
+         * unpicked session is dropped in on_orphan): dropped whole, as Suricata does */
+        df->dropped = true;
+        w->pkt_dropped = true;
+        w->verdicts.dropped++;
+        w->verdicts.midstream_dropped++;
     }
 }
 

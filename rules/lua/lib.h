@@ -21,6 +21,7 @@ int lib_open_flow(lua_State *L);
 int lib_open_http(lua_State *L);    /* lib_app.c */
 int lib_open_dns(lua_State *L);
 int lib_open_tls(lua_State *L);
+int lib_open_ja3(lua_State *L);
 int lib_open_ssh(lua_State *L);
 int lib_open_smtp(lua_State *L);
 int lib_open_file(lua_State *L);

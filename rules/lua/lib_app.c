@@ -1,5 +1,5 @@
-/* lib_app.c — suricata.http, suricata.dns, suricata.tls, suricata.ssh, suricata.smtp and
- * suricata.file (Suricata 8's API): get_tx() / get_file() give an object whose methods read
+/* lib_app.c — suricata.http, suricata.dns, suricata.tls, suricata.ja3, suricata.ssh,
+ * suricata.smtp and suricata.file (Suricata 8's API): get_tx() / get_file() give an object whose methods read
  * the current transaction's buffers, by the parsers' registry names. A method whose buffer
  * the transaction lacks returns nil. */
 #include <string.h>
@@ -214,6 +214,36 @@ static int tls_get_tx(lua_State *L)
 int lib_open_tls(lua_State *L)
 {
     static const luaL_Reg F[] = {{"get_tx", tls_get_tx}, {NULL, NULL}};
+    sb_newlib(L, F);
+    return 1;
+}
+
+/* ---- ja3: a TLS or QUIC transaction's JA3 (client) and JA3S (server) ---- */
+static int ja3_get_tx(lua_State *L)
+{
+    const struct rlua_input *in = sb_input(L);
+    const char *n = in->f ? osprey_app_proto_name(osprey_parsers_app_proto(in->ctx, in->f))
+                          : NULL;
+    if (!n || (strcmp(n, "tls") && strcmp(n, "quic")))
+        luaL_error(L, "no tls or quic transaction");
+    static const struct bufm M[] = {{"ja3_get_hash", "ja3.hash", 0, false},
+                                    {"ja3_get_string", "ja3.string", 0, false},
+                                    {"ja3s_get_hash", "ja3s.hash", 1, false},
+                                    {"ja3s_get_string", "ja3s.string", 1, false},
+                                    {NULL, NULL, 0, false}};
+    new_tx(L, M, NULL);
+    return 1;
+}
+/* enable_ja3(): Osprey computes JA3 and JA3S whenever it parses a hello (nothing to enable) */
+static int ja3_enable(lua_State *L)
+{
+    (void)L;
+    return 0;
+}
+int lib_open_ja3(lua_State *L)
+{
+    static const luaL_Reg F[] = {{"get_tx", ja3_get_tx}, {"enable_ja3", ja3_enable},
+                                 {NULL, NULL}};
     sb_newlib(L, F);
     return 1;
 }

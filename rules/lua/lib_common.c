@@ -27,12 +27,21 @@ const struct rlua_input *sb_input(lua_State *L)
     return in;
 }
 
+/* The row of buffer name the flow's protocol reads (a name several protocols register:
+ * ja3.hash is TLS's and QUIC's), else the first registered. */
+static int buffer_of_flow(const struct rlua_input *in, const char *name, int dir)
+{
+    int b = in->f ? osprey_buffer_find_in(name, dir, osprey_parsers_app_proto(in->ctx, in->f))
+                  : -1;
+    return b >= 0 ? b : osprey_buffer_find(name, dir);
+}
+
 bool lib_push_buffer(lua_State *L, const char *name, int dir)
 {
     const struct rlua_input *in = sb_input(L);
     if (dir < 0)
         dir = in->to_server ? 0 : 1;
-    int b = osprey_buffer_find(name, dir);
+    int b = buffer_of_flow(in, name, dir);
     uint32_t n = 0;
     const uint8_t *v = b >= 0 && in->f ? osprey_parsers_buffer_at(in->ctx, in->f, (uint16_t)b,
                                                                   0, in->scratch, &n)
@@ -50,7 +59,7 @@ void lib_push_buffer_list(lua_State *L, const char *name, int dir)
     const struct rlua_input *in = sb_input(L);
     if (dir < 0)
         dir = in->to_server ? 0 : 1;
-    int b = osprey_buffer_find(name, dir);
+    int b = buffer_of_flow(in, name, dir);
     lua_newtable(L);
     if (b < 0 || !in->f)
         return;
@@ -83,4 +92,4 @@ const struct sb_module sb_modules[] = {
     {"suricata.hashlib", lib_open_hashlib}, {"suricata.base64", lib_open_base64},
     {"suricata.util", lib_open_util},       {"suricata.log", lib_open_log},
     {"suricata.rule", lib_open_rule},       {"suricata.config", lib_open_config},
-    {NULL, NULL}};
+    {"suricata.ja3", lib_open_ja3},         {NULL, NULL}};

@@ -105,6 +105,11 @@ static const char *read_needs(lua_State *L, struct rlua_script *s)
                 lua_pop(L, 1);
             }
             lua_pop(L, 1);
+        } else if (!known && (!strcmp(k, "ja3") || !strcmp(k, "ja3s")) && truthy(L, -1) &&
+                   !s->app_buffer) {
+            /* suricata.ja3's needs: the script runs with the hello that carries it */
+            if (!(s->app_buffer = strdup(k[3] == 's' ? "ja3s.hash" : "ja3.hash")))
+                return "out of memory";
         } else if (!known && strchr(k, '.') && truthy(L, -1) && !s->app_buffer &&
                    !(s->app_buffer = strdup(k))) {
             return "out of memory";

@@ -2,7 +2,7 @@
  * carries phase 1's verdict on a packet to phases 2 and 3.
  *
  * A connection starts on a SYN (without ACK), or — with cfg.midstream — on any first packet
- * but a RST or an invalid one: its sender and receiver are then picked up as ESTABLISHED at
+ * but a RST or an invalid one (with cfg.async_oneside: on a SYN-ACK too): its sender and receiver are then picked up as ESTABLISHED at
  * their next update (so each reports the change in its own phase, like any transition), with
  * ISNs inferred from the packet's seq (the sender's next byte is offset 0) and ack.
  * It ends once: when every endpoint still monitored is CLOSED or TIME_WAIT — after a close
@@ -68,8 +68,11 @@ uint32_t tcp_conn_init(struct tcp_ctx *t, struct mon_flow *f, int dir, const str
         t->stats.sessions++;
         return TCP_EV(MON_ON_CONN_START);
     }
-    /* A RST would only end what it starts; a packet no stack accepts starts nothing. */
-    if (t->cfg.midstream && k != TCP_K_RST && k != TCP_K_NONE) {
+    /* A RST would only end what it starts; a packet no stack accepts starts nothing. With
+     * async_oneside a SYN-ACK starts one too (its sender is the server; Suricata picks such
+     * a session up when it sees one direction only). */
+    if ((t->cfg.midstream && k != TCP_K_RST && k != TCP_K_NONE) ||
+        (t->cfg.async_oneside && k == TCP_K_SYNACK)) {
         S->flags |= MON_TCPF_LIVE | MON_TCPF_PICKUP | MON_TCPF_MIDSTREAM;
         R->flags |= MON_TCPF_LIVE | MON_TCPF_PICKUP | MON_TCPF_MIDSTREAM;
         tcp_infer_isn(S, p);

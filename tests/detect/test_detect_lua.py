@@ -396,6 +396,45 @@ end
     assert lua_stats(r)["errors"] == 0
 
 
+def test_ja3_module_reads_the_hellos_fingerprints(tmp_path):
+    from detect_helpers import Conv
+    from tls_helpers import hello, server
+    # needs["ja3"]: the script runs with the ClientHello; its JA3 string is the hello's
+    # (version 771 = TLS 1.2 first) and its hash the string's MD5, as Suricata's module gives
+    script(tmp_path, "j.lua", '''
+local ja3 = require("suricata.ja3")
+local hashlib = require("suricata.hashlib")
+function init(args)
+    ja3.enable_ja3()
+    return {ja3 = true}
+end
+function match(args)
+    local tx = ja3.get_tx()
+    local s, h = tx:ja3_get_string(), tx:ja3_get_hash()
+    return (s ~= nil and s:find("^771,") and hashlib.md5_hexdigest(s) == h) and 1 or 0
+end
+''')
+    script(tmp_path, "js.lua", '''
+local ja3 = require("suricata.ja3")
+function init(args)
+    return {ja3s = true}
+end
+function match(args)
+    local s = ja3.get_tx():ja3s_get_string()
+    return (s ~= nil and s:find("^771,")) and 1 or 0
+end
+''')
+    t = Conv(sport=40443, dport=443).handshake()
+    pkts = t.send(True, hello()).send(False, server([])).close().pkts
+    old = Conv(sport=40444, dport=443).handshake()
+    near = old.send(True, hello(version=0x0301)).close().pkts  # 769,…: no match
+    rules = [rule("lua:j.lua;", sid=1, proto="tls"), rule("lua:js.lua;", sid=2, proto="tls")]
+    r = detect(tmp_path, pkts + near, rules, *ALLOW)
+    assert sorted(r.sids) == [1, 2]
+    assert [a["src_port"] for a in r.alerts if a["alert"]["signature_id"] == 1] == [40443]
+    assert lua_stats(r)["errors"] == 0
+
+
 def test_a_module_outside_its_protocol_fails_the_run(tmp_path):
     # http.get_tx() on a flow that is not HTTP: the run fails (counted), nothing matches
     script(tmp_path, "h.lua", '''

@@ -170,6 +170,7 @@ DEFAULTS = {
     "outputs.eve-log.filetype": "regular",
     "outputs.eve-log.filename": "eve.json",
     "outputs.eve-log.append": False,
+    "outputs.eve-log.buffer-size": 65536,
     "outputs.eve-log.community-id": False,
     "outputs.eve-log.community-id-seed": 0,
     "outputs.eve-log.tagged-packets": True,

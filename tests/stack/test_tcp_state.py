@@ -389,6 +389,24 @@ def test_one_sided_async(trace, tmp_path):
     assert stream(tmp_path / "x" / "s") is None
 
 
+def test_one_sided_async_from_the_syn_ack(trace, tmp_path):
+    """Only the server's direction is captured, from its SYN-ACK: with async-oneside the
+    SYN-ACK starts the session (its sender the server, as Suricata picks it up) and the
+    server's data is reassembled; without it nothing is picked up."""
+    c = Conn()
+    c.s("SA", ack=0)
+    c.s("A", ack=0)
+    c.s("PA", b"HTTP/1.0 200 OK\r\n\r\n", off=0, ack=0)
+    t = run(trace, tmp_path, c, "--set", "stream.async-oneside=true")
+    assert stream(tmp_path / "s", direction="toclient") == b"HTTP/1.0 200 OK\r\n\r\n"
+    assert t.stats["tcp"]["sessions"] == 1
+
+    (tmp_path / "x").mkdir()
+    t = run(trace, tmp_path / "x", c)
+    assert t.stats["tcp"]["sessions"] == 0
+    assert stream(tmp_path / "x" / "s", direction="toclient") is None
+
+
 def test_wraparound(trace, tmp_path):
     c = Conn(cisn=M32 - 6, sisn=M32 - 1).handshake()
     c.c("PA", b"01234", off=0, ack=0)
