@@ -358,8 +358,10 @@ static int response_head(struct http_msg *m, const uint8_t *d, uint32_t n, uint3
     if (start_line(m, false, d + at, le - at, info) != 0)
         return -1;
     uint32_t hstart = (uint32_t)r;
-    struct rh_header *rh = calloc(MAX_HEADERS, sizeof *rh);
-    struct hdr *h = calloc(MAX_HEADERS, sizeof *h);
+    /* (not zeroed: entries are read only up to the count written; zeroing 256 of each was
+     * a tenth of parsing a head) */
+    struct rh_header *rh = malloc(MAX_HEADERS * sizeof *rh);
+    struct hdr *h = malloc(MAX_HEADERS * sizeof *h);
     if (!rh || !h) {
         free(rh);
         free(h);
@@ -406,7 +408,7 @@ int http_head_parse(struct http_msg *m, bool request, const uint8_t *d, uint32_t
     if (s == e || start_line(m, request, d + s, e - s, info) != 0)
         return -1;
     uint32_t hstart = at, lstart = s;
-    struct hdr *h = calloc(MAX_HEADERS, sizeof *h);
+    struct hdr *h = malloc(MAX_HEADERS * sizeof *h); /* read up to nh only */
     if (!h)
         return -1;
     int nh = 0;

@@ -78,6 +78,7 @@ const struct osprey_proto_def imap_proto = {
     .probes = PROBES,
     .parse = imap_parse,
     .end = imap_end,
+    .gap = imap_gap,
     .state_free = imap_free,
     .state_trim = imap_trim,
     .tx_id = tx_id,

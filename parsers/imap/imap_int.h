@@ -46,6 +46,7 @@ struct imap_side {
     bool lit_msg;                 /* … and they are a message (to MIME) */
     struct pbuf mline;            /* a message line being cut from the literal */
     bool cont;                    /* the next line continues the one a literal interrupted */
+    bool gap;                     /* bytes were lost: skipping to a chunk that starts a line */
 };
 
 struct imap_state {
@@ -66,6 +67,7 @@ struct imap_state {
 /* stream.c */
 void imap_parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d, size_t n);
 void imap_end(struct pflow *pf, struct mon_flow *f);
+void imap_gap(struct pflow *pf, struct mon_flow *f, int dir);
 void imap_free(void *state);
 void imap_trim(void *state);
 /* command.c */

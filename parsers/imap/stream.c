@@ -2,9 +2,14 @@
  * keeps IMAP_LINE_MAX bytes, the rest skipped) and literals: a line ending in `{n}` (or
  * `{n+}`) is followed by exactly n bytes of data, read as such — a message (APPEND's, a
  * FETCH's BODY[…] / RFC822) cut into lines for the MIME reader, any other skipped and
- * counted. STARTTLS completed OK: the flow becomes TLS (its parser gets what follows). */
+ * counted. STARTTLS completed OK: the flow becomes TLS (its parser gets what follows). A gap:
+ * the line or literal being read is lost (a message in it cut, its attachment truncated);
+ * parsing resumes at a chunk that starts like an IMAP line — the client's a tagged command,
+ * the server's an untagged `* `, a continuation `+ ` or a tagged status — as Suricata's
+ * parsers resume after a gap; any other chunk is skipped whole. */
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "imap_int.h"
 
@@ -74,6 +79,46 @@ static void to_tls(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t 
         tls->parse(pf, f, dir, d, n);
 }
 
+/* Does this chunk start like an IMAP line of its direction (after a gap)? */
+static bool line_start(int dir, const uint8_t *d, size_t n, const struct mon_flow *f)
+{
+    if (dir == 0)
+        return imap_probe_client(d, n, f) == DET_YES;
+    if (n >= 2 && (d[0] == '*' || d[0] == '+') && d[1] == ' ')
+        return true;
+    size_t t = 0; /* a tag, then OK / NO / BAD */
+    while (t < n && t < IMAP_TAG_MAX && d[t] != ' ' && d[t] > ' ' && d[t] < 0x7f)
+        t++;
+    static const char *const ST[] = {"OK", "NO", "BAD"};
+    for (int i = 0; t && t + 1 < n && d[t] == ' ' && i < 3; i++) {
+        size_t k = strlen(ST[i]);
+        if (t + 1 + k <= n && !strncasecmp((const char *)d + t + 1, ST[i], k))
+            return true;
+    }
+    return false;
+}
+
+void imap_gap(struct pflow *pf, struct mon_flow *f, int dir)
+{
+    struct imap_state *st = pf->state;
+    if (!st)
+        return;
+    st->pf = pf;
+    st->f = f;
+    struct imap_side *s = &st->side[dir];
+    if (s->lit_msg && st->msg_dir == dir) { /* the message being read is cut */
+        st->cut = true;
+        imap_message_end(st);
+        st->cut = false;
+    }
+    s->lit_msg = false;
+    s->literal = 0;
+    pbuf_reset(&s->line);
+    pbuf_reset(&s->mline);
+    s->over = s->cont = false;
+    s->gap = true;
+}
+
 void imap_parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d, size_t n)
 {
     if (!pf->state) {
@@ -87,6 +132,11 @@ void imap_parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d,
     st->pf = pf;
     st->f = f;
     struct imap_side *s = &st->side[dir];
+    if (s->gap) {
+        if (!line_start(dir, d, n, f))
+            return; /* not a line's start: skipped whole */
+        s->gap = false;
+    }
     while (n && !st->tls) {
         if (s->literal) {
             size_t take = n < s->literal ? n : (size_t)s->literal;

@@ -1,5 +1,7 @@
 /* names.c — the names Suricata writes for NFS procedures (v2 and v3 by v3's table, v4's
  * operations) and statuses (RFC 1813 §2.6); NULL where it writes the number. */
+#include <strings.h>
+
 #include "nfs_int.h"
 
 const char *nfs_procedure_name(uint32_t version, uint32_t p)
@@ -24,6 +26,31 @@ const char *nfs_procedure_name(uint32_t version, uint32_t p)
     if (p == 10044)
         return "ILLEGAL";
     return p < sizeof V4 / sizeof V4[0] ? V4[p] : NULL;
+}
+
+/* Every procedure name of either table once: the values of the field nfs_procedure.name, so
+ * a rule's `nfs_procedure:getattr` matches v3's GETATTR (1) and v4's (9) alike, as Suricata
+ * reads a name (its number in the table of the flow's version). */
+const struct proto_value nfs_procedure_names[] = {
+    {"null", 0}, {"getattr", 1}, {"setattr", 2}, {"lookup", 3}, {"access", 4},
+    {"readlink", 5}, {"read", 6}, {"write", 7}, {"create", 8}, {"mkdir", 9},
+    {"symlink", 10}, {"mknod", 11}, {"remove", 12}, {"rmdir", 13}, {"rename", 14},
+    {"link", 15}, {"readdir", 16}, {"readdirplus", 17}, {"fsstat", 18}, {"fsinfo", 19},
+    {"pathconf", 20}, {"commit", 21}, {"compound", 22}, {"close", 23}, {"delegpurge", 24},
+    {"delegreturn", 25}, {"getfh", 26}, {"lock", 27}, {"lockt", 28}, {"locku", 29},
+    {"lookupp", 30}, {"nverify", 31}, {"open", 32}, {"openattr", 33}, {"open_confirm", 34},
+    {"open_downgrade", 35}, {"putfh", 36}, {"putpubfh", 37}, {"putrootfh", 38},
+    {"renew", 39}, {"restorefh", 40}, {"savefh", 41}, {"secinfo", 42}, {"setclientid", 43},
+    {"setclientid_confirm", 44}, {"verify", 45}, {"release_lockowner", 46}, {"illegal", 47},
+    {NULL, 0}};
+
+int64_t nfs_procedure_name_id(uint32_t version, uint32_t p)
+{
+    const char *n = nfs_procedure_name(version, p);
+    for (const struct proto_value *v = nfs_procedure_names; n && v->name; v++)
+        if (!strcasecmp(v->name, n))
+            return v->value;
+    return -1; /* a number without a name */
 }
 
 const char *nfs_status_name(uint32_t s)

@@ -46,12 +46,19 @@ static bool field(struct pflow *pf, unsigned key, uint32_t i, int64_t *out)
     const struct nfs_state *st = pf->state;
     if (!tx || i)
         return false;
-    *out = key == NF_PROCEDURE ? tx->procedure : st->version ? st->version : tx->version;
+    uint32_t version = st->version ? st->version : tx->version;
+    if (key == NF_PROCEDURE_NAME) {
+        *out = nfs_procedure_name_id(version, tx->procedure);
+        return *out >= 0;
+    }
+    *out = key == NF_PROCEDURE ? tx->procedure : version;
     return true;
 }
 
 static const struct proto_field FIELDS[] = {
     {"nfs_procedure", NF_PROCEDURE, field, NULL},
+    /* nfs_procedure:NAME (opt_nfs.c) reads this one: the name whatever the version */
+    {"nfs_procedure.name", NF_PROCEDURE_NAME, field, nfs_procedure_names},
     {"nfs.version", NF_VERSION, field, NULL},
     {"nfs_version", NF_VERSION, field, NULL},
 };

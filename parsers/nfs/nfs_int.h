@@ -18,7 +18,7 @@ enum { NFS_AE_MALFORMED, NFS_AE_NON_EXISTING_VERSION, NFS_AE_UNSUPPORTED_VERSION
        NFS_AE_TOO_MANY_TX };
 enum { NFS_C_TX, NFS_C_MALFORMED, NFS_C_SKIPPED, NFS_C_TX_SHED, NFS_C_XID_SHED,
        NFS_C_NAME_SHED };
-enum { NF_PROCEDURE, NF_VERSION };
+enum { NF_PROCEDURE, NF_VERSION, NF_PROCEDURE_NAME };
 enum { NB_TX };
 
 #define NFS_PROG 100003u
@@ -124,6 +124,9 @@ uint32_t nfs_tx_id(const struct pflow *pf);
 struct nfs_state *nfs_state_of(struct pflow *pf, int dir);
 /* names.c */
 const char *nfs_procedure_name(uint32_t version, uint32_t procedure); /* NULL: a number */
+/* the procedure's name as one id for every version (the field nfs_procedure.name); -1: none */
+extern const struct proto_value nfs_procedure_names[];
+int64_t nfs_procedure_name_id(uint32_t version, uint32_t procedure);
 const char *nfs_status_name(uint32_t status);                        /* NULL: a number */
 /* probe.c */
 enum probe_verdict nfs_probe_udp(const uint8_t *d, size_t n, const struct mon_flow *f);

@@ -27,6 +27,14 @@ struct run {
     /* [i]: the smallest previous-match end from which content i, relative and without within,
      * was searched to the buffer's end in vain: from any later end it is not there either */
     int64_t absent_from[RUN_TRACKED];
+    /* [i]: the smallest previous-match end from which content i (whose window does not end
+     * relative to it: no within) and everything after it failed at every occurrence. The
+     * rest of a run without byte variables depends only on where content i matched, and a
+     * later end leaves content i fewer occurrences, so from any later end it fails too:
+     * backtracking over many partial matches (content:"<"; content:".length"; distance:0;
+     * pcre …) then costs one pass over the buffer instead of one per earlier occurrence */
+    int64_t fail_from[RUN_TRACKED];
+    bool memo;                   /* no byte variables in the run: fail_from holds */
     int64_t vars[BYTE_MAX_VARS]; /* byte_extract / byte_math values, by number */
     struct det_caps **caps;      /* where a capturing pcre records its groups (captures.c) */
 };
@@ -73,6 +81,9 @@ static bool content(struct run *r, uint32_t i, int64_t prev_end)
             return false;
         return run_from(r, i + 1, prev_end);
     }
+    bool memo = r->memo && i < RUN_TRACKED && !(ct->has & CONTENT_WITHIN) && !ct->endswith;
+    if (memo && prev_end >= r->fail_from[i])
+        return false;
     if (!fits)
         return false;
     int64_t w = content_find(ct, r->buf, s - o, last);
@@ -86,10 +97,13 @@ static bool content(struct run *r, uint32_t i, int64_t prev_end)
         if (run_from(r, i + 1, at + ct->len))
             return true;
         if (!next_is_relative(r, i) || r->budget > RUN_BUDGET)
-            return false; /* what follows does not depend on where this one matched */
-        if (i + 1 < RUN_TRACKED && at + 1 + ct->len >= r->absent_from[i + 1])
-            return false; /* the next content is not in the rest of the buffer */
+            break; /* what follows does not depend on where this one matched */
+        if (i + 1 < RUN_TRACKED && (at + 1 + ct->len >= r->absent_from[i + 1] ||
+                                    at + 1 + ct->len >= r->fail_from[i + 1]))
+            break; /* the next content is not (or fails) in the rest of the buffer */
     }
+    if (memo && r->budget <= RUN_BUDGET && prev_end < r->fail_from[i])
+        r->fail_from[i] = prev_end; /* failed at every occurrence, not cut by the budget */
     return false;
 }
 
@@ -192,7 +206,7 @@ static bool base64_item(struct run *r, uint32_t i, int64_t prev_end)
     r->origin = 0;
     r->len = dn;
     for (int k = 0; k < RUN_TRACKED; k++)
-        r->absent_from[k] = INT64_MAX;
+        r->absent_from[k] = r->fail_from[k] = INT64_MAX;
     bool ok = dn > 0 && run_from(r, i + 1, 0);
     uint32_t budget = r->budget;
     *r = saved;
@@ -272,9 +286,14 @@ static bool run_from(struct run *r, uint32_t i, int64_t prev_end)
 bool det_payload_match(const struct det_unit *u, const uint8_t *buf, uint32_t len,
                        uint64_t origin, void *md, struct det_caps **caps)
 {
-    struct run r = {u->items, u->n, buf, (int64_t)origin, (int64_t)origin + len, md, 0, {0},
-                    {0}, caps};
+    struct run r = {.it = u->items, .n = u->n, .buf = buf, .origin = (int64_t)origin,
+                    .len = (int64_t)origin + len, .md = md, .caps = caps, .memo = true};
     for (int k = 0; k < RUN_TRACKED; k++)
-        r.absent_from[k] = INT64_MAX;
+        r.absent_from[k] = r.fail_from[k] = INT64_MAX;
+    for (uint32_t i = 0; i < u->n && r.memo; i++) { /* byte variables: paths differ in values */
+        r.memo &= !u->items[i].def;
+        for (int f = 0; f < BYTE_VAR_FIELDS; f++)
+            r.memo &= !u->items[i].var[f];
+    }
     return run_from(&r, 0, 0);
 }

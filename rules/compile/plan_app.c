@@ -2,6 +2,7 @@
  * not payload runs: a buffer's length (urilen, bsize, bufferlen), absent, dataset/datarep,
  * the DNS header fields, the TLS units, and the engine's events (decode-event, stream-event,
  * app-layer-event). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -94,7 +95,10 @@ int plan_dataset(struct plan_ctx *ctx)
  * that name */
 int plan_dns_field(struct plan_ctx *ctx)
 {
-    int fld = osprey_field_find(ctx->name);
+    const struct opt_cmp *cm = ctx->o->arg;
+    char named[64];
+    snprintf(named, sizeof named, "%s.name", ctx->name); /* a value given by name */
+    int fld = osprey_field_find(cm && (cm->flags & OPT_CMP_BY_NAME) ? named : ctx->name);
     if (fld < 0) {
         ctx->pl->why = "a field no parser registers";
         return 0;

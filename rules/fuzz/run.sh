@@ -27,5 +27,8 @@ if [ -d "$CORPUS/rules" ]; then
 fi
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
-"$BUILD/bin/fuzz-rules" -max_total_time="$SECONDS_TO_RUN" -max_len=4096 -timeout=10 \
+# OSPREY_FUZZ_SEED: libFuzzer's -seed (tools/test.sh fixes it: one replayable sequence)
+SEED_ARGS=()
+[ -n "${OSPREY_FUZZ_SEED:-}" ] && SEED_ARGS=(-seed="$OSPREY_FUZZ_SEED")
+"$BUILD/bin/fuzz-rules" "${SEED_ARGS[@]}" -max_total_time="$SECONDS_TO_RUN" -max_len=4096 -timeout=10 \
   -rss_limit_mb=2048 -artifact_prefix="$BUILD/" "$WORK" "${SEEDS[@]}"

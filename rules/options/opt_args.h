@@ -65,6 +65,9 @@ struct opt_cmp {
     const char *var; /* a byte variable instead of a number (bsize, some Snort 3 options) */
     uint32_t flags;  /* keyword specific: urilen norm/raw, bufferlen relative, … */
 };
+/* opt_cmp.flags of an integer keyword on a parsers' field: the value was a name, compared
+ * on the field "<keyword>.name" whose values are names (nfs_procedure:getattr) */
+#define OPT_CMP_BY_NAME 0x80000000u
 
 /* dce_iface / dcerpc.iface, dce_opnum / dcerpc.opnum (opt_dce.c) */
 #define OPT_DCE_RANGES 32

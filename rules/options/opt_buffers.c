@@ -170,7 +170,7 @@ static const struct opt_def DEFS[] = {
     LEGACY_DONE("http_raw_host", D_SURI, HTTP_HOST_RAW),
     LEGACY_DONE("http_server_body", D_SURI, HTTP_RESPONSE_BODY),
     /* Snort 3 only */
-    STICKY("raw_data", D_S3, RAW),
+    STICKY_DONE("raw_data", D_S3, RAW), /* the payload as it came: Osprey normalizes none of it (Telnet, FTP) */
     STICKY("js_data", D_S3, JS_DATA),
     STICKY("vba_data", D_S3, VBA_DATA),
     STICKY_SEL("http_version", D_S3, HTTP_VERSION),

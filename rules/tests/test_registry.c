@@ -35,7 +35,7 @@ static const char *const IMPLEMENTED[] = {
     "url_decode", "header_lowercase", "to_md5", "to_sha1", "to_sha256",
     "xor", "pcrexform", "from_base64", "zlib_deflate", "gunzip", "strip_pseudo_headers",
     /* buffers the parsers fill (or detection derives from their headers) */
-    "pkt_data", "file_data", "file.data", "http_uri", "http_raw_uri", "http_header",
+    "pkt_data", "raw_data", "file_data", "file.data", "http_uri", "http_raw_uri", "http_header",
     "http_raw_header", "http_cookie", "http_method", "http_client_body", "http_stat_code",
     "http_stat_msg", "http_user_agent", "http_host", "http_raw_host", "http_server_body",
     "http_request_line", "http_response_line", "http_accept", "http_accept_enc",

@@ -45,6 +45,47 @@ static int key_cmp(const void *a, const void *b)
     return x->ev < y->ev ? -1 : x->ev > y->ev;
 }
 
+/* One stable counting pass of keys by 16 bits of a field (which: 0 ev, 1 kind, 2 parent). */
+static void radix_pass(const struct key *in, struct key *out, uint32_t n, int which, int shift,
+                       uint32_t *count)
+{
+    memset(count, 0, 65536 * sizeof *count);
+#define FIELD(k) (((which == 0 ? (k).ev : which == 1 ? (k).kind : (k).parent) >> shift) & 0xffff)
+    for (uint32_t i = 0; i < n; i++)
+        count[FIELD(in[i])]++;
+    uint32_t sum = 0;
+    for (uint32_t d = 0; d < 65536; d++) {
+        uint32_t c = count[d];
+        count[d] = sum;
+        sum += c;
+    }
+    for (uint32_t i = 0; i < n; i++)
+        out[count[FIELD(in[i])]++] = in[i];
+#undef FIELD
+}
+
+/* keys in key_cmp's order: least significant field first, each pass stable (a large forest
+ * has hundreds of thousands of nodes: qsort's calls to key_cmp were most of its build) */
+static void sort_keys(struct key *keys, uint32_t n)
+{
+    struct key *tmp = malloc((size_t)(n ? n : 1) * sizeof *tmp);
+    uint32_t *count = malloc(65536 * sizeof *count);
+    if (!tmp || !count) {
+        free(tmp);
+        free(count);
+        qsort(keys, n, sizeof *keys, key_cmp);
+        return;
+    }
+    radix_pass(keys, tmp, n, 0, 0, count);  /* ev, low half */
+    radix_pass(tmp, keys, n, 0, 16, count); /* ev, high half */
+    radix_pass(keys, tmp, n, 1, 0, count);  /* kind */
+    radix_pass(tmp, keys, n, 2, 0, count);  /* parent, low half */
+    radix_pass(keys, tmp, n, 2, 16, count); /* parent, high half */
+    memcpy(keys, tmp, (size_t)n * sizeof *keys);
+    free(tmp);
+    free(count);
+}
+
 /* Temporary (hook, event) → tmp index map. */
 struct map {
     uint32_t *slot;  /* tmp index + 1; 0 = free */
@@ -177,7 +218,7 @@ int forest_build(const struct ev_registry *r, const struct ev_fpair *pairs, uint
     for (uint32_t k = 0; k < nt; k++)
         if (t[k].parent != EV_NONE)
             keys[nk++] = (struct key){t[k].parent, t[k].kind == EV_KIND_CHILD, t[k].ev, k};
-    qsort(keys, nk, sizeof *keys, key_cmp);
+    sort_keys(keys, nk);
     for (uint32_t i = 0; i < nk; i++) {
         struct tmp *p = &t[keys[i].parent];
         if (!p->ccount)

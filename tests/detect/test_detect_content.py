@@ -66,6 +66,41 @@ def test_relative_match_backtracks_to_a_later_occurrence(tmp_path):
     assert r.sids == [1]
 
 
+# Backtracking over many partial matches (an ET rule such as sid 2025185: content:"<script";
+# content:"<"; distance:0; content:".length"; distance:0; pcre:"/^…/R") remembers, per
+# content, the earliest end from which it and the rest failed everywhere, and stops there
+# (payload.c: fail_from); where that would not hold — a window ending relative to the
+# previous match (within), byte variables whose values differ per path — it keeps trying.
+JS = b"".join(b"<a.length;" for _ in range(300))
+
+
+@pytest.mark.parametrize("tail, hit", [(b"<b.length)X", True), (b"<b.length;", False)])
+def test_backtracking_over_many_partial_matches(tmp_path, tail, hit):
+    r = detect(tmp_path, [udp(JS + tail)],
+               [rule('content:"<"; content:".length"; distance:0; pcre:"/^\\)X/R";',
+                     proto="udp")])
+    assert r.sids == ([1] if hit else [])
+
+
+def test_a_within_window_is_retried_from_a_later_occurrence(tmp_path):
+    # ".length" within 3 of a "<": only the last "<" has one; the first "<" failing must not
+    # rule out the later ones
+    body = b"<" + b"x" * 50 + b".length;" * 40 + b"<b.length)X"
+    rules = [rule('content:"<"; content:".length"; distance:0; within:10; '
+                  'content:")X"; distance:0; within:2;', proto="udp")]
+    assert detect(tmp_path, [udp(body)], rules).sids == [1]
+    assert detect(tmp_path, [udp(body[:-2])], rules, name="miss").sids == []
+
+
+def test_byte_variables_keep_every_path(tmp_path):
+    # the distance a byte_extract gives depends on where it read: a path failing with one
+    # value says nothing of another
+    body = b"<\x09" + b"y" * 20 + b"<\x01zZ"
+    rules = [rule('content:"<"; byte_extract:1,0,d,relative; content:"Z"; distance:d; '
+                  'within:1;', proto="udp")]
+    assert detect(tmp_path, [udp(body)], rules).sids == [1]
+
+
 def test_fast_pattern_marks_the_short_content(tmp_path):
     # fast_pattern on the 1-byte content: the chain still checks both
     rules = [rule('content:"uid=0(root)"; content:"H"; fast_pattern;', sid=1),
@@ -303,3 +338,14 @@ def test_negated_contents_backtrack_to_a_pe_header_segments_later(tmp_path, late
         c.send(False, data[i:i + 1400])
     r = detect(tmp_path, c.close().pkts, [PACKED])
     assert r.sids == ([1] if hit else [])
+
+
+def test_snort3_raw_data_is_the_payload_as_it_came(tmp_path):
+    # Snort 3's raw_data: the Telnet payload with its IAC negotiation bytes (sid 713's form)
+    iac = b"\xff\xf3" * 5
+    pkts = Conv(dport=23).handshake().send(True, b"login\r\n" + iac).close().pkts
+    rules = [rule('flow:to_server,established; raw_data; content:"|FF F3 FF F3 FF F3 FF F3 FF F3|",'
+                  'fast_pattern,nocase;', hdr="any any -> any 23")]
+    assert detect(tmp_path, pkts, rules).sids == [1]
+    near = Conv(dport=23).handshake().send(True, b"login\r\n" + b"\xff\xf3" * 4).close().pkts
+    assert detect(tmp_path, near, rules, name="near").sids == []

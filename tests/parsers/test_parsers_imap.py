@@ -162,3 +162,29 @@ def test_snort3_file_data_rules_on_mail(tmp_path):
              'content:"POP3-EVIL-MARKER"; service:pop3; sid:2; )']
     assert detect(tmp_path, session(), rules, name="i").sids == [1]
     assert detect(tmp_path, pop3.session(), rules, name="p").sids == [2]
+
+
+def gap_session(lost):
+    """The server's SELECT answer never arrives (the client acknowledges past it); lost: the
+    bytes in its place — an answer, or the middle of a literal the server was sending."""
+    c = Conv(sport=40143, dport=143).handshake()
+    c.send(False, b"* OK [CAPABILITY IMAP4rev1] ready\r\n")
+    c.send(True, b"a1 LOGIN bob secret\r\n").send(False, b"a1 OK LOGIN completed\r\n")
+    c.send(True, b"a2 SELECT INBOX\r\n")
+    c.send(False, lost, seg=len(lost), order=[])  # the hole
+    c.send(True, b"a3 FETCH 1 (FLAGS BODY[])\r\n")
+    c.send(False, b"* 1 FETCH (FLAGS (\\Seen) BODY[] {%d}\r\n" % len(MESSAGE) + MESSAGE
+           + b")\r\na3 OK FETCH completed\r\n")
+    return c.close().pkts
+
+
+@pytest.mark.parametrize("lost", [
+    b"* 1 EXISTS\r\na2 OK [READ-WRITE] SELECT completed\r\n",
+    b"* 9 FETCH (BODY[] {900}\r\nFrom: x\r\n\r\nhalf a message",  # a literal cut short
+])
+def test_a_gap_resumes_at_the_next_imap_line(tmp_path, lost):
+    # after the hole the server's next chunk starts a line (`* 1 FETCH …`): parsing resumes
+    # there and the fetched message's attachment is a file again
+    r = detect(tmp_path, gap_session(lost), [rule('file.data; content:"IMAP-EVIL-MARKER";',
+                                                  sid=1, proto="imap")])
+    assert r.sids == [1]

@@ -77,6 +77,10 @@ def nfs_rule(body, sid=1):
     ("nfs_procedure:<3;", 1),        # GETATTR
     ("nfs_procedure:2<>6;", 2),      # inclusive: LOOKUP and READ
     ("nfs_procedure:>6;", 1),        # REMOVE
+    ("nfs_procedure:getattr;", 1),   # by name, any case: v3's table on a v3 flow
+    ("nfs_procedure:LOOKUP;", 1),
+    ("nfs_procedure:Read;", 1),
+    ("nfs_procedure:putfh;", 0),     # a v4 operation: no v3 procedure has its name
     ("nfs.version:3;", 4),
     ("nfs_version:2<>4;", 4),
     ("nfs.version:4;", 0),
@@ -179,3 +183,10 @@ def test_sunrpc_portmapper(tmp_path):
     out = osprey_out(tmp_path, c.close().pkts, [], "--set", "outputs.eve-log.types=[flow]",
                      name="tcp")
     assert [f["app_proto"] for f in out.of("flow")] == ["sunrpc"]
+
+
+def test_an_unknown_procedure_name_rejects_its_rule(tmp_path):
+    r = detect(tmp_path, udp_flow(), [nfs_rule("nfs_procedure:bogus;", 1),
+                                      nfs_rule("nfs_procedure:getattr;", 2)])
+    assert "sid 1: nfs_procedure: unknown NFS procedure 'bogus'" in r.proc.stderr
+    assert r.sids == [2]

@@ -45,7 +45,7 @@ def test_header_and_known_rows_exactly():
         "sip.uri,suricata,sticky,implemented,sip.uri",  # the SIP parser registers it
         "rfb.name,suricata,sticky,implemented,rfb.name",  # the RFB parser registers it
         "ssh.hassh,suricata,sticky,implemented,ssh.hassh",  # the SSH parser reads KEXINIT
-        "raw_data,snort3,sticky,parsed-only,raw_data",  # Snort's Telnet/FTP normalisation
+        "raw_data,snort3,sticky,implemented,raw_data",  # the payload: Osprey normalizes none
         "filestore,suricata,match,implemented,",  # the file layer (parsers/core/files.c)
         "tls.store,suricata,match,parsed-only,",
     ]:

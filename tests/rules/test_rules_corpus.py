@@ -126,8 +126,10 @@ COUNTS = {
 # rules 18 further (211): modbus-events.rules' 8, dnp3-events.rules' 8 and enip-events.rules'
 # 2 app-layer-event:modbus.* / dnp3.* / enip.* (`alert modbus|dnp3|enip`); no ET or Snort rule
 # here uses these protocols (ET's one Modbus scan rule is commented out).
-# All together: Snort 3 4,009 of 4,017 (the 8 left: 7 raw_data, 1 http_param), Suricata's own rules 211.
-ACCEPTED = {"et2019": 19465, "et2025": 15000, "snort3": 4009, "snort2": 561, "suricata": 211,
+# raw_data (Snort 3: the payload before a service's normalization; Osprey normalizes no
+# Telnet or FTP payload, so it is the payload) took Snort 3 7 further.
+# All together: Snort 3 4,016 of 4,017 (the 1 left: http_param), Suricata's own rules 211.
+ACCEPTED = {"et2019": 19465, "et2025": 15000, "snort3": 4016, "snort2": 561, "suricata": 211,
             "snort3-file-magic": 0}
 
 # Every diagnostic that is not "unsupported option X", exactly.

@@ -310,6 +310,11 @@ static void test_probes_and_rpc(void)
     CHECK(!strcmp(rpc_auth_name(6), "GSS") && !rpc_auth_name(7));
     CHECK(!strcmp(nfs_procedure_name(3, 17), "READDIRPLUS") &&
           !strcmp(nfs_procedure_name(4, 38), "WRITE") && !nfs_procedure_name(3, 22));
+    /* one id per name whatever the version: v3's GETATTR (1) and v4's (9) */
+    CHECK(nfs_procedure_name_id(3, 1) == nfs_procedure_name_id(4, 9) &&
+          nfs_procedure_name_id(3, 1) == 1);
+    CHECK(nfs_procedure_name_id(3, 7) == nfs_procedure_name_id(4, 38)); /* WRITE */
+    CHECK(nfs_procedure_name_id(4, 10044) == 47 && nfs_procedure_name_id(3, 22) == -1);
     CHECK(!strcmp(nfs_status_name(10008), "ERR_JUKEBOX") && !nfs_status_name(3));
 }
 
