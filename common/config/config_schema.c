@@ -386,6 +386,17 @@ static const struct cfg_key SCHEMA[] = {
      * to: how it finds matches and what it logs beside them, never which rules match */
     ENUM("detect.prefilter.default", "mpm", "mpm|auto", "accepted for suricata.yaml; no effect"),
     BOOL("detect.guess-applayer-tx", "no", "accepted for suricata.yaml; no effect"),
+    /* Suricata 8's firewall mode: the default policy of a table where no firewall rule
+     * matched (docs/rules.md "Firewall mode"); each is a list of one verdict, as
+     * suricata.yaml writes it: filter: ["accept:hook"] */
+    MAP("firewall.policies.packet.*", CT_LIST, "pre-flow|pre-stream|filter|pre_flow|pre_stream",
+        "default policy of a packet table (drop:packet, accept:hook …; default drop:packet)"),
+    MAP("firewall.policies.app.http1.*", CT_LIST, NULL,
+        "default policy of an HTTP/1 state (request-line …; default accept:hook for "
+        "request-started / response-started, drop:flow for the others)"),
+    MAP("firewall.policies.app.tls.*", CT_LIST, NULL,
+        "default policy of a TLS state (client-hello-done …; default accept:hook for "
+        "client-in-progress / server-in-progress, drop:flow for the others)"),
 
     /* daemon life (engine/service/: daemon.c, log.c, control.c) */
     STR("pid-file", "", "write the process id here; refuse to start if it names a running one"),

@@ -91,6 +91,22 @@ int osprey_event_dir(uint16_t ev);
 /* The event of Suricata 8's rule hook `<proto>:<hook>` (a protocol's progress state such as
  * tls:client_hello_done), -1 when the protocol registers no such hook. */
 int osprey_event_find_hook(uint16_t proto, const char *hook);
+/* A protocol's rule hooks as a firewall table sees them (core/hooks.c): each direction's
+ * states in progress order, rank 0 the start state (`request_started`, `client_in_progress`).
+ * event: the event the state's rules run at — its own, or for a state Osprey raises no event
+ * for, the direction's next state's; -1: none (a state after the direction's last event). */
+struct osprey_hook {
+    uint16_t proto;
+    uint8_t dir, rank;
+    int event;
+    bool own_event; /* event is the state's own */
+};
+int osprey_hook_find(uint16_t proto, const char *hook, struct osprey_hook *out); /* 0 / -1 */
+/* The state event ev is (own_event true), -1 when it is none. */
+int osprey_event_hook(uint16_t ev, struct osprey_hook *out);
+/* How many states a direction has, and the name of one (NULL past the end). */
+uint8_t osprey_hook_count(uint16_t proto, uint8_t dir);
+const char *osprey_hook_name(uint16_t proto, uint8_t dir, uint8_t rank);
 /* osprey-trace --app's view of event ev, from its protocol's descriptor: 0 not shown; 1 shown
  * with the record buffers named in *bufs (NULL-terminated; osprey_buffer_find_record in the
  * event's direction) and, when *fields, the protocol's fields; 2 shown with every buffer

@@ -216,6 +216,14 @@ static void lua_units_last(struct plan *pl)
  * flow_start is a unit (the first packet of each direction). NULL, or why not. */
 static const char *hook_of(const char *hook, struct plan *pl, uint16_t *base)
 {
+    if (r->scope != OSPREY_SCOPE_NONE) { /* a firewall rule: its table (firewall_plan.c) */
+        const char *why = det_fw_plan(r, pl->app, &pl->fw_table, base, &pl->fw_dir,
+                                      &pl->fw_rank);
+        if (!why && !strcmp(r->hook, "flow_start"))
+            pl->units[pl->nunits++] = (struct unit_plan){
+                (struct det_unit){.ops = &det_unit_flow_start}, PLAN_HEADER, PLAN_HEADER};
+        return why;
+    }
     if (pl->app) {
         int ev = osprey_event_find_hook(pl->app, hook);
         if (ev < 0)
@@ -459,6 +467,8 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, enum plan_va
         osprey_app_proto_set_add(&au.app, pl->app);
         pl->units[pl->nunits++] = (struct unit_plan){au, PLAN_HEADER, PLAN_HEADER};
     }
+    /* a firewall rule of a packet table runs on packets, never on the stream */
+    no_stream |= pl->fw_table != FW_NONE && pl->fw_table != FW_APP;
     struct plan_ctx pc = {.d = d, .r = r, .pl = pl, .variant = variant, .app_base = need.base,
                           .to_client = to_client, .side = side, .has_vars = has_vars,
                           .no_stream = no_stream, .only_stream = only_stream,
@@ -532,7 +542,7 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, enum plan_va
             pl->kind = det_kind_of(pc.ev_base);
         }
     }
-    if (pl->base == DB_PKT && d->parsers && plan_pd_only(pl, r)) {
+    if (pl->base == DB_PKT && d->parsers && pl->fw_table == FW_NONE && plan_pd_only(pl, r)) {
         pl->base = DB_APP_DETECTED; /* app-layer-protocol alone: where detection ends */
         pl->kind = det_kind_of(DB_APP_DETECTED);
     } else if (variant == PV_DETECTED) {

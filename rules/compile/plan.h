@@ -44,6 +44,8 @@ struct plan {
     bool two_sided;                /* no direction, a buffer with a response side: the
                                       rule is compiled again as PV_RESPONSE */
     bool also_packet;              /* a TCP stream rule: compiled again as PV_PACKET */
+    uint8_t fw_table;              /* a firewall rule's table (firewall.h), FW_NONE */
+    uint8_t fw_dir, fw_rank;       /* FW_APP: its protocol state */
 };
 
 /* Which of a rule's chains a plan is for. A rule has one chain, or two: a TCP payload rule
