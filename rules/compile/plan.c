@@ -214,12 +214,13 @@ static void lua_units_last(struct plan *pl)
 /* Suricata 8's rule hook in the header: an application protocol's progress state is the
  * parsers' event registered under its name (the rule runs there: *base); the packet hook
  * flow_start is a unit (the first packet of each direction). NULL, or why not. */
-static const char *hook_of(const char *hook, struct plan *pl, uint16_t *base)
+static const char *hook_of(const struct osprey_rule *r, const char *hook, struct plan *pl,
+                           uint16_t *base)
 {
     if (r->scope != OSPREY_SCOPE_NONE) { /* a firewall rule: its table (firewall_plan.c) */
         const char *why = det_fw_plan(r, pl->app, &pl->fw_table, base, &pl->fw_dir,
                                       &pl->fw_rank);
-        if (!why && !strcmp(r->hook, "flow_start"))
+        if (!why && !strcmp(hook, "flow_start"))
             pl->units[pl->nunits++] = (struct unit_plan){
                 (struct det_unit){.ops = &det_unit_flow_start}, PLAN_HEADER, PLAN_HEADER};
         return why;
@@ -427,7 +428,7 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, enum plan_va
     const char *hook = r->hook;
     if ((pl->why = app_state_hook(r, pl, &hook)))
         return 0;
-    if (hook && (pl->why = hook_of(hook, pl, &hook_base)))
+    if (hook && (pl->why = hook_of(r, hook, pl, &hook_base)))
         return 0;
     need.base = hook_base;
     for (uint32_t i = 0; i < r->nopts; i++)
