@@ -108,7 +108,8 @@ void osprey_pipeline_detect_opts(const struct osprey_config *cfg,
         .geoip_database = osprey_config_str(cfg, "geoip-database"),
         .datasets_disabled = !osprey_config_bool(cfg, "datasets.enabled"),
         .dataset_memcap = osprey_config_size(cfg, "datasets.defaults.memcap"),
-        .dataset_hashsize = (uint32_t)osprey_config_int(cfg, "datasets.defaults.hashsize")};
+        .dataset_hashsize = (uint32_t)osprey_config_int(cfg, "datasets.defaults.hashsize"),
+        .config = cfg};
 }
 
 static void emit_alert(const struct osprey_alert *a, void *arg)

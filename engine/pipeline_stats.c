@@ -35,6 +35,7 @@ void osprey_pipeline_stats(struct osprey_pipeline *pl)
         src[n].pf_header_passed = pf->header_passed;
         src[n].pcre_gave_up = n == 0 ? osprey_detect_pcre_limit_hits() : 0;
         src[n].lua = *osprey_detect_worker_lua(pl->w[i].dw);
+        src[n].verdicts = *osprey_detect_worker_verdicts(pl->w[i].dw);
         src[n].has_capture = pl->w[i].cap.live; /* live/inline: the kernel's counters */
         src[n].kernel_packets = atomic_load(&pl->w[i].cap.kernel_packets);
         src[n].kernel_drops = atomic_load(&pl->w[i].cap.kernel_drops);

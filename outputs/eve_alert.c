@@ -176,6 +176,8 @@ char *osprey_eve_alert_line(const struct osprey_eve_alert *a)
     osprey_jw_str(&w, "signature", a->signature ? a->signature : "");
     osprey_jw_str(&w, "category", a->category ? a->category : "");
     osprey_jw_int(&w, "severity", a->severity);
+    if (a->engine)
+        osprey_jw_str(&w, "engine", a->engine);
     if (a->nmeta)
         metadata(&w, a);
     vars(&w, a, OSPREY_EVE_CONTEXT, "context");

@@ -221,6 +221,13 @@ static const struct cfg_key SCHEMA[] = {
      * a protocol added to parsers/ adds its row here, test_config.py checks) */
     APP_ENABLED("dcerpc"),
     APP_ENABLED("dns"),
+    STR("app-layer.protocols.dns.detection-ports.dp", "",
+        "server ports (\"1053\", \"53, 5300:5310\") whose flows DNS's probes take as port "
+        "53's, over TCP and UDP"),
+    STR("app-layer.protocols.dns.tcp.detection-ports.dp", "",
+        "the same over TCP only (overrides detection-ports.dp there)"),
+    STR("app-layer.protocols.dns.udp.detection-ports.dp", "",
+        "the same over UDP only (overrides detection-ports.dp there)"),
     APP_ENABLED("ftp"),
     APP_ENABLED("ftp-data"),
     INT("app-layer.protocols.ftp.max-tx", "256", 1, 256, "FTP commands waiting for their replies; past it: ftp.too_many_transactions, the client's side no longer parsed"),
@@ -379,6 +386,17 @@ static const struct cfg_key SCHEMA[] = {
      * to: how it finds matches and what it logs beside them, never which rules match */
     ENUM("detect.prefilter.default", "mpm", "mpm|auto", "accepted for suricata.yaml; no effect"),
     BOOL("detect.guess-applayer-tx", "no", "accepted for suricata.yaml; no effect"),
+    /* Suricata 8's firewall mode: the default policy of a table where no firewall rule
+     * matched (docs/rules.md "Firewall mode"); each is a list of one verdict, as
+     * suricata.yaml writes it: filter: ["accept:hook"] */
+    MAP("firewall.policies.packet.*", CT_LIST, "pre-flow|pre-stream|filter|pre_flow|pre_stream",
+        "default policy of a packet table (drop:packet, accept:hook …; default drop:packet)"),
+    MAP("firewall.policies.app.http1.*", CT_LIST, NULL,
+        "default policy of an HTTP/1 state (request-line …; default accept:hook for "
+        "request-started / response-started, drop:flow for the others)"),
+    MAP("firewall.policies.app.tls.*", CT_LIST, NULL,
+        "default policy of a TLS state (client-hello-done …; default accept:hook for "
+        "client-in-progress / server-in-progress, drop:flow for the others)"),
 
     /* daemon life (engine/service/: daemon.c, log.c, control.c) */
     STR("pid-file", "", "write the process id here; refuse to start if it names a running one"),

@@ -164,6 +164,7 @@ void osprey_emit_alert(struct osprey_emit *e, struct mon_ctx *ctx, const struct 
          * as Suricata does outside inline mode */
         .action = inline_mode && a->action >= OSPREY_ACTION_DROP &&
                           a->action <= OSPREY_ACTION_REJECTBOTH ? "blocked" : "allowed",
+        .engine = a->firewall ? "fw" : NULL,
         .gid = r->gid,
         .sid = r->sid,
         .rev = r->rev,

@@ -43,6 +43,7 @@ struct osprey_stats_src {
     uint64_t pf_scans, pf_bytes, pf_raised, pf_unwanted, pf_header_checks, pf_header_passed;
     uint64_t pcre_gave_up;                  /* process-wide: set on the first worker only */
     struct osprey_detect_lua lua;           /* Lua rules' failed runs (stats.detect.lua.*) */
+    struct osprey_detect_verdicts verdicts; /* firewall mode: stats.firewall.* */
 };
 
 /* Open the outputs the configuration enables, in log_dir (relative file names). threads:

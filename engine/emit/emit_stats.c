@@ -39,7 +39,7 @@ struct acc {
 };
 
 /* Counters a worker adds: sizes the table (totals plus, with stats.threads, each worker). */
-#define WORKER_COUNTERS (96 + MON_L__COUNT + MON_DE__COUNT + 2 * OSPREY_APP_PROTO_MAX)
+#define WORKER_COUNTERS (104 + MON_L__COUNT + MON_DE__COUNT + 2 * OSPREY_APP_PROTO_MAX)
 
 static void put(struct acc *a, const char *counter, uint64_t v)
 {
@@ -198,6 +198,17 @@ static void worker_stats(struct acc *a, const struct osprey_stats_src *w)
     put(a, "detect.lua.blocked_function_errors", w->lua.blocked_function_errors);
     put(a, "detect.lua.instruction_limit_errors", w->lua.instruction_limit_errors);
     put(a, "detect.lua.memory_limit_errors", w->lua.memory_limit_errors);
+    const struct osprey_detect_verdicts *v = &w->verdicts;
+    if (v->firewall) { /* firewall mode (Suricata 8's firewall.* counters) */
+        put(a, "firewall.accepted", v->fw_accepted);
+        put(a, "firewall.blocked", v->fw_blocked);
+        put(a, "firewall.drop_reason.rules", v->fw_drop_rules);
+        put(a, "firewall.drop_reason.default_packet_policy", v->fw_drop_default_packet);
+        put(a, "firewall.drop_reason.default_app_policy", v->fw_drop_default_app);
+        put(a, "firewall.drop_reason.pre_flow_hook", v->fw_drop_pre_flow);
+        put(a, "firewall.drop_reason.pre_stream_hook", v->fw_drop_pre_stream);
+        put(a, "firewall.drop_reason.flow_drop", v->fw_drop_flow);
+    }
     /* Suricata has no such counters: what detection keeps and what its prefilter did */
     put(a, OSPREY_ONLY "detect.memuse", w->detect_memuse);
     put(a, OSPREY_ONLY "detect.memuse_peak", w->detect_memuse_peak);

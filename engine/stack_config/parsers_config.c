@@ -1,6 +1,6 @@
 /* parsers_config.c — app-layer.protocols.* → struct osprey_parsers_cfg: every registered
  * protocol's app-layer.protocols.<name>.enabled (yes / no / detection-only, Suricata's
- * switch), and the keys each protocol's descriptor lists (osprey_parsers_cfg_key), read by
+ * switch), the detection ports of those whose probes read a port, and the keys each protocol's descriptor lists (osprey_parsers_cfg_key), read by
  * kind into its settings. No protocol is named here. */
 #include "parsers_config.h"
 
@@ -40,12 +40,43 @@ static void modes(const struct osprey_config *c, struct osprey_parsers_cfg *out)
     }
 }
 
+/* app-layer.protocols.<name>.detection-ports.dp (both transports) and its .tcp. / .udp.
+ * forms of every protocol whose probes read a port (osprey_app_proto_home_port) */
+static int detect_ports(const struct osprey_config *c, struct osprey_parsers_cfg *out,
+                        FILE *diag)
+{
+    static const char *const L4[] = {"tcp.", "udp."};
+    int rc = 0;
+    for (uint16_t id = 2; id < osprey_app_proto_count() && id < OSPREY_APP_PROTO_MAX; id++) {
+        if (!osprey_app_proto_home_port(id))
+            continue;
+        for (int t = 0; t < 2; t++) {
+            char key[160];
+            snprintf(key, sizeof key, "app-layer.protocols.%s.%sdetection-ports.dp",
+                     osprey_app_proto_name(id), L4[t]);
+            const char *v = osprey_config_text(c, key);
+            if (!v || !*v) { /* the key without the transport: both ("" : not set) */
+                snprintf(key, sizeof key, "app-layer.protocols.%s.detection-ports.dp",
+                         osprey_app_proto_name(id));
+                v = osprey_config_text(c, key);
+            }
+            if (v && *v && osprey_port_ranges_parse(v, out->detect_ports[id][t]) != 0) {
+                char where[256];
+                fprintf(diag, "%s: %s: not a list of ports ('%s')\n",
+                        osprey_config_origin(c, key, where, sizeof where), key, v);
+                rc = -1;
+            }
+        }
+    }
+    return rc;
+}
+
 int osprey_parsers_cfg_load(const struct osprey_config *c, struct osprey_parsers_cfg *out,
                             FILE *diag)
 {
     osprey_parsers_cfg_defaults(out);
     modes(c, out);
-    int rc = 0;
+    int rc = detect_ports(c, out, diag);
     /* every key a protocol reads, from its descriptor (the parsers' registry) */
     size_t n = osprey_parsers_cfg_key_count();
     for (size_t i = 0; i < n; i++) {

@@ -83,6 +83,8 @@ struct osprey_eve_alert {
     const char *community_id;  /* NULL = left out */
     const char *direction;     /* "to_server" / "to_client", NULL = left out */
     const char *pkt_src;       /* Suricata's: "wire/pcap", "gre tunnel" …; NULL = left out */
+    const char *engine;        /* alert.engine: "fw" for a firewall rule's alert (Suricata 8),
+                                  NULL = left out (threat detection) */
     const struct osprey_eve_tunnel *tunnel; /* a packet from a tunnel/defrag; NULL = left out */
     const char *action;        /* "allowed", "blocked" */
     uint32_t gid, sid, rev;

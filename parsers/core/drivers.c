@@ -22,9 +22,52 @@ static struct osprey_parsers_worker *worker_of(struct mon_ctx *ctx, const struct
 /* The first protocol whose probes for l4 (and, on TCP, direction dir) answer YES on d;
  * *all_no when every probe said NO. OSPREY_APP_PROTO_UNKNOWN when none said YES. A protocol
  * configured off (app-layer.protocols.<name>.enabled: no) is not probed. */
+/* A flow to one of the protocol's configured detection ports (app-layer.protocols.<name>
+ * .detection-ports.dp) is shown to its probes as a flow to its home port, the one their port
+ * hints read (DNS over TCP on 1053 probed as on 53); else f itself. */
+static const struct mon_flow *on_detect_port(const struct osprey_parsers *p, uint16_t id,
+                                             const struct osprey_proto_def *def, uint8_t l4,
+                                             const struct mon_flow *f, struct mon_flow *as_home)
+{
+    if (!def->home_port || f->sport == def->home_port || (l4 != 6 && l4 != 17))
+        return f;
+    const struct osprey_detect_ports *r = p->cfg.detect_ports[id][l4 == 17];
+    for (int i = 0; i < OSPREY_DETECT_PORT_RANGES && r[i].hi; i++)
+        if (f->sport >= r[i].lo && f->sport <= r[i].hi) {
+            *as_home = (struct mon_flow){.proto = f->proto, .ipver = f->ipver,
+                                         .cport = f->cport, .sport = def->home_port};
+            return as_home;
+        }
+    return f;
+}
+
+/* Protocol id's probes alone (l4, TCP direction dir). */
+static enum probe_verdict probe_one(const struct osprey_parsers *p, uint16_t id, uint8_t l4,
+                                    int dir, const uint8_t *d, size_t n,
+                                    const struct mon_flow *f)
+{
+    const struct osprey_proto_def *def = reg_proto(id);
+    if (!def || p->cfg.mode[id] == OSPREY_APP_DISABLED)
+        return DET_NO;
+    struct mon_flow as_home;
+    const struct mon_flow *seen = on_detect_port(p, id, def, l4, f, &as_home);
+    enum probe_verdict best = DET_NO;
+    for (const struct proto_probe *pr = def->probes; pr && pr->probe; pr++) {
+        if (pr->l4 != l4 || (l4 == 6 && pr->dir != dir))
+            continue;
+        enum probe_verdict v = pr->probe(d, n, seen);
+        if (v == DET_YES)
+            return v;
+        if (v == DET_NEED_MORE)
+            best = v;
+    }
+    return best;
+}
+
 static uint16_t probe(const struct osprey_parsers *p, uint8_t l4, int dir, const uint8_t *d,
                       size_t n, const struct mon_flow *f, bool *all_no)
 {
+    struct mon_flow as_home;
     *all_no = true;
     /* by rank (proto_def.h: a few protocols rank before the rest), then table order */
     for (int rank = PROBE_RANK_MIN; rank <= PROBE_RANK_MAX; rank++)
@@ -32,10 +75,11 @@ static uint16_t probe(const struct osprey_parsers *p, uint8_t l4, int dir, const
             const struct osprey_proto_def *def = reg_proto(id);
             if (def->probe_rank != rank || p->cfg.mode[id] == OSPREY_APP_DISABLED)
                 continue;
+            const struct mon_flow *seen = on_detect_port(p, id, def, l4, f, &as_home);
             for (const struct proto_probe *pr = def->probes; pr && pr->probe; pr++) {
                 if (pr->l4 != l4 || (l4 == 6 && pr->dir != dir))
                     continue;
-                enum probe_verdict v = pr->probe(d, n, f);
+                enum probe_verdict v = pr->probe(d, n, seen);
                 if (v == DET_YES)
                     return id;
                 if (v == DET_NEED_MORE)
@@ -130,6 +174,11 @@ static uint16_t detect_tcp(struct pflow *pf, const struct mon_flow *f, bool *dec
     const struct pbuf *c = &pf->in[0], *s = &pf->in[1];
     *decided = true;
     bool client_no = false;
+    /* a protocol change announced one (STARTTLS: TLS): its probes first, either side */
+    for (int k = 0; pf->expect && k < 2; k++)
+        if (pf->in[k].len && probe_one(pf->w->p, pf->expect, 6, k, pf->in[k].p, pf->in[k].len,
+                                       f) == DET_YES)
+            return pf->expect;
     if (c->len) {
         uint16_t id = probe(pf->w->p, 6, 0, c->p, c->len, f, &client_no);
         if (id != OSPREY_APP_PROTO_UNKNOWN)
@@ -186,6 +235,12 @@ static void feed(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d
     }
     if (p != OSPREY_APP_PROTO_FAILED && took < n)
         parse(pf, f, dir, d + took, n - took);
+    pf->expect = 0;
+}
+
+void parsers_feed(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d, size_t n)
+{
+    feed(pf, f, dir, d, n);
 }
 
 /* The start of the first in-order run of held bytes after off (below tail), or 0. */

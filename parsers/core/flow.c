@@ -167,10 +167,25 @@ void pflow_decide(struct pflow *pf, struct mon_flow *f, int dir, uint16_t proto)
 
 #define UPGRADE_REST_MAX 65536 /* bytes after the switch kept for the new protocol */
 
-void pflow_upgrade(struct pflow *pf, uint16_t proto)
+bool pflow_upgrade(struct pflow *pf, uint16_t proto)
 {
+    if (pf->changing)
+        return false; /* one change at a time (Suricata's AppLayerRequestProtocolChange) */
     if (reg_proto(proto))
         pf->upgrade = proto;
+    return true;
+}
+
+void pflow_redetect(struct pflow *pf, struct mon_flow *f, int dir, uint16_t expect,
+                    const uint8_t *d, size_t n)
+{
+    pflow_become(pf, OSPREY_APP_PROTO_UNKNOWN);
+    pf->expect = expect;
+    pf->changing = true;
+    for (int k = 0; k < 2; k++)
+        pbuf_reset(&pf->in[k]);
+    if (n)
+        parsers_feed(pf, f, dir, d, n);
 }
 
 void pflow_upgrade_rest(struct pflow *pf, int dir, const uint8_t *d, size_t n)
@@ -220,10 +235,20 @@ void pflow_become(struct pflow *pf, uint16_t proto)
     pf->proto = proto;
 }
 
+/* The descriptor's transaction id now (0: a protocol without one). */
+static uint32_t tx_now(const struct pflow *pf)
+{
+    const struct osprey_proto_def *d = reg_proto(pf->proto);
+    return d && d->tx_id && pf->state ? d->tx_id(pf) : 0;
+}
+
 void pflow_anomaly(struct pflow *pf, struct mon_flow *f, int dir, unsigned e)
 {
     int32_t saved = pf->anomaly; /* (a rule's handler cannot raise another, but be safe) */
     pf->anomaly = (int32_t)(pf->w->p->base[pf->proto].anomaly + e);
+    /* remembered with its transaction (stored + 1: 0 is an empty slot) */
+    pf->tx_anom[pf->tx_anom_next] = (struct pflow_tx_anomaly){tx_now(pf), pf->anomaly + 1};
+    pf->tx_anom_next = (uint8_t)((pf->tx_anom_next + 1) % PFLOW_TX_ANOMALIES);
     pflow_run(pf, f, dir, pf->w->p->app_anomaly);
     pf->anomaly = saved;
 }
@@ -234,8 +259,26 @@ int osprey_parsers_anomaly(struct mon_ctx *ctx, const struct mon_flow *f)
     return pf ? pf->anomaly : -1;
 }
 
+static bool raised_in_tx(const struct pflow *pf, int code)
+{
+    uint32_t tx = tx_now(pf);
+    for (int i = 0; i < PFLOW_TX_ANOMALIES; i++)
+        if (pf->tx_anom[i].anomaly == code + 1 && pf->tx_anom[i].tx == tx)
+            return true;
+    return false;
+}
+
+bool osprey_parsers_tx_anomaly(struct mon_ctx *ctx, const struct mon_flow *f, int code)
+{
+    const struct pflow *pf = f ? pflow_get(ctx, f) : NULL;
+    if (!pf || code < 0)
+        return false;
+    return raised_in_tx(pf, code) || (pf->guest && raised_in_tx(pf->guest, code));
+}
+
 void pflow_tx_done(struct pflow *pf, struct mon_flow *f)
 {
+    pf->changing = false; /* a change's new protocol finished its first transaction */
     if (pf->host) /* a guest's transaction: the host's record carries it */
         return;
     if (pf->w->tx_fn)

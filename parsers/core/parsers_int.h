@@ -108,6 +108,7 @@ struct osprey_parsers_worker {
 #define SIDE_OF_DIR(dir) ((dir) == 0 ? MON_SIDE_SVR : MON_SIDE_CLI)
 
 struct pfile;
+#define PFLOW_TX_ANOMALIES 8
 struct pflow {
     struct osprey_parsers_worker *w;
     uint16_t proto;         /* protocol id (registry.c) */
@@ -118,6 +119,11 @@ struct pflow {
     uint64_t seen[2];       /* bytes read per direction */
     void *state;            /* the decided protocol's state (its state_free frees it) */
     int32_t anomaly;        /* flat anomaly id being raised now, -1: none */
+    /* the last anomalies raised, with the transaction each was raised in (the descriptor's
+     * tx_id then): a rule on buffers that names one (app-layer-event beside http.* …) asks
+     * whether the current transaction raised it, as Suricata keeps events per transaction */
+    struct pflow_tx_anomaly { uint32_t tx; int32_t anomaly; } tx_anom[PFLOW_TX_ANOMALIES];
+    uint8_t tx_anom_next;   /* the ring's next slot */
     struct pflow *guest;    /* the protocol this flow's carries (pflow_guest), or NULL */
     struct pflow *host;     /* a guest's: the flow's own pflow (NULL for that one) */
     struct pfile *files;    /* its files, oldest first (files.c) */
@@ -128,6 +134,9 @@ struct pflow {
     uint16_t upgrade;       /* the protocol the flow becomes once this parse returns, 0: none */
     uint16_t orig;          /* the protocol before the last upgrade (0: none happened) */
     int8_t upgrade_dir;     /* the direction whose bytes after the switch are in upgrade_rest */
+    uint16_t expect;        /* the protocol a change announced (pflow_redetect), 0: none */
+    bool changing;          /* a change is under way: detection again, then the new
+                               protocol's first transaction (pflow_tx_done ends it) */
     struct pbuf upgrade_rest;
 };
 
@@ -169,7 +178,10 @@ void pflow_tx_done(struct pflow *pf, struct mon_flow *f);
  * running now returns, the old state is freed, both directions are read again, as proto
  * (its descriptor's `upgraded` makes its state), and the bytes after the switch in this
  * chunk (given with pflow_upgrade_rest, bounded) are parsed first. */
-void pflow_upgrade(struct pflow *pf, uint16_t proto);
+/* false, and nothing asked, while a protocol change is under way (pflow_redetect: the new
+ * protocol's first bytes): Suricata refuses a second change then (the protocol raises its
+ * failed_protocol_change event). */
+bool pflow_upgrade(struct pflow *pf, uint16_t proto);
 void pflow_upgrade_rest(struct pflow *pf, int dir, const uint8_t *d, size_t n);
 /* Do the switch pflow_upgrade asked for (drivers.c, after a parse of direction dir's bytes),
  * and run app_detected again: the flow's protocol is decided anew (Suricata runs protocol
@@ -181,6 +193,16 @@ void pflow_anomaly(struct pflow *pf, struct mon_flow *f, int dir, unsigned e);
 /* The flow changes protocol (SMTP's STARTTLS → TLS): the old state is freed, the new
  * protocol's parser gets the bytes from here, from a fresh state. Not counted as a new flow. */
 void pflow_become(struct pflow *pf, uint16_t proto);
+/* The flow changes protocol to one its next bytes tell (Suricata's protocol change after
+ * STARTTLS: detection runs again, `expect`'s probes first; another protocol than expect may
+ * win — HTTP where TLS was announced). The old state is freed; until the new protocol has
+ * finished its first transaction the change is under way (pf->changing: pflow_upgrade
+ * refuses; Suricata's window is the chunk detection decided on, whose transaction this is).
+ * d, n: this chunk's bytes after the change (direction dir), detection's first. */
+void pflow_redetect(struct pflow *pf, struct mon_flow *f, int dir, uint16_t expect,
+                    const uint8_t *d, size_t n);
+/* drivers.c: bytes of direction dir as a new chunk (detection when undecided, else parse). */
+void parsers_feed(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d, size_t n);
 /* Add n to the flow's protocol's counter number c (its own numbering). */
 void pflow_count(struct pflow *pf, unsigned c, uint64_t n);
 

@@ -37,6 +37,17 @@ struct proto_event {
                                 NULL: such a rule runs under this event */
 };
 
+/* Suricata 8's rule hooks of a protocol (its progress states, `http1:request_line`), each
+ * direction's in the order a transaction reaches them. event: the event raised when the state
+ * is reached; NULL for a state Osprey raises none for (`request_started`, `client_in_progress`
+ * …): its rules run at the direction's next state that has one (core/hooks.c). A protocol
+ * that lists none has the hooks its events name (proto_event.hook). */
+struct proto_hook {
+    const char *name;
+    uint8_t dir;
+    const char *event;
+};
+
 typedef const uint8_t *(*proto_buf_fn)(struct pflow *pf, unsigned key, uint32_t i,
                                        struct osprey_scratch *s, uint32_t *len);
 struct proto_buffer {
@@ -104,6 +115,9 @@ struct osprey_proto_def {
                                         within a rank, table order (0 for most; a protocol
                                         whose traffic another's probe would also take, such
                                         as mDNS's for DNS's, ranks before it) */
+    uint16_t home_port;              /* the server port its probes take as a hint (DNS: 53):
+                                        a flow to one of its configured detection ports is
+                                        probed as if to this one (core/drivers.c); 0: none */
     bool expected;                   /* no probes: a flow is this protocol only when another
                                         announced it (core/expect.c: ftp-data) */
     /* bytes of direction dir (TCP stream chunk, or one UDP datagram) */
@@ -122,6 +136,7 @@ struct osprey_proto_def {
     void (*state_trim)(void *state);
     uint32_t (*tx_id)(const struct pflow *pf);          /* NULL: 0 */
     const struct proto_event *events; size_t nevents;
+    const struct proto_hook *hooks; size_t nhooks;      /* NULL: the events' hook names */
     const struct proto_buffer *buffers; size_t nbuffers;
     const struct proto_field *fields; size_t nfields;
     const char *const *anomalies; size_t nanomalies;    /* app-layer-event names */

@@ -117,6 +117,12 @@ uint16_t osprey_app_proto_buffer_rules_of(uint16_t proto)
     return id > OSPREY_APP_PROTO_FAILED ? (uint16_t)id : 0;
 }
 
+uint16_t osprey_app_proto_home_port(uint16_t proto)
+{
+    const struct osprey_proto_def *d = reg_proto(proto);
+    return d ? d->home_port : 0;
+}
+
 bool osprey_app_proto_suricata_stats(uint16_t proto)
 {
     const struct osprey_proto_def *d = reg_proto(proto);

@@ -134,6 +134,9 @@ static const char *const ANOMALIES[] = {
     [DNS_AE_INVALID_AUTHORITIES] = "dns.invalid_authorities",
     [DNS_AE_INVALID_ADDITIONALS] = "dns.invalid_additionals",
     [DNS_AE_NAME_TOO_LONG] = "dns.name_too_long", /* a name cut at DNS_NAME_MAX bytes */
+    [DNS_AE_INVALID_OPCODE] = "dns.invalid_opcode", /* an opcode no RFC assigns (7 or more) */
+    [DNS_AE_INFINITE_LOOP] = "dns.infinite_loop",  /* a pointer to itself, after a pointer */
+    [DNS_AE_TOO_MANY_LABELS] = "dns.too_many_labels", /* > DNS_NAME_STEPS labels and pointers */
 };
 
 static const char *const COUNTERS[] = {
@@ -152,6 +155,7 @@ const struct osprey_proto_def dns_proto = {
     .flow_stat = "flow.dns",
     .l4 = 0, /* over UDP and TCP */
     .probes = PROBES,
+    .home_port = 53, /* detection-ports.dp: other ports probed as this one */
     .parse = dns_tcp_parse,
     .parse_dgram = dns_message,
     .state_free = dns_free,

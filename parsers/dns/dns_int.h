@@ -49,23 +49,28 @@ struct osprey_dns_info {
 enum { DNS_EV_QUERY, DNS_EV_RESPONSE };
 enum { DNS_AE_MALFORMED_DATA, DNS_AE_Z_FLAG_SET, DNS_AE_NOT_REQUEST, DNS_AE_NOT_RESPONSE,
        DNS_AE_INVALID_AUTHORITIES, DNS_AE_INVALID_ADDITIONALS, DNS_AE_NAME_TOO_LONG,
-       DNS_AE_INVALID_OPCODE /* mDNS's row only (DNS has none yet) */, DNS_AE_COUNT };
+       DNS_AE_INVALID_OPCODE,
+       DNS_AE_INFINITE_LOOP, DNS_AE_TOO_MANY_LABELS, DNS_AE_COUNT };
 enum { DNS_C_MESSAGES, DNS_C_MALFORMED };
 
 /* Names as Suricata reads them: a dotted name is kept up to DNS_NAME_MAX bytes, a longer one
  * is cut there (and the message raises dns.name_too_long); a name of more than
- * DNS_NAME_STEPS labels and pointers is a loop (malformed). */
+ * DNS_NAME_STEPS labels and pointers, or a pointer to itself, is kept as far as read when a
+ * pointer was followed before (dns.too_many_labels, dns.infinite_loop), else malformed. */
 #define DNS_NAME_MAX 1025
 #define DNS_NAME_STEPS 255
+enum { DNS_NAME_TRUNCATED = 1, DNS_NAME_LOOP = 2, DNS_NAME_LABELS = 4 };
 /* Read the (possibly compressed) name at off in msg[0..n): dotted into out (cap bytes, no
- * NUL; cut at cap, *truncated then set), *next = the offset just past the name where it
- * starts. 0, or -1 when malformed (out of bounds, a bad label type, a loop). */
+ * NUL; cut at cap), *next = the offset just past the name where it starts. 0 (DNS_NAME_*
+ * bits of what was wrong ORed into *flags, when flags is not NULL), or -1 when malformed
+ * (out of bounds, a bad label type, a loop or too many labels before any pointer). */
 int dns_name_read(const uint8_t *msg, size_t n, size_t off, uint8_t *out, uint32_t cap,
-                  uint32_t *outlen, size_t *next, bool *truncated);
+                  uint32_t *outlen, size_t *next, unsigned *flags);
 
 struct dns_state {
     uint8_t query[DNS_NAME_MAX];
-    bool truncated;          /* a name of this message was cut at DNS_NAME_MAX bytes */
+    unsigned name_flags;     /* DNS_NAME_* of every name of this message, ORed */
+    bool query_cut;          /* the first question's name was cut (EVE's rrname_truncated) */
     uint32_t qlen;
     bool has_query;
     bool has_msg;            /* the last message's header decoded (mDNS: a message without

@@ -140,6 +140,22 @@ static void dns_grouped(struct osprey_jw *w, const struct osprey_dns_rr *rr, uin
         osprey_jw_close(w);
 }
 
+/* A first question's name cut at DNS_NAME_MAX bytes: the version 2 record has no key to say
+ * so; Suricata 8's `queries` (its version 3 form, the key the EVE schema lists) says it. */
+static void truncated_query(struct osprey_jw *w, const struct dns_state *s,
+                            const struct osprey_dns_info *di)
+{
+    if (!s->query_cut)
+        return;
+    osprey_jw_array(w, "queries");
+    osprey_jw_open(w, NULL);
+    span(w, "rrname", s->query, s->qlen);
+    rrtype(w, "rrtype", di->qtype);
+    osprey_jw_bool(w, "rrname_truncated", true);
+    osprey_jw_close(w);
+    osprey_jw_array_end(w);
+}
+
 bool dns_eve(struct pflow *pf, struct osprey_jw *w)
 {
     struct osprey_dns_info di;
@@ -159,6 +175,7 @@ bool dns_eve(struct pflow *pf, struct osprey_jw *w)
         rrtype(w, "rrtype", di.qtype);
         osprey_jw_int(w, "tx_id", s->txid);
         osprey_jw_int(w, "opcode", (fl >> 11) & 0xf);
+        truncated_query(w, s, &di);
         osprey_jw_close(w);
         return true;
     }
@@ -183,6 +200,7 @@ bool dns_eve(struct pflow *pf, struct osprey_jw *w)
     rr_array(w, "answers", di.answers, n);
     dns_grouped(w, di.answers, n);
     rr_array(w, "authorities", di.authorities, na);
+    truncated_query(w, s, &di);
     osprey_jw_close(w);
     return true;
 }

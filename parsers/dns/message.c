@@ -23,8 +23,8 @@ static void soa(struct dns_state *s, struct osprey_dns_rr *rr, const uint8_t *d,
     uint8_t m[DNS_NAME_MAX], r[DNS_NAME_MAX];
     uint32_t ml, rl;
     size_t after_m, after_r;
-    if (dns_name_read(d, n, at, m, sizeof m, &ml, &after_m, &s->truncated) != 0 ||
-        dns_name_read(d, n, after_m, r, sizeof r, &rl, &after_r, &s->truncated) != 0 ||
+    if (dns_name_read(d, n, at, m, sizeof m, &ml, &after_m, &s->name_flags) != 0 ||
+        dns_name_read(d, n, after_m, r, sizeof r, &rl, &after_r, &s->name_flags) != 0 ||
         after_r + 20 > at + rd)
         return;
     rr->has_soa = true;
@@ -54,10 +54,10 @@ static void rdata_text(struct dns_state *s, struct osprey_dns_rr *rr, const uint
     else if (rr->type == 28 && rd == 16 && inet_ntop(AF_INET6, d + at, txt, sizeof txt))
         rr->rdata_len = keep(s, txt, strlen(txt), off);
     else if ((rr->type == 5 || rr->type == 2 || rr->type == 12) &&
-             dns_name_read(d, n, at, name, sizeof name, &nl, &next, &s->truncated) == 0)
+             dns_name_read(d, n, at, name, sizeof name, &nl, &next, &s->name_flags) == 0)
         rr->rdata_len = keep(s, name, nl, off);
     else if (rr->type == 15 && rd > 2 &&
-             dns_name_read(d, n, at + 2, name, sizeof name, &nl, &next, &s->truncated) == 0)
+             dns_name_read(d, n, at + 2, name, sizeof name, &nl, &next, &s->name_flags) == 0)
         rr->rdata_len = keep(s, name, nl, off);
     else if (rr->type == 16 && txt_at < at + rd && txt_at + 1 + d[txt_at] <= at + rd)
         rr->rdata_len = keep(s, d + txt_at + 1, d[txt_at], off);
@@ -72,7 +72,7 @@ static bool walk(struct dns_state *s, const uint8_t *d, size_t n, size_t *off, u
     uint32_t nl;
     for (unsigned i = 0; i < count; i++) {
         size_t next;
-        if (dns_name_read(d, n, *off, name, sizeof name, &nl, &next, &s->truncated) != 0)
+        if (dns_name_read(d, n, *off, name, sizeof name, &nl, &next, &s->name_flags) != 0)
             return false;
         size_t fixed = question ? 4 : 10;
         if (next + fixed > n)
@@ -124,12 +124,15 @@ enum dns_decoded dns_decode(struct dns_state *s, const uint8_t *d, size_t n)
     unsigned qd = rd_be16(d + 4), an = rd_be16(d + 6), ns = rd_be16(d + 8), ar = rd_be16(d + 10);
     s->has_query = false;
     s->has_msg = true;
-    s->truncated = false;
+    s->name_flags = 0;
+    s->query_cut = false;
     s->qlen = 0;
     size_t next;
-    if (qd && dns_name_read(d, n, 12, s->query, sizeof s->query, &s->qlen, &next, NULL) == 0 &&
+    unsigned qflags = 0;
+    if (qd && dns_name_read(d, n, 12, s->query, sizeof s->query, &s->qlen, &next, &qflags) == 0 &&
         next + 4 <= n) {
         s->has_query = true;
+        s->query_cut = qflags & DNS_NAME_TRUNCATED;
         s->info.qtype = rd_be16(d + next);
         s->info.qclass = rd_be16(d + next + 2);
     }
@@ -166,7 +169,9 @@ static const struct dns_rows DNS_ROWS = {
            [DNS_AE_INVALID_AUTHORITIES] = DNS_AE_INVALID_AUTHORITIES,
            [DNS_AE_INVALID_ADDITIONALS] = DNS_AE_INVALID_ADDITIONALS,
            [DNS_AE_NAME_TOO_LONG] = DNS_AE_NAME_TOO_LONG,
-           [DNS_AE_INVALID_OPCODE] = DNS_ROW_NONE},
+           [DNS_AE_INVALID_OPCODE] = DNS_AE_INVALID_OPCODE,
+           [DNS_AE_INFINITE_LOOP] = DNS_AE_INFINITE_LOOP,
+           [DNS_AE_TOO_MANY_LABELS] = DNS_AE_TOO_MANY_LABELS},
     .c_messages = DNS_C_MESSAGES, .c_malformed = DNS_C_MALFORMED,
 };
 
@@ -205,8 +210,15 @@ void dns_message_as(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t
     case DNS_D_OK:
         break;
     }
-    if (s->truncated) /* a name longer than DNS_NAME_MAX, kept cut (Suricata's event) */
+    /* Suricata's name events: a name longer than DNS_NAME_MAX (kept cut), a pointer to
+     * itself, more than DNS_NAME_STEPS labels and pointers (both after a pointer: the name
+     * kept as far as read) */
+    if (s->name_flags & DNS_NAME_TRUNCATED)
         anomaly(pf, f, dir, r, DNS_AE_NAME_TOO_LONG);
+    if (s->name_flags & DNS_NAME_LOOP)
+        anomaly(pf, f, dir, r, DNS_AE_INFINITE_LOOP);
+    if (s->name_flags & DNS_NAME_LABELS)
+        anomaly(pf, f, dir, r, DNS_AE_TOO_MANY_LABELS);
     uint16_t flags = rd_be16(d + 2);
     bool response = flags & 0x8000;
     if (flags & 0x0040) /* Z: reserved, must be zero (RFC 1035 §4.1.1) */

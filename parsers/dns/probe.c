@@ -23,13 +23,20 @@ enum probe_verdict detect_dns(const uint8_t *d, size_t n, bool tcp)
     /* the reserved Z bit does not decide: Suricata takes such a message as DNS and raises
      * dns.z_flag_set (only the stricter off-port probe below refuses it) */
     unsigned opcode = flags >> 11 & 0xf;
-    if (opcode > 5 || qd == 0 || qd > 32 || an > 512 || ns > 512 || ar > 512)
+    if (opcode > 5 || qd == 0)
+        return DET_NO;
+    /* over TCP (on a DNS port) Suricata's bound: each record takes 2 bytes at least; a
+     * datagram is held to counts a resolver sends */
+    if (tcp ? 2u * ((size_t)qd + an + ns + ar) > msglen
+            : qd > 32 || an > 512 || ns > 512 || ar > 512)
         return DET_NO;
     uint8_t name[DNS_NAME_MAX];
     uint32_t nl;
     size_t next;
+    /* a TCP message not all here yet (detection holds only its first bytes): its header
+     * decides, as Suricata's probe decides from the header of a message it has not whole */
     if (dns_name_read(d, n, 12, name, sizeof name, &nl, &next, NULL) != 0 || next + 4 > n)
-        return tcp && n < msglen ? DET_NEED_MORE : DET_NO;
+        return tcp && n < msglen ? DET_YES : DET_NO;
     uint16_t qclass = rd_be16(d + next + 2) & 0x7fff; /* mDNS: the top bit asks for unicast */
     if (qclass != 1 && qclass != 3 && qclass != 4 && qclass != 255 && !(flags & 0x8000))
         return DET_NO;

@@ -39,6 +39,25 @@ static const struct proto_event EVENTS[] = {
     [HTTP_EV_RESPONSE_DONE] = {"http_response_done", 1, "response_complete"},
 };
 
+/* Suricata 8's HTTP/1 progress states (the firewall's hooks, `http1:request_line`): the
+ * started and trailer states and the response line have no event of their own here, so
+ * their rules run at the next state's (core/hooks.c); the body states only when there is
+ * a body */
+static const struct proto_hook HOOKS[] = {
+    {"request_started", 0, NULL},
+    {"request_line", 0, "http_request_line"},
+    {"request_headers", 0, "http_request"},
+    {"request_body", 0, "http_request_body"},
+    {"request_trailer", 0, NULL},
+    {"request_complete", 0, "http_request_done"},
+    {"response_started", 1, NULL},
+    {"response_line", 1, NULL},
+    {"response_headers", 1, "http_response"},
+    {"response_body", 1, "http_response_body"},
+    {"response_trailer", 1, NULL},
+    {"response_complete", 1, "http_response_done"},
+};
+
 static const uint8_t *own(struct pflow *pf, unsigned key, uint32_t i, struct osprey_scratch *s,
                           uint32_t *len)
 {
@@ -167,6 +186,12 @@ static const char *const ANOMALIES[] = {
     /* a Content-Encoding list longer than the decompression layer limit (libhtp's check:
      * every listed coding counts, identity and unknown ones too) */
     [HTTP_AE_TOO_MANY_LAYERS] = "http.too_many_encoding_layers",
+    /* after a request, in the same chunk, a line that names no method libhtp knows: taken
+     * for more of that request's body (libhtp's REQUEST_BODY_UNEXPECTED) */
+    [HTTP_AE_BODY_UNEXPECTED] = "http.request_body_unexpected",
+    /* a 101 to h2c on a flow that became HTTP through a protocol change (STARTTLS that
+     * found HTTP instead of TLS): no second change (Suricata's FAILED_PROTOCOL_CHANGE) */
+    [HTTP_AE_FAILED_PROTOCOL_CHANGE] = "http.failed_protocol_change",
 };
 
 static const char *const COUNTERS[] = {
@@ -240,6 +265,7 @@ const struct osprey_proto_def http_proto = {
     .state_trim = http_trim,
     .tx_id = http_tx_id,
     .events = EVENTS, .nevents = PROTO_N(EVENTS),
+    .hooks = HOOKS, .nhooks = PROTO_N(HOOKS),
     .buffers = BUFFERS, .nbuffers = PROTO_N(BUFFERS),
     .fields = FIELDS, .nfields = PROTO_N(FIELDS),
     .anomalies = ANOMALIES, .nanomalies = PROTO_N(ANOMALIES),

@@ -26,7 +26,7 @@ enum { HTTP_EV_REQUEST_LINE, HTTP_EV_REQUEST, HTTP_EV_REQUEST_BODY, HTTP_EV_REQU
 enum { HTTP_AE_INVALID_REQUEST_CHUNK_LEN, HTTP_AE_INVALID_RESPONSE_CHUNK_LEN,
        HTTP_AE_DUP_CL_REQUEST, HTTP_AE_DUP_CL_RESPONSE, HTTP_AE_INVALID_TE_REQUEST,
        HTTP_AE_AUTH_UNRECOGNIZED, HTTP_AE_MISSING_PROTOCOL, HTTP_AE_FIELD_TOO_LONG,
-       HTTP_AE_TOO_MANY_LAYERS };
+       HTTP_AE_TOO_MANY_LAYERS, HTTP_AE_BODY_UNEXPECTED, HTTP_AE_FAILED_PROTOCOL_CHANGE };
 enum { HTTP_C_REQUESTS, HTTP_C_RESPONSES, HTTP_C_HEADER_LIMIT, HTTP_C_BODY_LIMIT,
        HTTP_C_MALFORMED, HTTP_C_GZIP_ERRORS, HTTP_C_TX_DROPPED };
 
@@ -135,6 +135,8 @@ int http_resp_line(const uint8_t *d, uint32_t n, uint32_t p, uint32_t *le);
 /* Does this line look like a status line (spaces/NUL, then "http", any case)? */
 bool http_resp_line_is_http(const uint8_t *l, uint32_t n);
 bool http_is_space(uint8_t c); /* SP HT CR LF VT FF */
+/* probe.c: is p[0..n) a method libhtp knows (its HtpMethod names, case as sent)? */
+bool http_method_known(const uint8_t *p, size_t n);
 
 /* head.c: one message head (start line + headers + the empty line), parsed into buffers. */
 struct http_msg {
@@ -142,6 +144,7 @@ struct http_msg {
     bool done_run;             /* its message-complete event ran */
     bool body_run;             /* its body event ran (complete, or cut at the limit) */
     bool cut;                  /* body hit its limit */
+    bool unexpected;           /* http.request_body_unexpected was raised for it */
     uint64_t wire_len;         /* body bytes as sent: chunk framing and compression included,
                                   whatever the limit kept (Suricata's http "length") */
     struct pbuf copy;          /* every head buffer lives in here */
@@ -185,7 +188,9 @@ struct http_tx {
     struct http_msg req, resp;
 };
 
-enum http_dir_state { HS_HEAD, HS_BODY_LEN, HS_BODY_CHUNKED, HS_BODY_CLOSE, HS_DEAD };
+enum http_dir_state { HS_HEAD, HS_BODY_LEN, HS_BODY_CHUNKED, HS_BODY_CLOSE, HS_DEAD,
+                      HS_REQ_TAIL /* a request is in: the lines after it in the same chunk
+                                     that name no method are more of its body (libhtp) */ };
 
 struct http_dir {
     uint8_t st;

@@ -22,7 +22,7 @@ static struct http_state *state(struct pflow *pf)
 
 static void msg_clear(struct http_msg *m)
 {
-    m->present = m->body_run = m->done_run = m->cut = false;
+    m->present = m->body_run = m->done_run = m->cut = m->unexpected = false;
     m->wire_len = 0;
     m->file = 0;
     m->file_none = m->files_done = false;
@@ -211,6 +211,56 @@ static bool upgrade_to(const uint8_t *d, uint32_t n, const char *word)
     return false;
 }
 
+/* After a request (its head, and its body if it has one), libhtp reads the lines that follow
+ * in the same chunk: one whose first word is no method it knows is more of that request's
+ * body, and says so (http.request_body_unexpected, once per request); the first that names a
+ * method starts the next request. Lines of blanks only are passed over (the next head skips
+ * them), a line not ended in this chunk is left to the next head. Returns the bytes taken. */
+static size_t request_overrun(struct pflow *pf, struct mon_flow *f, const uint8_t *d, size_t n)
+{
+    struct http_state *h = pf->state;
+    struct body_sink sink = {pf, f, 0};
+    struct http_msg *m = framed_msg(h, 0);
+    size_t i = 0, taken = 0;
+    while (i < n) {
+        const uint8_t *l = d + i;
+        const uint8_t *nl = memchr(l, '\n', n - i);
+        if (!nl)
+            break;
+        size_t e = (size_t)(nl - l) + 1, k = 0;
+        while (k < e && http_is_space(l[k]))
+            k++;
+        size_t w = k;
+        while (w < e && !http_is_space(l[w]))
+            w++;
+        if (w > k && http_method_known(l + k, w - k))
+            break;
+        if (w > k && m) {
+            if (!m->unexpected) {
+                m->unexpected = true;
+                h->cur = &h->tx[h->d[0].tx % HTTP_TX_RING];
+                pflow_anomaly(pf, f, 0, HTTP_AE_BODY_UNEXPECTED);
+            }
+            count_wire(h, 0, e);
+            body_bytes(&sink, l, e);
+            taken = i + e;
+        }
+        i += e;
+    }
+    return taken;
+}
+
+/* A request's head and body are in: HTTP/0.9 and CONNECT requests are complete (libhtp reads
+ * no body after them); others look at what follows first (HS_REQ_TAIL). */
+static void req_end(struct pflow *pf, struct mon_flow *f, struct http_dir *hd,
+                    const struct http_tx *t)
+{
+    if (t->simple || t->is_connect)
+        msg_done(pf, f, 0);
+    else
+        hd->st = HS_REQ_TAIL;
+}
+
 static void head_done(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d, uint32_t n,
                       uint32_t avail)
 {
@@ -268,18 +318,22 @@ static void head_done(struct pflow *pf, struct mon_flow *f, int dir, const uint8
             /* Switching Protocols, or a tunnel CONNECT opened (a 2xx to CONNECT has no body,
              * RFC 9110 §9.3.6): what follows on both sides is no longer HTTP */
             h->cur = t;
-            pflow_raise(pf, f, dir, HTTP_EV_RESPONSE);
-            msg_done(pf, f, dir);
-            h->d[0].st = h->d[1].st = HS_DEAD;
-            pf->dead[0] = true;
-            /* h2c: HTTP/2 from the next byte on; websocket: its frames */
+            /* h2c: HTTP/2 from the next byte on; websocket: its frames. Asked before the
+             * transaction completes: a flow that is itself a change's outcome, whose first
+             * transaction this is, is refused a second change (the transaction carries
+             * http.failed_protocol_change, as Suricata's) */
             const char *to = info.status != 101        ? NULL
                              : upgrade_to(d, n, "h2c")       ? "http2"
                              : upgrade_to(d, n, "websocket") ? "websocket"
                                                              : NULL;
             int id = to ? osprey_app_proto_find(to) : -1;
-            if (id > OSPREY_APP_PROTO_FAILED && parsers_parses(pf->w->p, (uint16_t)id))
-                pflow_upgrade(pf, (uint16_t)id);
+            if (id > OSPREY_APP_PROTO_FAILED && parsers_parses(pf->w->p, (uint16_t)id) &&
+                !pflow_upgrade(pf, (uint16_t)id))
+                pflow_anomaly(pf, f, dir, HTTP_AE_FAILED_PROTOCOL_CHANGE);
+            pflow_raise(pf, f, dir, HTTP_EV_RESPONSE);
+            msg_done(pf, f, dir);
+            h->d[0].st = h->d[1].st = HS_DEAD;
+            pf->dead[0] = true;
             return;
         }
     }
@@ -308,12 +362,14 @@ static void head_done(struct pflow *pf, struct mon_flow *f, int dir, const uint8
     } else if (info.has_length) {
         hd->left = info.length;
         hd->st = HS_BODY_LEN;
-        if (!hd->left)
+        if (!hd->left && dir == 0)
+            req_end(pf, f, hd, t);
+        else if (!hd->left)
             msg_done(pf, f, dir);
     } else if (dir == 1) {
         hd->st = HS_BODY_CLOSE; /* until the server closes */
     } else {
-        msg_done(pf, f, dir);
+        req_end(pf, f, hd, t);
     }
     const struct http_cfg *cfg = pflow_cfg(pf);
     /* more listed codings than the layer limit: decoding stops at the limit (make_decoder),
@@ -659,8 +715,17 @@ void http_parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d,
                     size_t more = body_overrun(pf, f, d, n);
                     d += more, n -= more;
                 }
-                msg_done(pf, f, dir);
+                if (dir == 0)
+                    hd->st = HS_REQ_TAIL;
+                else
+                    msg_done(pf, f, dir);
             }
+            break;
+        }
+        case HS_REQ_TAIL: {
+            size_t more = request_overrun(pf, f, d, n);
+            d += more, n -= more;
+            msg_done(pf, f, dir);
             break;
         }
         case HS_BODY_CHUNKED: {
@@ -685,7 +750,10 @@ void http_parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d,
                     size_t more = body_overrun(pf, f, d, n);
                     d += more, n -= more;
                 }
-                msg_done(pf, f, dir);
+                if (dir == 0)
+                    hd->st = HS_REQ_TAIL;
+                else
+                    msg_done(pf, f, dir);
             }
             break;
         }
@@ -698,6 +766,8 @@ void http_parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d,
             return;
         }
     }
+    if (hd->st == HS_REQ_TAIL) /* the chunk ended with the request: it is complete */
+        msg_done(pf, f, dir);
     if (hd->st == HS_DEAD)
         pf->dead[dir] = true;
     if (pf->upgrade && n)

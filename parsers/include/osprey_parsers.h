@@ -91,6 +91,22 @@ int osprey_event_dir(uint16_t ev);
 /* The event of Suricata 8's rule hook `<proto>:<hook>` (a protocol's progress state such as
  * tls:client_hello_done), -1 when the protocol registers no such hook. */
 int osprey_event_find_hook(uint16_t proto, const char *hook);
+/* A protocol's rule hooks as a firewall table sees them (core/hooks.c): each direction's
+ * states in progress order, rank 0 the start state (`request_started`, `client_in_progress`).
+ * event: the event the state's rules run at — its own, or for a state Osprey raises no event
+ * for, the direction's next state's; -1: none (a state after the direction's last event). */
+struct osprey_hook {
+    uint16_t proto;
+    uint8_t dir, rank;
+    int event;
+    bool own_event; /* event is the state's own */
+};
+int osprey_hook_find(uint16_t proto, const char *hook, struct osprey_hook *out); /* 0 / -1 */
+/* The state event ev is (own_event true), -1 when it is none. */
+int osprey_event_hook(uint16_t ev, struct osprey_hook *out);
+/* How many states a direction has, and the name of one (NULL past the end). */
+uint8_t osprey_hook_count(uint16_t proto, uint8_t dir);
+const char *osprey_hook_name(uint16_t proto, uint8_t dir, uint8_t rank);
 /* osprey-trace --app's view of event ev, from its protocol's descriptor: 0 not shown; 1 shown
  * with the record buffers named in *bufs (NULL-terminated; osprey_buffer_find_record in the
  * event's direction) and, when *fields, the protocol's fields; 2 shown with every buffer
@@ -156,6 +172,10 @@ const char *osprey_app_event_name(uint16_t e);
 int osprey_app_event_find(const char *name);       /* -1: none */
 /* Inside app_anomaly's subtree: the event being raised; -1 elsewhere. */
 int osprey_parsers_anomaly(struct mon_ctx *ctx, const struct mon_flow *f);
+/* Did the flow's current transaction (its protocol's tx id now) raise anomaly event code?
+ * The last few raised are remembered (Suricata keeps events per transaction): a rule on the
+ * transaction's buffers that names one asks here, under the buffers' event. */
+bool osprey_parsers_tx_anomaly(struct mon_ctx *ctx, const struct mon_flow *f, int code);
 
 /* The parsers' settings. No protocol has a member here: each descriptor declares its own
  * settings struct (cfg_size bytes, cfg_defaults) and the registry gives it a slot in `proto`;
@@ -171,8 +191,18 @@ enum osprey_app_mode {
     OSPREY_APP_DISABLED,       /* neither: its probes and expectations are skipped, so its
                                   flows are another protocol's or failed ("no") */
 };
+/* A run of server ports, lo..hi (both 0: unused). */
+struct osprey_detect_ports {
+    uint16_t lo, hi;
+};
+#define OSPREY_DETECT_PORT_RANGES 8
 struct osprey_parsers_cfg {
     uint8_t mode[OSPREY_APP_PROTO_MAX];             /* enum osprey_app_mode, by protocol id */
+    /* Suricata's app-layer.protocols.<name>[.tcp|.udp].detection-ports.dp of a protocol whose
+     * probes read the server's port as a hint (osprey_app_proto_home_port: DNS's 53): a flow
+     * to one of these ports is probed as if it were to that port. By protocol id, then
+     * [0] TCP, [1] UDP. */
+    struct osprey_detect_ports detect_ports[OSPREY_APP_PROTO_MAX][2][OSPREY_DETECT_PORT_RANGES];
     /* the core's own (no protocol's): the file layer (core/files.c) */
     uint32_t files_memcap;           /* bytes of files kept per worker (OSPREY_FILES_STORE);
                                         default 64 MiB; past it a file's bytes are shed */
@@ -341,6 +371,12 @@ int osprey_parsers_stat_find(const char *name);    /* -1: none */
 /* Does Suricata count this protocol's flows and transactions under the same stats names
  * (app_layer.flow.<proto>)? Else EVE marks them Osprey's own. */
 bool osprey_app_proto_suricata_stats(uint16_t proto);
+/* The server port a protocol's probes take as a hint (DNS: 53), which detection ports
+ * (osprey_parsers_cfg.detect_ports) stand for; 0: its probes read no port. */
+uint16_t osprey_app_proto_home_port(uint16_t proto);
+/* Parse a detection-ports value ("1053", "53, 1053", "[53,1000:1010]") into out (up to
+ * OSPREY_DETECT_PORT_RANGES ranges, the rest zeroed). 0, or -1 when it is not such a list. */
+int osprey_port_ranges_parse(const char *s, struct osprey_detect_ports *out);
 /* Do its transaction records take the direction of the packet that completed them (Suricata's
  * nfs), rather than the flow's (client to server)? */
 bool osprey_app_proto_eve_packet_dir(uint16_t proto);

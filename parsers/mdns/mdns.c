@@ -48,8 +48,8 @@ static const char *const ANOMALIES[] = {
     [MDNS_AE_INVALID_ADDITIONALS] = "mdns.invalid_additionals",
     [MDNS_AE_NAME_TOO_LONG] = "mdns.name_too_long",
     [MDNS_AE_INVALID_OPCODE] = "mdns.invalid_opcode",
-    /* the DNS decoder takes a pointer loop or more than DNS_NAME_STEPS labels as a malformed
-     * message (mdns.malformed_data): these two names load but are not raised apart */
+    /* a name's pointer to itself, more than DNS_NAME_STEPS labels and pointers (DNS's
+     * decoder, ../dns/dns_name.c) */
     [MDNS_AE_INFINITE_LOOP] = "mdns.infinite_loop",
     [MDNS_AE_TOO_MANY_LABELS] = "mdns.too_many_labels",
 };
@@ -68,7 +68,9 @@ static const struct dns_rows MDNS_ROWS = {
            [DNS_AE_INVALID_AUTHORITIES] = MDNS_AE_INVALID_AUTHORITIES,
            [DNS_AE_INVALID_ADDITIONALS] = MDNS_AE_INVALID_ADDITIONALS,
            [DNS_AE_NAME_TOO_LONG] = MDNS_AE_NAME_TOO_LONG,
-           [DNS_AE_INVALID_OPCODE] = MDNS_AE_INVALID_OPCODE},
+           [DNS_AE_INVALID_OPCODE] = MDNS_AE_INVALID_OPCODE,
+           [DNS_AE_INFINITE_LOOP] = MDNS_AE_INFINITE_LOOP,
+           [DNS_AE_TOO_MANY_LABELS] = MDNS_AE_TOO_MANY_LABELS},
     .c_messages = MDNS_C_MESSAGES, .c_malformed = MDNS_C_MALFORMED,
     .by_dir = true, .any_message = true,
 };

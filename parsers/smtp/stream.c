@@ -1,8 +1,9 @@
 /* stream.c — SMTP's bytes: each direction cut into lines (LF, a CR before it dropped; a
  * command or reply line keeps SMTP_LINE_MAX bytes, the rest skipped and flagged), the
  * client's side read as commands, message lines (DATA) or counted chunk bytes (BDAT).
- * STARTTLS accepted: the transaction is reported, the flow becomes TLS (its parser gets
- * what follows on either side, as Suricata's protocol upgrade does). */
+ * STARTTLS accepted: the transaction is reported, the flow's protocol is detected again with
+ * TLS expected (core's pflow_redetect, as Suricata's protocol change: what follows is TLS's
+ * when it is TLS, another protocol's when another's probe takes it). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,10 +38,11 @@ static void to_tls(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t 
         pf->dead[0] = pf->dead[1] = true;
         return;
     }
-    pflow_become(pf, (uint16_t)id);
-    const struct osprey_proto_def *tls = reg_proto(pf->proto);
-    if (n && tls->parse)
-        tls->parse(pf, f, dir, d, n);
+    /* detection again, TLS expected (Suricata's protocol change): what follows may be
+     * another protocol (HTTP where TLS was announced). The rest of this chunk is the
+     * server's, after its reply: SMTP's still (Suricata's SMTP parser reads it) */
+    (void)d, (void)n;
+    pflow_redetect(pf, f, dir, (uint16_t)id, NULL, 0);
 }
 
 void smtp_parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d, size_t n)

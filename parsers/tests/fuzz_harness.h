@@ -115,7 +115,9 @@ static inline int fz_mail(struct ph *h, const char *name, uint16_t port, size_t 
         const struct osprey_proto_def *d = reg_proto(h->pf.proto);
         if (gap && d && d->gap && !h->pf.dead[dir]) /* bytes lost before these */
             d->gap(&h->pf, &h->f, dir);
-        if (d && d->parse && !h->pf.dead[dir])
+        if (h->pf.proto == OSPREY_APP_PROTO_UNKNOWN) /* a change under way (STARTTLS): */
+            parsers_feed(&h->pf, &h->f, dir, data + at, n); /* detection again, as drivers.c */
+        else if (d && d->parse && !h->pf.dead[dir])
             d->parse(&h->pf, &h->f, dir, data + at, n);
         at += n;
     }

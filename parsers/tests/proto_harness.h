@@ -72,7 +72,7 @@ static inline void ph_feed(struct ph *h, int dir, const void *d, size_t n)
 
 static inline void ph_end(struct ph *h)
 {
-    if (h->def->end)
+    if (h->def && h->def->end) /* (none: the flow is between protocols, a change under way) */
         h->def->end(&h->pf, &h->f);
 }
 
@@ -166,6 +166,7 @@ static inline void ph_free(struct ph *h)
         h->def->state_free(h->pf.state);
     pbuf_free(&h->pf.in[0]);
     pbuf_free(&h->pf.in[1]);
+    pbuf_free(&h->pf.upgrade_rest);
     pfile_free_all(&h->pf); /* (as the flow's slot destructor does) */
     pfile_worker_free(&h->w);
     osprey_scratch_free(&h->s);

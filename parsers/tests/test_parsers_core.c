@@ -63,8 +63,26 @@ static void test_text(void)
     CHECK(!strcmp(us, "4b324fc8-1670-01d3-1278-5a47bf6ee188"));
 }
 
+/* detection-ports values (core/ports.c) */
+static void test_ports(void)
+{
+    struct osprey_detect_ports r[OSPREY_DETECT_PORT_RANGES];
+    CHECK(osprey_port_ranges_parse("1053", r) == 0 && r[0].lo == 1053 && r[0].hi == 1053 &&
+          r[1].hi == 0);
+    CHECK(osprey_port_ranges_parse(" [53, 1000:1010 ] ", r) == 0 && r[0].lo == 53 &&
+          r[1].lo == 1000 && r[1].hi == 1010 && r[2].hi == 0);
+    CHECK(osprey_port_ranges_parse("53,", r) == -1);
+    CHECK(osprey_port_ranges_parse("[53", r) == -1);
+    CHECK(osprey_port_ranges_parse("70000", r) == -1);
+    CHECK(osprey_port_ranges_parse("20:10", r) == -1);
+    CHECK(osprey_port_ranges_parse("0", r) == -1);
+    CHECK(osprey_port_ranges_parse("1,2,3,4,5,6,7,8,9", r) == -1); /* more than it keeps */
+    CHECK(osprey_port_ranges_parse("x", r) == -1);
+}
+
 int main(void)
 {
+    test_ports();
     test_pbuf();
     test_wire();
     test_text();

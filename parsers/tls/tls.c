@@ -20,6 +20,24 @@ static const struct proto_event EVENTS[] = {
     [TLS_EV_CLIENT_CERTIFICATE] = {"tls_client_certificate", 0},
 };
 
+/* Suricata 8's TLS progress states (the firewall's hooks, `tls:server_cert_done`), in the
+ * order Suricata ranks them. Osprey raises events for the hellos and the certificates; the
+ * other states' rules run at the direction's next state with an event (core/hooks.c), and
+ * the states after the last one (handshake done, finished) are not evaluated */
+static const struct proto_hook HOOKS[] = {
+    {"client_in_progress", 0, NULL},
+    {"client_hello_done", 0, "tls_client_hello"},
+    {"client_cert_done", 0, "tls_client_certificate"},
+    {"client_handshake_done", 0, NULL},
+    {"client_finished", 0, NULL},
+    {"server_in_progress", 1, NULL},
+    {"server_hello", 1, "tls_server_hello"},
+    {"server_cert_done", 1, "tls_certificate"},
+    {"server_hello_done", 1, NULL},
+    {"server_handshake_done", 1, NULL},
+    {"server_finished", 1, NULL},
+};
+
 static const uint8_t *buf(struct pflow *pf, unsigned key, uint32_t i, struct osprey_scratch *s,
                           uint32_t *len)
 {
@@ -161,6 +179,7 @@ const struct osprey_proto_def tls_proto = {
     .parse = tls_parse,
     .state_free = tls_free,
     .events = EVENTS, .nevents = PROTO_N(EVENTS),
+    .hooks = HOOKS, .nhooks = PROTO_N(HOOKS),
     .buffers = BUFFERS, .nbuffers = PROTO_N(BUFFERS),
     .fields = FIELDS, .nfields = PROTO_N(FIELDS),
     .anomalies = ANOMALIES, .nanomalies = PROTO_N(ANOMALIES),

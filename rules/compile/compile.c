@@ -282,7 +282,7 @@ int compile_rule(struct compiler *c, const struct osprey_rule *r, enum plan_vari
      * so such a rule (with no fast pattern: the header dispatcher's) has a second chain
      * under the parsers' app_detected, which runs on that packet. */
     if (rc == 0 && !pl.why && variant == PV_MAIN && !app_as && pl.base == DB_PKT && pl.app &&
-        !pl.fp && d->parsers)
+        !pl.fp && d->parsers && pl.fw_table == FW_NONE) /* (a firewall rule has its table) */
         *next = PV_DETECTED;
     if (rc < 0 || pl.why) {
         if (rc == 0 && !second)
@@ -491,6 +491,14 @@ int compile_rule(struct compiler *c, const struct osprey_rule *r, enum plan_vari
     dr->noalert = pl.noalert;
     dr->filestore = pl.filestore;
     dr->pass_alerts = pl.pass_alerts;
+    dr->fw_table = pl.fw_table;
+    dr->fw_dir = pl.fw_dir;
+    dr->fw_rank = pl.fw_rank;
+    dr->fw_proto = pl.app;
+    if (dr->fw_table != FW_NONE && det_fw_note(d, dr) < 0) {
+        lb.oom = true;
+        goto out;
+    }
     d->hold_alerts |= r->action == OSPREY_ACTION_PASS; /* held.c */
     /* Suricata's action scope: a match on the stream or a transaction, a header naming an
      * application protocol (its app-layer signature) or a rule with no option to evaluate
@@ -668,9 +676,18 @@ int osprey_detect_build_opts(struct osprey_detect **out, struct mon_engine *eng,
     intern_free(&c.args);
     if (rc == 0)
         rc = det_explain_index(d);
-    for (uint16_t i = 0; i < d->nbases && rc == 0; i++)
-        if (d->base_rules[det_base_order(i)])
-            rc = define_barrier(&c, det_base_order(i));
+    /* firewall mode: every packet meets the packet tables, and every protocol state its
+     * table (a default policy decides where no rule is), so those bases commit always */
+    for (uint16_t i = 0; i < d->nbases && rc == 0; i++) {
+        uint16_t b = det_base_order(i);
+        struct osprey_hook h;
+        bool fw = d->fw && (b == DB_PKT || (det_base_is_app(b) &&
+                                           osprey_event_hook(det_base_event(b), &h) == 0));
+        if (d->base_rules[b] || fw)
+            rc = define_barrier(&c, b);
+    }
+    if (rc == 0 && d->fw && opts && opts->config) /* firewall.policies.* */
+        rc = det_fw_policies(d->fw, opts->config, diag);
     if (rc == 0)
         rc = det_threshold_config(d, diag);
     if (rc == 0 && d->has_thresholds && !(d->thr = det_thr_create()))
@@ -706,6 +723,7 @@ void osprey_detect_free(struct osprey_detect *d)
         return;
     osprey_geoip_close(d->geoip);
     det_thr_free(d->thr);
+    det_fw_free(d->fw);
     for (int k = 0; k < DK__COUNT; k++)
         det_mpm_free(&d->mpm[k]);
     for (uint16_t b = 0; d->hdx && b < d->nbases; b++) {

@@ -10,6 +10,7 @@
 #include "opt_args.h"
 #include "opt_eval.h"
 #include "dataset.h"
+#include "firewall.h"
 #include "opt_geoip.h"
 #include "opt_pktprop.h"
 #include "osprey_detect.h"
@@ -362,6 +363,9 @@ struct det_rule {
                                              deferred the rule; NULL: no gate */
     uint32_t nlate;
     const char *fp_why;                   /* why its fast pattern is that one (--explain) */
+    uint8_t fw_table;                     /* enum det_fw_table: a firewall rule's (FW_NONE) */
+    uint8_t fw_dir, fw_rank;              /* FW_APP: its protocol state (firewall.h) */
+    uint16_t fw_proto;
 };
 
 /* threshold.config `rate_filter`: after more than count matches in seconds (per tracked key),
@@ -457,6 +461,7 @@ struct osprey_detect {
     bool hold_alerts;                /* a pass rule or a rate_filter: alerts wait for the
                                         packet's end (held.c) */
     struct det_thr_table *thr;       /* one for all workers (threshold.c) */
+    struct det_fw *fw;               /* the firewall rules' tables, NULL: none (firewall.h) */
     struct det_datasets *datasets;  /* dataset/datarep sets (dataset.c), made on first use */
     unsigned file_flags;            /* OSPREY_FILES_* the rules need (osprey_detect_file_flags) */
     bool datasets_disabled;         /* osprey_detect_opts' datasets settings */
@@ -570,6 +575,8 @@ struct det_flow {
                                    the ruleset uses, allocated at the first header dispatch */
     struct det_vars *vars;      /* flow variables pcre captures set (captures.c) */
     bool pass;                  /* a pass rule matched: no more alerts on this flow */
+    bool td_pass;               /* firewall mode: a pass rule matched — no more threat-
+                                   detection alerts, the firewall rules still run */
     bool dropped;               /* a drop/reject/sdrop rule matched: its packets are dropped */
     bool closed;                /* its connection closed: a side not made by then never is */
     uint64_t dropped_on;        /* the packet (decoder count) a rule dropped it on; 0: other */
@@ -580,6 +587,7 @@ struct det_flow {
     uint8_t *intset;
     struct det_tag_state tag;   /* tag:session */
     uint32_t charged;           /* bytes of this record charged to flow.memcap (mon_ctx_charge) */
+    struct det_fw_flow fw;      /* the firewall's state of the flow (firewall.c) */
     uint64_t bits[];            /* flowbits, (nbit_names + 63) / 64 words */
 };
 
@@ -601,6 +609,12 @@ bool det_pending_push(struct det_pending **arr, uint32_t *n, uint32_t *cap,
 /* An alert held to the end of its packet (held.c). */
 struct det_held {
     struct osprey_alert a;
+};
+
+/* The barrier handler's argument: its worker and base (runtime.c on_commit). */
+struct det_commit_arg {
+    struct osprey_detect_worker *w;
+    uint16_t base;
 };
 
 struct osprey_detect_worker {
@@ -633,6 +647,11 @@ struct osprey_detect_worker {
     bool pkt_rule_drop;         /* ... because a rule of this packet dropped it */
     bool pkt_pass;              /* a pass rule matched this packet (held.c) */
     struct det_flow *drop_df;   /* the flow a rule of this packet dropped, if any */
+    struct det_fw_packet fw;    /* the firewall's verdict on this packet (firewall.c) */
+    uint64_t fw_counted;        /* the last packet the firewall counters took */
+    struct det_pending *fwp;    /* a commit's firewall matches (firewall.c) */
+    uint32_t nfw, cap_fwp;
+    struct det_commit_arg *commit_args; /* the barriers' handler argument, per base */
     struct det_held *held;      /* the packet's alerts, held to its end (held.c) */
     struct det_caps *caps;      /* this packet's pcre captures and variables (captures.c) */
     uint32_t nheld, cap_held;

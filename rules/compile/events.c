@@ -31,9 +31,10 @@ const char *det_event_base_check(const struct osprey_detect *d, uint16_t base, u
         return NULL; /* a stream event: a packet rule like any other */
     if (base == DB_APP_EVENT && !d->parsers)
         return "application-layer events need the parsers";
+    if (det_base_is_app(app_base) && base == DB_DECODE)
+        return "a decoder event beside application-layer buffers";
     if (det_base_is_app(app_base))
-        return base == DB_DECODE ? "a decoder event beside application-layer buffers"
-                                 : "an application-layer event beside application-layer buffers";
+        return NULL; /* the rule runs under the buffers' event: the unit asks the transaction */
     if (nitems)
         return base == DB_DECODE ? "payload options beside a decoder event"
                                  : "payload options beside an application-layer event";
@@ -46,8 +47,10 @@ bool det_event_match(struct mon_ctx *ctx, struct mon_flow *f, const struct det_u
 {
     const struct mon_packet *p = mon_getlastpkt(ctx);
     const struct opt_event *ev = u->event;
-    if (ev->kind == EV_APP) /* the event the parsers are raising now */
-        return osprey_parsers_anomaly(ctx, f) == (int)ev->code;
+    if (ev->kind == EV_APP) /* the event the parsers are raising now; in a rule on the
+                               transaction's buffers, one its transaction raised */
+        return u->base == DB_APP_EVENT ? osprey_parsers_anomaly(ctx, f) == (int)ev->code
+                                       : osprey_parsers_tx_anomaly(ctx, f, (int)ev->code);
     if (!p)
         return false;
     if (ev->kind == EV_DECODE) {

@@ -41,14 +41,15 @@ void det_alert(struct osprey_detect_worker *w, const struct osprey_alert *a)
 }
 
 /* A pass rule matched on this packet: the alerts of other actions held so far are dropped
- * (a pass rule's own alert, `alert` keyword, stays), and a drop or reject a rule of this
- * packet decided is taken back. */
+ * (a pass rule's own alert, `alert` keyword, stays, and so do the firewall's: a pass rule
+ * does not touch the firewall), and a drop or reject a rule of this packet decided is taken
+ * back. */
 void det_pass_packet(struct osprey_detect_worker *w)
 {
     w->pkt_pass = true;
     uint32_t k = 0;
     for (uint32_t i = 0; i < w->nheld; i++)
-        if (w->held[i].a.action == OSPREY_ACTION_PASS)
+        if (w->held[i].a.action == OSPREY_ACTION_PASS || w->held[i].a.firewall)
             w->held[k++] = w->held[i];
         else
             w->alerts--;
@@ -73,4 +74,6 @@ void osprey_detect_packet_end(struct osprey_detect_worker *w)
 {
     if (w && w->nheld)
         flush(w);
+    if (w)
+        det_fw_packet_end(w); /* firewall mode's counters (firewall.c) */
 }

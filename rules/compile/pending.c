@@ -24,6 +24,7 @@ void det_new_packet(struct osprey_detect_worker *w)
     w->pkt_rule_drop = false;
     w->pkt_pass = false;
     w->drop_df = NULL;
+    w->fw = (struct det_fw_packet){0};
     w->pkt_reject = OSPREY_REJECT_NONE;
     w->ntwin_hits = 0;
 }

@@ -214,19 +214,48 @@ static void lua_units_last(struct plan *pl)
 /* Suricata 8's rule hook in the header: an application protocol's progress state is the
  * parsers' event registered under its name (the rule runs there: *base); the packet hook
  * flow_start is a unit (the first packet of each direction). NULL, or why not. */
-static const char *hook_of(const struct osprey_rule *r, struct plan *pl, uint16_t *base)
+static const char *hook_of(const struct osprey_rule *r, const char *hook, struct plan *pl,
+                           uint16_t *base)
 {
+    if (r->scope != OSPREY_SCOPE_NONE) { /* a firewall rule: its table (firewall_plan.c) */
+        const char *why = det_fw_plan(r, pl->app, &pl->fw_table, base, &pl->fw_dir,
+                                      &pl->fw_rank);
+        if (!why && !strcmp(hook, "flow_start"))
+            pl->units[pl->nunits++] = (struct unit_plan){
+                (struct det_unit){.ops = &det_unit_flow_start}, PLAN_HEADER, PLAN_HEADER};
+        return why;
+    }
     if (pl->app) {
-        int ev = osprey_event_find_hook(pl->app, r->hook);
+        int ev = osprey_event_find_hook(pl->app, hook);
         if (ev < 0)
             return "a rule hook Osprey does not run yet";
         *base = det_app_base((uint16_t)ev);
         return NULL;
     }
-    if (strcmp(r->hook, "flow_start"))
+    if (strcmp(hook, "flow_start"))
         return "a rule hook Osprey does not run yet";
     pl->units[pl->nunits++] = (struct unit_plan){(struct det_unit){.ops = &det_unit_flow_start},
                                                  PLAN_HEADER, PLAN_HEADER};
+    return NULL;
+}
+
+/* app-layer-state:STATE (Suricata 8) is the header hook's other spelling: the rule runs at
+ * that state of the header's protocol (*hook). NULL, or why not. */
+static const char *app_state_hook(const struct osprey_rule *r, const struct plan *pl,
+                                  const char **hook)
+{
+    for (uint32_t i = 0; i < r->nopts; i++) {
+        if (strcmp(opt_def_by_id(r->opts[i].kw)->name, "app-layer-state"))
+            continue;
+        const struct opt_app_state *a = r->opts[i].arg;
+        if (!a || a->mode)
+            continue; /* (refused by its check) */
+        if (!pl->app)
+            return "app-layer-state in a rule whose header names no application protocol";
+        if (*hook && strcmp(*hook, a->state))
+            return "two rule hooks (the header's and app-layer-state)";
+        *hook = a->state;
+    }
     return NULL;
 }
 
@@ -396,7 +425,10 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, enum plan_va
     int side = to_client ? 2 : to_server || pl->two_sided ? 1 : 0; /* (for the TLS units) */
     struct app_need need = {.base = DB_PKT, .side = (uint8_t)side, .app = pl->buf_app};
     uint16_t hook_base = DB_PKT;
-    if (r->hook && (pl->why = hook_of(r, pl, &hook_base)))
+    const char *hook = r->hook;
+    if ((pl->why = app_state_hook(r, pl, &hook)))
+        return 0;
+    if (hook && (pl->why = hook_of(r, hook, pl, &hook_base)))
         return 0;
     need.base = hook_base;
     for (uint32_t i = 0; i < r->nopts; i++)
@@ -436,6 +468,8 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, enum plan_va
         osprey_app_proto_set_add(&au.app, pl->app);
         pl->units[pl->nunits++] = (struct unit_plan){au, PLAN_HEADER, PLAN_HEADER};
     }
+    /* a firewall rule of a packet table runs on packets, never on the stream */
+    no_stream |= pl->fw_table != FW_NONE && pl->fw_table != FW_APP;
     struct plan_ctx pc = {.d = d, .r = r, .pl = pl, .variant = variant, .app_base = need.base,
                           .to_client = to_client, .side = side, .has_vars = has_vars,
                           .no_stream = no_stream, .only_stream = only_stream,
@@ -502,10 +536,14 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, enum plan_va
         if ((pl->why = det_event_base_check(d, pc.ev_base, pl->nitems, need.base,
                                             pc.packet_only || pc.no_stream)))
             return 0;
-        pl->base = pc.ev_base;
-        pl->kind = det_kind_of(pc.ev_base);
+        /* an application-layer event beside buffers: the rule stays under the buffers' event
+         * and its event unit asks whether the transaction raised it */
+        if (!(pc.ev_base == DB_APP_EVENT && det_base_is_app(need.base))) {
+            pl->base = pc.ev_base;
+            pl->kind = det_kind_of(pc.ev_base);
+        }
     }
-    if (pl->base == DB_PKT && d->parsers && plan_pd_only(pl, r)) {
+    if (pl->base == DB_PKT && d->parsers && pl->fw_table == FW_NONE && plan_pd_only(pl, r)) {
         pl->base = DB_APP_DETECTED; /* app-layer-protocol alone: where detection ends */
         pl->kind = det_kind_of(DB_APP_DETECTED);
     } else if (variant == PV_DETECTED) {

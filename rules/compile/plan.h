@@ -44,6 +44,8 @@ struct plan {
     bool two_sided;                /* no direction, a buffer with a response side: the
                                       rule is compiled again as PV_RESPONSE */
     bool also_packet;              /* a TCP stream rule: compiled again as PV_PACKET */
+    uint8_t fw_table;              /* a firewall rule's table (firewall.h), FW_NONE */
+    uint8_t fw_dir, fw_rank;       /* FW_APP: its protocol state */
 };
 
 /* Which of a rule's chains a plan is for. A rule has one chain, or two: a TCP payload rule
@@ -159,6 +161,7 @@ int plan_tls(struct plan_ctx *ctx);              /* ssl_state, tls.version … *
 int plan_dce(struct plan_ctx *ctx);              /* dce_iface, dce_opnum (dce_units.c) */
 int plan_service(struct plan_ctx *ctx);          /* plan_proto.c */
 int plan_app_layer_protocol(struct plan_ctx *ctx);
+int plan_app_layer_state(struct plan_ctx *ctx);
 /* Is the planned rule protocol-detection-only (plan_proto.c)? Then it runs under the
  * parsers' app_detected (DB_APP_DETECTED), once where the flow's protocol is decided. */
 bool plan_pd_only(const struct plan *pl, const struct osprey_rule *r);

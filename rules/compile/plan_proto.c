@@ -10,7 +10,8 @@
 #include "ruleset.h"
 
 /* app-layer-protocol:[!]NAME[,mode] — original: the protocol before a change, either: that
- * or the current one; the other modes mean the flow's one current protocol here. */
+ * or the current one; the other modes mean the flow's one current protocol here. NAME
+ * unknown: not decided yet (!unknown: decided, whichever it is). */
 static const char *app_proto_unit(const char *value, struct det_unit *u)
 {
     *u = (struct det_unit){.ops = &det_unit_appproto};
@@ -29,7 +30,10 @@ static const char *app_proto_unit(const char *value, struct det_unit *u)
         return "a protocol the parsers do not detect";
     memcpy(name, p, n);
     name[n] = '\0';
-    int id = osprey_app_proto_find(name); /* a registered protocol's name or alias, or "failed" */
+    /* a registered protocol's name or alias, "failed", or "unknown": the flow's protocol is
+     * not decided (yet), as Suricata's ALPROTO_UNKNOWN (firewall rules accept a handshake
+     * with it) */
+    int id = strcmp(name, "unknown") ? osprey_app_proto_find(name) : OSPREY_APP_PROTO_UNKNOWN;
     if (id < 0)
         return "a protocol the parsers do not detect";
     osprey_app_proto_set_add(&u->app, (uint16_t)id);
@@ -94,4 +98,12 @@ bool plan_pd_only(const struct plan *pl, const struct osprey_rule *r)
             return false;
     }
     return pd;
+}
+
+/* app-layer-state:STATE is the rule's hook (make_plan: app_state_hook puts the rule under
+ * that state's event): nothing to test here. '<' / '>' are refused by the keyword's check. */
+int plan_app_layer_state(struct plan_ctx *ctx)
+{
+    (void)ctx;
+    return 0;
 }

@@ -17,6 +17,7 @@ static const struct plan_row {
     {"alert", plan_alert},
     {"app-layer-event", plan_event},
     {"app-layer-protocol", plan_app_layer_protocol},
+    {"app-layer-state", plan_app_layer_state},
     {"asn1", plan_asn1},
     {"base64_decode", plan_base64_decode},
     {"ber_data", plan_ber},

@@ -24,6 +24,8 @@ static void on_pkt(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_
         return;
     if (df) {
         if (df->dropped) { /* subsequent packets of a dropped flow are dropped */
+            if (df->fw.dropped)
+                w->fw.reason = FWR_FLOW_DROP; /* the firewall's: counted as its */
             w->pkt_dropped = true;
             w->pkt_flow_dropped = true;
             w->verdicts.dropped++;
@@ -394,7 +396,8 @@ static const char *commit_one(struct osprey_detect_worker *w, const struct det_p
     struct det_flow *df = pm->f ? mon_get_uctx(w->ctx, pm->f) : NULL;
     /* decoder-event rules match packets that may have no flow (and no flow state), packet
      * rules IP packets with no flow at all (on_orphan) */
-    if ((!df && dr->base != DB_DECODE && !(!pm->f && dr->base == DB_PKT)) || (df && df->pass))
+    if ((!df && dr->base != DB_DECODE && !(!pm->f && dr->base == DB_PKT)) ||
+        (df && (df->pass || df->td_pass)))
         return df ? "a pass rule passed the flow" : "no flow state";
     if (!df && (dr->nconds || dr->nints || dr->nbits))
         return "flowbits/flowint need a flow"; /* without one they do not hold */
@@ -458,7 +461,12 @@ static const char *commit_one(struct osprey_detect_worker *w, const struct det_p
          * an application protocol, a rule with nothing but its header) — Suricata's scope; a
          * packet rule with payload options passes its packet only */
         if (df && dr->flow_action) {
-            df->pass = true;
+            /* firewall mode: the threat-detection rules pass the flow, the firewall's still
+             * filter it (Suricata 8) */
+            if (w->d->fw)
+                df->td_pass = true;
+            else
+                df->pass = true;
             w->verdicts.passed_flows++;
         }
         det_pass_packet(w);
@@ -507,8 +515,15 @@ static const char *commit_one(struct osprey_detect_worker *w, const struct det_p
 static void on_commit(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_t ev,
                       void *arg)
 {
-    (void)f, (void)side, (void)ev;
-    struct osprey_detect_worker *w = arg;
+    (void)side, (void)ev;
+    const struct det_commit_arg *ca = arg;
+    struct osprey_detect_worker *w = ca->w;
+    /* firewall mode: the firewall's tables decide first; a packet they dropped is not the
+     * threat-detection rules' (firewall.c) */
+    if (w->d->fw && !det_fw_commit(w, ca->base, f, mon_getlastpkt(ctx)))
+        w->npending = 0;
+    if (w->d->fw && w->fw.dropped_pkt)
+        w->nretry = 0;
     for (uint32_t i = 0; i < w->nretry; i++) { /* refused at an earlier commit of the packet */
         struct det_pending pm = w->retry[i];
         pm.retried = true;
@@ -539,6 +554,7 @@ struct osprey_detect_worker *osprey_detect_attach(const struct osprey_detect *d,
     w->d = d;
     w->ctx = ctx;
     w->cb = cb;
+    w->verdicts.firewall = d->fw != NULL;
     w->arg = arg;
     w->stream_fill = det_stream_fill;
     if (!(w->md = pcre_match_data_new()))
@@ -569,13 +585,16 @@ struct osprey_detect_worker *osprey_detect_attach(const struct osprey_detect *d,
         goto fail;
     /* stream rules run on the receiver's side; packet rules and application rules (the
      * parsers' events are children of a PKT_IN UDE, run by mon_run_event) on the sender's */
+    if (!(w->commit_args = calloc(d->nbases, sizeof *w->commit_args)))
+        goto fail;
     for (uint16_t i = 0; i < d->nbases; i++) {
         uint16_t b = det_base_order(i);
+        w->commit_args[b] = (struct det_commit_arg){w, b};
         if (d->barrier[b] && mon_register(ctx, w->sock, d->barrier[b],
                                           b == DB_STREAM || b == DB_PKT_RCV ? MON_HK_RCV
                                                                             : MON_HK_SND,
                                           on_commit,
-                                          w) != MON_OK)
+                                          &w->commit_args[b]) != MON_OK)
             goto fail;
     }
     if (d->base_rules[DB_PKT] && !(w->pleaf = calloc(d->base_rules[DB_PKT], sizeof *w->pleaf)))
@@ -697,6 +716,8 @@ void osprey_detect_worker_free(struct osprey_detect_worker *w)
     free(w->prof_matches);
     free(w->pleaf);
     free(w->retry);
+    free(w->fwp);
+    free(w->commit_args);
     det_events_detach(w);
     det_lua_states_free(w->lua);
     osprey_scratch_free(&w->lua_scratch);

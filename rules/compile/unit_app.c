@@ -23,7 +23,8 @@ static bool appproto_eval(const struct det_unit *u, struct mon_ctx *ctx, struct 
         a = orig;
     bool in = osprey_app_proto_set_has(&u->app, a) ||
               (u->app_mode == DET_APP_EITHER && osprey_app_proto_set_has(&u->app, orig));
-    /* negated: the protocol must be known (detection finished) and another one */
+    /* negated: the protocol must be known (detection finished) and another one (for
+     * !unknown: any known one) */
     return u->app_neg ? a != OSPREY_APP_PROTO_UNKNOWN && !in : in;
 }
 

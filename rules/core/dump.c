@@ -113,6 +113,13 @@ static void rule_json(FILE *out, const struct osprey_rule *r)
     fprintf(out, ",\"dialect\":\"%s\",\"action\":\"%s\",\"proto\":", DIALECT[r->dialect],
             header_action_name(r->action));
     json_str(out, r->proto);
+    if (r->hook) { /* Suricata 8's rule hook and a firewall rule's action scope */
+        fputs(",\"hook\":", out);
+        json_str(out, r->hook);
+    }
+    static const char *const SCOPE[] = {NULL, "packet", "flow", "hook", "tx"};
+    if (r->scope != OSPREY_SCOPE_NONE)
+        fprintf(out, ",\"scope\":\"%s\"", SCOPE[r->scope]);
     fprintf(out, ",\"gid\":%u,\"sid\":%u,\"rev\":%u,\"priority\":%d", r->gid, r->sid, r->rev,
             r->priority);
     fputs(",\"msg\":", out);

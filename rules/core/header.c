@@ -13,7 +13,7 @@ static const char *const ACTIONS[] = {
     [OSPREY_ACTION_REJECTDST] = "rejectdst", [OSPREY_ACTION_REJECTBOTH] = "rejectboth",
     [OSPREY_ACTION_SDROP] = "sdrop",         [OSPREY_ACTION_BLOCK] = "block",
     [OSPREY_ACTION_REACT] = "react",         [OSPREY_ACTION_REWRITE] = "rewrite",
-    [OSPREY_ACTION_FILE_ID] = "file_id",
+    [OSPREY_ACTION_FILE_ID] = "file_id",     [OSPREY_ACTION_ACCEPT] = "accept",
 };
 
 int header_action(const char *s, size_t n)
@@ -21,6 +21,21 @@ int header_action(const char *s, size_t n)
     for (size_t i = 0; i < sizeof ACTIONS / sizeof ACTIONS[0]; i++)
         if (slice_eq(s, n, ACTIONS[i]))
             return (int)i;
+    return -1;
+}
+
+/* Suricata 8's scopes: accept takes any of the four, drop packet or flow, the other actions
+ * none (a firewall rule is accept or drop). */
+int header_action_scope(enum osprey_rule_action a, const char *s, size_t n)
+{
+    static const char *const SCOPES[] = {[OSPREY_SCOPE_PACKET] = "packet",
+                                         [OSPREY_SCOPE_FLOW] = "flow",
+                                         [OSPREY_SCOPE_HOOK] = "hook", [OSPREY_SCOPE_TX] = "tx"};
+    for (int i = OSPREY_SCOPE_PACKET; i <= OSPREY_SCOPE_TX; i++)
+        if (slice_eq(s, n, SCOPES[i]))
+            return a == OSPREY_ACTION_ACCEPT || (a == OSPREY_ACTION_DROP && i <= OSPREY_SCOPE_FLOW)
+                       ? i
+                       : -1;
     return -1;
 }
 

@@ -118,13 +118,31 @@ static char *parse_header(struct rule_ctx *c, char *text, char *end)
         rule_syntax_error(c, open, "syntax error in header", "header: missing action");
         return NULL;
     }
-    int action = header_action(f[0].s, f[0].n);
+    /* Suricata 8's firewall rules: `accept:hook`, `drop:flow` … (action:scope) */
+    const char *acolon = memchr(f[0].s, ':', f[0].n);
+    size_t an = acolon ? (size_t)(acolon - f[0].s) : f[0].n;
+    int action = header_action(f[0].s, an);
     if (action < 0) {
         rule_syntax_error(c, f[0].s, "syntax error in header", "header: unknown action '%.*s'",
                           (int)f[0].n, f[0].s);
         return NULL;
     }
     r->action = (enum osprey_rule_action)action;
+    if (acolon) {
+        size_t sn = f[0].n - an - 1;
+        int scope = header_action_scope(r->action, acolon + 1, sn);
+        if (scope < 0) {
+            rule_syntax_error(c, acolon, "syntax error in header",
+                              "header: action '%.*s' takes no scope '%.*s'", (int)an, f[0].s,
+                              (int)sn, acolon + 1);
+            return NULL;
+        }
+        r->scope = (enum osprey_action_scope)scope;
+    } else if (action == OSPREY_ACTION_ACCEPT) {
+        rule_syntax_error(c, f[0].s, "syntax error in header",
+                          "header: accept needs a scope (accept:packet, flow, hook or tx)");
+        return NULL;
+    }
     r->src.addr_text = r->src.port_text = r->dst.addr_text = r->dst.port_text = "any";
     r->src.addr = r->dst.addr = &expr_any_ip;
     r->src.port = r->dst.port = &expr_any_port;
@@ -162,6 +180,12 @@ static char *parse_header(struct rule_ctx *c, char *text, char *end)
         memcpy(hook, colon + 1, hn);
         hook[hn] = 0;
         r->hook = hook;
+    } else if (r->scope != OSPREY_SCOPE_NONE) {
+        /* a firewall rule says where it runs (Suricata 8 requires it too) */
+        rule_syntax_error(c, f[1].s, "syntax error in header",
+                          "header: a firewall rule needs an explicit hook (%.*s:all …)",
+                          (int)f[1].n, f[1].s);
+        return NULL;
     }
     r->proto = header_proto(f[1].s, pn);
     if (r->proto == NULL) {

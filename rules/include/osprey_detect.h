@@ -66,6 +66,7 @@ struct osprey_alert {
     enum osprey_rule_action action; /* the rule's action: ALERT, LOG, DROP, REJECT* … (sdrop
                                        never reaches the callback; pass only with the rule's
                                        `alert` keyword) */
+    bool firewall;                  /* a firewall rule's (EVE alert.engine "fw") */
 };
 typedef void (*osprey_alert_fn)(const struct osprey_alert *a, void *arg);
 
@@ -125,6 +126,9 @@ struct osprey_detect_opts {
      * workers would interleave. profile_rules is ignored then. */
     uint32_t explain_sid;
     FILE *explain_out;
+    /* The configuration, for firewall mode's default policies (`firewall.policies.*`,
+     * read when the ruleset has firewall rules), or NULL: the built-in defaults. */
+    const struct osprey_config *config;
 };
 /* osprey_detect_build with options. NULL (and osprey_detect_build): block mode; osprey itself
  * passes the configuration's detect.stream-mpm, whose default is stream. */
@@ -226,6 +230,12 @@ struct osprey_detect_verdicts {
     uint64_t dropped, dropped_flow, rejected, passed_flows;
     uint64_t midstream_passed, midstream_dropped;
     uint64_t memcap_exceptions; /* reassembly memcap hits the memcap policy acted on */
+    /* firewall mode (firewall rules loaded): Suricata 8's firewall.* counters — packets the
+     * firewall accepted and blocked, and why each blocked one was */
+    bool firewall;
+    uint64_t fw_accepted, fw_blocked;
+    uint64_t fw_drop_rules, fw_drop_default_packet, fw_drop_default_app, fw_drop_pre_flow,
+        fw_drop_pre_stream, fw_drop_flow;
 };
 
 /* What detection does with TCP sessions whose handshake was not seen (Suricata's

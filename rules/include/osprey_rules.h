@@ -47,6 +47,17 @@ enum osprey_rule_action {
     OSPREY_ACTION_REACT,   /* Snort 3 */
     OSPREY_ACTION_REWRITE, /* Snort 3 */
     OSPREY_ACTION_FILE_ID, /* Snort 3 file identification rule: `file_id (...)` */
+    OSPREY_ACTION_ACCEPT,  /* Suricata 8 firewall rules: `accept:<scope>` */
+};
+
+/* Suricata 8's action scope (`accept:hook`, `drop:flow`): written only on firewall rules, and
+ * a rule with one is a firewall rule (docs/rules.md "Firewall mode"). */
+enum osprey_action_scope {
+    OSPREY_SCOPE_NONE,   /* a threat-detection rule */
+    OSPREY_SCOPE_PACKET, /* accept:packet, drop:packet */
+    OSPREY_SCOPE_FLOW,   /* accept:flow, drop:flow */
+    OSPREY_SCOPE_HOOK,   /* accept:hook: the hook's table accepts, the next one decides */
+    OSPREY_SCOPE_TX,     /* accept:tx: the transaction's remaining hooks are accepted */
 };
 
 enum osprey_rule_dialect {
@@ -119,6 +130,7 @@ struct osprey_rule {
     enum osprey_rule_status status;
     enum osprey_rule_dialect dialect; /* as detected (never AUTO) */
     enum osprey_rule_action action;
+    enum osprey_action_scope scope; /* NONE unless a firewall rule */
     const char *proto;     /* canonical protocol word: "tcp", "http", "file" … */
     const char *hook;      /* Suricata 8's rule hook (`tls:client_hello_done`,
                               `tcp:flow_start`): the word after the protocol's ':', or NULL */

@@ -284,6 +284,14 @@ struct opt_event {
                                loaded ("event 'NAME' is not raised by Osprey") */
 };
 
+/* app-layer-state:[<|>]STATE: a transaction's progress state of the header's protocol, by
+ * its Suricata 8 hook name. mode 0: the rule runs at that state (the header hook's form);
+ * '<' / '>': before / past it. */
+struct opt_app_state {
+    char mode;         /* 0, '<' or '>' */
+    const char *state;
+};
+
 /* from_base64 transform, base64_decode: decode `bytes` bytes (0: to the end) from `offset`. */
 struct opt_base64 {
     uint32_t bytes, offset;

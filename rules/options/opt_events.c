@@ -2,6 +2,7 @@
  *
  *   app-layer-event:[!]PROTO.EVENT | applayer_*     decode-event:[LAYER.]EVENT
  *   stream-event:EVENT                              app-layer-protocol:[!]NAME[,final|…]
+ *   app-layer-state:[<|>]STATE
  *   ipv4-csum, tcpv4-csum, tcpv6-csum, udpv4-csum, udpv6-csum, icmpv4-csum, icmpv6-csum,
  *   igmp-csum: valid|invalid
  */
@@ -93,6 +94,29 @@ static int parse_stream_event(struct rule_ctx *c, char *val)
     return typed_event(c, val, EV_STREAM, false);
 }
 
+/* Suricata 8's app-layer-state: a state name of the header's protocol (its rule hooks), with
+ * '<' or '>' before it for a progress before or past the state. */
+static int parse_app_layer_state(struct rule_ctx *c, char *val)
+{
+    char mode = *val == '<' || *val == '>' ? *val : 0;
+    const char *p = mode ? val + 1 : val;
+    if (event_name(c, p, false) < 0)
+        return -1;
+    struct opt_app_state *a = opt_arg_new(c, sizeof *a);
+    if (!a)
+        return -1;
+    a->mode = mode;
+    return (a->state = opt_strdup(c, p, strlen(p))) ? 0 : -1;
+}
+
+static const char *app_state_check(const void *arg)
+{
+    const struct opt_app_state *a = arg;
+    return a->mode ? "app-layer-state with '<' or '>' (a transaction's progress before or past "
+                     "a state)"
+                   : NULL;
+}
+
 static int parse_app_layer_protocol(struct rule_ctx *c, char *val)
 {
     static const char *const MODES[] = {"final", "original", "either", "to_server", "to_client",
@@ -153,6 +177,8 @@ static const struct opt_def DEFS[] = {
      event_compile_check},
     {"app-layer-protocol", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_app_layer_protocol, true,
      NULL},
+    {"app-layer-state", OPT_MATCH, D_SURI, ARG_REQUIRED, 0, parse_app_layer_state, true,
+     app_state_check},
     CSUM("ipv4-csum", parse_ipv4_csum, true),
     CSUM("tcpv4-csum", parse_tcpv4_csum, true),
     CSUM("tcpv6-csum", parse_tcpv6_csum, true),

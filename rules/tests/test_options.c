@@ -36,6 +36,37 @@ static const struct osprey_rule_option *opt(const struct osprey_rule *r, const c
     return NULL;
 }
 
+/* Suricata 8's firewall actions: the action and its scope, the hook kept; no scope for
+ * other actions, accept without one, a firewall rule without a hook: rejected. */
+static void test_firewall_actions(void)
+{
+    struct osprey_ruleset *rs = load(
+        "accept:hook tcp:all any any -> any any (sid:1;)\n"
+        "drop:flow tls:client_hello_done any any -> any any (sid:2;)\n"
+        "drop:packet ip:pre_flow any any -> any any (sid:3;)\n"
+        "accept:tx http1:request_line any any -> any any (sid:4;)\n"
+        "drop tcp any any -> any any (sid:5;)\n"
+        "accept tcp:all any any -> any any (sid:6;)\n"
+        "drop:tx tcp:all any any -> any any (sid:7;)\n"
+        "accept:flow tcp any any -> any any (sid:8;)\n");
+    const struct osprey_rule *r = osprey_ruleset_rule(rs, 0);
+    CHECK(r && r->action == OSPREY_ACTION_ACCEPT && r->scope == OSPREY_SCOPE_HOOK);
+    CHECK(r && !strcmp(r->hook, "all"));
+    r = osprey_ruleset_rule(rs, 1);
+    CHECK(r && r->action == OSPREY_ACTION_DROP && r->scope == OSPREY_SCOPE_FLOW);
+    r = osprey_ruleset_rule(rs, 2);
+    CHECK(r && r->scope == OSPREY_SCOPE_PACKET && !strcmp(r->hook, "pre_flow"));
+    r = osprey_ruleset_rule(rs, 3);
+    CHECK(r && r->scope == OSPREY_SCOPE_TX && r->status == OSPREY_RULE_ACCEPTED);
+    r = osprey_ruleset_rule(rs, 4);
+    CHECK(r && r->action == OSPREY_ACTION_DROP && r->scope == OSPREY_SCOPE_NONE);
+    for (size_t i = 5; i < 8; i++) {
+        r = osprey_ruleset_rule(rs, i);
+        CHECK(r && r->status == OSPREY_RULE_REJECTED);
+    }
+    osprey_ruleset_free(rs);
+}
+
 static void test_content_classic(void)
 {
     struct osprey_ruleset *rs = load(
@@ -257,6 +288,7 @@ int main(int argc, char **argv)
     test_suricata_buffers();
     test_detection_args();
     test_accepted_and_stats();
+    test_firewall_actions();
     test_forced_dialect();
     test_tls_units();
     return unit_report("test_options");

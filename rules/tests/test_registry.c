@@ -18,7 +18,7 @@ static const char *const IMPLEMENTED[] = {
     "seq", "ack", "window", "tcp.seq", "tcp.ack", "tcp.window", "flags", "byte_test",
     "byte_jump", "ip_proto", "sameip",
     "fragbits", "fragoffset", "ipopts", "byte_extract", "byte_math", "geoip",
-    "xbits", "flowint", "noalert", "alert", "urilen", "bsize", "uricontent", "app-layer-protocol",
+    "xbits", "flowint", "noalert", "alert", "urilen", "bsize", "uricontent", "app-layer-protocol", "app-layer-state",
     "service", "bufferlen", "stream_size", "hostbits", "tag", "dataset", "datarep", "decode-event", "stream-event",
     "app-layer-event", "base64_decode", "base64_data", "bypass", "requires", "absent", "entropy",
     /* Lua rules and the luaxform transform (opt_lua.c, rules/lua/, compile/unit_lua.c) */

@@ -214,6 +214,11 @@ enum mon_decode_outcome mon_process(struct mon_ctx *ctx, struct mon_packet *p)
     /* the packet-level events also reach receiver-side handlers, after the receiver update */
     uint32_t rcv_bits = (snd_bits & (EV(MON_ON_PKT_IN) | EV(MON_ON_ORPHAN) | EV(MON_ON_CONN_START))) |
                         late_end;
+    /* an ORPHAN of a connection that still carries a stream event (the packet that shows a
+     * RST forged, suspected_rst_inject): PKT_IN in the receiver's hook too, where the
+     * handlers of stream events run; it stays an ORPHAN for everything else */
+    if ((snd_bits & EV(MON_ON_ORPHAN)) && p->tcp_events)
+        rcv_bits |= EV(MON_ON_PKT_IN);
     if (tcp && !(snd_bits & EV(MON_ON_ORPHAN)) && !(f->tcp.side[rcv].flags & MON_TCPF_STOPPED)) {
         /* 2. retransmission: before the receiver sees it, so a handler can still drop it */
         if (tcp_is_rexmit(&ctx->tcp, f, snd, p)) {

@@ -95,6 +95,8 @@ struct mon_tcp_conn {
     struct mon_tcp_side side[2];    /* [MON_SIDE_CLI], [MON_SIDE_SVR] */
     uint32_t syn_tsval[2];          /* TSvals of the client's first and latest SYN; 0 = none */
     uint16_t syn_new_isns;          /* client SYNs with a new ISN while it waited (SYN_SENT) */
+    uint8_t rst_by;                 /* 1 + the side whose acceptable RST reset the connection,
+                                       until it sends again (suspected_rst_inject); 0: none */
 };
 
 /* TCP anomalies a packet's updates found, named as Suricata's stream events
@@ -114,7 +116,10 @@ struct mon_tcp_conn {
     X(REASM_OVERLAP_DIFF, "reassembly_overlap_different_data") /* receiver: held bytes differ */ \
     X(REASM_DEPTH, "reassembly_depth_reached")       /* receiver: its stream reached depth */ \
     X(REASM_RECLAIM, "reassembly_memcap_reclaim")   /* the memcap was hit: other streams' held \
-                                                        out-of-order data was freed for this one */
+                                                        out-of-order data was freed for this one */ \
+    X(RST_INJECT, "suspected_rst_inject")            /* a packet (no RST) from the endpoint  \
+                                                        whose acceptable RST reset the       \
+                                                        connection: the RST was likely forged */
 
 enum mon_tcp_event {
 #define MON_X_ENUM(e, name) MON_TE_##e,

@@ -118,16 +118,31 @@ static void note_events(struct tcp_ctx *t, const struct mon_tcp_side *S, int snd
         t->pkt_events |= 1u << MON_TE_EST_SYNACK_DIFF_SEQ;
 }
 
+/* Suricata's suspected RST injection: after an acceptable RST, a packet other than a RST
+ * from the same endpoint (a real reset endpoint sends nothing more; a forged RST's victim
+ * goes on). Once per RST; the other endpoint's packets change nothing. */
+static bool note_rst_inject(struct tcp_ctx *t, struct mon_flow *f, int snd,
+                            const struct mon_packet *p)
+{
+    if (f->tcp.rst_by != snd + 1 || (p->tcp_flags & MON_TH_RST))
+        return false;
+    f->tcp.rst_by = 0;
+    t->pkt_events |= 1u << MON_TE_RST_INJECT;
+    return true;
+}
+
 uint32_t tcp_sender_update(struct tcp_ctx *t, struct mon_flow *f, int snd, const struct mon_packet *p)
 {
     struct mon_tcp_side *S = &f->tcp.side[snd], *R = &f->tcp.side[snd ^ 1];
     t->pkt_events = 0;
     if (S->flags & MON_TCPF_STOPPED)
         return 0;
+    bool injected = note_rst_inject(t, f, snd, p);
     if (!(S->flags & MON_TCPF_LIVE) ||
         ((S->flags & MON_TCPF_ENDED) && !tcp_after_end_ok(f, snd, p))) {
         t->stats.orphans++;
         tcp_note_set(t, f, p, TCP_PKT_ORPHAN);
+        (void)injected; /* (its event stays on the packet: stack/core runs it, ORPHAN or not) */
         return TCP_EV(MON_ON_ORPHAN);
     }
     const uint8_t old = S->state;
@@ -186,6 +201,7 @@ uint32_t tcp_sender_update(struct tcp_ctx *t, struct mon_flow *f, int snd, const
     if (k == TCP_K_RST) {
         S->flags |= MON_TCPF_RESET;
         R->flags |= MON_TCPF_RESET;
+        f->tcp.rst_by = (uint8_t)(snd + 1);
     }
     if (nx < MON_TCP__STATE_COUNT)
         S->state = nx;

@@ -221,6 +221,39 @@ static void test_rst(void)
     tc_free(&c);
 }
 
+/* Suricata's suspected RST injection: after an acceptable RST, a packet (no RST) from the
+ * RST's sender carries the stream event, once; the other endpoint's packets do not. */
+static void test_rst_inject(void)
+{
+    struct tconn c;
+    tc_init(&c, NULL);
+    tc_handshake(&c, 100, 900);
+    PH(tc_pkt(&c, CLI, F_R | F_A, 101, 901, NULL, 0), EV_SC, 0, EV_SC | EV_END);
+    CHECK_EQ_U(c.t.pkt_events, 0);
+    /* the server answers nothing: its packet is an orphan as before */
+    PH(tc_pkt(&c, SVR, F_A, 901, 101, NULL, 0), EV_ORPHAN, 0, 0);
+    CHECK_EQ_U(c.t.pkt_events, 0);
+    /* the client goes on as if never reset: the RST was forged (the packet stays an ORPHAN
+     * carrying the event: stack/core runs PKT_IN's receiver side for it too) */
+    struct ph r = tc_pkt(&c, CLI, F_A | F_P, 101, 901, "GET /", 5);
+    CHECK_EQ_U(r.snd, EV_ORPHAN);
+    CHECK_EQ_U(c.t.pkt_events, 1u << MON_TE_RST_INJECT);
+    CHECK(!strcmp(mon_tcp_event_name(MON_TE_RST_INJECT), "suspected_rst_inject"));
+    ST(&c, CLOSED, CLOSED);
+    /* once per RST */
+    PH(tc_pkt(&c, CLI, F_A | F_P, 106, 901, "x", 1), EV_ORPHAN, 0, 0);
+    CHECK_EQ_U(c.t.pkt_events, 0);
+    tc_free(&c);
+
+    /* a RST again from the same endpoint is no injection sign (more RSTs are usual) */
+    tc_init(&c, NULL);
+    tc_handshake(&c, 100, 900);
+    tc_pkt(&c, SVR, F_R | F_A, 901, 101, NULL, 0);
+    PH(tc_pkt(&c, SVR, F_R | F_A, 901, 101, NULL, 0), EV_ORPHAN, 0, 0);
+    CHECK_EQ_U(c.t.pkt_events, 0);
+    tc_free(&c);
+}
+
 static void test_midstream(void)
 {
     struct tconn c;
@@ -496,6 +529,7 @@ int main(void)
     test_simultaneous_open();
     test_syn_rexmits();
     test_rst();
+    test_rst_inject();
     test_midstream();
     test_data_before_handshake();
     test_wraparound();

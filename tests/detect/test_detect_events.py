@@ -526,13 +526,26 @@ def test_http_content_length_repeated_with_another_value(tmp_path):
     assert alerts(tmp_path, c.pkts, rules) == []
 
 
-def test_app_layer_event_beside_buffers_is_not_compiled(tmp_path):
+def test_app_layer_event_beside_buffers(tmp_path):
+    """Beside buffers an app-layer-event asks whether the transaction raised it (Suricata's
+    events are the transaction's): the rule runs under the buffers' event."""
+    rules = [rule('dns.query; content:"example"; app-layer-event:dns.z_flag_set;', sid=1,
+                  proto="dns"),
+             app("dns.z_flag_set", 2, "dns"),
+             rule('dns.query; content:"example"; app-layer-event:dns.name_too_long;', sid=3,
+                  proto="dns")]
+    r = detect(tmp_path, [udp(dns_msg(id=2, rd=1, z=1))], rules)
+    assert sorted(a["alert"]["signature_id"] for a in r.alerts) == [1, 2]
+    assert "beside application-layer buffers" not in r.proc.stderr
+    # the next transaction did not raise it
+    r = detect(tmp_path, [udp(dns_msg(id=2, rd=1, z=1)), udp(dns_msg(id=3, rd=1))], rules,
+               name="two")
+    assert sorted(a["alert"]["signature_id"] for a in r.alerts) == [1, 2]
+    # a decoder event beside buffers stays refused
     r = detect(tmp_path, [udp(dns_msg(id=2, rd=1, z=1))],
-               [rule('dns.query; content:"example"; app-layer-event:dns.z_flag_set;', sid=1,
-                     proto="dns"),
-                app("dns.z_flag_set", 2, "dns")])
-    assert sorted(a["alert"]["signature_id"] for a in r.alerts) == [2]
-    assert "an application-layer event beside application-layer buffers" in r.proc.stderr
+               [rule('dns.query; content:"example"; decode-event:ipv4.trunc_pkt;', sid=4,
+                     proto="dns")], name="dec")
+    assert r.alerts == [] and "sid 4: not compiled" in r.proc.stderr
 
 
 def test_http_request_transfer_encoding_and_authorization_events(tmp_path):
@@ -630,3 +643,98 @@ def test_http_too_many_encoding_layers(tmp_path):
     assert [a["alert"]["signature_id"] for a in r.alerts] == [1]
     r = detect(tmp_path, http_conv(resp=resp(b"gzip, gzip")), rules, name="two")
     assert r.alerts == []
+
+
+def test_suspected_rst_inject(tmp_path):
+    """An acceptable RST followed by more from its sender (Suricata's suspected RST injection,
+    the Great Firewall's forged resets): the stream event on that packet, once; a RST whose
+    sender stays quiet, or the other endpoint's packets after it, raise nothing."""
+    rules = [stream("suspected_rst_inject", 1)]
+    c = Conv().handshake()
+    c.pkts.append(c._pkt(True, "RA"))                # 4: the client's RST, in window
+    c.send(True, b"GET /ultrasurf HTTP/1.1\r\nHost: x\r\n\r\n")  # 5: and its request
+    c.send(True, b"more")                            # 7: once per RST
+    assert alerts(tmp_path, c.pkts, rules) == [(1, 5)]
+    # the server's RST, then only the client talks: nothing
+    c = Conv().handshake()
+    c.pkts.append(c._pkt(False, "RA"))
+    c.pkts.append(c._pkt(True, "A"))
+    (tmp_path / "b").mkdir()
+    assert alerts(tmp_path / "b", c.pkts, rules) == []
+    # a RST out of the window is ignored, so nothing after it is suspicious
+    c = Conv().handshake()
+    c.pkts.append(c._pkt(True, "RA", seq=c.seq[True] + 10_000_000))
+    c.send(True, b"GET / HTTP/1.1\r\n\r\n")
+    (tmp_path / "c").mkdir()
+    assert alerts(tmp_path / "c", c.pkts, rules) == []
+
+
+def test_http_request_body_unexpected(tmp_path):
+    """After a request, lines in the same segment naming no method are more of its body
+    (libhtp's REQUEST_BODY_UNEXPECTED): the event, and http.request_body holds them; with
+    the body's rule (suricata-verify http-request-invalid) both at once."""
+    rules = [app("http.request_body_unexpected", 1, "http"),
+             rule('flow:established,to_server; content:"login=foo&password=bar"; '
+                  'http_client_body; app-layer-event:http.request_body_unexpected;', sid=2,
+                  proto="http"),
+             rule('http.request_body; content:"login=foo"; bsize:25;', sid=3, proto="http")]
+    head = b"POST /index.html HTTP/1.1\r\nHost: x\r\nConnection: keep-alive\r\n\r\n"
+    c = Conv().handshake().send(True, head + b"login=foo&password=bar3\r\n").close()
+    assert alerts(tmp_path, c.pkts, rules) == [(1, 4), (2, 4), (3, 4)]
+    # the body announced by Content-Length and a CRLF after it: no event; a next request
+    # after the form data: the event once, the request read
+    ok = (b"POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 22\r\n\r\nlogin=foo&password=bar\r\n"
+          b"GET /next HTTP/1.1\r\nHost: x\r\n\r\n")
+    c = Conv().handshake().send(True, ok).close()
+    (tmp_path / "b").mkdir()
+    assert alerts(tmp_path / "b", c.pkts, rules + [rule('http.uri; content:"/next";', sid=4,
+                                                         proto="http")]) == [(4, 4)]
+    two = head + b"a=1\r\nb=2\r\nGET /n HTTP/1.1\r\nHost: x\r\n\r\n"
+    c = Conv().handshake().send(True, two).close()
+    (tmp_path / "c").mkdir()
+    assert alerts(tmp_path / "c", c.pkts, [app("http.request_body_unexpected", 1, "http"),
+                                           rule('http.uri; content:"/n";', sid=5,
+                                                proto="http")]) == [(1, 4), (5, 4)]
+    # the form data in its own segment: the next request's line (libhtp's chunk rule)
+    c = Conv().handshake().send(True, head).send(True, b"login=foo\r\n").close()
+    (tmp_path / "d").mkdir()
+    assert alerts(tmp_path / "d", c.pkts, [app("http.request_body_unexpected", 1, "http")]) == []
+
+
+def test_http_failed_protocol_change(tmp_path):
+    """SMTP's STARTTLS is a protocol change: detection runs again (TLS expected). HTTP came
+    instead, and its first transaction's 101 to h2c asks for a second change: refused, the
+    event (suricata-verify protocol-change-failed-event); on a plain HTTP flow the same 101
+    switches to HTTP/2 without it."""
+    rules = [app("http.failed_protocol_change", 1, "http"),
+             rule("app-layer-protocol:http2;", sid=2, proto="tcp")]
+    c = Conv(dport=25).handshake()
+    c.send(False, b"220 mx ESMTP\r\n")
+    c.send(True, b"EHLO a\r\n")
+    c.send(False, b"250 mx\r\n")
+    c.send(True, b"STARTTLS\r\n")
+    c.send(False, b"220 Go ahead\r\n")
+    c.send(False, b"HTTP/1.1 101 Switching\r\nUpgrade: h2c\r\n\r\n")
+    c.send(False, b"\x00")
+    got = alerts(tmp_path, c.close().pkts, rules)
+    assert [s for s, _ in got] == [1]
+    c = Conv().handshake()
+    c.send(True, b"GET / HTTP/1.1\r\nHost: x\r\nUpgrade: h2c\r\nConnection: Upgrade\r\n\r\n")
+    c.send(False, b"HTTP/1.1 101 Switching\r\nUpgrade: h2c\r\n\r\n")
+    (tmp_path / "b").mkdir()
+    got = alerts(tmp_path / "b", c.close().pkts, rules)
+    assert [s for s, _ in got] == [2]
+
+
+def test_starttls_still_becomes_tls(tmp_path):
+    """The change's expected protocol: a ClientHello after STARTTLS is TLS, as before."""
+    hs, _ = client_hello()
+    c = Conv(dport=25).handshake()
+    c.send(False, b"220 mx ESMTP\r\n")
+    c.send(True, b"STARTTLS\r\n")
+    c.send(False, b"220 Go ahead\r\n")
+    c.send(True, record(hs))
+    got = alerts(tmp_path, c.close().pkts,
+                 [rule('tls.sni; content:"example.com"; nocase;', sid=1, proto="tls"),
+                  rule("app-layer-protocol:tls;", sid=2, proto="tcp")])
+    assert [s for s, _ in got] == [1, 2]

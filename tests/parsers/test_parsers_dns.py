@@ -65,7 +65,7 @@ def test_dns_off_port_53_and_not_dns_on_53(trace):
     assert c.flows[0]["app_proto"] == "failed"
 
 
-def test_compression_loops_are_malformed_not_hangs(trace):
+def test_compression_loops_do_not_hang(trace):
     # the question's name points at itself: a loop
     loop_q = header(2) + b"\xc0\x0c" + struct.pack(">HH", 1, 1)
     # a valid question, then an answer whose name (offset 25) is a two-pointer cycle 25 -> 27 -> 25
@@ -78,9 +78,11 @@ def test_compression_loops_are_malformed_not_hangs(trace):
     pkts += [dns_packet(cyc, sport=53, dport=5353, src="10.0.0.2", dst="10.0.0.1")]
     a = app_trace(trace, pkts)
     assert a.bufs("dns_query") == [{"dns.query": b"first"}]
-    # the cyclic answer still has a good question: the response event runs, and is counted
+    # the cyclic answer still has a good question: the response event runs; a cycle entered
+    # through a pointer is read as Suricata 8 reads it (255 labels and pointers, then the
+    # name cut: dns.too_many_labels, test_parsers_dns_names.py), no malformed message
     assert a.bufs("dns_response") == [{"dns.query": b"ok.test"}]
-    assert a.stats["dns_malformed"] == 3
+    assert a.stats["dns_malformed"] == 2
     assert a.stats["dns_messages"] == 4
 
 

@@ -1,6 +1,7 @@
 /* test_proto_http.c — HTTP's descriptor, bytes in, buffers out: the parser's own buffers, the
  * derived ones (http.header without cookies, header_names, start, single headers, frames,
- * header lines), the late request buffers under the response, fields and counters. */
+ * header lines), the late request buffers under the response, fields and counters, and the
+ * lines after a request that name no method (http.request_body_unexpected). */
 #include "proto_harness.h"
 #include "unit.h"
 
@@ -103,9 +104,56 @@ static void test_rows(void)
     CHECK(osprey_app_proto_find("http1") == osprey_app_proto_find("http"));
 }
 
+/* Was anomaly `name` raised in transaction tx (the flow's remembered anomalies)? */
+static bool raised(const struct ph *h, const char *name, uint32_t tx)
+{
+    int e = osprey_app_event_find(name);
+    for (int i = 0; i < PFLOW_TX_ANOMALIES; i++)
+        if (e >= 0 && h->pf.tx_anom[i].anomaly == e + 1 && h->pf.tx_anom[i].tx == tx)
+            return true;
+    return false;
+}
+
+/* libhtp's REQUEST_BODY_UNEXPECTED: lines after a request in the same chunk that name no
+ * method are more of its body; the first naming one starts the next request. */
+static void test_request_body_unexpected(void)
+{
+    struct ph h;
+    ph_init(&h, "http", 6, 40000, 80);
+    static const char post[] = "POST /f HTTP/1.1\r\nHost: x\r\n\r\nlogin=foo\r\n\r\nx=2\r\n";
+    ph_feed(&h, 0, post, sizeof post - 1);
+    CHECK(ph_buf_is(&h, "http.request_body", 0, 0, "login=foo\r\nx=2\r\n"));
+    CHECK(raised(&h, "http.request_body_unexpected", 0));
+    static const char next[] = "GET /n HTTP/1.1\r\nHost: x\r\n\r\n";
+    ph_feed(&h, 0, next, sizeof next - 1);
+    CHECK(ph_buf_is(&h, "http.uri", 0, 0, "/n"));
+    CHECK_EQ_U(ph_count(&h, "http_requests"), 2);
+    CHECK(!raised(&h, "http.request_body_unexpected", 1));
+    ph_free(&h);
+
+    /* a body framed by Content-Length, a CRLF and a request after it: no event; a known
+     * method after form data ends the body there */
+    ph_init(&h, "http", 6, 40000, 80);
+    static const char ok[] = "POST / HTTP/1.1\r\nContent-Length: 3\r\n\r\nabc\r\n"
+                             "PUT /p HTTP/1.1\r\nContent-Length: 0\r\n\r\n";
+    ph_feed(&h, 0, ok, sizeof ok - 1);
+    CHECK(ph_buf_is(&h, "http.uri", 0, 0, "/p"));
+    CHECK(!raised(&h, "http.request_body_unexpected", 0));
+    CHECK(!raised(&h, "http.request_body_unexpected", 1));
+    ph_free(&h);
+
+    /* HTTP/0.9: no body follows, the rest is not read as one */
+    ph_init(&h, "http", 6, 40000, 80);
+    static const char simple[] = "GET /old\r\njunk line\r\n";
+    ph_feed(&h, 0, simple, sizeof simple - 1);
+    CHECK(!raised(&h, "http.request_body_unexpected", 0));
+    ph_free(&h);
+}
+
 int main(void)
 {
     test_request_and_response();
+    test_request_body_unexpected();
     test_rows();
     return unit_report("test_proto_http");
 }

@@ -1,7 +1,8 @@
 /* test_proto_mdns.c — mDNS's descriptor, bytes in, buffers out: an announcement without
  * questions is a transaction (DNS's decoder, mDNS's rows), the mdns.* buffers, the EVE object
  * (TXT strings of one record together, PTR, flags), a query the other way, malformed
- * datagrams counted as mDNS's, the probe (5353, not a query to port 53). */
+ * datagrams counted as mDNS's, the probe (5353, not a query to port 53), the name events
+ * (a pointer loop, a cycle of pointers) under mDNS's names. */
 #include <stdlib.h>
 
 #include "mdns_int.h"
@@ -74,8 +75,42 @@ static void probe(void)
     CHECK(mdns_probe(none, sizeof none, &f) == DET_NO);
 }
 
+/* Names as DNS's decoder reads them, raised under mDNS's names: a pointer to itself after a
+ * pointer (mdns.infinite_loop), a cycle of pointers (mdns.too_many_labels). */
+static bool raised(const struct ph *h, const char *name)
+{
+    int e = osprey_app_event_find(name);
+    for (int i = 0; i < PFLOW_TX_ANOMALIES; i++)
+        if (e >= 0 && h->pf.tx_anom[i].anomaly == e + 1)
+            return true;
+    return false;
+}
+
+static void name_events(void)
+{
+    /* a query for "x" then a pointer to 20, past the question, where a pointer points at
+     * itself */
+    static const uint8_t LOOP[] = {0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0,
+                                   1, 'x', 0xc0, 20, 0, 12, 0, 1, 0xc0, 20};
+    struct ph h;
+    ph_init(&h, "mdns", 17, 5353, 5353);
+    ph_feed(&h, 0, LOOP, sizeof LOOP);
+    CHECK(raised(&h, "mdns.infinite_loop") && !raised(&h, "mdns.malformed_data"));
+    CHECK(ph_buf_is(&h, "mdns.queries.rrname", 0, 0, "x"));
+    ph_free(&h);
+    /* a question whose name points into a two-pointer cycle */
+    static const uint8_t CYCLE[] = {0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0,
+                                    0xc0, 18, 0, 12, 0, 1, 0xc0, 20, 0xc0, 18};
+    ph_init(&h, "mdns", 17, 5353, 5353);
+    ph_feed(&h, 0, CYCLE, sizeof CYCLE);
+    CHECK(raised(&h, "mdns.too_many_labels") && raised(&h, "mdns.name_too_long"));
+    CHECK(!raised(&h, "mdns.infinite_loop") && !raised(&h, "mdns.malformed_data"));
+    ph_free(&h);
+}
+
 int main(void)
 {
+    name_events();
     messages();
     probe();
     return unit_report("test_proto_mdns");

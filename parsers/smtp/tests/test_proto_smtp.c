@@ -157,17 +157,39 @@ static void test_starttls(void)
     CHECK_EQ_U(h.pf.proto, (uint16_t)osprey_app_proto_find("smtp"));
     feed_str(&h, 0, "STARTTLS\r\n");
     feed_str(&h, 1, "220 go ahead\r\n");
-    CHECK_EQ_U(h.pf.proto, (uint16_t)osprey_app_proto_find("tls"));
+    /* Suricata's protocol change: detected again, TLS expected */
+    uint16_t tls = (uint16_t)osprey_app_proto_find("tls");
+    CHECK_EQ_U(h.pf.proto, OSPREY_APP_PROTO_UNKNOWN);
+    CHECK_EQ_U(h.pf.expect, tls);
+    CHECK(h.pf.changing);
+    CHECK_EQ_U(h.pf.orig, (uint16_t)osprey_app_proto_find("smtp"));
     CHECK_EQ_U(ph_count(&h, "smtp_starttls"), 1);
     CHECK_EQ_U(h.txs, 1); /* the SMTP transaction (its HELO) reported at the switch */
-    /* the client's hello goes to the TLS parser now */
+    /* the client's hello decides TLS, and goes to its parser */
     static const uint8_t hello[] = {
         0x16, 0x03, 0x01, 0x00, 0x2d, 0x01, 0x00, 0x00, 0x29, 0x03, 0x03, 1, 2, 3, 4, 5, 6, 7,
         8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30,
         31, 32, 0x00, 0x00, 0x02, 0x00, 0x2f, 0x01, 0x00};
-    h.def = reg_proto(h.pf.proto);
-    ph_feed(&h, 0, hello, sizeof hello);
+    parsers_feed(&h.pf, &h.f, 0, hello, sizeof hello);
+    CHECK_EQ_U(h.pf.proto, tls);
+    CHECK_EQ_U(h.pf.expect, 0);
     CHECK(h.pf.state != NULL);
+    /* an upgrade is refused while the change is under way (its first transaction) */
+    CHECK(!pflow_upgrade(&h.pf, tls) || !h.pf.changing);
+    h.def = reg_proto(h.pf.proto); /* (the state is TLS's now) */
+    ph_free(&h);
+
+    /* HTTP where TLS was announced: HTTP's, its first transaction still the change's */
+    ph_init(&h, "smtp", 6, 40000, 25);
+    feed_str(&h, 0, "STARTTLS\r\n");
+    feed_str(&h, 1, "220 go ahead\r\n");
+    static const char resp[] = "HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n";
+    parsers_feed(&h.pf, &h.f, 1, (const uint8_t *)resp, sizeof resp - 1);
+    CHECK_EQ_U(h.pf.proto, (uint16_t)osprey_app_proto_find("http"));
+    CHECK(!h.pf.changing); /* its first transaction completed */
+    CHECK(pflow_upgrade(&h.pf, tls));
+    h.pf.upgrade = 0;
+    h.def = reg_proto(h.pf.proto);
     ph_free(&h);
 }
 
