@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "files.h"
+#include "osprey_json_writer.h"
 #include "parsers_int.h"
 
 struct ph {
@@ -132,6 +133,24 @@ static inline uint32_t ph_nbuf(struct ph *h, const char *name, int dir)
     while (ph_buf(h, name, dir, i, &n))
         i++;
     return i;
+}
+
+/* The protocol's EVE object of the transaction in force, as one JSON object's text without
+ * the trailing newline (malloc'd; NULL when it writes none). */
+static inline char *ph_eve(struct ph *h)
+{
+    struct osprey_jw w;
+    osprey_jw_init(&w);
+    osprey_jw_open(&w, NULL);
+    bool wrote = h->def->eve && h->def->eve(&h->pf, &w);
+    char *s = osprey_jw_finish(&w);
+    if (!wrote) {
+        free(s);
+        return NULL;
+    }
+    if (s && *s)
+        s[strlen(s) - 1] = 0;
+    return s;
 }
 
 static inline bool ph_field(struct ph *h, const char *name, uint32_t i, int64_t *out)

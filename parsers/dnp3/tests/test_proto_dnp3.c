@@ -10,18 +10,6 @@
 #include "proto_harness.h"
 #include "unit.h"
 
-static char *eve(struct ph *h)
-{
-    struct osprey_jw w;
-    osprey_jw_init(&w);
-    osprey_jw_open(&w, NULL);
-    CHECK(dnp3_eve(&h->pf, &w));
-    char *s = osprey_jw_finish(&w);
-    if (s && *s)
-        s[strlen(s) - 1] = 0;
-    return s;
-}
-
 static int64_t fld(struct ph *h, const char *name, uint32_t i)
 {
     int64_t v;
@@ -67,7 +55,7 @@ static void read_and_response(void)
     uint32_t len;
     const uint8_t *d = ph_buf(&h, "dnp3.data", 0, 0, &len);
     CHECK(d && len == 5 && !memcmp(d, req + 1, 5));
-    char *s = eve(&h);
+    char *s = ph_eve(&h);
     CHECK(s && !strcmp(s, "{\"dnp3\":{\"type\":\"request\",\"control\":{\"dir\":true,"
                           "\"pri\":true,\"fcb\":false,\"fcv\":false,\"function_code\":4},"
                           "\"src\":1024,\"dst\":1,\"application\":{\"control\":{\"fir\":true,"
@@ -100,7 +88,7 @@ static void read_and_response(void)
     CHECK(fld(&h, "dnp3.obj", 0) == (30 << 8 | 2) && fld(&h, "dnp3.obj", 1) == (1 << 8 | 2));
     d = ph_buf(&h, "dnp3.data", 1, 0, &len);
     CHECK(d && len == an + sizeof tail && !memcmp(d, app, an));
-    s = eve(&h);
+    s = ph_eve(&h);
     CHECK(s && strstr(s, "\"type\":\"response\"") &&
           strstr(s, "\"iin\":{\"indicators\":[\"device_restart\"]}") &&
           strstr(s, "\"complete\":true"));
@@ -136,7 +124,7 @@ static void bad_frames(void)
     n = frame(f, 0xc4, wr, sizeof wr);
     ph_feed(&h, 0, f, n);
     CHECK(h.txs == 2 && fld(&h, "dnp3.obj", 0) == (200 << 8 | 1));
-    char *s = eve(&h);
+    char *s = ph_eve(&h);
     CHECK(s && strstr(s, "\"complete\":false"));
     free(s);
     /* a fragment longer than DNP3_FRAG_MAX is dropped until the next FIR */

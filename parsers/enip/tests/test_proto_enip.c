@@ -10,18 +10,6 @@
 #include "proto_harness.h"
 #include "unit.h"
 
-static char *eve(struct ph *h)
-{
-    struct osprey_jw w;
-    osprey_jw_init(&w);
-    osprey_jw_open(&w, NULL);
-    CHECK(enip_eve(&h->pf, &w));
-    char *s = osprey_jw_finish(&w);
-    if (s && *s)
-        s[strlen(s) - 1] = 0;
-    return s;
-}
-
 static int64_t fld(struct ph *h, const char *name, uint32_t i)
 {
     int64_t v;
@@ -68,7 +56,7 @@ static void list_identity(void)
     CHECK(fld(&h, "enip.serial", 0) == 0x00524d8e && fld(&h, "enip.state", 0) == 3);
     CHECK(fld(&h, "enip.identity_status", 0) == 0x30 && fld(&h, "enip.protocol_version", 0) == 1);
     CHECK(ph_buf_is(&h, "enip.product_name", 1, 0, "1756-ENBT/A"));
-    char *s = eve(&h);
+    char *s = ph_eve(&h);
     CHECK(s && !strcmp(s, "{\"enip\":{\"request\":{\"command\":\"ListIdentity\","
                           "\"status\":\"SUCCESS\"},\"response\":{\"command\":\"ListIdentity\","
                           "\"status\":\"SUCCESS\",\"identity\":{\"protocol_version\":1,"
@@ -95,7 +83,7 @@ static void cip(void)
     CHECK(fld(&h, "enip.cip_service", 0) == 0x0e && fld(&h, "enip.cip_class", 0) == 1);
     CHECK(fld(&h, "enip.cip_instance", 0) == 1 && fld(&h, "enip.cip_attribute", 0) == 7);
     CHECK(fld(&h, "enip.cip_path", 0) == ((int64_t)0x0e << 48 | 1 << 24 | 7));
-    char *s = eve(&h);
+    char *s = ph_eve(&h);
     CHECK(s && strstr(s, "\"cip\":{\"service\":\"GetAttributeSingle\",\"path\":["
                          "{\"segment_type\":\"class\",\"value\":1},{\"segment_type\":"
                          "\"instance\",\"value\":1},{\"segment_type\":\"attribute\","
@@ -107,7 +95,7 @@ static void cip(void)
     ph_feed(&h, 1, m, n);
     CHECK(h.txs == 1 && fld(&h, "enip.cip_status", 0) == 0x0e);
     CHECK(fld(&h, "enip.cip_extendedstatus", 0) == 0x00ff && fld(&h, "enip.cip_path", 0) == -1);
-    s = eve(&h);
+    s = ph_eve(&h);
     CHECK(s && strstr(s, "\"status\":\"AttributeNotSettable\",\"status_extended\":\"0x00ff\""));
     free(s);
     /* a Multiple Service Packet to the message router with two requests */
@@ -119,14 +107,14 @@ static void cip(void)
     CHECK(fld(&h, "enip.cip_service", 0) == 0x0a && fld(&h, "enip.cip_service", 2) == 0x0e);
     CHECK(fld(&h, "enip.cip_class", 1) == 1 && fld(&h, "enip.cip_class", 2) == 0xf5);
     CHECK(fld(&h, "enip.cip_attribute", 1) == 0xff);
-    s = eve(&h);
+    s = ph_eve(&h);
     CHECK(s && strstr(s, "\"multiple\":[{\"service\":\"GetAttributeSingle\""));
     free(s);
     /* a reply of another command: the request ends unanswered, the reply alone */
     n = msg(m, ENIP_CMD_LIST_IDENTITY, b, 0);
     ph_feed(&h, 1, m, n);
     CHECK(h.txs == 3 && fld(&h, "enip.command", 0) == 0x63);
-    s = eve(&h);
+    s = ph_eve(&h);
     CHECK(s && !strcmp(s, "{\"enip\":{\"response\":{\"command\":\"ListIdentity\","
                           "\"status\":\"SUCCESS\"}}}"));
     free(s);
@@ -149,7 +137,7 @@ static void udp(void)
     CHECK(fld(&h, "enip.protocol_version", 0) == 1);
     ph_feed(&h, 1, m, n);
     CHECK(h.txs == 1);
-    char *s = eve(&h);
+    char *s = ph_eve(&h);
     CHECK(s && strstr(s, "\"register_session\":{\"protocol_version\":1,\"options\":0}"));
     free(s);
     ph_feed(&h, 0, m, n - 1); /* shorter than its header says */

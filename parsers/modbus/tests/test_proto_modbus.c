@@ -10,18 +10,6 @@
 #include "proto_harness.h"
 #include "unit.h"
 
-static char *eve(struct ph *h)
-{
-    struct osprey_jw w;
-    osprey_jw_init(&w);
-    osprey_jw_open(&w, NULL);
-    CHECK(modbus_eve(&h->pf, &w));
-    char *s = osprey_jw_finish(&w);
-    if (s && *s)
-        s[strlen(s) - 1] = 0;
-    return s;
-}
-
 static int64_t fld(struct ph *h, const char *name, uint32_t i)
 {
     int64_t v;
@@ -59,7 +47,7 @@ static void read_coils(void)
     n = adu(a, 1, 9, 1, (const uint8_t *)"\x01\x05", 2);
     ph_feed(&h, 1, a, n);
     CHECK(h.txs == 1);
-    char *s = eve(&h);
+    char *s = ph_eve(&h);
     CHECK(s && !strcmp(s, "{\"modbus\":{\"id\":0,\"request\":{\"transaction_id\":1,"
                           "\"protocol_id\":0,\"unit_id\":9,\"function_raw\":1,"
                           "\"function_code\":\"RdCoils\",\"category\":\"PUBLIC_ASSIGNED\","
@@ -91,13 +79,13 @@ static void writes_and_exceptions(void)
     ph_feed(&h, 1, a, n);
     CHECK(h.txs == 1 && fld(&h, "modbus.exception", 0) == 2);
     CHECK(fld(&h, "modbus.function", 0) == 5); /* the request of that transaction */
-    char *s = eve(&h);
+    char *s = ph_eve(&h);
     CHECK(s && strstr(s, "\"exception\":{\"raw\":2,\"code\":\"IllegalDataAddr\"}"));
     free(s);
     n = adu(a, 2, 1, 6, (const uint8_t *)"\x01\xf4\x01\x2d", 4);
     ph_feed(&h, 1, a, n);
     CHECK(h.txs == 2 && fld(&h, "modbus.write_value", 0) == (500 << 16 | 300));
-    s = eve(&h);
+    s = ph_eve(&h);
     CHECK(s && strstr(s, "\"write\":{\"address\":500,\"data\":300}") &&
           strstr(s, "\"error_flags\":\"DATA_MISMATCH\""));
     free(s);
@@ -105,7 +93,7 @@ static void writes_and_exceptions(void)
     n = adu(a, 77, 1, 3, (const uint8_t *)"\x02\x00\x01", 3);
     ph_feed(&h, 1, a, n);
     CHECK(h.txs == 3 && fld(&h, "modbus.function", 0) == -1);
-    s = eve(&h);
+    s = ph_eve(&h);
     CHECK(s && !strstr(s, "\"request\"") && strstr(s, "\"response\""));
     free(s);
     /* a diagnostic (subfunction 4), a user function, a reserved one, never answered */
@@ -132,7 +120,7 @@ static void writes_and_exceptions(void)
     /* quantities out of range are flagged */
     n = adu(a, 8, 1, 3, (const uint8_t *)"\x00\x00\x00\x7e", 4); /* 126 registers */
     ph_feed(&h, 0, a, n);
-    s = eve(&h);
+    s = ph_eve(&h);
     CHECK(s && strstr(s, "\"error_flags\":\"DATA_VALUE\""));
     free(s);
     /* a length no ADU has: the side is given up */
