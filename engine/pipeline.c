@@ -171,6 +171,7 @@ int osprey_pipeline_open(struct osprey_pipeline *pl, const struct osprey_options
     }
     bool ips = osprey_ips_mode(opts, cfg);
     bool ack = osprey_stack_cfg_ack_delivery(cfg, ips);
+    pl->dpol.ack_delivery = ack; /* the rules' packet payload inspection follows delivery */
     if (osprey_pipeline_engine(cfg, opts->checksums, ips, &pl->eng, &pl->dcfg) < 0 ||
         osprey_pipeline_rules(opts, cfg, pl->eng, &pl->rs, &pl->det, &pl->parsers) < 0)
         return -1;

@@ -353,6 +353,8 @@ struct det_rule {
     uint8_t twin;                         /* enum det_twin: a TCP rule's stream or packet
                                              chain; the rule matches a packet once through
                                              either */
+    bool pkt_required;                    /* plan.h: a packet twin Suricata runs on every
+                                             packet added to the stream */
     uint32_t idx;
     uint32_t rule_idx;                    /* idx of the rule's first chain: thresholds of
                                              its two chains count together */
@@ -457,6 +459,8 @@ struct osprey_detect {
     bool has_xbits;
     bool has_tags;
     bool has_thresholds;
+    bool has_pkt_required;      /* a packet twin with pkt_required: under ack delivery each
+                                   connection packet's payload is scanned on arrival */
     bool has_caps;                   /* a pcre captures into variables (captures.c) */
     bool hold_alerts;                /* a pass rule or a rate_filter: alerts wait for the
                                         packet's end (held.c) */
@@ -657,6 +661,8 @@ struct osprey_detect_worker {
     uint32_t nheld, cap_held;
     bool orphan_scan;           /* the stream chains run on an ORPHAN packet's payload: only
                                    the packet chains (DET_TWIN_PACKET) may match */
+    bool arrival_scan;          /* ... on a connection's packet as it arrives, under ack
+                                   delivery: only the pkt_required packet chains may match */
     bool pkt_tagged;            /* the last packet falls under a tag (set at its PKT_IN) */
     struct det_tags *tags;      /* host tags (tag.c), when a rule tags */
     uint8_t pkt_reject;         /* enum osprey_reject */
@@ -724,6 +730,19 @@ const uint8_t *det_buffer(struct mon_ctx *ctx, struct mon_flow *f, int side, uin
                           uint32_t *len, uint64_t *origin);
 /* Application events carry their direction (requests to the server, responses to the
  * client); PKT_IN comes with the sender's side, CONN_NEW_DATA with the receiver's. */
+/* A chain whose match is not taken in the scan running now (the leaf and the flowbits gate
+ * ask): on a packet's own payload (orphan_scan) only the packet twins match, and on a
+ * connection's packet under ack delivery (arrival_scan) only those Suricata inspects on
+ * every packet (pkt_required); under ack delivery the packet twins never match at a stream
+ * delivery, which comes with a later packet than the bytes' own (stack/tcp/README.md, "Raw
+ * stream inspection under ack delivery"). */
+static inline bool det_chain_off(const struct osprey_detect_worker *w, const struct det_rule *dr)
+{
+    if (w->orphan_scan)
+        return dr->twin != DET_TWIN_PACKET || (w->arrival_scan && !dr->pkt_required);
+    return dr->twin == DET_TWIN_PACKET && w->policy.ack_delivery;
+}
+
 static inline bool det_to_server(int side, uint16_t base)
 {
     switch (base) {

@@ -9,11 +9,36 @@
 #include "explain.h"
 #include "opt_eval.h"
 
+static void orphan_payload(struct osprey_detect_worker *w, struct mon_ctx *ctx,
+                           struct mon_flow *f, int rcv, struct det_flow *df,
+                           const struct mon_packet *p);
+
+/* Ack delivery (Suricata's IDS stream model): a side's bytes reach the stream chains in
+ * chunks, with a later packet than theirs, but Suricata inspects every packet's own payload
+ * for the rules whose contents have a depth or an offset, or that use stream_size
+ * (SIG_FLAG_REQUIRE_PACKET), as it arrives: those packet twins run here, on PKT_IN, on the
+ * payload as an orphan's is (offsets from its start); the other packet twins do not run for
+ * a connection's packets (Suricata skips the packet payload of a packet added to the stream
+ * for them). */
+static void arrival_twins(struct osprey_detect_worker *w, struct mon_ctx *ctx,
+                          struct mon_flow *f, int side, struct det_flow *df, mon_event_t ev)
+{
+    if (!w->policy.ack_delivery || !w->d->has_pkt_required || ev != MON_ON_PKT_IN ||
+        f->proto != 6 || !w->d->stream_root || det_flow_stopped(df))
+        return;
+    const struct mon_packet *p = mon_getlastpkt(ctx);
+    if (!p || !p->payload_len ||
+        !((f->tcp.side[MON_SIDE_CLI].flags | f->tcp.side[MON_SIDE_SVR].flags) & MON_TCPF_LIVE))
+        return;
+    w->arrival_scan = true;
+    orphan_payload(w, ctx, f, side ^ 1, df, p);
+    w->arrival_scan = false;
+}
+
 /* PKT_IN root handler: the packet's verdict starts clean, and the flow's detection state
  * exists before any chain filter looks. */
 static void on_pkt(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_t ev, void *arg)
 {
-    (void)side, (void)ev;
     struct osprey_detect_worker *w = arg;
     if (w->prof)
         det_prof_enter(w); /* the filters time into this worker's slots */
@@ -31,6 +56,7 @@ static void on_pkt(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_
             w->verdicts.dropped++;
             w->verdicts.dropped_flow++;
         }
+        arrival_twins(w, ctx, f, side, df, ev);
         return;
     }
     size_t words = (w->d->nbit_names + 63) / 64;
@@ -59,6 +85,7 @@ static void on_pkt(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_
         w->verdicts.dropped++;
         w->verdicts.midstream_dropped++;
     }
+    arrival_twins(w, ctx, f, side, df, ev);
 }
 
 /* The payload of a TCP packet no connection takes (never picked up for want of midstream, a
@@ -300,7 +327,7 @@ static void on_match(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_even
     struct det_flow *df = f ? mon_get_uctx(ctx, f) : NULL;
     if (df && df->w->prof_matches)
         df->w->prof_matches[dr->idx]++;
-    if (!df || det_flow_stopped(df) || (df->w->orphan_scan && dr->twin != DET_TWIN_PACKET))
+    if (!df || det_flow_stopped(df) || det_chain_off(df->w, dr))
         return;
     /* a packet rule's app_detected chain: in IDS mode Suricata parses a packet's data when
      * the other side acks it, after inspecting the data's own packet (plan.h: PV_DETECTED) */
