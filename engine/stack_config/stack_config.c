@@ -237,12 +237,11 @@ void osprey_stack_cfg_release(struct osprey_stack_cfg *s)
 
 bool osprey_stack_cfg_ack_delivery(const struct osprey_config *c, bool ips)
 {
-    /* auto is inline in every mode for now (Suricata: inline only in IPS mode). Suricata's
-     * IDS model is implemented (stack/tcp/README.md) and passes 9 more suricata-verify tests
-     * with none lost, but ~90 end-to-end tests expect inline timing and must each be checked
-     * against Suricata before auto becomes it in IDS mode ("Not done" there) */
-    (void)ips;
+    /* Suricata's stream.inline: auto is inline in IPS mode and its IDS model (ack delivery,
+     * stack/tcp/README.md) otherwise */
     const char *v = osprey_config_str(c, "stream.inline");
+    if (!strcmp(v, "auto"))
+        return !ips;
     return !strcmp(v, "no") || !strcmp(v, "false") || !strcmp(v, "off") || !strcmp(v, "0");
 }
 

@@ -663,6 +663,8 @@ struct osprey_detect_worker {
                                    the packet chains (DET_TWIN_PACKET) may match */
     bool arrival_scan;          /* ... on a connection's packet as it arrives, under ack
                                    delivery: only the pkt_required packet chains may match */
+    struct det_side *arrival_side; /* the receiving side's own state meanwhile (its stream
+                                   chain's "alerted once" list takes the packet chain's match) */
     bool pkt_tagged;            /* the last packet falls under a tag (set at its PKT_IN) */
     struct det_tags *tags;      /* host tags (tag.c), when a rule tags */
     uint8_t pkt_reject;         /* enum osprey_reject */

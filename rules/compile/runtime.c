@@ -31,8 +31,10 @@ static void arrival_twins(struct osprey_detect_worker *w, struct mon_ctx *ctx,
         !((f->tcp.side[MON_SIDE_CLI].flags | f->tcp.side[MON_SIDE_SVR].flags) & MON_TCPF_LIVE))
         return;
     w->arrival_scan = true;
+    w->arrival_side = det_side_of(df, side ^ 1);
     orphan_payload(w, ctx, f, side ^ 1, df, p);
     w->arrival_scan = false;
+    w->arrival_side = NULL;
 }
 
 /* PKT_IN root handler: the packet's verdict starts clean, and the flow's detection state
@@ -453,12 +455,18 @@ static const char *commit_one(struct osprey_detect_worker *w, const struct det_p
             !det_xbits_test(w->xb, x->b, x->ids, &who, now))
             return "xbits/hostbits condition not true";
     }
-    /* the stream chain alerts once per side; the packet chain once per packet */
+    /* the stream chain alerts once per side (keyed by the rule's first chain: a TCP rule has
+     * one stream chain); the packet chain once per packet */
     if (dr->kind == DK_STREAM && df && dr->twin != DET_TWIN_PACKET &&
-        det_side_of(df, pm->side) && fired_before(df->side[pm->side], dr->idx))
+        det_side_of(df, pm->side) && fired_before(df->side[pm->side], dr->rule_idx))
         return "it alerted on this flow side already (a stream rule alerts once per side)";
     if (dr->twin && twin_matched(w, dr))
         return "it matched this packet already through its other chain";
+    /* ack delivery: a packet chain that matched a packet on its arrival stands for the
+     * stream chain's match on that side, which comes later with another packet (inline, both
+     * match the same packet, once) */
+    if (w->arrival_scan && w->arrival_side && dr->twin == DET_TWIN_PACKET)
+        (void)fired_before(w->arrival_side, dr->rule_idx);
     for (uint32_t i = 0; i < dr->nints; i++) /* actions stay done if a later test fails */
         if (!det_flowint_run(&dr->ints[i], df, w->d->nint_names))
             return "flowint condition not true";
