@@ -124,7 +124,7 @@ static void emit_alert(const struct osprey_alert *a, const char *app, void *arg)
 static char *snap_alert(const struct osprey_alert *a, void *arg)
 {
     struct osprey_worker *w = arg;
-    return a->flow ? osprey_emit_app_snap(w->ctx, a->flow) : NULL;
+    return a->flow ? osprey_emit_app_snap(w->emit, w->ctx, a->flow, a->to_server) : NULL;
 }
 
 static void on_alert(const struct osprey_alert *a, void *arg)

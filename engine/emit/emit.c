@@ -220,7 +220,10 @@ void osprey_emit_alert_app(struct osprey_emit *e, struct mon_ctx *ctx,
     struct osprey_eve_file files[8];
     if (f) {
         ev.app_proto = osprey_app_proto_name(osprey_parsers_app_proto(ctx, f));
-        if (snap ? osprey_emit_snap_app(ctx, f, snap, &app) : osprey_emit_fill_app(ctx, f, &app)) {
+        if (snap) { /* a kept alert: its transaction and files as they were when found */
+            osprey_emit_snap_app(ctx, f, snap, &app);
+            ev.app = &app;
+        } else if (osprey_emit_fill_app(ctx, f, &app)) {
             ev.app = &app;
             /* an alert in a transaction: its files of the alert's direction (Suricata's) */
             size_t nf = osprey_emit_alert_files(e, ctx, f, a->to_server ? 0 : 1, fb, 8);

@@ -30,7 +30,8 @@ bool osprey_emit_fill_app(struct mon_ctx *ctx, const struct mon_flow *f,
     return true;
 }
 
-char *osprey_emit_app_snap(struct mon_ctx *ctx, const struct mon_flow *f)
+char *osprey_emit_app_snap(struct osprey_emit *e, struct mon_ctx *ctx, const struct mon_flow *f,
+                           bool to_server)
 {
     if (!osprey_app_proto_has_eve(osprey_parsers_app_proto(ctx, f)) ||
         !osprey_parsers_eve(ctx, f, NULL))
@@ -39,6 +40,12 @@ char *osprey_emit_app_snap(struct mon_ctx *ctx, const struct mon_flow *f)
     osprey_jw_init(&w);
     osprey_jw_open(&w, NULL);
     osprey_parsers_eve(ctx, f, &w);
+    struct osprey_emit_file fb[8];
+    struct osprey_eve_file files[8];
+    size_t nf = osprey_emit_alert_files(e, ctx, (struct mon_flow *)f, to_server ? 0 : 1, fb, 8);
+    for (size_t i = 0; i < nf; i++)
+        files[i] = fb[i].rec;
+    osprey_eve_files_write(&w, files, (uint32_t)nf);
     char *line = osprey_jw_finish(&w); /* {members}\n: the members are kept */
     size_t n = line ? strlen(line) : 0;
     if (n < 3) {
