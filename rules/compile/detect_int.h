@@ -642,6 +642,10 @@ struct osprey_detect_worker {
     const struct osprey_rule *twin_hits[16]; /* twin rules matched on this packet (reset at
                                                 its PKT_IN): the other chain stays quiet */
     uint32_t ntwin_hits;
+    const struct mon_flow *twin_flow; /* the flow and packet twin_hits are for: a flow's end
+                                         runs no PKT_IN, so its pseudo packet starts a new
+                                         list here (ack delivery inspects streams there) */
+    uint64_t twin_num;
     uint32_t npending, cap_pending;
     struct det_pending *retry;  /* packet-rule matches the packet's flowbits refused at its
                                    commit: tried again at its later commits (runtime.c) */

@@ -310,8 +310,15 @@ static bool fired_before(struct det_side *s, uint32_t idx)
 
 /* A TCP payload rule matches a packet once, through its packet or its stream chain (the
  * packet's commit comes first). true: it already did on this packet. */
-static bool twin_matched(struct osprey_detect_worker *w, const struct det_rule *dr)
+static bool twin_matched(struct osprey_detect_worker *w, const struct det_rule *dr,
+                         const struct mon_flow *f, const struct mon_packet *p)
 {
+    uint64_t num = p ? p->num : 0;
+    if (w->twin_flow != f || w->twin_num != num) {
+        w->ntwin_hits = 0;
+        w->twin_flow = f;
+        w->twin_num = num;
+    }
     for (uint32_t i = 0; i < w->ntwin_hits; i++)
         if (w->twin_hits[i] == dr->rule)
             return true;
@@ -460,7 +467,7 @@ static const char *commit_one(struct osprey_detect_worker *w, const struct det_p
     if (dr->kind == DK_STREAM && df && dr->twin != DET_TWIN_PACKET &&
         det_side_of(df, pm->side) && fired_before(df->side[pm->side], dr->rule_idx))
         return "it alerted on this flow side already (a stream rule alerts once per side)";
-    if (dr->twin && twin_matched(w, dr))
+    if (dr->twin && twin_matched(w, dr, pm->f, p))
         return "it matched this packet already through its other chain";
     /* ack delivery: a packet chain that matched a packet on its arrival stands for the
      * stream chain's match on that side, which comes later with another packet (inline, both
