@@ -335,12 +335,15 @@ int compile_rule(struct compiler *c, const struct osprey_rule *r, enum plan_vari
                 goto out;
             m->self = (mon_event_t)ev;
             m->defined = true;
+            if (pl.kind == DK_PKT)
+                m->base = pl.base; /* whose side convention its filter's calls follow */
         }
         const uint8_t *p;
         uint32_t n, id;
         content_fast_bytes(pl.fp, &p, &n);
         const struct det_header *fh = header_arg(c, r, &pl);
-        if (!fh || det_mpm_add(m, p, n, pl.fp->nocase, &id) < 0 || det_mpm_place(m, id, fh) < 0)
+        if (!fh || det_mpm_add(m, p, n, pl.fp->nocase, &id) < 0 ||
+            det_mpm_place(m, id, fh, pl.flow_dirs) < 0)
             goto out;
         det_mpm_bound(m, id, plan_fp_maxend(&pl));
         if (pl.kind == DK_APP && pl.fp_ob == DET_OB_RAW && !pl.fp_xf &&
