@@ -11,7 +11,7 @@
 
 static void orphan_payload(struct osprey_detect_worker *w, struct mon_ctx *ctx,
                            struct mon_flow *f, int rcv, struct det_flow *df,
-                           const struct mon_packet *p);
+                           const struct mon_packet *p, bool reuse);
 
 /* Ack delivery (Suricata's IDS stream model): a side's bytes reach the stream chains in
  * chunks, with a later packet than theirs, but Suricata inspects every packet's own payload
@@ -32,7 +32,7 @@ static void arrival_twins(struct osprey_detect_worker *w, struct mon_ctx *ctx,
         return;
     w->arrival_scan = true;
     w->arrival_side = det_side_of(df, side ^ 1);
-    orphan_payload(w, ctx, f, side ^ 1, df, p);
+    orphan_payload(w, ctx, f, side ^ 1, df, p, true);
     w->arrival_scan = false;
     w->arrival_side = NULL;
 }
@@ -95,24 +95,68 @@ static void on_pkt(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_
  * as Suricata inspects such a packet's payload: the stream chains run with the payload as
  * the receiving side's only bytes (the side's window is set aside meanwhile), and only their
  * packet twins may match. */
+static bool same_dbs(const struct det_mpm_group *a, const struct det_mpm_group *b)
+{
+    if (a->n != b->n)
+        return false;
+    for (uint8_t i = 0; i < a->n; i++)
+        if (a->db[i] != b->db[i])
+            return false;
+    return true;
+}
+
+/* A worker's scan side for a packet's payload under ack delivery (every connection packet
+ * with data): one whose streams were opened on the same databases is reset (Hyperscan's
+ * reset allocates nothing), else the next one is reopened on them. */
+static struct det_side *arrival_side(struct osprey_detect_worker *w, const struct det_mpm *m,
+                                     const struct mon_flow *f, int rcv)
+{
+    uint16_t sp, dp;
+    det_side_ports(f, rcv, &sp, &dp);
+    struct det_mpm_group g;
+    det_mpm_select(m, 6, det_to_server(rcv, DB_STREAM), sp, dp, &g);
+    struct det_side *s = NULL;
+    for (int i = 0; i < DET_ARRIVAL_SIDES && !s; i++)
+        if (w->arrival[i].hs_open && !w->arrival[i].hs_dead && same_dbs(&w->arrival[i].grp, &g))
+            s = &w->arrival[i];
+    if (s) {
+        for (uint8_t i = 0; i < s->nhs; i++)
+            hs_reset_stream(s->hs[i], 0, w->scratch, NULL, NULL);
+        s->grp = g; /* the same databases, this packet's ports (which patterns are wanted) */
+    } else {
+        s = &w->arrival[w->arrival_next++ % DET_ARRIVAL_SIDES];
+        det_mpm_close(s, w->scratch);
+        s->hs_open = s->hs_dead = false;
+    }
+    s->nseen = s->seen_hint = s->nfired = 0;
+    return s;
+}
+
 static void orphan_payload(struct osprey_detect_worker *w, struct mon_ctx *ctx,
                            struct mon_flow *f, int rcv, struct det_flow *df,
-                           const struct mon_packet *p)
+                           const struct mon_packet *p, bool reuse)
 {
     const struct det_mpm *m = &w->d->mpm[DK_STREAM];
     struct det_side *saved = df->side[rcv];
-    struct det_side tmp = {.buf = (uint8_t *)(uintptr_t)p->payload, .len = p->payload_len,
-                           .cap = p->payload_len};
-    struct det_side *s = &tmp;
+    bool streaming = m->streaming && m->ready; /* detect.stream-mpm: stream — its own stream */
+    struct det_side tmp = {0};
+    struct det_side *s = reuse && streaming ? arrival_side(w, m, f, rcv) : &tmp;
+    s->buf = (uint8_t *)(uintptr_t)p->payload;
+    s->len = s->cap = p->payload_len;
+    s->base = s->scanned = 0;
     df->side[rcv] = s;
-    if (m->streaming && m->ready) /* detect.stream-mpm: stream — a stream of its own */
+    if (streaming)
         det_mpm_feed(m, s, w->scratch, &w->pf, f, rcv, p->payload, p->payload_len);
     w->orphan_scan = true;
     mon_run_event(ctx, f, rcv, w->d->base_ev[DB_STREAM]);
     w->orphan_scan = false;
-    det_mpm_close(s, w->scratch);
-    free(s->seen);
-    free(s->fired);
+    s->buf = NULL;
+    s->len = s->cap = 0;
+    if (s == &tmp) {
+        det_mpm_close(s, w->scratch);
+        free(s->seen);
+        free(s->fired);
+    }
     df->side[rcv] = saved;
 }
 
@@ -166,7 +210,7 @@ static void on_orphan(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_eve
      * Suricata tracks no stream for it but still inspects its payload as a packet's
      * (suricata-verify bug-8021-alert-max-verdict-02: a lone mid-session PSH/ACK alerts) */
     if (w->d->stream_root && f->proto == 6 && p && p->payload_len && !det_flow_stopped(df))
-        orphan_payload(w, ctx, f, side ^ 1, df, p);
+        orphan_payload(w, ctx, f, side ^ 1, df, p, false);
 }
 
 /* ERROR on a side (receiver's phase): when its buffer could not be had for the reassembly
@@ -744,6 +788,11 @@ void osprey_detect_worker_free(struct osprey_detect_worker *w)
 {
     if (!w)
         return;
+    for (int i = 0; i < DET_ARRIVAL_SIDES; i++) {
+        det_mpm_close(&w->arrival[i], w->scratch);
+        free(w->arrival[i].seen);
+        free(w->arrival[i].fired);
+    }
     hs_free_scratch(w->scratch);
     pcre_match_data_free(w->md);
     det_xbits_free(w->xb);
