@@ -240,9 +240,36 @@ static void test_chunks(void)
     tc_free(&c);
 }
 
+/* an endpoint's close done (Suricata's session past TIME_WAIT): what its peer acknowledged is
+ * announced whatever the chunk size (suricata-verify smtp-eve: the QUIT with the client's ACK
+ * of the server's FIN, while the client's own FIN still waits for its ACK) */
+static void test_close_done_announces(void)
+{
+    struct tconn c;
+    struct mon_tcp_cfg cfg;
+    char b[64];
+    mon_tcp_cfg_defaults(&cfg);
+    cfg.ack_delivery = true;
+    cfg.ack_chunk[0] = cfg.ack_chunk[1] = 100;
+    tc_init(&c, &cfg);
+    tc_handshake(&c, CI, SI);
+    cdata(&c, 0, "QUIT", 0);
+    tc_pkt(&c, CLI, F_F | F_A, CI + 5u, SI + 1u, NULL, 0);           /* the client's FIN */
+    CHECK_EQ_U(sdata(&c, 0, "", 4).rcv, 0);                           /* QUIT acked only */
+    struct ph r = tc_pkt(&c, SVR, F_F | F_A, SI + 1u, CI + 5u, NULL, 0); /* the server's FIN */
+    CHECK_EQ_U(r.rcv & EV_DATA, 0);
+    /* the client acknowledges the server's FIN: the server's close is done (its FIN acked),
+     * the client's not yet (CLOSING) — the QUIT goes to inspection now */
+    r = tc_pkt(&c, CLI, F_A, CI + 6u, SI + 2u, NULL, 0);
+    CHECK_EQ_U(r.rcv & (EV_DATA | EV_END), EV_DATA);
+    CHECK_EQ_U(tc_read(&c, SVR, b, sizeof b), 4);
+    tc_free(&c);
+}
+
 int main(void)
 {
     test_chunks();
+    test_close_done_announces();
     test_window_beyond_buffer();
     test_delivered_after_ack();
     test_rst_delivers_unacked();
