@@ -231,15 +231,3 @@ def test_patterns_are_looked_for_only_in_their_rules_flow_direction(tmp_path):
     pf = prefilter(r)
     assert (pf["raised"], pf["checks"], pf["passed"]) == (6, 6, 6), pf
 
-
-def test_an_application_buffers_bounded_pattern_is_not_raised_past_its_bound(tmp_path):
-    """The bound works for application buffers too: http.uri's "/adm" with depth:4 found at
-    the URI's start raises its rule; found further on it is not raised at all (no header
-    check), and the alerts are exact."""
-    rules = [rule('http.uri; content:"/adm"; depth:4;', sid=31, proto="http")]
-    first = detect(tmp_path, http_conv(req=b"GET /admin HTTP/1.1\r\nHost: x\r\n\r\n"), rules,
-                   name="start")
-    later = detect(tmp_path, http_conv(req=b"GET /x/y/admin HTTP/1.1\r\nHost: x\r\n\r\n"),
-                   rules, name="later")
-    assert first.sids == [31] and later.sids == []
-    assert prefilter(first)["raised"] == 1 and prefilter(later)["raised"] == 0
