@@ -346,6 +346,8 @@ int compile_rule(struct compiler *c, const struct osprey_rule *r, enum plan_vari
             det_mpm_place(m, id, fh, pl.flow_dirs) < 0)
             goto out;
         det_mpm_bound(m, id, plan_fp_maxend(&pl));
+        if (pl.kind == DK_STREAM && variant == PV_PACKET && pl.pkt_required)
+            det_mpm_arrival(m, id);
         if (pl.kind == DK_APP && pl.fp_ob == DET_OB_RAW && !pl.fp_xf &&
             det_mpm_via_stream(m, &d->mpm[DK_STREAM], id) < 0)
             goto out;

@@ -668,12 +668,8 @@ struct osprey_detect_worker {
                                    delivery: only the pkt_required packet chains may match */
     struct det_side *arrival_side; /* the receiving side's own state meanwhile (its stream
                                    chain's "alerted once" list takes the packet chain's match) */
-#define DET_ARRIVAL_SIDES 4
-    struct det_side arrival[DET_ARRIVAL_SIDES]; /* the arrival scans' sides, reused: their
-                                   Hyperscan streams are reset, not reopened, while the
-                                   group's databases are the same, and their lists keep their
+    struct det_side arrival;    /* the arrival scans' side, reused: its lists keep their
                                    memory (no allocation per packet; runtime.c) */
-    uint8_t arrival_next;       /* the one replaced next when no group matches */
     bool pkt_tagged;            /* the last packet falls under a tag (set at its PKT_IN) */
     struct det_tags *tags;      /* host tags (tag.c), when a rule tags */
     uint8_t pkt_reject;         /* enum osprey_reject */

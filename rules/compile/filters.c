@@ -107,6 +107,25 @@ static void scan_group(const struct det_mpm_group *g, const uint8_t *buf, uint32
         hs_scan(g->db[i], (const char *)buf, len, 0, scratch, on_match, sc);
 }
 
+bool det_mpm_arrival_scan(const struct det_mpm *m, struct det_side *s, hs_scratch_t *scratch,
+                          struct osprey_detect_prefilter *pf, const struct mon_flow *f,
+                          int rcv, const uint8_t *p, uint32_t n)
+{
+    if (!m->ready || !m->grouped || !scratch)
+        return false;
+    struct det_mpm_group g;
+    uint16_t sp, dp;
+    det_side_ports(f, rcv, &sp, &dp);
+    det_mpm_select(m, 6, det_to_server(rcv, DB_STREAM), sp, dp, &g);
+    if (!m->adb[g.cls])
+        return true; /* no pkt_required twin has a pattern here: nothing to look for */
+    g.db[0] = m->adb[g.cls]; /* (its ports and group as the stream's: which are wanted) */
+    g.n = 1;
+    struct scan_ctx sc = {NULL, m, &g, pf, s, 0, 0};
+    scan_group(&g, p, n, scratch, &sc);
+    return true;
+}
+
 /* Ack delivery: a transaction is parsed at the ACK of its bytes, before their CONN_NEW_DATA
  * fills the side's window and scans it. Fill it and remember where the stream matcher's
  * patterns occur in the bytes not scanned yet (their scan at CONN_NEW_DATA still raises the

@@ -45,7 +45,13 @@ int det_mpm_add(struct det_mpm *m, const uint8_t *p, uint32_t len, bool nocase, 
             memset(gen + m->cap, 0, cap - m->cap);
             m->gen = gen;
         }
-        if (!pat || !l || !nc || !ev || !me || (m->grouped && !gen))
+        bool *arr = m->kind == DK_STREAM ? realloc(m->arrival, cap * sizeof *arr) : NULL;
+        if (arr) {
+            memset(arr + m->cap, 0, (cap - m->cap) * sizeof *arr);
+            m->arrival = arr;
+        }
+        if (!pat || !l || !nc || !ev || !me || (m->grouped && !gen) ||
+            (m->kind == DK_STREAM && !arr))
             return -1;
         m->cap = cap;
     }
@@ -78,9 +84,16 @@ void det_mpm_bound(struct det_mpm *m, uint32_t id, uint32_t maxend)
  * buffers' patterns too would add another second to save 0.6% of the processing. */
 #define DET_MPM_BOUND_MAX 256
 
-static uint32_t bound_of(const struct det_mpm *m, uint32_t id)
+static uint32_t bound_of(const struct det_mpm *m, uint32_t id, bool block)
 {
-    return m->kind == DK_PKT && m->maxend[id] <= DET_MPM_BOUND_MAX ? m->maxend[id] : 0;
+    return (m->kind == DK_PKT || block) && m->maxend[id] <= DET_MPM_BOUND_MAX ? m->maxend[id]
+                                                                              : 0;
+}
+
+void det_mpm_arrival(struct det_mpm *m, uint32_t id)
+{
+    if (m->arrival && id < m->n)
+        m->arrival[id] = true;
 }
 
 /* Bounded patterns go through Hyperscan's expression compiler (the literal one takes no
@@ -119,8 +132,8 @@ out:
     return rc;
 }
 
-int det_mpm_compile_db(const struct det_mpm *m, const uint32_t *ids, uint32_t n,
-                       hs_database_t **db, FILE *diag)
+static int compile_db(const struct det_mpm *m, const uint32_t *ids, uint32_t n, bool block,
+                      hs_database_t **db, FILE *diag)
 {
     *db = NULL;
     if (n == 0)
@@ -139,12 +152,12 @@ int det_mpm_compile_db(const struct det_mpm *m, const uint32_t *ids, uint32_t n,
                    (m->nocase[id] ? HS_FLAG_CASELESS : 0);
         lens[i] = m->len[id];
         pats[i] = (const char *)m->pat[id];
-        bounded |= (bound[i] = bound_of(m, id)) != 0;
+        bounded |= (bound[i] = bound_of(m, id, block)) != 0;
     }
     hs_compile_error_t *err = NULL;
     /* streaming: no start of match needed (the chain finds where), so no SOM horizon and the
      * smallest stream state */
-    unsigned mode = m->streaming ? HS_MODE_STREAM : HS_MODE_BLOCK;
+    unsigned mode = m->streaming && !block ? HS_MODE_STREAM : HS_MODE_BLOCK;
     const uint32_t *key_bound = bounded ? bound : NULL;
     if (m->cache && det_mpm_cache_load(m, ids, flags, key_bound, n, mode, db) == 0) {
         rc = 0;
@@ -175,6 +188,18 @@ out:
     free(pats);
     free(bound);
     return rc;
+}
+
+int det_mpm_compile_db(const struct det_mpm *m, const uint32_t *ids, uint32_t n,
+                       hs_database_t **db, FILE *diag)
+{
+    return compile_db(m, ids, n, false, db, diag);
+}
+
+int det_mpm_compile_block(const struct det_mpm *m, const uint32_t *ids, uint32_t n,
+                          hs_database_t **db, FILE *diag)
+{
+    return compile_db(m, ids, n, true, db, diag);
 }
 
 int det_mpm_via_stream(struct det_mpm *m, struct det_mpm *stream, uint32_t id)
@@ -236,7 +261,8 @@ int det_mpm_scratch(const struct det_mpm *m, hs_scratch_t **scratch)
     for (int c = 0; c < DMG__N; c++)
         if ((m->gdb[c] && hs_alloc_scratch(m->gdb[c], scratch) != HS_SUCCESS) ||
             (m->wdb[c] && hs_alloc_scratch(m->wdb[c], scratch) != HS_SUCCESS) ||
-            (m->cdb[c] && hs_alloc_scratch(m->cdb[c], scratch) != HS_SUCCESS))
+            (m->cdb[c] && hs_alloc_scratch(m->cdb[c], scratch) != HS_SUCCESS) ||
+            (m->adb[c] && hs_alloc_scratch(m->adb[c], scratch) != HS_SUCCESS))
             return -1;
     return 0;
 }
@@ -314,6 +340,7 @@ void det_mpm_free(struct det_mpm *m)
         hs_free_database(m->gdb[c]);
         hs_free_database(m->wdb[c]);
         hs_free_database(m->cdb[c]);
+        hs_free_database(m->adb[c]);
         for (int r = 0; r < 2; r++)
             free(m->wports[c][r]);
     }
@@ -321,6 +348,7 @@ void det_mpm_free(struct det_mpm *m)
     free(m->sid);
     free(m->from_stream);
     free(m->gen);
+    free(m->arrival);
     free(m->place);
     free(m->pat);
     free(m->len);

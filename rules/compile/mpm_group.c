@@ -162,6 +162,14 @@ int det_mpm_compile_groups(struct det_mpm *m, FILE *diag)
         m->place_at[id] = k;
     }
     int rc = 0;
+    for (uint8_t c = 0; c < DMG__N && rc == 0 && m->arrival; c++) {
+        uint32_t n = 0; /* the arrival database: every pattern of the group a pkt_required
+                           packet twin uses, weak ones too (det_mpm_wanted checks ports) */
+        for (uint32_t i = 0; i < m->n; i++)
+            if (m->arrival[i] && in_class(m, i, c))
+                ids[n++] = i;
+        rc = det_mpm_compile_block(m, ids, n, &m->adb[c], diag);
+    }
     for (uint8_t c = 0; c < DMG__N && rc == 0; c++) {
         uint32_t n = 0, nw = 0;
         for (uint32_t i = 0; i < m->n; i++) {

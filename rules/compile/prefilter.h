@@ -89,6 +89,12 @@ struct det_mpm {
     hs_database_t *cdb[DMG__N]; /* per group: both in one, for the ports where both would be
                                    scanned (one pass over the bytes instead of two) */
     uint64_t *wports[DMG__N][2]; /* per group and role: bitmap of the ports wdb serves */
+    /* DK_STREAM under ack delivery: a connection packet's own payload is inspected on arrival
+     * for the packet twins Suricata runs on every packet (pkt_required, runtime.c
+     * arrival_twins). Their patterns alone, per group, in block mode with their bounds: one
+     * small pass per packet, not the whole stream database again */
+    bool *arrival;              /* per pattern: a pkt_required packet twin uses it */
+    hs_database_t *adb[DMG__N];
     /* DK_APP on the payload (an application rule's plain contents): on TCP its patterns are
      * found by the stream matcher `via` as the stream arrives (sid: their ids there), so an
      * application event raises them from the side's record instead of scanning the window
@@ -176,9 +182,20 @@ int det_mpm_add(struct det_mpm *m, const uint8_t *p, uint32_t len, bool nocase, 
  * (UINT32_MAX: anywhere); a pattern's bound is the loosest of its rules'. */
 void det_mpm_bound(struct det_mpm *m, uint32_t id, uint32_t maxend);
 int det_mpm_compile(struct det_mpm *m, FILE *diag);
-/* Compile one database over patterns ids[0..n) of m (mpm.c). */
+/* Compile one database over patterns ids[0..n) of m (mpm.c); det_mpm_compile_block: in block
+ * mode with end offsets reported and bounds, whatever m's kind (the arrival databases). */
 int det_mpm_compile_db(const struct det_mpm *m, const uint32_t *ids, uint32_t n,
                        hs_database_t **db, FILE *diag);
+int det_mpm_compile_block(const struct det_mpm *m, const uint32_t *ids, uint32_t n,
+                          hs_database_t **db, FILE *diag);
+/* A pkt_required packet twin uses stream pattern id (the arrival databases hold it). */
+void det_mpm_arrival(struct det_mpm *m, uint32_t id);
+/* Scan a connection packet's payload p[0..n) with the arrival database of the receiving side
+ * rcv's group into s (its seen list, offsets from the payload's start); false when there is
+ * none (filters.c). */
+bool det_mpm_arrival_scan(const struct det_mpm *m, struct det_side *s, hs_scratch_t *scratch,
+                          struct osprey_detect_prefilter *pf, const struct mon_flow *f,
+                          int rcv, const uint8_t *p, uint32_t n);
 /* The on-disk database cache (mpm_cache.c): 0 and *db when this exact database is there. */
 int det_mpm_cache_load(const struct det_mpm *m, const uint32_t *ids, const unsigned *flags,
                        const uint32_t *bound, uint32_t n, unsigned mode, hs_database_t **db);

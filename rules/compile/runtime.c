@@ -95,43 +95,6 @@ static void on_pkt(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_
  * as Suricata inspects such a packet's payload: the stream chains run with the payload as
  * the receiving side's only bytes (the side's window is set aside meanwhile), and only their
  * packet twins may match. */
-static bool same_dbs(const struct det_mpm_group *a, const struct det_mpm_group *b)
-{
-    if (a->n != b->n)
-        return false;
-    for (uint8_t i = 0; i < a->n; i++)
-        if (a->db[i] != b->db[i])
-            return false;
-    return true;
-}
-
-/* A worker's scan side for a packet's payload under ack delivery (every connection packet
- * with data): one whose streams were opened on the same databases is reset (Hyperscan's
- * reset allocates nothing), else the next one is reopened on them. */
-static struct det_side *arrival_side(struct osprey_detect_worker *w, const struct det_mpm *m,
-                                     const struct mon_flow *f, int rcv)
-{
-    uint16_t sp, dp;
-    det_side_ports(f, rcv, &sp, &dp);
-    struct det_mpm_group g;
-    det_mpm_select(m, 6, det_to_server(rcv, DB_STREAM), sp, dp, &g);
-    struct det_side *s = NULL;
-    for (int i = 0; i < DET_ARRIVAL_SIDES && !s; i++)
-        if (w->arrival[i].hs_open && !w->arrival[i].hs_dead && same_dbs(&w->arrival[i].grp, &g))
-            s = &w->arrival[i];
-    if (s) {
-        for (uint8_t i = 0; i < s->nhs; i++)
-            hs_reset_stream(s->hs[i], 0, w->scratch, NULL, NULL);
-        s->grp = g; /* the same databases, this packet's ports (which patterns are wanted) */
-    } else {
-        s = &w->arrival[w->arrival_next++ % DET_ARRIVAL_SIDES];
-        det_mpm_close(s, w->scratch);
-        s->hs_open = s->hs_dead = false;
-    }
-    s->nseen = s->seen_hint = s->nfired = 0;
-    return s;
-}
-
 static void orphan_payload(struct osprey_detect_worker *w, struct mon_ctx *ctx,
                            struct mon_flow *f, int rcv, struct det_flow *df,
                            const struct mon_packet *p, bool reuse)
@@ -140,12 +103,19 @@ static void orphan_payload(struct osprey_detect_worker *w, struct mon_ctx *ctx,
     struct det_side *saved = df->side[rcv];
     bool streaming = m->streaming && m->ready; /* detect.stream-mpm: stream — its own stream */
     struct det_side tmp = {0};
-    struct det_side *s = reuse && streaming ? arrival_side(w, m, f, rcv) : &tmp;
+    /* an arrival scan (every connection packet with data, under ack delivery): the arrival
+     * database of the pkt_required twins' patterns, one block pass, into the worker's side
+     * reused from packet to packet (no allocation per packet) */
+    bool block = reuse && streaming;
+    struct det_side *s = block ? &w->arrival : &tmp;
+    s->nseen = s->seen_hint = s->nfired = 0;
     s->buf = (uint8_t *)(uintptr_t)p->payload;
     s->len = s->cap = p->payload_len;
     s->base = s->scanned = 0;
     df->side[rcv] = s;
-    if (streaming)
+    if (block)
+        det_mpm_arrival_scan(m, s, w->scratch, &w->pf, f, rcv, p->payload, p->payload_len);
+    else if (streaming)
         det_mpm_feed(m, s, w->scratch, &w->pf, f, rcv, p->payload, p->payload_len);
     w->orphan_scan = true;
     mon_run_event(ctx, f, rcv, w->d->base_ev[DB_STREAM]);
@@ -788,11 +758,8 @@ void osprey_detect_worker_free(struct osprey_detect_worker *w)
 {
     if (!w)
         return;
-    for (int i = 0; i < DET_ARRIVAL_SIDES; i++) {
-        det_mpm_close(&w->arrival[i], w->scratch);
-        free(w->arrival[i].seen);
-        free(w->arrival[i].fired);
-    }
+    free(w->arrival.seen);
+    free(w->arrival.fired);
     hs_free_scratch(w->scratch);
     pcre_match_data_free(w->md);
     det_xbits_free(w->xb);
