@@ -278,11 +278,17 @@ static void head_done(struct pflow *pf, struct mon_flow *f, int dir, const uint8
                        (!pre.has_cl || (pre.status == 100 && !(pre.has_length && pre.length)));
         msg_free(&tmp);
         if (interim) {
+            if (pre.status == 100 && hd->seen_100) /* libhtp: "Already seen 100-Continue" */
+                pflow_anomaly(pf, f, dir, HTTP_AE_CONTINUE_SEEN);
+            hd->seen_100 |= pre.status == 100;
             hd->st = HS_HEAD;
             return;
         }
-        if (h->nresp >= h->nreq)
-            h->nreq = h->nresp + 1; /* a response to a request we never saw */
+        hd->seen_100 = false;
+        if (h->nresp >= h->nreq) { /* a response to a request we never saw */
+            h->nreq = h->nresp + 1;
+            pflow_anomaly(pf, f, dir, HTTP_AE_UNMATCHED_RESPONSE);
+        }
     }
     /* a request whose line ran http_request_line already has its transaction: the whole
      * head is parsed into it again */
@@ -306,6 +312,10 @@ static void head_done(struct pflow *pf, struct mon_flow *f, int dir, const uint8
         const uint8_t *nl = memchr(d, '\n', n);
         if (t->simple && nl && (size_t)(nl + 1 - d) < n && nl[1] != '\n' && nl[1] != '\r')
             pflow_anomaly(pf, f, dir, HTTP_AE_MISSING_PROTOCOL); /* header lines follow */
+        const struct span *ms = &t->req.sp[HB_METHOD];
+        if (t->simple && ms->set && t->req.copy.p &&
+            !http_method_known(t->req.copy.p + ms->off, ms->len))
+            pflow_anomaly(pf, f, dir, HTTP_AE_REQUEST_LINE_INVALID);
         pflow_count(pf, HTTP_C_REQUESTS, 1);
         if (!line_ran) { /* line and head came together */
             h->cur = t;
@@ -346,6 +356,7 @@ static void head_done(struct pflow *pf, struct mon_flow *f, int dir, const uint8
         pflow_anomaly(pf, f, dir, HTTP_AE_INVALID_TE_REQUEST);
     if (info.auth_unrecognized)
         pflow_anomaly(pf, f, dir, HTTP_AE_AUTH_UNRECOGNIZED);
+    http_head_anomalies(pf, f, dir, t, &info);
     h->cur = t;
     pflow_raise(pf, f, dir, dir == 0 ? HTTP_EV_REQUEST : HTTP_EV_RESPONSE);
     /* framing of the body (RFC 9112 §6.3, as libhtp applies it: a 1xx/204/304 that
