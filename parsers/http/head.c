@@ -296,6 +296,7 @@ static void content_codings(const uint8_t *v, uint32_t n, struct http_head_info 
 {
     info->ncodings = 0;
     info->ce_single = true;
+    info->ce_abnormal_at = -1;
     if (eq_nozero(v, n, "gzip") || eq_nozero(v, n, "x-gzip"))
         info->codings[info->ncodings++] = HC_GZIP;
     else if (eq_nozero(v, n, "deflate") || eq_nozero(v, n, "x-deflate"))
@@ -310,12 +311,23 @@ static void content_codings(const uint8_t *v, uint32_t n, struct http_head_info 
                 e++;
             if (e > i) {
                 uint8_t c = HC_NONE;
-                if (has_token(v + i, e - i, "gzip"))
+                const uint8_t *t = v + i;
+                uint32_t tl = e - i;
+#define IS(s) (tl == sizeof s - 1 && !memcmp(t, s, tl)) /* libhtp compares these exactly */
+                bool abnormal;
+                if (has_token(t, tl, "gzip")) {
                     c = HC_GZIP;
-                else if (has_token(v + i, e - i, "deflate"))
+                    abnormal = !IS("gzip") && !IS("x-gzip");
+                } else if (has_token(t, tl, "deflate")) {
                     c = HC_DEFLATE;
-                else if (e - i == 4 && !memcmp(v + i, "lzma", 4))
-                    c = HC_LZMA;
+                    abnormal = !IS("deflate") && !IS("x-deflate");
+                } else {
+                    c = IS("lzma") ? HC_LZMA : HC_NONE;
+                    abnormal = !IS("lzma") && !IS("inflate") && !IS("none"); /* unknown */
+                }
+#undef IS
+                if (abnormal && info->ce_abnormal_at < 0)
+                    info->ce_abnormal_at = info->ncodings;
                 info->codings[info->ncodings++] = c;
             }
             i = e + 1;
@@ -454,6 +466,7 @@ int http_head_parse(struct http_msg *m, bool request, const uint8_t *d, uint32_t
                     uint32_t avail, struct http_head_info *info)
 {
     memset(info, 0, sizeof *info);
+    info->ce_abnormal_at = -1;
     pbuf_reset(&m->copy);
     memset(m->sp, 0, sizeof m->sp);
     m->present = true;

@@ -224,6 +224,8 @@ static const char *const ANOMALIES[] = {
     [HTTP_AE_CONTINUE_SEEN] = "http.100_continue_already_seen",
     /* a response with no request waiting for it */
     [HTTP_AE_UNMATCHED_RESPONSE] = "http.unable_to_match_response_to_request",
+    /* a listed Content-Encoding within the layer limit that libhtp finds abnormal */
+    [HTTP_AE_ABNORMAL_CE] = "http.abnormal_ce_header",
 };
 
 static const char *const COUNTERS[] = {

@@ -35,7 +35,7 @@ enum { HTTP_AE_INVALID_REQUEST_CHUNK_LEN, HTTP_AE_INVALID_RESPONSE_CHUNK_LEN,
        HTTP_AE_URI_HOST_INVALID, HTTP_AE_INVALID_CL_REQUEST, HTTP_AE_INVALID_CL_RESPONSE,
        HTTP_AE_RESP_ABNORMAL_TE, HTTP_AE_RESP_CHUNKED_OLD, HTTP_AE_RESP_INVALID_PROTOCOL,
        HTTP_AE_RESP_INVALID_STATUS, HTTP_AE_REQUEST_LINE_INVALID, HTTP_AE_CONTINUE_SEEN,
-       HTTP_AE_UNMATCHED_RESPONSE };
+       HTTP_AE_UNMATCHED_RESPONSE, HTTP_AE_ABNORMAL_CE };
 enum { HTTP_C_REQUESTS, HTTP_C_RESPONSES, HTTP_C_HEADER_LIMIT, HTTP_C_BODY_LIMIT,
        HTTP_C_MALFORMED, HTTP_C_GZIP_ERRORS, HTTP_C_TX_DROPPED };
 
@@ -184,6 +184,8 @@ struct http_head_info {        /* what framing needs from a head */
     uint8_t codings[16];       /* responses: Content-Encoding, each listed coding in order */
     int ncodings;
     bool ce_single;            /* one known coding named exactly: no layer limit applies */
+    int ce_abnormal_at;        /* the first listed coding libhtp finds abnormal (a gzip or
+                                  deflate spelled otherwise, an unknown one); -1 none */
     int status;                /* responses */
     bool is_head;              /* request method HEAD */
     bool is_connect;           /* request method CONNECT */

@@ -387,6 +387,10 @@ static void head_done(struct pflow *pf, struct mon_flow *f, int dir, const uint8
      * and libhtp says so */
     if (!info.ce_single && (uint32_t)info.ncodings > cfg->decompress_layer_limit)
         pflow_anomaly(pf, f, dir, HTTP_AE_TOO_MANY_LAYERS);
+    /* (libhtp stops reading the list at the limit) */
+    if (info.ce_abnormal_at >= 0 && (uint32_t)info.ce_abnormal_at < cfg->decompress_layer_limit &&
+        cfg->decompress)
+        pflow_anomaly(pf, f, dir, HTTP_AE_ABNORMAL_CE);
     /* both ways: Suricata has libhtp decompress request bodies too */
     if (hd->st != HS_HEAD && info.ncodings && cfg->decompress)
         hd->z = make_decoder(cfg, &info);

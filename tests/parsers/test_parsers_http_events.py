@@ -102,3 +102,21 @@ def test_http_response_field_missing_colon(tmp_path):
     resp = b"HTTP/1.1 200 OK\r\nNoColonHere\r\nContent-Length: 0\r\n\r\n"
     assert run(tmp_path, [(True, GOOD), (False, resp)]) == \
         ev("response_field_missing_colon", pkt=6)
+
+
+@pytest.mark.parametrize("ce,hit", [
+    (b"gzip", False), (b"GZIP", False),          # the fast path: one known coding
+    (b"gzip, identity", True),                   # an unknown one in a list
+    (b"x-gzip, deflate", False),
+    (b"gzip, Deflate", True),                    # a list compares exactly
+    (b"gzip, x-gzipped", True),
+    (b"gzip, deflate, foo", False),              # past the layer limit (2): not read
+])
+def test_http_abnormal_content_encoding(tmp_path, ce, hit):
+    rules = ['alert http any any -> any any (msg:"ce"; flow:established; '
+             'app-layer-event:http.abnormal_ce_header; sid:2221033; rev:1;)']
+    resp = b"HTTP/1.1 200 OK\r\nContent-Encoding: " + ce + b"\r\nContent-Length: 2\r\n\r\nok"
+    c = Conv().handshake().send(True, GOOD).send(False, resp).close()
+    r = detect(tmp_path, c.pkts, rules)
+    assert [(a["alert"]["signature_id"], a["pcap_cnt"]) for a in r.alerts] == \
+        ([(2221033, 6)] if hit else [])
