@@ -226,6 +226,8 @@ static const char *const ANOMALIES[] = {
     [HTTP_AE_UNMATCHED_RESPONSE] = "http.unable_to_match_response_to_request",
     /* a listed Content-Encoding within the layer limit that libhtp finds abnormal */
     [HTTP_AE_ABNORMAL_CE] = "http.abnormal_ce_header",
+    /* a response head line longer than libhtp's field limit (HTTP_FIELD_LIMIT) */
+    [HTTP_AE_RESP_FIELD_TOO_LONG] = "http.response_field_too_long",
 };
 
 static const char *const COUNTERS[] = {

@@ -608,6 +608,22 @@ static int response_scan(const struct pbuf *in, uint32_t *scan, uint32_t *end, u
 
 /* Stage n bytes of a response head and act on what they complete. Returns the bytes of d
  * used (the rest is the body, or the next message). */
+/* A response head d[0..n) with a line longer than libhtp's field limit: libhtp's
+ * "Response buffer over the limit" (http.response_field_too_long), raised with the head. */
+static void response_field_length(struct pflow *pf, struct mon_flow *f, const uint8_t *d,
+                                  uint32_t n)
+{
+    for (uint32_t s = 0; s < n;) {
+        const uint8_t *nl = memchr(d + s, '\n', n - s);
+        uint32_t e = nl ? (uint32_t)(nl - d) : n;
+        if (e - s > HTTP_FIELD_LIMIT) {
+            pflow_anomaly(pf, f, 1, HTTP_AE_RESP_FIELD_TOO_LONG);
+            return;
+        }
+        s = e + 1;
+    }
+}
+
 static size_t response_head_bytes(struct pflow *pf, struct mon_flow *f, const uint8_t *d,
                                   size_t n)
 {
@@ -623,6 +639,7 @@ static size_t response_head_bytes(struct pflow *pf, struct mon_flow *f, const ui
         uint32_t end = 0, le = 0;
         int st = response_scan(in, &hd->scan, &end, &le);
         if (st == 1) {
+            response_field_length(pf, f, in->p, end);
             head_done(pf, f, 1, in->p, end, in->len);
             /* the bytes staged past the head are the body's: those of this chunk are
              * handed back; the few of an earlier chunk a late line end left are dropped */
@@ -651,6 +668,7 @@ static size_t response_head_bytes(struct pflow *pf, struct mon_flow *f, const ui
     if (in->len >= limit || took == 0) {
         /* no end within the limit: report what we have, then stop on this side */
         pflow_count(pf, HTTP_C_HEADER_LIMIT, 1);
+        response_field_length(pf, f, in->p, in->len);
         head_done(pf, f, 1, in->p, in->len, in->len);
         pbuf_reset(in);
         hd->st = HS_DEAD;

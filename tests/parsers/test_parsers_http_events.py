@@ -120,3 +120,16 @@ def test_http_abnormal_content_encoding(tmp_path, ce, hit):
     r = detect(tmp_path, c.pkts, rules)
     assert [(a["alert"]["signature_id"], a["pcap_cnt"]) for a in r.alerts] == \
         ([(2221033, 6)] if hit else [])
+
+
+@pytest.mark.parametrize("n,hit", [(18001, True), (17990, False)])
+def test_http_response_field_too_long(tmp_path, n, hit):
+    """A response head line past libhtp's field limit (18,000 bytes), raised with the head"""
+    rules = ['alert http any any -> any any (msg:"long"; flow:established; '
+             'app-layer-event:http.response_field_too_long; sid:2221019; rev:1;)']
+    line = b"X-Long: " + b"x" * (n - 8)
+    resp = b"HTTP/1.1 200 OK\r\n" + line + b"\r\nContent-Length: 0\r\n\r\n"
+    c = Conv().handshake().send(True, GOOD).send(False, resp).close()
+    r = detect(tmp_path, c.pkts, rules)
+    assert [(a["alert"]["signature_id"], a["pcap_cnt"]) for a in r.alerts] == \
+        ([(2221019, 6)] if hit else [])
