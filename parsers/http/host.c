@@ -31,8 +31,8 @@ bool http_hostname_valid(const uint8_t *h, uint32_t n)
             return false;
         if (p == n)
             return true;
-        p++; /* one dot, then a label (not the end, not another dot) */
-        if (p == n || h[p] == '.')
+        p++; /* one dot: then a label, or the end (a trailing dot is allowed) */
+        if (p < n && h[p] == '.')
             return false;
     }
     return true;
