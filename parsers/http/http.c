@@ -228,6 +228,8 @@ static const char *const ANOMALIES[] = {
     [HTTP_AE_ABNORMAL_CE] = "http.abnormal_ce_header",
     /* a response head line longer than libhtp's field limit (HTTP_FIELD_LIMIT) */
     [HTTP_AE_RESP_FIELD_TOO_LONG] = "http.response_field_too_long",
+    /* a response begins while the client's request line is not complete */
+    [HTTP_AE_REQUEST_LINE_INCOMPLETE] = "http.request_line_incomplete",
 };
 
 static const char *const COUNTERS[] = {

@@ -285,9 +285,16 @@ static void head_done(struct pflow *pf, struct mon_flow *f, int dir, const uint8
             return;
         }
         hd->seen_100 = false;
+        /* the client's request begun, its line not complete yet: libhtp's "Request line
+         * incomplete" (its transaction exists: the answer is matched to it) */
+        const struct pbuf *req = &pf->in[0];
+        bool line_cut = h->d[0].st == HS_HEAD && req->len && !memchr(req->p, '\n', req->len);
+        if (line_cut)
+            pflow_anomaly(pf, f, dir, HTTP_AE_REQUEST_LINE_INCOMPLETE);
         if (h->nresp >= h->nreq) { /* a response to a request we never saw */
             h->nreq = h->nresp + 1;
-            pflow_anomaly(pf, f, dir, HTTP_AE_UNMATCHED_RESPONSE);
+            if (!line_cut)
+                pflow_anomaly(pf, f, dir, HTTP_AE_UNMATCHED_RESPONSE);
         }
     }
     /* a request whose line ran http_request_line already has its transaction: the whole

@@ -21,7 +21,7 @@ SIDS = {
     "request_header_repetition": 2221035, "response_header_repetition": 2221036,
     "response_abnormal_transfer_encoding": 2221038, "response_chunked_old_proto": 2221039,
     "response_invalid_protocol": 2221040, "response_invalid_status": 2221041,
-    "request_line_invalid": 2221044,
+    "request_line_incomplete": 2221042, "request_line_invalid": 2221044,
 }
 RULES = [f'alert http any any -> any any (msg:"SURICATA HTTP {n}"; flow:established; '
          f'app-layer-event:http.{n}; sid:{s}; rev:1;)' for n, s in SIDS.items()]
@@ -133,3 +133,13 @@ def test_http_response_field_too_long(tmp_path, n, hit):
     r = detect(tmp_path, c.pkts, rules)
     assert [(a["alert"]["signature_id"], a["pcap_cnt"]) for a in r.alerts] == \
         ([(2221019, 6)] if hit else [])
+
+
+def test_http_request_line_incomplete(tmp_path):
+    """An answer while the request line is not complete: libhtp's "Request line incomplete"
+    (the request began: the answer is its, not unmatched); a whole line is not incomplete"""
+    bad = b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n"
+    assert run(tmp_path, [(True, b"GET /index.html HT"), (False, bad)]) == \
+        ev("request_line_incomplete", pkt=6)
+    (tmp_path / "b").mkdir()
+    assert run(tmp_path / "b", [(True, b"GET /index.html HTTP/1.1\r\nHost: x\r\n"), (False, bad)]) == []
