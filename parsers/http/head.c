@@ -419,6 +419,9 @@ static int response_head(struct http_msg *m, const uint8_t *d, uint32_t n, uint3
     uint32_t pos = hstart;
     if (hstart < n)
         http_resp_headers(d, avail, &pos, &o);
+    /* the first header line starts with whitespace: folding with nothing to fold into (its
+     * name is read trimmed) */
+    info->bad_folding = hstart < n && (d[hstart] == ' ' || d[hstart] == '\t');
     int nh = 0;
     for (int i = 0; i < o.nh; i++) {
         if (rh[i].no_colon) {

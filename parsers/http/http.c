@@ -230,6 +230,7 @@ static const char *const ANOMALIES[] = {
     [HTTP_AE_RESP_FIELD_TOO_LONG] = "http.response_field_too_long",
     /* a response begins while the client's request line is not complete */
     [HTTP_AE_REQUEST_LINE_INCOMPLETE] = "http.request_line_incomplete",
+    [HTTP_AE_RESP_FOLDING] = "http.invalid_response_field_folding", /* as the request's */
 };
 
 static const char *const COUNTERS[] = {

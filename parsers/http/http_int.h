@@ -36,7 +36,7 @@ enum { HTTP_AE_INVALID_REQUEST_CHUNK_LEN, HTTP_AE_INVALID_RESPONSE_CHUNK_LEN,
        HTTP_AE_RESP_ABNORMAL_TE, HTTP_AE_RESP_CHUNKED_OLD, HTTP_AE_RESP_INVALID_PROTOCOL,
        HTTP_AE_RESP_INVALID_STATUS, HTTP_AE_REQUEST_LINE_INVALID, HTTP_AE_CONTINUE_SEEN,
        HTTP_AE_UNMATCHED_RESPONSE, HTTP_AE_ABNORMAL_CE, HTTP_AE_RESP_FIELD_TOO_LONG,
-       HTTP_AE_REQUEST_LINE_INCOMPLETE };
+       HTTP_AE_REQUEST_LINE_INCOMPLETE, HTTP_AE_RESP_FOLDING };
 enum { HTTP_C_REQUESTS, HTTP_C_RESPONSES, HTTP_C_HEADER_LIMIT, HTTP_C_BODY_LIMIT,
        HTTP_C_MALFORMED, HTTP_C_GZIP_ERRORS, HTTP_C_TX_DROPPED };
 
@@ -201,7 +201,7 @@ struct http_head_info {        /* what framing needs from a head */
     bool repeated;             /* a header name a second time */
     bool missing_colon;        /* a header line without colon */
     bool name_invalid;         /* a header name that is not a token */
-    bool bad_folding;          /* requests: a folded line with no header before it */
+    bool bad_folding;          /* a folded line with no header before it */
     bool host_missing;         /* requests: HTTP/1.1 or later without Host */
     bool host_ambiguous;       /* requests: the Host header names another host than the URI */
     bool hosth_invalid, hostu_invalid; /* requests: the Host header's, the URI's host */
