@@ -14,13 +14,14 @@ SURICATA = [
 
 
 # packets: 1-3 the handshake, 4 the greeting (5 ACK), 6 USER (7), 8 its reply (9), then each
-# command and its reply: 10 / 12, 14 / 16
+# command and its reply: 10 / 12, 14 / 16; Suricata's IDS model parses a command at its ACK
+# and inspects it with the client's next packet (10 alerts at 13, 14 at 17)
 @pytest.mark.parametrize("cmds,sids,pkt", [
     ([b"PORT 10,0,0,1,156,64\r\n", b"RETR passwd\r\n"], [], None),
-    ([b"PASV\r\n", b"RETR passwd\r\n"], [2232003], 14),        # no 227 came: no port
-    ([b"NOOP\r\n", b"STOR up.txt\r\n"], [2232003], 14),
-    ([b"PORT 10,0,0,1,156,64\r\n", b"RETR\r\n"], [2232004], 14),
-    ([b"RETR\r\n", b"NOOP\r\n"], [2232004], 10),              # no name comes first
+    ([b"PASV\r\n", b"RETR passwd\r\n"], [2232003], 17),        # no 227 came: no port
+    ([b"NOOP\r\n", b"STOR up.txt\r\n"], [2232003], 17),
+    ([b"PORT 10,0,0,1,156,64\r\n", b"RETR\r\n"], [2232004], 17),
+    ([b"RETR\r\n", b"NOOP\r\n"], [2232004], 13),              # no name comes first
 ])
 def test_ftp_file_events(tmp_path, cmds, sids, pkt):
     c = Conv(sport=40021, dport=21).handshake().send(False, b"220 (vsFTPd 3.0.3)\r\n")

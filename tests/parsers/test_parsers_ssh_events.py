@@ -20,14 +20,16 @@ PKT = b"\x00\x00\x00\x0c\x0a\x14" + b"0123456789"   # a whole packet (KEXINIT co
 
 
 # packets: 1-3 the handshake, 4 the client's bytes (5 its ACK), 6 the server's (7 its ACK);
-# the client speaks first: the flow is SSH by its "SSH-" before the server's first line
+# the client speaks first: the flow is SSH by its "SSH-" before the server's first line.
+# Suricata's IDS model: bytes are parsed at their ACK and inspected with that side's next
+# packet (the client's bytes alert at 7, the server's at 9)
 @pytest.mark.parametrize("server,client,sids,pkt", [
     (SERVER, CLIENT, [], None),
-    (b"Welcome\r\n" + SERVER, CLIENT, [2228000], 6),                # a server's first line
-    (SERVER, b"SSH-2.0\r\n", [2228000], 4),                         # no '-' after the version
-    (SERVER, b"SSH-2.0-" + b"x" * 248 + b"\r\n", [2228001], 4),      # 256 bytes
+    (b"Welcome\r\n" + SERVER, CLIENT, [2228000], 9),                # a server's first line
+    (SERVER, b"SSH-2.0\r\n", [2228000], 7),                         # no '-' after the version
+    (SERVER, b"SSH-2.0-" + b"x" * 248 + b"\r\n", [2228001], 7),      # 256 bytes
     (SERVER, b"SSH-2.0-" + b"x" * 247 + b"\r\n", [], None),          # 255 bytes
-    (SERVER + PKT + b"\x00\x00\x00\x01\x00", CLIENT, [2228002], 6),  # packet_length 1
+    (SERVER + PKT + b"\x00\x00\x00\x01\x00", CLIENT, [2228002], 9),  # packet_length 1
     (SERVER + PKT + b"\x00\x00\x00\x0c\x0a\x15" + b"0123456789" + b"\x00\x00\x00\x01\x00",
      CLIENT, [], None),                                              # after NEWKEYS: encrypted
 ])
