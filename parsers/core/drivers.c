@@ -225,6 +225,12 @@ static void feed(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d
         return;
     }
     pflow_decide(pf, f, dir, p);
+    /* a protocol change announced another (Suricata's generic events, on this packet) */
+    if (pf->expect && p != pf->expect) {
+        pflow_generic_anomaly(pf, f, dir, PGEN_UNEXPECTED_PROTOCOL);
+        if (reg_proto_is_tls(pf->expect))
+            pflow_generic_anomaly(pf, f, dir, PGEN_NO_TLS_AFTER_STARTTLS);
+    }
     /* replay what detection held, client side first, then the rest of this chunk */
     for (int k = 0; k < 2; k++) {
         struct pbuf held = pf->in[k];

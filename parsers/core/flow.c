@@ -249,15 +249,25 @@ static uint32_t tx_now(const struct pflow *pf)
     return d && d->tx_id && pf->state ? d->tx_id(pf) : 0;
 }
 
-void pflow_anomaly(struct pflow *pf, struct mon_flow *f, int dir, unsigned e)
+static void raise_anomaly(struct pflow *pf, struct mon_flow *f, int dir, int32_t id)
 {
     int32_t saved = pf->anomaly; /* (a rule's handler cannot raise another, but be safe) */
-    pf->anomaly = (int32_t)(pf->w->p->base[pf->proto].anomaly + e);
+    pf->anomaly = id;
     /* remembered with its transaction (stored + 1: 0 is an empty slot) */
     pf->tx_anom[pf->tx_anom_next] = (struct pflow_tx_anomaly){tx_now(pf), pf->anomaly + 1};
     pf->tx_anom_next = (uint8_t)((pf->tx_anom_next + 1) % PFLOW_TX_ANOMALIES);
     pflow_run(pf, f, dir, pf->w->p->app_anomaly);
     pf->anomaly = saved;
+}
+
+void pflow_anomaly(struct pflow *pf, struct mon_flow *f, int dir, unsigned e)
+{
+    raise_anomaly(pf, f, dir, (int32_t)(pf->w->p->base[pf->proto].anomaly + e));
+}
+
+void pflow_generic_anomaly(struct pflow *pf, struct mon_flow *f, int dir, unsigned g)
+{
+    raise_anomaly(pf, f, dir, (int32_t)(reg_generic_anomaly_base() + g));
 }
 
 int osprey_parsers_anomaly(struct mon_ctx *ctx, const struct mon_flow *f)

@@ -190,6 +190,12 @@ void pflow_switch(struct pflow *pf, struct mon_flow *f, int dir);
 /* The flow's protocol's anomaly number e (its own numbering) seen in direction dir: run
  * app_anomaly with it current. */
 void pflow_anomaly(struct pflow *pf, struct mon_flow *f, int dir, unsigned e);
+/* The core's generic events (Suricata's applayer_*, no protocol's), after every protocol's
+ * anomalies in the flat id space (registry.c); raised as pflow_anomaly raises one. */
+enum { PGEN_UNEXPECTED_PROTOCOL, PGEN_NO_TLS_AFTER_STARTTLS, PGEN__COUNT };
+uint16_t reg_generic_anomaly_base(void);
+bool reg_proto_is_tls(uint16_t id); /* (registry.c: STARTTLS announces it) */
+void pflow_generic_anomaly(struct pflow *pf, struct mon_flow *f, int dir, unsigned g);
 /* The flow changes protocol (SMTP's STARTTLS → TLS): the old state is freed, the new
  * protocol's parser gets the bytes from here, from a fresh state. Not counted as a new flow. */
 void pflow_become(struct pflow *pf, uint16_t proto);

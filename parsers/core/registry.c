@@ -465,10 +465,29 @@ bool osprey_field_value(uint16_t fld, const char *name, int64_t *out)
     return false;
 }
 
-/* ---- anomaly events ---- */
-uint16_t osprey_app_event_count(void)
+/* ---- anomaly events: every protocol's, then the core's generic ones (Suricata's
+ * applayer_* events, no protocol's: raised by the core, pflow_generic_anomaly) ---- */
+static const char *const GENERIC[] = {
+    /* a protocol change announced one protocol (STARTTLS: TLS) and detection found another */
+    [PGEN_UNEXPECTED_PROTOCOL] = "applayer_unexpected_protocol",
+    [PGEN_NO_TLS_AFTER_STARTTLS] = "applayer_no_tls_after_starttls", /* ... TLS announced */
+};
+_Static_assert(sizeof GENERIC / sizeof GENERIC[0] == PGEN__COUNT, "a name per generic event");
+
+bool reg_proto_is_tls(uint16_t id)
+{
+    const struct osprey_proto_def *d = reg_proto(id);
+    return d && !strcmp(d->name, "tls");
+}
+
+uint16_t reg_generic_anomaly_base(void)
 {
     return reg_base_of(FIRST + NPROTOS).anomaly;
+}
+
+uint16_t osprey_app_event_count(void)
+{
+    return (uint16_t)(reg_generic_anomaly_base() + PGEN__COUNT);
 }
 
 const char *osprey_app_event_name(uint16_t e)
@@ -478,7 +497,7 @@ const char *osprey_app_event_name(uint16_t e)
             return PROTOS[i]->anomalies[e];
         e = (uint16_t)(e - PROTOS[i]->nanomalies);
     }
-    return NULL;
+    return e < PGEN__COUNT ? GENERIC[e] : NULL;
 }
 
 int osprey_app_event_find(const char *name)

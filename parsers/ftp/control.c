@@ -150,12 +150,22 @@ static bool is_verb(const struct ftp_tx *t, const char *v)
     return t->verb_len == strlen(v) && !strncasecmp((const char *)t->cmd.p, v, t->verb_len);
 }
 
-/* RETR / STOR: the data connection to the port last announced will carry that file. */
+/* RETR / STOR: the data connection to the port last announced will carry that file. Without
+ * a file name, or before any port was announced, there is none to expect: Suricata's
+ * ftp.file_without_name / ftp.file_before_port. */
 static void expect_data(struct pflow *pf, struct mon_flow *f, struct ftp_state *st,
                         const struct ftp_tx *t, const uint8_t *arg, size_t an)
 {
     int id = osprey_app_proto_find(ftp_data_proto.name);
-    if (st->dyn_port <= 0 || id <= OSPREY_APP_PROTO_FAILED)
+    if (!an) {
+        pflow_anomaly(pf, f, 0, FTP_A_FILE_WITHOUT_NAME);
+        return;
+    }
+    if (st->dyn_port <= 0) {
+        pflow_anomaly(pf, f, 0, FTP_A_FILE_BEFORE_PORT);
+        return;
+    }
+    if (id <= OSPREY_APP_PROTO_FAILED)
         return;
     struct ftp_data_state *ds = calloc(1, sizeof *ds);
     if (!ds || pbuf_add(&ds->name, arg, an, 0) != an) {

@@ -129,6 +129,9 @@ static const char *const ANOMALIES[] = {
     [FTP_A_REQ_TOO_LONG] = "ftp.request_command_too_long",
     [FTP_A_RESP_TOO_LONG] = "ftp.response_command_too_long",
     [FTP_A_TOO_MANY_TX] = "ftp.too_many_transactions",
+    /* a RETR / STOR before any PORT / EPRT / 227 / 229 gave a data port */
+    [FTP_A_FILE_BEFORE_PORT] = "ftp.file_before_port",
+    [FTP_A_FILE_WITHOUT_NAME] = "ftp.file_without_name", /* a RETR / STOR without argument */
 };
 
 static const char *const COUNTERS[] = {

@@ -10,7 +10,8 @@ extern const struct osprey_proto_def ftp_proto, ftp_data_proto;
 
 /* rows of ftp_proto.events / .anomalies / .counters; buffer and field keys */
 enum { FTP_EV_REQUEST, FTP_EV_REPLY, FTP_EV_DONE };
-enum { FTP_A_REQ_TOO_LONG, FTP_A_RESP_TOO_LONG, FTP_A_TOO_MANY_TX };
+enum { FTP_A_REQ_TOO_LONG, FTP_A_RESP_TOO_LONG, FTP_A_TOO_MANY_TX, FTP_A_FILE_BEFORE_PORT,
+       FTP_A_FILE_WITHOUT_NAME };
 enum { FTP_C_TXS, FTP_C_TX_SHED, FTP_C_LINES_SHED, FTP_C_EXPECT, FTP_C_EXPECT_SHED };
 enum ftp_buf { FB_COMMAND, FB_COMMAND_DATA, FB_REPLY, FB_CODE, FB_TX, FB_LINE };
 enum ftp_fld { FF_DYN_PORT, FF_MODE, FF_REPLY_RECEIVED, FF_BOUNCE };

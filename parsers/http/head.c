@@ -132,20 +132,45 @@ static void header_buffer(struct http_msg *m, const uint8_t *d, const struct hdr
     }
 }
 
+int http_protocol_number(const uint8_t *p, uint32_t n)
+{
+    if (n != 8 || strncasecmp((const char *)p, "HTTP/", 5))
+        return -1;
+    return !memcmp(p + 5, "1.1", 3) ? 11 : !memcmp(p + 5, "1.0", 3) ? 10
+           : !memcmp(p + 5, "0.9", 3) ? 9 : -1;
+}
+
+/* A header name d[s, ne) (the head's header nh, the ones before it in h): not a token, or
+ * seen before (libhtp's warnings; the second of each name, once noted) */
+static void note_name(const uint8_t *d, const struct hdr *h, int nh, uint32_t s, uint32_t ne,
+                      struct http_head_info *info)
+{
+    for (uint32_t i = s; i < ne; i++)
+        info->name_invalid |= !is_tchar(d[i]);
+    for (int i = 0; i < nh && !info->repeated; i++)
+        info->repeated = h[i].nlen == ne - s &&
+                         !strncasecmp((const char *)d + h[i].name, (const char *)d + s, ne - s);
+}
+
 static int start_line(struct http_msg *m, bool request, const uint8_t *l, uint32_t n,
                       struct http_head_info *info)
 {
     if (request) {
         put(m, HB_REQUEST_LINE, l, n);
-        uint32_t a = 0;
+        /* whitespace before the method: skipped, as libhtp (IIS allows it) */
+        uint32_t m0 = 0;
+        while (m0 < n && (is_ws(l[m0]) || l[m0] == '\v' || l[m0] == '\f'))
+            m0++;
+        info->leading_ws = m0 > 0;
+        uint32_t a = m0;
         while (a < n && !is_ws(l[a]))
             a++;
-        put(m, HB_METHOD, l, a);
-        info->is_head = a == 4 && !memcmp(l, "HEAD", 4);
-        info->is_connect = a == 7 && !memcmp(l, "CONNECT", 7);
+        put(m, HB_METHOD, l + m0, a - m0);
+        info->is_head = a - m0 == 4 && !memcmp(l + m0, "HEAD", 4);
+        info->is_connect = a - m0 == 7 && !memcmp(l + m0, "CONNECT", 7);
         uint32_t b = a;
         while (b < n && is_ws(l[b]))
-            b++;
+            info->method_delim |= l[b++] != ' ';
         /* the protocol is the last word when it looks like one; the URI is what is between */
         uint32_t e = n;
         while (e > b && is_ws(l[e - 1]))
@@ -162,11 +187,13 @@ static int start_line(struct http_msg *m, bool request, const uint8_t *l, uint32
         }
         /* not a request line at all (binary after an upgrade, a desynchronised stream):
          * the method must be a token and a target must follow */
-        if (a == 0 || ue <= b)
+        if (a == m0 || ue <= b)
             return -1;
-        for (uint32_t i = 0; i < a; i++)
+        for (uint32_t i = m0; i < a; i++)
             if (!is_tchar(l[i]))
                 return -1;
+        /* URI and protocol not split by a space, but by other whitespace */
+        info->uri_delim = !memchr(l + b, ' ', e - b) && memchr(l + b, '\t', e - b);
         put(m, HB_URI_RAW, l + b, ue - b);
         uint8_t *norm = malloc(ue - b + 1);
         if (norm) {
@@ -192,9 +219,16 @@ static int start_line(struct http_msg *m, bool request, const uint8_t *l, uint32
     while (c < n && !http_is_space(l[c]))
         c++;
     put(m, HB_STAT_CODE, l + b, c - b);
+    uint32_t p0 = 0;
+    while (p0 < a && (http_is_space(l[p0]) || !l[p0]))
+        p0++;
+    int proto = http_protocol_number(l + p0, a - p0);
+    info->proto_invalid = proto < 0;
+    info->proto_old = proto < 11;
     bool ok;
     uint64_t st = parse_u64(l + b, c - b, &ok);
     info->status = ok && c - b == 3 ? (int)st : 0;
+    info->status_invalid = !ok || st < 100 || st > 999;
     if (!info->status)
         info->malformed = true;
     while (c < n && http_is_space(l[c]))
@@ -262,6 +296,7 @@ static void content_codings(const uint8_t *v, uint32_t n, struct http_head_info 
 {
     info->ncodings = 0;
     info->ce_single = true;
+    info->ce_abnormal_at = -1;
     if (eq_nozero(v, n, "gzip") || eq_nozero(v, n, "x-gzip"))
         info->codings[info->ncodings++] = HC_GZIP;
     else if (eq_nozero(v, n, "deflate") || eq_nozero(v, n, "x-deflate"))
@@ -276,12 +311,23 @@ static void content_codings(const uint8_t *v, uint32_t n, struct http_head_info 
                 e++;
             if (e > i) {
                 uint8_t c = HC_NONE;
-                if (has_token(v + i, e - i, "gzip"))
+                const uint8_t *t = v + i;
+                uint32_t tl = e - i;
+#define IS(s) (tl == sizeof s - 1 && !memcmp(t, s, tl)) /* libhtp compares these exactly */
+                bool abnormal;
+                if (has_token(t, tl, "gzip")) {
                     c = HC_GZIP;
-                else if (has_token(v + i, e - i, "deflate"))
+                    abnormal = !IS("gzip") && !IS("x-gzip");
+                } else if (has_token(t, tl, "deflate")) {
                     c = HC_DEFLATE;
-                else if (e - i == 4 && !memcmp(v + i, "lzma", 4))
-                    c = HC_LZMA;
+                    abnormal = !IS("deflate") && !IS("x-deflate");
+                } else {
+                    c = IS("lzma") ? HC_LZMA : HC_NONE;
+                    abnormal = !IS("lzma") && !IS("inflate") && !IS("none"); /* unknown */
+                }
+#undef IS
+                if (abnormal && info->ce_abnormal_at < 0)
+                    info->ce_abnormal_at = info->ncodings;
                 info->codings[info->ncodings++] = c;
             }
             i = e + 1;
@@ -321,6 +367,7 @@ static void response_framing(struct http_msg *m, const uint8_t *d, const struct 
     const uint8_t *te = merged(m, d, h, nh, "transfer-encoding", &len);
     info->has_te = te != NULL;
     info->chunked = te && has_nozero(te, len, "chunked");
+    info->te_abnormal = info->chunked && (len != 7 || strncasecmp((const char *)te, "chunked", 7));
     m->copy.len = keep;
     for (int i = 0; i < nh; i++) {
         if (!eq_nozero(d + h[i].name, h[i].nlen, "content-length"))
@@ -335,6 +382,7 @@ static void response_framing(struct http_msg *m, const uint8_t *d, const struct 
         } else if (!info->has_length || !lenient_length(v, h[i].vlen, &x) ||
                    x != info->length) {
             info->malformed = true;
+            info->cl_invalid |= !repeated; /* the first one has no digits */
             info->cl_ambiguous |= repeated; /* repeated with another or no number */
         }
     }
@@ -371,12 +419,16 @@ static int response_head(struct http_msg *m, const uint8_t *d, uint32_t n, uint3
     uint32_t pos = hstart;
     if (hstart < n)
         http_resp_headers(d, avail, &pos, &o);
+    /* the first header line starts with whitespace: folding with nothing to fold into (its
+     * name is read trimmed) */
+    info->bad_folding = hstart < n && (d[hstart] == ' ' || d[hstart] == '\t');
     int nh = 0;
     for (int i = 0; i < o.nh; i++) {
         if (rh[i].no_colon) {
-            info->malformed = true;
+            info->malformed = info->missing_colon = true;
             continue;
         }
+        note_name(d, h, nh, rh[i].ns, rh[i].ne, info);
         h[nh++] = (struct hdr){rh[i].ns, rh[i].ne - rh[i].ns, rh[i].val, rh[i].vlen};
     }
     if (o.nh == MAX_HEADERS)
@@ -393,10 +445,31 @@ static int response_head(struct http_msg *m, const uint8_t *d, uint32_t n, uint3
     return 0;
 }
 
+/* The request's host names as libhtp checks them (Suricata's host events): the Host header
+ * against the URI's host (an absolute target), both valid, and HTTP/1.1 needs one. */
+static void host_checks(struct http_msg *m, struct http_head_info *info)
+{
+    struct http_hostport hh, uh;
+    uint32_t ul = 0;
+    const uint8_t *uri = m->sp[HB_URI_RAW].set
+                             ? http_uri_host(bytes(m, HB_URI_RAW), m->sp[HB_URI_RAW].len, &ul)
+                             : NULL;
+    if (uri)
+        info->hostu_invalid = !http_hostport(uri, ul, &uh);
+    if (!m->sp[HB_HOST_RAW].set) {
+        info->host_missing =
+            http_protocol_number(bytes(m, HB_PROTOCOL), m->sp[HB_PROTOCOL].len) == 11;
+        return;
+    }
+    info->hosth_invalid = !http_hostport(bytes(m, HB_HOST_RAW), m->sp[HB_HOST_RAW].len, &hh);
+    info->host_ambiguous = uri && !http_host_same(&hh, &uh);
+}
+
 int http_head_parse(struct http_msg *m, bool request, const uint8_t *d, uint32_t n,
                     uint32_t avail, struct http_head_info *info)
 {
     memset(info, 0, sizeof *info);
+    info->ce_abnormal_at = -1;
     pbuf_reset(&m->copy);
     memset(m->sp, 0, sizeof m->sp);
     m->present = true;
@@ -419,6 +492,7 @@ int http_head_parse(struct http_msg *m, bool request, const uint8_t *d, uint32_t
             break;
         }
         if (is_ws(d[s])) { /* obs-fold: continues the previous header's value */
+            info->bad_folding |= !nh && !info->missing_colon; /* nothing to continue */
             while (s < e && is_ws(d[s]))
                 s++;
             if (nh && s < e) {
@@ -431,7 +505,7 @@ int http_head_parse(struct http_msg *m, bool request, const uint8_t *d, uint32_t
         }
         const uint8_t *colon = memchr(d + s, ':', e - s);
         if (!colon) {
-            info->malformed = true;
+            info->malformed = info->missing_colon = true;
             continue;
         }
         if (nh == MAX_HEADERS) {
@@ -441,6 +515,7 @@ int http_head_parse(struct http_msg *m, bool request, const uint8_t *d, uint32_t
         uint32_t c = (uint32_t)(colon - d), ne = c;
         while (ne > s && is_ws(d[ne - 1]))
             ne--;
+        note_name(d, h, nh, s, ne, info);
         uint32_t vs = c + 1, ve = e;
         while (vs < ve && is_ws(d[vs]))
             vs++;
@@ -530,6 +605,20 @@ int http_head_parse(struct http_msg *m, bool request, const uint8_t *d, uint32_t
             }
         }
     }
+    /* libhtp: chunked on a protocol below HTTP/1.1 is an invalid T-E too; a C-L without
+     * digits (no T-E) is an invalid C-L */
+    bool has_te = info->chunked || info->te_invalid;
+    if (info->chunked &&
+        http_protocol_number(bytes(m, HB_PROTOCOL), m->sp[HB_PROTOCOL].len) != 11)
+        info->te_invalid = true;
+    for (int i = 0; i < nh && !has_te; i++) {
+        uint64_t x;
+        if (h[i].nlen == 14 && !strncasecmp((const char *)d + h[i].name, "Content-Length", 14)) {
+            info->cl_invalid = !lenient_length(m->copy.p + h[i].val, h[i].vlen, &x);
+            break; /* (the first one: libhtp keeps it) */
+        }
+    }
+    host_checks(m, info);
     /* a request body may be compressed too (libhtp undoes it) */
     uint32_t keep = m->copy.len, celen;
     const uint8_t *ce = merged(m, d, h, nh, "content-encoding", &celen);

@@ -192,6 +192,45 @@ static const char *const ANOMALIES[] = {
     /* a 101 to h2c on a flow that became HTTP through a protocol change (STARTTLS that
      * found HTTP instead of TLS): no second change (Suricata's FAILED_PROTOCOL_CHANGE) */
     [HTTP_AE_FAILED_PROTOCOL_CHANGE] = "http.failed_protocol_change",
+    /* libhtp's warnings on a head, raised with it (head.c, http_head_info) */
+    [HTTP_AE_LEADING_WS] = "http.request_line_leading_whitespace",
+    [HTTP_AE_METHOD_DELIM] = "http.method_delim_non_compliant", /* e.g. a tab after it */
+    [HTTP_AE_URI_DELIM] = "http.uri_delim_non_compliant",       /* no space before HTTP/ */
+    [HTTP_AE_REQ_REPETITION] = "http.request_header_repetition", /* a name twice */
+    [HTTP_AE_RESP_REPETITION] = "http.response_header_repetition",
+    [HTTP_AE_REQ_MISSING_COLON] = "http.request_field_missing_colon",
+    [HTTP_AE_RESP_MISSING_COLON] = "http.response_field_missing_colon",
+    [HTTP_AE_REQ_HEADER_INVALID] = "http.request_header_invalid", /* a name no token */
+    [HTTP_AE_RESP_HEADER_INVALID] = "http.response_header_invalid",
+    /* a folded line (leading whitespace) with no header before it */
+    [HTTP_AE_REQ_FOLDING] = "http.invalid_request_field_folding",
+    [HTTP_AE_MISSING_HOST] = "http.missing_host_header", /* an HTTP/1.1 request */
+    /* the Host header names another host (or port) than the absolute URI */
+    [HTTP_AE_HOST_AMBIGUOUS] = "http.host_header_ambiguous",
+    [HTTP_AE_HEADER_HOST_INVALID] = "http.request_header_host_invalid",
+    [HTTP_AE_URI_HOST_INVALID] = "http.request_uri_host_invalid",
+    /* a Content-Length without digits (no Transfer-Encoding) */
+    [HTTP_AE_INVALID_CL_REQUEST] = "http.invalid_content_length_field_in_request",
+    [HTTP_AE_INVALID_CL_RESPONSE] = "http.invalid_content_length_field_in_response",
+    /* a response Transfer-Encoding naming chunked among other text */
+    [HTTP_AE_RESP_ABNORMAL_TE] = "http.response_abnormal_transfer_encoding",
+    /* a chunked response whose protocol is not HTTP/1.1 */
+    [HTTP_AE_RESP_CHUNKED_OLD] = "http.response_chunked_old_proto",
+    [HTTP_AE_RESP_INVALID_PROTOCOL] = "http.response_invalid_protocol", /* no HTTP/0.9-1.1 */
+    [HTTP_AE_RESP_INVALID_STATUS] = "http.response_invalid_status",     /* no 100-999 */
+    /* a request line without protocol whose method libhtp does not know */
+    [HTTP_AE_REQUEST_LINE_INVALID] = "http.request_line_invalid",
+    /* a second 100 Continue before the final response */
+    [HTTP_AE_CONTINUE_SEEN] = "http.100_continue_already_seen",
+    /* a response with no request waiting for it */
+    [HTTP_AE_UNMATCHED_RESPONSE] = "http.unable_to_match_response_to_request",
+    /* a listed Content-Encoding within the layer limit that libhtp finds abnormal */
+    [HTTP_AE_ABNORMAL_CE] = "http.abnormal_ce_header",
+    /* a response head line longer than libhtp's field limit (HTTP_FIELD_LIMIT) */
+    [HTTP_AE_RESP_FIELD_TOO_LONG] = "http.response_field_too_long",
+    /* a response begins while the client's request line is not complete */
+    [HTTP_AE_REQUEST_LINE_INCOMPLETE] = "http.request_line_incomplete",
+    [HTTP_AE_RESP_FOLDING] = "http.invalid_response_field_folding", /* as the request's */
 };
 
 static const char *const COUNTERS[] = {

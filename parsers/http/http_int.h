@@ -26,7 +26,17 @@ enum { HTTP_EV_REQUEST_LINE, HTTP_EV_REQUEST, HTTP_EV_REQUEST_BODY, HTTP_EV_REQU
 enum { HTTP_AE_INVALID_REQUEST_CHUNK_LEN, HTTP_AE_INVALID_RESPONSE_CHUNK_LEN,
        HTTP_AE_DUP_CL_REQUEST, HTTP_AE_DUP_CL_RESPONSE, HTTP_AE_INVALID_TE_REQUEST,
        HTTP_AE_AUTH_UNRECOGNIZED, HTTP_AE_MISSING_PROTOCOL, HTTP_AE_FIELD_TOO_LONG,
-       HTTP_AE_TOO_MANY_LAYERS, HTTP_AE_BODY_UNEXPECTED, HTTP_AE_FAILED_PROTOCOL_CHANGE };
+       HTTP_AE_TOO_MANY_LAYERS, HTTP_AE_BODY_UNEXPECTED, HTTP_AE_FAILED_PROTOCOL_CHANGE,
+       /* libhtp's warnings on a head (http_head_info) */
+       HTTP_AE_LEADING_WS, HTTP_AE_METHOD_DELIM, HTTP_AE_URI_DELIM, HTTP_AE_REQ_REPETITION,
+       HTTP_AE_RESP_REPETITION, HTTP_AE_REQ_MISSING_COLON, HTTP_AE_RESP_MISSING_COLON,
+       HTTP_AE_REQ_HEADER_INVALID, HTTP_AE_RESP_HEADER_INVALID, HTTP_AE_REQ_FOLDING,
+       HTTP_AE_MISSING_HOST, HTTP_AE_HOST_AMBIGUOUS, HTTP_AE_HEADER_HOST_INVALID,
+       HTTP_AE_URI_HOST_INVALID, HTTP_AE_INVALID_CL_REQUEST, HTTP_AE_INVALID_CL_RESPONSE,
+       HTTP_AE_RESP_ABNORMAL_TE, HTTP_AE_RESP_CHUNKED_OLD, HTTP_AE_RESP_INVALID_PROTOCOL,
+       HTTP_AE_RESP_INVALID_STATUS, HTTP_AE_REQUEST_LINE_INVALID, HTTP_AE_CONTINUE_SEEN,
+       HTTP_AE_UNMATCHED_RESPONSE, HTTP_AE_ABNORMAL_CE, HTTP_AE_RESP_FIELD_TOO_LONG,
+       HTTP_AE_REQUEST_LINE_INCOMPLETE, HTTP_AE_RESP_FOLDING };
 enum { HTTP_C_REQUESTS, HTTP_C_RESPONSES, HTTP_C_HEADER_LIMIT, HTTP_C_BODY_LIMIT,
        HTTP_C_MALFORMED, HTTP_C_GZIP_ERRORS, HTTP_C_TX_DROPPED };
 
@@ -138,6 +148,18 @@ bool http_is_space(uint8_t c); /* SP HT CR LF VT FF */
 /* probe.c: is p[0..n) a method libhtp knows (its HtpMethod names, case as sent)? */
 bool http_method_known(const uint8_t *p, size_t n);
 
+/* host.c: a "host[:port]" as libhtp reads it (host without the port, port or -1); false
+ * when the host name or the port is not valid. */
+struct http_hostport {
+    const uint8_t *host;
+    uint32_t host_len;
+    int32_t port;
+};
+bool http_hostport(const uint8_t *v, uint32_t n, struct http_hostport *out);
+bool http_hostname_valid(const uint8_t *h, uint32_t n);
+/* Same host (case-insensitive), and same port when both name one. */
+bool http_host_same(const struct http_hostport *a, const struct http_hostport *b);
+
 /* head.c: one message head (start line + headers + the empty line), parsed into buffers. */
 struct http_msg {
     bool present;
@@ -163,6 +185,8 @@ struct http_head_info {        /* what framing needs from a head */
     uint8_t codings[16];       /* responses: Content-Encoding, each listed coding in order */
     int ncodings;
     bool ce_single;            /* one known coding named exactly: no layer limit applies */
+    int ce_abnormal_at;        /* the first listed coding libhtp finds abnormal (a gzip or
+                                  deflate spelled otherwise, an unknown one); -1 none */
     int status;                /* responses */
     bool is_head;              /* request method HEAD */
     bool is_connect;           /* request method CONNECT */
@@ -170,12 +194,34 @@ struct http_head_info {        /* what framing needs from a head */
     bool cl_ambiguous;         /* Content-Length repeated with another or no number */
     bool te_invalid;           /* requests: Transfer-Encoding without "chunked" */
     bool auth_unrecognized;    /* requests: Authorization of a scheme libhtp does not know */
+    /* what libhtp logs about a head (Suricata's events; raised by stream.c) */
+    bool leading_ws;           /* requests: whitespace before the method */
+    bool method_delim;         /* requests: a delimiter after the method other than SP */
+    bool uri_delim;            /* requests: URI and protocol split by other whitespace */
+    bool repeated;             /* a header name a second time */
+    bool missing_colon;        /* a header line without colon */
+    bool name_invalid;         /* a header name that is not a token */
+    bool bad_folding;          /* a folded line with no header before it */
+    bool host_missing;         /* requests: HTTP/1.1 or later without Host */
+    bool host_ambiguous;       /* requests: the Host header names another host than the URI */
+    bool hosth_invalid, hostu_invalid; /* requests: the Host header's, the URI's host */
+    bool cl_invalid;           /* a Content-Length without digits (no chunked coding) */
+    bool te_abnormal;          /* responses: Transfer-Encoding with "chunked", not only it */
+    bool proto_old;            /* responses: a protocol below HTTP/1.1 */
+    bool proto_invalid;        /* responses: no HTTP/0.9, 1.0 or 1.1 */
+    bool status_invalid;       /* responses: no status 100-999 */
 };
 /* request: true for a request head. The head is d[0..n); a response head may look at
  * bytes after it up to avail (line ends are decided by what follows them). Returns 0, or
  * -1 when the start line is not HTTP. */
 int http_head_parse(struct http_msg *m, bool request, const uint8_t *d, uint32_t n,
                     uint32_t avail, struct http_head_info *info);
+/* anomalies.c: the warnings noted in info raised as Suricata's events (dir: the head's) */
+struct http_tx;
+void http_head_anomalies(struct pflow *pf, struct mon_flow *f, int dir,
+                         const struct http_tx *t, const struct http_head_info *info);
+/* A protocol "HTTP/x.y" as libhtp numbers it: 9, 10, 11; -1 for any other. */
+int http_protocol_number(const uint8_t *p, uint32_t n);
 
 struct http_tx {
     uint32_t id;
@@ -202,6 +248,7 @@ struct http_dir {
     bool lost;                 /* responses: skipping to the next status line */
     uint32_t line_len;         /* requests: bytes of the head's line being received */
     bool field_long;           /* requests: http.request_field_too_long raised for this head */
+    bool seen_100;             /* responses: a 100 Continue came for the response awaited */
     bool line_seen;            /* requests: http_request_line ran for the head being received
                                   (its transaction is hd->tx, made then) */
 };

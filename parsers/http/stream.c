@@ -278,11 +278,24 @@ static void head_done(struct pflow *pf, struct mon_flow *f, int dir, const uint8
                        (!pre.has_cl || (pre.status == 100 && !(pre.has_length && pre.length)));
         msg_free(&tmp);
         if (interim) {
+            if (pre.status == 100 && hd->seen_100) /* libhtp: "Already seen 100-Continue" */
+                pflow_anomaly(pf, f, dir, HTTP_AE_CONTINUE_SEEN);
+            hd->seen_100 |= pre.status == 100;
             hd->st = HS_HEAD;
             return;
         }
-        if (h->nresp >= h->nreq)
-            h->nreq = h->nresp + 1; /* a response to a request we never saw */
+        hd->seen_100 = false;
+        /* the client's request begun, its line not complete yet: libhtp's "Request line
+         * incomplete" (its transaction exists: the answer is matched to it) */
+        const struct pbuf *req = &pf->in[0];
+        bool line_cut = h->d[0].st == HS_HEAD && req->len && !memchr(req->p, '\n', req->len);
+        if (line_cut)
+            pflow_anomaly(pf, f, dir, HTTP_AE_REQUEST_LINE_INCOMPLETE);
+        if (h->nresp >= h->nreq) { /* a response to a request we never saw */
+            h->nreq = h->nresp + 1;
+            if (!line_cut)
+                pflow_anomaly(pf, f, dir, HTTP_AE_UNMATCHED_RESPONSE);
+        }
     }
     /* a request whose line ran http_request_line already has its transaction: the whole
      * head is parsed into it again */
@@ -306,6 +319,10 @@ static void head_done(struct pflow *pf, struct mon_flow *f, int dir, const uint8
         const uint8_t *nl = memchr(d, '\n', n);
         if (t->simple && nl && (size_t)(nl + 1 - d) < n && nl[1] != '\n' && nl[1] != '\r')
             pflow_anomaly(pf, f, dir, HTTP_AE_MISSING_PROTOCOL); /* header lines follow */
+        const struct span *ms = &t->req.sp[HB_METHOD];
+        if (t->simple && ms->set && t->req.copy.p &&
+            !http_method_known(t->req.copy.p + ms->off, ms->len))
+            pflow_anomaly(pf, f, dir, HTTP_AE_REQUEST_LINE_INVALID);
         pflow_count(pf, HTTP_C_REQUESTS, 1);
         if (!line_ran) { /* line and head came together */
             h->cur = t;
@@ -346,6 +363,7 @@ static void head_done(struct pflow *pf, struct mon_flow *f, int dir, const uint8
         pflow_anomaly(pf, f, dir, HTTP_AE_INVALID_TE_REQUEST);
     if (info.auth_unrecognized)
         pflow_anomaly(pf, f, dir, HTTP_AE_AUTH_UNRECOGNIZED);
+    http_head_anomalies(pf, f, dir, t, &info);
     h->cur = t;
     pflow_raise(pf, f, dir, dir == 0 ? HTTP_EV_REQUEST : HTTP_EV_RESPONSE);
     /* framing of the body (RFC 9112 §6.3, as libhtp applies it: a 1xx/204/304 that
@@ -376,6 +394,10 @@ static void head_done(struct pflow *pf, struct mon_flow *f, int dir, const uint8
      * and libhtp says so */
     if (!info.ce_single && (uint32_t)info.ncodings > cfg->decompress_layer_limit)
         pflow_anomaly(pf, f, dir, HTTP_AE_TOO_MANY_LAYERS);
+    /* (libhtp stops reading the list at the limit) */
+    if (info.ce_abnormal_at >= 0 && (uint32_t)info.ce_abnormal_at < cfg->decompress_layer_limit &&
+        cfg->decompress)
+        pflow_anomaly(pf, f, dir, HTTP_AE_ABNORMAL_CE);
     /* both ways: Suricata has libhtp decompress request bodies too */
     if (hd->st != HS_HEAD && info.ncodings && cfg->decompress)
         hd->z = make_decoder(cfg, &info);
@@ -593,6 +615,22 @@ static int response_scan(const struct pbuf *in, uint32_t *scan, uint32_t *end, u
 
 /* Stage n bytes of a response head and act on what they complete. Returns the bytes of d
  * used (the rest is the body, or the next message). */
+/* A response head d[0..n) with a line longer than libhtp's field limit: libhtp's
+ * "Response buffer over the limit" (http.response_field_too_long), raised with the head. */
+static void response_field_length(struct pflow *pf, struct mon_flow *f, const uint8_t *d,
+                                  uint32_t n)
+{
+    for (uint32_t s = 0; s < n;) {
+        const uint8_t *nl = memchr(d + s, '\n', n - s);
+        uint32_t e = nl ? (uint32_t)(nl - d) : n;
+        if (e - s > HTTP_FIELD_LIMIT) {
+            pflow_anomaly(pf, f, 1, HTTP_AE_RESP_FIELD_TOO_LONG);
+            return;
+        }
+        s = e + 1;
+    }
+}
+
 static size_t response_head_bytes(struct pflow *pf, struct mon_flow *f, const uint8_t *d,
                                   size_t n)
 {
@@ -608,6 +646,7 @@ static size_t response_head_bytes(struct pflow *pf, struct mon_flow *f, const ui
         uint32_t end = 0, le = 0;
         int st = response_scan(in, &hd->scan, &end, &le);
         if (st == 1) {
+            response_field_length(pf, f, in->p, end);
             head_done(pf, f, 1, in->p, end, in->len);
             /* the bytes staged past the head are the body's: those of this chunk are
              * handed back; the few of an earlier chunk a late line end left are dropped */
@@ -636,6 +675,7 @@ static size_t response_head_bytes(struct pflow *pf, struct mon_flow *f, const ui
     if (in->len >= limit || took == 0) {
         /* no end within the limit: report what we have, then stop on this side */
         pflow_count(pf, HTTP_C_HEADER_LIMIT, 1);
+        response_field_length(pf, f, in->p, in->len);
         head_done(pf, f, 1, in->p, in->len, in->len);
         pbuf_reset(in);
         hd->st = HS_DEAD;

@@ -133,6 +133,16 @@ static const char *const ANOMALIES[] = {
     [SMB_AE_RESP_TO_SERVER] = "smb.response_to_server",
     [SMB_AE_NBSS_TYPE] = "smb.unusual_nbss_type",     /* not a NetBIOS session type */
     [SMB_AE_NTLMSSP_REQ] = "smb.malformed_ntlmssp_request",
+    /* an SMB1 negotiate's dialect entry empty (no 0x02 or no name), or its response's index
+     * past the dialects */
+    [SMB_AE_BAD_DIALECTS] = "smb.negotiate_malformed_dialects",
+    /* SMB2: a negotiate response offering, or a read / write asking, more than
+     * SMB_RW_SIZE_MAX (or than negotiated): the data is not read */
+    [SMB_AE_NEGO_READ_LARGE] = "smb.negotiate_max_read_size_too_large",
+    [SMB_AE_NEGO_WRITE_LARGE] = "smb.negotiate_max_write_size_too_large",
+    [SMB_AE_READ_REQ_LARGE] = "smb.read_request_too_large",
+    [SMB_AE_READ_RESP_LARGE] = "smb.read_response_too_large",
+    [SMB_AE_WRITE_REQ_LARGE] = "smb.write_request_too_large",
 };
 
 static const char *const COUNTERS[] = {

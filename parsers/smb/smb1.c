@@ -23,16 +23,37 @@ struct smb1_cmd {
     uint32_t status;
 };
 
-static void negotiate(struct smb_state *st, const struct smb1_cmd *c, struct smb_req *q)
+/* The dialect entries of a negotiate's bytes d[0..n) as Suricata cuts them (at each NUL:
+ * 0x02 then the name); *bad when one is empty or has no name. */
+static uint32_t dialect_entries(const uint8_t *d, uint32_t n, bool *bad)
 {
+    uint32_t k = 0, s = 0;
+    *bad = false;
+    for (uint32_t i = 0; i < n; i++)
+        if (!d[i]) {
+            *bad |= i - s < 2;
+            k++, s = i + 1;
+        }
+    return k;
+}
+
+static void negotiate(struct pflow *pf, struct mon_flow *f, struct smb_state *st,
+                      const struct smb1_cmd *c, struct smb_req *q)
+{
+    bool bad;
     if (!c->reply) {
         if (q)
             pbuf_add(&q->dialects, c->m + c->b, c->bc, 1024);
+        dialect_entries(c->m + c->b, c->bc, &bad);
+        if (bad)
+            smb_tx_anomaly(pf, f, st, 0, SMB_AE_BAD_DIALECTS);
         return;
     }
     if (c->wc < 1 || !q)
         return;
     uint16_t idx = rd_le16(c->m + c->w);
+    if (idx >= dialect_entries(q->dialects.p, q->dialects.len, &bad)) /* none it offered */
+        pflow_anomaly(pf, f, 1, SMB_AE_BAD_DIALECTS);
     /* the dialect strings: 0x02 "name" NUL, in order */
     const uint8_t *p = q->dialects.p;
     uint32_t n = q->dialects.len, k = 0;
@@ -186,7 +207,7 @@ static uint32_t command(struct pflow *pf, struct mon_flow *f, int dir, struct sm
     const uint8_t *d;
     switch (c->cmd) {
     case SMB1_NEGOTIATE:
-        negotiate(st, c, q);
+        negotiate(pf, f, st, c, q);
         break;
     case SMB1_TREE_CONNECT:
         if (!c->reply)

@@ -24,6 +24,12 @@ static const uint8_t *span(const uint8_t *m, uint32_t n, uint32_t off, uint32_t 
     return m + off;
 }
 
+/* A read or write of len bytes asks more than negotiated or than Suricata's default limit */
+static bool too_large(uint32_t negotiated, uint32_t len)
+{
+    return (negotiated && len > negotiated) || len > SMB_RW_SIZE_MAX;
+}
+
 static void request(struct pflow *pf, struct mon_flow *f, struct smb_state *st,
                     const uint8_t *m, uint32_t n, uint16_t cmd, uint64_t id, uint32_t tree)
 {
@@ -63,14 +69,18 @@ static void request(struct pflow *pf, struct mon_flow *f, struct smb_state *st,
         }
         break;
     case SMB2_READ:
-        if (q && n >= HDR + 32) {
+        if (n >= HDR + 32 && too_large(st->max_read, rd_le32(b + 4))) {
+            smb_tx_anomaly(pf, f, st, 0, SMB_AE_READ_REQ_LARGE); /* its answer is not read */
+        } else if (q && n >= HDR + 32) {
             q->off = rd_le64(b + 8);
             memcpy(q->fid, b + 16, 16);
             q->fid_len = 16;
         }
         break;
     case SMB2_WRITE:
-        if (n >= HDR + 32) {
+        if (n >= HDR + 32 && too_large(st->max_write, rd_le32(b + 4))) {
+            smb_tx_anomaly(pf, f, st, 0, SMB_AE_WRITE_REQ_LARGE); /* its data is not read */
+        } else if (n >= HDR + 32) {
             if (q)
                 memcpy(q->fid, b + 16, 16), q->fid_len = 16;
             struct smb_file *fl = smb_file_find(st, b + 16, 16);
@@ -119,6 +129,13 @@ static void response(struct pflow *pf, struct mon_flow *f, struct smb_state *st,
             st->dialect = rd_le16(b + 4);
             st->negotiated = true;
         }
+        if (n >= HDR + 40 && ok) { /* MaxReadSize, MaxWriteSize */
+            st->max_read = rd_le32(b + 32), st->max_write = rd_le32(b + 36);
+            if (st->max_read > SMB_RW_SIZE_MAX)
+                pflow_anomaly(pf, f, 1, SMB_AE_NEGO_READ_LARGE);
+            if (st->max_write > SMB_RW_SIZE_MAX)
+                pflow_anomaly(pf, f, 1, SMB_AE_NEGO_WRITE_LARGE);
+        }
         break;
     case SMB2_TREE_CONNECT:
         if (q && ok && n >= HDR + 4) {
@@ -135,8 +152,11 @@ static void response(struct pflow *pf, struct mon_flow *f, struct smb_state *st,
         }
         break;
     case SMB2_READ:
-        if (q && q->fid_len == 16 && (ok || status == STATUS_BUFFER_OVERFLOW) &&
-            n >= HDR + 8) {
+        if ((ok || status == STATUS_BUFFER_OVERFLOW) && n >= HDR + 8 &&
+            too_large(st->max_read, rd_le32(b + 4))) {
+            pflow_anomaly(pf, f, 1, SMB_AE_READ_RESP_LARGE); /* its data is not read */
+        } else if (q && q->fid_len == 16 && (ok || status == STATUS_BUFFER_OVERFLOW) &&
+                   n >= HDR + 8) {
             struct smb_file *fl = smb_file_find(st, q->fid, 16);
             if (fl && (d = span(m, n, b[2], rd_le32(b + 4), &got)))
                 smb_file_data(pf, f, st, fl, 1, q->off, d, got);

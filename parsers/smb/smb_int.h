@@ -20,7 +20,9 @@ enum {
 };
 enum {
     SMB_AE_MALFORMED, SMB_AE_RECORD_OVERFLOW, SMB_AE_FILE_OVERLAP, SMB_AE_REQ_TO_CLIENT,
-    SMB_AE_RESP_TO_SERVER, SMB_AE_NBSS_TYPE, SMB_AE_NTLMSSP_REQ
+    SMB_AE_RESP_TO_SERVER, SMB_AE_NBSS_TYPE, SMB_AE_NTLMSSP_REQ, SMB_AE_BAD_DIALECTS,
+    SMB_AE_NEGO_READ_LARGE, SMB_AE_NEGO_WRITE_LARGE, SMB_AE_READ_REQ_LARGE,
+    SMB_AE_READ_RESP_LARGE, SMB_AE_WRITE_REQ_LARGE
 };
 enum smb_buf {
     SMBB_SHARE, SMBB_PIPE, SMBB_NTLM_USER, SMBB_NTLM_DOMAIN, SMBB_TX, SMBB_FILE_TS,
@@ -28,6 +30,9 @@ enum smb_buf {
 };
 
 #define SMB_MSG_MAX (256u << 10) /* bytes of one NetBIOS message kept (more: counted, cut) */
+/* Suricata's default app-layer.protocols.smb.max-read-size / max-write-size: a negotiate
+ * offering more, a read or write asking more, raises its event (the data is not read) */
+#define SMB_RW_SIZE_MAX (16u << 20)
 #define SMB_PATH_MAX 1024        /* bytes of a share path or file name kept */
 #define SMB_PENDING_MAX 64       /* requests awaiting their response (more: counted, shed) */
 #define SMB_TREES_MAX 16         /* trees connected per flow (more: the oldest reused) */
@@ -149,6 +154,7 @@ struct smb_state {
     bool dce_pending;       /* its bytes went to DCERPC (its transaction's dcerpc object) */
     uint8_t version;        /* the header of the last message: 1 or 2 */
     uint16_t dialect;       /* SMB2's negotiated dialect (0x0202 …); 0 none yet */
+    uint32_t max_read, max_write; /* SMB2's negotiated MaxReadSize / MaxWriteSize; 0 none */
     char dialect1[32];      /* SMB1's negotiated dialect's name */
     bool negotiated;
     bool seen_msg;          /* a message was read */

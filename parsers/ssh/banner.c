@@ -1,8 +1,9 @@
 /* banner.c — the SSH identification strings, one per side (RFC 4253 §4.2): lines are read
  * up to LF (a CR before it dropped); the first one starting with "SSH-" is the banner, split
  * into its protocol version (ssh.proto) and software version (ssh.software); lines before it
- * (a server may send some) are skipped. After its banner a side carries binary packets: read
- * up to its KEXINIT when HASSH is computed (kex.c), else not at all. The flow is one
+ * (a server may send some) are skipped. A side's first line that is no banner as Suricata
+ * reads one raises ssh.invalid_banner, a banner of SSH_BANNER_LONG bytes ssh.long_banner.
+ * After its banner a side carries binary packets: read up to NEWKEYS (kex.c). The flow is one
  * transaction, reported once both sides are done (banners, and KEXINITs with HASSH) or at its
  * end, with what came. */
 #include <stdlib.h>
@@ -42,21 +43,44 @@ void ssh_report_if_done(struct pflow *pf, struct mon_flow *f, struct ssh_state *
         report(pf, f, st);
 }
 
+/* Suricata's banner: "SSH-", a protocol version of at least one byte, '-' (the software
+ * version may be empty) */
+static bool banner_strict(const struct span *proto, const struct span *software)
+{
+    return proto->len && software->set;
+}
+
+static void long_banner(struct pflow *pf, struct mon_flow *f, int dir, struct ssh_side *side)
+{
+    if (!side->long_banner) {
+        side->long_banner = true;
+        pflow_anomaly(pf, f, dir, SSH_AE_LONG_BANNER);
+    }
+}
+
 /* A whole line of direction dir (without LF) is in side->line. */
 static void line_done(struct pflow *pf, struct mon_flow *f, int dir, struct ssh_state *st)
 {
     struct ssh_side *side = &st->side[dir];
     if (side->line.len && side->line.p[side->line.len - 1] == '\r')
         side->line.len--;
-    if (!ssh_banner_split(side->line.p, side->line.len, &side->proto, &side->software)) {
+    bool banner = ssh_banner_split(side->line.p, side->line.len, &side->proto, &side->software);
+    if (!side->first_line) {
+        side->first_line = true;
+        if (!banner || !banner_strict(&side->proto, &side->software))
+            pflow_anomaly(pf, f, dir, SSH_AE_INVALID_BANNER);
+    }
+    if (banner && side->line.len >= SSH_BANNER_LONG)
+        long_banner(pf, f, dir, side);
+    if (!banner) {
         if (dir == 0) /* only a server may send other lines first */
             pflow_count(pf, SSH_C_MALFORMED, 1);
         pbuf_reset(&side->line);
         return;
     }
     side->done = true;
-    if (!st->hassh) /* binary packets from here on: read only for the KEXINIT */
-        side->finished = pf->dead[dir] = true;
+    if (!st->hassh) /* the transaction needs no KEXINIT; the packets' headers are still read */
+        side->finished = true;
     pflow_count(pf, SSH_C_BANNERS, 1);
     pflow_raise(pf, f, dir, dir == 0 ? SSH_EV_CLIENT_BANNER : SSH_EV_SERVER_BANNER);
     ssh_report_if_done(pf, f, st);
@@ -87,6 +111,8 @@ void ssh_parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d, 
         const uint8_t *lf = memchr(d, '\n', n);
         size_t k = lf ? (size_t)(lf - d) : n;
         if (pbuf_add(&side->line, d, k, SSH_LINE_MAX) != k) { /* a line past the limit */
+            if (side->line.len >= 4 && !memcmp(side->line.p, "SSH-", 4))
+                long_banner(pf, f, dir, side);
             pflow_count(pf, SSH_C_MALFORMED, 1);
             pf->dead[dir] = true;
             return;
@@ -96,7 +122,7 @@ void ssh_parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d, 
         d += k + 1, n -= k + 1;
         line_done(pf, f, dir, st);
     }
-    if (n && side->done && !side->finished)
+    if (n && side->done && !side->records_done)
         ssh_packets(pf, f, dir, d, n);
 }
 

@@ -1,6 +1,8 @@
 /* kex.c — a side's binary packets after its banner (RFC 4253 §6: packet_length, padding_length,
- * payload, padding, no MAC yet), read only while HASSH is computed and only up to the side's
- * SSH_MSG_KEXINIT (§7.1): its name-lists give the HASSH string — kex_algorithms, then the
+ * payload, padding, no MAC yet), read up to the side's NEWKEYS (encrypted after it) as
+ * Suricata reads them: a packet_length below 2 raises ssh.invalid_record and ends the side.
+ * When HASSH is computed the side's SSH_MSG_KEXINIT (§7.1) completes its part of the
+ * transaction: its name-lists give the HASSH string — kex_algorithms, then the
  * side's own direction's encryption, MAC and compression lists, joined by ';' (Salesforce's
  * HASSH: the client's client-to-server lists, the server's server-to-client ones) — and the
  * HASSH is that string's MD5. A NEWKEYS, a packet past SSH_PACKET_MAX or SSH_PACKETS_MAX
@@ -64,12 +66,20 @@ static void md5_hex(const uint8_t *d, size_t n, char out[33])
     phex(out, md, 16);
 }
 
+/* the transaction needs nothing more of side dir (its KEXINIT is in, or none will come) */
+static void side_done(struct pflow *pf, struct mon_flow *f, int dir, struct ssh_state *st)
+{
+    st->side[dir].finished = true;
+    ssh_report_if_done(pf, f, st);
+}
+
+/* no more packets are read of side dir */
 static void finish(struct pflow *pf, struct mon_flow *f, int dir, struct ssh_state *st)
 {
     struct ssh_side *side = &st->side[dir];
-    side->finished = pf->dead[dir] = true;
+    side->records_done = pf->dead[dir] = true;
     pbuf_free(&side->pkt);
-    ssh_report_if_done(pf, f, st);
+    side_done(pf, f, dir, st);
 }
 
 /* One whole packet p[0..n) (its length field first) of side dir. */
@@ -85,7 +95,7 @@ static void packet(struct pflow *pf, struct mon_flow *f, int dir, struct ssh_sta
     }
     const uint8_t *payload = p + 5;
     size_t plen = n - 5 - pad;
-    if (plen && payload[0] == SSH_MSG_KEXINIT) {
+    if (plen && payload[0] == SSH_MSG_KEXINIT && st->hassh && !side->kexinit) {
         if (ssh_kexinit_hassh(payload, plen, dir, &side->hassh_string)) {
             md5_hex(side->hassh_string.p, side->hassh_string.len, side->hassh);
             side->kexinit = side->hassh[0] != 0;
@@ -94,8 +104,7 @@ static void packet(struct pflow *pf, struct mon_flow *f, int dir, struct ssh_sta
         } else {
             pflow_count(pf, SSH_C_MALFORMED, 1);
         }
-        finish(pf, f, dir, st);
-        return;
+        side_done(pf, f, dir, st);
     }
     if ((plen && payload[0] == SSH_MSG_NEWKEYS) || ++side->packets >= SSH_PACKETS_MAX)
         finish(pf, f, dir, st);
@@ -105,12 +114,14 @@ void ssh_packets(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d
 {
     struct ssh_state *st = pf->state;
     struct ssh_side *side = &st->side[dir];
-    while (!side->finished) {
+    while (!side->records_done) {
         /* the length field first, then the rest of the packet, gathered in side->pkt */
         size_t want = 5;
         if (side->pkt.len >= 5) {
             uint32_t len = rd_be32(side->pkt.p);
             if (len < 2 || len > SSH_PACKET_MAX - 4) {
+                if (len < 2) /* Suricata's only check of a record header */
+                    pflow_anomaly(pf, f, dir, SSH_AE_INVALID_RECORD);
                 pflow_count(pf, SSH_C_MALFORMED, 1);
                 finish(pf, f, dir, st);
                 return;

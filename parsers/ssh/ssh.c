@@ -89,6 +89,16 @@ static const char *const COUNTERS[] = {
     [SSH_C_KEXINITS] = "ssh_kexinits",   /* KEXINITs read (HASSH computed) */
 };
 
+/* Suricata's SSH events (app-layer-event:ssh.*) */
+static const char *const ANOMALIES[] = {
+    /* a side's first line is no "SSH-<proto>-<software>" (Osprey still skips a server's
+     * lines before its banner) */
+    [SSH_AE_INVALID_BANNER] = "ssh.invalid_banner",
+    [SSH_AE_LONG_BANNER] = "ssh.long_banner", /* a banner line of SSH_BANNER_LONG bytes or more */
+    /* a binary packet before NEWKEYS whose packet_length is below 2 */
+    [SSH_AE_INVALID_RECORD] = "ssh.invalid_record",
+};
+
 static const struct osprey_parsers_cfg_key CFG_KEYS[] = {
     {"app-layer.protocols.ssh.hassh", OSPREY_CFG_BOOL, offsetof(struct ssh_cfg, hassh), 0},
 };
@@ -103,6 +113,7 @@ const struct osprey_proto_def ssh_proto = {
     .state_free = ssh_free,
     .events = EVENTS, .nevents = PROTO_N(EVENTS),
     .buffers = BUFFERS, .nbuffers = PROTO_N(BUFFERS),
+    .anomalies = ANOMALIES, .nanomalies = PROTO_N(ANOMALIES),
     .counters = COUNTERS, .ncounters = PROTO_N(COUNTERS),
     .tx_counter = SSH_C_BANNERS,
     .eve = ssh_eve,

@@ -12,13 +12,15 @@ extern const struct osprey_proto_def ssh_proto;
 enum { SSH_EV_CLIENT_BANNER, SSH_EV_SERVER_BANNER, SSH_EV_CLIENT_KEXINIT,
        SSH_EV_SERVER_KEXINIT };
 enum { SSH_C_BANNERS, SSH_C_MALFORMED, SSH_C_KEXINITS };
+enum { SSH_AE_INVALID_BANNER, SSH_AE_LONG_BANNER, SSH_AE_INVALID_RECORD };
 enum ssh_buf { SB_PROTO, SB_SOFTWARE, SB_BANNER, SB_HASSH, SB_HASSH_STRING };
 /* rows of ssh_proto.buffers that are HASSH's (pflow_wants: a rule reads one) */
 enum { SSH_ROW_HASSH_FIRST = 6, SSH_ROW_HASSH_END = 10 };
 
 #define SSH_LINE_MAX 8192      /* bytes of one line kept while looking for the banner */
 #define SSH_PACKET_MAX 35000   /* RFC 4253 §6.1: the longest packet an implementation must take */
-#define SSH_PACKETS_MAX 8      /* packets read before KEXINIT: past them the side is left */
+#define SSH_PACKETS_MAX 8      /* packets read before NEWKEYS: past them the side is left */
+#define SSH_BANNER_LONG 256    /* a banner line this long raises ssh.long_banner (Suricata's) */
 
 /* app-layer.protocols.ssh.* */
 struct ssh_cfg {
@@ -30,11 +32,15 @@ struct ssh_cfg {
 struct ssh_side {
     struct pbuf line;        /* the line being read, then the banner (without CR LF) */
     bool done;               /* the banner is in: the rest of the side is binary packets */
+    bool first_line;         /* a line of this side was read (the first one is checked) */
+    bool long_banner;        /* ssh.long_banner raised */
     struct span proto, software;
-    /* after the banner, while HASSH is wanted: binary packets up to the KEXINIT */
+    /* after the banner: binary packets up to NEWKEYS (their headers checked; the KEXINIT's
+     * HASSH when wanted) */
     struct pbuf pkt;         /* a packet being read (bounded by SSH_PACKET_MAX) */
     uint32_t packets;        /* packets read */
-    bool finished;           /* nothing more is read of this side */
+    bool finished;           /* the transaction needs nothing more of this side */
+    bool records_done;       /* no more packets are read of this side */
     bool kexinit;            /* its KEXINIT is in: the HASSH below is set */
     struct pbuf hassh_string;/* kex;encryption;mac;compression of this side's direction */
     char hassh[33];          /* its MD5, hex */

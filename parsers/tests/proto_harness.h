@@ -170,6 +170,17 @@ static inline uint64_t ph_count(struct ph *h, const char *name)
     return i < 0 ? ~0ull : h->w.st.v[i];
 }
 
+/* How many of the flow's remembered anomalies (its last PFLOW_TX_ANOMALIES, any transaction)
+ * are `name` (an app-layer-event name: "ssh.invalid_banner"). */
+static inline unsigned ph_raised(const struct ph *h, const char *name)
+{
+    int e = osprey_app_event_find(name);
+    unsigned n = 0;
+    for (int i = 0; i < PFLOW_TX_ANOMALIES; i++)
+        n += e >= 0 && h->pf.tx_anom[i].anomaly == e + 1;
+    return n;
+}
+
 static inline void ph_free(struct ph *h)
 {
     struct pflow *g = h->pf.guest; /* a protocol the flow carried (pflow_guest) */

@@ -1,6 +1,7 @@
 /* cert.c — the certificates of a Certificate message, the server's or (mutual authentication)
  * the client's (TLS <= 1.2 sends them in clear): each one's DER as an element of tls.certs; for the first one a minimal DER reader walks tbsCertificate to the
- * serial number, issuer, validity, subject and the subjectAltName extension. Names print as
+ * serial number, issuer, validity, subject and the subjectAltName extension, checking each
+ * part's shape as Suricata's reader does (the part that fails names the event raised). Names print as
  * Suricata shows them: "C=US, ST=California, O=Example, CN=example.com", attributes in
  * certificate order, known types by short name, others as a dotted OID. */
 #include <stdio.h>
@@ -175,31 +176,86 @@ static void san_names(struct tls_state *t, struct der names)
     }
 }
 
-/* The [3] extensions of tbsCertificate: the subjectAltName one (2.5.29.17). */
-static void extensions(struct tls_state *t, struct der tbs)
+/* Extension ::= SEQUENCE { extnID OID, critical BOOLEAN OPTIONAL, extnValue OCTET STRING }:
+ * its OID and value, false when it is none */
+static bool extension(struct der ext, struct der *oid, struct der *value)
+{
+    uint8_t tag;
+    if (!tlv(&ext, &tag, oid) || tag != 0x06 || !tlv(&ext, &tag, value))
+        return false;
+    if (tag == 0x01 && !tlv(&ext, &tag, value))
+        return false;
+    return tag == 0x04 && !ext.n;
+}
+
+/* The [3] extensions of tbsCertificate (after the public key and the optional unique ids):
+ * the subjectAltName one (2.5.29.17); false when the block is no SEQUENCE OF Extension. */
+static bool extensions(struct tls_state *t, struct der tbs)
 {
     static const uint8_t SAN_OID[] = {0x55, 0x1d, 0x11};
     uint8_t tag = 0;
-    struct der v, exts, ext, oid;
+    struct der v, exts, ext, oid, value;
     while (tbs.n && tlv(&tbs, &tag, &v))
         if (tag == 0xa3)
             break;
-    if (tag != 0xa3 || !tlv(&v, &tag, &exts) || tag != 0x30)
-        return;
-    while (exts.n && tlv(&exts, &tag, &ext)) {
-        if (tag != 0x30 || !tlv(&ext, &tag, &oid) || tag != 0x06 || oid.n != 3 ||
-            memcmp(oid.p, SAN_OID, 3))
-            continue;
-        while (ext.n && tlv(&ext, &tag, &v))
-            if (tag == 0x04) { /* extnValue (after the optional critical flag) */
-                san_names(t, v);
-                break;
-            }
+    if (tag != 0xa3)
+        return true; /* none (a v1 certificate) */
+    if (!tlv(&v, &tag, &exts) || tag != 0x30)
+        return false;
+    while (exts.n) {
+        if (!tlv(&exts, &tag, &ext) || tag != 0x30 || !extension(ext, &oid, &value))
+            return false;
+        if (oid.n == 3 && !memcmp(oid.p, SAN_OID, 3))
+            san_names(t, value);
+    }
+    return true;
+}
+
+/* Validity ::= SEQUENCE { notBefore Time, notAfter Time }, Time a UTCTime or GeneralizedTime */
+static bool validity_shape(struct der validity)
+{
+    uint8_t tag;
+    struct der v;
+    for (int i = 0; i < 2; i++)
+        if (!tlv(&validity, &tag, &v) || (tag != 0x17 && tag != 0x18))
+            return false;
+    return !validity.n;
+}
+
+/* AlgorithmIdentifier ::= SEQUENCE { algorithm OID, parameters ANY OPTIONAL } */
+static bool algorithm_shape(uint8_t tag, struct der alg)
+{
+    struct der oid;
+    uint8_t t;
+    return tag == 0x30 && tlv(&alg, &t, &oid) && t == 0x06;
+}
+
+unsigned tls_cert_anomaly(int rc)
+{
+    switch (rc) {
+    case TLS_CERT_LENGTH: return TLS_AE_CERTIFICATE_INVALID_LENGTH;
+    case TLS_CERT_VERSION: return TLS_AE_CERT_INVALID_VERSION;
+    case TLS_CERT_SERIAL: return TLS_AE_CERT_INVALID_SERIAL;
+    case TLS_CERT_ALGID: return TLS_AE_CERT_INVALID_ALGID;
+    case TLS_CERT_X509NAME: return TLS_AE_CERT_INVALID_X509NAME;
+    case TLS_CERT_DATE: return TLS_AE_CERT_INVALID_DATE;
+    case TLS_CERT_EXTENSIONS: return TLS_AE_CERT_INVALID_EXTENSIONS;
+    case TLS_CERT_DER: return TLS_AE_CERT_INVALID_DER;
+    default: return TLS_AE_INVALID_CERTIFICATE;
     }
 }
 
+/* [0] EXPLICIT Version ::= INTEGER { v1(0), v2(1), v3(2) } */
+static bool version_ok(struct der v)
+{
+    uint8_t tag;
+    struct der n;
+    return tlv(&v, &tag, &n) && tag == 0x02 && n.n == 1 && n.p[0] <= 2 && !v.n;
+}
+
 /* The first certificate's fields (its DER in first); its validity into info (the server's
- * only: the client's is not what tls_cert_* look at). */
+ * only: the client's is not what tls_cert_* look at). The parts are checked in the order
+ * Suricata's reader reads them; the first that fails names the result (TLS_CERT_*). */
 static int first_certificate(struct tls_state *t, struct der first, struct tls_info *info)
 {
     char fp[60];
@@ -207,30 +263,52 @@ static int first_certificate(struct tls_state *t, struct der first, struct tls_i
         tls_put(t, TB_CERT_FINGERPRINT, fp, 59);
     struct der in = first, cert, tbs, v;
     uint8_t tag;
-    if (!tlv(&in, &tag, &cert) || tag != 0x30 || !tlv(&cert, &tag, &tbs) || tag != 0x30)
-        return -1;
+    if (!tlv(&in, &tag, &cert))
+        return TLS_CERT_INVALID;
+    if (tag != 0x30)
+        return TLS_CERT_DER;
+    if (!tlv(&cert, &tag, &tbs))
+        return TLS_CERT_INVALID;
+    if (tag != 0x30)
+        return TLS_CERT_DER;
     if (!tlv(&tbs, &tag, &v))
-        return -1;
-    if (tag == 0xa0 && !tlv(&tbs, &tag, &v)) /* [0] version, then the serial */
-        return -1;
+        return TLS_CERT_INVALID;
+    if (tag == 0xa0) { /* [0] version, then the serial */
+        if (!version_ok(v))
+            return TLS_CERT_VERSION;
+        if (!tlv(&tbs, &tag, &v))
+            return TLS_CERT_INVALID;
+    }
     if (tag != 0x02)
-        return -1;
+        return TLS_CERT_SERIAL;
     char serial[256];
     size_t k = 0;
     for (size_t i = 0; i < v.n && k + 4 < sizeof serial; i++)
         k += (size_t)snprintf(serial + k, sizeof serial - k, i ? ":%02X" : "%02X", v.p[i]);
     tls_put(t, TB_CERT_SERIAL, serial, k);
     struct der alg, issuer, validity, subject, nb, na;
-    if (!tlv(&tbs, &tag, &alg) || !tlv(&tbs, &tag, &issuer) || tag != 0x30 ||
-        !tlv(&tbs, &tag, &validity) || !tlv(&tbs, &tag, &subject) || tag != 0x30)
-        return -1;
-    if (!name_text(t, TB_CERT_ISSUER, issuer) || !name_text(t, TB_CERT_SUBJECT, subject))
-        return -1;
+    if (!tlv(&tbs, &tag, &alg))
+        return TLS_CERT_INVALID;
+    if (!algorithm_shape(tag, alg))
+        return TLS_CERT_ALGID;
+    if (!tlv(&tbs, &tag, &issuer))
+        return TLS_CERT_INVALID;
+    if (tag != 0x30 || !name_text(t, TB_CERT_ISSUER, issuer))
+        return TLS_CERT_X509NAME;
+    if (!tlv(&tbs, &tag, &validity))
+        return TLS_CERT_INVALID;
+    if (tag != 0x30 || !validity_shape(validity))
+        return TLS_CERT_DATE;
+    if (!tlv(&tbs, &tag, &subject))
+        return TLS_CERT_INVALID;
+    if (tag != 0x30 || !name_text(t, TB_CERT_SUBJECT, subject))
+        return TLS_CERT_X509NAME;
     uint8_t tb, ta;
     info->has_validity = tlv(&validity, &tb, &nb) && tlv(&validity, &ta, &na) &&
                          der_time(tb, nb, &info->not_before) &&
                          der_time(ta, na, &info->not_after);
-    extensions(t, tbs);
+    if (!extensions(t, tbs))
+        return TLS_CERT_EXTENSIONS;
     return 0;
 }
 
@@ -263,6 +341,6 @@ int tls_certificate(struct tls_state *t, const uint8_t *d, size_t n, bool client
         at += 3 + len;
     }
     der_size_error = false;
-    int rc = first.p ? first_certificate(t, first, info) : -1;
-    return overrun || (rc < 0 && der_size_error) ? -2 : rc;
+    int rc = first.p ? first_certificate(t, first, info) : TLS_CERT_INVALID;
+    return overrun || (rc < 0 && der_size_error) ? TLS_CERT_LENGTH : rc;
 }

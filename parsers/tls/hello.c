@@ -1,4 +1,6 @@
 /* hello.c — ClientHello and ServerHello: SNI, versions, random, ALPN, and the fingerprints.
+ * What Suricata raises on a hello (its lengths, the server_name extension) is noted in
+ * tls_state.hello_anom for the TLS flow to raise (QUIC reads hellos here too).
  *
  * JA3 (Salesforce): "Version,Ciphers,Extensions,Groups,PointFormats", decimal values joined
  * by '-', GREASE values (RFC 8701: 0x?a?a with equal bytes) left out; ja3.hash is its MD5.
@@ -200,6 +202,37 @@ static void put_fingerprint(struct tls_state *t, struct text *j, enum tls_buf st
     free(j->p);
 }
 
+/* A server_name extension's body (RFC 6066 §3: a list of one host_name), checked as Suricata
+ * checks it: a name type other than host_name, a name empty, longer than 255 bytes or past
+ * the extension, a second server_name extension (the first one's name is kept). */
+static void sni_ext(struct tls_state *t, struct rd *x, bool *sni)
+{
+    take(x, 2); /* the list's length */
+    unsigned nt = u8(x);
+    if (x->bad) {
+        t->hello_anom |= TLS_HA_INVALID_LENGTH;
+        return;
+    }
+    if (nt != 0) {
+        t->hello_anom |= TLS_HA_SNI_TYPE;
+        return;
+    }
+    unsigned nl = u16(x);
+    if (x->bad) {
+        t->hello_anom |= TLS_HA_INVALID_LENGTH;
+        return;
+    }
+    const uint8_t *name = take(x, nl);
+    if (!name || nl == 0 || nl > 255)
+        t->hello_anom |= TLS_HA_SNI_LENGTH;
+    if (name && *sni)
+        t->hello_anom |= TLS_HA_MULTIPLE_SNI;
+    if (name && !*sni) {
+        *sni = true;
+        tls_put(t, TB_SNI, name, nl);
+    }
+}
+
 int tls_client_hello(struct tls_state *t, const uint8_t *d, size_t n)
 {
     struct rd r = {d, n, 0, false};
@@ -215,6 +248,10 @@ int tls_client_hello(struct tls_state *t, const uint8_t *d, size_t n)
     if (cr.p)
         u16_list(&cr, cl, ciphers, &nc);
     take(&r, u8(&r)); /* compression methods */
+    if (r.bad || cl % 2) { /* (Suricata reads no further) */
+        t->hello_anom |= TLS_HA_INVALID_LENGTH;
+        return -1;
+    }
     uint16_t best = 0;
     const uint8_t *alpn = NULL;
     size_t alpn_len = 0;
@@ -225,14 +262,8 @@ int tls_client_hello(struct tls_state *t, const uint8_t *d, size_t n)
         ext_seen(t, type);
         if (!grease(type) && ne < MAXV)
             exts[ne++] = type;
-        if (type == 0) { /* server_name: the first host_name */
-            take(&x, 2);
-            unsigned nt = u8(&x), nl = u16(&x);
-            const uint8_t *name = take(&x, nl);
-            if (name && nt == 0) {
-                sni = true;
-                tls_put(t, TB_SNI, name, nl);
-            }
+        if (type == 0 && x.n) { /* server_name: the first host_name */
+            sni_ext(t, &x, &sni);
         } else if (type == 10) { /* supported_groups */
             u16_list(&x, u16(&x), groups, &ng);
         } else if (type == 11) { /* ec_point_formats */
@@ -260,8 +291,10 @@ int tls_client_hello(struct tls_state *t, const uint8_t *d, size_t n)
                 best = vs[i] > best ? vs[i] : best;
         }
     }
-    if (e.bad || r.bad)
+    if (e.bad || r.bad) {
+        t->hello_anom |= TLS_HA_INVALID_LENGTH;
         return -1;
+    }
     /* JA3 */
     struct text j = {0};
     char num[16];
@@ -321,6 +354,10 @@ int tls_server_hello(struct tls_state *t, const uint8_t *d, size_t n)
     unsigned cipher = u16(&r);
     tls_clear_el(t, TB_SERVER_ALPN);
     u8(&r);
+    if (r.bad) {
+        t->hello_anom |= TLS_HA_INVALID_LENGTH;
+        return -1;
+    }
     uint16_t exts[MAXV], chosen = 0;
     size_t ne = 0;
     struct rd e = ext_block(&r), x;
@@ -339,8 +376,10 @@ int tls_server_hello(struct tls_state *t, const uint8_t *d, size_t n)
                 tls_put_el(t, TB_SERVER_ALPN, proto, pl);
         }
     }
-    if (e.bad || r.bad)
+    if (e.bad || r.bad) {
+        t->hello_anom |= TLS_HA_INVALID_LENGTH;
         return -1;
+    }
     struct text j = {0};
     char num[24];
     snprintf(num, sizeof num, "%u,%u,", version, cipher);

@@ -142,6 +142,36 @@ static const char *const ANOMALIES[] = {
     [TLS_AE_INVALID_CERTIFICATE] = "tls.invalid_certificate", /* the server's does not decode */
     /* a certificate's length past its message, or a DER element's header cut short */
     [TLS_AE_CERTIFICATE_INVALID_LENGTH] = "tls.certificate_invalid_length",
+    /* the client's first record SSLv2-framed with a record length of 0 */
+    [TLS_AE_INVALID_SSLV2_HEADER] = "tls.invalid_sslv2_header",
+    [TLS_AE_ERROR_MESSAGE] = "tls.error_message_encountered", /* an SSLv2 ERROR message */
+    /* a handshake record of fewer than 4 bytes, a record whose last bytes are too few for a
+     * handshake message header, an SSLv2 CLIENT-HELLO record shorter than its fixed fields */
+    [TLS_AE_INVALID_SSL_RECORD] = "tls.invalid_ssl_record",
+    [TLS_AE_INVALID_ALERT] = "tls.invalid_alert_message", /* an alert record of 1 byte */
+    /* a clear heartbeat of no known type or with less than 16 bytes of padding, a second one
+     * from the same side before the other's */
+    [TLS_AE_INVALID_HEARTBEAT] = "tls.invalid_heartbeat_message",
+    /* a clear heartbeat whose payload_length runs past its record (CVE-2014-0160) */
+    [TLS_AE_OVERFLOW_HEARTBEAT] = "tls.overflow_heartbeat_message",
+    /* an encrypted heartbeat answered by a longer one (Heartbleed's response) */
+    [TLS_AE_DATALEAK_HEARTBEAT] = "tls.dataleak_heartbeat_mismatch",
+    /* more records start in one chunk of stream bytes than one per 6 of its bytes (SSLv2
+     * records can be 3 bytes long; TLS ones are 6 at least): Suricata's loop guard */
+    [TLS_AE_TOO_MANY_RECORDS] = "tls.too_many_records_in_packet",
+    /* a hello whose fields run past the message (or an odd cipher suites length) */
+    [TLS_AE_HANDSHAKE_INVALID_LENGTH] = "tls.handshake_invalid_length",
+    [TLS_AE_INVALID_SNI_TYPE] = "tls.invalid_sni_type", /* a server_name not host_name */
+    [TLS_AE_INVALID_SNI_LENGTH] = "tls.invalid_sni_length", /* 0, above 255, or past it */
+    [TLS_AE_MULTIPLE_SNI] = "tls.multiple_sni_extensions", /* (the first one is kept) */
+    /* the first certificate's part that does not decode (cert.c, TLS_CERT_*) */
+    [TLS_AE_CERT_INVALID_VERSION] = "tls.certificate_invalid_version",
+    [TLS_AE_CERT_INVALID_SERIAL] = "tls.certificate_invalid_serial",
+    [TLS_AE_CERT_INVALID_ALGID] = "tls.certificate_invalid_algorithmidentifier",
+    [TLS_AE_CERT_INVALID_X509NAME] = "tls.certificate_invalid_x509name",
+    [TLS_AE_CERT_INVALID_DATE] = "tls.certificate_invalid_date",
+    [TLS_AE_CERT_INVALID_EXTENSIONS] = "tls.certificate_invalid_extensions",
+    [TLS_AE_CERT_INVALID_DER] = "tls.certificate_invalid_der",
 };
 
 static const char *const COUNTERS[] = {

@@ -21,7 +21,18 @@ static inline bool tls_buf_is_multi(enum tls_buf b) { return b >= TB_CERTS && b 
 enum { TLS_EV_CLIENT_HELLO, TLS_EV_SERVER_HELLO, TLS_EV_CERTIFICATE, TLS_EV_CLIENT_CERTIFICATE };
 enum { TLS_AE_INVALID_RECORD_TYPE, TLS_AE_INVALID_RECORD_VERSION,
        TLS_AE_INVALID_HANDSHAKE_MESSAGE, TLS_AE_INVALID_CERTIFICATE,
-       TLS_AE_CERTIFICATE_INVALID_LENGTH };
+       TLS_AE_CERTIFICATE_INVALID_LENGTH,
+       /* records (record.c) */
+       TLS_AE_INVALID_SSLV2_HEADER, TLS_AE_ERROR_MESSAGE, TLS_AE_INVALID_SSL_RECORD,
+       TLS_AE_INVALID_ALERT, TLS_AE_INVALID_HEARTBEAT, TLS_AE_OVERFLOW_HEARTBEAT,
+       TLS_AE_DATALEAK_HEARTBEAT, TLS_AE_TOO_MANY_RECORDS,
+       /* hellos (hello.c, through tls_state.hello_anom) */
+       TLS_AE_HANDSHAKE_INVALID_LENGTH, TLS_AE_INVALID_SNI_TYPE, TLS_AE_INVALID_SNI_LENGTH,
+       TLS_AE_MULTIPLE_SNI,
+       /* the first certificate's DER (cert.c's TLS_CERT_* codes) */
+       TLS_AE_CERT_INVALID_VERSION, TLS_AE_CERT_INVALID_SERIAL, TLS_AE_CERT_INVALID_ALGID,
+       TLS_AE_CERT_INVALID_X509NAME, TLS_AE_CERT_INVALID_DATE, TLS_AE_CERT_INVALID_EXTENSIONS,
+       TLS_AE_CERT_INVALID_DER };
 enum { TLS_C_HANDSHAKES, TLS_C_MALFORMED, TLS_C_LIMIT };
 
 /* The handshake messages seen (tls.state's values, ssl_state). */
@@ -56,7 +67,33 @@ enum probe_verdict detect_tls_client_hello(const uint8_t *d, size_t n);
 enum { TM_CERTS, TM_SAN, TM_CLIENT_ALPN, TM_SERVER_ALPN, TM__COUNT };
 
 /* Every TLS buffer of the flow, kept in one copy. */
+/* How a certificate failed to decode (tls_certificate's negative results), as Suricata's
+ * X.509 reader names the part that failed: each raises its tls.certificate_invalid_* event. */
+enum {
+    TLS_CERT_INVALID = -1,     /* tls.invalid_certificate (another part, contents cut short) */
+    TLS_CERT_LENGTH = -2,      /* tls.certificate_invalid_length */
+    TLS_CERT_VERSION = -3,     /* the [0] version: no INTEGER, or above v3 */
+    TLS_CERT_SERIAL = -4,      /* the serial number: no INTEGER */
+    TLS_CERT_ALGID = -5,       /* the signature AlgorithmIdentifier: no SEQUENCE { OID … } */
+    TLS_CERT_X509NAME = -6,    /* the issuer or subject: no Name */
+    TLS_CERT_DATE = -7,        /* the validity: no two UTCTime / GeneralizedTime */
+    TLS_CERT_EXTENSIONS = -8,  /* the [3] extensions: no SEQUENCE OF Extension */
+    TLS_CERT_DER = -9,         /* the certificate or its tbsCertificate: no SEQUENCE */
+};
+
+/* tls_state.hello_anom: what the last hello read raised (the TLS flow reports them; QUIC
+ * does not) */
+enum {
+    TLS_HA_INVALID_LENGTH = 1 << 0, TLS_HA_SNI_TYPE = 1 << 1, TLS_HA_SNI_LENGTH = 1 << 2,
+    TLS_HA_MULTIPLE_SNI = 1 << 3,
+};
+
 struct tls_state {
+    uint32_t hello_anom;    /* TLS_HA_* of the hello just read */
+    /* heartbeats (RFC 6520) as Suricata follows them, over the flow */
+    bool hb_inflight;       /* a heartbeat waits for the other side's */
+    uint8_t hb_init_dir;    /* the side that sent it */
+    uint16_t hb_record_len; /* an encrypted one's record length (0: none) */
     struct pbuf copy;
     struct span sp[TB__COUNT];
     struct pbuf rec[2];     /* a record being reassembled, per direction */
@@ -66,7 +103,6 @@ struct tls_state {
                                encrypted handshake, alerts) still to pass over uncopied */
     bool encrypted[2];      /* after ChangeCipherSpec: handshake no longer readable */
     bool reported;          /* the tx callback ran */
-    bool client_started;    /* the client's first record is in: only it may be SSLv2-framed */
     struct span *el[TM__COUNT]; /* multi-buffer elements, in copy (malloc'd as they come:
                                    a flow without them pays nothing) */
     uint32_t nel[TM__COUNT], cap_el[TM__COUNT];
@@ -94,9 +130,13 @@ const char *tls_version_name(uint16_t v);
 /* cert.c: the Certificate message body: every certificate (TB_CERTS), the first one's
  * subject, issuer, serial, fingerprint, subjectAltNames; of the server's (client false) also
  * the chain length and the first one's validity (its fields: tls.cert_chain_len, tls.not_before …). 0, -1 when
- * malformed, -2 when a length is wrong (a certificate's runs past the message, or a DER
- * element's header is cut short), 1 for an empty client Certificate (no certificate to offer: nothing changes). */
+ * malformed (TLS_CERT_*: -2 when a length is wrong — a certificate's runs past the message, or
+ * a DER element's header is cut short — the others name the part of the first certificate
+ * that does not decode), 1 for an empty client Certificate (no certificate to offer: nothing
+ * changes). */
 int tls_certificate(struct tls_state *t, const uint8_t *d, size_t n, bool client);
+/* The certificate's failure code (TLS_CERT_*) to its anomaly row. */
+unsigned tls_cert_anomaly(int rc);
 
 /* hash.c: lower-case hex digests (libcrypto). out: 33 / 65 bytes with the NUL. */
 int tls_md5_hex(const void *d, size_t n, char out[33]);

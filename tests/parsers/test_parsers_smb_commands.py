@@ -219,3 +219,71 @@ def test_dcerpc_off_leaves_smb_pipes_unread(tmp_path):
     out = osprey_out(tmp_path, pipe_conv(), rules, "--set",
                      "app-layer.protocols.dcerpc.enabled=no")
     assert sorted(a["alert"]["signature_id"] for a in out.of("alert")) == [2]
+
+
+def smb1(cmd, mid, words, data, reply=False):
+    hdr = b"\xffSMB" + struct.pack("<BIBHH8sHHHHH", cmd, 0, 0x80 if reply else 0, 0xc803, 0,
+                                   b"\0" * 8, 0, 0, 0xfeff, 0, mid)
+    m = hdr + bytes([len(words) // 2]) + words + struct.pack("<H", len(data)) + data
+    return struct.pack(">I", len(m)) + m
+
+
+NEGO_REQ = smb2(0, 0, struct.pack("<HHHHI16sQ", 36, 1, 1, 0, 0, b"\0" * 16, 0) +
+                struct.pack("<H", 0x0202))
+BIG = 17 << 20  # past Suricata's default max-read-size / max-write-size (16 MiB)
+
+
+def nego_resp(max_read=65536, max_write=65536):
+    return smb2(0, 0, struct.pack("<HHHH16sIIII", 65, 1, 0x0202, 0, b"\0" * 16, 0, 65536,
+                                  max_read, max_write) + b"\0" * 24, reply=True)
+
+
+def read_req(mid, length):
+    return smb2(8, mid, struct.pack("<HBBIQ16sIIIHH", 49, 0, 0, length, 0, FID, 0, 0, 0, 0, 0)
+                + b"\0")
+
+
+def read_resp(mid, length, data=b"data"):
+    return smb2(8, mid, struct.pack("<HBBIII", 17, 80, 0, length, 0, 0) + data, reply=True)
+
+
+def write_req(mid, length, data=b"data"):
+    return smb2(9, mid, struct.pack("<HHIQ16sIIHHI", 49, 64 + 48, length, 0, FID, 0, 0, 0, 0,
+                                    0) + data)
+
+
+SMB_EVENTS = [f'alert smb any any -> any any (msg:"{n}"; app-layer-event:smb.{n}; sid:{s};)'
+              for n, s in [("negotiate_malformed_dialects", 2225005),
+                           ("read_request_too_large", 2225009),
+                           ("read_response_too_large", 2225010),
+                           ("write_request_too_large", 2225011),
+                           ("negotiate_max_read_size_too_large", 2225012),
+                           ("negotiate_max_write_size_too_large", 2225013)]]
+
+
+# packets: 1-3 the TCP handshake, then each message and its ACK: 4, 6, 8, 10 …; Suricata's
+# IDS model parses a message at its ACK and inspects it with that side's next packet
+@pytest.mark.parametrize("msgs,want", [
+    ([(True, NEGO_REQ), (False, nego_resp())], []),
+    ([(True, NEGO_REQ), (False, nego_resp(max_read=BIG))], [(2225012, 9)]),
+    ([(True, NEGO_REQ), (False, nego_resp(max_write=BIG))], [(2225013, 9)]),
+    ([(True, read_req(5, BIG))], [(2225009, 6)]),
+    ([(True, read_req(5, 4096)), (False, read_resp(5, BIG))], [(2225010, 9)]),
+    ([(True, write_req(5, BIG))], [(2225011, 6)]),
+    # within what the server negotiated, then past it
+    ([(True, NEGO_REQ), (False, nego_resp(max_write=1000)), (True, write_req(5, 1000))], []),
+    ([(True, NEGO_REQ), (False, nego_resp(max_write=1000)), (True, write_req(5, 1001))],
+     [(2225011, 10)]),
+    # SMB1 negotiate: an entry without name, or the answer's index past the dialects
+    ([(True, smb1(0x72, 1, b"", b"\x02NT LM 0.12\0\x02\0"))], [(2225005, 6)]),
+    ([(True, smb1(0x72, 1, b"", b"\x02NT LM 0.12\0")),
+      (False, smb1(0x72, 1, struct.pack("<H", 0), b"", reply=True))], []),
+    ([(True, smb1(0x72, 1, b"", b"\x02NT LM 0.12\0")),
+      (False, smb1(0x72, 1, struct.pack("<H", 1), b"", reply=True))], [(2225005, 9)]),
+])
+def test_smb_size_and_dialect_events(tmp_path, msgs, want):
+    c = Conv(sport=50002, dport=445).handshake()
+    for client, m in msgs:
+        c.send(client, m)
+    r = detect(tmp_path, c.close().pkts, SMB_EVENTS)
+    assert sorted((a["alert"]["signature_id"], a["pcap_cnt"]) for a in r.alerts) == want

@@ -200,8 +200,26 @@ static void test_data_connection(void)
     ph_free(&h);
 }
 
+/* Suricata's ftp.file_without_name / ftp.file_before_port: no expectation is made then */
+static void test_file_events(void)
+{
+    struct ph h;
+    ph_init(&h, "ftp", 6, 40000, 21);
+    feed_str(&h, 0, "RETR\r\n");
+    CHECK_EQ_U(ph_raised(&h, "ftp.file_without_name"), 1);
+    CHECK_EQ_U(ph_raised(&h, "ftp.file_before_port"), 0);
+    feed_str(&h, 0, "STOR a.txt\r\n");
+    CHECK_EQ_U(ph_raised(&h, "ftp.file_before_port"), 1);
+    CHECK_EQ_U(ph_count(&h, "ftp_expect"), 0);
+    feed_str(&h, 0, "PORT 10,0,0,1,4,1\r\nRETR a.txt\r\n");
+    CHECK_EQ_U(ph_raised(&h, "ftp.file_before_port"), 1);
+    CHECK_EQ_U(ph_count(&h, "ftp_expect"), 1);
+    ph_free(&h);
+}
+
 int main(void)
 {
+    test_file_events();
     test_session();
     test_limits();
     test_max_line();

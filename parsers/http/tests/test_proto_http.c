@@ -150,8 +150,37 @@ static void test_request_body_unexpected(void)
     ph_free(&h);
 }
 
+/* libhtp's warnings on a head, raised with it as Suricata's events (anomalies.c): each in
+ * its transaction, none on a plain exchange */
+static void test_head_warnings(void)
+{
+    struct ph h;
+    ph_init(&h, "http", 6, 40000, 80);
+    static const char ok[] = "GET / HTTP/1.1\r\nHost: a.example\r\n\r\n";
+    ph_feed(&h, 0, ok, sizeof ok - 1);
+    static const char resp[] = "HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n";
+    ph_feed(&h, 1, resp, sizeof resp - 1);
+    for (int i = 0; i < PFLOW_TX_ANOMALIES; i++)
+        CHECK(!h.pf.tx_anom[i].anomaly);
+    static const char odd[] = " GET\t/ HTTP/1.1\r\nHost: a..b\r\nX: 1\r\nx: 2\r\n\r\n";
+    ph_feed(&h, 0, odd, sizeof odd - 1);
+    CHECK(ph_buf_is(&h, "http.method", 0, 0, "GET")); /* read after the whitespace */
+    CHECK(raised(&h, "http.request_line_leading_whitespace", 1));
+    CHECK(raised(&h, "http.method_delim_non_compliant", 1));
+    CHECK(raised(&h, "http.request_header_host_invalid", 1));
+    CHECK(raised(&h, "http.request_header_repetition", 1));
+    CHECK(!raised(&h, "http.missing_host_header", 1));
+    static const char bad[] = "HTTP/1.0 2000 OK\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n";
+    ph_feed(&h, 1, bad, sizeof bad - 1);
+    CHECK(raised(&h, "http.response_invalid_status", 1));
+    CHECK(raised(&h, "http.response_chunked_old_proto", 1));
+    CHECK(!raised(&h, "http.response_invalid_protocol", 1));
+    ph_free(&h);
+}
+
 int main(void)
 {
+    test_head_warnings();
     test_request_and_response();
     test_request_body_unexpected();
     test_rows();

@@ -175,8 +175,35 @@ static void test_probe_and_path(void)
     CHECK(!memcmp(out, "a?b", 3)); /* non-ASCII as '?', ends at NUL */
 }
 
+/* Suricata's size events: a negotiate offering MaxWriteSize past 16 MiB; a write asking
+ * more than the negotiated size (its data not read) */
+static void test_size_events(void)
+{
+    struct ph h;
+    ph_init(&h, "smb", 6, 40000, 445);
+    uint8_t m[256] = {0xfe, 'S', 'M', 'B', 64}, out[300];
+    m[16] = 1; /* a negotiate response */
+    m[64] = 65;
+    uint32_t big = 17u << 20, small = 1000;
+    memcpy(m + 64 + 32, &small, 4); /* MaxReadSize */
+    memcpy(m + 64 + 36, &big, 4);   /* MaxWriteSize */
+    ph_feed(&h, 1, out, nbss(out, m, 64 + 65));
+    CHECK_EQ_U(ph_raised(&h, "smb.negotiate_max_write_size_too_large"), 1);
+    CHECK_EQ_U(ph_raised(&h, "smb.negotiate_max_read_size_too_large"), 0);
+    memset(m, 0, sizeof m);
+    memcpy(m, "\xfeSMB", 4);
+    m[4] = 64, m[12] = 8; /* a read request of 1001 bytes: past the 1000 negotiated */
+    m[64] = 49;
+    uint32_t len = 1001;
+    memcpy(m + 64 + 4, &len, 4);
+    ph_feed(&h, 0, out, nbss(out, m, 64 + 49));
+    CHECK_EQ_U(ph_raised(&h, "smb.read_request_too_large"), 1);
+    ph_free(&h);
+}
+
 int main(void)
 {
+    test_size_events();
     test_smb2();
     test_smb1_and_limits();
     test_empty_path();

@@ -2,7 +2,7 @@
  * banners split into ssh.proto and ssh.software per side, lines before a server's banner,
  * CR-less line ends, a banner without software version, the probe, the one transaction; the
  * KEXINIT of each side and its HASSH (configured, or asked for by a rule), split anywhere,
- * and packets that are no KEXINIT. */
+ * and packets that are no KEXINIT; Suricata's ssh.* events. */
 #include "proto_harness.h"
 #include "ssh_int.h"
 #include "unit.h"
@@ -23,14 +23,16 @@ static void test_banners(void)
     CHECK(ph_buf_is(&h, "ssh.proto", 1, 0, "2.0"));
     CHECK(ph_buf_is(&h, "ssh.software", 1, 0, "OpenSSH_8.9p1")); /* comments left out */
     CHECK(ph_rec_is(&h, "ssh.banner.server", 1, "SSH-2.0-OpenSSH_8.9p1 Ubuntu-3ubuntu0.6"));
-    CHECK(h.pf.dead[1]); /* binary packets after the banner: not parsed */
+    CHECK(h.pf.dead[1]); /* a packet length past SSH_PACKET_MAX: the side is left */
     CHECK_EQ_U(h.txs, 0);
     feed_str(&h, 0, "SSH-2.0-libssh_0.9.6\n"); /* LF alone ends a line too */
     CHECK(ph_buf_is(&h, "ssh.software", 0, 0, "libssh_0.9.6"));
     CHECK(ph_buf_is(&h, "ssh.proto", 0, 0, "2.0"));
     CHECK_EQ_U(h.txs, 1); /* both banners: the flow's one transaction */
     CHECK_EQ_U(ph_count(&h, "ssh_banners"), 2);
-    CHECK_EQ_U(ph_count(&h, "ssh_malformed"), 0);
+    CHECK_EQ_U(ph_count(&h, "ssh_malformed"), 1); /* that packet */
+    CHECK_EQ_U(ph_raised(&h, "ssh.invalid_banner"), 1); /* the server's first line */
+    CHECK_EQ_U(ph_raised(&h, "ssh.invalid_record"), 0);
     ph_end(&h);
     CHECK_EQ_U(h.txs, 1); /* reported once */
     ph_free(&h);
@@ -129,12 +131,13 @@ static void test_hassh(void)
     uint32_t hl;
     const uint8_t *hash = ph_buf(&h, "ssh.hassh", 0, 0, &hl);
     CHECK(hash && hl == 32);
-    CHECK(h.pf.dead[0] && !h.pf.dead[1] && h.txs == 0 && ph_count(&h, "ssh_kexinits") == 1);
+    /* the side's part is done; its packets are still read (headers) up to NEWKEYS */
+    CHECK(!h.pf.dead[0] && h.txs == 0 && ph_count(&h, "ssh_kexinits") == 1);
     /* the server's: its own direction's lists */
     ph_feed(&h, 1, pk, n);
     CHECK(ph_buf_is(&h, "ssh.hassh.server.string", 1, 0,
                     "curve25519-sha256,diffie-hellman-group14-sha1;aes256-ctr;hmac-sha2-512;none"));
-    CHECK(h.txs == 1 && h.pf.dead[1]); /* both sides done: the flow's one transaction */
+    CHECK(h.txs == 1); /* both sides done: the flow's one transaction */
     ph_free(&h);
 
     /* off unless asked: a rule on ssh.hassh.server asks (osprey_parsers_want_buffer) */
@@ -146,7 +149,9 @@ static void test_hassh(void)
     ph_free(&h);
     ph_init(&h, "ssh", 6, 40000, 22);
     feed_str(&h, 1, "SSH-2.0-x\r\n");
-    CHECK(h.pf.dead[1]); /* neither configured nor asked: the banner only */
+    ph_feed(&h, 1, pk, n);
+    /* neither configured nor asked: no HASSH (the packets' headers are still read) */
+    CHECK(!ph_buf(&h, "ssh.hassh.server", 1, 0, &hl) && ph_count(&h, "ssh_kexinits") == 0);
     ph_free(&h);
 
     /* a packet length past the limit, a KEXINIT that does not decode: the side ends */
@@ -158,14 +163,52 @@ static void test_hassh(void)
     feed_str(&h, 1, "SSH-2.0-s\r\n");
     n = packet(pk, (const uint8_t *)"\x14" "short", 6);
     ph_feed(&h, 1, pk, n);
-    CHECK(h.pf.dead[1] && ph_count(&h, "ssh_malformed") == 2);
+    CHECK(ph_count(&h, "ssh_malformed") == 2);
     CHECK(!ph_buf(&h, "ssh.hassh.server", 1, 0, &hl) && h.txs == 1);
     ph_free(&h);
     CHECK(ssh_kexinit_hassh(pl, 20, 0, &(struct pbuf){0}) == false);
 }
 
+/* Suricata's SSH events: a first line that is no banner, a banner of 256 bytes or more, a
+ * packet_length below 2 before NEWKEYS (packets are read without HASSH too) */
+static void test_events(void)
+{
+    struct ph h;
+    ph_init(&h, "ssh", 6, 40000, 22);
+    feed_str(&h, 0, "SSH-2.0\r\n"); /* no '-' after the version */
+    CHECK_EQ_U(ph_raised(&h, "ssh.invalid_banner"), 1);
+    char line[300] = "SSH-2.0-";
+    memset(line + 8, 'x', 255 - 8);
+    strcpy(line + 255, "\r\n"); /* 255 bytes: not long */
+    feed_str(&h, 1, line);
+    CHECK_EQ_U(ph_raised(&h, "ssh.long_banner"), 0);
+    CHECK_EQ_U(ph_raised(&h, "ssh.invalid_banner"), 1);
+    CHECK(!h.pf.dead[1]);
+    /* a KEXINIT-like packet whole, then a packet_length of 1, split */
+    ph_feed(&h, 1, "\x00\x00\x00\x0c\x0a\x14" "abcdefghij" "\x00\x00", 18);
+    CHECK_EQ_U(ph_raised(&h, "ssh.invalid_record"), 0);
+    ph_feed(&h, 1, "\x00\x01\x00", 3);
+    CHECK_EQ_U(ph_raised(&h, "ssh.invalid_record"), 1);
+    CHECK(h.pf.dead[1]);
+    ph_free(&h);
+
+    ph_init(&h, "ssh", 6, 40000, 22);
+    memset(line + 8, 'x', 256 - 8);
+    strcpy(line + 256, "\n"); /* 256 bytes */
+    feed_str(&h, 0, line);
+    CHECK_EQ_U(ph_raised(&h, "ssh.long_banner"), 1);
+    CHECK_EQ_U(ph_raised(&h, "ssh.invalid_banner"), 0);
+    CHECK(ph_buf(&h, "ssh.software", 0, 0, &(uint32_t){0}));
+    /* NEWKEYS ends the side: what follows is encrypted */
+    ph_feed(&h, 0, "\x00\x00\x00\x0c\x0a\x15" "abcdefghij" "\x00\x00\x00\x00\x00\x00", 22);
+    CHECK(h.pf.dead[0]);
+    CHECK_EQ_U(ph_raised(&h, "ssh.invalid_record"), 0);
+    ph_free(&h);
+}
+
 int main(void)
 {
+    test_events();
     test_hassh();
     test_banners();
     test_odd_banners();

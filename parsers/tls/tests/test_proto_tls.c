@@ -102,8 +102,45 @@ static void test_rows(void)
     CHECK(osprey_app_event_find("tls.invalid_record_type") >= 0);
 }
 
+/* Suricata's record-level events: heartbeats followed across the sides, an SSLv2 ERROR
+ * message, a short alert, a hello cut inside its random, too many records in one chunk */
+static void test_record_events(void)
+{
+    struct ph h;
+    uint8_t hello[512];
+    size_t n = client_hello(hello, "a.example");
+    ph_init(&h, "tls", 6, 40000, 443);
+    ph_feed(&h, 0, hello, n);
+    /* a request claiming 0x4000 bytes of payload in a 19-byte record, split anywhere */
+    static const uint8_t bleed[] = {24, 3, 3, 0, 19, 1, 0x40, 0x00, 'p', 'p', 'p', 'p', 'p',
+                                    'p', 'p', 'p', 'p', 'p', 'p', 'p', 'p', 'p', 'p', 'p'};
+    ph_feed(&h, 0, bleed, 7);
+    CHECK_EQ_U(ph_raised(&h, "tls.overflow_heartbeat_message"), 0);
+    ph_feed(&h, 0, bleed + 7, sizeof bleed - 7);
+    CHECK_EQ_U(ph_raised(&h, "tls.overflow_heartbeat_message"), 1);
+    ph_feed(&h, 0, bleed, sizeof bleed); /* a second one before any answer */
+    CHECK_EQ_U(ph_raised(&h, "tls.invalid_heartbeat_message"), 1);
+    ph_feed(&h, 1, "\x80\x03\x00\x00\x01", 5); /* SSLv2 ERROR: no cipher */
+    CHECK_EQ_U(ph_raised(&h, "tls.error_message_encountered"), 1);
+    ph_feed(&h, 1, "\x15\x03\x03\x00\x01\x02", 6);
+    CHECK_EQ_U(ph_raised(&h, "tls.invalid_alert_message"), 1);
+    CHECK(!h.pf.dead[0] && !h.pf.dead[1]);
+    ph_feed(&h, 1, "\x80\x01\x04\x80\x01\x04\x80\x01\x04", 9); /* 3 records, 9 bytes */
+    CHECK_EQ_U(ph_raised(&h, "tls.too_many_records_in_packet"), 1);
+    CHECK(h.pf.dead[1]);
+    ph_free(&h);
+
+    ph_init(&h, "tls", 6, 40000, 443);
+    static const uint8_t cut[] = {22, 3, 1, 0, 10, 1, 0, 0, 6, 3, 3, 1, 2, 3, 4};
+    ph_feed(&h, 0, cut, sizeof cut); /* a ClientHello of 6 bytes: cut inside its random */
+    CHECK_EQ_U(ph_raised(&h, "tls.handshake_invalid_length"), 1);
+    CHECK(!ph_buf(&h, "tls.sni", 0, 0, &(uint32_t){0}));
+    ph_free(&h);
+}
+
 int main(void)
 {
+    test_record_events();
     test_client_hello();
     test_rows();
     return unit_report("test_proto_tls");
