@@ -120,7 +120,7 @@ static enum dec_rc ipv4(struct dec *c, const uint8_t *b, uint32_t len, bool reas
         int r = mon_defrag_ipv4(c->d->defrag, b, totlen, p->ts_us, &c->d->stats, &out,
                                 &out_len);
         if (mon_defrag_stats(c->d->defrag)->overlaps != overlaps)
-            p->decode_notes |= 1u << MON_DN_FRAG_OVERLAP;
+            p->decode_notes |= 1ull << MON_DN_FRAG_OVERLAP;
         enum dec_rc rc = dec_defrag_result(c, r, before);
         if (rc != DEC_OK)
             return rc;

@@ -150,11 +150,11 @@ static enum dec_rc ipv6(struct dec *c, const uint8_t *b, uint32_t len, bool reas
         if (!dec_push(c, MON_L_IPV6_EXT, b + off, IPV6_FRAG_HLEN))
             return DEC_BAD;
         if (++frag_headers > 1)
-            p->decode_notes |= 1u << MON_DN_IPV6_DUPL_FH;
+            p->decode_notes |= 1ull << MON_DN_IPV6_DUPL_FH;
         uint16_t offmf = rd16(b + off + 2);
         if ((offmf & 0xfff8) == 0 && !(offmf & 1)) {
             /* Atomic fragment (RFC 6946): a whole datagram, decoded as such. */
-            p->decode_notes |= 1u << MON_DN_IPV6_USELESS_FH;
+            p->decode_notes |= 1ull << MON_DN_IPV6_USELESS_FH;
             prev_nh_off = off;
             nh = b[off];
             off += IPV6_FRAG_HLEN;
@@ -177,7 +177,7 @@ static enum dec_rc ipv6(struct dec *c, const uint8_t *b, uint32_t len, bool reas
         int r = mon_defrag_ipv6(c->d->defrag, b, off, prev_nh_off, end, p->ts_us,
                                 &c->d->stats, &out, &out_len);
         if (mon_defrag_stats(c->d->defrag)->overlaps != overlaps)
-            p->decode_notes |= 1u << MON_DN_FRAG_OVERLAP;
+            p->decode_notes |= 1ull << MON_DN_FRAG_OVERLAP;
         enum dec_rc rc = dec_defrag_result(c, r, before);
         if (rc != DEC_OK)
             return rc;

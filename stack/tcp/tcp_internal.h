@@ -69,6 +69,13 @@ enum tcp_kind tcp_kind_of(uint8_t tcp_flags);
  * or received (TCP_DIR_RCV): a state or one of TCP_S_*. */
 uint8_t tcp_next_state(enum tcp_dir d, enum tcp_kind k, uint8_t s);
 
+/* ---- Suricata's state-machine stream events, tcp_checks.c -------------------------------- */
+/* Phase 1, before the packet moves any state: the stream events (mon_tcp.h) Suricata's
+ * state machine would raise for it, into t->pkt_events. Reads the connection, changes only
+ * f->tcp.marks. */
+void tcp_state_checks(struct tcp_ctx *t, struct mon_flow *f, int snd, enum tcp_kind kind,
+                      const struct mon_packet *p);
+
 /* ---- connection helpers, tcp_conn.c -------------------------------------------------------- */
 static inline uint32_t tcp_seg_len(const struct mon_packet *p)
 {
