@@ -74,6 +74,17 @@ static const struct decode_name DECODE[] = {
     {"erspan.unsupported_version", MON_DE_ERSPAN_BAD_VERSION, 0, false},
     {"ipraw.invalid_ip_version", MON_DE_IPRAW_BAD_VERSION, 0, false},
     {"too_many_layers", MON_DE_LAYERS_TOO_MANY, 0, false},
+    {"ipv4.icmpv6", MON_DN_IPV4_ICMPV6, 0, true},
+    {"ipv6.icmpv4", MON_DN_IPV6_ICMPV4, 0, true},
+    {"icmpv4.unknown_type", MON_DN_ICMPV4_UNKNOWN_TYPE, 0, true},
+    {"icmpv4.unknown_code", MON_DN_ICMPV4_UNKNOWN_CODE, 0, true},
+    {"tcp.opt_duplicate", MON_DN_TCP_OPT_DUPLICATE, 0, true},
+    {"sctp.chunk_too_small", MON_DN_SCTP_CHUNK_TOO_SMALL, 0, true},
+    {"sctp.chunk_len_invalid", MON_DN_SCTP_CHUNK_LEN_INVALID, 0, true},
+    {"sctp.init_chunk_bundled", MON_DN_SCTP_INIT_BUNDLED, 0, true},
+    {"sctp.init_with_non_zero_vtag", MON_DN_SCTP_INIT_VTAG, 0, true},
+    {"sctp.data_with_zero_vtag", MON_DN_SCTP_DATA_ZERO_VTAG, 0, true},
+    {"sctp.too_many_chunks", MON_DN_SCTP_TOO_MANY_CHUNKS, 0, true},
 };
 
 bool event_lookup(int kind, const char *name, struct opt_event *out)

@@ -68,10 +68,12 @@ enum dec_rc dec_ip_payload(struct dec *c, uint8_t proto, const uint8_t *b, uint3
     case DEC_IP_ICMP:
         if (p->ipver == 4)
             return dec_next(c, DEC_NX_ICMPV4, b, len);
+        p->decode_notes |= 1ull << MON_DN_IPV6_ICMPV4; /* the other version's ICMP: payload */
         break;
     case DEC_IP_ICMPV6:
         if (p->ipver == 6)
             return dec_next(c, DEC_NX_ICMPV6, b, len);
+        p->decode_notes |= 1ull << MON_DN_IPV4_ICMPV6;
         break;
     case DEC_IP_IPIP:
         /* IPv6 names the wrong inner version its own way (Suricata's ipv6.*_in_ipv6_*) */

@@ -98,7 +98,24 @@ struct mon_defrag;
 #define MON_DECODE_NOTES(X)                                                                \
     X(FRAG_OVERLAP, "ipfrag.overlap")          /* a fragment overlaps held data (any bytes) */ \
     X(IPV6_USELESS_FH, "ipv6.exthdr_useless_fh") /* an atomic fragment header (offset 0, no MF) */ \
-    X(IPV6_DUPL_FH, "ipv6.exthdr_dupl_fh")     /* a second fragment header in one chain */
+    X(IPV6_DUPL_FH, "ipv6.exthdr_dupl_fh")     /* a second fragment header in one chain */ \
+    X(IPV4_ICMPV6, "ipv4.icmpv6")              /* IPv4 carrying ICMPv6 (protocol 58) */      \
+    X(IPV6_ICMPV4, "ipv6.icmpv4")              /* IPv6 carrying ICMPv4 (next header 1) */   \
+    X(ICMPV4_UNKNOWN_TYPE, "icmpv4.unknown_type") /* a type RFC 792 and successors lack */   \
+    X(ICMPV4_UNKNOWN_CODE, "icmpv4.unknown_code") /* a code its (known) type lacks */       \
+    X(TCP_OPT_DUPLICATE, "tcp.opt_duplicate")  /* MSS, window scale, SACK-permitted or     \
+                                                  timestamps twice in one header */         \
+    X(SCTP_CHUNK_TOO_SMALL, "sctp.chunk_too_small") /* fewer than 4 bytes left for a chunk */ \
+    X(SCTP_CHUNK_LEN_INVALID, "sctp.chunk_len_invalid") /* a chunk length under 4 or past \
+                                                  the packet */                             \
+    X(SCTP_INIT_BUNDLED, "sctp.init_chunk_bundled") /* INIT beside other chunks (RFC 9260 \
+                                                  §6.10: it must be alone) */              \
+    X(SCTP_INIT_VTAG, "sctp.init_with_non_zero_vtag") /* INIT's verification tag must be 0 \
+                                                  (§8.5.1) */                              \
+    X(SCTP_DATA_ZERO_VTAG, "sctp.data_with_zero_vtag") /* DATA under tag 0 (only INIT     \
+                                                  has it) */                                \
+    X(SCTP_TOO_MANY_CHUNKS, "sctp.too_many_chunks") /* more chunks than Suricata tracks  \
+                                                  (SCTP_MAX_CHUNKS, 16) */
 
 enum mon_decode_note {
 #define MON_X_ENUM(e, name) MON_DN_##e,
@@ -106,6 +123,7 @@ enum mon_decode_note {
 #undef MON_X_ENUM
     MON_DN__COUNT
 };
+_Static_assert(MON_DN__COUNT <= 64, "mon_packet.decode_notes holds 64 notes");
 const char *mon_decode_note_name(enum mon_decode_note n);
 
 enum mon_decode_event {

@@ -193,6 +193,7 @@ enum mon_tcp_event {
 #undef MON_X_ENUM
     MON_TE__COUNT
 };
+_Static_assert(MON_TE__COUNT <= 64, "mon_packet.tcp_events holds 64 events");
 const char *mon_tcp_event_name(enum mon_tcp_event e);
 
 struct mon_tcp_stats {
