@@ -303,13 +303,19 @@ void tcp_state_checks(struct tcp_ctx *t, struct mon_flow *f, int snd, enum tcp_k
 {
     struct mon_tcp_conn *c = &f->tcp;
     const struct mon_tcp_side *S = &c->side[snd], *R = &c->side[snd ^ 1];
-    /* Suricata's checks need both ends' sequence numbers (none on a pick-up's first packet) */
-    if (!(S->flags & MON_TCPF_ISN_KNOWN) || !(R->flags & MON_TCPF_ISN_KNOWN) ||
-        ((S->flags | R->flags) & MON_TCPF_PICKUP))
-        return;
+    if ((S->flags | R->flags) & MON_TCPF_PICKUP)
+        return; /* a pick-up's first packets: nothing to check against yet */
     struct chk k = {.t = t, .S = S, .R = R, .p = p, .st = session_state(c),
                     .to_server = snd == MON_SIDE_CLI};
     const struct mon_tcp_side *C = &c->side[MON_SIDE_CLI], *V = &c->side[MON_SIDE_SVR];
+    /* While the client waits for the SYN-ACK only its own SYN is known (the server's first
+     * packet is being judged); every other check needs both ends' sequence numbers. */
+    if (k.st == SU_SYN_SENT && (C->flags & MON_TCPF_ISN_KNOWN)) {
+        handshake(&k, kind, C, V);
+        return;
+    }
+    if (!(S->flags & MON_TCPF_ISN_KNOWN) || !(R->flags & MON_TCPF_ISN_KNOWN))
+        return;
     if (kind == TCP_K_RST) {
         /* an ack on a RST must be valid too (StreamTcpValidateRst) */
         if (k.st >= SU_SYN_RECV && ack_invalid(&k))
@@ -326,7 +332,6 @@ void tcp_state_checks(struct tcp_ctx *t, struct mon_flow *f, int snd, enum tcp_k
         return; /* Suricata looks no further at it */
     }
     switch (k.st) {
-    case SU_SYN_SENT:
     case SU_4WHS:
         handshake(&k, kind, C, V);
         break;
