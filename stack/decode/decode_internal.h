@@ -139,6 +139,13 @@ enum dec_rc dec_raw(struct dec *c, const uint8_t *b, uint32_t len);
 /* Network layer. */
 enum dec_rc dec_ipv4(struct dec *c, const uint8_t *b, uint32_t len);
 enum dec_rc dec_ipv6(struct dec *c, const uint8_t *b, uint32_t len);
+/* ipv6_notes.c: the notes one extension header h[0..size) of type nh adds, counting the
+ * headers of the chain seen so far in s. */
+struct ipv6_seen {
+    uint8_t hh, dh, rh, ah;
+};
+void dec_ipv6_ext_note(struct mon_packet *p, struct ipv6_seen *s, uint8_t nh, const uint8_t *h,
+                       uint32_t size);
 
 /* Tunnels. */
 enum dec_rc dec_gre(struct dec *c, const uint8_t *b, uint32_t len);

@@ -102,6 +102,7 @@ static enum dec_rc ipv6(struct dec *c, const uint8_t *b, uint32_t len, bool reas
 
     uint8_t nh = b[6];
     uint32_t off = IPV6_HLEN, prev_nh_off = 6, count = 0, frag_headers = 0;
+    struct ipv6_seen seen = {0};
     for (;;) {
         uint32_t size;
         switch (nh) {
@@ -126,6 +127,7 @@ static enum dec_rc ipv6(struct dec *c, const uint8_t *b, uint32_t len, bool reas
             }
             if (!dec_push(c, MON_L_IPV6_EXT, b + off, size))
                 return DEC_BAD;
+            dec_ipv6_ext_note(p, &seen, nh, b + off, size);
             prev_nh_off = off;
             nh = b[off];
             off += size;
@@ -138,6 +140,8 @@ static enum dec_rc ipv6(struct dec *c, const uint8_t *b, uint32_t len, bool reas
              * short (Suricata's ipv6.trunc_exthdr), not a short transport header. */
             if (count && nh != DEC_IP_NONE && end - off < 2)
                 return dec_bad(c, MON_DE_IPV6_EXTHDR_TRUNCATED);
+            if (nh == DEC_IP_NONE && end > off)
+                p->decode_notes |= 1ull << MON_DN_IPV6_DATA_AFTER_NONE;
             p->proto = nh;
             return dec_ip_payload(c, nh, b + off, end - off);
         }
@@ -151,6 +155,7 @@ static enum dec_rc ipv6(struct dec *c, const uint8_t *b, uint32_t len, bool reas
             return DEC_BAD;
         if (++frag_headers > 1)
             p->decode_notes |= 1ull << MON_DN_IPV6_DUPL_FH;
+        dec_ipv6_ext_note(p, &seen, nh, b + off, IPV6_FRAG_HLEN);
         uint16_t offmf = rd16(b + off + 2);
         if ((offmf & 0xfff8) == 0 && !(offmf & 1)) {
             /* Atomic fragment (RFC 6946): a whole datagram, decoded as such. */

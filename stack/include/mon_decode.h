@@ -115,7 +115,27 @@ struct mon_defrag;
     X(SCTP_DATA_ZERO_VTAG, "sctp.data_with_zero_vtag") /* DATA under tag 0 (only INIT     \
                                                   has it) */                                \
     X(SCTP_TOO_MANY_CHUNKS, "sctp.too_many_chunks") /* more chunks than Suricata tracks  \
-                                                  (SCTP_MAX_CHUNKS, 16) */
+                                                  (SCTP_MAX_CHUNKS, 16) */                  \
+    X(IPV4_OPT_UNKNOWN, "ipv4.opt_unknown")    /* an option type Suricata does not know */  \
+    X(IPV4_OPT_DUPLICATE, "ipv4.opt_duplicate") /* an option (not EOL/NOP) twice */        \
+    X(IPV6_DUPL_HH, "ipv6.exthdr_dupl_hh")     /* a second hop-by-hop options header */     \
+    X(IPV6_DUPL_RH, "ipv6.exthdr_dupl_rh")     /* a second routing header */                \
+    X(IPV6_DUPL_DH, "ipv6.exthdr_dupl_dh")     /* a third destination options header (RFC \
+                                                  8200 allows one before and one after RH) */ \
+    X(IPV6_DUPL_AH, "ipv6.exthdr_dupl_ah")     /* a second authentication header */         \
+    X(IPV6_RH_TYPE_0, "ipv6.rh_type_0")        /* routing header type 0 (RFC 5095) */       \
+    X(IPV6_FH_RESERVED, "ipv6.fh_non_zero_reserved_field") /* fragment header byte 1 */    \
+    X(IPV6_DATA_AFTER_NONE, "ipv6.data_after_none_header") /* bytes behind next header 59 */ \
+    X(IPV6_AH_RESERVED, "ipv6.exthdr_ah_res_not_null") /* AH reserved field (RFC 4302) */   \
+    X(IPV6_HOPOPTS_UNKNOWN, "ipv6.hopopts_unknown_opt") /* an option not Pad1, PadN, router \
+                                                  alert, jumbo or home address */           \
+    X(IPV6_HOPOPTS_PADDING, "ipv6.hopopts_only_padding") /* nothing but Pad1/PadN */        \
+    X(IPV6_DSTOPTS_UNKNOWN, "ipv6.dstopts_unknown_opt")                                     \
+    X(IPV6_DSTOPTS_PADDING, "ipv6.dstopts_only_padding")                                    \
+    X(ICMPV6_UNKNOWN_CODE, "icmpv6.unknown_code") /* a code its (known) type lacks */       \
+    X(ICMPV6_UNASSIGNED_TYPE, "icmpv6.unassigned_type") /* a type IANA has not assigned */  \
+    X(ICMPV6_EXPERIMENT_TYPE, "icmpv6.experimentation_type") /* 100, 101, 200, 201 */      \
+    X(ICMPV6_MLD_HOP_LIMIT, "icmpv6.mld_message_with_invalid_hl") /* MLD, hop limit not 1 */
 
 enum mon_decode_note {
 #define MON_X_ENUM(e, name) MON_DN_##e,
