@@ -37,6 +37,19 @@ enum dec_rc dec_ethertype(struct dec *c, uint16_t type, const uint8_t *b, uint32
     }
 }
 
+/* Ethertypes Suricata's network-layer dispatch knows although libmon decodes nothing behind
+ * them (Cisco FabricPath/DCE, 802.1BR E-Tag, Ethernet loopback): not "unknown" for
+ * ethernet.unknown_ethertype. Everything dec_ethertype decodes is known too. */
+bool dec_ethertype_known(uint16_t type)
+{
+    switch (type) {
+    case 0x8903: case 0x893f: case 0x9000:
+        return true;
+    default:
+        return false;
+    }
+}
+
 /* Raw IP where only the version nibble says which (raw link types, MPLS, GTP-U, ERSPAN). */
 enum dec_rc dec_ip_by_version(struct dec *c, const uint8_t *b, uint32_t len, bool *unknown)
 {

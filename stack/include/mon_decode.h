@@ -135,7 +135,39 @@ struct mon_defrag;
     X(ICMPV6_UNKNOWN_CODE, "icmpv6.unknown_code") /* a code its (known) type lacks */       \
     X(ICMPV6_UNASSIGNED_TYPE, "icmpv6.unassigned_type") /* a type IANA has not assigned */  \
     X(ICMPV6_EXPERIMENT_TYPE, "icmpv6.experimentation_type") /* 100, 101, 200, 201 */      \
-    X(ICMPV6_MLD_HOP_LIMIT, "icmpv6.mld_message_with_invalid_hl") /* MLD, hop limit not 1 */
+    X(ICMPV6_MLD_HOP_LIMIT, "icmpv6.mld_message_with_invalid_hl") /* MLD, hop limit not 1 */ \
+    /* the layer a link.truncated / gre.* / mpls.* / pppoe.* anomaly is about, by Suricata's \
+     * name for it (beside the anomaly, which stays what it was) */                         \
+    X(SLL_TOO_SMALL, "sll.pkt_too_small")                                                    \
+    X(LTNULL_TOO_SMALL, "ltnull.pkt_too_small")                                              \
+    X(CHDLC_TOO_SMALL, "chdlc.pkt_too_small")                                                \
+    X(VNTAG_TOO_SMALL, "vntag.header_too_small")                                             \
+    X(PBB_TOO_SMALL, "ieee8021ah.header_too_small")                                          \
+    X(MPLS_TOO_SMALL, "mpls.pkt_too_small")    /* nothing (or no whole control word) behind \
+                                                  the label stack */                        \
+    X(MPLS_ROUTER_ALERT, "mpls.bad_label_router_alert") /* router alert at the bottom */   \
+    X(MPLS_IMPLICIT_NULL, "mpls.bad_label_implicit_null") /* label 3 on the wire */        \
+    X(MPLS_RESERVED, "mpls.bad_label_reserved") /* another reserved label at the bottom */ \
+    X(GRE_V0_RECUR, "gre.version0_recur")                                                    \
+    X(GRE_V0_FLAGS, "gre.version0_flags")                                                    \
+    X(GRE_V0_HDR_TOO_BIG, "gre.version0_hdr_too_big")                                        \
+    X(GRE_V1_CHKSUM, "gre.version1_chksum")                                                  \
+    X(GRE_V1_ROUTE, "gre.version1_route")                                                    \
+    X(GRE_V1_SSR, "gre.version1_ssr")                                                        \
+    X(GRE_V1_RECUR, "gre.version1_recur")                                                    \
+    X(GRE_V1_FLAGS, "gre.version1_flags")                                                    \
+    X(GRE_V1_WRONG_PROTO, "gre.version1_wrong_protocol")                                     \
+    X(GRE_V1_NO_KEY, "gre.version1_no_key")                                                  \
+    X(GRE_V1_HDR_TOO_BIG, "gre.version1_hdr_too_big")                                        \
+    X(PPPOE_WRONG_CODE, "pppoe.wrong_code")    /* a discovery code RFC 2516 lacks */        \
+    /* on a fine frame: what follows is not decoded */                                      \
+    X(LTNULL_UNSUPPORTED, "ltnull.unsupported_type") /* an address family not IPv4/IPv6 */ \
+    X(ETH_UNKNOWN_TYPE, "ethernet.unknown_ethertype") /* an ethertype nobody decodes */     \
+    X(VLAN_UNKNOWN_TYPE, "vlan.unknown_type")  /* ... behind a VLAN tag */                  \
+    X(VNTAG_UNKNOWN_TYPE, "vntag.unknown_type") /* ... behind a VN-Tag */                   \
+    X(PPP_IP4_TOO_SMALL, "ppp.ip4_pkt_too_small") /* PPP's IPv4 shorter than its header */ \
+    X(PPP_IP6_TOO_SMALL, "ppp.ip6_pkt_too_small")                                            \
+    X(PPP_VJU_TOO_SMALL, "ppp.vju_pkt_too_small") /* Van Jacobson uncompressed, same */
 
 enum mon_decode_note {
 #define MON_X_ENUM(e, name) MON_DN_##e,
