@@ -166,3 +166,108 @@ def test_decoder_note(tmp_path, name):
     assert got == sorted(known)
     assert sorted(a["pcap_cnt"] for a in r.alerts if a["alert"]["signature_id"] == 99) == \
         list(range(1, len(pkts) + 1))
+
+
+# ---- link layers and tunnels: which layer an anomaly is about, what nobody decodes --------
+
+LINK_EVENTS = [
+    "sll.pkt_too_small", "ltnull.pkt_too_small", "ltnull.unsupported_type",
+    "chdlc.pkt_too_small", "vntag.header_too_small", "vntag.unknown_type",
+    "ieee8021ah.header_too_small", "ethernet.unknown_ethertype", "vlan.unknown_type",
+    "mpls.pkt_too_small", "mpls.bad_label_router_alert", "mpls.bad_label_implicit_null",
+    "mpls.bad_label_reserved", "gre.version0_recur", "gre.version0_flags",
+    "gre.version0_hdr_too_big", "gre.version1_chksum", "gre.version1_route",
+    "gre.version1_ssr", "gre.version1_recur", "gre.version1_flags",
+    "gre.version1_wrong_protocol", "gre.version1_no_key", "gre.version1_hdr_too_big",
+    "pppoe.wrong_code", "ppp.ip4_pkt_too_small", "ppp.ip6_pkt_too_small",
+    "ppp.vju_pkt_too_small",
+]
+LINK_RULES = [rule(f"decode-event:{e};", sid=i + 1, proto="pkthdr")
+              for i, e in enumerate(LINK_EVENTS)]
+DLT_LOOP, DLT_EN10MB, DLT_PPP, DLT_C_HDLC, DLT_SLL = 108, 1, 9, 104, 113  # (scapy takes a linktype 0 for none)
+MAC = dict(src="00:00:00:00:00:01", dst="00:00:00:00:00:02")
+V4 = bytes(IP(src=CLI, dst=SRV) / UDP(sport=1, dport=2) / Raw(b"x" * 8))
+
+
+def ether(etype, body):
+    from scapy.layers.l2 import Ether
+    return bytes(Ether(type=etype, **MAC)) + body
+
+
+def mpls(*labels, tail=b""):
+    from scapy.layers.l2 import Ether
+    entries = b"".join(struct.pack("!I", (lab << 12) | ((i == len(labels) - 1) << 8) | 64)
+                       for i, lab in enumerate(labels))
+    return ether(0x8847, entries + tail)
+
+
+def gre(flags, proto, body=b""):
+    return bytes(IP(src=CLI, dst=SRV, proto=47) / Raw(struct.pack("!HH", flags, proto) + body))
+
+
+LINK_CASES = {
+    "sll_too_small": (DLT_SLL, b"\0" * 10, ["sll.pkt_too_small"]),
+    "null_too_small": (DLT_LOOP, b"\0\2", ["ltnull.pkt_too_small"]),
+    "null_ipv4": (DLT_LOOP, struct.pack("!I", 2) + V4, []),
+    "null_unsupported": (DLT_LOOP, struct.pack("!I", 7) + b"\0" * 20,
+                         ["ltnull.unsupported_type"]),
+    "chdlc_too_small": (DLT_C_HDLC, b"\x0f\x00\x08", ["chdlc.pkt_too_small"]),
+    "vntag_too_small": (DLT_EN10MB, ether(0x8926, b"\x80\x01\x00"),
+                        ["vntag.header_too_small"]),
+    "vntag_ipv4": (DLT_EN10MB, ether(0x8926, b"\0" * 4 + b"\x08\x00" + V4), []),
+    "vntag_unknown_type": (DLT_EN10MB, ether(0x8926, b"\0" * 4 + b"\x88\xcc" + b"\0" * 20),
+                           ["vntag.unknown_type"]),
+    "pbb_too_small": (DLT_EN10MB, ether(0x88e7, b"\0" * 10), ["ieee8021ah.header_too_small"]),
+    "lldp": (DLT_EN10MB, ether(0x88cc, b"\0" * 30), ["ethernet.unknown_ethertype"]),
+    "arp_and_fabricpath_are_known": (DLT_EN10MB, ether(0x8903, b"\0" * 30), []),
+    "llc_is_no_ethertype": (DLT_EN10MB, bytes.fromhex("0180c20000000000000000010026") +
+                            b"\x42\x42\x03" + b"\0" * 35, []),
+    "vlan_unknown_type": (DLT_EN10MB, ether(0x8100, b"\x00\x05\x88\xcc" + b"\0" * 30),
+                          ["vlan.unknown_type", "ethernet.unknown_ethertype"]),
+    "mpls_ipv4": (DLT_EN10MB, mpls(100, tail=V4), []),
+    "mpls_too_small": (DLT_EN10MB, mpls(100), ["mpls.pkt_too_small"]),
+    "mpls_router_alert": (DLT_EN10MB, mpls(1, tail=V4), ["mpls.bad_label_router_alert"]),
+    "mpls_implicit_null": (DLT_EN10MB, mpls(3, 100, tail=V4),
+                           ["mpls.bad_label_implicit_null"]),
+    "mpls_reserved": (DLT_EN10MB, mpls(5, tail=V4), ["mpls.bad_label_reserved"]),
+    "gre_v0_ipv4": (DLT_EN10MB, ether(0x0800, gre(0x0000, 0x0800, V4)), []),
+    "gre_v0_recur": (DLT_EN10MB, ether(0x0800, gre(0x0100, 0x0800, V4)),
+                     ["gre.version0_recur"]),
+    "gre_v0_flags": (DLT_EN10MB, ether(0x0800, gre(0x0008, 0x0800, V4)),
+                     ["gre.version0_flags"]),
+    "gre_v0_hdr_too_big": (DLT_EN10MB, ether(0x0800, gre(0xb000, 0x0800, b"\0" * 4)),
+                           ["gre.version0_hdr_too_big"]),
+    "gre_v1_chksum": (DLT_EN10MB, ether(0x0800, gre(0xa001, 0x880b, b"\0" * 8)),
+                      ["gre.version1_chksum"]),
+    "gre_v1_route": (DLT_EN10MB, ether(0x0800, gre(0x6001, 0x880b, b"\0" * 8)),
+                     ["gre.version1_route"]),
+    "gre_v1_ssr": (DLT_EN10MB, ether(0x0800, gre(0x2801, 0x880b, b"\0" * 8)),
+                   ["gre.version1_ssr"]),
+    "gre_v1_recur": (DLT_EN10MB, ether(0x0800, gre(0x2101, 0x880b, b"\0" * 8)),
+                     ["gre.version1_recur"]),
+    "gre_v1_flags": (DLT_EN10MB, ether(0x0800, gre(0x2009, 0x880b, b"\0" * 8)),
+                     ["gre.version1_flags"]),
+    "gre_v1_wrong_protocol": (DLT_EN10MB, ether(0x0800, gre(0x2001, 0x0800, b"\0" * 8)),
+                              ["gre.version1_wrong_protocol"]),
+    "gre_v1_no_key": (DLT_EN10MB, ether(0x0800, gre(0x0001, 0x880b, b"\0" * 8)),
+                      ["gre.version1_no_key"]),
+    "gre_v1_hdr_too_big": (DLT_EN10MB, ether(0x0800, gre(0x3001, 0x880b, b"\0" * 4)),
+                           ["gre.version1_hdr_too_big"]),
+    "pppoe_wrong_code": (DLT_EN10MB, ether(0x8863, b"\x11\x42\x00\x00\x00\x00" + b"\0" * 40),
+                         ["pppoe.wrong_code"]),
+    "ppp_ipv4": (DLT_PPP, b"\xff\x03\x00\x21" + V4, []),
+    "ppp_ip4_too_small": (DLT_PPP, b"\xff\x03\x00\x21" + V4[:10], ["ppp.ip4_pkt_too_small"]),
+    "ppp_ip6_too_small": (DLT_PPP, b"\xff\x03\x00\x57" + b"\x60" + b"\0" * 20,
+                          ["ppp.ip6_pkt_too_small"]),
+    "ppp_vju_too_small": (DLT_PPP, b"\xff\x03\x00\x2f" + b"\x45" + b"\0" * 9,
+                          ["ppp.vju_pkt_too_small"]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(LINK_CASES))
+def test_link_and_tunnel_note(tmp_path, name):
+    from conftest import write_pcap
+    linktype, frame, want = LINK_CASES[name]
+    pcap = write_pcap(tmp_path / "l.pcap", [Raw(frame)], linktype)
+    r = detect(tmp_path, pcap, LINK_RULES, "-k", "none")
+    assert sorted(LINK_EVENTS[a["alert"]["signature_id"] - 1] for a in r.alerts) == sorted(want)
