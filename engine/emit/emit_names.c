@@ -56,3 +56,10 @@ const char *osprey_suricata_decode_event(enum mon_decode_event e)
     default: return NULL;
     }
 }
+
+const char *osprey_suricata_decode_note(enum mon_decode_note n, uint8_t ipver)
+{
+    if (n == MON_DN_FRAG_OVERLAP) /* Suricata tells the IP versions apart */
+        return ipver == 6 ? "ipv6.frag_overlap" : "ipv4.frag_overlap";
+    return mon_decode_note_name(n); /* the others carry Suricata's names already */
+}

@@ -26,7 +26,9 @@ static enum su_state session_state(const struct mon_tcp_conn *c)
 {
     uint8_t C = c->side[MON_SIDE_CLI].state, V = c->side[MON_SIDE_SVR].state;
     switch (V) {
-    case MON_TCP_ESTABLISHED: return SU_EST;
+    case MON_TCP_ESTABLISHED: /* (the client still in SYN_RCVD: the end of a four-way
+                                 handshake, whose last checks are not made) */
+        return C == MON_TCP_SYN_RCVD ? SU_NONE : SU_EST;
     case MON_TCP_LISTEN: return C == MON_TCP_SYN_SENT ? SU_SYN_SENT : SU_NONE;
     case MON_TCP_SYN_RCVD:  /* the client's SYN arrived: its SYN-ACK moved the client */
         return C == MON_TCP_ESTABLISHED ? SU_SYN_RECV
