@@ -134,6 +134,8 @@ def test_decoder_notes_and_stream_events_are_anomaly_records(tmp_path):
         (1, {"type": "decode", "event": "decoder.ipv6.rh_type_0"}),
         (2, {"type": "decode", "event": "decoder.mpls.bad_label_reserved"}),
         (6, {"type": "stream", "event": "stream.est_syn_resend"}),
+        # (and libmon's own counter: the server, established, takes no SYN)
+        (6, {"type": "stream", "event": "stream.pkt_invalid_state"}),
     ]
     assert osprey_out(tmp_path, pkts, [GET], name="default").of("anomaly") == []
 
