@@ -42,6 +42,10 @@ struct mon_tcp_cfg {
     uint32_t one_sided_pkts;  /* ONE_SIDED after this many packets one way with none back; default 10 */
     uint32_t max_frags;       /* out-of-order runs held per side before ERROR; default 1024 */
     uint8_t urgent_policy;    /* enum mon_urgent_policy; default MON_URG_INLINE */
+    bool inline_mode;         /* the packets pass through us and may be dropped (IPS): only the
+                                 stream events Suricata raises in inline mode change
+                                 (3whs_ack_in_wrong_dir, 3whs_ack_data_inject: a passive sensor
+                                 may have missed the handshake's ACK); default false */
     bool checksum_validation; /* a packet whose TCP checksum was validated and found wrong
                                  (MON_PKT_BAD_L4_CSUM) changes no connection: no start, no
                                  state, no reassembly (it is still PKT_IN); default false */
@@ -98,6 +102,8 @@ struct mon_tcp_conn {
     uint8_t rst_by;                 /* 1 + the side whose acceptable RST reset the connection,
                                        until it sends again (suspected_rst_inject); 0: none */
     uint8_t marks;                  /* MON_TCPM_*: what the stream-event checks remember */
+    uint8_t synack_new_isns;        /* server SYN-ACKs with another ISN before the handshake's
+                                       ACK (3whs_synack_flood) */
 };
 
 enum {
@@ -135,18 +141,24 @@ enum {
                                                     the server's */                         \
     X(SYNACK_RESEND_DIFF_ACK, "3whs_synack_resend_with_different_ack") /* server SYN-ACK   \
                                                     again, another ack */                   \
-    X(SYNACK_RESEND_DIFF_SEQ, "3whs_synack_resend_with_diff_seq") /* ... another ISN */     \
+    X(SYNACK_FLOOD, "3whs_synack_flood")       /* ... another ISN, beyond TCP_MAX_SYNACK_QUEUED \
+                                                    of them (Suricata queues them) */        \
     X(SYN_TOCLIENT_SYN_RECV, "3whs_syn_toclient_on_syn_recv") /* server SYN after its SYN-ACK */ \
     X(SYN_RESEND_DIFF_SEQ_SYN_RECV, "3whs_syn_resend_diff_seq_on_syn_recv") /* client SYN, \
                                                     new ISN, after the SYN-ACK */           \
-    X(ACK_IN_WRONG_DIR, "3whs_ack_in_wrong_dir") /* server ACK before the handshake's ACK,  \
-                                                    not at its own next seq / the client's */ \
+    X(ACK_IN_WRONG_DIR, "3whs_ack_in_wrong_dir") /* inline_mode: any other server ACK before \
+                                                    the handshake's ACK */                   \
     X(RIGHT_SEQ_WRONG_ACK, "3whs_right_seq_wrong_ack_evasion") /* handshake ACK at the right \
                                                     seq acking something else */            \
     X(WRONG_SEQ_WRONG_ACK, "3whs_wrong_seq_wrong_ack") /* handshake ACK, seq and ack wrong */ \
     X(4WHS_SYNACK_WRONG_ACK, "4whs_synack_with_wrong_ack") /* SYN, SYN, then the client's  \
                                                     SYN-ACK not acking the server's SYN */  \
     X(4WHS_SYNACK_WRONG_SYN, "4whs_synack_with_wrong_syn") /* ... not at the client's ISN */ \
+    X(4WHS_WRONG_SEQ, "4whs_wrong_seq")         /* ... then the server's ACK not at its next seq */ \
+    X(4WHS_INVALID_ACK, "4whs_invalid_ack")     /* ... or acking outside the client's window */ \
+    X(ACK_DATA_INJECT, "3whs_ack_data_inject")  /* inline_mode: server data before the       \
+                                                    handshake's ACK, at its next seq, acking  \
+                                                    the client's SYN */                       \
     X(EST_SYNACK_TOSERVER, "est_synack_toserver")   /* established: SYN-ACK from the client */ \
     X(EST_SYNACK_DIFF_ACK, "est_synack_resend_with_different_ack") /* ... server SYN-ACK   \
                                                     acking other than the client's last ack */ \

@@ -5,7 +5,8 @@
  * never sent. Osprey keeps each endpoint's state (tcp_state_table.c) and already decides
  * what such packets do; here, in phase 1, before the packet moves anything, the same checks
  * only *name* what they see (mon_packet.tcp_events, mon_tcp.h): a packet that raises one is
- * handled exactly as it was before. Suricata's session state is read off the two endpoints
+ * handled exactly as it was before (they write nothing but the counts and marks they keep
+ * for themselves in mon_tcp_conn). Suricata's session state is read off the two endpoints
  * (session_state below); its per-stream values are ours:
  *   S.next_seq = S->snd_nxt (its FIN counted once sent; the FIN's own sequence number is
  *   accepted as well, as Suricata's versions differ there), S.last_ack = S->snd_una,
@@ -15,7 +16,7 @@
 
 /* Suricata's session states. */
 enum su_state {
-    SU_NONE, SU_SYN_SENT, SU_4WHS, SU_SYN_RECV, SU_EST, SU_FIN1, SU_FIN2, SU_CLOSING,
+    SU_NONE, SU_SYN_SENT, SU_4WHS, SU_4WHS_RECV, SU_SYN_RECV, SU_EST, SU_FIN1, SU_FIN2, SU_CLOSING,
     SU_CLOSE_WAIT, SU_LAST_ACK, SU_TIME_WAIT, SU_CLOSED,
 };
 
@@ -27,8 +28,8 @@ static enum su_state session_state(const struct mon_tcp_conn *c)
     uint8_t C = c->side[MON_SIDE_CLI].state, V = c->side[MON_SIDE_SVR].state;
     switch (V) {
     case MON_TCP_ESTABLISHED: /* (the client still in SYN_RCVD: the end of a four-way
-                                 handshake, whose last checks are not made) */
-        return C == MON_TCP_SYN_RCVD ? SU_NONE : SU_EST;
+                                 handshake, the server's ACK to come) */
+        return C == MON_TCP_SYN_RCVD ? SU_4WHS_RECV : SU_EST;
     case MON_TCP_LISTEN: return C == MON_TCP_SYN_SENT ? SU_SYN_SENT : SU_NONE;
     case MON_TCP_SYN_RCVD:  /* the client's SYN arrived: its SYN-ACK moved the client */
         return C == MON_TCP_ESTABLISHED ? SU_SYN_RECV
@@ -100,7 +101,7 @@ static bool rexmit(struct chk *k)
 /* The handshake: SYN_SENT (the client's SYN only), SYN_RECV (the server's SYN-ACK too),
  * the four-way variant (both sent a SYN). */
 static void handshake(struct chk *k, enum tcp_kind kind, const struct mon_tcp_side *C,
-                      const struct mon_tcp_side *V)
+                      const struct mon_tcp_side *V, struct mon_tcp_conn *conn)
 {
     const struct mon_packet *p = k->p;
     if (k->st == SU_SYN_SENT) {
@@ -110,6 +111,15 @@ static void handshake(struct chk *k, enum tcp_kind kind, const struct mon_tcp_si
         if (kind == TCP_K_ACK && k->to_server && k->t->cfg.async_oneside &&
             p->tcp_seq != C->snd_nxt)
             raise_ev(k, MON_TE_ASYNC_WRONG_SEQ);
+        return;
+    }
+    if (k->st == SU_4WHS_RECV) { /* the last packet of a four-way handshake: the server's ACK */
+        if (kind == TCP_K_ACK && !k->to_server) {
+            if (p->tcp_seq != V->snd_nxt)
+                raise_ev(k, MON_TE_4WHS_WRONG_SEQ);
+            else if (ack_invalid(k))
+                raise_ev(k, MON_TE_4WHS_INVALID_ACK);
+        }
         return;
     }
     if (k->st == SU_4WHS) {
@@ -128,8 +138,15 @@ static void handshake(struct chk *k, enum tcp_kind kind, const struct mon_tcp_si
             raise_ev(k, MON_TE_SYNACK_TOSERVER_SYN_RECV);
         else if (p->tcp_ack != C->isn + 1u)
             raise_ev(k, MON_TE_SYNACK_RESEND_DIFF_ACK);
-        else if (p->tcp_seq != V->isn)
-            raise_ev(k, MON_TE_SYNACK_RESEND_DIFF_SEQ);
+        else if (p->tcp_seq != V->isn) {
+            /* Suricata queues SYN-ACKs with another ISN (the ACK tells which one counted),
+             * up to stream.max-synack-queued; here each one whose ISN differs from the
+             * latest counts (Suricata counts distinct ones) */
+            if (conn->synack_new_isns < UINT8_MAX)
+                conn->synack_new_isns++;
+            if (conn->synack_new_isns > TCP_MAX_SYNACK_QUEUED)
+                raise_ev(k, MON_TE_SYNACK_FLOOD);
+        }
         break;
     case TCP_K_SYN:
         if (!k->to_server)
@@ -139,10 +156,13 @@ static void handshake(struct chk *k, enum tcp_kind kind, const struct mon_tcp_si
         break;
     case TCP_K_ACK:
         if (!k->to_server) {
-            /* the server may go on when the handshake's ACK was lost to the capture: at its
-             * own next seq, acknowledging the client's */
-            if (!k->t->cfg.async_oneside &&
-                !(p->tcp_seq == V->snd_nxt && p->tcp_ack == C->snd_nxt))
+            /* Passively, the handshake's ACK may just have been missed; inline (IPS) we would
+             * have seen it: server data then is an injection, anything else the wrong way */
+            if (!k->t->cfg.inline_mode || k->t->cfg.async_oneside)
+                break;
+            if (p->payload_len && p->tcp_ack == C->snd_una && p->tcp_seq == V->snd_nxt)
+                raise_ev(k, MON_TE_ACK_DATA_INJECT);
+            else
                 raise_ev(k, MON_TE_ACK_IN_WRONG_DIR);
         } else if (p->tcp_seq == C->snd_nxt) {
             if (p->tcp_ack != V->snd_nxt) /* Linux and Solaris keep such a connection */
@@ -313,7 +333,7 @@ void tcp_state_checks(struct tcp_ctx *t, struct mon_flow *f, int snd, enum tcp_k
     /* While the client waits for the SYN-ACK only its own SYN is known (the server's first
      * packet is being judged); every other check needs both ends' sequence numbers. */
     if (k.st == SU_SYN_SENT && (C->flags & MON_TCPF_ISN_KNOWN)) {
-        handshake(&k, kind, C, V);
+        handshake(&k, kind, C, V, c);
         return;
     }
     if (!(S->flags & MON_TCPF_ISN_KNOWN) || !(R->flags & MON_TCPF_ISN_KNOWN))
@@ -335,13 +355,14 @@ void tcp_state_checks(struct tcp_ctx *t, struct mon_flow *f, int snd, enum tcp_k
     }
     switch (k.st) {
     case SU_4WHS:
-        handshake(&k, kind, C, V);
+    case SU_4WHS_RECV:
+        handshake(&k, kind, C, V, c);
         break;
     case SU_SYN_RECV:
         if (kind == TCP_K_FIN)
             first_fin(&k);
         else
-            handshake(&k, kind, C, V);
+            handshake(&k, kind, C, V, c);
         break;
     case SU_EST:
         if (kind == TCP_K_FIN)

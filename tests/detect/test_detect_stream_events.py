@@ -13,10 +13,11 @@ from detect_helpers import Conv, detect, rule
 EVENTS = [
     "3whs_synack_in_wrong_direction", "3whs_synack_with_wrong_ack", "3whs_async_wrong_seq",
     "3whs_synack_toserver_on_syn_recv", "3whs_synack_resend_with_different_ack",
-    "3whs_synack_resend_with_diff_seq", "3whs_syn_toclient_on_syn_recv",
+    "3whs_synack_flood", "3whs_syn_toclient_on_syn_recv",
     "3whs_syn_resend_diff_seq_on_syn_recv", "3whs_ack_in_wrong_dir",
     "3whs_right_seq_wrong_ack_evasion", "3whs_wrong_seq_wrong_ack",
-    "4whs_synack_with_wrong_ack", "4whs_synack_with_wrong_syn",
+    "4whs_synack_with_wrong_ack", "4whs_synack_with_wrong_syn", "4whs_wrong_seq",
+    "4whs_invalid_ack", "3whs_ack_data_inject",
     "est_synack_toserver", "est_synack_resend_with_different_ack",
     "est_synack_resend_with_diff_seq", "est_synack_resend", "est_syn_toclient",
     "est_syn_resend", "est_syn_resend_diff_seq", "est_invalid_ack", "est_pkt_before_last_ack",
@@ -133,18 +134,20 @@ CASES = {
     "synack_resend_with_different_ack": (
         lambda: add(syn_synack(), pkt(Conv(), False, "SA", 5000, 1234)),
         [("3whs_synack_resend_with_different_ack", 3)]),
-    "synack_resend_with_diff_seq": (
-        lambda: add(syn_synack(), pkt(Conv(), False, "SA", 7777, 1001)),
-        [("3whs_synack_resend_with_diff_seq", 3)]),
+    "synack_with_another_isn_is_queued": (
+        lambda: add(syn_synack(), pkt(Conv(), False, "SA", 7777, 1001)), []),
+    "synack_flood": (
+        lambda: add(syn_synack(), *[pkt(Conv(), False, "SA", 7000 + 1000 * i, 1001)
+                                    for i in range(7)]),
+        [("3whs_synack_flood", 8), ("3whs_synack_flood", 9)]),
     "syn_toclient_on_syn_recv": (
         lambda: add(syn_synack(), pkt(Conv(), False, "S", 5000, 0)),
         [("3whs_syn_toclient_on_syn_recv", 3)]),
     "syn_resend_diff_seq_on_syn_recv": (
         lambda: add(syn_synack(), pkt(Conv(), True, "S", 3333, 0)),
         [("3whs_syn_resend_diff_seq_on_syn_recv", 3)]),
-    "ack_in_wrong_dir": (
-        lambda: add(syn_synack(), pkt(Conv(), False, "A", 5001, 999)),
-        [("3whs_ack_in_wrong_dir", 3)]),
+    "server_ack_before_the_handshakes_passively": (
+        lambda: add(syn_synack(), pkt(Conv(), False, "A", 5001, 999)), []),
     "server_goes_on_after_a_lost_handshake_ack": (
         lambda: add(syn_synack(), pkt(Conv(), False, "PA", 5001, 1001, b"220 hi")), []),
     "right_seq_wrong_ack_evasion": (
@@ -157,7 +160,12 @@ CASES = {
                                    [("4whs_synack_with_wrong_ack", 3)]),
     "4whs_synack_with_wrong_syn": (lambda: case_4whs(999, 5001),
                                    [("4whs_synack_with_wrong_syn", 3)]),
-    "4whs_right": (lambda: case_4whs(1000, 5001), []),
+    "4whs_right": (lambda: case_4whs(1000, 5001) + [pkt(Conv(), False, "A", 5001, 1001)], []),
+    "4whs_wrong_seq": (lambda: case_4whs(1000, 5001) + [pkt(Conv(), False, "A", 5009, 1001)],
+                       [("4whs_wrong_seq", 4)]),
+    "4whs_invalid_ack": (
+        lambda: case_4whs(1000, 5001) + [pkt(Conv(), False, "A", 5001, 1001 + FAR)],
+        [("4whs_invalid_ack", 4), ("pkt_invalid_ack", 4)]),
     # --- established ----------------------------------------------------------------------
     "est_synack_toserver": (lambda: add(established(), pkt(Conv(), True, "SA", 1000, 5001)),
                             [("est_synack_toserver", 4)]),
@@ -279,3 +287,15 @@ def test_async_wrong_seq(tmp_path):
     r = detect(tmp_path, [pkts[0], pkts[2]], RULES, "--set", "stream.async-oneside=true")
     assert sorted((EVENTS[a["alert"]["signature_id"] - 1], a["pcap_cnt"])
                   for a in r.alerts) == [("3whs_async_wrong_seq", 2)]
+
+
+@pytest.mark.parametrize("ips,want", [(False, []), (True, [("3whs_ack_in_wrong_dir", 3),
+                                                           ("3whs_ack_data_inject", 4)])])
+def test_server_packets_before_the_handshakes_ack(tmp_path, ips, want):
+    # passively the handshake's ACK may have been missed; in IPS mode it would have passed
+    # through us: a server ACK then is the wrong way, server data an injection
+    c = syn_synack()
+    pkts = add(c, pkt(c, False, "A", 5001, 999), pkt(c, False, "PA", 5001, 1001, b"evil"))
+    r = detect(tmp_path, pkts, RULES, *(["--simulate-ips"] if ips else []))
+    got = sorted((EVENTS[a["alert"]["signature_id"] - 1], a["pcap_cnt"]) for a in r.alerts)
+    assert got == sorted(want)
