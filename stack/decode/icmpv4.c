@@ -34,6 +34,22 @@ static int max_code(uint8_t type)
     }
 }
 
+/* An error message (unreachable, source quench, redirect, time exceeded, parameter problem)
+ * quotes the offending datagram's IPv4 header: Suricata checks that it is one. */
+static void quoted_header_notes(struct mon_packet *p, const uint8_t *b, uint32_t len)
+{
+    switch (b[0]) {
+    case 3: case 4: case 5: case 11: case 12:
+        if (len - ICMP_HLEN < 20)
+            p->decode_notes |= 1ull << MON_DN_ICMP_INNER_TRUNCATED;
+        else if (b[ICMP_HLEN] >> 4 != 4)
+            p->decode_notes |= 1ull << MON_DN_ICMP_INNER_VERSION;
+        break;
+    default:
+        break;
+    }
+}
+
 static void type_code_notes(struct mon_packet *p, uint8_t type, uint8_t code)
 {
     int max = max_code(type);
@@ -55,6 +71,7 @@ enum dec_rc dec_icmpv4(struct dec *c, const uint8_t *b, uint32_t len)
     if (has_id(b[0]))
         p->icmp_id = rd16(b + 4);
     type_code_notes(p, b[0], b[1]);
+    quoted_header_notes(p, b, len);
     p->flags |= MON_PKT_HAS_L4;
     p->l4 = b;
     p->l4_len = len;

@@ -21,6 +21,17 @@ static int max_code(uint8_t type)
     }
 }
 
+/* The error messages (1-4) quote the offending packet's IPv6 header: Suricata checks it. */
+static void quoted_header_notes(struct mon_packet *p, const uint8_t *b, uint32_t len)
+{
+    if (b[0] < 1 || b[0] > 4)
+        return;
+    if (len - ICMPV6_HLEN < 40)
+        p->decode_notes |= 1ull << MON_DN_ICMP_INNER_TRUNCATED;
+    else if (b[ICMPV6_HLEN] >> 4 != 6)
+        p->decode_notes |= 1ull << MON_DN_ICMP_INNER_VERSION;
+}
+
 static void type_code_notes(struct mon_packet *p, uint8_t type, uint8_t code)
 {
     int max = max_code(type);
@@ -49,6 +60,7 @@ enum dec_rc dec_icmpv6(struct dec *c, const uint8_t *b, uint32_t len)
     if (b[0] == ECHO_REQUEST || b[0] == ECHO_REPLY)
         p->icmp_id = rd16(b + 4);
     type_code_notes(p, b[0], b[1]);
+    quoted_header_notes(p, b, len);
     p->flags |= MON_PKT_HAS_L4;
     p->l4 = b;
     p->l4_len = len;

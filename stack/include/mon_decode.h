@@ -136,6 +136,11 @@ struct mon_defrag;
     X(ICMPV6_UNASSIGNED_TYPE, "icmpv6.unassigned_type") /* a type IANA has not assigned */  \
     X(ICMPV6_EXPERIMENT_TYPE, "icmpv6.experimentation_type") /* 100, 101, 200, 201 */      \
     X(ICMPV6_MLD_HOP_LIMIT, "icmpv6.mld_message_with_invalid_hl") /* MLD, hop limit not 1 */ \
+    /* an ICMP error's copy of the offending IP header: shorter than an IP header, or of   \
+     * another version (Suricata: icmpv4.ipv4_trunc_pkt / ipv4_unknown_ver, icmpv6.        \
+     * ipv6_trunc_pkt / ipv6_unknown_version, by the packet's IP version) */              \
+    X(ICMP_INNER_TRUNCATED, "icmp.embedded_ip_truncated")                                    \
+    X(ICMP_INNER_VERSION, "icmp.embedded_ip_wrong_version")                                  \
     /* the layer a link.truncated / gre.* / mpls.* / pppoe.* anomaly is about, by Suricata's \
      * name for it (beside the anomaly, which stays what it was) */                         \
     X(SLL_TOO_SMALL, "sll.pkt_too_small")                                                    \

@@ -88,6 +88,9 @@ static void test_icmp(void)
     icmp4(9, 3);
     decode_fb(&d, &p, &f, 1);
     CHECK_EQ(p.decode_notes, N(ICMPV4_UNKNOWN_CODE));
+    icmp4(3, 1); /* unreachable, but no copy of the datagram's header */
+    decode_fb(&d, &p, &f, 1);
+    CHECK_EQ(p.decode_notes, N(ICMP_INNER_TRUNCATED));
     icmp4(44, 0);
     CHECK_EQ(decode_fb(&d, &p, &f, 1), MON_DEC_IP);
     CHECK_EQ(p.decode_notes, N(ICMPV4_UNKNOWN_TYPE));

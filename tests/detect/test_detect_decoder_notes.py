@@ -28,7 +28,8 @@ EVENTS = [
     "ipv6.exthdr_ah_res_not_null", "ipv6.hopopts_unknown_opt", "ipv6.hopopts_only_padding",
     "ipv6.dstopts_unknown_opt", "ipv6.dstopts_only_padding", "icmpv6.unknown_code",
     "icmpv6.unassigned_type", "icmpv6.experimentation_type",
-    "icmpv6.mld_message_with_invalid_hl",
+    "icmpv6.mld_message_with_invalid_hl", "icmpv4.ipv4_trunc_pkt", "icmpv4.ipv4_unknown_ver",
+    "icmpv6.ipv6_trunc_pkt", "icmpv6.ipv6_unknown_version",
 ]
 RULES = [rule(f"decode-event:{e};", sid=i + 1, proto="pkthdr") for i, e in enumerate(EVENTS)]
 V6 = dict(src="2001:db8::1", dst="2001:db8::2")
@@ -60,8 +61,12 @@ def echo6(*ext, hlim=64):
     return p / ICMPv6EchoRequest(id=1, seq=1)
 
 
-def icmp6(type_, code, hlim=64):
-    return IPv6(nh=58, hlim=hlim, **V6) / Raw(struct.pack("!BBHI", type_, code, 0, 0))
+def icmp6(type_, code, hlim=64, body=b""):
+    return IPv6(nh=58, hlim=hlim, **V6) / Raw(struct.pack("!BBHI", type_, code, 0, 0) + body)
+
+
+QUOTED4 = bytes(IP(src=SRV, dst=CLI) / UDP(sport=2, dport=1))  # an error's quoted datagram
+QUOTED6 = bytes(IPv6(src="2001:db8::2", dst="2001:db8::1") / UDP(sport=2, dport=1))
 
 
 def tcp_opts(opts):
@@ -95,11 +100,20 @@ CASES = {
     "ipv4_icmpv6": ([IP(src=CLI, dst=SRV, proto=58) / Raw(b"\x80\0\0\0\0\0\0\0")],
                     ["ipv4.icmpv6"]),
     "ipv6_icmpv4": ([IPv6(nh=1, **V6) / Raw(bytes(ICMP()))], ["ipv6.icmpv4"]),
-    "icmpv4_ok": ([IP(src=CLI, dst=SRV) / ICMP(type=3, code=13)], []),
+    "icmpv4_ok": ([IP(src=CLI, dst=SRV) / ICMP(type=3, code=13) / Raw(QUOTED4),
+                   IP(src=CLI, dst=SRV) / ICMP(type=8)], []),
+    "icmpv4_quoted_truncated": ([IP(src=CLI, dst=SRV) / ICMP(type=11) / Raw(QUOTED4[:12])],
+                                ["icmpv4.ipv4_trunc_pkt"]),
+    "icmpv4_quoted_ipv6": ([IP(src=CLI, dst=SRV) / ICMP(type=3, code=3) / Raw(QUOTED6)],
+                           ["icmpv4.ipv4_unknown_ver"]),
+    "icmpv6_quoted_truncated": ([icmp6(3, 0, body=QUOTED6[:30])], ["icmpv6.ipv6_trunc_pkt"]),
+    "icmpv6_quoted_ipv4": ([icmp6(1, 4, body=QUOTED4 + b"\0" * 20)],
+                           ["icmpv6.ipv6_unknown_version"]),
     "icmpv4_unknown_type": ([IP(src=CLI, dst=SRV) / ICMP(type=42)], ["icmpv4.unknown_type"]),
     "icmpv4_unknown_code": ([IP(src=CLI, dst=SRV) / ICMP(type=0, code=3)],
                             ["icmpv4.unknown_code"]),
-    "icmpv4_unreachable_code_16": ([IP(src=CLI, dst=SRV) / ICMP(type=3, code=16)],
+    "icmpv4_unreachable_code_16": ([IP(src=CLI, dst=SRV) / ICMP(type=3, code=16) /
+                                    Raw(QUOTED4)],
                                    ["icmpv4.unknown_code"]),
     # TCP and IPv4 options
     "tcp_opts_ok": ([tcp_opts([("MSS", 1460), ("WScale", 7), ("SAckOK", b"")])], []),
@@ -145,8 +159,8 @@ CASES = {
     "ipv6_dstopts_only_padding": ([echo6(IPv6ExtHdrDestOpt(options=[PadN(optdata=b"\0" * 4)]))],
                                   ["ipv6.dstopts_only_padding"]),
     # ICMPv6 types and codes
-    "icmpv6_ok": ([icmp6(1, 4), icmp6(135, 0, hlim=255)], []),
-    "icmpv6_unknown_code": ([icmp6(1, 9)], ["icmpv6.unknown_code"]),
+    "icmpv6_ok": ([icmp6(1, 4, body=QUOTED6), icmp6(135, 0, hlim=255)], []),
+    "icmpv6_unknown_code": ([icmp6(1, 9, body=QUOTED6)], ["icmpv6.unknown_code"]),
     "icmpv6_unassigned_type": ([icmp6(50, 0)], ["icmpv6.unassigned_type"]),
     "icmpv6_experimentation_type": ([icmp6(200, 0)], ["icmpv6.experimentation_type"]),
     "icmpv6_mld_hop_limit_1": ([IPv6(hlim=1, **V6) / ICMPv6MLQuery()], []),
