@@ -38,10 +38,12 @@ enum dec_rc dec_ethertype(struct dec *c, uint16_t type, const uint8_t *b, uint32
 }
 
 /* Ethertypes Suricata's network-layer dispatch knows although libmon decodes nothing behind
- * them (Cisco FabricPath/DCE, 802.1BR E-Tag, Ethernet loopback): not "unknown" for
- * ethernet.unknown_ethertype. Everything dec_ethertype decodes is known too. */
+ * them (Cisco FabricPath/DCE, 802.1BR E-Tag, Ethernet loopback), and 802.3 lengths: not
+ * "unknown" for ethernet.unknown_ethertype. Everything dec_ethertype decodes is known too. */
 bool dec_ethertype_known(uint16_t type)
 {
+    if (type <= 1500) /* an 802.3 length (LLC follows), not a type */
+        return true;
     switch (type) {
     case 0x8903: case 0x893f: case 0x9000:
         return true;

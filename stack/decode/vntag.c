@@ -15,7 +15,7 @@ enum dec_rc dec_vntag(struct dec *c, const uint8_t *b, uint32_t len)
         return DEC_BAD;
     bool unknown;
     enum dec_rc rc = dec_ethertype(c, rd16(b + 4), b + VNTAG_HLEN, len - VNTAG_HLEN, &unknown);
-    if (unknown)
+    if (unknown && !dec_ethertype_known(rd16(b + 4)))
         dec_mark(c, MON_DN_VNTAG_UNKNOWN_TYPE);
     return unknown ? dec_non_ip(c, b + VNTAG_HLEN, len - VNTAG_HLEN) : rc;
 }

@@ -236,6 +236,8 @@ LINK_CASES = {
     "arp_and_fabricpath_are_known": (DLT_EN10MB, ether(0x8903, b"\0" * 30), []),
     "llc_is_no_ethertype": (DLT_EN10MB, bytes.fromhex("0180c20000000000000000010026") +
                             b"\x42\x42\x03" + b"\0" * 35, []),
+    "vlan_802_3_length": (DLT_EN10MB, ether(0x8100, b"\x00\x01\x00\x13" + b"\xaa\xaa\x03" +
+                                            b"\0" * 40), []),
     "vlan_unknown_type": (DLT_EN10MB, ether(0x8100, b"\x00\x05\x88\xcc" + b"\0" * 30),
                           ["vlan.unknown_type", "ethernet.unknown_ethertype"]),
     "mpls_ipv4": (DLT_EN10MB, mpls(100, tail=V4), []),
