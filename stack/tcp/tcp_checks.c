@@ -265,12 +265,15 @@ static void closing(struct chk *k, enum tcp_kind kind)
     bool at_next = p->tcp_seq == s_next(k) || p->tcp_seq == s_next0(k);
     switch (st) {
     case SU_FIN1:
-    case SU_FIN2:
+    case SU_FIN2: {
+        /* (not for a pick-up or a one-sided capture, whose windows are guesses) */
+        bool guessed = (k->S->flags & MON_TCPF_MIDSTREAM) || k->t->cfg.async_oneside;
         if (ack_invalid(k))
             raise_ev(k, BAD_ACK[st]);
-        else if (!rx && seq_gt(end, s_next_win(k)) && k->R->rcv_wnd)
+        else if (!rx && !guessed && seq_gt(end, s_next_win(k)) && k->R->rcv_wnd)
             raise_ev(k, ACK_SEQ[st]);
         break;
+    }
     case SU_CLOSING:
         if (!at_next)
             raise_ev(k, MON_TE_CLOSING_ACK_WRONG_SEQ);
