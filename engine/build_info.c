@@ -87,7 +87,12 @@ int osprey_build_info(FILE *out)
     fprintf(out, "  %-40s %s\n", "GeoIP2 support:", "yes");
     fprintf(out, "  %-40s %s\n", "JA3 support:", "yes");
     fprintf(out, "  %-40s %s\n", "JA4 support:", "yes");
-    fprintf(out, "  %-40s %s\n\n", "Hyperscan support:", "yes");
+    fprintf(out, "  %-40s %s\n", "Hyperscan support:", "yes");
+#ifdef OSPREY_JEMALLOC
+    fprintf(out, "  %-40s %s\n\n", "jemalloc:", "yes");
+#else
+    fprintf(out, "  %-40s %s\n\n", "jemalloc:", "no");
+#endif
     fprintf(out, "Development settings:\n");
     fprintf(out, "  %-40s %s\n\n", "Sanitizers (ASan/UBSan):", yes(asan));
     fprintf(out, "Generic build parameters:\n");

@@ -7,6 +7,7 @@ debs=(build-essential cmake ninja-build pkg-config
       libpcap-dev libyaml-dev libjansson-dev libhyperscan-dev libpcre2-dev
       libmaxminddb-dev liblua5.4-dev zlib1g-dev liblzma-dev libssl-dev libmagic-dev libnghttp2-dev dpdk-dev libdpdk-dev
       libhiredis-dev librdkafka-dev redis-server  # EVE to Redis / Kafka; redis-server: tests
+      libjemalloc-dev  # the osprey program's allocator (CMakeLists.txt OSPREY_JEMALLOC)
       python3 python3-pip python3-venv clang libclang-rt-14-dev
       iproute2 ethtool iputils-ping  # live/inline tests: netns, veth, offloads, ping
       suricata-update man-db  # tests/program: the suricata-update workflow, osprey(8) renders

@@ -82,16 +82,22 @@ int osprey_parsers_cfg_load(const struct osprey_config *c, struct osprey_parsers
     for (size_t i = 0; i < n; i++) {
         const struct osprey_parsers_cfg_key *k = osprey_parsers_cfg_key(i);
         void *at = osprey_parsers_cfg_at(out, i);
-        if (k->kind == OSPREY_CFG_SIZE)
+        char where[256];
+        uint8_t kind = k->kind & (uint8_t)~OSPREY_CFG_IF_SET;
+        if ((k->kind & OSPREY_CFG_IF_SET) &&
+            !strcmp(osprey_config_origin(c, k->key, where, sizeof where), "default"))
+            continue;
+        if (kind == OSPREY_CFG_SIZE)
             rc |= limit(c, k->key, at, diag);
-        else if (k->kind == OSPREY_CFG_BOOL)
+        else if (kind == OSPREY_CFG_BOOL)
             *(bool *)at = osprey_config_bool(c, k->key);
         else
             *(uint32_t *)at = (uint32_t)osprey_config_int(c, k->key);
     }
     for (size_t i = 0; i < n && !rc; i++) {
         const struct osprey_parsers_cfg_key *k = osprey_parsers_cfg_key(i);
-        if (k->kind == OSPREY_CFG_SIZE && *(uint32_t *)osprey_parsers_cfg_at(out, i) < k->min) {
+        if ((k->kind & (uint8_t)~OSPREY_CFG_IF_SET) == OSPREY_CFG_SIZE &&
+            *(uint32_t *)osprey_parsers_cfg_at(out, i) < k->min) {
             char where[256];
             fprintf(diag, "%s: %s: at least %u bytes\n",
                     osprey_config_origin(c, k->key, where, sizeof where), k->key, k->min);

@@ -214,13 +214,33 @@ struct http_dir {
  * pflow_cfg reads). */
 struct http_cfg {
     uint32_t header_limit;          /* bytes of request/response line + headers (32768) */
-    uint32_t request_body_limit;    /* after decoding; 0 = unlimited (1 MiB) */
-    uint32_t response_body_limit;   /* (1 MiB) */
+    /* Suricata's request-/response-body-limit: the body bytes (after decoding) rules inspect;
+     * 0 = unlimited (100 KiB each, Suricata's defaults) */
+    uint32_t request_body_limit;
+    uint32_t response_body_limit;
+    uint32_t body_file_limit;       /* the body bytes kept for its file (hashes, magic,
+                                       file-store, multipart parts) when more than the
+                                       inspection limit; past it the file is TRUNCATED
+                                       (1 MiB: Suricata's stream.reassembly.depth) */
     bool decompress;                /* undo Content-Encoding (true) */
     uint32_t decompress_layer_limit; /* Content-Encoding layers undone (2) */
     bool lzma_enabled;              /* lzma undone (liblzma; false) */
     uint32_t lzma_memlimit;         /* bytes one lzma layer may use (1 MiB) */
 };
+
+/* The body bytes rules inspect, and the bytes kept (the larger of that and the file limit;
+ * 0 = unlimited), for a request (dir 0) or a response. */
+static inline uint32_t http_body_inspect_limit(const struct http_cfg *c, int dir)
+{
+    return dir == 0 ? c->request_body_limit : c->response_body_limit;
+}
+static inline uint32_t http_body_keep_limit(const struct http_cfg *c, int dir)
+{
+    uint32_t in = http_body_inspect_limit(c, dir);
+    if (!in || !c->body_file_limit)
+        return 0;
+    return in > c->body_file_limit ? in : c->body_file_limit;
+}
 
 struct http_state {
     struct http_tx tx[HTTP_TX_RING];

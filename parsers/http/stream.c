@@ -90,7 +90,7 @@ static void body_bytes(void *arg, const uint8_t *d, size_t n)
     if (m->cut || !n)
         return;
     const struct http_cfg *cfg = pflow_cfg(pf);
-    uint32_t max = s->dir == 0 ? cfg->request_body_limit : cfg->response_body_limit;
+    uint32_t max = http_body_keep_limit(cfg, s->dir);
     bool full = false;
     uint32_t before = m->body.len;
     if (hd->z) {
@@ -181,7 +181,7 @@ static struct http_decoder *make_decoder(const struct http_cfg *cfg,
     }
     if (!n)
         return NULL;
-    uint32_t lim = cfg->response_body_limit;
+    uint32_t lim = http_body_keep_limit(cfg, 1);
     struct http_decoder_cfg dc = {
         .lzma_enabled = cfg->lzma_enabled,
         .lzma_memlimit = cfg->lzma_memlimit,
@@ -856,7 +856,9 @@ const uint8_t *http_buffer(struct pflow *pf, enum http_buf b, uint32_t *len)
     if (!m->present)
         return NULL;
     if (b == HB_REQUEST_BODY || b == HB_RESPONSE_BODY) {
-        *len = m->body.len;
+        /* what rules inspect: up to the inspection limit (the rest is kept for the file) */
+        uint32_t lim = http_body_inspect_limit(pflow_cfg(pf), b == HB_RESPONSE_BODY);
+        *len = lim && m->body.len > lim ? lim : m->body.len;
         return m->body.len ? m->body.p : NULL;
     }
     if (!m->sp[b].set)

@@ -9,6 +9,7 @@
 #include <ctype.h>
 #include <string.h>
 
+#include "http_int.h"
 #include "http2_int.h"
 
 static const uint8_t EMPTY[1];
@@ -154,7 +155,12 @@ const uint8_t *h2_buffer(struct pflow *pf, unsigned key, uint32_t i, struct ospr
     case H2B_HEADER_NAMES: return headers(sd, true, s, len);
     case H2B_HEADER_LINE: return element(sd, i, true, s, len);
     case H2B_HEADER_NAME: return element(sd, i, false, s, len);
-    case H2B_BODY: return sd->body.len ? out(sd->body.p, sd->body.len, len) : NULL;
+    case H2B_BODY: { /* what rules inspect: up to HTTP's inspection limit, as HTTP/1's */
+        uint32_t lim = http_body_inspect_limit(h2_http_cfg(pf), side);
+        return sd->body.len ? out(sd->body.p, lim && sd->body.len > lim ? lim : sd->body.len,
+                                  len)
+                            : NULL;
+    }
     case H2B_FRAMES: return sd->ntypes ? out(EMPTY, 0, len) : NULL;
     case H2B_DOH_QUERIES: return h2_doh_name(sd, false, i, len);
     case H2B_DOH_ANSWERS: return h2_doh_name(sd, true, i, len);

@@ -29,7 +29,8 @@ enum { H2_DATA, H2_HEADERS, H2_PRIORITY, H2_RST_STREAM, H2_SETTINGS, H2_PUSH_PRO
 #define H2F_PRIORITY 0x20
 
 /* HTTP/2's settings (app-layer.protocols.http2.*; the slot pflow_cfg reads). Its bodies are
- * bounded by HTTP's (app-layer.protocols.http.*-body-limit, decompress: h2_http_cfg). */
+ * bounded by HTTP's (app-layer.protocols.http.*-body-limit: inspected, body-file-limit: kept;
+ * decompress: h2_http_cfg). */
 struct http2_cfg {
     uint32_t max_streams;   /* live streams per flow; past it a new one is shed (4096) */
     bool http1_rules;       /* Suricata's key, accepted: http.* rules always run here */

@@ -213,7 +213,7 @@ void h2_body_add(struct pflow *pf, struct mon_flow *f, struct h2_stream *s, int 
     struct h2_side *sd = &s->s[side];
     if (n)
         file_open(pf, s, sd, side);
-    uint32_t lim = side == 0 ? cfg->request_body_limit : cfg->response_body_limit;
+    uint32_t lim = http_body_keep_limit(cfg, side); /* kept (for its file), as HTTP/1's */
     sd->wire += n;
     uint32_t tl;
     const uint8_t *ct = h2_header(sd, "content-type", &tl);

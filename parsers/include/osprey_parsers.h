@@ -224,6 +224,9 @@ struct osprey_parsers_cfg_key {
                          (rows written before the slots) */
     uint32_t min;     /* SIZE: the smallest value allowed (0: any) */
 };
+/* OR'd into a key's kind: another name (Suricata's) of the key before it, read only when the
+ * configuration sets it (then it wins over the other) */
+#define OSPREY_CFG_IF_SET 0x80
 size_t osprey_parsers_cfg_key_count(void);
 const struct osprey_parsers_cfg_key *osprey_parsers_cfg_key(size_t i);
 /* Where key i's value lives in cfg (its protocol's slot + the key's offset). */

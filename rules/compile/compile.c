@@ -226,14 +226,13 @@ static uint8_t order_action(enum osprey_rule_action a)
     }
 }
 
-/* The commit barrier of one base event: max_chain + 1 always-true UDEs deep (see
+/* The commit barrier of one base event: an always-true UDE libmon walks last (see
  * detect_int.h). Not listed by --dump-chains: it is no rule's. */
 static int define_barrier(struct compiler *c, uint16_t base)
 {
-    int64_t ev = c->d->base_ev[base];
-    for (uint32_t i = 0; i <= c->d->max_chain[base]; i++)
-        if ((ev = mon_define_event(c->eng, (mon_event_t)ev, det_barrier_filter, NULL)) < 0)
-            return -1;
+    int64_t ev = mon_define_last_event(c->eng, c->d->base_ev[base], det_barrier_filter, NULL);
+    if (ev < 0)
+        return -1;
     c->d->barrier[base] = (mon_event_t)ev;
     return 0;
 }
@@ -336,12 +335,15 @@ int compile_rule(struct compiler *c, const struct osprey_rule *r, enum plan_vari
                 goto out;
             m->self = (mon_event_t)ev;
             m->defined = true;
+            if (pl.kind == DK_PKT)
+                m->base = pl.base; /* whose side convention its filter's calls follow */
         }
         const uint8_t *p;
         uint32_t n, id;
         content_fast_bytes(pl.fp, &p, &n);
         const struct det_header *fh = header_arg(c, r, &pl);
-        if (!fh || det_mpm_add(m, p, n, pl.fp->nocase, &id) < 0 || det_mpm_place(m, id, fh) < 0)
+        if (!fh || det_mpm_add(m, p, n, pl.fp->nocase, &id) < 0 ||
+            det_mpm_place(m, id, fh, pl.flow_dirs) < 0)
             goto out;
         det_mpm_bound(m, id, plan_fp_maxend(&pl));
         if (pl.kind == DK_APP && pl.fp_ob == DET_OB_RAW && !pl.fp_xf &&
@@ -544,8 +546,6 @@ int compile_rule(struct compiler *c, const struct osprey_rule *r, enum plan_vari
         reads |= !((op == '=' && dr->ints[i].arg->op[1] == 0) || op == '+' || op == '-');
     }
     dr->order_bits = sets ? (reads ? DOB_SET_READ : DOB_SET) : (reads ? DOB_READ : DOB_NONE);
-    if (len > d->max_chain[pl.base])
-        d->max_chain[pl.base] = len;
     d->base_rules[pl.base]++;
     d->nrules++;
     d->stats.compiled += !second;
@@ -591,11 +591,10 @@ int osprey_detect_build_opts(struct osprey_detect **out, struct mon_engine *eng,
     /* per base: the fixed ones and one per application event the parsers register */
     d->nbases = det_nbases();
     d->barrier = calloc(d->nbases, sizeof *d->barrier);
-    d->max_chain = calloc(d->nbases, sizeof *d->max_chain);
     d->base_rules = calloc(d->nbases, sizeof *d->base_rules);
     d->base_ev = calloc(d->nbases, sizeof *d->base_ev);
     d->hdx = calloc(d->nbases, sizeof *d->hdx);
-    if (!d->rules || !d->barrier || !d->max_chain || !d->base_rules || !d->base_ev || !d->hdx) {
+    if (!d->rules || !d->barrier || !d->base_rules || !d->base_ev || !d->hdx) {
         osprey_detect_free(d);
         return -1;
     }
@@ -735,7 +734,6 @@ void osprey_detect_free(struct osprey_detect *d)
     free(d->mpm_cache);
     det_prof_free(d);
     free(d->barrier);
-    free(d->max_chain);
     free(d->base_rules);
     free(d->base_ev);
     for (uint32_t i = 0; i < d->napp_mpm; i++) {

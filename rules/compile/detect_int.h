@@ -401,9 +401,9 @@ struct det_node {
     const void *arg;            /* the filter's argument (a det_unit for det_unit_filter) */
 };
 
-/* The commit barrier: a chain of always-true UDEs under a base event, one longer than the
- * longest rule chain. libmon walks each tree breadth-first, so its handler runs after every
- * rule leaf of the phase: that is where the phase's matches are committed. */
+/* The commit barrier: an always-true UDE under a base event that libmon walks last
+ * (mon_define_last_event), so its handler runs after every rule leaf of the phase, however
+ * deep: that is where the phase's matches are committed. */
 bool det_barrier_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_t ev,
                         void *arg);
 
@@ -424,7 +424,6 @@ struct osprey_detect {
                                         that ORPHAN can run it on a packet's payload) */
     uint16_t nbases;                 /* det_nbases(): the arrays below */
     mon_event_t *barrier;            /* commit barrier leaf per base (0 = none) */
-    uint32_t *max_chain;
     uint32_t *base_rules;            /* rules per base */
     mon_event_t *base_ev;            /* the base events (app ones from the parsers) */
     const struct osprey_parsers *parsers; /* NULL: application-layer rules are not compiled */

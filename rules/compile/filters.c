@@ -127,7 +127,7 @@ static void prescan(struct mon_ctx *ctx, struct mon_flow *f, int side, struct de
     struct det_mpm_group g;
     uint16_t sp, dp;
     det_side_ports(f, side, &sp, &dp);
-    det_mpm_select(sm, 6, sp, dp, &g);
+    det_mpm_select(sm, 6, det_to_server(side, DB_STREAM), sp, dp, &g);
     struct scan_ctx sc = {ctx, sm, &g, &df->w->pf, s, s->base + from, 0};
     scan_group(&g, s->buf + from, s->len - from, df->w->scratch, &sc);
 }
@@ -165,7 +165,7 @@ bool det_mpm_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event
         df->w->pf.raised += (uint64_t)sc.raised;
         return sc.raised > 0;
     } else if (m->kind == DK_APP) {
-        det_mpm_select(m, 0, 0, 0, &g);
+        det_mpm_select(m, 0, true, 0, 0, &g);
         buf = det_app_buffer(df->w, ctx, f, m->base, m->ob, m->xf, 0, &len, &origin);
         /* a multi-buffer: every element is scanned (a pattern found in two raises once) */
         for (uint32_t i = 1; buf && det_app_multi(df->w->d, m->ob); i++) {
@@ -176,7 +176,10 @@ bool det_mpm_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event
         const struct mon_packet *p = mon_getlastpkt(ctx);
         if (!pkt_inspectable(p))
             return false;
-        det_mpm_select(m, p->proto, p->sport, p->dport, &g);
+        /* a packet of no flow matches no rule with a direction: the to-server group holds
+         * every rule without one */
+        det_mpm_select(m, p->proto, !f || det_to_server(side, m->base), p->sport, p->dport,
+                       &g);
         buf = det_buffer(ctx, f, side, DK_PKT, &len, &origin);
     } else {
         /* Only the new bytes are scanned (with maxlen-1 before them, so a pattern spanning
@@ -195,7 +198,7 @@ bool det_mpm_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event
         if (!m->streaming && s->len > from) {
             uint16_t sp, dp;
             det_side_ports(f, side, &sp, &dp);
-            det_mpm_select(m, 6, sp, dp, &g);
+            det_mpm_select(m, 6, det_to_server(side, DB_STREAM), sp, dp, &g);
             sc.s = s;
             sc.at = s->base + from;
             scan_group(&g, s->buf + from, s->len - from, df->w->scratch, &sc);

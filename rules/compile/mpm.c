@@ -117,8 +117,9 @@ int det_mpm_via_stream(struct det_mpm *m, struct det_mpm *stream, uint32_t id)
     uint32_t sid;
     if (det_mpm_add(stream, m->pat[id], m->len[id], m->nocase[id], &sid) < 0)
         return -1;
-    stream->gen[sid] |= 1u << DMC_TCP; /* wanted at any port: the application rule's header
-                                          is checked below the application event */
+    /* wanted at any port in the direction of the application rule's messages: its header
+     * is checked below the application event */
+    stream->gen[sid] |= (uint8_t)(1u << det_mgroup(DMC_TCP, det_to_server(0, m->base)));
     uint32_t *v = realloc(m->sid, m->cap * sizeof *v);
     if (!v)
         return -1;
@@ -165,7 +166,7 @@ int det_mpm_scratch(const struct det_mpm *m, hs_scratch_t **scratch)
 {
     if (m->db && hs_alloc_scratch(m->db, scratch) != HS_SUCCESS)
         return -1;
-    for (int c = 0; c < DMC__N; c++)
+    for (int c = 0; c < DMG__N; c++)
         if ((m->gdb[c] && hs_alloc_scratch(m->gdb[c], scratch) != HS_SUCCESS) ||
             (m->wdb[c] && hs_alloc_scratch(m->wdb[c], scratch) != HS_SUCCESS) ||
             (m->cdb[c] && hs_alloc_scratch(m->cdb[c], scratch) != HS_SUCCESS) ||
@@ -209,7 +210,7 @@ void det_mpm_feed(const struct det_mpm *m, struct det_side *s, hs_scratch_t *scr
         /* the side's group: its ports never change */
         uint16_t sp, dp;
         det_side_ports(f, side, &sp, &dp);
-        det_mpm_select(m, 6, sp, dp, &s->grp);
+        det_mpm_select(m, 6, det_to_server(side, DB_STREAM), sp, dp, &s->grp);
         s->hs_open = true;
         for (uint8_t i = 0; i < s->grp.n && s->nhs < DET_MPM_STREAM_DBS; i++) {
             if (hs_open_stream(s->grp.db[i], 0, &s->hs[s->nhs]) != HS_SUCCESS) {
@@ -243,7 +244,7 @@ void det_mpm_close(struct det_side *s, hs_scratch_t *scratch)
 void det_mpm_free(struct det_mpm *m)
 {
     hs_free_database(m->db);
-    for (int c = 0; c < DMC__N; c++) {
+    for (int c = 0; c < DMG__N; c++) {
         hs_free_database(m->gdb[c]);
         hs_free_database(m->wdb[c]);
         hs_free_database(m->cdb[c]);

@@ -7,8 +7,11 @@
  * then matched nearly every packet, and each hit cost the header check of every rule sharing
  * the pattern before it failed on the ports. Suricata splits its rules into signature group
  * heads by protocol and port for that reason. Here:
- *   - each protocol class (TCP, UDP, other) has its own database, of the patterns of the
- *     rules of that class (an `ip` rule's in every class; a stream is TCP);
+ *   - each protocol class (TCP, UDP, other) and direction (to the server, to the client) has
+ *     its own database, of the patterns of the rules of that class and direction (an `ip`
+ *     rule's in every class; a stream is TCP; a rule without `flow:to_server`/`to_client` in
+ *     both directions): a download is not scanned for the check-in patterns of `to_server`
+ *     rules;
  *   - a rule restricting its destination ports wants its pattern on those ports (destination
  *     role), one restricting only its source ports on those (source role), a `<>` rule both
  *     ways; a rule whose ports are any, or that compares none, wants it everywhere in its
@@ -18,7 +21,7 @@
  *     the class database but in a second one, scanned only on the ports such rules name (a
  *     bitmap per role), so most buffers never look for it.
  * Pattern ids stay the matcher's: each database raises the same child events. Two databases
- * per class at most, so startup compiles a handful more, not one per port. */
+ * per group at most, so startup compiles a handful more, not one per port. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -64,16 +67,26 @@ static int push_place(struct det_mpm *m, struct det_mpm_place pl)
     return 0;
 }
 
-int det_mpm_place(struct det_mpm *m, uint32_t id, const struct det_header *h)
+int det_mpm_place(struct det_mpm *m, uint32_t id, const struct det_header *h, uint8_t dirs)
 {
     if (!m->grouped)
         return 0;
     if (id >= m->n)
         return -1;
     /* a stream is TCP whatever the rule says (ip rules with payload options inspect it) */
-    uint8_t classes = m->kind == DK_STREAM ? 1u << DMC_TCP
-                      : h->proto == 0      ? (1u << DMC__N) - 1
-                                           : 1u << class_of(h->proto);
+    uint8_t pcls = m->kind == DK_STREAM ? 1u << DMC_TCP
+                   : h->proto == 0      ? (1u << DMC__N) - 1
+                                        : 1u << class_of(h->proto);
+    if (!(dirs & DET_DIR_BOTH))
+        dirs = DET_DIR_BOTH;
+    uint8_t classes = 0; /* the groups: classes × directions */
+    for (uint8_t c = 0; c < DMC__N; c++)
+        if (pcls & (1u << c)) {
+            if (dirs & DET_DIR_TS)
+                classes |= (uint8_t)(1u << det_mgroup(c, true));
+            if (dirs & DET_DIR_TC)
+                classes |= (uint8_t)(1u << det_mgroup(c, false));
+        }
     const struct osprey_port_set *ps = NULL;
     uint8_t role = DMR_DPORT;
     if (h->ports && !ports_any(h->dp))
@@ -86,7 +99,7 @@ int det_mpm_place(struct det_mpm *m, uint32_t id, const struct det_header *h)
         m->gen[id] |= classes;
         return 0;
     }
-    for (uint8_t c = 0; c < DMC__N; c++) {
+    for (uint8_t c = 0; c < DMG__N; c++) {
         if (!(classes & (1u << c)))
             continue;
         for (uint32_t i = 0; i < ps->n; i++) {
@@ -109,7 +122,7 @@ static int cmp_place(const void *a, const void *b)
     return x->id < y->id ? -1 : x->id > y->id;
 }
 
-/* Is pattern id in the weak database of class c (only port-bound rules want it there)? */
+/* Is pattern id in the weak database of group c (only port-bound rules want it there)? */
 static bool in_wdb(const struct det_mpm *m, uint32_t id, uint8_t c)
 {
     if ((m->gen[id] & (1u << c)) || !weak(m, id))
@@ -120,13 +133,13 @@ static bool in_wdb(const struct det_mpm *m, uint32_t id, uint8_t c)
     return false;
 }
 
-/* Is pattern id in the head database of class c (DET_MPM_HEAD_MAX)? */
+/* Is pattern id in the head database of its groups (DET_MPM_HEAD_MAX)? */
 static bool in_hdb(const struct det_mpm *m, uint32_t id)
 {
     return m->kind == DK_PKT && m->maxend[id] <= DET_MPM_HEAD_MAX;
 }
 
-/* Is pattern id wanted in class c at all? */
+/* Is pattern id wanted in group c at all? */
 static bool in_class(const struct det_mpm *m, uint32_t id, uint8_t c)
 {
     if (m->gen[id] & (1u << c))
@@ -155,7 +168,7 @@ int det_mpm_compile_groups(struct det_mpm *m, FILE *diag)
         m->place_at[id] = k;
     }
     int rc = 0;
-    for (uint8_t c = 0; c < DMC__N && rc == 0; c++) {
+    for (uint8_t c = 0; c < DMG__N && rc == 0; c++) {
         uint32_t n = 0, nw = 0;
         for (uint32_t i = 0; i < m->n; i++)
             if (in_class(m, i, c) && in_hdb(m, i)) {
@@ -196,7 +209,7 @@ int det_mpm_compile_groups(struct det_mpm *m, FILE *diag)
     }
     free(ids);
     free(wids);
-    for (uint8_t c = 0; c < DMC__N; c++)
+    for (uint8_t c = 0; c < DMG__N; c++)
         m->ready |= m->gdb[c] || m->wdb[c] || m->hdb[c];
     return rc;
 }
@@ -206,8 +219,8 @@ static bool port_in(const uint64_t *bits, uint16_t port)
     return bits && (bits[port / 64] >> (port % 64) & 1);
 }
 
-void det_mpm_select(const struct det_mpm *m, uint8_t proto, uint16_t sp, uint16_t dp,
-                    struct det_mpm_group *g)
+void det_mpm_select(const struct det_mpm *m, uint8_t proto, bool to_server, uint16_t sp,
+                    uint16_t dp, struct det_mpm_group *g)
 {
     g->n = 0;
     g->sp = sp;
@@ -215,12 +228,12 @@ void det_mpm_select(const struct det_mpm *m, uint8_t proto, uint16_t sp, uint16_
     for (int i = 0; i < DET_MPM_GROUP_MAX; i++)
         g->lim[i] = UINT32_MAX;
     if (!m->grouped) {
-        g->cls = DMC__N;
+        g->cls = DMG__N;
         if (m->db)
             g->db[g->n++] = m->db;
         return;
     }
-    uint8_t c = m->kind == DK_STREAM ? DMC_TCP : class_of(proto);
+    uint8_t c = det_mgroup(m->kind == DK_STREAM ? DMC_TCP : class_of(proto), to_server);
     g->cls = c;
     if (m->hdb[c]) {
         g->lim[g->n] = m->hlim[c];
@@ -240,7 +253,7 @@ void det_mpm_select(const struct det_mpm *m, uint8_t proto, uint16_t sp, uint16_
 
 bool det_mpm_wanted(const struct det_mpm *m, const struct det_mpm_group *g, uint32_t id)
 {
-    if (g->cls == DMC__N || (m->gen[id] & (1u << g->cls)))
+    if (g->cls == DMG__N || (m->gen[id] & (1u << g->cls)))
         return true;
     for (uint32_t k = m->place_at[id]; k < m->place_at[id + 1]; k++) {
         const struct det_mpm_place *p = &m->place[k];

@@ -388,6 +388,7 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, enum plan_va
     /* A rule with byte variables keeps all its payload options in one run: a variable's
      * definition is then evaluated before its uses, and again when the run backtracks. */
     bool has_vars = false, to_server = false, two_sided = false;
+    uint8_t flow_dirs = DET_DIR_BOTH; /* of the flow options alone (not => or buffers) */
     bool to_client = r->dir == OSPREY_DIR_TX; /* => : on the response, with the request's */
     int tls_side = 0;
     for (uint32_t i = 0; i < r->nopts; i++) {
@@ -398,6 +399,9 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, enum plan_va
             unsigned fl = ((const struct opt_flow *)r->opts[i].arg)->flags;
             to_client |= (fl & FLOW_TO_CLIENT) != 0;
             to_server |= (fl & FLOW_TO_SERVER) != 0;
+            flow_dirs &= (uint8_t)((fl & FLOW_TO_SERVER   ? DET_DIR_TS
+                                    : fl & FLOW_TO_CLIENT ? DET_DIR_TC
+                                                          : DET_DIR_BOTH));
         }
         if (opt_def_by_id(r->opts[i].kw)->kind == OPT_PAYLOAD) {
             two_sided |= det_app_buffer_two_sided(r->opts[i].buffer);
@@ -420,6 +424,7 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, enum plan_va
     pl->filestore_file = filestore_file_rule(r, pl->buf_app);
     two_sided |= pl->filestore_file && det_app_buffer_two_sided(BUF_FILE_NAME);
     pl->two_sided = two_sided && !to_client && !to_server && !response;
+    pl->flow_dirs = flow_dirs;
     to_client |= response;
     /* which application buffers, and so which base event, the rule needs */
     int side = to_client ? 2 : to_server || pl->two_sided ? 1 : 0; /* (for the TLS units) */

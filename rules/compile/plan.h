@@ -46,6 +46,8 @@ struct plan {
     bool also_packet;              /* a TCP stream rule: compiled again as PV_PACKET */
     uint8_t fw_table;              /* a firewall rule's table (firewall.h), FW_NONE */
     uint8_t fw_dir, fw_rank;       /* FW_APP: its protocol state */
+    uint8_t flow_dirs;             /* DET_DIR_*: the flow directions its `flow` allows (the
+                                      packet and stream fast-pattern groups, mpm_group.c) */
 };
 
 /* Which of a rule's chains a plan is for. A rule has one chain, or two: a TCP payload rule

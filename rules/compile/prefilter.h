@@ -22,11 +22,22 @@ struct det_unit;
 
 /* Port groups of a packet or stream kind's fast patterns (mpm_group.c), after Suricata's
  * signature group heads: a buffer is scanned only with the patterns of rules whose protocol
- * can match it, and a pattern found is raised only when some rule using it can match the
- * buffer's ports. Per protocol class, one database holds the patterns of the class; the weak
- * ones (short, so they occur nearly everywhere) that only port-restricted rules use sit in a
- * second database, scanned only on the ports those rules name. */
+ * and flow direction can match it, and a pattern found is raised only when some rule using it
+ * can match the buffer's ports. Per group (protocol class × direction), one database holds
+ * the patterns of the group; the weak ones (short, so they occur nearly everywhere) that only
+ * port-restricted rules use sit in a second database, scanned only on the ports those rules
+ * name. */
 enum det_mclass { DMC_TCP, DMC_UDP, DMC_OTHER, DMC__N };
+/* A group is a protocol class and a direction: `flow:to_server` rules' patterns are not looked
+ * for in what the server sends (most bytes of most flows), nor `to_client` ones in requests.
+ * Rules without a direction are in both of their class's groups. */
+#define DMG__N (DMC__N * 2)
+static inline uint8_t det_mgroup(uint8_t cls, bool to_server)
+{
+    return (uint8_t)(cls * 2 + (to_server ? 0 : 1));
+}
+/* A rule's directions (plan.flow_dirs): bit 0 to the server, bit 1 to the client. */
+enum { DET_DIR_TS = 1, DET_DIR_TC = 2, DET_DIR_BOTH = 3 };
 #define DET_MPM_GROUP_MAX 3 /* class (or class + weak), weak, head */
 #define DET_MPM_STREAM_DBS 2 /* a stream never has a head database */
 /* A packet pattern whose rules can only match it ending in the payload's first bytes (an
@@ -36,7 +47,7 @@ enum det_mclass { DMC_TCP, DMC_UDP, DMC_OTHER, DMC__N };
  * payloads and slow every scan of them down. */
 #define DET_MPM_HEAD_MAX 256
 enum { DMR_DPORT, DMR_SPORT };
-struct det_mpm_place {     /* pattern id is wanted in class cls when the role's port is in [lo, hi] */
+struct det_mpm_place {     /* pattern id is wanted in group cls when the role's port is in [lo, hi] */
     uint32_t id;
     uint8_t cls, role;
     uint16_t lo, hi;
@@ -45,7 +56,7 @@ struct det_mpm_group {     /* how one buffer is scanned */
     const hs_database_t *db[DET_MPM_GROUP_MAX];
     uint32_t lim[DET_MPM_GROUP_MAX]; /* bytes of the buffer db[i] scans at most */
     uint8_t n;
-    uint8_t cls;
+    uint8_t cls;           /* the group (det_mgroup), DMG__N: not grouped */
     uint16_t sp, dp;
 };
 
@@ -73,18 +84,18 @@ struct det_mpm {
     bool grouped;          /* DK_PKT, DK_STREAM: per class and port (mpm_group.c) */
     bool ready;            /* compiled, with some database to scan */
     hs_database_t *db;     /* not grouped: every pattern */
-    uint8_t *gen;          /* grouped, per pattern: bit c = wanted in class c at any port */
+    uint8_t *gen;          /* grouped, per pattern: bit g = wanted in group g at any port */
     struct det_mpm_place *place; /* grouped: where the others are wanted, sorted by id */
     uint32_t nplace, cap_place;
     uint32_t *place_at;    /* per pattern: its first place (n + 1 entries) */
-    hs_database_t *gdb[DMC__N]; /* per class: its patterns but the weak port-bound ones */
-    hs_database_t *wdb[DMC__N]; /* per class: the weak port-bound ones */
-    hs_database_t *cdb[DMC__N]; /* per class: both in one, for the ports where both would be
+    hs_database_t *gdb[DMG__N]; /* per group: its patterns but the weak port-bound ones */
+    hs_database_t *wdb[DMG__N]; /* per group: the weak port-bound ones */
+    hs_database_t *cdb[DMG__N]; /* per group: both in one, for the ports where both would be
                                    scanned (one pass over the bytes instead of two) */
-    uint64_t *wports[DMC__N][2]; /* per class and role: bitmap of the ports wdb serves */
-    hs_database_t *hdb[DMC__N];  /* DK_PKT, per class: the patterns bound to the head (none of
+    uint64_t *wports[DMG__N][2]; /* per group and role: bitmap of the ports wdb serves */
+    hs_database_t *hdb[DMG__N];  /* DK_PKT, per group: the patterns bound to the head (none of
                                     them in the three above) */
-    uint32_t hlim[DMC__N];       /* ... and the furthest any of them can end */
+    uint32_t hlim[DMG__N];       /* ... and the furthest any of them can end */
     /* DK_APP on the payload (an application rule's plain contents): on TCP its patterns are
      * found by the stream matcher `via` as the stream arrives (sid: their ids there), so an
      * application event raises them from the side's record instead of scanning the window
@@ -183,13 +194,15 @@ void det_mpm_cache_store(const struct det_mpm *m, const uint32_t *ids, const uns
 void det_mpm_cache_prune(const char *dir, double max_age);
 /* Have stream matcher `stream` find payload pattern id of app matcher m as well (mpm.c). */
 int det_mpm_via_stream(struct det_mpm *m, struct det_mpm *stream, uint32_t id);
-/* Grouped kinds: record that pattern id serves a rule with header h (mpm_group.c). */
-int det_mpm_place(struct det_mpm *m, uint32_t id, const struct det_header *h);
+/* Grouped kinds: record that pattern id serves a rule with header h and flow directions
+ * dirs (DET_DIR_*) (mpm_group.c). */
+int det_mpm_place(struct det_mpm *m, uint32_t id, const struct det_header *h, uint8_t dirs);
 /* Grouped kinds: compile the class databases (mpm_group.c). */
 int det_mpm_compile_groups(struct det_mpm *m, FILE *diag);
-/* The databases a buffer of this protocol and ports is scanned with. */
-void det_mpm_select(const struct det_mpm *m, uint8_t proto, uint16_t sp, uint16_t dp,
-                    struct det_mpm_group *g);
+/* The databases a buffer of this protocol, direction and ports is scanned with (to_server:
+ * the buffer goes to the server, or has no flow). */
+void det_mpm_select(const struct det_mpm *m, uint8_t proto, bool to_server, uint16_t sp,
+                    uint16_t dp, struct det_mpm_group *g);
 /* May pattern id found in a buffer scanned with g raise its rules (some can match the ports)? */
 bool det_mpm_wanted(const struct det_mpm *m, const struct det_mpm_group *g, uint32_t id);
 /* Size a worker's scratch for every database of m. */

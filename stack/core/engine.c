@@ -67,6 +67,14 @@ int64_t mon_define_event(struct mon_engine *eng, mon_event_t base, mon_filter_fn
     return ev_define(eng->reg, base, filter, arg);
 }
 
+int64_t mon_define_last_event(struct mon_engine *eng, mon_event_t base, mon_filter_fn filter,
+                              void *arg)
+{
+    if (!eng || !filter)
+        return MON_EINVAL;
+    return ev_define_last(eng->reg, base, filter, arg);
+}
+
 int64_t mon_alloc_event(struct mon_engine *eng, mon_event_t parent)
 {
     if (!eng)

@@ -31,6 +31,11 @@ void ev_registry_destroy(struct ev_registry *r);
  * same id. Errors: MON_EINVAL (NULL filter), MON_ENOENT (no such base), MON_ENOMEM,
  * MON_EFROZEN (every definition after freeze, even of an existing triple). */
 int64_t ev_define(struct ev_registry *r, mon_event_t base, mon_filter_fn filter, void *arg);
+/* As ev_define, for a UDE walked last: in a walk that reaches it, it is evaluated after every
+ * other node the walk queues (at any depth), so its handlers see the whole tree done. The same
+ * (base, filter, arg) defined both ways is MON_EINVAL. */
+int64_t ev_define_last(struct ev_registry *r, mon_event_t base, mon_filter_fn filter,
+                       void *arg);
 /* A child of a multi-event filter. `parent` is the UDE M whose filter raises it: while M's
  * filter runs it may call ev_raise(child) for any number of M's children; if the filter then
  * returns true, the raised children fire (their handlers run and their own UDE children are

@@ -26,6 +26,7 @@ struct ev_def {
     mon_event_t root;      /* the built-in at the top of its d-tree */
     uint32_t depth;        /* 0 for built-ins */
     uint8_t kind;          /* enum ev_kind */
+    bool last;             /* a UDE walked after everything else (ev_define_last) */
 };
 
 struct ev_registry {
@@ -71,7 +72,8 @@ struct ev_node {
     mon_event_t ev;
     uint32_t child;        /* node index of the first child */
     uint32_t nfilt;        /* UDE children */
-    uint32_t nraise;       /* raise-only children, after the UDE children */
+    uint32_t nraise : 31;  /* raise-only children, after the UDE children */
+    uint32_t last : 1;     /* walked after every other node of its walk (ev_define_last) */
     uint32_t handler;      /* index of the first handler */
     uint32_t nhandler;
 };
@@ -118,7 +120,10 @@ int32_t forest_find_pair(const struct ev_forest *f, const struct ev_pair *p, str
 struct ev_runner {
     const struct ev_registry *reg;
     uint32_t cap;               /* nodes one hook of a forest may have */
-    uint32_t *queue;            /* BFS queue of node indices */
+    uint32_t *queue;            /* BFS queue of node indices (2 × cap: a node walked last is
+                                   queued twice, once where BFS meets it, once at the end) */
+    uint32_t *later;            /* the walk's last-walked nodes met so far, in that order */
+    uint32_t nlater;
     uint32_t *pending;          /* children raised by the filter being evaluated */
     uint32_t *stamp;            /* per node (relative to the hook's base): raised in walk `gen` */
     uint32_t gen;

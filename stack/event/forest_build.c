@@ -270,6 +270,7 @@ int forest_build(const struct ev_registry *r, const struct ev_fpair *pairs, uint
         if (e->kind == EV_KIND_UDE) {
             nd->filter = d->filter;
             nd->arg = d->arg;
+            nd->last = d->last;
         }
         nd->child = e->ccount ? t[keys[e->cfirst].t].fin : 0;
         nd->nfilt = e->nfilt;

@@ -124,7 +124,8 @@ static int reserve_one(struct ev_registry *r)
     return MON_OK;
 }
 
-int64_t ev_define(struct ev_registry *r, mon_event_t base, mon_filter_fn filter, void *arg)
+static int64_t define(struct ev_registry *r, mon_event_t base, mon_filter_fn filter, void *arg,
+                      bool last)
 {
     if (!r || !filter)
         return MON_EINVAL;
@@ -136,7 +137,7 @@ int64_t ev_define(struct ev_registry *r, mon_event_t base, mon_filter_fn filter,
     for (; r->slot[j]; j = (j + 1) & r->slot_mask) {
         const struct ev_def *d = &r->def[r->slot[j]];
         if (d->base == base && d->filter == filter && d->arg == arg)
-            return r->slot[j];
+            return d->last == last ? (int64_t)r->slot[j] : MON_EINVAL;
     }
     int err = reserve_one(r);
     if (err)
@@ -147,10 +148,22 @@ int64_t ev_define(struct ev_registry *r, mon_event_t base, mon_filter_fn filter,
     mon_event_t ev = r->n++;
     const struct ev_def *b = &r->def[base];
     r->def[ev] = (struct ev_def){.filter = filter, .arg = arg, .base = base, .root = b->root,
-                                 .depth = b->depth + 1, .kind = EV_KIND_UDE};
+                                 .depth = b->depth + 1, .kind = EV_KIND_UDE,
+                                 .last = last};
     r->slot[j] = ev;
     r->nslots_used++;
     return ev;
+}
+
+int64_t ev_define(struct ev_registry *r, mon_event_t base, mon_filter_fn filter, void *arg)
+{
+    return define(r, base, filter, arg, false);
+}
+
+int64_t ev_define_last(struct ev_registry *r, mon_event_t base, mon_filter_fn filter,
+                       void *arg)
+{
+    return define(r, base, filter, arg, true);
 }
 
 int64_t ev_alloc(struct ev_registry *r, mon_event_t parent)

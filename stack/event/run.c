@@ -15,8 +15,13 @@
  * no filter: it runs its handlers and queues its own UDE children. Children nobody in this
  * forest waits for are accepted and ignored.
  *
- * The walk allocates nothing: the queue, the raise list and the raise stamps are the
- * runner's, sized from the registry (a hook's trees hold each event at most once, so
+ * A UDE defined with ev_define_last (a commit point: rules/compile's barrier) is not walked
+ * where breadth-first order meets it but after every other node the walk queues, at any
+ * depth; several such nodes run in the order they were met, and their own children are then
+ * walked as usual (a deferred node met among those is deferred again, behind them).
+ *
+ * The walk allocates nothing: the queue, the deferred list, the raise list and the raise
+ * stamps are the runner's, sized from the registry (a hook's trees hold each event at most once, so
  * ev_count bounds any forest of a frozen registry). Handlers may change the current flow's
  * forest; the walk keeps the forest it started with, which the caller keeps referenced. */
 #include <stdlib.h>
@@ -37,18 +42,22 @@ static int runner_reserve(struct ev_runner *rn, uint32_t cap)
 {
     if (cap <= rn->cap)
         return MON_OK;
-    uint32_t *q = malloc((size_t)cap * sizeof *q);
+    uint32_t *q = malloc((size_t)cap * 2 * sizeof *q);
     uint32_t *p = malloc((size_t)cap * sizeof *p);
     uint32_t *s = calloc(cap, sizeof *s);
-    if (!q || !p || !s) {
+    uint32_t *l = malloc((size_t)cap * sizeof *l);
+    if (!q || !p || !s || !l) {
         free(q);
         free(p);
         free(s);
+        free(l);
         return MON_ENOMEM;
     }
     free(rn->queue);
     free(rn->pending);
     free(rn->stamp);
+    free(rn->later);
+    rn->later = l;
     rn->queue = q;
     rn->pending = p;
     rn->stamp = s;
@@ -79,6 +88,7 @@ void ev_runner_destroy(struct ev_runner *rn)
     free(rn->queue);
     free(rn->pending);
     free(rn->stamp);
+    free(rn->later);
     free(rn);
 }
 
@@ -99,11 +109,27 @@ static void walk(struct ev_runner *rn, const struct ev_forest *f, uint32_t root,
 {
     uint32_t *q = rn->queue;
     uint32_t head = 0, tail = 0;
+    uint32_t rel_lo = 0, rel_hi = 0; /* queue positions of the deferred nodes released now */
     q[tail++] = root;
+    rn->nlater = 0;
     next_gen(rn);
-    while (head < tail) {
-        uint32_t at = q[head++];
+    for (;;) {
+        if (head == tail) {
+            if (!rn->nlater)
+                break;
+            rel_lo = tail; /* everything else is walked: the deferred nodes now */
+            rel_hi = tail + rn->nlater;
+            for (uint32_t i = 0; i < rn->nlater; i++)
+                q[tail++] = rn->later[i];
+            rn->nlater = 0;
+        }
+        uint32_t pos = head++;
+        uint32_t at = q[pos];
         const struct ev_node *n = &f->node[at];
+        if (n->last && !(pos >= rel_lo && pos < rel_hi) && !(fired && at == root)) {
+            rn->later[rn->nlater++] = at;
+            continue;
+        }
         if (n->filter && !(fired && at == root)) {
             rn->npending = 0;
             rn->cur = n;

@@ -134,6 +134,12 @@ void mon_engine_destroy(struct mon_engine *eng);
  * the same (base, filter, arg) again returns the same event: this is what lets many rules
  * share a prefix. Returns the event (>= MON_EV_BUILTIN_COUNT) or a negative error. */
 int64_t mon_define_event(struct mon_engine *eng, mon_event_t base, mon_filter_fn filter, void *arg);
+/* As mon_define_event, for a UDE walked last: in a walk that reaches it (its base fired), it
+ * is evaluated after every other event the walk reaches, at any depth, instead of where
+ * breadth-first order meets it — a commit point for everything its tree decided. Defining
+ * the same (base, filter, arg) both ways is MON_EINVAL. */
+int64_t mon_define_last_event(struct mon_engine *eng, mon_event_t base, mon_filter_fn filter,
+                              void *arg);
 /* A child event for a multi-event filter: it fires only when a filter evaluating `parent`'s
  * children calls mon_raise_event() for it. */
 int64_t mon_alloc_event(struct mon_engine *eng, mon_event_t parent);

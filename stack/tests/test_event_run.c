@@ -1,7 +1,7 @@
 /* test_event_run.c — walking forests: breadth-first order (mOS Figure 6(b)), pruning,
  * intermediate nodes without handlers, multi-event filters raising 2 of 3 children, priority
  * order across built-ins, hooks apart, handler order, a handler changing the flow's forest
- * mid-walk, and the cost of a walk among 20,000 rules. */
+ * mid-walk, UDEs walked last (ev_define_last), and the cost of a walk among 20,000 rules. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -488,9 +488,63 @@ static void runner_growth(void)
     ev_registry_destroy(r);
 }
 
+/* ev_define_last: e1 → {L (last), e2}, e2 → {e3}, e3 → {e4}, L → {e5}, e4 → {L2 (last)}.
+ * L waits behind the whole tree (e4 is deeper than L), then its child; L2, met while L was
+ * waiting, runs right after L in the order met, and L's child e5 after both. A failing L
+ * prunes its child; ev_run_event from L itself walks it at once. */
+static void walked_last(void)
+{
+    struct ev_registry *r = ev_registry_create();
+    struct fctl cl = {.label = 90, .pass = true}, c2 = {.label = 2, .pass = true},
+                c3 = {.label = 3, .pass = true}, c4 = {.label = 4, .pass = true},
+                c5 = {.label = 5, .pass = true}, cl2 = {.label = 91, .pass = true};
+    mon_event_t e1 = MON_ON_CONN_NEW_DATA;
+    mon_event_t l = (mon_event_t)ev_define_last(r, e1, filt, &cl);
+    mon_event_t e2 = (mon_event_t)ev_define(r, e1, filt, &c2);
+    mon_event_t e3 = (mon_event_t)ev_define(r, e2, filt, &c3);
+    mon_event_t e4 = (mon_event_t)ev_define(r, e3, filt, &c4);
+    mon_event_t e5 = (mon_event_t)ev_define(r, l, filt, &c5);
+    mon_event_t l2 = (mon_event_t)ev_define_last(r, e4, filt, &cl2);
+    /* one definition, one way */
+    CHECK(ev_define_last(r, e1, filt, &cl) == (int64_t)l);
+    CHECK(ev_define(r, e1, filt, &cl) == MON_EINVAL);
+    CHECK(ev_define_last(r, e1, filt, &c2) == MON_EINVAL);
+    ev_registry_freeze(r);
+    struct ev_forests *fs = ev_forests_create(r);
+    g_rn = ev_runner_create(r);
+    struct ev_forest *f = ev_forest_empty(fs);
+    reg(fs, &f, l, MON_HK_RCV, hand, 90);
+    reg(fs, &f, e5, MON_HK_RCV, hand, 5);
+    reg(fs, &f, l2, MON_HK_RCV, hand, 91);
+    reg(fs, &f, e4, MON_HK_RCV, hand, 4);
+    run(f, MON_HK_RCV, B(MON_ON_CONN_NEW_DATA), NULL);
+    CHECK(strcmp(trace, "F2 F3 F4 H4 F90 H90 F91 H91 F5 H5") == 0);
+    printf("walked last: %s\n", trace);
+    /* a failing deferred node prunes its subtree, as any */
+    cl.pass = false;
+    run(f, MON_HK_RCV, B(MON_ON_CONN_NEW_DATA), NULL);
+    CHECK(strcmp(trace, "F2 F3 F4 H4 F90 F91 H91") == 0);
+    cl.pass = true;
+    /* a branch that fails before its deferred node never queues it */
+    c2.pass = false;
+    run(f, MON_HK_RCV, B(MON_ON_CONN_NEW_DATA), NULL);
+    CHECK(strcmp(trace, "F2 F90 H90 F5 H5") == 0);
+    c2.pass = true;
+    /* run from the deferred node itself: its handlers, then its children */
+    trace[0] = 0;
+    CHECK(ev_run_event(g_rn, f, MON_HK_RCV, l, CTX, FLOW, MON_SIDE_SVR, NULL) == 1);
+    CHECK(strcmp(trace, "H90 F5 H5") == 0);
+    CHECK(args_ok);
+    ev_forest_release(fs, f);
+    ev_forests_destroy(fs);
+    ev_runner_destroy(g_rn);
+    ev_registry_destroy(r);
+}
+
 int main(void)
 {
     figure6();
+    walked_last();
     multi_event();
     priority_and_hooks();
     handler_order();

@@ -31,7 +31,7 @@ def test_limits_are_configurable(tmp_path):
 
 def test_what_limits_shed_is_in_the_stats_record(tmp_path):
     """A parser's limits count what they shed under osprey.app_layer.<protocol> in EVE stats
-    (here the HTTP response body limit on a decompression bomb), beside the file layer's."""
+    (here the HTTP body's file limit on a decompression bomb), beside the file layer's."""
     import gzip
     from detect_helpers import http_conv
     bomb = gzip.compress(b"\0" * (1 << 20))
@@ -39,7 +39,8 @@ def test_what_limits_shed_is_in_the_stats_record(tmp_path):
             % len(bomb) + bomb)
     r = detect(tmp_path, http_conv(resp=resp),
                [rule('http.uri; content:"/index";', sid=4, proto="http")],
-               "--set", "app-layer.protocols.http.response-body-limit=1000")
+               "--set", "app-layer.protocols.http.response-body-limit=1000",
+               "--set", "app-layer.protocols.http.body-file-limit=1000")
     assert r.sids == [4]
     http = r.stats["osprey"]["app_layer"]["http"]
     assert http["http_body_limit"] == 1 and http["http_malformed"] == 0

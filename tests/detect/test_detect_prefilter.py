@@ -7,7 +7,7 @@ import re
 
 from scapy.all import IP, UDP, Raw
 
-from detect_helpers import Conv, detect, http_conv, rule, udp
+from detect_helpers import CLI, SRV, Conv, detect, http_conv, rule, udp
 
 CERBER = 'content:"e"; nocase; depth:1;'  # ET's one-byte pattern of a rule bound to two ports
 
@@ -202,3 +202,29 @@ def test_a_pattern_one_rule_bounds_and_another_does_not_is_looked_for_everywhere
     r = detect(tmp_path, [udp(b"SHAREDPAT"), udp(b"." * 500 + b"SHAREDPAT")], rules)
     assert sorted((a["alert"]["signature_id"], a["pcap_cnt"]) for a in r.alerts) == \
         [(14, 1), (15, 1), (15, 2)]
+
+
+def test_patterns_are_looked_for_only_in_their_rules_flow_direction(tmp_path):
+    """Per protocol class and flow direction a database of its own (mpm_group.c): a
+    `flow:to_server` rule's pattern is not raised in what the server sends, a `to_client`
+    one's not in requests, one without direction in both — for stream rules, TCP packet
+    rules (dsize) and UDP packet rules. Each pattern below occurs in both directions; the
+    alerts are exactly those of the rules' directions, and the patterns of the other
+    direction cost no header check."""
+    rules = [rule('flow:to_server; content:"REQ-ONLY-PAT";', sid=21),
+             rule('flow:to_client; content:"RSP-ONLY-PAT";', sid=22),
+             rule('content:"BOTH-WAYS-PAT";', sid=23),
+             rule('flow:established,to_client; dsize:<100; content:"PKT-TC-PAT";', sid=24),
+             rule('flow:to_server; content:"UDP-TS-PAT";', sid=25, proto="udp")]
+    every = b"..REQ-ONLY-PAT..RSP-ONLY-PAT..BOTH-WAYS-PAT..PKT-TC-PAT.."
+    c = Conv(dport=8000).handshake().send(True, every).send(False, every).close()
+    pkts = [*c.pkts, udp(b"xUDP-TS-PATx", sport=40000, dport=9000),
+            udp(b"yUDP-TS-PATy", src=SRV, dst=CLI, sport=9000, dport=40000)]
+    r = detect(tmp_path, pkts, rules)
+    got = sorted((a["alert"]["signature_id"], a["pcap_cnt"]) for a in r.alerts)
+    assert got == [(21, 4), (22, 6), (23, 4), (23, 6), (24, 6), (25, 11)], got
+    # raised: REQ-ONLY, BOTH-WAYS in the request stream (the TCP packet rule's pattern is not
+    # raised there: its rule is to_client); RSP-ONLY, BOTH-WAYS in the response stream and
+    # PKT-TC in the response packet; UDP-TS in the UDP request only
+    pf = prefilter(r)
+    assert (pf["raised"], pf["checks"], pf["passed"]) == (6, 6, 6), pf

@@ -128,16 +128,38 @@ def test_file_keywords(tmp_path, body, sids):
 
 
 def test_truncated_file_has_no_hash_and_no_size_match(tmp_path):
-    """A body cut by the response-body-limit is a truncated file: no digests, filesize and
+    """A body cut by the body-file-limit is a truncated file: no digests, filesize and
     filemd5 do not hold."""
     (tmp_path / "good.md5").write_text(MD5 + "\n")
     rules = [rule('filemd5:good.md5;', sid=1, proto="http"),
              rule('filesize:>0;', sid=2, proto="http")]
     out = osprey_out(tmp_path, download(), rules, *FILES,
-                     "--set", "app-layer.protocols.http.response-body-limit=1kb")
+                     "--set", "app-layer.protocols.http.response-body-limit=1kb",
+                     "--set", "app-layer.protocols.http.body-file-limit=1kb")
     info = out.of("fileinfo")[0]["fileinfo"]
     assert info["state"] == "TRUNCATED" and "md5" not in info and info["size"] == 1024
     assert [a["alert"]["signature_id"] for a in out.of("alert")] == []
+
+
+def test_inspection_limit_leaves_the_file_whole(tmp_path):
+    """response-body-limit bounds what rules inspect (Suricata's meaning: its default, 100kb,
+    too), not the file: past it file.data no longer matches, but the file is whole — its
+    size, digests and filemd5 hold, as in Suricata, whose files are bounded by the stream
+    depth instead (here body-file-limit, 1mb)."""
+    body = BODY + b"TAIL-PAST-1KB-MARK"
+    md5 = hashlib.md5(body).hexdigest()
+    (tmp_path / "good.md5").write_text(md5 + "\n")
+    rules = [rule('filemd5:good.md5;', sid=1, proto="http"),
+             rule('filesize:%d;' % len(body), sid=2, proto="http"),
+             rule('file_data; content:"TAIL-PAST-1KB-MARK";', sid=3, proto="http"),
+             rule('file_data; content:"This program cannot";', sid=4, proto="http")]
+    out = osprey_out(tmp_path, download(body), rules, *FILES,
+                     "--set", "app-layer.protocols.http.response-body-limit=1kb")
+    info = out.of("fileinfo")[0]["fileinfo"]
+    assert info["state"] == "CLOSED" and info["md5"] == md5 and info["size"] == len(body)
+    assert sorted(a["alert"]["signature_id"] for a in out.of("alert")) == [1, 2, 4]
+    whole = osprey_out(tmp_path, download(body), rules, *FILES, name="whole")
+    assert sorted(a["alert"]["signature_id"] for a in whole.of("alert")) == [1, 2, 3, 4]
 
 
 def test_hash_list_errors_name_file_line_and_sid(tmp_path):
@@ -272,3 +294,19 @@ def test_alert_in_a_transaction_carries_its_files(tmp_path):
     assert [(f["filename"], f["size"], f["state"], f["md5"]) for f in files] == \
         [("/dl/setup.exe", len(BODY), "CLOSED", MD5)]
     assert "files" not in alerts[2]
+
+
+def test_suricatas_names_of_the_body_limits_win_when_set(tmp_path):
+    """app-layer.protocols.http.libhtp.default-config.response-body-limit (Suricata's key, as
+    suricata-verify's tests and suricata.yaml files set it) is read when set, over Osprey's
+    shorter name; unset, it changes nothing."""
+    body = BODY + b"TAIL-PAST-1KB-MARK"
+    rules = [rule('file_data; content:"TAIL-PAST-1KB-MARK";', sid=3, proto="http")]
+    lib = "app-layer.protocols.http.libhtp.default-config.response-body-limit"
+    short = "app-layer.protocols.http.response-body-limit"
+    for name, args, sids in [("lib-small", ["--set", f"{lib}=1kb"], []),
+                             ("lib-wins", ["--set", f"{short}=1kb", "--set", f"{lib}=1mb"], [3]),
+                             ("short", ["--set", f"{short}=1kb"], []),
+                             ("default", [], [3])]:
+        out = osprey_out(tmp_path, download(body), rules, *args, name=name)
+        assert [a["alert"]["signature_id"] for a in out.of("alert")] == sids, name
