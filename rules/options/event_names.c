@@ -128,6 +128,7 @@ static const struct decode_name DECODE[] = {
     {"gre.version1_no_key", MON_DN_GRE_V1_NO_KEY, 0, true},
     {"gre.version1_hdr_too_big", MON_DN_GRE_V1_HDR_TOO_BIG, 0, true},
     {"pppoe.wrong_code", MON_DN_PPPOE_WRONG_CODE, 0, true},
+    {"udp.pkt_too_small", MON_DN_UDP_PKT_TOO_SMALL, 0, true},
     {"ltnull.unsupported_type", MON_DN_LTNULL_UNSUPPORTED, 0, true},
     {"ethernet.unknown_ethertype", MON_DN_ETH_UNKNOWN_TYPE, 0, true},
     {"vlan.unknown_type", MON_DN_VLAN_UNKNOWN_TYPE, 0, true},

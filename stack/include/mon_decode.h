@@ -164,6 +164,8 @@ struct mon_defrag;
     X(GRE_V1_WRONG_PROTO, "gre.version1_wrong_protocol")                                     \
     X(GRE_V1_NO_KEY, "gre.version1_no_key")                                                  \
     X(GRE_V1_HDR_TOO_BIG, "gre.version1_hdr_too_big")                                        \
+    X(UDP_PKT_TOO_SMALL, "udp.pkt_too_small")  /* udp.len_invalid: the length field says   \
+                                                  more than the datagram holds */          \
     X(PPPOE_WRONG_CODE, "pppoe.wrong_code")    /* a discovery code RFC 2516 lacks */        \
     /* on a fine frame: what follows is not decoded */                                      \
     X(LTNULL_UNSUPPORTED, "ltnull.unsupported_type") /* an address family not IPv4/IPv6 */ \

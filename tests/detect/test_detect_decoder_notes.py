@@ -29,7 +29,7 @@ EVENTS = [
     "ipv6.dstopts_unknown_opt", "ipv6.dstopts_only_padding", "icmpv6.unknown_code",
     "icmpv6.unassigned_type", "icmpv6.experimentation_type",
     "icmpv6.mld_message_with_invalid_hl", "icmpv4.ipv4_trunc_pkt", "icmpv4.ipv4_unknown_ver",
-    "icmpv6.ipv6_trunc_pkt", "icmpv6.ipv6_unknown_version",
+    "icmpv6.ipv6_trunc_pkt", "icmpv6.ipv6_unknown_version", "udp.pkt_too_small",
 ]
 RULES = [rule(f"decode-event:{e};", sid=i + 1, proto="pkthdr") for i, e in enumerate(EVENTS)]
 V6 = dict(src="2001:db8::1", dst="2001:db8::2")
@@ -115,6 +115,10 @@ CASES = {
     "icmpv4_unreachable_code_16": ([IP(src=CLI, dst=SRV) / ICMP(type=3, code=16) /
                                     Raw(QUOTED4)],
                                    ["icmpv4.unknown_code"]),
+    # a UDP length past the datagram (Suricata's own event) or short of it (len_invalid only)
+    "udp_pkt_too_small": ([IP(src=CLI, dst=SRV) / UDP(sport=1, dport=2, len=40) / Raw(b"ab")],
+                          ["udp.pkt_too_small"]),
+    "udp_len_short": ([IP(src=CLI, dst=SRV) / UDP(sport=1, dport=2, len=9) / Raw(b"ab")], []),
     # TCP and IPv4 options
     "tcp_opts_ok": ([tcp_opts([("MSS", 1460), ("WScale", 7), ("SAckOK", b"")])], []),
     "tcp_opt_duplicate": ([tcp_opts([("MSS", 1460), ("MSS", 536)])], ["tcp.opt_duplicate"]),
