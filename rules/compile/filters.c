@@ -102,11 +102,9 @@ static void scan_group(const struct det_mpm_group *g, const uint8_t *buf, uint32
                        hs_scratch_t *scratch, struct scan_ctx *sc)
 {
     sc->pf->scans += g->n; /* database passes over the bytes */
+    sc->pf->bytes += (uint64_t)len * g->n;
     for (uint8_t i = 0; i < g->n; i++)
-        sc->pf->bytes += len < g->lim[i] ? len : g->lim[i];
-    for (uint8_t i = 0; i < g->n; i++)
-        hs_scan(g->db[i], (const char *)buf, len < g->lim[i] ? len : g->lim[i], 0, scratch,
-                on_match, sc);
+        hs_scan(g->db[i], (const char *)buf, len, 0, scratch, on_match, sc);
 }
 
 /* Ack delivery: a transaction is parsed at the ACK of its bytes, before their CONN_NEW_DATA

@@ -24,7 +24,7 @@
 #define CACHE_MAX_FILE (256u << 20) /* larger files are not read (corrupt or foreign) */
 
 static void key_of(const struct det_mpm *m, const uint32_t *ids, const unsigned *flags,
-                   uint32_t n, unsigned mode, char hex[65])
+                   const uint32_t *bound, uint32_t n, unsigned mode, char hex[65])
 {
     unsigned char md[EVP_MAX_MD_SIZE];
     unsigned int mdlen = 0;
@@ -43,6 +43,8 @@ static void key_of(const struct det_mpm *m, const uint32_t *ids, const unsigned 
         EVP_DigestUpdate(c, &flags[i], sizeof flags[i]);
         EVP_DigestUpdate(c, &len, sizeof len);
         EVP_DigestUpdate(c, m->pat[ids[i]], len);
+        if (bound) /* (a database without bounds keeps the key it always had) */
+            EVP_DigestUpdate(c, &bound[i], sizeof bound[i]);
     }
     if (EVP_DigestFinal_ex(c, md, &mdlen) == 1 && mdlen >= 32)
         for (int i = 0; i < 32; i++)
@@ -57,10 +59,10 @@ static int path_of(const char *dir, const char *hex, char *out, size_t cap)
 }
 
 int det_mpm_cache_load(const struct det_mpm *m, const uint32_t *ids, const unsigned *flags,
-                       uint32_t n, unsigned mode, hs_database_t **db)
+                       const uint32_t *bound, uint32_t n, unsigned mode, hs_database_t **db)
 {
     char hex[65], path[4096];
-    key_of(m, ids, flags, n, mode, hex);
+    key_of(m, ids, flags, bound, n, mode, hex);
     if (!hex[0] || path_of(m->cache, hex, path, sizeof path) < 0)
         return -1;
     int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -104,10 +106,11 @@ static void mkdirs(const char *dir)
 }
 
 void det_mpm_cache_store(const struct det_mpm *m, const uint32_t *ids, const unsigned *flags,
-                         uint32_t n, unsigned mode, const hs_database_t *db)
+                         const uint32_t *bound, uint32_t n, unsigned mode,
+                         const hs_database_t *db)
 {
     char hex[65], path[4096], tmp[4200];
-    key_of(m, ids, flags, n, mode, hex);
+    key_of(m, ids, flags, bound, n, mode, hex);
     if (!hex[0] || path_of(m->cache, hex, path, sizeof path) < 0)
         return;
     char *bytes = NULL;

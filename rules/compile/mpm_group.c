@@ -133,12 +133,6 @@ static bool in_wdb(const struct det_mpm *m, uint32_t id, uint8_t c)
     return false;
 }
 
-/* Is pattern id in the head database of its groups (DET_MPM_HEAD_MAX)? */
-static bool in_hdb(const struct det_mpm *m, uint32_t id)
-{
-    return m->kind == DK_PKT && m->maxend[id] <= DET_MPM_HEAD_MAX;
-}
-
 /* Is pattern id wanted in group c at all? */
 static bool in_class(const struct det_mpm *m, uint32_t id, uint8_t c)
 {
@@ -170,18 +164,7 @@ int det_mpm_compile_groups(struct det_mpm *m, FILE *diag)
     int rc = 0;
     for (uint8_t c = 0; c < DMG__N && rc == 0; c++) {
         uint32_t n = 0, nw = 0;
-        for (uint32_t i = 0; i < m->n; i++)
-            if (in_class(m, i, c) && in_hdb(m, i)) {
-                ids[n++] = i;
-                if (m->maxend[i] > m->hlim[c])
-                    m->hlim[c] = m->maxend[i];
-            }
-        if ((rc = det_mpm_compile_db(m, ids, n, &m->hdb[c], diag)) < 0)
-            continue;
-        n = 0;
         for (uint32_t i = 0; i < m->n; i++) {
-            if (in_hdb(m, i))
-                continue;
             if (in_wdb(m, i, c))
                 wids[nw++] = i;
             else if (in_class(m, i, c))
@@ -210,7 +193,7 @@ int det_mpm_compile_groups(struct det_mpm *m, FILE *diag)
     free(ids);
     free(wids);
     for (uint8_t c = 0; c < DMG__N; c++)
-        m->ready |= m->gdb[c] || m->wdb[c] || m->hdb[c];
+        m->ready |= m->gdb[c] || m->wdb[c];
     return rc;
 }
 
@@ -225,8 +208,6 @@ void det_mpm_select(const struct det_mpm *m, uint8_t proto, bool to_server, uint
     g->n = 0;
     g->sp = sp;
     g->dp = dp;
-    for (int i = 0; i < DET_MPM_GROUP_MAX; i++)
-        g->lim[i] = UINT32_MAX;
     if (!m->grouped) {
         g->cls = DMG__N;
         if (m->db)
@@ -235,10 +216,6 @@ void det_mpm_select(const struct det_mpm *m, uint8_t proto, bool to_server, uint
     }
     uint8_t c = det_mgroup(m->kind == DK_STREAM ? DMC_TCP : class_of(proto), to_server);
     g->cls = c;
-    if (m->hdb[c]) {
-        g->lim[g->n] = m->hlim[c];
-        g->db[g->n++] = m->hdb[c];
-    }
     bool weak_too = m->wdb[c] && (port_in(m->wports[c][DMR_DPORT], dp) ||
                                   port_in(m->wports[c][DMR_SPORT], sp));
     if (weak_too && m->cdb[c]) {

@@ -38,15 +38,11 @@ static inline uint8_t det_mgroup(uint8_t cls, bool to_server)
 }
 /* A rule's directions (plan.flow_dirs): bit 0 to the server, bit 1 to the client. */
 enum { DET_DIR_TS = 1, DET_DIR_TC = 2, DET_DIR_BOTH = 3 };
-#define DET_MPM_GROUP_MAX 3 /* class (or class + weak), weak, head */
-#define DET_MPM_STREAM_DBS 2 /* a stream never has a head database */
-/* A packet pattern whose rules can only match it ending in the payload's first bytes (an
- * absolute content's depth, dsize) is looked for only there: in a head database per class,
- * scanned over at most DET_MPM_HEAD_MAX bytes. ET Open's checks of a few bytes at a packet's
- * start (`content:"|7f 9f|"; depth:2; dsize:<20`) would otherwise match all over full-size
- * payloads and slow every scan of them down. */
-#define DET_MPM_HEAD_MAX 256
-enum { DMR_DPORT, DMR_SPORT };
+#define DET_MPM_GROUP_MAX 2 /* class (or class + weak), weak */
+#define DET_MPM_STREAM_DBS 2
+/* A block-scanned pattern whose rules can only match it ending in the buffer's first bytes
+ * (an absolute content's depth, dsize) carries that bound into its database (Hyperscan's
+ * max_offset, mpm.c): looked for only there, in the same pass as the others. */enum { DMR_DPORT, DMR_SPORT };
 struct det_mpm_place {     /* pattern id is wanted in group cls when the role's port is in [lo, hi] */
     uint32_t id;
     uint8_t cls, role;
@@ -54,7 +50,6 @@ struct det_mpm_place {     /* pattern id is wanted in group cls when the role's 
 };
 struct det_mpm_group {     /* how one buffer is scanned */
     const hs_database_t *db[DET_MPM_GROUP_MAX];
-    uint32_t lim[DET_MPM_GROUP_MAX]; /* bytes of the buffer db[i] scans at most */
     uint8_t n;
     uint8_t cls;           /* the group (det_mgroup), DMG__N: not grouped */
     uint16_t sp, dp;
@@ -74,7 +69,8 @@ struct det_mpm {
     uint32_t *maxend;      /* block-scanned kinds (not DK_STREAM): the furthest a match of the
                               pattern can end in the buffer and still serve a rule (its fast
                               pattern's depth, a packet rule's dsize), UINT32_MAX anywhere;
-                              Hyperscan then stops looking for it past that (mpm.c) */
+                              Hyperscan then stops looking for it past that (mpm.c, up to
+                              DET_MPM_BOUND_MAX) */
     mon_event_t *ev;       /* child events, allocated under `self` */
     uint32_t maxlen;
     mon_event_t self;      /* the filter's own UDE (under the base event) */
@@ -93,9 +89,6 @@ struct det_mpm {
     hs_database_t *cdb[DMG__N]; /* per group: both in one, for the ports where both would be
                                    scanned (one pass over the bytes instead of two) */
     uint64_t *wports[DMG__N][2]; /* per group and role: bitmap of the ports wdb serves */
-    hs_database_t *hdb[DMG__N];  /* DK_PKT, per group: the patterns bound to the head (none of
-                                    them in the three above) */
-    uint32_t hlim[DMG__N];       /* ... and the furthest any of them can end */
     /* DK_APP on the payload (an application rule's plain contents): on TCP its patterns are
      * found by the stream matcher `via` as the stream arrives (sid: their ids there), so an
      * application event raises them from the side's record instead of scanning the window
@@ -188,9 +181,10 @@ int det_mpm_compile_db(const struct det_mpm *m, const uint32_t *ids, uint32_t n,
                        hs_database_t **db, FILE *diag);
 /* The on-disk database cache (mpm_cache.c): 0 and *db when this exact database is there. */
 int det_mpm_cache_load(const struct det_mpm *m, const uint32_t *ids, const unsigned *flags,
-                       uint32_t n, unsigned mode, hs_database_t **db);
+                       const uint32_t *bound, uint32_t n, unsigned mode, hs_database_t **db);
 void det_mpm_cache_store(const struct det_mpm *m, const uint32_t *ids, const unsigned *flags,
-                         uint32_t n, unsigned mode, const hs_database_t *db);
+                         const uint32_t *bound, uint32_t n, unsigned mode,
+                         const hs_database_t *db);
 void det_mpm_cache_prune(const char *dir, double max_age);
 /* Have stream matcher `stream` find payload pattern id of app matcher m as well (mpm.c). */
 int det_mpm_via_stream(struct det_mpm *m, struct det_mpm *stream, uint32_t id);

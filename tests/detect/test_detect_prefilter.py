@@ -173,8 +173,9 @@ def stats_prefilter(tmp_path, name):
 
 def test_patterns_bound_to_the_payload_head_are_looked_for_only_there(tmp_path):
     """A packet rule's fast pattern that can only serve it near the payload's start (an
-    absolute depth, a dsize) sits in a head database scanned over those bytes only; the
-    alerts are exactly as before, and the bytes scanned show the head's limit."""
+    absolute depth, a dsize) carries that bound into the database (Hyperscan's max_offset):
+    found past it, it is not raised; the alerts are exactly as before, and every packet is
+    one pass over its payload."""
     rules = [rule('content:"|7f 9f|"; depth:2; dsize:<40;', sid=11, proto="udp"),
              rule('content:"HEADPAT"; offset:4; depth:8;', sid=12, proto="udp"),
              rule('content:"ANYWHERE-PAT";', sid=13, proto="udp")]
@@ -188,12 +189,13 @@ def test_patterns_bound_to_the_payload_head_are_looked_for_only_there(tmp_path):
     assert sorted((a["alert"]["signature_id"], a["pcap_cnt"]) for a in r.alerts) == \
         [(11, 1), (12, 3), (13, 5)]
     pf = stats_prefilter(tmp_path, "hd")
-    # two passes per packet (head, rest); the head pass reads at most 12 bytes (sid 12's
-    # offset 4 + depth 8 is the furthest bound; sid 11's is its depth, 2, tighter than its
-    # dsize), and the rest of the patterns read each payload whole
+    # one pass per packet over the whole payload; raised only where the bound allows: sid 11's
+    # |7f 9f| at the start of packets 1 and 6 (2 ends past its depth), HEADPAT in packet 3
+    # (4's is past offset 4 + depth 8 = 12), ANYWHERE-PAT in 5
     lens = [12, 4, 15, 307, 1012, 102]
-    assert pf["scans"] == 2 * len(pkts)
-    assert pf["bytes"] == sum(min(n, 12) for n in lens) + sum(lens)
+    assert pf["scans"] == len(pkts)
+    assert pf["bytes"] == sum(lens)
+    assert pf["raised"] == 4
 
 
 def test_a_pattern_one_rule_bounds_and_another_does_not_is_looked_for_everywhere(tmp_path):
@@ -228,3 +230,4 @@ def test_patterns_are_looked_for_only_in_their_rules_flow_direction(tmp_path):
     # PKT-TC in the response packet; UDP-TS in the UDP request only
     pf = prefilter(r)
     assert (pf["raised"], pf["checks"], pf["passed"]) == (6, 6, 6), pf
+

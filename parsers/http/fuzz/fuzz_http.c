@@ -105,5 +105,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     free(p.ev);
     pbuf_free(&pf.in[0]);
     pbuf_free(&pf.in[1]);
+    pbuf_free(&pf.upgrade_rest); /* a 101's first bytes of the new protocol (pflow_free's) */
     return 0;
 }
