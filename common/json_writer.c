@@ -271,6 +271,15 @@ void osprey_jw_bool(struct osprey_jw *w, const char *k, bool v)
         put(w, "false", 5);
 }
 
+void osprey_jw_members(struct osprey_jw *w, const char *members)
+{
+    size_t n = members ? strlen(members) : 0;
+    if (!n)
+        return;
+    key(w, NULL);
+    put(w, members, n);
+}
+
 void osprey_jw_timestamp(uint64_t ts_us, char *buf, size_t len)
 {
     /* The date part is formatted once per second per thread, in a few slots: a flow record

@@ -10,20 +10,24 @@
 struct kept {
     struct osprey_alert a;          /* pkt is replaced when it goes */
     struct osprey_detect_var *vars; /* a copy (the callback's are valid during it only) */
+    char *app;                      /* its transaction's EVE object when kept (snap) */
 };
 
 struct osprey_defer {
     struct kept *k;
     size_t n, cap;
     osprey_defer_emit_fn emit;
+    osprey_defer_snap_fn snap;
     void *arg;
 };
 
-struct osprey_defer *osprey_defer_new(osprey_defer_emit_fn emit, void *arg)
+struct osprey_defer *osprey_defer_new(osprey_defer_emit_fn emit, osprey_defer_snap_fn snap,
+                                      void *arg)
 {
     struct osprey_defer *d = calloc(1, sizeof *d);
     if (d) {
         d->emit = emit;
+        d->snap = snap;
         d->arg = arg;
     }
     return d;
@@ -32,6 +36,7 @@ struct osprey_defer *osprey_defer_new(osprey_defer_emit_fn emit, void *arg)
 static void kept_free(struct kept *k)
 {
     free(k->vars); /* one block: the vars, then their names and values */
+    free(k->app);
 }
 
 void osprey_defer_free(struct osprey_defer *d)
@@ -116,6 +121,7 @@ bool osprey_defer_take(struct osprey_defer *d, const struct osprey_alert *a)
     k->a = *a;
     if (!copy_vars(k, a))
         return false;
+    k->app = d->snap ? d->snap(a, d->arg) : NULL;
     k->a.pkt = NULL;
     d->n++;
     return true;
@@ -134,7 +140,7 @@ static void give(struct osprey_defer *d, const struct mon_flow *f, int dir,
             continue;
         }
         k.a.pkt = p;
-        d->emit(&k.a, d->arg);
+        d->emit(&k.a, k.app, d->arg);
         kept_free(&k);
     }
     d->n = w;

@@ -7,7 +7,9 @@
  * (osprey_alert.to_server) is not the direction of the packet being processed is therefore
  * kept here, copied, and given to the worker's emitter with the next packet of its direction
  * of that flow (its pcap_cnt, time, addresses), in the order found; what is left when the
- * flow ends goes with the flow's end packet. Nothing is kept on arrival delivery.
+ * flow ends goes with the flow's end packet. Nothing is kept on arrival delivery. The
+ * transaction's EVE object is taken when the alert is kept (snap), since the parser may have
+ * moved on to the next transaction (or freed it) by the time the alert goes.
  */
 #ifndef OSPREY_ALERT_DEFER_H
 #define OSPREY_ALERT_DEFER_H
@@ -18,10 +20,14 @@
 #include "osprey_detect.h"
 
 struct osprey_defer;
-typedef void (*osprey_defer_emit_fn)(const struct osprey_alert *a, void *arg);
+/* app: what snap gave when the alert was kept (NULL when it was not, or gave none) */
+typedef void (*osprey_defer_emit_fn)(const struct osprey_alert *a, const char *app, void *arg);
+/* The alert's application object now, malloc'd (NULL: none) */
+typedef char *(*osprey_defer_snap_fn)(const struct osprey_alert *a, void *arg);
 
 /* NULL when out of memory (then nothing is deferred). */
-struct osprey_defer *osprey_defer_new(osprey_defer_emit_fn emit, void *arg);
+struct osprey_defer *osprey_defer_new(osprey_defer_emit_fn emit, osprey_defer_snap_fn snap,
+                                      void *arg);
 void osprey_defer_free(struct osprey_defer *d);
 
 /* True when a is kept (it names a packet of the other direction of its TCP flow). */

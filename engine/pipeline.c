@@ -112,12 +112,19 @@ void osprey_pipeline_detect_opts(const struct osprey_config *cfg,
         .config = cfg};
 }
 
-static void emit_alert(const struct osprey_alert *a, void *arg)
+static void emit_alert(const struct osprey_alert *a, const char *app, void *arg)
 {
     struct osprey_worker *w = arg;
     if (!(a->pkt->flags & MON_PKT_PSEUDO)) /* not a flow's end: the packet being processed */
         w->pkt_alerts++;
-    osprey_emit_alert(w->emit, w->ctx, a, w->inline_mode);
+    osprey_emit_alert_app(w->emit, w->ctx, a, w->inline_mode, app);
+}
+
+/* A kept alert's transaction object, taken while the parser still holds its transaction */
+static char *snap_alert(const struct osprey_alert *a, void *arg)
+{
+    struct osprey_worker *w = arg;
+    return a->flow ? osprey_emit_app_snap(w->emit, w->ctx, a->flow, a->to_server) : NULL;
 }
 
 static void on_alert(const struct osprey_alert *a, void *arg)
@@ -125,7 +132,7 @@ static void on_alert(const struct osprey_alert *a, void *arg)
     struct osprey_worker *w = arg;
     if (w->defer && osprey_defer_take(w->defer, a))
         return; /* the other direction's data: with that direction's next packet */
-    emit_alert(a, arg);
+    emit_alert(a, NULL, arg);
 }
 
 /* A parsed http/dns/tls transaction: its EVE record (emit_app.c). */
@@ -171,6 +178,7 @@ int osprey_pipeline_open(struct osprey_pipeline *pl, const struct osprey_options
     }
     bool ips = osprey_ips_mode(opts, cfg);
     bool ack = osprey_stack_cfg_ack_delivery(cfg, ips);
+    pl->dpol.ack_delivery = ack; /* the rules' packet payload inspection follows delivery */
     if (osprey_pipeline_engine(cfg, opts->checksums, ips, &pl->eng, &pl->dcfg) < 0 ||
         osprey_pipeline_rules(opts, cfg, pl->eng, &pl->rs, &pl->det, &pl->parsers) < 0)
         return -1;
@@ -200,7 +208,7 @@ int osprey_pipeline_open(struct osprey_pipeline *pl, const struct osprey_options
         }
         mon_set_flow_end_cb(w->ctx, on_flow_end, w);
         mon_set_conn_closed_cb(w->ctx, on_conn_closed, w);
-        if (ack && !(w->defer = osprey_defer_new(emit_alert, w)))
+        if (ack && !(w->defer = osprey_defer_new(emit_alert, snap_alert, w)))
             goto nomem;
     }
     pl->t_started = osprey_clock_wall_s();

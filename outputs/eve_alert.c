@@ -194,15 +194,8 @@ char *osprey_eve_alert_line(const struct osprey_eve_alert *a)
         osprey_jw_close(&w);
     }
     osprey_eve_app_write(&w, a->app);
-    if (a->nfiles) { /* the transaction's files (Suricata 7+: alerts in a transaction) */
-        osprey_jw_array(&w, "files");
-        for (uint32_t i = 0; i < a->nfiles; i++) {
-            osprey_jw_open(&w, NULL);
-            osprey_eve_file_fields(&w, &a->files[i]);
-            osprey_jw_close(&w);
-        }
-        osprey_jw_array_end(&w);
-    }
+    /* the transaction's files (Suricata 7+: alerts in a transaction) */
+    osprey_eve_files_write(&w, a->files, a->nfiles);
     if (a->app_proto)
         osprey_jw_str(&w, "app_proto", a->app_proto);
     if (a->has_flow) {

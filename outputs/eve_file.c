@@ -4,6 +4,19 @@
 #include "eve_json.h"
 #include "osprey_outputs.h"
 
+void osprey_eve_files_write(struct osprey_jw *w, const struct osprey_eve_file *f, uint32_t n)
+{
+    if (!n)
+        return;
+    osprey_jw_array(w, "files");
+    for (uint32_t i = 0; i < n; i++) {
+        osprey_jw_open(w, NULL);
+        osprey_eve_file_fields(w, &f[i]);
+        osprey_jw_close(w);
+    }
+    osprey_jw_array_end(w);
+}
+
 void osprey_eve_file_fields(struct osprey_jw *w, const struct osprey_eve_file *f)
 {
     osprey_jw_strn(w, "filename", f->filename ? f->filename : (const uint8_t *)"",

@@ -33,6 +33,9 @@ void osprey_jw_str(struct osprey_jw *w, const char *key, const char *s);
 void osprey_jw_strn(struct osprey_jw *w, const char *key, const uint8_t *s, size_t n);
 void osprey_jw_int(struct osprey_jw *w, const char *key, int64_t v);
 void osprey_jw_bool(struct osprey_jw *w, const char *key, bool v);
+/* Members written before ("a":1,"b":{…}, as a finished object's text without its braces),
+ * added to the open object as they are (kept alerts' application objects). */
+void osprey_jw_members(struct osprey_jw *w, const char *members);
 /* A number with up to 6 significant digits (not finite: 0). */
 void osprey_jw_double(struct osprey_jw *w, const char *key, double v);
 /* EVE's timestamp format (osprey_jw_timestamp) as a string value. */

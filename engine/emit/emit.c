@@ -121,6 +121,12 @@ int osprey_emit_bind(struct osprey_emit *e, struct mon_engine *eng, FILE *diag)
 void osprey_emit_alert(struct osprey_emit *e, struct mon_ctx *ctx, const struct osprey_alert *a,
                        bool inline_mode)
 {
+    osprey_emit_alert_app(e, ctx, a, inline_mode, NULL);
+}
+
+void osprey_emit_alert_app(struct osprey_emit *e, struct mon_ctx *ctx,
+                           const struct osprey_alert *a, bool inline_mode, const char *snap)
+{
     const struct mon_packet *p = a->pkt;
     struct mon_flow *f = a->flow;
     if (f && e->alerted_slot >= 0)
@@ -214,7 +220,10 @@ void osprey_emit_alert(struct osprey_emit *e, struct mon_ctx *ctx, const struct 
     struct osprey_eve_file files[8];
     if (f) {
         ev.app_proto = osprey_app_proto_name(osprey_parsers_app_proto(ctx, f));
-        if (osprey_emit_fill_app(ctx, f, &app)) {
+        if (snap) { /* a kept alert: its transaction and files as they were when found */
+            osprey_emit_snap_app(ctx, f, snap, &app);
+            ev.app = &app;
+        } else if (osprey_emit_fill_app(ctx, f, &app)) {
             ev.app = &app;
             /* an alert in a transaction: its files of the alert's direction (Suricata's) */
             size_t nf = osprey_emit_alert_files(e, ctx, f, a->to_server ? 0 : 1, fb, 8);

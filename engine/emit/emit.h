@@ -62,6 +62,14 @@ int osprey_emit_bind(struct osprey_emit *e, struct mon_engine *eng, FILE *diag);
  * inline_mode: drop/reject verdicts are enforced, so such alerts are "blocked". */
 void osprey_emit_alert(struct osprey_emit *e, struct mon_ctx *ctx, const struct osprey_alert *a,
                        bool inline_mode);
+/* The same for an alert kept for a later packet (engine/alert_defer.h): app, when not NULL, is
+ * its transaction's EVE object as osprey_emit_app_snap took it when the alert was found. */
+void osprey_emit_alert_app(struct osprey_emit *e, struct mon_ctx *ctx,
+                           const struct osprey_alert *a, bool inline_mode, const char *app);
+/* The flow's current transaction's EVE object and its files of the direction ("name": {…},
+ * "files": […], the members' text), malloc'd; NULL when there is none. */
+char *osprey_emit_app_snap(struct osprey_emit *e, struct mon_ctx *ctx, const struct mon_flow *f,
+                           bool to_server);
 /* After mon_process of p: its decoder and stream anomalies, if any; then p itself to the
  * outputs that take every packet, or, when it falls under a tag (tagged:
  * osprey_detect_packet_tagged), to those that take tagged packets (EVE "packet" records when

@@ -3,10 +3,12 @@
  * raised inside a transaction. Each protocol writes its own object (osprey_parsers_eve);
  * here it is only handed to outputs/. */
 #include <arpa/inet.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "emit_int.h"
 #include "flow_record.h"
+#include "osprey_json_writer.h"
 #include "osprey_parsers.h"
 
 static void write_app(struct osprey_jw *w, const struct osprey_eve_app *app)
@@ -25,6 +27,49 @@ bool osprey_emit_fill_app(struct mon_ctx *ctx, const struct mon_flow *f,
                                    .tx_id = osprey_app_proto_eve_tx_id(proto),
                                    .write = write_app,
                                    .arg = {ctx, f}};
+    return true;
+}
+
+char *osprey_emit_app_snap(struct osprey_emit *e, struct mon_ctx *ctx, const struct mon_flow *f,
+                           bool to_server)
+{
+    if (!osprey_app_proto_has_eve(osprey_parsers_app_proto(ctx, f)) ||
+        !osprey_parsers_eve(ctx, f, NULL))
+        return NULL;
+    struct osprey_jw w;
+    osprey_jw_init(&w);
+    osprey_jw_open(&w, NULL);
+    osprey_parsers_eve(ctx, f, &w);
+    struct osprey_emit_file fb[8];
+    struct osprey_eve_file files[8];
+    size_t nf = osprey_emit_alert_files(e, ctx, (struct mon_flow *)f, to_server ? 0 : 1, fb, 8);
+    for (size_t i = 0; i < nf; i++)
+        files[i] = fb[i].rec;
+    osprey_eve_files_write(&w, files, (uint32_t)nf);
+    char *line = osprey_jw_finish(&w); /* {members}\n: the members are kept */
+    size_t n = line ? strlen(line) : 0;
+    if (n < 3) {
+        free(line);
+        return NULL;
+    }
+    memmove(line, line + 1, n - 3);
+    line[n - 3] = 0;
+    return line;
+}
+
+static void write_snap(struct osprey_jw *w, const struct osprey_eve_app *app)
+{
+    osprey_jw_members(w, app->arg[0]);
+}
+
+bool osprey_emit_snap_app(struct mon_ctx *ctx, const struct mon_flow *f, const char *snap,
+                          struct osprey_eve_app *out)
+{
+    uint16_t proto = osprey_parsers_app_proto(ctx, f);
+    *out = (struct osprey_eve_app){.name = osprey_app_proto_eve_name(proto),
+                                   .tx_id = osprey_app_proto_eve_tx_id(proto),
+                                   .write = write_snap,
+                                   .arg = {snap, NULL}};
     return true;
 }
 

@@ -41,6 +41,9 @@ struct osprey_emit {
 
 /* The flow's application object now (emit_app.c: its protocol writes it); false when there
  * is none. */
+/* app from a snapshot (osprey_emit_app_snap) of the flow's protocol's object */
+bool osprey_emit_snap_app(struct mon_ctx *ctx, const struct mon_flow *f, const char *snap,
+                          struct osprey_eve_app *out);
 bool osprey_emit_fill_app(struct mon_ctx *ctx, const struct mon_flow *f,
                           struct osprey_eve_app *out);
 /* An alert in an HTTP transaction: its URI and hostname for unified2's extra data (pointing

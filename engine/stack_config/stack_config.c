@@ -166,6 +166,12 @@ int osprey_stack_cfg_load(const struct osprey_config *c, struct osprey_stack_cfg
     tc->depth = (uint32_t)depth;
     tc->buf_size = (uint32_t)bufsz;
     tc->max_frags = (uint32_t)osprey_config_int(c, "stream.reassembly.max-fragments");
+    /* Suricata's raw stream chunks under ack delivery (its randomize-chunk-size is not
+     * followed: the same capture gives the same alerts) */
+    uint64_t cs = osprey_config_size(c, "stream.reassembly.toserver-chunk-size");
+    uint64_t cc = osprey_config_size(c, "stream.reassembly.toclient-chunk-size");
+    tc->ack_chunk[0] = cs > UINT32_MAX ? UINT32_MAX : (uint32_t)cs;
+    tc->ack_chunk[1] = cc > UINT32_MAX ? UINT32_MAX : (uint32_t)cc;
     const char *urg = osprey_config_str(c, "stream.reassembly.urgent.policy");
     tc->urgent_policy = !strcmp(urg, "oob") ? MON_URG_OOB
                         : !strcmp(urg, "gap") ? MON_URG_GAP : MON_URG_INLINE;
@@ -231,10 +237,11 @@ void osprey_stack_cfg_release(struct osprey_stack_cfg *s)
 
 bool osprey_stack_cfg_ack_delivery(const struct osprey_config *c, bool ips)
 {
-    /* auto is inline in every mode for now (Suricata: inline only in IPS mode): what ack
-     * delivery still lacks before it can be IDS mode's default is in stack/tcp/README.md */
-    (void)ips;
+    /* Suricata's stream.inline: auto is inline in IPS mode and its IDS model (ack delivery,
+     * stack/tcp/README.md) otherwise */
     const char *v = osprey_config_str(c, "stream.inline");
+    if (!strcmp(v, "auto"))
+        return !ips;
     return !strcmp(v, "no") || !strcmp(v, "false") || !strcmp(v, "off") || !strcmp(v, "0");
 }
 

@@ -195,6 +195,10 @@ struct osprey_eve_file {
     const uint8_t *data;
     uint64_t data_len;
 };
+/* An alert's "files" array (n records) into the open object w, as the alert record writes it
+ * (the engine keeps a deferred alert's transaction this way). n 0: nothing. */
+void osprey_eve_files_write(struct osprey_jw *w, const struct osprey_eve_file *f, uint32_t n);
+
 char *osprey_eve_file_line(const struct osprey_eve_file *f);
 /* ts_us: when; uptime_s: seconds since start. */
 char *osprey_eve_stats_line(uint64_t ts_us, uint64_t uptime_s, const struct osprey_stat *st,

@@ -140,8 +140,15 @@ void osprey_parsers_conn_closed(struct mon_ctx *ctx, struct mon_flow *f)
 
 void pflow_run(struct pflow *pf, struct mon_flow *f, int dir, mon_event_t ev)
 {
-    if (f->forest) /* a flow already released has no events left to run */
-        mon_run_event(pf->w->ctx, f, SIDE_OF_DIR(dir), ev);
+    if (!f->forest) /* a flow already released has no events left to run */
+        return;
+    mon_run_event(pf->w->ctx, f, SIDE_OF_DIR(dir), ev);
+    /* ack delivery: a message of this direction ended, so its acknowledged bytes go to stream
+     * inspection with the direction's next packet, not only once a chunk's worth waits — for
+     * the protocols whose Suricata parsers trigger raw reassembly */
+    const struct osprey_proto_def *d = reg_proto(pf->proto);
+    if (d && d->raw_trigger && f->proto == 6 && mon_ack_delivery(pf->w->ctx))
+        mon_setsockopt(pf->w->ctx, f, SIDE_OF_DIR(dir), MON_SO_RAW_TRIGGER, NULL, 0);
 }
 
 void pflow_raise(struct pflow *pf, struct mon_flow *f, int dir, unsigned ev)

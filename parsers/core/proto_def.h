@@ -110,6 +110,10 @@ struct osprey_proto_def {
     uint8_t l4;                      /* 6, 17 or 0 (both) */
     bool buffers_imply_dir;          /* see osprey_app_proto_buffers_imply_dir */
     bool suricata_stats;             /* see osprey_app_proto_suricata_stats */
+    bool raw_trigger;                /* its messages' ends send their direction's acknowledged
+                                        bytes to stream inspection at once under ack delivery
+                                        (Suricata's parsers that trigger raw reassembly: HTTP/1,
+                                        SMTP, TLS); others wait for a chunk (core/flow.c) */
     const struct proto_probe *probes;   /* in order of preference, ended by probe NULL */
     int8_t probe_rank;               /* when its probes run against the others': lower first;
                                         within a rank, table order (0 for most; a protocol

@@ -152,6 +152,7 @@ static const struct proto_trace TRACE[] = {
 
 const struct osprey_proto_def dns_proto = {
     .name = "dns",
+    .raw_trigger = true, /* Suricata triggers raw reassembly per TCP message (its task 7018) */
     .flow_stat = "flow.dns",
     .l4 = 0, /* over UDP and TCP */
     .probes = PROBES,

@@ -258,6 +258,7 @@ static const struct proto_trace TRACE[] = {
 
 const struct osprey_proto_def http_proto = {
     .name = "http",
+    .raw_trigger = true, /* Suricata triggers raw reassembly at each request and response end */
     .flow_stat = "flow.http",
     .alias = {"http1", NULL},
     .l4 = 6,

@@ -151,6 +151,7 @@ static void smtp_cfg_defaults(void *v)
 
 const struct osprey_proto_def smtp_proto = {
     .name = "smtp",
+    .raw_trigger = true, /* Suricata triggers raw reassembly at a message body's end */
     .flow_stat = "flow.smtp",
     .l4 = 6,
     .buffers_imply_dir = true, /* all the client's: a rule without direction reads them once */

@@ -169,6 +169,7 @@ static const struct proto_trace TRACE[] = {
 
 const struct osprey_proto_def tls_proto = {
     .name = "tls",
+    .raw_trigger = true, /* Suricata triggers raw reassembly at each record's end */
     .flow_stat = "flow.tls",
     .alias = {"ssl", NULL},
     .l4 = 6,

@@ -472,6 +472,7 @@ int compile_rule(struct compiler *c, const struct osprey_rule *r, enum plan_vari
                : pl.also_packet     ? DET_TWIN_STREAM
                : variant == PV_DETECTED || *next == PV_DETECTED ? DET_TWIN_DETECTED
                                                                 : DET_TWIN_NONE;
+    dr->pkt_required = pl.pkt_required;
     dr->idx = d->nrules;
     dr->rule_idx = d->nrules > c->rule_start ? d->rules[c->rule_start].rule_idx : d->nrules;
     dr->leaf = (mon_event_t)parent;
@@ -490,6 +491,7 @@ int compile_rule(struct compiler *c, const struct osprey_rule *r, enum plan_vari
     dr->thr[0] = pl.thr[0];
     dr->thr[1] = pl.thr[1];
     d->has_thresholds |= pl.thr[0] || pl.thr[1];
+    d->has_pkt_required |= dr->twin == DET_TWIN_PACKET && dr->pkt_required;
     dr->noalert = pl.noalert;
     dr->filestore = pl.filestore;
     dr->pass_alerts = pl.pass_alerts;

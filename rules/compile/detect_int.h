@@ -353,6 +353,8 @@ struct det_rule {
     uint8_t twin;                         /* enum det_twin: a TCP rule's stream or packet
                                              chain; the rule matches a packet once through
                                              either */
+    bool pkt_required;                    /* plan.h: a packet twin Suricata runs on every
+                                             packet added to the stream */
     uint32_t idx;
     uint32_t rule_idx;                    /* idx of the rule's first chain: thresholds of
                                              its two chains count together */
@@ -456,6 +458,8 @@ struct osprey_detect {
     bool has_xbits;
     bool has_tags;
     bool has_thresholds;
+    bool has_pkt_required;      /* a packet twin with pkt_required: under ack delivery each
+                                   connection packet's payload is scanned on arrival */
     bool has_caps;                   /* a pcre captures into variables (captures.c) */
     bool hold_alerts;                /* a pass rule or a rate_filter: alerts wait for the
                                         packet's end (held.c) */
@@ -637,6 +641,10 @@ struct osprey_detect_worker {
     const struct osprey_rule *twin_hits[16]; /* twin rules matched on this packet (reset at
                                                 its PKT_IN): the other chain stays quiet */
     uint32_t ntwin_hits;
+    const struct mon_flow *twin_flow; /* the flow and packet twin_hits are for: a flow's end
+                                         runs no PKT_IN, so its pseudo packet starts a new
+                                         list here (ack delivery inspects streams there) */
+    uint64_t twin_num;
     uint32_t npending, cap_pending;
     struct det_pending *retry;  /* packet-rule matches the packet's flowbits refused at its
                                    commit: tried again at its later commits (runtime.c) */
@@ -656,6 +664,16 @@ struct osprey_detect_worker {
     uint32_t nheld, cap_held;
     bool orphan_scan;           /* the stream chains run on an ORPHAN packet's payload: only
                                    the packet chains (DET_TWIN_PACKET) may match */
+    bool arrival_scan;          /* ... on a connection's packet as it arrives, under ack
+                                   delivery: only the pkt_required packet chains may match */
+    struct det_side *arrival_side; /* the receiving side's own state meanwhile (its stream
+                                   chain's "alerted once" list takes the packet chain's match) */
+#define DET_ARRIVAL_SIDES 4
+    struct det_side arrival[DET_ARRIVAL_SIDES]; /* the arrival scans' sides, reused: their
+                                   Hyperscan streams are reset, not reopened, while the
+                                   group's databases are the same, and their lists keep their
+                                   memory (no allocation per packet; runtime.c) */
+    uint8_t arrival_next;       /* the one replaced next when no group matches */
     bool pkt_tagged;            /* the last packet falls under a tag (set at its PKT_IN) */
     struct det_tags *tags;      /* host tags (tag.c), when a rule tags */
     uint8_t pkt_reject;         /* enum osprey_reject */
@@ -723,6 +741,19 @@ const uint8_t *det_buffer(struct mon_ctx *ctx, struct mon_flow *f, int side, uin
                           uint32_t *len, uint64_t *origin);
 /* Application events carry their direction (requests to the server, responses to the
  * client); PKT_IN comes with the sender's side, CONN_NEW_DATA with the receiver's. */
+/* A chain whose match is not taken in the scan running now (the leaf and the flowbits gate
+ * ask): on a packet's own payload (orphan_scan) only the packet twins match, and on a
+ * connection's packet under ack delivery (arrival_scan) only those Suricata inspects on
+ * every packet (pkt_required); under ack delivery the packet twins never match at a stream
+ * delivery, which comes with a later packet than the bytes' own (stack/tcp/README.md, "Raw
+ * stream inspection under ack delivery"). */
+static inline bool det_chain_off(const struct osprey_detect_worker *w, const struct det_rule *dr)
+{
+    if (w->orphan_scan)
+        return dr->twin != DET_TWIN_PACKET || (w->arrival_scan && !dr->pkt_required);
+    return dr->twin == DET_TWIN_PACKET && w->policy.ack_delivery;
+}
+
 static inline bool det_to_server(int side, uint16_t base)
 {
     switch (base) {

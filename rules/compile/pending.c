@@ -58,7 +58,7 @@ bool det_gate_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_even
     (void)ev;
     const struct det_rule *dr = arg;
     struct det_flow *df = f ? mon_get_uctx(ctx, f) : NULL;
-    if (!df || det_flow_stopped(df) || (df->w->orphan_scan && dr->twin != DET_TWIN_PACKET))
+    if (!df || det_flow_stopped(df) || det_chain_off(df->w, dr))
         return false; /* the leaf would not take the match either */
     if (dr->rate) /* a rate_filter may make it a drop: keep the walk's order */
         return true;

@@ -44,6 +44,10 @@ struct plan {
     bool two_sided;                /* no direction, a buffer with a response side: the
                                       rule is compiled again as PV_RESPONSE */
     bool also_packet;              /* a TCP stream rule: compiled again as PV_PACKET */
+    bool pkt_required;             /* a payload content with depth/offset (startswith), or
+                                      stream_size: Suricata's SIG_FLAG_REQUIRE_PACKET, its
+                                      packet payload inspected on every packet (ack delivery:
+                                      on arrival, detect_int.h det_chain_off) */
     uint8_t fw_table;              /* a firewall rule's table (firewall.h), FW_NONE */
     uint8_t fw_dir, fw_rank;       /* FW_APP: its protocol state */
     uint8_t flow_dirs;             /* DET_DIR_*: the flow directions its `flow` allows (the

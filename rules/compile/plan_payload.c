@@ -135,7 +135,12 @@ static int add_item(struct plan_ctx *ctx, struct det_pitem pi, const char *why)
 
 int plan_content(struct plan_ctx *ctx) /* content, uricontent */
 {
-    const void *a = ctx->o->arg;
+    const struct opt_content *a = ctx->o->arg;
+    /* Suricata inspects each packet of a TCP rule whose payload content has a depth or an
+     * offset (they rarely hold in a stream chunk), not only the stream */
+    if (a && (ctx->o->buffer == BUF_PKT || ctx->o->buffer == BUF_RAW) &&
+        ((a->has & (CONTENT_DEPTH | CONTENT_OFFSET)) || a->startswith))
+        ctx->pl->pkt_required = true;
     return add_item(ctx,
                     (struct det_pitem){.type = PI_CONTENT, .relative = content_is_relative(a),
                                        .arg = a},

@@ -92,5 +92,6 @@ int plan_stream_size(struct plan_ctx *ctx)
     if ((ctx->pl->why = stream_size_compile_check(ctx->o->arg)))
         return 0;
     plan_add_unit(ctx, (struct det_unit){.ops = &det_unit_streamsize, .cmp = ctx->o->arg});
+    ctx->pl->pkt_required = true; /* Suricata: stream_size inspects packets too */
     return 0;
 }

@@ -267,6 +267,10 @@ enum osprey_exception_policy {
 struct osprey_detect_policy {
     enum osprey_midstream_policy midstream;
     enum osprey_exception_policy reassembly_memcap; /* stream.reassembly.memcap-policy */
+    bool ack_delivery; /* the stack delivers a side's bytes once acked (stream.inline: no, and
+                          auto in IDS mode): a TCP rule's packet payload is inspected as the
+                          packet arrives, for the rules Suricata inspects on every packet
+                          (content depth/offset, stream_size), not at the later delivery */
     bool ips; /* IPS (inline): as Suricata's inline stream, a packet's data is parsed before
                  the packet is inspected, so a packet rule naming a protocol matches the
                  packet that lets the parser decide it (in IDS mode the packet that acks it) */

@@ -329,6 +329,9 @@ enum mon_sockopt {
     MON_SO_STOP_MONITOR,    /* set: (no value) stop monitoring `side`: no events, no updates */
     MON_SO_POLICY,          /* get/set: int, enum mon_overlap_policy of `side`'s reassembly */
     MON_SO_ERROR,           /* get: uint32_t MON_ERR_* bits seen on `side` since last get */
+    MON_SO_RAW_TRIGGER,     /* set: (no value) ack delivery: announce `side`'s acknowledged
+                               bytes at the next packet of their direction even if fewer than
+                               its chunk size (Suricata's app-layer raw reassembly trigger) */
 };
 
 struct mon_buf_info {

@@ -39,6 +39,12 @@ struct mon_tcp_cfg {
                                  IDS mode (stream.inline: no); the connection's end, a flow's end
                                  and a one-sided (async) stream deliver what is held; default
                                  false: on arrival (Suricata's inline mode) */
+    uint32_t ack_chunk[2];    /* ack delivery: CONN_NEW_DATA announces a side's acknowledged
+                                 bytes once this many wait ([0] the server's receive stream: to
+                                 the server; [1] the client's), or a trigger (MON_SO_RAW_TRIGGER),
+                                 the depth or the connection's end comes — Suricata's raw stream
+                                 chunks (stream.reassembly.toserver/toclient-chunk-size);
+                                 0: at every ACK; default 0 */
     uint32_t one_sided_pkts;  /* ONE_SIDED after this many packets one way with none back; default 10 */
     uint32_t max_frags;       /* out-of-order runs held per side before ERROR; default 1024 */
     uint8_t urgent_policy;    /* enum mon_urgent_policy; default MON_URG_INLINE */

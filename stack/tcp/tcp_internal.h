@@ -134,6 +134,8 @@ struct mon_reasm {
     uint64_t ready;             /* on_ack: end of the bytes readers may read (acknowledged, or
                                  * released at the end); <= tail */
     uint64_t said;              /* on_ack: end of the bytes CONN_NEW_DATA announced; <= ready */
+    bool trigger;               /* on_ack: announce at the next packet whatever the chunk size
+                                 * (MON_SO_RAW_TRIGGER) */
 };
 
 /* The end of what readers of r may see: the acknowledged part of the in-order bytes under

@@ -96,19 +96,42 @@ static int64_t acked_off(const struct mon_tcp_side *S, const struct mon_tcp_side
     return ack_off;
 }
 
+/* An endpoint whose close is done (TIME_WAIT, or CLOSED after its FIN was acknowledged):
+ * Suricata's session is then past its TIME_WAIT, and it inspects raw streams whatever the
+ * chunk size. */
+static bool close_done(const struct mon_tcp_side *x)
+{
+    return x->state == MON_TCP_TIME_WAIT ||
+           (x->state == MON_TCP_CLOSED && (x->flags & MON_TCPF_FIN_SENT));
+}
+
 /* Ack delivery, at a packet S sends: R's bytes that R acknowledged (its packets came before
  * this one) are announced now, as Suricata's IDS mode inspects a direction's data up to the
- * last ACK with the packets of that direction. A side that never sends (an async one-sided
- * capture) acknowledges nothing we see: its bytes go on arrival. */
+ * last ACK with the packets of that direction — in chunks: once cfg.ack_chunk bytes wait
+ * (Suricata's toserver/toclient-chunk-size), or when an application asked for them
+ * (MON_SO_RAW_TRIGGER: Suricata's parsers trigger raw reassembly at a message's end), or the
+ * side reached its depth, or an endpoint's close is done; the connection's and the flow's end
+ * announce the rest. A side that
+ * never sends (an async one-sided capture) acknowledges nothing we see: its bytes go on
+ * arrival. */
 static uint32_t release_acked(const struct tcp_ctx *t, const struct mon_tcp_side *S,
-                              struct mon_tcp_side *R)
+                              struct mon_tcp_side *R, int rcv)
 {
-    if (!R->rbuf || !R->rbuf->on_ack)
+    struct mon_reasm *r = R->rbuf;
+    if (!r || !r->on_ack)
         return 0;
     if (!(R->flags & MON_TCPF_SEEN) && t->cfg.async_oneside)
-        return release_to(R, R->rbuf->tail, true);
+        return release_to(R, r->tail, true);
     int64_t ack_off = acked_off(S, R);
-    return release_to(R, ack_off > 0 ? (uint64_t)ack_off : 0, true);
+    uint32_t chunk = t->cfg.ack_chunk[rcv == MON_SIDE_SVR ? 0 : 1];
+    bool now = r->trigger || (R->flags & MON_TCPF_DEPTH) || !chunk || close_done(S) ||
+               close_done(R);
+    uint32_t ev = release_to(R, ack_off > 0 ? (uint64_t)ack_off : 0, false);
+    if (now || reasm_lim(r) >= r->said + chunk) {
+        r->trigger = false;
+        ev |= release_to(R, r->ready, true);
+    }
+    return ev;
 }
 
 void tcp_ack_ready(struct tcp_ctx *t, struct mon_flow *f, int snd)
@@ -334,7 +357,7 @@ uint32_t tcp_receiver_update(struct tcp_ctx *t, struct mon_flow *f, int snd, con
     ev |= take_data(t, S, R, p, &fin_ok, &oow);
     ev |= ra_events(R, acked_gap(t, S, R));
     ev |= check_depth(t, R);
-    ev |= release_acked(t, S, R);
+    ev |= release_acked(t, S, R, snd ^ 1);
 
     /* 3. its FIN */
     if (k == TCP_K_FIN) {

@@ -139,6 +139,10 @@ int tcp_setsockopt(struct tcp_ctx *t, struct mon_flow *f, int side, enum mon_soc
          * holds can still be read. */
         s->flags |= MON_TCPF_STOPPED;
         return MON_OK;
+    case MON_SO_RAW_TRIGGER:
+        if (s->rbuf)
+            s->rbuf->trigger = true;
+        return MON_OK;
     case MON_SO_POLICY: {
         int p;
         if (!val || len != sizeof p)

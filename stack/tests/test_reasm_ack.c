@@ -195,8 +195,81 @@ static void test_window_beyond_buffer(void)
     tc_free(&c);
 }
 
+/* cfg.ack_chunk (Suricata's raw stream chunks): acknowledged bytes are announced once a
+ * chunk's worth waits, or at a trigger (MON_SO_RAW_TRIGGER), or at the connection's end */
+static void test_chunks(void)
+{
+    struct tconn c;
+    struct mon_tcp_cfg cfg;
+    char b[64];
+    mon_tcp_cfg_defaults(&cfg);
+    cfg.ack_delivery = true;
+    cfg.ack_chunk[0] = 8; /* to the server */
+    cfg.ack_chunk[1] = 100;
+    tc_init(&c, &cfg);
+    tc_handshake(&c, CI, SI);
+    cdata(&c, 0, "abcde", 0);
+    sdata(&c, 0, "", 5);
+    /* 5 acknowledged bytes, fewer than the chunk: readable (the parsers' view) but not
+     * announced at the client's next packet */
+    CHECK_EQ_U(tail_off(&c, SVR), 5);
+    CHECK_EQ_U(cdata(&c, 5, "fgh", 0).rcv, 0);
+    /* the ACK of 3 more makes 8: announced with the client's next packet, all of them */
+    sdata(&c, 0, "", 8);
+    CHECK_EQ_U(cdata(&c, 8, "", 0).rcv, EV_DATA);
+    CHECK_EQ_U(tc_read(&c, SVR, b, sizeof b), 8);
+    CHECK(strcmp(b, "abcdefgh") == 0);
+    /* a trigger announces fewer (once: the next short chunk waits again) */
+    cdata(&c, 8, "ij", 0);
+    sdata(&c, 0, "", 10);
+    CHECK(tcp_setsockopt(&c.t, &c.f, SVR, MON_SO_RAW_TRIGGER, NULL, 0) == MON_OK);
+    CHECK_EQ_U(cdata(&c, 10, "k", 0).rcv, EV_DATA);
+    CHECK_EQ_U(tc_read(&c, SVR, b, sizeof b), 2);
+    sdata(&c, 0, "", 11);
+    CHECK_EQ_U(cdata(&c, 11, "", 0).rcv, 0);
+    /* the server's bytes wait for their own (larger) chunk */
+    sdata(&c, 0, "0123456789", 11);
+    cdata(&c, 11, "", 10);
+    CHECK_EQ_U(sdata(&c, 10, "", 11).rcv, 0);
+    /* the connection's end announces what waits, both sides */
+    struct ph r = tc_pkt(&c, CLI, F_R | F_A, CI + 12u, SI + 11u, NULL, 0);
+    CHECK(r.rcv & EV_DATA);
+    CHECK_EQ_U(tc_read(&c, SVR, b, sizeof b), 1);
+    CHECK(tcp_conn_release(&c.t, &c.f, CLI) & TCP_EV(MON_ON_CONN_NEW_DATA));
+    CHECK_EQ_U(tc_read(&c, CLI, b, sizeof b), 10);
+    tc_free(&c);
+}
+
+/* an endpoint's close done (Suricata's session past TIME_WAIT): what its peer acknowledged is
+ * announced whatever the chunk size (suricata-verify smtp-eve: the QUIT with the client's ACK
+ * of the server's FIN, while the client's own FIN still waits for its ACK) */
+static void test_close_done_announces(void)
+{
+    struct tconn c;
+    struct mon_tcp_cfg cfg;
+    char b[64];
+    mon_tcp_cfg_defaults(&cfg);
+    cfg.ack_delivery = true;
+    cfg.ack_chunk[0] = cfg.ack_chunk[1] = 100;
+    tc_init(&c, &cfg);
+    tc_handshake(&c, CI, SI);
+    cdata(&c, 0, "QUIT", 0);
+    tc_pkt(&c, CLI, F_F | F_A, CI + 5u, SI + 1u, NULL, 0);           /* the client's FIN */
+    CHECK_EQ_U(sdata(&c, 0, "", 4).rcv, 0);                           /* QUIT acked only */
+    struct ph r = tc_pkt(&c, SVR, F_F | F_A, SI + 1u, CI + 5u, NULL, 0); /* the server's FIN */
+    CHECK_EQ_U(r.rcv & EV_DATA, 0);
+    /* the client acknowledges the server's FIN: the server's close is done (its FIN acked),
+     * the client's not yet (CLOSING) — the QUIT goes to inspection now */
+    r = tc_pkt(&c, CLI, F_A, CI + 6u, SI + 2u, NULL, 0);
+    CHECK_EQ_U(r.rcv & (EV_DATA | EV_END), EV_DATA);
+    CHECK_EQ_U(tc_read(&c, SVR, b, sizeof b), 4);
+    tc_free(&c);
+}
+
 int main(void)
 {
+    test_chunks();
+    test_close_done_announces();
     test_window_beyond_buffer();
     test_delivered_after_ack();
     test_rst_delivers_unacked();

@@ -192,11 +192,19 @@ def test_a_request_cut_by_the_end_of_the_capture_is_still_inspected(tmp_path):
     # header is inspected when the flow ends, on a flow-end packet numbered one past the last
     # frame, client -> server
     c = Conv().handshake().send(True, b"POST /now_this_is HTTP/1.0\r\nUser-Agent: M/1.0\r\n")
-    r = detect(tmp_path, c.pkts, [rule('http.uri; content:"this";', sid=1, proto="http"),
-                                  rule('http.uri; content:"this"; http.user_agent; content:"M";',
-                                       sid=2, proto="http")])
+    rules = [rule('http.uri; content:"this";', sid=1, proto="http"),
+             rule('http.uri; content:"this"; http.user_agent; content:"M";', sid=2,
+                  proto="http")]
+    # inline delivery: the line on its own packet (4)
+    r = detect(tmp_path, c.pkts, rules, "--set", "stream.inline=yes")
     assert [(a["alert"]["signature_id"], a["pcap_cnt"], a["src_port"], a["dest_port"])
             for a in r.alerts] == [(1, 4, 40000, 80), (2, len(c.pkts) + 1, 40000, 80)]
+    # Suricata's IDS mode (the default): the server's ACK (5) has the line parsed; no client
+    # packet follows, so both go with the flow-end packet (6)
+    ids = detect(tmp_path, c.pkts, rules, name="ids")
+    assert sorted((a["alert"]["signature_id"], a["pcap_cnt"], a["pkt_src"])
+                  for a in ids.alerts) == [(1, 6, "stream (flow timeout)"),
+                                           (2, 6, "stream (flow timeout)")]
 
 
 def test_pipelined_requests_alert_once_each(tmp_path):
@@ -278,8 +286,10 @@ def test_et_web_server_rules_on_the_dvwa_sql_injection_capture(tmp_path):
                                                    "emerging-sql.rules"))
     pcap = CORPUS / "pcaps" / "http" / "cs__http_dvwa_sqlinjection.pcapng"
     r = detect(tmp_path, pcap, rules, "--set", "vars.address-groups.HOME_NET=[10.2.2.104]")
+    # Suricata's IDS mode: each request is inspected with the client's packet after its ACK
+    # (inline: 16, 18, 27 — the requests' own packets)
     assert sorted((a["pcap_cnt"], a["alert"]["signature_id"]) for a in r.alerts) == [
-        (16, 2006446), (16, 2011037), (18, 2016672), (27, 2006446), (27, 2011037)]
+        (19, 2006446), (19, 2011037), (20, 2016672), (31, 2006446), (31, 2011037)]
     assert "rules: 686 loaded, 686 compiled, 0 not compiled" in r.proc.stdout
 
 

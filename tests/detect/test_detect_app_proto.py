@@ -40,7 +40,13 @@ def test_the_pd_only_alert_is_on_the_packet_that_decided(tmp_path):
     pkts = http()
     r = detect(tmp_path, pkts, [rule("app-layer-protocol:http;", sid=1)])
     (a,) = r.alerts
-    # the request's segment (packet 4, after the handshake) decides HTTP
+    # the request's segment (packet 4, after the handshake) decides HTTP: inline on its
+    # arrival; in Suricata's IDS mode (the default) at its ACK (5), the alert going with the
+    # client's next packet (7; suricata-verify detect-engine-proto)
+    assert (a["pcap_cnt"], a["src_port"], a["dest_port"]) == (7, 40100, 80)
+    r = detect(tmp_path, pkts, [rule("app-layer-protocol:http;", sid=1)], "--set",
+               "stream.inline=yes", name="inline")
+    (a,) = r.alerts
     assert (a["pcap_cnt"], a["src_port"], a["dest_port"]) == (4, 40100, 80)
 
 

@@ -25,7 +25,9 @@ def test_stream_content_alerts_once_with_the_rule_fields(tmp_path):
                           "signature": "root", "category": "Potentially Bad Traffic",
                           "severity": 2, "metadata": {"a": ["b", "c"], "d": ["e"]}}
     assert a["flow"]["src_ip"] == "10.0.0.1" and a["flow"]["dest_port"] == 80
-    assert a["pcap_cnt"] == 6  # SYN, SYN-ACK, ACK, request, its ACK, the response
+    # SYN, SYN-ACK, ACK, request, its ACK, the response (6), its ACK (7): Suricata's IDS mode
+    # parses the response at 7 and inspects it with the server's next packet (9, its FIN)
+    assert a["pcap_cnt"] == 9
     assert "osprey: 10 packets, 1 flows, 1 alerts" in r.proc.stdout
 
 
@@ -118,15 +120,20 @@ def test_rules_with_only_negated_contents_have_no_fast_pattern(tmp_path):
 
 
 def test_payload_rules_alert_per_packet_and_the_stream_once_per_side(tmp_path):
-    # Suricata inspects a TCP payload rule on each packet's payload and on the stream: each
-    # packet holding the content alerts (once, not again for the stream); on the stream alone
-    # (flow:only_stream) the side alerts once
+    # inline (stream.inline: yes) a TCP payload rule is inspected on each packet's payload and
+    # on the stream: each packet holding the content alerts (once, not again for the stream);
+    # on the stream alone (flow:only_stream) the side alerts once
     pkts = [udp(b"ping x"), udp(b"ping y")]
     c = Conv().handshake().send(True, b"ping 1").send(True, b"ping 2").close().pkts
-    r = detect(tmp_path, pkts + c, [rule('content:"ping";', proto="udp"),
-                                    rule('content:"ping";', sid=2),
-                                    rule('flow:only_stream; content:"ping";', sid=3)])
+    rules = [rule('content:"ping";', proto="udp"), rule('content:"ping";', sid=2),
+             rule('flow:only_stream; content:"ping";', sid=3)]
+    r = detect(tmp_path, pkts + c, rules, "--set", "stream.inline=yes")
     assert r.sids == [1, 1, 2, 2, 3]
+    # Suricata's IDS mode (the default): a packet added to the stream has its own payload
+    # inspected only by rules with a depth/offset content or stream_size; sid 2 is then a
+    # stream rule like sid 3, and alerts once
+    ids = detect(tmp_path, pkts + c, rules, name="ids")
+    assert ids.sids == [1, 1, 2, 3]
 
 
 def test_depth_counts_from_the_payload_of_a_packet_mid_stream(tmp_path):

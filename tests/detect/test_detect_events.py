@@ -302,7 +302,8 @@ def test_server_echoing_a_timestamp_the_syn_did_not_send(tmp_path, syn_ts):
     c.send(True, b"hello")
     got = alerts(tmp_path, c.pkts, [stream("pkt_invalid_timestamp", 1),
                                     rule('content:"hello";', sid=2)])
-    assert got == [(1, 2), (1, 3), (2, 6)]
+    # "hello" (6), no protocol: Suricata's IDS mode inspects it at the flow's end (8)
+    assert got == [(1, 2), (1, 3), (2, 8)]
 
 
 @pytest.mark.parametrize("echo", [500, 600])
@@ -320,7 +321,7 @@ def test_synack_may_echo_the_first_or_the_retransmitted_syn(tmp_path, echo):
     c.send(True, b"hello")
     got = alerts(tmp_path, c.pkts, [stream("pkt_invalid_timestamp", 1),
                                     rule('content:"hello";', sid=2)])
-    assert got == [(2, 5)]
+    assert got == [(2, 7)]  # "hello" (5): at the flow's end (IDS mode, no protocol)
 
 
 def test_syn_flood_in_one_handshake(tmp_path):
@@ -336,7 +337,7 @@ def test_syn_flood_in_one_handshake(tmp_path):
     c.pkts = syns + [synack, c._pkt(True, "A")]
     c.send(True, b"hello")
     got = alerts(tmp_path, c.pkts, [stream("3whs_syn_flood", 1), rule('content:"hello";', sid=2)])
-    assert got == [(1, 13), (1, 14), (2, 17)]
+    assert got == [(1, 13), (1, 14), (2, 19)]  # "hello" (17): at the flow's end (IDS)
 
 
 def test_stream_event_rule_with_other_options(tmp_path):
@@ -478,19 +479,20 @@ def test_tls_handshake_message_of_no_known_type(tmp_path):
                  [app("tls.invalid_handshake_message", 1, "tls"),
                   app("tls.invalid_record_type", 2, "tls"),
                   app("tls.invalid_handshake_message", 3, "tls", body="flow:to_server; ")])
-    # packets: 3 handshake, ClientHello (4), its ACK (5), the server's record (6)
-    assert got == [(1, 6)]
+    # packets: 3 handshake, ClientHello (4), its ACK (5), the server's record (6), its ACK
+    # (7): Suricata's IDS mode parses it at 7, inspects it with the server's next packet (9)
+    assert got == [(1, 9)]
 
 
 def test_tls_record_of_no_known_type_and_bad_version(tmp_path):
     got = alerts(tmp_path, tls_conv(bytes([0x30, 3, 3, 0, 1, 0])),
                  [app("tls.invalid_record_type", 1, "tls"),
                   app("tls.invalid_record_version", 2, "tls")])
-    assert got == [(1, 6)]
+    assert got == [(1, 9)]  # the server's record (6): parsed at its ACK, with the server's 9
     got = alerts(tmp_path, tls_conv(bytes([22, 9, 9, 0, 1, 0])),
                  [app("tls.invalid_record_type", 1, "tls"),
                   app("tls.invalid_record_version", 2, "tls")])
-    assert got == [(2, 6)]
+    assert got == [(2, 9)]
 
 
 def test_tls_handshake_without_anomaly_raises_nothing(tmp_path):
@@ -508,8 +510,9 @@ def test_http_invalid_chunk_length(tmp_path):
     got = alerts(tmp_path, c.pkts,
                  [app("http.invalid_response_chunk_len", 1, "http"),
                   app("http.invalid_request_chunk_len", 2, "http")])
-    # packets: 3 handshake, request (4), ACK (5), response (6)
-    assert got == [(1, 6)]
+    # packets: 3 handshake, request (4), ACK (5), response (6), ACK (7): IDS mode parses the
+    # response at 7 and inspects it with the server's next packet (9)
+    assert got == [(1, 9)]
 
 
 def test_http_content_length_repeated_with_another_value(tmp_path):
@@ -520,8 +523,9 @@ def test_http_content_length_repeated_with_another_value(tmp_path):
     same = b"POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nContent-Length: 3\r\n\r\nabc"
     resp = b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\nContent-Length: x\r\n\r\nok"
     c = Conv().handshake().send(True, two).send(False, resp).close()
-    # packets: 3 handshake, request (4), ACK, response (6)
-    assert alerts(tmp_path, c.pkts, rules) == [(1, 4), (2, 6)]
+    # packets: 3 handshake, request (4), ACK, response (6): IDS mode parses each at its ACK
+    # and inspects it with the next packet of its direction (7, 9)
+    assert alerts(tmp_path, c.pkts, rules) == [(1, 7), (2, 9)]
     c = Conv().handshake().send(True, same).close()
     assert alerts(tmp_path, c.pkts, rules) == []
 
@@ -554,7 +558,8 @@ def test_http_request_transfer_encoding_and_authorization_events(tmp_path):
     odd = (b"POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip\r\n"
            b"Authorization: NTLM TlRMTVNTUAABAAAA\r\nContent-Length: 0\r\n\r\n")
     c = Conv().handshake().send(True, odd).close()
-    assert alerts(tmp_path, c.pkts, rules) == [(1, 4), (2, 4)]
+    # the request (4), its ACK (5): with the client's next packet (6), IDS mode
+    assert alerts(tmp_path, c.pkts, rules) == [(1, 6), (2, 6)]
     fine = (b"POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n"
             b"Authorization: Basic dTpw\r\n\r\n0\r\n\r\n")
     c = Conv().handshake().send(True, fine).close()
@@ -570,14 +575,15 @@ def test_http_request_line_missing_protocol(tmp_path):
              rule('http.user_agent; content:"myscript"; bsize:8;', sid=2, proto="http")]
     odd = b"GET /\nFakeHeader\nHost: localhost\nUser-Agent: myscript\n\n"
     c = Conv().handshake().send(True, odd).send(False, b"<html>hi</html>").close()
-    assert alerts(tmp_path, c.pkts, rules) == [(1, 4), (2, 4)]
+    # the request (4), its ACK (5), the server's data (6), the client's ACK (7): IDS mode
+    assert alerts(tmp_path, c.pkts, rules) == [(1, 7), (2, 7)]
     # near misses: HTTP/0.9 (nothing, or another request, after the line), and HTTP/1.0
     for i, req in enumerate([b"GET /\r\n", b"GET /a\nGET /b\n",
                              b"GET / HTTP/1.0\nUser-Agent: myscript\n\n"]):
         c = Conv().handshake().send(True, req).close()
         (tmp_path / str(i)).mkdir()
         got = alerts(tmp_path / str(i), c.pkts, rules)
-        assert got == ([(2, 4)] if i == 2 else [])
+        assert got == ([(2, 6)] if i == 2 else [])  # the request (4): with 6 (IDS mode)
 
 
 def test_http_request_field_too_long(tmp_path):
@@ -590,7 +596,8 @@ def test_http_request_field_too_long(tmp_path):
     req = b"GET / HTTP/1.1\r\nX-Long: " + b"x" * 20000 + b"\r\nY: " + b"y" * 20000 + b"\r\n\r\n"
     c = Conv().handshake().send(True, req, seg=1000).close()
     got = alerts(tmp_path, c.pkts, rules)
-    assert (1, 22) in got and [s for s, _ in got].count(1) == 1
+    # IDS mode: the segments are parsed at their ACK (45), inspected with the client's 46
+    assert (1, 46) in got and [s for s, _ in got].count(1) == 1
     # near miss: a line of 17,998 bytes
     ok = b"GET / HTTP/1.1\r\nX-Long: " + b"x" * 17990 + b"\r\n\r\n"
     c = Conv().handshake().send(True, ok, seg=1000).close()
@@ -607,9 +614,9 @@ def certificate_message(*certs):
 
 @pytest.mark.parametrize("cert,expect", [
     # a DER element whose header is cut short (its long-form length bytes missing)
-    (b"\x30\x82\x01", [(1, 6)]),
+    (b"\x30\x82\x01", [(1, 9)]),  # the server's record (6): parsed at 7, with its 9 (IDS)
     # a DER element whose contents are shorter than its length: an invalid certificate
-    (b"\x30\x82\x01\x00" + b"\x30\x03\x02\x01", [(2, 6)]),
+    (b"\x30\x82\x01\x00" + b"\x30\x03\x02\x01", [(2, 9)]),
 ])
 def test_tls_certificate_length_and_decoding_events(tmp_path, cert, expect):
     rules = [app("tls.certificate_invalid_length", 1, "tls"),
@@ -625,7 +632,7 @@ def test_tls_certificate_longer_than_its_message(tmp_path):
     got = alerts(tmp_path, tls_conv(record(bytes(hs))),
                  [app("tls.certificate_invalid_length", 1, "tls"),
                   app("tls.invalid_certificate", 2, "tls")])
-    assert got == [(1, 6)]
+    assert got == [(1, 9)]  # parsed at the ACK (7), with the server's next packet (IDS)
 
 
 def test_http_too_many_encoding_layers(tmp_path):
@@ -680,7 +687,8 @@ def test_http_request_body_unexpected(tmp_path):
              rule('http.request_body; content:"login=foo"; bsize:25;', sid=3, proto="http")]
     head = b"POST /index.html HTTP/1.1\r\nHost: x\r\nConnection: keep-alive\r\n\r\n"
     c = Conv().handshake().send(True, head + b"login=foo&password=bar3\r\n").close()
-    assert alerts(tmp_path, c.pkts, rules) == [(1, 4), (2, 4), (3, 4)]
+    # the request (4), its ACK (5), with the client's next packet (6): IDS mode
+    assert alerts(tmp_path, c.pkts, rules) == [(1, 6), (2, 6), (3, 6)]
     # the body announced by Content-Length and a CRLF after it: no event; a next request
     # after the form data: the event once, the request read
     ok = (b"POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 22\r\n\r\nlogin=foo&password=bar\r\n"
@@ -688,13 +696,13 @@ def test_http_request_body_unexpected(tmp_path):
     c = Conv().handshake().send(True, ok).close()
     (tmp_path / "b").mkdir()
     assert alerts(tmp_path / "b", c.pkts, rules + [rule('http.uri; content:"/next";', sid=4,
-                                                         proto="http")]) == [(4, 4)]
+                                                         proto="http")]) == [(4, 6)]  # IDS
     two = head + b"a=1\r\nb=2\r\nGET /n HTTP/1.1\r\nHost: x\r\n\r\n"
     c = Conv().handshake().send(True, two).close()
     (tmp_path / "c").mkdir()
     assert alerts(tmp_path / "c", c.pkts, [app("http.request_body_unexpected", 1, "http"),
                                            rule('http.uri; content:"/n";', sid=5,
-                                                proto="http")]) == [(1, 4), (5, 4)]
+                                                proto="http")]) == [(1, 6), (5, 6)]
     # the form data in its own segment: the next request's line (libhtp's chunk rule)
     c = Conv().handshake().send(True, head).send(True, b"login=foo\r\n").close()
     (tmp_path / "d").mkdir()

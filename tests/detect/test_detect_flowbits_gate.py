@@ -3,7 +3,15 @@ unset the rule's contents are not searched during the walk; the rule is decided 
 commit, after the commit's setters, with the same packet and window. What it must keep: a
 setter of the same delivery (any sid) still enables the reader, the reader's own contents
 still decide, a bit set earlier lets the walk go on, and a bit never set means no alert."""
-from detect_helpers import Conv, detect, rule
+from detect_helpers import Conv, rule
+from detect_helpers import detect as _detect
+
+
+def detect(*args, **kw):
+    """Inline delivery (stream.inline: yes): these cases follow the flowbits gate of one delivery delivery by delivery,
+    as each packet's bytes arrive; Suricata's IDS timing (the default) is
+    test_stream_ack_delivery.py's."""
+    return _detect(*args, "--set", "stream.inline=yes", **kw)
 
 READER = rule('flow:to_server; content:"READER-CONTENT"; flowbits:isset,gate;', sid=1)
 SETTER = rule('flow:to_server; content:"SETTER-CONTENT"; flowbits:set,gate; '

@@ -22,12 +22,12 @@ def test_tls_client_hello_done_hook(tmp_path):
                   proto="tls:client_hello_done", action="pass"),
              rule("", sid=22, proto="tls:client_hello_done"),
              rule('tls.sni; content:"www.example.com";', sid=23, proto="tls:client_hello_done")]
-    # the ClientHello is packet 4: the pass rule alerts and passes the flow (sids 22, 23 stay
-    # quiet on it)
-    assert sid_cnt(detect(tmp_path, tls_pkts(), rules)) == [(21, 4)]
+    # the ClientHello is packet 4, ACKed by 5: the pass rule alerts with the client's next
+    # packet (6, Suricata's IDS mode) and passes the flow (sids 22, 23 stay quiet on it)
+    assert sid_cnt(detect(tmp_path, tls_pkts(), rules)) == [(21, 6)]
     # near miss: another name, the pass rule does not match; the hook's rules alert
     r = detect(tmp_path, tls_pkts(b"www.other.org"), rules, name="b")
-    assert sid_cnt(r) == [(22, 4)]
+    assert sid_cnt(r) == [(22, 6)]  # (the ClientHello's, with the client's packet after its ACK)
 
 
 def test_flow_start_hook_is_the_first_packet_of_each_direction(tmp_path):
@@ -47,7 +47,7 @@ def test_unknown_and_malformed_hooks(tmp_path):
                                 rule('tls.cert_subject; content:"x";', sid=3,
                                      proto="tls:client_hello_done"),
                                 rule("", sid=4, proto="tls:client_hello_done")])
-    assert sid_cnt(r) == [(4, 4)]
+    assert sid_cnt(r) == [(4, 6)]  # the ClientHello (4), ACKed by 5: with 6 (IDS mode)
     assert "sid 1: not compiled" in r.proc.stderr and "rule hook" in r.proc.stderr
     assert "sid 2: not compiled" in r.proc.stderr
     assert "buffers of a later state than the rule's hook" in r.proc.stderr

@@ -19,7 +19,10 @@ def split_request():
 
 
 def alerts(tmp_path, rules, pkts=None, name="t"):
-    r = detect(tmp_path, pkts or split_request(), rules, name=name)
+    # inline delivery (stream.inline: yes): the request line's packet is inspected as it
+    # arrives; in Suricata's IDS mode (the default) the same progress shows with the packet
+    # after each segment's ACK (test_request_line_progress_in_ids_mode)
+    r = detect(tmp_path, pkts or split_request(), rules, "--set", "stream.inline=yes", name=name)
     return sorted((a["alert"]["signature_id"], a["pcap_cnt"]) for a in r.alerts)
 
 
@@ -73,3 +76,14 @@ def test_the_http_progress_hooks_run_once_per_transaction(tmp_path):
                  'http.stat_code; content:"404"; sid:9;)')
     got = alerts(tmp_path, rules, c.close().pkts)
     assert sorted(s for s, _ in got) == [1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 9]
+
+
+def test_request_line_progress_in_ids_mode(tmp_path):
+    """IDS mode (the default): the line (4) is parsed at its ACK (5) and its buffers are
+    inspected with the client's next packet (6), before the head is complete (its last
+    segment 8, ACKed by 9, inspected with the client's next packet)."""
+    rules = [rule('http.uri; content:"/admin/";', sid=2, proto="http"),
+             rule('http.user_agent; content:"probe";', sid=7, proto="http")]
+    r = detect(tmp_path, split_request(), rules)
+    got = sorted((a["alert"]["signature_id"], a["pcap_cnt"]) for a in r.alerts)
+    assert got[0] == (2, 6) and got[1][0] == 7 and got[1][1] > 9

@@ -1,6 +1,14 @@
 """Same-packet ordering as Suricata (pass, drop, reject, alert; flowbit setters before readers)
 and the actions drop / reject / sdrop / pass as seen in eve.json (IDS mode)."""
-from detect_helpers import Conv, detect, http_conv, rule, udp
+from detect_helpers import Conv, http_conv, rule, udp
+from detect_helpers import detect as _detect
+
+
+def detect(*args, **kw):
+    """Inline delivery (stream.inline: yes): these cases follow one packet's commit order delivery by delivery,
+    as each packet's bytes arrive; Suricata's IDS timing (the default) is
+    test_stream_ack_delivery.py's."""
+    return _detect(*args, "--set", "stream.inline=yes", **kw)
 
 
 def test_setter_with_a_higher_sid_enables_a_reader_on_the_same_packet(tmp_path):

@@ -4,7 +4,15 @@ exactly the same alerts; each case runs in both and compares with the expected s
 import pytest
 
 from conftest import binary, run
-from detect_helpers import Conv, detect, rule
+from detect_helpers import Conv, rule
+from detect_helpers import detect as _detect
+
+
+def detect(*args, **kw):
+    """Inline delivery (stream.inline: yes): these cases follow the stream matcher delivery by delivery,
+    as each packet's bytes arrive; Suricata's IDS timing (the default) is
+    test_stream_ack_delivery.py's."""
+    return _detect(*args, "--set", "stream.inline=yes", **kw)
 
 MODES = ["block", "stream"]
 

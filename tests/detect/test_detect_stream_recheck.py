@@ -7,7 +7,15 @@ pattern occurring again after the window slid is raised and verified again; the 
 occurrence counts, not the first; both detect.stream-mpm modes agree."""
 import pytest
 
-from detect_helpers import Conv, detect, rule
+from detect_helpers import Conv, rule
+from detect_helpers import detect as _detect
+
+
+def detect(*args, **kw):
+    """Inline delivery (stream.inline: yes): these cases follow the stream window delivery by delivery,
+    as each packet's bytes arrive; Suricata's IDS timing (the default) is
+    test_stream_ack_delivery.py's."""
+    return _detect(*args, "--set", "stream.inline=yes", **kw)
 
 MODES = ["block", "stream"]
 FP = b"FASTPATTERN-0123"  # the longest content: the fast pattern

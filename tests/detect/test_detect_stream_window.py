@@ -4,7 +4,15 @@ stream, matches across segments, and the 256 KiB inspection cap behave as with a
 whole stream."""
 import pytest
 
-from detect_helpers import Conv, detect, rule
+from detect_helpers import Conv, rule
+from detect_helpers import detect as _detect
+
+
+def detect(*args, **kw):
+    """Inline delivery (stream.inline: yes): these cases follow the stream window delivery by delivery,
+    as each packet's bytes arrive; Suricata's IDS timing (the default) is
+    test_stream_ack_delivery.py's."""
+    return _detect(*args, "--set", "stream.inline=yes", **kw)
 
 
 def long_stream(marks, size=300_000, seg=1400):

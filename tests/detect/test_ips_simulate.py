@@ -97,7 +97,8 @@ def test_a_retransmission_does_not_replace_a_dropped_segment(tmp_path):
 
 def test_stream_inline_chooses_when_streams_are_inspected(tmp_path):
     """stream.inline: no is Suricata's IDS mode (inspection on the packets after the ACK),
-    yes and auto its inline mode (on arrival), even under --simulate-ips; neither warns."""
+    yes its inline mode (on arrival), even under --simulate-ips; auto is IDS mode without
+    --simulate-ips and inline with it, as Suricata's; neither warns."""
     def cnt(res):
         return sorted(a["pcap_cnt"] for a in res.alerts)
     # 4 request, 5 ACK, 6 response, 7 ACK, 8-10 close: the response is inspected with 6 on
@@ -107,7 +108,9 @@ def test_stream_inline_chooses_when_streams_are_inspected(tmp_path):
     assert actions(res) == [(1, "allowed"), (2, "allowed")] and cnt(res) == [9, 9]
     quiet = detect(tmp_path, http_conv(), RULES[:2], "--set", "stream.inline=yes", name="yes")
     assert "warning" not in quiet.proc.stderr and cnt(quiet) == [6, 6]
-    assert cnt(detect(tmp_path, http_conv(), RULES[:2], name="auto")) == [6, 6]
+    assert cnt(detect(tmp_path, http_conv(), RULES[:2], name="auto")) == [9, 9]
+    assert cnt(detect(tmp_path, http_conv(), RULES[:2], "--simulate-ips",
+                      name="auto-ips")) == [6, 6]
     ips = detect(tmp_path, http_conv(), RULES[:2], "--simulate-ips", "--set",
                  "stream.inline=no", name="ips")
     assert cnt(ips) == [9, 9]

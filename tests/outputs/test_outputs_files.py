@@ -34,8 +34,10 @@ def test_fast_log_is_suricatas_format(tmp_path):
               / UDP(sport=5000, dport=53) / Raw(b"v6"))
     out = osprey_out(tmp_path, pk, rules,
                      "--set", "classification-file=" + str(ROOT / "etc" / "classification.config"))
+    # the GET (packet 4, .003) is an HTTP request: Suricata's IDS mode parses it at the
+    # server's ACK and inspects it with the client's next packet (packet 7, .006)
     assert out.fast == [
-        "09/13/2020-12:26:40.003000  [**] [1:1000:3] web GET [**] "
+        "09/13/2020-12:26:40.006000  [**] [1:1000:3] web GET [**] "
         "[Classification: Web Application Attack] [Priority: 1] "
         "{TCP} 10.0.0.1:40000 -> 10.0.0.2:80",
         "09/13/2020-12:26:40.010000  [**] [1:1001:1] ping [**] [Classification: (null)] "

@@ -141,10 +141,15 @@ def test_pop3_enabled_switch_and_snort_service(tmp_path):
              rule('content:"RETR"; flow:to_server;', sid=2, proto="pop3"),
              'alert tcp any any -> any any ( msg:"s3"; flow:to_server,established; '
              'content:"PASS",nocase; service:pop3; sid:3; )']
-    assert sorted(detect(tmp_path, session(), rules).sids) == [1, 2, 3, 3]
+    # inline, sid 3 (no depth) matches each packet's payload holding PASS, and the stream
+    inl = ("--set", "stream.inline=yes")
+    assert sorted(detect(tmp_path, session(), rules, *inl, name="inl").sids) == [1, 2, 3, 3]
     assert sorted(detect(tmp_path, session(), rules, "--set",
-                         "app-layer.protocols.pop3.enabled=detection-only",
+                         "app-layer.protocols.pop3.enabled=detection-only", *inl,
                          name="det").sids) == [2, 3, 3]
+    # Suricata's IDS mode (the default): a content without depth/offset inspects the stream
+    # only (not the payload of a packet added to it), once here
+    assert sorted(detect(tmp_path, session(), rules).sids) == [1, 2, 3]
     assert detect(tmp_path, session(), rules, "--set", "app-layer.protocols.pop3.enabled=no",
                   name="off").sids == []
 

@@ -49,6 +49,8 @@ DEFAULTS = {
     "stream.reassembly.memcap": 256 * 1024 * 1024,
     "stream.reassembly.depth": 1024 * 1024,
     "stream.reassembly.buffer-size": 65536,
+    "stream.reassembly.toserver-chunk-size": 2560,
+    "stream.reassembly.toclient-chunk-size": 2560,
     "stream.reassembly.max-fragments": 1024,
     "stream.reassembly.urgent.policy": "inline",
     "stream.midstream": False,

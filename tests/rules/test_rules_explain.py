@@ -88,9 +88,10 @@ def test_trace_stops_on_the_pcre(tmp_path):
     assert r.sids == [100]
     trace = [l for l in r.proc.stdout.splitlines() if l.startswith("packet ")]
     assert trace == [
-        'packet 4 (flow 1): http_request_line to server, chain 1: stopped at step 6 of 6, pcre:"/evil\\d+/U"; '
+        # (IDS mode: the request is parsed at its ACK, packet 5)
+        'packet 5 (flow 1): http_request_line to server, chain 1: stopped at step 6 of 6, pcre:"/evil\\d+/U"; '
         '[unit payload] on http.uri: "/evil/x" (7 bytes)',
-        "packet 14 (flow 2): http_request_line to server, chain 1: matched (all 6 steps): alert",
+        "packet 15 (flow 2): http_request_line to server, chain 1: matched (all 6 steps): alert",
     ]
     assert ("sid 100 on the traffic: stopped 1 times, matched 1 times, took its action 1 times"
             in r.proc.stdout.splitlines())
@@ -134,8 +135,9 @@ def test_trace_names_the_commit_outcome(tmp_path):
     res = detect(tmp_path, pkts, [r], "--explain", "6")
     assert res.sids == [6]
     assert [l for l in res.proc.stdout.splitlines() if l.startswith("packet ")] == [
-        "packet 4 (flow 1): http_request_line to server, chain 1: matched (all 5 steps): alert",
-        "packet 14 (flow 2): http_request_line to server, chain 1: matched (all 5 steps), no alert: "
+        # (IDS mode: each request is parsed at its ACK, packets 5 and 15)
+        "packet 5 (flow 1): http_request_line to server, chain 1: matched (all 5 steps): alert",
+        "packet 15 (flow 2): http_request_line to server, chain 1: matched (all 5 steps), no alert: "
         "threshold or detection_filter",
     ]
 
@@ -147,10 +149,12 @@ def test_trace_names_what_the_header_saw(tmp_path):
     res = detect(tmp_path, http_conv(), [r], "--explain", "8")
     assert res.sids == []
     assert [l for l in res.proc.stdout.splitlines() if l.startswith("packet ")] == [
-        "packet 4 (flow 1): stream to server, chain 1,2: stopped at step 3, header stream tcp "
+        # (IDS mode: the request's bytes reach the stream with the client's packet after the
+        # ACK, 7)
+        "packet 7 (flow 1): stream to server, chain 1,2: stopped at step 3, header stream tcp "
         "any any -> 10.9.9.9 any (addresses, ports or protocol: 10.0.0.1:40000 -> 10.0.0.2:80, "
         "IP protocol 6)",
-        "packet 6 (flow 1): stream to client, chain 1,2: stopped at step 3, header stream tcp "
+        "packet 9 (flow 1): stream to client, chain 1,2: stopped at step 3, header stream tcp "
         "any any -> 10.9.9.9 any (addresses, ports or protocol: 10.0.0.2:80 -> 10.0.0.1:40000, "
         "IP protocol 6)",
     ]

@@ -107,8 +107,11 @@ def test_reload_keeps_tcp_stream_state(stream, tmp_path):
     hs = [seg(c, 40000, 80, "S", 100, 0), seg(s, 80, 40000, "SA", 500, 101),
           seg(c, 40000, 80, "A", 101, 501), seg(c, 40000, 80, "PA", 101, 501, b"hello ")]
     pad = udp_frames(BATCH - len(hs), [b"pad"])
+    # inline delivery: each side's bytes are inspected as they arrive, so "hello " meets the
+    # rules before the reload and "world" those after it (in IDS mode nothing here is
+    # acknowledged before the reload)
     o = stream('alert tcp any any -> any any (msg:"old"; flow:established,to_server; '
-               'content:"hello"; sid:1; rev:1;)\n')
+               'content:"hello"; sid:1; rev:1;)\n', "--set", "stream.inline=yes")
     o.write(hs + pad)
     o.wait_processed(BATCH)
     assert o.stats()["total"]["tcp_sessions"] == 1
