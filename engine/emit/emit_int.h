@@ -55,6 +55,8 @@ void osprey_emit_http_extra(struct mon_ctx *ctx, const struct mon_flow *f,
 /* Suricata's name of a libmon decoder event after "decoder." ("ipv4.pkt_too_small",
  * "too_many_layers"), or NULL when Suricata has none (emit_names.c). */
 const char *osprey_suricata_decode_event(enum mon_decode_event e);
+/* Suricata's name for a decoder note (mon_decode.h), by the packet's IP version. */
+const char *osprey_suricata_decode_note(enum mon_decode_note n, uint8_t ipver);
 
 /* A file as a record, with room for its digests in hex (emit_files.c). */
 struct osprey_emit_file {

@@ -56,3 +56,15 @@ const char *osprey_suricata_decode_event(enum mon_decode_event e)
     default: return NULL;
     }
 }
+
+const char *osprey_suricata_decode_note(enum mon_decode_note n, uint8_t ipver)
+{
+    /* Suricata tells the IP versions apart */
+    if (n == MON_DN_FRAG_OVERLAP)
+        return ipver == 6 ? "ipv6.frag_overlap" : "ipv4.frag_overlap";
+    if (n == MON_DN_ICMP_INNER_TRUNCATED)
+        return ipver == 6 ? "icmpv6.ipv6_trunc_pkt" : "icmpv4.ipv4_trunc_pkt";
+    if (n == MON_DN_ICMP_INNER_VERSION)
+        return ipver == 6 ? "icmpv6.ipv6_unknown_version" : "icmpv4.ipv4_unknown_ver";
+    return mon_decode_note_name(n); /* the others carry Suricata's names already */
+}

@@ -137,20 +137,39 @@ static void anomalies(struct osprey_emit *e, struct osprey_emit_worker *ew, stru
     /* A bad checksum is counted (stats: decoder.event.*.bad_checksum) but is no decoder
      * event in Suricata either: captures with checksum offload would flood eve.json. */
     enum mon_decode_event de = (enum mon_decode_event)(p->anomaly - 1);
+    /* a note naming the layer of an anomaly libmon words its own way (sll.pkt_too_small for
+     * link.truncated, gre.version0_recur for gre.bad_flags …) stands for it, as in Suricata */
+    uint64_t layer_notes = p->decode_notes & (((1ull << (MON_DN_PPPOE_WRONG_CODE + 1)) - 1) &
+                                              ~((1ull << MON_DN_SLL_TOO_SMALL) - 1));
+    char ev[96];
     if (p->anomaly && de != MON_DE_IPV4_BAD_CSUM && de != MON_DE_TCP_BAD_CSUM &&
         de != MON_DE_UDP_BAD_CSUM && de != MON_DE_ICMPV4_BAD_CSUM &&
-        de != MON_DE_ICMPV6_BAD_CSUM) {
+        de != MON_DE_ICMPV6_BAD_CSUM && !layer_notes) {
         /* Suricata names decoder events "decoder.<layer>.<what>", with its own words where
          * it has the event (libmon's "ipv4.truncated" is its "ipv4.pkt_too_small") */
         const char *name = osprey_suricata_decode_event(de);
         if (!name)
             name = mon_decode_event_name(de);
-        char ev[96];
         snprintf(ev, sizeof ev, "%s%s", strncmp(name, "decoder.", 8) ? "decoder." : "", name);
         anomaly(e, p, "decode", ev);
     }
+    /* what the decoders noted without stopping: Suricata's decoder events too */
+    for (int n = 0; n < MON_DN__COUNT; n++)
+        if ((p->decode_notes >> n) & 1) {
+            snprintf(ev, sizeof ev, "decoder.%s",
+                     osprey_suricata_decode_note((enum mon_decode_note)n, p->ipver));
+            anomaly(e, p, "decode", ev);
+        }
     if (p->proto != 6)
         return;
+    /* the stream events the packet raised (mon_tcp.h), but the two the counters below
+     * report already */
+    uint64_t te = p->tcp_events & ~((1ull << MON_TE_REASM_GAP) | (1ull << MON_TE_REASM_OVERLAP_DIFF));
+    for (int i = 0; i < MON_TE__COUNT; i++)
+        if ((te >> i) & 1) {
+            snprintf(ev, sizeof ev, "stream.%s", mon_tcp_event_name((enum mon_tcp_event)i));
+            anomaly(e, p, "stream", ev);
+        }
     /* Stream anomalies: a TCP counter of this worker that moved while this packet was
      * processed names what the packet did. */
     const struct mon_tcp_stats *ts = mon_ctx_tcp_stats(ctx);

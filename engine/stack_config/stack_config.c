@@ -248,4 +248,5 @@ bool osprey_stack_cfg_ack_delivery(const struct osprey_config *c, bool ips)
 void osprey_stack_cfg_delivery(struct osprey_stack_cfg *s, const struct osprey_config *c, bool ips)
 {
     s->tcp.ack_delivery = osprey_stack_cfg_ack_delivery(c, ips);
+    s->tcp.inline_mode = ips; /* (Suricata's inline-only stream events) */
 }

@@ -99,6 +99,11 @@ static inline enum dec_rc dec_next(struct dec *c, enum dec_next k, const uint8_t
 /* bookkeeping.c — what every decoder records; calls no decoder. */
 enum dec_rc dec_bad(struct dec *c, enum mon_decode_event e);
 void dec_note(struct dec *c, enum mon_decode_event e);  /* anomaly that does not stop */
+/* A decoder note (mon_decode.h MON_DECODE_NOTES): recorded, nothing else changes. */
+static inline void dec_mark(struct dec *c, enum mon_decode_note n)
+{
+    c->p->decode_notes |= 1ull << n;
+}
 bool dec_push(struct dec *c, enum mon_layer_kind k, const uint8_t *hdr, uint32_t len);
 bool dec_tunnel(struct dec *c, enum mon_tunnel_kind k);
 void dec_ip_enter(struct dec *c);
@@ -110,6 +115,7 @@ enum dec_rc dec_defrag_result(struct dec *c, int r, const uint64_t *before);
 /* dispatch.c — numbers in headers to next-layer rows. */
 enum dec_rc dec_ethertype(struct dec *c, uint16_t type, const uint8_t *b, uint32_t len,
                           bool *unknown);
+bool dec_ethertype_known(uint16_t type); /* a type dec_ethertype leaves unknown, Suricata not */
 enum dec_rc dec_ip_by_version(struct dec *c, const uint8_t *b, uint32_t len, bool *unknown);
 enum dec_rc dec_ip_payload(struct dec *c, uint8_t proto, const uint8_t *b, uint32_t len);
 
@@ -139,6 +145,13 @@ enum dec_rc dec_raw(struct dec *c, const uint8_t *b, uint32_t len);
 /* Network layer. */
 enum dec_rc dec_ipv4(struct dec *c, const uint8_t *b, uint32_t len);
 enum dec_rc dec_ipv6(struct dec *c, const uint8_t *b, uint32_t len);
+/* ipv6_notes.c: the notes one extension header h[0..size) of type nh adds, counting the
+ * headers of the chain seen so far in s. */
+struct ipv6_seen {
+    uint8_t hh, dh, rh, ah;
+};
+void dec_ipv6_ext_note(struct mon_packet *p, struct ipv6_seen *s, uint8_t nh, const uint8_t *h,
+                       uint32_t size);
 
 /* Tunnels. */
 enum dec_rc dec_gre(struct dec *c, const uint8_t *b, uint32_t len);

@@ -37,6 +37,21 @@ enum dec_rc dec_ethertype(struct dec *c, uint16_t type, const uint8_t *b, uint32
     }
 }
 
+/* Ethertypes Suricata's network-layer dispatch knows although libmon decodes nothing behind
+ * them (Cisco FabricPath/DCE, 802.1BR E-Tag, Ethernet loopback), and 802.3 lengths: not
+ * "unknown" for ethernet.unknown_ethertype. Everything dec_ethertype decodes is known too. */
+bool dec_ethertype_known(uint16_t type)
+{
+    if (type <= 1500) /* an 802.3 length (LLC follows), not a type */
+        return true;
+    switch (type) {
+    case 0x8903: case 0x893f: case 0x9000:
+        return true;
+    default:
+        return false;
+    }
+}
+
 /* Raw IP where only the version nibble says which (raw link types, MPLS, GTP-U, ERSPAN). */
 enum dec_rc dec_ip_by_version(struct dec *c, const uint8_t *b, uint32_t len, bool *unknown)
 {
@@ -68,10 +83,12 @@ enum dec_rc dec_ip_payload(struct dec *c, uint8_t proto, const uint8_t *b, uint3
     case DEC_IP_ICMP:
         if (p->ipver == 4)
             return dec_next(c, DEC_NX_ICMPV4, b, len);
+        p->decode_notes |= 1ull << MON_DN_IPV6_ICMPV4; /* the other version's ICMP: payload */
         break;
     case DEC_IP_ICMPV6:
         if (p->ipver == 6)
             return dec_next(c, DEC_NX_ICMPV6, b, len);
+        p->decode_notes |= 1ull << MON_DN_IPV4_ICMPV6;
         break;
     case DEC_IP_IPIP:
         /* IPv6 names the wrong inner version its own way (Suricata's ipv6.*_in_ipv6_*) */

@@ -33,6 +33,8 @@ enum dec_rc dec_ethernet(struct dec *c, const uint8_t *b, uint32_t len)
         return DEC_BAD;
     bool unknown;
     enum dec_rc rc = dec_ethertype(c, type, b + hlen, len - hlen, &unknown);
+    if (unknown && !dec_ethertype_known(type))
+        dec_mark(c, MON_DN_ETH_UNKNOWN_TYPE);
     return unknown ? dec_non_ip(c, b + hlen, len - hlen) : rc;
 }
 

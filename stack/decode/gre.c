@@ -74,6 +74,24 @@ static enum dec_rc gre_payload(struct dec *c, uint16_t proto, bool seq, const ui
     }
 }
 
+/* Which of Suricata's gre.version1_* a bad PPTP header is, first failing check first. */
+static enum mon_decode_note v1_reason(uint16_t flags, uint16_t proto)
+{
+    if (flags & GRE_C)
+        return MON_DN_GRE_V1_CHKSUM;
+    if (flags & GRE_R)
+        return MON_DN_GRE_V1_ROUTE;
+    if (flags & GRE_SSR)
+        return MON_DN_GRE_V1_SSR;
+    if (flags & GRE_RECUR)
+        return MON_DN_GRE_V1_RECUR;
+    if (flags & GRE_FLAGS)
+        return MON_DN_GRE_V1_FLAGS;
+    if (proto != DEC_ETH_PPP)
+        return MON_DN_GRE_V1_WRONG_PROTO;
+    return MON_DN_GRE_V1_NO_KEY;
+}
+
 enum dec_rc dec_gre(struct dec *c, const uint8_t *b, uint32_t len)
 {
     if (len < GRE_HLEN)
@@ -84,16 +102,20 @@ enum dec_rc dec_gre(struct dec *c, const uint8_t *b, uint32_t len)
     switch (flags & GRE_VERSION) {
     case 0:
         /* Recursion control and the reserved flags must be zero (RFC 2784 §2.5). */
-        if (flags & (GRE_RECUR | GRE_V0_FLAGS))
+        if (flags & (GRE_RECUR | GRE_V0_FLAGS)) {
+            dec_mark(c, (flags & GRE_RECUR) ? MON_DN_GRE_V0_RECUR : MON_DN_GRE_V0_FLAGS);
             return dec_bad(c, MON_DE_GRE_BAD_FLAGS);
+        }
         if (flags & (GRE_C | GRE_R))
             hlen += 4;  /* checksum + offset */
         if (flags & GRE_K)
             hlen += 4;
         if (flags & GRE_S)
             hlen += 4;
-        if (hlen > len)
+        if (hlen > len) {
+            dec_mark(c, MON_DN_GRE_V0_HDR_TOO_BIG);
             return dec_bad(c, MON_DE_GRE_TRUNCATED);
+        }
         if (flags & GRE_R) {
             uint32_t n = sre_len(b + hlen, len - hlen);
             if (n == 0)
@@ -106,15 +128,19 @@ enum dec_rc dec_gre(struct dec *c, const uint8_t *b, uint32_t len)
         /* PPTP: key (payload length + call id) required; no checksum, routing, strict
          * source route or recursion; payload is PPP. */
         if ((flags & (GRE_C | GRE_R | GRE_SSR | GRE_RECUR | GRE_FLAGS)) || !(flags & GRE_K) ||
-            proto != DEC_ETH_PPP)
+            proto != DEC_ETH_PPP) {
+            dec_mark(c, v1_reason(flags, proto));
             return dec_bad(c, MON_DE_GRE_BAD_FLAGS);
+        }
         hlen += 4;
         if (flags & GRE_S)
             hlen += 4;
         if (flags & GRE_A)
             hlen += 4;
-        if (hlen > len)
+        if (hlen > len) {
+            dec_mark(c, MON_DN_GRE_V1_HDR_TOO_BIG);
             return dec_bad(c, MON_DE_GRE_TRUNCATED);
+        }
         plen = rd16(b + 4);
         if (plen > len - hlen)
             return dec_bad(c, MON_DE_GRE_TRUNCATED);

@@ -15,6 +15,38 @@ enum {
  * length that cannot be (under 2, past the option area, not the option's size) is
  * ipv4.opt_invalid_len; a pointer outside its option, or a length byte missing, is
  * ipv4.opt_malformed. -1: all valid. */
+/* Option types Suricata knows (its others are ipv4.opt_unknown): RFC 791's, quick-start
+ * (25), extended security (133), CIPSO (134), router alert (148). */
+static bool option_known(uint8_t type)
+{
+    switch (type) {
+    case OPT_RR: case 25: case OPT_TS: case OPT_SEC: case OPT_LSRR: case 133: case 134:
+    case OPT_SID: case OPT_SSRR: case OPT_RTRALT:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* What a valid option area shows without being malformed: notes on p. */
+static void options_notes(struct mon_packet *p, const uint8_t *o, uint32_t n)
+{
+    uint64_t seen[4] = {0}; /* 1 << type, by type / 64 */
+    for (uint32_t i = 0; i < n && o[i] != OPT_EOL;) {
+        uint8_t type = o[i];
+        if (type == OPT_NOP) {
+            i++;
+            continue;
+        }
+        if (!option_known(type))
+            p->decode_notes |= 1ull << MON_DN_IPV4_OPT_UNKNOWN;
+        if (seen[type / 64] & (1ull << (type % 64)))
+            p->decode_notes |= 1ull << MON_DN_IPV4_OPT_DUPLICATE;
+        seen[type / 64] |= 1ull << (type % 64);
+        i += o[i + 1]; /* (options_check found every length valid) */
+    }
+}
+
 static int options_check(const uint8_t *o, uint32_t n)
 {
     uint32_t i = 0;
@@ -81,6 +113,7 @@ static enum dec_rc ipv4(struct dec *c, const uint8_t *b, uint32_t len, bool reas
     int bad_opt = options_check(b + IPV4_HLEN, hlen - IPV4_HLEN);
     if (bad_opt >= 0)
         return dec_bad(c, (enum mon_decode_event)bad_opt);
+    options_notes(p, b + IPV4_HLEN, hlen - IPV4_HLEN);
 
     uint8_t saved_layers = p->nlayers;
     if (!dec_push(c, MON_L_IPV4, b, hlen))
@@ -120,7 +153,7 @@ static enum dec_rc ipv4(struct dec *c, const uint8_t *b, uint32_t len, bool reas
         int r = mon_defrag_ipv4(c->d->defrag, b, totlen, p->ts_us, &c->d->stats, &out,
                                 &out_len);
         if (mon_defrag_stats(c->d->defrag)->overlaps != overlaps)
-            p->decode_notes |= 1u << MON_DN_FRAG_OVERLAP;
+            p->decode_notes |= 1ull << MON_DN_FRAG_OVERLAP;
         enum dec_rc rc = dec_defrag_result(c, r, before);
         if (rc != DEC_OK)
             return rc;

@@ -102,6 +102,7 @@ static enum dec_rc ipv6(struct dec *c, const uint8_t *b, uint32_t len, bool reas
 
     uint8_t nh = b[6];
     uint32_t off = IPV6_HLEN, prev_nh_off = 6, count = 0, frag_headers = 0;
+    struct ipv6_seen seen = {0};
     for (;;) {
         uint32_t size;
         switch (nh) {
@@ -126,6 +127,7 @@ static enum dec_rc ipv6(struct dec *c, const uint8_t *b, uint32_t len, bool reas
             }
             if (!dec_push(c, MON_L_IPV6_EXT, b + off, size))
                 return DEC_BAD;
+            dec_ipv6_ext_note(p, &seen, nh, b + off, size);
             prev_nh_off = off;
             nh = b[off];
             off += size;
@@ -138,6 +140,8 @@ static enum dec_rc ipv6(struct dec *c, const uint8_t *b, uint32_t len, bool reas
              * short (Suricata's ipv6.trunc_exthdr), not a short transport header. */
             if (count && nh != DEC_IP_NONE && end - off < 2)
                 return dec_bad(c, MON_DE_IPV6_EXTHDR_TRUNCATED);
+            if (nh == DEC_IP_NONE && end > off)
+                p->decode_notes |= 1ull << MON_DN_IPV6_DATA_AFTER_NONE;
             p->proto = nh;
             return dec_ip_payload(c, nh, b + off, end - off);
         }
@@ -150,11 +154,12 @@ static enum dec_rc ipv6(struct dec *c, const uint8_t *b, uint32_t len, bool reas
         if (!dec_push(c, MON_L_IPV6_EXT, b + off, IPV6_FRAG_HLEN))
             return DEC_BAD;
         if (++frag_headers > 1)
-            p->decode_notes |= 1u << MON_DN_IPV6_DUPL_FH;
+            p->decode_notes |= 1ull << MON_DN_IPV6_DUPL_FH;
+        dec_ipv6_ext_note(p, &seen, nh, b + off, IPV6_FRAG_HLEN);
         uint16_t offmf = rd16(b + off + 2);
         if ((offmf & 0xfff8) == 0 && !(offmf & 1)) {
             /* Atomic fragment (RFC 6946): a whole datagram, decoded as such. */
-            p->decode_notes |= 1u << MON_DN_IPV6_USELESS_FH;
+            p->decode_notes |= 1ull << MON_DN_IPV6_USELESS_FH;
             prev_nh_off = off;
             nh = b[off];
             off += IPV6_FRAG_HLEN;
@@ -177,7 +182,7 @@ static enum dec_rc ipv6(struct dec *c, const uint8_t *b, uint32_t len, bool reas
         int r = mon_defrag_ipv6(c->d->defrag, b, off, prev_nh_off, end, p->ts_us,
                                 &c->d->stats, &out, &out_len);
         if (mon_defrag_stats(c->d->defrag)->overlaps != overlaps)
-            p->decode_notes |= 1u << MON_DN_FRAG_OVERLAP;
+            p->decode_notes |= 1ull << MON_DN_FRAG_OVERLAP;
         enum dec_rc rc = dec_defrag_result(c, r, before);
         if (rc != DEC_OK)
             return rc;

@@ -26,8 +26,10 @@ static int family_ipver(uint32_t af)
 
 enum dec_rc dec_null(struct dec *c, const uint8_t *b, uint32_t len)
 {
-    if (len < NULL_HLEN)
+    if (len < NULL_HLEN) {
+        dec_mark(c, MON_DN_LTNULL_TOO_SMALL);
         return dec_bad(c, MON_DE_LINK_TRUNCATED);
+    }
     if (!dec_push(c, MON_L_NULL, b, NULL_HLEN))
         return DEC_BAD;
     int ver = family_ipver(rd32(b));
@@ -37,5 +39,6 @@ enum dec_rc dec_null(struct dec *c, const uint8_t *b, uint32_t len)
         return dec_next(c, DEC_NX_IPV4, b + NULL_HLEN, len - NULL_HLEN);
     if (ver == 6)
         return dec_next(c, DEC_NX_IPV6, b + NULL_HLEN, len - NULL_HLEN);
+    dec_mark(c, MON_DN_LTNULL_UNSUPPORTED);
     return dec_non_ip(c, b + NULL_HLEN, len - NULL_HLEN);
 }

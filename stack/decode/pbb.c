@@ -9,8 +9,10 @@
 
 enum dec_rc dec_pbb(struct dec *c, const uint8_t *b, uint32_t len)
 {
-    if (len < PBB_HLEN)
+    if (len < PBB_HLEN) {
+        dec_mark(c, MON_DN_PBB_TOO_SMALL);
         return dec_bad(c, MON_DE_LINK_TRUNCATED);
+    }
     if (!dec_push(c, MON_L_PBB, b, PBB_ITAG_LEN))
         return DEC_BAD;
     return dec_next(c, DEC_NX_ETHERNET, b + PBB_ITAG_LEN, len - PBB_ITAG_LEN);

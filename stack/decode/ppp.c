@@ -4,7 +4,7 @@
 
 enum {
     PPP_ADDRESS = 0xff, PPP_CONTROL = 0x03,
-    PPP_IPV4 = 0x0021, PPP_IPV6 = 0x0057, PPP_MPLS_UC = 0x0281, PPP_MPLS_MC = 0x0283,
+    PPP_IPV4 = 0x0021, PPP_IPV6 = 0x0057, PPP_VJ_UNCOMPRESSED = 0x002f, PPP_MPLS_UC = 0x0281, PPP_MPLS_MC = 0x0283,
     PPP_CONTROL_FIRST = 0x8000,  /* 0x8xxx NCPs, 0xcxxx LCP/auth: negotiation, not data */
     CHDLC_UNICAST = 0x0f, CHDLC_MULTICAST = 0x8f,
 };
@@ -31,6 +31,13 @@ enum dec_rc dec_ppp(struct dec *c, const uint8_t *b, uint32_t len)
         proto = rd16(b + off);
         off += 2;
     }
+    /* Suricata checks the IP header fits before it decodes it */
+    if (proto == PPP_IPV4 && len - off < 20)
+        dec_mark(c, MON_DN_PPP_IP4_TOO_SMALL);
+    if (proto == PPP_IPV6 && len - off < 40)
+        dec_mark(c, MON_DN_PPP_IP6_TOO_SMALL);
+    if (proto == PPP_VJ_UNCOMPRESSED && len - off < 20)
+        dec_mark(c, MON_DN_PPP_VJU_TOO_SMALL);
     switch (proto) {
     case PPP_IPV4:
         return dec_push(c, MON_L_PPP, b, off) ? dec_next(c, DEC_NX_IPV4, b + off, len - off) : DEC_BAD;
@@ -50,8 +57,10 @@ enum dec_rc dec_ppp(struct dec *c, const uint8_t *b, uint32_t len)
 
 enum dec_rc dec_chdlc(struct dec *c, const uint8_t *b, uint32_t len)
 {
-    if (len < CHDLC_HLEN)
+    if (len < CHDLC_HLEN) {
+        dec_mark(c, MON_DN_CHDLC_TOO_SMALL);
         return dec_bad(c, MON_DE_LINK_TRUNCATED);
+    }
     if (!dec_push(c, MON_L_CHDLC, b, CHDLC_HLEN))
         return DEC_BAD;
     bool unknown;

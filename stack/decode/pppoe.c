@@ -33,6 +33,7 @@ enum dec_rc dec_pppoe_discovery(struct dec *c, const uint8_t *b, uint32_t len)
     case PADI: case PADO: case PADR: case PADS: case PADT:
         break;
     default:
+        dec_mark(c, MON_DN_PPPOE_WRONG_CODE);
         return dec_bad(c, MON_DE_PPPOE_MALFORMED);
     }
     uint32_t plen = rd16(b + 4);

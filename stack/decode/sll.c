@@ -27,8 +27,10 @@ static enum dec_rc sll_payload(struct dec *c, uint16_t arphrd, uint16_t proto,
 /* packet type(2) ARPHRD(2) address length(2) address(8) protocol(2) */
 enum dec_rc dec_sll(struct dec *c, const uint8_t *b, uint32_t len)
 {
-    if (len < SLL_HLEN)
+    if (len < SLL_HLEN) {
+        dec_mark(c, MON_DN_SLL_TOO_SMALL);
         return dec_bad(c, MON_DE_LINK_TRUNCATED);
+    }
     if (!dec_push(c, MON_L_SLL, b, SLL_HLEN))
         return DEC_BAD;
     return sll_payload(c, rd16(b + 2), rd16(b + 14), b + SLL_HLEN, len - SLL_HLEN);

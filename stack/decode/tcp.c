@@ -11,7 +11,7 @@ enum {
 
 static bool options(struct mon_packet *p, const uint8_t *o, uint32_t n)
 {
-    uint32_t i = 0;
+    uint32_t i = 0, seen = 0; /* 1 << kind of the options below 32 met so far */
     while (i < n) {
         uint8_t kind = o[i];
         if (kind == OPT_EOL)
@@ -26,6 +26,13 @@ static bool options(struct mon_packet *p, const uint8_t *o, uint32_t n)
         if (olen < 2 || olen > n - i)
             return false;
         const uint8_t *v = o + i + 2;
+        /* the options a stack takes once: a second copy is Suricata's tcp.opt_duplicate
+         * (a note: the later copy's value stands, as before) */
+        if (kind == OPT_MSS || kind == OPT_WSCALE || kind == OPT_SACKOK || kind == OPT_TS) {
+            if (seen & (1u << kind))
+                p->decode_notes |= 1ull << MON_DN_TCP_OPT_DUPLICATE;
+            seen |= 1u << kind;
+        }
         switch (kind) {
         case OPT_MSS:
             if (olen != 4)

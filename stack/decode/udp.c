@@ -46,8 +46,11 @@ enum dec_rc dec_udp(struct dec *c, const uint8_t *b, uint32_t len)
         ulen = len;  /* UDP in a jumbogram (RFC 2675 §4) */
     /* The IP layer already bounded len by what was captured, so a UDP length that
      * disagrees with it is a malformed header, not a short capture. */
-    if (ulen < UDP_HLEN || ulen != len)
+    if (ulen < UDP_HLEN || ulen != len) {
+        if (ulen > len) /* Suricata tells this one apart */
+            p->decode_notes |= 1ull << MON_DN_UDP_PKT_TOO_SMALL;
         return dec_bad(c, MON_DE_UDP_BAD_LEN);
+    }
     if (!dec_push(c, MON_L_UDP, b, UDP_HLEN))
         return DEC_BAD;
     p->sport = rd16(b);

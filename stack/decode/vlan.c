@@ -20,5 +20,9 @@ enum dec_rc dec_vlan(struct dec *c, const uint8_t *b, uint32_t len)
         return DEC_BAD;
     bool unknown;
     enum dec_rc rc = dec_ethertype(c, rd16(b + 2), b + VLAN_HLEN, len - VLAN_HLEN, &unknown);
+    if (unknown && !dec_ethertype_known(rd16(b + 2))) {
+        dec_mark(c, MON_DN_VLAN_UNKNOWN_TYPE);
+        dec_mark(c, MON_DN_ETH_UNKNOWN_TYPE); /* (Suricata's shared ethertype dispatch) */
+    }
     return unknown ? dec_non_ip(c, b + VLAN_HLEN, len - VLAN_HLEN) : rc;
 }

@@ -7,11 +7,15 @@
 
 enum dec_rc dec_vntag(struct dec *c, const uint8_t *b, uint32_t len)
 {
-    if (len < VNTAG_HLEN)
+    if (len < VNTAG_HLEN) {
+        dec_mark(c, MON_DN_VNTAG_TOO_SMALL);
         return dec_bad(c, MON_DE_LINK_TRUNCATED);
+    }
     if (!dec_push(c, MON_L_VNTAG, b, VNTAG_HLEN))
         return DEC_BAD;
     bool unknown;
     enum dec_rc rc = dec_ethertype(c, rd16(b + 4), b + VNTAG_HLEN, len - VNTAG_HLEN, &unknown);
+    if (unknown && !dec_ethertype_known(rd16(b + 4)))
+        dec_mark(c, MON_DN_VNTAG_UNKNOWN_TYPE);
     return unknown ? dec_non_ip(c, b + VNTAG_HLEN, len - VNTAG_HLEN) : rc;
 }

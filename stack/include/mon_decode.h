@@ -98,7 +98,83 @@ struct mon_defrag;
 #define MON_DECODE_NOTES(X)                                                                \
     X(FRAG_OVERLAP, "ipfrag.overlap")          /* a fragment overlaps held data (any bytes) */ \
     X(IPV6_USELESS_FH, "ipv6.exthdr_useless_fh") /* an atomic fragment header (offset 0, no MF) */ \
-    X(IPV6_DUPL_FH, "ipv6.exthdr_dupl_fh")     /* a second fragment header in one chain */
+    X(IPV6_DUPL_FH, "ipv6.exthdr_dupl_fh")     /* a second fragment header in one chain */ \
+    X(IPV4_ICMPV6, "ipv4.icmpv6")              /* IPv4 carrying ICMPv6 (protocol 58) */      \
+    X(IPV6_ICMPV4, "ipv6.icmpv4")              /* IPv6 carrying ICMPv4 (next header 1) */   \
+    X(ICMPV4_UNKNOWN_TYPE, "icmpv4.unknown_type") /* a type RFC 792 and successors lack */   \
+    X(ICMPV4_UNKNOWN_CODE, "icmpv4.unknown_code") /* a code its (known) type lacks */       \
+    X(TCP_OPT_DUPLICATE, "tcp.opt_duplicate")  /* MSS, window scale, SACK-permitted or     \
+                                                  timestamps twice in one header */         \
+    X(SCTP_CHUNK_TOO_SMALL, "sctp.chunk_too_small") /* fewer than 4 bytes left for a chunk */ \
+    X(SCTP_CHUNK_LEN_INVALID, "sctp.chunk_len_invalid") /* a chunk length under 4 or past \
+                                                  the packet */                             \
+    X(SCTP_INIT_BUNDLED, "sctp.init_chunk_bundled") /* INIT beside other chunks (RFC 9260 \
+                                                  §6.10: it must be alone) */              \
+    X(SCTP_INIT_VTAG, "sctp.init_with_non_zero_vtag") /* INIT's verification tag must be 0 \
+                                                  (§8.5.1) */                              \
+    X(SCTP_DATA_ZERO_VTAG, "sctp.data_with_zero_vtag") /* DATA under tag 0 (only INIT     \
+                                                  has it) */                                \
+    X(SCTP_TOO_MANY_CHUNKS, "sctp.too_many_chunks") /* more chunks than Suricata tracks  \
+                                                  (SCTP_MAX_CHUNKS, 16) */                  \
+    X(IPV4_OPT_UNKNOWN, "ipv4.opt_unknown")    /* an option type Suricata does not know */  \
+    X(IPV4_OPT_DUPLICATE, "ipv4.opt_duplicate") /* an option (not EOL/NOP) twice */        \
+    X(IPV6_DUPL_HH, "ipv6.exthdr_dupl_hh")     /* a second hop-by-hop options header */     \
+    X(IPV6_DUPL_RH, "ipv6.exthdr_dupl_rh")     /* a second routing header */                \
+    X(IPV6_DUPL_DH, "ipv6.exthdr_dupl_dh")     /* a third destination options header (RFC \
+                                                  8200 allows one before and one after RH) */ \
+    X(IPV6_DUPL_AH, "ipv6.exthdr_dupl_ah")     /* a second authentication header */         \
+    X(IPV6_RH_TYPE_0, "ipv6.rh_type_0")        /* routing header type 0 (RFC 5095) */       \
+    X(IPV6_FH_RESERVED, "ipv6.fh_non_zero_reserved_field") /* fragment header byte 1 */    \
+    X(IPV6_DATA_AFTER_NONE, "ipv6.data_after_none_header") /* bytes behind next header 59 */ \
+    X(IPV6_AH_RESERVED, "ipv6.exthdr_ah_res_not_null") /* AH reserved field (RFC 4302) */   \
+    X(IPV6_HOPOPTS_UNKNOWN, "ipv6.hopopts_unknown_opt") /* an option not Pad1, PadN, router \
+                                                  alert, jumbo or home address */           \
+    X(IPV6_HOPOPTS_PADDING, "ipv6.hopopts_only_padding") /* nothing but Pad1/PadN */        \
+    X(IPV6_DSTOPTS_UNKNOWN, "ipv6.dstopts_unknown_opt")                                     \
+    X(IPV6_DSTOPTS_PADDING, "ipv6.dstopts_only_padding")                                    \
+    X(ICMPV6_UNKNOWN_CODE, "icmpv6.unknown_code") /* a code its (known) type lacks */       \
+    X(ICMPV6_UNASSIGNED_TYPE, "icmpv6.unassigned_type") /* a type IANA has not assigned */  \
+    X(ICMPV6_EXPERIMENT_TYPE, "icmpv6.experimentation_type") /* 100, 101, 200, 201 */      \
+    X(ICMPV6_MLD_HOP_LIMIT, "icmpv6.mld_message_with_invalid_hl") /* MLD, hop limit not 1 */ \
+    /* an ICMP error's copy of the offending IP header: shorter than an IP header, or of   \
+     * another version (Suricata: icmpv4.ipv4_trunc_pkt / ipv4_unknown_ver, icmpv6.        \
+     * ipv6_trunc_pkt / ipv6_unknown_version, by the packet's IP version) */              \
+    X(ICMP_INNER_TRUNCATED, "icmp.embedded_ip_truncated")                                    \
+    X(ICMP_INNER_VERSION, "icmp.embedded_ip_wrong_version")                                  \
+    /* the layer a link.truncated / gre.* / mpls.* / pppoe.* anomaly is about, by Suricata's \
+     * name for it (beside the anomaly, which stays what it was) */                         \
+    X(SLL_TOO_SMALL, "sll.pkt_too_small")                                                    \
+    X(LTNULL_TOO_SMALL, "ltnull.pkt_too_small")                                              \
+    X(CHDLC_TOO_SMALL, "chdlc.pkt_too_small")                                                \
+    X(VNTAG_TOO_SMALL, "vntag.header_too_small")                                             \
+    X(PBB_TOO_SMALL, "ieee8021ah.header_too_small")                                          \
+    X(MPLS_TOO_SMALL, "mpls.pkt_too_small")    /* nothing (or no whole control word) behind \
+                                                  the label stack */                        \
+    X(MPLS_ROUTER_ALERT, "mpls.bad_label_router_alert") /* router alert at the bottom */   \
+    X(MPLS_IMPLICIT_NULL, "mpls.bad_label_implicit_null") /* label 3 on the wire */        \
+    X(MPLS_RESERVED, "mpls.bad_label_reserved") /* another reserved label at the bottom */ \
+    X(GRE_V0_RECUR, "gre.version0_recur")                                                    \
+    X(GRE_V0_FLAGS, "gre.version0_flags")                                                    \
+    X(GRE_V0_HDR_TOO_BIG, "gre.version0_hdr_too_big")                                        \
+    X(GRE_V1_CHKSUM, "gre.version1_chksum")                                                  \
+    X(GRE_V1_ROUTE, "gre.version1_route")                                                    \
+    X(GRE_V1_SSR, "gre.version1_ssr")                                                        \
+    X(GRE_V1_RECUR, "gre.version1_recur")                                                    \
+    X(GRE_V1_FLAGS, "gre.version1_flags")                                                    \
+    X(GRE_V1_WRONG_PROTO, "gre.version1_wrong_protocol")                                     \
+    X(GRE_V1_NO_KEY, "gre.version1_no_key")                                                  \
+    X(GRE_V1_HDR_TOO_BIG, "gre.version1_hdr_too_big")                                        \
+    X(UDP_PKT_TOO_SMALL, "udp.pkt_too_small")  /* udp.len_invalid: the length field says   \
+                                                  more than the datagram holds */          \
+    X(PPPOE_WRONG_CODE, "pppoe.wrong_code")    /* a discovery code RFC 2516 lacks */        \
+    /* on a fine frame: what follows is not decoded */                                      \
+    X(LTNULL_UNSUPPORTED, "ltnull.unsupported_type") /* an address family not IPv4/IPv6 */ \
+    X(ETH_UNKNOWN_TYPE, "ethernet.unknown_ethertype") /* an ethertype nobody decodes */     \
+    X(VLAN_UNKNOWN_TYPE, "vlan.unknown_type")  /* ... behind a VLAN tag */                  \
+    X(VNTAG_UNKNOWN_TYPE, "vntag.unknown_type") /* ... behind a VN-Tag */                   \
+    X(PPP_IP4_TOO_SMALL, "ppp.ip4_pkt_too_small") /* PPP's IPv4 shorter than its header */ \
+    X(PPP_IP6_TOO_SMALL, "ppp.ip6_pkt_too_small")                                            \
+    X(PPP_VJU_TOO_SMALL, "ppp.vju_pkt_too_small") /* Van Jacobson uncompressed, same */
 
 enum mon_decode_note {
 #define MON_X_ENUM(e, name) MON_DN_##e,
@@ -106,6 +182,7 @@ enum mon_decode_note {
 #undef MON_X_ENUM
     MON_DN__COUNT
 };
+_Static_assert(MON_DN__COUNT <= 64, "mon_packet.decode_notes holds 64 notes");
 const char *mon_decode_note_name(enum mon_decode_note n);
 
 enum mon_decode_event {

@@ -107,7 +107,7 @@ struct mon_packet {
     uint8_t ttl;     /* TTL / hop limit of the innermost IP header */
     uint32_t flags;  /* MON_PKT_* */
     uint16_t anomaly; /* 1 + enum mon_decode_event of the last anomaly seen; 0 = none */
-    uint32_t decode_notes; /* 1 << enum mon_decode_note: what decoding noted on the way */
+    uint64_t decode_notes; /* 1 << enum mon_decode_note: what decoding noted on the way */
     struct mon_addr src, dst;
     const uint8_t *l3;  /* innermost IP header */
     uint32_t l3_len;    /* innermost IP datagram length (header + payload, as captured) */
@@ -129,7 +129,7 @@ struct mon_packet {
     uint32_t tcp_tsval, tcp_tsecr;
 
     /* --- filled by the TCP sender-side update (libmon's packet path) --- */
-    uint32_t tcp_events;    /* 1 << enum mon_tcp_event (mon_tcp.h) this packet raised */
+    uint64_t tcp_events;    /* 1 << enum mon_tcp_event (mon_tcp.h) this packet raised */
 };
 
 /* TCP flag bits as on the wire. */

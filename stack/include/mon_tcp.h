@@ -48,6 +48,10 @@ struct mon_tcp_cfg {
     uint32_t one_sided_pkts;  /* ONE_SIDED after this many packets one way with none back; default 10 */
     uint32_t max_frags;       /* out-of-order runs held per side before ERROR; default 1024 */
     uint8_t urgent_policy;    /* enum mon_urgent_policy; default MON_URG_INLINE */
+    bool inline_mode;         /* the packets pass through us and may be dropped (IPS): only the
+                                 stream events Suricata raises in inline mode change
+                                 (3whs_ack_in_wrong_dir, 3whs_ack_data_inject: a passive sensor
+                                 may have missed the handshake's ACK); default false */
     bool checksum_validation; /* a packet whose TCP checksum was validated and found wrong
                                  (MON_PKT_BAD_L4_CSUM) changes no connection: no start, no
                                  state, no reassembly (it is still PKT_IN); default false */
@@ -103,6 +107,14 @@ struct mon_tcp_conn {
     uint16_t syn_new_isns;          /* client SYNs with a new ISN while it waited (SYN_SENT) */
     uint8_t rst_by;                 /* 1 + the side whose acceptable RST reset the connection,
                                        until it sends again (suspected_rst_inject); 0: none */
+    uint8_t marks;                  /* MON_TCPM_*: what the stream-event checks remember */
+    uint8_t synack_new_isns;        /* server SYN-ACKs with another ISN before the handshake's
+                                       ACK (3whs_synack_flood) */
+};
+
+enum {
+    MON_TCPM_3WHS_CONFIRMED = 1u << 0, /* the server sent a packet (no SYN) once both were
+                                          ESTABLISHED: a later SYN-ACK is est_synack_resend */
 };
 
 /* TCP anomalies a packet's updates found, named as Suricata's stream events
@@ -125,7 +137,73 @@ struct mon_tcp_conn {
                                                         out-of-order data was freed for this one */ \
     X(RST_INJECT, "suspected_rst_inject")            /* a packet (no RST) from the endpoint  \
                                                         whose acceptable RST reset the       \
-                                                        connection: the RST was likely forged */
+                                                        connection: the RST was likely forged */ \
+    /* Suricata's state-machine checks (tcp_checks.c), judged in phase 1 from the state     \
+     * before the packet; "S" is the packet's sender, "R" its receiver. */                  \
+    X(SYNACK_WRONG_ACK, "3whs_synack_with_wrong_ack")   /* SYN-ACK not acking the SYN */     \
+    X(ASYNC_WRONG_SEQ, "3whs_async_wrong_seq")   /* async_oneside: the client's ACK after its \
+                                                    SYN is not at ISN+1 */                  \
+    X(SYNACK_TOSERVER_SYN_RECV, "3whs_synack_toserver_on_syn_recv") /* client SYN-ACK after \
+                                                    the server's */                         \
+    X(SYNACK_RESEND_DIFF_ACK, "3whs_synack_resend_with_different_ack") /* server SYN-ACK   \
+                                                    again, another ack */                   \
+    X(SYNACK_FLOOD, "3whs_synack_flood")       /* ... another ISN, beyond TCP_MAX_SYNACK_QUEUED \
+                                                    of them (Suricata queues them) */        \
+    X(SYN_TOCLIENT_SYN_RECV, "3whs_syn_toclient_on_syn_recv") /* server SYN after its SYN-ACK */ \
+    X(SYN_RESEND_DIFF_SEQ_SYN_RECV, "3whs_syn_resend_diff_seq_on_syn_recv") /* client SYN, \
+                                                    new ISN, after the SYN-ACK */           \
+    X(ACK_IN_WRONG_DIR, "3whs_ack_in_wrong_dir") /* inline_mode: any other server ACK before \
+                                                    the handshake's ACK */                   \
+    X(RIGHT_SEQ_WRONG_ACK, "3whs_right_seq_wrong_ack_evasion") /* handshake ACK at the right \
+                                                    seq acking something else */            \
+    X(WRONG_SEQ_WRONG_ACK, "3whs_wrong_seq_wrong_ack") /* handshake ACK, seq and ack wrong */ \
+    X(4WHS_SYNACK_WRONG_ACK, "4whs_synack_with_wrong_ack") /* SYN, SYN, then the client's  \
+                                                    SYN-ACK not acking the server's SYN */  \
+    X(4WHS_SYNACK_WRONG_SYN, "4whs_synack_with_wrong_syn") /* ... not at the client's ISN */ \
+    X(4WHS_WRONG_SEQ, "4whs_wrong_seq")         /* ... then the server's ACK not at its next seq */ \
+    X(4WHS_INVALID_ACK, "4whs_invalid_ack")     /* ... or acking outside the client's window */ \
+    X(ACK_DATA_INJECT, "3whs_ack_data_inject")  /* inline_mode: server data before the       \
+                                                    handshake's ACK, at its next seq, acking  \
+                                                    the client's SYN */                       \
+    X(EST_SYNACK_TOSERVER, "est_synack_toserver")   /* established: SYN-ACK from the client */ \
+    X(EST_SYNACK_DIFF_ACK, "est_synack_resend_with_different_ack") /* ... server SYN-ACK   \
+                                                    acking other than the client's last ack */ \
+    X(EST_SYNACK_RESEND, "est_synack_resend")       /* ... server SYN-ACK after the server  \
+                                                    spoke (3WHS confirmed) */               \
+    X(EST_SYN_TOCLIENT, "est_syn_toclient")         /* ... a SYN from the server */          \
+    X(EST_SYN_RESEND, "est_syn_resend")             /* ... the client's SYN again */         \
+    X(EST_INVALID_ACK, "est_invalid_ack")           /* ... ack outside R's window */         \
+    X(EST_BEFORE_LAST_ACK, "est_pkt_before_last_ack") /* ... data wholly before S's last ack */ \
+    X(EST_OUT_OF_WINDOW, "est_packet_out_of_window") /* ... data past S's right window edge */ \
+    X(PKT_INVALID_ACK, "pkt_invalid_ack")           /* any state: ack outside R's window */  \
+    X(BAD_WINDOW_UPDATE, "pkt_bad_window_update")   /* an ACK shrinking S's window by more  \
+                                                    than it moved the ack (Suricata bug 1238) */ \
+    X(RST_INVALID_ACK, "rst_invalid_ack")           /* a RST+ACK whose ack is invalid */     \
+    X(FIN_INVALID_ACK, "fin_invalid_ack")           /* the first FIN, ack invalid */         \
+    X(FIN_OUT_OF_WINDOW, "fin_out_of_window")       /* ... seq outside S's window */         \
+    X(FIN_SYN, "fin_syn")                           /* ... with SYN set */                   \
+    X(PKT_REXMIT, "pkt_retransmission")             /* after a FIN: data S sent before */   \
+    X(SHUTDOWN_SYN_RESEND, "shutdown_syn_resend")   /* after a FIN: a SYN */                 \
+    X(FIN1_FIN_WRONG_SEQ, "fin1_fin_wrong_seq")     /* server FIN unacked: FIN out of window */ \
+    X(FIN1_ACK_WRONG_SEQ, "fin1_ack_wrong_seq")     /* ... data past S's right window edge */ \
+    X(FIN1_INVALID_ACK, "fin1_invalid_ack")         /* ... ack invalid */                    \
+    X(FIN2_FIN_WRONG_SEQ, "fin2_fin_wrong_seq")     /* server FIN acked: likewise */         \
+    X(FIN2_ACK_WRONG_SEQ, "fin2_ack_wrong_seq")                                              \
+    X(FIN2_INVALID_ACK, "fin2_invalid_ack")                                                  \
+    X(CLOSING_ACK_WRONG_SEQ, "closing_ack_wrong_seq") /* both FINs, neither acked: an ACK   \
+                                                    not at S's next seq */                  \
+    X(CLOSING_INVALID_ACK, "closing_invalid_ack")                                            \
+    X(CLOSEWAIT_FIN_OUT_OF_WINDOW, "closewait_fin_out_of_window") /* client FIN seen: a FIN \
+                                                    outside S's window */                   \
+    X(CLOSEWAIT_ACK_OUT_OF_WINDOW, "closewait_ack_out_of_window") /* ... an ACK past it */  \
+    X(CLOSEWAIT_BEFORE_LAST_ACK, "closewait_pkt_before_last_ack") /* ... data wholly acked */ \
+    X(CLOSEWAIT_INVALID_ACK, "closewait_invalid_ack")                                        \
+    X(LASTACK_ACK_WRONG_SEQ, "lastack_ack_wrong_seq") /* both FINs, the server's last: an   \
+                                                    ACK beyond S's next seq */              \
+    X(LASTACK_INVALID_ACK, "lastack_invalid_ack")                                            \
+    X(TIMEWAIT_ACK_WRONG_SEQ, "timewait_ack_wrong_seq") /* the last FIN arrived: an ACK not \
+                                                    at S's next seq */                      \
+    X(TIMEWAIT_INVALID_ACK, "timewait_invalid_ack")
 
 enum mon_tcp_event {
 #define MON_X_ENUM(e, name) MON_TE_##e,
@@ -133,6 +211,7 @@ enum mon_tcp_event {
 #undef MON_X_ENUM
     MON_TE__COUNT
 };
+_Static_assert(MON_TE__COUNT <= 64, "mon_packet.tcp_events holds 64 events");
 const char *mon_tcp_event_name(enum mon_tcp_event e);
 
 struct mon_tcp_stats {

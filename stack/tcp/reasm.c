@@ -215,7 +215,7 @@ uint32_t reasm_skip_hole(struct tcp_ctx *t, struct mon_reasm *r, uint64_t to)
         return reasm_absorb(r);
     uint32_t ra = RA_GAP;
     t->stats.gaps++;
-    t->pkt_events |= 1u << MON_TE_REASM_GAP;
+    t->pkt_events |= 1ull << MON_TE_REASM_GAP;
     /* The hole stays recorded while it is inside the buffer, so that nobody takes the ring
      * bytes there for data. Too many holes: the oldest leaves the buffer with the bytes
      * before it (unread ones are an outrun), as if the buffer were full. */

@@ -246,7 +246,7 @@ uint32_t reasm_insert(struct tcp_ctx *t, struct mon_reasm *r, enum mon_overlap_p
         t->stats.overlaps++;
         if (c.diff) {
             t->stats.overlap_diff++;
-            t->pkt_events |= 1u << MON_TE_REASM_OVERLAP_DIFF;
+            t->pkt_events |= 1ull << MON_TE_REASM_OVERLAP_DIFF;
         }
     }
     return ra;

@@ -75,7 +75,7 @@ static void reclaim_one(struct tcp_ctx *t, struct mon_reasm *r)
         (void)reasm_resize(t, r, (uint32_t)want, &ra); /* no outrun: want >= tail - read */
     t->stats.reclaims++;
     t->stats.reclaimed_bytes += before - t->stats.reasm_memuse;
-    t->pkt_events |= 1u << MON_TE_REASM_RECLAIM;
+    t->pkt_events |= 1ull << MON_TE_REASM_RECLAIM;
 }
 
 bool reasm_reclaim(struct tcp_ctx *t, const struct mon_reasm *self, uint64_t bytes)

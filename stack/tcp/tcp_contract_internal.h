@@ -42,7 +42,7 @@ struct tcp_ctx {
     struct mon_tcp_cfg cfg;
     struct mon_tcp_stats stats;
     struct tcp_note note;
-    uint32_t pkt_events;  /* 1 << enum mon_tcp_event of the packet being updated (sender side) */
+    uint64_t pkt_events;  /* 1 << enum mon_tcp_event of the packet being updated (sender side) */
     /* streams holding out-of-order data, least recently stored to first (reasm_reclaim.c) */
     struct mon_reasm *hold_first, *hold_last;
 };

@@ -26,6 +26,9 @@ static inline bool seq_geq(uint32_t a, uint32_t b) { return (int32_t)(a - b) >= 
 /* New-ISN SYNs one handshake takes before they are a SYN flood (Suricata's
  * stream.max-syn-queued default). */
 #define TCP_MAX_SYN_QUEUED 10u
+/* SYN-ACKs with another ISN one handshake takes before they are a flood (Suricata's
+ * stream.max-synack-queued default). */
+#define TCP_MAX_SYNACK_QUEUED 5u
 
 /* Sequence number of stream offset off, for a sender whose ISN is isn. */
 static inline uint32_t tcp_off_seq(uint32_t isn, uint64_t off)
@@ -68,6 +71,13 @@ enum tcp_kind tcp_kind_of(uint8_t tcp_flags);
 /* The next state of an endpoint in state s for a packet of kind k that it sent (TCP_DIR_SND)
  * or received (TCP_DIR_RCV): a state or one of TCP_S_*. */
 uint8_t tcp_next_state(enum tcp_dir d, enum tcp_kind k, uint8_t s);
+
+/* ---- Suricata's state-machine stream events, tcp_checks.c -------------------------------- */
+/* Phase 1, before the packet moves any state: the stream events (mon_tcp.h) Suricata's
+ * state machine would raise for it, into t->pkt_events. Reads the connection, changes only
+ * f->tcp.marks and f->tcp.synack_new_isns. */
+void tcp_state_checks(struct tcp_ctx *t, struct mon_flow *f, int snd, enum tcp_kind kind,
+                      const struct mon_packet *p);
 
 /* ---- connection helpers, tcp_conn.c -------------------------------------------------------- */
 static inline uint32_t tcp_seg_len(const struct mon_packet *p)

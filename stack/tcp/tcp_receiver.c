@@ -25,7 +25,7 @@ static uint32_t acked_gap(struct tcp_ctx *t, struct mon_tcp_side *S, struct mon_
         if (!R->rbuf && R->buf_size && !(R->flags & (MON_TCPF_DEPTH | MON_TCPF_NOMEM))) {
             /* reassembly wanted, but the bytes went by before any reached us */
             t->stats.gaps++;
-            t->pkt_events |= 1u << MON_TE_REASM_GAP;
+            t->pkt_events |= 1ull << MON_TE_REASM_GAP;
             return RA_GAP;
         }
         return 0;
@@ -62,7 +62,7 @@ static uint32_t check_depth(struct tcp_ctx *t, struct mon_tcp_side *R)
         return 0;
     R->flags |= MON_TCPF_DEPTH;
     t->stats.depth_reached++;
-    t->pkt_events |= 1u << MON_TE_REASM_DEPTH;
+    t->pkt_events |= 1ull << MON_TE_REASM_DEPTH;
     return TCP_EV(MON_ON_DEPTH);
 }
 
@@ -163,7 +163,7 @@ static uint32_t get_buffer(struct tcp_ctx *t, struct mon_tcp_side *R)
         /* The buffer comes late: the bytes before it went unseen for good. */
         R->flags &= (uint16_t)~MON_TCPF_NOMEM;
         t->stats.gaps++;
-        t->pkt_events |= 1u << MON_TE_REASM_GAP;
+        t->pkt_events |= 1ull << MON_TE_REASM_GAP;
         R->err_bits |= MON_ERR_GAP;
         return TCP_EV(MON_ON_ERROR);
     }
@@ -295,7 +295,7 @@ uint32_t tcp_conn_release(struct tcp_ctx *t, struct mon_flow *f, int side)
          * bytes were never acknowledged, nothing says they were lost (Suricata counts no
          * reassembly gap for them) */
         uint64_t gaps = t->stats.gaps;
-        uint32_t pkt_events = t->pkt_events;
+        uint64_t pkt_events = t->pkt_events;
         uint32_t ra = reasm_flush(t, R->rbuf);
         t->stats.gaps = gaps;
         t->pkt_events = pkt_events;

@@ -67,7 +67,7 @@ bool tcp_is_rexmit(struct tcp_ctx *t, struct mon_flow *f, int snd, const struct 
             t->stats.rexmit_diff++;
             /* Suricata compares a retransmission with the segment it keeps: the same event
              * as an overlap of held out-of-order bytes */
-            t->pkt_events |= 1u << MON_TE_REASM_OVERLAP_DIFF;
+            t->pkt_events |= 1ull << MON_TE_REASM_OVERLAP_DIFF;
         }
     }
     return rx;

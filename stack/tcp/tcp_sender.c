@@ -101,21 +101,17 @@ static void note_syn_flood(struct tcp_ctx *t, struct mon_flow *f, const struct m
     if (f->tcp.syn_new_isns < UINT16_MAX)
         f->tcp.syn_new_isns++;
     if (f->tcp.syn_new_isns > TCP_MAX_SYN_QUEUED)
-        t->pkt_events |= 1u << MON_TE_SYN_FLOOD;
+        t->pkt_events |= 1ull << MON_TE_SYN_FLOOD;
 }
 
 /* The stream events (mon_tcp.h) this packet shows, judged before it moves any state. */
 static void note_events(struct tcp_ctx *t, const struct mon_tcp_side *S, int snd,
-                        enum tcp_kind k, const struct mon_packet *p)
+                        enum tcp_kind k)
 {
     if (k == TCP_K_SYNACK && snd == MON_SIDE_CLI && S->state == MON_TCP_SYN_SENT)
-        t->pkt_events |= 1u << MON_TE_SYNACK_TO_SERVER; /* the SYN's sender answers it */
-    bool new_isn = S->state == MON_TCP_ESTABLISHED && (S->flags & MON_TCPF_ISN_KNOWN) &&
-                   p->tcp_seq != S->isn;
-    if (new_isn && k == TCP_K_SYN && snd == MON_SIDE_CLI)
-        t->pkt_events |= 1u << MON_TE_EST_SYN_DIFF_SEQ;
-    if (new_isn && k == TCP_K_SYNACK && snd == MON_SIDE_SVR)
-        t->pkt_events |= 1u << MON_TE_EST_SYNACK_DIFF_SEQ;
+        t->pkt_events |= 1ull << MON_TE_SYNACK_TO_SERVER; /* the SYN's sender answers it */
+    /* (a new ISN in ESTABLISHED and the other checks of Suricata's state machine:
+     * tcp_checks.c) */
 }
 
 /* Suricata's suspected RST injection: after an acceptable RST, a packet other than a RST
@@ -127,7 +123,7 @@ static bool note_rst_inject(struct tcp_ctx *t, struct mon_flow *f, int snd,
     if (f->tcp.rst_by != snd + 1 || (p->tcp_flags & MON_TH_RST))
         return false;
     f->tcp.rst_by = 0;
-    t->pkt_events |= 1u << MON_TE_RST_INJECT;
+    t->pkt_events |= 1ull << MON_TE_RST_INJECT;
     return true;
 }
 
@@ -154,12 +150,13 @@ uint32_t tcp_sender_update(struct tcp_ctx *t, struct mon_flow *f, int snd, const
     enum tcp_kind k = tcp_kind_of(p->tcp_flags);
     if (!(S->flags & MON_TCPF_ISN_KNOWN) && k != TCP_K_SYN && k != TCP_K_SYNACK)
         tcp_infer_isn(S, p);
-    note_events(t, S, snd, k, p);
+    note_events(t, S, snd, k);
     note_syn_flood(t, f, S, snd, k, p);
+    tcp_state_checks(t, f, snd, k, p); /* observations only: they change nothing here */
 
     uint8_t nx;
     if (synsent_ts_bad(f, snd, p)) {
-        t->pkt_events |= 1u << MON_TE_BAD_TIMESTAMP;
+        t->pkt_events |= 1ull << MON_TE_BAD_TIMESTAMP;
         t->stats.invalid_state++;
         v = TCP_PKT_INVALID;
         goto out;

@@ -380,17 +380,17 @@ def test_depth_reached_once_per_direction(tmp_path):
 def test_names_osprey_never_raises_reject_the_rule(tmp_path):
     text = "\n".join([
         dec("ipv4.trunc_pkt", 1),
-        dec("ipv6.rh_type_0", 2),
-        rule("stream-event:pkt_invalid_ack;", sid=3),
+        dec("dce.pkt_too_small", 2),
+        rule("stream-event:wrong_thread;", sid=3),
         rule("app-layer-event:tls.heartbeat_message;", sid=4, proto="tls"),  # Suricata 8 neither
         rule("stream-event:3whs_synack_in_wrong_direction;", sid=5),
     ]) + "\n"
     proc, lines, summary = check_text(tmp_path, text)
     assert summary["accepted"] == 2
     assert lines == [
-        "t.rules:2: sid 2: unsupported option decode-event: event 'ipv6.rh_type_0' is not "
+        "t.rules:2: sid 2: unsupported option decode-event: event 'dce.pkt_too_small' is not "
         "raised by Osprey",
-        "t.rules:3: sid 3: unsupported option stream-event: event 'pkt_invalid_ack' is "
+        "t.rules:3: sid 3: unsupported option stream-event: event 'wrong_thread' is "
         "not raised by Osprey",
         "t.rules:4: sid 4: unsupported option app-layer-event: event "
         "'tls.heartbeat_message' is not raised by Osprey"]

@@ -114,6 +114,32 @@ def test_stream_anomaly_record(tmp_path):
     assert stats["tcp"]["overlap_diff_data"] == 1
 
 
+def test_decoder_notes_and_stream_events_are_anomaly_records(tmp_path):
+    """What the decoders note without stopping and the stream events of the TCP state
+    machine are anomaly records too, named as Suricata's; a note that names the layer of an
+    anomaly libmon words its own way stands for it. None under the default configuration."""
+    from scapy.layers.inet6 import ICMPv6EchoRequest, IPv6ExtHdrRouting
+    rh0 = (IPv6(src="2001:db8::1", dst="2001:db8::2") /
+           IPv6ExtHdrRouting(type=0, addresses=["2001:db8::3"]) / ICMPv6EchoRequest())
+    # an MPLS bottom label 5 (reserved): libmon's mpls.bad_label, Suricata's bad_label_reserved
+    reserved = (Raw(struct.pack("!I", (5 << 12) | 0x100 | 64)) /
+                IP(src="10.0.0.1", dst="10.0.0.2") / UDP())
+    c = Conv().handshake()
+    c.pkts.append(c._pkt(True, "S", seq=1000))  # the client's SYN again, once established
+    mac = dict(src="00:00:00:00:00:01", dst="00:00:00:00:00:02")
+    pkts = ([Ether(**mac) / rh0, Ether(type=0x8847, **mac) / reserved] +
+            [Ether(**mac) / p for p in c.pkts])
+    out = osprey_out(tmp_path, pkts, [GET], *ANOMALIES)
+    assert [(a["pcap_cnt"], a["anomaly"]) for a in out.of("anomaly")] == [
+        (1, {"type": "decode", "event": "decoder.ipv6.rh_type_0"}),
+        (2, {"type": "decode", "event": "decoder.mpls.bad_label_reserved"}),
+        (6, {"type": "stream", "event": "stream.est_syn_resend"}),
+        # (and libmon's own counter: the server, established, takes no SYN)
+        (6, {"type": "stream", "event": "stream.pkt_invalid_state"}),
+    ]
+    assert osprey_out(tmp_path, pkts, [GET], name="default").of("anomaly") == []
+
+
 def test_stats_record_at_exit_adds_up_the_run(tmp_path):
     out = osprey_out(tmp_path, traffic(), [GET])
     (st,) = out.of("stats")  # a short run: only the one at exit
@@ -260,7 +286,9 @@ def test_defrag_anomaly_record(tmp_path):
     last = IP(src="10.0.0.1", dst="10.0.0.2", id=77, frag=3, proto=17) / Raw(b"C" * 8)
     out = osprey_out(tmp_path, [first, overlap, last], [GET], *ANOMALIES)
     an = [(a["pcap_cnt"], a["anomaly"]) for a in out.of("anomaly")]
-    assert an == [(2, {"type": "decode", "event": "decoder.ipfrag.overlap_different_data"})]
+    # libmon's anomaly, and the overlap itself as Suricata names it (any overlap, a note)
+    assert an == [(2, {"type": "decode", "event": "decoder.ipfrag.overlap_different_data"}),
+                  (2, {"type": "decode", "event": "decoder.ipv4.frag_overlap"})]
     s = out.of("stats")[-1]["stats"]
     # Suricata counts fragments per IP version; libmon counts them together: Osprey's own
     d = s["osprey"]["defrag"]

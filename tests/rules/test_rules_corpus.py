@@ -141,8 +141,10 @@ COUNTS = {
 # and why), and app-layer-events.rules' applayer_unexpected_protocol and
 # applayer_no_tls_after_starttls (the core's generic events); no ET or Snort rule here names
 # them.
-# All together: Snort 3 4,016 of 4,017 (the 1 left: http_param), Suricata's own rules 276.
-ACCEPTED = {"et2019": 19465, "et2025": 15000, "snort3": 4016, "snort2": 561, "suricata": 276,
+# Suricata's decoder, stream and SCTP events (issues 13, 17: stack/README.md lists those not
+# raised and why) took Suricata's own rules 108 further.
+# All together: Snort 3 4,016 of 4,017 (the 1 left: http_param), Suricata's own rules 384.
+ACCEPTED = {"et2019": 19465, "et2025": 15000, "snort3": 4016, "snort2": 561, "suricata": 384,
             "snort3-file-magic": 0}
 
 # Every diagnostic that is not "unsupported option X", exactly.
