@@ -148,7 +148,9 @@ static int compile_db(const struct det_mpm *m, const uint32_t *ids, uint32_t n, 
         goto out;
     for (uint32_t i = 0; i < n; i++) {
         uint32_t id = ids[i];
-        flags[i] = (m->kind == DK_STREAM ? 0 : HS_FLAG_SINGLEMATCH) |
+        /* a stream database reports every end (a side remembers the last one); the others,
+         * the arrival databases too, only that a pattern occurs */
+        flags[i] = (m->kind == DK_STREAM && !block ? 0 : HS_FLAG_SINGLEMATCH) |
                    (m->nocase[id] ? HS_FLAG_CASELESS : 0);
         lens[i] = m->len[id];
         pats[i] = (const char *)m->pat[id];
