@@ -141,6 +141,43 @@ static void test_filestore(void)
     osprey_config_free(cfg);
 }
 
+/* eve-log takes the packets' anomaly records only when it writes decode or stream ones:
+ * with Suricata's default types (applayer alone) no packet's notes are formatted. */
+static void test_eve_anomaly_types(void)
+{
+    const struct osprey_output_def *eve = NULL;
+    for (size_t i = 0; osprey_output_sinks[i]; i++)
+        if (!strcmp(osprey_output_sinks[i]->name, "eve-log"))
+            eve = osprey_output_sinks[i];
+    CHECK(eve != NULL);
+    if (!eve)
+        return;
+    struct {
+        const char *set;
+        bool takes;
+    } cases[] = {
+        {"outputs.eve-log.anomaly.types.applayer=yes", false},
+        {"outputs.eve-log.anomaly.types.decode=yes", true},
+        {"outputs.eve-log.anomaly.types.stream=yes", true},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        const char *sets[] = {"outputs.eve-log.types=[alert, anomaly]", cases[c].set,
+                              "classification-file="};
+        struct osprey_config *cfg = NULL;
+        CHECK(osprey_config_load(&cfg, NULL, sets, 3, stderr) == 0);
+        if (!cfg)
+            continue;
+        struct osprey_output_env env = {.cfg = cfg, .section = "outputs.eve-log", .log_dir = dir};
+        void *s = eve->open(&env, stderr);
+        CHECK(s != NULL);
+        if (s) {
+            CHECK(((eve->takes(s) & OSPREY_REC_ANOMALY) != 0) == cases[c].takes);
+            CHECK(eve->close(s, stderr) == 0);
+        }
+        osprey_config_free(cfg);
+    }
+}
+
 int main(void)
 {
     snprintf(dir, sizeof dir, "/tmp/osprey-test-sinks-XXXXXX");
@@ -148,6 +185,7 @@ int main(void)
         return 1;
     test_rows();
     test_open_all();
+    test_eve_anomaly_types();
     test_open_fails();
     test_filestore();
     char cmd[300];
