@@ -737,6 +737,14 @@ const uint8_t *det_buffer(struct mon_ctx *ctx, struct mon_flow *f, int side, uin
                           uint32_t *len, uint64_t *origin);
 /* Application events carry their direction (requests to the server, responses to the
  * client); PKT_IN comes with the sender's side, CONN_NEW_DATA with the receiver's. */
+/* payload_scan.c: a packet's own payload through the stream chains (only their packet twins
+ * may match): an orphan's (arrival false), or a connection packet's on arrival under ack
+ * delivery (the arrival database); and the PKT_IN step that runs the latter. */
+void det_orphan_payload(struct osprey_detect_worker *w, struct mon_ctx *ctx, struct mon_flow *f,
+                        int rcv, struct det_flow *df, const struct mon_packet *p, bool arrival);
+void det_arrival_twins(struct osprey_detect_worker *w, struct mon_ctx *ctx, struct mon_flow *f,
+                       int side, struct det_flow *df, mon_event_t ev);
+
 /* A chain whose match is not taken in the scan running now (the leaf and the flowbits gate
  * ask): on a packet's own payload (orphan_scan) only the packet twins match, and on a
  * connection's packet under ack delivery (arrival_scan) only those Suricata inspects on

@@ -9,33 +9,6 @@
 #include "explain.h"
 #include "opt_eval.h"
 
-static void orphan_payload(struct osprey_detect_worker *w, struct mon_ctx *ctx,
-                           struct mon_flow *f, int rcv, struct det_flow *df,
-                           const struct mon_packet *p, bool reuse);
-
-/* Ack delivery (Suricata's IDS stream model): a side's bytes reach the stream chains in
- * chunks, with a later packet than theirs, but Suricata inspects every packet's own payload
- * for the rules whose contents have a depth or an offset, or that use stream_size
- * (SIG_FLAG_REQUIRE_PACKET), as it arrives: those packet twins run here, on PKT_IN, on the
- * payload as an orphan's is (offsets from its start); the other packet twins do not run for
- * a connection's packets (Suricata skips the packet payload of a packet added to the stream
- * for them). */
-static void arrival_twins(struct osprey_detect_worker *w, struct mon_ctx *ctx,
-                          struct mon_flow *f, int side, struct det_flow *df, mon_event_t ev)
-{
-    if (!w->policy.ack_delivery || !w->d->has_pkt_required || ev != MON_ON_PKT_IN ||
-        f->proto != 6 || !w->d->stream_root || det_flow_stopped(df))
-        return;
-    const struct mon_packet *p = mon_getlastpkt(ctx);
-    if (!p || !p->payload_len ||
-        !((f->tcp.side[MON_SIDE_CLI].flags | f->tcp.side[MON_SIDE_SVR].flags) & MON_TCPF_LIVE))
-        return;
-    w->arrival_scan = true;
-    w->arrival_side = det_side_of(df, side ^ 1);
-    orphan_payload(w, ctx, f, side ^ 1, df, p, true);
-    w->arrival_scan = false;
-    w->arrival_side = NULL;
-}
 
 /* PKT_IN root handler: the packet's verdict starts clean, and the flow's detection state
  * exists before any chain filter looks. */
@@ -58,7 +31,7 @@ static void on_pkt(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_
             w->verdicts.dropped++;
             w->verdicts.dropped_flow++;
         }
-        arrival_twins(w, ctx, f, side, df, ev);
+        det_arrival_twins(w, ctx, f, side, df, ev);
         return;
     }
     size_t words = (w->d->nbit_names + 63) / 64;
@@ -87,47 +60,7 @@ static void on_pkt(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_
         w->verdicts.dropped++;
         w->verdicts.midstream_dropped++;
     }
-    arrival_twins(w, ctx, f, side, df, ev);
-}
-
-/* The payload of a TCP packet no connection takes (never picked up for want of midstream, a
- * segment no stack accepts, such as one without flags; data after the end) is still inspected by the TCP payload rules' packet chains,
- * as Suricata inspects such a packet's payload: the stream chains run with the payload as
- * the receiving side's only bytes (the side's window is set aside meanwhile), and only their
- * packet twins may match. */
-static void orphan_payload(struct osprey_detect_worker *w, struct mon_ctx *ctx,
-                           struct mon_flow *f, int rcv, struct det_flow *df,
-                           const struct mon_packet *p, bool reuse)
-{
-    const struct det_mpm *m = &w->d->mpm[DK_STREAM];
-    struct det_side *saved = df->side[rcv];
-    bool streaming = m->streaming && m->ready; /* detect.stream-mpm: stream — its own stream */
-    struct det_side tmp = {0};
-    /* an arrival scan (every connection packet with data, under ack delivery): the arrival
-     * database of the pkt_required twins' patterns, one block pass, into the worker's side
-     * reused from packet to packet (no allocation per packet) */
-    bool block = reuse && streaming;
-    struct det_side *s = block ? &w->arrival : &tmp;
-    s->nseen = s->seen_hint = s->nfired = 0;
-    s->buf = (uint8_t *)(uintptr_t)p->payload;
-    s->len = s->cap = p->payload_len;
-    s->base = s->scanned = 0;
-    df->side[rcv] = s;
-    if (block)
-        det_mpm_arrival_scan(m, s, w->scratch, &w->pf, f, rcv, p->payload, p->payload_len);
-    else if (streaming)
-        det_mpm_feed(m, s, w->scratch, &w->pf, f, rcv, p->payload, p->payload_len);
-    w->orphan_scan = true;
-    mon_run_event(ctx, f, rcv, w->d->base_ev[DB_STREAM]);
-    w->orphan_scan = false;
-    s->buf = NULL;
-    s->len = s->cap = 0;
-    if (s == &tmp) {
-        det_mpm_close(s, w->scratch);
-        free(s->seen);
-        free(s->fired);
-    }
-    df->side[rcv] = saved;
+    det_arrival_twins(w, ctx, f, side, df, ev);
 }
 
 /* A packet libmon tracks no connection for (ORPHAN: a TCP flow never picked up, or no flow)
@@ -180,7 +113,7 @@ static void on_orphan(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_eve
      * Suricata tracks no stream for it but still inspects its payload as a packet's
      * (suricata-verify bug-8021-alert-max-verdict-02: a lone mid-session PSH/ACK alerts) */
     if (w->d->stream_root && f->proto == 6 && p && p->payload_len && !det_flow_stopped(df))
-        orphan_payload(w, ctx, f, side ^ 1, df, p, false);
+        det_orphan_payload(w, ctx, f, side ^ 1, df, p, false);
 }
 
 /* ERROR on a side (receiver's phase): when its buffer could not be had for the reassembly
