@@ -44,6 +44,7 @@ void dce_parse_dgram(struct pflow *pf, struct mon_flow *f, int dir, const uint8_
             st->tx_reported = false;
             st->req_type = DCE_REQUEST;
             st->has_req = true;
+            st->req_done = false;
             st->has_resp = false;
             st->seqnum = seq;
             st->opnum = rd_u16(d + 68, little);
@@ -58,6 +59,7 @@ void dce_parse_dgram(struct pflow *pf, struct mon_flow *f, int dir, const uint8_
         dce_stub_add(pf, s, d + DCE_CL_HDR, blen);
         if (last) {
             s->open = false;
+            st->req_done = true;
             pflow_raise(pf, f, 0, DCE_EV_REQUEST);
         }
     } else if (type == DCE_RESPONSE && dir == 1 && st->tx_open && st->seqnum == seq) {

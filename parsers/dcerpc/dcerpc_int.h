@@ -56,6 +56,9 @@ struct dce_state {
     bool tx_open, tx_reported;
     uint8_t req_type, resp_type;
     bool has_req, has_resp;
+    bool req_done;             /* its request (bind, alter or a request's last fragment) came
+                                  whole; EVE says REQUEST_LOST otherwise (a response seen
+                                  without it, or a request cut short) */
     uint8_t vers, vers_minor;
     uint32_t call_id;
     uint16_t opnum, ctxid;

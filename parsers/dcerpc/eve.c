@@ -62,12 +62,13 @@ static bool write(struct pflow *pf, struct osprey_jw *w, bool carried)
     if (!w)
         return true;
     osprey_jw_open(w, "dcerpc");
-    osprey_jw_str(w, "request", dce_type_name(st->req_type));
-    if (!st->udp)
+    bool req = st->req_done;
+    osprey_jw_str(w, "request", req ? dce_type_name(st->req_type) : "REQUEST_LOST");
+    if (!st->udp && req)
         interfaces(w, st);
-    if (st->has_req && carried)
+    if (req && st->has_req && carried)
         osprey_jw_int(w, "opnum", st->opnum);
-    if (st->has_req) {
+    if (req && st->has_req) {
         osprey_jw_open(w, "req");
         if (!carried)
             osprey_jw_int(w, "opnum", st->opnum);

@@ -57,6 +57,7 @@ static void tx_begin(struct pflow *pf, struct mon_flow *f, struct dce_state *st,
     st->tx_reported = false;
     st->req_type = type;
     st->has_req = false;
+    st->req_done = false;
     st->has_resp = false;
     st->call_id = call_id;
     st->first_frag = false;
@@ -142,6 +143,9 @@ static void pdu(struct pflow *pf, struct mon_flow *f, int dir, struct dce_state 
         end = len - auth - 8;
     const uint8_t *b = p + DCE_CO_HDR;
     uint32_t bn = end - DCE_CO_HDR;
+    /* the stub as Suricata's dcerpc.stub_data has it: to the fragment's end, the auth
+     * verifier included (bodies above are parsed without it) */
+    uint32_t fn = len - DCE_CO_HDR;
     pflow_count(pf, DCE_C_PDUS, 1);
     st->vers = p[0];
     st->vers_minor = p[1];
@@ -152,6 +156,7 @@ static void pdu(struct pflow *pf, struct mon_flow *f, int dir, struct dce_state 
             break;
         tx_begin(pf, f, st, type, call_id);
         st->has_req = false;
+        st->req_done = true;
         bind_body(pf, st, b, bn, little);
         break;
     case DCE_BIND_ACK:
@@ -182,9 +187,10 @@ static void pdu(struct pflow *pf, struct mon_flow *f, int dir, struct dce_state 
             st->has_req = true;
             s->open = true;
         }
-        dce_stub_add(pf, s, b + hl, bn - hl);
+        dce_stub_add(pf, s, b + hl, fn - hl);
         if (flags & DCE_PFC_LAST) {
             s->open = false;
+            st->req_done = true;
             pflow_raise(pf, f, 0, DCE_EV_REQUEST);
         }
         break;
@@ -202,8 +208,10 @@ static void pdu(struct pflow *pf, struct mon_flow *f, int dir, struct dce_state 
             s->open = true;
         }
         st->resp_type = type;
+        /* the whole body: Suricata's response stub keeps the alloc hint, context id and
+         * cancel count (and the auth verifier) — 8 bytes more than Snort's DCE2 stub */
         if (type == DCE_RESPONSE)
-            dce_stub_add(pf, s, b + 8, bn - 8);
+            dce_stub_add(pf, s, b, fn);
         if ((flags & DCE_PFC_LAST) || type == DCE_FAULT) {
             s->open = false;
             st->has_resp = true;

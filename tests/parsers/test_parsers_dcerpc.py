@@ -82,8 +82,10 @@ def test_dcerpc_to_server_rules(tmp_path, body, hit):
 
 def test_dcerpc_any_port_both_sides_and_byte_order(tmp_path):
     rules = [rule(f"dcerpc.iface:{IFACE}; dcerpc.opnum:15;", sid=1, proto="dcerpc"),
+             # Suricata's response stub starts at the body: the alloc hint (4), context id
+             # (2), cancel count and a reserved byte, then the NDR data
              rule('flow:to_client; dcerpc.stub_data; content:"answer"; '
-                  'byte_test:2,=,0x37,0,dce;', sid=2, proto="dcerpc"),
+                  'byte_test:2,=,0x37,8,dce;', sid=2, proto="dcerpc"),
              rule('flow:to_server; dce_stub_data; content:"1AAAA"; '
                   'byte_test:2,=,0x4242,0,relative,dce;', sid=3, proto="dcerpc")]
     # no direction: the request and the response both alert (Suricata's dcerpc-ctxids)
@@ -133,7 +135,7 @@ def test_dcerpc_eve_records_validate(tmp_path):
          "response": "BINDACK", "call_id": 1, "rpc_version": "5.0"},
         {"request": "REQUEST", "interfaces": [{"uuid": IFACE, "version": "2.0"}],
          "req": {"opnum": 15, "frag_cnt": 2, "stub_data_size": 13}, "response": "RESPONSE",
-         "res": {"frag_cnt": 1, "stub_data_size": 8}, "call_id": 7, "rpc_version": "5.0"}]
+         "res": {"frag_cnt": 1, "stub_data_size": 16}, "call_id": 7, "rpc_version": "5.0"}]
     (a,) = out.of("alert")
     assert a["app_proto"] == "dcerpc" and a["alert"]["signature_id"] == 7
     assert a["dcerpc"]["req"]["opnum"] == 15 and a["dcerpc"]["response"] == "UNREPLIED"
@@ -141,3 +143,36 @@ def test_dcerpc_eve_records_validate(tmp_path):
                                     "eve-schema.json").read_text()))
     for r in recs + [a] + out.of("flow"):
         assert not list(v.iter_errors(r)), list(v.iter_errors(r))
+
+
+def authed(p, verifier):
+    """PDU p with an auth verifier: its 8-byte header and the verifier appended, auth_length
+    and frag_length set (as NTLMSSP-signed calls carry)."""
+    body = p[16:] + struct.pack("<BBBBI", 10, 6, 0, 0, 0) + verifier
+    return p[:8] + struct.pack("<HH", 16 + len(body), len(verifier)) + p[12:16] + body
+
+
+def test_dcerpc_stub_data_as_suricata_has_it(tmp_path):
+    # the request's stub runs to the fragment's end, auth verifier included; the response's
+    # is its whole body (alloc hint, context id, cancel count first): Suricata's layout
+    reqs = [authed(request(15, b"REQSTUB!"), b"SIGN" * 4)]
+    c = Conv(sport=50000, dport=135).handshake()
+    c.send(True, bind()).send(False, bind_ack())
+    for r in reqs:
+        c.send(True, r)
+    pkts = c.send(False, authed(response(b"RESP"), b"SIGN" * 4)).close().pkts
+    rules = [rule("flow:to_server; dcerpc.stub_data; content:\"REQSTUB!\"; "
+                  "content:\"SIGN\"; distance:8; bsize:32;", sid=1, proto="dcerpc"),
+             rule("flow:to_client; dcerpc.stub_data; content:\"|04 00 00 00|\"; startswith; "
+                  "content:\"RESP\"; distance:4; within:4; bsize:36;", sid=2, proto="dcerpc")]
+    assert sorted(detect(tmp_path, pkts, rules).sids) == [1, 2]
+
+
+def test_dcerpc_response_without_its_request_is_request_lost(tmp_path):
+    # the capture starts after the request: the record says REQUEST_LOST, without req
+    c = Conv(sport=50000, dport=135).handshake()
+    pkts = c.send(False, response(b"\x37\x00answer", call_id=9)).close().pkts
+    out = osprey_out(tmp_path, pkts, [], "--set", "outputs.eve-log.types=[dcerpc]")
+    assert [r["dcerpc"] for r in out.of("dcerpc")] == [
+        {"request": "REQUEST_LOST", "response": "RESPONSE",
+         "res": {"frag_cnt": 1, "stub_data_size": 16}, "call_id": 9, "rpc_version": "5.0"}]
