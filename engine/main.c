@@ -1,6 +1,6 @@
 /* main.c — the osprey program: parse the command line, load the configuration, run a mode.
  *
- * Modes: --build-info, --list-keywords, --dump-config, -T (rule check; with --dump-chains the compiled UDE forest),
+ * Modes: --build-info, --list-keywords, --list-app-layer-protos, --list-buffers, --dump-config, -T (rule check; with --dump-chains the compiled UDE forest),
  * --dump-rules, --explain SID (one rule's compilation; with -r also its trace), -r FILE|DIR
  * (offline detection, run_offline.c), --unix-socket, -i / --pcap-live (live IDS),
  * --af-packet-inline and --dpdk (inline IPS); each mode is one branch in run() fed by the same
@@ -13,6 +13,7 @@
 #include "build_info.h"
 #include "daemon.h"
 #include "list_keywords.h"
+#include "list_protocols.h"
 #include "log.h"
 #include "options.h"
 #include "osprey_config.h"
@@ -154,6 +155,12 @@ int main(int argc, char **argv)
     }
     if (opts.list_keywords) { /* needs no configuration: the registry is compiled in */
         int status = osprey_list_keywords(stdout);
+        osprey_options_free(&opts);
+        return status;
+    }
+    if (opts.list_protos || opts.list_buffers) { /* the parsers' registry: compiled in too */
+        int status = opts.list_protos ? osprey_list_protocols(stdout, opts.list_protos == 2)
+                                      : osprey_list_buffers(stdout);
         osprey_options_free(&opts);
         return status;
     }

@@ -14,7 +14,8 @@
 enum { OPT_SET = 256, OPT_DUMP_CONFIG, OPT_DUMP_RULES, OPT_DUMP_CHAINS, OPT_RUNMODE, OPT_PCAP_LIVE,
        OPT_AFP_INLINE, OPT_PREFLIGHT, OPT_PIDFILE, OPT_DPDK,
        OPT_SIMULATE_IPS, OPT_LIST_KEYWORDS, OPT_BUILD_INFO, OPT_UNIX_SOCKET, OPT_REPORT,
-       OPT_PCAP_FILE_CONTINUOUS, OPT_PCAP_FILE_DELETE, OPT_EXPLAIN };
+       OPT_PCAP_FILE_CONTINUOUS, OPT_PCAP_FILE_DELETE, OPT_EXPLAIN, OPT_LIST_PROTOS,
+       OPT_LIST_BUFFERS };
 
 struct opt_def {
     const char *name;
@@ -44,6 +45,11 @@ static const struct opt_def OPTIONS[] = {
      "chain stopped on each packet"},
     {"list-keywords", OPT_LIST_KEYWORDS, no_argument, NULL,
      "print every rule keyword Osprey knows as CSV (dialects, kind, implemented) and exit"},
+    {"list-app-layer-protos", OPT_LIST_PROTOS, optional_argument, "csv",
+     "print the application-layer protocols (as Suricata does; =csv: with aliases, transport "
+     "and EVE record) and exit"},
+    {"list-buffers", OPT_LIST_BUFFERS, no_argument, NULL,
+     "print every buffer the parsers give rules as CSV (protocol, direction, event) and exit"},
     {"read", 'r', required_argument, "FILE|DIR",
      "read a capture (or every file under DIR, in capture-time order) and write "
      "LOGDIR/eve.json"},
@@ -170,6 +176,17 @@ enum osprey_options_result osprey_options_parse(struct osprey_options *opts, int
             break;
         case OPT_LIST_KEYWORDS:
             opts->list_keywords = true;
+            break;
+        case OPT_LIST_PROTOS:
+            if (optarg && strcmp(optarg, "csv")) {
+                fprintf(err, "%s: --list-app-layer-protos takes no value or =csv, not '%s'\n",
+                        prog, optarg);
+                goto bad;
+            }
+            opts->list_protos = optarg ? 2 : 1;
+            break;
+        case OPT_LIST_BUFFERS:
+            opts->list_buffers = true;
             break;
         case OPT_EXPLAIN: {
             char *end;

@@ -30,6 +30,8 @@ struct osprey_options {
     bool dump_chains;        /* --dump-chains (with -T) */
     uint32_t explain_sid;    /* --explain SID; 0 = none (explain.c, and traced with -r) */
     bool list_keywords;      /* --list-keywords: the keyword registry as CSV, no config */
+    int list_protos;         /* --list-app-layer-protos: 1 Suricata's form, 2 =csv */
+    bool list_buffers;       /* --list-buffers: the parsers' buffers as CSV */
     bool build_info;         /* --build-info: version, features, paths (build_info.c) */
     bool unix_socket;        /* --unix-socket[=PATH]: pcap-file jobs (run_unix_socket.c) */
     const char *unix_socket_path; /* its PATH; NULL = unix-command.filename */

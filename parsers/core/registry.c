@@ -58,10 +58,18 @@ static const struct osprey_proto_def *const PROTOS[] = {&http_proto, &dns_proto,
 #define NPROTOS (sizeof PROTOS / sizeof PROTOS[0])
 #define FIRST 2 /* after UNKNOWN and FAILED */
 _Static_assert(NPROTOS + FIRST <= OSPREY_APP_PROTO_MAX, "protocol ids fit osprey_app_proto_set");
+_Static_assert(PROTO_N(((struct osprey_proto_def *)0)->alias) == OSPREY_APP_PROTO_ALIASES,
+               "osprey_app_proto_alias covers every alias");
 
 const struct osprey_proto_def *reg_proto(uint16_t id)
 {
     return id >= FIRST && id < FIRST + NPROTOS ? PROTOS[id - FIRST] : NULL;
+}
+
+const char *osprey_app_proto_alias(uint16_t proto, unsigned i)
+{
+    const struct osprey_proto_def *d = reg_proto(proto);
+    return d && i < PROTO_N(d->alias) ? d->alias[i] : NULL;
 }
 
 uint16_t osprey_app_proto_count(void)
@@ -403,6 +411,13 @@ bool osprey_buffer_is_late(uint16_t b)
     uint16_t p;
     const struct proto_buffer *r = reg_buffer(b, &p);
     return r && r->late;
+}
+
+bool osprey_buffer_is_record(uint16_t b)
+{
+    uint16_t p;
+    const struct proto_buffer *r = reg_buffer(b, &p);
+    return r && r->record;
 }
 
 bool osprey_buffer_is_fp_last(uint16_t b)

@@ -45,6 +45,10 @@
 uint16_t osprey_app_proto_count(void);
 /* "http", "dns", "tls", "failed"; NULL for UNKNOWN (EVE leaves app_proto out) or past the end. */
 const char *osprey_app_proto_name(uint16_t proto);
+/* Its i-th other name (header and service words: "ssl" for tls), NULL past the last one;
+ * i < OSPREY_APP_PROTO_ALIASES. */
+#define OSPREY_APP_PROTO_ALIASES 3
+const char *osprey_app_proto_alias(uint16_t proto, unsigned i);
 /* The protocol a name or alias ("tls", "ssl", "http1") means; -1: none. "failed" is FAILED. */
 int osprey_app_proto_find(const char *name);
 /* Its transports: 6 (TCP), 17 (UDP) or 0 (both). */
@@ -140,6 +144,8 @@ uint16_t osprey_buffer_proto(uint16_t b);
 bool osprey_buffer_is_multi(uint16_t b);
 /* A request buffer read under a response event (not two-sided: the same bytes). */
 bool osprey_buffer_is_late(uint16_t b);
+/* Kept for records only (EVE, osprey-trace): rules do not find it. */
+bool osprey_buffer_is_record(uint16_t b);
 /* Are its few values in every message (http.method), so that a rule's fast pattern is
  * better taken elsewhere? */
 bool osprey_buffer_is_fp_last(uint16_t b);
