@@ -702,6 +702,8 @@ int osprey_detect_build_opts(struct osprey_detect **out, struct mon_engine *eng,
         rc = det_mpm_compile(&d->mpm[k], diag);
         d->stats.fast_patterns += d->mpm[k].n;
     }
+    if (rc == 0) /* a TCP packet's payload: one pass for packet rules and arrival twins */
+        rc = det_mpm_compile_merged(&d->mpm[DK_PKT], &d->mpm[DK_STREAM], diag);
     for (uint32_t i = 0; i < d->napp_mpm && rc == 0; i++) {
         rc = det_mpm_compile(d->app_mpm[i], diag);
         d->stats.fast_patterns += d->app_mpm[i]->n;

@@ -670,6 +670,11 @@ struct osprey_detect_worker {
                                    chain's "alerted once" list takes the packet chain's match) */
     struct det_side arrival;    /* the arrival scans' side, reused: its lists keep their
                                    memory (no allocation per packet; runtime.c) */
+    /* the packet rules' patterns a merged arrival scan found in this packet's payload
+     * (filters.c): the packet matcher raises them instead of scanning it again; valid until
+     * the next packet (det_new_packet) */
+    uint32_t *pre_ids, npre, cap_pre;
+    bool pre_valid;
     bool pkt_tagged;            /* the last packet falls under a tag (set at its PKT_IN) */
     struct det_tags *tags;      /* host tags (tag.c), when a rule tags */
     uint8_t pkt_reject;         /* enum osprey_reject */

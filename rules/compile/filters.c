@@ -107,22 +107,80 @@ static void scan_group(const struct det_mpm_group *g, const uint8_t *buf, uint32
         hs_scan(g->db[i], (const char *)buf, len, 0, scratch, on_match, sc);
 }
 
-bool det_mpm_arrival_scan(const struct det_mpm *m, struct det_side *s, hs_scratch_t *scratch,
-                          struct osprey_detect_prefilter *pf, const struct mon_flow *f,
-                          int rcv, const uint8_t *p, uint32_t n)
+/* A merged pass (det_mpm_arrival_scan): the arrival patterns (ids from arr_base) go to the
+ * receiving side as its arrival scan's, the packet rules' are kept for det_mpm_filter. */
+struct merged_ctx {
+    const struct det_mpm *pk, *st;
+    const struct det_mpm_group *gp, *gs;
+    struct det_side *s;
+    struct osprey_detect_worker *w;
+};
+
+static int on_merged_match(unsigned int id, unsigned long long from, unsigned long long to,
+                           unsigned int flags, void *arg)
 {
-    if (!m->ready || !m->grouped || !scratch)
+    (void)from, (void)flags;
+    struct merged_ctx *mc = arg;
+    struct osprey_detect_worker *w = mc->w;
+    if (id >= mc->pk->arr_base) {
+        uint32_t sid = id - mc->pk->arr_base;
+        if (det_mpm_wanted(mc->st, mc->gs, sid))
+            det_side_remember(mc->s, sid, to);
+        else
+            w->pf.unwanted++;
+        return 0;
+    }
+    if (!det_mpm_wanted(mc->pk, mc->gp, id)) {
+        w->pf.unwanted++;
+        return 0;
+    }
+    if (w->npre == w->cap_pre) {
+        uint32_t cap = w->cap_pre ? w->cap_pre * 2 : 16;
+        uint32_t *n = realloc(w->pre_ids, cap * sizeof *n);
+        if (!n) { /* (out of memory: the packet matcher scans the payload itself) */
+            w->pre_valid = false;
+            return 1;
+        }
+        w->pre_ids = n;
+        w->cap_pre = cap;
+    }
+    w->pre_ids[w->npre++] = id;
+    return 0;
+}
+
+bool det_mpm_arrival_scan(struct osprey_detect_worker *w, struct det_side *s,
+                          const struct mon_flow *f, int rcv, const struct mon_packet *p)
+{
+    const struct det_mpm *st = &w->d->mpm[DK_STREAM], *pk = &w->d->mpm[DK_PKT];
+    if (!st->ready || !st->grouped || !w->scratch)
         return false;
-    struct det_mpm_group g;
+    struct det_mpm_group gs, gp;
     uint16_t sp, dp;
     det_side_ports(f, rcv, &sp, &dp);
-    det_mpm_select(m, 6, det_to_server(rcv, DB_STREAM), sp, dp, &g);
-    if (!m->adb[g.cls])
+    det_mpm_select(st, 6, det_to_server(rcv, DB_STREAM), sp, dp, &gs);
+    if (!st->adb[gs.cls])
         return true; /* no pkt_required twin has a pattern here: nothing to look for */
-    g.db[0] = m->adb[g.cls]; /* (its ports and group as the stream's: which are wanted) */
-    g.n = 1;
-    struct scan_ctx sc = {NULL, m, &g, pf, s, 0, 0};
-    scan_group(&g, p, n, scratch, &sc);
+    /* the packet matcher's group for this packet, as det_mpm_filter will select it */
+    const hs_database_t *merged = NULL;
+    if (pk->ready && pkt_inspectable(p)) {
+        det_mpm_select(pk, p->proto, det_to_server(rcv ^ 1, pk->base), p->sport, p->dport, &gp);
+        if (gp.cls == gs.cls)
+            merged = gp.weak ? pk->mcdb[gp.cls] : pk->mgdb[gp.cls];
+    }
+    if (!merged) {
+        gs.db[0] = st->adb[gs.cls]; /* (its ports and group as the stream's: which are wanted) */
+        gs.n = 1;
+        struct scan_ctx sc = {NULL, st, &gs, &w->pf, s, 0, 0};
+        scan_group(&gs, p->payload, p->payload_len, w->scratch, &sc);
+        return true;
+    }
+    struct merged_ctx mc = {pk, st, &gp, &gs, s, w};
+    w->npre = 0;
+    w->pre_valid = true;
+    w->pf.scans++;
+    w->pf.bytes += p->payload_len;
+    hs_scan(merged, (const char *)p->payload, p->payload_len, 0, w->scratch, on_merged_match,
+            &mc);
     return true;
 }
 
@@ -193,6 +251,15 @@ bool det_mpm_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event
         const struct mon_packet *p = mon_getlastpkt(ctx);
         if (!pkt_inspectable(p))
             return false;
+        if (df->w->pre_valid) {
+            /* this packet's payload went through the merged arrival pass, which kept the
+             * packet rules' patterns it found (wanted at these ports): raise those */
+            for (uint32_t i = 0; i < df->w->npre; i++)
+                if (mon_raise_event(ctx, m->ev[df->w->pre_ids[i]]) == MON_OK)
+                    sc.raised++;
+            df->w->pf.raised += (uint64_t)sc.raised;
+            return sc.raised > 0;
+        }
         /* a packet of no flow matches no rule with a direction: the to-server group holds
          * every rule without one */
         det_mpm_select(m, p->proto, !f || det_to_server(side, m->base), p->sport, p->dport,

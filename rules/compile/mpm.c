@@ -264,7 +264,9 @@ int det_mpm_scratch(const struct det_mpm *m, hs_scratch_t **scratch)
         if ((m->gdb[c] && hs_alloc_scratch(m->gdb[c], scratch) != HS_SUCCESS) ||
             (m->wdb[c] && hs_alloc_scratch(m->wdb[c], scratch) != HS_SUCCESS) ||
             (m->cdb[c] && hs_alloc_scratch(m->cdb[c], scratch) != HS_SUCCESS) ||
-            (m->adb[c] && hs_alloc_scratch(m->adb[c], scratch) != HS_SUCCESS))
+            (m->adb[c] && hs_alloc_scratch(m->adb[c], scratch) != HS_SUCCESS) ||
+            (m->mgdb[c] && hs_alloc_scratch(m->mgdb[c], scratch) != HS_SUCCESS) ||
+            (m->mcdb[c] && hs_alloc_scratch(m->mcdb[c], scratch) != HS_SUCCESS))
             return -1;
     return 0;
 }
@@ -343,6 +345,8 @@ void det_mpm_free(struct det_mpm *m)
         hs_free_database(m->wdb[c]);
         hs_free_database(m->cdb[c]);
         hs_free_database(m->adb[c]);
+        hs_free_database(m->mgdb[c]);
+        hs_free_database(m->mcdb[c]);
         for (int r = 0; r < 2; r++)
             free(m->wports[c][r]);
     }

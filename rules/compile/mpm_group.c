@@ -205,6 +205,65 @@ int det_mpm_compile_groups(struct det_mpm *m, FILE *diag)
     return rc;
 }
 
+/* A view of pk's patterns followed by st's (id pk->n + i is st's i), for compiling the
+ * merged databases with the one compiler (mpm.c: bounds, flags and the cache key read the
+ * view's arrays). Arrays are the view's own; pattern bytes are borrowed. */
+static int merged_view(struct det_mpm *v, const struct det_mpm *pk, const struct det_mpm *st)
+{
+    *v = (struct det_mpm){.kind = DK_PKT, .cache = pk->cache, .n = pk->n + st->n};
+    v->pat = calloc(v->n, sizeof *v->pat);
+    v->len = calloc(v->n, sizeof *v->len);
+    v->nocase = calloc(v->n, sizeof *v->nocase);
+    v->maxend = calloc(v->n, sizeof *v->maxend);
+    if (!v->pat || !v->len || !v->nocase || !v->maxend)
+        return -1;
+    for (uint32_t k = 0; k < 2; k++) {
+        const struct det_mpm *m = k ? st : pk;
+        uint32_t at = k ? pk->n : 0;
+        memcpy(v->pat + at, m->pat, m->n * sizeof *v->pat);
+        memcpy(v->len + at, m->len, m->n * sizeof *v->len);
+        memcpy(v->nocase + at, m->nocase, m->n * sizeof *v->nocase);
+        memcpy(v->maxend + at, m->maxend, m->n * sizeof *v->maxend);
+    }
+    return 0;
+}
+
+int det_mpm_compile_merged(struct det_mpm *pk, const struct det_mpm *st, FILE *diag)
+{
+    if (!pk->grouped || !pk->ready || !st->arrival || !st->n)
+        return 0;
+    struct det_mpm v;
+    uint32_t *ids = calloc((size_t)pk->n + st->n, sizeof *ids);
+    int rc = merged_view(&v, pk, st);
+    if (!ids)
+        rc = -1;
+    for (int ts = 0; ts < 2 && rc == 0; ts++) {
+        uint8_t c = det_mgroup(DMC_TCP, ts == 0);
+        if (!st->adb[c])
+            continue; /* no arrival pattern in this group: nothing to merge */
+        uint32_t n = 0;
+        for (uint32_t i = 0; i < st->n; i++)
+            if (st->arrival[i] && in_class(st, i, c))
+                ids[n++] = pk->n + i;
+        for (uint32_t i = 0; i < pk->n; i++)
+            if (in_class(pk, i, c) && !in_wdb(pk, i, c))
+                ids[n++] = i;
+        if ((rc = det_mpm_compile_block(&v, ids, n, &pk->mgdb[c], diag)) < 0 || !pk->wdb[c])
+            continue;
+        for (uint32_t i = 0; i < pk->n; i++) /* the class + weak one */
+            if (in_wdb(pk, i, c))
+                ids[n++] = i;
+        rc = det_mpm_compile_block(&v, ids, n, &pk->mcdb[c], diag);
+    }
+    pk->arr_base = pk->n;
+    free(v.pat);
+    free(v.len);
+    free(v.nocase);
+    free(v.maxend);
+    free(ids);
+    return rc;
+}
+
 static bool port_in(const uint64_t *bits, uint16_t port)
 {
     return bits && (bits[port / 64] >> (port % 64) & 1);
@@ -214,6 +273,7 @@ void det_mpm_select(const struct det_mpm *m, uint8_t proto, bool to_server, uint
                     uint16_t dp, struct det_mpm_group *g)
 {
     g->n = 0;
+    g->weak = false;
     g->sp = sp;
     g->dp = dp;
     if (!m->grouped) {
@@ -226,6 +286,7 @@ void det_mpm_select(const struct det_mpm *m, uint8_t proto, bool to_server, uint
     g->cls = c;
     bool weak_too = m->wdb[c] && (port_in(m->wports[c][DMR_DPORT], dp) ||
                                   port_in(m->wports[c][DMR_SPORT], sp));
+    g->weak = weak_too;
     if (weak_too && m->cdb[c]) {
         g->db[g->n++] = m->cdb[c];
         return;

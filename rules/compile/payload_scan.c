@@ -29,7 +29,7 @@ void det_orphan_payload(struct osprey_detect_worker *w, struct mon_ctx *ctx, str
     s->base = s->scanned = 0;
     df->side[rcv] = s;
     if (block)
-        det_mpm_arrival_scan(m, s, w->scratch, &w->pf, f, rcv, p->payload, p->payload_len);
+        det_mpm_arrival_scan(w, s, f, rcv, p);
     else if (streaming)
         det_mpm_feed(m, s, w->scratch, &w->pf, f, rcv, p->payload, p->payload_len);
     w->orphan_scan = true;

@@ -16,6 +16,7 @@ void det_new_packet(struct osprey_detect_worker *w)
         return;
     w->verdict_of = n;
     w->nretry = 0;
+    w->pre_valid = false; /* a merged arrival scan's packet patterns were the last packet's */
     if (w->nheld) /* a caller that did not call osprey_detect_packet_end */
         osprey_detect_packet_end(w);
     det_caps_packet_end(w); /* (after the held alerts: they point into its variables) */

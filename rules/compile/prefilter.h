@@ -52,6 +52,7 @@ struct det_mpm_group {     /* how one buffer is scanned */
     const hs_database_t *db[DET_MPM_GROUP_MAX];
     uint8_t n;
     uint8_t cls;           /* the group (det_mgroup), DMG__N: not grouped */
+    bool weak;             /* the weak port-bound patterns are looked for too */
     uint16_t sp, dp;
 };
 
@@ -95,6 +96,13 @@ struct det_mpm {
      * small pass per packet, not the whole stream database again */
     bool *arrival;              /* per pattern: a pkt_required packet twin uses it */
     hs_database_t *adb[DMG__N];
+    /* DK_PKT, with a stream matcher that has arrival patterns: per TCP group, its class
+     * database (mgdb) and its class + weak one (mcdb) with the stream matcher's arrival
+     * patterns added, as ids arr_base + their stream id. A TCP connection packet's payload is
+     * then scanned once for the packet rules and the arrival twins, not twice
+     * (det_mpm_arrival_scan, filters.c) */
+    hs_database_t *mgdb[DMG__N], *mcdb[DMG__N];
+    uint32_t arr_base;
     /* DK_APP on the payload (an application rule's plain contents): on TCP its patterns are
      * found by the stream matcher `via` as the stream arrives (sid: their ids there), so an
      * application event raises them from the side's record instead of scanning the window
@@ -188,14 +196,19 @@ int det_mpm_compile_db(const struct det_mpm *m, const uint32_t *ids, uint32_t n,
                        hs_database_t **db, FILE *diag);
 int det_mpm_compile_block(const struct det_mpm *m, const uint32_t *ids, uint32_t n,
                           hs_database_t **db, FILE *diag);
+/* The packet matcher pk's merged databases (mgdb, mcdb) with stream matcher st's arrival
+ * patterns, once both are compiled. */
+int det_mpm_compile_merged(struct det_mpm *pk, const struct det_mpm *st, FILE *diag);
 /* A pkt_required packet twin uses stream pattern id (the arrival databases hold it). */
 void det_mpm_arrival(struct det_mpm *m, uint32_t id);
-/* Scan a connection packet's payload p[0..n) with the arrival database of the receiving side
- * rcv's group into s (its seen list, offsets from the payload's start); false when there is
- * none (filters.c). */
-bool det_mpm_arrival_scan(const struct det_mpm *m, struct det_side *s, hs_scratch_t *scratch,
-                          struct osprey_detect_prefilter *pf, const struct mon_flow *f,
-                          int rcv, const uint8_t *p, uint32_t n);
+/* Scan connection packet p's payload for the arrival patterns of the receiving side rcv's
+ * group into s (its seen list, offsets from the payload's start); false when the stream
+ * matcher cannot. Where the packet matcher has a merged database for the packet's group, the
+ * one pass also finds the packet rules' patterns, kept in w for det_mpm_filter to raise
+ * (filters.c). */
+struct osprey_detect_worker;
+bool det_mpm_arrival_scan(struct osprey_detect_worker *w, struct det_side *s,
+                          const struct mon_flow *f, int rcv, const struct mon_packet *p);
 /* The on-disk database cache (mpm_cache.c): 0 and *db when this exact database is there. */
 int det_mpm_cache_load(const struct det_mpm *m, const uint32_t *ids, const unsigned *flags,
                        const uint32_t *bound, uint32_t n, unsigned mode, hs_database_t **db);

@@ -693,6 +693,7 @@ void osprey_detect_worker_free(struct osprey_detect_worker *w)
         return;
     free(w->arrival.seen);
     free(w->arrival.fired);
+    free(w->pre_ids);
     hs_free_scratch(w->scratch);
     pcre_match_data_free(w->md);
     det_xbits_free(w->xb);

@@ -233,3 +233,21 @@ def test_patterns_are_looked_for_only_in_their_rules_flow_direction(tmp_path):
     pf = prefilter(r)
     assert (pf["raised"], pf["checks"], pf["passed"]) == (6, 6, 6), pf
 
+
+
+def test_a_tcp_payload_is_one_pass_for_packet_rules_and_arrival_twins(tmp_path):
+    """Under ack delivery a connection packet's payload is inspected on arrival for the stream
+    rules Suricata runs on packets (a content with a depth) and for the packet rules (dsize):
+    one database holds both sets of patterns per TCP group, weak port-bound ones included on
+    their ports, so the payload is scanned once, not once per matcher."""
+    rules = [rule('content:"HELLO"; depth:5;', sid=1),           # arrival twin (pkt_required)
+             rule('dsize:>5; content:"PKT-RULE";', sid=2),         # packet rule
+             rule('dsize:>5; content:"x";', sid=3, hdr="any any -> any 7777"),  # weak, port-bound
+             rule('content:"never-there";', sid=4)]                # stream only
+    c = Conv(sport=40001, dport=7777).handshake()
+    pkts = c.send(True, b"HELLO PKT-RULE x").send(False, b"ok").close().pkts
+    r = detect(tmp_path, pkts, rules)
+    assert sorted((a["alert"]["signature_id"], a["pcap_cnt"]) for a in r.alerts) == \
+        [(1, 4), (2, 4), (3, 4)]
+    # two payloads, one pass each on arrival; then each side's stream chunk once
+    assert prefilter(r)["scans"] == 4
