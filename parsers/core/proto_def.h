@@ -73,6 +73,7 @@ struct proto_trace {
     const char *event;
     const char *buffers[24]; /* NULL-terminated */
     bool fields;
+    const struct osprey_trace_object *object; /* what else it shows, or NULL */
 };
 
 struct proto_value {         /* a named value of a field */

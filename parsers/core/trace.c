@@ -23,3 +23,13 @@ int osprey_event_trace(uint16_t ev, const char *const **bufs, bool *fields)
         }
     return 0; /* a protocol with views shows the events it lists */
 }
+
+const struct osprey_trace_object *osprey_event_trace_object(uint16_t ev)
+{
+    const char *name = osprey_event_name(ev);
+    const struct osprey_proto_def *d = reg_proto(osprey_event_proto(ev));
+    for (size_t i = 0; name && d && i < d->ntrace; i++)
+        if (!strcmp(d->trace[i].event, name))
+            return d->trace[i].object;
+    return NULL;
+}

@@ -144,10 +144,19 @@ static const char *const COUNTERS[] = {
     [DNS_C_MALFORMED] = "dns_malformed",
 };
 
-/* osprey-trace --app: the query name (trace adds the message's header and answers) */
+/* osprey-trace --app: the query name, and the message's header and answers as EVE's dns
+ * record names them */
+static const struct osprey_trace_value MESSAGE[] = {
+    {"id", "dns.id", false}, {"rcode", "dns.rcode", false}, {"rrtype", "dns.qtype", false},
+    {NULL, NULL, false}};
+static const struct osprey_trace_value ANSWER[] = {
+    {"rrname", "dns.answers.name", true}, {"rrtype", "dns.answers.type", false},
+    {"ttl", "dns.answers.ttl", false}, {"rdata", "dns.answers.rdata", true},
+    {NULL, NULL, false}};
+static const struct osprey_trace_object TRACE_MESSAGE = {MESSAGE, "answers", ANSWER, NULL};
 static const struct proto_trace TRACE[] = {
-    {"dns_query", {"dns.query", NULL}, false},
-    {"dns_response", {"dns.query", NULL}, false},
+    {"dns_query", {"dns.query", NULL}, false, &TRACE_MESSAGE},
+    {"dns_response", {"dns.query", NULL}, false, &TRACE_MESSAGE},
 };
 
 const struct osprey_proto_def dns_proto = {

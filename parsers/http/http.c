@@ -278,21 +278,24 @@ static void http_cfg_defaults(void *v)
 }
 
 /* osprey-trace --app: the buffers shown per event, as the tests read them (the _done events
- * are not shown) */
+ * are not shown), and the response's status once there is one */
+static const struct osprey_trace_value STATUS[] = {{"status", "http.status", false},
+                                                   {NULL, NULL, false}};
+static const struct osprey_trace_object TRACE_STATUS = {.top = STATUS};
 static const struct proto_trace TRACE[] = {
     {"http_request",
      {"http.method", "http.uri", "http.uri.raw", "http.request_line", "http.protocol",
       "http.header", "http.header.raw", "http.cookie", "http.user_agent", "http.host",
       "http.host.raw", "http.referer", "http.content_type", "http.start", "http.accept",
       "http.accept_enc", "http.accept_lang", "http.connection", "http.content_len", NULL},
-     false},
-    {"http_request_body", {"http.request_body", NULL}, false},
+     false, &TRACE_STATUS},
+    {"http_request_body", {"http.request_body", NULL}, false, &TRACE_STATUS},
     {"http_response",
      {"http.stat_code", "http.stat_msg", "http.response_line", "http.response_header",
       "http.response_header.raw", "http.response_cookie", "http.response_content_type",
       "http.server", "http.location", "http.uri" /* its request's, same tx */, NULL},
-     false},
-    {"http_response_body", {"http.response_body", NULL}, false},
+     false, &TRACE_STATUS},
+    {"http_response_body", {"http.response_body", NULL}, false, &TRACE_STATUS},
 };
 
 const struct osprey_proto_def http_proto = {

@@ -116,6 +116,25 @@ const char *osprey_hook_name(uint16_t proto, uint8_t dir, uint8_t rank);
  * event's direction) and, when *fields, the protocol's fields; 2 shown with every buffer
  * current under it and all the protocol's fields (the protocol lists no views). */
 int osprey_event_trace(uint16_t ev, const char *const **bufs, bool *fields);
+/* What osprey-trace --app shows of an event's transaction besides its buffers, from the
+ * protocol's descriptor: values are fields (integers) or record buffers (bytes), by name. */
+struct osprey_trace_value {
+    const char *key;         /* its key in the line */
+    const char *name;        /* the field's or the record buffer's name */
+    bool buffer;
+};
+struct osprey_trace_object {
+    /* an object named after the protocol: these values (each present, else no object) … */
+    const struct osprey_trace_value *values;   /* {NULL}-terminated, or NULL */
+    /* … and under `list` one object per element of the items (while every field among them
+     * has that element; a record buffer without it shows as "") */
+    const char *list;
+    const struct osprey_trace_value *items;    /* {NULL}-terminated, or NULL */
+    /* values written at the line's top level when present and not 0 (HTTP's status) */
+    const struct osprey_trace_value *top;      /* {NULL}-terminated, or NULL */
+};
+/* The event's object, NULL when its protocol's view of it has none. */
+const struct osprey_trace_object *osprey_event_trace_object(uint16_t ev);
 
 /* ---- buffers ----
  * Each protocol's buffers, numbered flat (0 .. osprey_buffer_count() - 1): a name as rules

@@ -188,12 +188,12 @@ static const struct proto_trace TRACE[] = {
     {"tls_client_hello",
      {"tls.sni", "ja3.string", "ja3.hash", "ja4.hash", "tls.version", "tls.alpn", "tls.random",
       NULL},
-     true},
+     true, NULL},
     {"tls_server_hello",
      {"ja3s.string", "ja3s.hash", "tls.version", "tls.alpn.server", "tls.random.server", NULL},
-     true},
-    {"tls_certificate", TRACE_CERT, true},
-    {"tls_client_certificate", TRACE_CERT, true},
+     true, NULL},
+    {"tls_certificate", TRACE_CERT, true, NULL},
+    {"tls_client_certificate", TRACE_CERT, true, NULL},
 };
 #undef TRACE_CERT
 

@@ -23,7 +23,8 @@ struct app_event {
     uint16_t bufs[64];
     uint32_t nbufs;
     int fields_of;            /* protocol id whose fields are shown, -1: none */
-    bool dns;                 /* the DNS message object */
+    const struct osprey_trace_object *obj; /* what else its protocol shows, or NULL */
+    const char *proto;        /* its protocol's name (the object's key) */
 };
 
 /* The event's view, from its protocol's descriptor (osprey_event_trace): the record buffers
@@ -33,7 +34,9 @@ static bool event_view(uint16_t ev, struct app_event *out)
 {
     const char *name = osprey_event_name(ev);
     uint16_t proto = osprey_event_proto(ev);
-    *out = (struct app_event){.name = name, .dir = osprey_event_dir(ev), .fields_of = -1};
+    *out = (struct app_event){.name = name, .dir = osprey_event_dir(ev), .fields_of = -1,
+                              .obj = osprey_event_trace_object(ev),
+                              .proto = osprey_app_proto_name(proto)};
     const char *const *bufs;
     bool fields;
     int view = osprey_event_trace(ev, &bufs, &fields);
@@ -47,7 +50,6 @@ static bool event_view(uint16_t ev, struct app_event *out)
             if (b >= 0)
                 out->bufs[out->nbufs++] = (uint16_t)b;
         }
-        out->dns = !strncmp(name, "dns_", 4); /* the message object, dns_json */
         return true;
     }
     for (uint16_t b = 0; b < osprey_buffer_count() && out->nbufs < 64; b++)
@@ -73,32 +75,53 @@ static const uint8_t *record_at(struct mon_ctx *ctx, const struct mon_flow *f, c
     return b >= 0 ? osprey_parsers_buffer_at(ctx, f, (uint16_t)b, i, NULL, len) : NULL;
 }
 
-/* The DNS message's header and answers, as EVE's dns record names them (the parsers' DNS
- * fields and record buffers). */
-static json_t *dns_json(struct mon_ctx *ctx, const struct mon_flow *f)
+/* Value v's element i: an integer field or a record buffer's bytes; NULL when absent. */
+static json_t *value_at(struct mon_ctx *ctx, const struct mon_flow *f,
+                        const struct osprey_trace_value *v, uint32_t i)
 {
-    int64_t id, rcode, qtype, type, ttl;
-    if (!field_at(ctx, f, "dns.id", 0, &id) || !field_at(ctx, f, "dns.rcode", 0, &rcode) ||
-        !field_at(ctx, f, "dns.qtype", 0, &qtype))
-        return NULL;
-    json_t *o = json_object(), *ans = json_array();
-    json_object_set_new(o, "id", json_integer(id));
-    json_object_set_new(o, "rcode", json_integer(rcode));
-    json_object_set_new(o, "rrtype", json_integer(qtype));
-    for (uint32_t i = 0; field_at(ctx, f, "dns.answers.type", i, &type) &&
-                         field_at(ctx, f, "dns.answers.ttl", i, &ttl);
-         i++) {
-        uint32_t nl, rl;
-        const uint8_t *name = record_at(ctx, f, "dns.answers.name", i, &nl);
-        const uint8_t *rdata = record_at(ctx, f, "dns.answers.rdata", i, &rl);
-        json_t *a = json_object();
-        json_object_set_new(a, "rrname", trace_app_bytes(name ? name : (const uint8_t *)"", nl));
-        json_object_set_new(a, "rrtype", json_integer(type));
-        json_object_set_new(a, "ttl", json_integer(ttl));
-        json_object_set_new(a, "rdata", trace_app_bytes(rdata ? rdata : (const uint8_t *)"", rl));
-        json_array_append_new(ans, a);
+    if (!v->buffer) {
+        int64_t x;
+        return field_at(ctx, f, v->name, i, &x) ? json_integer(x) : NULL;
     }
-    json_object_set_new(o, "answers", ans);
+    uint32_t n;
+    const uint8_t *d = record_at(ctx, f, v->name, i, &n);
+    return d ? trace_app_bytes(d, n) : NULL;
+}
+
+/* The object the event's protocol shows (its descriptor's trace view, osprey_event_trace_
+ * object): its values, each present, then its list; NULL when a value is absent. */
+static json_t *object_json(struct mon_ctx *ctx, const struct mon_flow *f,
+                           const struct osprey_trace_object *ob)
+{
+    json_t *o = json_object();
+    for (const struct osprey_trace_value *v = ob->values; v && v->key; v++) {
+        json_t *x = value_at(ctx, f, v, 0);
+        if (!x) {
+            json_decref(o);
+            return NULL;
+        }
+        json_object_set_new(o, v->key, x);
+    }
+    if (!ob->list || !ob->items)
+        return o;
+    json_t *list = json_array();
+    for (uint32_t i = 0;; i++) {
+        json_t *e = json_object();
+        bool whole = true;
+        for (const struct osprey_trace_value *v = ob->items; v->key && whole; v++) {
+            json_t *x = value_at(ctx, f, v, i);
+            if (!x && !v->buffer)
+                whole = false; /* the list ends where a field has no element */
+            else
+                json_object_set_new(e, v->key, x ? x : json_string(""));
+        }
+        if (!whole) {
+            json_decref(e);
+            break;
+        }
+        json_array_append_new(list, e);
+    }
+    json_object_set_new(o, ob->list, list);
     return o;
 }
 
@@ -164,10 +187,13 @@ static void on_app(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_
     json_object_set_new(o, "app_proto", proto ? json_string(proto) : json_null());
     json_object_set_new(o, "direction", json_string(side == MON_SIDE_SVR ? "toserver" : "toclient"));
     json_object_set_new(o, "tx_id", json_integer(osprey_parsers_tx_id(ctx, f)));
-    int64_t status = 0;
-    int sf = osprey_field_find("http.status");
-    if (sf >= 0 && osprey_parsers_field_at(ctx, f, (uint16_t)sf, 0, &status) && status)
-        json_object_set_new(o, "status", json_integer(status));
+    for (const struct osprey_trace_value *v = ae->obj ? ae->obj->top : NULL; v && v->key; v++) {
+        json_t *x = value_at(ctx, f, v, 0);
+        if (x && !(json_is_integer(x) && json_integer_value(x) == 0))
+            json_object_set_new(o, v->key, x);
+        else
+            json_decref(x);
+    }
     json_t *bufs = json_object();
     for (uint32_t k = 0; k < ae->nbufs; k++) {
         uint16_t b = ae->bufs[k];
@@ -185,9 +211,10 @@ static void on_app(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_
     json_t *fl = ae->fields_of >= 0 ? fields_json(ctx, f, (uint16_t)ae->fields_of) : NULL;
     if (fl)
         json_object_set_new(o, osprey_app_proto_name((uint16_t)ae->fields_of), fl);
-    json_t *dns = ae->dns ? dns_json(ctx, f) : NULL;
-    if (dns)
-        json_object_set_new(o, "dns", dns);
+    json_t *obj = ae->obj && (ae->obj->values || ae->obj->list) ? object_json(ctx, f, ae->obj)
+                                                                : NULL;
+    if (obj)
+        json_object_set_new(o, ae->proto, obj);
     json_object_set_new(o, "buffers", bufs);
     trace_emit(out, o);
 }
