@@ -74,7 +74,7 @@ struct h2_header {
     uint32_t no, nl, vo, vl;
 };
 
-struct dns_state;
+struct dns_wire;
 
 struct h2_setting {
     uint16_t id;
@@ -101,8 +101,8 @@ struct h2_side {
      * end), given the real one at its body event and its record */
     uint32_t file;
     bool file_open, file_cut;         /* file_cut: bytes past the body limit not decoded */
-    struct dns_state *doh;            /* DoH: the side's DNS message, decoded by the DNS
-                                         folder (NULL: none) */
+    struct dns_wire *doh;             /* DoH: the side's DNS message, decoded by the shared
+                                         DNS decoder, ../dns_wire (NULL: none) */
     /* the frame facts the http2.* keywords look at */
     uint32_t types[H2_LIST_MAX]; uint32_t ntypes;
     uint32_t errors[H2_LIST_MAX]; uint32_t nerrors;
@@ -196,7 +196,7 @@ void h2_hpack_table_size(void *hd, uint32_t size);
 const uint8_t *h2_header(const struct h2_side *side, const char *name, uint32_t *len);
 
 /* doh.c: DNS over HTTP/2 (RFC 8484): the side's DNS message — a POST's body, a GET's "dns"
- * parameter (base64url) — decoded through the DNS folder (dns_decode), when its
+ * parameter (base64url) — decoded by the shared DNS decoder (../dns_wire: dns_wire_decode), when its
  * content-type (or the GET) says so. */
 void h2_doh(struct pflow *pf, struct h2_stream *s, int side);
 void h2_doh_free(struct h2_side *sd);

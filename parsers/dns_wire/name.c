@@ -8,9 +8,9 @@
  * Nothing is read outside the message. */
 #include <string.h>
 
-#include "dns_int.h"
+#include "dns_wire.h"
 
-int dns_name_read(const uint8_t *msg, size_t n, size_t off, uint8_t *out, uint32_t cap,
+int dns_wire_name(const uint8_t *msg, size_t n, size_t off, uint8_t *out, uint32_t cap,
                   uint32_t *outlen, size_t *next, unsigned *flags)
 {
     uint32_t len = 0;
