@@ -4,6 +4,7 @@
 #ifndef OSPREY_HTTP2_INT_H
 #define OSPREY_HTTP2_INT_H
 
+#include "http_body.h"
 #include "parsers_int.h"
 
 extern const struct osprey_proto_def http2_proto;
@@ -35,9 +36,9 @@ struct http2_cfg {
     uint32_t max_streams;   /* live streams per flow; past it a new one is shed (4096) */
     bool http1_rules;       /* Suricata's key, accepted: http.* rules always run here */
 };
-struct http_cfg;
-/* HTTP's settings (its registry slot), for the body limits and decompression */
-const struct http_cfg *h2_http_cfg(const struct pflow *pf);
+/* HTTP's body settings (the start of HTTP's registry slot: ../http_body/http_body.h), for the
+ * body limits and decompression */
+const struct http_body_cfg *h2_http_cfg(const struct pflow *pf);
 
 /* rows of http2_proto.events (the per-frame events first, then a transaction's, in the order
  * it reaches them) */
@@ -93,7 +94,7 @@ struct h2_side {
     bool body_run;
     struct pbuf body;                 /* DATA, decoded as Content-Encoding says (bounded) */
     uint64_t wire;                    /* DATA bytes as sent */
-    struct http_decoder *z;           /* NULL: plain */
+    struct http_body_decoder *z;           /* NULL: plain */
     bool z_set;                       /* the decoder was decided (first DATA) */
     bool dns_long;                    /* a DoH message past H2_DNS_MAX was reported */
     /* its DATA as a file of the file layer (core/files.h), opened with the first byte under a
