@@ -1,4 +1,4 @@
-/* dns_name.c — domain names with compression (RFC 1035 §4.1.4), bounded as Suricata 8 reads
+/* name.c — domain names with compression (RFC 1035 §4.1.4), bounded as Suricata 8 reads
  * them. Three problems are flagged and the name kept, never a malformed message, when a
  * pointer was already followed (the name's end in the message is known): a pointer to itself
  * (DNS_NAME_LOOP, the name so far), more than DNS_NAME_STEPS labels and pointers

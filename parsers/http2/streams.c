@@ -2,7 +2,7 @@
  * app-layer.protocols.http2.max-streams: past it a new stream is shed, counted and reported as
  * http2.too_many_streams), each side's end (its body event), the transaction's end (its done
  * events and record), and DATA into a side's body — decoded through the HTTP folder's
- * Content-Encoding decoder (http/decompress.c) when the side's headers name gzip, deflate …,
+ * Content-Encoding decoder (../http_body/decoder.c) when the side's headers name gzip, deflate …,
  * bounded by the HTTP body limits. A side's DATA is also a file of the file layer (filemd5 …,
  * fileinfo, filestore: core/files.h), named by the request's :path, as Suricata makes files
  * of HTTP/2 bodies. */

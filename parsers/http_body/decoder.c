@@ -1,4 +1,4 @@
-/* decompress.c — Content-Encoding layers of a response body, decoded as browsers (and
+/* decoder.c — Content-Encoding layers of a response body, decoded as browsers (and
  * libhtp) do rather than as a strict decoder would:
  *  - gzip: the member header is read here (FEXTRA, FNAME, FCOMMENT, FHCRC skipped, reserved
  *    flag bits ignored), the data is raw deflate, and the trailer (CRC-32, ISIZE) is never
