@@ -13,7 +13,11 @@ stem, a file belongs to the longest unit its path starts with). Three readings o
      them): a file that uses by name a function defined in a higher layer fails; reading a
      higher layer's data (a descriptor) is allowed only to the registration tables
      layers.txt lists (`table PATH`); a sealed unit (`sealed UNIT`: the protocol folders)
-     is named by nothing outside its top folder;
+     is named by nothing outside its top folder; and the folders of a unit sealed one from
+     another (`sealed UNIT/*`: each parsers/<proto>/) are named by nothing outside their own
+     folder — no call, no table read (the registration tables' aside), no include of a
+     private header (1): a protocol reaches only the core and the shared libraries, the
+     units ranked below it;
   3. exports: `nm -g --defined-only` of libmon (the library a user links) shows no name
      without `mon_`.
 
@@ -38,8 +42,8 @@ TOP_NAMES = ('common', 'stack', 'parsers', 'rules', 'outputs', 'engine', 'tools'
 
 
 def load_layers(path):
-    """({unit: rank}, {table file}, {sealed unit})."""
-    units, tables, sealed, rank = {}, set(), set(), 0
+    """({unit: rank}, {table file}, {sealed unit}, {unit whose folders are sealed apart})."""
+    units, tables, sealed, rooms, rank = {}, set(), set(), set(), 0
     with open(path) as fh:
         for line in fh:
             words = line.split('#', 1)[0].split()
@@ -49,12 +53,36 @@ def load_layers(path):
                 tables.update(words[1:])
                 continue
             if words[0] == 'sealed':
-                sealed.update(w.rstrip('/') for w in words[1:])
+                for w in words[1:]:
+                    if w.endswith('/*'):
+                        rooms.add(w[:-2].rstrip('/'))
+                    else:
+                        sealed.add(w.rstrip('/'))
                 continue
             for w in words:
                 units[w.rstrip('/')] = rank
             rank += 1
-    return units, tables, sealed
+    return units, tables, sealed, rooms
+
+
+def room_of(path, units, rooms):
+    """The sealed folder path is in (`sealed UNIT/*`: UNIT/<folder>, when the file belongs
+    to UNIT itself and not to a longer unit under it), or None."""
+    u = unit_of(path, units)
+    if u not in rooms or not path.startswith(u + '/'):
+        return None
+    rest = path[len(u) + 1:].split('/')
+    return f'{u}/{rest[0]}' if len(rest) > 1 else None
+
+
+def into_room(src, dst, units, rooms, tables, kind):
+    """The sealed folder dst is in when src, outside it, may not name it; else None."""
+    room = room_of(dst, units, rooms)
+    if room is None or src.startswith(room + '/'):
+        return None
+    if src in tables and kind in ('reads', 'include'):
+        return None  # a registration table reads the rows (and declares them)
+    return room
 
 
 def unit_of(path, units):
@@ -116,7 +144,7 @@ def may_include(root, top):
     return allowed
 
 
-def include_problems(root, units, verbose):
+def include_problems(root, units, verbose, rooms=(), tables=()):
     files = sources(root)
     by_name = {}
     for f in files:
@@ -138,11 +166,14 @@ def include_problems(root, units, verbose):
             if dst is None:
                 continue
             du = unit_of(dst, units)
-            if du is None or du == su:
+            room = into_room(src, dst, units, rooms, tables, 'include')
+            if du is None or (du == su and room is None):
                 continue
             edges += 1
             if units[du] > units[su]:
                 problems.append(f'  include up: {src} -> {dst} ({su} below {du})')
+            elif room is not None:
+                problems.append(f'  include into sealed {room}: {src} -> {dst}')
             elif dst.split('/')[0] != top and allow[top] is not None and \
                     not any(dst == a or dst.startswith(a + '/') or
                             (a.endswith('.h') and dst == a) for a in allow[top]):
@@ -159,7 +190,7 @@ def call_circles_module():
     return mod
 
 
-def symbol_problems(root, build, units, tables, sealed):
+def symbol_problems(root, build, units, tables, sealed, rooms=()):
     cc = call_circles_module()
     # an object whose source is gone (a file moved since the build dir was made) is stale
     objs = [o for o in cc.objects(build) if os.path.isfile(os.path.join(root, o[1]))]
@@ -172,17 +203,22 @@ def symbol_problems(root, build, units, tables, sealed):
             su = unit_of(src, units)
             for dst, syms in sorted(dsts.items()):
                 du = unit_of(dst, units)
-                if su is None or du is None or su == du:
+                if su is None or du is None:
+                    continue
+                room = into_room(src, dst, units, rooms, tables, kind)
+                if su == du and room is None:
                     continue
                 edges += 1
                 if du in sealed and src.split('/')[0] != dst.split('/')[0]:
                     problems.append(f'  {kind} into sealed {du}: {src} -> {dst}: '
                                     f'{", ".join(sorted(set(syms)))}')
                     continue
-                if units[du] <= units[su] or (kind == 'reads' and src in tables):
-                    continue
-                problems.append(f'  {kind} up: {src} -> {dst}: {", ".join(sorted(set(syms)))}'
-                                f' ({su} below {du})')
+                if units[du] > units[su] and not (kind == 'reads' and src in tables):
+                    problems.append(f'  {kind} up: {src} -> {dst}: '
+                                    f'{", ".join(sorted(set(syms)))} ({su} below {du})')
+                elif room is not None:
+                    problems.append(f'  {kind} into sealed {room}: {src} -> {dst}: '
+                                    f'{", ".join(sorted(set(syms)))}')
     return edges, problems
 
 
@@ -210,14 +246,15 @@ def main():
     ap.add_argument('--check', action='store_true')
     ap.add_argument('--verbose', action='store_true')
     a = ap.parse_args()
-    units, tables, sealed = load_layers(a.layers or os.path.join(a.root, 'tools', 'layers.txt'))
+    units, tables, sealed, rooms = load_layers(a.layers or
+                                               os.path.join(a.root, 'tools', 'layers.txt'))
     bad = 0
-    edges, probs = include_problems(a.root, units, a.verbose)
+    edges, probs = include_problems(a.root, units, a.verbose, rooms, tables)
     print(f'layers {len(set(units.values()))}, units {len(units)}; '
           f'includes across units {edges}, running up or not allowed: {len(probs)}')
     print('\n'.join(probs)) if probs else None
     bad += len(probs)
-    edges, probs = symbol_problems(a.root, a.build, units, tables, sealed)
+    edges, probs = symbol_problems(a.root, a.build, units, tables, sealed, rooms)
     print(f'calls and table reads across units {edges if edges is not None else "?"}, '
           f'running up: {len(probs) if edges is not None else "?"}')
     print('\n'.join(probs)) if probs else None

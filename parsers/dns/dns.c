@@ -31,13 +31,13 @@ static const struct proto_event EVENTS[] = {
     [DNS_EV_RESPONSE] = {"dns_response", 1},
 };
 
-enum { DB_RRNAME = 16, DB_PDU }; /* keys past the lists (enum dns_list) */
+enum { DB_RRNAME = 16, DB_PDU }; /* keys past the lists (enum dns_wire_list) */
 
 static const uint8_t *buf(struct pflow *pf, unsigned key, uint32_t i, struct osprey_scratch *s,
                           uint32_t *len)
 {
     (void)s;
-    const struct dns_state *st = pf->state;
+    const struct dns_wire *st = pf->state;
     if (!st || !st->has_query)
         return NULL;
     if (key == DB_PDU) { /* the message as sent (without TCP's length prefix) */
@@ -48,7 +48,7 @@ static const uint8_t *buf(struct pflow *pf, unsigned key, uint32_t i, struct osp
         *len = st->qlen;
         return st->qlen ? st->query : (const uint8_t *)"";
     }
-    return dns_list_at(st, (enum dns_list)key, i, len);
+    return dns_wire_list_at(st, (enum dns_wire_list)key, i, len);
 }
 
 #define L(name_, a1_, a2_, dir_, ev_, key_) \
@@ -56,23 +56,23 @@ static const uint8_t *buf(struct pflow *pf, unsigned key, uint32_t i, struct osp
 static const struct proto_buffer BUFFERS[] = {
     /* every question's name: dns.query in requests only (Suricata 7+), the Suricata 8
      * spellings in requests and responses alike */
-    L("dns.query", "dns.queries.rrname", "dns.query.name", 0, "dns_query", DL_QUERIES),
-    L("dns.queries.rrname", "dns.query.name", NULL, 1, "dns_response", DL_QUERIES),
-    L("dns.answers.rrname", "dns.answer.name", NULL, 0, "dns_query", DL_ANSWERS),
-    L("dns.answers.rrname", "dns.answer.name", NULL, 1, "dns_response", DL_ANSWERS),
-    L("dns.authorities.rrname", NULL, NULL, 0, "dns_query", DL_AUTHORITIES),
-    L("dns.authorities.rrname", NULL, NULL, 1, "dns_response", DL_AUTHORITIES),
-    L("dns.additionals.rrname", NULL, NULL, 0, "dns_query", DL_ADDITIONALS),
-    L("dns.additionals.rrname", NULL, NULL, 1, "dns_response", DL_ADDITIONALS),
-    L("dns.response.rrname", NULL, NULL, 1, "dns_response", DL_RESPONSE),
+    L("dns.query", "dns.queries.rrname", "dns.query.name", 0, "dns_query", DNS_L_QUERIES),
+    L("dns.queries.rrname", "dns.query.name", NULL, 1, "dns_response", DNS_L_QUERIES),
+    L("dns.answers.rrname", "dns.answer.name", NULL, 0, "dns_query", DNS_L_ANSWERS),
+    L("dns.answers.rrname", "dns.answer.name", NULL, 1, "dns_response", DNS_L_ANSWERS),
+    L("dns.authorities.rrname", NULL, NULL, 0, "dns_query", DNS_L_AUTHORITIES),
+    L("dns.authorities.rrname", NULL, NULL, 1, "dns_response", DNS_L_AUTHORITIES),
+    L("dns.additionals.rrname", NULL, NULL, 0, "dns_query", DNS_L_ADDITIONALS),
+    L("dns.additionals.rrname", NULL, NULL, 1, "dns_response", DNS_L_ADDITIONALS),
+    L("dns.response.rrname", NULL, NULL, 1, "dns_response", DNS_L_RESPONSE),
     /* Suricata's dns.pdu frame: each message, both ways */
     {.name = "frame:dns.pdu", .dir = 0, .event = "dns_query", .multi = false, .late = false, .record = false, .key = DB_PDU, .get = buf},
     {.name = "frame:dns.pdu", .dir = 1, .event = "dns_response", .multi = false, .late = false, .record = false, .key = DB_PDU, .get = buf},
     /* records (trace): each answer's name and rdata as text, empty ones too */
     {.name = "dns.answers.name", .dir = 1, .event = "dns_response", .multi = true,
-     .record = true, .key = DL_ANSWER_NAMES, .get = buf},
+     .record = true, .key = DNS_L_ANSWER_NAMES, .get = buf},
     {.name = "dns.answers.rdata", .dir = 1, .event = "dns_response", .multi = true,
-     .record = true, .key = DL_ANSWER_RDATA, .get = buf},
+     .record = true, .key = DNS_L_ANSWER_RDATA, .get = buf},
     /* the first question's name (EVE's rrname, trace's dns.query) */
     {.name = "dns.query", .dir = 0, .event = "dns_query", .multi = false, .late = false, .record = true, .key = DB_RRNAME, .get = buf},
 };
@@ -83,10 +83,10 @@ enum { DF_OPCODE, DF_RCODE, DF_RRTYPE, DF_ID, DF_FLAGS, DF_QTYPE, DF_ANSWER_TYPE
 
 static bool field(struct pflow *pf, unsigned key, uint32_t i, int64_t *out)
 {
-    const struct dns_state *st = pf->state;
+    const struct dns_wire *st = pf->state;
     if (!st || !st->has_query)
         return false;
-    const struct osprey_dns_info *di = &st->info;
+    const struct dns_wire_info *di = &st->info;
     if (key == DF_RRTYPE) {
         /* any question's type; in a response, any answer's too (as Suricata 8) */
         if (i < di->nqueries)
@@ -168,8 +168,8 @@ const struct osprey_proto_def dns_proto = {
     .home_port = 53, /* detection-ports.dp: other ports probed as this one */
     .parse = dns_tcp_parse,
     .parse_dgram = dns_message,
-    .state_free = dns_free,
-    .tx_id = dns_tx_id,
+    .state_free = dns_wire_free,
+    .tx_id = dns_wire_tx_id,
     .events = EVENTS, .nevents = PROTO_N(EVENTS),
     .buffers = BUFFERS, .nbuffers = PROTO_N(BUFFERS),
     .fields = FIELDS, .nfields = PROTO_N(FIELDS),

@@ -15,34 +15,9 @@ static void span(struct osprey_jw *w, const char *key, const uint8_t *p, uint32_
         osprey_jw_strn(w, key, p, n);
 }
 
-/* Suricata 7's names of record types (none for SVCB: a number). */
-const char *dns_rrtype_name(uint16_t t)
-{
-    static const char *const low[] = {
-        [1] = "A", [2] = "NS", [3] = "MD", [4] = "MF", [5] = "CNAME", [6] = "SOA", [7] = "MB",
-        [8] = "MG", [9] = "MR", [10] = "NULL", [11] = "WKS", [12] = "PTR", [13] = "HINFO",
-        [14] = "MINFO", [15] = "MX", [16] = "TXT", [17] = "RP", [18] = "AFSDB", [19] = "X25",
-        [20] = "ISDN", [21] = "RT", [22] = "NSAP", [23] = "NSAPPTR", [24] = "SIG", [25] = "KEY",
-        [26] = "PX", [27] = "GPOS", [28] = "AAAA", [29] = "LOC", [30] = "NXT", [33] = "SRV",
-        [34] = "ATMA", [35] = "NAPTR", [36] = "KX", [37] = "CERT", [38] = "A6", [39] = "DNAME",
-        [41] = "OPT", [42] = "APL", [43] = "DS", [44] = "SSHFP", [45] = "IPSECKEY",
-        [46] = "RRSIG", [47] = "NSEC", [48] = "DNSKEY", [49] = "DHCID", [50] = "NSEC3",
-        [51] = "NSEC3PARAM", [52] = "TLSA", [55] = "HIP", [59] = "CDS", [60] = "CDNSKEY",
-        [65] = "HTTPS", [99] = "SPF",
-    };
-    switch (t) {
-    case 249: return "TKEY";
-    case 250: return "TSIG";
-    case 254: return "MAILA";
-    case 255: return "ANY";
-    case 256: return "URI";
-    default: return t < sizeof low / sizeof low[0] ? low[t] : NULL;
-    }
-}
-
 static void rrtype(struct osprey_jw *w, const char *key, uint16_t t)
 {
-    const char *name = dns_rrtype_name(t);
+    const char *name = dns_wire_rrtype_name(t);
     char num[8];
     if (!name) {
         snprintf(num, sizeof num, "%u", t); /* Suricata writes unnamed types as their number */
@@ -66,7 +41,7 @@ static void rcode(struct osprey_jw *w, uint8_t rc)
     osprey_jw_str(w, "rcode", name);
 }
 
-static void soa_object(struct osprey_jw *w, const char *key, const struct osprey_dns_rr *rr)
+static void soa_object(struct osprey_jw *w, const char *key, const struct dns_wire_rr *rr)
 {
     osprey_jw_open(w, key);
     span(w, "mname", rr->soa.mname, rr->soa.mname_len);
@@ -80,12 +55,12 @@ static void soa_object(struct osprey_jw *w, const char *key, const struct osprey
 }
 
 /* What a record says, for "grouped": its rdata text or its SOA object; false: nothing. */
-static bool rr_value(const struct osprey_dns_rr *rr)
+static bool rr_value(const struct dns_wire_rr *rr)
 {
     return rr->rdata_len || rr->has_soa;
 }
 
-static void rr_array(struct osprey_jw *w, const char *key, const struct osprey_dns_rr *rrs,
+static void rr_array(struct osprey_jw *w, const char *key, const struct dns_wire_rr *rrs,
                      uint32_t n)
 {
     if (!n)
@@ -107,7 +82,7 @@ static void rr_array(struct osprey_jw *w, const char *key, const struct osprey_d
 
 /* Suricata's "grouped" form of the answers: {"A": [rdata …], "SOA": [{…}], …}, types in
  * order of first appearance, records with nothing to say left out. */
-static void dns_grouped(struct osprey_jw *w, const struct osprey_dns_rr *rr, uint32_t n)
+static void dns_grouped(struct osprey_jw *w, const struct dns_wire_rr *rr, uint32_t n)
 {
     bool opened = false;
     for (uint32_t i = 0; i < n; i++) {
@@ -119,7 +94,7 @@ static void dns_grouped(struct osprey_jw *w, const struct osprey_dns_rr *rr, uin
         if (!opened)
             osprey_jw_open(w, "grouped");
         opened = true;
-        const char *name = dns_rrtype_name(rr[i].type);
+        const char *name = dns_wire_rrtype_name(rr[i].type);
         char num[8];
         if (!name) {
             snprintf(num, sizeof num, "%u", rr[i].type);
@@ -142,8 +117,8 @@ static void dns_grouped(struct osprey_jw *w, const struct osprey_dns_rr *rr, uin
 
 /* A first question's name cut at DNS_NAME_MAX bytes: the version 2 record has no key to say
  * so; Suricata 8's `queries` (its version 3 form, the key the EVE schema lists) says it. */
-static void truncated_query(struct osprey_jw *w, const struct dns_state *s,
-                            const struct osprey_dns_info *di)
+static void truncated_query(struct osprey_jw *w, const struct dns_wire *s,
+                            const struct dns_wire_info *di)
 {
     if (!s->query_cut)
         return;
@@ -158,12 +133,12 @@ static void truncated_query(struct osprey_jw *w, const struct dns_state *s,
 
 bool dns_eve(struct pflow *pf, struct osprey_jw *w)
 {
-    struct osprey_dns_info di;
-    if (!dns_info(pf, &di))
+    struct dns_wire_info di;
+    if (!dns_wire_records(pf->state, &di))
         return false;
     if (!w)
         return true;
-    const struct dns_state *s = pf->state;
+    const struct dns_wire *s = pf->state;
     const uint8_t *rrname = s->qlen ? s->query : (const uint8_t *)"";
     uint16_t fl = di.flags;
     osprey_jw_open(w, "dns");

@@ -35,7 +35,7 @@ enum probe_verdict detect_dns(const uint8_t *d, size_t n, bool tcp)
     size_t next;
     /* a TCP message not all here yet (detection holds only its first bytes): its header
      * decides, as Suricata's probe decides from the header of a message it has not whole */
-    if (dns_name_read(d, n, 12, name, sizeof name, &nl, &next, NULL) != 0 || next + 4 > n)
+    if (dns_wire_name(d, n, 12, name, sizeof name, &nl, &next, NULL) != 0 || next + 4 > n)
         return tcp && n < msglen ? DET_YES : DET_NO;
     uint16_t qclass = rd_be16(d + next + 2) & 0x7fff; /* mDNS: the top bit asks for unicast */
     if (qclass != 1 && qclass != 3 && qclass != 4 && qclass != 255 && !(flags & 0x8000))

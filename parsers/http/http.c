@@ -250,14 +250,14 @@ static const char *const COUNTERS[] = {
 #define CFG(key, kind, member, min) {key, kind, offsetof(struct http_cfg, member), min}
 static const struct osprey_parsers_cfg_key CFG_KEYS[] = {
     CFG(HTTP_KEY "header-limit", OSPREY_CFG_SIZE, header_limit, 64),
-    CFG(HTTP_KEY "request-body-limit", OSPREY_CFG_SIZE, request_body_limit, 0),
-    CFG(HTTP_KEY "response-body-limit", OSPREY_CFG_SIZE, response_body_limit, 0),
-    CFG(HTTP_KEY "body-file-limit", OSPREY_CFG_SIZE, body_file_limit, 0),
+    CFG(HTTP_KEY "request-body-limit", OSPREY_CFG_SIZE, body.request_body_limit, 0),
+    CFG(HTTP_KEY "response-body-limit", OSPREY_CFG_SIZE, body.response_body_limit, 0),
+    CFG(HTTP_KEY "body-file-limit", OSPREY_CFG_SIZE, body.body_file_limit, 0),
     /* Suricata's names of the two body limits (a suricata.yaml's, a suricata-verify test's) */
-    CFG(LIBHTP "request-body-limit", OSPREY_CFG_SIZE | OSPREY_CFG_IF_SET, request_body_limit, 0),
-    CFG(LIBHTP "response-body-limit", OSPREY_CFG_SIZE | OSPREY_CFG_IF_SET, response_body_limit,
+    CFG(LIBHTP "request-body-limit", OSPREY_CFG_SIZE | OSPREY_CFG_IF_SET, body.request_body_limit, 0),
+    CFG(LIBHTP "response-body-limit", OSPREY_CFG_SIZE | OSPREY_CFG_IF_SET, body.response_body_limit,
         0),
-    CFG(HTTP_KEY "decompress", OSPREY_CFG_BOOL, decompress, 0),
+    CFG(HTTP_KEY "decompress", OSPREY_CFG_BOOL, body.decompress, 0),
     CFG(LIBHTP "response-body-decompress-layer-limit", OSPREY_CFG_UINT,
         decompress_layer_limit, 0),
     CFG(LIBHTP "lzma-enabled", OSPREY_CFG_BOOL, lzma_enabled, 0),
@@ -269,10 +269,10 @@ static void http_cfg_defaults(void *v)
 {
     struct http_cfg *c = v;
     c->header_limit = 32768;
-    c->request_body_limit = 100u << 10;
-    c->response_body_limit = 100u << 10;
-    c->body_file_limit = 1u << 20;
-    c->decompress = true;
+    c->body.request_body_limit = 100u << 10;
+    c->body.response_body_limit = 100u << 10;
+    c->body.body_file_limit = 1u << 20;
+    c->body.decompress = true;
     c->decompress_layer_limit = 2;
     c->lzma_memlimit = 1u << 20;
 }

@@ -2,6 +2,7 @@
 #ifndef OSPREY_HTTP_INT_H
 #define OSPREY_HTTP_INT_H
 
+#include "http_body.h"
 #include "parsers_int.h"
 
 extern const struct osprey_proto_def http_proto;
@@ -101,27 +102,6 @@ struct http_chunked {
 typedef void (*http_sink_fn)(void *arg, const uint8_t *d, size_t n);
 size_t http_chunked_feed(struct http_chunked *c, const uint8_t *d, size_t n, http_sink_fn sink,
                          void *arg, bool *done, bool *bad);
-
-/* decompress.c: Content-Encoding layers (gzip, deflate, zlib, lzma) as browsers decode
- * them, output bounded by the caller's limit and a work cap. */
-#define HTTP_MAX_LAYERS 8
-enum http_coding { HC_NONE, HC_GZIP, HC_DEFLATE, HC_ZLIB, HC_LZMA };
-struct http_decoder_cfg {
-    bool lzma_enabled;
-    uint64_t lzma_memlimit;  /* bytes liblzma may allocate per layer */
-    uint64_t work_limit;     /* bytes all layers together may produce for one body */
-};
-struct http_decoder;
-/* codings in the order the header lists them (applied first to last); n >= 1. */
-struct http_decoder *http_decoder_new(const uint8_t *codings, int n,
-                                      const struct http_decoder_cfg *cfg);
-/* Decode n bytes, appending to out up to max (0 = none). true once the body is full (the
- * limit or the work cap reached): nothing more will be appended. */
-bool http_decoder_feed(struct http_decoder *dc, const uint8_t *d, size_t n, struct pbuf *out,
-                       uint32_t max);
-/* Layers that failed (kept what they produced) or gave up (passed their input through). */
-uint32_t http_decoder_errors(const struct http_decoder *dc);
-void http_decoder_free(struct http_decoder *dc);
 
 /* resp_head.c: the response status line and headers as libhtp reads them. */
 struct rh_header {
@@ -243,7 +223,7 @@ struct http_dir {
     uint32_t scan;             /* bytes of the staged head already searched for its end */
     uint64_t left;
     struct http_chunked ch;
-    struct http_decoder *z;
+    struct http_body_decoder *z;
     uint32_t tx;               /* id of the message being parsed */
     bool lost;                 /* responses: skipping to the next status line */
     uint32_t line_len;         /* requests: bytes of the head's line being received */
@@ -258,36 +238,15 @@ struct http_dir {
 #define HTTP_FIELD_LIMIT 18000u
 
 /* HTTP's settings (app-layer.protocols.http.*: its descriptor's cfg keys; the slot
- * pflow_cfg reads). */
+ * pflow_cfg reads). The body settings come first: HTTP/2 reads them from this slot as the
+ * shared library's struct (../http_body/http_body.h), never this one. */
 struct http_cfg {
+    struct http_body_cfg body;      /* body limits, decompress (HTTP/2's bodies too) */
     uint32_t header_limit;          /* bytes of request/response line + headers (32768) */
-    /* Suricata's request-/response-body-limit: the body bytes (after decoding) rules inspect;
-     * 0 = unlimited (100 KiB each, Suricata's defaults) */
-    uint32_t request_body_limit;
-    uint32_t response_body_limit;
-    uint32_t body_file_limit;       /* the body bytes kept for its file (hashes, magic,
-                                       file-store, multipart parts) when more than the
-                                       inspection limit; past it the file is TRUNCATED
-                                       (1 MiB: Suricata's stream.reassembly.depth) */
-    bool decompress;                /* undo Content-Encoding (true) */
     uint32_t decompress_layer_limit; /* Content-Encoding layers undone (2) */
     bool lzma_enabled;              /* lzma undone (liblzma; false) */
     uint32_t lzma_memlimit;         /* bytes one lzma layer may use (1 MiB) */
 };
-
-/* The body bytes rules inspect, and the bytes kept (the larger of that and the file limit;
- * 0 = unlimited), for a request (dir 0) or a response. */
-static inline uint32_t http_body_inspect_limit(const struct http_cfg *c, int dir)
-{
-    return dir == 0 ? c->request_body_limit : c->response_body_limit;
-}
-static inline uint32_t http_body_keep_limit(const struct http_cfg *c, int dir)
-{
-    uint32_t in = http_body_inspect_limit(c, dir);
-    if (!in || !c->body_file_limit)
-        return 0;
-    return in > c->body_file_limit ? in : c->body_file_limit;
-}
 
 struct http_state {
     struct http_tx tx[HTTP_TX_RING];

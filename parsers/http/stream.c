@@ -90,13 +90,13 @@ static void body_bytes(void *arg, const uint8_t *d, size_t n)
     if (m->cut || !n)
         return;
     const struct http_cfg *cfg = pflow_cfg(pf);
-    uint32_t max = http_body_keep_limit(cfg, s->dir);
+    uint32_t max = http_body_keep_limit(&cfg->body, s->dir);
     bool full = false;
     uint32_t before = m->body.len;
     if (hd->z) {
-        uint32_t errs = http_decoder_errors(hd->z);
-        full = http_decoder_feed(hd->z, d, n, &m->body, max);
-        pflow_count(pf, HTTP_C_GZIP_ERRORS, http_decoder_errors(hd->z) - errs);
+        uint32_t errs = http_body_decoder_errors(hd->z);
+        full = http_body_decoder_feed(hd->z, d, n, &m->body, max);
+        pflow_count(pf, HTTP_C_GZIP_ERRORS, http_body_decoder_errors(hd->z) - errs);
     }
     else
         full = pbuf_add(&m->body, d, n, max) < n;
@@ -132,7 +132,7 @@ static void msg_done(struct pflow *pf, struct mon_flow *f, int dir)
     struct http_state *h = ((struct http_state *)pf->state);
     struct http_dir *hd = &h->d[dir];
     struct http_tx *t = &h->tx[hd->tx % HTTP_TX_RING];
-    http_decoder_free(hd->z);
+    http_body_decoder_free(hd->z);
     hd->z = NULL;
     hd->st = HS_HEAD;
     hd->scan = 0;
@@ -162,13 +162,13 @@ static void msg_done(struct pflow *pf, struct mon_flow *f, int dir)
 /* The Content-Encoding layers to undo, as libhtp picks them: a single known coding as is;
  * a list up to the layer limit (unknown codings count and are skipped), one lzma layer at
  * most and none when lzma is off. */
-static struct http_decoder *make_decoder(const struct http_cfg *cfg,
+static struct http_body_decoder *make_decoder(const struct http_cfg *cfg,
                                          const struct http_head_info *info)
 {
-    uint8_t c[HTTP_MAX_LAYERS];
+    uint8_t c[HTTP_BODY_MAX_LAYERS];
     int n = 0, lzma = 0;
     int lzma_max = cfg->lzma_enabled ? 1 : 0;
-    for (int i = 0; i < info->ncodings && n < HTTP_MAX_LAYERS; i++) {
+    for (int i = 0; i < info->ncodings && n < HTTP_BODY_MAX_LAYERS; i++) {
         if (!info->ce_single && (uint32_t)i >= cfg->decompress_layer_limit)
             break;
         if (info->codings[i] == HC_LZMA && ++lzma > lzma_max) {
@@ -181,14 +181,14 @@ static struct http_decoder *make_decoder(const struct http_cfg *cfg,
     }
     if (!n)
         return NULL;
-    uint32_t lim = http_body_keep_limit(cfg, 1);
-    struct http_decoder_cfg dc = {
+    uint32_t lim = http_body_keep_limit(&cfg->body, 1);
+    struct http_body_decoder_cfg dc = {
         .lzma_enabled = cfg->lzma_enabled,
         .lzma_memlimit = cfg->lzma_memlimit,
         /* what all layers may produce: well above what the body keeps, far below a bomb */
         .work_limit = lim ? 16 * (uint64_t)lim + (1u << 20) : (uint64_t)1 << 30,
     };
-    return http_decoder_new(c, n, &dc);
+    return http_body_decoder_new(c, n, &dc);
 }
 
 /* Does a 101 head switch to protocol word (an "Upgrade: <word>" line: h2c, RFC 7540 §3.2;
@@ -396,10 +396,10 @@ static void head_done(struct pflow *pf, struct mon_flow *f, int dir, const uint8
         pflow_anomaly(pf, f, dir, HTTP_AE_TOO_MANY_LAYERS);
     /* (libhtp stops reading the list at the limit) */
     if (info.ce_abnormal_at >= 0 && (uint32_t)info.ce_abnormal_at < cfg->decompress_layer_limit &&
-        cfg->decompress)
+        cfg->body.decompress)
         pflow_anomaly(pf, f, dir, HTTP_AE_ABNORMAL_CE);
     /* both ways: Suricata has libhtp decompress request bodies too */
-    if (hd->st != HS_HEAD && info.ncodings && cfg->decompress)
+    if (hd->st != HS_HEAD && info.ncodings && cfg->body.decompress)
         hd->z = make_decoder(cfg, &info);
 }
 
@@ -897,7 +897,8 @@ const uint8_t *http_buffer(struct pflow *pf, enum http_buf b, uint32_t *len)
         return NULL;
     if (b == HB_REQUEST_BODY || b == HB_RESPONSE_BODY) {
         /* what rules inspect: up to the inspection limit (the rest is kept for the file) */
-        uint32_t lim = http_body_inspect_limit(pflow_cfg(pf), b == HB_RESPONSE_BODY);
+        uint32_t lim = http_body_inspect_limit(&((const struct http_cfg *)pflow_cfg(pf))->body,
+                                               b == HB_RESPONSE_BODY);
         *len = lim && m->body.len > lim ? lim : m->body.len;
         return m->body.len ? m->body.p : NULL;
     }
@@ -933,7 +934,7 @@ void http_trim(void *state)
         pbuf_free(&h->tx[i].resp.body);
     }
     for (int i = 0; i < 2; i++) {
-        http_decoder_free(h->d[i].z);
+        http_body_decoder_free(h->d[i].z);
         h->d[i].z = NULL;
         h->d[i].st = HS_DEAD;
     }
@@ -948,7 +949,7 @@ void http_free(void *state)
         msg_free(&h->tx[i].req);
         msg_free(&h->tx[i].resp);
     }
-    http_decoder_free(h->d[0].z);
-    http_decoder_free(h->d[1].z);
+    http_body_decoder_free(h->d[0].z);
+    http_body_decoder_free(h->d[1].z);
     free(h);
 }

@@ -9,7 +9,6 @@
 #include <ctype.h>
 #include <string.h>
 
-#include "http_int.h"
 #include "http2_int.h"
 
 static const uint8_t EMPTY[1];

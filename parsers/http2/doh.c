@@ -1,5 +1,5 @@
-/* doh.c — DNS over HTTP/2 (RFC 8484): a stream side's DNS message handed to the DNS folder
- * (dns_decode, parsers/dns/message.c: the generic call, no flow) — a request's or response's
+/* doh.c — DNS over HTTP/2 (RFC 8484): a stream side's DNS message decoded by the shared DNS
+ * decoder (../dns_wire: dns_wire_decode, no flow) — a request's or response's
  * DATA whose content-type is application/dns-message, or a GET's "dns" query parameter
  * (base64url, no padding). Its question and answer names are then the stream's dns.query /
  * dns.queries.rrname / dns.answers.rrname (buffers.c). At most one UDP message (65,535). */
@@ -7,7 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "dns_int.h"
+#include "dns_wire.h"
 #include "http2_int.h"
 
 static int b64url(uint8_t c)
@@ -92,7 +92,7 @@ void h2_doh(struct pflow *pf, struct h2_stream *s, int side)
     if (msg && n) {
         if (!sd->doh)
             sd->doh = calloc(1, sizeof *sd->doh);
-        if (sd->doh && dns_decode(sd->doh, msg, n) != DNS_D_OK && !sd->doh->has_query) {
+        if (sd->doh && dns_wire_decode(sd->doh, msg, n) != DNS_WIRE_OK && !sd->doh->has_query) {
             h2_doh_free(sd); /* not a DNS message: no names */
         }
     }
@@ -101,11 +101,11 @@ void h2_doh(struct pflow *pf, struct h2_stream *s, int side)
 
 void h2_doh_free(struct h2_side *sd)
 {
-    dns_free(sd->doh);
+    dns_wire_free(sd->doh);
     sd->doh = NULL;
 }
 
 const uint8_t *h2_doh_name(const struct h2_side *sd, bool answers, uint32_t i, uint32_t *len)
 {
-    return sd->doh ? dns_list_at(sd->doh, answers ? DL_ANSWERS : DL_QUERIES, i, len) : NULL;
+    return sd->doh ? dns_wire_list_at(sd->doh, answers ? DNS_L_ANSWERS : DNS_L_QUERIES, i, len) : NULL;
 }

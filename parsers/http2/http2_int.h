@@ -4,6 +4,7 @@
 #ifndef OSPREY_HTTP2_INT_H
 #define OSPREY_HTTP2_INT_H
 
+#include "http_body.h"
 #include "parsers_int.h"
 
 extern const struct osprey_proto_def http2_proto;
@@ -35,9 +36,9 @@ struct http2_cfg {
     uint32_t max_streams;   /* live streams per flow; past it a new one is shed (4096) */
     bool http1_rules;       /* Suricata's key, accepted: http.* rules always run here */
 };
-struct http_cfg;
-/* HTTP's settings (its registry slot), for the body limits and decompression */
-const struct http_cfg *h2_http_cfg(const struct pflow *pf);
+/* HTTP's body settings (the start of HTTP's registry slot: ../http_body/http_body.h), for the
+ * body limits and decompression */
+const struct http_body_cfg *h2_http_cfg(const struct pflow *pf);
 
 /* rows of http2_proto.events (the per-frame events first, then a transaction's, in the order
  * it reaches them) */
@@ -74,7 +75,7 @@ struct h2_header {
     uint32_t no, nl, vo, vl;
 };
 
-struct dns_state;
+struct dns_wire;
 
 struct h2_setting {
     uint16_t id;
@@ -93,7 +94,7 @@ struct h2_side {
     bool body_run;
     struct pbuf body;                 /* DATA, decoded as Content-Encoding says (bounded) */
     uint64_t wire;                    /* DATA bytes as sent */
-    struct http_decoder *z;           /* NULL: plain */
+    struct http_body_decoder *z;           /* NULL: plain */
     bool z_set;                       /* the decoder was decided (first DATA) */
     bool dns_long;                    /* a DoH message past H2_DNS_MAX was reported */
     /* its DATA as a file of the file layer (core/files.h), opened with the first byte under a
@@ -101,8 +102,8 @@ struct h2_side {
      * end), given the real one at its body event and its record */
     uint32_t file;
     bool file_open, file_cut;         /* file_cut: bytes past the body limit not decoded */
-    struct dns_state *doh;            /* DoH: the side's DNS message, decoded by the DNS
-                                         folder (NULL: none) */
+    struct dns_wire *doh;             /* DoH: the side's DNS message, decoded by the shared
+                                         DNS decoder, ../dns_wire (NULL: none) */
     /* the frame facts the http2.* keywords look at */
     uint32_t types[H2_LIST_MAX]; uint32_t ntypes;
     uint32_t errors[H2_LIST_MAX]; uint32_t nerrors;
@@ -196,7 +197,7 @@ void h2_hpack_table_size(void *hd, uint32_t size);
 const uint8_t *h2_header(const struct h2_side *side, const char *name, uint32_t *len);
 
 /* doh.c: DNS over HTTP/2 (RFC 8484): the side's DNS message — a POST's body, a GET's "dns"
- * parameter (base64url) — decoded through the DNS folder (dns_decode), when its
+ * parameter (base64url) — decoded by the shared DNS decoder (../dns_wire: dns_wire_decode), when its
  * content-type (or the GET) says so. */
 void h2_doh(struct pflow *pf, struct h2_stream *s, int side);
 void h2_doh_free(struct h2_side *sd);

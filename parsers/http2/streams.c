@@ -2,7 +2,7 @@
  * app-layer.protocols.http2.max-streams: past it a new stream is shed, counted and reported as
  * http2.too_many_streams), each side's end (its body event), the transaction's end (its done
  * events and record), and DATA into a side's body — decoded through the HTTP folder's
- * Content-Encoding decoder (http/decompress.c) when the side's headers name gzip, deflate …,
+ * Content-Encoding decoder (../http_body/decoder.c) when the side's headers name gzip, deflate …,
  * bounded by the HTTP body limits. A side's DATA is also a file of the file layer (filemd5 …,
  * fileinfo, filestore: core/files.h), named by the request's :path, as Suricata makes files
  * of HTTP/2 bodies. */
@@ -11,7 +11,6 @@
 #include <strings.h>
 
 #include "files.h"
-#include "http_int.h"
 #include "http2_int.h"
 
 void h2_fact(struct pflow *pf, uint32_t *list, uint32_t *n, uint32_t v)
@@ -50,7 +49,7 @@ void h2_stream_free(struct h2_stream *s)
         pbuf_free(&s->s[k].block);
         pbuf_free(&s->s[k].body);
         free(s->s[k].h);
-        http_decoder_free(s->s[k].z);
+        http_body_decoder_free(s->s[k].z);
         h2_doh_free(&s->s[k]);
     }
     free(s);
@@ -186,10 +185,12 @@ static int codings(const struct h2_side *sd, uint8_t *out, int max)
     return k;
 }
 
-const struct http_cfg *h2_http_cfg(const struct pflow *pf)
+/* HTTP's settings struct begins with the shared body settings (../http/http_int.h says so):
+ * HTTP/2 reads them by HTTP's registered name, not through HTTP's private header */
+const struct http_body_cfg *h2_http_cfg(const struct pflow *pf)
 {
     int http = osprey_app_proto_find("http");
-    return (const struct http_cfg *)(pf->w->p->cfg.proto + pf->w->p->base[http].cfg);
+    return (const struct http_body_cfg *)(pf->w->p->cfg.proto + pf->w->p->base[http].cfg);
 }
 
 /* The side's file: opened with its first byte, named by the request's :path (no query). */
@@ -209,7 +210,7 @@ static void file_open(struct pflow *pf, struct h2_stream *s, struct h2_side *sd,
 void h2_body_add(struct pflow *pf, struct mon_flow *f, struct h2_stream *s, int side,
                  const uint8_t *d, size_t n)
 {
-    const struct http_cfg *cfg = h2_http_cfg(pf);
+    const struct http_body_cfg *cfg = h2_http_cfg(pf);
     struct h2_side *sd = &s->s[side];
     if (n)
         file_open(pf, s, sd, side);
@@ -229,11 +230,11 @@ void h2_body_add(struct pflow *pf, struct mon_flow *f, struct h2_stream *s, int 
         uint8_t c[8];
         int k = cfg->decompress ? codings(sd, c, 8) : 0;
         if (k) {
-            struct http_decoder_cfg dc = {
+            struct http_body_decoder_cfg dc = {
                 .lzma_enabled = false,
                 .work_limit = lim ? 16 * (uint64_t)lim + (1u << 20) : (uint64_t)1 << 30,
             };
-            sd->z = http_decoder_new(c, k, &dc);
+            sd->z = http_body_decoder_new(c, k, &dc);
         }
     }
     if (!sd->z) /* a plain body: the file is all of it, past the body limit too */
@@ -252,12 +253,12 @@ void h2_body_add(struct pflow *pf, struct mon_flow *f, struct h2_stream *s, int 
         return;
     }
     if (sd->z) { /* an encoded body's file is what is decoded of it (within the limits) */
-        uint32_t errs = http_decoder_errors(sd->z);
-        if (http_decoder_feed(sd->z, d, n, &sd->body, max)) {
+        uint32_t errs = http_body_decoder_errors(sd->z);
+        if (http_body_decoder_feed(sd->z, d, n, &sd->body, max)) {
             pflow_count(pf, H2_C_BODY_LIMIT, 1);
             sd->file_cut = true;
         }
-        if (http_decoder_errors(sd->z) > errs)
+        if (http_body_decoder_errors(sd->z) > errs)
             pflow_anomaly(pf, f, side, H2_AE_FAILED_DECOMPRESSION);
         if (sd->body.len > before) /* (nothing decoded yet: the body may have no bytes) */
             pfile_data(pf, sd->file, sd->body.p + before, sd->body.len - before);

@@ -4,14 +4,14 @@
  * A record's value is written where the EVE schema has a key for it: ptr (the name) and txt
  * (its strings, one array per record); the schema has none for A, AAAA, SRV … (Suricata writes
  * them under the type's name), so those records carry their rrname only, as do authorities
- * and additionals (DNS's decoder keeps no rdata for the latter). */
+ * and additionals (the DNS decoder, ../dns_wire, keeps no rdata for the latter). */
 #include <ctype.h>
 #include <stdio.h>
 
 #include "mdns_int.h"
 #include "osprey_json_writer.h"
 
-static void str(struct osprey_jw *w, const char *key, const struct dns_state *s, uint32_t off,
+static void str(struct osprey_jw *w, const char *key, const struct dns_wire *s, uint32_t off,
                 uint32_t len)
 {
     osprey_jw_strn(w, key, s->text.p ? s->text.p + off : (const uint8_t *)"", len);
@@ -20,7 +20,7 @@ static void str(struct osprey_jw *w, const char *key, const struct dns_state *s,
 static void rrtype(struct osprey_jw *w, uint16_t t)
 {
     char name[16];
-    const char *n = dns_rrtype_name(t);
+    const char *n = dns_wire_rrtype_name(t);
     if (n) {
         size_t i = 0;
         for (; n[i] && i < sizeof name - 1; i++)
@@ -32,15 +32,15 @@ static void rrtype(struct osprey_jw *w, uint16_t t)
     osprey_jw_str(w, "rrtype", name);
 }
 
-static void answers(struct osprey_jw *w, const struct dns_state *s)
+static void answers(struct osprey_jw *w, const struct dns_wire *s)
 {
-    const struct osprey_dns_info *di = &s->info;
+    const struct dns_wire_info *di = &s->info;
     if (!di->nanswers)
         return;
     osprey_jw_array(w, "answers");
     for (uint32_t i = 0; i < di->nanswers; i++) {
-        const struct osprey_dns_rr *rr = &di->answers[i];
-        const struct rr_off *o = &s->off[SEC_ANSWER][i];
+        const struct dns_wire_rr *rr = &di->answers[i];
+        const struct dns_wire_off *o = &s->off[DNS_SEC_ANSWER][i];
         if (rr->type == 16 && rr->txt_cont)
             continue; /* written with the record's first string */
         osprey_jw_open(w, NULL);
@@ -52,7 +52,7 @@ static void answers(struct osprey_jw *w, const struct dns_state *s)
             for (uint32_t k = i; k < di->nanswers; k++) {
                 if (k > i && (di->answers[k].type != 16 || !di->answers[k].txt_cont))
                     break;
-                str(w, NULL, s, s->off[SEC_ANSWER][k].rdata, di->answers[k].rdata_len);
+                str(w, NULL, s, s->off[DNS_SEC_ANSWER][k].rdata, di->answers[k].rdata_len);
             }
             osprey_jw_array_end(w);
         }
@@ -63,12 +63,12 @@ static void answers(struct osprey_jw *w, const struct dns_state *s)
 
 bool mdns_eve(struct pflow *pf, struct osprey_jw *w)
 {
-    const struct dns_state *s = pf->state;
+    const struct dns_wire *s = pf->state;
     if (!s || !s->has_msg)
         return false;
     if (!w)
         return true;
-    const struct osprey_dns_info *di = &s->info;
+    const struct dns_wire_info *di = &s->info;
     osprey_jw_open(w, "mdns");
     osprey_jw_str(w, "type", di->response ? "response" : "request");
     osprey_jw_int(w, "id", di->id); /* the id on the wire (Suricata's tx_id() of a DNS tx) */
@@ -99,7 +99,7 @@ bool mdns_eve(struct pflow *pf, struct osprey_jw *w)
         osprey_jw_array(w, "authorities");
         for (uint32_t i = 0; i < di->nauthorities; i++) {
             osprey_jw_open(w, NULL);
-            str(w, "rrname", s, s->off[SEC_AUTHORITY][i].name, di->authorities[i].name_len);
+            str(w, "rrname", s, s->off[DNS_SEC_AUTHORITY][i].name, di->authorities[i].name_len);
             osprey_jw_close(w);
         }
         osprey_jw_array_end(w);

@@ -1,11 +1,11 @@
 /* mdns_int.h — what the mDNS parser's files share: its own numbering of events, anomalies and
- * counters (rows of its descriptor, mdns.c). Its state is DNS's (struct dns_state): mDNS
- * messages are decoded by parsers/dns's decoder (dns_message_as), nothing is copied from it.
+ * counters (rows of its descriptor, mdns.c). Its state is the shared DNS decoder's (struct
+ * dns_wire, ../dns_wire/dns_wire.h: dns_wire_message), as DNS's is; nothing of parsers/dns.
  * Internal to parsers/mdns. */
 #ifndef OSPREY_MDNS_INT_H
 #define OSPREY_MDNS_INT_H
 
-#include "dns_int.h"
+#include "dns_wire.h"
 
 extern const struct osprey_proto_def mdns_proto;
 

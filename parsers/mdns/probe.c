@@ -19,7 +19,7 @@ enum probe_verdict mdns_probe(const uint8_t *d, size_t n, const struct mon_flow 
     uint8_t name[DNS_NAME_MAX];
     uint32_t nl;
     size_t next;
-    if (dns_name_read(d, n, 12, name, sizeof name, &nl, &next, NULL) != 0 ||
+    if (dns_wire_name(d, n, 12, name, sizeof name, &nl, &next, NULL) != 0 ||
         next + (qd ? 4u : 10u) > n)
         return DET_NO;
     return DET_YES;

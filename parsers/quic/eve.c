@@ -32,14 +32,14 @@ const char *quic_ext_name(uint16_t type)
     return NULL;
 }
 
-static void span_str(struct osprey_jw *w, const char *key, const struct tls_state *t,
+static void span_str(struct osprey_jw *w, const char *key, const struct tls_wire *t,
                      enum tls_buf b)
 {
     if (t && t->sp[b].set)
         osprey_jw_strn(w, key, t->copy.p + t->sp[b].off, t->sp[b].len);
 }
 
-static void extensions(struct osprey_jw *w, const struct quic_tx *tx, const struct tls_state *t)
+static void extensions(struct osprey_jw *w, const struct quic_tx *tx, const struct tls_wire *t)
 {
     if (!tx->next)
         return;
@@ -78,7 +78,7 @@ bool quic_eve(struct pflow *pf, struct osprey_jw *w)
     if (!w)
         return true;
     const struct quic_tx *tx = &st->tx;
-    const struct tls_state *t = tx->hello ? st->tls : NULL;
+    const struct tls_wire *t = tx->hello ? st->tls : NULL;
     osprey_jw_open(w, "quic");
     if (tx->h.is_long) {
         char v[16];

@@ -2,7 +2,7 @@
  * PING, ACK, CRYPTO and CONNECTION_CLOSE frames (any other is an error there: quic.error_on_data);
  * CRYPTO data is placed at its offset in the direction's stream (QUIC_CRYPTO_MAX bytes: past
  * it quic.crypto_frag_too_long, counted), whatever the order frames and packets come in, and
- * once the stream's first handshake message is whole it is read by parsers/tls's hello reader
+ * once the stream's first handshake message is whole it is read by the shared TLS hello reader (../tls_wire)
  * (ClientHello: SNI, ALPN, JA3, JA4 with QUIC's 'q'; ServerHello: JA3S). Google QUIC (Q043–
  * Q046, in clear): STREAM frames on stream 1 carry tag-value messages (CHLO, REJ, SHLO …): the
  * SNI and UAID tags, and of a CHLO the CYU fingerprint ("<version>,<tag>-<tag>…" and its MD5);
@@ -50,13 +50,13 @@ static void hello(struct pflow *pf, struct quic_state *st, int dir)
         return;
     if (!st->tls && !(st->tls = calloc(1, sizeof *st->tls)))
         return;
-    struct tls_state *t = st->tls;
+    struct tls_wire *t = st->tls;
     t->quic = true;
     t->ext_types = st->ext_types;
     t->ext_max = QUIC_EXTS_MAX;
     t->next_types = 0;
-    int rc = q->buf[0] == 1   ? tls_client_hello(t, q->buf + 4, mlen)
-             : q->buf[0] == 2 ? tls_server_hello(t, q->buf + 4, mlen)
+    int rc = q->buf[0] == 1   ? tls_wire_client_hello(t, q->buf + 4, mlen)
+             : q->buf[0] == 2 ? tls_wire_server_hello(t, q->buf + 4, mlen)
                               : -1;
     q->hello_done = true; /* (what follows in this direction is encrypted) */
     free(q->buf), free(q->have);
@@ -207,7 +207,7 @@ static void message(struct pflow *pf, struct quic_state *st, const uint8_t *d, s
     if (chlo) {
         pbuf_reset(&tx->cyu);
         pbuf_add(&tx->cyu, text, tl, QUIC_TEXT_MAX);
-        tx->has_cyu = tls_md5_hex(text, tl, tx->cyu_hash) == 0;
+        tx->has_cyu = tls_wire_md5_hex(text, tl, tx->cyu_hash) == 0;
     }
 }
 

@@ -125,7 +125,7 @@ void quic_free(void *state)
         free(st->d[k].buf);
         free(st->d[k].have);
     }
-    tls_free(st->tls);
+    tls_wire_free(st->tls);
     free(st);
 }
 

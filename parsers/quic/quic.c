@@ -48,8 +48,8 @@ static const uint8_t *get(struct pflow *pf, unsigned key, uint32_t i, struct osp
         *len = 32;
         return (const uint8_t *)tx->cyu_hash;
     case QB_CYU_STRING: return pb(&tx->cyu, tx->has_cyu, len);
-    default: { /* the hello of this packet: parsers/tls's spans */
-        const struct tls_state *t = st->tls;
+    default: { /* the hello of this packet: the TLS reader's spans */
+        const struct tls_wire *t = st->tls;
         const struct span *sp = t && tx->hello ? &t->sp[TLS[key]] : NULL;
         if (!sp || !sp->set || (tx->dir == 0) != (key < QB_JA3S_HASH))
             return NULL;

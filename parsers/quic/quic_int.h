@@ -4,12 +4,13 @@
  * buffers (rows of its descriptor, quic.c). Internal to parsers/quic.
  *
  * The TLS handshake inside (a ClientHello / ServerHello in CRYPTO frames) is read by
- * parsers/tls's hello reader (tls_int.h: SNI, ALPN, JA3, JA3S, JA4), not a second one. */
+ * the shared TLS hello reader (../tls_wire/tls_wire.h: SNI, ALPN, JA3, JA3S, JA4) TLS uses too,
+ * not a second one and nothing of parsers/tls. */
 #ifndef OSPREY_QUIC_INT_H
 #define OSPREY_QUIC_INT_H
 
 #include "parsers_int.h"
-#include "tls_int.h"
+#include "tls_wire.h"
 
 extern const struct osprey_proto_def quic_proto;
 
@@ -52,7 +53,7 @@ struct quic_tx {
     uint64_t id;
     int dir;                 /* 0 the client's */
     struct quic_hdr h;
-    bool hello;              /* a TLS hello completed with this packet (the flow's tls_state
+    bool hello;              /* a TLS hello completed with this packet (the flow's tls_wire
                                 has its fingerprints: JA3 / JA4 of the client's, JA3S of the
                                 server's) */
     struct pbuf sni, ua;     /* gQUIC tags SNI / UAID, or the hello's server_name */
@@ -84,7 +85,7 @@ struct quic_state {
     bool keys_set;           /* derived from the first Initial's DCID */
     struct quic_keys keys[2]; /* [0] the client's, [1] the server's */
     struct quic_dir d[2];
-    struct tls_state *tls;   /* the hellos, read by parsers/tls (its spans: SNI, JA3 …) */
+    struct tls_wire *tls;   /* the hellos, read by ../tls_wire (its spans: SNI, JA3 …) */
     uint16_t ext_types[QUIC_EXTS_MAX];
 };
 

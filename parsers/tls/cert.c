@@ -84,7 +84,7 @@ static void oid_text(const struct der *o, char *out, size_t cap)
 }
 
 /* Name ::= SEQUENCE OF SET OF SEQUENCE { type OID, value ANY } into buffer b. */
-static bool name_text(struct tls_state *t, enum tls_buf b, struct der name)
+static bool name_text(struct tls_wire *t, enum tls_buf b, struct der name)
 {
     char out[1024];
     size_t k = 0;
@@ -114,7 +114,7 @@ static bool name_text(struct tls_state *t, enum tls_buf b, struct der name)
             k += (size_t)w + val.n;
         }
     }
-    tls_put(t, b, out, k);
+    tls_wire_put(t, b, out, k);
     return true;
 }
 
@@ -153,7 +153,7 @@ static bool der_time(uint8_t tag, struct der v, int64_t *out)
 
 /* GeneralNames of a subjectAltName extension into TB_SAN: DNS names, e-mail addresses
  * and URIs as written, IP addresses in their usual text form; other forms are left out. */
-static void san_names(struct tls_state *t, struct der names)
+static void san_names(struct tls_wire *t, struct der names)
 {
     uint8_t tag;
     struct der seq, gn;
@@ -162,16 +162,16 @@ static void san_names(struct tls_state *t, struct der names)
     while (seq.n && tlv(&seq, &tag, &gn)) {
         char ip[48];
         if (tag == 0x81 || tag == 0x82 || tag == 0x86) {
-            tls_put_el(t, TB_SAN, gn.p, gn.n);
+            tls_wire_put_el(t, TB_SAN, gn.p, gn.n);
         } else if (tag == 0x87 && gn.n == 4) {
             int k = snprintf(ip, sizeof ip, "%u.%u.%u.%u", gn.p[0], gn.p[1], gn.p[2], gn.p[3]);
-            tls_put_el(t, TB_SAN, ip, (size_t)k);
+            tls_wire_put_el(t, TB_SAN, ip, (size_t)k);
         } else if (tag == 0x87 && gn.n == 16) {
             size_t k = 0;
             for (int i = 0; i < 16; i += 2)
                 k += (size_t)snprintf(ip + k, sizeof ip - k, i ? ":%x" : "%x",
                                       (unsigned)(gn.p[i] << 8 | gn.p[i + 1]));
-            tls_put_el(t, TB_SAN, ip, k);
+            tls_wire_put_el(t, TB_SAN, ip, k);
         }
     }
 }
@@ -190,7 +190,7 @@ static bool extension(struct der ext, struct der *oid, struct der *value)
 
 /* The [3] extensions of tbsCertificate (after the public key and the optional unique ids):
  * the subjectAltName one (2.5.29.17); false when the block is no SEQUENCE OF Extension. */
-static bool extensions(struct tls_state *t, struct der tbs)
+static bool extensions(struct tls_wire *t, struct der tbs)
 {
     static const uint8_t SAN_OID[] = {0x55, 0x1d, 0x11};
     uint8_t tag = 0;
@@ -256,11 +256,11 @@ static bool version_ok(struct der v)
 /* The first certificate's fields (its DER in first); its validity into info (the server's
  * only: the client's is not what tls_cert_* look at). The parts are checked in the order
  * Suricata's reader reads them; the first that fails names the result (TLS_CERT_*). */
-static int first_certificate(struct tls_state *t, struct der first, struct tls_info *info)
+static int first_certificate(struct tls_wire *t, struct der first, struct tls_info *info)
 {
     char fp[60];
-    if (tls_sha1_colon_hex(first.p, first.n, fp) == 0)
-        tls_put(t, TB_CERT_FINGERPRINT, fp, 59);
+    if (tls_wire_sha1_colon_hex(first.p, first.n, fp) == 0)
+        tls_wire_put(t, TB_CERT_FINGERPRINT, fp, 59);
     struct der in = first, cert, tbs, v;
     uint8_t tag;
     if (!tlv(&in, &tag, &cert))
@@ -285,7 +285,7 @@ static int first_certificate(struct tls_state *t, struct der first, struct tls_i
     size_t k = 0;
     for (size_t i = 0; i < v.n && k + 4 < sizeof serial; i++)
         k += (size_t)snprintf(serial + k, sizeof serial - k, i ? ":%02X" : "%02X", v.p[i]);
-    tls_put(t, TB_CERT_SERIAL, serial, k);
+    tls_wire_put(t, TB_CERT_SERIAL, serial, k);
     struct der alg, issuer, validity, subject, nb, na;
     if (!tlv(&tbs, &tag, &alg))
         return TLS_CERT_INVALID;
@@ -312,7 +312,7 @@ static int first_certificate(struct tls_state *t, struct der first, struct tls_i
     return 0;
 }
 
-int tls_certificate(struct tls_state *t, const uint8_t *d, size_t n, bool client)
+int tls_certificate(struct tls_wire *t, const uint8_t *d, size_t n, bool client)
 {
     if (client && n == 3 && !d[0] && !d[1] && !d[2])
         return 1; /* a client without a certificate to offer */
@@ -322,8 +322,8 @@ int tls_certificate(struct tls_state *t, const uint8_t *d, size_t n, bool client
     if (total > n - 3)
         total = n - 3;
     struct tls_info scratch = {0}, *info = client ? &scratch : &t->info;
-    tls_clear_el(t, TB_CERTS);
-    tls_clear_el(t, TB_SAN);
+    tls_wire_clear_el(t, TB_CERTS);
+    tls_wire_clear_el(t, TB_SAN);
     info->cert_chain_len = 0;
     info->has_validity = false;
     struct der first = {NULL, 0};
@@ -336,7 +336,7 @@ int tls_certificate(struct tls_state *t, const uint8_t *d, size_t n, bool client
         }
         if (!first.p)
             first = (struct der){d + at + 3, len};
-        tls_put_el(t, TB_CERTS, d + at + 3, len);
+        tls_wire_put_el(t, TB_CERTS, d + at + 3, len);
         info->cert_chain_len++;
         at += 3 + len;
     }

@@ -10,36 +10,6 @@
 
 #define REC_MAX (16384 + 2048 + 5) /* TLSCiphertext limit (RFC 5246 §6.2.3) + header */
 
-void tls_put(struct tls_state *t, enum tls_buf b, const void *d, size_t n)
-{
-    uint32_t off = t->copy.len;
-    if (pbuf_add(&t->copy, d, n, 1u << 20) == n)
-        t->sp[b] = (struct span){off, (uint32_t)n, true};
-}
-
-void tls_put_el(struct tls_state *t, enum tls_buf b, const void *d, size_t n)
-{
-    unsigned m = (unsigned)(b - TB_CERTS);
-    uint32_t off = t->copy.len;
-    if (t->nel[m] == TLS_MULTI_MAX)
-        return;
-    if (t->nel[m] == t->cap_el[m]) {
-        uint32_t cap = t->cap_el[m] ? t->cap_el[m] * 2 : 4;
-        struct span *el = realloc(t->el[m], cap * sizeof *el);
-        if (!el)
-            return; /* out of memory: the element is left out */
-        t->el[m] = el;
-        t->cap_el[m] = cap;
-    }
-    if (pbuf_add(&t->copy, d, n, 1u << 20) == n)
-        t->el[m][t->nel[m]++] = (struct span){off, (uint32_t)n, true};
-}
-
-void tls_clear_el(struct tls_state *t, enum tls_buf b)
-{
-    t->nel[b - TB_CERTS] = 0;
-}
-
 static void report(struct pflow *pf, struct mon_flow *f)
 {
     if (!((struct tls_state *)pf->state)->reported) {
@@ -70,8 +40,8 @@ static void hello_anomalies(struct pflow *pf, struct mon_flow *f, int dir)
                {TLS_HA_SNI_LENGTH, TLS_AE_INVALID_SNI_LENGTH},
                {TLS_HA_MULTIPLE_SNI, TLS_AE_MULTIPLE_SNI}};
     struct tls_state *t = pf->state;
-    uint32_t seen = t->hello_anom;
-    t->hello_anom = 0;
+    uint32_t seen = t->wire.hello_anom;
+    t->wire.hello_anom = 0;
     for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
         if (seen & map[i].bit)
             pflow_anomaly(pf, f, dir, map[i].anomaly);
@@ -88,21 +58,21 @@ static void handshake(struct pflow *pf, struct mon_flow *f, int dir, uint8_t typ
                 : type == 16 && dir == 0   ? TLS_SEEN_CLIENT_KEYX
                 : type == 12 && dir == 1   ? TLS_SEEN_SERVER_KEYX
                                            : TLS_SEEN_UNKNOWN;
-    t->info.state |= st;
-    t->info.last_state = st;
+    t->wire.info.state |= st;
+    t->wire.info.last_state = st;
     if (type == 1 && dir == 0) {
         pflow_count(pf, TLS_C_HANDSHAKES, 1);
-        rc = tls_client_hello(t, d, n);
+        rc = tls_wire_client_hello(&t->wire, d, n);
         hello_anomalies(pf, f, dir);
         if (rc == 0)
             pflow_raise(pf, f, dir, TLS_EV_CLIENT_HELLO);
     } else if (type == 2 && dir == 1) {
-        rc = tls_server_hello(t, d, n);
+        rc = tls_wire_server_hello(&t->wire, d, n);
         hello_anomalies(pf, f, dir);
         if (rc == 0)
             pflow_raise(pf, f, dir, TLS_EV_SERVER_HELLO);
     } else if (type == 11) { /* the server's chain, or the client's (mutual authentication) */
-        if ((rc = tls_certificate(t, d, n, dir == 0)) == 0)
+        if ((rc = tls_certificate(&t->wire, d, n, dir == 0)) == 0)
             pflow_raise(pf, f, dir, dir ? TLS_EV_CERTIFICATE : TLS_EV_CLIENT_CERTIFICATE);
         else if (rc < 0)
             pflow_anomaly(pf, f, dir, tls_cert_anomaly(rc));
@@ -272,9 +242,9 @@ static bool sslv2_record(struct pflow *pf, struct mon_flow *f, int dir, const ui
         return false;
     }
     if (dir == 0) { /* its version, for ssl_version */
-        ts->info.client_version = rd_be16(r + hl + 1);
-        ts->info.state |= TLS_SEEN_CLIENT_HELLO;
-        ts->info.last_state = TLS_SEEN_CLIENT_HELLO;
+        ts->wire.info.client_version = rd_be16(r + hl + 1);
+        ts->wire.info.state |= TLS_SEEN_CLIENT_HELLO;
+        ts->wire.info.last_state = TLS_SEEN_CLIENT_HELLO;
         pflow_count(pf, TLS_C_HANDSHAKES, 1);
         pflow_raise(pf, f, dir, TLS_EV_CLIENT_HELLO); /* (no buffers) */
     }
@@ -361,19 +331,8 @@ void tls_parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d, 
 
 const uint8_t *tls_buffer_at(struct pflow *pf, enum tls_buf b, uint32_t i, uint32_t *len)
 {
-    struct tls_state *t = ((struct tls_state *)pf->state);
-    const struct span *sp = NULL;
-    if (t && tls_buf_is_multi(b))
-        sp = i < t->nel[b - TB_CERTS] ? &t->el[b - TB_CERTS][i] : NULL;
-    else if (t && i == 0)
-        sp = &t->sp[b];
-    if (!sp || !sp->set)
-        return NULL;
-    *len = sp->len;
-    /* an empty buffer set before any byte was copied (an empty SNI first): present and
-     * empty, as when the copy holds other bytes, without arithmetic on a null pointer */
-    static const uint8_t empty[1];
-    return t->copy.p ? t->copy.p + sp->off : empty;
+    const struct tls_state *t = pf->state;
+    return tls_wire_at(t ? &t->wire : NULL, b, i, len);
 }
 
 void tls_free(void *state)
@@ -381,9 +340,7 @@ void tls_free(void *state)
     struct tls_state *t = state;
     if (!t)
         return;
-    pbuf_free(&t->copy);
-    for (int m = 0; m < TM__COUNT; m++)
-        free(t->el[m]);
+    tls_wire_release(&t->wire);
     for (int i = 0; i < 2; i++) {
         pbuf_free(&t->rec[i]);
         pbuf_free(&t->hs[i]);

@@ -105,7 +105,7 @@ static bool field(struct pflow *pf, unsigned key, uint32_t i, int64_t *out)
     const struct tls_state *t = pf->state;
     if (!t || i > 0)
         return false;
-    const struct tls_info *in = &t->info;
+    const struct tls_info *in = &t->wire.info;
     switch (key) {
     case TF_CLIENT_VERSION: *out = in->client_version; return true;
     case TF_SERVER_VERSION: *out = in->server_version; return true;

@@ -1,4 +1,4 @@
-"""DNS names read as Suricata 8 reads them (parsers/dns/dns_name.c), end to end: a pointer to
+"""DNS names read as Suricata 8 reads them (parsers/dns_wire/name.c), end to end: a pointer to
 itself after a pointer (dns.infinite_loop), a cycle of pointers cut at 255 labels and pointers
 (dns.too_many_labels, with dns.name_too_long), a name over 1,025 bytes kept cut with EVE's
 rrname_truncated (over TCP on a port made DNS's by

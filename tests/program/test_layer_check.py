@@ -1,5 +1,6 @@
 """Issue 19's "no dependency runs back up a layer", "no file outside parsers/<proto>/ calls a
-protocol's functions" and "nm of libmon shows no name without mon_".
+protocol's functions" (nor another protocol's folder: `sealed parsers/*`) and "nm of libmon
+shows no name without mon_".
 
 tools/layer-check.py reads the layer order from tools/layers.txt and checks three things: the
 includes of the sources (and each top folder README's "May include:" line), the calls and
@@ -17,7 +18,8 @@ from conftest import BUILD, ROOT
 
 TOOL = ROOT / "tools" / "layer-check.py"
 
-LAYERS = "stack\nparsers/core\nparsers\nrules\n\ntable parsers/core/registry.c\nsealed parsers\n"
+LAYERS = ("stack\nparsers/core\nparsers/ber\nparsers\nrules\n\ntable parsers/core/registry.c\n"
+          "sealed parsers\nsealed parsers/*\n")
 
 
 def check(root, build, *extra):
@@ -136,3 +138,38 @@ def test_libmon_exporting_a_name_without_mon_fails(tmp_path):
     proc = check(*tree(tmp_path, GOOD, mon_syms=("mon_run", "tcp_reasm")))
     assert proc.returncode == 1, proc.stdout
     assert "libmon exports tcp_reasm" in proc.stdout
+
+
+def test_a_call_into_another_protocol_folder_fails(tmp_path):
+    # mdns and http are one unit (`parsers`): only `sealed parsers/*` tells their folders apart
+    fails_with(tmp_path, {
+        "parsers/mdns/mdns.c": "int http_parse(int); int mdns(int x) { return http_parse(x); }\n",
+    }, "calls into sealed parsers/http: parsers/mdns/mdns.c -> parsers/http/http.c: http_parse")
+
+
+def test_a_table_read_across_protocol_folders_fails(tmp_path):
+    fails_with(tmp_path, {
+        "parsers/tls/tls.c": "const int tls_rows[2] = {1, 2};\n",
+        "parsers/quic/quic.c": "extern const int tls_rows[2]; int q(void) { return tls_rows[1]; }\n",
+    }, "reads into sealed parsers/tls: parsers/quic/quic.c -> parsers/tls/tls.c: tls_rows")
+
+
+def test_another_protocols_private_header_fails(tmp_path):
+    fails_with(tmp_path, {
+        "parsers/http/http_int.h": "int http_parse(int);\n",
+        "parsers/http2/h2.c": '#include "../http/http_int.h"\nint h2(int x) { return x; }\n',
+    }, "include into sealed parsers/http: parsers/http2/h2.c -> parsers/http/http_int.h")
+
+
+def test_protocols_share_a_library_and_call_within_their_own_folder(tmp_path):
+    # the shared reader ranks below the protocols: two protocols use it, and a protocol's
+    # files call each other freely
+    files = dict(GOOD)
+    files["parsers/ber/ber.h"] = "int ber_next(int);\n"
+    files["parsers/ber/ber.c"] = '#include "ber.h"\nint pflow_run(int); int ber_next(int x) { return pflow_run(x); }\n'
+    files["parsers/ldap/ldap.c"] = '#include "../ber/ber.h"\nint ldap(int x) { return ber_next(x); }\n'
+    files["parsers/snmp/snmp.c"] = '#include "../ber/ber.h"\nint snmp(int x) { return ber_next(x); }\n'
+    files["parsers/http/stream.c"] = "int http_parse(int); int http_stream(int x) { return http_parse(x); }\n"
+    proc = check(*tree(tmp_path, files))
+    assert proc.returncode == 0, proc.stdout
+    assert "running up or not allowed: 0" in proc.stdout and "running up: 0" in proc.stdout

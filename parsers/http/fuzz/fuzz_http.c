@@ -51,8 +51,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct http_cfg *hc = parsers_proto_cfg(&p.cfg, (uint16_t)osprey_app_proto_find("http"));
     if (opt & 1) { /* small limits: the cut paths */
         hc->header_limit = 64;
-        hc->response_body_limit = 100;
-        hc->request_body_limit = 50;
+        hc->body.response_body_limit = 100;
+        hc->body.request_body_limit = 50;
     }
     hc->decompress_layer_limit = 1 + ((opt >> 1) & 3);
     hc->lzma_enabled = (opt & 8) != 0;

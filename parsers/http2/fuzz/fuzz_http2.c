@@ -10,7 +10,7 @@
  * parsers/http2/fuzz/run.sh. */
 #include "fuzz_harness.h"
 #include "http2_int.h"
-#include "http_int.h"
+#include "http_body.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -21,7 +21,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     uint8_t opt = data[0];
     struct ph h;
     fz_init(&h, "http2", 6);
-    struct http_cfg *hc = parsers_proto_cfg(&h.p.cfg, (uint16_t)osprey_app_proto_find("http"));
+    /* HTTP's settings begin with the body settings HTTP/2 reads */
+    struct http_body_cfg *hc = parsers_proto_cfg(&h.p.cfg, (uint16_t)osprey_app_proto_find("http"));
     if (opt & 1) { /* small limits: the shedding paths */
         ((struct http2_cfg *)ph_cfg(&h))->max_streams = 2;
         hc->request_body_limit = 50;

@@ -131,7 +131,7 @@ static void gquic(void)
     const char *cyu = "46,PAD-SNI-VER-UAID";
     CHECK(ph_buf_is(&h, "quic.cyu.string", 0, 0, cyu));
     char md5[33];
-    CHECK(tls_md5_hex(cyu, strlen(cyu), md5) == 0 && ph_buf_is(&h, "quic.cyu.hash", 0, 0, md5));
+    CHECK(tls_wire_md5_hex(cyu, strlen(cyu), md5) == 0 && ph_buf_is(&h, "quic.cyu.hash", 0, 0, md5));
     uint32_t len;
     CHECK(!ph_buf(&h, "ja3.hash", 0, 0, &len)); /* no TLS in gQUIC Q046 */
     /* a short-header packet: no transaction, nothing read */

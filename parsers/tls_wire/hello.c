@@ -1,6 +1,6 @@
 /* hello.c — ClientHello and ServerHello: SNI, versions, random, ALPN, and the fingerprints.
  * What Suricata raises on a hello (its lengths, the server_name extension) is noted in
- * tls_state.hello_anom for the TLS flow to raise (QUIC reads hellos here too).
+ * tls_wire.hello_anom for the TLS flow to raise (QUIC reads hellos here too).
  *
  * JA3 (Salesforce): "Version,Ciphers,Extensions,Groups,PointFormats", decimal values joined
  * by '-', GREASE values (RFC 8701: 0x?a?a with equal bytes) left out; ja3.hash is its MD5.
@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tls_int.h"
+#include "tls_wire.h"
 
 #define MAXV 512
 
@@ -27,7 +27,7 @@ static bool grease(uint16_t v)
     return (v & 0x0f0f) == 0x0a0a && (v >> 8) == (v & 0xff);
 }
 
-const char *tls_version_name(uint16_t v)
+const char *tls_wire_version_name(uint16_t v)
 {
     switch (v) {
     case 0x0300: return "SSLv3";
@@ -95,7 +95,7 @@ static void hash12(const uint16_t *v, size_t n, bool sort, const uint16_t *tail,
         tx_add(&t, h);
     }
     char full[65];
-    if (!t.p || tls_sha256_hex(t.p, t.len, full) != 0)
+    if (!t.p || tls_wire_sha256_hex(t.p, t.len, full) != 0)
         memcpy(full, "000000000000", 13);
     memcpy(out, full, 12);
     out[12] = 0;
@@ -174,7 +174,7 @@ static bool next_ext(struct rd *e, uint16_t *type, struct rd *body)
 }
 
 /* An extension's type for a reader that asks for the hello's list (QUIC's records). */
-static void ext_seen(struct tls_state *t, uint16_t type)
+static void ext_seen(struct tls_wire *t, uint16_t type)
 {
     if (t->ext_types && t->next_types < t->ext_max)
         t->ext_types[t->next_types++] = type;
@@ -191,13 +191,13 @@ static void u16_list(struct rd *x, unsigned bytes, uint16_t *out, size_t *n)
 }
 
 /* A JA3 / JA3S string and its MD5 into the two buffers; frees the text. */
-static void put_fingerprint(struct tls_state *t, struct text *j, enum tls_buf str,
+static void put_fingerprint(struct tls_wire *t, struct text *j, enum tls_buf str,
                             enum tls_buf hash)
 {
     char md5[33];
-    if (j->p && tls_md5_hex(j->p, j->len, md5) == 0) {
-        tls_put(t, str, j->p, j->len);
-        tls_put(t, hash, md5, 32);
+    if (j->p && tls_wire_md5_hex(j->p, j->len, md5) == 0) {
+        tls_wire_put(t, str, j->p, j->len);
+        tls_wire_put(t, hash, md5, 32);
     }
     free(j->p);
 }
@@ -205,7 +205,7 @@ static void put_fingerprint(struct tls_state *t, struct text *j, enum tls_buf st
 /* A server_name extension's body (RFC 6066 §3: a list of one host_name), checked as Suricata
  * checks it: a name type other than host_name, a name empty, longer than 255 bytes or past
  * the extension, a second server_name extension (the first one's name is kept). */
-static void sni_ext(struct tls_state *t, struct rd *x, bool *sni)
+static void sni_ext(struct tls_wire *t, struct rd *x, bool *sni)
 {
     take(x, 2); /* the list's length */
     unsigned nt = u8(x);
@@ -229,17 +229,17 @@ static void sni_ext(struct tls_state *t, struct rd *x, bool *sni)
         t->hello_anom |= TLS_HA_MULTIPLE_SNI;
     if (name && !*sni) {
         *sni = true;
-        tls_put(t, TB_SNI, name, nl);
+        tls_wire_put(t, TB_SNI, name, nl);
     }
 }
 
-int tls_client_hello(struct tls_state *t, const uint8_t *d, size_t n)
+int tls_wire_client_hello(struct tls_wire *t, const uint8_t *d, size_t n)
 {
     struct rd r = {d, n, 0, false};
     uint16_t version = (uint16_t)u16(&r);
     const uint8_t *random = take(&r, 32);
     take(&r, u8(&r));
-    tls_clear_el(t, TB_CLIENT_ALPN);
+    tls_wire_clear_el(t, TB_CLIENT_ALPN);
     uint16_t ciphers[MAXV], exts[MAXV], groups[MAXV], sigs[MAXV];
     uint8_t pf[64];
     size_t nc = 0, ne = 0, ng = 0, ns = 0, npf = 0;
@@ -279,7 +279,7 @@ int tls_client_hello(struct tls_state *t, const uint8_t *d, size_t n)
                 const uint8_t *proto = take(&x, pl);
                 if (!proto)
                     break;
-                tls_put_el(t, TB_CLIENT_ALPN, proto, pl);
+                tls_wire_put_el(t, TB_CLIENT_ALPN, proto, pl);
                 if (first)
                     alpn = proto, alpn_len = pl;
             }
@@ -337,22 +337,22 @@ int tls_client_hello(struct tls_state *t, const uint8_t *d, size_t n)
     hash12(ext_c, nec, true, sigs, ns, c);
     char ja4[48];
     int jl = snprintf(ja4, sizeof ja4, "%s_%s_%s", a, b, c);
-    tls_put(t, TB_JA4, ja4, (size_t)jl);
-    const char *vn = tls_version_name(v);
-    tls_put(t, TB_VERSION, vn, strlen(vn));
-    tls_put(t, TB_CLIENT_RANDOM, random, 32);
+    tls_wire_put(t, TB_JA4, ja4, (size_t)jl);
+    const char *vn = tls_wire_version_name(v);
+    tls_wire_put(t, TB_VERSION, vn, strlen(vn));
+    tls_wire_put(t, TB_CLIENT_RANDOM, random, 32);
     t->info.client_version = version;
     return 0;
 }
 
-int tls_server_hello(struct tls_state *t, const uint8_t *d, size_t n)
+int tls_wire_server_hello(struct tls_wire *t, const uint8_t *d, size_t n)
 {
     struct rd r = {d, n, 0, false};
     uint16_t version = (uint16_t)u16(&r);
     const uint8_t *random = take(&r, 32);
     take(&r, u8(&r));
     unsigned cipher = u16(&r);
-    tls_clear_el(t, TB_SERVER_ALPN);
+    tls_wire_clear_el(t, TB_SERVER_ALPN);
     u8(&r);
     if (r.bad) {
         t->hello_anom |= TLS_HA_INVALID_LENGTH;
@@ -373,7 +373,7 @@ int tls_server_hello(struct tls_state *t, const uint8_t *d, size_t n)
             size_t pl = u8(&x);
             const uint8_t *proto = take(&x, pl);
             if (proto)
-                tls_put_el(t, TB_SERVER_ALPN, proto, pl);
+                tls_wire_put_el(t, TB_SERVER_ALPN, proto, pl);
         }
     }
     if (e.bad || r.bad) {
@@ -386,9 +386,9 @@ int tls_server_hello(struct tls_state *t, const uint8_t *d, size_t n)
     tx_add(&j, num);
     list_dec(&j, exts, ne);
     put_fingerprint(t, &j, TB_JA3S_STRING, TB_JA3S_HASH);
-    const char *vn = tls_version_name(chosen ? chosen : version);
-    tls_put(t, TB_VERSION, vn, strlen(vn));
-    tls_put(t, TB_SERVER_RANDOM, random, 32);
+    const char *vn = tls_wire_version_name(chosen ? chosen : version);
+    tls_wire_put(t, TB_VERSION, vn, strlen(vn));
+    tls_wire_put(t, TB_SERVER_RANDOM, random, 32);
     t->info.server_version = chosen ? chosen : version;
     return 0;
 }

@@ -2,7 +2,7 @@
 #include <openssl/evp.h>
 #include <stdio.h>
 
-#include "tls_int.h"
+#include "tls_wire.h"
 
 static int digest_hex(const EVP_MD *md, const void *d, size_t n, char *out)
 {
@@ -14,17 +14,17 @@ static int digest_hex(const EVP_MD *md, const void *d, size_t n, char *out)
     return 0;
 }
 
-int tls_md5_hex(const void *d, size_t n, char out[33])
+int tls_wire_md5_hex(const void *d, size_t n, char out[33])
 {
     return digest_hex(EVP_md5(), d, n, out);
 }
 
-int tls_sha256_hex(const void *d, size_t n, char out[65])
+int tls_wire_sha256_hex(const void *d, size_t n, char out[65])
 {
     return digest_hex(EVP_sha256(), d, n, out);
 }
 
-int tls_sha1_colon_hex(const void *d, size_t n, char out[60])
+int tls_wire_sha1_colon_hex(const void *d, size_t n, char out[60])
 {
     unsigned char dig[EVP_MAX_MD_SIZE];
     unsigned int dl = 0;

@@ -1,4 +1,4 @@
-/* dns_name.c — domain names with compression (RFC 1035 §4.1.4), bounded as Suricata 8 reads
+/* name.c — domain names with compression (RFC 1035 §4.1.4), bounded as Suricata 8 reads
  * them. Three problems are flagged and the name kept, never a malformed message, when a
  * pointer was already followed (the name's end in the message is known): a pointer to itself
  * (DNS_NAME_LOOP, the name so far), more than DNS_NAME_STEPS labels and pointers
@@ -8,9 +8,9 @@
  * Nothing is read outside the message. */
 #include <string.h>
 
-#include "dns_int.h"
+#include "dns_wire.h"
 
-int dns_name_read(const uint8_t *msg, size_t n, size_t off, uint8_t *out, uint32_t cap,
+int dns_wire_name(const uint8_t *msg, size_t n, size_t off, uint8_t *out, uint32_t cap,
                   uint32_t *outlen, size_t *next, unsigned *flags)
 {
     uint32_t len = 0;

@@ -1,4 +1,4 @@
-/* decompress.c — Content-Encoding layers of a response body, decoded as browsers (and
+/* decoder.c — Content-Encoding layers of a response body, decoded as browsers (and
  * libhtp) do rather than as a strict decoder would:
  *  - gzip: the member header is read here (FEXTRA, FNAME, FCOMMENT, FHCRC skipped, reserved
  *    flag bits ignored), the data is raw deflate, and the trailer (CRC-32, ISIZE) is never
@@ -16,7 +16,7 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "http_int.h"
+#include "http_body.h"
 
 enum { GZ_HEAD, GZ_XLEN, GZ_EXTRA, GZ_NAME, GZ_COMMENT, GZ_HCRC, GZ_DATA };
 #define GZ_FHCRC 0x02
@@ -44,10 +44,10 @@ struct layer {
     lzma_stream lz;
 };
 
-struct http_decoder {
+struct http_body_decoder {
     int n;
-    struct layer l[HTTP_MAX_LAYERS]; /* l[0] gets the bytes as sent */
-    struct http_decoder_cfg cfg;
+    struct layer l[HTTP_BODY_MAX_LAYERS]; /* l[0] gets the bytes as sent */
+    struct http_body_decoder_cfg cfg;
     struct pbuf *out;
     uint32_t max;
     bool full;
@@ -65,7 +65,7 @@ static void layer_close(struct layer *y)
 }
 
 /* (Re)start layer y as coding c. false when the coding cannot run (lzma disabled). */
-static bool layer_start(struct http_decoder *dc, struct layer *y, uint8_t c)
+static bool layer_start(struct http_body_decoder *dc, struct layer *y, uint8_t c)
 {
     layer_close(y);
     y->coding = c;
@@ -96,10 +96,10 @@ static bool layer_start(struct http_decoder *dc, struct layer *y, uint8_t c)
     }
 }
 
-static void feed(struct http_decoder *dc, int i, const uint8_t *d, size_t n);
+static void feed(struct http_body_decoder *dc, int i, const uint8_t *d, size_t n);
 
 /* Output of layer i goes to layer i+1, the last one's to the body. */
-static void emit(struct http_decoder *dc, int i, const uint8_t *d, size_t n)
+static void emit(struct http_body_decoder *dc, int i, const uint8_t *d, size_t n)
 {
     if (!n)
         return;
@@ -114,7 +114,7 @@ static void emit(struct http_decoder *dc, int i, const uint8_t *d, size_t n)
 
 /* false once nothing more can come out of the layers below i (body full, or every later
  * layer ended): decoding further would only burn time. */
-static bool downstream_open(const struct http_decoder *dc, int i)
+static bool downstream_open(const struct http_body_decoder *dc, int i)
 {
     if (dc->full)
         return false;
@@ -126,7 +126,7 @@ static bool downstream_open(const struct http_decoder *dc, int i)
 
 enum { DEC_OK, DEC_ERR };
 
-static int decode(struct http_decoder *dc, int i, const uint8_t *d, size_t n);
+static int decode(struct http_body_decoder *dc, int i, const uint8_t *d, size_t n);
 
 /* Skip the gzip member header; the layer moves to GZ_DATA at its end. Returns the bytes
  * used; *err when the magic is wrong. */
@@ -199,7 +199,7 @@ static size_t gzip_header(struct layer *y, const uint8_t *d, size_t n, int *err)
     return i;
 }
 
-static int decode_lzma(struct http_decoder *dc, int i, const uint8_t *d, size_t n)
+static int decode_lzma(struct http_body_decoder *dc, int i, const uint8_t *d, size_t n)
 {
     struct layer *y = &dc->l[i];
     uint8_t buf[8192];
@@ -225,7 +225,7 @@ static int decode_lzma(struct http_decoder *dc, int i, const uint8_t *d, size_t 
  * otherwise "inflate" into junk as raw deflate. The output of this call is staged (up to
  * PROBE_MAX) and emitted when the call ends well. */
 #define PROBE_MAX 65536
-static int probe_zlib(struct http_decoder *dc, int i, const uint8_t *d, size_t n)
+static int probe_zlib(struct http_body_decoder *dc, int i, const uint8_t *d, size_t n)
 {
     struct layer *y = &dc->l[i];
     uint8_t *stage = malloc(PROBE_MAX);
@@ -258,7 +258,7 @@ static int probe_zlib(struct http_decoder *dc, int i, const uint8_t *d, size_t n
 }
 
 /* Decode n bytes with layer i's current coding. */
-static int decode(struct http_decoder *dc, int i, const uint8_t *d, size_t n)
+static int decode(struct http_body_decoder *dc, int i, const uint8_t *d, size_t n)
 {
     struct layer *y = &dc->l[i];
     uint8_t buf[8192];
@@ -325,7 +325,7 @@ static uint8_t next_coding(uint8_t c)
     }
 }
 
-static void feed(struct http_decoder *dc, int i, const uint8_t *d, size_t n)
+static void feed(struct http_body_decoder *dc, int i, const uint8_t *d, size_t n)
 {
     if (dc->full || !n)
         return;
@@ -373,14 +373,14 @@ static void feed(struct http_decoder *dc, int i, const uint8_t *d, size_t n)
     }
 }
 
-struct http_decoder *http_decoder_new(const uint8_t *codings, int n,
-                                      const struct http_decoder_cfg *cfg)
+struct http_body_decoder *http_body_decoder_new(const uint8_t *codings, int n,
+                                      const struct http_body_decoder_cfg *cfg)
 {
     if (n <= 0)
         return NULL;
-    if (n > HTTP_MAX_LAYERS)
-        n = HTTP_MAX_LAYERS;
-    struct http_decoder *dc = calloc(1, sizeof *dc);
+    if (n > HTTP_BODY_MAX_LAYERS)
+        n = HTTP_BODY_MAX_LAYERS;
+    struct http_body_decoder *dc = calloc(1, sizeof *dc);
     if (!dc)
         return NULL;
     dc->cfg = *cfg;
@@ -398,7 +398,7 @@ struct http_decoder *http_decoder_new(const uint8_t *codings, int n,
     return dc;
 }
 
-bool http_decoder_feed(struct http_decoder *dc, const uint8_t *d, size_t n, struct pbuf *out,
+bool http_body_decoder_feed(struct http_body_decoder *dc, const uint8_t *d, size_t n, struct pbuf *out,
                        uint32_t max)
 {
     dc->out = out;
@@ -407,12 +407,12 @@ bool http_decoder_feed(struct http_decoder *dc, const uint8_t *d, size_t n, stru
     return dc->full;
 }
 
-uint32_t http_decoder_errors(const struct http_decoder *dc)
+uint32_t http_body_decoder_errors(const struct http_body_decoder *dc)
 {
     return dc->errors;
 }
 
-void http_decoder_free(struct http_decoder *dc)
+void http_body_decoder_free(struct http_body_decoder *dc)
 {
     if (!dc)
         return;

@@ -1,9 +1,9 @@
 /* lists.c — DNS's multi-buffers: each question's name (dns.query, dns.queries.rrname), each
  * answer's, authority's and additional record's name, and dns.response.rrname (every name a
  * response carries). Element by element from the parsed message, no copy. */
-#include "dns_int.h"
+#include "dns_wire.h"
 
-static const uint8_t *text_at(const struct dns_state *s, uint32_t off, uint32_t n, uint32_t *len)
+static const uint8_t *text_at(const struct dns_wire *s, uint32_t off, uint32_t n, uint32_t *len)
 {
     *len = n;
     return s->text.p ? s->text.p + off : (const uint8_t *)"";
@@ -11,10 +11,10 @@ static const uint8_t *text_at(const struct dns_state *s, uint32_t off, uint32_t 
 
 /* Record types whose rdata is a name (CNAME, PTR, MX, NS; SOA's mname): dns.response.rrname
  * inspects it too. */
-static const uint8_t *rdata_name(const struct dns_state *s, int sec, uint32_t r, uint32_t *len)
+static const uint8_t *rdata_name(const struct dns_wire *s, int sec, uint32_t r, uint32_t *len)
 {
-    const struct osprey_dns_rr *rr = sec ? &s->info.authorities[r] : &s->info.answers[r];
-    const struct rr_off *o = &s->off[sec][r];
+    const struct dns_wire_rr *rr = sec ? &s->info.authorities[r] : &s->info.answers[r];
+    const struct dns_wire_off *o = &s->off[sec][r];
     if (rr->type == 6 && rr->has_soa)
         return text_at(s, o->mname, rr->soa.mname_len, len);
     if (rr->type == 5 || rr->type == 12 || rr->type == 15 || rr->type == 2)
@@ -25,16 +25,16 @@ static const uint8_t *rdata_name(const struct dns_state *s, int sec, uint32_t r,
 /* Element i of dns.response.rrname: a response's question names, then each answer's name
  * and name-like rdata, the authorities' the same way, then the additionals' names (their
  * rdata is not kept). Empty names are skipped. */
-static const uint8_t *response_name(const struct dns_state *s, uint32_t i, uint32_t *len)
+static const uint8_t *response_name(const struct dns_wire *s, uint32_t i, uint32_t *len)
 {
-    const struct osprey_dns_info *di = &s->info;
+    const struct dns_wire_info *di = &s->info;
     uint32_t k = 0;
     const uint8_t *e;
     for (uint32_t q = 0; q < di->nqueries; q++)
         if (di->queries[q].name_len && k++ == i)
             return text_at(s, s->qoff[q], di->queries[q].name_len, len);
     for (int sec = 0; sec < 2; sec++) {
-        const struct osprey_dns_rr *rrs = sec ? di->authorities : di->answers;
+        const struct dns_wire_rr *rrs = sec ? di->authorities : di->answers;
         uint32_t n = sec ? di->nauthorities : di->nanswers;
         for (uint32_t r = 0; r < n; r++) {
             if (rrs[r].name_len && k++ == i)
@@ -49,37 +49,37 @@ static const uint8_t *response_name(const struct dns_state *s, uint32_t i, uint3
     return NULL;
 }
 
-const uint8_t *dns_list_at(const struct dns_state *s, enum dns_list l, uint32_t i, uint32_t *len)
+const uint8_t *dns_wire_list_at(const struct dns_wire *s, enum dns_wire_list l, uint32_t i, uint32_t *len)
 {
-    const struct osprey_dns_info *di = &s->info;
+    const struct dns_wire_info *di = &s->info;
     const uint8_t *e = NULL;
     uint32_t el = 0;
     switch (l) {
-    case DL_ANSWER_NAMES: /* for records: each kept answer, an empty (root) name too */
+    case DNS_L_ANSWER_NAMES: /* for records: each kept answer, an empty (root) name too */
         if (i >= di->nanswers)
             return NULL;
-        return text_at(s, s->off[SEC_ANSWER][i].name, di->answers[i].name_len, len);
-    case DL_ANSWER_RDATA:
+        return text_at(s, s->off[DNS_SEC_ANSWER][i].name, di->answers[i].name_len, len);
+    case DNS_L_ANSWER_RDATA:
         if (i >= di->nanswers)
             return NULL;
-        return text_at(s, s->off[SEC_ANSWER][i].rdata, di->answers[i].rdata_len, len);
-    case DL_RESPONSE:
+        return text_at(s, s->off[DNS_SEC_ANSWER][i].rdata, di->answers[i].rdata_len, len);
+    case DNS_L_RESPONSE:
         return di->response ? response_name(s, i, len) : NULL;
-    case DL_ADDITIONALS:
+    case DNS_L_ADDITIONALS:
         if (di->response && i < di->nadditionals) /* as Suricata: a response's */
             e = text_at(s, s->aroff[i], di->additionals[i].name_len, &el);
         break;
-    case DL_QUERIES:
+    case DNS_L_QUERIES:
         if (i < di->nqueries)
             e = text_at(s, s->qoff[i], di->queries[i].name_len, &el);
         break;
-    case DL_ANSWERS:
+    case DNS_L_ANSWERS:
         if (i < di->nanswers)
-            e = text_at(s, s->off[SEC_ANSWER][i].name, di->answers[i].name_len, &el);
+            e = text_at(s, s->off[DNS_SEC_ANSWER][i].name, di->answers[i].name_len, &el);
         break;
-    case DL_AUTHORITIES: /* as Suricata: the authority section of responses only */
+    case DNS_L_AUTHORITIES: /* as Suricata: the authority section of responses only */
         if (di->response && i < di->nauthorities)
-            e = text_at(s, s->off[SEC_AUTHORITY][i].name, di->authorities[i].name_len, &el);
+            e = text_at(s, s->off[DNS_SEC_AUTHORITY][i].name, di->authorities[i].name_len, &el);
         break;
     }
     if (!el)
