@@ -104,8 +104,7 @@ def test_snmp_lost_datagrams(tmp_path):
             from_agent(snmp_v2c(0xa2, "public"), sport=40171)]
     rules = [rule("snmp.pdu_type:2;", sid=1, proto="snmp"),
              rule('snmp.community; content:"lost-answer";', sid=2, proto="snmp"),
-             rule('flow:to_client; snmp.community; content:"lost-request";', sid=3,
-                  proto="snmp")]
+             rule('snmp.community; content:"lost-request";', sid=3, proto="snmp")]
     out = osprey_out(tmp_path, pkts, rules, "--set", "outputs.eve-log.types=[alert,snmp,flow]")
     assert sorted(a["alert"]["signature_id"] for a in out.of("alert")) == [1, 1, 2, 3]
     recs = [(r["snmp"]["pdu_type"], r["snmp"]["community"]) for r in out.of("snmp")]
