@@ -1,7 +1,8 @@
 """Telnet end to end (parsers/telnet/): detection by IAC option negotiation on any port,
 `alert telnet`, app-layer-protocol:telnet, Snort 3's service:telnet, the frames Suricata
 gives rules (frame:data / frame:ctl / frame:pdu, each direction), content on the stream,
-the flow's app_proto, and no EVE record of its own (Suricata logs none)."""
+the flow's app_proto, and no EVE record of its own (Suricata logs none); a gap (Suricata's
+Telnet parser accepts gaps and reads on at once: the frames after the hole are read)."""
 import pytest
 
 from detect_helpers import Conv, detect, rule
@@ -56,3 +57,24 @@ def test_telnet_not_plain_text(tmp_path):
     plain = Conv(sport=40023, dport=23).handshake().send(True, b"hello\r\n") \
         .send(False, b"world\r\n").close().pkts
     assert detect(tmp_path, plain, [rule('content:"hello";', sid=1, proto="telnet")]).sids == []
+
+
+def test_telnet_gap_reads_on(tmp_path):
+    # the client's line is cut by a hole (the server acknowledges past it): the line the hole
+    # cut is lost, the next lines of that side are data frames again
+    c = Conv(sport=40023, dport=2323).handshake()
+    c.send(True, b"\xff\xfd\x03\xff\xfb\x18").send(False, b"\xff\xfd\x18")
+    c.send(True, b"cat /etc/shadow\r\n", seg=6, order=[0, 2])          # "/etc/s" lost
+    c.send(False, b"root:x:0:0\r\n")
+    c.send(True, b"/sbin/ping www.yahoo.com\r\n")
+    pkts = c.close().pkts
+    rules = [rule('flow:to_server; frame:data; content:"/sbin/ping www"; startswith;', sid=1,
+                  proto="telnet"),
+             rule('frame:data; content:"shadow";', sid=2, proto="telnet"),
+             rule('flow:to_client; frame:data; content:"root:x";', sid=3, proto="telnet"),
+             rule('flow:to_server; content:"/sbin/ping";', sid=4)]    # the stream's bytes
+    assert detect(tmp_path, pkts, rules).sids == [1, 3, 4]
+    out = osprey_out(tmp_path, pkts, [], "--set", "outputs.eve-log.types=[flow]", name="e")
+    (f,) = out.of("flow")
+    assert f["app_proto"] == "telnet"
+    assert [r["event_type"] for r in out.records] == ["flow"]      # no telnet record
