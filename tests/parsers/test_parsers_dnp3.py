@@ -121,3 +121,27 @@ def test_dnp3_eve_records(tmp_path):
     v = Draft7Validator(SCHEMA)
     for r in out.records:
         assert not list(v.iter_errors(r)), r
+
+
+def test_dnp3_gap_gives_the_side_up(tmp_path):
+    # Suricata's DNP3 does not accept gaps (a hole ends its app layer on the flow, both
+    # ways). Osprey gives the side with the hole up: the master's frames after it are not
+    # parsed (no rule, no record), the stream's bytes are still inspected, and the
+    # outstation's side is still read.
+    c = Conv(sport=40200, dport=20000).handshake()
+    c.send(True, frame(bytes([0xC0]) + READ))
+    c.send(True, frame(bytes([0xC1]) + READ), order=[])              # never comes
+    c.send(False, frame(bytes([0xC0]) + RESP, ctl=0x44, dst=1, src=10))
+    c.send(True, frame(bytes([0xC2]) + OPERATE))
+    pkts = c.close().pkts
+    rules = [rule("dnp3_func:operate;", sid=1, proto="dnp3"),
+             rule("dnp3_func:read;", sid=2, proto="dnp3"),
+             rule("dnp3_func:response;", sid=3, proto="dnp3"),
+             rule('flow:to_server; content:"|05 0c 01 28|";', sid=4)]     # the operate's bytes
+    assert detect(tmp_path, pkts, rules, *ON).sids == [2, 3, 4]
+    out = osprey_out(tmp_path, pkts, [], *ON, "--set", "outputs.eve-log.types=[flow,dnp3]",
+                     name="e")
+    assert [r["dnp3"]["type"] for r in out.of("dnp3")] == ["request", "response"]
+    v = Draft7Validator(SCHEMA)
+    for r in out.records:
+        assert not list(v.iter_errors(r)), r

@@ -128,3 +128,29 @@ def test_modbus_eve_records(tmp_path):
     v = Draft7Validator(SCHEMA)
     for r in out.records:
         assert not list(v.iter_errors(r)), r
+
+
+def test_modbus_gap_gives_the_side_up(tmp_path):
+    # Suricata's Modbus does not accept gaps (a hole ends its app layer on the flow, both
+    # ways). Osprey gives the side with the hole up: the client's requests after it are not
+    # parsed (no rule, no record), the stream's bytes are still inspected, and the server's
+    # side is still read (its answer to the lost request is a transaction alone).
+    c = Conv(sport=40502, dport=502).handshake()
+    c.send(True, READ).send(False, READ_R)
+    c.send(True, WRITE, order=[])                                   # never comes
+    c.send(False, WRITE_R).send(True, DIAG)
+    pkts = c.close().pkts
+    rules = [rule("modbus: function 8;", sid=1, proto="modbus"),
+             rule("flow:to_server; modbus: function 3;", sid=2, proto="modbus"),
+             # (modbus: reads a request: the lone answer shows as its event and record)
+             rule("app-layer-event:modbus.unsolicited_response;", sid=3, proto="modbus"),
+             rule('flow:to_server; content:"|00 03 00 00 00 06 01 08|";', sid=4)]  # DIAG
+    assert detect(tmp_path, pkts, rules, *ON).sids == [2, 3, 4]
+    out = osprey_out(tmp_path, pkts, [], *ON, "--set", "outputs.eve-log.types=[flow,modbus]",
+                     name="e")
+    recs = [r["modbus"] for r in out.of("modbus")]
+    assert [sorted(r) for r in recs] == [["id", "request", "response"], ["id", "response"]]
+    assert out.of("flow")[0]["app_proto"] == "modbus"
+    v = Draft7Validator(SCHEMA)
+    for r in out.records:
+        assert not list(v.iter_errors(r)), r
