@@ -98,3 +98,32 @@ def test_rfb_eve_record(tmp_path):
     v = Draft7Validator(SCHEMA)
     for rec in out.records:
         assert not list(v.iter_errors(rec)), rec
+
+
+def test_rfb_gap_gives_the_side_up(tmp_path):
+    # Suricata's RFB does not accept gaps (a hole ends its app layer on the flow, both ways).
+    # Osprey gives the side with the hole up: the server's security result is lost, so its
+    # ServerInit is not read (no desktop name). The rfb.* keywords run at those two server
+    # messages, so none matches; what the handshake had before the hole is the flow's
+    # record, written at its end, and the stream's bytes are still inspected.
+    c = Conv(sport=40590, dport=5900).handshake()
+    c.send(False, b"RFB 003.008\n").send(True, b"RFB 003.008\n")
+    c.send(False, b"\x02\x01\x02").send(True, b"\x02")
+    c.send(False, b"\xab" * 16).send(True, b"\xcd" * 16)
+    c.send(False, b"\x00\x00\x00\x00", order=[])                    # never comes
+    c.send(True, b"\x01").send(False, INIT)
+    pkts = c.close().pkts
+    rules = [rule("rfb.sectype:2;", sid=1, proto="rfb"),
+             rule('rfb.name; content:"alice";', sid=2, proto="rfb"),
+             rule("rfb.secresult:ok;", sid=3, proto="rfb"),
+             rule('flow:to_client; content:"alice|27|s desktop";', sid=4)]  # the stream's bytes
+    assert detect(tmp_path, pkts, rules).sids == [4]
+    out = osprey_out(tmp_path, pkts, [], "--set", "outputs.eve-log.types=[flow,rfb]",
+                     name="e")
+    (r,) = out.of("rfb")
+    assert r["rfb"]["authentication"] == {"security_type": 2, "vnc": {"challenge": "ab" * 16,
+                                                                      "response": "cd" * 16}}
+    assert "framebuffer" not in r["rfb"]
+    v = Draft7Validator(SCHEMA)
+    for rec in out.records:
+        assert not list(v.iter_errors(rec)), rec

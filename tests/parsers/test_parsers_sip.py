@@ -190,3 +190,27 @@ def test_sip_snort3_keyword_errors(tmp_path):
     assert r.sids == []
     assert "unknown SIP method 'frobnicate'" in r.proc.stderr
     assert "a negated method must be the only one" in r.proc.stderr
+
+
+def test_sip_tcp_gap_gives_the_side_up(tmp_path):
+    # Suricata's SIP over TCP does not accept gaps (a hole ends its app layer on the flow,
+    # both ways). Osprey gives the side with the hole up: the client's request after a lost
+    # one is not read (no rule, no record); the server's answers are, and the stream's bytes
+    # are still inspected.
+    bye = INVITE.replace(b"INVITE sip:", b"BYE sip:", 1).replace(b"INVITE\r\n", b"BYE\r\n")
+    c = Conv(sport=40060, dport=5060).handshake()
+    c.send(True, INVITE).send(False, OK)
+    c.send(True, INVITE.replace(b"CSeq: 1", b"CSeq: 2"), order=[])    # never comes
+    c.send(False, OK).send(True, bye)
+    pkts = c.close().pkts
+    rules = [rule('sip.method; content:"BYE";', sid=1, proto="sip"),
+             rule('sip.method; content:"INVITE";', sid=2, proto="sip"),
+             rule('sip.stat_code; content:"200";', sid=3, proto="sip"),
+             rule('flow:to_server; content:"BYE sip:";', sid=4)]           # the stream's bytes
+    assert detect(tmp_path, pkts, rules).sids == [2, 3, 3, 4]
+    out = osprey_out(tmp_path, pkts, [], "--set", "outputs.eve-log.types=[sip]", name="e")
+    assert [("request_line" in r["sip"], "response_line" in r["sip"]) for r in out.of("sip")] \
+        == [(True, False), (False, True), (False, True)]
+    v = Draft7Validator(json.loads(SCHEMA.read_text()))
+    for r in out.records:
+        assert not list(v.iter_errors(r)), r
