@@ -151,3 +151,18 @@ def test_krb5_tcp_gap_gives_the_side_up(tmp_path):
                                     "eve-schema.json").read_text()))
     for r in out.records:
         assert not list(v.iter_errors(r)), r
+
+
+def test_krb5_udp_lost_datagrams(tmp_path):
+    # over UDP each message is a transaction and record of its own: an AS-REQ whose answer
+    # was lost and a TGS-REP whose request was lost are each written and matched
+    pkts = [udp(AS_REQ, sport=50000, dport=88),
+            udp(TGS_REP, src="10.0.0.2", dst="10.0.0.1", sport=88, dport=50001)]
+    rules = [krb_rule("krb5_msg_type:10;", sid=1), krb_rule("krb5.ticket_encryption:weak;", 2)]
+    out = osprey_out(tmp_path, pkts, rules, "--set", "outputs.eve-log.types=[alert,krb5]")
+    assert sorted(a["alert"]["signature_id"] for a in out.of("alert")) == [1, 2]
+    assert [r["krb5"]["msg_type"] for r in out.of("krb5")] == ["KRB_AS_REQ", "KRB_TGS_REP"]
+    v = Draft7Validator(json.loads((ROOT.parent / "shared" / "conformance" /
+                                    "eve-schema.json").read_text()))
+    for r in out.records:
+        assert not list(v.iter_errors(r)), r

@@ -180,3 +180,23 @@ def test_ldap_gap_resyncs_at_the_next_message(tmp_path):
                                     "eve-schema.json").read_text()))
     for r in out.records:
         assert not list(v.iter_errors(r)), r
+
+
+def test_cldap_lost_datagrams(tmp_path):
+    # CLDAP: a search whose answer was lost is finished at the flow's end with no responses;
+    # an answer whose search was lost is a transaction of its own (an unsolicited response)
+    pkts = [udp(search_request(7, "", ["netlogon"]), sport=50000, dport=389),
+            udp(search_entry(8, "", [("netlogon", ["x"])]), src="10.0.0.2", dst="10.0.0.1",
+                sport=389, dport=50001)]
+    rules = [rule("ldap.request.operation:search_request;", sid=1, proto="ldap"),
+             rule("ldap.responses.operation:search_result_entry;", sid=2, proto="ldap")]
+    out = osprey_out(tmp_path, pkts, rules, "--set", "outputs.eve-log.types=[alert,ldap]")
+    assert sorted(a["alert"]["signature_id"] for a in out.of("alert")) == [1, 2]
+    recs = [r["ldap"] for r in out.of("ldap")]
+    assert sorted((r.get("request", {}).get("operation", ""),
+                   [x["operation"] for x in r.get("responses", [])]) for r in recs) == \
+        sorted([("search_request", []), ("", ["search_result_entry"])])
+    v = Draft7Validator(json.loads((ROOT.parent / "shared" / "conformance" /
+                                    "eve-schema.json").read_text()))
+    for r in out.records:
+        assert not list(v.iter_errors(r)), r

@@ -214,3 +214,21 @@ def test_sip_tcp_gap_gives_the_side_up(tmp_path):
     v = Draft7Validator(json.loads(SCHEMA.read_text()))
     for r in out.records:
         assert not list(v.iter_errors(r)), r
+
+
+def test_sip_udp_lost_datagrams(tmp_path):
+    # SIP's transactions are one message each way (Suricata's unidirectional ones): an
+    # INVITE whose answer was lost is a record alone. A 200 whose request was lost, opening
+    # a flow of its own, is that flow's first datagram: the flow is SIP (by content) but its
+    # client side is read as requests only (as Suricata reads each way as one kind), so the
+    # answer is no transaction
+    pkts = sip_udp(msgs=((True, INVITE),)) + sip_udp(sport=5062, msgs=((False, OK),))
+    rules = [rule('sip.method; content:"INVITE";', sid=1, proto="sip"),
+             rule('sip.stat_code; content:"200";', sid=2, proto="sip")]
+    out = osprey_out(tmp_path, pkts, rules, "--set", "outputs.eve-log.types=[alert,flow,sip]")
+    assert sorted(a["alert"]["signature_id"] for a in out.of("alert")) == [1]
+    assert [r["sip"]["method"] for r in out.of("sip")] == ["INVITE"]
+    assert [f["app_proto"] for f in out.of("flow")] == ["sip", "sip"]
+    v = Draft7Validator(json.loads(SCHEMA.read_text()))
+    for r in out.records:
+        assert not list(v.iter_errors(r)), r
