@@ -186,13 +186,13 @@ def test_ike_vendor_and_payload_limits(tmp_path, trace, nvid):
     # 16 vendor ids are kept (ike.vendor, the record's vendor_ids) and 32 payload types (the
     # record's payload list; IKEv1 lists no chain end); the rest are counted in ike_shed and
     # the message is still read
-    vids = [bytes([i]) + b"\xee" * 15 for i in range(nvid)]  # (a content of all 32 hex
-    # digits can only match a whole element)
+    vids = [bytes([i]) + b"\xee" * 15 for i in range(nvid)]
     m = message(0x10, 2, 0, [(1, v1_sa([[(1, 7)]]))] + [(13, v) for v in vids])
     pkts = [to_resp(m, sport=40500)]
-    rules = [rule('ike.vendor; content:"%s";' % vids[15].hex(), sid=1,
+    # (anchored and sized: each element is matched alone, not after the ones before it)
+    rules = [rule('ike.vendor; content:"%s"; startswith; bsize:32;' % vids[15].hex(), sid=1,
                   proto="ike"),
-             rule('ike.vendor; content:"%s";' % vids[-1].hex(), sid=2,
+             rule('ike.vendor; content:"%s"; startswith; bsize:32;' % vids[-1].hex(), sid=2,
                   proto="ike")]
     out = osprey_out(tmp_path, pkts, rules, "--set", "outputs.eve-log.types=[alert,ike]")
     assert sorted(a["alert"]["signature_id"] for a in out.of("alert")) == \
