@@ -183,14 +183,17 @@ def test_enip_cip_messages_limit(tmp_path, trace, n):
     # ENIP_CIP_MAX (16) CIP messages of one are kept (fields, the record's multiple list);
     # the rest are counted (enip_cip_shed); the message is still a transaction
     pkts = session((True, msp(n)))
-    rules = [rule("cip_service:10;", sid=1, proto="enip"),          # the Multiple Service
-             rule("enip.cip_attribute:0;", sid=2, proto="enip")]    # Packet, its first
-    assert detect(tmp_path, pkts, rules, *ON).sids == [1, 2]
+    # the packet itself is the first CIP message kept, its requests (attributes 0, 1 …) the
+    # next 15: attribute 14 is still read, 15 on are shed
+    rules = [rule("cip_service:10;", sid=1, proto="enip"),
+             rule("enip.cip_attribute:0;", sid=2, proto="enip"),
+             rule("enip.cip_attribute:14;", sid=3, proto="enip"),
+             rule("cip_service:14,1,15;", sid=4, proto="enip")]
+    assert detect(tmp_path, pkts, rules, *ON).sids == [1, 2, 3]
     out = osprey_out(tmp_path, pkts, [], *ON, "--set", "outputs.eve-log.types=[enip]",
                      name="e")
     (rec,) = [r["enip"] for r in out.of("enip")]
     mult = rec["request"]["cip"]["multiple"]
-    # (the packet itself is the first CIP message kept, its requests the next 15)
     assert [m["path"][-1]["value"] for m in mult] == list(range(min(n, 15)))
     assert not list(Draft7Validator(SCHEMA).iter_errors(out.of("enip")[0]))
     a = app_trace(trace, pkts, *ON)
