@@ -7,8 +7,8 @@
  * again from the first chunk that starts with a whole typed message of a type that side sends
  * (Suricata's resync), the chunks before it passed over. After the server accepts SSL the
  * flow is TLS (what the chunk holds after the answer goes to TLS). */
-#include <string.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "pgsql_int.h"
 
