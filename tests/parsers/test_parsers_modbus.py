@@ -11,6 +11,7 @@ from jsonschema import Draft7Validator
 from conftest import ROOT
 from detect_helpers import Conv, detect, rule
 from outputs_helpers import osprey_out
+from parsers_helpers import app_trace
 
 SCHEMA = json.loads((ROOT.parent / "shared" / "conformance" / "eve-schema.json").read_text())
 ON = ("--set", "app-layer.protocols.modbus.enabled=yes")
@@ -154,3 +155,27 @@ def test_modbus_gap_gives_the_side_up(tmp_path):
     v = Draft7Validator(SCHEMA)
     for r in out.records:
         assert not list(v.iter_errors(r)), r
+
+
+def test_modbus_request_flood_and_pending_limit(tmp_path, trace):
+    # app-layer.protocols.modbus.request-flood: more requests than it waiting is
+    # modbus.flooded, once, and again after an answer brought them back to it
+    reqs = [adu(100 + i, 3, b"\x00\x64\x00\x01") for i in range(7)]
+    pkts = session(*[(True, r) for r in reqs[:6]], (False, adu(100, 3, b"\x02\x00\x01")),
+                   (True, reqs[6]))
+    rules = [rule("app-layer-event:modbus.flooded;", sid=1, proto="modbus")]
+    flood = ("--set", "app-layer.protocols.modbus.request-flood=5")
+    assert detect(tmp_path, pkts, rules, *ON, *flood).sids == [1, 1]
+    assert detect(tmp_path, pkts, rules, *ON, name="d").sids == []          # 500 by default
+    assert detect(tmp_path, pkts, rules, *ON, "--set",
+                  "app-layer.protocols.modbus.request-flood=0", name="z").sids == []
+    # MB_PENDING_MAX (1024) requests wait: past it the oldest is shed (counted, its record
+    # lost); the ones still waiting are written at the flow's end
+    many = b"".join(adu(i, 3, b"\x00\x64\x00\x01") for i in range(1030))
+    pkts = session(*[(True, many[k:k + 1200]) for k in range(0, len(many), 1200)])
+    a = app_trace(trace, pkts, *ON)
+    assert a.stats["modbus_pending_shed"] == 6
+    out = osprey_out(tmp_path, pkts, [], *ON, "--set", "outputs.eve-log.types=[modbus]",
+                     name="e")
+    recs = [r["modbus"]["request"]["transaction_id"] for r in out.of("modbus")]
+    assert len(recs) == 1024 and min(recs) == 6 and max(recs) == 1029
