@@ -2,8 +2,8 @@
  * frame per IAC command (IAC and a command; WILL / WONT / DO / DONT with their option; SB …
  * IAC SE with what it negotiates) and a data frame per line of data (up to and with its LF,
  * or up to the next IAC; IAC IAC is one 0xff byte of data). Each frame runs its kind's event
- * of its direction, then the pdu event. A line or subnegotiation longer than TN_FRAME_MAX is
- * cut there (a frame of the first bytes; the rest counted shed). No transactions, no EVE
+ * of its direction, then the pdu event. A data line longer than TN_FRAME_MAX is cut into frames
+ * of that size; a subnegotiation is cut there (the rest counted shed). No transactions, no EVE
  * object (Suricata logs none): the flow's app_proto is what Telnet gives. Bytes lost
  * (telnet_gap): the line or command the hole cut is dropped and reading goes on with the
  * next byte as data, as Suricata's Telnet parser resumes at once after a gap. */

@@ -12,6 +12,7 @@ from scapy.layers.dhcp import BOOTP, DHCP
 from conftest import ROOT
 from detect_helpers import detect, rule, udp
 from outputs_helpers import osprey_out
+from parsers_helpers import app_trace
 
 MAC = bytes.fromhex("0011321749f0")
 
@@ -116,3 +117,20 @@ def test_dhcp_lost_datagrams(tmp_path):
                                     "eve-schema.json").read_text()))
     for r in out.records:
         assert not list(v.iter_errors(r)), r
+
+
+def test_dhcp_options_limit(tmp_path, trace):
+    # DHCP_OPTS_MAX (64) options of a message are kept; the rest are counted (dhcp_shed) and
+    # not read: a lease time past them is not the record's nor the rules'
+    def ack_with(pad):
+        opts = [("message-type", "ack")] + [(224, b"x")] * pad + [("lease_time", 3600), "end"]
+        return bytes(BOOTP(op=2, xid=7, yiaddr="10.16.1.4", chaddr=MAC) / DHCP(options=opts))
+    rules = [rule("dhcp.leasetime:3600;", sid=1, proto="dhcp")]
+    for pad, hit, shed in ((62, [1], 0), (63, [], 1), (70, [], 8)):
+        pkts = [udp(ack_with(pad), src="10.16.1.1", dst="10.16.1.4", sport=67, dport=68)]
+        out = osprey_out(tmp_path, pkts, rules, "--set", "outputs.eve-log.types=[alert,dhcp]",
+                         name="p%d" % pad)
+        assert [a["alert"]["signature_id"] for a in out.of("alert")] == hit, pad
+        (rec,) = out.of("dhcp")
+        assert ("lease_time" in rec["dhcp"]) == bool(hit)
+        assert app_trace(trace, pkts).stats["dhcp_shed"] == shed

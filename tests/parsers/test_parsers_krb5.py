@@ -12,6 +12,7 @@ from ber_build import krb_error, krb_rep, krb_req, record
 from conftest import ROOT
 from detect_helpers import Conv, detect, rule, udp
 from outputs_helpers import osprey_out
+from parsers_helpers import app_trace
 
 R = "EXAMPLE.ORG"
 AS_REQ = krb_req(10, ["alice"], R, ["krbtgt", R])
@@ -166,3 +167,23 @@ def test_krb5_udp_lost_datagrams(tmp_path):
                                     "eve-schema.json").read_text()))
     for r in out.records:
         assert not list(v.iter_errors(r)), r
+
+
+def test_krb5_limits(tmp_path, trace):
+    # a TCP record longer than KRB5_RECORD_MAX (100000 bytes, Suricata's defragmentation
+    # limit) is skipped (krb5_skipped) and the next record is read; KRB5_NAME_PARTS (8)
+    # components of a name are kept (krb5_shed counts the rest)
+    big = (100001).to_bytes(4, "big") + b"\x00" * 100001
+    long_name = krb_req(10, [str(i) for i in range(10)], R, ["krbtgt", R])
+    c = Conv(sport=50000, dport=88).handshake()
+    c.send(True, record(AS_REQ))
+    for k in range(0, len(big), 20000):  # (acknowledged as it goes: within the window)
+        c.send(True, big[k:k + 20000], seg=1400)
+    c.send(True, record(long_name))
+    pkts = c.close().pkts
+    rules = [krb_rule("krb5_msg_type:10;", sid=1)]
+    assert detect(tmp_path, pkts, rules).sids == [1, 1]
+    out = osprey_out(tmp_path, pkts, [], "--set", "outputs.eve-log.types=[krb5]", name="e")
+    assert [r["krb5"]["cname"] for r in out.of("krb5")] == ["alice", "0/1/2/3/4/5/6/7"]
+    a = app_trace(trace, pkts)
+    assert a.stats["krb5_skipped"] == 1 and a.stats["krb5_shed"] == 2
