@@ -10,6 +10,7 @@ from jsonschema import Draft7Validator
 from conftest import ROOT
 from detect_helpers import Conv, detect, rule
 from outputs_helpers import osprey_out
+from parsers_helpers import app_trace
 
 SCHEMA = json.loads((ROOT.parent / "shared" / "conformance" / "eve-schema.json").read_text())
 INIT = (bytes([0x05, 0x00, 0x03, 0x20, 32, 24, 0, 1, 0, 255, 0, 255, 0, 255, 16, 8, 0, 0, 0, 0])
@@ -127,3 +128,20 @@ def test_rfb_gap_gives_the_side_up(tmp_path):
     v = Draft7Validator(SCHEMA)
     for rec in out.records:
         assert not list(v.iter_errors(rec)), rec
+
+
+def test_rfb_name_limit(tmp_path, trace):
+    # RFB_NAME_MAX (4096) bytes of the desktop name are kept (rfb.name, the record); a longer
+    # one is cut there (rfb_shed) and the handshake still completes
+    name = b"N" * 4095 + b"Z" + b"TAIL"
+    init = INIT[:20] + len(name).to_bytes(4, "big") + name
+    pkts = rfb(init=init)
+    rules = [rule('rfb.name; content:"NZ"; endswith; bsize:4096;', sid=1, proto="rfb"),
+             rule('rfb.name; content:"TAIL";', sid=2, proto="rfb"),
+             rule("rfb.secresult:ok;", sid=3, proto="rfb")]
+    assert detect(tmp_path, pkts, rules).sids == [1, 3]
+    out = osprey_out(tmp_path, pkts, [], "--set", "outputs.eve-log.types=[rfb]", name="e")
+    (r,) = out.of("rfb")
+    assert r["rfb"]["framebuffer"]["name"] == "N" * 4095 + "Z"
+    assert not list(Draft7Validator(SCHEMA).iter_errors(r))
+    assert app_trace(trace, pkts).stats["rfb_shed"] == 1

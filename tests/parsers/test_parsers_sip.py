@@ -232,3 +232,22 @@ def test_sip_udp_lost_datagrams(tmp_path):
     v = Draft7Validator(json.loads(SCHEMA.read_text()))
     for r in out.records:
         assert not list(v.iter_errors(r)), r
+
+
+def test_sip_headers_limit(tmp_path, trace):
+    # SIP_HEADERS_MAX (64) header lines of a message are read; past them each is counted
+    # (sip_headers_shed) and not read: a header after them is in none of the sip.* header
+    # buffers (Snort 3's sip_header is the raw header block: every line is in it), and the
+    # message is still a transaction
+    extra = b"".join(b"X-Pad-%d: %d\r\n" % (i, i) for i in range(70))
+    msg = INVITE.replace(b"\r\n", b"\r\n" + extra + b"User-Agent: hidden\r\n", 1)
+    pkts = sip_udp(msgs=((True, msg),))
+    rules = [rule('sip.method; content:"INVITE";', sid=1, proto="sip"),
+             rule('sip_header; content:"X-Pad-63:"; service:sip;', sid=2, proto="udp"),
+             rule('sip_header; content:"X-Pad-64:"; service:sip;', sid=3, proto="udp"),
+             rule('sip.user_agent; content:"hidden";', sid=4, proto="sip")]
+    assert detect(tmp_path, pkts, rules).sids == [1, 2, 3]
+    a = app_trace(trace, pkts)
+    # the 70 pads, the hidden one and the INVITE's own header lines, less the 64 kept
+    own = len(INVITE.split(b"\r\n\r\n")[0].split(b"\r\n")) - 1
+    assert a.stats["sip_headers_shed"] == 70 + 1 + own - 64
