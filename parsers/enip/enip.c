@@ -180,6 +180,7 @@ const struct osprey_proto_def enip_proto = {
     .probes = PROBES,
     .parse = enip_parse,
     .parse_dgram = enip_parse_dgram,
+    .gap = enip_gap,
     .end = enip_end,
     .state_free = enip_free,
     .tx_id = enip_tx_id,

@@ -74,6 +74,7 @@ struct enip_state {
     bool open;                    /* cur is a request still waiting for its reply */
     uint8_t last;                 /* the side of the message just read (fields read it) */
     uint64_t next_id;
+    bool gap[2];                  /* bytes of that side were lost: wait for a header (TCP) */
 };
 
 /* msg.c: decode one encapsulation message d[0..n) (its header's length checked by the caller)
@@ -90,6 +91,7 @@ const char *enip_cip_status_name(uint8_t status);
 void enip_parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d, size_t n);
 void enip_parse_dgram(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d,
                       size_t n);
+void enip_gap(struct pflow *pf, struct mon_flow *f, int dir);
 void enip_end(struct pflow *pf, struct mon_flow *f);
 void enip_free(void *state);
 /* probe.c */

@@ -5,7 +5,9 @@
  * ends that one unanswered first, a reply without a request is a transaction of its own.
  * A reply of another command than the request's does not answer it (the request ends
  * unanswered, the reply is a transaction alone). Something that is no ENIP message is enip.invalid_pdu (TCP: that side is no longer read).
- * Each request runs enip_request, each reply enip_response. */
+ * Each request runs enip_request, each reply enip_response. Bytes lost on TCP (enip_gap): the
+ * message cut by the hole is dropped and the side is read again from the first chunk that
+ * starts with a plausible header (Suricata's resync), the chunks before it passed over. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -68,11 +70,42 @@ static struct enip_state *state(struct pflow *pf, int dir)
     return pf->state;
 }
 
+/* Does a chunk after a gap start with a message header? A known command and status, and the
+ * lengths and options the fixed commands have (the checks Suricata's resync makes). */
+static bool resyncs(const uint8_t *d, size_t n)
+{
+    if (n < ENIP_HDR_LEN || !enip_command_known(rd_le16(d)) ||
+        !strcmp(enip_status_name(rd_le32(d + 8)), "Unknown"))
+        return false;
+    uint16_t len = rd_le16(d + 2);
+    switch (rd_le16(d)) {
+    case ENIP_CMD_NOP: return rd_le32(d + 20) == 0;
+    case ENIP_CMD_REGISTER: return len == 4;
+    case ENIP_CMD_UNREGISTER: return len == 4 || len == 0;
+    default: return true;
+    }
+}
+
+void enip_gap(struct pflow *pf, struct mon_flow *f, int dir)
+{
+    (void)f;
+    struct enip_state *st = state(pf, dir);
+    if (!st)
+        return;
+    pbuf_reset(&st->in[dir]); /* the message the hole cut is lost */
+    st->gap[dir] = true;
+}
+
 void enip_parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d, size_t n)
 {
     struct enip_state *st = state(pf, dir);
     if (!st)
         return;
+    if (st->gap[dir]) {
+        if (!resyncs(d, n))
+            return; /* not in step yet: this chunk is passed over */
+        st->gap[dir] = false;
+    }
     struct pbuf *b = &st->in[dir];
     while (n && !pf->dead[dir]) {
         size_t want = b->len < ENIP_HDR_LEN ? ENIP_HDR_LEN : ENIP_HDR_LEN + rd_le16(b->p + 2);

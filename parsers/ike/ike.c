@@ -30,6 +30,7 @@ static const uint8_t *hex_of(struct osprey_scratch *s, const uint8_t *d, size_t 
                              uint32_t *len)
 {
     static const char X[] = "0123456789abcdef";
+    s->len = 0; /* the caller's room is reused element after element: built from its start */
     for (size_t i = 0; i < n; i++) {
         char two[2] = {X[d[i] >> 4], X[d[i] & 15]};
         if (!scratch_put(s, two, 2))

@@ -143,6 +143,7 @@ const struct osprey_proto_def ldap_proto = {
     .probes = PROBES,
     .parse = ldap_parse,
     .parse_dgram = ldap_parse_dgram,
+    .gap = ldap_gap,
     .end = ldap_end,
     .state_free = ldap_free,
     .state_trim = ldap_trim,

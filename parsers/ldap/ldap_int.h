@@ -85,6 +85,7 @@ struct ldap_state {
     struct ldap_tx *cur;            /* the transaction rules and EVE read now */
     struct ldap_tx *last;           /* the latest finished one (read until the next) */
     uint64_t next_id;
+    bool gap[2];                    /* bytes of that direction were lost: wait for a message */
 };
 
 /* message.c: decode one LDAPMessage d[0..n) (copied into m); false: malformed. */
@@ -99,6 +100,7 @@ extern const struct proto_value ldap_op_values[], ldap_result_values[];
 void ldap_parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d, size_t n);
 void ldap_parse_dgram(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d,
                       size_t n);
+void ldap_gap(struct pflow *pf, struct mon_flow *f, int dir);
 void ldap_end(struct pflow *pf, struct mon_flow *f);
 void ldap_free(void *state);
 void ldap_trim(void *state);   /* the connection closed: partial messages dropped */

@@ -11,7 +11,10 @@
  * transactions wait (the oldest is finished with ldap.too_many_transactions, counted) and
  * they keep at most LDAP_OPEN_BYTES_MAX bytes (the oldest finished early, counted);
  * LDAP_RESP_MAX responses per transaction are kept (more: counted, still numbered). A
- * message that does not decode raises ldap.invalid_data and that side is given up on TCP. */
+ * message that does not decode raises ldap.invalid_data and that side is given up on TCP.
+ * Bytes lost on TCP (ldap_gap): the message the hole cut is dropped, and the direction is
+ * read again from the first chunk that starts with a whole LDAPMessage that decodes
+ * (Suricata's resync); the chunks before it are passed over. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -256,11 +259,39 @@ static const struct pframe_ops FRAMING = {
     .message = frame_message, .over_long = frame_over_long, .bad = frame_bad,
 };
 
+/* Does a chunk after a gap start with a whole LDAPMessage (what Suricata's resync asks)? */
+static bool resyncs(const uint8_t *d, size_t n)
+{
+    struct ber_tlv t;
+    if (ber_read(d, n, &t) != BER_OK || d[0] != 0x30 || (uint64_t)t.hdr + t.len > LDAP_MSG_MAX)
+        return false;
+    struct ldap_msg m;
+    bool ok = ldap_decode(&m, d, (uint32_t)(t.hdr + t.len));
+    ldap_msg_free(&m);
+    return ok;
+}
+
+void ldap_gap(struct pflow *pf, struct mon_flow *f, int dir)
+{
+    (void)f;
+    struct ldap_state *st = state_of(pf, dir);
+    if (!st)
+        return;
+    pframe_free(&st->dir[dir]); /* the message the hole cut (or the rest it skipped) */
+    st->gap[dir] = true;
+}
+
 void ldap_parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d, size_t n)
 {
     struct ldap_state *st = state_of(pf, dir);
-    if (st)
-        pframe_feed(&st->dir[dir], &FRAMING, pf, f, dir, d, n);
+    if (!st)
+        return;
+    if (st->gap[dir]) {
+        if (!resyncs(d, n))
+            return; /* not in step yet: this chunk is passed over */
+        st->gap[dir] = false;
+    }
+    pframe_feed(&st->dir[dir], &FRAMING, pf, f, dir, d, n);
 }
 
 /* The flow ends: what still waits is finished as it is. */

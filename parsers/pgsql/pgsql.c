@@ -74,6 +74,7 @@ const struct osprey_proto_def pgsql_proto = {
     .l4 = 6,
     .probes = PROBES,
     .parse = pgsql_parse,
+    .gap = pgsql_gap,
     .end = pgsql_end,
     .state_free = pgsql_free,
     .tx_id = pgsql_tx_id,

@@ -58,10 +58,12 @@ struct pgsql_state {
     uint64_t bytes[2];       /* bytes parsed per direction (stream-depth) */
     uint32_t kept;           /* item bytes the open transactions hold (PG_FLOW_KEEP_MAX) */
     bool to_tls;             /* the server accepted SSL: the flow becomes TLS */
+    bool gap[2];             /* bytes of that side were lost: wait for a whole message */
 };
 
 /* stream.c */
 void pgsql_parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d, size_t n);
+void pgsql_gap(struct pflow *pf, struct mon_flow *f, int dir);
 void pgsql_end(struct pflow *pf, struct mon_flow *f);
 void pgsql_free(void *state);
 /* messages.c: a NUL-terminated string at *at in b[0..n) (its length, *at moved past the NUL;

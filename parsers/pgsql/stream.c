@@ -3,9 +3,12 @@
  * byte and a length that counts itself; after an SSLRequest the server answers one byte.
  * Messages are gathered whole across segments (pf->in, at most PG_MSG_MAX; a longer one is
  * skipped, counted, a DataRow or CopyData among them still counted), bytes past stream-depth are
- * not read, a gap gives the direction up (Suricata waits to resync; not done here). After the
- * server accepts SSL the flow is TLS (what the chunk holds after the answer goes to TLS). */
+ * not read. Bytes lost (pgsql_gap): the message the hole cut is dropped and the side is read
+ * again from the first chunk that starts with a whole typed message of a type that side sends
+ * (Suricata's resync), the chunks before it passed over. After the server accepts SSL the
+ * flow is TLS (what the chunk holds after the answer goes to TLS). */
 #include <stdlib.h>
+#include <string.h>
 
 #include "pgsql_int.h"
 
@@ -38,6 +41,28 @@ static void to_tls(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t 
         tls->parse(pf, f, dir, d, n);
 }
 
+/* Does a chunk after a gap start with a whole typed message that side sends (the types of
+ * the protocol's frontend / backend messages), as Suricata's resync asks? */
+static bool resyncs(int dir, const uint8_t *d, size_t n)
+{
+    static const char FRONTEND[] = "BCDEFHPQSXcdfp", BACKEND[] = "123ACDEGHIKNRSTVWZcdnstv";
+    if (n < 5 || !d[0] || !strchr(dir == 0 ? FRONTEND : BACKEND, d[0]))
+        return false;
+    uint32_t len = rd_be32(d + 1);
+    return len >= 4 && len - 4 <= PG_MSG_MAX && (uint64_t)len + 1 <= n;
+}
+
+void pgsql_gap(struct pflow *pf, struct mon_flow *f, int dir)
+{
+    (void)f;
+    struct pgsql_state *st = pf->state;
+    if (!st)
+        return;
+    pbuf_reset(&pf->in[dir]); /* the message the hole cut */
+    st->skip[dir] = 0;
+    st->gap[dir] = true;
+}
+
 void pgsql_parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d, size_t n)
 {
     if (!pf->state && !(pf->state = calloc(1, sizeof(struct pgsql_state)))) {
@@ -45,6 +70,14 @@ void pgsql_parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d
         return;
     }
     struct pgsql_state *st = pf->state;
+    if (st->gap[dir]) {
+        /* (while the client's messages are untyped, or the server's answer is one byte,
+         * no header can be told: wait for the conversation to move on) */
+        if ((dir == 0 && st->phase == PG_STARTUP) || (dir == 1 && st->phase == PG_SSL_WAIT) ||
+            !resyncs(dir, d, n))
+            return; /* not in step yet: this chunk is passed over */
+        st->gap[dir] = false;
+    }
     const struct pgsql_cfg *cfg = pflow_cfg(pf);
     if (cfg->stream_depth) {
         if (st->bytes[dir] >= cfg->stream_depth) {

@@ -2,9 +2,11 @@
  * frame per IAC command (IAC and a command; WILL / WONT / DO / DONT with their option; SB …
  * IAC SE with what it negotiates) and a data frame per line of data (up to and with its LF,
  * or up to the next IAC; IAC IAC is one 0xff byte of data). Each frame runs its kind's event
- * of its direction, then the pdu event. A line or subnegotiation longer than TN_FRAME_MAX is
- * cut there (a frame of the first bytes; the rest counted shed). No transactions, no EVE
- * object (Suricata logs none): the flow's app_proto is what Telnet gives. */
+ * of its direction, then the pdu event. A data line longer than TN_FRAME_MAX is cut into frames
+ * of that size; a subnegotiation is cut there (the rest counted shed). No transactions, no EVE
+ * object (Suricata logs none): the flow's app_proto is what Telnet gives. Bytes lost
+ * (telnet_gap): the line or command the hole cut is dropped and reading goes on with the
+ * next byte as data, as Suricata's Telnet parser resumes at once after a gap. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -91,6 +93,18 @@ void telnet_parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *
             break;
         }
     }
+}
+
+void telnet_gap(struct pflow *pf, struct mon_flow *f, int dir)
+{
+    (void)f;
+    struct telnet_state *st = pf->state;
+    if (!st)
+        return;
+    struct tn_side *s = &st->side[dir];
+    pbuf_reset(&s->data);
+    pbuf_reset(&s->ctl);
+    s->at = TN_DATA;
 }
 
 void telnet_end(struct pflow *pf, struct mon_flow *f)

@@ -65,6 +65,7 @@ const struct osprey_proto_def telnet_proto = {
     .l4 = 6,
     .probes = PROBES,
     .parse = telnet_parse,
+    .gap = telnet_gap,
     .end = telnet_end,
     .state_free = telnet_free,
     .events = EVENTS, .nevents = PROTO_N(EVENTS),

@@ -39,6 +39,7 @@ struct telnet_state {
 
 /* stream.c */
 void telnet_parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d, size_t n);
+void telnet_gap(struct pflow *pf, struct mon_flow *f, int dir);
 void telnet_end(struct pflow *pf, struct mon_flow *f);
 void telnet_free(void *state);
 /* probe.c */

@@ -11,6 +11,7 @@ from jsonschema import Draft7Validator
 from conftest import ROOT
 from detect_helpers import detect, rule, udp
 from outputs_helpers import osprey_out
+from parsers_helpers import app_trace
 
 EVENTS = (ROOT.parent / "shared" / "corpus" / "rules" / "suricata-builtin"
           / "bittorrent-events.rules")
@@ -123,3 +124,22 @@ def test_dht_malformed_events(tmp_path):
     assert len(out.of("bittorrent_dht")) == 1
     # not DHT-looking datagrams of the flow are left alone
     assert detect(tmp_path, [good, to(b"hello world")], rules, name="n").sids == []
+
+
+def test_bittorrent_dht_limits(tmp_path, trace):
+    # BT_NODES_MAX (32) nodes and values are kept per response, a token or id up to
+    # BT_BYTES_MAX (64) bytes: the rest counted (bittorrent_dht_shed); the message is still a
+    # transaction and its record
+    nodes = b"".join(bytes([i]) * 20 + bytes([10, 0, 0, i, 0x1a, 0xe1]) for i in range(40))
+    pkts = [to(q(b"bb", b"find_node", {b"target": PEER})),
+            back(r(b"bb", {b"nodes": nodes, b"token": b"T" * 70}))]
+    out = osprey_out(tmp_path, pkts, [], "--set", "outputs.eve-log.types=[bittorrent_dht]")
+    resp = [rec["bittorrent_dht"] for rec in out.of("bittorrent_dht")][1]["response"]
+    assert [n["ip"] for n in resp["nodes"]] == ["10.0.0.%d" % i for i in range(32)]
+    assert resp["token"] == h(b"T" * 64)
+    v = Draft7Validator(json.loads((ROOT.parent / "shared" / "conformance" /
+                                    "eve-schema.json").read_text()))
+    for rec in out.records:
+        assert not list(v.iter_errors(rec)), rec
+    a = app_trace(trace, pkts)
+    assert a.stats["bittorrent_dht_shed"] == 8 + 6  # nodes past 32, token bytes past 64

@@ -12,6 +12,7 @@ from scapy.layers.dhcp import BOOTP, DHCP
 from conftest import ROOT
 from detect_helpers import detect, rule, udp
 from outputs_helpers import osprey_out
+from parsers_helpers import app_trace
 
 MAC = bytes.fromhex("0011321749f0")
 
@@ -95,3 +96,41 @@ def test_dhcp_eve_records(tmp_path):
     v = Draft7Validator(schema)
     for r in out.of("dhcp") + out.of("alert"):
         assert not list(v.iter_errors(r)), r
+
+
+def test_dhcp_lost_datagrams(tmp_path):
+    # each DHCP message is a transaction and record of its own (as in Suricata): a request
+    # whose ack was lost and an ack whose request was lost (another client's) are each
+    # written, and the rules on either match
+    mac2 = bytes.fromhex("0011321749f1")
+    ack2 = ack().replace(MAC, mac2, 1)
+    pkts = [udp(request(), src="10.16.1.4", dst="10.16.1.1", sport=68, dport=67),
+            udp(ack2, src="10.16.1.1", dst="10.16.1.5", sport=67, dport=68)]
+    rules = [rule("dhcp.leasetime:3600;", sid=1, proto="dhcp"),
+             rule("flow:to_server;", sid=2, proto="dhcp")]
+    out = osprey_out(tmp_path, pkts, rules, "--set", "outputs.eve-log.types=[alert,dhcp]")
+    assert sorted(a["alert"]["signature_id"] for a in out.of("alert")) == [1, 2, 2]
+    recs = [r["dhcp"] for r in out.of("dhcp")]
+    assert [(r["type"], r["client_mac"]) for r in recs] == [
+        ("request", "00:11:32:17:49:f0"), ("reply", "00:11:32:17:49:f1")]
+    v = Draft7Validator(json.loads((ROOT.parent / "shared" / "conformance" /
+                                    "eve-schema.json").read_text()))
+    for r in out.records:
+        assert not list(v.iter_errors(r)), r
+
+
+def test_dhcp_options_limit(tmp_path, trace):
+    # DHCP_OPTS_MAX (64) options of a message are kept; the rest are counted (dhcp_shed) and
+    # not read: a lease time past them is not the record's nor the rules'
+    def ack_with(pad):
+        opts = [("message-type", "ack")] + [(224, b"x")] * pad + [("lease_time", 3600), "end"]
+        return bytes(BOOTP(op=2, xid=7, yiaddr="10.16.1.4", chaddr=MAC) / DHCP(options=opts))
+    rules = [rule("dhcp.leasetime:3600;", sid=1, proto="dhcp")]
+    for pad, hit, shed in ((62, [1], 0), (63, [], 1), (70, [], 8)):
+        pkts = [udp(ack_with(pad), src="10.16.1.1", dst="10.16.1.4", sport=67, dport=68)]
+        out = osprey_out(tmp_path, pkts, rules, "--set", "outputs.eve-log.types=[alert,dhcp]",
+                         name="p%d" % pad)
+        assert [a["alert"]["signature_id"] for a in out.of("alert")] == hit, pad
+        (rec,) = out.of("dhcp")
+        assert ("lease_time" in rec["dhcp"]) == bool(hit)
+        assert app_trace(trace, pkts).stats["dhcp_shed"] == shed

@@ -10,6 +10,7 @@ from jsonschema import Draft7Validator
 from conftest import ROOT
 from detect_helpers import Conv, detect, rule
 from outputs_helpers import osprey_out
+from parsers_helpers import app_trace
 
 SCHEMA = json.loads((ROOT.parent / "shared" / "conformance" / "eve-schema.json").read_text())
 ON = ("--set", "app-layer.protocols.dnp3.enabled=yes")
@@ -121,3 +122,59 @@ def test_dnp3_eve_records(tmp_path):
     v = Draft7Validator(SCHEMA)
     for r in out.records:
         assert not list(v.iter_errors(r)), r
+
+
+def test_dnp3_gap_gives_the_side_up(tmp_path):
+    # Suricata's DNP3 does not accept gaps (a hole ends its app layer on the flow, both
+    # ways). Osprey gives the side with the hole up: the master's frames after it are not
+    # parsed (no rule, no record), the stream's bytes are still inspected, and the
+    # outstation's side is still read.
+    c = Conv(sport=40200, dport=20000).handshake()
+    c.send(True, frame(bytes([0xC0]) + READ))
+    c.send(True, frame(bytes([0xC1]) + READ), order=[])              # never comes
+    c.send(False, frame(bytes([0xC0]) + RESP, ctl=0x44, dst=1, src=10))
+    c.send(True, frame(bytes([0xC2]) + OPERATE))
+    pkts = c.close().pkts
+    rules = [rule("dnp3_func:operate;", sid=1, proto="dnp3"),
+             rule("dnp3_func:read;", sid=2, proto="dnp3"),
+             rule("dnp3_func:response;", sid=3, proto="dnp3"),
+             rule('flow:to_server; content:"|05 0c 01 28|";', sid=4)]     # the operate's bytes
+    assert detect(tmp_path, pkts, rules, *ON).sids == [2, 3, 4]
+    out = osprey_out(tmp_path, pkts, [], *ON, "--set", "outputs.eve-log.types=[flow,dnp3]",
+                     name="e")
+    assert [r["dnp3"]["type"] for r in out.of("dnp3")] == ["request", "response"]
+    v = Draft7Validator(SCHEMA)
+    for r in out.records:
+        assert not list(v.iter_errors(r)), r
+
+
+def test_dnp3_limits(tmp_path, trace):
+    # DNP3_OBJ_MAX (64) object headers of a fragment are walked: a 65th is
+    # dnp3.too_many_objects (the 64 are still the record's, the rules still see the read)
+    many = bytes([0xC1, 0x01]) + bytes([60, 2, 0x06]) * 65
+    rules = [rule("app-layer-event:dnp3.too_many_objects;", sid=1, proto="dnp3"),
+             rule("app-layer-event:dnp3.too_long_reassembly;", sid=2, proto="dnp3"),
+             rule("app-layer-event:dnp3.flooded;", sid=3, proto="dnp3"),
+             rule("dnp3_func:read;", sid=4, proto="dnp3")]
+    pkts = session((True, frame(bytes([0xC0]) + many[:249])))
+    assert detect(tmp_path, pkts, rules, *ON).sids == [1, 4]
+    out = osprey_out(tmp_path, pkts, [], *ON, "--set", "outputs.eve-log.types=[dnp3]",
+                     name="o")
+    (rec,) = [r["dnp3"] for r in out.of("dnp3")]
+    assert len(rec["application"]["objects"]) == 64
+    assert not list(Draft7Validator(SCHEMA).iter_errors(out.of("dnp3")[0]))
+    # DNP3_FRAG_MAX (8 KiB) of a fragment are reassembled: the segments past it are
+    # dnp3.too_long_reassembly and the fragment is dropped until the next FIR (counted)
+    segs = [frame(bytes([0x40]) + bytes([0xC1, 0x01]) + b"\x00" * 247)]
+    segs += [frame(bytes([k % 64]) + b"\x00" * 249) for k in range(1, 40)]
+    segs += [frame(bytes([0x80 | 40]) + b"\x00" * 10), frame(bytes([0xC0]) + READ)]
+    pkts = session(*[(True, s) for s in segs])
+    assert detect(tmp_path, pkts, rules, *ON, name="r").sids == [2, 4]
+    a = app_trace(trace, pkts, *ON)
+    assert a.stats["dnp3_frag_shed"] == 1
+    # more than 500 requests without a response is dnp3.flooded, once
+    reqs = b"".join(frame(bytes([0xC0 | (i % 64)]) + bytes([0xC0 | (i % 16), 0x01]))
+                    for i in range(502))
+    pkts = session(*[(True, reqs[k:k + 1400]) for k in range(0, len(reqs), 1400)])
+    r = detect(tmp_path, pkts, [rules[2]], *ON, name="f")
+    assert r.sids == [3]

@@ -2,15 +2,20 @@
 Suricata), detection on port 44818 (TCP and UDP) by an encapsulation header, the keywords
 enip_command, cip_service and Suricata 8's enip.* (integers and the sticky buffers
 enip.product_name / enip.service_name), its app-layer events, and the EVE enip records
-(a request with its reply) validated against Suricata's schema."""
+(a request with its reply) validated against Suricata's schema; a gap on TCP (the side read
+again from a segment that starts with a header, as Suricata resyncs), a lost UDP datagram,
+and the limits (ENIP_CIP_MAX CIP messages of a Multiple Service Packet, ENIP_NAME_MAX)."""
 import json
 import struct
+
+import pytest
 
 from jsonschema import Draft7Validator
 
 from conftest import ROOT
 from detect_helpers import Conv, detect, rule, udp
 from outputs_helpers import osprey_out
+from parsers_helpers import app_trace
 
 SCHEMA = json.loads((ROOT.parent / "shared" / "conformance" / "eve-schema.json").read_text())
 ON = ("--set", "app-layer.protocols.enip.enabled=yes")
@@ -115,3 +120,103 @@ def test_enip_eve_records(tmp_path):
     v = Draft7Validator(SCHEMA)
     for r in out.records:
         assert not list(v.iter_errors(r)), r
+
+
+def test_enip_gap_resyncs_at_the_next_header(tmp_path):
+    # the client's GetAttributeSingle is lost (the server acknowledges past it): the
+    # server's reply is a transaction alone, and the client's next request, starting a
+    # segment with a header, is read again (without the resync that side was given up)
+    c = Conv(sport=31304, dport=44818).handshake()
+    c.send(True, LIST_IDENTITY).send(False, IDENTITY)
+    c.send(True, GET_ATTR, order=[])                      # never comes
+    c.send(False, GET_ATTR_R).send(True, SET_ATTR)
+    pkts = c.close().pkts
+    rules = [rule("cip_service:14;", sid=1, proto="enip"),
+             rule("cip_service:16,4;", sid=2, proto="enip"),
+             rule("app-layer-event:enip.invalid_pdu;", sid=3, proto="enip"),
+             rule("enip.cip_status:14;", sid=4, proto="enip"),
+             rule('content:"|10 03 20 04 24 65|";', sid=5)]          # the stream's bytes
+    assert detect(tmp_path, pkts, rules, *ON).sids == [2, 4, 5]
+    out = osprey_out(tmp_path, pkts, [], *ON, "--set", "outputs.eve-log.types=[flow,enip]",
+                     name="e")
+    recs = [r["enip"] for r in out.of("enip")]
+    assert [sorted(r) for r in recs] == [["request", "response"], ["response"], ["request"]]
+    assert recs[1]["response"]["cip"]["service"] == "GetAttributeSingle"
+    assert recs[2]["request"]["cip"]["service"] == "SetAttributeSingle"
+    v = Draft7Validator(SCHEMA)
+    for r in out.records:
+        assert not list(v.iter_errors(r)), r
+
+
+def test_enip_lost_udp_datagram(tmp_path):
+    # UDP: a ListIdentity whose answer was lost is ended by the next request, unanswered
+    # (its record holds the request only); the next one is answered
+    pkts = [udp(LIST_IDENTITY, sport=40818, dport=44818),
+            udp(LIST_IDENTITY, sport=40818, dport=44818),
+            udp(IDENTITY, src="10.0.0.2", dst="10.0.0.1", sport=44818, dport=40818)]
+    rules = [rule("enip_command:list_identity;", sid=1, proto="enip"),
+             rule('enip.product_name; content:"1756-ENBT";', sid=2, proto="enip")]
+    out = osprey_out(tmp_path, pkts, rules, *ON, "--set",
+                     "outputs.eve-log.types=[alert,enip]")
+    assert sorted(a["alert"]["signature_id"] for a in out.of("alert")) == [1, 1, 1, 2]
+    recs = [r["enip"] for r in out.of("enip")]
+    assert [sorted(r) for r in recs] == [["request"], ["request", "response"]]
+    v = Draft7Validator(SCHEMA)
+    for r in out.records:
+        assert not list(v.iter_errors(r)), r
+
+
+def msp(n):
+    """a SendRRData carrying a Multiple Service Packet of n GetAttributeSingle requests
+    (class 1, instance 1, attribute i)"""
+    reqs = [bytes.fromhex("0e032001240130") + bytes([i]) for i in range(n)]
+    offs, at = b"", 2 + 2 * n
+    for r in reqs:
+        offs += struct.pack("<H", at)
+        at += len(r)
+    return enip(0x6F, rr(bytes.fromhex("0a0220022401") + struct.pack("<H", n) + offs
+                         + b"".join(reqs)))
+
+
+@pytest.mark.parametrize("n", [16, 17, 30])
+def test_enip_cip_messages_limit(tmp_path, trace, n):
+    # ENIP_CIP_MAX (16) CIP messages of one are kept (fields, the record's multiple list);
+    # the rest are counted (enip_cip_shed); the message is still a transaction
+    pkts = session((True, msp(n)))
+    # the packet itself is the first CIP message kept, its requests (attributes 0, 1 …) the
+    # next 15: attribute 14 is still read, 15 on are shed
+    rules = [rule("cip_service:10;", sid=1, proto="enip"),
+             rule("enip.cip_attribute:0;", sid=2, proto="enip"),
+             rule("enip.cip_attribute:14;", sid=3, proto="enip"),
+             rule("cip_service:14,1,15;", sid=4, proto="enip")]
+    assert detect(tmp_path, pkts, rules, *ON).sids == [1, 2, 3]
+    out = osprey_out(tmp_path, pkts, [], *ON, "--set", "outputs.eve-log.types=[enip]",
+                     name="e")
+    (rec,) = [r["enip"] for r in out.of("enip")]
+    mult = rec["request"]["cip"]["multiple"]
+    assert [m["path"][-1]["value"] for m in mult] == list(range(min(n, 15)))
+    assert not list(Draft7Validator(SCHEMA).iter_errors(out.of("enip")[0]))
+    a = app_trace(trace, pkts, *ON)
+    assert a.stats["enip_cip_shed"] == max(0, n - 15) and a.stats["enip_tx"] == 1
+
+
+def identity(name):
+    """a ListIdentity reply: one identity item (CIP Vol 2 table 2-4.4) named name"""
+    it = struct.pack("<H", 1) + bytes(16) + struct.pack("<HHHBBHIB", 1, 12, 58, 4, 3, 0x30,
+                                                        5393806, len(name)) + name + b"\x03"
+    return enip(0x63, struct.pack("<HHH", 1, 0x0c, len(it)) + it)
+
+
+def test_enip_product_name_limit(tmp_path):
+    # ENIP_NAME_MAX (64) bytes of a product name are kept: a longer one is cut there, the
+    # rest of the item (the state after the name) still read
+    pkts = session((True, LIST_IDENTITY), (False, identity(b"N" * 63 + b"Z" + b"TAIL")))
+    rules = [rule('enip.product_name; content:"NZ"; endswith; bsize:64;', sid=1, proto="enip"),
+             rule('enip.product_name; content:"TAIL";', sid=2, proto="enip"),
+             rule("enip.state:3;", sid=3, proto="enip")]
+    assert detect(tmp_path, pkts, rules, *ON).sids == [1, 3]
+    out = osprey_out(tmp_path, pkts, [], *ON, "--set", "outputs.eve-log.types=[enip]",
+                     name="e")
+    (rec,) = [r["enip"] for r in out.of("enip")]
+    assert rec["response"]["identity"]["product_name"] == "N" * 63 + "Z"
+    assert not list(Draft7Validator(SCHEMA).iter_errors(out.of("enip")[0]))

@@ -295,3 +295,31 @@ def test_shared_fast_patterns(tmp_path):
     r = detect(tmp_path, h1.close().pkts + h2.close().pkts, rules)
     assert [(a["alert"]["signature_id"], a["src_port"]) for a in r.alerts] == \
         [(2, 41005), (3, 41005), (1, 41006)]
+
+
+def test_http2_gap_gives_the_side_up(tmp_path):
+    # Suricata's HTTP/2 does not accept gaps (a hole ends its app layer on the flow, both
+    # ways). Osprey gives the side with the hole up: the client's second request, after a
+    # lost frame, is not read (no rule, no transaction); the server's side is still read
+    # (the first stream's answer), and the stream's bytes are still inspected.
+    c = Conv(sport=41000, dport=8080).handshake()
+    c.send(True, PREFACE + frame(SETTINGS, 0, 0, settings((3, 100))))
+    c.send(False, frame(SETTINGS, 0, 0) + frame(SETTINGS, 1, 0))
+    c.send(True, frame(SETTINGS, 1, 0) + frame(HEADERS, 0x05, 1, REQ))
+    c.send(True, frame(PING, 0, 0, b"\x00" * 8), order=[])          # never comes
+    c.send(False, frame(HEADERS, 4, 1, RESP) + frame(DATA, 1, 1, BODY))
+    c.send(True, frame(HEADERS, 0x05, 3, REQ.replace(b"payload.exe", b"second.exe")))
+    pkts = c.close().pkts
+    rules = [rule('http.uri; content:"/dl/second.exe";', sid=1, proto="http2"),
+             rule('http.uri; content:"/dl/payload.exe";', sid=2, proto="http2"),
+             rule('file.data; content:"MZ"; startswith;', sid=3, proto="http2"),
+             rule('flow:to_server; content:"second.exe";', sid=4)]         # the stream's bytes
+    assert detect(tmp_path, pkts, rules).sids == [2, 3, 4]
+    out = osprey_out(tmp_path, pkts, [], "--set", "outputs.eve-log.types=[http]", name="e")
+    # (the connection's stream 0 — settings, pings — has records of its own, without a url)
+    assert [r["http"]["url"] for r in out.of("http") if "url" in r["http"]] == \
+        ["/dl/payload.exe"]
+    v = Draft7Validator(json.loads((ROOT.parent / "shared" / "conformance" /
+                                    "eve-schema.json").read_text()))
+    for r in out.records:
+        assert not list(v.iter_errors(r)), r

@@ -2,7 +2,9 @@
 transaction per datagram, Suricata's keywords (ike.init_spi, ike.resp_spi, ike.vendor,
 ike.key_exchange_payload(_length), ike.nonce_payload(_length), ike.exchtype,
 ike.chosen_sa_attribute), the weak-crypto events under `ike.` and `ikev2.` names,
-`alert ikev2`, and the EVE ike records (validated against Suricata's schema)."""
+`alert ikev2`, and the EVE ike records (validated against Suricata's schema); a lost
+datagram (each message its own transaction; IKEv1's flow state without the server's choice)
+and the limits (payload types, vendor ids, transforms kept; ike_shed)."""
 import json
 import struct
 
@@ -12,6 +14,9 @@ from jsonschema import Draft7Validator
 from conftest import ROOT
 from detect_helpers import detect, rule, udp
 from outputs_helpers import osprey_out
+from parsers_helpers import app_trace
+
+SCHEMA = json.loads((ROOT.parent / "shared" / "conformance" / "eve-schema.json").read_text())
 
 ISPI, RSPI = bytes.fromhex("61d3693ce12af528"), bytes.fromhex("0102030405060708")
 VID = bytes.fromhex("afcad71368a1f1c96b8696fc77570100")
@@ -150,3 +155,53 @@ def test_ike_eve_records(tmp_path):
     v = Draft7Validator(schema)
     for r in out.of("ike") + out.of("alert"):
         assert not list(v.iter_errors(r)), r
+
+
+def test_ike_lost_datagrams(tmp_path):
+    # IKEv1: the responder's choice never arrives; the initiator's next message is still a
+    # transaction (its key exchange read), no record has the server's chosen attributes, and
+    # the server-side rule has nothing to match. IKEv2: a response whose request was lost is
+    # a transaction alone (role responder).
+    v1 = ikev1()
+    v2 = message(0x20, 34, 0x20, [(33, v2_sa(STRONG)), (40, b"m" * 32)], resp=True)
+    pkts = [v1[0], v1[2], udp(v2, src="10.0.0.3", dst="10.0.0.4", sport=500, dport=500)]
+    rules = [rule("flow:to_client; ike.chosen_sa_attribute:alg_enc=7;", sid=1, proto="ike"),
+             rule("ike.key_exchange_payload_length:128;", sid=2, proto="ike"),
+             rule('ike.resp_spi; content:"0102030405060708";', sid=3, proto="ike")]
+    out = osprey_out(tmp_path, pkts, rules, "--set", "outputs.eve-log.types=[alert,ike]")
+    # (the initiator's second IKEv1 message carries the responder's SPI too)
+    assert sorted(a["alert"]["signature_id"] for a in out.of("alert")) == [2, 3, 3]
+    recs = [r["ike"] for r in out.of("ike")]
+    assert [r["exchange_type"] for r in recs] == [2, 2, 34]
+    assert all("attributes" not in r for r in recs[:2])
+    assert recs[1]["ikev1"]["client"]["key_exchange_payload_length"] == 128
+    assert recs[2]["role"] == "responder" and recs[2]["resp_spi"] == RSPI.hex()
+    v = Draft7Validator(SCHEMA)
+    for r in out.records:
+        assert not list(v.iter_errors(r)), r
+
+
+@pytest.mark.parametrize("nvid", [16, 17, 40])
+def test_ike_vendor_and_payload_limits(tmp_path, trace, nvid):
+    # 16 vendor ids are kept (ike.vendor, the record's vendor_ids) and 32 payload types (the
+    # record's payload list; IKEv1 lists no chain end); the rest are counted in ike_shed and
+    # the message is still read
+    vids = [bytes([i]) + b"\xee" * 15 for i in range(nvid)]
+    m = message(0x10, 2, 0, [(1, v1_sa([[(1, 7)]]))] + [(13, v) for v in vids])
+    pkts = [to_resp(m, sport=40500)]
+    # (anchored and sized: each element is matched alone, not after the ones before it)
+    rules = [rule('ike.vendor; content:"%s"; startswith; bsize:32;' % vids[15].hex(), sid=1,
+                  proto="ike"),
+             rule('ike.vendor; content:"%s"; startswith; bsize:32;' % vids[-1].hex(), sid=2,
+                  proto="ike")]
+    out = osprey_out(tmp_path, pkts, rules, "--set", "outputs.eve-log.types=[alert,ike]")
+    assert sorted(a["alert"]["signature_id"] for a in out.of("alert")) == \
+        ([1] if nvid > 16 else [1, 2])
+    (rec,) = [r["ike"] for r in out.of("ike")]
+    assert rec["ikev1"]["vendor_ids"] == [v.hex() for v in vids[:16]]
+    assert rec["payload"] == (["SecurityAssociation"] + ["VendorID"] * nvid)[:32]
+    assert not list(Draft7Validator(SCHEMA).iter_errors(out.of("ike")[0]))
+    a = app_trace(trace, pkts)
+    # each vendor id past 16 is shed, and each payload type past 32 (1 SA + nvid vendor ids)
+    assert a.stats["ike_tx"] == 1
+    assert a.stats["ike_shed"] == max(0, nvid - 16) + max(0, nvid + 1 - 32)

@@ -12,6 +12,7 @@ from ber_build import krb_error, krb_rep, krb_req, record
 from conftest import ROOT
 from detect_helpers import Conv, detect, rule, udp
 from outputs_helpers import osprey_out
+from parsers_helpers import app_trace
 
 R = "EXAMPLE.ORG"
 AS_REQ = krb_req(10, ["alice"], R, ["krbtgt", R])
@@ -126,3 +127,63 @@ def test_krb5_eve_records(tmp_path):
     v = Draft7Validator(schema)
     for r in out.of("krb5") + out.of("alert"):
         assert not list(v.iter_errors(r)), r
+
+
+def test_krb5_tcp_gap_gives_the_side_up(tmp_path):
+    # Suricata's Kerberos over TCP does not accept gaps (a hole ends its app layer on the
+    # flow, both ways). Osprey gives the side with the hole up: the client's records after
+    # it are not parsed (no rule, no record), the stream's bytes are still inspected, and the
+    # KDC's side is still read.
+    c = Conv(sport=50000, dport=88).handshake()
+    c.send(True, record(AS_REQ)).send(False, record(ERR))
+    c.send(True, record(AS_REQ), order=[])                          # never comes
+    c.send(False, record(AS_REP))
+    c.send(True, record(TGS_REQ)).send(False, record(TGS_REP))
+    pkts = c.close().pkts
+    rules = [krb_rule("krb5_msg_type:12;", sid=1), krb_rule("krb5_msg_type:10;", sid=2),
+             krb_rule("krb5_msg_type:13;", sid=3),
+             rule('flow:to_server; content:"web.example.org";', sid=4)]  # the stream's bytes
+    assert detect(tmp_path, pkts, rules).sids == [2, 3, 4]
+    out = osprey_out(tmp_path, pkts, [], "--set", "outputs.eve-log.types=[flow,krb5]",
+                     name="e")
+    assert [r["krb5"]["msg_type"] for r in out.of("krb5")] == ["KRB_AS_REQ", "KRB_ERROR",
+                                                               "KRB_AS_REP", "KRB_TGS_REP"]
+    v = Draft7Validator(json.loads((ROOT.parent / "shared" / "conformance" /
+                                    "eve-schema.json").read_text()))
+    for r in out.records:
+        assert not list(v.iter_errors(r)), r
+
+
+def test_krb5_udp_lost_datagrams(tmp_path):
+    # over UDP each message is a transaction and record of its own: an AS-REQ whose answer
+    # was lost and a TGS-REP whose request was lost are each written and matched
+    pkts = [udp(AS_REQ, sport=50000, dport=88),
+            udp(TGS_REP, src="10.0.0.2", dst="10.0.0.1", sport=88, dport=50001)]
+    rules = [krb_rule("krb5_msg_type:10;", sid=1), krb_rule("krb5.ticket_encryption:weak;", 2)]
+    out = osprey_out(tmp_path, pkts, rules, "--set", "outputs.eve-log.types=[alert,krb5]")
+    assert sorted(a["alert"]["signature_id"] for a in out.of("alert")) == [1, 2]
+    assert [r["krb5"]["msg_type"] for r in out.of("krb5")] == ["KRB_AS_REQ", "KRB_TGS_REP"]
+    v = Draft7Validator(json.loads((ROOT.parent / "shared" / "conformance" /
+                                    "eve-schema.json").read_text()))
+    for r in out.records:
+        assert not list(v.iter_errors(r)), r
+
+
+def test_krb5_limits(tmp_path, trace):
+    # a TCP record longer than KRB5_RECORD_MAX (100000 bytes, Suricata's defragmentation
+    # limit) is skipped (krb5_skipped) and the next record is read; KRB5_NAME_PARTS (8)
+    # components of a name are kept (krb5_shed counts the rest)
+    big = (100001).to_bytes(4, "big") + b"\x00" * 100001
+    long_name = krb_req(10, [str(i) for i in range(10)], R, ["krbtgt", R])
+    c = Conv(sport=50000, dport=88).handshake()
+    c.send(True, record(AS_REQ))
+    for k in range(0, len(big), 20000):  # (acknowledged as it goes: within the window)
+        c.send(True, big[k:k + 20000], seg=1400)
+    c.send(True, record(long_name))
+    pkts = c.close().pkts
+    rules = [krb_rule("krb5_msg_type:10;", sid=1)]
+    assert detect(tmp_path, pkts, rules).sids == [1, 1]
+    out = osprey_out(tmp_path, pkts, [], "--set", "outputs.eve-log.types=[krb5]", name="e")
+    assert [r["krb5"]["cname"] for r in out.of("krb5")] == ["alice", "0/1/2/3/4/5/6/7"]
+    a = app_trace(trace, pkts)
+    assert a.stats["krb5_skipped"] == 1 and a.stats["krb5_shed"] == 2

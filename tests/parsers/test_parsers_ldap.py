@@ -148,3 +148,55 @@ def test_ldap_too_many_responses(tmp_path):
     rules = [rule("app-layer-event:ldap.too_many_responses;", proto="ldap"),
              rule("ldap.responses.count:67;", sid=2, proto="ldap")]
     assert detect(tmp_path, c.close().pkts, rules).sids == [1, 2]
+
+
+def test_ldap_gap_resyncs_at_the_next_message(tmp_path):
+    # the search's entry is lost (the client acknowledges past it): Suricata resyncs at a
+    # chunk that starts with a whole LDAPMessage. The search's final result is read again:
+    # the search transaction ends with it and its rules match; the lost entry is not in its
+    # record.
+    c = Conv(sport=40389, dport=389).handshake()
+    c.send(True, bind_request(1, "cn=admin," + BASE))
+    c.send(False, ldap_result(1, 0x61, 0))
+    c.send(True, search_request(2, BASE, ["cn"]))
+    entry = search_entry(2, "cn=alice," + BASE, [("cn", ["alice"])])
+    c.send(False, entry, order=[])                                        # lost
+    c.send(False, ldap_result(2, 0x65, 0, BASE, "done"))
+    c.send(True, ldap(3, tlv(0x42, b"")))
+    pkts = c.close().pkts
+    rules = [rule("ldap.responses.operation:search_result_done;", sid=1, proto="ldap"),
+             rule("ldap.responses.operation:bind_response;", sid=2, proto="ldap"),
+             rule("ldap.request.operation:unbind_request;", sid=3, proto="ldap"),
+             rule("app-layer-event:ldap.invalid_data;", sid=4, proto="ldap"),
+             rule('flow:to_client; content:"done";', sid=5)]          # the stream's bytes
+    assert detect(tmp_path, pkts, rules).sids == [1, 2, 3, 5]
+    out = osprey_out(tmp_path, pkts, [], "--set", "outputs.eve-log.types=[ldap]", name="e")
+    recs = [r["ldap"] for r in out.of("ldap")]
+    assert [(r["request"]["operation"], [x["operation"] for x in r.get("responses", [])])
+            for r in recs] == [("bind_request", ["bind_response"]),
+                               ("search_request", ["search_result_done"]),
+                               ("unbind_request", [])]
+    v = Draft7Validator(json.loads((ROOT.parent / "shared" / "conformance" /
+                                    "eve-schema.json").read_text()))
+    for r in out.records:
+        assert not list(v.iter_errors(r)), r
+
+
+def test_cldap_lost_datagrams(tmp_path):
+    # CLDAP: a search whose answer was lost is finished at the flow's end with no responses;
+    # an answer whose search was lost is a transaction of its own (an unsolicited response)
+    pkts = [udp(search_request(7, "", ["netlogon"]), sport=50000, dport=389),
+            udp(search_entry(8, "", [("netlogon", ["x"])]), src="10.0.0.2", dst="10.0.0.1",
+                sport=389, dport=50001)]
+    rules = [rule("ldap.request.operation:search_request;", sid=1, proto="ldap"),
+             rule("ldap.responses.operation:search_result_entry;", sid=2, proto="ldap")]
+    out = osprey_out(tmp_path, pkts, rules, "--set", "outputs.eve-log.types=[alert,ldap]")
+    assert sorted(a["alert"]["signature_id"] for a in out.of("alert")) == [1, 2]
+    recs = [r["ldap"] for r in out.of("ldap")]
+    assert sorted((r.get("request", {}).get("operation", ""),
+                   [x["operation"] for x in r.get("responses", [])]) for r in recs) == \
+        sorted([("search_request", []), ("", ["search_result_entry"])])
+    v = Draft7Validator(json.loads((ROOT.parent / "shared" / "conformance" /
+                                    "eve-schema.json").read_text()))
+    for r in out.records:
+        assert not list(v.iter_errors(r)), r

@@ -116,3 +116,15 @@ def test_mdns_builtin_events(tmp_path):
             udp(b"\0\0\0", src=GROUP, dst="10.0.0.7", sport=5353, dport=5353)]
     # name too long (2242006); a short datagram back: malformed to_client (2242001)
     assert sorted(detect(tmp_path, pkts, rules, name="l").sids) == [2242001, 2242006]
+
+
+def test_mdns_lost_datagrams(tmp_path):
+    # mDNS has no request/response pairing: each message is its own transaction, so a query
+    # never answered and an answer whose query was lost (sent to the asker's port) are each
+    # a record, and their rules match
+    pkts = [udp(query(), src="10.0.0.7", dst=GROUP, sport=5353, dport=5353),
+            udp(announcement(), src="10.0.0.9", dst="10.0.0.8", sport=5353, dport=49152)]
+    out = osprey_out(tmp_path, pkts, SV_RULES, "--set", "outputs.eve-log.types=[alert,mdns]")
+    assert sorted(a["alert"]["signature_id"] for a in out.of("alert")) == [1, 2, 3]
+    assert [r["mdns"]["type"] for r in out.of("mdns")] == ["request", "response"]
+    validate(out.records)

@@ -11,6 +11,7 @@ from jsonschema import Draft7Validator
 from conftest import ROOT
 from detect_helpers import Conv, detect, rule
 from outputs_helpers import osprey_out
+from parsers_helpers import app_trace
 
 SCHEMA = json.loads((ROOT.parent / "shared" / "conformance" / "eve-schema.json").read_text())
 ON = ("--set", "app-layer.protocols.modbus.enabled=yes")
@@ -128,3 +129,53 @@ def test_modbus_eve_records(tmp_path):
     v = Draft7Validator(SCHEMA)
     for r in out.records:
         assert not list(v.iter_errors(r)), r
+
+
+def test_modbus_gap_gives_the_side_up(tmp_path):
+    # Suricata's Modbus does not accept gaps (a hole ends its app layer on the flow, both
+    # ways). Osprey gives the side with the hole up: the client's requests after it are not
+    # parsed (no rule, no record), the stream's bytes are still inspected, and the server's
+    # side is still read (its answer to the lost request is a transaction alone).
+    c = Conv(sport=40502, dport=502).handshake()
+    c.send(True, READ).send(False, READ_R)
+    c.send(True, WRITE, order=[])                                   # never comes
+    c.send(False, WRITE_R).send(True, DIAG)
+    pkts = c.close().pkts
+    rules = [rule("modbus: function 8;", sid=1, proto="modbus"),
+             rule("flow:to_server; modbus: function 3;", sid=2, proto="modbus"),
+             # (modbus: reads a request: the lone answer shows as its event and record)
+             rule("app-layer-event:modbus.unsolicited_response;", sid=3, proto="modbus"),
+             rule('flow:to_server; content:"|00 03 00 00 00 06 01 08|";', sid=4)]  # DIAG
+    assert detect(tmp_path, pkts, rules, *ON).sids == [2, 3, 4]
+    out = osprey_out(tmp_path, pkts, [], *ON, "--set", "outputs.eve-log.types=[flow,modbus]",
+                     name="e")
+    recs = [r["modbus"] for r in out.of("modbus")]
+    assert [sorted(r) for r in recs] == [["id", "request", "response"], ["id", "response"]]
+    assert out.of("flow")[0]["app_proto"] == "modbus"
+    v = Draft7Validator(SCHEMA)
+    for r in out.records:
+        assert not list(v.iter_errors(r)), r
+
+
+def test_modbus_request_flood_and_pending_limit(tmp_path, trace):
+    # app-layer.protocols.modbus.request-flood: more requests than it waiting is
+    # modbus.flooded, once, and again after an answer brought them back to it
+    reqs = [adu(100 + i, 3, b"\x00\x64\x00\x01") for i in range(7)]
+    pkts = session(*[(True, r) for r in reqs[:6]], (False, adu(100, 3, b"\x02\x00\x01")),
+                   (True, reqs[6]))
+    rules = [rule("app-layer-event:modbus.flooded;", sid=1, proto="modbus")]
+    flood = ("--set", "app-layer.protocols.modbus.request-flood=5")
+    assert detect(tmp_path, pkts, rules, *ON, *flood).sids == [1, 1]
+    assert detect(tmp_path, pkts, rules, *ON, name="d").sids == []          # 500 by default
+    assert detect(tmp_path, pkts, rules, *ON, "--set",
+                  "app-layer.protocols.modbus.request-flood=0", name="z").sids == []
+    # MB_PENDING_MAX (1024) requests wait: past it the oldest is shed (counted, its record
+    # lost); the ones still waiting are written at the flow's end
+    many = b"".join(adu(i, 3, b"\x00\x64\x00\x01") for i in range(1030))
+    pkts = session(*[(True, many[k:k + 1200]) for k in range(0, len(many), 1200)])
+    a = app_trace(trace, pkts, *ON)
+    assert a.stats["modbus_pending_shed"] == 6
+    out = osprey_out(tmp_path, pkts, [], *ON, "--set", "outputs.eve-log.types=[modbus]",
+                     name="e")
+    recs = [r["modbus"]["request"]["transaction_id"] for r in out.of("modbus")]
+    assert len(recs) == 1024 and min(recs) == 6 and max(recs) == 1029

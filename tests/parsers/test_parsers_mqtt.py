@@ -193,3 +193,29 @@ def test_mqtt5_properties(tmp_path):
     assert recs[0]["connack"]["properties"] == {"topic_alias_maximum": 10}
     assert recs[1] == {"disconnect": {"qos": 0, "retain": False, "dup": False,
                                       "reason_code": 0}}
+
+
+def test_mqtt_gap_gives_the_side_up(tmp_path):
+    # Suricata's MQTT does not accept gaps (a hole ends its app layer on the flow, both
+    # ways). Osprey gives the side with the hole up: the client's packets after it are not
+    # parsed (no rule, no record), the stream's bytes are still inspected, and the broker's
+    # side is still read.
+    c = Conv(sport=40883, dport=1883).handshake()
+    c.send(True, CONNECT).send(False, CONNACK)
+    c.send(True, PUBLISH, order=[])                                  # never comes
+    c.send(False, PUBACK)
+    c.send(True, SUBSCRIBE).send(False, SUBACK)
+    pkts = c.close().pkts
+    rules = [mqtt_rule("mqtt.type:SUBSCRIBE;", sid=1),
+             mqtt_rule("mqtt.type:CONNECT;", sid=2),
+             mqtt_rule("mqtt.type:SUBACK;", sid=3),
+             rule('flow:to_server; content:"a/#";', sid=4)]              # the stream's bytes
+    assert detect(tmp_path, pkts, rules).sids == [2, 3, 4]
+    out = osprey_out(tmp_path, pkts, [], "--set", "outputs.eve-log.types=[flow,mqtt]",
+                     name="e")
+    assert [sorted(r["mqtt"]) for r in out.of("mqtt")] == [["connack", "connect"],
+                                                            ["puback"], ["suback"]]
+    v = Draft7Validator(json.loads((ROOT.parent / "shared" / "conformance" /
+                                    "eve-schema.json").read_text()))
+    for r in out.records:
+        assert not list(v.iter_errors(r)), r

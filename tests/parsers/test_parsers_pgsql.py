@@ -231,3 +231,31 @@ def test_pgsql_stream_depth(tmp_path):
                   "app-layer.protocols.pgsql.stream-depth=40").sids == []
     assert detect(tmp_path, session(), rules, "--set",
                   "app-layer.protocols.pgsql.enabled=no", name="off").sids == []
+
+
+def test_pgsql_gap_resyncs_at_the_next_message(tmp_path):
+    # the server's answer to the first query and the client's second query are lost (the
+    # other side acknowledges past them): Suricata resyncs each side at a chunk that starts
+    # with a whole message of a type that side sends. The third query and its answer are
+    # read again: their transaction, rules and record.
+    c = Conv(dport=5432).handshake()
+    c.send(True, startup()).send(False, auth(0) + READY)
+    c.send(True, msg(b"Q", b"SELECT 1;\0"))
+    c.send(False, fields(b"a") + row(b"1") + msg(b"C", b"SELECT 1\0") + READY, order=[])
+    c.send(True, msg(b"Q", b"SELECT secret FROM vault;\0"), order=[])
+    c.send(True, msg(b"Q", b"SELECT 3;\0"))
+    c.send(False, fields(b"c") + row(b"3") + msg(b"C", b"SELECT 1\0") + READY)
+    pkts = c.close().pkts
+    rules = [rule('pgsql.query; content:"SELECT 3";', sid=1, proto="pgsql"),
+             rule('pgsql.query; content:"vault";', sid=2, proto="pgsql"),
+             rule("app-layer-event:pgsql.invalid_length;", sid=3, proto="pgsql"),
+             rule('flow:to_server; content:"SELECT 3";', sid=4)]      # the stream's bytes
+    assert detect(tmp_path, pkts, rules).sids == [1, 4]
+    out = osprey_out(tmp_path, pkts, [], "--set", "outputs.eve-log.types=[pgsql]", name="e")
+    recs = [r["pgsql"] for r in out.of("pgsql")]
+    queries = [r["request"]["simple_query"] for r in recs
+               if "simple_query" in r.get("request", {})]
+    # the lost query has no record; the first query's answer never came
+    assert queries == ["SELECT 1;", "SELECT 3;"]
+    assert "response" not in recs[1]
+    validate(out.records)

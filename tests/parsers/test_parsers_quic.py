@@ -216,3 +216,20 @@ def test_quic_disabled(tmp_path):
     r = detect(tmp_path, pk, rules(), "-k", "none",
                "--set", "app-layer.protocols.quic.enabled=no")
     assert r.alerts == []
+
+
+def test_quic_lost_datagram(tmp_path):
+    # the client's Initial carrying the ClientHello's first half is lost: the hello never
+    # completes (no SNI, JA3, JA4), the other Initials are still transactions and records,
+    # and the server's hello is still read (JA3S)
+    pk, _ = flow(V1)
+    pk = [pk[0]] + pk[2:]
+    r = detect(tmp_path, pk, rules(), "-k", "none")
+    assert r.sids == [2, 2, 4, 6]
+    out = osprey_out(tmp_path, pk, [], "-k", "none", "--set", "outputs.eve-log.types=[quic]")
+    recs = [rec["quic"] for rec in out.of("quic")]
+    assert len(recs) == 2 and "sni" not in recs[0] and "ja3" not in recs[0]
+    assert recs[1]["ja3s"]["string"] == "771,4865,43-51"
+    v = Draft7Validator(SCHEMA)
+    for rec in out.records:
+        assert not list(v.iter_errors(rec)), rec

@@ -94,3 +94,26 @@ def test_rdp_eve_records(tmp_path):
     v = Draft7Validator(SCHEMA)
     for r in out.records:
         assert not list(v.iter_errors(r)), r
+
+
+def test_rdp_gap_gives_the_side_up(tmp_path):
+    # Suricata's RDP does not accept gaps (a hole ends its app layer on the flow, both ways).
+    # Osprey gives the side with the hole up: the server's connection confirm is lost, so its
+    # MCS response is not read (no connect_response record); the client's side is still read
+    # (its Connect Initial's record), and the stream's bytes are still inspected.
+    c = Conv(sport=40389, dport=3389).handshake().send(True, x224(0xe0, CR_VAR))
+    c.send(False, x224(0xd0, b""), order=[])                        # never comes
+    c.send(True, connect_initial()).send(False, tpkt(b"\x02\xf0\x80\x7f\x66\x00"))
+    pkts = c.close().pkts
+    rules = [rule('flow:to_server; content:"mstshash=alice";', sid=1, proto="rdp"),
+             rule('flow:to_client; content:"|7f 66|";', sid=2)]           # the stream's bytes
+    assert detect(tmp_path, pkts, rules).sids == [1, 2]
+    out = osprey_out(tmp_path, pkts, [], "--set", "outputs.eve-log.types=[flow,rdp]",
+                     name="e")
+    recs = [r["rdp"] for r in out.of("rdp")]
+    assert [r["event_type"] for r in recs] == ["initial_request", "connect_request"]
+    assert recs[1]["channels"] == ["rdpdr", "MS_T120"]
+    assert out.of("flow")[0]["app_proto"] == "rdp"
+    v = Draft7Validator(SCHEMA)
+    for r in out.records:
+        assert not list(v.iter_errors(r)), r

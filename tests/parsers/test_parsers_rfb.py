@@ -10,6 +10,7 @@ from jsonschema import Draft7Validator
 from conftest import ROOT
 from detect_helpers import Conv, detect, rule
 from outputs_helpers import osprey_out
+from parsers_helpers import app_trace
 
 SCHEMA = json.loads((ROOT.parent / "shared" / "conformance" / "eve-schema.json").read_text())
 INIT = (bytes([0x05, 0x00, 0x03, 0x20, 32, 24, 0, 1, 0, 255, 0, 255, 0, 255, 16, 8, 0, 0, 0, 0])
@@ -98,3 +99,49 @@ def test_rfb_eve_record(tmp_path):
     v = Draft7Validator(SCHEMA)
     for rec in out.records:
         assert not list(v.iter_errors(rec)), rec
+
+
+def test_rfb_gap_gives_the_side_up(tmp_path):
+    # Suricata's RFB does not accept gaps (a hole ends its app layer on the flow, both ways).
+    # Osprey gives the side with the hole up: the server's security result is lost, so its
+    # ServerInit is not read (no desktop name). The rfb.* keywords run at those two server
+    # messages, so none matches; what the handshake had before the hole is the flow's
+    # record, written at its end, and the stream's bytes are still inspected.
+    c = Conv(sport=40590, dport=5900).handshake()
+    c.send(False, b"RFB 003.008\n").send(True, b"RFB 003.008\n")
+    c.send(False, b"\x02\x01\x02").send(True, b"\x02")
+    c.send(False, b"\xab" * 16).send(True, b"\xcd" * 16)
+    c.send(False, b"\x00\x00\x00\x00", order=[])                    # never comes
+    c.send(True, b"\x01").send(False, INIT)
+    pkts = c.close().pkts
+    rules = [rule("rfb.sectype:2;", sid=1, proto="rfb"),
+             rule('rfb.name; content:"alice";', sid=2, proto="rfb"),
+             rule("rfb.secresult:ok;", sid=3, proto="rfb"),
+             rule('flow:to_client; content:"alice|27|s desktop";', sid=4)]  # the stream's bytes
+    assert detect(tmp_path, pkts, rules).sids == [4]
+    out = osprey_out(tmp_path, pkts, [], "--set", "outputs.eve-log.types=[flow,rfb]",
+                     name="e")
+    (r,) = out.of("rfb")
+    assert r["rfb"]["authentication"] == {"security_type": 2, "vnc": {"challenge": "ab" * 16,
+                                                                      "response": "cd" * 16}}
+    assert "framebuffer" not in r["rfb"]
+    v = Draft7Validator(SCHEMA)
+    for rec in out.records:
+        assert not list(v.iter_errors(rec)), rec
+
+
+def test_rfb_name_limit(tmp_path, trace):
+    # RFB_NAME_MAX (4096) bytes of the desktop name are kept (rfb.name, the record); a longer
+    # one is cut there (rfb_shed) and the handshake still completes
+    name = b"N" * 4095 + b"Z" + b"TAIL"
+    init = INIT[:20] + len(name).to_bytes(4, "big") + name
+    pkts = rfb(init=init)
+    rules = [rule('rfb.name; content:"NZ"; endswith; bsize:4096;', sid=1, proto="rfb"),
+             rule('rfb.name; content:"TAIL";', sid=2, proto="rfb"),
+             rule("rfb.secresult:ok;", sid=3, proto="rfb")]
+    assert detect(tmp_path, pkts, rules).sids == [1, 3]
+    out = osprey_out(tmp_path, pkts, [], "--set", "outputs.eve-log.types=[rfb]", name="e")
+    (r,) = out.of("rfb")
+    assert r["rfb"]["framebuffer"]["name"] == "N" * 4095 + "Z"
+    assert not list(Draft7Validator(SCHEMA).iter_errors(r))
+    assert app_trace(trace, pkts).stats["rfb_shed"] == 1

@@ -190,3 +190,64 @@ def test_sip_snort3_keyword_errors(tmp_path):
     assert r.sids == []
     assert "unknown SIP method 'frobnicate'" in r.proc.stderr
     assert "a negated method must be the only one" in r.proc.stderr
+
+
+def test_sip_tcp_gap_gives_the_side_up(tmp_path):
+    # Suricata's SIP over TCP does not accept gaps (a hole ends its app layer on the flow,
+    # both ways). Osprey gives the side with the hole up: the client's request after a lost
+    # one is not read (no rule, no record); the server's answers are, and the stream's bytes
+    # are still inspected.
+    bye = INVITE.replace(b"INVITE sip:", b"BYE sip:", 1).replace(b"INVITE\r\n", b"BYE\r\n")
+    c = Conv(sport=40060, dport=5060).handshake()
+    c.send(True, INVITE).send(False, OK)
+    c.send(True, INVITE.replace(b"CSeq: 1", b"CSeq: 2"), order=[])    # never comes
+    c.send(False, OK).send(True, bye)
+    pkts = c.close().pkts
+    rules = [rule('sip.method; content:"BYE";', sid=1, proto="sip"),
+             rule('sip.method; content:"INVITE";', sid=2, proto="sip"),
+             rule('sip.stat_code; content:"200";', sid=3, proto="sip"),
+             rule('flow:to_server; content:"BYE sip:";', sid=4)]           # the stream's bytes
+    assert detect(tmp_path, pkts, rules).sids == [2, 3, 3, 4]
+    out = osprey_out(tmp_path, pkts, [], "--set", "outputs.eve-log.types=[sip]", name="e")
+    assert [("request_line" in r["sip"], "response_line" in r["sip"]) for r in out.of("sip")] \
+        == [(True, False), (False, True), (False, True)]
+    v = Draft7Validator(json.loads(SCHEMA.read_text()))
+    for r in out.records:
+        assert not list(v.iter_errors(r)), r
+
+
+def test_sip_udp_lost_datagrams(tmp_path):
+    # SIP's transactions are one message each way (Suricata's unidirectional ones): an
+    # INVITE whose answer was lost is a record alone. A 200 whose request was lost, opening
+    # a flow of its own, is that flow's first datagram: the flow is SIP (by content) but its
+    # client side is read as requests only (as Suricata reads each way as one kind), so the
+    # answer is no transaction
+    pkts = sip_udp(msgs=((True, INVITE),)) + sip_udp(sport=5062, msgs=((False, OK),))
+    rules = [rule('sip.method; content:"INVITE";', sid=1, proto="sip"),
+             rule('sip.stat_code; content:"200";', sid=2, proto="sip")]
+    out = osprey_out(tmp_path, pkts, rules, "--set", "outputs.eve-log.types=[alert,flow,sip]")
+    assert sorted(a["alert"]["signature_id"] for a in out.of("alert")) == [1]
+    assert [r["sip"]["method"] for r in out.of("sip")] == ["INVITE"]
+    assert [f["app_proto"] for f in out.of("flow")] == ["sip", "sip"]
+    v = Draft7Validator(json.loads(SCHEMA.read_text()))
+    for r in out.records:
+        assert not list(v.iter_errors(r)), r
+
+
+def test_sip_headers_limit(tmp_path, trace):
+    # SIP_HEADERS_MAX (64) header lines of a message are read; past them each is counted
+    # (sip_headers_shed) and not read: a header after them is in none of the sip.* header
+    # buffers (Snort 3's sip_header is the raw header block: every line is in it), and the
+    # message is still a transaction
+    extra = b"".join(b"X-Pad-%d: %d\r\n" % (i, i) for i in range(70))
+    msg = INVITE.replace(b"\r\n", b"\r\n" + extra + b"User-Agent: hidden\r\n", 1)
+    pkts = sip_udp(msgs=((True, msg),))
+    rules = [rule('sip.method; content:"INVITE";', sid=1, proto="sip"),
+             rule('sip_header; content:"X-Pad-63:"; service:sip;', sid=2, proto="udp"),
+             rule('sip_header; content:"X-Pad-64:"; service:sip;', sid=3, proto="udp"),
+             rule('sip.user_agent; content:"hidden";', sid=4, proto="sip")]
+    assert detect(tmp_path, pkts, rules).sids == [1, 2, 3]
+    a = app_trace(trace, pkts)
+    # the 70 pads, the hidden one and the INVITE's own header lines, less the 64 kept
+    own = len(INVITE.split(b"\r\n\r\n")[0].split(b"\r\n")) - 1
+    assert a.stats["sip_headers_shed"] == 70 + 1 + own - 64

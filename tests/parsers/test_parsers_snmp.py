@@ -1,16 +1,20 @@
 """SNMP (parsers/snmp) end to end: detection (UDP ports 161/162), one transaction per
 datagram either way, Suricata's keywords (snmp.community, snmp.usm, snmp.version,
 snmp.pdu_type), v3 with encrypted PDUs, the EVE snmp records (validated against Suricata's
-schema) and the alert's snmp object."""
+schema) and the alert's snmp object; a lost datagram (a request never answered, an answer
+whose request never came: each is its own transaction, as in Suricata) and SNMP_VARS_MAX."""
 import json
 
 import pytest
 from jsonschema import Draft7Validator
 
-from ber_build import snmp_v2c, snmp_v3
+from ber_build import SYSDESCR, integer, seq, snmp_v2c, snmp_v3, string, tlv
 from conftest import ROOT
 from detect_helpers import detect, rule, udp
 from outputs_helpers import osprey_out
+from parsers_helpers import app_trace
+
+SCHEMA = json.loads((ROOT.parent / "shared" / "conformance" / "eve-schema.json").read_text())
 
 
 def to_agent(m, sport=40161, dport=161):
@@ -88,3 +92,47 @@ def test_snmp_eve_records(tmp_path):
     v = Draft7Validator(schema)
     for r in out.of("snmp") + out.of("alert"):
         assert not list(v.iter_errors(r)), r
+
+
+def test_snmp_lost_datagrams(tmp_path):
+    # Suricata's SNMP makes one transaction per datagram and matches nothing: a get whose
+    # answer was lost and an answer whose get was lost are each a record of their own, and
+    # the rules on either still match
+    pkts = [to_agent(snmp_v2c(0xa0, "lost-answer")),
+            from_agent(snmp_v2c(0xa2, "lost-request"), sport=40170),
+            to_agent(snmp_v2c(0xa0, "public"), sport=40171),
+            from_agent(snmp_v2c(0xa2, "public"), sport=40171)]
+    rules = [rule("snmp.pdu_type:2;", sid=1, proto="snmp"),
+             rule('snmp.community; content:"lost-answer";', sid=2, proto="snmp"),
+             rule('snmp.community; content:"lost-request";', sid=3, proto="snmp")]
+    out = osprey_out(tmp_path, pkts, rules, "--set", "outputs.eve-log.types=[alert,snmp,flow]")
+    assert sorted(a["alert"]["signature_id"] for a in out.of("alert")) == [1, 1, 2, 3]
+    recs = [(r["snmp"]["pdu_type"], r["snmp"]["community"]) for r in out.of("snmp")]
+    assert recs == [("get_request", "lost-answer"), ("response", "lost-request"),
+                    ("get_request", "public"), ("response", "public")]
+    assert sorted(f["app_proto"] for f in out.of("flow")) == ["snmp"] * 3
+    v = Draft7Validator(SCHEMA)
+    for r in out.records:
+        assert not list(v.iter_errors(r)), r
+
+
+def bulk_response(n):
+    """a v2c response with n variable bindings (1.3.6.1.2.1.1.1.<i>)"""
+    vb = seq(*[seq(tlv(0x06, SYSDESCR[:-1] + bytes([i])), tlv(0x05, b"")) for i in range(n)])
+    return seq(integer(1), string("public"), seq(integer(7), integer(0), integer(0), vb,
+                                                 tag=0xa2))
+
+
+@pytest.mark.parametrize("n", [64, 65, 100])
+def test_snmp_vars_limit(tmp_path, trace, n):
+    # SNMP_VARS_MAX (64) names are kept for the record; the rest are counted (snmp_shed), the
+    # message is still a transaction and its rules still match
+    pkts = [to_agent(snmp_v2c(0xa5, "public")), from_agent(bulk_response(n))]
+    out = osprey_out(tmp_path, pkts, [rule("snmp.pdu_type:2;", sid=1, proto="snmp")],
+                     "--set", "outputs.eve-log.types=[alert,snmp]")
+    assert [a["alert"]["signature_id"] for a in out.of("alert")] == [1]
+    resp = out.of("snmp")[1]["snmp"]
+    assert resp["vars"] == ["1.3.6.1.2.1.1.1.%d" % i for i in range(min(n, 64))]
+    assert not list(Draft7Validator(SCHEMA).iter_errors(out.of("snmp")[1]))
+    a = app_trace(trace, pkts)
+    assert a.stats["snmp_shed"] == max(0, n - 64) and a.stats["snmp_tx"] == 2

@@ -140,3 +140,28 @@ def test_websocket_not_without_upgrade(tmp_path):
     assert detect(tmp_path, ws(FRAGMENTED, resp=other), rules).sids == []
     assert detect(tmp_path, ws(FRAGMENTED), rules, "--set",
                   "app-layer.protocols.websocket.enabled=no", name="off").sids == []
+
+
+def test_websocket_gap_gives_the_side_up(tmp_path):
+    # Suricata's WebSocket does not accept gaps ("there is no good way to resync"): a hole
+    # ends its app layer on the flow, both ways. Osprey gives the side with the hole up: the
+    # client's frames after it are not read (no rule, no record), the server's still are,
+    # and the stream's bytes are still inspected.
+    c = Conv(sport=40080, dport=8080).handshake().send(True, REQ).send(False, RESP)
+    c.send(True, frame(0x81, b"hello", KEY))
+    c.send(True, frame(0x81, b"lost frame", KEY), order=[])       # never comes
+    c.send(False, frame(0x81, b"server says hi"))
+    c.send(True, frame(0x82, b"\x00\x01MALWARE", KEY))
+    pkts = c.close().pkts
+    rules = [rule("websocket.opcode:binary;", sid=1, proto="websocket"),
+             rule('websocket.payload; content:"hello";', sid=2, proto="websocket"),
+             rule('websocket.payload; content:"server says";', sid=3, proto="websocket"),
+             rule('flow:to_server; content:"|82 89 12 34 56 78|";', sid=4)]  # the stream's
+    assert detect(tmp_path, pkts, rules).sids == [2, 3, 4]
+    out = osprey_out(tmp_path, pkts, [], "--set", "outputs.eve-log.types=[websocket]",
+                     name="e")
+    assert [(r["websocket"]["opcode"], r["websocket"].get("payload_printable"))
+            for r in out.of("websocket")] == [("text", "hello"), ("text", "server says hi")]
+    v = Draft7Validator(SCHEMA)
+    for r in out.records:
+        assert not list(v.iter_errors(r)), r

@@ -2,7 +2,7 @@
  * reply (the identity's fields, enip.product_name, the EVE object), a SendRRData carrying a
  * CIP request and its reply (service, path, status), a Multiple Service Packet, the
  * combined value cip_service reads, RegisterSession over UDP, something that is no ENIP
- * message, the probe. */
+ * message, the probe, a gap (the side read again from a chunk that starts with a header). */
 #include <stdlib.h>
 
 #include "enip_int.h"
@@ -145,6 +145,34 @@ static void udp(void)
     ph_free(&h);
 }
 
+/* Bytes lost on TCP: the message the hole cut is dropped, a chunk that does not start with a
+ * plausible header is passed over, the next one that does is read. */
+static void gap(void)
+{
+    struct ph h;
+    ph_init(&h, "enip", 6, 40000, ENIP_PORT);
+    uint8_t b[64], m[128];
+    size_t n = hex(b, "000000000a00020000000000b20008000e03200124013007");
+    n = msg(m, ENIP_CMD_SEND_RR, b, n);
+    ph_feed(&h, 0, m, 30); /* a request cut by the hole */
+    h.def->gap(&h.pf, &h.f, 0);
+    ph_feed(&h, 0, m + 40, n - 40); /* its tail: no header */
+    CHECK(!h.pf.dead[0] && h.txs == 0 && ph_count(&h, "enip_malformed") == 0);
+    size_t k = msg(m, ENIP_CMD_REGISTER, (const uint8_t *)"\x01\x00\x00\x00", 3);
+    ph_feed(&h, 0, m, k); /* RegisterSession's length must be 4: still passed over */
+    CHECK(fld(&h, "enip.command", 0) == -1);
+    k = msg(m, ENIP_CMD_LIST_IDENTITY, NULL, 0);
+    memcpy(m + k, m, k); /* two messages in one chunk: both read */
+    ph_feed(&h, 0, m, 2 * k);
+    CHECK(fld(&h, "enip.command", 0) == ENIP_CMD_LIST_IDENTITY && h.txs == 1);
+    /* the server's side: a gap, then a whole reply */
+    ph_feed(&h, 1, m, 10);
+    h.def->gap(&h.pf, &h.f, 1);
+    ph_feed(&h, 1, m, k);
+    CHECK(h.txs == 2 && ph_count(&h, "enip_tx") == 2 && !h.pf.dead[1]);
+    ph_free(&h);
+}
+
 static void probe(void)
 {
     struct mon_flow f = {.proto = 6, .cport = 40000, .sport = ENIP_PORT};
@@ -164,6 +192,7 @@ int main(void)
     list_identity();
     cip();
     udp();
+    gap();
     probe();
     return unit_report("test_proto_enip");
 }

@@ -205,6 +205,18 @@ static void ikev1(void)
     CHECK(h.txs == 1 && events_of(&h) == 0);
     CHECK(ph_nbuf(&h, "ike.vendor", 0) == 1);
     CHECK(ph_buf_is(&h, "ike.vendor", 0, 0, "afcad71368a1f1c96b8696fc77570100"));
+    {   /* the detection engine hands the getter a room it reuses (not emptied): a hex buffer
+         * is built from the room's start, not after what the last element left there */
+        uint16_t proto;
+        int b = osprey_buffer_find_in("ike.vendor", 0, h.pf.proto);
+        const struct proto_buffer *r = b >= 0 ? reg_buffer((uint16_t)b, &proto) : NULL;
+        struct osprey_scratch room = {0};
+        uint32_t n = 0;
+        CHECK(r && scratch_put(&room, "stale bytes", 11));
+        const uint8_t *d = r ? r->get(&h.pf, r->key, 0, &room, &n) : NULL;
+        CHECK(d && n == 32 && !memcmp(d, "afcad71368a1f1c96b8696fc77570100", 32));
+        osprey_scratch_free(&room);
+    }
     CHECK(ph_field(&h, "ike.exchtype", 0, &v) && v == 2);
     CHECK(ph_field(&h, "ike.chosen_sa_attribute.alg_enc", 0, &v) && v == 7);
     CHECK(ph_field(&h, "ike.chosen_sa_attribute.sa_life_duration", 0, &v) && v == 86400);

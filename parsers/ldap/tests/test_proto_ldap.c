@@ -3,7 +3,8 @@
  * its event sees it (the request's DN and attributes; the newest response's DN, message and
  * attribute types; the responses' operations and result codes so far, their count); an
  * unsolicited notification; unbind; the limits (max-tx, responses kept, messages too long),
- * malformed messages and the probes. */
+ * malformed messages and the probes; a gap (the direction read again from a chunk that
+ * starts with a whole message). */
 #include "ber_build.h"
 #include "ldap_int.h"
 #include "proto_harness.h"
@@ -244,9 +245,35 @@ static void probes(void)
     CHECK(!strcmp(ldap_result_name(4), "size_limit_exceeded"));
 }
 
+/* Bytes lost on TCP: the search request is cut by the hole; chunks that do not start with a
+ * whole LDAPMessage are passed over (no invalid_data), the next that does is read. */
+static void gap(void)
+{
+    struct ph h;
+    ph_init(&h, "ldap", 6, 40000, 389);
+    struct bb b = bind_req(1), s = search_req(2), r = result(1, 0x61, 0, "", "");
+    ph_feed(&h, 0, b.p, b.n);
+    ph_feed(&h, 0, s.p, 9);
+    h.def->gap(&h.pf, &h.f, 0);
+    ph_feed(&h, 0, s.p + 20, s.n - 20); /* the search's tail */
+    struct bb u = msg(3, bb_tlv(0x42, "", 0)); /* unbind */
+    ph_feed(&h, 0, u.p, u.n - 1);            /* a message not whole in its chunk: passed over */
+    CHECK(!h.pf.dead[0] && ph_count(&h, "ldap_messages") == 1);
+    CHECK(ph_count(&h, "ldap_malformed") == 0 && h.txs == 0);
+    ph_feed(&h, 0, u.p, u.n);
+    CHECK(ph_count(&h, "ldap_messages") == 2 && h.txs == 1); /* the unbind, finished */
+    /* the server's side: its answer cut, then a whole one resyncs */
+    ph_feed(&h, 1, r.p, 4);
+    h.def->gap(&h.pf, &h.f, 1);
+    ph_feed(&h, 1, r.p, r.n);
+    CHECK(ph_count(&h, "ldap_messages") == 3 && h.txs == 2 && !h.pf.dead[1]);
+    ph_free(&h);
+}
+
 int main(void)
 {
     search();
+    gap();
     views();
     limits();
     trim();

@@ -2,7 +2,8 @@
  * and a query split byte by byte (pgsql.query, transactions, the EVE objects with rows
  * counted), an SSLRequest refused, max-tx finishing the oldest, invalid lengths and
  * malformed messages giving the side up, an over-long DataRow skipped, stream-depth, what
- * open transactions keep bounded per flow, the probe. */
+ * open transactions keep bounded per flow, the probe, a gap (the side read again from a chunk
+ * that starts with a whole message of a type it sends). */
 #include <stdlib.h>
 
 #include "osprey_json_writer.h"
@@ -197,6 +198,43 @@ static void keep_limit(void)
     ph_free(&h);
 }
 
+/* Bytes lost mid-query: the cut query is dropped, chunks that do not start with a whole
+ * typed message are passed over (no invalid length), the next query is read and answered. */
+static void gap(void)
+{
+    struct ph h;
+    init(&h);
+    uint8_t b[512];
+    size_t n = startup(b);
+    ph_feed(&h, 0, b, n);
+    n = msg(b, 'R', "\0\0\0\0", 4);
+    n += msg(b + n, 'Z', "I", 1);
+    ph_feed(&h, 1, b, n);
+    CHECK(h.txs == 1);
+    n = msg(b, 'Q', "select secret from t\0", 21);
+    ph_feed(&h, 0, b, 8);
+    h.def->gap(&h.pf, &h.f, 0);
+    ph_feed(&h, 0, b + 12, n - 12);        /* the query's tail */
+    ph_feed(&h, 0, b, 8);                  /* a query not whole in its chunk */
+    CHECK(!h.pf.dead[0] && ph_count(&h, "pgsql_malformed") == 0);
+    n = msg(b, 'Q', "select 1\0", 9);
+    ph_feed(&h, 0, b, n);
+    struct pgsql_state *st = h.pf.state;
+    CHECK(st->nopen == 1);
+    st->cur = st->open[0];
+    CHECK(ph_buf_is(&h, "pgsql.query", 0, 0, "select 1"));
+    st->cur = NULL;
+    /* the server's answer: a gap in it, then its next whole message resyncs */
+    n = msg(b, 'T', "\0\1", 2);
+    ph_feed(&h, 1, b, 3);
+    h.def->gap(&h.pf, &h.f, 1);
+    n = msg(b, 'C', "SELECT 1", 9);
+    n += msg(b + n, 'Z', "I", 1);
+    ph_feed(&h, 1, b, n);
+    CHECK(h.txs == 2 && !h.pf.dead[1] && strstr(last_eve, "\"command_completed\":\"SELECT 1\""));
+    ph_free(&h);
+}
+
 static void probe(void)
 {
     struct mon_flow f = {.proto = 6, .cport = 40000, .sport = 5432};
@@ -219,6 +257,7 @@ int main(void)
     session();
     ssl_refused_and_limits();
     keep_limit();
+    gap();
     probe();
     free(last_eve);
     return unit_report("test_proto_pgsql");

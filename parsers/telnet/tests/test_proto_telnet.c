@@ -1,7 +1,7 @@
 /* test_proto_telnet.c — Telnet's descriptor, bytes in, buffers out: option negotiation and
  * subnegotiation as control frames, lines of data as data frames (split anywhere, IAC IAC as
  * data, data cut by a command), a line past TN_FRAME_MAX, the last line at the flow's end,
- * the probe. */
+ * the probe, a gap (the cut line dropped, the next bytes read as data). */
 #include "proto_harness.h"
 #include "telnet_int.h"
 #include "unit.h"
@@ -61,9 +61,29 @@ static void test_limits_and_probe(void)
     CHECK(telnet_probe((const uint8_t *)"login:", 6, NULL) == DET_NO);
 }
 
+/* Bytes lost mid-line and mid-command: what the hole cut is dropped, the next bytes are data */
+static void test_gap(void)
+{
+    struct ph h;
+    ph_init(&h, "telnet", 6, 40000, 23);
+    FEED(&h, 0, "\xff\xfd\x03" "cat /etc/pas");
+    h.def->gap(&h.pf, &h.f, 0);
+    FEED(&h, 0, "ls -la\r\n");
+    CHECK(ph_buf_is(&h, "frame:telnet.data", 0, 0, "ls -la\r\n"));
+    FEED(&h, 1, "\xff\xfa\x18\x01xte");
+    h.def->gap(&h.pf, &h.f, 1);
+    FEED(&h, 1, "total 0\r\n");
+    CHECK(ph_buf_is(&h, "frame:telnet.data", 1, 0, "total 0\r\n"));
+    CHECK_EQ_U(ph_count(&h, "telnet_data_frames"), 2);
+    CHECK_EQ_U(ph_count(&h, "telnet_ctl_frames"), 1);
+    CHECK(!h.pf.dead[0] && !h.pf.dead[1]);
+    ph_free(&h);
+}
+
 int main(void)
 {
     test_frames();
     test_limits_and_probe();
+    test_gap();
     return unit_report("test_proto_telnet");
 }
