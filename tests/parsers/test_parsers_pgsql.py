@@ -255,7 +255,28 @@ def test_pgsql_gap_resyncs_at_the_next_message(tmp_path):
     recs = [r["pgsql"] for r in out.of("pgsql")]
     queries = [r["request"]["simple_query"] for r in recs
                if "simple_query" in r.get("request", {})]
-    # the lost query has no record; the first query's answer never came
-    assert queries == ["SELECT 1;", "SELECT 3;"]
-    assert "response" not in recs[1]
+    # the lost query has no record; the third query's transaction is whole (the server side
+    # resynced too: its answer is read); the first query's answer never came, so its
+    # transaction is written last, at the flow's end, without a response
+    assert queries == ["SELECT 3;", "SELECT 1;"]
+    assert recs[1]["response"]["data_rows"] == 1 and "response" not in recs[2]
     validate(out.records)
+
+
+def test_pgsql_gap_at_the_end_of_what_is_acknowledged_is_survived(tmp_path):
+    # the client's second query is lost and the server speaks before the client's next one
+    # (a ParameterStatus): under ack delivery the server's packet acknowledges up to the hole's
+    # end, with nothing after it yet to read. The hole still goes to the parser's gap handler
+    # (it does not give the direction up), and the next query is read.
+    c = Conv(dport=5432).handshake()
+    c.send(True, startup()).send(False, auth(0) + READY)
+    c.send(True, msg(b"Q", b"SELECT 1;\0"))
+    c.send(False, fields(b"a") + row(b"1") + msg(b"C", b"SELECT 1\0") + READY)
+    c.send(True, msg(b"Q", b"SELECT secret FROM vault;\0"), order=[])
+    c.send(False, param(b"TimeZone", b"UTC"))
+    c.send(True, msg(b"Q", b"SELECT 3;\0"))
+    c.send(False, fields(b"c") + row(b"3") + msg(b"C", b"SELECT 1\0") + READY)
+    pkts = c.close().pkts
+    rules = [rule('pgsql.query; content:"SELECT 3";', sid=1, proto="pgsql"),
+             rule('pgsql.query; content:"vault";', sid=2, proto="pgsql")]
+    assert detect(tmp_path, pkts, rules).sids == [1]
