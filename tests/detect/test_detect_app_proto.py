@@ -106,3 +106,22 @@ def test_a_protocol_mismatch_in_the_flow_record(tmp_path):
                             rule("flow:established; app-layer-protocol:!http,to_server;", sid=4)],
                  http(), "agree2")
     assert set(got) == {2}
+
+
+def test_a_mismatch_told_at_once_gives_the_flow_the_servers_protocol(tmp_path):
+    # the client's first bytes a prefix ("GE": detection waits for more of them) while the
+    # server's banner is held too: when the client's side says HTTP both are told at once,
+    # nothing was parsed yet, and the flow is the server's (Suricata trusts the server then)
+    c = Conv(sport=32929, dport=22).handshake()
+    c.send(True, b"GE")
+    c.send(False, b"SSH-2.0-OpenSSH_6.6.1\r\n")
+    c.send(True, b"T / HTTP/1.1\r\nHost: x\r\n\r\n")
+    c.send(False, b"Protocol mismatch.\n")
+    pkts = c.close().pkts
+    rules = [rule("app-layer-event:applayer_mismatch_protocol_both_directions;", sid=1),
+             rule("app-layer-protocol:ssh,final;", sid=2),
+             rule("app-layer-protocol:http,to_server;", sid=3)]
+    assert counts(tmp_path, rules, pkts) == {1: 1, 2: 1, 3: 1}
+    out = osprey_out(tmp_path, pkts, [], "--set", "outputs.eve-log.types=[flow]", name="rec")
+    (f,) = out.of("flow")
+    assert (f["app_proto"], f["app_proto_ts"]) == ("ssh", "http") and "app_proto_tc" not in f
