@@ -198,6 +198,10 @@ char *osprey_eve_alert_line(const struct osprey_eve_alert *a)
     osprey_eve_files_write(&w, a->files, a->nfiles);
     if (a->app_proto)
         osprey_jw_str(&w, "app_proto", a->app_proto);
+    if (a->app_proto_ts)
+        osprey_jw_str(&w, "app_proto_ts", a->app_proto_ts);
+    if (a->app_proto_tc)
+        osprey_jw_str(&w, "app_proto_tc", a->app_proto_tc);
     if (a->has_flow) {
         osprey_jw_open(&w, "flow");
         osprey_jw_int(&w, "pkts_toserver", (int64_t)a->flow.pkts_toserver);

@@ -57,6 +57,10 @@ char *osprey_eve_flow_line(const struct osprey_eve_flow *f)
     }
     if (f->app_proto)
         osprey_jw_str(&w, "app_proto", f->app_proto);
+    if (f->app_proto_ts)
+        osprey_jw_str(&w, "app_proto_ts", f->app_proto_ts);
+    if (f->app_proto_tc)
+        osprey_jw_str(&w, "app_proto_tc", f->app_proto_tc);
     if (f->app_proto_orig)
         osprey_jw_str(&w, "app_proto_orig", f->app_proto_orig);
     osprey_jw_open(&w, "flow");

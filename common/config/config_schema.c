@@ -273,6 +273,9 @@ static const struct cfg_key SCHEMA[] = {
     APP_ENABLED("tftp"),
     APP_ENABLED("tftp-data"),
     APP_ENABLED("http2"),
+    /* doh2: what an HTTP/2 flow carrying DNS is called (parsers/http2/doh2.c); no: it stays
+     * http2 (its app_proto, app-layer-protocol) */
+    APP_ENABLED("doh2"),
     INT("app-layer.protocols.http2.max-streams", "4096", 1, UINT32_MAX,
         "live HTTP/2 streams per flow; past it a new one is shed (http2.too_many_streams)"),
     BOOL("app-layer.protocols.http2.http1-rules", "no",

@@ -219,7 +219,10 @@ void osprey_emit_alert_app(struct osprey_emit *e, struct mon_ctx *ctx,
     struct osprey_emit_file fb[8];
     struct osprey_eve_file files[8];
     if (f) {
-        ev.app_proto = osprey_app_proto_name(osprey_parsers_app_proto(ctx, f));
+        uint16_t named = osprey_parsers_app_proto_named(ctx, f);
+        ev.app_proto = osprey_app_proto_name(named);
+        ev.app_proto_ts = osprey_emit_dir_proto(ctx, f, 0, named);
+        ev.app_proto_tc = osprey_emit_dir_proto(ctx, f, 1, named);
         if (snap) { /* a kept alert: its transaction and files as they were when found */
             osprey_emit_snap_app(ctx, f, snap, &app);
             ev.app = &app;

@@ -16,6 +16,13 @@ static void write_app(struct osprey_jw *w, const struct osprey_eve_app *app)
     osprey_parsers_eve((struct mon_ctx *)app->arg[0], app->arg[1], w);
 }
 
+const char *osprey_emit_dir_proto(struct mon_ctx *ctx, const struct mon_flow *f, int dir,
+                                  uint16_t named)
+{
+    uint16_t p = osprey_parsers_app_proto_dir(ctx, f, dir);
+    return p != OSPREY_APP_PROTO_UNKNOWN && p != named ? osprey_app_proto_name(p) : NULL;
+}
+
 bool osprey_emit_fill_app(struct mon_ctx *ctx, const struct mon_flow *f,
                           struct osprey_eve_app *out)
 {

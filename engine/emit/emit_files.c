@@ -98,7 +98,6 @@ void osprey_emit_files(struct osprey_emit *e, struct mon_ctx *ctx, struct mon_fl
     const struct mon_packet *p = mon_getlastpkt(ctx);
     struct osprey_eve_app app;
     bool has_app = osprey_emit_fill_app(ctx, f, &app);
-    uint16_t proto = osprey_parsers_app_proto(ctx, f);
     if (e->community_id)
         osprey_community_id(e->cid_seed, f->cli.b, f->srv.b, f->ipver == 6 ? 16 : 4, f->proto,
                             f->cport, f->sport, cid, sizeof cid);
@@ -117,7 +116,7 @@ void osprey_emit_files(struct osprey_emit *e, struct mon_ctx *ctx, struct mon_fl
         r->proto = osprey_proto_name(f->proto, pn, sizeof pn);
         r->community_id = e->community_id ? cid : NULL;
         r->app = has_app ? &app : NULL;
-        r->app_proto = osprey_app_proto_name(proto);
+        r->app_proto = osprey_app_proto_name(osprey_parsers_app_proto_named(ctx, f));
         if (r->stored)
             r->file_id = (uint32_t)atomic_fetch_add(&e->file_ids, 1) + 1;
         EMIT_EACH_SINK(e, OSPREY_REC_FILE, k)

@@ -46,6 +46,10 @@ bool osprey_emit_snap_app(struct mon_ctx *ctx, const struct mon_flow *f, const c
                           struct osprey_eve_app *out);
 bool osprey_emit_fill_app(struct mon_ctx *ctx, const struct mon_flow *f,
                           struct osprey_eve_app *out);
+/* EVE's app_proto_ts (dir 0) / app_proto_tc (dir 1): that direction's own protocol when it
+ * was detected and is not the flow's (named), as Suricata writes them; else NULL. */
+const char *osprey_emit_dir_proto(struct mon_ctx *ctx, const struct mon_flow *f, int dir,
+                                  uint16_t named);
 /* An alert in an HTTP transaction: its URI and hostname for unified2's extra data (pointing
  * into ub and hb), NULL when none. */
 void osprey_emit_http_extra(struct mon_ctx *ctx, const struct mon_flow *f,

@@ -24,8 +24,11 @@ void osprey_emit_flow(struct osprey_emit *e, struct mon_ctx *ctx, const struct m
         r.log_us = p->ts_us;
     if (ew && ew->clock_us > r.log_us)
         r.log_us = ew->clock_us;
-    r.app_proto = osprey_app_proto_name(osprey_parsers_app_proto(ctx, f));
+    uint16_t named = osprey_parsers_app_proto_named(ctx, f);
+    r.app_proto = osprey_app_proto_name(named);
     r.app_proto_orig = osprey_app_proto_name(osprey_parsers_app_proto_orig(ctx, f));
+    r.app_proto_ts = osprey_emit_dir_proto(ctx, f, 0, named);
+    r.app_proto_tc = osprey_emit_dir_proto(ctx, f, 1, named);
     r.alerted = e->alerted_slot >= 0 && mon_get_uctx_slot(ctx, f, e->alerted_slot) != NULL;
     if (e->community_id) {
         bool icmp = f->proto == 1 || f->proto == 58;

@@ -98,6 +98,9 @@ struct osprey_eve_alert {
     const struct osprey_eve_file *files; /* the transaction's files in the alert's direction */
     uint32_t nfiles;           /* 0 = "files" left out */
     const char *app_proto;     /* NULL = left out */
+    /* each direction's own protocol when it is not app_proto (a client talking HTTP to an
+     * SSH server); NULL = left out */
+    const char *app_proto_ts, *app_proto_tc;
     bool has_flow;
     struct {
         uint64_t pkts_toserver, pkts_toclient, bytes_toserver, bytes_toclient;
@@ -121,6 +124,8 @@ struct osprey_eve_flow {
     const char *const *tunnels;   /* "encapsulation": outermost first */
     const char *app_proto;        /* NULL = left out */
     const char *app_proto_orig;   /* before the protocol changed (h2c, STARTTLS); NULL = left out */
+    const char *app_proto_ts, *app_proto_tc; /* a direction's own protocol when it is not
+                                                app_proto; NULL = left out */
     uint64_t pkts_toserver, pkts_toclient, bytes_toserver, bytes_toclient;
     uint64_t start_us, end_us;
     uint64_t log_us;              /* "timestamp": when the record is written (capture time),

@@ -203,6 +203,60 @@ static uint16_t detect_tcp(struct pflow *pf, const struct mon_flow *f, bool *dec
     return OSPREY_APP_PROTO_UNKNOWN;
 }
 
+/* ---- each direction's own detection ----
+ * Suricata detects each direction of a TCP flow on its own (alproto_ts / alproto_tc) and
+ * compares. Here the flow's protocol is decided once, from the first side that tells; the
+ * other side's first bytes are probed too when they come: the flow's protocol's own probes
+ * for that side first, then all of them. A YES for another protocol is a mismatch (a client
+ * talking HTTP to an SSH server): that side's protocol is recorded, Suricata's
+ * applayer_mismatch_protocol_both_directions is raised and app_detected runs again (the
+ * detection-only rules look at the second side's outcome, as Suricata flags the packet where
+ * each side's detection ends). Bytes every probe refuses leave the side with the flow's
+ * protocol: Osprey's probes are not Suricata's patterns one for one, so only a positive other
+ * answer counts (Suricata would say "failed" for that side). */
+static enum probe_verdict probe_side(const struct pflow *pf, const struct mon_flow *f, int k,
+                                     const uint8_t *d, size_t n, uint16_t flow_proto,
+                                     uint16_t *out)
+{
+    const struct osprey_parsers *p = pf->w->p;
+    bool all_no;
+    uint16_t id = flow_proto;
+    if (probe_one(p, flow_proto, 6, k, d, n, f) != DET_YES &&
+        (id = probe(p, 6, k, d, n, f, &all_no)) == OSPREY_APP_PROTO_UNKNOWN) {
+        if (!all_no && n < DETECT_MAX)
+            return DET_NEED_MORE;
+        id = flow_proto;
+    }
+    *out = id;
+    return DET_YES;
+}
+
+/* Direction dir's first bytes after the flow was decided without them (kept in pf->late
+ * while its probes want more). */
+static void detect_late_side(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d,
+                             size_t n)
+{
+    const uint8_t *b = d;
+    size_t bn = n;
+    if (pf->late.len) {
+        pbuf_add(&pf->late, d, n, DETECT_MAX);
+        b = pf->late.p;
+        bn = pf->late.len;
+    }
+    uint16_t got;
+    if (probe_side(pf, f, dir, b, bn, pf->proto, &got) == DET_NEED_MORE) {
+        if (!pf->late.len && !pbuf_add(&pf->late, d, n, DETECT_MAX))
+            pf->dir_proto[dir] = pf->proto; /* out of memory: the side is the flow's */
+        return;
+    }
+    pbuf_free(&pf->late);
+    pf->dir_proto[dir] = got;
+    if (got != pf->proto) {
+        pflow_generic_anomaly(pf, f, dir, PGEN_MISMATCH_BOTH_DIRECTIONS);
+        pflow_run(pf, f, dir, pf->w->p->app_detected);
+    }
+}
+
 static void feed(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d, size_t n)
 {
     /* a connection another flow announced (FTP's data connection) is decided without probes */
@@ -212,6 +266,8 @@ static void feed(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d
         return;
     }
     if (pf->proto != OSPREY_APP_PROTO_UNKNOWN) {
+        if (pf->proto != OSPREY_APP_PROTO_FAILED && !pf->dir_proto[dir])
+            detect_late_side(pf, f, dir, d, n);
         parse(pf, f, dir, d, n);
         return;
     }
@@ -224,7 +280,24 @@ static void feed(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d
             pflow_decide(pf, f, dir, OSPREY_APP_PROTO_FAILED);
         return;
     }
-    pflow_decide(pf, f, dir, p);
+    /* each side's own answer from what detection held (none yet: UNKNOWN, told later); two
+     * sides that disagree before any byte was parsed give the flow the server's protocol
+     * (Suricata trusts the server then; once a side was parsed, the flow keeps its protocol) */
+    uint16_t side[2] = {p, p};
+    for (int k = 0; k < 2 && p != OSPREY_APP_PROTO_FAILED; k++) {
+        if (pf->in[k].len &&
+            probe_side(pf, f, k, pf->in[k].p, pf->in[k].len, p, &side[k]) == DET_YES)
+            continue;
+        side[k] = OSPREY_APP_PROTO_UNKNOWN;
+        if (pf->in[k].len) /* a prefix: its next bytes are probed after it (pf->late) */
+            pbuf_add(&pf->late, pf->in[k].p, pf->in[k].len, DETECT_MAX);
+    }
+    bool mismatch = side[0] && side[1] && side[0] != side[1];
+    if (mismatch)
+        p = side[1];
+    pflow_decide_dirs(pf, p, side[0], side[1]);
+    if (mismatch)
+        pflow_generic_anomaly(pf, f, dir, PGEN_MISMATCH_BOTH_DIRECTIONS);
     /* a protocol change announced another (Suricata's generic events, on this packet) */
     if (pf->expect && p != pf->expect) {
         pflow_generic_anomaly(pf, f, dir, PGEN_UNEXPECTED_PROTOCOL);
@@ -242,6 +315,12 @@ static void feed(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d
     if (p != OSPREY_APP_PROTO_FAILED && took < n)
         parse(pf, f, dir, d + took, n - took);
     pf->expect = 0;
+    /* app_detected once the deciding bytes are parsed, as Suricata inspects a packet after
+     * its data went through the parser: a detection-only rule sees what the first bytes made
+     * of the flow (an HTTP/2 flow whose first request is DoH is doh2). A change those bytes
+     * made (h2c) ran its own. */
+    if (pf->proto == p)
+        pflow_run(pf, f, dir, pf->w->p->app_detected);
 }
 
 void parsers_feed(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d, size_t n)

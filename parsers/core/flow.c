@@ -46,6 +46,7 @@ static void pflow_free(struct pflow *pf)
     pbuf_free(&pf->in[0]);
     pbuf_free(&pf->in[1]);
     pbuf_free(&pf->upgrade_rest);
+    pbuf_free(&pf->late);
     const struct osprey_proto_def *d = reg_proto(pf->proto);
     if (d && pf->state)
         d->state_free(pf->state);
@@ -165,11 +166,18 @@ void pflow_count(struct pflow *pf, unsigned c, uint64_t n)
 
 void pflow_decide(struct pflow *pf, struct mon_flow *f, int dir, uint16_t proto)
 {
+    pflow_decide_dirs(pf, proto, proto, proto);
+    pflow_run(pf, f, dir, pf->w->p->app_detected);
+}
+
+void pflow_decide_dirs(struct pflow *pf, uint16_t proto, uint16_t ts, uint16_t tc)
+{
     pf->proto = proto;
+    pf->dir_proto[0] = ts;
+    pf->dir_proto[1] = tc;
     pf->w->st.v[proto]++; /* the flows' counters come first, by protocol id */
     if (!parsers_parses(pf->w->p, proto) && proto > OSPREY_APP_PROTO_FAILED)
         pf->dead[0] = pf->dead[1] = true; /* detection-only: its bytes are not read on */
-    pflow_run(pf, f, dir, pf->w->p->app_detected);
 }
 
 #define UPGRADE_REST_MAX 65536 /* bytes after the switch kept for the new protocol */
@@ -216,6 +224,9 @@ void pflow_switch(struct pflow *pf, struct mon_flow *f, int dir)
     pf->state = NULL;
     pf->orig = pf->proto;
     pf->proto = id;
+    pf->named = 0;
+    pf->dir_proto[0] = pf->dir_proto[1] = id; /* both sides speak it from here */
+    pbuf_reset(&pf->late);
     pf->w->st.v[pf->proto]++; /* the flow is counted as the protocol it became, too */
     for (int k = 0; k < 2; k++) {
         pf->dead[k] = false;
@@ -240,6 +251,20 @@ void pflow_become(struct pflow *pf, uint16_t proto)
     if (!pf->orig)
         pf->orig = pf->proto;
     pf->proto = proto;
+    pf->named = 0;
+    pf->dir_proto[0] = pf->dir_proto[1] = proto; /* (UNKNOWN: detection tells them again) */
+    pbuf_reset(&pf->late);
+}
+
+void pflow_classify(struct pflow *pf, uint16_t proto)
+{
+    const struct osprey_proto_def *d = reg_proto(proto);
+    if (!d || pf->named == proto || pf->w->p->cfg.mode[proto] == OSPREY_APP_DISABLED)
+        return;
+    pf->orig = pf->proto;
+    pf->named = proto;
+    pf->dir_proto[0] = pf->dir_proto[1] = proto;
+    pf->w->st.v[proto]++; /* counted as what it is too (Suricata's app_layer.flow.doh2) */
 }
 
 /* The descriptor's transaction id now (0: a protocol without one). */
@@ -309,6 +334,18 @@ uint16_t osprey_parsers_app_proto(struct mon_ctx *ctx, const struct mon_flow *f)
 {
     struct pflow *pf = pflow_get(ctx, f);
     return pf ? pf->proto : OSPREY_APP_PROTO_UNKNOWN;
+}
+
+uint16_t osprey_parsers_app_proto_named(struct mon_ctx *ctx, const struct mon_flow *f)
+{
+    struct pflow *pf = pflow_get(ctx, f);
+    return !pf ? OSPREY_APP_PROTO_UNKNOWN : pf->named ? pf->named : pf->proto;
+}
+
+uint16_t osprey_parsers_app_proto_dir(struct mon_ctx *ctx, const struct mon_flow *f, int dir)
+{
+    struct pflow *pf = pflow_get(ctx, f);
+    return pf && (dir == 0 || dir == 1) ? pf->dir_proto[dir] : OSPREY_APP_PROTO_UNKNOWN;
 }
 
 uint16_t osprey_parsers_app_proto_orig(struct mon_ctx *ctx, const struct mon_flow *f)

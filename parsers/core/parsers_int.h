@@ -138,6 +138,13 @@ struct pflow {
     bool changing;          /* a change is under way: detection again, then the new
                                protocol's first transaction (pflow_tx_done ends it) */
     struct pbuf upgrade_rest;
+    /* each direction's own detection (Suricata's alproto_ts / alproto_tc): UNKNOWN until its
+     * first bytes were probed; another protocol than the flow's is a mismatch (drivers.c) */
+    uint16_t dir_proto[2];
+    struct pbuf late;       /* the first bytes of the direction probed after the decision,
+                               while its probes want more (drivers.c, bounded) */
+    uint16_t named;         /* what the flow's parser classified it as (HTTP/2's doh2:
+                               pflow_classify), 0: its own protocol */
 };
 
 /* The flow's protocol's settings (its descriptor's cfg_size struct, registry slot). */
@@ -171,8 +178,17 @@ void pflow_free_slot(struct mon_ctx *ctx, struct mon_flow *f, void *val, void *a
 void pflow_run(struct pflow *pf, struct mon_flow *f, int dir, mon_event_t ev);
 /* Run the flow's protocol's event number ev (its own numbering: the descriptor's row). */
 void pflow_raise(struct pflow *pf, struct mon_flow *f, int dir, unsigned ev);
-/* The protocol is decided: count it and run app_detected. */
+/* The protocol is decided: count it and run app_detected. Both directions' own results are
+ * proto. pflow_decide_dirs: the same with each direction's own (UNKNOWN for one not probed
+ * yet), without app_detected (the caller runs it once the deciding bytes are parsed). */
 void pflow_decide(struct pflow *pf, struct mon_flow *f, int dir, uint16_t proto);
+void pflow_decide_dirs(struct pflow *pf, uint16_t proto, uint16_t ts, uint16_t tc);
+/* The flow's parser (HTTP/2) tells what the flow is (doh2: DNS over HTTP/2, a registered
+ * descriptor whose parsed_by is the flow's protocol): EVE's app_proto and app-layer-protocol
+ * say proto from now on, both directions too, and the parser's protocol becomes the flow's
+ * original (Suricata's AppLayerForceProtocolChange). Its parser, events and buffers stay the
+ * flow's protocol's. Nothing when proto is configured off. */
+void pflow_classify(struct pflow *pf, uint16_t proto);
 void pflow_tx_done(struct pflow *pf, struct mon_flow *f);
 /* The flow becomes protocol proto (HTTP/1's 101 Switching Protocols to h2c): when the parse
  * running now returns, the old state is freed, both directions are read again, as proto
@@ -192,7 +208,8 @@ void pflow_switch(struct pflow *pf, struct mon_flow *f, int dir);
 void pflow_anomaly(struct pflow *pf, struct mon_flow *f, int dir, unsigned e);
 /* The core's generic events (Suricata's applayer_*, no protocol's), after every protocol's
  * anomalies in the flat id space (registry.c); raised as pflow_anomaly raises one. */
-enum { PGEN_UNEXPECTED_PROTOCOL, PGEN_NO_TLS_AFTER_STARTTLS, PGEN__COUNT };
+enum { PGEN_UNEXPECTED_PROTOCOL, PGEN_NO_TLS_AFTER_STARTTLS, PGEN_MISMATCH_BOTH_DIRECTIONS,
+       PGEN__COUNT };
 uint16_t reg_generic_anomaly_base(void);
 bool reg_proto_is_tls(uint16_t id); /* (registry.c: STARTTLS announces it) */
 void pflow_generic_anomaly(struct pflow *pf, struct mon_flow *f, int dir, unsigned g);

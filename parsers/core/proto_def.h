@@ -108,6 +108,13 @@ struct osprey_proto_def {
     const char *buffer_rules_of;     /* another protocol whose rules on buffers this one also
                                         registers run on its flows (http2: `alert dns` rules
                                         on dns.query, DoH), NULL: none */
+    /* a name for another protocol's flows, not a parser (doh2: HTTP/2 carrying DNS): that
+     * protocol's name; it has no probes, parser or rows of its own, its flows are the other's
+     * that the parser classified (pflow_classify) */
+    const char *parsed_by;
+    /* Suricata's legacy equivalence (AppProtoEquals): protocols a rule naming them matches
+     * this one's flows, and a rule naming this one matches theirs (doh2: dns, http2) */
+    const char *equals[3];
     uint8_t l4;                      /* 6, 17 or 0 (both) */
     bool buffers_imply_dir;          /* see osprey_app_proto_buffers_imply_dir */
     bool suricata_stats;             /* see osprey_app_proto_suricata_stats */

@@ -29,6 +29,7 @@ extern const struct osprey_proto_def websocket_proto, telnet_proto, rfb_proto, r
 extern const struct osprey_proto_def quic_proto;
 extern const struct osprey_proto_def pgsql_proto, mdns_proto, bittorrent_dht_proto;
 extern const struct osprey_proto_def modbus_proto, dnp3_proto, enip_proto;
+extern const struct osprey_proto_def doh2_proto;
 
 /* The protocols, HTTP, DNS and TLS first. Detection tries the probes by each descriptor's
  * probe_rank, then in this order: the first YES wins (HTTP, then a TLS ClientHello, then
@@ -53,7 +54,9 @@ static const struct osprey_proto_def *const PROTOS[] = {&http_proto, &dns_proto,
                                                         &rfb_proto, &rdp_proto,
                                                         &quic_proto,
                                                         &pgsql_proto, &bittorrent_dht_proto,
-                                                        &modbus_proto, &dnp3_proto, &enip_proto};
+                                                        &modbus_proto, &dnp3_proto, &enip_proto,
+                                                        /* a name for HTTP/2's DoH flows */
+                                                        &doh2_proto};
 
 #define NPROTOS (sizeof PROTOS / sizeof PROTOS[0])
 #define FIRST 2 /* after UNKNOWN and FAILED */
@@ -123,6 +126,37 @@ uint16_t osprey_app_proto_buffer_rules_of(uint16_t proto)
     const struct osprey_proto_def *d = reg_proto(proto);
     int id = d && d->buffer_rules_of ? osprey_app_proto_find(d->buffer_rules_of) : -1;
     return id > OSPREY_APP_PROTO_FAILED ? (uint16_t)id : 0;
+}
+
+uint16_t osprey_app_proto_parsed_by(uint16_t proto)
+{
+    const struct osprey_proto_def *d = reg_proto(proto);
+    int id = d && d->parsed_by ? osprey_app_proto_find(d->parsed_by) : -1;
+    return id > OSPREY_APP_PROTO_FAILED ? (uint16_t)id : proto;
+}
+
+/* Does descriptor of a list b's name among its equals? */
+static bool lists_equal(uint16_t a, uint16_t b)
+{
+    const struct osprey_proto_def *d = reg_proto(a), *e = reg_proto(b);
+    for (size_t i = 0; d && e && i < PROTO_N(d->equals) && d->equals[i]; i++)
+        if (!strcmp(d->equals[i], e->name))
+            return true;
+    return false;
+}
+
+bool osprey_app_proto_equals(uint16_t sig, uint16_t flow)
+{
+    return sig == flow || lists_equal(flow, sig) || lists_equal(sig, flow);
+}
+
+void osprey_app_proto_set_widen(struct osprey_app_proto_set *s)
+{
+    struct osprey_app_proto_set in = *s;
+    for (uint16_t q = FIRST; q < FIRST + NPROTOS; q++)
+        for (uint16_t a = FIRST; a < FIRST + NPROTOS && !osprey_app_proto_set_has(s, q); a++)
+            if (osprey_app_proto_set_has(&in, a) && osprey_app_proto_equals(a, q))
+                osprey_app_proto_set_add(s, q);
 }
 
 uint16_t osprey_app_proto_home_port(uint16_t proto)
@@ -486,6 +520,8 @@ static const char *const GENERIC[] = {
     /* a protocol change announced one protocol (STARTTLS: TLS) and detection found another */
     [PGEN_UNEXPECTED_PROTOCOL] = "applayer_unexpected_protocol",
     [PGEN_NO_TLS_AFTER_STARTTLS] = "applayer_no_tls_after_starttls", /* ... TLS announced */
+    /* a direction's own detection found another protocol than the flow's (drivers.c) */
+    [PGEN_MISMATCH_BOTH_DIRECTIONS] = "applayer_mismatch_protocol_both_directions",
 };
 _Static_assert(sizeof GENERIC / sizeof GENERIC[0] == PGEN__COUNT, "a name per generic event");
 

@@ -2,7 +2,8 @@
  * decoder (../dns_wire: dns_wire_decode, no flow) — a request's or response's
  * DATA whose content-type is application/dns-message, or a GET's "dns" query parameter
  * (base64url, no padding). Its question and answer names are then the stream's dns.query /
- * dns.queries.rrname / dns.answers.rrname (buffers.c). At most one UDP message (65,535). */
+ * dns.queries.rrname / dns.answers.rrname (buffers.c). At most one UDP message (65,535).
+ * The first one that decodes makes the flow doh2 (doh2.c, pflow_classify). */
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -69,7 +70,6 @@ static const uint8_t *dns_param(const struct h2_side *sd, size_t *n)
 
 void h2_doh(struct pflow *pf, struct h2_stream *s, int side)
 {
-    (void)pf;
     struct h2_side *sd = &s->s[side];
     uint32_t tl;
     const uint8_t *ct = h2_header(sd, "content-type", &tl);
@@ -95,6 +95,10 @@ void h2_doh(struct pflow *pf, struct h2_stream *s, int side)
         if (sd->doh && dns_wire_decode(sd->doh, msg, n) != DNS_WIRE_OK && !sd->doh->has_query) {
             h2_doh_free(sd); /* not a DNS message: no names */
         }
+        /* the flow carries DNS: Suricata's doh2 from here (doh2.c) */
+        int doh2 = sd->doh && !pf->named ? osprey_app_proto_find("doh2") : -1;
+        if (doh2 > OSPREY_APP_PROTO_FAILED)
+            pflow_classify(pf, (uint16_t)doh2);
     }
     free(tmp);
 }

@@ -181,7 +181,6 @@ const struct osprey_proto_def http2_proto = {
     .name = "http2",
     .flow_stat = "flow.http2",
     .eve_name = "http",
-    .alias = {"doh2", NULL},
     .rules_of = "http",
     .buffer_rules_of = "dns",
     .l4 = 6,

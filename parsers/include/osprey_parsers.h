@@ -63,6 +63,16 @@ uint16_t osprey_app_proto_rules_of(uint16_t proto);
  * DNS's rules on dns.query …, DoH), 0: none. */
 uint16_t osprey_app_proto_buffer_rules_of(uint16_t proto);
 
+/* A protocol that names what another's flows are rather than being parsed itself (doh2:
+ * an HTTP/2 flow carrying DNS, pflow_classify): the protocol that parses its flows; else
+ * proto itself. A rule header naming it (`alert doh2`) is that protocol's rule. */
+uint16_t osprey_app_proto_parsed_by(uint16_t proto);
+/* Suricata's legacy equivalence (AppProtoEquals): does a rule naming protocol sig match a flow
+ * of protocol flow? sig itself, and the protocols a descriptor declares equal to it (doh2 is
+ * dns and http2: `app-layer-protocol:dns` matches a doh2 flow, `app-layer-protocol:doh2` a
+ * dns or http2 one). Firewall rules compare exactly instead. */
+bool osprey_app_proto_equals(uint16_t sig, uint16_t flow);
+
 struct osprey_app_proto_set {
     uint64_t w[OSPREY_APP_PROTO_MAX / 64];
 };
@@ -75,6 +85,9 @@ static inline bool osprey_app_proto_set_has(const struct osprey_app_proto_set *s
 {
     return p < OSPREY_APP_PROTO_MAX && (s->w[p / 64] >> (p % 64) & 1);
 }
+/* Widen a rule's set of protocols to every flow protocol one of them equals
+ * (osprey_app_proto_equals; not transitive). */
+void osprey_app_proto_set_widen(struct osprey_app_proto_set *s);
 static inline bool osprey_app_proto_set_empty(const struct osprey_app_proto_set *s)
 {
     for (unsigned i = 0; i < OSPREY_APP_PROTO_MAX / 64; i++)
@@ -283,6 +296,15 @@ void osprey_parsers_worker_free(struct osprey_parsers_worker *w);
 
 /* Valid inside any filter or handler on that context (and in the flow-end callback). */
 uint16_t osprey_parsers_app_proto(struct mon_ctx *ctx, const struct mon_flow *f);
+/* The flow's app_proto as Suricata names it (EVE's app_proto, app-layer-protocol): its
+ * protocol, or what its parser classified it as (doh2 for HTTP/2 carrying DNS). Its buffers,
+ * events and records stay osprey_parsers_app_proto's. */
+uint16_t osprey_parsers_app_proto_named(struct mon_ctx *ctx, const struct mon_flow *f);
+/* Each direction's own detection (dir 0: the client's bytes, Suricata's alproto_ts; 1: the
+ * server's, alproto_tc): UNKNOWN until that side's first bytes were probed; another protocol
+ * than the flow's when the two sides disagree (a client talking HTTP to an SSH server); the
+ * named protocol once a parser classified the flow. */
+uint16_t osprey_parsers_app_proto_dir(struct mon_ctx *ctx, const struct mon_flow *f, int dir);
 /* The protocol the flow had before it became another (HTTP/1 before h2c, SMTP before
  * STARTTLS: EVE's app_proto_orig); UNKNOWN when it never changed. */
 uint16_t osprey_parsers_app_proto_orig(struct mon_ctx *ctx, const struct mon_flow *f);

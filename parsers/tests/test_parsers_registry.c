@@ -60,9 +60,24 @@ static void test_names(void)
         CHECK(d && osprey_app_proto_find(d->name) == id);
         for (size_t a = 0; a < PROTO_N(d->alias) && d->alias[a]; a++)
             CHECK(osprey_app_proto_find(d->alias[a]) == id);
-        /* detected by its probes, or only announced by another flow (ftp-data) */
-        CHECK((d->probes != NULL) != d->expected && d->state_free &&
-              (d->parse || d->parse_dgram));
+        /* detected by its probes, or only announced by another flow (ftp-data); or a name
+         * for another protocol's flows (doh2: HTTP/2's), nothing of its own */
+        if (d->parsed_by) {
+            int by = osprey_app_proto_find(d->parsed_by);
+            CHECK(by > OSPREY_APP_PROTO_FAILED && !reg_proto((uint16_t)by)->parsed_by &&
+                  osprey_app_proto_parsed_by(id) == by);
+            CHECK(!d->probes && !d->expected && !d->parse && !d->parse_dgram && !d->nevents &&
+                  !d->nbuffers && !d->nfields && !d->eve);
+        } else {
+            CHECK(osprey_app_proto_parsed_by(id) == id);
+            CHECK((d->probes != NULL) != d->expected && d->state_free &&
+                  (d->parse || d->parse_dgram));
+        }
+        for (size_t a = 0; a < PROTO_N(d->equals) && d->equals[a]; a++) {
+            int e = osprey_app_proto_find(d->equals[a]);
+            CHECK(e > OSPREY_APP_PROTO_FAILED && osprey_app_proto_equals(id, (uint16_t)e) &&
+                  osprey_app_proto_equals((uint16_t)e, id));
+        }
         CHECK(d->tx_counter < (int)d->ncounters);
         CHECK(d->probe_rank >= PROBE_RANK_MIN && d->probe_rank <= PROBE_RANK_MAX);
         char flow[64];
@@ -216,8 +231,33 @@ static void test_rows_and_probe_order(void)
     CHECK_EQ_U(k, 5);
 }
 
+/* Suricata's legacy equivalences (AppProtoEquals): doh2 is dns and http2 for rules naming
+ * either, a rule naming doh2 takes both; nothing else widens, and not transitively. */
+static void test_equals(void)
+{
+    uint16_t doh2 = (uint16_t)osprey_app_proto_find("doh2");
+    uint16_t dns = (uint16_t)osprey_app_proto_find("dns");
+    uint16_t h2 = (uint16_t)osprey_app_proto_find("http2");
+    uint16_t tls = (uint16_t)osprey_app_proto_find("tls");
+    CHECK(doh2 > OSPREY_APP_PROTO_FAILED && osprey_app_proto_parsed_by(doh2) == h2);
+    CHECK(osprey_app_proto_equals(dns, doh2) && osprey_app_proto_equals(h2, doh2));
+    CHECK(osprey_app_proto_equals(doh2, dns) && osprey_app_proto_equals(doh2, h2));
+    CHECK(!osprey_app_proto_equals(dns, h2) && !osprey_app_proto_equals(tls, doh2));
+    struct osprey_app_proto_set s = {{0}};
+    osprey_app_proto_set_add(&s, dns);
+    osprey_app_proto_set_widen(&s);
+    CHECK(osprey_app_proto_set_has(&s, dns) && osprey_app_proto_set_has(&s, doh2));
+    CHECK(!osprey_app_proto_set_has(&s, h2) && !osprey_app_proto_set_has(&s, tls));
+    s = (struct osprey_app_proto_set){{0}};
+    osprey_app_proto_set_add(&s, tls);
+    osprey_app_proto_set_widen(&s);
+    for (uint16_t id = 0; id < osprey_app_proto_count(); id++)
+        CHECK(osprey_app_proto_set_has(&s, id) == (id == tls));
+}
+
 int main(void)
 {
+    test_equals();
     test_rows_and_probe_order();
     test_buffers();
     test_names();

@@ -105,6 +105,8 @@ uint16_t det_app_proto_of(const char *proto, uint8_t *l4)
     int p = osprey_app_proto_find(proto);
     if (p <= OSPREY_APP_PROTO_FAILED)
         return 0;
+    /* a name for another protocol's flows (doh2: HTTP/2's) is that protocol's rule */
+    p = osprey_app_proto_parsed_by((uint16_t)p);
     *l4 = osprey_app_proto_l4((uint16_t)p);
     return (uint16_t)p;
 }

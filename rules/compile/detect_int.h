@@ -245,11 +245,14 @@ struct det_unit {
     };
 };
 
-/* app-layer-protocol's mode: which of the flow's protocols it compares. Osprey decides one
- * protocol per flow (both directions), so final, to_server, to_client and direction all mean
- * the current one; original is the one before a protocol change (h2c, STARTTLS), else the
- * current one. */
-enum { DET_APP_FINAL, DET_APP_ORIGINAL, DET_APP_EITHER };
+/* app-layer-protocol's mode: which of the flow's protocols it compares. FINAL (also no mode)
+ * the flow's current one, as Suricata names it (osprey_parsers_app_proto_named: doh2 …);
+ * ORIGINAL the one before a protocol change (h2c, STARTTLS, doh2), else the current one;
+ * EITHER any of those and each direction's; TO_SERVER / TO_CLIENT what that direction's own
+ * detection found (osprey_parsers_app_proto_dir: a client talking HTTP to an SSH server);
+ * DIRECTION the packet's direction's. */
+enum { DET_APP_FINAL, DET_APP_ORIGINAL, DET_APP_EITHER, DET_APP_TO_SERVER, DET_APP_TO_CLIENT,
+       DET_APP_DIRECTION };
 
 /* Does the run match the buffer? buf[0..len) holds its bytes from position origin on (a
  * stream window; 0 for whole buffers). md: the worker's pcre2 match data. */

@@ -471,6 +471,9 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, enum plan_va
          * is checked as an option */
         struct det_unit au = {.ops = &det_unit_appproto};
         osprey_app_proto_set_add(&au.app, pl->app);
+        if (r->scope == OSPREY_SCOPE_NONE) /* (doh2 is http2's and dns's; a firewall rule's
+                                              header compares exactly) */
+            osprey_app_proto_set_widen(&au.app);
         pl->units[pl->nunits++] = (struct unit_plan){au, PLAN_HEADER, PLAN_HEADER};
     }
     /* a firewall rule of a packet table runs on packets, never on the stream */

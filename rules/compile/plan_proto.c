@@ -9,10 +9,11 @@
 #include "registry.h"
 #include "ruleset.h"
 
-/* app-layer-protocol:[!]NAME[,mode] — original: the protocol before a change, either: that
- * or the current one; the other modes mean the flow's one current protocol here. NAME
- * unknown: not decided yet (!unknown: decided, whichever it is). */
-static const char *app_proto_unit(const char *value, struct det_unit *u)
+/* app-layer-protocol:[!]NAME[,mode] — the modes: unit_app.c (DET_APP_*). NAME unknown: not
+ * decided yet (!unknown: decided, whichever it is). A rule that is not a firewall rule keeps
+ * Suricata's legacy equivalences (dns matches a doh2 flow, doh2 a dns or http2 one:
+ * osprey_app_proto_set_widen); a firewall rule compares exactly. */
+static const char *app_proto_unit(const char *value, bool exact, struct det_unit *u)
 {
     *u = (struct det_unit){.ops = &det_unit_appproto};
     const char *p = value;
@@ -37,15 +38,21 @@ static const char *app_proto_unit(const char *value, struct det_unit *u)
     if (id < 0)
         return "a protocol the parsers do not detect";
     osprey_app_proto_set_add(&u->app, (uint16_t)id);
+    if (!exact)
+        osprey_app_proto_set_widen(&u->app);
     const char *m = strchr(p + n, ',');
     if (m) {
+        static const struct { const char *name; uint8_t mode; } MODES[] = {
+            {"final", DET_APP_FINAL},         {"original", DET_APP_ORIGINAL},
+            {"either", DET_APP_EITHER},       {"to_server", DET_APP_TO_SERVER},
+            {"to_client", DET_APP_TO_CLIENT}, {"direction", DET_APP_DIRECTION}};
         m++;
         while (*m == ' ')
             m++;
-        if (!strncmp(m, "original", 8))
-            u->app_mode = DET_APP_ORIGINAL;
-        else if (!strncmp(m, "either", 6))
-            u->app_mode = DET_APP_EITHER;
+        size_t mn = strcspn(m, ", ");
+        for (size_t k = 0; k < sizeof MODES / sizeof MODES[0]; k++)
+            if (strlen(MODES[k].name) == mn && !strncmp(m, MODES[k].name, mn))
+                u->app_mode = MODES[k].mode;
     }
     return NULL;
 }
@@ -58,6 +65,7 @@ int plan_service(struct plan_ctx *ctx)
     uint8_t l4;
     for (uint32_t k = 0; k < sw->n; k++)
         osprey_app_proto_set_add(&u.app, det_app_proto_of(sw->words[k], &l4));
+    osprey_app_proto_set_widen(&u.app); /* (an HTTP/2 flow named doh2 is still http2's) */
     if (det_base_is_app(ctx->app_base)) {
         if (!osprey_app_proto_set_has(&u.app, det_base_proto(ctx->app_base)))
             ctx->pl->why = "a service other than the protocol of its buffers";
@@ -70,7 +78,8 @@ int plan_service(struct plan_ctx *ctx)
 int plan_app_layer_protocol(struct plan_ctx *ctx)
 {
     struct det_unit u;
-    if (!(ctx->pl->why = app_proto_unit(ctx->o->value, &u)))
+    bool exact = ctx->r->scope != OSPREY_SCOPE_NONE; /* a firewall rule */
+    if (!(ctx->pl->why = app_proto_unit(ctx->o->value, exact, &u)))
         plan_add_unit(ctx, u);
     return 0;
 }

@@ -12,17 +12,35 @@
 static bool appproto_eval(const struct det_unit *u, struct mon_ctx *ctx, struct mon_flow *f,
                           int side)
 {
-    (void)side;
     if (!f)
         return false;
-    uint16_t a = osprey_parsers_app_proto(ctx, f);
+    uint16_t a = osprey_parsers_app_proto_named(ctx, f);
     uint16_t orig = osprey_parsers_app_proto_orig(ctx, f);
     if (orig == OSPREY_APP_PROTO_UNKNOWN)
         orig = a; /* never changed: the original is the current one */
-    if (u->app_mode == DET_APP_ORIGINAL)
-        a = orig;
-    bool in = osprey_app_proto_set_has(&u->app, a) ||
-              (u->app_mode == DET_APP_EITHER && osprey_app_proto_set_has(&u->app, orig));
+    bool in;
+    switch (u->app_mode) {
+    case DET_APP_ORIGINAL:
+        in = osprey_app_proto_set_has(&u->app, a = orig);
+        break;
+    case DET_APP_TO_SERVER:
+    case DET_APP_TO_CLIENT:
+    case DET_APP_DIRECTION: {
+        int dir = u->app_mode == DET_APP_TO_SERVER   ? 0
+                  : u->app_mode == DET_APP_TO_CLIENT ? 1
+                  : det_to_server(side, u->base)     ? 0
+                                                     : 1;
+        in = osprey_app_proto_set_has(&u->app, a = osprey_parsers_app_proto_dir(ctx, f, dir));
+        break;
+    }
+    case DET_APP_EITHER:
+        in = osprey_app_proto_set_has(&u->app, a) || osprey_app_proto_set_has(&u->app, orig) ||
+             osprey_app_proto_set_has(&u->app, osprey_parsers_app_proto_dir(ctx, f, 0)) ||
+             osprey_app_proto_set_has(&u->app, osprey_parsers_app_proto_dir(ctx, f, 1));
+        break;
+    default:
+        in = osprey_app_proto_set_has(&u->app, a);
+    }
     /* negated: the protocol must be known (detection finished) and another one (for
      * !unknown: any known one) */
     return u->app_neg ? a != OSPREY_APP_PROTO_UNKNOWN && !in : in;
@@ -39,9 +57,14 @@ static void appproto_key(struct buf *k, const struct det_unit *u)
 static void appproto_dump(struct buf *out, const struct det_unit *u)
 {
     buf_puts(out, "app_proto");
-    buf_puts(out, u->app_mode == DET_APP_ORIGINAL ? ",original"
-                  : u->app_mode == DET_APP_EITHER ? ",either"
-                                                  : "");
+    static const char *const MODE[] = {[DET_APP_ORIGINAL] = ",original",
+                                       [DET_APP_EITHER] = ",either",
+                                       [DET_APP_TO_SERVER] = ",to_server",
+                                       [DET_APP_TO_CLIENT] = ",to_client",
+                                       [DET_APP_DIRECTION] = ",direction"};
+    buf_puts(out, u->app_mode < sizeof MODE / sizeof MODE[0] && MODE[u->app_mode]
+                      ? MODE[u->app_mode]
+                      : "");
     buf_puts(out, u->app_neg ? " !" : " ");
     const char *sep = "";
     for (uint16_t a = 0; a < OSPREY_APP_PROTO_MAX; a++)

@@ -39,8 +39,10 @@ RESP = b"HTTP/1.1 200 OK\r\nContent-Length: 5\r\nSet-Cookie: s=1\r\nContent-Type
 
 def test_request_and_response_buffers_on_any_port(trace):
     a = app_trace(trace, conversation(REQ, RESP, dport=8080))
+    # app_detected once the deciding bytes (the request) went through the parser, as
+    # Suricata's detection sees a packet after its parse
     assert [e["event"] for e in a.events] == [
-        "app_detected", "http_request", "http_response", "http_response_body"]
+        "http_request", "app_detected", "http_response", "http_response_body"]
     assert a.of("app_detected")[0]["app_proto"] == "http"
     assert a.bufs("http_request") == [REQ_BUFS]
     assert a.bufs("http_response") == [{
@@ -239,12 +241,12 @@ def test_upgrade_stops_http_and_garbage_is_not_a_request(trace):
     a = app_trace(trace, c.close().pkts)
     # no HTTP after the 101: the flow is WebSocket's (parsers/websocket), "GET /" a payload;
     # the switch decides the flow's protocol again (app_detected)
-    assert [e["event"] for e in a.events] == ["app_detected", "http_request", "http_response",
+    assert [e["event"] for e in a.events] == ["http_request", "app_detected", "http_response",
                                               "app_detected", "websocket_frame_to_client",
                                               "websocket_frame_to_server"]
     assert a.of("http_response")[0]["status"] == 101
     a = app_trace(trace, c.pkts, "--set", "app-layer.protocols.websocket.enabled=no")
-    assert [e["event"] for e in a.events] == ["app_detected", "http_request", "http_response"]
+    assert [e["event"] for e in a.events] == ["http_request", "app_detected", "http_response"]
     b = app_trace(trace, conversation(b"GET / HTTP/1.1\r\n\r\n\x00\x01binary junk\r\n\r\nmore\r\n\r\n"))
     assert len(b.of("http_request")) == 1
     # lines after a request that name no method are more of its body (libhtp's

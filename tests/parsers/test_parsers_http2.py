@@ -323,3 +323,68 @@ def test_http2_gap_gives_the_side_up(tmp_path):
                                     "eve-schema.json").read_text()))
     for r in out.records:
         assert not list(v.iter_errors(r)), r
+
+
+def doh_first(get):
+    # the preface and the DoH request in the client's first segment (as the suite's capture)
+    pkts = doh(get)
+    c = Conv(sport=41003, dport=443).handshake()
+    c.send(True, b"".join(bytes(p["TCP"].payload) for p in pkts
+                          if p["TCP"].sport == 41003 and len(p["TCP"].payload)))
+    c.send(False, b"".join(bytes(p["TCP"].payload) for p in pkts
+                           if p["TCP"].dport == 41003 and len(p["TCP"].payload)))
+    return c.close().pkts
+
+
+@pytest.mark.parametrize("get", [False, True])
+@pytest.mark.parametrize("first", [True, False])
+def test_doh2_flow_app_proto_and_legacy_equivalence(tmp_path, get, first):
+    # once a stream carried a DNS message the flow is Suricata's doh2 (its app_proto in the
+    # flow and alert records, HTTP/2 its original); legacy app-layer-protocol rules keep
+    # AppProtoEquals: dns and http2 (and doh2) match it, !dns and tls do not. The
+    # detection-only ones look once the deciding bytes were parsed: with the DoH request in
+    # the first segment they see doh2 (suricata-verify app-layer-protocol-legacy-equivalence);
+    # when it comes later, an HTTP/2 flow (a doh2 rule takes that too)
+    rules = [rule("app-layer-protocol:dns;", sid=1),
+             rule("app-layer-protocol:http2;", sid=2),
+             rule("app-layer-protocol:!dns;", sid=3),
+             rule("app-layer-protocol:tls;", sid=4),
+             rule("app-layer-protocol:doh2;", sid=5),
+             rule("app-layer-protocol:http2,original;", sid=6),
+             rule('dns.query; content:"www.gstatic.com";', sid=8, proto="doh2"),
+             rule('dns.query; content:"www.gstatic.com";', sid=9, proto="dns")]
+    out = osprey_out(tmp_path, doh_first(get) if first else doh(get), rules,
+                     "--set", "outputs.eve-log.types=[alert,flow]")
+    sids = sorted(a["alert"]["signature_id"] for a in out.of("alert"))
+    assert sids == ([1, 2, 5, 6, 8, 9] if first else [2, 3, 5, 6, 8, 9])
+    assert {a["app_proto"] for a in out.of("alert") if a["alert"]["signature_id"] >= 8} == \
+        {"doh2"}
+    (f,) = out.of("flow")
+    assert (f["app_proto"], f["app_proto_orig"]) == ("doh2", "http2")
+    assert not {"app_proto_ts", "app_proto_tc"} & set(f)
+
+
+def test_a_plain_http2_flow_is_not_doh2(tmp_path):
+    # no DNS message: http2, which a doh2 rule still matches (Suricata's doh2 takes http2
+    # flows) and a dns one does not
+    rules = [rule("app-layer-protocol:dns;", sid=1),
+             rule("app-layer-protocol:doh2;", sid=2),
+             rule("app-layer-protocol:http2;", sid=3),
+             rule("app-layer-protocol:!dns;", sid=4)]
+    out = osprey_out(tmp_path, exchange(), rules, "--set", "outputs.eve-log.types=[alert,flow]")
+    assert sorted(a["alert"]["signature_id"] for a in out.of("alert")) == [2, 3, 4]
+    (f,) = out.of("flow")
+    assert f["app_proto"] == "http2" and "app_proto_orig" not in f
+
+
+def test_firewall_app_layer_protocol_is_exact_on_doh2(tmp_path):
+    # firewall rules compare exactly (no legacy widening): http2 and dns accept nothing of a
+    # doh2 flow past the handshake (the default packet policy drops the rest), doh2 all of it
+    got = {}
+    for proto in ("http2", "dns", "doh2"):
+        rules = ["accept:hook tcp:all any any <> any 443 (app-layer-protocol:unknown; sid:1;)",
+                 f"accept:hook tcp:all any any <> any 443 (app-layer-protocol:{proto}; sid:2;)"]
+        r = detect(tmp_path, doh_first(False), rules, "--simulate-ips", "-k", "none", name=proto)
+        fw = r.stats["firewall"]
+        got[proto] = (fw["accepted"], fw["blocked"], fw["drop_reason"]["default_packet_policy"])
+    assert got == {"http2": (4, 6, 6), "dns": (4, 6, 6), "doh2": (10, 0, 0)}

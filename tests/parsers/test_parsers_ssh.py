@@ -77,7 +77,7 @@ def test_ssh_eve_record_alert_object_and_app_proto(tmp_path):
 
 def test_ssh_trace(trace):
     a = app_trace(trace, ssh())
-    assert [e["event"] for e in a.events] == ["app_detected", "ssh_server_banner",
+    assert [e["event"] for e in a.events] == ["ssh_server_banner", "app_detected",
                                               "ssh_client_banner"]
     # a protocol trace has no view of its own: every buffer of the event, records included
     assert a.bufs("ssh_server_banner") == [{

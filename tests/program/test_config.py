@@ -106,6 +106,7 @@ DEFAULTS = {
     **{f"app-layer.protocols.dns.{t}detection-ports.dp": "" for t in ("", "tcp.", "udp.")},
     **{f"app-layer.protocols.{p}.enabled": True for p in ("websocket", "telnet", "rfb", "rdp")},
     **{f"app-layer.protocols.{p}.enabled": True for p in ("pgsql", "mdns", "bittorrent-dht")},
+    "app-layer.protocols.doh2.enabled": True,
     "app-layer.protocols.pgsql.max-tx": 1024,
     "app-layer.protocols.pgsql.stream-depth": 0,
     # the SCADA parsers are off unless configured, as in Suricata

@@ -143,8 +143,10 @@ COUNTS = {
 # them.
 # Suricata's decoder, stream and SCTP events (issues 13, 17: stack/README.md lists those not
 # raised and why) took Suricata's own rules 108 further.
-# All together: Snort 3 4,016 of 4,017 (the 1 left: http_param), Suricata's own rules 384.
-ACCEPTED = {"et2019": 19465, "et2025": 15000, "snort3": 4016, "snort2": 561, "suricata": 384,
+# app-layer-events.rules' applayer_mismatch_protocol_both_directions (each direction's own
+# detection, parsers/core/drivers.c) took Suricata's own rules one further (385).
+# All together: Snort 3 4,016 of 4,017 (the 1 left: http_param), Suricata's own rules 385.
+ACCEPTED = {"et2019": 19465, "et2025": 15000, "snort3": 4016, "snort2": 561, "suricata": 385,
             "snort3-file-magic": 0}
 
 # Every diagnostic that is not "unsupported option X", exactly.

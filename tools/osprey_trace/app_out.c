@@ -268,7 +268,8 @@ const char *trace_app_proto_orig(struct trace_app *a, struct mon_ctx *ctx,
 
 const char *trace_app_proto(struct trace_app *a, struct mon_ctx *ctx, const struct mon_flow *f)
 {
-    return a ? osprey_app_proto_name(osprey_parsers_app_proto(ctx, f)) : NULL;
+    /* as EVE names it (doh2 for HTTP/2 carrying DNS) */
+    return a ? osprey_app_proto_name(osprey_parsers_app_proto_named(ctx, f)) : NULL;
 }
 
 json_t *trace_app_stats_json(const struct trace_app *a)
