@@ -17,7 +17,7 @@ enum { NFS_EV_REQUEST, NFS_EV_RESPONSE, NFS_EV_FILE_TS, NFS_EV_FILE_TC };
 enum { NFS_AE_MALFORMED, NFS_AE_NON_EXISTING_VERSION, NFS_AE_UNSUPPORTED_VERSION,
        NFS_AE_TOO_MANY_TX };
 enum { NFS_C_TX, NFS_C_MALFORMED, NFS_C_SKIPPED, NFS_C_TX_SHED, NFS_C_XID_SHED,
-       NFS_C_NAME_SHED };
+       NFS_C_NAME_SHED, NFS_C_GAPS };
 enum { NF_PROCEDURE, NF_VERSION, NF_PROCEDURE_NAME };
 enum { NB_TX };
 
@@ -119,6 +119,7 @@ void nfs_parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d, 
 void nfs_parse_dgram(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d,
                      size_t n);
 void nfs_end(struct pflow *pf, struct mon_flow *f);
+void nfs_gap(struct pflow *pf, struct mon_flow *f, int dir);
 void nfs_free(void *state);
 uint32_t nfs_tx_id(const struct pflow *pf);
 struct nfs_state *nfs_state_of(struct pflow *pf, int dir);
