@@ -1,0 +1,96 @@
+"""SMB's gaps (parsers/smb/): Suricata's SMB parser accepts gaps and finds its records again
+(a NetBIOS header followed by an SMB magic); so does Osprey (`smb_gaps`). A hole in a WRITE
+(the file written around it is truncated, the writes and the close after it are read), a hole
+in a server's answer (the next answer is read: its share), a hole in a named pipe's bytes
+(DCERPC over SMB: the next PDU is read) — exact alerts, records against Suricata's EVE schema,
+counters."""
+import struct
+
+from detect_helpers import Conv, rule
+from gap_helpers import eve_run
+from test_parsers_smb_commands import FID, pipe_conv, session, smb2
+
+
+class HoleConv(Conv):
+    """A Conv whose send of the bytes `target` loses target[a:b] (acknowledged past)."""
+
+    def __init__(self, target, a, b, **kw):
+        super().__init__(**kw)
+        self.target, self.a, self.b = target, a, b
+
+    def send(self, client, data, seg=None, order=None):
+        if data != self.target:
+            return super().send(client, data, seg, order)
+        super().send(client, data[:self.a])
+        super().send(client, data[self.a:self.b], seg=self.b - self.a, order=[])
+        return super().send(client, data[self.b:])
+
+
+def write(mid, off, data):
+    return smb2(9, mid, struct.pack("<HHIQ16sIIHHI", 49, 64 + 48, len(data), off, FID, 0, 0, 0,
+                                    0, 0) + data)
+
+
+PIECES = [b"FIRST-PIECE " * 8, b"SECOND-LOST " * 8, b"THIRD-PIECE " * 8]
+RULES = [rule('file.data; content:"FIRST-PIECE";', sid=1, proto="smb"),
+         rule('file.data; content:"SECOND-LOST";', sid=2, proto="smb"),
+         rule('file.data; content:"THIRD-PIECE";', sid=3, proto="smb"),
+         rule('smb.share; content:"smb2";', sid=4, proto="smb"),
+         rule('filename:"report.txt";', sid=5, proto="smb")]
+
+
+def write_session(conv):
+    offs = [0, len(PIECES[0]), len(PIECES[0]) * 2]
+    return session(conv.handshake(), "\\\\10.0.0.12\\smb2", 1, "report.txt",
+                   writes=list(zip(offs, PIECES))).close().pkts
+
+
+def test_a_hole_in_a_write_truncates_the_file_and_resyncs(tmp_path):
+    lost = write(5, len(PIECES[0]), PIECES[1])
+    pkts = write_session(HoleConv(lost, 30, 140, sport=50000, dport=445))
+    r = eve_run(tmp_path, pkts, RULES, ["smb", "files"])
+    # the second write is lost (its message dropped); the third and the close after it are
+    # read: file.data holds the first and third pieces at their offsets (the hole as zeros)
+    assert r.sids == [1, 3, 4, 5]
+    (f,) = r.of("fileinfo")
+    assert (f["fileinfo"]["filename"], f["fileinfo"]["state"]) == ("report.txt", "TRUNCATED")
+    assert r.counters("smb")["smb_gaps"] == 1
+    cmds = [s["smb"]["command"] for s in r.of("smb")]
+    assert cmds[-1] == "SMB2_COMMAND_CLOSE" and "SMB2_COMMAND_WRITE" in cmds
+
+
+def test_a_hole_in_an_answer_resyncs_on_the_next(tmp_path):
+    # the session setup's answer loses its middle: the tree connect's answer after it is read
+    lost = smb2(1, 1, struct.pack("<HHHH", 9, 0, 0, 0), reply=True)
+    pkts = write_session(HoleConv(lost, 8, 50, sport=50000, dport=445))
+    r = eve_run(tmp_path, pkts, RULES, ["smb", "files"])
+    assert r.sids == [1, 2, 3, 4, 5]
+    assert r.counters("smb")["smb_gaps"] == 1
+    (tree,) = [s["smb"] for s in r.of("smb") if s["smb"]["command"] ==
+               "SMB2_COMMAND_TREE_CONNECT"]
+    assert tree["share"] == "\\\\10.0.0.12\\smb2" and tree["status"] == "STATUS_SUCCESS"
+    # the session setup's transaction never got its answer: reported at the flow's end
+    (setup,) = [s["smb"] for s in r.of("smb") if s["smb"]["command"] ==
+                "SMB2_COMMAND_SESSION_SETUP"]
+    assert "status" not in setup
+    (f,) = r.of("fileinfo")
+    assert f["fileinfo"]["state"] == "CLOSED"
+
+
+def test_a_hole_in_a_pipe_write_resyncs_dcerpc_over_smb(tmp_path):
+    # the bind's write loses its middle: the bind is lost (no interface is bound), the
+    # request after it is still read (its opnum), as SMB finds its next message
+    pkts = pipe_conv(opnum=15)
+    rules = [rule("flow:to_server; dcerpc.opnum:15;", sid=1, proto="smb"),
+             rule("flow:to_server; dcerpc.iface:367abb81-9844-35f1-ad32-98f038001003;", sid=2,
+                  proto="smb"),
+             rule('flow:to_server; dcerpc.stub_data; content:"stub";', sid=3, proto="smb")]
+    base = eve_run(tmp_path, pkts, rules, ["smb"], name="whole")
+    assert base.sids == [1, 2, 3]
+    # the segment carrying the bind's write is dropped; the server's acknowledgement after
+    # it goes past it: a hole
+    (i,) = [k for k, p in enumerate(pkts) if p.haslayer("Raw") and
+            b"\x05\x00\x0b\x03" in bytes(p["Raw"].load)]
+    r = eve_run(tmp_path, pkts[:i] + pkts[i + 1:], rules, ["smb"], name="gap")
+    assert r.sids == [1, 3]
+    assert r.counters("smb")["smb_gaps"] == 1
