@@ -215,6 +215,30 @@ static void test_gap(void)
     ph_free(&h);
 }
 
+/* A READ transfer in two chunks (offsets 0 and 5): whole, its file is closed complete; with
+ * the first chunk's reply lost (a datagram), the file is cut short. */
+static void test_transfer_hole(void)
+{
+    for (int lost = 0; lost < 2; lost++) {
+        struct ph h;
+        start(&h, 17);
+        struct w w;
+        for (uint32_t i = 0; i < 2; i++) {
+            call(&w, 40 + i, 3, NFS3_READ);
+            opaque(&w, FILE_FH, sizeof FILE_FH), u64(&w, 5 * i), u32(&w, 5);
+            feed(&h, 0, &w, 0);
+        }
+        for (uint32_t i = (uint32_t)lost; i < 2; i++) {
+            reply(&w, 40 + i, 0);
+            u32(&w, 0), u32(&w, 5), u32(&w, i == 1), opaque(&w, i ? "world" : "hello", 5);
+            feed(&h, 1, &w, 0);
+        }
+        CHECK_EQ_U(ph_count(&h, "files_truncated"), (uint64_t)lost);
+        ph_end(&h);
+        ph_free(&h);
+    }
+}
+
 static void test_fragments_and_skip(void)
 {
     struct ph h;
@@ -358,6 +382,7 @@ int main(void)
     test_v3_tcp_cuts();
     test_fragments_and_skip();
     test_gap();
+    test_transfer_hole();
     test_v4_write();
     test_malformed_and_limits();
     test_probes_and_rpc();
