@@ -115,3 +115,56 @@ def test_recipients_past_64_are_counted_not_kept(tmp_path):
     (s,) = r.of("smtp")
     assert len(s["smtp"]["rcpt_to"]) == 64 and s["smtp"]["rcpt_to"][-1] == "<u63@example.net>"
     assert r.counters("smtp")["smtp_list_shed"] == 6
+
+
+def mail(message):
+    c = Conv(sport=40025, dport=25).handshake().send(False, b"220 mx\r\n")
+    c.send(True, b"EHLO c\r\n").send(False, b"250 ok\r\n")
+    c.send(True, b"MAIL FROM:<a@example.org>\r\nRCPT TO:<b@example.net>\r\nDATA\r\n")
+    c.send(False, b"250 ok\r\n250 ok\r\n354 go\r\n")
+    return c.send(True, message + b".\r\n").send(False, b"250 queued\r\n").close().pkts
+
+
+MIME_EVENTS = ["long_header_value", "long_header_name", "long_line", "long_boundary",
+               "long_filename", "parse_failed", "long_enc_line"]
+MIME_RULES = [f'alert smtp any any -> any any (msg:"{n}"; app-layer-event:smtp.mime_{n}; '
+              f'sid:{i + 1};)' for i, n in enumerate(MIME_EVENTS)]
+
+
+def nested(depth, leaf):
+    """depth multiparts, each the only part of the one around it, leaf inside."""
+    msg = leaf
+    for i in reversed(range(depth)):
+        msg = (b"Content-Type: multipart/mixed; boundary=\"L%d\"\r\n\r\n--L%d\r\n" % (i, i) +
+               msg + b"\r\n--L%d--\r\n" % i)
+    return msg
+
+
+def test_mime_bounds(tmp_path):
+    # MIME's bounds crossed: a Subject of 2100 bytes (2000 kept,
+    # smtp.mime_long_header_value), a header name of 80 bytes (76), a text line of 1000
+    # bytes (998), a boundary of 260 bytes (254)
+    b = b"B" * 260
+    msg = (b"Subject: " + b"s" * 2100 + b"\r\nX-" + b"n" * 77 + b": v\r\n"
+           b"Content-Type: multipart/mixed; boundary=\"" + b + b"\"\r\n\r\n--" + b + b"\r\n"
+           b"Content-Type: text/plain\r\n\r\n" + b"t" * 1000 + b"\r\n--" + b + b"--\r\n")
+    rules = MIME_RULES + [rule("email.subject; bsize:2000;", sid=20, proto="smtp")]
+    r = eve_run(tmp_path, mail(msg), rules, ["smtp"])
+    (s,) = r.of("smtp")
+    assert r.sids == [1, 2, 3, 4, 20]
+    assert s["email"]["subject"] == "s" * 2000
+    # a file name of 300 bytes (256), a base64 line of 80 bytes (76)
+    msg = (b"Content-Type: multipart/mixed; boundary=\"b\"\r\n\r\n--b\r\n"
+           b"Content-Disposition: attachment; filename=\"" + b"f" * 300 + b".bin\"\r\n"
+           b"Content-Transfer-Encoding: base64\r\n\r\n" + b"QUFB" * 20 + b"\r\n--b--\r\n")
+    r = eve_run(tmp_path, mail(msg), MIME_RULES, ["smtp"], name="file")
+    assert r.sids == [5, 7]
+
+
+def test_mime_nesting_past_8(tmp_path):
+    # 9 nested multiparts: the 9th is read as one body (smtp.mime_parse_failed), so the
+    # attachment inside it is no file; 8 nested still find it
+    leaf = (b"Content-Disposition: attachment; filename=\"deep.bin\"\r\n\r\nDEEP-MARKER")
+    rules = MIME_RULES + [rule('file.data; content:"DEEP-MARKER";', sid=21, proto="smtp")]
+    assert eve_run(tmp_path, mail(nested(9, leaf)), rules, ["smtp"]).sids == [6]
+    assert eve_run(tmp_path, mail(nested(8, leaf)), rules, ["smtp"], name="8").sids == [21]
