@@ -94,3 +94,70 @@ def test_a_hole_in_a_pipe_write_resyncs_dcerpc_over_smb(tmp_path):
     r = eve_run(tmp_path, pkts[:i] + pkts[i + 1:], rules, ["smb"], name="gap")
     assert r.sids == [1, 3]
     assert r.counters("smb")["smb_gaps"] == 1
+
+
+# ---- limits (smb/README.md: SMB_PENDING_MAX, SMB_MSG_MAX, SMB_FILES_MAX, SMB_FILE_MAX) ----
+
+def echo(mid):
+    return smb2(13, mid, struct.pack("<HH", 4, 0))
+
+
+def test_requests_waiting_past_64_are_shed(tmp_path):
+    c = Conv(sport=50000, dport=445).handshake()
+    session(c, "\\\\10.0.0.12\\smb2", 1, "report.txt", writes=[(0, PIECES[0])])
+    c.send(True, b"".join(echo(100 + i) for i in range(70))).close()
+    r = eve_run(tmp_path, c.pkts, RULES, ["smb", "files"])
+    assert r.sids == [1, 4, 5]
+    assert r.counters("smb")["smb_pending_shed"] == 6
+    # (SMB2 ECHO is Suricata's SMB2_COMMAND_KEEPALIVE) each of the 70 is reported without
+    # an answer: the 6 shed when they are, the 64 kept at the flow's end
+    echoes = [s["smb"] for s in r.of("smb") if s["smb"]["command"] == "SMB2_COMMAND_KEEPALIVE"]
+    assert len(echoes) == 70 and not any("status" in s for s in echoes)
+
+
+def test_a_message_past_256kib_is_cut(tmp_path):
+    # a WRITE of 300 KiB in one message: its first 256 KiB are read (smb.record_overflow,
+    # the rest counted); the file's bytes past the cut are not seen: it is truncated
+    big = b"W" * (300 << 10)
+    c = Conv(sport=50000, dport=445).handshake()
+    session(c, "\\\\10.0.0.12\\smb2", 1, "big.bin", writes=[])
+    msg = write(50, 0, big)
+    for i in range(0, len(msg), 32768):
+        c.send(True, msg[i:i + 32768], seg=1400)
+    c.close()
+    rules = ['alert smb any any -> any any (msg:"overflow"; '
+             'app-layer-event:smb.record_overflow; sid:1;)']
+    r = eve_run(tmp_path, c.pkts, rules, ["smb", "files"], "--set",
+                "stream.reassembly.depth=4mb")
+    assert r.sids == [1]
+    assert r.counters("smb")["smb_message_bytes_shed"] == len(msg) - 4 - (256 << 10)
+
+
+def test_files_open_past_32_are_shed(tmp_path):
+    c = Conv(sport=50000, dport=445).handshake()
+    session(c, "\\\\10.0.0.12\\smb2", 1, "f0.txt")  # (opened and closed)
+    for i in range(34):
+        n = ("f%d.txt" % i).encode("utf-16-le")
+        fid = struct.pack("<QQ", 0x100 + i, 0xffffffff00000009)
+        create = struct.pack("<HBBIQQIIIIIHHII", 57, 0, 0, 2, 0, 0, 0x12019f, 0x80, 7, 2,
+                             0x40, 120, len(n), 0, 0)
+        c.send(True, smb2(5, 200 + i, create + n))
+        c.send(False, smb2(5, 200 + i, struct.pack("<HBBI", 89, 0, 0, 2) + b"\0" * 56 + fid +
+                           b"\0" * 8, reply=True))
+    c.close()
+    r = eve_run(tmp_path, c.pkts, [], ["smb"])
+    assert r.counters("smb")["smb_files_shed"] == 2
+
+
+def test_a_file_past_1mib_keeps_1mib_for_file_data(tmp_path):
+    chunk = b"F" * 32768
+    writes = [(i * 32768, chunk) for i in range(32)] + [(1 << 20, b"TAIL-MARKER")]
+    c = Conv(sport=50000, dport=445).handshake()
+    pkts = session(c, "\\\\10.0.0.12\\smb2", 1, "big.bin", writes=writes).close().pkts
+    rules = [rule('file.data; content:"TAIL-MARKER";', sid=1, proto="smb"),
+             rule("filesize:%d;" % ((1 << 20) + 11), sid=2, proto="smb")]
+    r = eve_run(tmp_path, pkts, rules, ["files"], "--set", "stream.reassembly.depth=4mb")
+    assert r.sids == [2]  # file.data holds 1 MiB; the file is whole
+    (f,) = r.of("fileinfo")
+    assert (f["fileinfo"]["state"], f["fileinfo"]["size"]) == ("CLOSED", (1 << 20) + 11)
+    assert r.counters("smb")["smb_file_bytes_shed"] == 11
