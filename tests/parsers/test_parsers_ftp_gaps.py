@@ -139,3 +139,25 @@ def test_a_transfer_past_1mib_keeps_1mib_for_file_data(tmp_path):
     (f,) = r.of("fileinfo")
     assert (f["fileinfo"]["state"], f["fileinfo"]["size"]) == ("CLOSED", len(big))
     assert r.counters("ftp_data")["ftp_data_bytes_shed"] == len(b"TAIL-MARKER")
+
+
+def test_expected_data_connections_past_1024_are_shed(tmp_path):
+    # 1030 PASV + RETR pairs (each answered, so none waits) announce 1030 data connections
+    # none of which comes: the table keeps 1024 (the oldest shed, counted); the last
+    # announced is still expected
+    c = login()
+    for i in range(1030):
+        port = 20000 + i
+        c.send(True, b"PASV\r\n").send(False, b"227 Entering Passive Mode (10,0,0,2,%d,%d).\r\n"
+                                       % (port >> 8, port & 255))
+        c.send(True, b"RETR f%d\r\n" % i).send(False, b"150 ok\r\n226 done\r\n")
+    n = len(c.pkts)
+    d = Conv(sport=40100, dport=20000 + 1029).handshake().send(False, FILE).close()
+    c.send(True, b"QUIT\r\n").send(False, b"221 bye\r\n").close()
+    rules = [rule('flow:to_client; file.data; content:"root:x";', sid=1, proto="ftp-data")]
+    r = eve_run(tmp_path, c.pkts[:n] + d.pkts + c.pkts[n:], rules, ["ftp_data"])
+    assert r.sids == [1]
+    (x,) = r.of("ftp_data")
+    assert x["ftp_data"] == {"filename": "f1029", "command": "RETR"}
+    ftp = r.counters("ftp")
+    assert (ftp["ftp_expect"], ftp["ftp_expect_shed"]) == (1030, 6)

@@ -171,3 +171,26 @@ def test_sunrpc_a_hole_resyncs_on_the_next_call(tmp_path):
     # the two whole calls and their replies; the one cut by the hole is not a message
     n = r.counters("sunrpc")
     assert (n["sunrpc_gaps"], n["sunrpc_messages"], n["sunrpc_malformed"]) == (1, 4, 0)
+
+
+def test_a_name_past_1024_bytes_is_kept_short(tmp_path):
+    name = b"n" * 1100
+    pkts = [cli(call(10, 3, 3, opaque(DIR_FH) + opaque(name))),
+            srv(reply(10, 0, opaque(FILE_FH) + u32(0) + u32(0)))]
+    r = eve_run(tmp_path, pkts, [], ["nfs"])
+    (x,) = r.of("nfs")
+    assert x["nfs"]["filename"] == "n" * 1024
+
+
+def test_sunrpc_a_record_past_64kib_is_skipped(tmp_path):
+    getport = call(7, 2, 3, u32(100003) + u32(3) + u32(17) + u32(0), prog=100000)
+    big = call(8, 2, 3, b"\0" * 70000, prog=100000)
+    c = Conv(sport=901, dport=111).handshake()
+    c.send(True, mark(getport)).send(False, mark(reply(7, 0, u32(2049))))
+    rec = mark(big)
+    for i in range(0, len(rec), 32768):
+        c.send(True, rec[i:i + 32768], seg=1400)
+    c.send(True, mark(getport)).close()
+    r = eve_run(tmp_path, c.pkts, [], ["flow"])
+    n = r.counters("sunrpc")
+    assert (n["sunrpc_records_skipped"], n["sunrpc_messages"]) == (1, 3)
