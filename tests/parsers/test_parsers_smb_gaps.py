@@ -161,3 +161,33 @@ def test_a_file_past_1mib_keeps_1mib_for_file_data(tmp_path):
     (f,) = r.of("fileinfo")
     assert (f["fileinfo"]["state"], f["fileinfo"]["size"]) == ("CLOSED", (1 << 20) + 11)
     assert r.counters("smb")["smb_file_bytes_shed"] == 11
+
+
+def test_a_lost_pipe_write_inside_a_pdu_resyncs_dcerpc(tmp_path):
+    # a request PDU split over two pipe writes whose first write is lost: DCERPC over SMB
+    # finds the next PDU (the next request) rather than reading the second half as a header
+    from test_parsers_smb_commands import IFACE, NDR, dce
+    import uuid
+    ctx = struct.pack("<HBB", 0, 1, 0) + uuid.UUID(IFACE).bytes_le + struct.pack("<HH", 2, 0) \
+        + NDR
+    bind = dce(11, 1, struct.pack("<HHIB3s", 4280, 4280, 0, 1, b"\0" * 3) + ctx)
+    ack = dce(12, 1, struct.pack("<HHIH", 4280, 4280, 0x1234, 0) + b"\0\0" +
+              struct.pack("<B3s", 1, b"\0" * 3) + struct.pack("<HH", 0, 0) + NDR)
+    lost_req = dce(0, 2, struct.pack("<IHH", 40, 0, 14) + b"L" * 40)
+    req = dce(0, 3, struct.pack("<IHH", 4, 0, 15) + b"stub")
+    resp = dce(2, 3, struct.pack("<IHBB", 4, 0, 0, 0) + b"okay")
+    c = Conv(sport=50001, dport=445).handshake()
+    pkts = session(c, "\\\\10.0.0.12\\IPC$", 2, "svcctl",
+                   pipe_pdus=[(bind, ack), (lost_req[:30], b""), (lost_req[30:], b""),
+                              (req, resp)]).close().pkts
+    # the segment carrying the write of lost_req's first 30 bytes is dropped (a hole)
+    (i,) = [k for k, p in enumerate(pkts) if p.haslayer("Raw") and
+            lost_req[:30] in bytes(p["Raw"].load)]
+    rules = [rule("flow:to_server; dcerpc.opnum:15;", sid=1, proto="smb"),
+             rule("flow:to_server; dcerpc.opnum:14;", sid=2, proto="smb"),
+             rule('flow:to_client; dcerpc.stub_data; content:"okay";', sid=3, proto="smb")]
+    r = eve_run(tmp_path, pkts[:i] + pkts[i + 1:], rules, ["smb"])
+    assert r.sids == [1, 3]
+    assert r.counters("smb")["smb_gaps"] == 1
+    assert r.counters("dcerpc")["dcerpc_gaps"] == 1
+    assert r.counters("dcerpc")["dcerpc_malformed"] == 0
