@@ -127,6 +127,7 @@ static const char *const COUNTERS[] = {
     [DCE_C_MALFORMED] = "dcerpc_malformed",   /* a header that is not DCERPC's: given up */
     [DCE_C_STUB_SHED] = "dcerpc_stub_shed",   /* stub bytes past DCE_STUB_MAX */
     [DCE_C_CTX_SHED] = "dcerpc_ctx_shed",     /* contexts past DCE_MAX_CTX */
+    [DCE_C_GAPS] = "dcerpc_gaps",             /* TCP bytes lost: resynced after */
 };
 
 const struct osprey_proto_def dcerpc_proto = {
@@ -137,6 +138,7 @@ const struct osprey_proto_def dcerpc_proto = {
     .parse = dce_parse,
     .parse_dgram = dce_parse_dgram,
     .end = dce_end,
+    .gap = dce_gap,
     .state_free = dce_free,
     .events = EVENTS, .nevents = PROTO_N(EVENTS),
     .buffers = BUFFERS, .nbuffers = PROTO_N(BUFFERS),

@@ -10,7 +10,7 @@ extern const struct osprey_proto_def dcerpc_proto;
 
 /* rows of dcerpc_proto.events / .counters; buffer and field keys */
 enum { DCE_EV_PDU_REQ, DCE_EV_REQUEST, DCE_EV_PDU_RESP, DCE_EV_RESPONSE };
-enum { DCE_C_PDUS, DCE_C_TXS, DCE_C_MALFORMED, DCE_C_STUB_SHED, DCE_C_CTX_SHED };
+enum { DCE_C_PDUS, DCE_C_TXS, DCE_C_MALFORMED, DCE_C_STUB_SHED, DCE_C_CTX_SHED, DCE_C_GAPS };
 enum dce_buf { DB_STUB, DB_PDU, DB_HDR, DB_DATA };
 enum dce_field { DF_OPNUM, DF_IFACE_HI, DF_IFACE_LO, DF_IFACE_VER, DF_FIRST_FRAG, DF_LE };
 
@@ -43,6 +43,7 @@ struct dce_side {
     uint32_t stub_size;        /* its size before any cut */
     bool open;                 /* a first fragment came, no last one yet */
     bool little;               /* the last PDU's data representation */
+    bool resync;               /* after a gap: bytes skipped until a PDU header */
 };
 
 struct dce_state {
@@ -71,6 +72,7 @@ struct dce_state {
 /* pdu.c: connection-oriented, over a stream */
 void dce_parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d, size_t n);
 void dce_end(struct pflow *pf, struct mon_flow *f);
+void dce_gap(struct pflow *pf, struct mon_flow *f, int dir);
 void dce_free(void *state);
 struct dce_state *dce_state_of(struct pflow *pf);
 /* The bound context of the transaction's request (NULL: none, or not accepted). */

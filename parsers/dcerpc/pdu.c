@@ -5,7 +5,9 @@
  * its context id and opnum, its stub reassembled from the first to the last fragment
  * (PFC_FIRST_FRAG / PFC_LAST_FRAG, bounded), as a response's is. A bind without
  * PFC_FIRST_FRAG binds nothing (Suricata 8.0.5, redmine #8457). A transaction is a bind and
- * its ack, or a request and its response; the next one reports the one in force. */
+ * its ack, or a request and its response; the next one reports the one in force. After a
+ * gap the PDU being read is lost and bytes are skipped up to the next PDU header (Suricata's
+ * parser accepts gaps and looks for the next record the same way). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -224,6 +226,40 @@ static void pdu(struct pflow *pf, struct mon_flow *f, int dir, struct dce_state 
     }
 }
 
+/* After a gap: d[0..n) scanned for a PDU header, through s->pdu as a 16-byte window (a
+ * header split across chunks is found too). The bytes used; s->resync false once s->pdu
+ * holds a header. */
+static size_t resync(struct dce_side *s, const uint8_t *d, size_t n)
+{
+    size_t used = 0;
+    while (used < n) {
+        size_t k = DCE_CO_HDR - s->pdu.len < n - used ? DCE_CO_HDR - s->pdu.len : n - used;
+        if (pbuf_add(&s->pdu, d + used, k, DCE_CO_HDR) != k)
+            return n; /* out of memory: the chunk is skipped */
+        used += k;
+        if (s->pdu.len < DCE_CO_HDR)
+            break;
+        if (dce_probe_co(s->pdu.p, DCE_CO_HDR, NULL) == DET_YES) { /* the probe's test */
+            s->resync = false;
+            break;
+        }
+        pbuf_consume(&s->pdu, 1); /* slide by one byte */
+    }
+    return used;
+}
+
+void dce_gap(struct pflow *pf, struct mon_flow *f, int dir)
+{
+    (void)f;
+    struct dce_state *st = pf->state;
+    if (!st)
+        return;
+    struct dce_side *s = &st->side[dir];
+    pbuf_reset(&s->pdu); /* the PDU being read is lost */
+    s->resync = true;
+    pflow_count(pf, DCE_C_GAPS, 1);
+}
+
 void dce_parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d, size_t n)
 {
     struct dce_state *st = dce_state_of(pf);
@@ -232,6 +268,16 @@ void dce_parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d, 
         return;
     }
     struct dce_side *s = &st->side[dir];
+    if (s->resync) {
+        size_t used = resync(s, d, n);
+        d += used, n -= used;
+        if (s->resync)
+            return;
+        if (rd_u16(s->pdu.p + 8, s->pdu.p[4] & 0x10) == DCE_CO_HDR) { /* a header alone */
+            pdu(pf, f, dir, st, s->pdu.p, s->pdu.len);
+            pflow_raise(pf, f, dir, dir == 0 ? DCE_EV_PDU_REQ : DCE_EV_PDU_RESP);
+        }
+    }
     while (n) {
         if (s->pdu.len >= DCE_CO_HDR && s->pdu.len == rd_u16(s->pdu.p + 8, s->pdu.p[4] & 0x10))
             pbuf_reset(&s->pdu); /* the last PDU was kept for its frames */

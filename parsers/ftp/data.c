@@ -43,7 +43,9 @@ void ftp_data_end(struct pflow *pf, struct mon_flow *f)
     if (!ds || ds->reported)
         return;
     ds->reported = true;
-    pfile_close(pf, ds->file, false); /* the connection's end is the file's */
+    /* the connection's end is the file's; a file whose direction was given up (a gap: the
+     * core's dead flag, as Suricata's ftp-data parser does not accept gaps) is cut short */
+    pfile_close(pf, ds->file, pf->dead[ds->file_dir]);
     pflow_raise(pf, f, 0, FD_EV_TO_SERVER);
     pflow_raise(pf, f, 1, FD_EV_TO_CLIENT);
     pflow_count(pf, FD_C_FILES, 1);

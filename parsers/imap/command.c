@@ -127,6 +127,15 @@ static void server_line(struct imap_state *st, const uint8_t *l, size_t n, bool 
         raise_on(st, imap_tx_of(st, 1), 1);
         return;
     }
+    if (st->msg_dir == 0 && st->msg_tx == t->id && st->tail == t) {
+        /* completed while its APPEND literal is still being read (the rest of it lost in a
+           gap the client's side has not reached yet): the message is cut now, its open
+           attachment truncated and reported with it; what is left of the literal is skipped */
+        st->cut = true;
+        imap_message_end(st);
+        st->cut = false;
+        st->side[0].lit_msg = false;
+    }
     *p = t->next; /* completed: out of the queue */
     if (st->tail == t)
         st->tail = prev;

@@ -46,7 +46,8 @@ struct imap_side {
     bool lit_msg;                 /* … and they are a message (to MIME) */
     struct pbuf mline;            /* a message line being cut from the literal */
     bool cont;                    /* the next line continues the one a literal interrupted */
-    bool gap;                     /* bytes were lost: skipping to a chunk that starts a line */
+    bool gap;                     /* bytes were lost: skipping to a line that starts like IMAP */
+    bool gap_mid;                 /* …and the last chunk ended inside a line being skipped */
 };
 
 struct imap_state {
@@ -56,6 +57,7 @@ struct imap_state {
     struct imap_tx *cur;          /* the one events read now */
     struct imap_tx *loose;        /* the server's lines no command waits for (the greeting) */
     int msg_dir;                  /* the direction whose message MIME reads (-1: none) */
+    uint32_t msg_tx;              /* the id of the transaction whose message it is */
     bool cut, tls;
     bool plus;                    /* the server asked for more (`+ …`): the client's next
                                      line is data (a SASL answer), not a command */

@@ -45,6 +45,8 @@ bool imap_message_begin(struct imap_state *st, int dir)
     if (st->msg_dir >= 0 || (!st->mime && !(st->mime = malloc(sizeof *st->mime))))
         return false;
     st->msg_dir = dir;
+    struct imap_tx *t = imap_tx_of(st, dir);
+    st->msg_tx = t ? t->id : UINT32_MAX;
     mime_init(st->mime, &MIME_OPS, st);
     return true;
 }

@@ -4,9 +4,10 @@
  * FETCH's BODY[…] / RFC822) cut into lines for the MIME reader, any other skipped and
  * counted. STARTTLS completed OK: the flow becomes TLS (its parser gets what follows). A gap:
  * the line or literal being read is lost (a message in it cut, its attachment truncated);
- * parsing resumes at a chunk that starts like an IMAP line — the client's a tagged command,
- * the server's an untagged `* `, a continuation `+ ` or a tagged status — as Suricata's
- * parsers resume after a gap; any other chunk is skipped whole. */
+ * parsing resumes at the first line that starts like an IMAP line — the client's a tagged
+ * command, the server's an untagged `* `, a continuation `+ ` or a tagged status —, the lines
+ * before it skipped (line by line: what follows a hole comes in chunks of any size, a lost
+ * literal's tail and the next command in one). */
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -117,6 +118,9 @@ void imap_gap(struct pflow *pf, struct mon_flow *f, int dir)
     pbuf_reset(&s->mline);
     s->over = s->cont = false;
     s->gap = true;
+    s->gap_mid = false;
+    if (dir == 0) /* the client resumes at a tagged command: no data line is owed any more */
+        st->plus = false;
 }
 
 void imap_parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d, size_t n)
@@ -132,10 +136,16 @@ void imap_parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d,
     st->pf = pf;
     st->f = f;
     struct imap_side *s = &st->side[dir];
-    if (s->gap) {
-        if (!line_start(dir, d, n, f))
-            return; /* not a line's start: skipped whole */
-        s->gap = false;
+    while (s->gap && n) { /* after a gap: lines skipped up to one that starts like IMAP */
+        if (!s->gap_mid && line_start(dir, d, n, f)) {
+            s->gap = false;
+            break;
+        }
+        const uint8_t *lf = memchr(d, '\n', n);
+        s->gap_mid = !lf; /* (the next chunk goes on with this line) */
+        if (!lf)
+            return;
+        n -= (size_t)(lf + 1 - d), d = lf + 1;
     }
     while (n && !st->tls) {
         if (s->literal) {

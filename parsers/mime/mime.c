@@ -113,6 +113,8 @@ static void header_flush(struct mime *m)
 
 static void value_add(struct mime *m, const uint8_t *d, size_t n)
 {
+    while (!m->hvl && n && (*d == ' ' || *d == '\t')) /* (the value's leading blanks are not */
+        d++, n--;                                       /*  its bytes: the limit counts none) */
     size_t room = MIME_VALUE_MAX - m->hvl;
     if (n > room) {
         if (!m->hval_over)

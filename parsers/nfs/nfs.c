@@ -79,6 +79,7 @@ static const char *const COUNTERS[] = {
     [NFS_C_TX_SHED] = "nfs_tx_shed",         /* open transactions past NFS_TX_MAX */
     [NFS_C_XID_SHED] = "nfs_calls_shed",     /* unanswered calls past NFS_XID_MAX */
     [NFS_C_NAME_SHED] = "nfs_names_shed",    /* handle names past NFS_NAMES_MAX */
+    [NFS_C_GAPS] = "nfs_gaps",               /* TCP bytes lost: resynced after */
 };
 
 const struct osprey_proto_def nfs_proto = {
@@ -89,6 +90,7 @@ const struct osprey_proto_def nfs_proto = {
     .parse = nfs_parse,
     .parse_dgram = nfs_parse_dgram,
     .end = nfs_end,
+    .gap = nfs_gap,
     .state_free = nfs_free,
     .tx_id = nfs_tx_id,
     .events = EVENTS, .nevents = PROTO_N(EVENTS),

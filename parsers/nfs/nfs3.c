@@ -66,7 +66,7 @@ static void write_call(struct pflow *pf, const struct rpc_msg *m, struct xdr *x)
         return;
     }
     /* FILE_SYNC (2) is taken as a single-chunk file, as Suricata does */
-    nfs_file_chunk(pf, m, 0, m->vers, m->proc, h, hl, data, len, stable == 2);
+    nfs_file_chunk(pf, m, 0, m->vers, m->proc, h, hl, off, data, len, stable == 2);
 }
 
 void nfs3_call(struct pflow *pf, const struct rpc_msg *m)
@@ -191,8 +191,8 @@ static void read_reply(struct pflow *pf, const struct rpc_msg *m, struct nfs_cal
         last = eof != 0;
     }
     struct rpc_msg mm = *m;
-    nfs_file_chunk(pf, &mm, 1, c->version, c->procedure, c->handle.p, c->handle.len, data, len,
-                   last);
+    nfs_file_chunk(pf, &mm, 1, c->version, c->procedure, c->handle.p, c->handle.len, c->offset,
+                   data, len, last);
 }
 
 void nfs3_reply(struct pflow *pf, const struct rpc_msg *m, struct nfs_call *c)

@@ -134,7 +134,8 @@ void nfs4_call(struct pflow *pf, const struct rpc_msg *m)
                  xdr_opaque(&x, &data, &len, NFS_RECORD_MAX);
             /* Suricata ignores empty writes and ones past 16 MiB */
             if (ok && fhl && len)
-                nfs_file_chunk(pf, m, 0, 4, NFS4_WRITE, fh, fhl, data, len, stable == 2);
+                nfs_file_chunk(pf, m, 0, 4, NFS4_WRITE, fh, fhl, off, data, len,
+                               stable == 2);
             break;
         case NFS4_COMMIT: case NFS4_CLOSE:
             ok = op == NFS4_COMMIT ? xdr_u64(&x, &off) && xdr_u32(&x, &w)
@@ -264,8 +265,8 @@ void nfs4_reply(struct pflow *pf, const struct rpc_msg *m, struct nfs_call *c)
             uint32_t eof, len;
             ok = xdr_u32(&x, &eof) && xdr_opaque(&x, &data, &len, NFS_RECORD_MAX);
             if (ok && c->handle.len)
-                nfs_file_chunk(pf, m, 1, 4, NFS4_READ, c->handle.p, c->handle.len, data, len,
-                               eof != 0);
+                nfs_file_chunk(pf, m, 1, 4, NFS4_READ, c->handle.p, c->handle.len, c->offset,
+                               data, len, eof != 0);
         } else {
             ok = skip_res(&x, op);
         }

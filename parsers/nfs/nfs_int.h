@@ -17,7 +17,7 @@ enum { NFS_EV_REQUEST, NFS_EV_RESPONSE, NFS_EV_FILE_TS, NFS_EV_FILE_TC };
 enum { NFS_AE_MALFORMED, NFS_AE_NON_EXISTING_VERSION, NFS_AE_UNSUPPORTED_VERSION,
        NFS_AE_TOO_MANY_TX };
 enum { NFS_C_TX, NFS_C_MALFORMED, NFS_C_SKIPPED, NFS_C_TX_SHED, NFS_C_XID_SHED,
-       NFS_C_NAME_SHED };
+       NFS_C_NAME_SHED, NFS_C_GAPS };
 enum { NF_PROCEDURE, NF_VERSION, NF_PROCEDURE_NAME };
 enum { NB_TX };
 
@@ -56,6 +56,9 @@ struct nfs_tx {
     uint8_t file_dir;            /* a file tx: 0 WRITEs (to the server), 1 READs */
     uint32_t chunks, last_xid;
     uint32_t file;               /* its file (core/files.h), 0: none */
+    uint64_t next_off;           /* a transfer: the offset the next chunk should have */
+    bool hole;                   /* a chunk came at another one (one lost: a gap, a datagram):
+                                    its file is cut short */
     bool done;                   /* reported */
 };
 
@@ -105,8 +108,8 @@ struct nfs_tx *nfs_file_begin(struct pflow *pf, const struct rpc_msg *m, int dir
                               uint32_t version, uint32_t procedure, const uint8_t *h,
                               uint32_t hl, bool creds);
 void nfs_file_chunk(struct pflow *pf, const struct rpc_msg *m, int dir, uint32_t version,
-                    uint32_t procedure, const uint8_t *h, uint32_t hl, const uint8_t *data,
-                    uint32_t len, bool last);
+                    uint32_t procedure, const uint8_t *h, uint32_t hl, uint64_t off,
+                    const uint8_t *data, uint32_t len, bool last);
 void nfs_file_close(struct pflow *pf, const uint8_t *h, uint32_t hl, uint32_t xid);
 /* nfs3.c (v2 and v3) and nfs4.c */
 void nfs3_call(struct pflow *pf, const struct rpc_msg *m);
@@ -119,6 +122,7 @@ void nfs_parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d, 
 void nfs_parse_dgram(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d,
                      size_t n);
 void nfs_end(struct pflow *pf, struct mon_flow *f);
+void nfs_gap(struct pflow *pf, struct mon_flow *f, int dir);
 void nfs_free(void *state);
 uint32_t nfs_tx_id(const struct pflow *pf);
 struct nfs_state *nfs_state_of(struct pflow *pf, int dir);

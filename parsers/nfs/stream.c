@@ -1,7 +1,7 @@
 /* stream.c — NFS over UDP (one RPC message per datagram) and TCP (record marking, rpc.h):
  * each message is a call (to the server) or a reply (to the client) of NFS version 2, 3 or 4,
  * handed to nfs3.c / nfs4.c with the call it answers (matched by xid). Transactions still
- * open when the flow ends are reported then. */
+ * open when the flow ends are reported then. A gap on TCP: resync on the next record. */
 #include <stdlib.h>
 
 #include "nfs_int.h"
@@ -85,6 +85,19 @@ void nfs_parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d, 
     rpc_rec_feed(&st->rec[dir], d, n, NFS_RECORD_MAX, on_record, &a, &skipped);
     if (skipped)
         pflow_count(pf, NFS_C_SKIPPED, skipped);
+}
+
+/* Bytes lost on TCP: the record being read goes, parsing resumes at the next record that
+ * starts like a call to NFS (to the server) or a reply (to the client), as Suricata's parser
+ * catches up after a gap. A transfer whose chunk was lost goes on with the next one. */
+void nfs_gap(struct pflow *pf, struct mon_flow *f, int dir)
+{
+    (void)f;
+    struct nfs_state *st = pf->state;
+    if (!st)
+        return;
+    rpc_rec_gap(&st->rec[dir], dir == 0, NFS_PROG);
+    pflow_count(pf, NFS_C_GAPS, 1);
 }
 
 void nfs_end(struct pflow *pf, struct mon_flow *f)

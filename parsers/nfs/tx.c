@@ -225,22 +225,27 @@ struct nfs_tx *nfs_file_begin(struct pflow *pf, const struct rpc_msg *m, int dir
     return tx;
 }
 
-/* A chunk of a file transfer (a WRITE call's data, a READ reply's): its bytes to the file
- * layer; the last chunk (FILE_SYNC WRITE, a READ reply at EOF) completes the transfer. */
+/* A chunk of a file transfer (a WRITE call's data, a READ reply's, at offset off): its bytes
+ * to the file layer; the last chunk (FILE_SYNC WRITE, a READ reply at EOF) completes the
+ * transfer. A chunk not at the offset the previous one ended, or a first one past 0 (a chunk
+ * lost: a gap on TCP, a datagram on UDP) leaves the file cut short at its end. */
 void nfs_file_chunk(struct pflow *pf, const struct rpc_msg *m, int dir, uint32_t version,
-                    uint32_t procedure, const uint8_t *h, uint32_t hl, const uint8_t *data,
-                    uint32_t len, bool last)
+                    uint32_t procedure, const uint8_t *h, uint32_t hl, uint64_t off,
+                    const uint8_t *data, uint32_t len, bool last)
 {
     struct nfs_state *st = pf->state;
     struct nfs_tx *tx = nfs_file_begin(pf, m, dir, version, procedure, h, hl, false);
     if (!tx)
         return;
+    if (off != tx->next_off) /* (a transfer's file starts at 0: next_off's first value) */
+        tx->hole = true;
+    tx->next_off = off + len;
     tx->chunks++;
     pfile_data(pf, tx->file, data, len);
     if (last) {
         tx->last = true;
         tx->last_xid = m->xid;
-        pfile_close(pf, tx->file, false); /* complete: its hashes final for the rules */
+        pfile_close(pf, tx->file, tx->hole); /* its hashes final for the rules */
         st->cur = tx;
         pflow_raise(pf, st->f, dir, dir == 0 ? NFS_EV_FILE_TS : NFS_EV_FILE_TC);
         nfs_tx_finish(pf, tx);
@@ -258,7 +263,7 @@ void nfs_file_close(struct pflow *pf, const uint8_t *h, uint32_t hl, uint32_t xi
     tx->chunks++;
     tx->last = true;
     tx->last_xid = xid;
-    pfile_close(pf, tx->file, false);
+    pfile_close(pf, tx->file, tx->hole);
     st->cur = tx;
     pflow_raise(pf, st->f, 0, NFS_EV_FILE_TS);
     nfs_tx_finish(pf, tx);

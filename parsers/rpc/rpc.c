@@ -1,7 +1,7 @@
 /* rpc.c — the ONC-RPC reader NFS and sunrpc share (rpc.h): XDR primitives, a message's
  * header (RFC 5531 §9: CALL body with its credentials and verifier, REPLY accepted or denied)
- * and TCP record marking (§11). Nothing here allocates but the record buffer, bounded by the
- * caller's maximum. */
+ * and TCP record marking (§11), found again after a gap by scanning for a record's start.
+ * Nothing here allocates but the record buffer, bounded by the caller's maximum. */
 #include <string.h>
 
 #include "rpc.h"
@@ -131,9 +131,59 @@ enum probe_verdict rpc_probe_reply(const uint8_t *d, size_t n)
     return n < 12 ? DET_NEED_MORE : DET_YES;
 }
 
+void rpc_rec_gap(struct rpc_rec *r, bool call, uint32_t prog)
+{
+    pbuf_reset(&r->rec);
+    r->nmark = 0;
+    r->frag_left = 0;
+    r->last = r->skipping = false;
+    r->resync = true;
+    r->resync_call = call;
+    r->resync_prog = prog;
+    r->nwin = 0;
+}
+
+/* Does the window start like a record (its mark, then the message's header)? */
+static bool rec_start(const struct rpc_rec *r)
+{
+    uint32_t len = rd_be32(r->win) & 0x7fffffffu;
+    if (r->resync_call)
+        return len >= 24 && rpc_probe_call(r->win + 4, 24, r->resync_prog) == DET_YES;
+    return len >= 12 && rpc_probe_reply(r->win + 4, 12) == DET_YES;
+}
+
+/* Scan d[0..n) after a gap; the bytes used. r->resync goes false once the window holds a
+ * record's start (its bytes then to be read as the stream's next ones). */
+static size_t rec_resync(struct rpc_rec *r, const uint8_t *d, size_t n)
+{
+    size_t want = r->resync_call ? RPC_RESYNC_WIN : 16, used = 0;
+    while (used < n) {
+        r->win[r->nwin++] = d[used++];
+        if (r->nwin < want)
+            continue;
+        if (rec_start(r)) {
+            r->resync = false;
+            break;
+        }
+        memmove(r->win, r->win + 1, --r->nwin); /* slide by one byte */
+    }
+    return used;
+}
+
 void rpc_rec_feed(struct rpc_rec *r, const uint8_t *d, size_t n, uint32_t max,
                   rpc_record_fn fn, void *arg, uint64_t *skipped)
 {
+    if (r->resync) {
+        size_t used = rec_resync(r, d, n);
+        d += used, n -= used;
+        if (r->resync)
+            return;
+        uint8_t w[RPC_RESYNC_WIN];
+        size_t wn = r->nwin;
+        memcpy(w, r->win, wn);
+        r->nwin = 0;
+        rpc_rec_feed(r, w, wn, max, fn, arg, skipped); /* the record's first bytes */
+    }
     while (n) {
         if (r->nmark < 4) {
             r->mark[r->nmark++] = *d++, n--;

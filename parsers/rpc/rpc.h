@@ -63,6 +63,7 @@ enum probe_verdict rpc_probe_call(const uint8_t *d, size_t n, uint32_t prog);
 enum probe_verdict rpc_probe_reply(const uint8_t *d, size_t n);
 
 /* ---- record marking (TCP) ---- */
+#define RPC_RESYNC_WIN 28       /* a mark and a CALL's header up to its procedure */
 struct rpc_rec {
     struct pbuf rec;            /* the record's fragments so far (without marks) */
     uint8_t mark[4];
@@ -71,6 +72,12 @@ struct rpc_rec {
     bool last;                  /* the current fragment ends the record */
     uint64_t skip;              /* bytes of an over-long record still to skip */
     bool skipping;              /* the record being skipped is still going */
+    /* after a gap (rpc_rec_gap): the bytes are scanned for a record's start, a mark then a
+     * CALL of resync_prog (or a REPLY), through a window of the candidate's first bytes */
+    bool resync, resync_call;
+    uint32_t resync_prog;
+    uint8_t win[RPC_RESYNC_WIN];
+    uint8_t nwin;
 };
 /* Feed bytes d[0..n) of a stream; each complete record (at most max bytes) is given to
  * fn(arg, record, len). Records longer than max are skipped: *skipped counts them. */
@@ -78,6 +85,11 @@ typedef void (*rpc_record_fn)(void *arg, const uint8_t *d, size_t n);
 void rpc_rec_feed(struct rpc_rec *r, const uint8_t *d, size_t n, uint32_t max,
                   rpc_record_fn fn, void *arg, uint64_t *skipped);
 void rpc_rec_free(struct rpc_rec *r);
+/* Bytes were lost (a gap): the record being read is dropped, and what follows is skipped up
+ * to the next record start — a mark of at least a header's length then a CALL to program
+ * prog (call) or a REPLY (!call) —, where rpc_rec_feed resumes (the way Suricata's NFS parser
+ * finds its records again after a gap). */
+void rpc_rec_gap(struct rpc_rec *r, bool call, uint32_t prog);
 
 /* names (Suricata's strings; NULL: none, the caller prints the number) */
 const char *rpc_auth_name(uint32_t flavor);

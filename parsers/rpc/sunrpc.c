@@ -11,7 +11,7 @@
 extern const struct osprey_proto_def sunrpc_proto;
 
 enum { SR_EV_CALL, SR_EV_REPLY };
-enum { SR_C_MSGS, SR_C_MALFORMED, SR_C_SKIPPED };
+enum { SR_C_MSGS, SR_C_MALFORMED, SR_C_SKIPPED, SR_C_GAPS };
 #define PORTMAP_PROG 100000u
 #define PORTMAP_PORT 111u
 #define SUNRPC_RECORD_MAX 65536u /* a portmapper record is small: longer ones are skipped */
@@ -83,6 +83,17 @@ static void parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *
         pflow_count(pf, SR_C_SKIPPED, skipped);
 }
 
+/* Bytes lost on TCP: resync on the next portmapper call (a reply, to the client). */
+static void gap(struct pflow *pf, struct mon_flow *f, int dir)
+{
+    (void)f;
+    struct sunrpc_state *st = pf->state;
+    if (!st)
+        return;
+    rpc_rec_gap(&st->rec[dir], dir == 0, PORTMAP_PROG);
+    pflow_count(pf, SR_C_GAPS, 1);
+}
+
 static void state_free(void *state)
 {
     struct sunrpc_state *st = state;
@@ -105,6 +116,7 @@ static const char *const COUNTERS[] = {
     [SR_C_MSGS] = "sunrpc_messages",
     [SR_C_MALFORMED] = "sunrpc_malformed",    /* a message that is no ONC-RPC */
     [SR_C_SKIPPED] = "sunrpc_records_skipped", /* TCP records past SUNRPC_RECORD_MAX */
+    [SR_C_GAPS] = "sunrpc_gaps",              /* TCP bytes lost: resynced after */
 };
 
 const struct osprey_proto_def sunrpc_proto = {
@@ -114,6 +126,7 @@ const struct osprey_proto_def sunrpc_proto = {
     .probes = PROBES,
     .parse = parse,
     .parse_dgram = parse_dgram,
+    .gap = gap,
     .state_free = state_free,
     .events = EVENTS, .nevents = PROTO_N(EVENTS),
     .counters = COUNTERS, .ncounters = PROTO_N(COUNTERS),

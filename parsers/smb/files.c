@@ -40,17 +40,22 @@ static void feed(struct pflow *pf, struct smb_file *fl, int dir, uint64_t off,
     fl->fed[dir] = off + n;
 }
 
-/* The close: what came out of order is fed from the kept bytes, then the file is done (cut
- * short when bytes are still missing, or truncated is asked: the flow's end). */
+/* The close: what came out of order is fed from the kept bytes up to the first range no
+ * write filled, then the file is done (cut short when bytes are still missing — a hole, a
+ * write lost in a gap —, or truncated is asked: the flow's end). */
 static void finish(struct pflow *pf, struct smb_file *fl, int dir, bool truncated)
 {
     const struct pbuf *b = &fl->data[dir];
-    if (fl->fed[dir] < fl->end[dir] && fl->fed[dir] < b->len) {
-        uint32_t to = fl->end[dir] < b->len ? (uint32_t)fl->end[dir] : b->len;
+    uint32_t to = fl->end[dir] < b->len ? (uint32_t)fl->end[dir] : b->len;
+    for (uint8_t i = 0; i < fl->nholes[dir]; i++)
+        if (fl->hole[dir][i].at < to)
+            to = fl->hole[dir][i].at;
+    if (fl->fed[dir] < to) {
         pfile_data(pf, fl->pfid[dir], b->p + fl->fed[dir], to - (uint32_t)fl->fed[dir]);
         fl->fed[dir] = to;
     }
-    pfile_close(pf, fl->pfid[dir], truncated || fl->fed[dir] < fl->end[dir]);
+    pfile_close(pf, fl->pfid[dir],
+                truncated || fl->holes_lost[dir] || fl->fed[dir] < fl->end[dir]);
     pfile_set_tx(pf, fl->pfid[dir], 0); /* reported with the next transaction */
 }
 
@@ -127,6 +132,44 @@ void smb_pipe_data(struct pflow *pf, struct mon_flow *f, struct smb_state *st,
     pflow_guest_feed(g, f, dir, d, n);
 }
 
+static void add_hole(struct smb_file *fl, int dir, uint32_t at, uint32_t len)
+{
+    if (fl->nholes[dir] == SMB_HOLES_MAX) {
+        fl->holes_lost[dir] = true;
+        return;
+    }
+    fl->hole[dir][fl->nholes[dir]].at = at;
+    fl->hole[dir][fl->nholes[dir]++].len = len;
+}
+
+/* A write of d[0..k) at o over kept bytes: the parts of it that fall in holes replace their
+ * zeros (bytes seen before stay, as they are). */
+static void fill_holes(struct smb_file *fl, int dir, uint32_t o, const uint8_t *d, uint32_t k)
+{
+    struct pbuf *b = &fl->data[dir];
+    for (uint8_t i = 0; i < fl->nholes[dir];) {
+        uint32_t at = fl->hole[dir][i].at, end = at + fl->hole[dir][i].len;
+        uint32_t lo = o > at ? o : at, hi = o + k < end ? o + k : end;
+        if (lo >= hi || hi > b->len) {
+            i++;
+            continue;
+        }
+        memcpy(b->p + lo, d + (lo - o), hi - lo);
+        if (lo == at && hi == end) { /* filled: the last range takes its place */
+            fl->hole[dir][i] = fl->hole[dir][--fl->nholes[dir]];
+            continue;
+        }
+        if (lo == at) {
+            fl->hole[dir][i].at = hi, fl->hole[dir][i].len = end - hi;
+        } else {
+            fl->hole[dir][i].len = lo - at;
+            if (hi < end)
+                add_hole(fl, dir, hi, end - hi);
+        }
+        i++;
+    }
+}
+
 void smb_file_data(struct pflow *pf, struct mon_flow *f, struct smb_state *st,
                    struct smb_file *fl, int dir, uint64_t off, const uint8_t *d, uint32_t n)
 {
@@ -155,7 +198,9 @@ void smb_file_data(struct pflow *pf, struct mon_flow *f, struct smb_state *st,
         pflow_count(pf, SMB_C_FILE_BYTES_SHED, k - (SMB_FILE_MAX - o));
         k = SMB_FILE_MAX - o;
     }
+    fill_holes(fl, dir, o, d, k);
     if (o > b->len) { /* a hole: zeros until its bytes come */
+        add_hole(fl, dir, b->len, o - b->len);
         static const uint8_t zero[256];
         while (b->len < o)
             if (!pbuf_add(b, zero, o - b->len < sizeof zero ? o - b->len : sizeof zero,

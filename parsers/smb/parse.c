@@ -170,7 +170,6 @@ void smb_parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d, 
 
 void smb_gap(struct pflow *pf, struct mon_flow *f, int dir)
 {
-    (void)f;
     struct smb_state *st = pf->state;
     if (!st)
         return;
@@ -180,6 +179,13 @@ void smb_gap(struct pflow *pf, struct mon_flow *f, int dir)
     s->nb_len = 0;
     pbuf_reset(&s->msg);
     pflow_count(pf, SMB_C_GAPS, 1);
+    /* the lost bytes may have been a pipe's (a write, a read): DCERPC over SMB finds its
+     * next PDU again too, rather than reading the middle of one as a header */
+    struct pflow *g = pf->guest;
+    const struct osprey_proto_def *gd = g ? reg_proto(g->proto) : NULL;
+    int gdir = st->reversed ? dir ^ 1 : dir;
+    if (gd && gd->gap && g->state && !g->dead[gdir])
+        gd->gap(g, f, gdir);
 }
 
 void smb_end(struct pflow *pf, struct mon_flow *f)

@@ -39,6 +39,7 @@ enum smb_buf {
 #define SMB_FILES_MAX 32         /* files open per flow (more: counted, shed) */
 #define SMB_FILE_TX 0xffffffffu  /* a file's transaction id until its close (files.c) */
 #define SMB_FILE_MAX (1u << 20)  /* bytes of a file kept for file.data (more: counted) */
+#define SMB_HOLES_MAX 4          /* ranges of a file's kept bytes no write has filled yet */
 #define SMB_NTLM_MAX 256         /* bytes of an NTLMSSP user / domain / host kept */
 #define SMB_NATIVE_MAX 64        /* bytes of an SMB1 session setup's native OS / LAN manager */
 #define SMB_STATE_MAX 8192       /* a flow's state, without the tables and bytes it holds (the
@@ -106,6 +107,12 @@ struct smb_file {
     bool opened[2];
     uint32_t pfid[2];
     uint64_t fed[2];
+    /* the zeros in data[dir] no write has filled yet (a write past the end, then nothing
+     * before it: a lost one); more ranges than SMB_HOLES_MAX: holes_lost (the file is then
+     * cut short at its close) */
+    struct { uint32_t at, len; } hole[2][SMB_HOLES_MAX];
+    uint8_t nholes[2];
+    bool holes_lost[2];
 };
 
 /* The transaction in force: a request and its response (Suricata's SMB transaction). */

@@ -60,6 +60,9 @@ void smtp_tx_finish(struct smtp_state *st)
         st->cut = true; /* (an attachment still open is a truncated file) */
         mime_end(st->mime);
         st->cut = false;
+        /* its buffers are inspected once more, as Suricata inspects a transaction that
+           completes cut short: the file rows (a truncated attachment's name), email.url */
+        pflow_raise(st->pf, st->f, 0, SMTP_EV_DATA_DONE);
     }
     struct smtp_tx *t = st->tx;
     st->tx = NULL;

@@ -67,16 +67,21 @@ static inline void fz_init(struct ph *h, const char *name, uint8_t l4)
 
 /* The input's records "direction byte, length byte, bytes" from data[at..size), each fed to
  * the flow (ph_feed: a segment, or a datagram on UDP) of at most scale * length bytes, with
- * everything read back after each when read_each. */
+ * everything read back after each when read_each. On TCP, the direction byte's bit 1 is a
+ * gap before the record for a protocol that resyncs (its descriptor's gap: SMB, DCERPC, NFS,
+ * sunrpc), as drivers.c calls it for bytes lost. */
 static inline void fz_records(struct ph *h, const uint8_t *data, size_t size, size_t at,
                               size_t scale, bool read_each)
 {
     while (at + 2 <= size) {
         int dir = data[at] & 1;
+        bool gap = h->f.proto == 6 && (data[at] & 2);
         size_t n = (size_t)data[at + 1] * scale;
         at += 2;
         if (n > size - at)
             n = size - at;
+        if (gap && h->def && h->def->gap && h->pf.state && !h->pf.dead[dir])
+            h->def->gap(&h->pf, &h->f, dir);
         ph_feed(h, dir, data + at, n);
         if (read_each)
             fz_read_all(&h->pf);

@@ -3,7 +3,8 @@
  * The first input byte picks the transport (bit 0: UDP datagrams, else TCP streams) and, on
  * TCP, whether a well-formed bind of one context opens the client's stream first (bit 1).
  * The rest is records "direction byte, length byte, bytes", fed to dce_parse as segments (or
- * to dce_parse_dgram as datagrams) of either side; the flow then ends (dce_end). After each
+ * to dce_parse_dgram as datagrams) of either side (TCP: the direction byte's bit 1 a gap
+ * before the record, dce_gap); the flow then ends (dce_end). After each
  * record every buffer and field of the transaction in force is read back in full, and each
  * finished transaction's EVE object is written. The sanitizers do the checking: no crash,
  * leak, overflow or undefined behaviour on any input. Run it with parsers/dcerpc/fuzz/run.sh.

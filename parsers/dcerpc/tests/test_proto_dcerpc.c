@@ -2,7 +2,7 @@
  * (contexts, results), a request in two fragments reassembled into dcerpc.stub_data with its
  * opnum and interface fields, its response, a bind without PFC_FIRST_FRAG binding nothing,
  * PDUs split anywhere, the frames, the stub limit, big-endian PDUs, connectionless over UDP,
- * the probes. */
+ * the probes, a gap (the next PDU header found again). */
 #include "dcerpc_int.h"
 #include "proto_harness.h"
 #include "unit.h"
@@ -253,6 +253,41 @@ static void test_udp(void)
     ph_free(&h);
 }
 
+/* Bytes lost (a gap) in the middle of a PDU: the rest of it is skipped, a header split
+ * across chunks after it is found, and the request behind it is whole again. */
+static void test_gap(void)
+{
+    struct ph h;
+    struct pdu p, q;
+    ph_init(&h, "dcerpc", 6, 50000, 135);
+    bind(&p, 3, 0, 2);
+    ph_feed(&h, 0, p.b, p.n);
+    bind_ack(&p, 0);
+    ph_feed(&h, 1, p.b, p.n);
+    request(&p, 3, 0, 15, "LOSTLOSTLOST", false);
+    ph_feed(&h, 0, p.b, 20); /* its header and a bit: the rest is lost */
+    h.def->gap(&h.pf, &h.f, 0);
+    CHECK_EQ_U(ph_count(&h, "dcerpc_gaps"), 1);
+    ph_feed(&h, 0, p.b + 30, p.n - 30); /* the tail of the lost PDU: skipped */
+    request(&q, 3, 0, 16, "AFTERGAP", false);
+    ph_feed(&h, 0, q.b, 7); /* the next header split across chunks */
+    ph_feed(&h, 0, q.b + 7, q.n - 7);
+    CHECK(ph_buf_is(&h, "dcerpc.stub_data", 0, 0, "AFTERGAP"));
+    CHECK_EQ_U(fieldv(&h, "dcerpc.opnum"), 16);
+    CHECK_EQ_U(fieldv(&h, "dcerpc.iface_version"), 2); /* its binding survived */
+    CHECK_EQ_U(ph_count(&h, "dcerpc_malformed"), 0);
+    /* a gap then a header-only PDU (16 bytes) found at a chunk's end */
+    h.def->gap(&h.pf, &h.f, 1);
+    hdr(&p, DCE_FAULT, 3, 7, false);
+    done(&p);
+    uint8_t junk[21];
+    memset(junk, 0x05, sizeof junk);
+    memcpy(junk + 5, p.b, 16);
+    ph_feed(&h, 1, junk, sizeof junk);
+    CHECK_EQ_U(ph_count(&h, "dcerpc_pdus"), 4);
+    ph_free(&h);
+}
+
 static void test_probes(void)
 {
     static const uint8_t BIND[10] = {5, 0, 11, 3, 0x10, 0, 0, 0, 0x48, 0};
@@ -274,6 +309,7 @@ int main(void)
     test_odd_binds();
     test_limits_and_big_endian();
     test_udp();
+    test_gap();
     test_probes();
     return unit_report("test_proto_dcerpc");
 }

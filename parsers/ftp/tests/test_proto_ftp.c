@@ -195,7 +195,18 @@ static void test_data_connection(void)
     d->end(&pf, &f);
     CHECK_EQ_U(h.txs, txs + 1);
     CHECK_EQ_U(ph_count(&h, "ftp_data_files"), 1);
+    CHECK_EQ_U(ph_count(&h, "files_truncated"), 0);
     d->state_free(pf.state);
+    /* a second transfer whose direction was given up (a gap: the core's dead flag) ends
+     * with its file cut short */
+    feed_str(&h, 0, "RETR /pub/b.txt\r\n");
+    struct pflow pf2 = {.w = &h.w, .anomaly = -1};
+    CHECK(pexpect_claim(&pf2, &f, 1));
+    d->parse(&pf2, &f, 1, (const uint8_t *)"half", 4);
+    pf2.dead[1] = true;
+    d->end(&pf2, &f);
+    CHECK_EQ_U(ph_count(&h, "files_truncated"), 1);
+    d->state_free(pf2.state);
     pexpect_free(&h.w.expect);
     ph_free(&h);
 }

@@ -2,7 +2,9 @@
  * their tagged status lines, a greeting's loose transaction, literals (a FETCH's BODY[] read
  * as a message: its attachment as file.data and a file; other literals skipped whole, even
  * when they hold line ends or tags), an APPEND's message from the client, a SASL exchange,
- * the command limit, STARTTLS handing the flow to TLS, the literal reader and the probes. */
+ * the command limit, STARTTLS handing the flow to TLS, the literal reader and the probes; a
+ * client gap in an APPEND's literal (the message cut at its completion, the lines after the
+ * hole skipped one by one up to the next tagged command). */
 #include "imap_int.h"
 #include "proto_harness.h"
 #include "unit.h"
@@ -134,9 +136,35 @@ static void test_literal_and_probes(void)
     CHECK(imap_probe_client((const uint8_t *)"a1 WHATEVER\r\n", 13, &f) == DET_NO);
 }
 
+static void test_client_gap(void)
+{
+    struct ph h;
+    ph_init(&h, "imap", 6, 40000, 143);
+    feed_str(&h, 1, "* OK ready\r\n");
+    char app[64];
+    snprintf(app, sizeof app, "a2 APPEND INBOX {%zu}\r\n", strlen(MSG));
+    feed_str(&h, 0, app);
+    feed_str(&h, 1, "+ go\r\n");
+    ph_feed(&h, 0, MSG, 100); /* inside the attachment's headers: the rest is lost */
+    /* the server completes the APPEND before the client's side reaches the hole: the
+     * message is cut there (its attachment a truncated file) */
+    feed_str(&h, 1, "a2 OK APPEND done\r\n");
+    CHECK(st_of(&h)->msg_dir < 0);
+    h.def->gap(&h.pf, &h.f, 0);
+    /* what follows the hole in one chunk: the literal's last lines, then a command */
+    feed_str(&h, 0, "SGVsbG8=\r\n--Q--\r\n\r\na3 NOOP\r\n");
+    CHECK(!st_of(&h)->side[0].gap);
+    CHECK_EQ_U(st_of(&h)->nq, 1); /* a3 waits for its completion */
+    feed_str(&h, 1, "a3 OK\r\n");
+    CHECK_EQ_U(st_of(&h)->nq, 0);
+    ph_end(&h);
+    ph_free(&h);
+}
+
 int main(void)
 {
     test_fetch();
+    test_client_gap();
     test_sasl_limits_and_starttls();
     test_literal_and_probes();
     return unit_report("test_proto_imap");

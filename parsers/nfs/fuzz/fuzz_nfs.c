@@ -3,7 +3,8 @@
  *
  * The first input byte picks the transport (bit 0: UDP datagrams, else TCP segments); the
  * rest is read as records "direction byte, length byte, bytes" (UDP: the length in units of 4
- * bytes), each one datagram or segment of that side, with every buffer, field and the EVE
+ * bytes; TCP: the direction byte's bit 1 a gap before it, nfs_gap), each one datagram or
+ * segment of that side, with every buffer, field and the EVE
  * objects read back after each; the flow then ends (open transactions reported). The probes
  * see the bytes after the first. The sanitizers do the checking. Run it with
  * parsers/nfs/fuzz/run.sh. */

@@ -2,7 +2,8 @@
  * handle's name, a READ transfer to a file, GETATTR left out of the records), the same over
  * TCP with record marks and fragments cut at every byte, a v4 COMPOUND WRITE (FILE_SYNC) as
  * a file, malformed arguments, the tables' limits (transactions, calls, records), the EVE
- * objects and the probes; and the ONC-RPC reader alone (XDR bounds, record marking). */
+ * objects and the probes; and the ONC-RPC reader alone (XDR bounds, record marking); a gap on
+ * TCP (the next record found by its mark and header, each way). */
 #include <stdio.h>
 
 #include "nfs_int.h"
@@ -181,6 +182,63 @@ static void test_v3_tcp_cuts(void)
     }
 }
 
+/* Bytes lost in a record (a gap): the rest is skipped up to the next record that starts
+ * like an NFS call (to the server) or a reply (to the client), split across chunks or not. */
+static void test_gap(void)
+{
+    struct ph h;
+    start(&h, 6);
+    struct w w;
+    int64_t v;
+    call(&w, 30, 3, NFS3_ACCESS);
+    opaque(&w, FILE_FH, sizeof FILE_FH), u32(&w, 0x1f);
+    uint8_t mark[4] = {0x80, 0, 0, (uint8_t)w.n};
+    ph_feed(&h, 0, mark, 4);
+    ph_feed(&h, 0, w.b, 10); /* the rest of this call is lost */
+    h.def->gap(&h.pf, &h.f, 0);
+    CHECK(ph_count(&h, "nfs_gaps") == 1);
+    ph_feed(&h, 0, w.b + 30, w.n - 30); /* its tail: skipped */
+    call(&w, 31, 3, NFS3_FSINFO);
+    opaque(&w, FILE_FH, sizeof FILE_FH);
+    feed(&h, 0, &w, 5); /* the next call, in 5-byte pieces */
+    CHECK(ph_field(&h, "nfs_procedure", 0, &v) && v == NFS3_FSINFO);
+    CHECK(ph_count(&h, "nfs_malformed") == 0);
+    /* the reply side: its gap, junk, then the FSINFO reply completes its transaction */
+    h.def->gap(&h.pf, &h.f, 1);
+    ph_feed(&h, 1, "\x80\0\0\x40junkjunkjunkjunk", 20);
+    reply(&w, 31, 0);
+    u32(&w, 0);
+    feed(&h, 1, &w, 3);
+    CHECK(nseen == 1 && strstr(seen[0].eve, "\"procedure\":\"FSINFO\"") &&
+          strstr(seen[0].eve, "\"status\":\"OK\""));
+    CHECK(ph_count(&h, "nfs_gaps") == 2);
+    ph_free(&h);
+}
+
+/* A READ transfer in two chunks (offsets 0 and 5): whole, its file is closed complete; with
+ * the first chunk's reply lost (a datagram), the file is cut short. */
+static void test_transfer_hole(void)
+{
+    for (int lost = 0; lost < 2; lost++) {
+        struct ph h;
+        start(&h, 17);
+        struct w w;
+        for (uint32_t i = 0; i < 2; i++) {
+            call(&w, 40 + i, 3, NFS3_READ);
+            opaque(&w, FILE_FH, sizeof FILE_FH), u64(&w, 5 * i), u32(&w, 5);
+            feed(&h, 0, &w, 0);
+        }
+        for (uint32_t i = (uint32_t)lost; i < 2; i++) {
+            reply(&w, 40 + i, 0);
+            u32(&w, 0), u32(&w, 5), u32(&w, i == 1), opaque(&w, i ? "world" : "hello", 5);
+            feed(&h, 1, &w, 0);
+        }
+        CHECK_EQ_U(ph_count(&h, "files_truncated"), (uint64_t)lost);
+        ph_end(&h);
+        ph_free(&h);
+    }
+}
+
 static void test_fragments_and_skip(void)
 {
     struct ph h;
@@ -323,6 +381,8 @@ int main(void)
     test_v3_udp();
     test_v3_tcp_cuts();
     test_fragments_and_skip();
+    test_gap();
+    test_transfer_hole();
     test_v4_write();
     test_malformed_and_limits();
     test_probes_and_rpc();

@@ -3,7 +3,8 @@
  *
  * The first input byte picks the transport (bit 0: UDP datagrams, else TCP segments); the
  * rest is read as records "direction byte, length byte, bytes" (UDP: the length in units of 4
- * bytes). Each record is also decoded alone (rpc_decode). Run it with parsers/rpc/fuzz/run.sh. */
+ * bytes; TCP: the direction byte's bit 1 a gap before it, rpc_rec_gap through sunrpc's gap).
+ * Each record is also decoded alone (rpc_decode). Run it with parsers/rpc/fuzz/run.sh. */
 #include "fuzz_harness.h"
 #include "rpc.h"
 

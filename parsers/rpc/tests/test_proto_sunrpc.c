@@ -1,7 +1,8 @@
 /* test_proto_sunrpc.c — the sunrpc descriptor and the ONC-RPC reader under it, bytes in: the
  * portmapper probes (port 111, program 100000), calls and replies over UDP and TCP (record
  * marks cut at every byte, a record of two fragments, one past the limit skipped), what is no
- * RPC message; rpc_decode's header and AUTH_UNIX credentials. */
+ * RPC message; rpc_decode's header and AUTH_UNIX credentials; a gap (the next record start
+ * found again). */
 #include "proto_harness.h"
 #include "rpc.h"
 #include "unit.h"
@@ -92,10 +93,29 @@ static void test_udp_and_tcp(void)
     }
 }
 
+/* Bytes lost (a gap) in a record: the rest is skipped up to the next portmapper call, found
+ * by its mark and header whatever the chunks. */
+static void test_gap(void)
+{
+    struct ph h;
+    ph_init(&h, "sunrpc", 6, 900, 111);
+    uint8_t rec[4 + sizeof GETPORT] = {0x80, 0, 0, sizeof GETPORT};
+    memcpy(rec + 4, GETPORT, sizeof GETPORT);
+    ph_feed(&h, 0, rec, 30);
+    h.def->gap(&h.pf, &h.f, 0);
+    ph_feed(&h, 0, rec + 40, sizeof rec - 40); /* the lost record's tail */
+    for (size_t at = 0; at < sizeof rec; at += 3)
+        ph_feed(&h, 0, rec + at, at + 3 <= sizeof rec ? 3 : sizeof rec - at);
+    CHECK(ph_count(&h, "sunrpc_gaps") == 1 && ph_count(&h, "sunrpc_messages") == 1 &&
+          ph_count(&h, "sunrpc_malformed") == 0);
+    ph_free(&h);
+}
+
 int main(void)
 {
     test_decode();
     test_probes();
     test_udp_and_tcp();
+    test_gap();
     return unit_report("test_proto_sunrpc");
 }

@@ -101,6 +101,32 @@ static void test_smb2_file(void)
     ph_free(&h);
 }
 
+/* Writes out of order: a later chunk first leaves a hole (zeros), the earlier one fills it
+ * (file.data gets its bytes, the file is whole); a hole never filled (a write lost in a gap)
+ * leaves the file cut short at its close. */
+static void test_smb2_file_holes(void)
+{
+    for (int lost = 0; lost < 2; lost++) {
+        struct ph h;
+        ph_init(&h, "smb", 6, 50000, 445);
+        open_file(&h, "\\\\srv\\data", 1, "eicar.txt");
+        struct smb_state *st = h.pf.state;
+        struct smb_file *fl = smb_file_find(st, FID, 16);
+        write2(&h, 4, 0, "AAAA", 4, 0);
+        write2(&h, 5, 8, "CCCC", 4, 0); /* past a hole of 4 */
+        CHECK(fl->nholes[0] == 1 && fl->hole[0][0].at == 4 && fl->hole[0][0].len == 4);
+        if (!lost) {
+            write2(&h, 6, 4, "BBBB", 4, 0);
+            CHECK(fl->nholes[0] == 0 && !memcmp(fl->data[0].p, "AAAABBBBCCCC", 12));
+        }
+        uint8_t b[256], body[24] = {24};
+        memcpy(body + 8, FID, 16);
+        ph_feed(&h, 0, b, smb2(b, SMB2_CLOSE, 7, false, 0, body, 24));
+        CHECK_EQ_U(ph_count(&h, "files_truncated"), (uint64_t)lost);
+        ph_free(&h);
+    }
+}
+
 /* SMB1: WRITE_ANDX (with 5 bytes of padding before its data) chained to CLOSE */
 static void test_smb1_andx(void)
 {
@@ -308,6 +334,7 @@ int main(void)
 {
     test_reversed();
     test_smb2_file();
+    test_smb2_file_holes();
     test_smb1_andx();
     test_ntlmssp_and_negotiate();
     test_dcerpc_pipe();
