@@ -384,13 +384,18 @@ static void tcp_read(struct mon_ctx *ctx, struct mon_flow *f, int side,
                               pf->off[dir]);
         if (n <= 0) {
             /* overwritten before we read it, or a hole skipped for good: go on after it
-             * when the protocol can find its framing again, else give this direction up.
-             * The hole may reach the end of what is readable (an ACK past it, nothing after
-             * it yet): the protocol is told all the same, and reading goes on from there */
+             * when the protocol can find its framing again. A protocol that cannot is given
+             * up on the whole flow, both directions, as Suricata disables the app layer of a
+             * flow whose parser takes no gaps (before a protocol is known, only this
+             * direction). The hole may reach the end of what is readable (an ACK past it,
+             * nothing after it yet): the protocol is told all the same, and reading goes on
+             * from there */
             uint64_t next = next_held(ctx, f, side, pf->off[dir], bi.tail_off);
             const struct osprey_proto_def *d = reg_proto(pf->proto);
             if (!d || !d->gap) {
                 pf->dead[dir] = true;
+                if (d)
+                    pf->dead[dir ^ 1] = true;
                 break;
             }
             d->gap(pf, f, dir);

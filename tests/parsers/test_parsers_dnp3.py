@@ -124,11 +124,11 @@ def test_dnp3_eve_records(tmp_path):
         assert not list(v.iter_errors(r)), r
 
 
-def test_dnp3_gap_gives_the_side_up(tmp_path):
-    # Suricata's DNP3 does not accept gaps (a hole ends its app layer on the flow, both
-    # ways). Osprey gives the side with the hole up: the master's frames after it are not
-    # parsed (no rule, no record), the stream's bytes are still inspected, and the
-    # outstation's side is still read.
+def test_dnp3_gap_gives_the_flow_up(tmp_path):
+    # Suricata's DNP3 does not accept gaps: a hole ends its app layer on the flow, both
+    # ways, once the ACK that passes it is seen, and so does Osprey's. The master's frames
+    # after it are not parsed (no rule, no record); what the outstation sent before that
+    # moment is read, and the stream's bytes are still inspected.
     c = Conv(sport=40200, dport=20000).handshake()
     c.send(True, frame(bytes([0xC0]) + READ))
     c.send(True, frame(bytes([0xC1]) + READ), order=[])              # never comes

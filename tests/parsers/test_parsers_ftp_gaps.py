@@ -1,8 +1,9 @@
 """FTP's and ftp-data's gaps and limits (parsers/ftp/). Suricata's FTP and ftp-data parsers
-do not accept gaps: a hole gives the direction up (Osprey keeps reading the other one). A
-hole in the client's commands (the RETR after it is not read: no data connection is
-expected), in the server's replies (the commands are still read; their transactions are
-reported unanswered at the flow's end), in an ftp-data transfer (its file truncated); and the
+do not accept gaps: a hole ends the flow's FTP parsing, both directions, as Suricata disables
+the app layer of such a flow. A hole in the client's commands (the RETR after it is not
+read: no data connection is expected; the replies after it are not read either), in the
+server's replies (the commands after it are not read; the transactions open are reported
+unanswered at the flow's end), in an ftp-data transfer (its file truncated); and the
 bounds the README names — `max-line-length`, 32 reply lines per transaction, 1 MiB of a
 transfer kept for file.data — each crossed, with the exact alerts, records (against
 Suricata's EVE schema) and counters."""
@@ -52,9 +53,9 @@ def test_a_hole_in_the_commands_gives_the_client_side_up(tmp_path):
     c.send(False, b"250 Directory changed.\r\n")
     pkts = passive_retr(c)
     r = eve_run(tmp_path, pkts, RULES, ["ftp", "ftp_data", "files"])
-    # USER before the hole; nothing of the client's after it (PASV, RETR): no data connection
-    # is expected, so the transfer is no ftp-data. The replies are still read (sid 3).
-    assert r.sids == [1, 3]
+    # USER before the hole; nothing of either side's after it (PASV, RETR, the 226): no data
+    # connection is expected, so the transfer is no ftp-data
+    assert r.sids == [1]
     flows = sorted(f["app_proto"] for f in r.of("flow"))
     assert flows == ["failed", "ftp"]
     assert r.of("ftp_data") == [] and r.of("fileinfo") == []
@@ -68,12 +69,12 @@ def test_a_hole_in_the_replies_leaves_the_commands_read(tmp_path):
     lose(c, False, b"250 Directory changed.\r\n")
     pkts = passive_retr(c)
     r = eve_run(tmp_path, pkts, RULES, ["ftp", "ftp_data", "files"])
-    # the client's commands are read; the 227 after the hole is not, so PASV announces no
-    # port and the RETR expects no data connection (ftp.file_before_port's condition)
-    assert r.sids == [1, 2]
+    # the commands up to the ACK that passed the hole are read (CWD, PASV: unanswered, the 227
+    # after the hole is not read, so PASV announces no port); nothing after it (no RETR)
+    assert r.sids == [1]
     recs = {x["ftp"].get("command"): x["ftp"] for x in r.of("ftp")}
-    assert recs["CWD"]["reply_received"] == "no" and recs["RETR"]["reply_received"] == "no"
-    assert "dynamic_port" not in recs["PASV"]
+    assert recs["CWD"]["reply_received"] == "no" and recs["PASV"]["reply_received"] == "no"
+    assert "dynamic_port" not in recs["PASV"] and "RETR" not in recs
     assert sorted(f["app_proto"] for f in r.of("flow")) == ["failed", "ftp"]
 
 

@@ -297,11 +297,11 @@ def test_shared_fast_patterns(tmp_path):
         [(2, 41005), (3, 41005), (1, 41006)]
 
 
-def test_http2_gap_gives_the_side_up(tmp_path):
-    # Suricata's HTTP/2 does not accept gaps (a hole ends its app layer on the flow, both
-    # ways). Osprey gives the side with the hole up: the client's second request, after a
-    # lost frame, is not read (no rule, no transaction); the server's side is still read
-    # (the first stream's answer), and the stream's bytes are still inspected.
+def test_http2_gap_gives_the_flow_up(tmp_path):
+    # Suricata's HTTP/2 does not accept gaps: a hole ends its app layer on the flow, both
+    # ways, once the ACK that passes it is seen, and so does Osprey's. The client's second
+    # request, after a lost frame, is not read (no rule, no transaction); the server's answer
+    # to the first stream, acknowledged before, is; the stream's bytes are still inspected.
     c = Conv(sport=41000, dport=8080).handshake()
     c.send(True, PREFACE + frame(SETTINGS, 0, 0, settings((3, 100))))
     c.send(False, frame(SETTINGS, 0, 0) + frame(SETTINGS, 1, 0))

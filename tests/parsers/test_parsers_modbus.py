@@ -131,11 +131,12 @@ def test_modbus_eve_records(tmp_path):
         assert not list(v.iter_errors(r)), r
 
 
-def test_modbus_gap_gives_the_side_up(tmp_path):
-    # Suricata's Modbus does not accept gaps (a hole ends its app layer on the flow, both
-    # ways). Osprey gives the side with the hole up: the client's requests after it are not
-    # parsed (no rule, no record), the stream's bytes are still inspected, and the server's
-    # side is still read (its answer to the lost request is a transaction alone).
+def test_modbus_gap_gives_the_flow_up(tmp_path):
+    # Suricata's Modbus does not accept gaps: a hole ends its app layer on the flow, both
+    # ways, once the ACK that passes it is seen, and so does Osprey's. The client's requests
+    # after it are not parsed (no rule, no record); what the server sent before that moment is
+    # read (its answer to the lost request a transaction alone); the stream's bytes are still
+    # inspected.
     c = Conv(sport=40502, dport=502).handshake()
     c.send(True, READ).send(False, READ_R)
     c.send(True, WRITE, order=[])                                   # never comes

@@ -96,11 +96,12 @@ def test_rdp_eve_records(tmp_path):
         assert not list(v.iter_errors(r)), r
 
 
-def test_rdp_gap_gives_the_side_up(tmp_path):
-    # Suricata's RDP does not accept gaps (a hole ends its app layer on the flow, both ways).
-    # Osprey gives the side with the hole up: the server's connection confirm is lost, so its
-    # MCS response is not read (no connect_response record); the client's side is still read
-    # (its Connect Initial's record), and the stream's bytes are still inspected.
+def test_rdp_gap_gives_the_flow_up(tmp_path):
+    # Suricata's RDP does not accept gaps: a hole ends its app layer on the flow, both ways,
+    # once the ACK that passes it is seen, and so does Osprey's. The server's connection
+    # confirm is lost, so its MCS response is not read (no connect_response record); the
+    # client's Connect Initial, read before that moment, has its record; the stream's bytes
+    # are still inspected.
     c = Conv(sport=40389, dport=3389).handshake().send(True, x224(0xe0, CR_VAR))
     c.send(False, x224(0xd0, b""), order=[])                        # never comes
     c.send(True, connect_initial()).send(False, tpkt(b"\x02\xf0\x80\x7f\x66\x00"))

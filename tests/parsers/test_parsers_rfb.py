@@ -101,9 +101,9 @@ def test_rfb_eve_record(tmp_path):
         assert not list(v.iter_errors(rec)), rec
 
 
-def test_rfb_gap_gives_the_side_up(tmp_path):
-    # Suricata's RFB does not accept gaps (a hole ends its app layer on the flow, both ways).
-    # Osprey gives the side with the hole up: the server's security result is lost, so its
+def test_rfb_gap_gives_the_flow_up(tmp_path):
+    # Suricata's RFB does not accept gaps: a hole ends its app layer on the flow, both ways,
+    # and so does Osprey's. The server's security result is lost, so its
     # ServerInit is not read (no desktop name). The rfb.* keywords run at those two server
     # messages, so none matches; what the handshake had before the hole is the flow's
     # record, written at its end, and the stream's bytes are still inspected.

@@ -192,11 +192,11 @@ def test_sip_snort3_keyword_errors(tmp_path):
     assert "a negated method must be the only one" in r.proc.stderr
 
 
-def test_sip_tcp_gap_gives_the_side_up(tmp_path):
-    # Suricata's SIP over TCP does not accept gaps (a hole ends its app layer on the flow,
-    # both ways). Osprey gives the side with the hole up: the client's request after a lost
-    # one is not read (no rule, no record); the server's answers are, and the stream's bytes
-    # are still inspected.
+def test_sip_tcp_gap_gives_the_flow_up(tmp_path):
+    # Suricata's SIP over TCP does not accept gaps: a hole ends its app layer on the flow,
+    # both ways, once the ACK that passes it is seen, and so does Osprey's. The client's
+    # request after a lost one is not read (no rule, no record); the server's answers sent
+    # before that moment are, and the stream's bytes are still inspected.
     bye = INVITE.replace(b"INVITE sip:", b"BYE sip:", 1).replace(b"INVITE\r\n", b"BYE\r\n")
     c = Conv(sport=40060, dport=5060).handshake()
     c.send(True, INVITE).send(False, OK)

@@ -1,7 +1,8 @@
 """SMTP's gaps and limits (parsers/smtp/): a hole in the client's message (Suricata's SMTP
-parser does not accept gaps: that direction is given up, the open attachment is truncated,
-what came before the hole still alerts and the transaction is reported at the flow's end), a
-hole in the server's replies (the client's side is still read), and the per-flow bounds the
+parser does not accept gaps: the flow's parsing ends there, both directions, the open
+attachment is truncated, what came before the hole still alerts and the transaction is
+reported at the flow's end), a hole in the server's replies (the client's message, read
+before the hole is seen, is whole), and the per-flow bounds the
 README names — reply lines past 510 bytes, lines past 4096 kept short, 256 pipelined
 commands, 64 recipients — each crossed, with the exact alerts, records (against Suricata's
 EVE schema) and counters."""
@@ -58,8 +59,8 @@ def test_a_hole_in_the_message_gives_the_client_side_up(tmp_path):
 
 
 def test_a_hole_in_the_replies_leaves_the_message_read(tmp_path):
-    # the 354 never arrives: the server's side is given up, the client's message (DATA
-    # starts it at once, as a pipelining client sends it) is still read whole
+    # the 354 never arrives: the flow's parsing ends at that hole, but the client's message
+    # (DATA starts it at once, as a pipelining client sends it) is read whole before
     c = envelope()
     lose(c, False, b"250 ok\r\n250 ok\r\n354 go ahead\r\n")
     c.send(True, MESSAGE + b".\r\n").send(False, b"250 queued\r\n")

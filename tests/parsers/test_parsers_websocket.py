@@ -142,11 +142,11 @@ def test_websocket_not_without_upgrade(tmp_path):
                   "app-layer.protocols.websocket.enabled=no", name="off").sids == []
 
 
-def test_websocket_gap_gives_the_side_up(tmp_path):
+def test_websocket_gap_gives_the_flow_up(tmp_path):
     # Suricata's WebSocket does not accept gaps ("there is no good way to resync"): a hole
-    # ends its app layer on the flow, both ways. Osprey gives the side with the hole up: the
-    # client's frames after it are not read (no rule, no record), the server's still are,
-    # and the stream's bytes are still inspected.
+    # ends its app layer on the flow, both ways, once the ACK that passes it is seen, and so
+    # does Osprey's: the client's frames after it are not read (no rule, no record), the
+    # server's sent before that moment are, and the stream's bytes are still inspected.
     c = Conv(sport=40080, dport=8080).handshake().send(True, REQ).send(False, RESP)
     c.send(True, frame(0x81, b"hello", KEY))
     c.send(True, frame(0x81, b"lost frame", KEY), order=[])       # never comes
