@@ -238,18 +238,25 @@ static void detect_late_side(struct pflow *pf, struct mon_flow *f, int dir, cons
 {
     const uint8_t *b = d;
     size_t bn = n;
-    if (pf->late.len) {
+    if (pf->late.len && pf->late_dir != dir) {
+        b = d; /* (the other direction's prefix: this one starts from its own bytes) */
+    } else if (pf->late.len) {
         pbuf_add(&pf->late, d, n, DETECT_MAX);
         b = pf->late.p;
         bn = pf->late.len;
     }
     uint16_t got;
     if (probe_side(pf, f, dir, b, bn, pf->proto, &got) == DET_NEED_MORE) {
-        if (!pf->late.len && !pbuf_add(&pf->late, d, n, DETECT_MAX))
+        if (pf->late.len && pf->late_dir != dir)
+            pf->dir_proto[dir] = pf->proto; /* the room is the other side's: no wait here */
+        else if (!pf->late.len && !pbuf_add(&pf->late, d, n, DETECT_MAX))
             pf->dir_proto[dir] = pf->proto; /* out of memory: the side is the flow's */
+        else
+            pf->late_dir = (uint8_t)dir;
         return;
     }
-    pbuf_free(&pf->late);
+    if (!pf->late.len || pf->late_dir == dir)
+        pbuf_free(&pf->late);
     pf->dir_proto[dir] = got;
     if (got != pf->proto) {
         pflow_generic_anomaly(pf, f, dir, PGEN_MISMATCH_BOTH_DIRECTIONS);
@@ -289,8 +296,11 @@ static void feed(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d
             probe_side(pf, f, k, pf->in[k].p, pf->in[k].len, p, &side[k]) == DET_YES)
             continue;
         side[k] = OSPREY_APP_PROTO_UNKNOWN;
-        if (pf->in[k].len) /* a prefix: its next bytes are probed after it (pf->late) */
-            pbuf_add(&pf->late, pf->in[k].p, pf->in[k].len, DETECT_MAX);
+        /* a prefix: its next bytes are probed after it (pf->late, one side's only: should
+         * both sides be prefixes, the second starts from its next bytes) */
+        if (pf->in[k].len && !pf->late.len &&
+            pbuf_add(&pf->late, pf->in[k].p, pf->in[k].len, DETECT_MAX))
+            pf->late_dir = (uint8_t)k;
     }
     bool mismatch = side[0] && side[1] && side[0] != side[1];
     if (mismatch)

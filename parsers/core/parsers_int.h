@@ -143,6 +143,7 @@ struct pflow {
     uint16_t dir_proto[2];
     struct pbuf late;       /* the first bytes of the direction probed after the decision,
                                while its probes want more (drivers.c, bounded) */
+    uint8_t late_dir;       /* the direction whose bytes `late` holds */
     uint16_t named;         /* what the flow's parser classified it as (HTTP/2's doh2:
                                pflow_classify), 0: its own protocol */
 };
