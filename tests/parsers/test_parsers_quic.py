@@ -7,8 +7,8 @@ quic.failed_decrypt; gQUIC Q046 from suricata-verify's capture gives quic.cyu.* 
 the EVE quic records (version, sni, ja3, ja4, extensions with Suricata's names) validate
 against Suricata's EVE schema; app-layer.protocols.quic.enabled: no leaves the flow alone; the
 limits: QUIC_CRYPTO_MAX (a ClientHello of 16 KiB read, one byte more never whole:
-quic.crypto_frag_too_long, bytes shed), QUIC_TAGS_MAX (64 tags of a gQUIC CHLO) and
-QUIC_TEXT_MAX (1024 bytes of a UAID)."""
+quic.crypto_frag_too_long, bytes shed), QUIC_TAGS_MAX (64 tags of a gQUIC CHLO),
+QUIC_EXTS_MAX (64 extension types in the record) and QUIC_TEXT_MAX (1024 bytes of a UAID)."""
 import hashlib
 import hmac
 import json
@@ -80,15 +80,16 @@ CIPHERS = [0x1301, 0x1302, 0x1303]
 SIGS = [0x0403, 0x0804, 0x0401]
 
 
-def client_hello(padding=None):
-    """the ClientHello (with a padding extension of that many bytes when given) and its
-    extension types in order"""
+def client_hello(padding=None, more=()):
+    """the ClientHello (with the extension types `more`, empty, and a padding extension of
+    that many bytes when given) and its extension types in order"""
     sni = struct.pack(">HBH", len(SNI) + 3, 0, len(SNI)) + SNI
     exts = [(0x0A0A, b""),  # GREASE: left out of JA3 / JA4, listed in the record
             (0, sni), (16, b"\x00\x03\x02h3"), (10, b"\x00\x02\x00\x1d"),
             (13, struct.pack(">H", 2 * len(SIGS)) + b"".join(struct.pack(">H", s) for s in SIGS)),
             (43, b"\x02\x03\x04"), (51, b"\x00\x06\x00\x1d\x00\x02\xaa\xbb"),
             (57, b"\x01\x04\x80\x00\x75\x30")]
+    exts += [(t, b"") for t in more]
     if padding is not None:
         exts.append((21, bytes(padding)))
     body = b"\x03\x03" + bytes(32) + b"\x00" + struct.pack(">H", 2 * len(CIPHERS)) + \
@@ -322,6 +323,23 @@ def test_quic_crypto_frame_past_the_limit_first(tmp_path):
     recs = [x["quic"] for x in r.of("quic")]
     assert recs[0] == {"version": "1"} and recs[1]["sni"] == SNI.decode()
     assert r.counters("quic")["quic_crypto_bytes_shed"] == 300
+
+
+def test_quic_extensions_limit(tmp_path):
+    # QUIC_EXTS_MAX (64) extension types of a hello are kept for the record: of a ClientHello
+    # with 70, the record lists the first 64; JA3 and JA4 still count all of them
+    ch, types = client_hello(more=range(0x4000, 0x4000 + 62))
+    assert len(types) == 70
+    pkts = crypto_initials(ch)
+    ja3, ja4 = ja3_ja4(types)
+    rules = [f'alert quic any any -> any any (msg:"ja4"; ja4.hash; content:"{ja4}"; sid:1;)',
+             'alert quic any any -> any any (msg:"ja3"; ja3.string; content:"-%d,29,"; '
+             'sid:2;)' % types[-1]]  # the 70th extension is in the JA3 string
+    r = eve_run(tmp_path, pkts, rules, ["quic"], "-k", "none")
+    assert r.sids == [1, 2]
+    (rec,) = r.of("quic")
+    assert [e["type"] for e in rec["quic"]["extensions"]] == types[:64]
+    assert rec["quic"]["ja3"]["string"] == ja3 and rec["quic"]["ja4"] == ja4
 
 
 def gquic_chlo(tags, vals):
