@@ -170,11 +170,12 @@ static void message(struct pflow *pf, struct quic_state *st, const uint8_t *d, s
         return;
     uint32_t ntags = rd_le16(d + 4);
     bool chlo = !memcmp(d, "CHLO", 4);
+    /* the values follow every tag entry of the message, the ones not read included */
+    size_t idx = 8, vals = 8 + (size_t)ntags * 8;
     if (ntags > QUIC_TAGS_MAX) {
         pflow_count(pf, QUIC_C_TAGS_SHED, ntags - QUIC_TAGS_MAX);
         ntags = QUIC_TAGS_MAX;
     }
-    size_t idx = 8, vals = 8 + (size_t)ntags * 8;
     struct quic_tx *tx = &st->tx;
     char text[16 + QUIC_TAGS_MAX * 5];
     size_t tl = 0;

@@ -5,7 +5,10 @@ ja4.hash (JA4's 'q'), quic.version on every long-header packet, the server's Ini
 `alert quic` headers and app-layer-protocol:quic; a packet that does not authenticate raises
 quic.failed_decrypt; gQUIC Q046 from suricata-verify's capture gives quic.cyu.* and quic.ua;
 the EVE quic records (version, sni, ja3, ja4, extensions with Suricata's names) validate
-against Suricata's EVE schema; app-layer.protocols.quic.enabled: no leaves the flow alone."""
+against Suricata's EVE schema; app-layer.protocols.quic.enabled: no leaves the flow alone; the
+limits: QUIC_CRYPTO_MAX (a ClientHello of 16 KiB read, one byte more never whole:
+quic.crypto_frag_too_long, bytes shed), QUIC_TAGS_MAX (64 tags of a gQUIC CHLO),
+QUIC_EXTS_MAX (64 extension types in the record) and QUIC_TEXT_MAX (1024 bytes of a UAID)."""
 import hashlib
 import hmac
 import json
@@ -18,6 +21,7 @@ from jsonschema import Draft7Validator
 
 from conftest import ROOT
 from detect_helpers import CLI, SRV, detect, udp
+from gap_helpers import eve_run
 from outputs_helpers import osprey_out
 
 SCHEMA = json.loads((ROOT.parent / "shared" / "conformance" / "eve-schema.json").read_text())
@@ -76,13 +80,18 @@ CIPHERS = [0x1301, 0x1302, 0x1303]
 SIGS = [0x0403, 0x0804, 0x0401]
 
 
-def client_hello():
+def client_hello(padding=None, more=()):
+    """the ClientHello (with the extension types `more`, empty, and a padding extension of
+    that many bytes when given) and its extension types in order"""
     sni = struct.pack(">HBH", len(SNI) + 3, 0, len(SNI)) + SNI
     exts = [(0x0A0A, b""),  # GREASE: left out of JA3 / JA4, listed in the record
             (0, sni), (16, b"\x00\x03\x02h3"), (10, b"\x00\x02\x00\x1d"),
             (13, struct.pack(">H", 2 * len(SIGS)) + b"".join(struct.pack(">H", s) for s in SIGS)),
             (43, b"\x02\x03\x04"), (51, b"\x00\x06\x00\x1d\x00\x02\xaa\xbb"),
             (57, b"\x01\x04\x80\x00\x75\x30")]
+    exts += [(t, b"") for t in more]
+    if padding is not None:
+        exts.append((21, bytes(padding)))
     body = b"\x03\x03" + bytes(32) + b"\x00" + struct.pack(">H", 2 * len(CIPHERS)) + \
         b"".join(struct.pack(">H", c) for c in CIPHERS) + b"\x01\x00"
     eb = b"".join(ext(t, b) for t, b in exts)
@@ -233,3 +242,145 @@ def test_quic_lost_datagram(tmp_path):
     v = Draft7Validator(SCHEMA)
     for rec in out.records:
         assert not list(v.iter_errors(rec)), rec
+
+
+# ---- limits (parsers/quic/quic_int.h): QUIC_CRYPTO_MAX, QUIC_TAGS_MAX, QUIC_TEXT_MAX ----
+def varint(n):
+    for size, tag in ((1, 0), (2, 0x40), (4, 0x80), (8, 0xC0)):
+        if n < 1 << (8 * size - 2):
+            return (n | tag << (8 * size - 8)).to_bytes(size, "big")
+    raise ValueError(n)
+
+
+def hello_of(size):
+    """a ClientHello of exactly size bytes (its 4-byte header included): a padding extension
+    fills it"""
+    base = len(client_hello(0)[0])
+    ch, types = client_hello(size - base)
+    assert len(ch) == size
+    return ch, types
+
+
+def crypto_initials(ch, chunk=1100):
+    """the client's Initials carrying ch in CRYPTO frames of chunk bytes, in order (offsets past
+    16383 need 4-byte varints)"""
+    return [udp(initial(V1, 0, b"\x06" + varint(o) + varint(len(ch[o:o + chunk])) +
+                        ch[o:o + chunk], pn), sport=50000, dport=443)
+            for pn, o in enumerate(range(0, len(ch), chunk))]
+
+
+CRYPTO_RULES = [
+    f'alert quic any any -> any any (msg:"sni"; quic.sni; content:"{SNI.decode()}"; sid:1;)',
+    'alert quic any any -> any any (msg:"ja3"; ja3.string; content:"771,"; startswith; sid:3;)',
+    'alert quic any any -> any any (msg:"ja4"; ja4.hash; content:"q13d"; startswith; sid:5;)',
+    'alert quic any any -> any any (msg:"too long"; '
+    'app-layer-event:quic.crypto_frag_too_long; sid:9;)',
+]
+
+
+@pytest.mark.parametrize("size", [16384, 16385, 17000])
+def test_quic_crypto_limit(tmp_path, size):
+    # QUIC_CRYPTO_MAX (16384) bytes of a direction's CRYPTO stream are kept: a ClientHello that
+    # fills them, over 15 Initials, is read (SNI, JA3, JA4 on the packet that completed it);
+    # one byte more and it can never be whole: quic.crypto_frag_too_long once (with the first
+    # packet: its length tells), the bytes past the limit counted, no SNI / JA3 / JA4 in any
+    # record; every Initial is still a transaction and a record
+    ch, types = hello_of(size)
+    pkts = crypto_initials(ch)
+    r = eve_run(tmp_path, pkts, CRYPTO_RULES, ["quic"], "-k", "none")
+    recs = [x["quic"] for x in r.of("quic")]
+    assert len(recs) == len(pkts) == (size + 1099) // 1100
+    assert all(x["version"] == "1" for x in recs)
+    c = r.counters("quic")
+    assert c["quic_malformed"] == 0 and c["quic_decrypted"] == len(pkts)
+    if size <= 16384:
+        assert r.sids == [1, 3, 5]
+        ja3, ja4 = ja3_ja4(types)
+        assert recs[-1]["sni"] == SNI.decode() and recs[-1]["ja4"] == ja4
+        assert recs[-1]["ja3"]["string"] == ja3
+        assert [e["type"] for e in recs[-1]["extensions"]] == types
+        assert all("sni" not in x for x in recs[:-1])
+        assert c["quic_crypto_bytes_shed"] == 0
+    else:
+        assert r.sids == [9]
+        (a,) = r.of("alert")
+        assert a["pcap_cnt"] == 1
+        assert all(set(x) == {"version"} for x in recs)
+        assert c["quic_crypto_bytes_shed"] == size - 16384
+
+
+def test_quic_crypto_frame_past_the_limit_first(tmp_path):
+    # a CRYPTO frame wholly past QUIC_CRYPTO_MAX comes first: its bytes are counted and the
+    # event raised with it; the hello, at offset 0 and short, is still read afterwards
+    ch, types = client_hello()
+    far = udp(initial(V1, 0, b"\x06" + varint(20000) + varint(300) + bytes(300), 0),
+              sport=50000, dport=443)
+    near = udp(initial(V1, 0, b"\x06" + varint(0) + varint(len(ch)) + ch, 1), sport=50000,
+               dport=443)
+    r = eve_run(tmp_path, [far, near], CRYPTO_RULES, ["quic"], "-k", "none")
+    assert r.sids == [1, 3, 5, 9]
+    assert [a["pcap_cnt"] for a in r.of("alert") if a["alert"]["signature_id"] == 9] == [1]
+    recs = [x["quic"] for x in r.of("quic")]
+    assert recs[0] == {"version": "1"} and recs[1]["sni"] == SNI.decode()
+    assert r.counters("quic")["quic_crypto_bytes_shed"] == 300
+
+
+def test_quic_extensions_limit(tmp_path):
+    # QUIC_EXTS_MAX (64) extension types of a hello are kept for the record: of a ClientHello
+    # with 70, the record lists the first 64; JA3 and JA4 still count all of them
+    ch, types = client_hello(more=range(0x4000, 0x4000 + 62))
+    assert len(types) == 70
+    pkts = crypto_initials(ch)
+    ja3, ja4 = ja3_ja4(types)
+    rules = [f'alert quic any any -> any any (msg:"ja4"; ja4.hash; content:"{ja4}"; sid:1;)',
+             'alert quic any any -> any any (msg:"ja3"; ja3.string; content:"-%d,29,"; '
+             'sid:2;)' % types[-1]]  # the 70th extension is in the JA3 string
+    r = eve_run(tmp_path, pkts, rules, ["quic"], "-k", "none")
+    assert r.sids == [1, 2]
+    (rec,) = r.of("quic")
+    assert [e["type"] for e in rec["quic"]["extensions"]] == types[:64]
+    assert rec["quic"]["ja3"]["string"] == ja3 and rec["quic"]["ja4"] == ja4
+
+
+def gquic_chlo(tags, vals):
+    """a Q046 client Initial (in clear) whose STREAM frame on stream 1 carries a CHLO of
+    tags with their values"""
+    hdr = b"\xc3Q046\x50" + bytes(range(1, 9)) + b"\x00\x00\x00\x01" + b"\x5a" * 12
+    ends, end = b"", 0
+    for t, v in zip(tags, vals):
+        end += len(v)
+        ends += t + struct.pack("<I", end)
+    msg = b"CHLO" + struct.pack("<HH", len(tags), 0) + ends + b"".join(vals)
+    return udp(hdr + b"\xa0\x01" + struct.pack(">H", len(msg)) + msg + bytes(20), sport=50001,
+               dport=443)
+
+
+GQUIC_RULES = [
+    'alert quic any any -> any any (msg:"sni"; quic.sni; content:"many.example"; bsize:12; '
+    'sid:1;)',
+    'alert quic any any -> any any (msg:"ua"; quic.ua; content:"Chrome/79"; startswith; '
+    'sid:2;)',
+    'alert quic any any -> any any (msg:"ua kept"; quic.ua; bsize:1024; sid:3;)',
+    'alert quic any any -> any any (msg:"late"; quic.ua; content:"LATE"; sid:4;)',
+]
+
+
+@pytest.mark.parametrize("ntags", [64, 70])
+def test_gquic_tags_limit(tmp_path, ntags):
+    # QUIC_TAGS_MAX (64) tags of a gQUIC message are read: the CYU string has the first 64,
+    # the rest counted (quic_tags_shed); the values still come after all the tag entries (the
+    # SNI is read right); a UAID past the limit is not read. QUIC_TEXT_MAX (1024) bytes of the
+    # UAID kept (quic.ua, the record's ua)
+    tags = [b"SNI\0", b"UAID"] + [b"P%03d" % i for i in range(ntags - 2)]
+    vals = [b"many.example", b"Chrome/79 " + b"u" * 1100] + [b"x"] * (ntags - 2)
+    if ntags > 64:
+        tags[-1], vals[-1] = b"UAID", b"LATE"
+    r = eve_run(tmp_path, [gquic_chlo(tags, vals)], GQUIC_RULES, ["quic"], "-k", "none")
+    assert r.sids == [1, 2, 3]
+    cyu = "46," + "-".join(t.rstrip(b"\0").decode() for t in tags[:64])
+    (rec,) = r.of("quic")
+    assert rec["quic"] == {"version": "Q046", "sni": "many.example",
+                           "ua": ("Chrome/79 " + "u" * 1100)[:1024],
+                           "cyu": [{"hash": hashlib.md5(cyu.encode()).hexdigest(),
+                                    "string": cyu}]}
+    assert r.counters("quic")["quic_tags_shed"] == ntags - 64

@@ -1,13 +1,17 @@
 """RDP end to end (parsers/rdp/): detection by the client's X.224 Connection Request (or the
 server's Confirm) in TPKTs on any port, `alert rdp`, app-layer-protocol:rdp, Snort 3's
 service:rdp, the handover to TLS, standard security's MCS Connect Initial, and the EVE rdp
-records (one per message, with tx_id and event_type) validated against Suricata's schema."""
+records (one per message, with tx_id and event_type) validated against Suricata's schema;
+the limits: RDP_CHANNELS_MAX (31 static channels of a Connect Initial, built with its BER / PER
+lengths computed) and RDP_PDU_MAX (a TPKT of 16 KiB held, one byte more gives the side up)."""
 import json
 
+import pytest
 from jsonschema import Draft7Validator
 
 from conftest import ROOT
 from detect_helpers import Conv, detect, rule
+from gap_helpers import eve_run
 from outputs_helpers import osprey_out
 
 SCHEMA = json.loads((ROOT.parent / "shared" / "conformance" / "eve-schema.json").read_text())
@@ -22,7 +26,25 @@ def x224(code, var):
     return tpkt(bytes([6 + len(var), code, 0, 0, 0x12, 0x34, 0]) + var)
 
 
-def connect_initial():
+def ber_len(n):
+    """a BER definite length"""
+    return bytes([n]) if n < 128 else b"\x81" + bytes([n]) if n < 256 else \
+        b"\x82" + n.to_bytes(2, "big")
+
+
+def per_len(n):
+    """a PER length (T.124's ALIGNED variant: one byte, or two with the top bit set)"""
+    return bytes([n]) if n < 128 else bytes([0x80 | n >> 8, n & 255])
+
+
+DOMAIN = b"\x30\x19" + b"\x02\x01\x22\x02\x01\x02\x02\x01\x00\x02\x01\x01\x02\x01\x00" \
+    b"\x02\x01\x01\x02\x02\xff\xff\x02\x01\x02"  # DomainParameters (T.125)
+
+
+def connect_initial(channels=(b"rdpdr", b"MS_T120"), extra=b""):
+    """an X.224 Data TPDU carrying an MCS Connect Initial with the client core data, the
+    static channels named and, when given, an extra client data block; every length (BER,
+    PER, TPKT) computed"""
     core = bytearray(216)
     core[0:4] = b"\x01\xc0\xd8\x00"
     core[4:8] = (0x80004).to_bytes(4, "little")
@@ -36,11 +58,15 @@ def connect_initial():
     core[134] = 1
     core[140] = 16
     core[144] = 0x03
-    net = b"\x03\xc0\x20\x00\x02\x00\x00\x00" + b"rdpdr\0\0\0" + bytes(4) + b"MS_T120\0" + bytes(4)
-    blocks = bytes(core) + net
-    gcc = b"\x00\x05\x00\x14\x7c\x00\x01\x81\x2a\x00\x08\x00\x10\x00\x01\xc0\x00Duca" + \
-        bytes([0x80 | (len(blocks) >> 8), len(blocks) & 255]) + blocks
-    return tpkt(b"\x02\xf0\x80\x7f\x65\x82\x01\x90\x04\x01\x01" + gcc)
+    defs = b"".join(c.ljust(8, b"\0") + bytes(4) for c in channels)  # CHANNEL_DEF: name, options
+    net = b"\x03\xc0" + (8 + len(defs)).to_bytes(2, "little") + \
+        len(channels).to_bytes(4, "little") + defs
+    blocks = bytes(core) + net + extra
+    ccr = b"\x00\x08\x00\x10\x00\x01\xc0\x00Duca" + per_len(len(blocks)) + blocks
+    gcc = b"\x00\x05\x00\x14\x7c\x00\x01" + per_len(len(ccr)) + ccr  # T.124 ConnectData
+    body = b"\x04\x01\x01\x04\x01\x01\x01\x01\xff" + DOMAIN * 3 + \
+        b"\x04" + ber_len(len(gcc)) + gcc
+    return tpkt(b"\x02\xf0\x80\x7f\x65" + ber_len(len(body)) + body)
 
 
 def rdp(tls=True, port=3389):
@@ -118,3 +144,62 @@ def test_rdp_gap_gives_the_flow_up(tmp_path):
     v = Draft7Validator(SCHEMA)
     for r in out.records:
         assert not list(v.iter_errors(r)), r
+
+
+# ---- limits (parsers/rdp/rdp_int.h): RDP_CHANNELS_MAX, RDP_PDU_MAX ----
+LIMIT_RULES = [rule('flow:to_server; content:"Duca";', sid=1, proto="rdp"),   # the stream's
+               rule('flow:to_client; content:"|7f 66|";', sid=2, proto="rdp"),
+               rule("app-layer-protocol:rdp;", sid=3)]
+
+
+def standard(ci):
+    """a conversation on standard RDP security whose client sends Connect Initial ci (in
+    segments of 1400 bytes)"""
+    c = Conv(sport=40389, dport=3389).handshake().send(True, x224(0xe0, CR_VAR))
+    c.send(False, x224(0xd0, b"")).send(True, ci, seg=1400)
+    return c.send(False, tpkt(b"\x02\xf0\x80\x7f\x66\x00")).close().pkts
+
+
+def client_record(recs):
+    (ci,) = [r for r in recs if r["event_type"] == "connect_request"]
+    return ci
+
+
+@pytest.mark.parametrize("n", [31, 33])
+def test_rdp_channels_limit(tmp_path, n):
+    # RDP_CHANNELS_MAX (31, MS-RDPBCGR's CHANNEL_MAX_COUNT) static channels of a Connect
+    # Initial are kept: 31 all in the record; of 33 the first 31, the 2 more counted (rdp_shed)
+    names = [b"ch%02d" % i for i in range(n)]
+    r = eve_run(tmp_path, standard(connect_initial(channels=names)), LIMIT_RULES, ["rdp"])
+    assert r.sids == [1, 2, 3]
+    recs = [x["rdp"] for x in r.of("rdp")]
+    assert [x["event_type"] for x in recs] == ["initial_request", "initial_response",
+                                               "connect_request", "connect_response"]
+    ci = client_record(recs)
+    assert ci["channels"] == ["ch%02d" % i for i in range(min(n, 31))]
+    assert ci["client"]["client_name"] == "WKS01"
+    assert r.counters("rdp") == {"rdp_malformed": 0, "rdp_shed": n - min(n, 31)}
+
+
+@pytest.mark.parametrize("size,kept", [(16384, True), (16385, False)])
+def test_rdp_tpkt_limit(tmp_path, size, kept):
+    # RDP_PDU_MAX (16384) bytes of a TPKT are held until it is whole: a Connect Initial that
+    # size (an extra client data block fills it) is read; one byte more and the client's side
+    # is given up (rdp_malformed: no connect_request record), while the server's side is still
+    # read (connect_response) and the stream still inspected
+    base = len(connect_initial(extra=b"\x04\xc0\x04\x00"))
+    fill = size - base
+    ci = connect_initial(extra=b"\x04\xc0" + (4 + fill).to_bytes(2, "little") + bytes(fill))
+    assert len(ci) == size
+    r = eve_run(tmp_path, standard(ci), LIMIT_RULES, ["rdp"], name=str(size))
+    assert r.sids == [1, 2, 3]
+    recs = [x["rdp"] for x in r.of("rdp")]
+    events = ["initial_request", "initial_response", "connect_request", "connect_response"]
+    if kept:
+        assert [x["event_type"] for x in recs] == events
+        assert client_record(recs)["channels"] == ["rdpdr", "MS_T120"]
+        assert r.counters("rdp") == {"rdp_malformed": 0, "rdp_shed": 0}
+    else:
+        assert [x["event_type"] for x in recs] == [e for e in events if e != "connect_request"]
+        assert [x["tx_id"] for x in recs] == [0, 1, 2]
+        assert r.counters("rdp") == {"rdp_malformed": 1, "rdp_shed": 0}

@@ -140,12 +140,14 @@ static void gquic(void)
     /* a long header whose lengths run past the datagram: quic.error_on_header */
     ph_feed(&h, 1, "\xc3Q046\x50\x01", 7);
     CHECK(h.txs == 2 && ph_count(&h, "quic_malformed") == 1);
-    /* more tags than kept: counted, the message still read */
-    static const char *const MANY[70] = {[0 ... 69] = "PAD\0"};
-    static const char *const MV[70] = {[0 ... 69] = "x"};
+    /* more tags than kept: counted, the message still read — its values found after all
+     * 70 tag entries, not after the 64 read (the SNI is its own value, not tag bytes) */
+    const char *MANY[70] = {[0 ... 69] = "PAD\0"}, *MV[70] = {[0 ... 69] = "x"};
+    MANY[1] = "SNI\0", MV[1] = "many.example";
     n = q046(p, MANY, MV, 70);
     ph_feed(&h, 0, p, n);
     CHECK(ph_count(&h, "quic_tags_shed") == 6 && ph_nbuf(&h, "quic.cyu.string", 0) == 1);
+    CHECK(ph_buf_is(&h, "quic.sni", 0, 0, "many.example"));
     ph_free(&h);
 }
 
