@@ -10,6 +10,11 @@ static bool over_max(const struct pframe_ops *ops, uint32_t hlen, uint64_t body)
 void pframe_feed(struct pframe *fr, const struct pframe_ops *ops, struct pflow *pf,
                  struct mon_flow *f, int dir, const uint8_t *d, size_t n)
 {
+    if (fr->lost) {
+        if (!ops->resyncs || !ops->resyncs(d, n))
+            return; /* not in step yet: this chunk is passed over */
+        fr->lost = false;
+    }
     uint32_t hlen;
     uint64_t body;
     while (n && !pf->dead[dir]) {
@@ -84,4 +89,10 @@ void pframe_free(struct pframe *fr)
 {
     pbuf_free(&fr->buf);
     fr->skip = 0;
+}
+
+void pframe_gap(struct pframe *fr)
+{
+    pframe_free(fr);
+    fr->lost = true;
 }

@@ -12,6 +12,8 @@
 struct pframe {
     struct pbuf buf;                /* a message cut by the segment, bounded */
     uint64_t skip;                  /* bytes of an over-long message still to skip */
+    bool lost;                      /* bytes were lost (pframe_gap): chunks are passed over
+                                       until one the protocol's `resyncs` takes */
 };
 
 struct pframe_ops {
@@ -29,11 +31,18 @@ struct pframe_ops {
                       uint32_t hlen, uint64_t body);
     /* A bad header: counted, its anomaly raised (the direction is then given up). */
     void (*bad)(struct pflow *pf, struct mon_flow *f, int dir);
+    /* After a gap: does a chunk starting at d[0..n) start in step (a whole message, as
+     * Suricata's resync asks)? NULL: the protocol takes no gaps (no pframe_gap). */
+    bool (*resyncs)(const uint8_t *d, size_t n);
 };
 
 /* Bytes d[0..n) of direction dir into fr's messages; pf->dead[dir] when given up. */
 void pframe_feed(struct pframe *fr, const struct pframe_ops *ops, struct pflow *pf,
                  struct mon_flow *f, int dir, const uint8_t *d, size_t n);
+
+/* Bytes of the direction were lost: the message the hole cut is dropped, and the chunks
+ * after it are passed over until ops->resyncs takes one (a protocol's gap callback). */
+void pframe_gap(struct pframe *fr);
 
 /* The connection closed: a message cut at the close never completes. */
 void pframe_free(struct pframe *fr);

@@ -85,7 +85,6 @@ struct ldap_state {
     struct ldap_tx *cur;            /* the transaction rules and EVE read now */
     struct ldap_tx *last;           /* the latest finished one (read until the next) */
     uint64_t next_id;
-    bool gap[2];                    /* bytes of that direction were lost: wait for a message */
 };
 
 /* message.c: decode one LDAPMessage d[0..n) (copied into m); false: malformed. */

@@ -254,11 +254,6 @@ static void frame_bad(struct pflow *pf, struct mon_flow *f, int dir)
     anomaly(pf, f, dir, NULL, LDAP_AE_INVALID);
 }
 
-static const struct pframe_ops FRAMING = {
-    .header = frame_header, .header_max = 16, .max = LDAP_MSG_MAX,
-    .message = frame_message, .over_long = frame_over_long, .bad = frame_bad,
-};
-
 /* Does a chunk after a gap start with a whole LDAPMessage (what Suricata's resync asks)? */
 static bool resyncs(const uint8_t *d, size_t n)
 {
@@ -271,14 +266,19 @@ static bool resyncs(const uint8_t *d, size_t n)
     return ok;
 }
 
+static const struct pframe_ops FRAMING = {
+    .header = frame_header, .header_max = 16, .max = LDAP_MSG_MAX,
+    .message = frame_message, .over_long = frame_over_long, .bad = frame_bad,
+    .resyncs = resyncs,
+};
+
 void ldap_gap(struct pflow *pf, struct mon_flow *f, int dir)
 {
     (void)f;
     struct ldap_state *st = state_of(pf, dir);
     if (!st)
         return;
-    pframe_free(&st->dir[dir]); /* the message the hole cut (or the rest it skipped) */
-    st->gap[dir] = true;
+    pframe_gap(&st->dir[dir]);
 }
 
 void ldap_parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d, size_t n)
@@ -286,11 +286,6 @@ void ldap_parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d,
     struct ldap_state *st = state_of(pf, dir);
     if (!st)
         return;
-    if (st->gap[dir]) {
-        if (!resyncs(d, n))
-            return; /* not in step yet: this chunk is passed over */
-        st->gap[dir] = false;
-    }
     pframe_feed(&st->dir[dir], &FRAMING, pf, f, dir, d, n);
 }
 
