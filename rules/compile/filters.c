@@ -110,26 +110,19 @@ static void scan_group(const struct det_mpm_group *g, const uint8_t *buf, uint32
 /* A merged pass (det_mpm_arrival_scan): the arrival patterns (ids from arr_base) go to the
  * receiving side as its arrival scan's, the packet rules' are kept for det_mpm_filter. */
 struct merged_ctx {
-    const struct det_mpm *pk, *st;
-    const struct det_mpm_group *gp, *gs;
-    struct det_side *s;
+    const struct det_mpm *pk;
+    const struct det_mpm_group *gp;
+    struct scan_ctx arrival;   /* the arrival patterns' scan, as det_mpm_arrival_scan's own */
     struct osprey_detect_worker *w;
 };
 
 static int on_merged_match(unsigned int id, unsigned long long from, unsigned long long to,
                            unsigned int flags, void *arg)
 {
-    (void)from, (void)flags;
     struct merged_ctx *mc = arg;
     struct osprey_detect_worker *w = mc->w;
-    if (id >= mc->pk->arr_base) {
-        uint32_t sid = id - mc->pk->arr_base;
-        if (det_mpm_wanted(mc->st, mc->gs, sid))
-            det_side_remember(mc->s, sid, to);
-        else
-            w->pf.unwanted++;
-        return 0;
-    }
+    if (id >= mc->pk->arr_base)
+        return on_match(id - mc->pk->arr_base, from, to, flags, &mc->arrival);
     if (!det_mpm_wanted(mc->pk, mc->gp, id)) {
         w->pf.unwanted++;
         return 0;
@@ -174,7 +167,7 @@ bool det_mpm_arrival_scan(struct osprey_detect_worker *w, struct det_side *s,
         scan_group(&gs, p->payload, p->payload_len, w->scratch, &sc);
         return true;
     }
-    struct merged_ctx mc = {pk, st, &gp, &gs, s, w};
+    struct merged_ctx mc = {pk, &gp, {NULL, st, &gs, &w->pf, s, 0, 0}, w};
     w->npre = 0;
     w->pre_valid = true;
     w->pf.scans++;
