@@ -45,6 +45,23 @@ def test_both_databases_of_a_weak_port_are_one_pass(tmp_path):
         [(1, 1), (7, 1), (7, 2)]
     assert prefilter(r)["scans"] == 2  # one database pass per packet
 
+def test_a_weak_pattern_on_nearly_every_port_leaves_the_narrow_ones_home(tmp_path):
+    """A weak pattern whose rule takes nearly every port (`!80`, ET's `![139,445]` …) is kept
+    in the class's database, not the weak one: the weak database would be scanned on nearly
+    every flow, and the one-byte patterns of rules bound to one port with it, found everywhere
+    and dropped. The wide rule still alerts only where its ports allow."""
+    rules = [rule('content:"|03|";', sid=1, proto="udp", hdr="any any -> any 3389"),
+             rule('content:"|7c 9e|";', sid=2, proto="udp", hdr="any any -> any !80")]
+    pkts = [udp(b"\x03\x03\x7c\x9e", dport=53) for _ in range(3)] + \
+        [udp(b"\x03\x7c", dport=80), udp(b"\x03\x7c\x9e", dport=3389)]
+    r = detect(tmp_path, pkts, rules)
+    assert sorted((a["alert"]["signature_id"], a["pcap_cnt"]) for a in r.alerts) == \
+        [(1, 5), (2, 1), (2, 2), (2, 3), (2, 5)]
+    # |03| is looked for on 3389 only: never found where no rule of it takes the port (it
+    # was on each DNS-port packet, when |7c 9e| made the weak database scanned there)
+    assert prefilter(r)["unwanted"] == 0
+
+
 def test_source_port_and_bidirectional_rules_keep_their_alerts(tmp_path):
     rules = [rule('content:"|00 01|";', sid=2, proto="udp", hdr="any 7000 -> any any"),
              rule('content:"|00 02|";', sid=3, proto="udp", hdr="any any <> any 7100"),
