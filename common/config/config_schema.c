@@ -195,6 +195,8 @@ static const struct cfg_key SCHEMA[] = {
          "verify checksums of packets read from a file (auto: off if most are bad)"),
     BOOL("pcap-file.continuous", "no",
          "-r DIR: keep watching the directory for new captures until SIGTERM/SIGINT"),
+    BOOL("pcap-file.read-ahead", "yes",
+         "read a capture file on a thread of its own, ahead of the packets being processed"),
     ENUM("pcap-file.delete-when-done", "no", "no|yes|non-alerts|true|false|on|off|1|0",
          "-r: delete each capture file once it is read (non-alerts: only if the run raised "
          "no alert)"),

@@ -76,6 +76,7 @@ int osprey_capture_files(struct osprey_pipeline *pl, char **files, int nfiles,
     uint64_t num = 0;
     /* -r: pcap-file.delete-when-done (a --unix-socket job says it per job: run_unix_socket.c) */
     bool del = !pl->jobs && osprey_capture_delete_mode(pl->cfg) == OSPREY_DELETE_YES;
+    bool ahead = osprey_config_bool(pl->cfg, "pcap-file.read-ahead");
     /* On a terminal, the progress is shown on stderr: at the start, about once a second, and
      * at the end (then cleared for the summary). */
     struct progress pr = {.on = isatty(STDERR_FILENO), .t0 = osprey_clock_mono_s()};
@@ -91,6 +92,8 @@ int osprey_capture_files(struct osprey_pipeline *pl, char **files, int nfiles,
             pr.done += size;
             continue;
         }
+        if (ahead)
+            (void)mon_source_read_ahead(src); /* (a FIFO, or no thread: read here, as before) */
         int n = 0;
         bool stop = false;
         while (!stop && (n = mon_source_read(src, batch, MON_IO_BATCH)) > 0) {

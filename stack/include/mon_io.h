@@ -82,7 +82,19 @@ struct mon_source {
 /* Open a pcap or pcapng file. On failure returns NULL and writes why into err. */
 struct mon_source *mon_source_open_file(const char *path, char *err, size_t errlen);
 
-/* Link type (DLT_*) of the frames the source yields; may change between reads for pcapng. */
+/* Read a file source ahead on a thread of its own (stack/io/pcap_file_ahead.c): the reads
+ * then take frames out of batches already read, while the caller processes the ones before.
+ * Frames stay valid until the next read, as without it. Only before the first read, and only
+ * for a regular file (a FIFO could block the thread, which closing the source joins):
+ * MON_EINVAL otherwise, MON_ENOMEM without memory or a thread; the source reads on the caller's
+ * thread then, as before. */
+int mon_source_read_ahead(struct mon_source *src);
+
+/* Is src a file source (mon_source_open_file)? */
+bool mon_source_is_file(const struct mon_source *src);
+
+/* Link type (DLT_*) of the frames the source yields: a file's, that of the last frame handed
+ * out (pcapng may change it between reads). */
 int mon_source_linktype(const struct mon_source *src);
 
 static inline int mon_source_read(struct mon_source *src, struct mon_packet *pkts, int max)

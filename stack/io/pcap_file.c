@@ -1,77 +1,99 @@
-/* pcap_file.c — pcap and pcapng files via libpcap (which reads both formats). */
+/* pcap_file.c — pcap and pcapng files via libpcap (which reads both formats), in batches on
+ * the caller's thread; mon_source_read_ahead hands the reading to a thread of its own
+ * (pcap_file_ahead.c). */
 #include <pcap/pcap.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "mon_io.h"
+#include "pcap_file_int.h"
 
-struct pcap_file_source {
-    struct mon_source base;  /* must be first */
-    pcap_t *pc;
-    /* libpcap overwrites its frame buffer on every read, so a batch copies each frame into
-     * this arena; frames stay valid until the next batch. One memcpy per frame is the price
-     * of batching a file source (live ring sources hand out ring slots instead). */
-    uint8_t *arena;
-    size_t arena_size;
-    char *iobuf; /* the FILE's buffer (libpcap reads a file through stdio) */
-    int failed;  /* a read error ends the input: reported once the batch before it is consumed */
-};
+int pcap_file_fill(pcap_t *pc, struct pcap_arena *a, struct pcap_frame *out, int max,
+                   int *failed, char *err, size_t errlen)
+{
+    size_t used = 0;
+    int n = 0;
+    while (n < max) {
+        struct pcap_pkthdr *h;
+        const u_char *data;
+        if (n > 0 && used + 65536 > a->size)
+            break; /* a full arena ends the batch before a frame could not fit */
+        int rc = pcap_next_ex(pc, &h, &data);
+        if (rc == PCAP_ERROR_BREAK)
+            break;
+        if (rc == PCAP_ERROR) {
+            snprintf(err, errlen, "%s", pcap_geterr(pc));
+            *failed = 1;
+            break;
+        }
+        if (used + h->caplen > a->size) {
+            /* only the first frame of a batch can get here: grow to hold it */
+            size_t want = h->caplen + 65536;
+            uint8_t *m = realloc(a->mem, want);
+            if (!m) {
+                snprintf(err, errlen, "out of memory for a %u-byte frame", h->caplen);
+                *failed = 1;
+                break;
+            }
+            a->mem = m;
+            a->size = want;
+        }
+        memcpy(a->mem + used, data, h->caplen);
+        out[n++] = (struct pcap_frame){
+            .data = a->mem + used,
+            .caplen = h->caplen,
+            .wirelen = h->len,
+            .linktype = pcap_datalink(pc),
+            .ts_us = (uint64_t)h->ts.tv_sec * 1000000u + (uint64_t)h->ts.tv_usec,
+        };
+        used += (h->caplen + 15u) & ~15u;
+    }
+    return n;
+}
+
+void pcap_file_hand_out(struct pcap_file_source *s, const struct pcap_frame *f, int n,
+                        struct mon_packet *pkts)
+{
+    for (int i = 0; i < n; i++) {
+        struct mon_packet *p = &pkts[i];
+        memset(p, 0, offsetof(struct mon_packet, layer));
+        p->frame = f[i].data;
+        p->caplen = f[i].caplen;
+        p->wirelen = f[i].wirelen;
+        p->linktype = f[i].linktype;
+        p->ts_us = f[i].ts_us;
+        p->num = ++s->base.next_num;
+        s->base.frames++;
+        s->base.bytes += f[i].caplen;
+    }
+    if (n > 0)
+        s->linktype = f[n - 1].linktype;
+}
 
 static int pcap_file_read(struct mon_source *src, struct mon_packet *pkts, int max)
 {
     struct pcap_file_source *s = (struct pcap_file_source *)src;
-    size_t used = 0;
-    int n = 0;
+    if (s->ahead)
+        return pcap_ahead_read(s, pkts, max);
     if (s->failed)
         return -1;
-    while (n < max) {
-        struct pcap_pkthdr *h;
-        const u_char *data;
-        if (n > 0 && used + 65536 > s->arena_size)
-            break; /* a full arena ends the batch before a frame could not fit */
-        int rc = pcap_next_ex(s->pc, &h, &data);
-        if (rc == PCAP_ERROR_BREAK)
-            break;
-        if (rc == PCAP_ERROR) {
-            snprintf(src->err, sizeof src->err, "%s", pcap_geterr(s->pc));
-            s->failed = 1;
-            return n > 0 ? n : -1;
-        }
-        if (used + h->caplen > s->arena_size) {
-            /* only the first frame of a batch can get here: grow to hold it */
-            size_t want = h->caplen + 65536;
-            uint8_t *a = realloc(s->arena, want);
-            if (!a) {
-                snprintf(src->err, sizeof src->err, "out of memory for a %u-byte frame", h->caplen);
-                return -1;
-            }
-            s->arena = a;
-            s->arena_size = want;
-        }
-        memcpy(s->arena + used, data, h->caplen);
-        struct mon_packet *p = &pkts[n++];
-        memset(p, 0, offsetof(struct mon_packet, layer));
-        p->frame = s->arena + used;
-        used += (h->caplen + 15u) & ~15u;
-        p->caplen = h->caplen;
-        p->wirelen = h->len;
-        p->linktype = pcap_datalink(s->pc);
-        p->ts_us = (uint64_t)h->ts.tv_sec * 1000000u + (uint64_t)h->ts.tv_usec;
-        p->num = ++src->next_num;
-        src->frames++;
-        src->bytes += h->caplen;
-    }
-    return n;
+    if (max > MON_IO_BATCH)
+        max = MON_IO_BATCH; /* (the frame list's size) */
+    int n = pcap_file_fill(s->pc, &s->arena, s->frames, max, &s->failed, src->err,
+                           sizeof src->err);
+    pcap_file_hand_out(s, s->frames, n, pkts);
+    return n > 0 || !s->failed ? n : -1;
 }
 
 static void pcap_file_close(struct mon_source *src)
 {
     struct pcap_file_source *s = (struct pcap_file_source *)src;
+    pcap_ahead_stop(s->ahead); /* before the FILE goes: the thread reads it */
     pcap_close(s->pc); /* closes the FILE, which used iobuf until then */
     free(s->iobuf);
-    free(s->arena);
+    free(s->arena.mem);
+    free(s->frames);
     free(s);
 }
 
@@ -80,6 +102,11 @@ static const struct mon_source_ops pcap_file_ops = {
     .read = pcap_file_read,
     .close = pcap_file_close,
 };
+
+bool mon_source_is_file(const struct mon_source *src)
+{
+    return src && src->ops == &pcap_file_ops;
+}
 
 struct mon_source *mon_source_open_file(const char *path, char *err, size_t errlen)
 {
@@ -107,24 +134,26 @@ struct mon_source *mon_source_open_file(const char *path, char *err, size_t errl
         return NULL;
     }
     struct pcap_file_source *s = calloc(1, sizeof *s);
-    if (!s) {
-        pcap_close(pc);
-        free(iobuf);
-        snprintf(err, errlen, "%s: out of memory", path);
-        return NULL;
+    if (s) {
+        s->arena.size = 1u << 20;
+        s->arena.mem = malloc(s->arena.size);
+        s->frames = calloc(MON_IO_BATCH, sizeof *s->frames);
     }
-    s->base.ops = &pcap_file_ops;
-    s->pc = pc;
-    s->iobuf = iobuf;
-    s->arena_size = 1u << 20;
-    s->arena = malloc(s->arena_size);
-    if (!s->arena) {
+    if (!s || !s->arena.mem || !s->frames) {
+        if (s) {
+            free(s->arena.mem);
+            free(s->frames);
+        }
         pcap_close(pc);
         free(iobuf);
         free(s);
         snprintf(err, errlen, "%s: out of memory", path);
         return NULL;
     }
+    s->base.ops = &pcap_file_ops;
+    s->pc = pc;
+    s->iobuf = iobuf;
+    s->linktype = pcap_datalink(pc);
     return &s->base;
 }
 
@@ -133,7 +162,7 @@ int mon_source_linktype(const struct mon_source *src)
     if (src->ops->linktype) /* live sources */
         return src->ops->linktype(src);
     const struct pcap_file_source *s = (const struct pcap_file_source *)src;
-    return pcap_datalink(s->pc);
+    return s->linktype;
 }
 
 void mon_source_close(struct mon_source *src)
