@@ -31,6 +31,7 @@ DEFAULTS = {
     "default-log-dir": "/var/log/osprey/",
     "pcap-file.checksum-checks": "auto",
     "pcap-file.continuous": False,
+    "pcap-file.read-ahead": True,
     "pcap-file.delete-when-done": False,
     "host-os-policy.default": "bsd",
     "defrag.memcap": 32 * 2**20,
