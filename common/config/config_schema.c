@@ -320,6 +320,10 @@ static const struct cfg_key SCHEMA[] = {
          "compute each side's HASSH (its KEXINIT's algorithms, MD5) for EVE; a rule on "
          "ssh.hassh* turns it on for its flows anyway"),
     APP_ENABLED("tls"),
+    ENUM("app-layer.protocols.tls.encryption-handling", "default", "default|bypass|full",
+         "once encrypted application data flows: default — the TLS records are still read, "
+         "content rules no longer inspect the payload; bypass — neither; full — content rules "
+         "inspect the encrypted payload too"),
 
     /* stream: TCP tracking and reassembly (libmon's TCP layer) */
     SIZE("stream.reassembly.memcap", "256mb", "memory for all reassembly buffers of a worker"),

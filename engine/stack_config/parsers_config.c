@@ -71,6 +71,22 @@ static int detect_ports(const struct osprey_config *c, struct osprey_parsers_cfg
     return rc;
 }
 
+/* An ENUM key's value as its index among the key's names (the schema has checked it). */
+static int enum_value(const struct osprey_config *c, const struct osprey_parsers_cfg_key *k,
+                      uint32_t *out, FILE *diag)
+{
+    const char *v = osprey_config_str(c, k->key);
+    for (uint32_t i = 0; v && k->names && k->names[i]; i++)
+        if (!strcmp(v, k->names[i])) {
+            *out = i;
+            return 0;
+        }
+    char where[256];
+    fprintf(diag, "%s: %s: unknown value '%s'\n", osprey_config_origin(c, k->key, where, sizeof where),
+            k->key, v ? v : "");
+    return -1;
+}
+
 int osprey_parsers_cfg_load(const struct osprey_config *c, struct osprey_parsers_cfg *out,
                             FILE *diag)
 {
@@ -91,6 +107,8 @@ int osprey_parsers_cfg_load(const struct osprey_config *c, struct osprey_parsers
             rc |= limit(c, k->key, at, diag);
         else if (kind == OSPREY_CFG_BOOL)
             *(bool *)at = osprey_config_bool(c, k->key);
+        else if (kind == OSPREY_CFG_ENUM)
+            rc |= enum_value(c, k, at, diag);
         else
             *(uint32_t *)at = (uint32_t)osprey_config_int(c, k->key);
     }

@@ -144,11 +144,16 @@ void pflow_run(struct pflow *pf, struct mon_flow *f, int dir, mon_event_t ev)
     if (!f->forest) /* a flow already released has no events left to run */
         return;
     mon_run_event(pf->w->ctx, f, SIDE_OF_DIR(dir), ev);
+    pflow_raw_trigger(pf, f, dir);
+}
+
+void pflow_raw_trigger(struct pflow *pf, struct mon_flow *f, int dir)
+{
     /* ack delivery: a message of this direction ended, so its acknowledged bytes go to stream
      * inspection with the direction's next packet, not only once a chunk's worth waits — for
      * the protocols whose Suricata parsers trigger raw reassembly */
     const struct osprey_proto_def *d = reg_proto(pf->proto);
-    if (d && d->raw_trigger && f->proto == 6 && mon_ack_delivery(pf->w->ctx))
+    if (f->forest && d && d->raw_trigger && f->proto == 6 && mon_ack_delivery(pf->w->ctx))
         mon_setsockopt(pf->w->ctx, f, SIDE_OF_DIR(dir), MON_SO_RAW_TRIGGER, NULL, 0);
 }
 
@@ -334,6 +339,12 @@ uint16_t osprey_parsers_app_proto(struct mon_ctx *ctx, const struct mon_flow *f)
 {
     struct pflow *pf = pflow_get(ctx, f);
     return pf ? pf->proto : OSPREY_APP_PROTO_UNKNOWN;
+}
+
+enum osprey_payload osprey_parsers_payload(struct mon_ctx *ctx, const struct mon_flow *f)
+{
+    struct pflow *pf = pflow_get(ctx, f);
+    return pf ? (enum osprey_payload)pf->payload : OSPREY_PAYLOAD_INSPECTED;
 }
 
 uint16_t osprey_parsers_app_proto_named(struct mon_ctx *ctx, const struct mon_flow *f)

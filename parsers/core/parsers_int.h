@@ -146,7 +146,18 @@ struct pflow {
     uint8_t late_dir;       /* the direction whose bytes `late` holds */
     uint16_t named;         /* what the flow's parser classified it as (HTTP/2's doh2:
                                pflow_classify), 0: its own protocol */
+    uint8_t payload;        /* enum osprey_payload: content rules still read the flow's
+                               payload, or no longer (pflow_payload_off) */
 };
+
+/* The flow's payload is encrypted from here on (TLS application data, SSH after both sides'
+ * NEWKEYS): content rules stop reading its packets' payload and its stream
+ * (osprey_parsers_payload: how); the parser and the rules on its buffers go on. */
+static inline void pflow_payload_off(struct pflow *pf, enum osprey_payload how)
+{
+    if (pf->payload == OSPREY_PAYLOAD_INSPECTED)
+        pf->payload = (uint8_t)how;
+}
 
 /* The flow's protocol's settings (its descriptor's cfg_size struct, registry slot). */
 static inline const void *pflow_cfg(const struct pflow *pf)
@@ -177,6 +188,10 @@ struct pflow *pflow_make(struct osprey_parsers_worker *w, struct mon_flow *f);
 void pflow_free_slot(struct mon_ctx *ctx, struct mon_flow *f, void *val, void *arg);
 /* Run an app event (its subtree, now) for this flow with direction dir's side. */
 void pflow_run(struct pflow *pf, struct mon_flow *f, int dir, mon_event_t ev);
+/* A message of direction dir ended: under ack delivery, with raw_trigger in its descriptor,
+ * its acknowledged bytes go to stream inspection with the direction's next packet
+ * (pflow_run does it after each event; a message that raises none calls it itself). */
+void pflow_raw_trigger(struct pflow *pf, struct mon_flow *f, int dir);
 /* Run the flow's protocol's event number ev (its own numbering: the descriptor's row). */
 void pflow_raise(struct pflow *pf, struct mon_flow *f, int dir, unsigned ev);
 /* The protocol is decided: count it and run app_detected. Both directions' own results are

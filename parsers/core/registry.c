@@ -236,8 +236,8 @@ size_t reg_cfg_bytes(void)
 /* ---- configuration keys, protocol after protocol, then the core's (members of struct
  * osprey_parsers_cfg itself: the file layer's, core/files.c) ---- */
 static const struct osprey_parsers_cfg_key CORE_KEYS[] = {
-    {"app-layer.files.memcap", OSPREY_CFG_SIZE, offsetof(struct osprey_parsers_cfg, files_memcap),
-     0},
+    {.key = "app-layer.files.memcap", .kind = OSPREY_CFG_SIZE,
+     .offset = offsetof(struct osprey_parsers_cfg, files_memcap)},
 };
 
 size_t osprey_parsers_cfg_key_count(void)

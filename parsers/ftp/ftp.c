@@ -143,7 +143,8 @@ static const char *const COUNTERS[] = {
 };
 
 #define FTP_KEY "app-layer.protocols.ftp."
-#define CFG(key, kind, member, min) {key, kind, offsetof(struct ftp_cfg, member), min}
+#define CFG(k, kd, member, lo) \
+    {.key = k, .kind = kd, .offset = offsetof(struct ftp_cfg, member), .min = lo}
 static const struct osprey_parsers_cfg_key CFG_KEYS[] = {
     CFG(FTP_KEY "max-tx", OSPREY_CFG_UINT, max_tx, 1),
     CFG(FTP_KEY "max-line-length", OSPREY_CFG_SIZE, max_line, 64),

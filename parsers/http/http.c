@@ -247,7 +247,8 @@ static const char *const COUNTERS[] = {
 
 #define HTTP_KEY "app-layer.protocols.http."
 #define LIBHTP HTTP_KEY "libhtp.default-config."
-#define CFG(key, kind, member, min) {key, kind, offsetof(struct http_cfg, member), min}
+#define CFG(k, kd, member, lo) \
+    {.key = k, .kind = kd, .offset = offsetof(struct http_cfg, member), .min = lo}
 static const struct osprey_parsers_cfg_key CFG_KEYS[] = {
     CFG(HTTP_KEY "header-limit", OSPREY_CFG_SIZE, header_limit, 64),
     CFG(HTTP_KEY "request-body-limit", OSPREY_CFG_SIZE, body.request_body_limit, 0),

@@ -163,7 +163,8 @@ static const char *const COUNTERS[] = {
 };
 
 #define H2_KEY "app-layer.protocols.http2."
-#define CFG(key, kind, member, min) {key, kind, offsetof(struct http2_cfg, member), min}
+#define CFG(k, kd, member, lo) \
+    {.key = k, .kind = kd, .offset = offsetof(struct http2_cfg, member), .min = lo}
 static const struct osprey_parsers_cfg_key CFG_KEYS[] = {
     CFG(H2_KEY "max-streams", OSPREY_CFG_UINT, max_streams, 1),
     CFG(H2_KEY "http1-rules", OSPREY_CFG_BOOL, http1_rules, 0),

@@ -61,8 +61,8 @@ static uint32_t tx_id(const struct pflow *pf)
 
 #define IMAP_KEY "app-layer.protocols.imap."
 static const struct osprey_parsers_cfg_key CFG_KEYS[] = {
-    {IMAP_KEY "attachment-limit", OSPREY_CFG_SIZE, offsetof(struct imap_cfg, attachment_limit),
-     1},
+    {.key = IMAP_KEY "attachment-limit", .kind = OSPREY_CFG_SIZE,
+     .offset = offsetof(struct imap_cfg, attachment_limit), .min = 1},
 };
 
 static void imap_cfg_defaults(void *v)

@@ -253,6 +253,7 @@ enum osprey_cfg_kind {
     OSPREY_CFG_SIZE,  /* a byte size ("32kb"), under 4 GiB, into a uint32_t */
     OSPREY_CFG_UINT,  /* a number, into a uint32_t */
     OSPREY_CFG_BOOL,  /* yes/no, into a bool */
+    OSPREY_CFG_ENUM,  /* one of the key's names, into a uint32_t: its index */
 };
 struct osprey_parsers_cfg_key {
     const char *key;  /* "app-layer.protocols.http.header-limit" */
@@ -261,6 +262,7 @@ struct osprey_parsers_cfg_key {
                          finds it); a descriptor without cfg_size: in struct osprey_parsers_cfg
                          (rows written before the slots) */
     uint32_t min;     /* SIZE: the smallest value allowed (0: any) */
+    const char *const *names; /* ENUM: its values, NULL-terminated (the schema checks them) */
 };
 /* OR'd into a key's kind: another name (Suricata's) of the key before it, read only when the
  * configuration sets it (then it wins over the other) */
@@ -296,6 +298,19 @@ void osprey_parsers_worker_free(struct osprey_parsers_worker *w);
 
 /* Valid inside any filter or handler on that context (and in the flow-end callback). */
 uint16_t osprey_parsers_app_proto(struct mon_ctx *ctx, const struct mon_flow *f);
+/* Is the flow's payload still for content rules? Once it is encrypted its parser says no, as
+ * Suricata's parsers do (its FLOW_NOPAYLOAD_INSPECTION): content rules no longer inspect its
+ * packets' payload nor its stream; the protocol's own buffers stay readable. */
+enum osprey_payload {
+    OSPREY_PAYLOAD_INSPECTED,
+    /* encrypted (TLS application data, encryption-handling default): stream bytes not yet
+     * inspected are not either (Suricata turns the raw stream off) */
+    OSPREY_PAYLOAD_ENCRYPTED,
+    /* encrypted, and the stream takes no more bytes (SSH after both NEWKEYS, TLS with
+     * encryption-handling bypass): those it took before are still inspected */
+    OSPREY_PAYLOAD_UNREASSEMBLED,
+};
+enum osprey_payload osprey_parsers_payload(struct mon_ctx *ctx, const struct mon_flow *f);
 /* The flow's app_proto as Suricata names it (EVE's app_proto, app-layer-protocol): its
  * protocol, or what its parser classified it as (doh2 for HTTP/2 carrying DNS). Its buffers,
  * events and records stay osprey_parsers_app_proto's. */

@@ -124,7 +124,8 @@ static const char *const COUNTERS[] = {
     [LDAP_C_SHED] = "ldap_shed",         /* responses, attributes, values past the limits */
 };
 
-#define CFG(key, kind, member, min) {key, kind, offsetof(struct ldap_cfg, member), min}
+#define CFG(k, kd, member, lo) \
+    {.key = k, .kind = kd, .offset = offsetof(struct ldap_cfg, member), .min = lo}
 static const struct osprey_parsers_cfg_key CFG_KEYS[] = {
     CFG("app-layer.protocols.ldap.max-tx", OSPREY_CFG_UINT, max_tx, 1),
 };

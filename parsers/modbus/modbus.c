@@ -133,7 +133,8 @@ static const char *const COUNTERS[] = {
     [MB_C_PENDING_SHED] = "modbus_pending_shed", /* requests shed past MB_PENDING_MAX */
 };
 
-#define CFG(key, kind, member, min) {key, kind, offsetof(struct modbus_cfg, member), min}
+#define CFG(k, kd, member, lo) \
+    {.key = k, .kind = kd, .offset = offsetof(struct modbus_cfg, member), .min = lo}
 static const struct osprey_parsers_cfg_key CFG_KEYS[] = {
     CFG("app-layer.protocols.modbus.request-flood", OSPREY_CFG_UINT, request_flood, 0),
 };

@@ -186,7 +186,8 @@ static const char *const COUNTERS[] = {
 };
 
 #define MQTT_KEY "app-layer.protocols.mqtt."
-#define CFG(key, kind, member, min) {key, kind, offsetof(struct mqtt_cfg, member), min}
+#define CFG(k, kd, member, lo) \
+    {.key = k, .kind = kd, .offset = offsetof(struct mqtt_cfg, member), .min = lo}
 static const struct osprey_parsers_cfg_key CFG_KEYS[] = {
     CFG(MQTT_KEY "max-msg-length", OSPREY_CFG_SIZE, max_msg_length, 1),
     CFG(MQTT_KEY "max-tx", OSPREY_CFG_UINT, max_tx, 1),

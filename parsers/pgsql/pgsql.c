@@ -48,7 +48,8 @@ static const char *const COUNTERS[] = {
 };
 
 #define PG_KEY "app-layer.protocols.pgsql."
-#define CFG(key, kind, member, min) {key, kind, offsetof(struct pgsql_cfg, member), min}
+#define CFG(k, kd, member, lo) \
+    {.key = k, .kind = kd, .offset = offsetof(struct pgsql_cfg, member), .min = lo}
 static const struct osprey_parsers_cfg_key CFG_KEYS[] = {
     CFG(PG_KEY "max-tx", OSPREY_CFG_UINT, max_tx, 1),
     CFG(PG_KEY "stream-depth", OSPREY_CFG_SIZE, stream_depth, 0),

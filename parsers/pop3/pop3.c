@@ -125,8 +125,8 @@ static uint32_t tx_id(const struct pflow *pf)
 
 #define POP3_KEY "app-layer.protocols.pop3."
 static const struct osprey_parsers_cfg_key CFG_KEYS[] = {
-    {POP3_KEY "attachment-limit", OSPREY_CFG_SIZE, offsetof(struct pop3_cfg, attachment_limit),
-     1},
+    {.key = POP3_KEY "attachment-limit", .kind = OSPREY_CFG_SIZE,
+     .offset = offsetof(struct pop3_cfg, attachment_limit), .min = 1},
 };
 
 static void pop3_cfg_defaults(void *v)

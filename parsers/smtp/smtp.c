@@ -138,7 +138,8 @@ static uint32_t tx_id(const struct pflow *pf)
 }
 
 #define SMTP_KEY "app-layer.protocols.smtp."
-#define CFG(key, kind, member, min) {key, kind, offsetof(struct smtp_cfg, member), min}
+#define CFG(k, kd, member, lo) \
+    {.key = k, .kind = kd, .offset = offsetof(struct smtp_cfg, member), .min = lo}
 static const struct osprey_parsers_cfg_key CFG_KEYS[] = {
     CFG(SMTP_KEY "attachment-limit", OSPREY_CFG_SIZE, attachment_limit, 1),
 };

@@ -106,8 +106,16 @@ static void packet(struct pflow *pf, struct mon_flow *f, int dir, struct ssh_sta
         }
         side_done(pf, f, dir, st);
     }
-    if ((plen && payload[0] == SSH_MSG_NEWKEYS) || ++side->packets >= SSH_PACKETS_MAX)
+    if (plen && payload[0] == SSH_MSG_NEWKEYS) {
+        /* both sides encrypted: content rules stop reading the flow's payload and its stream
+         * takes no more, as Suricata's SSH parser asks (NO_INSPECTION, NO_REASSEMBLY) */
+        side->newkeys = true;
+        if (st->side[dir ^ 1].newkeys)
+            pflow_payload_off(pf, OSPREY_PAYLOAD_UNREASSEMBLED);
         finish(pf, f, dir, st);
+    } else if (++side->packets >= SSH_PACKETS_MAX) {
+        finish(pf, f, dir, st);
+    }
 }
 
 void ssh_packets(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d, size_t n)

@@ -100,7 +100,8 @@ static const char *const ANOMALIES[] = {
 };
 
 static const struct osprey_parsers_cfg_key CFG_KEYS[] = {
-    {"app-layer.protocols.ssh.hassh", OSPREY_CFG_BOOL, offsetof(struct ssh_cfg, hassh), 0},
+    {.key = "app-layer.protocols.ssh.hassh", .kind = OSPREY_CFG_BOOL,
+     .offset = offsetof(struct ssh_cfg, hassh)},
 };
 
 const struct osprey_proto_def ssh_proto = {

@@ -32,6 +32,7 @@ struct ssh_cfg {
 struct ssh_side {
     struct pbuf line;        /* the line being read, then the banner (without CR LF) */
     bool done;               /* the banner is in: the rest of the side is binary packets */
+    bool newkeys;            /* its NEWKEYS was read: the side is encrypted from here on */
     bool first_line;         /* a line of this side was read (the first one is checked) */
     bool long_banner;        /* ssh.long_banner raised */
     struct span proto, software;

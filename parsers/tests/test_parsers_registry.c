@@ -130,7 +130,8 @@ static void test_cfg_keys(void)
         uint8_t kind = k->kind & (uint8_t)~OSPREY_CFG_IF_SET;
         size_t size = kind == OSPREY_CFG_BOOL ? sizeof(bool) : sizeof(uint32_t);
         unsigned char *at = osprey_parsers_cfg_at(&cfg, i);
-        CHECK(kind <= OSPREY_CFG_BOOL && at >= lo && at + size <= hi);
+        CHECK(kind <= OSPREY_CFG_ENUM && at >= lo && at + size <= hi);
+        CHECK((kind == OSPREY_CFG_ENUM) == (k->names != NULL));
         if (!strcmp(k->key, "app-layer.files.memcap")) { /* the core's own (core/files.c) */
             CHECK(at == (unsigned char *)&cfg.files_memcap);
             continue;

@@ -175,6 +175,25 @@ static void heartbeat(struct pflow *pf, struct mon_flow *f, int dir, const uint8
     }
 }
 
+/* Application data: the handshake is over and the rest is encrypted (0-RTT data the
+ * ClientHello announced is not yet that: the ServerHello may refuse it). Unless
+ * encryption-handling is full, content rules stop reading the flow's payload; bypass also
+ * stops reading its records, as Suricata's. */
+static void encrypted_data(struct pflow *pf)
+{
+    const struct tls_state *t = pf->state;
+    const struct tls_cfg *cfg = pflow_cfg(pf);
+    if (cfg->encryption_handling == TLS_ENC_FULL ||
+        (t->wire.info.early_data && !(t->wire.info.state & TLS_SEEN_SERVER_HELLO)))
+        return;
+    if (cfg->encryption_handling == TLS_ENC_BYPASS) {
+        pflow_payload_off(pf, OSPREY_PAYLOAD_UNREASSEMBLED);
+        pf->dead[0] = pf->dead[1] = true;
+    } else {
+        pflow_payload_off(pf, OSPREY_PAYLOAD_ENCRYPTED);
+    }
+}
+
 static void record(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *r, size_t n)
 {
     struct tls_state *t = ((struct tls_state *)pf->state);
@@ -193,13 +212,16 @@ static void record(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t 
         if (len && len < 4) /* no room for a handshake message header */
             pflow_anomaly(pf, f, dir, TLS_AE_INVALID_SSL_RECORD);
         handshake_bytes(pf, f, dir, r + 5, n - 5, len >= 4);
-    } else if (type == 23 && dir == 1) {
-        report(pf, f); /* application data: TLS 1.3 hides the rest */
+    } else if (type == 23) {
+        encrypted_data(pf);
+        if (dir == 1)
+            report(pf, f); /* application data: TLS 1.3 hides the rest */
     } else if (type < 20 || type > 24) {
         pflow_count(pf, TLS_C_MALFORMED, 1);
         pflow_anomaly(pf, f, dir, TLS_AE_INVALID_RECORD_TYPE);
         pf->dead[dir] = true;
     }
+    pflow_raw_trigger(pf, f, dir); /* every record's end, as Suricata's (0-RTT data too) */
 }
 
 /* A client may open with an SSLv2-framed ClientHello (2-byte header with the top bit set,

@@ -1,6 +1,8 @@
 /* tls.c — TLS's descriptor: probes, events, buffers (incl. tls.random_time / random_bytes,
  * slices of the hellos' randoms), fields (versions, handshake state, chain, validity),
  * anomaly names, counters. Registered in core/registry.c. */
+#include <stddef.h>
+
 #include "tls_int.h"
 
 static enum probe_verdict probe_client(const uint8_t *d, size_t n, const struct mon_flow *f)
@@ -197,6 +199,12 @@ static const struct proto_trace TRACE[] = {
 };
 #undef TRACE_CERT
 
+static const char *const ENCRYPTION_HANDLING[] = {"default", "bypass", "full", NULL};
+static const struct osprey_parsers_cfg_key CFG_KEYS[] = {
+    {.key = "app-layer.protocols.tls.encryption-handling", .kind = OSPREY_CFG_ENUM,
+     .offset = offsetof(struct tls_cfg, encryption_handling), .names = ENCRYPTION_HANDLING},
+};
+
 const struct osprey_proto_def tls_proto = {
     .name = "tls",
     .raw_trigger = true, /* Suricata triggers raw reassembly at each record's end */
@@ -218,4 +226,6 @@ const struct osprey_proto_def tls_proto = {
     .tx_counter = TLS_C_HANDSHAKES,
     .eve = tls_eve,
     .trace = TRACE, .ntrace = PROTO_N(TRACE),
+    .cfg_keys = CFG_KEYS, .ncfg_keys = PROTO_N(CFG_KEYS),
+    .cfg_size = sizeof(struct tls_cfg),
 };

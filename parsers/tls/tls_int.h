@@ -52,6 +52,17 @@ enum {
 
 /* A TLS flow's state: the handshake's buffers (the shared reader's, ../tls_wire) and the
  * record layer's own. */
+/* app-layer.protocols.tls.encryption-handling (Suricata's): what the flow's payload gets once
+ * encrypted application data flows */
+enum tls_encryption_handling {
+    TLS_ENC_DEFAULT, /* the TLS records are still read; content rules stop at the payload */
+    TLS_ENC_BYPASS,  /* as default, and the records are no longer read either */
+    TLS_ENC_FULL,    /* content rules go on reading the encrypted payload */
+};
+struct tls_cfg {
+    uint32_t encryption_handling; /* enum tls_encryption_handling */
+};
+
 struct tls_state {
     struct tls_wire wire;   /* buffers, info, hello_anom: filled by the hellos (tls_wire_*)
                                and the certificate reader (cert.c) */

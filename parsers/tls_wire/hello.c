@@ -283,6 +283,8 @@ int tls_wire_client_hello(struct tls_wire *t, const uint8_t *d, size_t n)
                 if (first)
                     alpn = proto, alpn_len = pl;
             }
+        } else if (type == 42) { /* early_data: 0-RTT data may precede the ServerHello */
+            t->info.early_data = true;
         } else if (type == 43) { /* supported_versions */
             uint16_t vs[MAXV];
             size_t nv = 0;

@@ -38,6 +38,7 @@ struct tls_info {
     uint32_t state;           /* TLS_SEEN_* of the handshake messages seen */
     uint32_t last_state;      /* the latest one (ssl_state matches on it) */
     uint32_t cert_chain_len;  /* certificates in the server's Certificate message */
+    bool early_data;          /* the ClientHello offered 0-RTT data (early_data extension) */
     bool has_validity;        /* the first certificate's validity, seconds since 1970 UTC */
     int64_t not_before, not_after;
 };

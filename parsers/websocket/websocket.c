@@ -88,8 +88,8 @@ static uint32_t tx_id(const struct pflow *pf)
 }
 
 static const struct osprey_parsers_cfg_key CFG_KEYS[] = {
-    {"app-layer.protocols.websocket.max-payload-size", OSPREY_CFG_SIZE,
-     offsetof(struct websocket_cfg, max_payload), 1},
+    {.key = "app-layer.protocols.websocket.max-payload-size", .kind = OSPREY_CFG_SIZE,
+     .offset = offsetof(struct websocket_cfg, max_payload), .min = 1},
 };
 
 static void cfg_defaults(void *v)

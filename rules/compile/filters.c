@@ -16,8 +16,13 @@ const uint8_t *det_buffer(struct mon_ctx *ctx, struct mon_flow *f, int side, uin
     *origin = 0;
     if (kind == DK_PKT) {
         const struct mon_packet *p = mon_getlastpkt(ctx);
-        *len = p ? p->payload_len : 0;
-        return p ? p->payload : NULL;
+        struct det_flow *pdf = f ? mon_get_uctx(ctx, f) : NULL;
+        if (!p || (pdf && det_payload_off(ctx, f, pdf))) {
+            *len = 0; /* an encrypted flow's payload: as if it had none */
+            return NULL;
+        }
+        *len = p->payload_len;
+        return p->payload;
     }
     struct det_flow *df = f ? mon_get_uctx(ctx, f) : NULL;
     const struct mon_packet *p = df ? mon_getlastpkt(ctx) : NULL;

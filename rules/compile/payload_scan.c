@@ -56,7 +56,8 @@ void det_arrival_twins(struct osprey_detect_worker *w, struct mon_ctx *ctx, stru
                        int side, struct det_flow *df, mon_event_t ev)
 {
     if (!w->policy.ack_delivery || !w->d->has_pkt_required || ev != MON_ON_PKT_IN ||
-        f->proto != 6 || !w->d->stream_root || det_flow_stopped(df))
+        f->proto != 6 || !w->d->stream_root || det_flow_stopped(df) ||
+        det_payload_off(ctx, f, df))
         return;
     const struct mon_packet *p = mon_getlastpkt(ctx);
     if (!p || !p->payload_len ||

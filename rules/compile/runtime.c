@@ -179,10 +179,19 @@ void det_stream_fill(struct mon_ctx *ctx, struct mon_flow *f, int side,
     struct det_flow *df = f ? mon_get_uctx(ctx, f) : NULL;
     if (!df || det_flow_stopped(df))
         return;
+    /* an encrypted flow's stream: nothing more, or (unreassembled) what came before */
+    uint64_t cut = UINT64_MAX;
+    if (det_payload_off(ctx, f, df)) {
+        if (df->payload_off != OSPREY_PAYLOAD_UNREASSEMBLED)
+            return;
+        cut = df->payload_cut[side];
+    }
     const struct det_mpm *m = &w->d->mpm[DK_STREAM];
     struct det_side *s = det_side_of(df, side);
     if (!s)
         return; /* out of memory: this side goes uninspected */
+    if (s->base + s->len >= cut)
+        return;
     uint64_t was = s->base + s->len, cap_was = s->cap;
     if (s->len > DET_WINDOW) {
         /* slide: the rules saw these bytes with the last delivery. The window moves up its
@@ -219,6 +228,10 @@ void det_stream_fill(struct mon_ctx *ctx, struct mon_flow *f, int side,
         size_t room = s->full ? sizeof sink : s->cap - off - s->len;
         if (!s->full && s->base + s->len + room > DET_STREAM_MAX)
             room = (size_t)(DET_STREAM_MAX - (s->base + s->len));
+        if (s->base + s->len + room > cut) /* (unreassembled: up to the cut) */
+            room = cut > s->base + s->len ? (size_t)(cut - (s->base + s->len)) : 0;
+        if (!room)
+            break;
         ssize_t n = mon_peek(ctx, f, side, to, room);
         if (n == MON_EOVERWRITTEN)
             continue; /* bytes were lost; what follows is still this side's stream */

@@ -70,6 +70,10 @@ struct det_flow {
                                    detection alerts, the firewall rules still run */
     bool dropped;               /* a drop/reject/sdrop rule matched: its packets are dropped */
     bool closed;                /* its connection closed: a side not made by then never is */
+    uint8_t payload_off;        /* enum osprey_payload: encrypted from here on, no payload
+                                   inspection (det_payload_off) */
+    uint64_t payload_cut[2];    /* OSPREY_PAYLOAD_UNREASSEMBLED: each side's stream end then
+                                   (bytes before it are still inspected), by receiving side */
     uint64_t dropped_on;        /* the packet (decoder count) a rule dropped it on; 0: other */
     struct det_side *side[2];   /* indexed by receiving side (MON_SIDE_SVR = to server);
                                    made at its first stream byte (det_side_of): a flow that
@@ -215,6 +219,26 @@ void det_stream_fill(struct mon_ctx *ctx, struct mon_flow *f, int side,
 static inline bool det_flow_stopped(const struct det_flow *df)
 {
     return df->pass || (df->dropped && df->dropped_on != df->w->verdict_of);
+}
+
+/* Is the TCP flow's payload beyond content rules now? Its parser found it encrypted (TLS
+ * application data, SSH after NEWKEYS: osprey_parsers_payload), and from then on, as
+ * Suricata's FLOW_NOPAYLOAD_INSPECTION, its packets' payload is inspected no more (no packet
+ * payload, no arrival scan) and its stream takes no new bytes (det_stream_fill: with
+ * OSPREY_PAYLOAD_UNREASSEMBLED those it had received are still inspected). Rules on the
+ * protocol's own buffers (tls.sni …) and on the headers go on. Remembered once seen. */
+static inline bool det_payload_off(struct mon_ctx *ctx, const struct mon_flow *f,
+                                   struct det_flow *df)
+{
+    if (!df->payload_off && f->proto == 6) {
+        enum osprey_payload how = osprey_parsers_payload(ctx, f);
+        if (how != OSPREY_PAYLOAD_INSPECTED) {
+            df->payload_off = (uint8_t)how;
+            df->payload_cut[0] = f->tcp.side[0].rcv_off;
+            df->payload_cut[1] = f->tcp.side[1].rcv_off;
+        }
+    }
+    return df->payload_off;
 }
 
 /* Threshold state per (rule, option, tracked key): a fixed table per worker. */

@@ -63,9 +63,9 @@ def tls_record(payload, ctype=22, version=0x0301):
 
 
 def hello(version=0x0303, random=CLIENT_RANDOM, sni=b"www.example.org",
-          alpn=(b"h2", b"http/1.1")):
-    """A ClientHello record."""
-    exts = b""
+          alpn=(b"h2", b"http/1.1"), early_data=False):
+    """A ClientHello record (early_data: with the early_data extension, offering 0-RTT)."""
+    exts = _ext(42, b"") if early_data else b""
     if sni:
         sn = b"\0" + _u16(len(sni)) + sni
         exts += _ext(0, _u16(len(sn)) + sn)

@@ -104,6 +104,7 @@ DEFAULTS = {
         "wins", "ssdp", "mysql", "nntp",
         "nfs", "sunrpc", "tftp", "tftp-data", "pop3", "imap", "quic")},
     "app-layer.protocols.ssh.hassh": False,
+    "app-layer.protocols.tls.encryption-handling": "default",
     **{f"app-layer.protocols.dns.{t}detection-ports.dp": "" for t in ("", "tcp.", "udp.")},
     **{f"app-layer.protocols.{p}.enabled": True for p in ("websocket", "telnet", "rfb", "rdp")},
     **{f"app-layer.protocols.{p}.enabled": True for p in ("pgsql", "mdns", "bittorrent-dht")},

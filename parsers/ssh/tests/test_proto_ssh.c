@@ -206,8 +206,30 @@ static void test_events(void)
     ph_free(&h);
 }
 
+/* Both sides' NEWKEYS: the flow's payload is no longer for content rules, and its stream
+ * takes no more bytes (Suricata's NO_INSPECTION + NO_REASSEMBLY); one side's is not enough */
+static void test_newkeys_payload(void)
+{
+    static const char newkeys[] = "\x00\x00\x00\x0c\x0a\x15" "abcdefghij";
+    struct ph h;
+    ph_init(&h, "ssh", 6, 40000, 22);
+    feed_str(&h, 1, "SSH-2.0-s\r\n");
+    feed_str(&h, 0, "SSH-2.0-c\r\n");
+    ph_feed(&h, 1, newkeys, 8); /* split inside the packet */
+    CHECK_EQ_U(h.pf.payload, OSPREY_PAYLOAD_INSPECTED);
+    ph_feed(&h, 1, newkeys + 8, 8);
+    CHECK(h.pf.dead[1]);
+    CHECK_EQ_U(h.pf.payload, OSPREY_PAYLOAD_INSPECTED); /* the client's side is still clear */
+    ph_feed(&h, 0, "\x00\x00\x00\x0c\x0a\x14" "abcdefghij", 16); /* not NEWKEYS */
+    CHECK_EQ_U(h.pf.payload, OSPREY_PAYLOAD_INSPECTED);
+    ph_feed(&h, 0, newkeys, 16);
+    CHECK_EQ_U(h.pf.payload, OSPREY_PAYLOAD_UNREASSEMBLED);
+    ph_free(&h);
+}
+
 int main(void)
 {
+    test_newkeys_payload();
     test_events();
     test_hassh();
     test_banners();

@@ -2,6 +2,7 @@
  * ALPN, random) gives its buffers, tls.random_time / random_bytes (slices of the random), the
  * fields (version, handshake state by name), and the hello split over records and segments. */
 #include "proto_harness.h"
+#include "tls_int.h"
 #include "unit.h"
 
 static size_t put16(uint8_t *p, size_t at, unsigned v)
@@ -138,8 +139,69 @@ static void test_record_events(void)
     ph_free(&h);
 }
 
+/* Application data ends what content rules read of the flow (encryption-handling default:
+ * the records are still read; bypass: not either; full: nothing changes), but not 0-RTT data
+ * a ClientHello with early_data announced, before the ServerHello */
+static void test_encrypted_payload(void)
+{
+    static const uint8_t appdata[] = {23, 3, 3, 0, 4, 'a', 'b', 'c', 'd'};
+    static const uint8_t alert[] = {21, 3, 3, 0, 2, 1, 0}; /* a clear close_notify */
+    uint8_t hello[600];
+    size_t n = client_hello(hello, "a.example");
+    struct ph h;
+    ph_init(&h, "tls", 6, 40000, 443);
+    ph_feed(&h, 0, hello, n);
+    CHECK_EQ_U(h.pf.payload, OSPREY_PAYLOAD_INSPECTED);
+    ph_feed(&h, 1, appdata, 7); /* the record's end decides */
+    CHECK_EQ_U(h.pf.payload, OSPREY_PAYLOAD_INSPECTED);
+    ph_feed(&h, 1, appdata + 7, sizeof appdata - 7);
+    CHECK_EQ_U(h.pf.payload, OSPREY_PAYLOAD_ENCRYPTED);
+    ph_feed(&h, 0, alert, sizeof alert); /* the records are still read */
+    CHECK(!h.pf.dead[0] && !h.pf.dead[1]);
+    ph_free(&h);
+
+    ph_init(&h, "tls", 6, 40000, 443);
+    ((struct tls_cfg *)ph_cfg(&h))->encryption_handling = TLS_ENC_BYPASS;
+    ph_feed(&h, 0, hello, n);
+    ph_feed(&h, 0, appdata, sizeof appdata); /* the client's own data counts too */
+    CHECK_EQ_U(h.pf.payload, OSPREY_PAYLOAD_UNREASSEMBLED);
+    CHECK(h.pf.dead[0] && h.pf.dead[1]);
+    ph_free(&h);
+
+    ph_init(&h, "tls", 6, 40000, 443);
+    ((struct tls_cfg *)ph_cfg(&h))->encryption_handling = TLS_ENC_FULL;
+    ph_feed(&h, 0, hello, n);
+    ph_feed(&h, 1, appdata, sizeof appdata);
+    CHECK_EQ_U(h.pf.payload, OSPREY_PAYLOAD_INSPECTED);
+    ph_free(&h);
+
+    /* 0-RTT: the ClientHello's early_data extension (type 42, empty) appended */
+    size_t body = n - 9, ext_at = 9 + 2 + 32 + 1 + 2 + 2 + 1 + 1; /* record + handshake headers */
+    uint8_t early[620];
+    memcpy(early, hello, n);
+    memcpy(early + n, "\x00\x2a\x00\x00", 4);
+    put16(early, 3, (unsigned)(n - 5 + 4));              /* record length */
+    early[6] = 0;                                         /* handshake length (24 bits) */
+    put16(early, 7, (unsigned)(body + 4));
+    put16(early, ext_at, (unsigned)(n - ext_at - 2 + 4)); /* extensions length */
+    ph_init(&h, "tls", 6, 40000, 443);
+    ph_feed(&h, 0, early, n + 4);
+    CHECK(ph_buf_is(&h, "tls.sni", 0, 0, "a.example")); /* read whole */
+    ph_feed(&h, 0, appdata, sizeof appdata);
+    CHECK_EQ_U(h.pf.payload, OSPREY_PAYLOAD_INSPECTED); /* early data: still inspected */
+    static const uint8_t shello[] = {22, 3, 3, 0, 42, 2, 0, 0, 38, 3, 3,
+                                     0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+                                     16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29,
+                                     30, 31, 0, 0x13, 0x01, 0};
+    ph_feed(&h, 1, shello, sizeof shello);
+    ph_feed(&h, 0, appdata, sizeof appdata);
+    CHECK_EQ_U(h.pf.payload, OSPREY_PAYLOAD_ENCRYPTED); /* after the ServerHello */
+    ph_free(&h);
+}
+
 int main(void)
 {
+    test_encrypted_payload();
     test_record_events();
     test_client_hello();
     test_rows();
