@@ -382,17 +382,27 @@ void det_header_addrs(const struct det_header *h, const struct mon_packet *p,
     }
 }
 
+bool det_header_ways_at(const struct det_header *h, uint8_t proto, const struct osprey_ip ip[2],
+                        uint16_t sp, uint16_t dp, struct det_ways *w)
+{
+    if (h->proto && h->proto != proto)
+        return false;
+    w->sp = sp;
+    w->dp = dp;
+    w->fwd = det_in_ipset(h->src, ip[0]) && det_in_ipset(h->dst, ip[1]);
+    w->rev = h->both && det_in_ipset(h->src, ip[1]) && det_in_ipset(h->dst, ip[0]);
+    return w->fwd || w->rev;
+}
+
 bool det_header_ways(const struct det_header *h, const struct mon_packet *p,
                      const struct mon_flow *f, int side, struct det_ways *w)
 {
-    uint8_t proto = p->proto == 58 ? 1 : p->proto;
-    if (!p->ipver || (h->proto && h->proto != proto))
+    if (!p->ipver)
         return false;
-    struct osprey_ip src, dst;
-    det_header_addrs(h, p, f, side, &src, &w->sp, &dst, &w->dp);
-    w->fwd = det_in_ipset(h->src, src) && det_in_ipset(h->dst, dst);
-    w->rev = h->both && det_in_ipset(h->src, dst) && det_in_ipset(h->dst, src);
-    return w->fwd || w->rev;
+    struct osprey_ip ip[2];
+    uint16_t sp, dp;
+    det_header_addrs(h, p, f, side, &ip[0], &sp, &ip[1], &dp);
+    return det_header_ways_at(h, p->proto == 58 ? 1 : p->proto, ip, sp, dp, w);
 }
 
 bool det_header_ports(const struct det_header *h, const struct det_ways *w)

@@ -240,13 +240,21 @@ static int cache_push(struct det_hcache *c, uint32_t i)
     return 0;
 }
 
-static int add_bucket(const struct det_hdx *x, uint32_t b, const struct mon_packet *p,
-                      const struct mon_flow *f, int side, struct det_hcache *c)
+/* The flow direction's protocol, addresses and ports, as every header of the dispatcher
+ * sees them (one kind and base: det_header_addrs), worked out once per call. */
+struct hdx_at {
+    uint8_t proto;
+    struct osprey_ip ip[2];
+    uint16_t sp, dp;
+};
+
+static int add_bucket(const struct det_hdx *x, uint32_t b, const struct hdx_at *at,
+                      struct det_hcache *c)
 {
     const struct det_hdx_bucket *k = &x->bk[b];
     struct det_ways w;
     /* the bucket's headers share protocol and addresses: checked once, then ports each */
-    if (!k->n || !det_header_ways(x->hdr[k->idx[0]], p, f, side, &w))
+    if (!k->n || !det_header_ways_at(x->hdr[k->idx[0]], at->proto, at->ip, at->sp, at->dp, &w))
         return 0;
     for (uint32_t j = 0; j < k->n; j++)
         if (det_header_ports(x->hdr[k->idx[j]], &w) && cache_push(c, k->idx[j]) < 0)
@@ -264,21 +272,20 @@ int det_hdx_headers(const struct det_hdx *x, const struct mon_packet *p,
         }
         return 0;
     }
+    struct hdx_at at = {.proto = p->proto == 58 ? 1 : p->proto};
+    det_header_addrs(x->bk[0].key, p, f, side, &at.ip[0], &at.sp, &at.ip[1], &at.dp);
     for (uint32_t i = 0; i < x->nalways; i++)
-        if (add_bucket(x, x->always[i], p, f, side, c) < 0)
+        if (add_bucket(x, x->always[i], &at, c) < 0)
             return -1;
-    struct osprey_ip ip[2];
-    uint16_t sp, dp;
-    det_header_addrs(x->bk[0].key, p, f, side, &ip[0], &sp, &ip[1], &dp);
     for (int r = 0; r < 2; r++) {
         const struct det_addr_index *ix = &x->by[r];
         if (!ix->ncut)
             continue;
-        int64_t k = piece_of(ix, ip[r]);
+        int64_t k = piece_of(ix, at.ip[r]);
         if (k < 0 || (uint32_t)k >= ix->ncut)
             continue;
         for (uint32_t j = ix->start[k]; j < ix->start[k + 1]; j++)
-            if (add_bucket(x, ix->bk[j], p, f, side, c) < 0)
+            if (add_bucket(x, ix->bk[j], &at, c) < 0)
                 return -1;
     }
     /* the dispatcher's order; a `<>` bucket found both ways once */

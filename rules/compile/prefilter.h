@@ -181,6 +181,11 @@ struct det_ways {
 };
 bool det_header_ways(const struct det_header *h, const struct mon_packet *p,
                      const struct mon_flow *f, int side, struct det_ways *w);
+/* det_header_ways with the protocol (ICMPv6 as 1) and the addresses and ports of the
+ * header's kind and base already worked out (det_header_addrs; ip[0] source, ip[1]
+ * destination): the header dispatcher checks its buckets with one computation. */
+bool det_header_ways_at(const struct det_header *h, uint8_t proto, const struct osprey_ip ip[2],
+                        uint16_t sp, uint16_t dp, struct det_ways *w);
 bool det_header_ports(const struct det_header *h, const struct det_ways *w);
 struct osprey_ip det_to_ip(const struct mon_addr *a, uint8_t ipver);
 
