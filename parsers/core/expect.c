@@ -8,7 +8,8 @@
  * decides it and hands it the announcer's state. The table is per worker (flows of one
  * control connection stay on one worker when the capture hashes by address pair), bounded
  * (PEXPECT_MAX: past it the oldest is shed, and the caller counts it) and each entry expires
- * PEXPECT_TIMEOUT_US after it was made. */
+ * PEXPECT_TIMEOUT_US after it was made. A count of live entries per port lets the new flows
+ * of ports no entry names (nearly all) pass without a scan of the table. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,6 +19,7 @@ static void drop(struct pexpect_table *t, struct pexpect *e)
 {
     if (e->data && e->free)
         e->free(e->data);
+    t->on_port[e->port]--;
     memset(e, 0, sizeof *e);
     t->live--;
 }
@@ -33,10 +35,18 @@ bool pexpect_add_l4(struct osprey_parsers_worker *w, const struct mon_flow *ctl,
 {
     struct pexpect_table *t = &w->expect;
     bool shed = false;
-    if (!t->e && !(t->e = calloc(PEXPECT_MAX, sizeof *t->e))) {
-        if (data && free_fn)
-            free_fn(data);
-        return true;
+    if (!t->e) {
+        t->e = calloc(PEXPECT_MAX, sizeof *t->e);
+        t->on_port = calloc(65536, sizeof *t->on_port);
+        if (!t->e || !t->on_port) {
+            free(t->e);
+            free(t->on_port);
+            t->e = NULL;
+            t->on_port = NULL;
+            if (data && free_fn)
+                free_fn(data);
+            return true;
+        }
     }
     uint32_t slot = PEXPECT_MAX, oldest = 0;
     for (uint32_t i = 0; i < PEXPECT_MAX; i++) {
@@ -63,6 +73,7 @@ bool pexpect_add_l4(struct osprey_parsers_worker *w, const struct mon_flow *ctl,
     e->expire_us = ctl->last_us + PEXPECT_TIMEOUT_US;
     e->data = data;
     e->free = free_fn;
+    t->on_port[port]++;
     t->live++;
     return shed;
 }
@@ -75,7 +86,9 @@ static bool same(const struct mon_addr *x, const struct mon_addr *y)
 bool pexpect_claim(struct pflow *pf, struct mon_flow *f, int dir)
 {
     struct pexpect_table *t = &pf->w->expect;
-    if (!t->live) /* the common case: no expectation, no scan */
+    /* the common case: no expectation for this port, no scan (an expired one for it is
+     * dropped by the scan that meets it, or by the next pexpect_add) */
+    if (!t->live || !t->on_port[f->sport])
         return false;
     for (uint32_t i = 0; i < PEXPECT_MAX; i++) {
         struct pexpect *e = &t->e[i];
@@ -112,5 +125,7 @@ void pexpect_free(struct pexpect_table *t)
         if (t->e[i].proto)
             drop(t, &t->e[i]);
     free(t->e);
+    free(t->on_port);
     t->e = NULL;
+    t->on_port = NULL;
 }

@@ -64,7 +64,9 @@ struct pexpect {
 };
 struct pexpect_table {
     struct pexpect *e;       /* PEXPECT_MAX entries, made on first use */
-    uint32_t live;           /* entries in use: a new flow scans the table only when some are */
+    uint16_t *on_port;       /* live entries per server port (65,536, made with e): a new flow
+                                on a port none names is decided without a scan */
+    uint32_t live;           /* entries in use */
 };
 
 /* ---- the engine-level object and the worker ---- */

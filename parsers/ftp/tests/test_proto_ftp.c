@@ -173,12 +173,15 @@ static void test_data_connection(void)
     f.cli = h.f.cli;
     f.srv = h.f.srv;
     CHECK(!pexpect_claim(&pf, &f, 1)); /* another port */
+    CHECK_EQ_U(h.w.expect.on_port[200 * 256 + 9], 0);
+    CHECK_EQ_U(h.w.expect.on_port[200 * 256 + 10], 1);
     f.sport = 200 * 256 + 10;
     f.cli = h.f.srv; /* either host may connect */
     f.srv = h.f.cli;
     CHECK(pexpect_claim(&pf, &f, 1));
     CHECK_EQ_U(pf.proto, (uint64_t)osprey_app_proto_find("ftp-data"));
     CHECK(!pexpect_claim(&(struct pflow){.w = &h.w}, &f, 1)); /* claimed once */
+    CHECK_EQ_U(h.w.expect.on_port[200 * 256 + 10], 0);
     const struct osprey_proto_def *d = reg_proto(pf.proto);
     d->parse(&pf, &f, 1, (const uint8_t *)"root:x:0:0", 10);
     d->parse(&pf, &f, 1, (const uint8_t *)"\n", 1);
