@@ -151,6 +151,42 @@ static int push_entry(struct entry **e, uint32_t *n, uint32_t *cap, const struct
     return 0;
 }
 
+/* Index of set s among x->aset, added if new; -1 past HDX_MEMO_MAX. */
+static int aset_index(struct det_hdx *x, const struct osprey_ip_set *s)
+{
+    for (uint32_t i = 0; i < x->naset; i++)
+        if (ipset_eq(x->aset[i], s))
+            return (int)i;
+    if (x->naset == HDX_MEMO_MAX)
+        return -1;
+    x->aset[x->naset] = s;
+    return (int)x->naset++;
+}
+
+/* The distinct address sets of the always buckets (det_hdx.aset): without them (more than
+ * HDX_MEMO_MAX) each bucket searches its own. */
+static int memo_sets(struct det_hdx *x)
+{
+    if (!x->nalways)
+        return 0;
+    x->aset = malloc(HDX_MEMO_MAX * sizeof *x->aset);
+    x->aset_of = malloc(x->nalways * sizeof *x->aset_of);
+    if (!x->aset || !x->aset_of)
+        return -1;
+    for (uint32_t i = 0; i < x->nalways; i++) {
+        const struct det_header *h = x->bk[x->always[i]].key;
+        int s = aset_index(x, h->src), d = s < 0 ? -1 : aset_index(x, h->dst);
+        if (d < 0) {
+            free(x->aset_of);
+            x->aset_of = NULL; /* too many: no memo */
+            return 0;
+        }
+        x->aset_of[i][0] = (uint16_t)s;
+        x->aset_of[i][1] = (uint16_t)d;
+    }
+    return 0;
+}
+
 int det_hdx_index(struct det_hdx *x)
 {
     for (uint32_t i = 0; i < x->n; i++) {
@@ -195,7 +231,8 @@ int det_hdx_index(struct det_hdx *x)
             (h->both && push_entry(&e[!on], &ne[!on], &cap[!on], s, b) < 0))
             goto out;
     }
-    rc = build_index(&x->by[0], e[0], ne[0]) < 0 || build_index(&x->by[1], e[1], ne[1]) < 0
+    rc = build_index(&x->by[0], e[0], ne[0]) < 0 || build_index(&x->by[1], e[1], ne[1]) < 0 ||
+                 memo_sets(x) < 0
              ? -1
              : 0;
 out:
@@ -215,6 +252,11 @@ void det_hdx_index_free(struct det_hdx *x)
         free(x->by[i].bk);
     }
     free(x->always);
+    free(x->aset);
+    free(x->aset_of);
+    x->aset = NULL;
+    x->aset_of = NULL;
+    x->naset = 0;
     x->bk = NULL;
     x->always = NULL;
     x->nbk = x->nalways = 0;
@@ -262,6 +304,37 @@ static int add_bucket(const struct det_hdx *x, uint32_t b, const struct hdx_at *
     return 0;
 }
 
+/* Is address r (0 source, 1 destination) of the call in set i? Searched once a call. */
+static bool memo_in(const struct det_hdx *x, uint8_t (*memo)[2], const struct hdx_at *at,
+                    uint16_t i, int r)
+{
+    if (!memo[i][r])
+        memo[i][r] = det_in_ipset(x->aset[i], at->ip[r]) ? 2 : 1;
+    return memo[i][r] == 2;
+}
+
+/* add_bucket for always bucket number i, its address sets through the memo */
+static int add_always(const struct det_hdx *x, uint32_t i, const struct hdx_at *at,
+                      uint8_t (*memo)[2], struct det_hcache *c)
+{
+    const struct det_hdx_bucket *k = &x->bk[x->always[i]];
+    if (!k->n)
+        return 0;
+    const struct det_header *h = x->hdr[k->idx[0]];
+    if (h->proto && h->proto != at->proto)
+        return 0;
+    uint16_t s = x->aset_of[i][0], d = x->aset_of[i][1];
+    struct det_ways w = {.sp = at->sp, .dp = at->dp};
+    w.fwd = memo_in(x, memo, at, s, 0) && memo_in(x, memo, at, d, 1);
+    w.rev = h->both && memo_in(x, memo, at, s, 1) && memo_in(x, memo, at, d, 0);
+    if (!w.fwd && !w.rev)
+        return 0;
+    for (uint32_t j = 0; j < k->n; j++)
+        if (det_header_ports(x->hdr[k->idx[j]], &w) && cache_push(c, k->idx[j]) < 0)
+            return -1;
+    return 0;
+}
+
 int det_hdx_headers(const struct det_hdx *x, const struct mon_packet *p,
                     const struct mon_flow *f, int side, struct det_hcache *c)
 {
@@ -274,8 +347,12 @@ int det_hdx_headers(const struct det_hdx *x, const struct mon_packet *p,
     }
     struct hdx_at at = {.proto = p->proto == 58 ? 1 : p->proto};
     det_header_addrs(x->bk[0].key, p, f, side, &at.ip[0], &at.sp, &at.ip[1], &at.dp);
+    uint8_t memo[HDX_MEMO_MAX][2];
+    if (x->aset_of)
+        memset(memo, 0, x->naset * sizeof *memo);
     for (uint32_t i = 0; i < x->nalways; i++)
-        if (add_bucket(x, x->always[i], &at, c) < 0)
+        if ((x->aset_of ? add_always(x, i, &at, memo, c) : add_bucket(x, x->always[i], &at, c)) <
+            0)
             return -1;
     for (int r = 0; r < 2; r++) {
         const struct det_addr_index *ix = &x->by[r];

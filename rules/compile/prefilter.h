@@ -143,7 +143,14 @@ struct det_hdx {
     struct det_addr_index by[2]; /* [0] by source, [1] by destination address */
     uint32_t *always;
     uint32_t nalways;
+    /* the always-looked-at buckets name few distinct address sets ($HOME_NET,
+     * $EXTERNAL_NET, any …): each is searched once per call, its result shared (aset_of:
+     * each always bucket's source and destination set; NULL past HDX_MEMO_MAX sets) */
+    const struct osprey_ip_set **aset;
+    uint32_t naset;
+    uint16_t (*aset_of)[2];
 };
+#define HDX_MEMO_MAX 64
 struct det_hcache;
 /* Per-rule profiling (profile.c). */
 struct det_prof_unit {

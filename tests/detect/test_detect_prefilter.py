@@ -108,6 +108,25 @@ def test_reputation_lists_match_through_the_address_index(tmp_path):
         [(7, 1), (8, 2), (9, 4), (9, 5), (10, 6)]
 
 
+def test_broad_address_sets_shared_by_many_headers_each_keep_their_alerts(tmp_path):
+    # headers on broad sets (not indexed: looked at for every flow direction) share each
+    # set's search within a call; each header's own protocol, direction and ports still count
+    rules = [rule("", sid=20, proto="udp", hdr="10.0.0.0/8 any -> !10.0.0.0/8 any"),
+             rule("", sid=21, proto="udp", hdr="!10.0.0.0/8 any -> 10.0.0.0/8 any"),
+             rule("", sid=22, proto="ip", hdr="10.0.0.0/8 any <> 172.16.0.0/12 any"),
+             rule("", sid=23, proto="tcp", hdr="10.0.0.0/8 any -> !10.0.0.0/8 any"),
+             rule("", sid=24, proto="udp", hdr="any any -> 10.0.0.0/8 53"),
+             rule("", sid=25, proto="udp", hdr="!10.0.0.0/8 any -> !10.0.0.0/8 any")]
+    pkts = [udp(b"x", src="10.0.0.1", dst="8.8.8.8", sport=5000, dport=53),      # 20
+            udp(b"x", src="8.8.4.4", dst="10.0.0.1", sport=53, dport=5001),      # 21
+            udp(b"x", src="172.16.5.5", dst="10.1.1.1", sport=5002, dport=53),   # 21 22 24
+            udp(b"x", src="10.2.2.2", dst="172.20.0.1", sport=5003, dport=9),    # 20 22
+            udp(b"x", src="192.0.2.1", dst="198.51.100.1", sport=5004, dport=9)]  # 25
+    r = detect(tmp_path, pkts, rules)
+    assert sorted((a["pcap_cnt"], a["alert"]["signature_id"]) for a in r.alerts) == \
+        [(1, 20), (2, 21), (3, 21), (3, 22), (3, 24), (4, 20), (4, 22), (5, 25)]
+
+
 def test_application_payload_patterns_come_from_the_stream_matcher(tmp_path):
     # an http rule's plain content, split over segments, and the same pattern in a stream rule
     rules = [rule('flow:to_server; content:"GET /evil-path";', sid=11, proto="http"),
