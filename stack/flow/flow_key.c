@@ -81,7 +81,7 @@ uint32_t flow_key_hash(const struct mon_flow_table *t, const struct flow_key *k)
     }
     canon.proto = k->proto;
     canon.ipver = k->ipver;
-    return (uint32_t)mon_siphash24(t->seed, &canon, sizeof canon);
+    return (uint32_t)mon_siphash13(t->seed, &canon, sizeof canon);
 }
 
 int flow_key_match(const struct mon_flow *f, const struct flow_key *k)
