@@ -6,6 +6,7 @@
  * shape, makes the message no SIP message (Suricata's parser refuses both too). */
 #include <ctype.h>
 #include <stdlib.h>
+#include <stddef.h>
 #include <string.h>
 #include <strings.h>
 
@@ -139,9 +140,14 @@ void sip_msg_free(struct sip_msg *m)
 
 enum sip_parse sip_msg_parse(struct sip_msg *m, const uint8_t *d, size_t n, uint32_t *shed)
 {
+    /* what a message's parse sets: the fields before the header table, its count, the SDP's
+     * (sip_sdp_reset). The table and the SDP lists are 30 KB that a count bounds: not zeroed
+     * for every message */
     struct pbuf raw = m->raw;
-    memset(m, 0, sizeof *m);
+    memset(m, 0, offsetof(struct sip_msg, hdr));
     m->raw = raw;
+    m->nhdr = 0;
+    sip_sdp_reset(&m->sdp);
     pbuf_reset(&m->raw);
     if (!n)
         return SIP_INCOMPLETE; /* nothing: no copy to point into */

@@ -35,10 +35,18 @@ static void add(struct span *list, uint32_t *n, struct span s, uint32_t *shed)
     list[(*n)++] = s;
 }
 
+void sip_sdp_reset(struct sdp *s)
+{
+    s->present = false;
+    s->version = s->origin = s->session_name = s->session_info = s->uri = (struct span){0};
+    s->email = s->phone = s->conn = s->timezone = s->key = (struct span){0};
+    s->nbw = s->nattr = s->ntimes = s->nmedia = 0; /* each entry is written whole when added */
+}
+
 uint32_t sip_sdp_parse(struct sip_msg *m)
 {
     struct sdp *s = &m->sdp;
-    memset(s, 0, sizeof *s);
+    sip_sdp_reset(s);
     if (!m->body.set || !m->body.len)
         return 0;
     const uint8_t *d = m->raw.p;
@@ -64,7 +72,7 @@ uint32_t sip_sdp_parse(struct sip_msg *m)
                     continue;
                 }
                 md = &s->media[s->nmedia++];
-                md->media = v;
+                *md = (struct sdp_media){.media = v};
             } else if (md) {
                 switch (t) {
                 case 'i': md->info = v; break;
@@ -92,7 +100,7 @@ uint32_t sip_sdp_parse(struct sip_msg *m)
                     if (s->ntimes == SIP_SDP_MAX)
                         shed++;
                     else
-                        s->times[s->ntimes++].time = v;
+                        s->times[s->ntimes++] = (struct sdp_time){.time = v};
                     break;
                 case 'r':
                     if (s->ntimes && !s->times[s->ntimes - 1].repeat.set)

@@ -92,6 +92,8 @@ int64_t sip_head_content_length(const uint8_t *d, size_t n);
 void sip_msg_free(struct sip_msg *m);
 /* sdp.c: parse the body span of m as SDP into m->sdp; returns lines shed past the limits. */
 uint32_t sip_sdp_parse(struct sip_msg *m);
+/* Empty s: its scalars and counts (the list entries are written whole as they are added). */
+void sip_sdp_reset(struct sdp *s);
 /* stream.c: the descriptor's entry points */
 void sip_parse_dgram(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d, size_t n);
 void sip_parse_tcp(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *d, size_t n);

@@ -214,9 +214,43 @@ static void test_head_scan(void)
     CHECK_EQ_U(sip_head_end(d, strlen(m), &from), head);
 }
 
+/* A message's parse resets only what a count bounds: nothing of the message before shows in
+ * the next (its headers, SDP times with repeats, media with info and attributes). */
+static void test_next_message_keeps_nothing_of_the_last(void)
+{
+    struct ph h;
+    ph_init(&h, "sip", 17, 5060, 5060);
+    feed_str(&h, 0, INVITE);
+    CHECK(ph_buf_is(&h, "sdp.repeat_time", 0, 0, "7d 1h 0 25h"));
+    CHECK(ph_buf_is(&h, "sdp.media.media_info", 0, 0, "voice"));
+    feed_str(&h, 0, "OPTIONS sip:bob@example.com SIP/2.0\r\n"
+                    "Content-Type: application/sdp\r\n"
+                    "Content-Length: 37\r\n"
+                    "\r\n"
+                    "v=0\r\n"
+                    "t=1 2\r\n"
+                    "m=video 5000 RTP/AVP 31\r\n");
+    CHECK_EQ_U(h.txs, 2);
+    CHECK(ph_buf_is(&h, "sip.method", 0, 0, "OPTIONS"));
+    CHECK_EQ_U(ph_nbuf(&h, "sip.to", 0), 0);
+    CHECK(!ph_buf(&h, "sip.user_agent", 0, 0, &(uint32_t){0}));
+    CHECK(ph_buf_is(&h, "sdp.time", 0, 0, "1 2"));
+    CHECK(!ph_buf(&h, "sdp.repeat_time", 0, 0, &(uint32_t){0}));
+    CHECK(!ph_buf(&h, "sdp.origin", 0, 0, &(uint32_t){0}));
+    CHECK(ph_buf_is(&h, "sdp.media.media", 0, 0, "video 5000 RTP/AVP 31"));
+    CHECK(!ph_buf(&h, "sdp.media.media_info", 0, 0, &(uint32_t){0}));
+    CHECK_EQ_U(ph_nbuf(&h, "sdp.attribute", 0), 0);
+    /* a malformed one after it: no message in force */
+    feed_str(&h, 0, "INVITE sip:x SIP/2.0\r\nno colon here\r\n\r\n");
+    CHECK(!ph_buf(&h, "sip.method", 0, 0, &(uint32_t){0}));
+    CHECK(!ph_buf(&h, "sdp.time", 0, 0, &(uint32_t){0}));
+    ph_free(&h);
+}
+
 int main(void)
 {
     test_udp_request_response();
+    test_next_message_keeps_nothing_of_the_last();
     test_tcp_framing();
     test_limits();
     test_probe();
