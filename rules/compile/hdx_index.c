@@ -290,6 +290,16 @@ struct hdx_at {
     uint16_t sp, dp;
 };
 
+/* The headers of bucket k whose ports match the ways w (its addresses matched) to the cache. */
+static int push_ports(const struct det_hdx *x, const struct det_hdx_bucket *k,
+                      const struct det_ways *w, struct det_hcache *c)
+{
+    for (uint32_t j = 0; j < k->n; j++)
+        if (det_header_ports(x->hdr[k->idx[j]], w) && cache_push(c, k->idx[j]) < 0)
+            return -1;
+    return 0;
+}
+
 static int add_bucket(const struct det_hdx *x, uint32_t b, const struct hdx_at *at,
                       struct det_hcache *c)
 {
@@ -298,10 +308,7 @@ static int add_bucket(const struct det_hdx *x, uint32_t b, const struct hdx_at *
     /* the bucket's headers share protocol and addresses: checked once, then ports each */
     if (!k->n || !det_header_ways_at(x->hdr[k->idx[0]], at->proto, at->ip, at->sp, at->dp, &w))
         return 0;
-    for (uint32_t j = 0; j < k->n; j++)
-        if (det_header_ports(x->hdr[k->idx[j]], &w) && cache_push(c, k->idx[j]) < 0)
-            return -1;
-    return 0;
+    return push_ports(x, k, &w, c);
 }
 
 /* Is address r (0 source, 1 destination) of the call in set i? Searched once a call. */
@@ -327,12 +334,7 @@ static int add_always(const struct det_hdx *x, uint32_t i, const struct hdx_at *
     struct det_ways w = {.sp = at->sp, .dp = at->dp};
     w.fwd = memo_in(x, memo, at, s, 0) && memo_in(x, memo, at, d, 1);
     w.rev = h->both && memo_in(x, memo, at, s, 1) && memo_in(x, memo, at, d, 0);
-    if (!w.fwd && !w.rev)
-        return 0;
-    for (uint32_t j = 0; j < k->n; j++)
-        if (det_header_ports(x->hdr[k->idx[j]], &w) && cache_push(c, k->idx[j]) < 0)
-            return -1;
-    return 0;
+    return w.fwd || w.rev ? push_ports(x, k, &w, c) : 0;
 }
 
 int det_hdx_headers(const struct det_hdx *x, const struct mon_packet *p,
