@@ -115,6 +115,46 @@ static void test_index(void)
     parsers_index_free(&p);
 }
 
+/* buffer_names (buffer_index.c): every name and alias gives exactly the rows that carry it,
+ * in ascending buffer id; a name no row carries, or only a prefix of one, gives none. */
+static void test_name_lookup(void)
+{
+    uint16_t nb = osprey_buffer_count(), p;
+    for (uint16_t b = 0; b < nb; b++) {
+        const struct proto_buffer *r = reg_buffer(b, &p);
+        const char *names[4] = {r->name, r->alias[0], r->alias[1], r->alias[2]};
+        for (int k = 0; k < 4 && names[k]; k++) {
+            uint32_t want = 0;
+            for (uint16_t o = 0; o < nb; o++)
+                want += named(reg_buffer(o, &p), names[k]);
+            const struct buffer_name *e;
+            uint32_t n = buffer_names(names[k], &e);
+            CHECK_EQ_U(n, want);
+            bool self = false;
+            for (uint32_t i = 0; i < n; i++) {
+                CHECK(!strcmp(e[i].name, names[k]));
+                CHECK(i == 0 || e[i - 1].b < e[i].b);
+                self |= e[i].b == b;
+            }
+            CHECK(self);
+            /* a prefix of the name is not the name */
+            char pre[128];
+            size_t len = strlen(names[k]);
+            if (len > 1 && len < sizeof pre) {
+                memcpy(pre, names[k], len - 1);
+                pre[len - 1] = 0;
+                uint32_t pw = 0;
+                for (uint16_t o = 0; o < nb; o++)
+                    pw += named(reg_buffer(o, &p), pre);
+                CHECK_EQ_U(buffer_names(pre, &e), pw);
+            }
+        }
+    }
+    const struct buffer_name *e;
+    CHECK_EQ_U(buffer_names("no.such.buffer", &e), 0);
+    CHECK_EQ_U(buffer_names("", &e), 0);
+}
+
 static void test_cfg_keys(void)
 {
     size_t n = osprey_parsers_cfg_key_count();
@@ -263,6 +303,7 @@ int main(void)
     test_buffers();
     test_names();
     test_index();
+    test_name_lookup();
     test_cfg_keys();
     test_sets();
     test_trace_views();
