@@ -64,9 +64,9 @@ static const char *app_base_add(struct osprey_detect *d, uint16_t base, struct a
 }
 
 /* Is the keyword a TLS unit option (its plan is plan_tls: tls_units.c)? */
-static bool tls_unit(const struct opt_def *def)
+static bool tls_unit(uint16_t kw)
 {
-    return plan_fn_of(def->name) == plan_tls;
+    return plan_fn_of_kw(kw) == plan_tls;
 }
 
 /* Option i's contribution to the rule's buffers; NULL, or why it cannot be compiled. */
@@ -77,7 +77,7 @@ static const char *app_need_add(struct osprey_detect *d, const struct osprey_rul
     const struct opt_def *def = opt_def_by_id(o->kw);
     unsigned buf = o->buffer;
     to_client = det_app_opt_to_client(r, i, to_client);
-    if (tls_unit(def)) /* a TLS unit: under the event its value comes with */
+    if (tls_unit(o->kw)) /* a TLS unit: under the event its value comes with */
         return app_base_add(d, det_tls_base(o, need->side), need);
     if (buf == BUF_BASE64)
         return NULL; /* base64_data: the buffer of its base64_decode */
@@ -332,7 +332,7 @@ static bool filestore_file_rule(const struct osprey_rule *r, uint16_t app)
             fs = true;
         else if (def->kind == OPT_PAYLOAD || def->kind == OPT_STICKY ||
                  def->kind == OPT_HTTP_LEGACY || det_app_match_buffer(def) != BUF_COUNT ||
-                 tls_unit(def))
+                 tls_unit(r->opts[i].kw))
             return false;
     }
     uint16_t ob, base;
@@ -409,7 +409,7 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, enum plan_va
         } else if (det_app_match_buffer(def) != BUF_COUNT) {
             two_sided |= det_app_buffer_two_sided(det_app_match_buffer(def));
         }
-        if (tls_unit(def)) {
+        if (tls_unit(r->opts[i].kw)) {
             two_sided |= det_tls_two_sided(&r->opts[i]);
             tls_side |= det_tls_side(&r->opts[i]);
         }
@@ -502,7 +502,7 @@ int make_plan(struct osprey_detect *d, const struct osprey_rule *r, enum plan_va
         if (def->kind == OPT_STICKY || def->kind == OPT_HTTP_LEGACY ||
             def->kind == OPT_TRANSFORM)
             continue; /* the options after it carry the buffer and its transforms */
-        plan_fn fn = plan_fn_of(name); /* plan_table.c */
+        plan_fn fn = plan_fn_of_kw(o->kw); /* plan_table.c */
         if (!fn) {
             pl->why = "option not compiled yet";
             pl->why_opt = o;

@@ -111,6 +111,8 @@ typedef int (*plan_fn)(struct plan_ctx *ctx);
 
 /* The plan function of a keyword (plan_table.c), NULL: not compiled yet. */
 plan_fn plan_fn_of(const char *keyword);
+/* The same by keyword id (osprey_rule_option.kw), in one load. */
+plan_fn plan_fn_of_kw(size_t kw);
 /* The table's i-th keyword (NULL past the end): for its tests. */
 const char *plan_table_name(size_t i);
 

@@ -5,14 +5,42 @@
  * into an options file. */
 #include "registry.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "buffers.h"
+#include "osprey_hash.h"
 #include "osprey_rules.h"
+
+/* id → row in one load: compiling a ruleset asks millions of times (every option of every
+ * plan), and walking the tables each time was 4.6 % of the startup. The tables are constant,
+ * so the flat index is built once. */
+static const struct opt_def **flat;
+static size_t nflat;
+static pthread_once_t flat_once = PTHREAD_ONCE_INIT;
+
+static void flat_build(void)
+{
+    size_t n = 0;
+    for (size_t t = 0; t < opt_ntables; t++)
+        n += opt_tables[t]->n;
+    const struct opt_def **v = malloc((n ? n : 1) * sizeof *v);
+    if (!v)
+        return; /* out of memory at startup: the slow walk below answers */
+    size_t k = 0;
+    for (size_t t = 0; t < opt_ntables; t++)
+        for (size_t i = 0; i < opt_tables[t]->n; i++)
+            v[k++] = &opt_tables[t]->defs[i];
+    flat = v;
+    nflat = n;
+}
 
 size_t opt_def_count(void)
 {
+    pthread_once(&flat_once, flat_build);
+    if (flat)
+        return nflat;
     size_t n = 0;
     for (size_t t = 0; t < opt_ntables; t++)
         n += opt_tables[t]->n;
@@ -26,6 +54,9 @@ const char *opt_compile_check(const struct opt_def *def, const void *arg)
 
 const struct opt_def *opt_def_by_id(size_t kw)
 {
+    pthread_once(&flat_once, flat_build);
+    if (flat)
+        return kw < nflat ? flat[kw] : NULL;
     for (size_t t = 0; t < opt_ntables; t++) {
         if (kw < opt_tables[t]->n)
             return &opt_tables[t]->defs[kw];
@@ -97,6 +128,8 @@ static int by_name(const void *a, const void *b)
 
 int opt_index_build(struct opt_index *ix)
 {
+    ix->hash = NULL;
+    ix->hmask = 0;
     size_t n = opt_def_count();
     struct named *sorted = malloc(n * sizeof *sorted);
     ix->defs = malloc(n * sizeof *ix->defs);
@@ -113,6 +146,19 @@ int opt_index_build(struct opt_index *ix)
     qsort(sorted, n, sizeof *sorted, by_name);
     ix->sorted = sorted;
     ix->n = n;
+    /* every option of every rule is looked up by name: a hash finds it with one compare,
+     * where the binary search made eight (3 % of the startup with ET Open) */
+    size_t cap = 64;
+    while (cap < n * 2)
+        cap *= 2;
+    ix->hash = calloc(cap, sizeof *ix->hash);
+    ix->hmask = cap - 1;
+    for (size_t i = 0; ix->hash && i < n; i++) {
+        size_t s = osprey_fnv1a32(ix->defs[i]->name, strlen(ix->defs[i]->name)) & ix->hmask;
+        while (ix->hash[s])
+            s = (s + 1) & ix->hmask;
+        ix->hash[s] = (uint16_t)(i + 1);
+    }
     return 0;
 }
 
@@ -120,13 +166,23 @@ void opt_index_free(struct opt_index *ix)
 {
     free(ix->sorted);
     free(ix->defs);
+    free(ix->hash);
     ix->sorted = NULL;
     ix->defs = NULL;
+    ix->hash = NULL;
     ix->n = 0;
 }
 
 int opt_index_find(const struct opt_index *ix, const char *s, size_t n)
 {
+    if (ix->hash) {
+        for (size_t h = osprey_fnv1a32(s, n) & ix->hmask; ix->hash[h]; h = (h + 1) & ix->hmask) {
+            const char *name = ix->defs[ix->hash[h] - 1]->name;
+            if (strncmp(name, s, n) == 0 && name[n] == '\0')
+                return ix->hash[h] - 1;
+        }
+        return -1;
+    }
     const struct named *v = ix->sorted;
     size_t lo = 0, hi = ix->n;
     while (lo < hi) {

@@ -120,6 +120,8 @@ struct opt_index {
     struct named *sorted;       /* by name */
     const struct opt_def **defs; /* by id */
     size_t n;
+    uint16_t *hash;             /* by name's hash: id + 1, 0 empty; hmask + 1 slots */
+    size_t hmask;
 };
 int opt_index_build(struct opt_index *ix);
 void opt_index_free(struct opt_index *ix);
