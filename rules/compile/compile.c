@@ -358,10 +358,12 @@ int compile_rule(struct compiler *c, const struct osprey_rule *r, enum plan_vari
             m->ev[id] = (mon_event_t)ev;
             buf_puts(&lb, "fast pattern \"");
             for (uint32_t i = 0; i < n; i++) {
-                char x[8];
-                snprintf(x, sizeof x, p[i] >= 32 && p[i] < 127 && p[i] != '"' && p[i] != '|'
-                                          ? "%c" : "|%02x|", p[i]);
-                buf_puts(&lb, x);
+                static const char hex[] = "0123456789abcdef";
+                char x[4] = {'|', hex[p[i] >> 4], hex[p[i] & 15], '|'};
+                if (p[i] >= 32 && p[i] < 127 && p[i] != '"' && p[i] != '|')
+                    buf_put(&lb, &p[i], 1);
+                else
+                    buf_put(&lb, x, 4);
             }
             buf_puts(&lb, pl.fp->nocase ? "\" nocase" : "\"");
             if (lb.oom || note_node(d, (mon_event_t)ev, m->self, (char *)lb.p, NULL, m) < 0)

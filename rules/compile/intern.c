@@ -6,12 +6,21 @@
 
 
 
+/* Eight bytes a step: the keys are whole units' and headers' encodings, often a kilobyte,
+ * and FNV byte by byte was 3 % of the startup. Collisions cost only a memcmp. */
 static uint64_t fnv(const uint8_t *p, size_t n)
 {
-    uint64_t h = 1469598103934665603ull;
-    for (size_t i = 0; i < n; i++)
+    uint64_t h = 1469598103934665603ull ^ n;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        memcpy(&w, p + i, 8);
+        h = (h ^ w) * 0x9e3779b97f4a7c15ull;
+        h ^= h >> 32;
+    }
+    for (; i < n; i++)
         h = (h ^ p[i]) * 1099511628211ull;
-    return h;
+    return h ^ (h >> 29);
 }
 
 static struct ient *intern_slot(struct intern *in, const uint8_t *k, size_t n, uint64_t h)
@@ -76,6 +85,8 @@ void buf_put(struct buf *b, const void *v, size_t n)
         return;
     if (b->n + n + 1 > b->cap) {
         size_t cap = (b->n + n + 1) * 2;
+        if (cap < 256)
+            cap = 256; /* a key is a few hundred bytes: one allocation, not five */
         uint8_t *p = realloc(b->p, cap);
         if (!p) {
             b->oom = true;

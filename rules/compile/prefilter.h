@@ -73,6 +73,9 @@ struct det_mpm {
                               Hyperscan then stops looking for it past that (mpm.c, up to
                               DET_MPM_BOUND_MAX) */
     mon_event_t *ev;       /* child events, allocated under `self` */
+    uint32_t *hidx;        /* compile time: pattern ids by hash of (bytes, nocase), open
+                              addressing, 0 empty, else id + 1; hcap a power of two */
+    uint32_t hcap;
     uint32_t maxlen;
     mon_event_t self;      /* the filter's own UDE (under the base event) */
     bool defined;

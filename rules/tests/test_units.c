@@ -423,6 +423,54 @@ static void plan_table(void)
     opt_index_free(&ix);
 }
 
+/* plan_fn_of_kw answers by keyword id what plan_fn_of answers by the row's name, for every
+ * keyword (NULL ones included); the name index finds no prefix, extension or unknown name. */
+static void plan_by_id(void)
+{
+    size_t n = opt_def_count();
+    for (size_t kw = 0; kw < n; kw++)
+        CHECK(plan_fn_of_kw(kw) == plan_fn_of(opt_def_by_id(kw)->name));
+    CHECK(plan_fn_of_kw(n) == NULL);
+    CHECK(opt_def_by_id(n) == NULL);
+    struct opt_index ix;
+    CHECK(opt_index_build(&ix) == 0);
+    CHECK(opt_index_find(&ix, "content", 7) >= 0);
+    CHECK(opt_index_find(&ix, "content", 6) == -1);  /* "conten" */
+    CHECK(opt_index_find(&ix, "contentx", 8) == -1);
+    CHECK(opt_index_find(&ix, "no-such-keyword", 15) == -1);
+    CHECK(opt_index_find(&ix, "", 0) == -1);
+    CHECK(plan_fn_of_kw((size_t)opt_index_find(&ix, "pcre", 4)) == plan_pcre);
+    opt_index_free(&ix);
+}
+
+/* det_mpm_add: a pattern added again is the same id (its bytes, length and nocase all equal),
+ * any difference a new one, over enough patterns that the index grows several times. */
+static void mpm_patterns(void)
+{
+    enum { N = 3000 };
+    static uint8_t pats[N][8];
+    struct det_mpm m = {.kind = DK_PKT};
+    uint32_t id, id2;
+    for (uint32_t i = 0; i < N; i++) {
+        memcpy(pats[i], "pat", 3);
+        memcpy(pats[i] + 3, &i, sizeof i);
+        CHECK(det_mpm_add(&m, pats[i], 7, false, &id) == 0 && id == i);
+    }
+    CHECK_EQ_U(m.n, N);
+    for (uint32_t i = 0; i < N; i++) {
+        CHECK(det_mpm_add(&m, pats[i], 7, false, &id) == 0 && id == i);
+        uint8_t copy[8]; /* equal bytes elsewhere: the same pattern */
+        memcpy(copy, pats[i], 8);
+        CHECK(det_mpm_add(&m, copy, 7, false, &id2) == 0 && id2 == i);
+    }
+    CHECK_EQ_U(m.n, N);
+    CHECK(det_mpm_add(&m, pats[5], 7, true, &id) == 0 && id == N);     /* nocase */
+    CHECK(det_mpm_add(&m, pats[5], 6, false, &id) == 0 && id == N + 1); /* a prefix */
+    CHECK(det_mpm_add(&m, pats[5], 7, true, &id2) == 0 && id2 == N);
+    CHECK_EQ_U(m.n, N + 2);
+    det_mpm_free(&m);
+}
+
 /* The row's check is what -T and the compiler ask. */
 static void row_checks(void)
 {
@@ -455,6 +503,8 @@ int main(void)
     ops_complete();
     dumps();
     plan_table();
+    plan_by_id();
+    mpm_patterns();
     row_checks();
     intern_free(&C.args);
     for (uint32_t i = 0; i < d->nowned; i++)
