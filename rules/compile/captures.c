@@ -69,9 +69,10 @@ int det_capspec_build(struct osprey_detect *d, struct det_pitem *pi)
     /* the named groups: flow_NAME, pkt_NAME, alert_NAME */
     uint32_t count = 0, esize = 0;
     PCRE2_SPTR table = NULL;
-    if (pcre2_pattern_info(pi->code, PCRE2_INFO_NAMECOUNT, &count) == 0 && count &&
-        pcre2_pattern_info(pi->code, PCRE2_INFO_NAMEENTRYSIZE, &esize) == 0 &&
-        pcre2_pattern_info(pi->code, PCRE2_INFO_NAMETABLE, &table) == 0) {
+    const pcre2_code *code = pcre_code_pcre2(pi->code);
+    if (pcre2_pattern_info(code, PCRE2_INFO_NAMECOUNT, &count) == 0 && count &&
+        pcre2_pattern_info(code, PCRE2_INFO_NAMEENTRYSIZE, &esize) == 0 &&
+        pcre2_pattern_info(code, PCRE2_INFO_NAMETABLE, &table) == 0) {
         for (uint32_t i = 0; i < count; i++) {
             const uint8_t *e = table + (size_t)i * esize;
             uint32_t group = (uint32_t)e[0] << 8 | e[1];

@@ -53,10 +53,12 @@ bool isdataat_bind(const struct opt_isdataat *d, const int64_t vals[BYTE_VAR_FIE
 
 /* --- pcre (opt_pcre.c) --- */
 const char *pcre_compile_check(const void *arg); /* struct opt_pcre */
-/* Compile with PCRE2 and JIT it (the JIT is optional: without it pcre2_match interprets).
- * NULL when out of memory. */
+/* Compile with PCRE2; its first pcre_search JIT-compiles it (the JIT is optional: without it
+ * pcre2_match interprets). NULL when out of memory. */
 void *pcre_compile_code(const struct opt_pcre *pc);
 void pcre_free_code(void *code);
+/* The pcre2_code of a compiled regex (for pcre2_pattern_info). */
+const void *pcre_code_pcre2(const void *code);
 /* Suricata's pcre.match-limit and pcre.match-limit-recursion (3500 and 1500 by default): a
  * search that needs more backtracking steps or nesting gives up as no match, so one crafted
  * body cannot stall a worker. Set once before any search; 0 keeps PCRE2's own limit. */
