@@ -430,6 +430,15 @@ const struct osprey_ip_set *expr_ipset(struct vars *vs, struct arena *ast, struc
         memset(err, 0, sizeof *err);
         return &expr_any_ip;
     }
+    struct rule_var *known;
+    if (whole_var(s, n, &name, &nn) && (known = vars_find(vs, false, name, nn)) &&
+        known->ipset) {
+        /* $HOME_NET again: resolved for an earlier rule (its set is the variable's until
+         * vars_set changes it); most rules name a variable, and evaluating it anew was 5 % of
+         * the startup */
+        memset(err, 0, sizeof *err);
+        return known->ipset;
+    }
     struct rset set;
     if (expr_eval(vs, tmp, false, s, n, &set, err) < 0)
         return NULL;
@@ -454,6 +463,12 @@ const struct osprey_port_set *expr_portset(struct vars *vs, struct arena *ast,
     if (slice_ieq(s, n, "any")) {
         memset(err, 0, sizeof *err);
         return &expr_any_port;
+    }
+    struct rule_var *known;
+    if (whole_var(s, n, &name, &nn) && (known = vars_find(vs, true, name, nn)) &&
+        known->portset) {
+        memset(err, 0, sizeof *err);
+        return known->portset;
     }
     struct rset set;
     if (expr_eval(vs, tmp, true, s, n, &set, err) < 0)

@@ -164,6 +164,35 @@ static void test_ports(void)
            "ERR unknown variable: $HOME_NET is an address variable, used as port");
 }
 
+/* A rule naming a variable gets the variable's resolved set, the same one for every rule
+ * (expr_ipset/expr_portset answer from it without evaluating again), errors included: a port
+ * variable stays wrong as an address after it served as a port. A variable set again gives
+ * its new value. */
+static void test_variable_reuse(void)
+{
+    struct arena ast;
+    arena_init(&ast);
+    struct expr_err err;
+    const struct osprey_ip_set *a = expr_ipset(&vs, &ast, &tmp, "$HOME_NET", 9, &err);
+    CHECK(a && a->n == 3);
+    memset(&err, 0x55, sizeof err);
+    const struct osprey_ip_set *b = expr_ipset(&vs, &ast, &tmp, "$HOME_NET", 9, &err);
+    CHECK(b == a && err.key[0] == 0 && !err.semantic);
+    const struct osprey_port_set *p = expr_portset(&vs, &ast, &tmp, "$HTTP_PORTS", 11, &err);
+    CHECK(p && p->n == 2 && p->r[0].lo == 80 && p->r[1].lo == 8080);
+    CHECK(expr_portset(&vs, &ast, &tmp, "$HTTP_PORTS", 11, &err) == p);
+    CHECK(expr_ipset(&vs, &ast, &tmp, "$HTTP_PORTS", 11, &err) == NULL);
+    CHECK(strstr(err.msg, "port variable") != NULL);
+    CHECK(expr_portset(&vs, &ast, &tmp, "$HOME_NET", 9, &err) == NULL);
+    vars_set(&vs, false, "HOME_NET", "10.0.0.0/8", "t", 6);
+    vars_set(&vs, true, "HTTP_PORTS", "81", "t", 7);
+    const struct osprey_ip_set *c = expr_ipset(&vs, &ast, &tmp, "$HOME_NET", 9, &err);
+    CHECK(c && c != a && c->n == 1);
+    p = expr_portset(&vs, &ast, &tmp, "$HTTP_PORTS", 11, &err);
+    CHECK(p && p->n == 1 && p->r[0].lo == 81 && p->r[0].hi == 81);
+    arena_free(&ast);
+}
+
 int main(void)
 {
     arena_init(&tmp);
@@ -178,6 +207,7 @@ int main(void)
     test_addresses();
     test_address_errors();
     test_ports();
+    test_variable_reuse(); /* last: it sets HOME_NET and HTTP_PORTS anew */
     vars_free(&vs);
     arena_free(&tmp);
     return unit_report("test_expr");
