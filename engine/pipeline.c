@@ -64,13 +64,19 @@ int osprey_pipeline_rules(const struct osprey_options *opts, const struct osprey
 void osprey_pipeline_want_buffers(const struct osprey_ruleset *rs, struct osprey_parsers *parsers)
 {
     /* every buffer an accepted rule names, both directions' rows (SSH's HASSH is computed
-     * only when a rule reads it or the configuration asks, as in Suricata) */
+     * only when a rule reads it or the configuration asks, as in Suricata); each rules buffer
+     * is looked up once, not once per option naming it */
+    uint64_t seen[65536 / 64] = {0};
     for (size_t i = 0, n = rs ? osprey_ruleset_count(rs) : 0; i < n; i++) {
         const struct osprey_rule *r = osprey_ruleset_rule(rs, i);
         if (r->status != OSPREY_RULE_ACCEPTED)
             continue;
         for (uint32_t k = 0; k < r->nopts; k++) {
-            const char *name = osprey_rules_buffer_name(r->opts[k].buffer);
+            uint16_t rb = r->opts[k].buffer;
+            if (seen[rb / 64] & (1ull << (rb % 64)))
+                continue;
+            seen[rb / 64] |= 1ull << (rb % 64);
+            const char *name = osprey_rules_buffer_name(rb);
             for (int dir = 0; name && dir < 2; dir++) {
                 int b = osprey_buffer_find(name, dir);
                 if (b >= 0)
