@@ -36,3 +36,14 @@ uint64_t osprey_clock_wall_us(void)
 {
     return micros(CLOCK_REALTIME);
 }
+
+int osprey_cond_init_mono(pthread_cond_t *cv)
+{
+    pthread_condattr_t ca;
+    if (pthread_condattr_init(&ca) != 0)
+        return -1;
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+    int rc = pthread_cond_init(cv, &ca);
+    pthread_condattr_destroy(&ca);
+    return rc ? -1 : 0;
+}

@@ -1,5 +1,6 @@
 /* log_queue.c — the bounded record queue of a network transport (log_queue.h). */
 #include "log_queue.h"
+#include "osprey_clock.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -10,12 +11,7 @@ void lq_init(struct log_queue *q, size_t memcap)
 {
     memset(q, 0, sizeof *q);
     pthread_mutex_init(&q->lock, NULL);
-    /* timed waits (lq_sleep) on the monotonic clock: a wall-clock step must not stretch them */
-    pthread_condattr_t ca;
-    pthread_condattr_init(&ca);
-    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-    pthread_cond_init(&q->cv, &ca);
-    pthread_condattr_destroy(&ca);
+    osprey_cond_init_mono(&q->cv); /* timed waits (lq_sleep) on the monotonic clock */
     q->memcap = memcap;
 }
 

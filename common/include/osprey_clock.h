@@ -7,6 +7,7 @@
 #ifndef OSPREY_CLOCK_H
 #define OSPREY_CLOCK_H
 
+#include <pthread.h>
 #include <stdint.h>
 
 /* CLOCK_MONOTONIC in seconds / microseconds. */
@@ -15,5 +16,8 @@ uint64_t osprey_clock_mono_us(void);
 /* CLOCK_REALTIME in seconds / microseconds since the epoch. */
 double osprey_clock_wall_s(void);
 uint64_t osprey_clock_wall_us(void);
+/* A condition variable whose timed waits are deadlines on CLOCK_MONOTONIC (a wall-clock
+ * step must not stretch or cut them). 0, or -1. */
+int osprey_cond_init_mono(pthread_cond_t *cv);
 
 #endif

@@ -1,5 +1,6 @@
 /* test_clock.c — clock.c: the two clocks agree with clock_gettime, µs and s read the same
  * instant, the monotonic clock does not go back and measures a sleep. */
+#include <errno.h>
 #include <time.h>
 
 #include "osprey_clock.h"
@@ -44,9 +45,42 @@ static void test_monotonic_measures(void)
     }
 }
 
+/* osprey_cond_init_mono: a deadline on the monotonic clock is kept (a deadline already past
+ * times out at once; one 20 ms ahead after at least 20 ms), whatever the wall clock says. */
+static void test_monotonic_condition(void)
+{
+    pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+    pthread_cond_t cv;
+    CHECK(osprey_cond_init_mono(&cv) == 0);
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    pthread_mutex_lock(&mu);
+    struct timespec past = {now.tv_sec - 1, now.tv_nsec};
+    CHECK(pthread_cond_timedwait(&cv, &mu, &past) == ETIMEDOUT);
+    uint64_t a = osprey_clock_mono_us();
+    struct timespec soon = now;
+    soon.tv_nsec += 20 * 1000 * 1000;
+    if (soon.tv_nsec >= 1000000000L) {
+        soon.tv_sec++;
+        soon.tv_nsec -= 1000000000L;
+    }
+    int rc;
+    while ((rc = pthread_cond_timedwait(&cv, &mu, &soon)) == 0)
+        ; /* (a spurious wake-up: wait on) */
+    CHECK(rc == ETIMEDOUT);
+    uint64_t waited = osprey_clock_mono_us() - a;
+    /* a realtime-clock condition would take this as a date in 1970: no wait at all */
+    CHECK(waited + 1000 >= 20000 - (a - ((uint64_t)now.tv_sec * 1000000u +
+                                         (uint64_t)now.tv_nsec / 1000u)) &&
+          waited < 5000000);
+    pthread_mutex_unlock(&mu);
+    pthread_cond_destroy(&cv);
+}
+
 int main(void)
 {
     test_against_clock_gettime();
     test_monotonic_measures();
+    test_monotonic_condition();
     return unit_report("test_clock");
 }

@@ -1,6 +1,7 @@
 /* pcap_jobs.c — the capture-file queue of `osprey --unix-socket` (pcap_jobs.h): a list under a
  * mutex, a condition the run loop waits on, the current job and the last one's packet time. */
 #include "pcap_jobs.h"
+#include "osprey_clock.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -37,11 +38,7 @@ struct osprey_pcap_jobs *osprey_pcap_jobs_create(void)
     if (!q)
         return NULL;
     pthread_mutex_init(&q->mu, NULL);
-    pthread_condattr_t ca;
-    pthread_condattr_init(&ca);
-    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-    pthread_cond_init(&q->cv, &ca);
-    pthread_condattr_destroy(&ca);
+    osprey_cond_init_mono(&q->cv);
     q->tail = &q->head;
     return q;
 }
