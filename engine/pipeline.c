@@ -191,7 +191,7 @@ int osprey_pipeline_open(struct osprey_pipeline *pl, const struct osprey_options
     pl->t_compiled = osprey_clock_mono_s();
     const char *dir = opts->log_dir ? opts->log_dir : osprey_config_str(cfg, "default-log-dir");
     pl->log_dir = dir;
-    if (!(pl->emit = osprey_emit_open(cfg, dir, nworkers > 1, stderr)))
+    if (!(pl->emit = osprey_emit_open(cfg, dir, nworkers, stderr)))
         return -1;
     osprey_emit_set_clock(pl->emit, osprey_clock_mono_s);
     if (osprey_emit_bind(pl->emit, pl->eng, stderr) < 0)

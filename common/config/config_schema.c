@@ -217,6 +217,9 @@ static const struct cfg_key SCHEMA[] = {
     INT("flow.hash-size", "65536", 1, COUNT_MAX, "least slots in the flow hash (one and a half per record the memcap allows at least)"),
     INT("flow.prealloc", "10000", 0, COUNT_MAX, "flows allocated at start"),
     INT("flow.hash-seed", "0", 0, UINT32_MAX, "flow hash key; 0 = random at start"),
+    ENUM("flow.recyclers", "auto", "auto|0|1",
+         "1: flow records are written by a thread of their own (Suricata's flow recycler), 0: "
+         "by the worker that ends the flow; auto: 1 when the workers leave a CPU free"),
 
     /* app-layer: the parsers (parsers/, engine/stack_config/parsers_config.c). Every
      * registered protocol has Suricata's `enabled` switch (read by the parsers' registry name;

@@ -6,12 +6,17 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "emit_int.h"
 #include "flow_record.h"
 #include "osprey_clock.h"
 #include "osprey_parsers.h"
 #include "tunnel_record.h"
+
+/* Flow records waiting for the flow writer at most (about 300 bytes each): a worker that
+ * finds the queue full waits. */
+#define FLOW_WRITER_QUEUE 4096
 
 /* Open the sink def when outputs.<name>.enabled is on; 0 (also when off), -1 when it failed. */
 static int open_sink(struct osprey_emit *e, const struct osprey_output_def *def,
@@ -57,10 +62,31 @@ static int open_sink(struct osprey_emit *e, const struct osprey_output_def *def,
     return 0;
 }
 
-struct osprey_emit *osprey_emit_open(const struct osprey_config *cfg, const char *log_dir,
-                                     bool threads, FILE *diag)
+/* A flow record, on the flow writer's thread (or the worker's without one). */
+static void write_flow(void *arg, const struct osprey_eve_flow *r)
 {
-    (void)threads; /* every output locks per record anyway */
+    struct osprey_emit *e = arg;
+    EMIT_EACH_SINK(e, OSPREY_REC_FLOW, k)
+        k->def->flow(k->s, r);
+}
+
+/* flow.recyclers: "1" a thread writes the flow records, "0" the worker ending the flow does,
+ * "auto" the thread when the workers leave a CPU for it (single, or fewer workers than
+ * CPUs), as Suricata's flow recycler writes its flow records beside the workers. */
+static bool want_flow_writer(const struct osprey_config *cfg, int nworkers)
+{
+    const char *v = osprey_config_str(cfg, "flow.recyclers");
+    if (v && !strcmp(v, "1"))
+        return true;
+    if (v && !strcmp(v, "0"))
+        return false;
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    return cpus > nworkers;
+}
+
+struct osprey_emit *osprey_emit_open(const struct osprey_config *cfg, const char *log_dir,
+                                     int nworkers, FILE *diag)
+{
     struct osprey_emit *e = calloc(1, sizeof *e);
     if (!e) {
         fprintf(diag, "osprey: out of memory\n");
@@ -80,6 +106,9 @@ struct osprey_emit *osprey_emit_open(const struct osprey_config *cfg, const char
     for (size_t i = 0; osprey_output_sinks[i]; i++)
         if (open_sink(e, osprey_output_sinks[i], cfg, log_dir, diag) < 0)
             goto fail;
+    /* (out of memory for its queue: the workers write the records themselves) */
+    if ((e->takes & OSPREY_REC_FLOW) && want_flow_writer(cfg, nworkers))
+        e->fw = osprey_flow_writer_new(FLOW_WRITER_QUEUE, write_flow, e);
     return e;
 fail:
     osprey_emit_close(e, diag);
@@ -259,6 +288,7 @@ int osprey_emit_redirect(struct osprey_emit *e, const struct osprey_config *cfg,
                          const char *log_dir, FILE *diag)
 {
     int rc = 0;
+    osprey_flow_writer_drain(e->fw); /* the flows so far go to the sinks being closed */
     for (size_t i = 0; i < e->nsinks; i++)
         if (e->sinks[i].def->close(e->sinks[i].s, diag) < 0)
             rc = -1;
@@ -303,6 +333,7 @@ int osprey_emit_close(struct osprey_emit *e, FILE *diag)
     if (!e)
         return 0;
     int rc = 0;
+    osprey_flow_writer_free(e->fw); /* what it holds is written first */
     for (size_t i = 0; i < e->nsinks; i++)
         if (e->sinks[i].def->close(e->sinks[i].s, diag) < 0)
             rc = -1;

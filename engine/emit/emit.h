@@ -46,11 +46,12 @@ struct osprey_stats_src {
     struct osprey_detect_verdicts verdicts; /* firewall mode: stats.firewall.* */
 };
 
-/* Open the outputs the configuration enables, in log_dir (relative file names). threads:
- * several workers will write. NULL after printing why on diag (e.g. the directory is not
- * writable, the GeoIP database cannot be read). */
+/* Open the outputs the configuration enables, in log_dir (relative file names). nworkers:
+ * the packet threads that will write (flow.recyclers auto: flow records get a thread of
+ * their own when they leave a CPU free). NULL after printing why on diag (e.g. the
+ * directory is not writable, the GeoIP database cannot be read). */
 struct osprey_emit *osprey_emit_open(const struct osprey_config *cfg, const char *log_dir,
-                                     bool threads, FILE *diag);
+                                     int nworkers, FILE *diag);
 /* The clock periodic stats are timed by (monotonic seconds): the process's, given by the
  * pipeline so the emitter calls nothing above it. Before the first stats_due. */
 void osprey_emit_set_clock(struct osprey_emit *e, double (*now_s)(void));

@@ -5,6 +5,7 @@
 #include <stdatomic.h>
 
 #include "emit.h"
+#include "flow_writer.h"
 #include "osprey_geoip.h"
 #include "osprey_output.h"
 #include "osprey_outputs.h"
@@ -32,6 +33,7 @@ struct osprey_emit {
     bool stats_threads;          /* stats.threads: each worker's counters too */
     bool file_store;             /* the file-store sink is open: files asked for are stored */
     atomic_uint file_ids;        /* stored files so far (fileinfo.file_id) */
+    struct osprey_flow_writer *fw; /* flow.recyclers: flow records' own thread, or NULL */
 };
 
 /* Every open sink taking records of kind k (enum osprey_rec_kind). */

@@ -37,6 +37,10 @@ void osprey_emit_flow(struct osprey_emit *e, struct mon_ctx *ctx, const struct m
                             cid, sizeof cid);
         r.community_id = cid;
     }
+    if (e->fw) {
+        osprey_flow_writer_put(e->fw, &r); /* copied with its strings: t and cid may go */
+        return;
+    }
     EMIT_EACH_SINK(e, OSPREY_REC_FLOW, k)
         k->def->flow(k->s, &r);
 }

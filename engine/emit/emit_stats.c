@@ -242,6 +242,8 @@ void osprey_emit_stats(struct osprey_emit *e, const struct osprey_stats_src *src
 {
     if (!(e->takes & OSPREY_REC_STATS))
         return;
+    /* the flows that ended before this record are written before it, and counted */
+    osprey_flow_writer_drain(e->fw);
     if (e->now_s)
         e->t_last_stats = e->now_s();
     size_t tables = e->stats_threads ? (size_t)n + 1 : 1;
@@ -252,6 +254,13 @@ void osprey_emit_stats(struct osprey_emit *e, const struct osprey_stats_src *src
     if (a.st && a.names) { /* else rec.st stays NULL: the sinks count a lost record */
         for (int i = 0; i < n; i++)
             worker_stats(&a, &src[i]);
+        if (e->fw) { /* Suricata's flow recycler counters */
+            struct osprey_flow_writer_stats fs;
+            osprey_flow_writer_stats(e->fw, &fs);
+            put(&a, "flow.recycler.recycled", fs.recycled);
+            put(&a, "flow.recycler.queue_max", fs.queue_max);
+            put(&a, "flow.recycler.queue_avg", fs.queue_avg);
+        }
         /* Suricata has no counters for its EVE transports: the sinks' go under osprey. */
         for (size_t i = 0; i < e->nsinks; i++)
             if (e->sinks[i].def->counters) {

@@ -42,6 +42,7 @@ DEFAULTS = {
     "flow.hash-size": 65536,
     "flow.prealloc": 10000,
     "flow.hash-seed": 0,
+    "flow.recyclers": "auto",
     "default-rule-path": "/var/lib/osprey/rules",
     "rule-files": [],
     "classification-file": "classification.config",
