@@ -214,6 +214,9 @@ int osprey_pipeline_open(struct osprey_pipeline *pl, const struct osprey_options
         }
         mon_set_flow_end_cb(w->ctx, on_flow_end, w);
         mon_set_conn_closed_cb(w->ctx, on_conn_closed, w);
+        /* the rules' forests, built at startup rather than by the first flows' packets */
+        if (mon_ctx_prepare(w->ctx) != MON_OK)
+            goto nomem;
         if (ack && !(w->defer = osprey_defer_new(emit_alert, snap_alert, w)))
             goto nomem;
     }

@@ -85,6 +85,33 @@ void core_scope_clear(struct mon_ctx *ctx)
     ctx->nscope = 0;
 }
 
+/* The union of the stream sockets in mask (two or more), remembered per set of sockets: the
+ * cache's reference, NULL when out of memory. */
+static struct ev_forest *scope_union(struct mon_ctx *ctx, uint64_t mask)
+{
+    for (unsigned i = 0; i < ctx->nscope; i++)
+        if (ctx->scope[i].mask == mask)
+            return ctx->scope[i].forest;
+    struct ev_forest *u = ev_forest_empty(ctx->forests);
+    for (struct mon_sock *s = ctx->socks; s && u; s = s->next) {
+        if (s->type != MON_SOCK_STREAM || !(mask & (1ull << s->bit)))
+            continue;
+        struct ev_forest *n = NULL, *sf = core_sock_forest(ctx, s);
+        if (!sf || ev_forest_union(ctx->forests, u, sf, &n) != MON_OK)
+            n = NULL;
+        ev_forest_release(ctx->forests, u);
+        u = n;
+    }
+    if (!u)
+        return NULL;
+    if (ctx->nscope == CORE_SCOPE_CACHE)
+        core_scope_clear(ctx);
+    ctx->scope[ctx->nscope].mask = mask;
+    ctx->scope[ctx->nscope].forest = u; /* the cache keeps this reference */
+    ctx->nscope++;
+    return u;
+}
+
 /* The forest a new flow starts with: the union of the stream sockets whose scope its first
  * packet matches. Unions are remembered per set of sockets, so after the first flow of a
  * kind this is a BPF run per socket and a short scan. Returns a counted reference. */
@@ -104,35 +131,27 @@ struct ev_forest *core_scope_forest(struct mon_ctx *ctx, const struct mon_packet
         f = core_sock_forest(ctx, only);  /* one socket: its own forest, no union needed */
         if (!f)
             return NULL;
-    } else {
-        for (unsigned i = 0; i < ctx->nscope; i++)
-            if (ctx->scope[i].mask == mask) {
-                f = ctx->scope[i].forest;
-                break;
-            }
-        if (!f) {
-            struct ev_forest *u = ev_forest_empty(ctx->forests);
-            for (struct mon_sock *s = ctx->socks; s && u; s = s->next) {
-                if (s->type != MON_SOCK_STREAM || !(mask & (1ull << s->bit)))
-                    continue;
-                struct ev_forest *n = NULL, *sf = core_sock_forest(ctx, s);
-                if (!sf || ev_forest_union(ctx->forests, u, sf, &n) != MON_OK)
-                    n = NULL;
-                ev_forest_release(ctx->forests, u);
-                u = n;
-            }
-            if (!u)
-                return NULL;
-            if (ctx->nscope == CORE_SCOPE_CACHE)
-                core_scope_clear(ctx);
-            ctx->scope[ctx->nscope].mask = mask;
-            ctx->scope[ctx->nscope].forest = u;  /* the cache keeps this reference */
-            ctx->nscope++;
-            f = u;
-        }
+    } else if (!(f = scope_union(ctx, mask))) {
+        return NULL;
     }
     ev_forest_retain(f);
     return f;
+}
+
+int mon_ctx_prepare(struct mon_ctx *ctx)
+{
+    uint64_t all = 0;
+    unsigned n = 0;
+    for (struct mon_sock *s = ctx->socks; s; s = s->next)
+        if (s->type == MON_SOCK_STREAM) {
+            if (!core_sock_forest(ctx, s))
+                return core_err(ctx, MON_ENOMEM, "out of memory");
+            all |= 1ull << s->bit;
+            n++;
+        }
+    if (n > 1 && !scope_union(ctx, all))
+        return core_err(ctx, MON_ENOMEM, "out of memory");
+    return MON_OK;
 }
 
 /* Which phase runs a handler (see mon.h): data events happen at the receiver, REXMIT just

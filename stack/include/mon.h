@@ -250,6 +250,11 @@ enum mon_sock_type {
  * packet (raw). NULL on error (mon_errmsg). */
 struct mon_sock *mon_socket(struct mon_ctx *ctx, enum mon_sock_type type, const char *scope);
 int mon_close(struct mon_ctx *ctx, struct mon_sock *s);
+/* Build now the invocation forests the first flows would otherwise build as they come: each
+ * stream socket's, and that of a flow every stream socket takes. Call it once the sockets
+ * have their handlers (startup); with a large ruleset each can take milliseconds. A later
+ * registration on a socket still rebuilds lazily. MON_OK, or MON_ENOMEM. */
+int mon_ctx_prepare(struct mon_ctx *ctx);
 
 /* Register or deregister handler(arg) for ev on a passive socket (flows created from then on
  * inherit it) or on one flow (that flow only; O(1) when the resulting forest exists). The

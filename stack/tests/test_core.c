@@ -135,6 +135,36 @@ static void test_flow_registration_shares_forests(void)
     (void)g_extra;
 }
 
+/* mon_ctx_prepare builds each stream socket's forest and that of a flow every socket takes;
+ * the first flows then build none (they would have, at their first packet). */
+static void test_prepare_builds_forests_first(void)
+{
+    struct mon_engine *e = engine();
+    mon_engine_freeze(e);
+    struct mon_ctx *ctx = mon_ctx_create(e, 0);
+    struct mon_sock *a = mon_socket(ctx, MON_SOCK_STREAM, NULL);
+    struct mon_sock *b = mon_socket(ctx, MON_SOCK_STREAM, "udp");
+    struct log l = {0};
+    mon_register(ctx, a, MON_ON_CONN_START, MON_HK_SND, rec, &l);
+    mon_register(ctx, b, MON_ON_CONN_END, MON_HK_RCV, rec, &l);
+    const struct mon_event_stats *st = mon_ctx_event_stats(ctx);
+    uint64_t before = st->forests_created;
+    CHECK(mon_ctx_prepare(ctx) == MON_OK);
+    st = mon_ctx_event_stats(ctx);
+    CHECK_EQ_U(st->forests_created, before + 3); /* a's, b's, and the two together */
+    struct test_frame t;
+    mon_process(ctx, tf_build(&t, A, 5000, B, 53, 17, 0, 0, 0, "q", 1));  /* both sockets */
+    mon_process(ctx, tf_build(&t, A, 1, B, 2, 6, 0x02, 1, 0, NULL, 2));     /* a only */
+    st = mon_ctx_event_stats(ctx);
+    CHECK_EQ_U(st->forests_created, before + 3);
+    CHECK(mon_ctx_prepare(ctx) == MON_OK); /* again: nothing new */
+    CHECK_EQ_U(mon_ctx_event_stats(ctx)->forests_created, before + 3);
+    mon_flush(ctx);
+    CHECK_EQ_U(l.n, 3); /* CONN_START of both flows (a), CONN_END of the UDP one (b) */
+    mon_ctx_destroy(ctx);
+    mon_engine_destroy(e);
+}
+
 static void try_set_and_drop(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event_t ev, void *arg)
 {
     (void)f, (void)side, (void)ev;
@@ -267,6 +297,7 @@ int main(void)
     test_engine_rules();
     test_udp_events_and_scope();
     test_flow_registration_shares_forests();
+    test_prepare_builds_forests_first();
     test_phase_rules();
     test_orphan_and_raw();
     test_conn_closed_callback();
