@@ -53,6 +53,7 @@ int osprey_pipeline_rules(const struct osprey_options *opts, const struct osprey
     osprey_pipeline_detect_opts(cfg, *parsers, &dopts);
     dopts.explain_sid = opts->explain_sid; /* --explain: its report first, then (-r) its trace */
     dopts.explain_out = stdout;
+    dopts.labels = opts->dump_chains; /* -T --dump-chains prints them */
     if (osprey_detect_build_opts(det, eng, *rs, stderr, &dopts) != 0)
         return -1;
     if (opts->explain_sid && osprey_detect_explain(*det, stdout) != 0)

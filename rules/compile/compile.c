@@ -49,8 +49,8 @@ static int note_node(struct osprey_detect *d, mon_event_t ev, mon_event_t parent
         d->nodes = n;
         d->cap_nodes = cap;
     }
-    char *l = strdup(label);
-    if (!l)
+    char *l = NULL; /* the label only for a dump or an explanation */
+    if (d->labels && label && !(l = strdup(label)))
         return -1;
     d->nodes[d->nnodes++] = (struct det_node){ev, parent, l, fn, arg};
     d->noted[ev] = 1;
@@ -92,6 +92,36 @@ static void label_opts(struct buf *b, const struct osprey_rule *r, uint32_t from
         }
         buf_puts(b, ";");
     }
+}
+
+/* A header's node: `header stream tcp $HOME_NET any -> $EXTERNAL_NET 80`. */
+static void label_header(struct buf *b, const struct osprey_rule *r, uint16_t base)
+{
+    char hl[64];
+    snprintf(hl, sizeof hl, "header %s %s ", det_base_name(base), r->proto);
+    buf_puts(b, hl);
+    buf_puts(b, r->src.addr_text ? r->src.addr_text : "any");
+    buf_puts(b, " ");
+    buf_puts(b, r->src.port_text ? r->src.port_text : "any");
+    buf_puts(b, r->dir == OSPREY_DIR_BOTH ? " <> " : r->dir == OSPREY_DIR_TX ? " => " : " -> ");
+    buf_puts(b, r->dst.addr_text ? r->dst.addr_text : "any");
+    buf_puts(b, " ");
+    buf_puts(b, r->dst.port_text ? r->dst.port_text : "any");
+}
+
+/* A fast pattern's node: `fast pattern "GET |20|" nocase`. */
+static void label_fp(struct buf *b, const uint8_t *p, uint32_t n, bool nocase)
+{
+    static const char hex[] = "0123456789abcdef";
+    buf_puts(b, "fast pattern \"");
+    for (uint32_t i = 0; i < n; i++) {
+        char x[4] = {'|', hex[p[i] >> 4], hex[p[i] & 15], '|'};
+        if (p[i] >= 32 && p[i] < 127 && p[i] != '"' && p[i] != '|')
+            buf_put(b, &p[i], 1);
+        else
+            buf_put(b, x, 4);
+    }
+    buf_puts(b, nocase ? "\" nocase" : "\"");
 }
 
 /* A unit no option stands for: what it tests (its ops' dump, else its type's name). */
@@ -356,16 +386,9 @@ int compile_rule(struct compiler *c, const struct osprey_rule *r, enum plan_vari
             if (ev < 0)
                 goto out;
             m->ev[id] = (mon_event_t)ev;
-            buf_puts(&lb, "fast pattern \"");
-            for (uint32_t i = 0; i < n; i++) {
-                static const char hex[] = "0123456789abcdef";
-                char x[4] = {'|', hex[p[i] >> 4], hex[p[i] & 15], '|'};
-                if (p[i] >= 32 && p[i] < 127 && p[i] != '"' && p[i] != '|')
-                    buf_put(&lb, &p[i], 1);
-                else
-                    buf_put(&lb, x, 4);
-            }
-            buf_puts(&lb, pl.fp->nocase ? "\" nocase" : "\"");
+            lb.n = 0;
+            if (d->labels)
+                label_fp(&lb, p, n, pl.fp->nocase);
             if (lb.oom || note_node(d, (mon_event_t)ev, m->self, (char *)lb.p, NULL, m) < 0)
                 goto out;
         }
@@ -394,16 +417,8 @@ int compile_rule(struct compiler *c, const struct osprey_rule *r, enum plan_vari
         len++;
     }
     lb.n = 0;
-    char hl[64];
-    snprintf(hl, sizeof hl, "header %s %s ", det_base_name(pl.base), r->proto);
-    buf_puts(&lb, hl);
-    buf_puts(&lb, r->src.addr_text ? r->src.addr_text : "any");
-    buf_puts(&lb, " ");
-    buf_puts(&lb, r->src.port_text ? r->src.port_text : "any");
-    buf_puts(&lb, r->dir == OSPREY_DIR_BOTH ? " <> " : r->dir == OSPREY_DIR_TX ? " => " : " -> ");
-    buf_puts(&lb, r->dst.addr_text ? r->dst.addr_text : "any");
-    buf_puts(&lb, " ");
-    buf_puts(&lb, r->dst.port_text ? r->dst.port_text : "any");
+    if (d->labels)
+        label_header(&lb, r, pl.base);
     if (lb.oom)
         goto out;
     if (pl.fp) {
@@ -443,9 +458,11 @@ int compile_rule(struct compiler *c, const struct osprey_rule *r, enum plan_vari
         if (late)
             late[u] = a;
         lb.n = 0;
-        if (variant == PV_PACKET)
+        if (d->labels && variant == PV_PACKET)
             buf_puts(&lb, "[packet] "); /* the units of the packet chain read the packet */
-        if (pl.units[u].first_opt == PLAN_HEADER) /* the rule header's (ipv4, http …) */
+        if (!d->labels)
+            ; /* no dump nor explanation: no label */
+        else if (pl.units[u].first_opt == PLAN_HEADER) /* the rule header's (ipv4, http …) */
             label_unit(&lb, a);
         else
             label_opts(&lb, r, pl.units[u].first_opt, pl.units[u].last_opt);
@@ -620,6 +637,7 @@ int osprey_detect_build_opts(struct osprey_detect **out, struct mon_engine *eng,
     /* --explain wraps the unit filters itself, and a traced run's times would be the
      * printing's: no profile then */
     d->prof = opts && opts->profile_rules && !opts->explain_sid;
+    d->labels = !opts || opts->labels || opts->explain_sid;
     if (opts)
         pcre_set_limits(opts->pcre_match_limit, opts->pcre_depth_limit);
     for (uint16_t b = 0; b < d->nbases; b++) {

@@ -420,6 +420,8 @@ bool det_pkt_root_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_
 
 struct osprey_detect {
     bool prof;                       /* profiling.rules.enabled (profile.c) */
+    bool labels;                     /* each UDE's label kept (det_node.label): --dump-chains,
+                                        --explain; else NULL (16 MB with ET Open) */
     struct det_prof_unit **prof_map; /* profile slots by unit (compile time) */
     uint32_t prof_cap, nprof_units;
     char *mpm_cache;                 /* opts->mpm_cache_dir, owned */

@@ -14,7 +14,7 @@ static void walk(const struct osprey_detect *d, const struct tree *t, mon_event_
 {
     for (uint32_t i = t->first[parent]; i != UINT32_MAX; i = t->next[i]) {
         mon_event_t ev = d->nodes[i].ev;
-        fprintf(out, "%*s%s", 2 * depth, "", d->nodes[i].label);
+        fprintf(out, "%*s%s", 2 * depth, "", d->nodes[i].label ? d->nodes[i].label : "?");
         if (t->leaves[ev])
             fprintf(out, "  => %u rule%s", t->leaves[ev], t->leaves[ev] == 1 ? "" : "s");
         fputc('\n', out);

@@ -51,7 +51,7 @@ static void flow_end(struct mon_flow *f, void *arg)
     osprey_detect_flow_end(arg, f);
 }
 
-static int rig_open(struct rig *r, uint32_t sid)
+static int rig_open_labels(struct rig *r, uint32_t sid, bool labels)
 {
     memset(r, 0, sizeof *r);
     struct osprey_rules_options o = {.classification_file = "", .reference_file = "",
@@ -64,7 +64,8 @@ static int rig_open(struct rig *r, uint32_t sid)
     struct mon_engine_cfg cfg;
     mon_engine_cfg_defaults(&cfg);
     cfg.decode.checksum_mode = MON_CSUM_NONE;
-    struct osprey_detect_opts opts = {.explain_sid = sid, .explain_out = r->out};
+    struct osprey_detect_opts opts = {.explain_sid = sid, .explain_out = r->out,
+                                      .labels = labels};
     if (!(r->eng = mon_engine_create(&cfg)) ||
         osprey_detect_build_opts(&r->d, r->eng, r->rs, stderr, &opts))
         return -1;
@@ -74,6 +75,11 @@ static int rig_open(struct rig *r, uint32_t sid)
         return -1;
     mon_set_flow_end_cb(r->ctx, flow_end, r->w);
     return 0;
+}
+
+static int rig_open(struct rig *r, uint32_t sid)
+{
+    return rig_open_labels(r, sid, false);
 }
 
 static void rig_close(struct rig *r)
@@ -170,10 +176,40 @@ static void test_unknown_sid_and_sharing(void)
     rig_close(&r);
 }
 
+/* --dump-chains: a build asked for labels prints every UDE's; a plain one (osprey's runs)
+ * keeps none and prints "?" in their place, with the same tree. */
+static void test_dump_labels(void)
+{
+    struct rig with, plain;
+    CHECK(rig_open_labels(&with, 0, true) == 0);
+    CHECK(rig_open(&plain, 0) == 0);
+    char *a = NULL, *b = NULL;
+    size_t na = 0, nb = 0;
+    FILE *fa = open_memstream(&a, &na), *fb = open_memstream(&b, &nb);
+    osprey_detect_dump_chains(with.d, fa);
+    osprey_detect_dump_chains(plain.d, fb);
+    fclose(fa);
+    fclose(fb);
+    CHECK(strstr(a, "fast pattern \"abc\"") != NULL);
+    CHECK(strstr(a, "content:\"xyz\"; distance:0;") != NULL);
+    CHECK(strstr(b, "fast pattern \"") == NULL && strstr(b, "  ?") != NULL);
+    size_t la = 0, lb = 0; /* one line per node either way */
+    for (const char *p = a; *p; p++)
+        la += *p == '\n';
+    for (const char *p = b; *p; p++)
+        lb += *p == '\n';
+    CHECK(la == lb && la > 3);
+    free(a);
+    free(b);
+    rig_close(&plain);
+    rig_close(&with);
+}
+
 int main(void)
 {
     test_report();
     test_trace();
     test_unknown_sid_and_sharing();
+    test_dump_labels();
     return unit_report("test_explain");
 }
