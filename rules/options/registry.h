@@ -111,13 +111,8 @@ bool opt_def_implemented(const struct opt_def *d);
 const struct opt_def *opt_def_by_id(size_t kw);
 size_t opt_def_count(void);
 
-/* A name → id index, built per ruleset (no global state). */
-struct named {
-    const char *name;
-    uint16_t id;
-};
+/* A name → id index, built per ruleset. */
 struct opt_index {
-    struct named *sorted;       /* by name */
     const struct opt_def **defs; /* by id */
     size_t n;
     uint16_t *hash;             /* by name's hash: id + 1, 0 empty; hmask + 1 slots */
