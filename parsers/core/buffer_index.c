@@ -30,7 +30,7 @@ static void runs_build(void)
         cap *= 2;
     struct run *t = calloc(cap, sizeof *t);
     if (!t)
-        return; /* out of memory at startup: the binary search answers */
+        return; /* out of memory at startup: no buffer is found, as without the index */
     for (uint32_t i = 0; i < nidx;) {
         uint32_t e = i + 1;
         while (e < nidx && !strcmp(idx[e].name, idx[i].name))
@@ -81,27 +81,12 @@ static void build(void)
 uint32_t buffer_names(const char *name, const struct buffer_name **out)
 {
     pthread_once(&once, build);
-    if (runs) {
-        for (uint32_t s = osprey_fnv1a32(name, strlen(name)) & (nruns_cap - 1); runs[s].at1;
-             s = (s + 1) & (nruns_cap - 1))
-            if (!strcmp(idx[runs[s].at1 - 1].name, name)) {
-                *out = idx + runs[s].at1 - 1;
-                return runs[s].n;
-            }
-        *out = idx;
-        return 0;
-    }
-    uint32_t lo = 0, hi = nidx;
-    while (lo < hi) { /* the first entry not below name */
-        uint32_t mid = (lo + hi) / 2;
-        if (strcmp(idx[mid].name, name) < 0)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    uint32_t end = lo;
-    while (end < nidx && !strcmp(idx[end].name, name))
-        end++;
-    *out = idx ? idx + lo : NULL;
-    return end - lo;
+    *out = idx;
+    for (uint32_t s = runs ? osprey_fnv1a32(name, strlen(name)) & (nruns_cap - 1) : 0;
+         runs && runs[s].at1; s = (s + 1) & (nruns_cap - 1))
+        if (!strcmp(idx[runs[s].at1 - 1].name, name)) {
+            *out = idx + runs[s].at1 - 1;
+            return runs[s].n;
+        }
+    return 0;
 }
