@@ -35,7 +35,7 @@ static void runs_build(void)
         uint32_t e = i + 1;
         while (e < nidx && !strcmp(idx[e].name, idx[i].name))
             e++;
-        uint32_t s = osprey_fnv1a32(idx[i].name, strlen(idx[i].name)) & (cap - 1);
+        uint32_t s = (uint32_t)osprey_hash_bytes(idx[i].name, strlen(idx[i].name)) & (cap - 1);
         while (t[s].at1)
             s = (s + 1) & (cap - 1);
         t[s] = (struct run){i + 1, e - i};
@@ -82,8 +82,8 @@ uint32_t buffer_names(const char *name, const struct buffer_name **out)
 {
     pthread_once(&once, build);
     *out = idx;
-    for (uint32_t s = runs ? osprey_fnv1a32(name, strlen(name)) & (nruns_cap - 1) : 0;
-         runs && runs[s].at1; s = (s + 1) & (nruns_cap - 1))
+    uint32_t s = runs ? (uint32_t)osprey_hash_bytes(name, strlen(name)) & (nruns_cap - 1) : 0;
+    for (; runs && runs[s].at1; s = (s + 1) & (nruns_cap - 1))
         if (!strcmp(idx[runs[s].at1 - 1].name, name)) {
             *out = idx + runs[s].at1 - 1;
             return runs[s].n;

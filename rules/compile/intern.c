@@ -1,27 +1,9 @@
 /* intern.c — see intern.h. */
 #include "intern.h"
+#include "osprey_hash.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-
-
-/* Eight bytes a step: the keys are whole units' and headers' encodings, often a kilobyte,
- * and FNV byte by byte was 3 % of the startup. Collisions cost only a memcmp. */
-static uint64_t fnv(const uint8_t *p, size_t n)
-{
-    uint64_t h = 1469598103934665603ull ^ n;
-    size_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-        uint64_t w;
-        memcpy(&w, p + i, 8);
-        h = (h ^ w) * 0x9e3779b97f4a7c15ull;
-        h ^= h >> 32;
-    }
-    for (; i < n; i++)
-        h = (h ^ p[i]) * 1099511628211ull;
-    return h ^ (h >> 29);
-}
 
 static struct ient *intern_slot(struct intern *in, const uint8_t *k, size_t n, uint64_t h)
 {
@@ -51,7 +33,7 @@ void *intern_get(struct intern *in, const uint8_t *k, size_t n)
 {
     if (!in->cap)
         return NULL;
-    struct ient *e = intern_slot(in, k, n, fnv(k, n));
+    struct ient *e = intern_slot(in, k, n, osprey_hash_bytes(k, n));
     return e->key ? e->val : NULL;
 }
 
@@ -59,7 +41,7 @@ int intern_put(struct intern *in, const uint8_t *k, size_t n, void *val)
 {
     if ((in->n + 1) * 2 > in->cap && intern_grow(in) < 0)
         return -1;
-    uint64_t h = fnv(k, n);
+    uint64_t h = osprey_hash_bytes(k, n);
     struct ient *e = intern_slot(in, k, n, h);
     if (!(e->key = malloc(n ? n : 1)))
         return -1;

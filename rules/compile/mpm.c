@@ -18,7 +18,7 @@
 
 static uint32_t pat_hash(const uint8_t *p, uint32_t len, bool nocase)
 {
-    return osprey_fnv1a32(p, len) ^ (nocase ? 0x9e3779b9u : 0);
+    return (uint32_t)osprey_hash_bytes(p, len) ^ (nocase ? 0x9e3779b9u : 0);
 }
 
 /* Room for one more pattern in the hash index (kept at most half full). */

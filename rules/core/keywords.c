@@ -140,7 +140,7 @@ int opt_index_build(struct opt_index *ix)
     ix->hmask = cap - 1;
     for (size_t i = 0; i < n; i++) {
         ix->defs[i] = opt_def_by_id(i);
-        size_t h = osprey_fnv1a32(ix->defs[i]->name, strlen(ix->defs[i]->name)) & ix->hmask;
+        size_t h = osprey_hash_bytes(ix->defs[i]->name, strlen(ix->defs[i]->name)) & ix->hmask;
         while (ix->hash[h])
             h = (h + 1) & ix->hmask;
         ix->hash[h] = (uint16_t)(i + 1);
@@ -160,7 +160,7 @@ void opt_index_free(struct opt_index *ix)
 
 int opt_index_find(const struct opt_index *ix, const char *s, size_t n)
 {
-    for (size_t h = osprey_fnv1a32(s, n) & ix->hmask; ix->hash[h]; h = (h + 1) & ix->hmask) {
+    for (size_t h = osprey_hash_bytes(s, n) & ix->hmask; ix->hash[h]; h = (h + 1) & ix->hmask) {
         const char *name = ix->defs[ix->hash[h] - 1]->name;
         if (strncmp(name, s, n) == 0 && name[n] == '\0')
             return ix->hash[h] - 1;
