@@ -28,6 +28,14 @@ const struct det_header *header_arg(struct compiler *c, const struct osprey_rule
  * object). */
 const struct det_unit *unit_arg(struct compiler *c, const struct det_unit *u);
 
+/* The UDEs' labels (labels.c), appended to b: options from..to of r as written; a header
+ * (`header stream tcp $HOME_NET any -> $EXTERNAL_NET 80`); a fast pattern
+ * (`fast pattern "GET |20|" nocase`); a unit no option stands for (its dump, else its name). */
+void label_opts(struct buf *b, const struct osprey_rule *r, uint32_t from, uint32_t to);
+void label_header(struct buf *b, const struct osprey_rule *r, uint16_t base);
+void label_fp(struct buf *b, const uint8_t *p, uint32_t n, bool nocase);
+void label_unit(struct buf *b, const struct det_unit *u);
+
 /* One chain of rule r (plan.h: enum plan_variant) for its own protocol (app_as 0) or for one
  * that also runs it; *next: the rule's other chain to compile after this one, PV_MAIN for
  * none; *base_out: the application event base of the chain (DB_PKT: none or not compiled).
