@@ -95,7 +95,7 @@ static int version_met(const char *s, size_t n)
 static bool keyword_met(struct rule_ctx *c, const char *w, size_t n)
 {
     int id = opt_index_find(&c->rs->index, w, n);
-    return id >= 0 && opt_def_implemented(c->rs->index.defs[id]);
+    return id >= 0 && opt_def_implemented(opt_def_by_id((size_t)id));
 }
 
 int requires_eval(struct rule_ctx *c, const char *val, const char **bad)

@@ -351,7 +351,7 @@ static void decide_dialect(struct rule_ctx *c, const struct otok *t, int n)
     for (int i = 0; i < n; i++) {
         if (t[i].id < 0)
             continue;
-        const struct opt_def *d = c->rs->index.defs[t[i].id];
+        const struct opt_def *d = opt_def_by_id(t[i].id);
         if (d->dialects == D_S3 || strcmp(d->name, "service") == 0)
             s3 = true;
         else if (d->dialects == D_SURI)
@@ -487,7 +487,7 @@ static void walk_options(struct rule_ctx *c, struct otok *t, int n,
             rule_syntax_error(c, t[i].kw, "unknown option", "unknown option '%s'", t[i].kw);
             break;
         }
-        const struct opt_def *d = c->rs->index.defs[t[i].id];
+        const struct opt_def *d = opt_def_by_id(t[i].id);
         o->keyword = d->name;
         o->value = t[i].val;
         o->kw = (uint16_t)t[i].id;

@@ -111,9 +111,8 @@ bool opt_def_implemented(const struct opt_def *d);
 const struct opt_def *opt_def_by_id(size_t kw);
 size_t opt_def_count(void);
 
-/* A name → id index, built per ruleset. */
+/* A name → id index, built per ruleset (the rows by id: opt_def_by_id). */
 struct opt_index {
-    const struct opt_def **defs; /* by id */
     size_t n;
     uint16_t *hash;             /* by name's hash: id + 1, 0 empty; hmask + 1 slots */
     size_t hmask;
