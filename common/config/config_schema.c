@@ -432,6 +432,9 @@ static const struct cfg_key SCHEMA[] = {
     STR("unix-command.filename", "/var/run/osprey/osprey-command.socket", "its path"),
 
     INT("threading.workers", "0", 0, 1024, "worker threads of --runmode workers; 0 = one per CPU"),
+    SIZE("threading.ring-size", "0",
+         "frame bytes queued for each worker of an offline --runmode workers run (its memcap); "
+         "0 = 64mb shared out, 4mb to 16mb each; at least 1mb"),
 
     /* af-packet / live / inline: osprey -i, --pcap-live, --af-packet-inline (run_live.c) */
     INT("af-packet.threads", "0", 0, 1024, "live workers (one socket per interface each); 0 = threading.workers"),

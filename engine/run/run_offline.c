@@ -110,7 +110,9 @@ int osprey_run_offline(const struct osprey_options *opts, const struct osprey_co
             read_rc |= watch(&pl, opts->read_path, files, &nfiles, &pkts, &bytes);
         osprey_worker_flush(&pl.w[0]);
     } else {
-        read_rc = osprey_workers_run(pl.w, nw, &pl.dcfg, files, nfiles, &pkts, &bytes);
+        read_rc = osprey_workers_run(pl.w, nw, &pl.dcfg,
+                                     osprey_config_size(cfg, "threading.ring-size"), files,
+                                     nfiles, &pkts, &bytes);
         if (read_rc == -2)
             goto out;
     }

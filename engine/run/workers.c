@@ -10,18 +10,24 @@
  * workers. An inner flow therefore stays on one worker as long as it travels between one pair
  * of tunnel endpoints (either direction). Frames without IP go to worker 0.
  *
- * Each worker owns one ring of WK_RING batches. The reader fills the batch at head (frame
- * copies in one growing buffer) and publishes it by advancing head; the worker processes the
- * batch at tail and hands it back by advancing tail. head and tail are the only words shared
- * on the way (C11 atomics). A thread finding its ring empty (worker) or full (reader) sleeps
- * on the ring's condition variable instead of polling: the reader is faster than the workers,
- * so it waits often, and with as many workers as CPUs each sched_yield() it made was a system
- * call and a context switch taken from the workers (a third of the reader's time on the
- * benchmark capture). A full ring puts the reader to sleep until the worker has emptied half
- * of it, so it wakes once per WK_RING / 2 batches, not per batch. The sleeper raises its flag
- * before it looks at the ring again and the other thread looks at the flag after it moved its
- * index (both sequentially consistent), so one of the two always sees the other: no wake-up
- * is lost; the wait is also bounded (WK_NAP_MS) as a safety net.
+ * Each worker owns one ring of up to WK_RING batches of frames, whose bytes are copied into
+ * one buffer of the ring's own used as a circle (threading.ring-size, by default 64 MiB shared
+ * out among the workers, 4 to 16 MiB each: the ring's memcap). The reader fills the batch at head and
+ * publishes it by advancing head; the worker processes the batch at tail, hands its bytes back
+ * (freed: the end of that batch's bytes) and advances tail. head, tail, pub and freed are the
+ * only words shared on the way (C11 atomics). The ring is measured in bytes, not only in
+ * batches, so that it holds a burst of one heavy flow (a download hashed to one worker) while
+ * the other workers still have frames: with 64 fixed batches (4,096 frames, about 8 ms of a
+ * worker's work) the reader stalled on the full ring of the busy worker and the others ran dry,
+ * a fifth of the workers' time asleep on the benchmark capture.
+ * A thread finding its ring empty (worker) or full (reader) sleeps on the ring's condition
+ * variable instead of polling: the reader is faster than the workers, so it waits often, and
+ * with as many workers as CPUs each sched_yield() it made was a system call and a switch taken
+ * from the workers. A full ring puts the reader to sleep until the worker has emptied half of
+ * it. The sleeper raises its flag before it looks at the ring again and the other thread looks
+ * at the flag after it moved its index (both sequentially consistent), so one of the two
+ * always sees the other: no wake-up is lost; the wait is also bounded (WK_NAP_MS) as a safety
+ * net.
  */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -37,38 +43,45 @@
 #include "osprey_log_file.h"
 #include "workers.h"
 
-#define WK_BATCH 64  /* frames per batch */
-#define WK_RING 64   /* batches per worker ring */
-#define WK_NAP_MS 20 /* longest sleep before a thread looks at its ring again */
+#define WK_BATCH 64           /* frames per batch */
+#define WK_RING 1024          /* batches per worker ring: at most 65,536 frames in flight */
+#define WK_BYTES_ALL (64u << 20) /* frame bytes in flight, all rings together ... */
+#define WK_BYTES_MIN (4u << 20)  /* ... but each ring between these */
+#define WK_BYTES_MAX (16u << 20)
+#define WK_NAP_MS 20          /* longest sleep before a thread looks at its ring again */
 
 struct wk_meta {
     uint64_t ts_us, num;
-    size_t off;
+    size_t off; /* in the ring's data */
     uint32_t caplen, wirelen;
     int linktype;
 };
 
 struct wk_batch {
     int n;
+    uint64_t end; /* the ring's bytes written once this batch's frames were (wpos) */
     struct wk_meta m[WK_BATCH];
-    uint8_t *data;
-    size_t used, cap;
 };
 
 struct wk_ring {
-    /* head and tail sit on cache lines of their own (padding, since calloc gives no more
+    /* the indices sit on cache lines of their own (padding, since calloc gives no more
      * than max_align_t alignment) so the two threads do not bounce one line */
     char pad0[64];
     _Atomic uint64_t head; /* written by the reader */
-    char pad1[64 - sizeof(uint64_t)];
-    _Atomic uint64_t tail; /* written by the worker */
-    char pad2[64 - sizeof(uint64_t)];
+    _Atomic uint64_t pub;  /* the reader: end of the last published batch's bytes */
+    char pad1[64 - 2 * sizeof(uint64_t)];
+    _Atomic uint64_t tail;  /* written by the worker */
+    _Atomic uint64_t freed; /* the worker: end of the bytes of the last batch it is done with */
+    char pad2[64 - 2 * sizeof(uint64_t)];
     atomic_bool done;      /* the reader published its last batch */
     atomic_bool worker_sleeps, reader_sleeps; /* who waits on cv */
     pthread_mutex_t mu;    /* only for cv: the ring itself takes no lock */
     pthread_cond_t cv;
     bool sync_init;        /* mu and cv initialised */
-    struct wk_batch b[WK_RING];
+    struct wk_batch *b;    /* WK_RING */
+    uint8_t *data;         /* nbytes of frames, a circle */
+    uint64_t nbytes;
+    uint64_t wpos;         /* the reader's: bytes written so far (next at wpos % nbytes) */
     struct osprey_worker *w;
     struct mon_packet *pkt;             /* the worker's packet slot */
     pthread_t thread;
@@ -110,10 +123,13 @@ static bool ring_empty(struct wk_ring *r, uint64_t tail)
     return atomic_load(&r->head) == tail && !atomic_load(&r->done);
 }
 
-/* The reader, once it found the ring full, sleeps until the worker has emptied half of it. */
-static bool ring_over_half(struct wk_ring *r, uint64_t head)
+/* The reader, once it found the ring full (batches or bytes), sleeps until the worker has
+ * emptied half of it (both). */
+static bool ring_over_half(struct wk_ring *r, uint64_t unused)
 {
-    return head - atomic_load(&r->tail) > WK_RING / 2;
+    (void)unused;
+    return atomic_load(&r->head) - atomic_load(&r->tail) > WK_RING / 2 ||
+           atomic_load(&r->pub) - atomic_load(&r->freed) > r->nbytes / 2;
 }
 
 static void *worker_main(void *arg)
@@ -139,7 +155,7 @@ static void *worker_main(void *arg)
             for (int i = 0; i < b->n; i++) {
                 const struct wk_meta *m = &b->m[i];
                 struct mon_packet *p = r->pkt;
-                p->frame = b->data + m->off;
+                p->frame = r->data + m->off;
                 p->caplen = m->caplen;
                 p->wirelen = m->wirelen;
                 p->linktype = m->linktype;
@@ -147,8 +163,9 @@ static void *worker_main(void *arg)
                 p->num = m->num;
                 osprey_worker_packet(r->w, p);
             }
+            atomic_store(&r->freed, b->end);
             atomic_store(&r->tail, tail + 1);
-            if (head - (tail + 1) <= WK_RING / 2) /* (the reader sleeps until then) */
+            if (atomic_load(&r->reader_sleeps) && !ring_over_half(r, 0))
                 wk_wake(r, &r->reader_sleeps);
         }
     }
@@ -190,44 +207,64 @@ int osprey_workers_pick(const struct mon_packet *p, int n)
     return (int)(h % (uint64_t)n);
 }
 
-/* The batch the reader fills for ring r, waiting while the ring is full. */
+/* The batch the reader fills for ring r, waiting while every batch is in use. */
 static struct wk_batch *filling(struct wk_ring *r, uint64_t head)
 {
-    while (head - atomic_load_explicit(&r->tail, memory_order_acquire) >= WK_RING)
-        wk_sleep(r, &r->reader_sleeps, ring_over_half, head);
+    while (head - atomic_load(&r->tail) >= WK_RING)
+        wk_sleep(r, &r->reader_sleeps, ring_over_half, 0);
     return &r->b[head % WK_RING];
 }
 
+/* Hand the batch at head to the worker and start the next one (empty, waiting for a free
+ * batch if need be). */
 static void publish(struct wk_ring *r, uint64_t *head)
 {
+    atomic_store(&r->pub, r->b[*head % WK_RING].end);
     atomic_store(&r->head, ++*head);
     wk_wake(r, &r->worker_sleeps);
+    filling(r, *head)->n = 0;
 }
 
 static int push(struct wk_ring *r, uint64_t *head, const struct mon_packet *p)
 {
+    /* frames start on 16 bytes; one that would cross the buffer's end starts at its start
+     * (the bytes skipped count as used until the worker is past this frame's batch) */
+    uint64_t len = ((uint64_t)p->caplen + 15u) & ~(uint64_t)15u;
+    if (len > r->nbytes / 4)
+        return -1; /* (libpcap caps a frame at 256 KiB: not with rings of 4 MiB or more) */
     struct wk_batch *b = filling(r, *head);
-    if (b->n == 0)
-        b->used = 0;
-    if (b->used + p->caplen > b->cap) {
-        size_t cap = b->cap ? b->cap : 65536;
-        while (cap < b->used + p->caplen)
-            cap *= 2;
-        uint8_t *d = realloc(b->data, cap);
-        if (!d)
-            return -1;
-        b->data = d;
-        b->cap = cap;
+    uint64_t at, skip;
+    for (;;) {
+        at = r->wpos % r->nbytes;
+        skip = at + len > r->nbytes ? r->nbytes - at : 0;
+        if (r->wpos + skip + len - atomic_load(&r->freed) <= r->nbytes)
+            break;
+        /* no room: the worker can only free what it has, so the frames of this batch go
+         * first; then wait for half of the bytes */
+        if (b->n > 0)
+            publish(r, head);
+        else
+            wk_sleep(r, &r->reader_sleeps, ring_over_half, 0);
+        b = filling(r, *head);
     }
-    memcpy(b->data + b->used, p->frame, p->caplen);
-    b->m[b->n++] = (struct wk_meta){p->ts_us, p->num, b->used, p->caplen, p->wirelen,
-                                    p->linktype};
-    b->used += p->caplen;
-    if (b->n == WK_BATCH) {
+    at = (r->wpos + skip) % r->nbytes;
+    memcpy(r->data + at, p->frame, p->caplen);
+    b->m[b->n++] = (struct wk_meta){p->ts_us, p->num, at, p->caplen, p->wirelen, p->linktype};
+    r->wpos += skip + len;
+    b->end = r->wpos;
+    if (b->n == WK_BATCH)
         publish(r, head);
-        filling(r, *head)->n = 0;
-    }
     return 0;
+}
+
+/* Each ring's bytes: threading.ring-size (at least 1 MiB: four of libpcap's largest frames),
+ * or by default a share of the frame bytes in flight. */
+static uint64_t ring_bytes(uint64_t want, int n)
+{
+    if (want)
+        return want < (1u << 20) ? (1u << 20) : want;
+    uint64_t b = WK_BYTES_ALL / (uint64_t)n;
+    return b < WK_BYTES_MIN ? WK_BYTES_MIN : b > WK_BYTES_MAX ? WK_BYTES_MAX : b;
 }
 
 /* What the reader does with a batch: decode each frame only to find its address pair, copy
@@ -248,8 +285,8 @@ static int deal(void *arg, struct mon_packet *batch, int k)
         mon_decode(&rd->dec, p);
         int w = osprey_workers_pick(p, rd->n);
         if (push(&rd->rings[w], &rd->heads[w], p) < 0) {
-            fprintf(stderr, "osprey: out of memory copying frame %llu\n",
-                    (unsigned long long)p->num);
+            fprintf(stderr, "osprey: frame %llu: %u bytes, more than a worker ring holds\n",
+                    (unsigned long long)p->num, p->caplen);
             rc = -1;
         }
     }
@@ -257,7 +294,8 @@ static int deal(void *arg, struct mon_packet *batch, int k)
 }
 
 int osprey_workers_run(struct osprey_worker *ws, int n, const struct mon_decode_cfg *dcfg,
-                       char **files, int nfiles, uint64_t *pkts, uint64_t *bytes)
+                       uint64_t ring_size, char **files, int nfiles, uint64_t *pkts,
+                       uint64_t *bytes)
 {
     struct wk_ring *rings = calloc((size_t)n, sizeof *rings);
     uint64_t *heads = calloc((size_t)n, sizeof *heads);
@@ -268,7 +306,10 @@ int osprey_workers_run(struct osprey_worker *ws, int n, const struct mon_decode_
     }
     for (int i = 0; i < n; i++) {
         rings[i].w = &ws[i];
-        if (!(rings[i].pkt = calloc(1, sizeof *rings[i].pkt))) {
+        rings[i].nbytes = ring_bytes(ring_size, n);
+        if (!(rings[i].pkt = calloc(1, sizeof *rings[i].pkt)) ||
+            !(rings[i].b = calloc(WK_RING, sizeof *rings[i].b)) ||
+            !(rings[i].data = malloc(rings[i].nbytes))) {
             rc = -2;
             goto out;
         }
@@ -296,7 +337,7 @@ int osprey_workers_run(struct osprey_worker *ws, int n, const struct mon_decode_
 stop:
     for (int i = 0; i < started; i++) {
         struct wk_ring *r = &rings[i];
-        if (filling(r, heads[i])->n > 0)
+        if (r->b[heads[i] % WK_RING].n > 0)
             publish(r, &heads[i]);
         atomic_store(&r->done, true);
         wk_wake(r, &r->worker_sleeps);
@@ -306,8 +347,8 @@ stop:
 out:
     if (rings)
         for (int i = 0; i < n; i++) {
-            for (int b = 0; b < WK_RING; b++)
-                free(rings[i].b[b].data);
+            free(rings[i].b);
+            free(rings[i].data);
             free(rings[i].pkt);
             if (rings[i].sync_init) {
                 pthread_mutex_destroy(&rings[i].mu);

@@ -98,6 +98,7 @@ DEFAULTS = {
     "detect.prefilter.default": "mpm",
     "detect.guess-applayer-tx": False,
     "threading.workers": 0,
+    "threading.ring-size": 0,
     # every registered protocol's switch (test_every_protocol_has_its_switch)
     **{f"app-layer.protocols.{p}.enabled": True for p in (
         "dcerpc", "dns", "ftp", "ftp-data", "http", "sip", "mqtt", "smb", "smtp", "ssh", "tls", "krb5",
