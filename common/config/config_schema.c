@@ -196,7 +196,8 @@ static const struct cfg_key SCHEMA[] = {
     BOOL("pcap-file.continuous", "no",
          "-r DIR: keep watching the directory for new captures until SIGTERM/SIGINT"),
     BOOL("pcap-file.read-ahead", "yes",
-         "read a capture file on a thread of its own, ahead of the packets being processed"),
+         "read a capture file on a thread of its own, ahead of the packets being processed "
+         "(--runmode single; workers have a reader thread already)"),
     ENUM("pcap-file.delete-when-done", "no", "no|yes|non-alerts|true|false|on|off|1|0",
          "-r: delete each capture file once it is read (non-alerts: only if the run raised "
          "no alert)"),

@@ -2,10 +2,13 @@
 own gives exactly the alerts, packet numbers and summary of one read in turn — across many
 read-ahead slots (one frame larger than a slot's usual room among them), from a FIFO (read in
 turn), and for a capture cut in the middle of a record (its frames, then the read error)."""
+import glob
 import json
 import os
+import struct
 import subprocess
 import threading
+import time
 
 from scapy.layers.inet import IP, UDP
 from scapy.packet import Raw
@@ -80,3 +83,44 @@ def test_a_cut_capture_gives_its_frames_then_the_error(tmp_path):
     assert on == [(k % 5 + 1, k + 1) for k in range(len(on))]
     assert p_on.returncode == p_off.returncode != 0
     assert "read error" in p_on.stderr and "read error" in p_off.stderr
+
+
+def read_ahead_seen(tmp_path, name, pcap, *args):
+    """Run osprey on pcap and look at its threads until it exits: was one reading ahead?"""
+    logdir = tmp_path / name
+    logdir.mkdir()
+    rules = tmp_path / "t.rules"
+    rules.write_text(RULES)
+    proc = subprocess.Popen([binary("osprey"), "-r", str(pcap), "-S", str(rules), "-l",
+                             str(logdir), *args], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, env=SAN_ENV)
+    seen, looks = False, 0
+    while proc.poll() is None:
+        for comm in glob.glob(f"/proc/{proc.pid}/task/*/comm"):
+            try:
+                seen |= open(comm).read().strip() == "mon-read-ahead"
+            except OSError:
+                pass  # (the thread or the process ended meanwhile)
+        looks += 1
+        time.sleep(0.005)
+    assert proc.wait() == 0, proc.stderr.read()
+    return seen, looks
+
+
+def test_workers_read_without_a_read_ahead_thread(tmp_path):
+    # the workers' reader is a thread of its own already: a second one copying every frame
+    # only took CPU from the workers. The same look finds the thread in single mode.
+    pcap = tmp_path / "big.pcap"
+    frames = [bytes(IP(src=f"10.1.{k}.1", dst="10.0.0.2") / UDP(sport=1000, dport=53) /
+                    Raw(b"x" * 1200)) for k in range(200)]
+    with open(pcap, "wb") as f:  # 60,000 raw-IP frames (linktype 101), written as bytes
+        f.write(struct.pack("<IHHiIII", 0xA1B2C3D4, 2, 4, 0, 0, 65535, 101))
+        for k in range(60000):
+            fr = frames[k % 200]
+            f.write(struct.pack("<IIII", 1_600_000_000 + k // 1000, k % 1000 * 1000,
+                                len(fr), len(fr)) + fr)
+    single, looks = read_ahead_seen(tmp_path, "single", pcap, "--runmode", "single")
+    assert single and looks > 3
+    workers, looks = read_ahead_seen(tmp_path, "workers", pcap, "--runmode", "workers",
+                                     "--set", "threading.workers=2")
+    assert not workers and looks > 3
