@@ -11,7 +11,10 @@
 #   usage requirements, for white-box unit tests, benchmarks and fuzz targets that call a
 #   library's internals. Never for applications.
 #   ctest <target>_exports_prefixed runs cmake/check_exports.sh (nm) on the archive.
-# Needs GNU-compatible `ld -r` and objcopy (binutils or LLVM's); not for LTO objects.
+# Needs GNU-compatible `ld -r` and objcopy (binutils or LLVM's). With OSPREY_LTO the objects
+# also carry GCC's IR, which `ld -r` carries along untouched: the osprey program's LTO link
+# reads it, every other link the machine code whose names are made local here; the export
+# check (check_exports.sh) reads the machine code's names, not the IR's.
 if(NOT CMAKE_LINKER OR NOT CMAKE_OBJCOPY)
   message(FATAL_ERROR "the libraries need a linker that does 'ld -r' and objcopy (binutils or LLVM)")
 endif()
@@ -30,6 +33,9 @@ function(osprey_export_only target)
   add_custom_command(TARGET ${target} POST_BUILD
     COMMAND ${CMAKE_LINKER} -r -o ${merged} --whole-archive $<TARGET_FILE:${target}>
     COMMAND ${CMAKE_OBJCOPY} --localize-hidden --wildcard ${keep} ${merged}
+    # (GCC's LTO labels of each file's early debug information, `rule.c.1a2b3c4d`: the debug
+    # information of the osprey program's LTO link refers to them by name; no C name has a dot)
+    COMMAND ${CMAKE_OBJCOPY} --wildcard --globalize-symbol=*.c.* ${merged}
     COMMAND ${CMAKE_COMMAND} -E rm -f $<TARGET_FILE:${target}>
     COMMAND ${CMAKE_AR} qc $<TARGET_FILE:${target}> ${merged}
     COMMAND ${CMAKE_RANLIB} $<TARGET_FILE:${target}>

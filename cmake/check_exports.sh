@@ -13,8 +13,12 @@ for p in "$@"; do
     re="$re${re:+|}^$p"
 done
 want=$(echo "$*" | sed 's/ /, /g')
-syms=$("$nm" -g --defined-only "$lib") || { echo "$lib: $nm failed" >&2; exit 2; }
-names=$(printf '%s\n' "$syms" | awk 'NF == 3 { print $3 }' | sort -u)
+# the machine code's names: nm reads GCC's IR instead when the objects carry some (OSPREY_LTO)
+# and its LTO plugin is installed, unless told the object format
+fmt=$(objdump -f "$lib" 2>/dev/null | sed -n 's/.*file format //p' | head -n 1)
+syms=$("$nm" ${fmt:+--target="$fmt"} -g --defined-only "$lib") || { echo "$lib: $nm failed" >&2; exit 2; }
+# (GCC's LTO labels of a file's early debug information, `rule.c.1a2b3c4d`, are no C names)
+names=$(printf '%s\n' "$syms" | awk 'NF == 3 { print $3 }' | grep -Ev '\.c\.[0-9a-f]+$' | sort -u)
 bad=$(printf '%s\n' "$names" | grep -Ev "$re")
 good=$(printf '%s\n' "$names" | grep -Ec "$re")
 if [ -n "$bad" ]; then

@@ -6,6 +6,9 @@
  * suricata-update then knows no Suricata version and assumes a current one.
  */
 #include "build_info.h"
+#ifdef OSPREY_JEMALLOC
+#include <jemalloc/jemalloc.h>
+#endif
 
 #include "options.h"
 
@@ -89,12 +92,24 @@ int osprey_build_info(FILE *out)
     fprintf(out, "  %-40s %s\n", "JA4 support:", "yes");
     fprintf(out, "  %-40s %s\n", "Hyperscan support:", "yes");
 #ifdef OSPREY_JEMALLOC
-    fprintf(out, "  %-40s %s\n\n", "jemalloc:", "yes");
+    /* jemalloc's own version. (This call also keeps jemalloc linked in an LTO build: its
+     * linker's first pass sees the IR's names, where malloc is not one, and DPDK's
+     * --as-needed would drop a library none of them names.) */
+    const char *jv = "yes";
+    size_t jvlen = sizeof jv;
+    if (mallctl("version", &jv, &jvlen, NULL, 0) != 0)
+        jv = "yes";
+    fprintf(out, "  %-40s %s\n\n", "jemalloc:", jv);
 #else
     fprintf(out, "  %-40s %s\n\n", "jemalloc:", "no");
 #endif
     fprintf(out, "Development settings:\n");
-    fprintf(out, "  %-40s %s\n\n", "Sanitizers (ASan/UBSan):", yes(asan));
+    fprintf(out, "  %-40s %s\n", "Sanitizers (ASan/UBSan):", yes(asan));
+#ifdef OSPREY_LTO
+    fprintf(out, "  %-40s %s\n\n", "Link-time optimisation:", "yes");
+#else
+    fprintf(out, "  %-40s %s\n\n", "Link-time optimisation:", "no");
+#endif
     fprintf(out, "Generic build parameters:\n");
     fprintf(out, "  %-40s %s\n", "Installation prefix:", OSPREY_PREFIX);
     fprintf(out, "  %-40s %s/osprey/\n", "Configuration directory:", OSPREY_SYSCONFDIR);

@@ -55,13 +55,26 @@ def objects(build):
     return sorted(out)
 
 
+def elf_nm(sample):
+    """nm reading the machine code's symbols: objects built with OSPREY_LTO also carry GCC's IR,
+    which nm reads instead when its LTO plugin is installed, unless told the object format
+    (objdump's, of a sample object)."""
+    if not sample:
+        return ['nm']
+    out = subprocess.run(['objdump', '-f', sample], capture_output=True, text=True).stdout
+    fmt = next((l.split('file format')[1].strip() for l in out.splitlines()
+                if 'file format' in l), None)
+    return ['nm', f'--target={fmt}'] if fmt else ['nm']
+
+
 def graphs(objs):
     """The call graph and the table graph: {file: {file: [symbols]}}."""
     defs = collections.defaultdict(list)   # symbol -> [(file, target, type)]
     uses = collections.defaultdict(set)    # (file, target) -> symbols
     of = {o: (src, target) for o, src, target in objs}
-    # one nm for all (-A: each line starts with "object:")
-    text = subprocess.run(['nm', '-A', *of], capture_output=True, text=True, check=True).stdout
+    # one nm for all (-A: each line starts with "object:"), of the machine code's names
+    text = subprocess.run([*elf_nm(next(iter(of), None)), '-A', *of], capture_output=True,
+                          text=True, check=True).stdout
     for line in text.splitlines():
         name, _, rest = line.partition(':')   # (a build path with ':' is not supported)
         src, target = of[name]

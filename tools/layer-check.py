@@ -229,9 +229,11 @@ def export_problems(build):
             break
     else:
         return None, [f'  no libmon.a under {build}/lib']
-    out = subprocess.run(['nm', '-g', '--defined-only', lib], capture_output=True, text=True,
-                         check=True).stdout
-    names = sorted({p[2] for p in (l.split() for l in out.splitlines()) if len(p) == 3})
+    out = subprocess.run([*call_circles_module().elf_nm(lib), '-g', '--defined-only', lib],
+                         capture_output=True, text=True, check=True).stdout
+    # (GCC's LTO labels of a file's early debug information, `tcp.c.1a2b3c4d`, are no C names)
+    names = sorted({p[2] for p in (l.split() for l in out.splitlines())
+                    if len(p) == 3 and not re.search(r'\.c\.[0-9a-f]+$', p[2])})
     bad = [n for n in names if not n.startswith('mon_')]
     return len(names), [f'  libmon exports {n}' for n in bad] + \
         ([] if names else ['  libmon exports no name at all (not the library we think)'])

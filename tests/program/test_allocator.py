@@ -37,3 +37,20 @@ def test_the_environment_overrides_them():
     opt = jemalloc_options(",thp:default,dirty_decay_ms:5000")
     assert opt["thp"] == '"default"' and opt["dirty_decay_ms"] == "5000"
     assert opt["muzzy_decay_ms"] == "30000"  # the ones it does not name stay the program's
+
+
+def test_build_info_names_jemalloc_and_lto():
+    # the optimised build's --build-info: jemalloc's own version (the call that reads it also
+    # keeps jemalloc linked under LTO) and whether the program was linked with LTO, which the
+    # build does with GCC unless OSPREY_LTO is off (top CMakeLists.txt)
+    if not RELEASE.exists():
+        pytest.fail(f"{RELEASE} not built (tools/test.sh builds it before the tests)")
+    out = subprocess.run([str(RELEASE), "--build-info"], capture_output=True, text=True,
+                         timeout=60, check=True).stdout
+    assert re.search(r"^\s+jemalloc:\s+\d+\.\d+\.\d+", out, re.M), out
+    build = RELEASE.parent.parent
+    compilers = "".join(p.read_text() for p in build.glob("CMakeFiles/*/CMakeCCompiler.cmake"))
+    gnu = 'set(CMAKE_C_COMPILER_ID "GNU")' in compilers
+    lto_off = re.search(r"^OSPREY_LTO:BOOL=OFF$", (build / "CMakeCache.txt").read_text(), re.M)
+    want = "yes" if gnu and not lto_off else "no"
+    assert re.search(rf"^\s+Link-time optimisation:\s+{want}$", out, re.M), out
