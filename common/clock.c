@@ -47,3 +47,13 @@ int osprey_cond_init_mono(pthread_cond_t *cv)
     pthread_condattr_destroy(&ca);
     return rc ? -1 : 0;
 }
+
+struct timespec osprey_clock_mono_after(uint64_t ns)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    uint64_t n = (uint64_t)t.tv_nsec + ns;
+    t.tv_sec += (time_t)(n / 1000000000u);
+    t.tv_nsec = (long)(n % 1000000000u);
+    return t;
+}

@@ -63,14 +63,7 @@ size_t lq_take(struct log_queue *q, struct lq_item **out, size_t max)
 
 bool lq_sleep(struct log_queue *q, unsigned ms)
 {
-    struct timespec until;
-    clock_gettime(CLOCK_MONOTONIC, &until);
-    until.tv_sec += ms / 1000;
-    until.tv_nsec += (long)(ms % 1000) * 1000000L;
-    if (until.tv_nsec >= 1000000000L) {
-        until.tv_sec++;
-        until.tv_nsec -= 1000000000L;
-    }
+    struct timespec until = osprey_clock_mono_after((uint64_t)ms * 1000000u);
     pthread_mutex_lock(&q->lock);
     while (!q->closing && pthread_cond_timedwait(&q->cv, &q->lock, &until) != ETIMEDOUT)
         ; /* a push wakes us too: keep sleeping */

@@ -9,6 +9,7 @@
 
 #include <pthread.h>
 #include <stdint.h>
+#include <time.h>
 
 /* CLOCK_MONOTONIC in seconds / microseconds. */
 double osprey_clock_mono_s(void);
@@ -19,5 +20,8 @@ uint64_t osprey_clock_wall_us(void);
 /* A condition variable whose timed waits are deadlines on CLOCK_MONOTONIC (a wall-clock
  * step must not stretch or cut them). 0, or -1. */
 int osprey_cond_init_mono(pthread_cond_t *cv);
+/* The deadline ns nanoseconds from now on CLOCK_MONOTONIC, for pthread_cond_timedwait on such
+ * a condition variable. */
+struct timespec osprey_clock_mono_after(uint64_t ns);
 
 #endif

@@ -58,12 +58,7 @@ static void test_monotonic_condition(void)
     struct timespec past = {now.tv_sec - 1, now.tv_nsec};
     CHECK(pthread_cond_timedwait(&cv, &mu, &past) == ETIMEDOUT);
     uint64_t a = osprey_clock_mono_us();
-    struct timespec soon = now;
-    soon.tv_nsec += 20 * 1000 * 1000;
-    if (soon.tv_nsec >= 1000000000L) {
-        soon.tv_sec++;
-        soon.tv_nsec -= 1000000000L;
-    }
+    struct timespec soon = osprey_clock_mono_after(20 * 1000 * 1000);
     int rc;
     while ((rc = pthread_cond_timedwait(&cv, &mu, &soon)) == 0)
         ; /* (a spurious wake-up: wait on) */
@@ -77,8 +72,27 @@ static void test_monotonic_condition(void)
     pthread_cond_destroy(&cv);
 }
 
+/* osprey_clock_mono_after: now plus the nanoseconds, carried into the seconds (a deadline
+ * 1.5 s or 2.999999999 s ahead is a valid timespec at that distance). */
+static void test_mono_after(void)
+{
+    uint64_t steps[] = {0, 999999999u, 1500000000u, 2999999999u, 20000000u};
+    for (unsigned i = 0; i < sizeof steps / sizeof *steps; i++) {
+        struct timespec before, after;
+        clock_gettime(CLOCK_MONOTONIC, &before);
+        struct timespec d = osprey_clock_mono_after(steps[i]);
+        clock_gettime(CLOCK_MONOTONIC, &after);
+        CHECK(d.tv_nsec >= 0 && d.tv_nsec < 1000000000L);
+        int64_t dn = (int64_t)d.tv_sec * 1000000000 + d.tv_nsec;
+        int64_t bn = (int64_t)before.tv_sec * 1000000000 + before.tv_nsec;
+        int64_t an = (int64_t)after.tv_sec * 1000000000 + after.tv_nsec;
+        CHECK(dn >= bn + (int64_t)steps[i] && dn <= an + (int64_t)steps[i]);
+    }
+}
+
 int main(void)
 {
+    test_mono_after();
     test_against_clock_gettime();
     test_monotonic_measures();
     test_monotonic_condition();

@@ -78,13 +78,7 @@ static void *run(void *arg)
             break; /* stop, and nothing left */
         if (fw->n < BATCH && !fw->stop && !fw->draining) {
             /* a few: wait a little for a batch (a worker signals when it has one) */
-            struct timespec until;
-            clock_gettime(CLOCK_MONOTONIC, &until);
-            until.tv_nsec += GATHER_NS;
-            if (until.tv_nsec >= 1000000000L) {
-                until.tv_sec++;
-                until.tv_nsec -= 1000000000L;
-            }
+            struct timespec until = osprey_clock_mono_after(GATHER_NS);
             fw->gathering = true;
             pthread_cond_timedwait(&fw->more, &fw->lock, &until);
             fw->gathering = false;

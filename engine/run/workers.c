@@ -94,13 +94,7 @@ static void wk_sleep(struct wk_ring *r, atomic_bool *flag, bool (*still)(struct 
     pthread_mutex_lock(&r->mu);
     atomic_store(flag, true); /* (seq_cst: ordered before the look below) */
     if (still(r, arg)) {
-        struct timespec until;
-        clock_gettime(CLOCK_MONOTONIC, &until);
-        until.tv_nsec += WK_NAP_MS * 1000000L;
-        if (until.tv_nsec >= 1000000000L) {
-            until.tv_sec++;
-            until.tv_nsec -= 1000000000L;
-        }
+        struct timespec until = osprey_clock_mono_after(WK_NAP_MS * 1000000ull);
         pthread_cond_timedwait(&r->cv, &r->mu, &until);
     }
     atomic_store(flag, false);

@@ -82,14 +82,7 @@ int osprey_pcap_jobs_add(struct osprey_pcap_jobs *q, const struct osprey_pcap_jo
 
 bool osprey_pcap_jobs_next(struct osprey_pcap_jobs *q, int wait_ms, struct osprey_pcap_job *job)
 {
-    struct timespec until;
-    clock_gettime(CLOCK_MONOTONIC, &until);
-    until.tv_sec += wait_ms / 1000;
-    until.tv_nsec += (long)(wait_ms % 1000) * 1000000L;
-    if (until.tv_nsec >= 1000000000L) {
-        until.tv_sec++;
-        until.tv_nsec -= 1000000000L;
-    }
+    struct timespec until = osprey_clock_mono_after(wait_ms > 0 ? (uint64_t)wait_ms * 1000000u : 0);
     pthread_mutex_lock(&q->mu);
     while (!q->head && pthread_cond_timedwait(&q->cv, &q->mu, &until) == 0)
         ;
