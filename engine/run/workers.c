@@ -81,7 +81,9 @@ struct wk_ring {
     struct wk_batch *b;    /* WK_RING */
     uint8_t *data;         /* nbytes of frames, a circle */
     uint64_t nbytes;
-    uint64_t wpos;         /* the reader's: bytes written so far (next at wpos % nbytes) */
+    uint64_t wpos;         /* the reader's: bytes written so far, skipped ends included */
+    uint64_t woff;         /* the reader's: where the next frame goes (wpos % nbytes, kept
+                              without a division per frame) */
     struct osprey_worker *w;
     struct mon_packet *pkt;             /* the worker's packet slot */
     pthread_t thread;
@@ -227,10 +229,9 @@ static int push(struct wk_ring *r, uint64_t *head, const struct mon_packet *p)
     if (len > r->nbytes / 4)
         return -1; /* (libpcap caps a frame at 256 KiB: not with rings of 4 MiB or more) */
     struct wk_batch *b = filling(r, *head);
-    uint64_t at, skip;
+    uint64_t skip;
     for (;;) {
-        at = r->wpos % r->nbytes;
-        skip = at + len > r->nbytes ? r->nbytes - at : 0;
+        skip = r->woff + len > r->nbytes ? r->nbytes - r->woff : 0;
         if (r->wpos + skip + len - atomic_load(&r->freed) <= r->nbytes)
             break;
         /* no room: the worker can only free what it has, so the frames of this batch go
@@ -241,10 +242,11 @@ static int push(struct wk_ring *r, uint64_t *head, const struct mon_packet *p)
             wk_sleep(r, &r->reader_sleeps, ring_over_half, 0);
         b = filling(r, *head);
     }
-    at = (r->wpos + skip) % r->nbytes;
+    uint64_t at = skip ? 0 : r->woff;
     memcpy(r->data + at, p->frame, p->caplen);
     b->m[b->n++] = (struct wk_meta){p->ts_us, p->num, at, p->caplen, p->wirelen, p->linktype};
     r->wpos += skip + len;
+    r->woff = at + len == r->nbytes ? 0 : at + len;
     b->end = r->wpos;
     if (b->n == WK_BATCH)
         publish(r, head);
@@ -255,8 +257,8 @@ static int push(struct wk_ring *r, uint64_t *head, const struct mon_packet *p)
  * or by default a share of the frame bytes in flight. */
 static uint64_t ring_bytes(uint64_t want, int n)
 {
-    if (want)
-        return want < (1u << 20) ? (1u << 20) : want;
+    if (want) /* (a multiple of 16: every frame starts on 16 bytes) */
+        return want < (1u << 20) ? (1u << 20) : want & ~(uint64_t)15u;
     uint64_t b = WK_BYTES_ALL / (uint64_t)n;
     return b < WK_BYTES_MIN ? WK_BYTES_MIN : b > WK_BYTES_MAX ? WK_BYTES_MAX : b;
 }
