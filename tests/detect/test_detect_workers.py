@@ -179,11 +179,11 @@ def test_workers_corpus_benchmark(tmp_path, pcap):
         assert abs(sn[1] - s1[1]) <= 2, f"{n} workers"
 
 
-@pytest.mark.skipif(not BENCH, reason="no benchmark captures in the corpus")
 def test_workers_small_ring_wraps_and_waits(tmp_path):
     # threading.ring-size=1mb: the 35 MB capture goes round each worker's ring of frames many
     # times, frames that would cross its end start at its start, and the reader waits for
     # room far more often than with the default; nothing is lost, reordered or read stale
+    assert BENCH, f"no benchmark captures under {CORPUS}/pcaps/benchmark (OSPREY_CORPUS)"
     pcap = max(BENCH, key=lambda p: p.stat().st_size)
     assert pcap.stat().st_size > 8 * (1 << 20)
     rules = [rule('content:"HTTP/1.";', sid=900001),
