@@ -19,9 +19,6 @@ static struct osprey_parsers_worker *worker_of(struct mon_ctx *ctx, const struct
     return mon_ctx_slot_get(ctx, p->slot);
 }
 
-/* The first protocol whose probes for l4 (and, on TCP, direction dir) answer YES on d;
- * *all_no when every probe said NO. OSPREY_APP_PROTO_UNKNOWN when none said YES. A protocol
- * configured off (app-layer.protocols.<name>.enabled: no) is not probed. */
 /* A flow to one of the protocol's configured detection ports (app-layer.protocols.<name>
  * .detection-ports.dp) is shown to its probes as a flow to its home port, the one their port
  * hints read (DNS over TCP on 1053 probed as on 53); else f itself. */
@@ -56,19 +53,28 @@ static enum probe_verdict probe_one(const struct osprey_parsers *p, uint16_t id,
         if (pr->l4 != l4 || (l4 == 6 && pr->dir != dir))
             continue;
         enum probe_verdict v = pr->probe(d, n, seen);
-        if (v == DET_YES)
-            return v;
+        if (v == DET_YES || v == DET_WEAK) /* the flow's own protocol: a weak yes is enough */
+            return DET_YES;
         if (v == DET_NEED_MORE)
             best = v;
     }
     return best;
 }
 
-static uint16_t probe(const struct osprey_parsers *p, uint8_t l4, int dir, const uint8_t *d,
-                      size_t n, const struct mon_flow *f, bool *all_no)
+/* The first protocol whose probes for l4 (and, on TCP, direction dir) answer YES on d;
+ * failing that, the first that answers WEAK, with *weak set (weak may be NULL: a weak answer
+ * counts as a yes). *all_no when every probe said NO. OSPREY_APP_PROTO_UNKNOWN when none said
+ * YES or WEAK. A protocol configured off (app-layer.protocols.<name>.enabled: no) is not
+ * probed. */
+static uint16_t probe_weak(const struct osprey_parsers *p, uint8_t l4, int dir,
+                           const uint8_t *d, size_t n, const struct mon_flow *f, bool *all_no,
+                           bool *weak)
 {
     struct mon_flow as_home;
+    uint16_t weak_id = OSPREY_APP_PROTO_UNKNOWN;
     *all_no = true;
+    if (weak)
+        *weak = false;
     /* by rank (proto_def.h: a few protocols rank before the rest), then table order */
     for (int rank = PROBE_RANK_MIN; rank <= PROBE_RANK_MAX; rank++)
         for (uint16_t id = 2; id < osprey_app_proto_count(); id++) {
@@ -82,11 +88,21 @@ static uint16_t probe(const struct osprey_parsers *p, uint8_t l4, int dir, const
                 enum probe_verdict v = pr->probe(d, n, seen);
                 if (v == DET_YES)
                     return id;
+                if (v == DET_WEAK && weak_id == OSPREY_APP_PROTO_UNKNOWN)
+                    weak_id = id;
                 if (v == DET_NEED_MORE)
                     *all_no = false;
             }
         }
-    return OSPREY_APP_PROTO_UNKNOWN;
+    if (weak)
+        *weak = weak_id != OSPREY_APP_PROTO_UNKNOWN;
+    return weak_id;
+}
+
+static uint16_t probe(const struct osprey_parsers *p, uint8_t l4, int dir, const uint8_t *d,
+                      size_t n, const struct mon_flow *f, bool *all_no)
+{
+    return probe_weak(p, l4, dir, d, n, f, all_no, NULL);
 }
 
 static void tcp_read(struct mon_ctx *ctx, struct mon_flow *f, int side,
@@ -167,7 +183,8 @@ static void parse(struct pflow *pf, struct mon_flow *f, int dir, const uint8_t *
 
 /* Detection looks at both directions, as Suricata's does: the client's first bytes, else the
  * server's (a junk request answered by "HTTP/1.1 400" is HTTP). A client that matches no
- * protocol waits for the server's first bytes, up to DETECT_MAX held. Probes run in registry
+ * protocol waits for the server's first bytes, up to DETECT_MAX held; a server greeting only
+ * a WEAK probe takes (SMTP's or FTP's 220) waits for the client's. Probes run in registry
  * order: the first YES wins. */
 static uint16_t detect_tcp(struct pflow *pf, const struct mon_flow *f, bool *decided)
 {
@@ -190,8 +207,13 @@ static uint16_t detect_tcp(struct pflow *pf, const struct mon_flow *f, bool *dec
         client_no = true;
     }
     if (s->len) {
-        bool server_no;
-        uint16_t id = probe(pf->w->p, 6, 1, s->p, s->len, f, &server_no);
+        bool server_no, weak;
+        uint16_t id = probe_weak(pf->w->p, 6, 1, s->p, s->len, f, &server_no, &weak);
+        /* a shared greeting: the client's first bytes have the last word */
+        if (weak && !c->len && s->len < DETECT_MAX) {
+            *decided = false;
+            return OSPREY_APP_PROTO_UNKNOWN;
+        }
         if (id != OSPREY_APP_PROTO_UNKNOWN)
             return id;
         if (server_no || s->len >= DETECT_MAX)
@@ -219,14 +241,16 @@ static enum probe_verdict probe_side(const struct pflow *pf, const struct mon_fl
                                      uint16_t *out)
 {
     const struct osprey_parsers *p = pf->w->p;
-    bool all_no;
+    bool all_no, weak = false;
     uint16_t id = flow_proto;
     if (probe_one(p, flow_proto, 6, k, d, n, f) != DET_YES &&
-        (id = probe(p, 6, k, d, n, f, &all_no)) == OSPREY_APP_PROTO_UNKNOWN) {
+        (id = probe_weak(p, 6, k, d, n, f, &all_no, &weak)) == OSPREY_APP_PROTO_UNKNOWN) {
         if (!all_no && n < DETECT_MAX)
             return DET_NEED_MORE;
         id = flow_proto;
     }
+    if (weak) /* a shared greeting does not contradict the client (no mismatch) */
+        id = flow_proto;
     *out = id;
     return DET_YES;
 }

@@ -17,11 +17,14 @@ struct pflow;
 struct mon_flow;
 struct osprey_jw;
 
-enum probe_verdict { DET_NEED_MORE, DET_NO, DET_YES };
+enum probe_verdict { DET_NEED_MORE, DET_NO, DET_YES, DET_WEAK };
 
 /* A look at the first bytes of a flow: the client's (dir 0) or the server's (dir 1) stream
  * on TCP, the first datagram on UDP. YES, NO, or NEED_MORE while the bytes so far are a
- * prefix of a YES. f gives the ports for a probe that needs them (DNS off port 53). */
+ * prefix of a YES. f gives the ports for a probe that needs them (DNS off port 53).
+ * WEAK (a server's bytes only): a greeting several protocols share (SMTP's and FTP's "220"),
+ * which Suricata does not detect on: the flow waits for the client's first bytes, and takes
+ * this protocol only when no probe recognises them. */
 struct proto_probe {
     uint8_t l4;              /* 6 or 17 */
     uint8_t dir;             /* TCP: 0 the client's bytes, 1 the server's */

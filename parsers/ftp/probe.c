@@ -1,7 +1,8 @@
 /* probe.c — is this FTP? The client's first line starts with a command only FTP has (USER,
  * PASS, PORT, RETR …; on port 21 also the words FTP shares with SMTP: AUTH, QUIT, NOOP, HELP),
- * or the server's greeting is a 220 reply on port 21, or one that names FTP on another port
- * (an SMTP server greets with 220 too). Port 21 is a hint only, as in Suricata. */
+ * or the server's greeting is a 220 reply on port 21 or vsftpd's "220 (" (Suricata's one
+ * server pattern), or, weakly (the client's first command decides), one that names FTP on
+ * another port (an SMTP server greets with 220 too). Port 21 is a hint only, as in Suricata. */
 #include <ctype.h>
 #include <string.h>
 #include <strings.h>
@@ -50,11 +51,15 @@ enum probe_verdict ftp_probe_server(const uint8_t *d, size_t n, const struct mon
         return DET_NO;
     if (port21(f))
         return DET_YES;
+    if (n < 5)
+        return DET_NEED_MORE;
+    if (d[3] == ' ' && d[4] == '(')
+        return DET_YES;
     /* off port 21: the greeting line must name FTP */
     const uint8_t *lf = memchr(d, '\n', n);
     size_t ln = lf ? (size_t)(lf - d) : n;
     for (size_t i = 4; i + 3 <= ln; i++)
         if (!strncasecmp((const char *)d + i, "FTP", 3))
-            return DET_YES;
+            return DET_WEAK;
     return lf || n >= FTP_LINE_MAX ? DET_NO : DET_NEED_MORE;
 }

@@ -1,8 +1,9 @@
 /* probe.c — is this SMTP? The client's first line is EHLO / HELO (any port), or on the
- * submission ports (25, 587: a hint, as in Suricata) another SMTP command; or the server's
- * first line is a 220 greeting that does not name FTP (FTP greets with 220 too, and its probe
- * runs first on port 21). The server's whole first line is awaited: a greeting cut short could
- * still name FTP. */
+ * submission ports (25, 587: a hint, as in Suricata) another SMTP command; or, weakly, the
+ * server's first line is a 220 greeting that does not name FTP (FTP greets with 220 too, and
+ * its probe runs first on port 21): the client's first command decides, as Suricata detects
+ * SMTP on the client's side only (a FileZilla server greets "220-FileZilla"). The server's
+ * whole first line is awaited: a greeting cut short could still name FTP. */
 #include <ctype.h>
 #include <string.h>
 #include <strings.h>
@@ -53,5 +54,5 @@ enum probe_verdict smtp_probe_server(const uint8_t *d, size_t n, const struct mo
     for (size_t i = 4; i + 3 <= (size_t)(lf - d); i++)
         if (!strncasecmp((const char *)d + i, "FTP", 3))
             return DET_NO;
-    return DET_YES;
+    return DET_WEAK;
 }
