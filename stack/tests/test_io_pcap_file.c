@@ -14,7 +14,9 @@
 #include "mon_io.h"
 #include "unit.h"
 
-enum { NFRAMES = 12000, BIG = 3001, BIG_LEN = 200000 };
+/* 30 read-ahead slots of 1,024 frames: the reader fills all 8 and sleeps until half are
+ * free again, several times over */
+enum { NFRAMES = 30000, BIG = 3001, BIG_LEN = 200000 };
 
 /* Frame i's length and bytes: lengths vary from 14 to 1513, one frame of 200,000 bytes (more
  * than a read-ahead slot's 1 MiB arena holds after others: it starts a slot and grows it). */
