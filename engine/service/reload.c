@@ -405,14 +405,9 @@ static void *reload_main(void *arg)
             pthread_cond_broadcast(&r->cv);
             continue;
         }
-        /* signals are flags: look at them a few times a second */
-        struct timespec ts;
-        clock_gettime(CLOCK_REALTIME, &ts);
-        ts.tv_nsec += 100 * 1000 * 1000;
-        if (ts.tv_nsec >= 1000000000) {
-            ts.tv_sec++;
-            ts.tv_nsec -= 1000000000;
-        }
+        /* signals are flags: look at them a few times a second (on the monotonic clock: a
+         * wall clock set back would stop the looking until it caught up) */
+        struct timespec ts = osprey_clock_mono_after(100 * 1000 * 1000);
         pthread_cond_timedwait(&r->cv, &r->mu, &ts);
     }
     pthread_mutex_unlock(&r->mu);
@@ -437,7 +432,7 @@ int osprey_reload_start(struct osprey_pipeline *pl)
     const char *inj = getenv("OSPREY_TEST_RELOAD_ATTACH_FAILS");
     r->inject_fails = inj ? atoi(inj) : 0;
     pthread_mutex_init(&r->mu, NULL);
-    pthread_cond_init(&r->cv, NULL);
+    osprey_cond_init_mono(&r->cv); /* the reload thread's timed waits (reload_main) */
     int err = pthread_create(&r->thread, NULL, reload_main, r);
     if (err) {
         osprey_log(OSPREY_LOG_ERROR, "cannot start the reload thread: %s", strerror(err));
