@@ -458,6 +458,7 @@ int compile_rule(struct compiler *c, const struct osprey_rule *r, enum plan_vari
     dr->thr[1] = pl.thr[1];
     d->has_thresholds |= pl.thr[0] || pl.thr[1];
     d->has_pkt_required |= dr->twin == DET_TWIN_PACKET && dr->pkt_required;
+    d->arrival_unprefiltered |= dr->twin == DET_TWIN_PACKET && dr->pkt_required && !pl.fp;
     dr->noalert = pl.noalert;
     dr->filestore = pl.filestore;
     dr->pass_alerts = pl.pass_alerts;

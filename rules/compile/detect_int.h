@@ -465,6 +465,8 @@ struct osprey_detect {
     bool has_thresholds;
     bool has_pkt_required;      /* a packet twin with pkt_required: under ack delivery each
                                    connection packet's payload is scanned on arrival */
+    bool arrival_unprefiltered; /* such a twin without a fast pattern (stream_size alone):
+                                   its chain runs on every arrival, found pattern or not */
     bool has_caps;                   /* a pcre captures into variables (captures.c) */
     bool hold_alerts;                /* a pass rule or a rate_filter: alerts wait for the
                                         packet's end (held.c) */

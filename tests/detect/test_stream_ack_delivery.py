@@ -106,6 +106,16 @@ def small_chunks():
     return c.pkts
 
 
+def test_a_packet_twin_without_fast_pattern_runs_on_every_arrival(tmp_path):
+    """An arrival scan that finds no pattern skips the walk of the stream chains, unless a
+    pkt_required twin has no fast pattern (a pcre with stream_size): it must run on each
+    arrival, here on packet 7 ("PONG"), where the other rule's pattern is never found."""
+    rules = [rule('content:"ZZZZ"; depth:4;', sid=1),
+             rule('pcre:"/^PO.G/"; stream_size:client,>,2;', sid=4)]
+    res = detect(tmp_path, small_chunks(), rules, *ACK)
+    assert cnt(res, 1) == [] and cnt(res, 4) == [7]
+
+
 def test_small_chunks_wait_for_the_flow_end(tmp_path):
     """Suricata inspects a direction's raw stream once toserver/toclient-chunk-size (2560)
     acknowledged bytes wait, or a parser triggers it (HTTP, SMTP, TLS, DNS messages), or at the
