@@ -111,11 +111,15 @@ static bool start(struct osprey_flow_writer *fw)
     return ok;
 }
 
+/* A bounded copy (cut to len - 1 bytes, as snprintf would; snprintf's format parsing cost
+ * about 1 % of the packet thread, four strings a flow) */
 static void copy_str(char *dst, size_t len, const char **field)
 {
     if (!*field)
         return;
-    snprintf(dst, len, "%s", *field);
+    size_t n = strnlen(*field, len - 1);
+    memcpy(dst, *field, n);
+    dst[n] = '\0';
     *field = dst;
 }
 
