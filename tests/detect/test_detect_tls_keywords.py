@@ -153,6 +153,29 @@ def test_ja4_on_each_hello(tmp_path):
     assert alerts(tmp_path, rules, pkts) == [1, 2]
 
 
+def test_ja4_hashes_computed_as_the_spec_says(tmp_path):
+    """JA4's b and c parts, computed here from the spec: the first 12 hex digits of the SHA-256
+    of the sorted ciphers, and of the sorted extensions (SNI and ALPN left out) then `_` and
+    the signature algorithms in their order, each as 4 hex digits joined by commas."""
+    from tls_helpers import _ext, _hs, _u16, tls_record
+    sigs = [0x0403, 0x0804, 0x0401]
+    exts = (_ext(0, _u16(8) + b"\0" + _u16(5) + b"x.org") + _ext(10, _u16(2) + _u16(29)) +
+            _ext(11, b"\x01\x00") + _ext(13, _u16(2 * len(sigs)) + b"".join(map(_u16, sigs))) +
+            _ext(16, _u16(3) + b"\x02h2") + _ext(23, b""))
+    body = (_u16(0x0303) + b"\x11" * 32 + b"\x00" + _u16(6) + _u16(0xc02f) + _u16(0x009c) +
+            _u16(0x1301) + b"\x01\x00" + _u16(len(exts)) + exts)
+    pkts = handshake(client=tls_record(_hs(1, body)))
+
+    def h12(text):
+        return hashlib.sha256(text.encode()).hexdigest()[:12]
+    b = h12(",".join(f"{c:04x}" for c in sorted([0xc02f, 0x009c, 0x1301])))
+    c = h12(",".join(f"{e:04x}" for e in sorted([10, 11, 13, 23])) + "_" +
+            ",".join(f"{a:04x}" for a in sigs))
+    ja4 = f"t12d0306h2_{b}_{c}"
+    rules = [rule(f'ja4.hash; content:"{ja4}"; bsize:{len(ja4)};', sid=1, proto="tls")]
+    assert alerts(tmp_path, rules, pkts) == [1]
+
+
 def test_client_certificate_buffers(tmp_path):
     # mutual authentication: to the server the certificate buffers hold the client's chain
     cli = chain(sans=("client.example.org",), leaf="client-7", org="Osprey Clients")
