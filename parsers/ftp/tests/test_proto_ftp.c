@@ -146,7 +146,12 @@ static void test_ports_and_probes(void)
     CHECK(PR(ftp_probe_client, "QUIT\r\n", &f21) == DET_YES);
     CHECK(PR(ftp_probe_client, "GET / HTTP/1.1\r\n", &f21) == DET_NO);
     CHECK(PR(ftp_probe_server, "220 mail.example ESMTP\r\n", &f25) == DET_NO);
-    CHECK(PR(ftp_probe_server, "220 ProFTPD Server\r\n", &f25) == DET_YES);
+    /* a greeting naming FTP off port 21 is weak (the client's command decides); vsftpd's
+     * "220 (" is Suricata's own server pattern, a yes anywhere */
+    CHECK(PR(ftp_probe_server, "220 ProFTPD Server\r\n", &f25) == DET_WEAK);
+    CHECK(PR(ftp_probe_server, "220 (vsFTPd 3.0.3)\r\n", &f25) == DET_YES);
+    CHECK(PR(ftp_probe_server, "220 ", &f25) == DET_NEED_MORE);
+    CHECK(PR(ftp_probe_server, "220-FileZilla Server\r\n", &f25) == DET_NO);
     CHECK(PR(ftp_probe_server, "220 welcome\r\n", &f21) == DET_YES);
     CHECK(PR(ftp_probe_server, "22", &f21) == DET_NEED_MORE);
     CHECK(PR(ftp_probe_server, "230 x\r\n", &f21) == DET_NO);
