@@ -133,9 +133,10 @@ int osprey_capture_files(struct osprey_pipeline *pl, char **files, int nfiles,
              * batch of 32 frames: taking every log's lock that often, the packet thread slept
              * behind the flow writer thread 2,429 times a run of the benchmark capture (185
              * now) */
-            if (may_wait || osprey_clock_mono_s() - synced >= SYNC_EVERY_S) {
+            double now = may_wait ? 0 : osprey_clock_mono_s();
+            if (may_wait || now - synced >= SYNC_EVERY_S) {
                 osprey_log_sync_all();
-                synced = osprey_clock_mono_s();
+                synced = now;
             }
         }
         osprey_log_sync_all();
