@@ -12,6 +12,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
+#include <stdatomic.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -313,6 +314,30 @@ void osprey_log_sync_all(void)
     pthread_mutex_lock(&open_lock);
     for (struct osprey_log_file *lf = open_files; lf; lf = lf->next_open)
         osprey_log_sync(lf);
+    pthread_mutex_unlock(&open_lock);
+}
+
+/* The next time osprey_log_sync_due looks at the files: it is called for every read batch
+ * of a capture file, and a look takes each file's lock, which the flow writer thread holds
+ * while it writes. */
+#define SYNC_DUE_LOOK_US 10000u
+static _Atomic uint64_t sync_due_next_us;
+
+void osprey_log_sync_due(void)
+{
+    uint64_t now = mono_us();
+    if (now < atomic_load_explicit(&sync_due_next_us, memory_order_relaxed))
+        return;
+    atomic_store_explicit(&sync_due_next_us, now + SYNC_DUE_LOOK_US, memory_order_relaxed);
+    if (pthread_mutex_trylock(&open_lock))
+        return; /* a file is being opened or closed: the next look */
+    for (struct osprey_log_file *lf = open_files; lf; lf = lf->next_open) {
+        if (lf->be || pthread_mutex_trylock(&lf->lock))
+            continue; /* its writer has it: it writes the batch out itself when due */
+        if (lf->blen && now - lf->bfirst_us >= lf->flush_us)
+            sync_locked(lf);
+        pthread_mutex_unlock(&lf->lock);
+    }
     pthread_mutex_unlock(&open_lock);
 }
 

@@ -39,9 +39,6 @@ struct progress {
     uint64_t done;      /* bytes of the files finished */
 };
 
-/* How often the outputs' batches are written out while a regular file is read (seconds). */
-#define SYNC_EVERY_S 0.1
-
 static bool regular_file(const char *path)
 {
     struct stat st;
@@ -107,7 +104,6 @@ int osprey_capture_files(struct osprey_pipeline *pl, char **files, int nfiles,
         if (ahead)
             (void)mon_source_read_ahead(src); /* (a FIFO, or no thread: read here, as before) */
         bool may_wait = !regular_file(files[i]);
-        double synced = osprey_clock_mono_s();
         int n = 0;
         bool stop = false;
         while (!stop && (n = mon_source_read(src, batch, MON_IO_BATCH)) > 0) {
@@ -129,15 +125,14 @@ int osprey_capture_files(struct osprey_pipeline *pl, char **files, int nfiles,
                 progress_show(&pr, src, size, num, i + 1, nfiles);
             /* the records this batch wrote (batched by the outputs) are out before the next
              * read when it may wait (-r on a FIFO that pauses); a regular file's reads do not,
-             * so its batches are written out at most every SYNC_EVERY_S, not after each read
-             * batch of 32 frames: taking every log's lock that often, the packet thread slept
-             * behind the flow writer thread 2,429 times a run of the benchmark capture (185
-             * now) */
-            double now = may_wait ? 0 : osprey_clock_mono_s();
-            if (may_wait || now - synced >= SYNC_EVERY_S) {
+             * so the outputs write out only the batches that are due (their flush age), never
+             * waiting on a file's lock: taking every log's lock after each read batch of 32
+             * frames, the packet thread slept behind the flow writer thread 2,429 times a run
+             * of the benchmark capture */
+            if (may_wait)
                 osprey_log_sync_all();
-                synced = now;
-            }
+            else
+                osprey_log_sync_due();
         }
         osprey_log_sync_all();
         if (n < 0) {

@@ -92,6 +92,11 @@ void osprey_log_flush(struct osprey_log_file *lf);
 /* Batching: write what this file's (every open file's) buffer holds now. */
 void osprey_log_sync(struct osprey_log_file *lf);
 void osprey_log_sync_all(void);
+/* Batching: write out the buffers whose oldest record is cfg.flush_us old, as the next write
+ * would, for a caller between writes that need not wait: a file whose lock another thread
+ * holds is left to that thread, and the files are looked at every 10 ms at most, however
+ * often this is called (an offline run calls it for every read batch). */
+void osprey_log_sync_due(void);
 void osprey_log_close(struct osprey_log_file *lf);
 /* A transport's counters through put (files and sockets have none). */
 void osprey_log_counters(struct osprey_log_file *lf, osprey_log_counter_fn put, void *ctx);

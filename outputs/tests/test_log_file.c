@@ -224,6 +224,32 @@ static void test_batching(void)
     osprey_log_close(lf);
 }
 
+/* osprey_log_sync_due: only the batches whose oldest record is flush_us old are written out */
+static void test_sync_due(void)
+{
+    char fast[300], slow[300], err[512];
+    snprintf(fast, sizeof fast, "%s/due-fast.json", dir);
+    snprintf(slow, sizeof slow, "%s/due-slow.json", dir);
+    struct osprey_log_cfg cf = {.path = fast, .buffer_size = 64, .flush_us = 5000};
+    struct osprey_log_cfg cs = {.path = slow, .buffer_size = 64, .flush_us = 3600000000u};
+    struct osprey_log_file *f = osprey_log_open(&cf, err, sizeof err);
+    struct osprey_log_file *s = osprey_log_open(&cs, err, sizeof err);
+    CHECK(f != NULL && s != NULL);
+    CHECK(osprey_log_write(f, "fast\n", 5) == 0);
+    CHECK(osprey_log_write(s, "slow\n", 5) == 0);
+    usleep(25000); /* past both the 5 ms flush age and the 10 ms between looks */
+    osprey_log_sync_due();
+    CHECK_EQ_U(fsize(fast), 5); /* due: written out */
+    CHECK_EQ_U(fsize(slow), 0); /* its hour has not passed: kept */
+    CHECK(osprey_log_write(f, "more\n", 5) == 0);
+    usleep(16000); /* (only lower bounds on the waits: a loaded machine may add to them) */
+    osprey_log_sync_due();
+    CHECK_EQ_U(fsize(fast), 10);
+    osprey_log_close(f);
+    osprey_log_close(s);
+    CHECK_EQ_U(fsize(slow), 5);
+}
+
 int main(void)
 {
     snprintf(dir, sizeof dir, "/tmp/osprey-test-log-file-XXXXXX");
@@ -235,6 +261,7 @@ int main(void)
     test_open_errors();
     test_dgram();
     test_batching();
+    test_sync_due();
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     if (system(cmd) != 0)
