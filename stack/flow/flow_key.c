@@ -62,6 +62,24 @@ static int endpoint_cmp(const struct mon_addr *a, uint16_t pa, const struct mon_
 
 uint32_t flow_key_hash(const struct mon_flow_table *t, const struct flow_key *k)
 {
+    if (k->ipver == 4) {
+        /* an IPv4 address is the first 4 of its 16 bytes (the rest are zero): hashing 14
+         * bytes instead of 38 takes a third fewer rounds (the hash is once per packet) */
+        struct {
+            uint8_t lo[4], hi[4];
+            uint16_t plo, phi;
+            uint8_t proto, ipver;
+        } c4;
+        bool fwd = endpoint_cmp(&k->src, k->sport, &k->dst, k->dport) <= 0;
+        memcpy(c4.lo, (fwd ? &k->src : &k->dst)->b, 4);
+        memcpy(c4.hi, (fwd ? &k->dst : &k->src)->b, 4);
+        c4.plo = fwd ? k->sport : k->dport;
+        c4.phi = fwd ? k->dport : k->sport;
+        c4.proto = k->proto;
+        c4.ipver = 4;
+        _Static_assert(sizeof c4 == 14, "no padding in the IPv4 key");
+        return (uint32_t)mon_siphash13(t->seed, &c4, sizeof c4);
+    }
     struct {
         uint8_t lo[16], hi[16];
         uint16_t plo, phi;
