@@ -243,6 +243,10 @@ static int start_line(struct http_msg *m, bool request, const uint8_t *l, uint32
 static bool eq_nozero(const uint8_t *a, uint32_t an, const char *b)
 {
     size_t bn = strlen(b), j = 0;
+    /* NUL bytes only lengthen a: shorter, it cannot match; as long, it matches only without
+     * any (most names are decided here, without the byte loop) */
+    if (an <= bn)
+        return an == bn && !strncasecmp((const char *)a, b, bn);
     for (uint32_t i = 0; i < an; i++) {
         if (!a[i])
             continue;

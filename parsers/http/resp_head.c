@@ -110,9 +110,12 @@ static int value_end(const uint8_t *d, uint32_t n, uint32_t p, int *fold)
 static int value_line(const uint8_t *d, uint32_t n, uint32_t p, uint32_t *ve, int *fold,
                       int *eol_len)
 {
-    uint32_t q = p;
-    while (q < n && d[q] != '\n' && d[q] != '\r')
-        q++;
+    /* the first CR or LF: the LF (two vector scans, not a byte loop: most lines end
+     * "\r\n"), then a CR before it */
+    const uint8_t *lf = p < n ? memchr(d + p, '\n', n - p) : NULL;
+    uint32_t upto = lf ? (uint32_t)(lf - d) : n;
+    const uint8_t *cr = upto > p ? memchr(d + p, '\r', upto - p) : NULL;
+    uint32_t q = cr ? (uint32_t)(cr - d) : upto;
     if (q == n)
         return E_INC;
     *ve = q;

@@ -27,6 +27,8 @@ static void test_response_heads(void)
     CHECK_EQ_U(head_end_of("HTTP/1.1 200 OK\r\nA: b\r\n"), 0);          /* not yet */
     CHECK_EQ_U(head_end_of("HTTP/1.1 200 OK\r\nA: b\r\n\r"), 0);        /* "\r\n" may follow */
     CHECK_EQ_U(head_end_of("HTTP/1.1 200 OK\r\n\r\n"), 19);
+    CHECK_EQ_U(head_end_of("HTTP/1.1 200 OK\r\nA: x\ry\r\n\r\nbody"), 27); /* CR mid-line */
+    CHECK_EQ_U(head_end_of("HTTP/1.1 200 OK\r\nA: x\ny\rz\r\n\r\nbody"), 29);
     /* headers and their values */
     const char *h = "HTTP/1.1 200 OK\r\nX: a\r\n b\r\n Transfer-Encoding: chunked\r\n"
                     "Content-Encoding\r\n :\r\n gzip\r\nK\x0b:v\r\nno colon\r\n\r\n";

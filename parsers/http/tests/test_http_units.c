@@ -150,8 +150,37 @@ static void test_multipart(void)
     pbuf_free(&q.copy);
 }
 
+/* The framing headers' names: case and NUL bytes ignored (libhtp's), nothing else; a
+ * name shorter or longer than the real one by a letter is another header. */
+static void test_framing_names(void)
+{
+    static const char R1[] = "HTTP/1.1 200 OK\r\nCONTENT-length: 7\r\n"
+                             "Transfer-Encodin: chunked\r\n\r\n";
+    static const char R2[] = "HTTP/1.1 200 OK\r\nContent-\0Length: 9\r\n"
+                             "Transfer-Encoding\0: chunked\r\n\r\n";
+    static const char R3[] = "HTTP/1.1 200 OK\r\nContent-Lengths: 9\r\nContent-Lengt: 8\r\n"
+                             "Content-\0Lengthx: 7\r\nX-Content-Encoding: gzip\r\n\r\n";
+    struct http_head_info info;
+    struct http_msg m = {0};
+    CHECK(http_head_parse(&m, false, (const uint8_t *)R1, sizeof R1 - 1, sizeof R1 - 1,
+                          &info) == 0);
+    CHECK(info.has_cl && info.has_length && info.length == 7 && !info.has_te && !info.chunked);
+    pbuf_free(&m.copy);
+    m = (struct http_msg){0};
+    CHECK(http_head_parse(&m, false, (const uint8_t *)R2, sizeof R2 - 1, sizeof R2 - 1,
+                          &info) == 0);
+    CHECK(info.has_cl && info.length == 9 && info.has_te && info.chunked);
+    pbuf_free(&m.copy);
+    m = (struct http_msg){0};
+    CHECK(http_head_parse(&m, false, (const uint8_t *)R3, sizeof R3 - 1, sizeof R3 - 1,
+                          &info) == 0);
+    CHECK(!info.has_cl && !info.has_length && !info.has_te && info.ncodings == 0);
+    pbuf_free(&m.copy);
+}
+
 int main(void)
 {
+    test_framing_names();
     test_uri();
     test_multipart();
     test_chunked();
