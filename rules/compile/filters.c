@@ -470,7 +470,7 @@ bool det_hdx_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event
         int raised = 0;
         if (x->bk && p->ipver) {
             struct det_hcache c = {0};
-            if (det_hdx_headers(x, p, f, side, &c) == 0)
+            if (det_hdx_headers(x, p, f, side, &c, NULL) == 0)
                 for (uint32_t i = 0; i < c.n; i++)
                     raised += mon_raise_event(ctx, x->ev[c.ids[i]]) == MON_OK;
             free(c.ids);
@@ -487,7 +487,7 @@ bool det_hdx_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event
     if (!c->done) {
         /* once per flow direction: addresses, ports and protocol are the flow's */
         c->done = true;
-        if (det_hdx_headers(x, p, f, side, c) < 0)
+        if (det_hdx_headers(x, p, f, side, c, df->w->hdx_memo) < 0)
             return false; /* out of memory: the rules without fast pattern miss this packet */
     }
     int raised = 0;

@@ -311,18 +311,29 @@ static int add_bucket(const struct det_hdx *x, uint32_t b, const struct hdx_at *
     return push_ports(x, k, &w, c);
 }
 
-/* Is address r (0 source, 1 destination) of the call in set i? Searched once a call. */
-static bool memo_in(const struct det_hdx *x, uint8_t (*memo)[2], const struct hdx_at *at,
+/* Which always sets the call's two addresses are in, as far as searched (bit i of known[r]:
+ * set i searched for address r, 0 source and 1 destination; of in[r]: found there). */
+struct hdx_memo {
+    uint64_t known[2], in[2];
+};
+
+/* Is address r of the call in set i? Searched once a call, or once while the worker's
+ * memo of the address lasts. */
+static bool memo_in(const struct det_hdx *x, struct hdx_memo *m, const struct hdx_at *at,
                     uint16_t i, int r)
 {
-    if (!memo[i][r])
-        memo[i][r] = det_in_ipset(x->aset[i], at->ip[r]) ? 2 : 1;
-    return memo[i][r] == 2;
+    uint64_t b = 1ull << i;
+    if (!(m->known[r] & b)) {
+        m->known[r] |= b;
+        if (det_in_ipset(x->aset[i], at->ip[r]))
+            m->in[r] |= b;
+    }
+    return m->in[r] & b;
 }
 
 /* add_bucket for always bucket number i, its address sets through the memo */
 static int add_always(const struct det_hdx *x, uint32_t i, const struct hdx_at *at,
-                      uint8_t (*memo)[2], struct det_hcache *c)
+                      struct hdx_memo *m, struct det_hcache *c)
 {
     const struct det_hdx_bucket *k = &x->bk[x->always[i]];
     if (!k->n)
@@ -332,13 +343,22 @@ static int add_always(const struct det_hdx *x, uint32_t i, const struct hdx_at *
         return 0;
     uint16_t s = x->aset_of[i][0], d = x->aset_of[i][1];
     struct det_ways w = {.sp = at->sp, .dp = at->dp};
-    w.fwd = memo_in(x, memo, at, s, 0) && memo_in(x, memo, at, d, 1);
-    w.rev = h->both && memo_in(x, memo, at, s, 1) && memo_in(x, memo, at, d, 0);
+    w.fwd = memo_in(x, m, at, s, 0) && memo_in(x, m, at, d, 1);
+    w.rev = h->both && memo_in(x, m, at, s, 1) && memo_in(x, m, at, d, 0);
     return w.fwd || w.rev ? push_ports(x, k, &w, c) : 0;
 }
 
+/* The worker's memo entry of (x, ip). */
+static struct det_hdx_ipmemo *ipmemo_slot(struct det_hdx_ipmemo *im, const struct det_hdx *x,
+                                          struct osprey_ip ip)
+{
+    uint64_t h = (ip.lo ^ (ip.hi * 31) ^ (uint64_t)(uintptr_t)x) * 0x9e3779b97f4a7c15ull;
+    return &im[h >> 56 & (HDX_IPMEMO_N - 1)];
+}
+
 int det_hdx_headers(const struct det_hdx *x, const struct mon_packet *p,
-                    const struct mon_flow *f, int side, struct det_hcache *c)
+                    const struct mon_flow *f, int side, struct det_hcache *c,
+                    struct det_hdx_ipmemo *im)
 {
     if (!x->bk || !p->ipver) { /* no index (or no addresses): every header */
         for (uint32_t i = 0; i < x->n; i++) {
@@ -349,13 +369,23 @@ int det_hdx_headers(const struct det_hdx *x, const struct mon_packet *p,
     }
     struct hdx_at at = {.proto = p->proto == 58 ? 1 : p->proto};
     det_header_addrs(x->bk[0].key, p, f, side, &at.ip[0], &at.sp, &at.ip[1], &at.dp);
-    uint8_t memo[HDX_MEMO_MAX][2];
-    if (x->aset_of)
-        memset(memo, 0, x->naset * sizeof *memo);
+    struct hdx_memo memo = {{0, 0}, {0, 0}};
+    struct det_hdx_ipmemo *e[2] = {NULL, NULL};
+    for (int r = 0; im && x->aset_of && r < 2; r++) {
+        e[r] = ipmemo_slot(im, x, at.ip[r]);
+        if (e[r]->x == x && e[r]->ip.hi == at.ip[r].hi && e[r]->ip.lo == at.ip[r].lo) {
+            memo.known[r] = e[r]->known;
+            memo.in[r] = e[r]->in;
+        }
+    }
     for (uint32_t i = 0; i < x->nalways; i++)
-        if ((x->aset_of ? add_always(x, i, &at, memo, c) : add_bucket(x, x->always[i], &at, c)) <
+        if ((x->aset_of ? add_always(x, i, &at, &memo, c) : add_bucket(x, x->always[i], &at, c)) <
             0)
             return -1;
+    for (int r = 0; r < 2; r++)
+        if (e[r] && !(r == 1 && e[1] == e[0] && (at.ip[1].hi != at.ip[0].hi ||
+                                                  at.ip[1].lo != at.ip[0].lo)))
+            *e[r] = (struct det_hdx_ipmemo){x, at.ip[r], memo.known[r], memo.in[r]};
     for (int r = 0; r < 2; r++) {
         const struct det_addr_index *ix = &x->by[r];
         if (!ix->ncut)

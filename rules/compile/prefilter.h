@@ -154,6 +154,15 @@ struct det_hdx {
     uint16_t (*aset_of)[2];
 };
 #define HDX_MEMO_MAX 64
+/* A worker's memo of which always sets an address is in (hdx_index.c), kept across flows:
+ * hosts recur from flow to flow, and each flow direction would search the sets again.
+ * Direct-mapped by (dispatcher, address); an entry holds the sets searched so far. */
+struct det_hdx_ipmemo {
+    const struct det_hdx *x;
+    struct osprey_ip ip;
+    uint64_t known, in; /* bit i: set x->aset[i] searched, and the address in it */
+};
+#define HDX_IPMEMO_N 256
 struct det_hcache;
 /* Per-rule profiling (profile.c). */
 struct det_prof_unit {
@@ -173,9 +182,11 @@ void det_prof_enter(struct osprey_detect_worker *w);
 /* Group a header dispatcher's headers, once all rules are in (hdx_index.c). */
 int det_hdx_index(struct det_hdx *x);
 void det_hdx_index_free(struct det_hdx *x);
-/* The headers of x a flow direction matches, ascending, into c (hdx_index.c). */
+/* The headers of x a flow direction matches, ascending, into c (hdx_index.c); im: the
+ * worker's HDX_IPMEMO_N address memos, or NULL. */
 int det_hdx_headers(const struct det_hdx *x, const struct mon_packet *p,
-                    const struct mon_flow *f, int side, struct det_hcache *c);
+                    const struct mon_flow *f, int side, struct det_hcache *c,
+                    struct det_hdx_ipmemo *im);
 /* Header checks (filters.c). */
 bool det_header_match(const struct det_header *h, const struct mon_packet *p,
                       const struct mon_flow *f, int side);

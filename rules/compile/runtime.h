@@ -130,6 +130,7 @@ struct osprey_detect_worker {
     struct det_thr_table *thr;  /* the detection's threshold table (threshold.c; shared) */
     struct det_xbits *xb;       /* xbits (xstate.c), when a rule uses them */
     struct det_pending *pending; /* matches of the phase being walked, not yet committed */
+    struct det_hdx_ipmemo hdx_memo[HDX_IPMEMO_N]; /* det_hdx_headers' address memos */
     const struct osprey_rule *twin_hits[16]; /* twin rules matched on this packet (reset at
                                                 its PKT_IN): the other chain stays quiet */
     uint32_t ntwin_hits;

@@ -127,6 +127,37 @@ def test_broad_address_sets_shared_by_many_headers_each_keep_their_alerts(tmp_pa
         [(1, 20), (2, 21), (3, 21), (3, 22), (3, 24), (4, 20), (4, 22), (5, 25)]
 
 
+def test_broad_set_results_remembered_per_host_stay_exact_across_many_flows(tmp_path):
+    """Which broad sets an address is in is remembered per worker from flow to flow
+    (det_hdx_ipmemo): hosts that come back in either role, in more flows than the memo has
+    entries, each flow's alerts as the rules say."""
+    import ipaddress
+    import random
+    hdrs = {20: ("udp", "10.0.0.0/8", "!10.0.0.0/8"), 21: ("udp", "!10.0.0.0/8", "10.0.0.0/8"),
+            22: ("ip", "10.0.0.0/8", "172.16.0.0/12"), 25: ("udp", "!10.0.0.0/8", "!172.16.0.0/12")}
+    rules = [rule("", sid=s, proto=p, hdr=f"{a} any {'<>' if s == 22 else '->'} {b} any")
+             for s, (p, a, b) in hdrs.items()]
+
+    def inside(addr, spec):
+        neg = spec.startswith("!")
+        return (ipaddress.ip_address(addr) in ipaddress.ip_network(spec.lstrip("!"))) != neg
+
+    rnd = random.Random(7)
+    hosts = ([f"10.{i}.0.1" for i in range(120)] + [f"172.16.{i}.1" for i in range(120)] +
+             [f"198.51.{i}.1" for i in range(120)])
+    pkts, want = [], []
+    for n in range(1, 701):
+        src, dst = rnd.sample(hosts, 2)
+        pkts.append(udp(b"x", src=src, dst=dst, sport=1024 + n, dport=2000 + n))
+        for sid, (_, a, b) in hdrs.items():
+            if (inside(src, a) and inside(dst, b)) or \
+                    (sid == 22 and inside(dst, a) and inside(src, b)):
+                want.append((n, sid))
+    r = detect(tmp_path, pkts, rules)
+    assert sorted((a["pcap_cnt"], a["alert"]["signature_id"]) for a in r.alerts) == sorted(want)
+    assert len(want) > 500
+
+
 def test_application_payload_patterns_come_from_the_stream_matcher(tmp_path):
     # an http rule's plain content, split over segments, and the same pattern in a stream rule
     rules = [rule('flow:to_server; content:"GET /evil-path";', sid=11, proto="http"),
