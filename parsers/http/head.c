@@ -28,10 +28,12 @@ struct hdr {
 static bool is_ws(uint8_t c) { return c == ' ' || c == '\t'; }
 
 /* RFC 9110 §5.6.2 token characters (a method is a token) */
+/* RFC 9110's tchar: letters, digits and !#$%&'*+-.^_`|~ (bit c of the two masks; a header
+ * name's every byte is tested) */
 static bool is_tchar(uint8_t c)
 {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-           (c && strchr("!#$%&'*+-.^_`|~", c));
+    static const uint64_t below64 = 0x03ff6cfa00000000ull, below128 = 0x57ffffffc7fffffeull;
+    return c < 64 ? below64 >> c & 1 : c < 128 && (below128 >> (c - 64) & 1);
 }
 
 /* Next line [s, e) of d from *at, without its CR LF; false at the end. */

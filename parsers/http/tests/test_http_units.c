@@ -1,6 +1,7 @@
 /* test_http_units.c — HTTP's inner parts alone: URI normalization, the chunked decoder fed
  * one byte at a time (and its lenient reading of size lines), detection verdicts on prefixes,
  * multipart/form-data parts. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -178,8 +179,32 @@ static void test_framing_names(void)
     pbuf_free(&m.copy);
 }
 
+/* A header name byte that is not an RFC 9110 tchar marks the name invalid; every byte
+ * value inside a name (not those that end a line or the name). */
+static void test_name_bytes(void)
+{
+    const char *tchar = "!#$%&'*+-.^_`|~";
+    for (int c = 1; c < 256; c++) {
+        if (c == ':' || c == '\r' || c == '\n')
+            continue;
+        char head[64];
+        int n = snprintf(head, sizeof head, "HTTP/1.1 200 OK\r\nX%cY: v\r\n\r\n", c);
+        struct http_msg m = {0};
+        struct http_head_info info;
+        CHECK(http_head_parse(&m, false, (const uint8_t *)head, (uint32_t)n, (uint32_t)n,
+                              &info) == 0);
+        bool want = !((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                      (c >= '0' && c <= '9') || strchr(tchar, c));
+        if (info.name_invalid != want)
+            fprintf(stderr, "byte %d: name_invalid %d\n", c, info.name_invalid);
+        CHECK(info.name_invalid == want);
+        pbuf_free(&m.copy);
+    }
+}
+
 int main(void)
 {
+    test_name_bytes();
     test_framing_names();
     test_uri();
     test_multipart();
