@@ -27,10 +27,9 @@ struct hdr {
 
 static bool is_ws(uint8_t c) { return c == ' ' || c == '\t'; }
 
-/* RFC 9110 §5.6.2 token characters (a method is a token) */
-/* RFC 9110's tchar: letters, digits and !#$%&'*+-.^_`|~ (bit c of the two masks; a header
- * name's every byte is tested) */
-static bool is_tchar(uint8_t c)
+/* RFC 9110 §5.6.2 token characters (a method, a header name): letters, digits and
+ * !#$%&'*+-.^_`|~, as bit c of two masks (a header name's every byte is tested) */
+bool http_is_tchar(uint8_t c)
 {
     static const uint64_t below64 = 0x03ff6cfa00000000ull, below128 = 0x57ffffffc7fffffeull;
     return c < 64 ? below64 >> c & 1 : c < 128 && (below128 >> (c - 64) & 1);
@@ -148,7 +147,7 @@ static void note_name(const uint8_t *d, const struct hdr *h, int nh, uint32_t s,
                       struct http_head_info *info)
 {
     for (uint32_t i = s; i < ne; i++)
-        info->name_invalid |= !is_tchar(d[i]);
+        info->name_invalid |= !http_is_tchar(d[i]);
     for (int i = 0; i < nh && !info->repeated; i++)
         info->repeated = h[i].nlen == ne - s &&
                          !strncasecmp((const char *)d + h[i].name, (const char *)d + s, ne - s);
@@ -192,7 +191,7 @@ static int start_line(struct http_msg *m, bool request, const uint8_t *l, uint32
         if (a == m0 || ue <= b)
             return -1;
         for (uint32_t i = m0; i < a; i++)
-            if (!is_tchar(l[i]))
+            if (!http_is_tchar(l[i]))
                 return -1;
         /* URI and protocol not split by a space, but by other whitespace */
         info->uri_delim = !memchr(l + b, ' ', e - b) && memchr(l + b, '\t', e - b);

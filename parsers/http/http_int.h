@@ -125,6 +125,7 @@ int http_resp_line(const uint8_t *d, uint32_t n, uint32_t p, uint32_t *le);
 /* Does this line look like a status line (spaces/NUL, then "http", any case)? */
 bool http_resp_line_is_http(const uint8_t *l, uint32_t n);
 bool http_is_space(uint8_t c); /* SP HT CR LF VT FF */
+bool http_is_tchar(uint8_t c); /* RFC 9110's token characters (head.c) */
 /* probe.c: is p[0..n) a method libhtp knows (its HtpMethod names, case as sent)? */
 bool http_method_known(const uint8_t *p, size_t n);
 

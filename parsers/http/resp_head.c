@@ -26,11 +26,6 @@ bool http_is_space(uint8_t c)
     return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == 0x0b || c == 0x0c;
 }
 
-static bool is_tok(uint8_t c)
-{
-    return c >= 32 && c <= 126 && !strchr("()<>@,;:\\\"/[]?={} \t", c);
-}
-
 static bool at(const uint8_t *d, uint32_t n, uint32_t p, const char *s)
 {
     size_t k = strlen(s);
@@ -133,7 +128,7 @@ static int header_ahead(const uint8_t *d, uint32_t n, uint32_t p)
     while (p < n && sp_tab(d[p]))
         p++;
     uint32_t t = p;
-    while (p < n && is_tok(d[p]))
+    while (p < n && http_is_tchar(d[p]))
         p++;
     uint32_t te = p;
     while (p < n && sp_tab(d[p]))
