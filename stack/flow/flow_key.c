@@ -60,46 +60,27 @@ static int endpoint_cmp(const struct mon_addr *a, uint16_t pa, const struct mon_
     return (int)pa - (int)pb;
 }
 
+/* The endpoints in order, then protocol and version, packed and hashed; al: the address
+ * length (inlined with a constant, so each copy is a fixed-size one). */
+static inline uint32_t hash_packed(const struct mon_flow_table *t, const struct flow_key *k,
+                                   size_t al)
+{
+    bool fwd = endpoint_cmp(&k->src, k->sport, &k->dst, k->dport) <= 0;
+    uint16_t ports[2] = {fwd ? k->sport : k->dport, fwd ? k->dport : k->sport};
+    uint8_t canon[2 * 16 + sizeof ports + 2];
+    memcpy(canon, (fwd ? &k->src : &k->dst)->b, al);
+    memcpy(canon + al, (fwd ? &k->dst : &k->src)->b, al);
+    memcpy(canon + 2 * al, ports, sizeof ports);
+    canon[2 * al + sizeof ports] = k->proto;
+    canon[2 * al + sizeof ports + 1] = k->ipver;
+    return (uint32_t)mon_siphash13(t->seed, canon, 2 * al + sizeof ports + 2);
+}
+
+/* An IPv4 address is the first 4 of its 16 bytes (the rest are zero): its key is 14 bytes,
+ * not 38, a third fewer SipHash rounds, once per packet. */
 uint32_t flow_key_hash(const struct mon_flow_table *t, const struct flow_key *k)
 {
-    if (k->ipver == 4) {
-        /* an IPv4 address is the first 4 of its 16 bytes (the rest are zero): hashing 14
-         * bytes instead of 38 takes a third fewer rounds (the hash is once per packet) */
-        struct {
-            uint8_t lo[4], hi[4];
-            uint16_t plo, phi;
-            uint8_t proto, ipver;
-        } c4;
-        bool fwd = endpoint_cmp(&k->src, k->sport, &k->dst, k->dport) <= 0;
-        memcpy(c4.lo, (fwd ? &k->src : &k->dst)->b, 4);
-        memcpy(c4.hi, (fwd ? &k->dst : &k->src)->b, 4);
-        c4.plo = fwd ? k->sport : k->dport;
-        c4.phi = fwd ? k->dport : k->sport;
-        c4.proto = k->proto;
-        c4.ipver = 4;
-        _Static_assert(sizeof c4 == 14, "no padding in the IPv4 key");
-        return (uint32_t)mon_siphash13(t->seed, &c4, sizeof c4);
-    }
-    struct {
-        uint8_t lo[16], hi[16];
-        uint16_t plo, phi;
-        uint8_t proto, ipver;
-    } canon;
-    memset(&canon, 0, sizeof canon);
-    if (endpoint_cmp(&k->src, k->sport, &k->dst, k->dport) <= 0) {
-        memcpy(canon.lo, k->src.b, 16);
-        memcpy(canon.hi, k->dst.b, 16);
-        canon.plo = k->sport;
-        canon.phi = k->dport;
-    } else {
-        memcpy(canon.lo, k->dst.b, 16);
-        memcpy(canon.hi, k->src.b, 16);
-        canon.plo = k->dport;
-        canon.phi = k->sport;
-    }
-    canon.proto = k->proto;
-    canon.ipver = k->ipver;
-    return (uint32_t)mon_siphash13(t->seed, &canon, sizeof canon);
+    return k->ipver == 4 ? hash_packed(t, k, 4) : hash_packed(t, k, 16);
 }
 
 int flow_key_match(const struct mon_flow *f, const struct flow_key *k)
