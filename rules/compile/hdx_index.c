@@ -382,9 +382,8 @@ int det_hdx_headers(const struct det_hdx *x, const struct mon_packet *p,
         if ((x->aset_of ? add_always(x, i, &at, &memo, c) : add_bucket(x, x->always[i], &at, c)) <
             0)
             return -1;
-    for (int r = 0; r < 2; r++)
-        if (e[r] && !(r == 1 && e[1] == e[0] && (at.ip[1].hi != at.ip[0].hi ||
-                                                  at.ip[1].lo != at.ip[0].lo)))
+    for (int r = 0; r < 2; r++) /* (both in one slot: the destination's stays) */
+        if (e[r])
             *e[r] = (struct det_hdx_ipmemo){x, at.ip[r], memo.known[r], memo.in[r]};
     for (int r = 0; r < 2; r++) {
         const struct det_addr_index *ix = &x->by[r];
