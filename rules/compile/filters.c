@@ -211,7 +211,10 @@ bool det_mpm_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event
     (void)ev;
     const struct det_mpm *m = arg;
     struct det_flow *df = f ? mon_get_uctx(ctx, f) : NULL;
-    if (!m->ready || !df || det_flow_stopped(df) || !df->w->scratch)
+    /* (a streaming stream matcher whose patterns are all runs has no database, so no scratch:
+     * mpm_runs.c finds them) */
+    if (!m->ready || !df || det_flow_stopped(df) ||
+        (!df->w->scratch && !(m->kind == DK_STREAM && m->streaming)))
         return false;
     struct det_mpm_group g;
     struct scan_ctx sc = {ctx, m, &g, &df->w->pf, NULL, 0, 0};

@@ -9,6 +9,7 @@
  * occurrence is still in the window (filters.c).
  * The stream kind's database is HS_MODE_STREAM when detect.stream-mpm is "stream" (one
  * Hyperscan stream per flow side, det_mpm_feed); packets are always scanned in block mode.
+ * A streaming database leaves out the patterns of one byte repeated: mpm_runs.c finds them.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -176,19 +177,33 @@ static int compile_db(const struct det_mpm *m, const uint32_t *ids, uint32_t n, 
     size_t *lens = calloc(n, sizeof *lens);
     const char **pats = calloc(n, sizeof *pats);
     uint32_t *bound = calloc(n, sizeof *bound);
+    uint32_t *kept = calloc(n, sizeof *kept);
     bool bounded = false;
     int rc = -1;
-    if (!flags || !lens || !pats || !bound)
+    if (!flags || !lens || !pats || !bound || !kept)
         goto out;
+    /* a streaming database leaves the runs of one byte to the run scanner (mpm_runs.c) */
+    bool runs_out = m->is_run && m->kind == DK_STREAM && m->streaming && !block;
+    uint32_t k = 0;
     for (uint32_t i = 0; i < n; i++) {
         uint32_t id = ids[i];
+        if (runs_out && m->is_run[id])
+            continue;
         /* a stream database reports every end (a side remembers the last one); the others,
          * the arrival databases too, only that a pattern occurs */
-        flags[i] = (m->kind == DK_STREAM && !block ? 0 : HS_FLAG_SINGLEMATCH) |
+        kept[k] = id;
+        flags[k] = (m->kind == DK_STREAM && !block ? 0 : HS_FLAG_SINGLEMATCH) |
                    (m->nocase[id] ? HS_FLAG_CASELESS : 0);
-        lens[i] = m->len[id];
-        pats[i] = (const char *)m->pat[id];
-        bounded |= (bound[i] = bound_of(m, id, block)) != 0;
+        lens[k] = m->len[id];
+        pats[k] = (const char *)m->pat[id];
+        bounded |= (bound[k] = bound_of(m, id, block)) != 0;
+        k++;
+    }
+    ids = kept;
+    n = k;
+    if (n == 0) {
+        rc = 0;
+        goto out;
     }
     hs_compile_error_t *err = NULL;
     /* streaming: no start of match needed (the chain finds where), so no SOM horizon and the
@@ -223,6 +238,7 @@ out:
     free(lens);
     free(pats);
     free(bound);
+    free(kept);
     return rc;
 }
 
@@ -328,13 +344,15 @@ static int on_stream_match(unsigned int id, unsigned long long from, unsigned lo
  * appended to the side's copy, so stream offsets equal copy offsets and a pattern split across
  * segments (or completed by an out-of-order segment, once reassembly delivers it in order) is
  * found when its last byte arrives. The multi-event filter then raises the patterns of
- * s->seen whose last occurrence is in the window. If Hyperscan fails (out of memory), the stream is closed and the side is no longer
- * scanned: its fast-pattern rules go unevaluated, as a flow whose state could not be allocated. */
+ * s->seen whose last occurrence is in the window; the patterns of one repeated byte, left out
+ * of the streaming databases, are found by the run scanner over the same bytes (mpm_runs.c).
+ * If Hyperscan fails (out of memory), the stream is closed and the side is no longer scanned:
+ * its fast-pattern rules go unevaluated, as a flow whose state could not be allocated. */
 void det_mpm_feed(const struct det_mpm *m, struct det_side *s, hs_scratch_t *scratch,
                   struct osprey_detect_prefilter *pf, const struct mon_flow *f, int side,
                   const uint8_t *p, size_t n)
 {
-    if (!m->ready || !scratch || s->hs_dead || n == 0)
+    if (!m->ready || s->hs_dead || n == 0 || (!scratch && !m->nruns))
         return;
     if (!s->hs_open) {
         /* the side's group: its ports never change */
@@ -350,6 +368,8 @@ void det_mpm_feed(const struct det_mpm *m, struct det_side *s, hs_scratch_t *scr
             }
             s->nhs++;
         }
+        s->fed = 0;
+        s->run_len = 0;
     }
     struct stream_scan ss = {m, s, pf};
     pf->scans += s->nhs; /* database passes over the bytes */
@@ -361,6 +381,8 @@ void det_mpm_feed(const struct det_mpm *m, struct det_side *s, hs_scratch_t *scr
             s->hs_dead = true;
             return;
         }
+    if (m->nruns)
+        det_mpm_feed_runs(m, s, p, n);
 }
 
 void det_mpm_close(struct det_side *s, hs_scratch_t *scratch)
@@ -390,6 +412,8 @@ void det_mpm_free(struct det_mpm *m)
     free(m->from_stream);
     free(m->gen);
     free(m->arrival);
+    free(m->is_run);
+    free(m->runs);
     free(m->place);
     free(m->pat);
     free(m->len);

@@ -160,6 +160,8 @@ int det_mpm_compile_groups(struct det_mpm *m, FILE *diag)
 {
     if (!m->gen)
         return 0; /* nothing placed */
+    if (det_mpm_find_runs(m) < 0)
+        return -1;
     if (m->nplace > 1)
         qsort(m->place, m->nplace, sizeof *m->place, cmp_place);
     uint32_t *ids = malloc(m->n * sizeof *ids), *wids = malloc(m->n * sizeof *wids);
@@ -213,7 +215,7 @@ int det_mpm_compile_groups(struct det_mpm *m, FILE *diag)
     free(ids);
     free(wids);
     for (uint8_t c = 0; c < DMG__N; c++)
-        m->ready |= m->gdb[c] || m->wdb[c];
+        m->ready |= m->gdb[c] || m->wdb[c] || m->nruns;
     return rc;
 }
 

@@ -113,6 +113,12 @@ struct det_mpm {
     const struct det_mpm *via;
     uint32_t *sid;
     int32_t *from_stream;  /* per stream pattern id: this matcher's, or -1 */
+    /* DK_STREAM, streaming: the patterns that are one byte repeated, found by the run scanner
+     * (mpm_runs.c) and left out of the streaming databases; runs sorted by byte then length,
+     * byte c's at runs[run_at[c] .. run_at[c + 1]) */
+    bool *is_run;
+    uint32_t *runs, nruns;
+    uint32_t run_at[257];
 };
 
 /* The header dispatcher of one base event: rules without a fast pattern hang below it, one
@@ -249,6 +255,9 @@ int det_mpm_via_stream(struct det_mpm *m, struct det_mpm *stream, uint32_t id);
 int det_mpm_place(struct det_mpm *m, uint32_t id, const struct det_header *h, uint8_t dirs);
 /* Grouped kinds: compile the class databases (mpm_group.c). */
 int det_mpm_compile_groups(struct det_mpm *m, FILE *diag);
+/* Streaming stream matcher: mark the patterns of one repeated byte, which the run scanner finds
+ * instead of the streaming databases (mpm_runs.c); 0, or -1 out of memory. */
+int det_mpm_find_runs(struct det_mpm *m);
 /* The databases a buffer of this protocol, direction and ports is scanned with (to_server:
  * the buffer goes to the server, or has no flow). */
 void det_mpm_select(const struct det_mpm *m, uint8_t proto, bool to_server, uint16_t sp,

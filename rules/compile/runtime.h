@@ -34,6 +34,9 @@ struct det_side {
     struct det_mpm_group grp;   /* streaming mode: the side's group (its ports never change) */
     bool hs_open;               /* streaming mode: the side's streams were opened */
     bool hs_dead;               /* streaming mode: the stream failed; this side is not scanned */
+    uint64_t fed;               /* streaming mode: bytes fed to the side's streams (their offsets) */
+    uint32_t run_len;           /* streaming mode: the fed bytes end in run_len bytes run_byte */
+    uint8_t run_byte;
     struct det_seen *seen;      /* fast patterns found in this stream, in order found */
     uint32_t nseen, cap_seen;
     uint32_t seen_hint;         /* index of the last pattern remembered (matches repeat) */
@@ -51,6 +54,9 @@ void det_side_remember(struct det_side *s, uint32_t id, uint64_t end);
 void det_mpm_feed(const struct det_mpm *m, struct det_side *s, hs_scratch_t *scratch,
                   struct osprey_detect_prefilter *pf, const struct mon_flow *f, int side,
                   const uint8_t *p, size_t n);
+/* Streaming mode: after the side's streams took p[0..n), find the runs of one byte in it
+ * (carried on from the bytes before) and remember the run patterns they hold (mpm_runs.c). */
+void det_mpm_feed_runs(const struct det_mpm *m, struct det_side *s, const uint8_t *p, size_t n);
 /* Close the side's Hyperscan stream, if any (mpm.c). */
 void det_mpm_close(struct det_side *s, hs_scratch_t *scratch);
 

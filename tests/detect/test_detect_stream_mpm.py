@@ -123,3 +123,54 @@ def test_unknown_mode_is_refused(tmp_path):
     p = run([binary("osprey"), "--set", "detect.stream-mpm=bogus", "-T", "-S", "/dev/null"],
             check=False)
     assert p.returncode != 0
+
+
+# Patterns of one byte repeated (a run: "AAAA…", |00 00 00 00|, |90 90 90|) are found by a
+# scan for runs of one byte rather than by the side's Hyperscan stream, which would report them
+# at every byte of a long run (mpm_runs.c); block mode keeps them in Hyperscan. Both must agree.
+RUNS = (b"GET /" + b"A" * 15 + b"-" + b"A" * 20 + b" " + b"\x00\x00\x00" + b"." +
+        b"\x90" * 5 + b"Aa" * 4 + b" end")
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_run_patterns_split_across_segments(tmp_path, mode):
+    rules = [
+        rule('content:"%s";' % ("A" * 16), sid=1),        # the second run holds it
+        rule('content:"%s";' % ("A" * 21), sid=2),        # no run is that long
+        rule('content:"|00 00 00 00|";', sid=3),          # three zeros only
+        rule('content:"|00 00 00|";', sid=4),
+        rule('content:"|90 90 90 90|"; nocase;', sid=5),
+        rule('content:"%s"; content:"end"; distance:0;' % ("A" * 16), sid=6),
+        rule('content:"aaaa"; nocase;', sid=7),           # "AaAaAaAa": a caseless letter run
+        rule('content:"%s"; depth:20;' % ("A" * 16), sid=8),  # the first run is 15 long
+    ]
+    got = alerts(tmp_path, mode, conv(RUNS, seg=7), rules)
+    # 7-byte segments after the 3 handshake packets (segment k is packet 4 + k): the 16th A of
+    # the second run is byte 36 (segment 5), the third zero byte 44 (segment 6), the fourth
+    # 0x90 byte 49 (segment 7), "end" ends at byte 62 (segment 8). sid 7 (caseless, without a
+    # flow keyword) also matches each packet holding four letters a/A in a row on its own:
+    # segments 1-5 (the A runs) and 7 ("AaAa" at 51-54)
+    assert [(s, n) for s, n, _ in got] == [(1, 9), (4, 10), (5, 11), (6, 12)] + [
+        (7, 4 + k) for k in (1, 2, 3, 4, 5, 7)]
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_run_growing_over_many_segments(tmp_path, mode):
+    # a run of 44 B's sent one byte per segment: it holds the 44-byte pattern only at the last
+    data = b"x" + b"B" * 44 + b"y"
+    rules = [rule('content:"%s";' % ("B" * 44), sid=1), rule('content:"%s";' % ("B" * 45), sid=2)]
+    got = alerts(tmp_path, mode, conv(data, seg=1), rules)
+    assert [(s, n) for s, n, _ in got] == [(1, 3 + 45)]
+
+
+def test_run_slid_out_of_the_window_is_not_raised(tmp_path):
+    # a run at the start, then more than the 32 KiB inspection window before "TAIL": the first
+    # rule's run is gone from the window when TAIL comes; a run just before TAIL still counts
+    c = Conv().handshake()
+    data = b"C" * 16 + b"z" * 40000 + b"D" * 16 + b"TAIL"
+    for i in range(0, len(data), 8192):
+        c.send(True, data[i:i + 8192], seg=1400)
+    rules = [rule('content:"%s"; content:"TAIL"; distance:0;' % ("C" * 16), sid=1),
+             rule('content:"%s"; content:"TAIL"; distance:0;' % ("D" * 16), sid=2)]
+    got = both(tmp_path, c.close().pkts, rules)
+    assert [s for s, _, _ in got] == [2]
