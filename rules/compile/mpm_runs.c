@@ -58,6 +58,9 @@ int det_mpm_find_runs(struct det_mpm *m)
             k++;
         m->run_at[c] = k;
     }
+    for (uint32_t c = 0; c < 256; c++) /* (most bytes have none: their runs are skipped) */
+        m->run_min[c] = m->run_at[c] < m->run_at[c + 1] ? m->len[m->runs[m->run_at[c]]]
+                                                        : UINT32_MAX;
     return 0;
 }
 
@@ -118,7 +121,7 @@ void det_mpm_feed_runs(const struct det_mpm *m, struct det_side *s, const uint8_
         uint8_t c = s->run_byte;
         i = run_end(p, 0, n, c);
         s->run_len += (uint32_t)i;
-        if (s->run_len >= RUN_MIN)
+        if (s->run_len >= m->run_min[c])
             report(m, s, c, s->run_len, at + i);
     }
     while (i < n) {
@@ -129,7 +132,8 @@ void det_mpm_feed_runs(const struct det_mpm *m, struct det_side *s, const uint8_
         i = run_end(p, j + RUN_MIN, n, c);
         s->run_byte = c;
         s->run_len = (uint32_t)(i - j);
-        report(m, s, c, s->run_len, at + i);
+        if (s->run_len >= m->run_min[c])
+            report(m, s, c, s->run_len, at + i);
     }
     /* the run the bytes end in, for the next ones (a run reaching the end is s->run_* now) */
     if (!(s->run_len && i == n && p[n - 1] == s->run_byte)) {

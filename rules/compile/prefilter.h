@@ -119,6 +119,7 @@ struct det_mpm {
     bool *is_run;
     uint32_t *runs, nruns;
     uint32_t run_at[257];
+    uint32_t run_min[256]; /* the shortest run pattern of each byte, UINT32_MAX: none */
 };
 
 /* The header dispatcher of one base event: rules without a fast pattern hang below it, one
