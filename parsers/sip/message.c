@@ -30,7 +30,7 @@ size_t sip_head_end(const uint8_t *d, size_t n, size_t *from)
 
 static bool is_token(uint8_t c)
 {
-    return isalnum(c) || strchr("-.!%*_+`'~", c);
+    return isalnum(c) || (c && strchr("-.!%*_+`'~", c)); /* (strchr finds the NUL too) */
 }
 
 /* the header names rules read, long and compact forms */

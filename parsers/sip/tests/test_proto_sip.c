@@ -96,6 +96,24 @@ static void test_udp_request_response(void)
     ph_free(&h);
 }
 
+/* A method is a token (RFC 3261 25.1): a NUL byte is none of its characters, any more than a
+ * space or a separator is. */
+static void test_method_bytes(void)
+{
+    static const char nul[] = "INV\0ITE sip:x SIP/2.0\r\n\r\n";
+    struct ph h;
+    ph_init(&h, "sip", 17, 5060, 5060);
+    ph_feed(&h, 0, nul, sizeof nul - 1);
+    feed_str(&h, 0, "INV\"ITE sip:x SIP/2.0\r\n\r\n");
+    feed_str(&h, 0, "INV;ITE sip:x SIP/2.0\r\n\r\n");
+    CHECK_EQ_U(h.txs, 0);
+    CHECK_EQ_U(ph_count(&h, "sip_malformed"), 3);
+    feed_str(&h, 0, "X-Method.1!%*_+`'~ sip:x SIP/2.0\r\n\r\n"); /* every token mark */
+    CHECK_EQ_U(h.txs, 1);
+    CHECK(ph_buf_is(&h, "sip.method", 0, 0, "X-Method.1!%*_+`'~"));
+    ph_free(&h);
+}
+
 static void test_tcp_framing(void)
 {
     struct ph h;
@@ -251,6 +269,7 @@ int main(void)
 {
     test_udp_request_response();
     test_next_message_keeps_nothing_of_the_last();
+    test_method_bytes();
     test_tcp_framing();
     test_limits();
     test_probe();
