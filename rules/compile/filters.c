@@ -102,7 +102,13 @@ static int on_match(unsigned int id, unsigned long long from, unsigned long long
     return 0;
 }
 
-/* Scan buf with every database of the group. */
+static void on_run(uint32_t id, void *arg)
+{
+    on_match(id, 0, 0, 0, arg);
+}
+
+/* Scan buf with every database of the group, and a packet or application buffer for the
+ * patterns of one repeated byte, which its databases leave out (mpm_runs.c). */
 static void scan_group(const struct det_mpm_group *g, const uint8_t *buf, uint32_t len,
                        hs_scratch_t *scratch, struct scan_ctx *sc)
 {
@@ -110,6 +116,8 @@ static void scan_group(const struct det_mpm_group *g, const uint8_t *buf, uint32
     sc->pf->bytes += (uint64_t)len * g->n;
     for (uint8_t i = 0; i < g->n; i++)
         hs_scan(g->db[i], (const char *)buf, len, 0, scratch, on_match, sc);
+    if (sc->m->nruns && sc->m->kind != DK_STREAM)
+        det_mpm_scan_runs(sc->m, buf, len, on_run, sc);
 }
 
 /* A merged pass (det_mpm_arrival_scan): the arrival patterns (ids from arr_base) go to the
@@ -211,10 +219,8 @@ bool det_mpm_filter(struct mon_ctx *ctx, struct mon_flow *f, int side, mon_event
     (void)ev;
     const struct det_mpm *m = arg;
     struct det_flow *df = f ? mon_get_uctx(ctx, f) : NULL;
-    /* (a streaming stream matcher whose patterns are all runs has no database, so no scratch:
-     * mpm_runs.c finds them) */
-    if (!m->ready || !df || det_flow_stopped(df) ||
-        (!df->w->scratch && !(m->kind == DK_STREAM && m->streaming)))
+    /* (no scratch when no matcher has a database: their patterns are all runs, mpm_runs.c) */
+    if (!m->ready || !df || det_flow_stopped(df))
         return false;
     struct det_mpm_group g;
     struct scan_ctx sc = {ctx, m, &g, &df->w->pf, NULL, 0, 0};

@@ -9,7 +9,8 @@
  * occurrence is still in the window (filters.c).
  * The stream kind's database is HS_MODE_STREAM when detect.stream-mpm is "stream" (one
  * Hyperscan stream per flow side, det_mpm_feed); packets are always scanned in block mode.
- * A streaming database leaves out the patterns of one byte repeated: mpm_runs.c finds them.
+ * The patterns of one byte repeated are left out of the streaming, packet and application
+ * databases: mpm_runs.c finds them.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -117,9 +118,7 @@ void det_mpm_bound(struct det_mpm *m, uint32_t id, uint32_t maxend)
  * expression compiler is slower than its literal one (ET Open 2019 from a cold cache: 3.8 s
  * of compile instead of 1.6 s; the cache serves later starts), and bounding the application
  * buffers' patterns too would add another second to save 0.6% of the processing. */
-#define DET_MPM_BOUND_MAX 256
-
-static uint32_t bound_of(const struct det_mpm *m, uint32_t id, bool block)
+uint32_t det_mpm_bound_of(const struct det_mpm *m, uint32_t id, bool block)
 {
     return (m->kind == DK_PKT || block) && m->maxend[id] <= DET_MPM_BOUND_MAX ? m->maxend[id]
                                                                               : 0;
@@ -182,8 +181,9 @@ static int compile_db(const struct det_mpm *m, const uint32_t *ids, uint32_t n, 
     int rc = -1;
     if (!flags || !lens || !pats || !bound || !kept)
         goto out;
-    /* a streaming database leaves the runs of one byte to the run scanner (mpm_runs.c) */
-    bool runs_out = m->is_run && m->kind == DK_STREAM && m->streaming && !block;
+    /* the runs of one byte are left to the run scanner (mpm_runs.c): a streaming database's,
+     * and a packet or application one's (the stream matcher's block databases keep them) */
+    bool runs_out = m->is_run && (m->kind != DK_STREAM || !block);
     uint32_t k = 0;
     for (uint32_t i = 0; i < n; i++) {
         uint32_t id = ids[i];
@@ -196,7 +196,7 @@ static int compile_db(const struct det_mpm *m, const uint32_t *ids, uint32_t n, 
                    (m->nocase[id] ? HS_FLAG_CASELESS : 0);
         lens[k] = m->len[id];
         pats[k] = (const char *)m->pat[id];
-        bounded |= (bound[k] = bound_of(m, id, block)) != 0;
+        bounded |= (bound[k] = det_mpm_bound_of(m, id, block)) != 0;
         k++;
     }
     ids = kept;
@@ -291,7 +291,7 @@ int det_mpm_compile(struct det_mpm *m, FILE *diag)
 {
     if (m->n == 0)
         return 0;
-    if (via_map(m) < 0)
+    if (via_map(m) < 0 || det_mpm_find_runs(m) < 0)
         return -1;
     if (m->grouped)
         return det_mpm_compile_groups(m, diag);
@@ -302,7 +302,7 @@ int det_mpm_compile(struct det_mpm *m, FILE *diag)
         ids[i] = i;
     int rc = det_mpm_compile_db(m, ids, m->n, &m->db, diag);
     free(ids);
-    m->ready = rc == 0 && m->db;
+    m->ready = rc == 0 && (m->db || m->nruns);
     return rc;
 }
 
@@ -414,6 +414,7 @@ void det_mpm_free(struct det_mpm *m)
     free(m->arrival);
     free(m->is_run);
     free(m->runs);
+    free(m->run_bound);
     free(m->place);
     free(m->pat);
     free(m->len);

@@ -160,8 +160,6 @@ int det_mpm_compile_groups(struct det_mpm *m, FILE *diag)
 {
     if (!m->gen)
         return 0; /* nothing placed */
-    if (det_mpm_find_runs(m) < 0)
-        return -1;
     if (m->nplace > 1)
         qsort(m->place, m->nplace, sizeof *m->place, cmp_place);
     uint32_t *ids = malloc(m->n * sizeof *ids), *wids = malloc(m->n * sizeof *wids);

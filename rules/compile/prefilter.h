@@ -113,13 +113,16 @@ struct det_mpm {
     const struct det_mpm *via;
     uint32_t *sid;
     int32_t *from_stream;  /* per stream pattern id: this matcher's, or -1 */
-    /* DK_STREAM, streaming: the patterns that are one byte repeated, found by the run scanner
-     * (mpm_runs.c) and left out of the streaming databases; runs sorted by byte then length,
-     * byte c's at runs[run_at[c] .. run_at[c + 1]) */
+    /* The patterns that are one byte repeated, found by the run scanner (mpm_runs.c) and left
+     * out of the streaming (DK_STREAM), packet and application databases; runs sorted by byte
+     * then length, byte c's at runs[run_at[c] .. run_at[c + 1]) */
     bool *is_run;
     uint32_t *runs, nruns;
     uint32_t run_at[257];
     uint32_t run_min[256]; /* the shortest run pattern of each byte, UINT32_MAX: none */
+    uint32_t *run_bound;   /* block kinds, per runs[k]: its end bound (det_mpm_bound_of), 0 none */
+    uint32_t run_reach;    /* block kinds: the bytes a run can start in and serve (all bounded:
+                              the largest bound), UINT32_MAX: all */
 };
 
 /* The header dispatcher of one base event: rules without a fast pattern hang below it, one
@@ -256,9 +259,18 @@ int det_mpm_via_stream(struct det_mpm *m, struct det_mpm *stream, uint32_t id);
 int det_mpm_place(struct det_mpm *m, uint32_t id, const struct det_header *h, uint8_t dirs);
 /* Grouped kinds: compile the class databases (mpm_group.c). */
 int det_mpm_compile_groups(struct det_mpm *m, FILE *diag);
-/* Streaming stream matcher: mark the patterns of one repeated byte, which the run scanner finds
- * instead of the streaming databases (mpm_runs.c); 0, or -1 out of memory. */
+/* Mark the patterns of one repeated byte, which the run scanner finds instead of the streaming,
+ * packet and application databases (mpm_runs.c); 0, or -1 out of memory. */
 int det_mpm_find_runs(struct det_mpm *m);
+/* Block kinds: call found(id, arg) once for each run pattern a run in p[0..n) holds within its
+ * bound, as a block database with HS_FLAG_SINGLEMATCH reports it (mpm_runs.c). */
+void det_mpm_scan_runs(const struct det_mpm *m, const uint8_t *p, size_t n,
+                       void (*found)(uint32_t id, void *arg), void *arg);
+/* Patterns bounded to end in a buffer's first bytes carry the bound into Hyperscan up to this
+ * many bytes (mpm.c). */
+#define DET_MPM_BOUND_MAX 256
+/* A pattern's end bound in a block database (mpm.c), 0: none. */
+uint32_t det_mpm_bound_of(const struct det_mpm *m, uint32_t id, bool block);
 /* The databases a buffer of this protocol, direction and ports is scanned with (to_server:
  * the buffer goes to the server, or has no flow). */
 void det_mpm_select(const struct det_mpm *m, uint8_t proto, bool to_server, uint16_t sp,

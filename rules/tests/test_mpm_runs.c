@@ -2,7 +2,8 @@
  * run scanner instead of Hyperscan. Which patterns count as runs, and, over streams cut into
  * chunks at every length (runs across chunk ends, across the scanner's 16-byte steps, at the
  * very start and end), the last end of each run pattern must be what a search of every
- * occurrence finds. */
+ * occurrence finds; in a packet or application buffer, each run pattern found once when an
+ * occurrence ends within its bound, as a Hyperscan block database would report it. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -121,6 +122,17 @@ static void feed_and_compare(struct det_mpm *m, const uint8_t *data, size_t n, s
     free(s.seen);
 }
 
+/* Pseudo-random bytes over a small alphabet (A, zero, B, 0x90, letters): many short runs of
+ * the run patterns' bytes, some long. */
+static void fill_runs(uint8_t *b, size_t n, uint32_t seed)
+{
+    for (size_t i = 0; i < n; i++) {
+        seed = seed * 1103515245u + 12345u;
+        uint32_t v = (seed >> 16) % 16;
+        b[i] = v < 6 ? 'A' : v < 9 ? 0 : v < 11 ? 'B' : v < 12 ? 0x90 : (uint8_t)('a' + v);
+    }
+}
+
 static void test_last_ends_over_every_chunking(void)
 {
     struct det_mpm m;
@@ -142,23 +154,93 @@ static void test_last_ends_over_every_chunking(void)
     for (size_t chunk = 1; chunk <= n; chunk++)
         feed_and_compare(&m, data, n, chunk);
 
-    /* pseudo-random bytes over a small alphabet: many short runs, some long */
     static uint8_t rnd[3000];
-    uint32_t x = 12345;
-    for (size_t i = 0; i < sizeof rnd; i++) {
-        x = x * 1103515245u + 12345u;
-        uint32_t v = (x >> 16) % 16;
-        rnd[i] = v < 6 ? 'A' : v < 9 ? 0 : v < 11 ? 'B' : v < 12 ? 0x90 : (uint8_t)('a' + v);
-    }
+    fill_runs(rnd, sizeof rnd, 12345);
     for (size_t chunk = 1; chunk <= 70; chunk++)
         feed_and_compare(&m, rnd, sizeof rnd, chunk);
     feed_and_compare(&m, rnd, sizeof rnd, sizeof rnd);
     unmake(&m);
 }
 
+/* ---- block kinds: a packet or application buffer ---- */
+
+struct found {
+    uint32_t n[NPATS];
+};
+
+static void on_found(uint32_t id, void *arg)
+{
+    ((struct found *)arg)->n[id]++;
+}
+
+/* The first end of pattern p in s[0..n), 0 when absent. */
+static uint64_t first_end(const struct pat *p, const uint8_t *s, size_t n)
+{
+    for (size_t e = p->len; e <= n; e++)
+        if (!memcmp(s + e - p->len, p->bytes, p->len))
+            return e;
+    return 0;
+}
+
+/* Every run pattern is found once when it occurs ending within its bound (none: anywhere), as a
+ * Hyperscan block database with HS_FLAG_SINGLEMATCH and max_offset reports it. */
+static void scan_and_compare(const struct det_mpm *m, const uint8_t *data, size_t n)
+{
+    struct found f;
+    memset(&f, 0, sizeof f);
+    det_mpm_scan_runs(m, data, n, on_found, &f);
+    for (uint32_t k = 0; k < m->nruns; k++) {
+        uint32_t id = m->runs[k];
+        uint64_t e = first_end(&PATS[id], data, n);
+        uint32_t b = m->maxend[id] <= DET_MPM_BOUND_MAX ? m->maxend[id] : 0;
+        uint32_t want = e && (!b || e <= b);
+        if (f.n[id] != want) {
+            CHECK_EQ_U(f.n[id], want);
+            fprintf(stderr, "  pattern %u, bound %u, %zu bytes\n", id, b, n);
+            return;
+        }
+    }
+}
+
+static void test_block_buffers(void)
+{
+    static uint8_t rnd[2000];
+    fill_runs(rnd, sizeof rnd, 777);
+    /* unbounded (an application buffer's) and bounded ones (a packet's: depth, dsize) */
+    static const uint32_t bounds[][NPATS] = {
+        {UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX,
+         UINT32_MAX},
+        {40, 3, 299, UINT32_MAX, 5, 2, 9, 300},
+        {16, 200, 4, 10, 3, 2, 4, 8},
+    };
+    for (size_t t = 0; t < sizeof bounds / sizeof *bounds; t++) {
+        struct det_mpm m;
+        make(&m, PATS, NPATS);
+        m.kind = t ? DK_PKT : DK_APP;
+        m.maxend = calloc(NPATS, sizeof *m.maxend);
+        memcpy(m.maxend, bounds[t], sizeof bounds[t]);
+        CHECK(det_mpm_find_runs(&m) == 0 && m.nruns == 5);
+        /* every bounded: runs starting past the largest bound are not looked at */
+        CHECK_EQ_U(m.run_reach, t == 2 ? 200 : UINT32_MAX);
+        for (size_t off = 0; off < 200; off += 7)
+            for (size_t n = 0; off + n <= sizeof rnd && n < 400; n += 13)
+                scan_and_compare(&m, rnd + off, n);
+        scan_and_compare(&m, rnd, sizeof rnd);
+        /* one long run of each: found once however long */
+        static uint8_t runs[600];
+        memset(runs, 'A', 300);
+        memset(runs + 300, 0, 300);
+        scan_and_compare(&m, runs, sizeof runs);
+        free(m.maxend);
+        free(m.run_bound);
+        unmake(&m);
+    }
+}
+
 int main(void)
 {
     test_which_patterns_are_runs();
     test_last_ends_over_every_chunking();
+    test_block_buffers();
     return unit_report("test_mpm_runs");
 }
