@@ -116,7 +116,7 @@ static void scan_group(const struct det_mpm_group *g, const uint8_t *buf, uint32
     sc->pf->bytes += (uint64_t)len * g->n;
     for (uint8_t i = 0; i < g->n; i++)
         hs_scan(g->db[i], (const char *)buf, len, 0, scratch, on_match, sc);
-    if (sc->m->nruns && sc->m->kind != DK_STREAM)
+    if (det_mpm_runs_left_out(sc->m, true))
         det_mpm_scan_runs(sc->m, buf, len, on_run, sc);
 }
 

@@ -181,9 +181,7 @@ static int compile_db(const struct det_mpm *m, const uint32_t *ids, uint32_t n, 
     int rc = -1;
     if (!flags || !lens || !pats || !bound || !kept)
         goto out;
-    /* the runs of one byte are left to the run scanner (mpm_runs.c): a streaming database's,
-     * and a packet or application one's (the stream matcher's block databases keep them) */
-    bool runs_out = m->is_run && (m->kind != DK_STREAM || !block);
+    bool runs_out = det_mpm_runs_left_out(m, block); /* (to the run scanner, mpm_runs.c) */
     uint32_t k = 0;
     for (uint32_t i = 0; i < n; i++) {
         uint32_t id = ids[i];

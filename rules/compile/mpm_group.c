@@ -43,14 +43,7 @@ static bool ports_any(const struct osprey_port_set *s)
  * and the port databases stay few and small (Hyperscan compiles each on startup). */
 static bool weak(const struct det_mpm *m, uint32_t id)
 {
-    const uint8_t *p = m->pat[id];
-    uint32_t n = m->len[id];
-    if (n <= 4)
-        return true;
-    for (uint32_t i = 1; i < n; i++)
-        if (p[i] != p[0])
-            return false;
-    return true;
+    return m->len[id] <= 4 || det_mpm_one_byte(m, id);
 }
 
 static int push_place(struct det_mpm *m, struct det_mpm_place pl)

@@ -22,19 +22,21 @@
 /* Shorter runs than this are not worth it: two equal bytes in a row are everywhere. */
 #define RUN_MIN 3
 
-static bool is_run(const struct det_mpm *m, uint32_t id)
+bool det_mpm_one_byte(const struct det_mpm *m, uint32_t id)
 {
     const uint8_t *p = m->pat[id];
-    uint32_t n = m->len[id];
-    if (n < RUN_MIN)
-        return false;
-    /* a caseless letter run also matches mixed case ("aAaA"): left to Hyperscan */
-    if (m->nocase[id] && ((p[0] | 0x20) >= 'a' && (p[0] | 0x20) <= 'z'))
-        return false;
-    for (uint32_t i = 1; i < n; i++)
+    for (uint32_t i = 1; i < m->len[id]; i++)
         if (p[i] != p[0])
             return false;
     return true;
+}
+
+static bool is_run(const struct det_mpm *m, uint32_t id)
+{
+    uint8_t c = m->pat[id][0];
+    /* a caseless letter run also matches mixed case ("aAaA"): left to Hyperscan */
+    return m->len[id] >= RUN_MIN && !(m->nocase[id] && (c | 0x20) >= 'a' && (c | 0x20) <= 'z') &&
+           det_mpm_one_byte(m, id);
 }
 
 static int cmp_run(const void *a, const void *b, void *arg)

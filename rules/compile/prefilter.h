@@ -259,6 +259,15 @@ int det_mpm_via_stream(struct det_mpm *m, struct det_mpm *stream, uint32_t id);
 int det_mpm_place(struct det_mpm *m, uint32_t id, const struct det_header *h, uint8_t dirs);
 /* Grouped kinds: compile the class databases (mpm_group.c). */
 int det_mpm_compile_groups(struct det_mpm *m, FILE *diag);
+/* Is pattern id one byte repeated (|00 00 00 00 00|, "AAAA"; any length)? (mpm_runs.c) */
+bool det_mpm_one_byte(const struct det_mpm *m, uint32_t id);
+/* Has m's database of this mode left its run patterns to the run scanner? A streaming
+ * database's and every packet or application one's; the stream matcher's block databases
+ * (arrival, detect.stream-mpm: block) keep them. compile_db and scan_group both ask. */
+static inline bool det_mpm_runs_left_out(const struct det_mpm *m, bool block)
+{
+    return m->nruns && (m->kind != DK_STREAM || !block);
+}
 /* Mark the patterns of one repeated byte, which the run scanner finds instead of the streaming,
  * packet and application databases (mpm_runs.c); 0, or -1 out of memory. */
 int det_mpm_find_runs(struct det_mpm *m);
