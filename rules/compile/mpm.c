@@ -185,7 +185,7 @@ static int compile_db(const struct det_mpm *m, const uint32_t *ids, uint32_t n, 
     uint32_t k = 0;
     for (uint32_t i = 0; i < n; i++) {
         uint32_t id = ids[i];
-        if (runs_out && m->is_run[id])
+        if ((runs_out && m->is_run[id]) || det_mpm_head_left_out(m, id, block))
             continue;
         /* a stream database reports every end (a side remembers the last one); the others,
          * the arrival databases too, only that a pattern occurs */
@@ -259,6 +259,7 @@ int det_mpm_via_stream(struct det_mpm *m, struct det_mpm *stream, uint32_t id)
     uint32_t sid;
     if (det_mpm_add(stream, m->pat[id], m->len[id], m->nocase[id], &sid) < 0)
         return -1;
+    det_mpm_bound(stream, sid, UINT32_MAX); /* wanted anywhere in the stream */
     /* wanted at any port in the direction of the application rule's messages: its header
      * is checked below the application event */
     stream->gen[sid] |= (uint8_t)(1u << det_mgroup(DMC_TCP, det_to_server(0, m->base)));
@@ -289,7 +290,7 @@ int det_mpm_compile(struct det_mpm *m, FILE *diag)
 {
     if (m->n == 0)
         return 0;
-    if (via_map(m) < 0 || det_mpm_find_runs(m) < 0)
+    if (via_map(m) < 0 || det_mpm_find_runs(m) < 0 || det_mpm_find_heads(m) < 0)
         return -1;
     if (m->grouped)
         return det_mpm_compile_groups(m, diag);
@@ -314,22 +315,17 @@ int det_mpm_scratch(const struct det_mpm *m, hs_scratch_t **scratch)
             (m->cdb[c] && hs_alloc_scratch(m->cdb[c], scratch) != HS_SUCCESS) ||
             (m->adb[c] && hs_alloc_scratch(m->adb[c], scratch) != HS_SUCCESS) ||
             (m->mgdb[c] && hs_alloc_scratch(m->mgdb[c], scratch) != HS_SUCCESS) ||
-            (m->mcdb[c] && hs_alloc_scratch(m->mcdb[c], scratch) != HS_SUCCESS))
+            (m->mcdb[c] && hs_alloc_scratch(m->mcdb[c], scratch) != HS_SUCCESS) ||
+            (m->hdb[c] && hs_alloc_scratch(m->hdb[c], scratch) != HS_SUCCESS))
             return -1;
     return 0;
 }
 
-struct stream_scan {
-    const struct det_mpm *m;
-    struct det_side *s;
-    struct osprey_detect_prefilter *pf;
-};
-
-static int on_stream_match(unsigned int id, unsigned long long from, unsigned long long to,
-                           unsigned int flags, void *arg)
+int det_on_stream_match(unsigned int id, unsigned long long from, unsigned long long to,
+                        unsigned int flags, void *arg)
 {
     (void)from, (void)flags;
-    struct stream_scan *ss = arg;
+    struct det_stream_scan *ss = arg;
     /* stream offsets: the stream was fed from byte 0 */
     if (det_mpm_wanted(ss->m, &ss->s->grp, id))
         det_side_remember(ss->s, id, to);
@@ -369,18 +365,23 @@ void det_mpm_feed(const struct det_mpm *m, struct det_side *s, hs_scratch_t *scr
         s->fed = 0;
         s->run_len = 0;
     }
-    struct stream_scan ss = {m, s, pf};
+    struct det_stream_scan ss = {m, s, pf};
+    uint64_t at = s->fed; /* stream offset of p[0] */
     pf->scans += s->nhs; /* database passes over the bytes */
     pf->bytes += n * s->nhs;
     for (uint8_t i = 0; i < s->nhs; i++)
         if (hs_scan_stream(s->hs[i], (const char *)p, (unsigned int)n, 0, scratch,
-                           on_stream_match, &ss) != HS_SUCCESS) {
+                           det_on_stream_match, &ss) != HS_SUCCESS) {
             det_mpm_close(s, scratch);
             s->hs_dead = true;
             return;
         }
+    if (at < m->head_reach && scratch)
+        det_mpm_feed_heads(m, s, scratch, pf, p, n, at);
     if (m->nruns)
-        det_mpm_feed_runs(m, s, p, n);
+        det_mpm_feed_runs(m, s, p, n); /* (it moves s->fed on) */
+    else
+        s->fed = at + n;
 }
 
 void det_mpm_close(struct det_side *s, hs_scratch_t *scratch)
@@ -401,6 +402,7 @@ void det_mpm_free(struct det_mpm *m)
         hs_free_database(m->adb[c]);
         hs_free_database(m->mgdb[c]);
         hs_free_database(m->mcdb[c]);
+        hs_free_database(m->hdb[c]);
         for (int r = 0; r < 2; r++)
             free(m->wports[c][r]);
     }
@@ -411,6 +413,7 @@ void det_mpm_free(struct det_mpm *m)
     free(m->gen);
     free(m->arrival);
     free(m->is_run);
+    free(m->is_head);
     free(m->runs);
     free(m->run_bound);
     free(m->place);

@@ -203,10 +203,17 @@ int det_mpm_compile_groups(struct det_mpm *m, FILE *diag)
                     m->wports[c][p->role][port / 64] |= 1ull << (port % 64);
             }
     }
+    for (uint8_t c = 0; c < DMG__N && rc == 0 && m->nheads; c++) {
+        uint32_t n = 0; /* the head database: the group's head patterns (mpm_heads.c) */
+        for (uint32_t i = 0; i < m->n; i++)
+            if (m->is_head[i] && in_class(m, i, c))
+                ids[n++] = i;
+        rc = det_mpm_compile_block(m, ids, n, &m->hdb[c], diag);
+    }
     free(ids);
     free(wids);
     for (uint8_t c = 0; c < DMG__N; c++)
-        m->ready |= m->gdb[c] || m->wdb[c] || m->nruns;
+        m->ready |= m->gdb[c] || m->wdb[c] || m->hdb[c] || m->nruns;
     return rc;
 }
 

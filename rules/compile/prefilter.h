@@ -123,6 +123,12 @@ struct det_mpm {
     uint32_t *run_bound;   /* block kinds, per runs[k]: its end bound (det_mpm_bound_of), 0 none */
     uint32_t run_reach;    /* block kinds: the bytes a run can start in and serve (all bounded:
                               the largest bound), UINT32_MAX: all */
+    /* DK_STREAM, streaming: the patterns whose every rule wants them ending in a stream's first
+     * bytes (maxend, at most DET_MPM_BOUND_MAX), left out of the streaming databases and found
+     * by one bounded block pass per group over a side's first head_reach bytes (mpm_heads.c) */
+    bool *is_head;
+    uint32_t nheads, head_reach;
+    hs_database_t *hdb[DMG__N];
 };
 
 /* The header dispatcher of one base event: rules without a fast pattern hang below it, one
@@ -278,6 +284,16 @@ void det_mpm_scan_runs(const struct det_mpm *m, const uint8_t *p, size_t n,
 /* Patterns bounded to end in a buffer's first bytes carry the bound into Hyperscan up to this
  * many bytes (mpm.c). */
 #define DET_MPM_BOUND_MAX 256
+/* Streaming stream matcher: mark the patterns only a stream's first bytes can serve, which its
+ * streaming databases leave to the head pass (mpm_heads.c); 0, or -1 out of memory. After
+ * det_mpm_find_runs (a run pattern stays the run scanner's). */
+int det_mpm_find_heads(struct det_mpm *m);
+/* Is pattern id left out of a database of this mode for the head pass? Only the streaming
+ * ones of the stream matcher; its block databases (arrival) keep them. */
+static inline bool det_mpm_head_left_out(const struct det_mpm *m, uint32_t id, bool block)
+{
+    return m->nheads && !block && m->is_head[id];
+}
 /* A pattern's end bound in a block database (mpm.c), 0: none. */
 uint32_t det_mpm_bound_of(const struct det_mpm *m, uint32_t id, bool block);
 /* The databases a buffer of this protocol, direction and ports is scanned with (to_server:

@@ -54,6 +54,20 @@ void det_side_remember(struct det_side *s, uint32_t id, uint64_t end);
 void det_mpm_feed(const struct det_mpm *m, struct det_side *s, hs_scratch_t *scratch,
                   struct osprey_detect_prefilter *pf, const struct mon_flow *f, int side,
                   const uint8_t *p, size_t n);
+/* A pattern found in a side's bytes at stream offset `to` (Hyperscan's match callback, mpm.c):
+ * remembered in s->seen where the side's ports want it, else counted in pf. */
+struct det_stream_scan {
+    const struct det_mpm *m;
+    struct det_side *s;
+    struct osprey_detect_prefilter *pf;
+};
+int det_on_stream_match(unsigned int id, unsigned long long from, unsigned long long to,
+                        unsigned int flags, void *arg);
+/* Streaming mode: the side's stream bytes p[0..n) start at stream offset at; while they reach
+ * into the first head_reach bytes, find the head patterns there (mpm_heads.c). */
+void det_mpm_feed_heads(const struct det_mpm *m, struct det_side *s, hs_scratch_t *scratch,
+                        struct osprey_detect_prefilter *pf, const uint8_t *p, size_t n,
+                        uint64_t at);
 /* Streaming mode: after the side's streams took p[0..n), find the runs of one byte in it
  * (carried on from the bytes before) and remember the run patterns they hold (mpm_runs.c). */
 void det_mpm_feed_runs(const struct det_mpm *m, struct det_side *s, const uint8_t *p, size_t n);

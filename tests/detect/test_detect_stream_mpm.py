@@ -174,3 +174,64 @@ def test_run_slid_out_of_the_window_is_not_raised(tmp_path):
              rule('content:"%s"; content:"TAIL"; distance:0;' % ("D" * 16), sid=2)]
     got = both(tmp_path, c.close().pkts, rules)
     assert [s for s, _, _ in got] == [2]
+
+
+# Fast patterns that only a stream's first bytes can serve (every rule taking them bounds them
+# with depth: a stream's positions count from its first byte) are found by a bounded pass over
+# a side's first bytes instead of by its Hyperscan stream (mpm_heads.c); block mode keeps them
+# in its databases. Both must agree. One byte per segment: no packet holds a pattern alone, so
+# what alerts is the stream's (byte k of the data is packet 4 + k).
+HEAD = b"\x03\x00\x13\x0e" + b"hello XY there" + b"PQPQPQ"
+HEAD_RULES = [
+    rule('content:"|03 00 13|"; depth:3;', sid=1),         # bytes 0-2
+    rule('content:"|00 13|"; depth:2;', sid=2),            # ends at 3: past its depth
+    rule('content:"|00 13|"; offset:1; depth:2;', sid=3),  # ends at 3: within
+    rule('content:"XY"; depth:8;', sid=4),                 # bytes 10-11: past
+    rule('content:"XY";', sid=5),                          # the same pattern anywhere
+    rule('content:"|13 0e|hello"; depth:9;', sid=6),       # bytes 2-8
+    rule('content:"PQPQ"; depth:20;', sid=7),              # first ends at 22: past
+    rule('content:"PQPQ"; depth:22;', sid=8),              # ends at 22: within
+]
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_head_patterns_split_across_segments(tmp_path, mode):
+    got = alerts(tmp_path, mode, conv(HEAD, seg=1), HEAD_RULES)
+    assert [(s, n) for s, n, _ in got] == [(1, 6), (3, 6), (5, 15), (6, 12), (8, 25)]
+
+
+def test_head_patterns_to_the_client(tmp_path):
+    # the server's side has its own head pass (its group's database)
+    got = both(tmp_path, conv(HEAD, seg=1, client=False), HEAD_RULES)
+    assert sorted({s for s, _, _ in got}) == [1, 3, 5, 6, 8]
+    assert all(d == "to_client" for _, _, d in got)
+
+
+def test_head_pattern_later_in_the_stream_does_not_alert(tmp_path):
+    # the bounded pattern again far into the stream (a second request): not at its start
+    c = Conv().handshake()
+    c.send(True, b"hello there, " * 40, seg=100)
+    c.send(True, b"\x03\x00\x13 and more", seg=1)
+    got = both(tmp_path, c.close().pkts, [rule('content:"|03 00 13|"; depth:3;', sid=1),
+                                          rule('content:"|03 00 13|"; depth:600;', sid=2)])
+    assert [s for s, _, _ in got] == [2]
+
+
+def test_head_patterns_under_ack_delivery(tmp_path):
+    # Suricata's IDS timing (the default): the same rules, the same alerts by sid
+    r = _detect(tmp_path, conv(HEAD, seg=1), HEAD_RULES, name="ack")
+    assert sorted({a["alert"]["signature_id"] for a in r.alerts}) == [1, 3, 5, 6, 8]
+
+
+def test_application_rule_keeps_a_pattern_a_stream_rule_bounds(tmp_path):
+    # an application rule's payload content (after pkt_data) is found through the stream
+    # matcher: the same pattern with depth in a TCP rule must not make it a head pattern (the
+    # request has it past byte 8)
+    req = b"GET /index.html?q=XYZW HTTP/1.1\r\nHost: example.org\r\n\r\n"
+    c = Conv().handshake()
+    c.send(True, req, seg=3)  # XYZW (bytes 18-21) in no one packet: no packet twin matches
+    c.send(False, b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n")
+    rules = [rule('http.method; content:"GET"; pkt_data; content:"XYZW";', sid=1, proto="http"),
+             rule('content:"XYZW"; depth:8;', sid=2)]
+    got = both(tmp_path, c.close().pkts, rules)
+    assert [s for s, _, _ in got] == [1]
