@@ -15,6 +15,7 @@
  * reports each pattern once and applies the bounds Hyperscan would (det_mpm_scan_runs). The
  * stream matcher's block databases (its arrival ones, detect.stream-mpm: block) keep them. */
 #include <emmintrin.h>
+#include <immintrin.h>
 #include <stdlib.h>
 
 #include "detect_int.h"
@@ -83,8 +84,9 @@ int det_mpm_find_runs(struct det_mpm *m)
     return 0;
 }
 
-/* The first i' >= i where p[i'] == p[i'+1] == p[i'+2] (a run of RUN_MIN starts), or n. */
-static size_t next_run(const uint8_t *p, size_t i, size_t n)
+/* The first i' >= i where p[i'] == p[i'+1] == p[i'+2] (a run of RUN_MIN starts), or n:
+ * 16 positions a step (SSE2, every x86-64), the last few one by one. */
+static size_t next_run_sse2(const uint8_t *p, size_t i, size_t n)
 {
     for (; i + 18 <= n; i += 16) {
         __m128i a = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
@@ -99,6 +101,41 @@ static size_t next_run(const uint8_t *p, size_t i, size_t n)
         if (p[i] == p[i + 1] && p[i + 1] == p[i + 2])
             return i;
     return n;
+}
+
+/* The same, 32 positions a step where the CPU has AVX2 (the scanner was 2 % of the benchmark's
+ * instructions with SSE2 alone); the tail goes to the SSE2 one. */
+__attribute__((target("avx2"))) static size_t next_run_avx2(const uint8_t *p, size_t i, size_t n)
+{
+    for (; i + 34 <= n; i += 32) {
+        __m256i a = _mm256_loadu_si256((const __m256i *)(const void *)(p + i));
+        __m256i b = _mm256_loadu_si256((const __m256i *)(const void *)(p + i + 1));
+        __m256i c = _mm256_loadu_si256((const __m256i *)(const void *)(p + i + 2));
+        unsigned mask = (unsigned)_mm256_movemask_epi8(
+            _mm256_and_si256(_mm256_cmpeq_epi8(a, b), _mm256_cmpeq_epi8(b, c)));
+        if (mask)
+            return i + (size_t)__builtin_ctz(mask);
+    }
+    return next_run_sse2(p, i, n);
+}
+
+static bool use_avx2;
+
+__attribute__((constructor)) static void pick_next_run(void)
+{
+    use_avx2 = __builtin_cpu_supports("avx2");
+}
+
+bool det_mpm_runs_avx2(bool on)
+{
+    pick_next_run();
+    use_avx2 = on && use_avx2;
+    return use_avx2;
+}
+
+static inline size_t next_run(const uint8_t *p, size_t i, size_t n)
+{
+    return use_avx2 ? next_run_avx2(p, i, n) : next_run_sse2(p, i, n);
 }
 
 /* The first i' >= i where p[i'] != c, or n. */

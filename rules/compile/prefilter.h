@@ -277,6 +277,9 @@ static inline bool det_mpm_runs_left_out(const struct det_mpm *m, bool block)
 /* Mark the patterns of one repeated byte, which the run scanner finds instead of the streaming,
  * packet and application databases (mpm_runs.c); 0, or -1 out of memory. */
 int det_mpm_find_runs(struct det_mpm *m);
+/* Let the run scanner step with AVX2 where the CPU has it (on, the default) or with SSE2 alone
+ * (tests cover both); returns whether it uses AVX2 now (mpm_runs.c). */
+bool det_mpm_runs_avx2(bool on);
 /* Block kinds: call found(id, arg) once for each run pattern a run in p[0..n) holds within its
  * bound, as a block database with HS_FLAG_SINGLEMATCH reports it (mpm_runs.c). */
 void det_mpm_scan_runs(const struct det_mpm *m, const uint8_t *p, size_t n,

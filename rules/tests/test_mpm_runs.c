@@ -3,7 +3,8 @@
  * chunks at every length (runs across chunk ends, across the scanner's 16-byte steps, at the
  * very start and end), the last end of each run pattern must be what a search of every
  * occurrence finds; in a packet or application buffer, each run pattern found once when an
- * occurrence ends within its bound, as a Hyperscan block database would report it. */
+ * occurrence ends within its bound, as a Hyperscan block database would report it. Both the
+ * scanner's AVX2 and SSE2 steps are run. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -240,7 +241,14 @@ static void test_block_buffers(void)
 int main(void)
 {
     test_which_patterns_are_runs();
+    /* the scanner's AVX2 steps (where the CPU has them), then its SSE2 ones alone */
+    bool avx2 = det_mpm_runs_avx2(true);
     test_last_ends_over_every_chunking();
     test_block_buffers();
+    if (avx2) {
+        CHECK(!det_mpm_runs_avx2(false));
+        test_last_ends_over_every_chunking();
+        test_block_buffers();
+    }
     return unit_report("test_mpm_runs");
 }
