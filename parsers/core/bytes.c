@@ -5,6 +5,23 @@
 
 #include "parsers_int.h"
 
+bool pbuf_reserve(struct pbuf *b, size_t want)
+{
+    if (want <= b->cap)
+        return true;
+    size_t cap = b->cap ? b->cap : 256;
+    while (cap < want)
+        cap *= 2;
+    if (cap > UINT32_MAX)
+        cap = UINT32_MAX;
+    uint8_t *p = realloc(b->p, cap);
+    if (!p)
+        return false;
+    b->p = p;
+    b->cap = (uint32_t)cap;
+    return true;
+}
+
 uint32_t pbuf_add(struct pbuf *b, const void *d, size_t n, uint32_t max)
 {
     size_t room = (max ? max : UINT32_MAX) - (size_t)b->len;
@@ -14,18 +31,8 @@ uint32_t pbuf_add(struct pbuf *b, const void *d, size_t n, uint32_t max)
         n = room;
     if (!n)
         return 0;
-    if ((size_t)b->len + n > b->cap) {
-        size_t cap = b->cap ? b->cap : 256;
-        while (cap < (size_t)b->len + n)
-            cap *= 2;
-        if (cap > UINT32_MAX)
-            cap = UINT32_MAX;
-        uint8_t *p = realloc(b->p, cap);
-        if (!p)
-            return 0;
-        b->p = p;
-        b->cap = (uint32_t)cap;
-    }
+    if ((size_t)b->len + n > b->cap && !pbuf_reserve(b, (size_t)b->len + n))
+        return 0;
     memcpy(b->p + b->len, d, n);
     b->len += (uint32_t)n;
     return (uint32_t)n;

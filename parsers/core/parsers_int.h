@@ -21,6 +21,9 @@ struct pbuf {
 /* Append n bytes, never past max (0 = no limit beyond 4 GiB). Returns the bytes appended
  * (< n when the limit cut it or memory ran out). */
 uint32_t pbuf_add(struct pbuf *b, const void *d, size_t n, uint32_t max);
+/* Room for want bytes in all, in one allocation (a caller that knows its size spares the
+ * doublings' copies); false when out of memory, the buffer unchanged. */
+bool pbuf_reserve(struct pbuf *b, size_t want);
 void pbuf_consume(struct pbuf *b, uint32_t n);  /* drop n bytes from the front */
 void pbuf_free(struct pbuf *b);
 static inline void pbuf_reset(struct pbuf *b) { b->len = 0; }

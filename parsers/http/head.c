@@ -476,6 +476,10 @@ int http_head_parse(struct http_msg *m, bool request, const uint8_t *d, uint32_t
     memset(info, 0, sizeof *info);
     info->ce_abnormal_at = -1;
     pbuf_reset(&m->copy);
+    /* the copy ends up holding each value once, the raw head, the normalized header buffer,
+     * the start line and the single-header buffers: about four heads. One allocation for it
+     * (else some four doublings, each copying what came before, on a flow's first message) */
+    (void)pbuf_reserve(&m->copy, (size_t)4 * n + 256);
     memset(m->sp, 0, sizeof m->sp);
     m->present = true;
     if (!request)

@@ -98,8 +98,15 @@ static void body_bytes(void *arg, const uint8_t *d, size_t n)
         full = http_body_decoder_feed(hd->z, d, n, &m->body, max);
         pflow_count(pf, HTTP_C_GZIP_ERRORS, http_body_decoder_errors(hd->z) - errs);
     }
-    else
+    else {
+        if (!m->body.len && hd->st == HS_BODY_LEN && hd->left > n) {
+            /* the announced length, as far as the body is kept (and no more than a MiB on
+             * the header's word): one allocation instead of a doubling per few kilobytes */
+            uint64_t want = hd->left < (1u << 20) ? hd->left : (1u << 20);
+            (void)pbuf_reserve(&m->body, max && want > max ? max : (size_t)want);
+        }
         full = pbuf_add(&m->body, d, n, max) < n;
+    }
     if (m->body.len > before) /* (nothing decoded yet: the body may not even be allocated) */
         http_file_data(pf, t, s->dir, m->body.p + before, m->body.len - before);
     if (full) {

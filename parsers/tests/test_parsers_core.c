@@ -16,6 +16,19 @@ static void test_pbuf(void)
     CHECK(b.len == 3 && !memcmp(b.p, "llo", 3));
     CHECK_EQ_U(pbuf_add(&b, "abc", 3, 0), 3);
     pbuf_free(&b);
+    /* a reservation: one allocation of the next doubling, the bytes kept; adds within it
+     * leave the allocation where it is */
+    CHECK(pbuf_reserve(&b, 0) && b.cap == 0 && !b.p);
+    CHECK_EQ_U(pbuf_add(&b, "head", 4, 0), 4);
+    CHECK(pbuf_reserve(&b, 1000) && b.cap == 1024 && b.len == 4 && !memcmp(b.p, "head", 4));
+    const uint8_t *at = b.p;
+    for (int i = 0; i < 255; i++)
+        CHECK_EQ_U(pbuf_add(&b, "wxyz", 4, 0), 4);
+    CHECK(b.p == at && b.cap == 1024 && b.len == 1024);
+    CHECK(pbuf_reserve(&b, 10) && b.cap == 1024); /* smaller than what it has: nothing */
+    CHECK_EQ_U(pbuf_add(&b, "!", 1, 0), 1); /* past it: doubled as before */
+    CHECK(b.cap == 2048 && !memcmp(b.p + 1020, "wxyz!", 5));
+    pbuf_free(&b);
     CHECK(b.p == NULL && b.len == 0);
 }
 
