@@ -190,6 +190,25 @@ bool det_mpm_arrival_scan(struct osprey_detect_worker *w, struct det_side *s,
     return true;
 }
 
+bool det_mpm_orphan_scan(struct osprey_detect_worker *w, struct det_side *s,
+                         const struct mon_flow *f, int rcv, const struct mon_packet *p)
+{
+    const struct det_mpm *st = &w->d->mpm[DK_STREAM];
+    if (!st->ready || !st->grouped || !w->scratch)
+        return false;
+    struct det_mpm_group g;
+    uint16_t sp, dp;
+    det_side_ports(f, rcv, &sp, &dp);
+    det_mpm_select(st, 6, det_to_server(rcv, DB_STREAM), sp, dp, &g);
+    if (g.cls >= DMG__N || !st->odb[g.cls])
+        return false;
+    g.db[0] = st->odb[g.cls];
+    g.n = 1;
+    struct scan_ctx sc = {NULL, st, &g, &w->pf, s, 0, 0};
+    scan_group(&g, p->payload, p->payload_len, w->scratch, &sc);
+    return true;
+}
+
 /* Ack delivery: a transaction is parsed at the ACK of its bytes, before their CONN_NEW_DATA
  * fills the side's window and scans it. Fill it and remember where the stream matcher's
  * patterns occur in the bytes not scanned yet (their scan at CONN_NEW_DATA still raises the

@@ -316,7 +316,8 @@ int det_mpm_scratch(const struct det_mpm *m, hs_scratch_t **scratch)
             (m->adb[c] && hs_alloc_scratch(m->adb[c], scratch) != HS_SUCCESS) ||
             (m->mgdb[c] && hs_alloc_scratch(m->mgdb[c], scratch) != HS_SUCCESS) ||
             (m->mcdb[c] && hs_alloc_scratch(m->mcdb[c], scratch) != HS_SUCCESS) ||
-            (m->hdb[c] && hs_alloc_scratch(m->hdb[c], scratch) != HS_SUCCESS))
+            (m->hdb[c] && hs_alloc_scratch(m->hdb[c], scratch) != HS_SUCCESS) ||
+            (m->odb[c] && hs_alloc_scratch(m->odb[c], scratch) != HS_SUCCESS))
             return -1;
     return 0;
 }
@@ -403,6 +404,7 @@ void det_mpm_free(struct det_mpm *m)
         hs_free_database(m->mgdb[c]);
         hs_free_database(m->mcdb[c]);
         hs_free_database(m->hdb[c]);
+        hs_free_database(m->odb[c]);
         for (int r = 0; r < 2; r++)
             free(m->wports[c][r]);
     }

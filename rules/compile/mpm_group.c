@@ -210,6 +210,13 @@ int det_mpm_compile_groups(struct det_mpm *m, FILE *diag)
                 ids[n++] = i;
         rc = det_mpm_compile_block(m, ids, n, &m->hdb[c], diag);
     }
+    for (uint8_t c = 0; c < DMG__N && rc == 0 && m->kind == DK_STREAM && m->streaming; c++) {
+        uint32_t n = 0; /* the orphan database: all of the group's patterns, weak ones too */
+        for (uint32_t i = 0; i < m->n; i++)
+            if (in_class(m, i, c))
+                ids[n++] = i;
+        rc = det_mpm_compile_block(m, ids, n, &m->odb[c], diag);
+    }
     free(ids);
     free(wids);
     for (uint8_t c = 0; c < DMG__N; c++)

@@ -31,7 +31,7 @@ void det_orphan_payload(struct osprey_detect_worker *w, struct mon_ctx *ctx, str
     bool scanned = false;
     if (block)
         scanned = det_mpm_arrival_scan(w, s, f, rcv, p);
-    else if (streaming)
+    else if (streaming && !det_mpm_orphan_scan(w, s, f, rcv, p))
         det_mpm_feed(m, s, w->scratch, &w->pf, f, rcv, p->payload, p->payload_len);
     /* an arrival scan that found no pattern leaves no chain to run when every pkt_required
      * twin has a fast pattern: the walk of the stream chains is skipped (most packets; 1.3 %

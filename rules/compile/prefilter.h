@@ -129,6 +129,10 @@ struct det_mpm {
     bool *is_head;
     uint32_t nheads, head_reach;
     hs_database_t *hdb[DMG__N];
+    /* DK_STREAM, streaming: per group, every pattern in one block database with the block
+     * bounds, for a payload inspected as the only bytes of a side (an orphan's,
+     * det_mpm_orphan_scan): one pass instead of opening, feeding and closing a stream */
+    hs_database_t *odb[DMG__N];
 };
 
 /* The header dispatcher of one base event: rules without a fast pattern hang below it, one
@@ -251,6 +255,11 @@ void det_mpm_arrival(struct det_mpm *m, uint32_t id);
 struct osprey_detect_worker;
 bool det_mpm_arrival_scan(struct osprey_detect_worker *w, struct det_side *s,
                           const struct mon_flow *f, int rcv, const struct mon_packet *p);
+/* Scan the payload of a TCP packet no connection takes, as the receiving side rcv's only
+ * bytes, into s (offsets from the payload's start) with the stream matcher's orphan database;
+ * false when it has none for the group (the caller feeds a stream instead) (filters.c). */
+bool det_mpm_orphan_scan(struct osprey_detect_worker *w, struct det_side *s,
+                         const struct mon_flow *f, int rcv, const struct mon_packet *p);
 /* The on-disk database cache (mpm_cache.c): 0 and *db when this exact database is there. */
 int det_mpm_cache_load(const struct det_mpm *m, const uint32_t *ids, const unsigned *flags,
                        const uint32_t *bound, uint32_t n, unsigned mode, hs_database_t **db);

@@ -235,3 +235,24 @@ def test_application_rule_keeps_a_pattern_a_stream_rule_bounds(tmp_path):
              rule('content:"XYZW"; depth:8;', sid=2)]
     got = both(tmp_path, c.close().pkts, rules)
     assert [s for s, _, _ in got] == [1]
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_orphan_payload_one_pass(tmp_path, mode):
+    # a mid-session ACK no connection takes (midstream off): its payload is the receiving
+    # side's only bytes, scanned in stream mode by one block database of every stream pattern
+    # (bounds, runs and port-bound ones included) instead of a stream opened for it
+    from scapy.layers.inet import IP, TCP
+    data = b"\x03\x00\x13 hello AAAAAAAA" + b"x" * 300 + b"\x03\x00\x13"
+    pkt = IP(src="10.1.0.1", dst="10.1.0.2") / TCP(sport=40000, dport=80, flags="A") / data
+    rules = [
+        rule('content:"|03 00 13|"; depth:3;', sid=1),             # at the start
+        rule('content:"|03 00 13|"; offset:4; depth:300;', sid=2),  # only at 322: past
+        rule('content:"AAAAAAAA";', sid=3),                         # a run
+        rule('content:"hello"; depth:5;', sid=4),                   # ends at 9: past
+        rule('content:"lo A";', sid=5),
+        rule('content:"|13 20|";', sid=6, hdr="any any -> any 8080"),  # weak, other port
+        rule('content:"|13 20|";', sid=7, hdr="any any -> any 80"),
+    ]
+    got = alerts(tmp_path, mode, [pkt], rules)
+    assert [(s, n) for s, n, _ in got] == [(1, 1), (3, 1), (5, 1), (7, 1)]
