@@ -190,13 +190,18 @@ static inline void ph_free(struct ph *h)
             gd->state_free(g->state);
         pbuf_free(&g->in[0]);
         pbuf_free(&g->in[1]);
+        pbuf_free(&g->upgrade_rest);
+        pbuf_free(&g->late);
         free(g);
     }
     if (h->def && h->pf.state)
         h->def->state_free(h->pf.state);
+    /* every buffer flow.c's pflow_free frees (after a STARTTLS, detection keeps a side's
+     * undecided prefix in pf.late: tools/fuzz/README.md, finding 4) */
     pbuf_free(&h->pf.in[0]);
     pbuf_free(&h->pf.in[1]);
     pbuf_free(&h->pf.upgrade_rest);
+    pbuf_free(&h->pf.late);
     pfile_free_all(&h->pf); /* (as the flow's slot destructor does) */
     pfile_worker_free(&h->w);
     osprey_scratch_free(&h->s);
