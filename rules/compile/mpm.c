@@ -385,6 +385,34 @@ void det_mpm_feed(const struct det_mpm *m, struct det_side *s, hs_scratch_t *scr
         s->fed = at + n;
 }
 
+/* The head patterns (mpm_heads.c) of the bytes p[0..n) at stream offset at: while they reach
+ * into the first head_reach bytes, the group's head database scans the side's copy from its
+ * first byte. */
+void det_mpm_feed_heads(const struct det_mpm *m, struct det_side *s, hs_scratch_t *scratch,
+                        struct osprey_detect_prefilter *pf, const uint8_t *p, size_t n,
+                        uint64_t at)
+{
+    const hs_database_t *db = s->grp.cls < DMG__N ? m->hdb[s->grp.cls] : NULL;
+    if (!db || at >= m->head_reach)
+        return;
+    uint64_t end = at + n < m->head_reach ? at + n : m->head_reach;
+    if (s->base == 0 && p == s->buf + at) {
+        /* the side's copy holds every byte from the stream's first: scan [0, end) again (a
+         * few hundred bytes at most, while they arrive) */
+        struct det_stream_scan ss = {m, s, pf}; /* (the buffer starts at stream offset 0) */
+        pf->scans++;
+        pf->bytes += end;
+        hs_scan(db, (const char *)s->buf, (unsigned int)end, 0, scratch, det_on_stream_match, &ss);
+        return;
+    }
+    /* (not reached by the callers, whose bytes follow the copy's start: should the bytes
+     * before p be gone, every head pattern the side wants is taken as found, so its rules
+     * still decide from the bytes themselves) */
+    for (uint32_t i = 0; i < m->n; i++)
+        if (m->is_head[i] && det_mpm_wanted(m, &s->grp, i))
+            det_side_remember(s, i, at + n);
+}
+
 void det_mpm_close(struct det_side *s, hs_scratch_t *scratch)
 {
     /* no callback: matches at end of data are literal ends already reported while scanning */

@@ -14,8 +14,9 @@
  * run (mpm_runs.c finds those). The streaming databases leave them out; each group has a block
  * database of them with their bounds (hdb), which scans the side's bytes from its start while
  * they have not yet passed head_reach, the largest bound: a pattern split across deliveries is
- * found when its last byte arrives, as the stream would find it. The stream matcher's block
- * databases (arrival) keep them. */
+ * found when its last byte arrives, as the stream would find it (det_mpm_feed_heads, in mpm.c
+ * beside the streaming pass it completes; this file only marks them, calling nothing back).
+ * The stream matcher's block databases (arrival, orphan) keep them. */
 #include <stdlib.h>
 
 #include "detect_int.h"
@@ -37,29 +38,4 @@ int det_mpm_find_heads(struct det_mpm *m)
         }
     }
     return 0;
-}
-
-void det_mpm_feed_heads(const struct det_mpm *m, struct det_side *s, hs_scratch_t *scratch,
-                        struct osprey_detect_prefilter *pf, const uint8_t *p, size_t n,
-                        uint64_t at)
-{
-    const hs_database_t *db = s->grp.cls < DMG__N ? m->hdb[s->grp.cls] : NULL;
-    if (!db || at >= m->head_reach)
-        return;
-    uint64_t end = at + n < m->head_reach ? at + n : m->head_reach;
-    if (s->base == 0 && p == s->buf + at) {
-        /* the side's copy holds every byte from the stream's first: scan [0, end) again (a
-         * few hundred bytes at most, while they arrive) */
-        struct det_stream_scan ss = {m, s, pf}; /* (the buffer starts at stream offset 0) */
-        pf->scans++;
-        pf->bytes += end;
-        hs_scan(db, (const char *)s->buf, (unsigned int)end, 0, scratch, det_on_stream_match, &ss);
-        return;
-    }
-    /* (not reached by the callers, whose bytes follow the copy's start: should the bytes
-     * before p be gone, every head pattern the side wants is taken as found, so its rules
-     * still decide from the bytes themselves) */
-    for (uint32_t i = 0; i < m->n; i++)
-        if (m->is_head[i] && det_mpm_wanted(m, &s->grp, i))
-            det_side_remember(s, i, at + n);
 }

@@ -64,7 +64,7 @@ struct det_stream_scan {
 int det_on_stream_match(unsigned int id, unsigned long long from, unsigned long long to,
                         unsigned int flags, void *arg);
 /* Streaming mode: the side's stream bytes p[0..n) start at stream offset at; while they reach
- * into the first head_reach bytes, find the head patterns there (mpm_heads.c). */
+ * into the first head_reach bytes, find the head patterns (mpm_heads.c) there (mpm.c). */
 void det_mpm_feed_heads(const struct det_mpm *m, struct det_side *s, hs_scratch_t *scratch,
                         struct osprey_detect_prefilter *pf, const uint8_t *p, size_t n,
                         uint64_t at);
